@@ -1,0 +1,176 @@
+//! Diagnostics: what the readers (and the analyzer) report, with spans.
+
+use crate::json::Span;
+use std::fmt;
+
+/// How serious a diagnostic is (SPEC §11).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// Explains.
+    Info,
+    /// A rule that does not do what it seems to.
+    Warning,
+    /// The file is unusable.
+    Error,
+}
+
+impl Severity {
+    /// `error`, `warning`, `info`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+/// A secondary place a diagnostic points at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Related {
+    /// The file (as named on the command line); may be `<builtin>`.
+    pub file: String,
+    /// Where, in bytes; empty for built-ins.
+    pub span: Span,
+    /// What is there.
+    pub message: String,
+}
+
+/// One finding about a rule file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// The check's name (SPEC §11), e.g. `invalid-json`.
+    pub check: &'static str,
+    /// Severity.
+    pub severity: Severity,
+    /// The file, as named on the command line.
+    pub file: String,
+    /// Where, in bytes.
+    pub span: Span,
+    /// What is wrong.
+    pub message: String,
+    /// What to do about it.
+    pub help: Option<String>,
+    /// Other places involved.
+    pub related: Vec<Related>,
+}
+
+impl Diagnostic {
+    /// A diagnostic with no help and no related spans.
+    pub fn new(
+        check: &'static str,
+        severity: Severity,
+        file: &str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            check,
+            severity,
+            file: file.to_string(),
+            span,
+            message: message.into(),
+            help: None,
+            related: Vec::new(),
+        }
+    }
+
+    /// Adds the help sentence.
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// Adds a related place.
+    pub fn with_related(mut self, file: &str, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.related.push(Related {
+            file: file.to_string(),
+            span,
+            message: message.into(),
+        });
+        self
+    }
+}
+
+/// Maps byte offsets to 1-based lines and columns (columns count characters).
+#[derive(Debug, Clone)]
+pub struct LineIndex<'a> {
+    text: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    /// Indexes `text`.
+    pub fn new(text: &'a str) -> LineIndex<'a> {
+        let mut starts = vec![0];
+        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        LineIndex { text, starts }
+    }
+
+    /// 1-based (line, column) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = self.starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        let start = self.starts.get(line).copied().unwrap_or(0);
+        let col = self
+            .text
+            .get(start..offset)
+            .map_or(offset - start, |s| s.chars().count());
+        (line + 1, col + 1)
+    }
+}
+
+/// A file position for people: `file:line:col`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Location {
+    /// File name.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}", self.file, self.line, self.column)
+    }
+}
+
+/// Renders diagnostics as plain `file:line:col: severity[check]: message`
+/// lines, with the help on the next line (the CLI's fallback rendering).
+pub fn render_plain(diags: &[Diagnostic], text_of: impl Fn(&str) -> Option<String>) -> String {
+    let mut out = String::new();
+    for d in diags {
+        let (line, col) = text_of(&d.file)
+            .map(|t| LineIndex::new(&t).line_col(d.span.start))
+            .unwrap_or((1, 1));
+        out.push_str(&format!(
+            "{}:{}:{}: {}[{}]: {}\n",
+            d.file,
+            line,
+            col,
+            d.severity.name(),
+            d.check,
+            d.message
+        ));
+        if let Some(h) = &d.help {
+            out.push_str(&format!("  help: {h}\n"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col() {
+        let idx = LineIndex::new("ab\ncé\nx");
+        assert_eq!(idx.line_col(0), (1, 1));
+        assert_eq!(idx.line_col(3), (2, 1));
+        assert_eq!(idx.line_col(6), (2, 3));
+        assert_eq!(idx.line_col(7), (3, 1));
+    }
+}

@@ -1,0 +1,26 @@
+//! permc-grammar: the readers of permc.
+//!
+//! - [`shell`]: command lines → segments of words (SPEC §4);
+//! - [`pattern`]: `Label(content)` patterns and token-prefix matching (SPEC §3);
+//! - [`rules`]: permissions.json and autonomy.json with spans (SPEC §2);
+//! - [`action`]: the vocabulary of SPEC §1 (action types, roles, modes);
+//! - [`json`], [`diagnostic`]: the span-keeping JSON reader and diagnostics.
+//!
+//! ```
+//! use permc_grammar::{pattern::Pattern, shell};
+//! let p = Pattern::parse("Terminal(pnpm test)").unwrap();
+//! let line = shell::read("cd src && pnpm test --watch");
+//! assert!(p.matches_words(&line.segments[1].words));
+//! ```
+//!
+//! Nothing here does I/O; readers take bytes and never panic.
+
+pub mod action;
+pub mod diagnostic;
+pub mod json;
+pub mod pattern;
+pub mod rules;
+pub mod shell;
+
+pub use action::{ActionType, Policy, Role};
+pub use diagnostic::{Diagnostic, Severity};

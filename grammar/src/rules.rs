@@ -1,0 +1,488 @@
+//! Rule files (SPEC §2): permissions.json and autonomy.json, read with
+//! spans, rejected whole with every error found.
+
+use crate::action::{closest, ActionType, Policy};
+use crate::diagnostic::{Diagnostic, LineIndex, Location, Severity};
+use crate::json::{self, Member, Node, Span, Value};
+use crate::pattern::{Pattern, PatternErrorKind};
+
+/// One of the three lists of permissions.json.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum List {
+    /// `allow` → auto_approve.
+    Allow,
+    /// `ask` → require_approval.
+    Ask,
+    /// `deny` → deny.
+    Deny,
+}
+
+impl List {
+    /// The key name.
+    pub fn name(self) -> &'static str {
+        match self {
+            List::Allow => "allow",
+            List::Ask => "ask",
+            List::Deny => "deny",
+        }
+    }
+
+    /// The three lists.
+    pub const ALL: [List; 3] = [List::Allow, List::Deny, List::Ask];
+}
+
+/// One pattern entry of permissions.json.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Entry {
+    /// The pattern.
+    pub pattern: Pattern,
+    /// Which list holds it.
+    pub list: List,
+    /// Its position in that list.
+    pub index: usize,
+    /// The string's span in the file (quotes included).
+    pub span: Span,
+    /// `file:line:col` of the string, with the file's base name.
+    pub location: Location,
+}
+
+/// A loaded permissions.json.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Permissions {
+    /// The file as named on the command line.
+    pub file: String,
+    /// `allow` entries in order.
+    pub allow: Vec<Entry>,
+    /// `deny` entries in order.
+    pub deny: Vec<Entry>,
+    /// `ask` entries in order.
+    pub ask: Vec<Entry>,
+}
+
+impl Permissions {
+    /// The entries of one list.
+    pub fn list(&self, list: List) -> &[Entry] {
+        match list {
+            List::Allow => &self.allow,
+            List::Ask => &self.ask,
+            List::Deny => &self.deny,
+        }
+    }
+
+    /// Every entry of the three lists.
+    pub fn entries(&self) -> impl Iterator<Item = &Entry> {
+        self.allow.iter().chain(&self.deny).chain(&self.ask)
+    }
+}
+
+/// The key of an autonomy rule: an action type or the wildcard `"*"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum AutonomyKey {
+    /// `"*"`, the automatic mode (RN-153).
+    Wildcard,
+    /// One action type.
+    Type(ActionType),
+}
+
+impl AutonomyKey {
+    /// As written in the file.
+    pub fn name(self) -> &'static str {
+        match self {
+            AutonomyKey::Wildcard => "*",
+            AutonomyKey::Type(t) => t.name(),
+        }
+    }
+}
+
+/// One autonomy rule: agent → key → mode.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AutonomyRule {
+    /// Agent id.
+    pub agent: String,
+    /// Action type or wildcard.
+    pub key: AutonomyKey,
+    /// The mode.
+    pub mode: Policy,
+    /// The mode string's span.
+    pub span: Span,
+    /// The key's span.
+    pub key_span: Span,
+    /// `file:line:col` of the mode, with the file's base name.
+    pub location: Location,
+}
+
+/// A loaded autonomy.json (duplicates resolved: the last one wins).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Autonomy {
+    /// The file as named on the command line.
+    pub file: String,
+    /// Rules in file order.
+    pub rules: Vec<AutonomyRule>,
+}
+
+impl Autonomy {
+    /// The rule for (agent, key), if any.
+    pub fn get(&self, agent: &str, key: AutonomyKey) -> Option<&AutonomyRule> {
+        self.rules.iter().find(|r| r.agent == agent && r.key == key)
+    }
+}
+
+/// What a reader returns: the value when the file loaded (no error), and
+/// every diagnostic found either way.
+#[derive(Debug, Clone)]
+pub struct Loaded<T> {
+    /// `Some` only when there is no error.
+    pub value: Option<T>,
+    /// Errors and warnings, in file order.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl<T> Loaded<T> {
+    /// True when any diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+    }
+}
+
+fn base_name(file: &str) -> String {
+    file.rsplit(['/', '\\']).next().unwrap_or(file).to_string()
+}
+
+struct Reader<'a> {
+    file: &'a str,
+    base: String,
+    index: LineIndex<'a>,
+    diags: Vec<Diagnostic>,
+}
+
+impl<'a> Reader<'a> {
+    fn location(&self, offset: usize) -> Location {
+        let (line, column) = self.index.line_col(offset);
+        Location {
+            file: self.base.clone(),
+            line,
+            column,
+        }
+    }
+
+    fn error(&mut self, check: &'static str, span: Span, msg: String, help: String) {
+        self.diags
+            .push(Diagnostic::new(check, Severity::Error, self.file, span, msg).with_help(help));
+    }
+
+    fn warn(&mut self, check: &'static str, span: Span, msg: String, help: String) {
+        self.diags
+            .push(Diagnostic::new(check, Severity::Warning, self.file, span, msg).with_help(help));
+    }
+
+    /// Warns about keys given twice in `members`; returns the indices of the
+    /// members that win (the last of each key).
+    fn last_wins(&mut self, members: &[Member], what: &str) -> Vec<usize> {
+        let mut keep = Vec::new();
+        for (i, m) in members.iter().enumerate() {
+            let later = members[i + 1..].iter().find(|o| o.key == m.key);
+            match later {
+                Some(l) => {
+                    let d = Diagnostic::new(
+                        "duplicate-key",
+                        Severity::Warning,
+                        self.file,
+                        m.key_span,
+                        format!("{what} `{}` is given twice; this one is ignored", m.key),
+                    )
+                    .with_help("merge the two into one key: JSON readers keep only the last")
+                    .with_related(self.file, l.key_span, "the one that wins");
+                    self.diags.push(d);
+                }
+                None => keep.push(i),
+            }
+        }
+        keep
+    }
+}
+
+/// Parses JSON text, reporting `invalid-json` with where it breaks.
+fn parse_json(r: &mut Reader<'_>, bytes: &[u8]) -> Option<Node> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let at = e.valid_up_to();
+            r.error(
+                "invalid-json",
+                Span {
+                    start: at,
+                    end: at + 1,
+                },
+                "the file is not valid UTF-8".into(),
+                "save the file as UTF-8".into(),
+            );
+            return None;
+        }
+    };
+    match json::parse(text) {
+        Ok(n) => Some(n),
+        Err(e) => {
+            r.error(
+                "invalid-json",
+                Span {
+                    start: e.offset,
+                    end: (e.offset + 1).min(text.len()).max(e.offset),
+                },
+                format!("the file is not valid JSON: {}", e.message),
+                "fix the JSON syntax here; permc does not read a partial file".into(),
+            );
+            None
+        }
+    }
+}
+
+/// Reads permissions.json (SPEC §2.1). `file` names it in diagnostics and
+/// (by base name) in `source`.
+///
+/// ```
+/// let l = permc_grammar::rules::load_permissions(
+///     "permissions.json", br#"{"allow": ["Terminal(ls)"]}"#);
+/// let p = l.value.unwrap();
+/// assert_eq!(p.allow[0].location.to_string(), "permissions.json:1:12");
+/// ```
+pub fn load_permissions(file: &str, bytes: &[u8]) -> Loaded<Permissions> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut r = Reader {
+        file,
+        base: base_name(file),
+        index: LineIndex::new(&text),
+        diags: Vec::new(),
+    };
+    let mut perms = Permissions {
+        file: file.to_string(),
+        ..Permissions::default()
+    };
+    if let Some(root) = parse_json(&mut r, bytes) {
+        read_permissions(&mut r, &root, &mut perms);
+    }
+    finish(r.diags, perms)
+}
+
+fn finish<T>(mut diags: Vec<Diagnostic>, value: T) -> Loaded<T> {
+    diags.sort_by_key(|d| (d.span.start, d.severity));
+    let has_errors = diags.iter().any(|d| d.severity == Severity::Error);
+    Loaded {
+        value: (!has_errors).then_some(value),
+        diagnostics: diags,
+    }
+}
+
+fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
+    let Value::Object(members) = &root.value else {
+        r.error(
+            "invalid-shape",
+            root.span,
+            format!("the top level must be an object, found {}", root.value.kind()),
+            "write `{\"allow\": [...], \"deny\": [...], \"ask\": [...]}`".into(),
+        );
+        return;
+    };
+    let keep = r.last_wins(members, "key");
+    for i in keep {
+        let m = &members[i];
+        let list = match m.key.as_str() {
+            "allow" => List::Allow,
+            "deny" => List::Deny,
+            "ask" => List::Ask,
+            other => {
+                let help = match closest(other, ["allow", "deny", "ask"]) {
+                    Some(s) => format!("did you mean `{s}`? only allow, deny and ask are read"),
+                    None => "only allow, deny and ask are read; remove this key".into(),
+                };
+                r.warn(
+                    "unknown-key",
+                    m.key_span,
+                    format!("unknown key `{other}` is ignored"),
+                    help,
+                );
+                continue;
+            }
+        };
+        let Value::Array(items) = &m.value.value else {
+            r.error(
+                "invalid-shape",
+                m.value.span,
+                format!("`{}` must be an array of pattern strings, found {}", m.key, m.value.value.kind()),
+                format!("write `\"{}\": [\"Terminal(…)\", …]`", m.key),
+            );
+            continue;
+        };
+        let mut entries = Vec::new();
+        for item in items {
+            let Value::String { text, raw } = &item.value else {
+                r.error(
+                    "invalid-shape",
+                    item.span,
+                    format!("`{}` must hold only strings, found {}", m.key, item.value.kind()),
+                    "write each pattern as a string, like \"Terminal(pnpm test)\"".into(),
+                );
+                continue;
+            };
+            match Pattern::parse(text) {
+                Ok(pattern) => {
+                    let index = entries.len();
+                    entries.push(Entry {
+                        pattern,
+                        list,
+                        index,
+                        span: item.span,
+                        location: r.location(item.span.start),
+                    });
+                }
+                Err(e) => {
+                    let span = if *raw {
+                        let start = item.span.start + 1 + e.offset;
+                        Span {
+                            start,
+                            end: (start + e.len).min(item.span.end.saturating_sub(1)).max(start + 1),
+                        }
+                    } else {
+                        item.span
+                    };
+                    let check = match e.kind {
+                        PatternErrorKind::UnknownLabel { .. } => "unknown-label",
+                        _ => "invalid-pattern",
+                    };
+                    r.error(check, span, e.message, e.help);
+                }
+            }
+        }
+        match list {
+            List::Allow => perms.allow = entries,
+            List::Deny => perms.deny = entries,
+            List::Ask => perms.ask = entries,
+        }
+    }
+}
+
+/// Reads autonomy.json (SPEC §2.2).
+pub fn load_autonomy(file: &str, bytes: &[u8]) -> Loaded<Autonomy> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut r = Reader {
+        file,
+        base: base_name(file),
+        index: LineIndex::new(&text),
+        diags: Vec::new(),
+    };
+    let mut auto = Autonomy {
+        file: file.to_string(),
+        rules: Vec::new(),
+    };
+    if let Some(root) = parse_json(&mut r, bytes) {
+        read_autonomy(&mut r, &root, &mut auto);
+    }
+    finish(r.diags, auto)
+}
+
+fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
+    let Value::Object(agents) = &root.value else {
+        r.error(
+            "invalid-shape",
+            root.span,
+            format!("the top level must be an object of agents, found {}", root.value.kind()),
+            "write `{\"dev-api\": {\"*\": \"auto_approve\", \"terminal\": \"require_approval\"}}`".into(),
+        );
+        return;
+    };
+    let keep = r.last_wins(agents, "agent");
+    for i in keep {
+        let a = &agents[i];
+        let Value::Object(rules) = &a.value.value else {
+            r.error(
+                "invalid-shape",
+                a.value.span,
+                format!("agent `{}` must map action types to modes, found {}", a.key, a.value.value.kind()),
+                "write `{\"*\": \"auto_approve\"}` or `{\"terminal\": \"require_approval\"}`".into(),
+            );
+            continue;
+        };
+        let keep_rules = r.last_wins(rules, "action type");
+        for j in keep_rules {
+            let m = &rules[j];
+            let key = if m.key == "*" {
+                Some(AutonomyKey::Wildcard)
+            } else {
+                ActionType::from_name(&m.key).map(AutonomyKey::Type)
+            };
+            let Some(key) = key else {
+                let names = ActionType::ALL.iter().map(|t| t.name());
+                let help = match closest(&m.key, names) {
+                    Some(s) => format!("did you mean `{s}`? use an action type of SPEC §1 or \"*\""),
+                    None => "use an action type (terminal, git_commit, git_push, …) or \"*\"".into(),
+                };
+                r.error(
+                    "invalid-shape",
+                    m.key_span,
+                    format!("unknown action type `{}`", m.key),
+                    help,
+                );
+                continue;
+            };
+            let mode = match &m.value.value {
+                Value::String { text, .. } => Policy::parse(text).ok_or_else(|| format!("unknown mode `{text}`")),
+                other => Err(format!("a mode must be a string, found {}", other.kind())),
+            };
+            match mode {
+                Ok(mode) => auto.rules.push(AutonomyRule {
+                    agent: a.key.clone(),
+                    key,
+                    mode,
+                    span: m.value.span,
+                    key_span: m.key_span,
+                    location: r.location(m.value.span.start),
+                }),
+                Err(msg) => r.error(
+                    "invalid-shape",
+                    m.value.span,
+                    msg,
+                    "use \"auto_approve\", \"require_approval\" or \"deny\"".into(),
+                ),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_error_at_once() {
+        let l = load_permissions(
+            "p.json",
+            br#"{"allow": ["Gitpush()", "Terminal('x", 3], "deny": "x", "alow": []}"#,
+        );
+        assert!(l.value.is_none());
+        let checks: Vec<_> = l.diagnostics.iter().map(|d| d.check).collect();
+        assert_eq!(
+            checks,
+            ["unknown-label", "invalid-pattern", "invalid-shape", "invalid-shape", "unknown-key"]
+        );
+    }
+
+    #[test]
+    fn duplicate_keys_last_wins() {
+        let l = load_permissions("p.json", br#"{"allow": ["Terminal(a)"], "allow": ["Terminal(b)"]}"#);
+        let p = l.value.expect("loads");
+        assert_eq!(p.allow[0].pattern.text, "Terminal(b)");
+        assert_eq!(l.diagnostics[0].check, "duplicate-key");
+    }
+
+    #[test]
+    fn autonomy() {
+        let l = load_autonomy(
+            "/x/autonomy.json",
+            b"{\n  \"dev-api\": {\"*\": \"auto_approve\", \"terminal\": \"require_approval\"}\n}",
+        );
+        let a = l.value.expect("loads");
+        assert_eq!(a.rules.len(), 2);
+        assert_eq!(a.rules[0].location.to_string(), "autonomy.json:2:20");
+        let bad = load_autonomy("a.json", br#"{"x": {"terminl": "auto", "*": 1}}"#);
+        assert_eq!(bad.diagnostics.len(), 2);
+    }
+}

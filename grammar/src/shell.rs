@@ -1,0 +1,1153 @@
+//! The shell reader (SPEC §4): command lines → segments of words.
+//!
+//! A hand-written, single-pass reader. It reads POSIX quoting without
+//! expanding anything, splits at control operators, keeps redirections apart
+//! from argument words, descends into nested commands (`$( )`, backticks,
+//! `<( )`, `>( )`, `( )`, `{ ;}`) and records every *unparsed* condition of
+//! SPEC §4.2 instead of failing.
+//!
+//! **Invariants.** Reading never panics, recursion is bounded by
+//! [`MAX_DEPTH`] (deeper input is marked unparsed and the rest of the line is
+//! skipped), and every byte is visited a bounded number of times (backtick
+//! bodies are copied once per nesting level, at most `MAX_DEPTH` times), so
+//! the time is linear in the input.
+
+use std::fmt;
+
+/// More nesting than this marks the line unparsed (SPEC §4.2).
+pub const MAX_DEPTH: usize = 64;
+/// Longer lines are unparsed (SPEC §4.2): 256 KiB.
+pub const MAX_LEN: usize = 256 * 1024;
+
+/// Shell keywords that make a line unparsed at command position (SPEC §4.2).
+pub const KEYWORDS: &[&str] = &[
+    "if", "then", "elif", "else", "fi", "for", "while", "until", "do", "done", "case", "esac",
+    "function", "select", "coproc", "[[", "]]", "!",
+];
+
+/// One command line, read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CommandLine {
+    /// Every simple command, nested ones included, in source order.
+    pub segments: Vec<Segment>,
+    /// Why the line is unparsed; empty when it parsed (SPEC §4.2).
+    pub unparsed: Vec<Unparsed>,
+}
+
+impl CommandLine {
+    /// True when any unparsed condition of SPEC §4.2 holds.
+    pub fn is_unparsed(&self) -> bool {
+        !self.unparsed.is_empty()
+    }
+}
+
+/// One simple command.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Segment {
+    /// Argument words, quotes removed, nothing expanded; redirections are
+    /// not among them (SPEC §4.2). Leading `NAME=value` words are kept.
+    pub words: Vec<String>,
+    /// Redirections with their targets, in order.
+    pub redirects: Vec<Redirect>,
+    /// True for segments inside `$( )`, backticks, `<( )`, `( )`, `{ ;}`.
+    pub nested: bool,
+    /// Byte offset where the segment starts in its own (sub)line.
+    pub start: usize,
+}
+
+/// A redirection: its operator (with the fd number, `2>`) and target word.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Redirect {
+    /// The operator as written, e.g. `2>`, `>>`, `&>`, `<<<`, `>&`.
+    pub op: String,
+    /// The target word, quotes removed.
+    pub target: String,
+}
+
+/// Why a command line is unparsed (SPEC §4.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Unparsed {
+    /// A `'` or `"` that is never closed.
+    UnclosedQuote,
+    /// A `$(`, `` ` ``, `${`, `(` or `{` that is never closed.
+    UnclosedSubstitution,
+    /// A here-document (`<<`).
+    HereDocument,
+    /// A shell keyword at command position.
+    Keyword,
+    /// A function definition `name() …`.
+    FunctionDefinition,
+    /// ANSI-C quoting `$'…'`.
+    AnsiCQuote,
+    /// An unquoted brace expansion `{a,b}` or `{1..3}`.
+    BraceExpansion,
+    /// An unquoted `*`, `?` or `[…]` in a command's first word.
+    GlobInCommandWord,
+    /// A control character other than tab and newline.
+    ControlCharacter,
+    /// More than [`MAX_DEPTH`] levels of nesting.
+    TooDeep,
+    /// More than [`MAX_LEN`] bytes.
+    TooLong,
+    /// Something bash would not run as written: an empty command between
+    /// operators, a trailing `&&`, a stray `)`, a redirection without
+    /// target, `$((…))` holding a command **[hardening]**.
+    SyntaxError,
+}
+
+impl Unparsed {
+    /// A short phrase for people.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Unparsed::UnclosedQuote => "an unclosed quote",
+            Unparsed::UnclosedSubstitution => "an unclosed substitution, subshell or group",
+            Unparsed::HereDocument => "a here-document (`<<`)",
+            Unparsed::Keyword => "a shell keyword at command position",
+            Unparsed::FunctionDefinition => "a function definition",
+            Unparsed::AnsiCQuote => "ANSI-C quoting (`$'…'`)",
+            Unparsed::BraceExpansion => "an unquoted brace expansion",
+            Unparsed::GlobInCommandWord => "a glob pattern in a command's first word",
+            Unparsed::ControlCharacter => "a control character",
+            Unparsed::TooDeep => "more than 64 levels of nesting",
+            Unparsed::TooLong => "more than 256 KiB of text",
+            Unparsed::SyntaxError => "a shell syntax error",
+        }
+    }
+
+    /// The stable name used in JSON output.
+    pub fn name(self) -> &'static str {
+        match self {
+            Unparsed::UnclosedQuote => "unclosed_quote",
+            Unparsed::UnclosedSubstitution => "unclosed_substitution",
+            Unparsed::HereDocument => "here_document",
+            Unparsed::Keyword => "keyword",
+            Unparsed::FunctionDefinition => "function_definition",
+            Unparsed::AnsiCQuote => "ansi_c_quote",
+            Unparsed::BraceExpansion => "brace_expansion",
+            Unparsed::GlobInCommandWord => "glob_in_command_word",
+            Unparsed::ControlCharacter => "control_character",
+            Unparsed::TooDeep => "too_deep",
+            Unparsed::TooLong => "too_long",
+            Unparsed::SyntaxError => "syntax_error",
+        }
+    }
+}
+
+impl fmt::Display for Unparsed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+/// A word with what the reader learned about its quoting.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Word {
+    /// The text, quotes removed.
+    pub text: String,
+    /// Any part of it was quoted or escaped.
+    pub quoted: bool,
+    /// The last character is an unquoted, unescaped `*` (SPEC §3.2).
+    pub trailing_unquoted_star: bool,
+    /// An unquoted `*` or `?`, or an unquoted bracket expression.
+    pub unquoted_glob: bool,
+    /// An unquoted brace expansion.
+    pub brace_expansion: bool,
+    /// `NAME=value` with an unquoted valid name.
+    pub assignment: bool,
+    /// Holds a substitution (`$(`, backtick, `<(`, `$((`, `${`).
+    pub substitution: bool,
+}
+
+/// A segment with its words' quoting details; what [`read_detailed`] returns.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DetailedSegment {
+    /// The words with their quoting details.
+    pub words: Vec<Word>,
+    /// Redirections.
+    pub redirects: Vec<Redirect>,
+    /// Inside a nested command.
+    pub nested: bool,
+    /// Byte offset where the segment starts.
+    pub start: usize,
+}
+
+/// A command line with quoting details per word.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DetailedLine {
+    /// Segments in source order.
+    pub segments: Vec<DetailedSegment>,
+    /// Unparsed conditions, sorted, without repeats.
+    pub unparsed: Vec<Unparsed>,
+}
+
+/// Reads a command line (SPEC §4). Never fails: problems are recorded in
+/// [`CommandLine::unparsed`].
+///
+/// ```
+/// let line = permc_grammar::shell::read("cd src && pnpm test 2>/dev/null");
+/// assert_eq!(line.segments.len(), 2);
+/// assert_eq!(line.segments[1].words, ["pnpm", "test"]);
+/// assert_eq!(line.segments[1].redirects[0].op, "2>");
+/// assert!(!line.is_unparsed());
+/// ```
+pub fn read(src: &str) -> CommandLine {
+    let detailed = read_detailed(src);
+    CommandLine {
+        segments: detailed
+            .segments
+            .into_iter()
+            .map(|s| Segment {
+                words: s.words.into_iter().map(|w| w.text).collect(),
+                redirects: s.redirects,
+                nested: s.nested,
+                start: s.start,
+            })
+            .collect(),
+        unparsed: detailed.unparsed,
+    }
+}
+
+/// Like [`read`], keeping each word's quoting details (used for patterns).
+pub fn read_detailed(src: &str) -> DetailedLine {
+    let mut unparsed = Vec::new();
+    if src.len() > MAX_LEN {
+        unparsed.push(Unparsed::TooLong);
+    }
+    if src
+        .bytes()
+        .any(|b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f)
+    {
+        unparsed.push(Unparsed::ControlCharacter);
+    }
+    let mut p = Parser {
+        src: src.as_bytes(),
+        pos: 0,
+        depth: 0,
+        nested: false,
+        out: Vec::new(),
+        unparsed,
+    };
+    p.parse_list(Close::Eof);
+    let mut unparsed = p.unparsed;
+    unparsed.sort();
+    unparsed.dedup();
+    DetailedLine {
+        segments: p.out,
+        unparsed,
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Close {
+    Eof,
+    Paren,
+    Brace,
+}
+
+struct Parser<'a> {
+    src: &'a [u8],
+    pos: usize,
+    depth: usize,
+    nested: bool,
+    out: Vec<DetailedSegment>,
+    unparsed: Vec<Unparsed>,
+}
+
+fn is_blank(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+/// Bytes that end an unquoted word.
+fn is_word_end(b: u8) -> bool {
+    matches!(
+        b,
+        b' ' | b'\t' | b'\n' | b';' | b'&' | b'|' | b'<' | b'>' | b'(' | b')'
+    )
+}
+
+fn is_name_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_'
+}
+
+fn is_name_char(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+impl<'a> Parser<'a> {
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.pos).copied()
+    }
+
+    fn peek_at(&self, off: usize) -> Option<u8> {
+        self.src.get(self.pos + off).copied()
+    }
+
+    fn mark(&mut self, why: Unparsed) {
+        if !self.unparsed.contains(&why) {
+            self.unparsed.push(why);
+        }
+    }
+
+    /// Skips blanks and backslash-newlines.
+    fn skip_blanks(&mut self) {
+        loop {
+            match self.peek() {
+                Some(b) if is_blank(b) => self.pos += 1,
+                Some(b'\\') if self.peek_at(1) == Some(b'\n') => self.pos += 2,
+                _ => return,
+            }
+        }
+    }
+
+    fn skip_comment(&mut self) {
+        while let Some(b) = self.peek() {
+            if b == b'\n' {
+                return;
+            }
+            self.pos += 1;
+        }
+    }
+
+    /// Enters one nesting level; false (and the rest skipped) past the limit.
+    fn enter(&mut self) -> bool {
+        if self.depth >= MAX_DEPTH {
+            self.mark(Unparsed::TooDeep);
+            self.pos = self.src.len();
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    /// Is the `}` at the current position a group closer (a word of its own)?
+    fn at_brace_close(&self) -> bool {
+        self.peek() == Some(b'}')
+            && self
+                .peek_at(1)
+                .map_or(true, |b| is_word_end(b) || b == b'}')
+    }
+
+    /// A list of pipelines and operators, until `close` (or end of input).
+    fn parse_list(&mut self, close: Close) {
+        // `need_command`: an operator was read that requires a command next.
+        let mut need_command = false;
+        loop {
+            self.skip_blanks();
+            let Some(b) = self.peek() else {
+                if need_command {
+                    self.mark(Unparsed::SyntaxError);
+                }
+                if close != Close::Eof {
+                    self.mark(Unparsed::UnclosedSubstitution);
+                }
+                return;
+            };
+            match b {
+                b'\n' => {
+                    self.pos += 1;
+                    // `a &&\n b` is one list in bash: keep need_command.
+                    continue;
+                }
+                b'#' => {
+                    self.skip_comment();
+                    continue;
+                }
+                b')' => {
+                    self.pos += 1;
+                    if close == Close::Paren {
+                        if need_command {
+                            self.mark(Unparsed::SyntaxError);
+                        }
+                        return;
+                    }
+                    self.mark(Unparsed::SyntaxError);
+                    continue;
+                }
+                b'}' if close == Close::Brace && self.at_brace_close() => {
+                    self.pos += 1;
+                    if need_command {
+                        self.mark(Unparsed::SyntaxError);
+                    }
+                    return;
+                }
+                b';' | b'|' => {
+                    // An operator with no command before it.
+                    self.mark(Unparsed::SyntaxError);
+                    self.read_operator();
+                    continue;
+                }
+                b'&' if self.peek_at(1) != Some(b'>') => {
+                    self.mark(Unparsed::SyntaxError);
+                    self.read_operator();
+                    continue;
+                }
+                _ => {}
+            }
+            let read_something = self.parse_command(close);
+            if !read_something {
+                // Nothing could be read at this position: skip a byte so the
+                // loop always progresses.
+                self.mark(Unparsed::SyntaxError);
+                self.pos += 1;
+                continue;
+            }
+            need_command = false;
+            self.skip_blanks();
+            match self.peek() {
+                None => {}
+                Some(b'\n') => {
+                    self.pos += 1;
+                }
+                Some(b';' | b'&' | b'|') => {
+                    let op = self.read_operator();
+                    match op {
+                        Op::AndAnd | Op::OrOr | Op::Pipe | Op::PipeAmp => need_command = true,
+                        Op::Semi | Op::Amp => {}
+                        Op::Bad => self.mark(Unparsed::SyntaxError),
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn read_operator(&mut self) -> Op {
+        let b = self.peek();
+        let n = self.peek_at(1);
+        let (op, len) = match (b, n) {
+            (Some(b'&'), Some(b'&')) => (Op::AndAnd, 2),
+            (Some(b'|'), Some(b'|')) => (Op::OrOr, 2),
+            (Some(b'|'), Some(b'&')) => (Op::PipeAmp, 2),
+            (Some(b'|'), _) => (Op::Pipe, 1),
+            (Some(b'&'), _) => (Op::Amp, 1),
+            (Some(b';'), Some(b';')) => {
+                // `;;`, `;;&`: case syntax.
+                let len = if self.peek_at(2) == Some(b'&') { 3 } else { 2 };
+                (Op::Bad, len)
+            }
+            (Some(b';'), Some(b'&')) => (Op::Bad, 2),
+            (Some(b';'), _) => (Op::Semi, 1),
+            _ => (Op::Bad, 1),
+        };
+        self.pos += len;
+        op
+    }
+
+    /// One command: a subshell, a group, or a simple command, with its
+    /// redirections. Returns false when nothing was read.
+    fn parse_command(&mut self, close: Close) -> bool {
+        let start = self.pos;
+        match self.peek() {
+            Some(b'(') => {
+                self.pos += 1;
+                let first = self.out.len();
+                self.parse_nested_list(Close::Paren);
+                self.trailing_redirects(first);
+                return true;
+            }
+            Some(b'{') if self.peek_at(1).map_or(false, |b| is_blank(b) || b == b'\n') => {
+                self.pos += 1;
+                let first = self.out.len();
+                self.parse_nested_list(Close::Brace);
+                self.trailing_redirects(first);
+                return true;
+            }
+            _ => {}
+        }
+        let index = self.out.len();
+        self.out.push(DetailedSegment {
+            words: Vec::new(),
+            redirects: Vec::new(),
+            nested: self.nested,
+            start,
+        });
+        loop {
+            self.skip_blanks();
+            let Some(b) = self.peek() else { break };
+            match b {
+                b'\n' | b';' | b'|' | b')' => break,
+                b'&' if self.peek_at(1) != Some(b'>') => break,
+                b'}' if close == Close::Brace
+                    && self.segment_words(index) == 0
+                    && self.at_brace_close() =>
+                {
+                    break
+                }
+                b'#' => {
+                    self.skip_comment();
+                    break;
+                }
+                b'(' => {
+                    // `name()` is a function definition; any other `(` after
+                    // words is a syntax error. Read what follows anyway.
+                    if self.segment_words(index) == 1 && self.peek_at(1) == Some(b')') {
+                        self.mark(Unparsed::FunctionDefinition);
+                        self.pos += 2;
+                    } else {
+                        self.mark(Unparsed::SyntaxError);
+                        self.pos += 1;
+                        self.parse_nested_list(Close::Paren);
+                    }
+                    continue;
+                }
+                b'{' if self.segment_words(index) == 0
+                    && self.peek_at(1).map_or(false, |b| is_blank(b) || b == b'\n') =>
+                {
+                    // Cannot happen (handled above) except after a redirect;
+                    // bash rejects `>x { a; }`.
+                    self.mark(Unparsed::SyntaxError);
+                    self.pos += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            if self.at_process_substitution() {
+                let w = self.read_word();
+                self.push_word(index, w);
+                continue;
+            }
+            if let Some(op) = self.read_redirect_op(None) {
+                self.redirect_target(index, op);
+                continue;
+            }
+            let w = self.read_word();
+            // `2>x`: an all-digit unquoted word directly before `<`/`>` is
+            // the redirection's fd.
+            if !w.quoted
+                && !w.text.is_empty()
+                && w.text.bytes().all(|b| b.is_ascii_digit())
+                && matches!(self.peek(), Some(b'<' | b'>'))
+                && !self.at_process_substitution()
+            {
+                if let Some(op) = self.read_redirect_op(Some(w.text.clone())) {
+                    self.redirect_target(index, op);
+                    continue;
+                }
+            }
+            self.push_word(index, w);
+        }
+        let seg = &self.out[index];
+        if seg.words.is_empty() && seg.redirects.is_empty() {
+            self.out.truncate(index);
+            // Something followed (a closer or operator) but no command.
+            return self.pos != start;
+        }
+        self.check_segment(index);
+        true
+    }
+
+    fn segment_words(&self, index: usize) -> usize {
+        self.out.get(index).map_or(0, |s| s.words.len())
+    }
+
+    fn push_word(&mut self, index: usize, w: Word) {
+        if let Some(seg) = self.out.get_mut(index) {
+            seg.words.push(w);
+        }
+    }
+
+    /// Checks of SPEC §4.2 on a finished simple command.
+    fn check_segment(&mut self, index: usize) {
+        let Some(seg) = self.out.get(index) else {
+            return;
+        };
+        let mut marks = Vec::new();
+        if let Some(first) = seg.words.first() {
+            if !first.quoted && KEYWORDS.contains(&first.text.as_str()) {
+                marks.push(Unparsed::Keyword);
+            }
+        }
+        if let Some(cmd) = seg.words.iter().find(|w| !w.assignment) {
+            if cmd.unquoted_glob && !(cmd.text == "[" && !cmd.quoted) {
+                marks.push(Unparsed::GlobInCommandWord);
+            }
+        }
+        if seg.words.iter().any(|w| w.brace_expansion) {
+            marks.push(Unparsed::BraceExpansion);
+        }
+        for m in marks {
+            self.mark(m);
+        }
+    }
+
+    /// Redirections after `)` or `}`: attached to every segment inside, so
+    /// their targets are still checked (SPEC §6.2).
+    fn trailing_redirects(&mut self, first: usize) {
+        loop {
+            self.skip_blanks();
+            if self.at_process_substitution() {
+                break;
+            }
+            let op = if matches!(self.peek(), Some(b'0'..=b'9')) {
+                // `(a) 2>x`
+                let mut end = self.pos;
+                while self.src.get(end).map_or(false, |b| b.is_ascii_digit()) {
+                    end += 1;
+                }
+                if matches!(self.src.get(end), Some(b'<' | b'>')) {
+                    let fd = String::from_utf8_lossy(&self.src[self.pos..end]).into_owned();
+                    self.pos = end;
+                    self.read_redirect_op(Some(fd))
+                } else {
+                    None
+                }
+            } else {
+                self.read_redirect_op(None)
+            };
+            let Some(op) = op else { break };
+            self.skip_blanks();
+            let target = self.read_target();
+            let Some(target) = target else {
+                self.mark(Unparsed::SyntaxError);
+                break;
+            };
+            for seg in self.out.iter_mut().skip(first) {
+                seg.redirects.push(Redirect {
+                    op: op.clone(),
+                    target: target.clone(),
+                });
+            }
+        }
+        self.skip_blanks();
+        match self.peek() {
+            None | Some(b'\n' | b';' | b'&' | b'|' | b')') => {}
+            Some(b'}') if self.at_brace_close() => {}
+            Some(_) => {
+                // `(a) b` is a syntax error in bash.
+                self.mark(Unparsed::SyntaxError);
+            }
+        }
+    }
+
+    fn redirect_target(&mut self, index: usize, op: String) {
+        self.skip_blanks();
+        if op.starts_with("<<") && op != "<<<" {
+            self.mark(Unparsed::HereDocument);
+        }
+        match self.read_target() {
+            Some(target) => {
+                if let Some(seg) = self.out.get_mut(index) {
+                    seg.redirects.push(Redirect { op, target });
+                }
+            }
+            None => self.mark(Unparsed::SyntaxError),
+        }
+    }
+
+    fn read_target(&mut self) -> Option<String> {
+        match self.peek() {
+            None => None,
+            Some(b) if is_word_end(b) && !self.at_process_substitution() => None,
+            Some(_) => Some(self.read_word().text),
+        }
+    }
+
+    fn at_process_substitution(&self) -> bool {
+        matches!(self.peek(), Some(b'<' | b'>')) && self.peek_at(1) == Some(b'(')
+    }
+
+    /// Reads a redirection operator at the current position, if there is one.
+    fn read_redirect_op(&mut self, fd: Option<String>) -> Option<String> {
+        let rest = &self.src[self.pos.min(self.src.len())..];
+        let ops: &[&str] = &[
+            "&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">>", ">|", ">&", "<", ">",
+        ];
+        for op in ops {
+            if rest.starts_with(op.as_bytes()) {
+                if fd.is_some() && op.starts_with('&') {
+                    return None;
+                }
+                self.pos += op.len();
+                let mut text = fd.unwrap_or_default();
+                text.push_str(op);
+                return Some(text);
+            }
+        }
+        None
+    }
+
+    /// Parses a nested list one level deeper, its segments marked nested.
+    fn parse_nested_list(&mut self, close: Close) {
+        if !self.enter() {
+            return;
+        }
+        let was = self.nested;
+        self.nested = true;
+        self.parse_list(close);
+        self.nested = was;
+        self.leave();
+    }
+
+    /// Parses `text` (a backtick body, already unescaped) as a nested line.
+    fn parse_nested_text(&mut self, text: &str) {
+        if self.depth >= MAX_DEPTH {
+            self.mark(Unparsed::TooDeep);
+            self.pos = self.src.len();
+            return;
+        }
+        let mut sub = Parser {
+            src: text.as_bytes(),
+            pos: 0,
+            depth: self.depth + 1,
+            nested: true,
+            out: Vec::new(),
+            unparsed: Vec::new(),
+        };
+        sub.parse_list(Close::Eof);
+        self.out.append(&mut sub.out);
+        for u in sub.unparsed {
+            self.mark(u);
+            if u == Unparsed::TooDeep {
+                self.pos = self.src.len();
+            }
+        }
+    }
+
+    /// Reads one word (SPEC §4.1) at the current position.
+    fn read_word(&mut self) -> Word {
+        let mut w = WordBuilder::default();
+        // Process substitution at the start of a word.
+        if self.at_process_substitution() {
+            let start = self.pos;
+            self.pos += 2;
+            self.parse_nested_list(Close::Paren);
+            w.literal(&self.src[start..self.pos.min(self.src.len())]);
+            w.substitution = true;
+        }
+        while let Some(b) = self.peek() {
+            if is_word_end(b) {
+                break;
+            }
+            match b {
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.pos += 2,
+                    Some(c) => {
+                        w.quoted_byte(c);
+                        self.pos += 2;
+                        if c >= 0x80 {
+                            self.copy_utf8_tail(&mut w);
+                        }
+                    }
+                    None => {
+                        // A trailing backslash stays literal.
+                        w.quoted_byte(b'\\');
+                        self.pos += 1;
+                    }
+                },
+                b'\'' => {
+                    self.pos += 1;
+                    w.quoted = true;
+                    match self.src[self.pos..].iter().position(|&c| c == b'\'') {
+                        Some(n) => {
+                            w.literal_quoted(&self.src[self.pos..self.pos + n]);
+                            self.pos += n + 1;
+                        }
+                        None => {
+                            w.literal_quoted(&self.src[self.pos..]);
+                            self.pos = self.src.len();
+                            self.mark(Unparsed::UnclosedQuote);
+                        }
+                    }
+                }
+                b'"' => {
+                    self.pos += 1;
+                    w.quoted = true;
+                    self.read_double_quoted(&mut w);
+                }
+                b'$' => self.read_dollar(&mut w, false),
+                b'`' => self.read_backtick(&mut w),
+                _ => {
+                    w.unquoted_byte(b);
+                    self.pos += 1;
+                }
+            }
+        }
+        w.finish()
+    }
+
+    /// Copies the continuation bytes of a UTF-8 character already started.
+    fn copy_utf8_tail(&mut self, w: &mut WordBuilder) {
+        while let Some(b) = self.peek() {
+            if b & 0xC0 != 0x80 {
+                break;
+            }
+            w.quoted_byte(b);
+            self.pos += 1;
+        }
+    }
+
+    fn read_double_quoted(&mut self, w: &mut WordBuilder) {
+        loop {
+            let Some(b) = self.peek() else {
+                self.mark(Unparsed::UnclosedQuote);
+                return;
+            };
+            match b {
+                b'"' => {
+                    self.pos += 1;
+                    return;
+                }
+                b'\\' => match self.peek_at(1) {
+                    Some(b'\n') => self.pos += 2,
+                    Some(c @ (b'$' | b'`' | b'"' | b'\\')) => {
+                        w.quoted_byte(c);
+                        self.pos += 2;
+                    }
+                    _ => {
+                        w.quoted_byte(b'\\');
+                        self.pos += 1;
+                    }
+                },
+                b'$' => self.read_dollar(w, true),
+                b'`' => self.read_backtick(w),
+                _ => {
+                    w.quoted_byte(b);
+                    self.pos += 1;
+                }
+            }
+        }
+    }
+
+    /// `$…`: substitutions are parsed (their text kept literally in the
+    /// word); nothing is expanded.
+    fn read_dollar(&mut self, w: &mut WordBuilder, in_double: bool) {
+        let start = self.pos;
+        match self.peek_at(1) {
+            Some(b'(') if self.peek_at(2) == Some(b'(') => {
+                // Arithmetic expansion: scan to the balancing `))`.
+                self.pos += 3;
+                let mut depth = 2usize;
+                while let Some(c) = self.peek() {
+                    self.pos += 1;
+                    match c {
+                        b'(' => depth += 1,
+                        b')' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        b'`' => self.mark(Unparsed::SyntaxError),
+                        b'$' if self.peek() == Some(b'(') => self.mark(Unparsed::SyntaxError),
+                        _ => {}
+                    }
+                }
+                if depth != 0 {
+                    self.mark(Unparsed::UnclosedSubstitution);
+                }
+                w.substitution = true;
+                w.literal_quoted(&self.src[start..self.pos]);
+            }
+            Some(b'(') => {
+                self.pos += 2;
+                self.parse_nested_list(Close::Paren);
+                w.substitution = true;
+                w.literal_quoted(&self.src[start..self.pos.min(self.src.len())]);
+            }
+            Some(b'{') => {
+                // Parameter expansion, kept literally; a command inside it
+                // cannot be seen, so it is unparsed **[hardening]**.
+                self.pos += 2;
+                let mut depth = 1usize;
+                while let Some(c) = self.peek() {
+                    self.pos += 1;
+                    match c {
+                        b'{' => depth += 1,
+                        b'}' => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        b'\\' => {
+                            if self.peek().is_some() {
+                                self.pos += 1;
+                            }
+                        }
+                        b'`' => self.mark(Unparsed::SyntaxError),
+                        b'$' if self.peek() == Some(b'(') => self.mark(Unparsed::SyntaxError),
+                        _ => {}
+                    }
+                }
+                if depth != 0 {
+                    self.mark(Unparsed::UnclosedSubstitution);
+                }
+                w.substitution = true;
+                w.literal_quoted(&self.src[start..self.pos]);
+            }
+            Some(b'\'') if !in_double => {
+                // ANSI-C quoting: unparsed; read to the closing quote.
+                self.mark(Unparsed::AnsiCQuote);
+                self.pos += 2;
+                w.quoted = true;
+                let body_start = self.pos;
+                loop {
+                    match self.peek() {
+                        None => {
+                            self.mark(Unparsed::UnclosedQuote);
+                            break;
+                        }
+                        Some(b'\\') => self.pos = (self.pos + 2).min(self.src.len()),
+                        Some(b'\'') => break,
+                        Some(_) => self.pos += 1,
+                    }
+                }
+                w.literal_quoted(&self.src[body_start..self.pos]);
+                if self.peek() == Some(b'\'') {
+                    self.pos += 1;
+                }
+            }
+            Some(b'"') if !in_double => {
+                // Locale quoting `$"…"` reads like `"…"`.
+                self.pos += 2;
+                w.quoted = true;
+                self.read_double_quoted(w);
+            }
+            _ => {
+                if in_double {
+                    w.quoted_byte(b'$');
+                } else {
+                    w.unquoted_byte(b'$');
+                }
+                self.pos += 1;
+            }
+        }
+    }
+
+    /// `` `…` ``: the body, unescaped, is read as a nested command line.
+    fn read_backtick(&mut self, w: &mut WordBuilder) {
+        let start = self.pos;
+        self.pos += 1;
+        let mut body = Vec::new();
+        let mut closed = false;
+        while let Some(c) = self.peek() {
+            match c {
+                b'`' => {
+                    self.pos += 1;
+                    closed = true;
+                    break;
+                }
+                b'\\' => match self.peek_at(1) {
+                    Some(n @ (b'`' | b'$' | b'\\')) => {
+                        body.push(n);
+                        self.pos += 2;
+                    }
+                    Some(n) => {
+                        body.push(b'\\');
+                        body.push(n);
+                        self.pos += 2;
+                    }
+                    None => {
+                        body.push(b'\\');
+                        self.pos += 1;
+                    }
+                },
+                _ => {
+                    body.push(c);
+                    self.pos += 1;
+                }
+            }
+        }
+        if !closed {
+            self.mark(Unparsed::UnclosedSubstitution);
+        }
+        let text = String::from_utf8_lossy(&body).into_owned();
+        let end = self.pos;
+        self.parse_nested_text(&text);
+        w.substitution = true;
+        w.literal_quoted(&self.src[start..end.min(self.src.len())]);
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Op {
+    AndAnd,
+    OrOr,
+    Pipe,
+    PipeAmp,
+    Semi,
+    Amp,
+    Bad,
+}
+
+/// Accumulates a word and its quoting facts.
+#[derive(Default)]
+struct WordBuilder {
+    bytes: Vec<u8>,
+    quoted: bool,
+    last_unquoted_star: bool,
+    glob: bool,
+    bracket_open: bool,
+    brace_open: bool,
+    brace_sep: bool,
+    brace: bool,
+    last_unquoted_dot: bool,
+    /// Every byte so far is an unquoted name character (for `NAME=`).
+    name_so_far: bool,
+    assignment: bool,
+    substitution: bool,
+}
+
+impl WordBuilder {
+    fn unquoted_byte(&mut self, b: u8) {
+        if self.bytes.is_empty() {
+            self.name_so_far = is_name_start(b);
+        } else if !self.assignment && self.name_so_far && b == b'=' {
+            self.assignment = true;
+            self.name_so_far = false;
+        } else if self.name_so_far && !is_name_char(b) {
+            self.name_so_far = false;
+        }
+        match b {
+            b'*' | b'?' => self.glob = true,
+            b'[' => self.bracket_open = true,
+            b']' if self.bracket_open => self.glob = true,
+            b'{' => {
+                // `${` never reaches here (read_dollar takes it).
+                self.brace_open = true;
+                self.brace_sep = false;
+            }
+            b',' if self.brace_open => self.brace_sep = true,
+            b'.' if self.brace_open && self.last_unquoted_dot => self.brace_sep = true,
+            b'}' if self.brace_open && self.brace_sep => self.brace = true,
+            _ => {}
+        }
+        self.last_unquoted_dot = b == b'.';
+        self.last_unquoted_star = b == b'*';
+        self.bytes.push(b);
+    }
+
+    fn quoted_byte(&mut self, b: u8) {
+        self.quoted = true;
+        self.name_so_far = false;
+        self.last_unquoted_star = false;
+        self.last_unquoted_dot = false;
+        self.bytes.push(b);
+    }
+
+    fn literal_quoted(&mut self, s: &[u8]) {
+        if s.is_empty() {
+            return;
+        }
+        self.name_so_far = false;
+        self.last_unquoted_star = false;
+        self.last_unquoted_dot = false;
+        self.bytes.extend_from_slice(s);
+    }
+
+    fn literal(&mut self, s: &[u8]) {
+        self.literal_quoted(s);
+    }
+
+    fn finish(self) -> Word {
+        Word {
+            text: String::from_utf8_lossy(&self.bytes).into_owned(),
+            quoted: self.quoted,
+            trailing_unquoted_star: self.last_unquoted_star,
+            unquoted_glob: self.glob,
+            brace_expansion: self.brace,
+            assignment: self.assignment,
+            substitution: self.substitution,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(src: &str) -> Vec<Vec<String>> {
+        read(src).segments.into_iter().map(|s| s.words).collect()
+    }
+
+    #[test]
+    fn splits_operators_without_blanks() {
+        assert_eq!(words("a&&b||c;d|e|&f&g"), [["a"], ["b"], ["c"], ["d"], ["e"], ["f"], ["g"]]);
+        assert!(!read("a&&b||c;d|e|&f&g").is_unparsed());
+    }
+
+    #[test]
+    fn quotes_and_escapes() {
+        assert_eq!(words(r#"echo 'a b' "c \$d \q" e\ f"#), [["echo", "a b", "c $d \\q", "e f"]]);
+    }
+
+    #[test]
+    fn redirections_are_not_words() {
+        let l = read("cat x 2>/dev/null >>log &>all <in 3<&0");
+        assert_eq!(l.segments[0].words, ["cat", "x"]);
+        let ops: Vec<_> = l.segments[0].redirects.iter().map(|r| r.op.as_str()).collect();
+        assert_eq!(ops, ["2>", ">>", "&>", "<", "3<&"]);
+    }
+
+    #[test]
+    fn nested_commands_are_segments() {
+        let l = read("echo $(rm -rf /) `ls` && (cd x; make) && { a; }");
+        let w: Vec<_> = l.segments.iter().map(|s| (s.words.join(" "), s.nested)).collect();
+        assert_eq!(
+            w,
+            [
+                ("echo $(rm -rf /) `ls`".to_string(), false),
+                ("rm -rf /".to_string(), true),
+                ("ls".to_string(), true),
+                ("cd x".to_string(), true),
+                ("make".to_string(), true),
+                ("a".to_string(), true),
+            ]
+        );
+        assert!(!l.is_unparsed(), "{:?}", l.unparsed);
+    }
+
+    #[test]
+    fn unparsed_conditions() {
+        for (src, why) in [
+            ("echo 'a", Unparsed::UnclosedQuote),
+            ("echo $(a", Unparsed::UnclosedSubstitution),
+            ("cat <<EOF", Unparsed::HereDocument),
+            ("if true; then a; fi", Unparsed::Keyword),
+            ("f() { a; }", Unparsed::FunctionDefinition),
+            ("echo $'a'", Unparsed::AnsiCQuote),
+            ("echo {a,b}", Unparsed::BraceExpansion),
+            ("echo {1..3}", Unparsed::BraceExpansion),
+            ("*.sh", Unparsed::GlobInCommandWord),
+            ("a\rb", Unparsed::ControlCharacter),
+            ("a &&", Unparsed::SyntaxError),
+        ] {
+            let l = read(src);
+            assert!(l.unparsed.contains(&why), "{src}: {:?}", l.unparsed);
+        }
+        assert!(!read("[ -f x ]").is_unparsed());
+        assert!(!read("find . -exec rm {} \\;").is_unparsed());
+        assert!(!read("ls *.ts").is_unparsed());
+    }
+
+    #[test]
+    fn deep_nesting_is_bounded() {
+        let src = "$(".repeat(10_000);
+        let l = read(&src);
+        assert!(l.unparsed.contains(&Unparsed::TooDeep));
+        let src = "(".repeat(100_000);
+        assert!(read(&src).is_unparsed());
+        let src = "`".repeat(1000);
+        let _ = read(&src);
+    }
+
+    #[test]
+    fn comments() {
+        assert_eq!(words("ls # x && rm\npwd"), [["ls"], ["pwd"]]);
+        assert_eq!(words("echo a#b"), [["echo", "a#b"]]);
+    }
+
+    #[test]
+    fn trailing_star_details() {
+        let l = read_detailed(r"pnpm test:* 'a*' b\* /*");
+        let w = &l.segments[0].words;
+        assert!(w[1].trailing_unquoted_star);
+        assert!(!w[2].trailing_unquoted_star);
+        assert!(!w[3].trailing_unquoted_star);
+        assert!(w[4].trailing_unquoted_star);
+    }
+}
