@@ -1,1 +1,144 @@
-fn main() {}
+//! `permc`: the command line of the permc policy compiler (SPEC §10.3).
+//! The only code of permc that does I/O.
+
+mod decide;
+mod load;
+mod tokens;
+
+use clap::{Args, Parser, Subcommand};
+use decide::{Decider, Engine, ReferenceDecider};
+use load::Fatal;
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// permc decides, explains and checks the Brabo agent platform's permission
+/// rules (permissions.json, autonomy.json).
+#[derive(Parser)]
+#[command(name = "permc", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Args, Clone)]
+struct RuleArgs {
+    /// permissions.json
+    #[arg(long, value_name = "P")]
+    permissions: Option<PathBuf>,
+    /// autonomy.json
+    #[arg(long, value_name = "A")]
+    autonomy: Option<PathBuf>,
+}
+
+#[derive(Args, Clone)]
+struct RequestArgs {
+    /// One request, as JSON.
+    #[arg(long, value_name = "JSON", conflicts_with = "requests")]
+    request: Option<String>,
+    /// A JSON Lines file of requests, or `-` for standard input.
+    #[arg(long, value_name = "FILE")]
+    requests: Option<PathBuf>,
+    /// Which engine decides.
+    #[arg(long, value_enum, default_value_t = Engine::Reference)]
+    engine: Engine,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// One decision per request, as JSON Lines on stdout.
+    Decide {
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[command(flatten)]
+        requests: RequestArgs,
+    },
+    /// The decision with every step of SPEC §5.3 that ran, for people.
+    Explain {
+        #[command(flatten)]
+        rules: RuleArgs,
+        #[command(flatten)]
+        requests: RequestArgs,
+    },
+    /// How a command line is read (SPEC §4), as JSON.
+    Tokens {
+        /// The command line.
+        command: String,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(Fatal(msg)) => {
+            eprintln!("{msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn decider(rules: &RuleArgs, engine: Engine) -> Result<(Box<dyn Decider>, permc_runtime::Rules), Fatal> {
+    let (r, _, _) = load::rules(rules.permissions.as_deref(), rules.autonomy.as_deref())?;
+    match engine {
+        Engine::Reference | Engine::Compiled => Ok((Box::new(ReferenceDecider(r.clone())), r)),
+    }
+}
+
+fn open_requests(args: &RequestArgs) -> Result<(Box<dyn BufRead>, bool), Fatal> {
+    match (&args.request, &args.requests) {
+        (Some(json), _) => Ok((Box::new(std::io::Cursor::new(json.clone().into_bytes())), false)),
+        (None, Some(p)) if p.as_os_str() == "-" => Ok((Box::new(BufReader::new(std::io::stdin())), true)),
+        (None, Some(p)) => {
+            let f = std::fs::File::open(p)
+                .map_err(|e| Fatal(format!("error: cannot read {}: {e}", p.display())))?;
+            Ok((Box::new(BufReader::with_capacity(1 << 16, f)), false))
+        }
+        (None, None) => Err(Fatal(
+            "error: give --request JSON or --requests FILE (or - for standard input)".into(),
+        )),
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, Fatal> {
+    match cli.command {
+        Command::Decide { rules, requests } => {
+            let (d, _) = decider(&rules, requests.engine)?;
+            let (mut input, interactive) = open_requests(&requests)?;
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+            decide::stream(d.as_ref(), &mut input, &mut out, interactive)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Explain { rules, requests } => {
+            let (d, r) = decider(&rules, requests.engine)?;
+            let (mut input, _) = open_requests(&requests)?;
+            let mut buf = Vec::new();
+            let mut first = true;
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            loop {
+                buf.clear();
+                let n = input
+                    .read_until(b'\n', &mut buf)
+                    .map_err(|e| Fatal(format!("error: reading requests: {e}")))?;
+                if n == 0 {
+                    break;
+                }
+                if buf.iter().all(u8::is_ascii_whitespace) {
+                    continue;
+                }
+                if !first {
+                    let _ = writeln!(out);
+                }
+                first = false;
+                let _ = write!(out, "{}", decide::explain_text(&r, d.as_ref(), &buf));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Tokens { command } => {
+            println!("{}", tokens::tokens_json(&command));
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

@@ -1,0 +1,174 @@
+//! Decisions (SPEC §10.2) and their reasons (SPEC §5.3).
+
+use permc_grammar::Policy;
+use serde_json::{json, Value};
+use std::fmt;
+
+/// Every reason of SPEC §5.3, exactly.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[allow(missing_docs)]
+pub enum Reason {
+    IamMinRole,
+    BuiltinDeny,
+    AutonomyDeny,
+    FileDeny,
+    Default,
+    ContainerFloor,
+    AutonomyAutoApprove,
+    AutonomyRequireApproval,
+    FileAsk,
+    FileAllow,
+    ScopeCd,
+    CompoundUncovered,
+    CeilingExternalEffect,
+    CeilingPrivileged,
+    CeilingUnparsed,
+    CeilingTypedExternal,
+    CeilingProtectedMerge,
+    CeilingInstructionPatch,
+    CeilingParallelism,
+    CeilingContainerRemove,
+    CeilingScope,
+}
+
+impl Reason {
+    /// Every reason.
+    pub const ALL: [Reason; 21] = [
+        Reason::IamMinRole,
+        Reason::BuiltinDeny,
+        Reason::AutonomyDeny,
+        Reason::FileDeny,
+        Reason::Default,
+        Reason::ContainerFloor,
+        Reason::AutonomyAutoApprove,
+        Reason::AutonomyRequireApproval,
+        Reason::FileAsk,
+        Reason::FileAllow,
+        Reason::ScopeCd,
+        Reason::CompoundUncovered,
+        Reason::CeilingExternalEffect,
+        Reason::CeilingPrivileged,
+        Reason::CeilingUnparsed,
+        Reason::CeilingTypedExternal,
+        Reason::CeilingProtectedMerge,
+        Reason::CeilingInstructionPatch,
+        Reason::CeilingParallelism,
+        Reason::CeilingContainerRemove,
+        Reason::CeilingScope,
+    ];
+
+    /// The name of SPEC §5.3 (`file.allow`, `ceiling.scope`…).
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::IamMinRole => "iam.min_role",
+            Reason::BuiltinDeny => "builtin.deny",
+            Reason::AutonomyDeny => "autonomy.deny",
+            Reason::FileDeny => "file.deny",
+            Reason::Default => "default",
+            Reason::ContainerFloor => "container.floor",
+            Reason::AutonomyAutoApprove => "autonomy.auto_approve",
+            Reason::AutonomyRequireApproval => "autonomy.require_approval",
+            Reason::FileAsk => "file.ask",
+            Reason::FileAllow => "file.allow",
+            Reason::ScopeCd => "scope.cd",
+            Reason::CompoundUncovered => "compound.uncovered",
+            Reason::CeilingExternalEffect => "ceiling.external_effect",
+            Reason::CeilingPrivileged => "ceiling.privileged",
+            Reason::CeilingUnparsed => "ceiling.unparsed",
+            Reason::CeilingTypedExternal => "ceiling.typed_external",
+            Reason::CeilingProtectedMerge => "ceiling.protected_merge",
+            Reason::CeilingInstructionPatch => "ceiling.instruction_patch",
+            Reason::CeilingParallelism => "ceiling.parallelism",
+            Reason::CeilingContainerRemove => "ceiling.container_remove",
+            Reason::CeilingScope => "ceiling.scope",
+        }
+    }
+
+    /// Reads a reason name.
+    pub fn parse(s: &str) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.name() == s)
+    }
+}
+
+impl fmt::Display for Reason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Where a resolved autonomy mode came from (SPEC §2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// rules[agent][type].
+    Specific,
+    /// rules[agent]["*"] (or a specific auto_approve under it).
+    Wildcard,
+}
+
+impl Origin {
+    /// `specific` / `wildcard`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Origin::Specific => "specific",
+            Origin::Wildcard => "wildcard",
+        }
+    }
+}
+
+/// The rule that decided: its text and `file:line:col`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct RuleRef {
+    /// The pattern as written (`Terminal(pnpm test:*)`), the autonomy rule
+    /// (`dev-api: * = auto_approve`) or the built-in pattern.
+    pub rule: String,
+    /// `permissions.json:2:12`, or `builtin`.
+    pub source: String,
+}
+
+/// A decision (SPEC §10.2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    /// The policy.
+    pub policy: Policy,
+    /// Why.
+    pub reason: Reason,
+    /// The deciding rule, where one did.
+    pub rule: Option<RuleRef>,
+    /// The autonomy origin, when an autonomy rule resolved.
+    pub autonomy_origin: Option<Origin>,
+    /// `mode:last-component` of the scope root (SPEC §6.3).
+    pub scope_root: Option<String>,
+    /// A sentence for people.
+    pub message: String,
+}
+
+impl Decision {
+    /// The JSON of SPEC §10.2.
+    pub fn to_json(&self) -> Value {
+        let mut v = json!({
+            "policy": self.policy.name(),
+            "reason": self.reason.name(),
+        });
+        if let Some(r) = &self.rule {
+            v["rule"] = json!(r.rule);
+            v["source"] = json!(r.source);
+        }
+        if let Some(o) = self.autonomy_origin {
+            v["autonomyOrigin"] = json!(o.name());
+        }
+        if let Some(s) = &self.scope_root {
+            v["scopeRoot"] = json!(s);
+        }
+        v["message"] = json!(self.message);
+        v
+    }
+}
+
+/// One step of SPEC §5.3 that ran, for `permc explain`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// `1. IAM`, `6. File (terminal)`, `7a. ceiling.external_effect`…
+    pub step: &'static str,
+    /// What it found.
+    pub outcome: String,
+}

@@ -1,0 +1,195 @@
+//! `permc decide` and `permc explain`.
+
+use crate::load::Fatal;
+use permc_runtime::request::{Request, RequestError};
+use permc_runtime::{reference, Decision, Rules};
+use serde_json::{json, Value};
+use std::io::{BufRead, Write};
+
+/// Which engine decides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Engine {
+    /// The compiled form (token-prefix trie); the default.
+    Compiled,
+    /// The reference interpreter: the spec read literally.
+    Reference,
+}
+
+/// Something that decides requests.
+pub trait Decider {
+    /// Decides one request.
+    fn decide(&self, req: &Request) -> Decision;
+}
+
+/// The reference interpreter over loaded rules.
+pub struct ReferenceDecider(pub Rules);
+
+impl Decider for ReferenceDecider {
+    fn decide(&self, req: &Request) -> Decision {
+        reference::decide(&self.0, req)
+    }
+}
+
+fn error_json(e: &RequestError, id: Option<&Value>) -> Value {
+    let mut v = json!({"error": {"code": e.code, "message": e.message}});
+    if let Some(id) = id {
+        v["id"] = id.clone();
+    }
+    v
+}
+
+/// Answers one request line: a decision or an error object, never both.
+pub fn answer_line(decider: &dyn Decider, line: &[u8]) -> Value {
+    let text = match std::str::from_utf8(line) {
+        Ok(t) => t,
+        Err(_) => {
+            return error_json(
+                &RequestError {
+                    code: "invalid_json",
+                    message: "the request is not valid UTF-8".into(),
+                },
+                None,
+            )
+        }
+    };
+    let value: Value = match serde_json::from_str(text) {
+        Ok(v) => v,
+        Err(e) => {
+            return error_json(
+                &RequestError {
+                    code: "invalid_json",
+                    message: format!("the request is not valid JSON: {e}"),
+                },
+                None,
+            )
+        }
+    };
+    let id = value.get("id");
+    match Request::from_value(&value) {
+        Ok(req) => {
+            let mut d = decider.decide(&req).to_json();
+            if let Some(id) = id {
+                d["id"] = id.clone();
+            }
+            d
+        }
+        Err(e) => error_json(&e, id),
+    }
+}
+
+/// Decides every line of `input` (JSON Lines), writing one answer a line.
+pub fn stream(
+    decider: &dyn Decider,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+    flush_each: bool,
+) -> Result<(), Fatal> {
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = input
+            .read_until(b'\n', &mut buf)
+            .map_err(|e| Fatal(format!("error: reading requests: {e}")))?;
+        if n == 0 {
+            break;
+        }
+        let line = trim(&buf);
+        if line.is_empty() {
+            continue;
+        }
+        let answer = answer_line(decider, line);
+        writeln!(out, "{answer}").map_err(|e| Fatal(format!("error: writing: {e}")))?;
+        if flush_each {
+            out.flush().map_err(|e| Fatal(format!("error: writing: {e}")))?;
+        }
+    }
+    out.flush().map_err(|e| Fatal(format!("error: writing: {e}")))
+}
+
+fn trim(b: &[u8]) -> &[u8] {
+    let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !c.is_ascii_whitespace()).map_or(start, |e| e + 1);
+    &b[start..end]
+}
+
+/// `permc explain`: the decision with every step, for people.
+pub fn explain_text(rules: &Rules, decider: &dyn Decider, line: &[u8]) -> String {
+    let mut out = String::new();
+    let parsed = std::str::from_utf8(line)
+        .map_err(|_| RequestError {
+            code: "invalid_json",
+            message: "the request is not valid UTF-8".into(),
+        })
+        .and_then(Request::from_json);
+    let req = match parsed {
+        Ok(r) => r,
+        Err(e) => {
+            out.push_str(&format!("error: the request cannot be read ({}): {}\n", e.code, e.message));
+            return out;
+        }
+    };
+    let a = &req.action;
+    out.push_str(&format!("action:   {}", a.kind));
+    if let Some(c) = &a.command {
+        out.push_str(&format!(" `{c}`"));
+    }
+    if let Some(agent) = &a.agent {
+        out.push_str(&format!(" by {agent}"));
+    }
+    if let Some(t) = &a.target_branch {
+        out.push_str(&format!(" into {t}"));
+    }
+    out.push('\n');
+    let c = &req.context;
+    out.push_str(&format!(
+        "context:  role {}, {} mode, container {}\n",
+        c.role,
+        c.execution_mode.name(),
+        if c.container_running { "running" } else { "not running" }
+    ));
+    if let Some(cmd) = &a.command {
+        let facts = permc_runtime::facts::LineFacts::of(cmd);
+        out.push_str("segments:\n");
+        for (i, s) in facts.line.segments.iter().enumerate() {
+            out.push_str(&format!(
+                "  {}. {}{}\n",
+                i + 1,
+                shell_join(&s.words),
+                if s.nested { "  (nested)" } else { "" }
+            ));
+        }
+        if facts.line.is_unparsed() {
+            let why: Vec<_> = facts.line.unparsed.iter().map(|u| u.describe()).collect();
+            out.push_str(&format!("  unparsed: {}\n", why.join(", ")));
+        }
+    }
+    let (reference_decision, steps) = reference::explain(rules, &req);
+    out.push_str("steps:\n");
+    for s in &steps {
+        out.push_str(&format!("  {:<20} {}\n", s.step, s.outcome));
+    }
+    let d = decider.decide(&req);
+    out.push_str(&format!("decision: {} ({})\n", d.policy, d.reason));
+    if let Some(r) = &d.rule {
+        out.push_str(&format!("  rule:   {} at {}\n", r.rule, r.source));
+    }
+    if let Some(o) = d.autonomy_origin {
+        out.push_str(&format!("  autonomy origin: {}\n", o.name()));
+    }
+    if let Some(s) = &d.scope_root {
+        out.push_str(&format!("  scope:  {s}\n"));
+    }
+    out.push_str(&format!("  why:    {}\n", d.message));
+    if d != reference_decision {
+        out.push_str("  warning: the compiled engine and the reference interpreter disagree; please report this\n");
+    }
+    out
+}
+
+fn shell_join(words: &[String]) -> String {
+    words
+        .iter()
+        .map(|w| shlex::try_quote(w).map(|q| q.into_owned()).unwrap_or_else(|_| w.clone()))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
