@@ -15,10 +15,12 @@
 //! assert_eq!(d.reason.name(), "file.allow");
 //! ```
 
+pub mod always;
 pub mod decision;
 pub mod facts;
 pub mod reference;
 pub mod request;
+pub mod seed;
 
 pub use decision::{Decision, Origin, Reason, RuleRef, Step};
 pub use request::{Request, RequestError};
