@@ -100,15 +100,23 @@ pub fn stream(
         let answer = answer_line(decider, line);
         writeln!(out, "{answer}").map_err(|e| Fatal(format!("error: writing: {e}")))?;
         if flush_each {
-            out.flush().map_err(|e| Fatal(format!("error: writing: {e}")))?;
+            out.flush()
+                .map_err(|e| Fatal(format!("error: writing: {e}")))?;
         }
     }
-    out.flush().map_err(|e| Fatal(format!("error: writing: {e}")))
+    out.flush()
+        .map_err(|e| Fatal(format!("error: writing: {e}")))
 }
 
 fn trim(b: &[u8]) -> &[u8] {
-    let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
-    let end = b.iter().rposition(|c| !c.is_ascii_whitespace()).map_or(start, |e| e + 1);
+    let start = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
+    let end = b
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(start, |e| e + 1);
     &b[start..end]
 }
 
@@ -124,7 +132,10 @@ pub fn explain_text(rules: &Rules, decider: &dyn Decider, line: &[u8]) -> String
     let req = match parsed {
         Ok(r) => r,
         Err(e) => {
-            out.push_str(&format!("error: the request cannot be read ({}): {}\n", e.code, e.message));
+            out.push_str(&format!(
+                "error: the request cannot be read ({}): {}\n",
+                e.code, e.message
+            ));
             return out;
         }
     };
@@ -145,7 +156,11 @@ pub fn explain_text(rules: &Rules, decider: &dyn Decider, line: &[u8]) -> String
         "context:  role {}, {} mode, container {}\n",
         c.role,
         c.execution_mode.name(),
-        if c.container_running { "running" } else { "not running" }
+        if c.container_running {
+            "running"
+        } else {
+            "not running"
+        }
     ));
     if let Some(cmd) = &a.command {
         let facts = permc_runtime::facts::LineFacts::of(cmd);
@@ -189,7 +204,11 @@ pub fn explain_text(rules: &Rules, decider: &dyn Decider, line: &[u8]) -> String
 fn shell_join(words: &[String]) -> String {
     words
         .iter()
-        .map(|w| shlex::try_quote(w).map(|q| q.into_owned()).unwrap_or_else(|_| w.clone()))
+        .map(|w| {
+            shlex::try_quote(w)
+                .map(|q| q.into_owned())
+                .unwrap_or_else(|_| w.clone())
+        })
         .collect::<Vec<_>>()
         .join(" ")
 }

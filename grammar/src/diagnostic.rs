@@ -82,7 +82,12 @@ impl Diagnostic {
     }
 
     /// Adds a related place.
-    pub fn with_related(mut self, file: &str, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub fn with_related(
+        mut self,
+        file: &str,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
         self.related.push(Related {
             file: file.to_string(),
             span,
@@ -110,7 +115,10 @@ impl<'a> LineIndex<'a> {
     /// 1-based (line, column) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let line = self.starts.partition_point(|&s| s <= offset).saturating_sub(1);
+        let line = self
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
         let start = self.starts.get(line).copied().unwrap_or(0);
         let col = self
             .text

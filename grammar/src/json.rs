@@ -134,7 +134,11 @@ impl<'a> JsonParser<'a> {
             Some(b'f') => self.keyword("false", Value::Bool(false))?,
             Some(b'n') => self.keyword("null", Value::Null)?,
             Some(b'-' | b'0'..=b'9') => self.number()?,
-            Some(_) => return Err(self.err("expected a value (a string, array, object, number, true, false or null)")),
+            Some(_) => {
+                return Err(self.err(
+                    "expected a value (a string, array, object, number, true, false or null)",
+                ))
+            }
         };
         Ok(Node {
             value,
@@ -161,7 +165,7 @@ impl<'a> JsonParser<'a> {
         }
         let digits = |p: &mut Self| {
             let s = p.pos;
-            while p.s.get(p.pos).map_or(false, u8::is_ascii_digit) {
+            while p.s.get(p.pos).is_some_and(u8::is_ascii_digit) {
                 p.pos += 1;
             }
             p.pos > s
@@ -230,7 +234,9 @@ impl<'a> JsonParser<'a> {
                                     self.pos += 2;
                                     let lo = self.hex4()?;
                                     if !(0xDC00..0xE000).contains(&lo) {
-                                        return Err(self.err("invalid surrogate pair in a \\u escape"));
+                                        return Err(
+                                            self.err("invalid surrogate pair in a \\u escape")
+                                        );
                                     }
                                     char::from_u32(0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00))
                                 } else {
@@ -250,7 +256,9 @@ impl<'a> JsonParser<'a> {
                     }
                 }
                 0..=0x1f => {
-                    return Err(self.err("control character in a string: escape it (\\n, \\t, \\u0000…)"));
+                    return Err(
+                        self.err("control character in a string: escape it (\\n, \\t, \\u0000…)")
+                    );
                 }
                 _ => {
                     out.push(b);
@@ -368,7 +376,9 @@ mod tests {
         let Value::Object(m) = n.value else { panic!() };
         assert_eq!(m.len(), 2);
         assert_eq!(m[0].key_span, Span { start: 1, end: 4 });
-        let Value::Array(items) = &m[0].value.value else { panic!() };
+        let Value::Array(items) = &m[0].value.value else {
+            panic!()
+        };
         assert_eq!(items[0].span, Span { start: 7, end: 10 });
         assert!(matches!(&items[1].value, Value::String { raw: false, .. }));
     }

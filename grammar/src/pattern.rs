@@ -157,10 +157,7 @@ impl Pattern {
             PatternBody::Nothing(_) => false,
             PatternBody::Tokens(tokens) => {
                 tokens.len() <= words.len()
-                    && tokens
-                        .iter()
-                        .zip(words)
-                        .all(|(p, w)| p.matches(w.as_ref()))
+                    && tokens.iter().zip(words).all(|(p, w)| p.matches(w.as_ref()))
             }
         }
     }
@@ -201,10 +198,9 @@ fn terminal_body(content: &str, content_offset: usize) -> Result<PatternBody, Pa
         }
     }
     let simple = line.segments.len() <= 1
-        && line
-            .segments
-            .iter()
-            .all(|s| s.redirects.is_empty() && !s.nested && s.words.iter().all(|w| !w.substitution));
+        && line.segments.iter().all(|s| {
+            s.redirects.is_empty() && !s.nested && s.words.iter().all(|w| !w.substitution)
+        });
     if !simple {
         return Ok(PatternBody::Nothing(DeadReason::NotSimpleCommand));
     }
@@ -286,7 +282,13 @@ mod tests {
 
     #[test]
     fn literal_stars() {
-        for p in ["Terminal(*)", "Terminal('a*')", "Terminal(a\\*)", "Terminal(a*b)", "Terminal(src/*)"] {
+        for p in [
+            "Terminal(*)",
+            "Terminal('a*')",
+            "Terminal(a\\*)",
+            "Terminal(a*b)",
+            "Terminal(src/*)",
+        ] {
             let pat = Pattern::parse(p).expect("parses");
             match pat.body {
                 PatternBody::Tokens(t) => assert!(matches!(t[0], PatToken::Exact(_)), "{p}"),
@@ -297,13 +299,18 @@ mod tests {
 
     #[test]
     fn forms() {
-        assert_eq!(Pattern::parse("GitPush()").expect("ok").body, PatternBody::Any);
+        assert_eq!(
+            Pattern::parse("GitPush()").expect("ok").body,
+            PatternBody::Any
+        );
         assert_eq!(
             Pattern::parse("GitPush(x)").expect("ok").body,
             PatternBody::Nothing(DeadReason::ContentOnTypedLabel)
         );
         assert_eq!(
-            Pattern::parse("Terminal(cd src && npm test)").expect("ok").body,
+            Pattern::parse("Terminal(cd src && npm test)")
+                .expect("ok")
+                .body,
             PatternBody::Nothing(DeadReason::NotSimpleCommand)
         );
         assert!(Pattern::parse("Terminal(echo 'a)").is_err());

@@ -140,7 +140,9 @@ pub struct Loaded<T> {
 impl<T> Loaded<T> {
     /// True when any diagnostic is an error.
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.severity == Severity::Error)
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
     }
 }
 
@@ -277,7 +279,10 @@ fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
         r.error(
             "invalid-shape",
             root.span,
-            format!("the top level must be an object, found {}", root.value.kind()),
+            format!(
+                "the top level must be an object, found {}",
+                root.value.kind()
+            ),
             "write `{\"allow\": [...], \"deny\": [...], \"ask\": [...]}`".into(),
         );
         return;
@@ -307,7 +312,11 @@ fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
             r.error(
                 "invalid-shape",
                 m.value.span,
-                format!("`{}` must be an array of pattern strings, found {}", m.key, m.value.value.kind()),
+                format!(
+                    "`{}` must be an array of pattern strings, found {}",
+                    m.key,
+                    m.value.value.kind()
+                ),
                 format!("write `\"{}\": [\"Terminal(…)\", …]`", m.key),
             );
             continue;
@@ -318,7 +327,11 @@ fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
                 r.error(
                     "invalid-shape",
                     item.span,
-                    format!("`{}` must hold only strings, found {}", m.key, item.value.kind()),
+                    format!(
+                        "`{}` must hold only strings, found {}",
+                        m.key,
+                        item.value.kind()
+                    ),
                     "write each pattern as a string, like \"Terminal(pnpm test)\"".into(),
                 );
                 continue;
@@ -339,7 +352,9 @@ fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
                         let start = item.span.start + 1 + e.offset;
                         Span {
                             start,
-                            end: (start + e.len).min(item.span.end.saturating_sub(1)).max(start + 1),
+                            end: (start + e.len)
+                                .min(item.span.end.saturating_sub(1))
+                                .max(start + 1),
                         }
                     } else {
                         item.span
@@ -384,8 +399,12 @@ fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
         r.error(
             "invalid-shape",
             root.span,
-            format!("the top level must be an object of agents, found {}", root.value.kind()),
-            "write `{\"dev-api\": {\"*\": \"auto_approve\", \"terminal\": \"require_approval\"}}`".into(),
+            format!(
+                "the top level must be an object of agents, found {}",
+                root.value.kind()
+            ),
+            "write `{\"dev-api\": {\"*\": \"auto_approve\", \"terminal\": \"require_approval\"}}`"
+                .into(),
         );
         return;
     };
@@ -396,8 +415,13 @@ fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
             r.error(
                 "invalid-shape",
                 a.value.span,
-                format!("agent `{}` must map action types to modes, found {}", a.key, a.value.value.kind()),
-                "write `{\"*\": \"auto_approve\"}` or `{\"terminal\": \"require_approval\"}`".into(),
+                format!(
+                    "agent `{}` must map action types to modes, found {}",
+                    a.key,
+                    a.value.value.kind()
+                ),
+                "write `{\"*\": \"auto_approve\"}` or `{\"terminal\": \"require_approval\"}`"
+                    .into(),
             );
             continue;
         };
@@ -412,8 +436,12 @@ fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
             let Some(key) = key else {
                 let names = ActionType::ALL.iter().map(|t| t.name());
                 let help = match closest(&m.key, names) {
-                    Some(s) => format!("did you mean `{s}`? use an action type of SPEC §1 or \"*\""),
-                    None => "use an action type (terminal, git_commit, git_push, …) or \"*\"".into(),
+                    Some(s) => {
+                        format!("did you mean `{s}`? use an action type of SPEC §1 or \"*\"")
+                    }
+                    None => {
+                        "use an action type (terminal, git_commit, git_push, …) or \"*\"".into()
+                    }
                 };
                 r.error(
                     "invalid-shape",
@@ -424,7 +452,9 @@ fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
                 continue;
             };
             let mode = match &m.value.value {
-                Value::String { text, .. } => Policy::parse(text).ok_or_else(|| format!("unknown mode `{text}`")),
+                Value::String { text, .. } => {
+                    Policy::parse(text).ok_or_else(|| format!("unknown mode `{text}`"))
+                }
                 other => Err(format!("a mode must be a string, found {}", other.kind())),
             };
             match mode {
@@ -461,13 +491,22 @@ mod tests {
         let checks: Vec<_> = l.diagnostics.iter().map(|d| d.check).collect();
         assert_eq!(
             checks,
-            ["unknown-label", "invalid-pattern", "invalid-shape", "invalid-shape", "unknown-key"]
+            [
+                "unknown-label",
+                "invalid-pattern",
+                "invalid-shape",
+                "invalid-shape",
+                "unknown-key"
+            ]
         );
     }
 
     #[test]
     fn duplicate_keys_last_wins() {
-        let l = load_permissions("p.json", br#"{"allow": ["Terminal(a)"], "allow": ["Terminal(b)"]}"#);
+        let l = load_permissions(
+            "p.json",
+            br#"{"allow": ["Terminal(a)"], "allow": ["Terminal(b)"]}"#,
+        );
         let p = l.value.expect("loads");
         assert_eq!(p.allow[0].pattern.text, "Terminal(b)");
         assert_eq!(l.diagnostics[0].check, "duplicate-key");

@@ -273,6 +273,21 @@ fn is_name_char(b: u8) -> bool {
     b.is_ascii_alphanumeric() || b == b'_'
 }
 
+/// An unquoted word that bash reads as a redirection's fd when a `<` or `>`
+/// follows it directly: digits (`2>x`) or `{NAME}` (`{fd}>x`, which bash
+/// takes as "allocate an fd into NAME", not as a word).
+fn is_fd_word(w: &Word) -> bool {
+    let t = w.text.as_bytes();
+    if w.quoted || t.is_empty() {
+        return false;
+    }
+    if t.iter().all(|b| b.is_ascii_digit()) {
+        return true;
+    }
+    matches!(t, [b'{', first, inner @ .., b'}']
+        if is_name_start(*first) && inner.iter().all(|&b| is_name_char(b)))
+}
+
 impl<'a> Parser<'a> {
     fn peek(&self) -> Option<u8> {
         self.src.get(self.pos).copied()
@@ -328,7 +343,7 @@ impl<'a> Parser<'a> {
         self.peek() == Some(b'}')
             && self
                 .peek_at(1)
-                .map_or(true, |b| is_word_end(b) || b == b'}')
+                .is_none_or(|b| is_word_end(b) || b == b'}')
     }
 
     /// A list of pipelines and operators, until `close` (or end of input).
@@ -449,7 +464,7 @@ impl<'a> Parser<'a> {
                 self.trailing_redirects(first);
                 return true;
             }
-            Some(b'{') if self.peek_at(1).map_or(false, |b| is_blank(b) || b == b'\n') => {
+            Some(b'{') if self.peek_at(1).is_some_and(|b| is_blank(b) || b == b'\n') => {
                 self.pos += 1;
                 let first = self.out.len();
                 self.parse_nested_list(Close::Brace);
@@ -495,7 +510,7 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 b'{' if self.segment_words(index) == 0
-                    && self.peek_at(1).map_or(false, |b| is_blank(b) || b == b'\n') =>
+                    && self.peek_at(1).is_some_and(|b| is_blank(b) || b == b'\n') =>
                 {
                     // Cannot happen (handled above) except after a redirect;
                     // bash rejects `>x { a; }`.
@@ -515,11 +530,9 @@ impl<'a> Parser<'a> {
                 continue;
             }
             let w = self.read_word();
-            // `2>x`: an all-digit unquoted word directly before `<`/`>` is
-            // the redirection's fd.
-            if !w.quoted
-                && !w.text.is_empty()
-                && w.text.bytes().all(|b| b.is_ascii_digit())
+            // `2>x`, `{fd}>x`: an unquoted all-digit or `{NAME}` word
+            // directly before `<`/`>` is the redirection's fd.
+            if is_fd_word(&w)
                 && matches!(self.peek(), Some(b'<' | b'>'))
                 && !self.at_process_substitution()
             {
@@ -562,7 +575,9 @@ impl<'a> Parser<'a> {
             }
         }
         if let Some(cmd) = seg.words.iter().find(|w| !w.assignment) {
-            if cmd.unquoted_glob && !(cmd.text == "[" && !cmd.quoted) {
+            // `[` alone is the test command (SPEC §4.2).
+            let test_command = cmd.text == "[" && !cmd.quoted;
+            if cmd.unquoted_glob && !test_command {
                 marks.push(Unparsed::GlobInCommandWord);
             }
         }
@@ -585,7 +600,7 @@ impl<'a> Parser<'a> {
             let op = if matches!(self.peek(), Some(b'0'..=b'9')) {
                 // `(a) 2>x`
                 let mut end = self.pos;
-                while self.src.get(end).map_or(false, |b| b.is_ascii_digit()) {
+                while self.src.get(end).is_some_and(|b| b.is_ascii_digit()) {
                     end += 1;
                 }
                 if matches!(self.src.get(end), Some(b'<' | b'>')) {
@@ -600,7 +615,7 @@ impl<'a> Parser<'a> {
             };
             let Some(op) = op else { break };
             self.skip_blanks();
-            let target = self.read_target();
+            let target = self.read_target(&op);
             let Some(target) = target else {
                 self.mark(Unparsed::SyntaxError);
                 break;
@@ -628,7 +643,7 @@ impl<'a> Parser<'a> {
         if op.starts_with("<<") && op != "<<<" {
             self.mark(Unparsed::HereDocument);
         }
-        match self.read_target() {
+        match self.read_target(&op) {
             Some(target) => {
                 if let Some(seg) = self.out.get_mut(index) {
                     seg.redirects.push(Redirect { op, target });
@@ -638,11 +653,28 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn read_target(&mut self) -> Option<String> {
+    /// The target word of redirection `op`; `None` when there is none.
+    fn read_target(&mut self, op: &str) -> Option<String> {
         match self.peek() {
-            None => None,
+            // A `#` at the start of a word begins a comment, also here:
+            // bash rejects `>#x` as a redirection without target.
+            None | Some(b'#') => None,
             Some(b) if is_word_end(b) && !self.at_process_substitution() => None,
-            Some(_) => Some(self.read_word().text),
+            Some(_) => {
+                let w = self.read_word();
+                // `>12>x`, `>{fd}>x`: bash lexes the word as the next
+                // redirection's fd, leaving this one without a target (a
+                // syntax error) — except digits after `>&`/`<&`, which are
+                // the fd to duplicate (`>&2>x` is fine).
+                let digits = w.text.bytes().all(|b| b.is_ascii_digit());
+                if is_fd_word(&w)
+                    && matches!(self.peek(), Some(b'<' | b'>'))
+                    && !(digits && op.ends_with('&'))
+                {
+                    self.mark(Unparsed::SyntaxError);
+                }
+                Some(w.text)
+            }
         }
     }
 
@@ -710,15 +742,18 @@ impl<'a> Parser<'a> {
     /// Reads one word (SPEC §4.1) at the current position.
     fn read_word(&mut self) -> Word {
         let mut w = WordBuilder::default();
-        // Process substitution at the start of a word.
-        if self.at_process_substitution() {
-            let start = self.pos;
-            self.pos += 2;
-            self.parse_nested_list(Close::Paren);
-            w.literal(&self.src[start..self.pos.min(self.src.len())]);
-            w.substitution = true;
-        }
         while let Some(b) = self.peek() {
+            if self.at_process_substitution() {
+                // A process substitution, at the start of a word or inside
+                // one: bash keeps it in the word (`x<(a)` is one word,
+                // `x/dev/fd/63`; so is `2>(a)`).
+                let start = self.pos;
+                self.pos += 2;
+                self.parse_nested_list(Close::Paren);
+                w.literal(&self.src[start..self.pos.min(self.src.len())]);
+                w.substitution = true;
+                continue;
+            }
             if is_word_end(b) {
                 break;
             }
@@ -863,11 +898,10 @@ impl<'a> Parser<'a> {
                                 break;
                             }
                         }
-                        b'\\' => {
-                            if self.peek().is_some() {
+                        b'\\'
+                            if self.peek().is_some() => {
                                 self.pos += 1;
                             }
-                        }
                         b'`' => self.mark(Unparsed::SyntaxError),
                         b'$' if self.peek() == Some(b'(') => self.mark(Unparsed::SyntaxError),
                         _ => {}
@@ -1066,27 +1100,41 @@ mod tests {
 
     #[test]
     fn splits_operators_without_blanks() {
-        assert_eq!(words("a&&b||c;d|e|&f&g"), [["a"], ["b"], ["c"], ["d"], ["e"], ["f"], ["g"]]);
+        assert_eq!(
+            words("a&&b||c;d|e|&f&g"),
+            [["a"], ["b"], ["c"], ["d"], ["e"], ["f"], ["g"]]
+        );
         assert!(!read("a&&b||c;d|e|&f&g").is_unparsed());
     }
 
     #[test]
     fn quotes_and_escapes() {
-        assert_eq!(words(r#"echo 'a b' "c \$d \q" e\ f"#), [["echo", "a b", "c $d \\q", "e f"]]);
+        assert_eq!(
+            words(r#"echo 'a b' "c \$d \q" e\ f"#),
+            [["echo", "a b", "c $d \\q", "e f"]]
+        );
     }
 
     #[test]
     fn redirections_are_not_words() {
         let l = read("cat x 2>/dev/null >>log &>all <in 3<&0");
         assert_eq!(l.segments[0].words, ["cat", "x"]);
-        let ops: Vec<_> = l.segments[0].redirects.iter().map(|r| r.op.as_str()).collect();
+        let ops: Vec<_> = l.segments[0]
+            .redirects
+            .iter()
+            .map(|r| r.op.as_str())
+            .collect();
         assert_eq!(ops, ["2>", ">>", "&>", "<", "3<&"]);
     }
 
     #[test]
     fn nested_commands_are_segments() {
         let l = read("echo $(rm -rf /) `ls` && (cd x; make) && { a; }");
-        let w: Vec<_> = l.segments.iter().map(|s| (s.words.join(" "), s.nested)).collect();
+        let w: Vec<_> = l
+            .segments
+            .iter()
+            .map(|s| (s.words.join(" "), s.nested))
+            .collect();
         assert_eq!(
             w,
             [
@@ -1139,6 +1187,60 @@ mod tests {
     fn comments() {
         assert_eq!(words("ls # x && rm\npwd"), [["ls"], ["pwd"]]);
         assert_eq!(words("echo a#b"), [["echo", "a#b"]]);
+    }
+
+    #[test]
+    fn comment_after_redirection_leaves_no_target() {
+        // bash: "syntax error near unexpected token `newline'".
+        for src in ["cat >#x", "cat > #x y", "cat 2>\\\n#x"] {
+            let l = read(src);
+            assert!(l.unparsed.contains(&Unparsed::SyntaxError), "{src}: {l:?}");
+        }
+        let l = read("cat >x#y '#'z");
+        assert!(!l.is_unparsed());
+        assert_eq!(l.segments[0].redirects[0].target, "x#y");
+        assert_eq!(l.segments[0].words, ["cat", "#z"]);
+    }
+
+    #[test]
+    fn fd_word_right_after_a_redirection_is_a_syntax_error() {
+        // bash lexes `12` in `>12>x` as the fd of `>x`: `>` has no target.
+        for src in ["a >12>x", "a <<<12>x", "a &>1<x", "a >{fd}>x", "a >&{fd}>x"] {
+            assert!(read(src).unparsed.contains(&Unparsed::SyntaxError), "{src}");
+        }
+        // After `>&`/`<&` the digits are the fd to duplicate.
+        for src in ["a >&2>x", "a 2<&0<x", "a >12 >x", "a >'12'>x", "a >1\\2>x"] {
+            assert!(!read(src).is_unparsed(), "{src}: {:?}", read(src));
+        }
+    }
+
+    #[test]
+    fn named_fd_redirections() {
+        // `{fd}>x` allocates an fd into `fd`: not a word.
+        let l = read("exec {fd}>out {rd}<in {_1}>>log {a}>&2 c");
+        assert_eq!(l.segments[0].words, ["exec", "c"]);
+        let ops: Vec<_> = l.segments[0].redirects.iter().map(|r| r.op.as_str()).collect();
+        assert_eq!(ops, ["{fd}>", "{rd}<", "{_1}>>", "{a}>&"]);
+        assert!(!l.is_unparsed());
+        // Not of that form, or not directly before `<`/`>`: words.
+        assert_eq!(
+            words("a {1x}>o \\{q}>o '{r}'>o {s} >o c{x}>o {x}2>o {x}&>o"),
+            [["a", "{1x}", "{q}", "{r}", "{s}", "c{x}", "{x}2", "{x}"]]
+        );
+    }
+
+    #[test]
+    fn process_substitution_inside_a_word() {
+        // bash passes `x/dev/fd/63`, `2/dev/fd/62`: one word each.
+        let l = read("diff x<(ls a) 2>(wc) a\\ <(b)c");
+        assert_eq!(l.segments[0].words, ["diff", "x<(ls a)", "2>(wc)", "a <(b)c"]);
+        assert!(l.segments[0].redirects.is_empty());
+        let nested: Vec<_> = l.segments[1..].iter().map(|s| s.words.join(" ")).collect();
+        assert_eq!(nested, ["ls a", "wc", "b"]);
+        // A redirection target too: `>y<(a)` writes to `y/dev/fd/63`.
+        let l = read("a >y<(b)");
+        assert_eq!(l.segments[0].redirects[0].target, "y<(b)");
+        assert!(!l.is_unparsed());
     }
 
     #[test]

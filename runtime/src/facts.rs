@@ -48,7 +48,11 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
 pub const PRIVILEGED: &[&str] = &["sudo", "doas", "su", "pkexec", "run0"];
 
 /// The built-in deny patterns (SPEC §5.2).
-pub const BUILTIN_DENY: &[&str] = &["Terminal(rm -rf /)", "Terminal(rm -rf /*)", "Terminal(rm -fr /)"];
+pub const BUILTIN_DENY: &[&str] = &[
+    "Terminal(rm -rf /)",
+    "Terminal(rm -rf /*)",
+    "Terminal(rm -fr /)",
+];
 
 /// Git's global options that take a value as the next word (SPEC §6.1).
 const GIT_VALUE_OPTIONS: &[&str] = &["-C", "-c", "--git-dir", "--work-tree", "--namespace"];
@@ -70,6 +74,8 @@ pub struct Run {
     /// A privileged wrapper (`sudo`, `doas`) was read past, or the verb is
     /// privileged itself.
     pub privileged: bool,
+    /// The privileged verb, when there is one (`sudo`, `su`…).
+    pub privileged_via: Option<&'static str>,
 }
 
 /// The facts of one terminal command line.
@@ -130,7 +136,8 @@ pub fn is_assignment(word: &str) -> bool {
     match word.split_once('=') {
         Some((name, _)) => {
             let mut b = name.bytes();
-            b.next().map_or(false, |c| c.is_ascii_alphabetic() || c == b'_')
+            b.next()
+                .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
                 && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
         }
         None => false,
@@ -151,7 +158,11 @@ fn skip_options(words: &[String], mut i: usize, takes_value: &[&str]) -> usize {
         if !is_option(w) {
             break;
         }
-        i += if takes_value.contains(&w.as_str()) { 2 } else { 1 };
+        i += if takes_value.contains(&w.as_str()) {
+            2
+        } else {
+            1
+        };
     }
     i
 }
@@ -159,9 +170,9 @@ fn skip_options(words: &[String], mut i: usize, takes_value: &[&str]) -> usize {
 /// Reads past wrappers (SPEC §4.3) and records the runs of `words`.
 fn collect_runs(words: &[String], depth: usize, facts: &mut LineFacts) {
     let mut i = 0;
-    let mut privileged = false;
+    let mut privileged_via: Option<&'static str> = None;
     loop {
-        while words.get(i).map_or(false, |w| is_assignment(w)) {
+        while words.get(i).is_some_and(|w| is_assignment(w)) {
             i += 1;
         }
         let Some(word) = words.get(i) else { break };
@@ -198,8 +209,8 @@ fn collect_runs(words: &[String], depth: usize, facts: &mut LineFacts) {
                     }
                 }
             }
-            "sudo" | "doas" => {
-                privileged = true;
+            v @ ("sudo" | "doas") => {
+                privileged_via.get_or_insert(if v == "sudo" { "sudo" } else { "doas" });
                 i = skip_options(
                     words,
                     i + 1,
@@ -260,12 +271,15 @@ fn collect_runs(words: &[String], depth: usize, facts: &mut LineFacts) {
         run.push(basename(first).to_string());
         run.extend(rest[1..].iter().cloned());
     }
-    if run.first().map_or(false, |v| PRIVILEGED.contains(&v.as_str())) {
-        privileged = true;
+    if privileged_via.is_none() {
+        privileged_via = run
+            .first()
+            .and_then(|v| PRIVILEGED.iter().copied().find(|p| p == v));
     }
     facts.runs.push(Run {
         words: run,
-        privileged,
+        privileged: privileged_via.is_some(),
+        privileged_via,
     });
 }
 
@@ -361,7 +375,7 @@ pub fn external_effect(words: &[String]) -> Option<&'static [&'static str]> {
         };
         // The value word is skipped only when the word after it is not the
         // subcommand itself (`kubectl --v apply`).
-        if takes_value && words.get(i + 1).map_or(false, |n| !is_option(n)) {
+        if takes_value && words.get(i + 1).is_some_and(|n| !is_option(n)) {
             let next_is_sub = EXTERNAL_EFFECT
                 .iter()
                 .any(|e| e[0] == verb && words.get(i + 1).map(String::as_str) == Some(e[1]));
@@ -464,7 +478,9 @@ impl Scope {
         self.roots.iter().any(|r| {
             path == r
                 || r == "/"
-                || (path.len() > r.len() && path.starts_with(r.as_str()) && path.as_bytes()[r.len()] == b'/')
+                || (path.len() > r.len()
+                    && path.starts_with(r.as_str())
+                    && path.as_bytes()[r.len()] == b'/')
         })
     }
 }
@@ -472,7 +488,11 @@ impl Scope {
 /// `scopeRoot` of a decision (SPEC §6.3): mode and the root's last component.
 pub fn scope_root_label(req: &Request) -> Option<String> {
     let root = normalize(req.context.project_scope_root.as_deref()?);
-    let last = root.rsplit('/').next().filter(|s| !s.is_empty()).unwrap_or("/");
+    let last = root
+        .rsplit('/')
+        .next()
+        .filter(|s| !s.is_empty())
+        .unwrap_or("/");
     Some(format!("{}:{}", req.context.execution_mode.name(), last))
 }
 
@@ -635,22 +655,46 @@ mod tests {
         let f = LineFacts::of("find . | xargs -n 1 rm -fr /*");
         assert_eq!(f.builtin_deny(), Some("Terminal(rm -rf /*)"));
         assert!(LineFacts::of("eval git push").external_effect().is_some());
-        assert!(LineFacts::of("env -S 'git push'").external_effect().is_some());
+        assert!(LineFacts::of("env -S 'git push'")
+            .external_effect()
+            .is_some());
     }
 
     #[test]
     fn builtins() {
-        for c in ["rm -rf /", "rm -fr /", "rm -r -f /", "rm --recursive --force /*", "rm -Rfi /", "rm / -rf", "rm -rf -- /", "rm -rf //"] {
+        for c in [
+            "rm -rf /",
+            "rm -fr /",
+            "rm -r -f /",
+            "rm --recursive --force /*",
+            "rm -Rfi /",
+            "rm / -rf",
+            "rm -rf -- /",
+            "rm -rf //",
+        ] {
             assert!(builtin_deny(&w(c)).is_some(), "{c}");
         }
-        for c in ["rm -rf /home", "rm -r /", "rm -f /", "rm -rf ./", "rmdir -rf /"] {
+        for c in [
+            "rm -rf /home",
+            "rm -r /",
+            "rm -f /",
+            "rm -rf ./",
+            "rmdir -rf /",
+        ] {
             assert!(builtin_deny(&w(c)).is_none(), "{c}");
         }
     }
 
     #[test]
     fn external() {
-        for c in ["git push", "git -C x push origin", "git --no-pager -c a=b push", "kubectl -n prod apply -f x", "gh -R o/r pr create", "git remote add o u"] {
+        for c in [
+            "git push",
+            "git -C x push origin",
+            "git --no-pager -c a=b push",
+            "kubectl -n prod apply -f x",
+            "gh -R o/r pr create",
+            "git remote add o u",
+        ] {
             assert!(external_effect(&w(c)).is_some(), "{c}");
         }
         for c in ["git status", "git remote -v", "gh pr list", "git log push"] {

@@ -80,7 +80,11 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
         note(trace, "1. IAM", format!("deny: {msg}"));
         return finish(deny(Reason::IamMinRole, None, msg), None);
     }
-    note(trace, "1. IAM", format!("{} may propose {}", req.context.role, action.name()));
+    note(
+        trace,
+        "1. IAM",
+        format!("{} may propose {}", req.context.role, action.name()),
+    );
 
     // Terminal facts, read once.
     let line = (action == ActionType::Terminal)
@@ -119,7 +123,11 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
             message: "no rule grants this action, so a person approves it".into(),
         }
     };
-    note(trace, "3. Base", format!("{} ({})", current.policy, current.reason));
+    note(
+        trace,
+        "3. Base",
+        format!("{} ({})", current.policy, current.reason),
+    );
 
     // 4. Autonomy (SPEC §2.2).
     let resolved = resolve_autonomy(rules, req.action.agent.as_deref(), action);
@@ -128,8 +136,22 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
         Some((mode, origin, rule)) => {
             autonomy_origin = Some(origin);
             let r = autonomy_ref(rule);
-            let msg = format!("the autonomy rule `{}` ({}) says {}", r.rule, origin.name(), mode);
-            note(trace, "4. Autonomy", format!("{mode} from {} at {} (origin {})", r.rule, r.source, origin.name()));
+            let msg = format!(
+                "the autonomy rule `{}` ({}) says {}",
+                r.rule,
+                origin.name(),
+                mode
+            );
+            note(
+                trace,
+                "4. Autonomy",
+                format!(
+                    "{mode} from {} at {} (origin {})",
+                    r.rule,
+                    r.source,
+                    origin.name()
+                ),
+            );
             if mode == Policy::Deny {
                 return finish(deny(Reason::AutonomyDeny, Some(r), msg), autonomy_origin);
             }
@@ -144,10 +166,18 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
                 message: msg,
             };
             if automatic {
-                note(trace, "4. Autonomy", "automatic mode: the wildcard auto_approve is in force");
+                note(
+                    trace,
+                    "4. Autonomy",
+                    "automatic mode: the wildcard auto_approve is in force",
+                );
             }
         }
-        None => note(trace, "4. Autonomy", "no autonomy rule for this agent and type"),
+        None => note(
+            trace,
+            "4. Autonomy",
+            "no autonomy rule for this agent and type",
+        ),
     }
 
     // 5./6. The file.
@@ -159,10 +189,18 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
             file_terminal(rules, f, &report.cd_inside, automatic)
         }
     };
-    let step = if line.is_some() { "6. File (terminal)" } else { "5. File" };
+    let step = if line.is_some() {
+        "6. File (terminal)"
+    } else {
+        "5. File"
+    };
     match file {
         FileOpinion::Silent(why) => note(trace, step, format!("silent: {why}")),
-        FileOpinion::Dropped(why) => note(trace, step, format!("{why}; automatic mode drops this opinion")),
+        FileOpinion::Dropped(why) => note(
+            trace,
+            step,
+            format!("{why}; automatic mode drops this opinion"),
+        ),
         FileOpinion::Says(c) => {
             note(
                 trace,
@@ -171,7 +209,10 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
                     "{} ({}){}",
                     c.policy,
                     c.reason,
-                    c.rule.as_ref().map(|r| format!(" by {} at {}", r.rule, r.source)).unwrap_or_default()
+                    c.rule
+                        .as_ref()
+                        .map(|r| format!(" by {} at {}", r.rule, r.source))
+                        .unwrap_or_default()
                 ),
             );
             if c.policy == Policy::Deny {
@@ -185,10 +226,7 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
     if current.policy == Policy::AutoApprove {
         if let Some((reason, msg)) = ceiling(req, line.as_ref(), automatic) {
             note(trace, "7. Ceilings", format!("{reason}: {msg}"));
-            let lowered = format!(
-                "{}; but {msg}, so a person approves it",
-                current.message
-            );
+            let lowered = format!("{}; but {msg}, so a person approves it", current.message);
             current = Current {
                 policy: Policy::RequireApproval,
                 reason,
@@ -199,7 +237,11 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
             note(trace, "7. Ceilings", "no ceiling holds");
         }
     } else {
-        note(trace, "7. Ceilings", "not reached: current is not auto_approve");
+        note(
+            trace,
+            "7. Ceilings",
+            "not reached: current is not auto_approve",
+        );
     }
 
     // 8.
@@ -243,7 +285,11 @@ enum FileOpinion {
 /// SPEC §5.3.5: `Label()` in deny, then ask, then allow.
 fn file_typed(rules: &Rules, action: ActionType) -> FileOpinion {
     let p = &rules.permissions;
-    let first = |list: &[Entry]| list.iter().find(|e| e.pattern.matches_type(action)).map(entry_ref);
+    let first = |list: &[Entry]| {
+        list.iter()
+            .find(|e| e.pattern.matches_type(action))
+            .map(entry_ref)
+    };
     if let Some(r) = first(&p.deny) {
         let msg = format!("`{}` in deny denies every {}", r.rule, action.name());
         return FileOpinion::Says(deny(Reason::FileDeny, Some(r), msg));
@@ -281,7 +327,8 @@ enum Class {
 /// SPEC §5.3.6: classify every segment, then combine.
 fn file_terminal(rules: &Rules, f: &LineFacts, cd_inside: &[bool], automatic: bool) -> FileOpinion {
     let p = &rules.permissions;
-    let first = |list: &[Entry], words: &[String]| list.iter().position(|e| e.pattern.matches_words(words));
+    let first =
+        |list: &[Entry], words: &[String]| list.iter().position(|e| e.pattern.matches_words(words));
     let segments = &f.line.segments;
     if segments.is_empty() {
         return FileOpinion::Silent("the command has no segment".into());
@@ -312,7 +359,10 @@ fn file_terminal(rules: &Rules, f: &LineFacts, cd_inside: &[bool], automatic: bo
         let msg = format!("`{}` is denied by `{}` ({})", show(i), r.rule, r.source);
         return FileOpinion::Says(deny(Reason::FileDeny, Some(r), msg));
     }
-    if classes.iter().all(|c| matches!(c, Class::Allow(_) | Class::CdInScope)) {
+    if classes
+        .iter()
+        .all(|c| matches!(c, Class::Allow(_) | Class::CdInScope))
+    {
         let allowed = classes.iter().find_map(|c| match c {
             Class::Allow(k) => Some(*k),
             _ => None,
@@ -320,7 +370,11 @@ fn file_terminal(rules: &Rules, f: &LineFacts, cd_inside: &[bool], automatic: bo
         return FileOpinion::Says(match allowed {
             Some(k) => {
                 let r = entry_ref(&p.allow[k]);
-                let msg = format!("every segment is allowed by {} (first: `{}`)", p_file(rules), r.rule);
+                let msg = format!(
+                    "every segment is allowed by {} (first: `{}`)",
+                    p_file(rules),
+                    r.rule
+                );
                 Current {
                     policy: Policy::AutoApprove,
                     reason: Reason::FileAllow,
@@ -344,7 +398,12 @@ fn file_terminal(rules: &Rules, f: &LineFacts, cd_inside: &[bool], automatic: bo
         _ => None,
     }) {
         let r = entry_ref(&p.ask[k]);
-        let msg = format!("`{}` is in ask (`{}`, {}): a written ask always asks", show(i), r.rule, r.source);
+        let msg = format!(
+            "`{}` is in ask (`{}`, {}): a written ask always asks",
+            show(i),
+            r.rule,
+            r.source
+        );
         return FileOpinion::Says(Current {
             policy: Policy::RequireApproval,
             reason: Reason::FileAsk,
@@ -352,7 +411,11 @@ fn file_terminal(rules: &Rules, f: &LineFacts, cd_inside: &[bool], automatic: bo
             message: msg,
         });
     }
-    let uncovered = classes.iter().position(|c| *c == Class::Uncovered).map(show).unwrap_or_default();
+    let uncovered = classes
+        .iter()
+        .position(|c| *c == Class::Uncovered)
+        .map(show)
+        .unwrap_or_default();
     let msg = format!("some segments are allowed but `{uncovered}` is not covered by any rule");
     if automatic {
         return FileOpinion::Dropped(msg);
@@ -380,34 +443,62 @@ fn ceiling(req: &Request, line: Option<&LineFacts>, automatic: bool) -> Option<(
     let action = req.action.kind;
     if let Some(f) = line {
         if let Some(e) = f.external_effect() {
-            return Some((Reason::CeilingExternalEffect, format!("`{}` has an effect outside the machine", e.join(" "))));
+            return Some((
+                Reason::CeilingExternalEffect,
+                format!("`{}` has an effect outside the machine", e.join(" ")),
+            ));
         }
         if let Some(r) = f.privileged() {
-            let verb = r.words.first().map(String::as_str).unwrap_or("sudo");
-            return Some((Reason::CeilingPrivileged, format!("the command runs privileged (`{verb}` or a privileged wrapper)")));
+            let verb = r.privileged_via.unwrap_or("sudo");
+            return Some((
+                Reason::CeilingPrivileged,
+                format!("the command runs privileged (`{verb}`)"),
+            ));
         }
         if f.unparsed {
             let why: Vec<&str> = f.line.unparsed.iter().map(|u| u.describe()).collect();
-            let why = if why.is_empty() { "an inner command line that cannot be read".to_string() } else { why.join(", ") };
-            return Some((Reason::CeilingUnparsed, format!("the command cannot be read exactly ({why})")));
+            let why = if why.is_empty() {
+                "an inner command line that cannot be read".to_string()
+            } else {
+                why.join(", ")
+            };
+            return Some((
+                Reason::CeilingUnparsed,
+                format!("the command cannot be read exactly ({why})"),
+            ));
         }
     }
     match action {
         ActionType::GitPush | ActionType::PrOpen => {
-            return Some((Reason::CeilingTypedExternal, format!("{} has an effect outside the machine", action.name())))
+            return Some((
+                Reason::CeilingTypedExternal,
+                format!("{} has an effect outside the machine", action.name()),
+            ))
         }
         ActionType::GitMerge if facts::protected_branch(req.action.target_branch.as_deref()) => {
             let t = req.action.target_branch.as_deref().unwrap_or("(no target)");
-            return Some((Reason::CeilingProtectedMerge, format!("the merge targets the protected branch `{t}`")));
+            return Some((
+                Reason::CeilingProtectedMerge,
+                format!("the merge targets the protected branch `{t}`"),
+            ));
         }
         ActionType::InstructionPatch => {
-            return Some((Reason::CeilingInstructionPatch, "instruction patches are always reviewed".into()))
+            return Some((
+                Reason::CeilingInstructionPatch,
+                "instruction patches are always reviewed".into(),
+            ))
         }
         ActionType::Parallelize | ActionType::RaiseMaxParallel => {
-            return Some((Reason::CeilingParallelism, "parallelism changes are always reviewed".into()))
+            return Some((
+                Reason::CeilingParallelism,
+                "parallelism changes are always reviewed".into(),
+            ))
         }
         ActionType::ContainerRemove => {
-            return Some((Reason::CeilingContainerRemove, "removing a container is always reviewed".into()))
+            return Some((
+                Reason::CeilingContainerRemove,
+                "removing a container is always reviewed".into(),
+            ))
         }
         _ => {}
     }
@@ -415,7 +506,10 @@ fn ceiling(req: &Request, line: Option<&LineFacts>, automatic: bool) -> Option<(
         if !automatic {
             if let Some(scope) = Scope::of(req) {
                 if let Some(w) = scope.check(f).outside {
-                    return Some((Reason::CeilingScope, format!("`{w}` is outside the project scope")));
+                    return Some((
+                        Reason::CeilingScope,
+                        format!("`{w}` is outside the project scope"),
+                    ));
                 }
             }
         }

@@ -97,19 +97,30 @@ fn err(code: &'static str, message: impl Into<String>) -> RequestError {
     }
 }
 
-fn opt_string(obj: &Map<String, Value>, key: &str, path: &str) -> Result<Option<String>, RequestError> {
+fn opt_string(
+    obj: &Map<String, Value>,
+    key: &str,
+    path: &str,
+) -> Result<Option<String>, RequestError> {
     match obj.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(err("invalid_field", format!("`{path}.{key}` must be a string"))),
+        Some(_) => Err(err(
+            "invalid_field",
+            format!("`{path}.{key}` must be a string"),
+        )),
     }
 }
 
 impl Request {
     /// Reads a request from JSON text.
     pub fn from_json(text: &str) -> Result<Request, RequestError> {
-        let v: Value = serde_json::from_str(text)
-            .map_err(|e| err("invalid_json", format!("the request is not valid JSON: {e}")))?;
+        let v: Value = serde_json::from_str(text).map_err(|e| {
+            err(
+                "invalid_json",
+                format!("the request is not valid JSON: {e}"),
+            )
+        })?;
         Request::from_value(&v)
     }
 
@@ -149,12 +160,22 @@ impl Request {
                     format!("unknown executionMode `{s}` (container, mounted or runner)"),
                 )
             })?,
-            Some(_) => return Err(err("invalid_field", "`context.executionMode` must be a string")),
+            Some(_) => {
+                return Err(err(
+                    "invalid_field",
+                    "`context.executionMode` must be a string",
+                ))
+            }
         };
         let container_running = match context.get("containerRunning") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(err("invalid_field", "`context.containerRunning` must be a boolean")),
+            Some(_) => {
+                return Err(err(
+                    "invalid_field",
+                    "`context.containerRunning` must be a boolean",
+                ))
+            }
         };
         let project_scope_root = opt_string(context, "projectScopeRoot", "context")?;
         let command = opt_string(action, "command", "action")?;
@@ -163,7 +184,10 @@ impl Request {
         let target_branch = opt_string(action, "targetBranch", "action")?;
         if kind == ActionType::Terminal {
             if command.is_none() {
-                return Err(err("missing_field", "`action.command` is required for terminal actions"));
+                return Err(err(
+                    "missing_field",
+                    "`action.command` is required for terminal actions",
+                ));
             }
             match &project_scope_root {
                 None => {

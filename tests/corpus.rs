@@ -1,0 +1,78 @@
+//! The shared corpus (tests/corpus/*.toml) against every engine: the
+//! reference interpreter, the CLI (`permc decide`), and (when present) the
+//! compiled engine. One loader, one `check`, a thin runner per engine.
+
+#[path = "support/corpus.rs"]
+mod corpus;
+
+use corpus::{Answer, Case};
+use permc_grammar::rules::{load_autonomy, load_permissions};
+use permc_runtime::{reference, Request, Rules};
+
+fn rules_of(case: &Case) -> Rules {
+    let p = load_permissions("permissions.json", case.permissions.as_bytes());
+    let a = load_autonomy("autonomy.json", case.autonomy.as_bytes());
+    let p = p
+        .value
+        .unwrap_or_else(|| panic!("{}: permissions do not load: {:?}", case.id, p.diagnostics));
+    let a = a
+        .value
+        .unwrap_or_else(|| panic!("{}: autonomy does not load: {:?}", case.id, a.diagnostics));
+    Rules::new(p, a)
+}
+
+fn answer(d: &permc_runtime::Decision) -> Answer {
+    Answer::Decision {
+        policy: d.policy.name().to_string(),
+        reason: d.reason.name().to_string(),
+        rule: d.rule.as_ref().map(|r| r.rule.clone()),
+    }
+}
+
+#[test]
+fn reference_engine() {
+    let n = corpus::run_all("reference", |case| {
+        let rules = rules_of(case);
+        match Request::from_json(&case.request) {
+            Ok(req) => answer(&reference::decide(&rules, &req)),
+            Err(e) => Answer::Error(e.code.to_string()),
+        }
+    });
+    assert!(
+        n >= 200,
+        "the corpus should hold at least 200 cases, has {n}"
+    );
+}
+
+#[test]
+fn cli_engine() {
+    let dir = std::env::temp_dir().join(format!("permc-corpus-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    corpus::run_all("cli", |case| {
+        let p = dir.join("permissions.json");
+        let a = dir.join("autonomy.json");
+        std::fs::write(&p, &case.permissions).expect("write");
+        std::fs::write(&a, &case.autonomy).expect("write");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_permc"))
+            .arg("decide")
+            .arg("--permissions")
+            .arg(&p)
+            .arg("--autonomy")
+            .arg(&a)
+            .arg("--request")
+            .arg(&case.request)
+            .output()
+            .expect("permc runs");
+        assert!(
+            out.status.success(),
+            "{}: exit {:?}: {}",
+            case.id,
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let line = String::from_utf8_lossy(&out.stdout);
+        let v: serde_json::Value = serde_json::from_str(line.trim()).expect("one JSON line");
+        corpus::answer_from_json(&v)
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1,0 +1,212 @@
+//! Hostile input: arbitrary strings as commands, cwds and requests never
+//! panic, and an unparsed command is never auto-approved — even with
+//! `Terminal()` allowed, in automatic mode, in a running container.
+
+use permc_grammar::rules::{load_autonomy, load_permissions};
+use permc_grammar::Policy;
+use permc_runtime::facts::LineFacts;
+use permc_runtime::{reference, Request, Rules};
+use proptest::prelude::*;
+use serde_json::json;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// The most permissive rules there are: every command allowed, and the
+/// agent in automatic mode.
+fn allow_everything() -> Rules {
+    let p = load_permissions("permissions.json", br#"{"allow": ["Terminal()"]}"#)
+        .value
+        .expect("loads");
+    let a = load_autonomy("autonomy.json", br#"{"dev-x": {"*": "auto_approve"}}"#)
+        .value
+        .expect("loads");
+    Rules::new(p, a)
+}
+
+fn terminal(command: &str, cwd: Option<&str>) -> Request {
+    let mut action = json!({"type": "terminal", "command": command, "agent": "dev-x"});
+    if let Some(c) = cwd {
+        action["cwd"] = json!(c);
+    }
+    Request::from_value(&json!({
+        "action": action,
+        "context": {"role": "owner", "executionMode": "container", "containerRunning": true,
+                    "projectScopeRoot": "/home/ana/p"}
+    }))
+    .expect("a valid request")
+}
+
+/// Pieces of shell that collide: quotes, operators, substitutions, keywords.
+fn shellish() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("'".to_string()),
+        Just("\"".to_string()),
+        Just("\\".to_string()),
+        Just("$(".to_string()),
+        Just(")".to_string()),
+        Just("`".to_string()),
+        Just("${".to_string()),
+        Just("}".to_string()),
+        Just("{".to_string()),
+        Just("(".to_string()),
+        Just(" && ".to_string()),
+        Just("|".to_string()),
+        Just(";".to_string()),
+        Just("&".to_string()),
+        Just("\n".to_string()),
+        Just("#".to_string()),
+        Just(">".to_string()),
+        Just("<<".to_string()),
+        Just("2>&1".to_string()),
+        Just("*".to_string()),
+        Just("$'".to_string()),
+        Just("if ".to_string()),
+        Just("{a,b}".to_string()),
+        Just("\0".to_string()),
+        Just("\r".to_string()),
+        Just("sudo ".to_string()),
+        Just("bash -c ".to_string()),
+        Just("git push".to_string()),
+        Just("rm -rf /".to_string()),
+        Just("/etc/x".to_string()),
+        Just("..".to_string()),
+        Just(" ".to_string()),
+        "[a-z]{1,4}",
+        any::<String>(),
+    ];
+    prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+    #[test]
+    fn commands_never_panic_and_unparsed_never_auto_approves(cmd in shellish()) {
+        let rules = allow_everything();
+        let d = reference::decide(&rules, &terminal(&cmd, None));
+        let facts = LineFacts::of(&cmd);
+        if facts.unparsed {
+            prop_assert_ne!(d.policy, Policy::AutoApprove, "unparsed {:?} → {:?}", cmd, d);
+        }
+        if facts.external_effect().is_some() || facts.privileged().is_some() {
+            prop_assert_ne!(d.policy, Policy::AutoApprove);
+        }
+    }
+
+    #[test]
+    fn arbitrary_cwds_never_panic(cwd in any::<String>(), cmd in "[a-z./ ]{0,20}") {
+        let rules = allow_everything();
+        let _ = reference::decide(&rules, &terminal(&cmd, Some(&cwd)));
+    }
+
+    #[test]
+    fn arbitrary_request_text_never_panics(text in any::<String>()) {
+        let _ = Request::from_json(&text);
+    }
+
+    #[test]
+    fn arbitrary_request_shapes_never_auto_approve_by_accident(
+        ty in prop_oneof![Just(json!("terminal")), Just(json!("git_push")), Just(json!(3)), Just(json!(null)), Just(json!("nope"))],
+        role in prop_oneof![Just(json!("developer")), Just(json!("owner")), Just(json!(1)), Just(json!("root"))],
+        command in prop_oneof![Just(json!("ls")), Just(json!(["ls"])), Just(json!(null))],
+        root in prop_oneof![Just(json!("/p")), Just(json!("p")), Just(json!(7)), Just(json!(null))],
+    ) {
+        let v = json!({"action": {"type": ty, "command": command},
+                       "context": {"role": role, "projectScopeRoot": root}});
+        if let Ok(req) = Request::from_value(&v) {
+            // Whatever reads, decides without panicking.
+            let _ = reference::decide(&allow_everything(), &req);
+        }
+    }
+}
+
+#[test]
+fn huge_and_deep_inputs_are_bounded() {
+    let rules = allow_everything();
+    let cases = [
+        "a".repeat(1 << 20),
+        format!("ls {}", "/".repeat(200_000)),
+        "$(".repeat(10_000),
+        "(".repeat(10_000),
+        "`".repeat(10_001),
+        "{ ".repeat(10_000),
+        "\"$(".repeat(10_000),
+        "ls\0rm -rf /".to_string(),
+        "a && ".repeat(100_000),
+        format!("cat {}", "../".repeat(100_000)),
+    ];
+    for cmd in &cases {
+        let d = reference::decide(&rules, &terminal(cmd, None));
+        let facts = LineFacts::of(cmd);
+        if facts.unparsed {
+            assert_ne!(
+                d.policy,
+                Policy::AutoApprove,
+                "{}",
+                &cmd[..cmd.len().min(40)]
+            );
+        }
+    }
+    // A deep cwd and a long run of slashes in the cwd.
+    let d = reference::decide(&rules, &terminal("ls", Some(&"/".repeat(200_000))));
+    assert_eq!(
+        d.policy,
+        Policy::AutoApprove,
+        "`/` (the host root) is outside /work but automatic mode lifts scope"
+    );
+}
+
+#[test]
+fn cli_stream_survives_hostile_lines() {
+    let dir = std::env::temp_dir().join(format!("permc-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = dir.join("permissions.json");
+    std::fs::write(&p, r#"{"allow": ["Terminal()"]}"#).expect("write");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_permc"))
+        .args(["decide", "--permissions"])
+        .arg(&p)
+        .args(["--requests", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("permc runs");
+    let good = r#"{"action": {"type": "terminal", "command": "ls"}, "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": "/p"}}"#;
+    let mut input = Vec::new();
+    input.extend_from_slice(b"{\"action\": \xff\xfe}\n"); // invalid UTF-8
+    input.extend_from_slice(b"not json\n");
+    input.extend_from_slice(b"[1, 2]\n");
+    input.extend_from_slice(format!("{}\n", "[".repeat(10_000)).as_bytes());
+    let big = json!({"action": {"type": "terminal", "command": "x".repeat(1 << 20)},
+                     "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": "/p"}});
+    input.extend_from_slice(format!("{big}\n").as_bytes());
+    let nul = json!({"action": {"type": "terminal", "command": "ls\u{0}; rm x"},
+                     "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": "/p"}});
+    input.extend_from_slice(format!("{nul}\n").as_bytes());
+    input.extend_from_slice(format!("{good}\n").as_bytes());
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        stdin.write_all(&input).expect("write");
+    });
+    let out = child.wait_with_output().expect("permc ends");
+    writer.join().expect("writer");
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each answer is JSON"))
+        .collect();
+    assert_eq!(lines.len(), 7, "one answer per request line");
+    for l in &lines[..4] {
+        assert!(l.get("error").is_some(), "{l}");
+    }
+    assert_eq!(
+        lines[4]["reason"], "ceiling.unparsed",
+        "over 256 KiB is unparsed"
+    );
+    assert_eq!(
+        lines[5]["policy"], "require_approval",
+        "NUL makes it unparsed"
+    );
+    assert_eq!(lines[5]["reason"], "ceiling.unparsed");
+    assert_eq!(lines[6]["policy"], "auto_approve");
+    let _ = std::fs::remove_dir_all(&dir);
+}
