@@ -1,1 +1,634 @@
-//! permc-compiler
+//! permc-compiler: rule files → the compiled policy (SPEC §9).
+//!
+//! [`compile`] turns a loaded permissions.json and autonomy.json into a
+//! [`CompiledPolicy`]:
+//! - every Terminal pattern of the three lists in one determinized
+//!   token-prefix trie ([`matcher`]), so matching a segment costs O(its
+//!   bytes) whatever the number of rules, and yields per list the first
+//!   entry in file order that matches (the deciding rule);
+//! - per action type, the first `Label()` entry of each list;
+//! - per (agent, type), the resolved autonomy mode, origin and rule
+//!   (SPEC §2.2), with the agent's `*` as fallback;
+//! - the decision procedure of SPEC §5.3 as a DAG of stages ([`dag`]);
+//! - the text and `file:line:col` of every entry and autonomy rule, so the
+//!   compiled engine names the same rule as the reference interpreter.
+//!
+//! [`artifact`] writes and reads it as a binary file. The runtime
+//! (`permc_runtime::compiled`) decides over it.
+//!
+//! ```
+//! use permc_grammar::rules::load_permissions;
+//! let perms = load_permissions("permissions.json",
+//!     br#"{"allow": ["Terminal(pnpm test:*)"], "deny": ["Terminal(pnpm test:e2e)"]}"#).value.unwrap();
+//! let policy = permc_compiler::compile(&perms, &Default::default());
+//! // [deny, ask, allow]: the first entry of each list that matches.
+//! assert_eq!(policy.terminal_matches(&["pnpm", "test:e2e"]), [0, u32::MAX, 0]);
+//! let bytes = permc_compiler::artifact::encode(&policy, &Default::default());
+//! assert_eq!(permc_compiler::artifact::decode(&bytes).unwrap().policy, policy);
+//! ```
+//!
+//! **Invariant.** Nothing here does I/O, and nothing here decides: the
+//! compiled form holds tables; the procedure runs in the runtime.
+
+pub mod artifact;
+pub mod dag;
+pub mod hash;
+pub mod matcher;
+
+use dag::{Shape, Stage, StageGraph};
+use matcher::{Matcher, TriePattern, ALLOW, ASK, DENY, NONE};
+use permc_grammar::diagnostic::Location;
+use permc_grammar::json::Span;
+use permc_grammar::pattern::Pattern;
+use permc_grammar::rules::{Autonomy, AutonomyKey, AutonomyRule, Entry, List, Permissions};
+use permc_grammar::{ActionType, Policy};
+use std::collections::HashMap;
+
+/// Number of action types (SPEC §1).
+pub const TYPES: usize = 20;
+
+/// A table of strings: one text, offsets.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StrTable {
+    pub(crate) text: String,
+    pub(crate) off: Vec<u32>,
+}
+
+impl Default for StrTable {
+    fn default() -> StrTable {
+        StrTable {
+            text: String::new(),
+            off: vec![0],
+        }
+    }
+}
+
+impl StrTable {
+    fn push(&mut self, s: &str) {
+        self.text.push_str(s);
+        self.off.push(self.text.len() as u32);
+    }
+
+    /// Number of strings.
+    pub fn len(&self) -> usize {
+        self.off.len().saturating_sub(1)
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// String `i` ("" when out of range; loaded tables are checked).
+    pub fn get(&self, i: usize) -> &str {
+        match (self.off.get(i), self.off.get(i + 1)) {
+            (Some(&a), Some(&b)) => self.text.get(a as usize..b as usize).unwrap_or(""),
+            _ => "",
+        }
+    }
+
+    pub(crate) fn valid(&self) -> bool {
+        self.off.first() == Some(&0)
+            && self.off.windows(2).all(|w| w[0] <= w[1])
+            && self.off.last().map(|&l| l as usize) == Some(self.text.len())
+            && self.off.iter().all(|&o| self.text.is_char_boundary(o as usize))
+    }
+}
+
+/// One list's entries: text and position of each, in file order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct EntryTable {
+    pub(crate) text: StrTable,
+    pub(crate) line: Vec<u32>,
+    pub(crate) col: Vec<u32>,
+}
+
+impl EntryTable {
+    fn of(entries: &[Entry]) -> EntryTable {
+        let mut t = EntryTable::default();
+        for e in entries {
+            t.text.push(&e.pattern.text);
+            t.line.push(e.location.line as u32);
+            t.col.push(e.location.column as u32);
+        }
+        t
+    }
+
+    /// Number of entries.
+    pub fn len(&self) -> usize {
+        self.line.len()
+    }
+
+    /// True when empty.
+    pub fn is_empty(&self) -> bool {
+        self.line.is_empty()
+    }
+}
+
+/// Where a resolved autonomy mode came from (SPEC §2.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AutonomyOrigin {
+    /// rules[agent][type].
+    Specific,
+    /// rules[agent]["*"].
+    Wildcard,
+}
+
+/// A resolved autonomy mode for (agent, type).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Resolved {
+    /// The mode.
+    pub mode: Policy,
+    /// Where it came from.
+    pub origin: AutonomyOrigin,
+    /// The rule's index in autonomy.json's rules.
+    pub rule: u32,
+}
+
+/// The autonomy table, precomputed.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AutonomyTable {
+    /// The location file name of the rules.
+    pub(crate) file: String,
+    /// Agent names, in order of first appearance.
+    pub(crate) agents: StrTable,
+    /// Open-addressed by FNV-1a: agent id + 1, or 0.
+    pub(crate) agent_slots: Vec<u32>,
+    /// Per rule: agent id, key (0 = `*`, 1 + type index), mode code, line,
+    /// column.
+    pub(crate) rule_agent: Vec<u32>,
+    pub(crate) rule_key: Vec<u8>,
+    pub(crate) rule_mode: Vec<u8>,
+    pub(crate) rule_line: Vec<u32>,
+    pub(crate) rule_col: Vec<u32>,
+    /// Per (agent, type): `[mode | origin << 8, rule]`, mode [`NONE`] when
+    /// the agent has no opinion on the type.
+    pub(crate) resolved: Vec<u32>,
+}
+
+fn policy_code(p: Policy) -> u8 {
+    match p {
+        Policy::AutoApprove => 0,
+        Policy::RequireApproval => 1,
+        Policy::Deny => 2,
+    }
+}
+
+fn policy_of(c: u8) -> Option<Policy> {
+    match c {
+        0 => Some(Policy::AutoApprove),
+        1 => Some(Policy::RequireApproval),
+        2 => Some(Policy::Deny),
+        _ => None,
+    }
+}
+
+fn slots_for<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Vec<u32> {
+    let n = names.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let cap = (n * 2).next_power_of_two().max(2);
+    let mut slots = vec![0u32; cap];
+    for (id, name) in names.enumerate() {
+        let mut s = (hash::fnv1a(name.as_bytes()) as usize) & (cap - 1);
+        while slots[s] != 0 {
+            s = (s + 1) & (cap - 1);
+        }
+        slots[s] = id as u32 + 1;
+    }
+    slots
+}
+
+impl AutonomyTable {
+    fn of(a: &Autonomy) -> AutonomyTable {
+        let mut t = AutonomyTable {
+            file: a.rules.first().map(|r| r.location.file.clone()).unwrap_or_default(),
+            ..AutonomyTable::default()
+        };
+        let mut agent_ids: HashMap<&str, u32> = HashMap::new();
+        // The first rule for (agent, key), as `Autonomy::get` finds it.
+        let mut first: HashMap<(u32, u8), u32> = HashMap::new();
+        for (i, r) in a.rules.iter().enumerate() {
+            let next = agent_ids.len() as u32;
+            let id = *agent_ids.entry(r.agent.as_str()).or_insert_with(|| {
+                t.agents.push(&r.agent);
+                next
+            });
+            let key = match r.key {
+                AutonomyKey::Wildcard => 0,
+                AutonomyKey::Type(ty) => 1 + ty.index() as u8,
+            };
+            first.entry((id, key)).or_insert(i as u32);
+            t.rule_agent.push(id);
+            t.rule_key.push(key);
+            t.rule_mode.push(policy_code(r.mode));
+            t.rule_line.push(r.location.line as u32);
+            t.rule_col.push(r.location.column as u32);
+        }
+        t.agent_slots = slots_for((0..t.agents.len()).map(|i| t.agents.get(i)));
+        for agent in 0..t.agents.len() as u32 {
+            let wildcard = first.get(&(agent, 0)).copied();
+            for ty in 0..TYPES {
+                let specific = first.get(&(agent, 1 + ty as u8)).copied();
+                let mode = |r: u32| a.rules.get(r as usize).map(|r| r.mode);
+                // SPEC §2.2, steps 2–5.
+                let res = match (specific, wildcard) {
+                    (Some(s), Some(w))
+                        if mode(s) == Some(Policy::AutoApprove) && mode(w) == Some(Policy::AutoApprove) =>
+                    {
+                        Some((Policy::AutoApprove, AutonomyOrigin::Wildcard, w))
+                    }
+                    (Some(s), _) => mode(s).map(|m| (m, AutonomyOrigin::Specific, s)),
+                    (None, Some(w)) => mode(w).map(|m| (m, AutonomyOrigin::Wildcard, w)),
+                    (None, None) => None,
+                };
+                match res {
+                    Some((m, o, r)) => {
+                        let o = u32::from(o == AutonomyOrigin::Wildcard);
+                        t.resolved.push(u32::from(policy_code(m)) | (o << 8));
+                        t.resolved.push(r);
+                    }
+                    None => t.resolved.extend([NONE, NONE]),
+                }
+            }
+        }
+        t
+    }
+
+    fn agent(&self, name: &str) -> Option<u32> {
+        if self.agent_slots.is_empty() {
+            return None;
+        }
+        let mask = self.agent_slots.len() - 1;
+        let mut s = (hash::fnv1a(name.as_bytes()) as usize) & mask;
+        // Terminates: loaded tables hold a free slot (checked).
+        loop {
+            let v = *self.agent_slots.get(s)?;
+            if v == 0 {
+                return None;
+            }
+            if self.agents.get(v as usize - 1) == name {
+                return Some(v - 1);
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        let n = self.rule_agent.len();
+        let na = self.agents.len();
+        let e = |c: bool, w: &str| if c { Ok(()) } else { Err(format!("autonomy table: {w}")) };
+        e(self.agents.valid(), "agent names")?;
+        e(
+            [self.rule_key.len(), self.rule_mode.len(), self.rule_line.len(), self.rule_col.len()]
+                .iter()
+                .all(|&l| l == n),
+            "rule columns",
+        )?;
+        e(self.rule_agent.iter().all(|&a| (a as usize) < na), "rule agent")?;
+        e(self.rule_key.iter().all(|&k| usize::from(k) <= TYPES), "rule key")?;
+        e(self.rule_mode.iter().all(|&m| policy_of(m).is_some()), "rule mode")?;
+        e(self.resolved.len() == na * TYPES * 2, "resolution size")?;
+        e(
+            self.resolved.chunks_exact(2).all(|c| {
+                (c[0] == NONE && c[1] == NONE)
+                    || (policy_of((c[0] & 0xFF) as u8).is_some() && c[0] >> 8 <= 1 && (c[1] as usize) < n)
+            }),
+            "resolution entries",
+        )?;
+        e(
+            (na == 0 && self.agent_slots.is_empty())
+                || (self.agent_slots.len().is_power_of_two()
+                    && self.agent_slots.iter().any(|&v| v == 0)
+                    && self.agent_slots.iter().all(|&v| v as usize <= na)),
+            "agent index",
+        )
+    }
+}
+
+/// Sizes of a compiled policy, for people and benchmarks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stats {
+    /// Entries of the three lists.
+    pub entries: usize,
+    /// States of the trie.
+    pub states: usize,
+    /// Distinct exact tokens.
+    pub tokens: usize,
+    /// True when the trie is determinized.
+    pub deterministic: bool,
+    /// Autonomy rules.
+    pub autonomy_rules: usize,
+}
+
+/// The compiled policy: everything the runtime needs, nothing it does not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompiledPolicy {
+    /// permissions.json as named (for messages).
+    pub(crate) permissions_file: String,
+    /// The location file name of permissions.json's entries.
+    pub(crate) permissions_loc: String,
+    /// Entries: deny, ask, allow (the order of an accept triple).
+    pub(crate) lists: [EntryTable; 3],
+    pub(crate) matcher: Matcher,
+    /// Per action type, `[deny, ask, allow]`: the first `Label()` entry.
+    pub(crate) typed: Vec<u32>,
+    pub(crate) autonomy: AutonomyTable,
+    /// Per action type, the stages it runs (codes of [`Stage`]).
+    pub(crate) programs: Vec<Vec<Stage>>,
+}
+
+impl Default for CompiledPolicy {
+    fn default() -> CompiledPolicy {
+        compile(&Permissions::default(), &Autonomy::default())
+    }
+}
+
+/// The list behind an accept-triple index.
+pub fn list_of(i: usize) -> List {
+    match i {
+        DENY => List::Deny,
+        ASK => List::Ask,
+        _ => List::Allow,
+    }
+}
+
+fn lists_of(p: &Permissions) -> [(usize, &[Entry]); 3] {
+    [(DENY, &p.deny), (ASK, &p.ask), (ALLOW, &p.allow)]
+}
+
+/// Compiles the rule files (SPEC §9).
+pub fn compile(permissions: &Permissions, autonomy: &Autonomy) -> CompiledPolicy {
+    compile_with(permissions, autonomy, false)
+}
+
+/// Compiles without determinizing the trie: the fallback of [`matcher`],
+/// for testing that both forms answer the same.
+pub fn compile_nondeterministic(permissions: &Permissions, autonomy: &Autonomy) -> CompiledPolicy {
+    compile_with(permissions, autonomy, true)
+}
+
+fn compile_with(permissions: &Permissions, autonomy: &Autonomy, nfa: bool) -> CompiledPolicy {
+    let mut trie = Vec::new();
+    for (list, entries) in lists_of(permissions) {
+        for (k, e) in entries.iter().enumerate() {
+            if let Some(tokens) = e.pattern.tokens() {
+                trie.push(TriePattern {
+                    list,
+                    index: k as u32,
+                    tokens,
+                });
+            }
+        }
+    }
+    let matcher = if nfa {
+        Matcher::build_nondeterministic(&trie)
+    } else {
+        Matcher::build(&trie)
+    };
+    let mut typed = vec![NONE; TYPES * 3];
+    for &t in ActionType::ALL {
+        for (list, entries) in lists_of(permissions) {
+            if let Some(k) = entries.iter().position(|e| e.pattern.matches_type(t)) {
+                typed[t.index() * 3 + list] = k as u32;
+            }
+        }
+    }
+    let permissions_loc = permissions
+        .entries()
+        .next()
+        .map(|e| e.location.file.clone())
+        .unwrap_or_default();
+    let mut policy = CompiledPolicy {
+        permissions_file: permissions.file.clone(),
+        permissions_loc,
+        lists: [
+            EntryTable::of(&permissions.deny),
+            EntryTable::of(&permissions.ask),
+            EntryTable::of(&permissions.allow),
+        ],
+        matcher,
+        typed,
+        autonomy: AutonomyTable::of(autonomy),
+        programs: Vec::new(),
+    };
+    // The graph of a well-formed shape always checks; an empty program set
+    // would make every request fail closed in the runtime.
+    policy.programs = StageGraph::build(&policy.shape())
+        .and_then(|g| g.programs())
+        .unwrap_or_default();
+    policy
+}
+
+impl CompiledPolicy {
+    /// What shapes the stage graph, read off the tables.
+    pub(crate) fn shape(&self) -> Shape {
+        let mut shape = Shape {
+            autonomy: [false; TYPES],
+            typed: [false; TYPES],
+        };
+        let a = &self.autonomy;
+        let any_wildcard = a.rule_key.iter().any(|&k| k == 0);
+        for (i, s) in shape.autonomy.iter_mut().enumerate() {
+            *s = any_wildcard || a.rule_key.iter().any(|&k| usize::from(k) == i + 1);
+        }
+        for (i, s) in shape.typed.iter_mut().enumerate() {
+            *s = self.typed.get(i * 3..i * 3 + 3).map_or(true, |t| t.iter().any(|&k| k != NONE));
+        }
+        shape
+    }
+
+    /// The stage graph (for `permc compile --dump dot`).
+    pub fn graph(&self) -> Result<StageGraph, String> {
+        StageGraph::build(&self.shape())
+    }
+
+    /// The stages `t` runs, in order (SPEC §5.3). Empty only for a policy
+    /// whose graph failed its check, which the runtime answers failing closed.
+    pub fn program(&self, t: ActionType) -> &[Stage] {
+        self.programs.get(t.index()).map(Vec::as_slice).unwrap_or_default()
+    }
+
+    /// Per list (`[deny, ask, allow]`), the first entry matching a segment
+    /// with these argument words, or `u32::MAX` (SPEC §3.2, §5.3 step 6).
+    pub fn terminal_matches<S: AsRef<str>>(&self, words: &[S]) -> [u32; 3] {
+        self.matcher.first_matches(words)
+    }
+
+    /// Per list (`[deny, ask, allow]`), the first `Label()` entry of `t`
+    /// (SPEC §5.3 step 5).
+    pub fn typed_matches(&self, t: ActionType) -> [u32; 3] {
+        let i = t.index() * 3;
+        match self.typed.get(i..i + 3) {
+            Some(s) => [s[0], s[1], s[2]],
+            None => [NONE; 3],
+        }
+    }
+
+    /// The pattern text of entry `k` of the list at accept index `list`.
+    pub fn entry_text(&self, list: usize, k: u32) -> &str {
+        self.lists.get(list).map_or("", |l| l.text.get(k as usize))
+    }
+
+    /// `file:line:col` of entry `k` of the list at accept index `list`.
+    pub fn entry_source(&self, list: usize, k: u32) -> String {
+        let (line, col) = self
+            .lists
+            .get(list)
+            .and_then(|l| Some((*l.line.get(k as usize)?, *l.col.get(k as usize)?)))
+            .unwrap_or((0, 0));
+        format!("{}:{line}:{col}", self.permissions_loc)
+    }
+
+    /// permissions.json's base name, for messages (`permissions.json` when
+    /// it has none).
+    pub fn permissions_name(&self) -> &str {
+        let f = &self.permissions_file;
+        match f.rsplit('/').next() {
+            Some(b) if !b.is_empty() => b,
+            _ => "permissions.json",
+        }
+    }
+
+    /// The resolved autonomy mode for (agent, type) (SPEC §2.2).
+    pub fn resolve_autonomy(&self, agent: Option<&str>, t: ActionType) -> Option<Resolved> {
+        let a = &self.autonomy;
+        let id = a.agent(agent?)? as usize;
+        let i = (id * TYPES + t.index()) * 2;
+        let (packed, rule) = (*a.resolved.get(i)?, *a.resolved.get(i + 1)?);
+        if packed == NONE {
+            return None;
+        }
+        Some(Resolved {
+            mode: policy_of((packed & 0xFF) as u8)?,
+            origin: if packed >> 8 == 1 {
+                AutonomyOrigin::Wildcard
+            } else {
+                AutonomyOrigin::Specific
+            },
+            rule,
+        })
+    }
+
+    /// An autonomy rule as the reference names it: `agent: key = mode`.
+    pub fn autonomy_rule_text(&self, rule: u32) -> String {
+        let a = &self.autonomy;
+        let r = rule as usize;
+        let agent = a.rule_agent.get(r).map_or("", |&id| a.agents.get(id as usize));
+        let key = match a.rule_key.get(r) {
+            Some(0) | None => "*",
+            Some(&k) => ActionType::ALL.get(usize::from(k) - 1).map_or("*", |t| t.name()),
+        };
+        let mode = a.rule_mode.get(r).and_then(|&m| policy_of(m)).map_or("", |m| m.name());
+        format!("{agent}: {key} = {mode}")
+    }
+
+    /// `file:line:col` of an autonomy rule.
+    pub fn autonomy_rule_source(&self, rule: u32) -> String {
+        let a = &self.autonomy;
+        let r = rule as usize;
+        let line = a.rule_line.get(r).copied().unwrap_or(0);
+        let col = a.rule_col.get(r).copied().unwrap_or(0);
+        format!("{}:{line}:{col}", a.file)
+    }
+
+    /// Sizes.
+    pub fn stats(&self) -> Stats {
+        Stats {
+            entries: self.lists.iter().map(EntryTable::len).sum(),
+            states: self.matcher.states(),
+            tokens: self.matcher.tokens(),
+            deterministic: self.matcher.is_deterministic(),
+            autonomy_rules: self.autonomy.rule_agent.len(),
+        }
+    }
+
+    /// The rule files back, re-read from the texts the artifact carries
+    /// (spans are lost; locations are kept). For the reference interpreter
+    /// and `permc explain` when only an artifact is given.
+    pub fn to_rules(&self) -> Result<(Permissions, Autonomy), String> {
+        let mut p = Permissions {
+            file: self.permissions_file.clone(),
+            ..Permissions::default()
+        };
+        for (i, table) in self.lists.iter().enumerate() {
+            let list = list_of(i);
+            let mut entries = Vec::with_capacity(table.len());
+            for k in 0..table.len() {
+                let text = table.text.get(k);
+                let pattern = Pattern::parse(text).map_err(|e| format!("entry `{text}`: {e}"))?;
+                entries.push(Entry {
+                    pattern,
+                    list,
+                    index: k,
+                    span: Span::default(),
+                    location: Location {
+                        file: self.permissions_loc.clone(),
+                        line: table.line.get(k).copied().unwrap_or(0) as usize,
+                        column: table.col.get(k).copied().unwrap_or(0) as usize,
+                    },
+                });
+            }
+            match list {
+                List::Deny => p.deny = entries,
+                List::Ask => p.ask = entries,
+                List::Allow => p.allow = entries,
+            }
+        }
+        let a = &self.autonomy;
+        let mut rules = Vec::with_capacity(a.rule_agent.len());
+        for r in 0..a.rule_agent.len() {
+            let key = match a.rule_key.get(r) {
+                Some(0) | None => AutonomyKey::Wildcard,
+                Some(&k) => AutonomyKey::Type(
+                    *ActionType::ALL
+                        .get(usize::from(k) - 1)
+                        .ok_or("autonomy rule with an unknown type")?,
+                ),
+            };
+            rules.push(AutonomyRule {
+                agent: a.agents.get(a.rule_agent.get(r).copied().unwrap_or(0) as usize).to_string(),
+                key,
+                mode: a.rule_mode.get(r).and_then(|&m| policy_of(m)).ok_or("autonomy rule with an unknown mode")?,
+                span: Span::default(),
+                key_span: Span::default(),
+                location: Location {
+                    file: a.file.clone(),
+                    line: a.rule_line.get(r).copied().unwrap_or(0) as usize,
+                    column: a.rule_col.get(r).copied().unwrap_or(0) as usize,
+                },
+            });
+        }
+        let autonomy = Autonomy {
+            file: String::new(),
+            rules,
+        };
+        Ok((p, autonomy))
+    }
+
+    /// Cross-table checks of a loaded policy: every index names an entry,
+    /// the programs are the ones the tables imply.
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        for (i, l) in self.lists.iter().enumerate() {
+            if !l.text.valid() || l.text.len() != l.line.len() || l.line.len() != l.col.len() {
+                return Err(format!("{} entry table", list_of(i).name()));
+            }
+        }
+        self.matcher.validate()?;
+        let lens = [self.lists[0].len(), self.lists[1].len(), self.lists[2].len()];
+        let in_list = |chunk: &[u32]| chunk.iter().zip(lens).all(|(&k, n)| k == NONE || (k as usize) < n);
+        if !self.matcher.accept.chunks_exact(3).all(in_list) {
+            return Err("a trie state names an entry that does not exist".into());
+        }
+        if self.typed.len() != TYPES * 3 || !self.typed.chunks_exact(3).all(in_list) {
+            return Err("typed table".into());
+        }
+        self.autonomy.validate()?;
+        let expect = StageGraph::build(&self.shape())?.programs()?;
+        if expect != self.programs {
+            return Err("the stage programs do not follow from the tables".into());
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,127 @@
+//! The two small hashes of the compiled form, written by hand.
+//!
+//! - [`xxh64`] (XXH64, seed 0) checksums the artifact body and fingerprints
+//!   the source files (SPEC §9: "a hash of its sources"). It is not a
+//!   security measure — an attacker who can write the artifact can write the
+//!   rule files too — it catches truncation, bit rot and stale artifacts.
+//!   XXH64 reads 32 bytes a round, so checking a 10 MB body costs a few
+//!   milliseconds, well inside the 50 ms load budget; FNV-1a, one byte a
+//!   round, would eat most of it. It is ~60 lines, so no crate is pulled in.
+//! - [`fnv1a`] hashes command words for the token table: words are a few
+//!   bytes long, where FNV-1a's per-call cost is the lowest.
+//!
+//! Both are fixed functions: tables built at compile time are looked up
+//! with the same hash after loading, on any machine.
+
+const P1: u64 = 0x9E37_79B1_85EB_CA87;
+const P2: u64 = 0xC2B2_AE3D_27D4_EB4F;
+const P3: u64 = 0x1656_67B1_9E37_79F9;
+const P4: u64 = 0x85EB_CA77_C2B2_AE63;
+const P5: u64 = 0x27D4_EB2F_1656_67C5;
+
+fn read_u64(b: &[u8], i: usize) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(&b[i..i + 8]);
+    u64::from_le_bytes(a)
+}
+
+fn read_u32(b: &[u8], i: usize) -> u64 {
+    let mut a = [0u8; 4];
+    a.copy_from_slice(&b[i..i + 4]);
+    u64::from(u32::from_le_bytes(a))
+}
+
+fn round(acc: u64, input: u64) -> u64 {
+    acc.wrapping_add(input.wrapping_mul(P2))
+        .rotate_left(31)
+        .wrapping_mul(P1)
+}
+
+fn merge(acc: u64, val: u64) -> u64 {
+    (acc ^ round(0, val)).wrapping_mul(P1).wrapping_add(P4)
+}
+
+/// XXH64 with seed 0.
+///
+/// ```
+/// assert_eq!(permc_compiler::hash::xxh64(b""), 0xEF46_DB37_51D8_E999);
+/// ```
+pub fn xxh64(data: &[u8]) -> u64 {
+    let len = data.len();
+    let mut i = 0;
+    let mut h = if len >= 32 {
+        let (mut v1, mut v2, mut v3, mut v4) = (P1.wrapping_add(P2), P2, 0u64, 0u64.wrapping_sub(P1));
+        // Every index below stays under `len`: the loop runs while 32 bytes
+        // remain.
+        while i + 32 <= len {
+            v1 = round(v1, read_u64(data, i));
+            v2 = round(v2, read_u64(data, i + 8));
+            v3 = round(v3, read_u64(data, i + 16));
+            v4 = round(v4, read_u64(data, i + 24));
+            i += 32;
+        }
+        let mut h = v1
+            .rotate_left(1)
+            .wrapping_add(v2.rotate_left(7))
+            .wrapping_add(v3.rotate_left(12))
+            .wrapping_add(v4.rotate_left(18));
+        h = merge(h, v1);
+        h = merge(h, v2);
+        h = merge(h, v3);
+        merge(h, v4)
+    } else {
+        P5
+    };
+    h = h.wrapping_add(len as u64);
+    while i + 8 <= len {
+        h ^= round(0, read_u64(data, i));
+        h = h.rotate_left(27).wrapping_mul(P1).wrapping_add(P4);
+        i += 8;
+    }
+    if i + 4 <= len {
+        h ^= read_u32(data, i).wrapping_mul(P1);
+        h = h.rotate_left(23).wrapping_mul(P2).wrapping_add(P3);
+        i += 4;
+    }
+    while i < len {
+        h ^= u64::from(data[i]).wrapping_mul(P5);
+        h = h.rotate_left(11).wrapping_mul(P1);
+        i += 1;
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(P2);
+    h ^= h >> 29;
+    h = h.wrapping_mul(P3);
+    h ^ (h >> 32)
+}
+
+/// FNV-1a, 64 bits.
+#[inline]
+pub fn fnv1a(data: &[u8]) -> u64 {
+    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
+    for &b in data {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xxh64_known_values() {
+        // Published XXH64 test values (seed 0).
+        assert_eq!(xxh64(b""), 0xEF46_DB37_51D8_E999);
+        assert_eq!(xxh64(b"a"), 0xD24E_C4F1_A98C_6E5B);
+        assert_eq!(xxh64(b"abc"), 0x44BC_2CF5_AD77_0999);
+        assert_eq!(xxh64(b"Nobody inspects the spammish repetition"), 0xFBCE_A83C_8A37_8BF1);
+    }
+
+    #[test]
+    fn fnv_known_values() {
+        assert_eq!(fnv1a(b""), 0xCBF2_9CE4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xAF63_DC4C_8601_EC8C);
+    }
+}

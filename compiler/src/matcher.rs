@@ -1,0 +1,702 @@
+//! The token-prefix trie of every Terminal pattern, determinized (SPEC §3.2).
+//!
+//! **Build.** Every Terminal pattern of the three lists goes into one trie
+//! of tokens (an NFA: a prefix wildcard `test:*` is an edge that any word
+//! starting with `test:` may take, so a word can follow several edges).
+//! The trie is then determinized: a state stands for the set of trie nodes
+//! the words read so far can reach, and carries, per list, the first entry
+//! (in file order) among the patterns that end in one of its nodes.
+//!
+//! **Match.** From a state, a word takes the exact edge of its token when
+//! there is one (the target already includes every wildcard edge the word
+//! also matches); otherwise the word walks the state's byte trie of
+//! wildcard prefixes, and the deepest prefix it passes names the target.
+//! So one word costs O(its bytes) — a hash of the word, one probe, or one
+//! probe per byte — and a segment costs O(its bytes), whatever the number
+//! of rules. The first entry of a list matching the segment is the least
+//! entry index over the states visited (patterns match a *prefix* of the
+//! words, so every visited state's patterns match).
+//!
+//! **Fallback.** Determinizing can in theory blow up (sets of nodes). Past
+//! a cap the compiler keeps the NFA instead: states are single trie nodes,
+//! edges lead to lists of states, and matching carries a set of states.
+//! Answers are identical (tested by forcing the fallback); only speed
+//! changes, and realistic policies never hit the cap.
+//!
+//! **Tables.** Everything is flat arrays (`u32`, `u64`, bytes) with
+//! open-addressed hash tables, so the artifact loads by copying arrays and
+//! no table is rebuilt at load time.
+
+use crate::hash::fnv1a;
+use permc_grammar::pattern::PatToken;
+use std::collections::{BTreeMap, HashMap};
+
+/// "No entry", "no state": the largest `u32`.
+pub const NONE: u32 = u32::MAX;
+
+/// The lists in the order of a state's `accept` triple.
+pub const DENY: usize = 0;
+/// Index of `ask` in an accept triple.
+pub const ASK: usize = 1;
+/// Index of `allow` in an accept triple.
+pub const ALLOW: usize = 2;
+
+/// An open-addressed hash table `u64 → u32` in two flat arrays (linear
+/// probing, load factor ≤ 1/2, [`FlatMap::EMPTY`] marks a free slot).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FlatMap {
+    pub(crate) keys: Vec<u64>,
+    pub(crate) vals: Vec<u32>,
+}
+
+impl FlatMap {
+    /// The key of a free slot; no real key is `u64::MAX` (their high half is
+    /// a state or node id, never [`NONE`]).
+    pub const EMPTY: u64 = u64::MAX;
+
+    /// Builds the table from distinct keys.
+    pub(crate) fn build(pairs: &[(u64, u32)]) -> FlatMap {
+        if pairs.is_empty() {
+            return FlatMap::default();
+        }
+        let cap = (pairs.len() * 2).next_power_of_two().max(2);
+        let mut m = FlatMap {
+            keys: vec![FlatMap::EMPTY; cap],
+            vals: vec![0; cap],
+        };
+        for &(k, v) in pairs {
+            let mut i = m.slot(k);
+            while m.keys[i] != FlatMap::EMPTY {
+                i = (i + 1) & (cap - 1);
+            }
+            m.keys[i] = k;
+            m.vals[i] = v;
+        }
+        m
+    }
+
+    #[inline]
+    fn slot(&self, key: u64) -> usize {
+        // Fibonacci hashing: the top bits of key × 2^64/φ.
+        let bits = self.keys.len().trailing_zeros();
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    }
+
+    /// The value of `key`.
+    #[inline]
+    pub fn get(&self, key: u64) -> Option<u32> {
+        if self.keys.is_empty() {
+            return None;
+        }
+        let mask = self.keys.len() - 1;
+        let mut i = self.slot(key);
+        // Terminates: the table always holds a free slot (checked at load,
+        // `valid`), and `i` stays below the power-of-two length.
+        loop {
+            let k = self.keys[i];
+            if k == key {
+                return self.vals.get(i).copied();
+            }
+            if k == FlatMap::EMPTY {
+                return None;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Shape checks for a loaded table: a power-of-two length of at least
+    /// 2 (or empty), equal arrays, a free slot, values below `bound`.
+    pub(crate) fn valid(&self, bound: u32) -> bool {
+        let n = self.keys.len();
+        if n == 0 {
+            return self.vals.is_empty();
+        }
+        n >= 2
+            && n.is_power_of_two()
+            && self.vals.len() == n
+            && self.keys.iter().any(|&k| k == FlatMap::EMPTY)
+            && self
+                .keys
+                .iter()
+                .zip(&self.vals)
+                .all(|(&k, &v)| k == FlatMap::EMPTY || v < bound)
+    }
+}
+
+/// The compiled token-prefix matcher.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Matcher {
+    /// True when determinized (one state at a time); false in the fallback.
+    pub(crate) deterministic: bool,
+    /// The start state.
+    pub(crate) start: u32,
+    /// Per state, `[deny, ask, allow]`: the least entry index of a pattern
+    /// ending here, or [`NONE`].
+    pub(crate) accept: Vec<u32>,
+    /// Per state, the root of its byte trie of wildcard prefixes, or [`NONE`].
+    pub(crate) bt_root: Vec<u32>,
+    /// Exact tokens, concatenated.
+    pub(crate) tok_bytes: Vec<u8>,
+    /// Token `i` is `tok_bytes[tok_off[i]..tok_off[i + 1]]`.
+    pub(crate) tok_off: Vec<u32>,
+    /// Open-addressed by [`fnv1a`]: token id + 1, or 0 for a free slot.
+    pub(crate) tok_slots: Vec<u32>,
+    /// `(state << 32) | token` → target list.
+    pub(crate) edges: FlatMap,
+    /// `(byte-trie node << 8) | byte` → byte-trie node.
+    pub(crate) bt_edges: FlatMap,
+    /// Per byte-trie node: the target list of the deepest prefix ending
+    /// here, or [`NONE`] when no prefix ends here.
+    pub(crate) bt_target: Vec<u32>,
+    /// Target list `i` is `targets[target_off[i]..target_off[i + 1]]`.
+    pub(crate) target_off: Vec<u32>,
+    /// States.
+    pub(crate) targets: Vec<u32>,
+}
+
+/// One pattern to put in the trie: its list and index, and its tokens.
+#[derive(Debug, Clone, Copy)]
+pub struct TriePattern<'a> {
+    /// [`DENY`], [`ASK`] or [`ALLOW`].
+    pub list: usize,
+    /// The entry's index in its list (file order).
+    pub index: u32,
+    /// The tokens; empty for `Terminal()`, which matches every segment.
+    pub tokens: &'a [PatToken],
+}
+
+#[derive(Default)]
+struct Node {
+    exact: BTreeMap<String, u32>,
+    prefix: BTreeMap<String, u32>,
+    accept: [u32; 3],
+}
+
+struct Nfa {
+    nodes: Vec<Node>,
+}
+
+impl Nfa {
+    fn build(patterns: &[TriePattern<'_>]) -> Nfa {
+        let mut nodes = vec![Node {
+            accept: [NONE; 3],
+            ..Node::default()
+        }];
+        for p in patterns {
+            let mut n = 0usize;
+            for t in p.tokens {
+                let next = nodes.len() as u32;
+                let map = match t {
+                    PatToken::Exact(_) => &mut nodes[n].exact,
+                    PatToken::Prefix(_) => &mut nodes[n].prefix,
+                };
+                let key = match t {
+                    PatToken::Exact(s) | PatToken::Prefix(s) => s,
+                };
+                let child = *map.entry(key.clone()).or_insert(next);
+                if child == next {
+                    nodes.push(Node {
+                        accept: [NONE; 3],
+                        ..Node::default()
+                    });
+                }
+                n = child as usize;
+            }
+            let a = &mut nodes[n].accept[p.list];
+            *a = (*a).min(p.index);
+        }
+        Nfa { nodes }
+    }
+}
+
+/// A byte trie over the wildcard prefixes leaving one state, while building.
+struct ByteTrie {
+    children: Vec<BTreeMap<u8, usize>>,
+    /// Trie nodes the prefixes ending here lead to.
+    own: Vec<Vec<u32>>,
+}
+
+impl ByteTrie {
+    fn new() -> ByteTrie {
+        ByteTrie {
+            children: vec![BTreeMap::new()],
+            own: vec![Vec::new()],
+        }
+    }
+
+    fn insert(&mut self, prefix: &[u8], targets: &[u32]) {
+        let mut n = 0;
+        for &b in prefix {
+            n = match self.children[n].get(&b) {
+                Some(&c) => c,
+                None => {
+                    self.children.push(BTreeMap::new());
+                    self.own.push(Vec::new());
+                    let c = self.children.len() - 1;
+                    self.children[n].insert(b, c);
+                    c
+                }
+            };
+        }
+        self.own[n].extend_from_slice(targets);
+    }
+
+    /// Every trie node a word starting with `word` reaches through a
+    /// wildcard: the prefixes ending on its path.
+    fn matched_by(&self, word: &[u8]) -> Vec<u32> {
+        let mut out = self.own[0].clone();
+        let mut n = 0;
+        for b in word {
+            match self.children[n].get(b) {
+                Some(&c) => {
+                    n = c;
+                    out.extend_from_slice(&self.own[n]);
+                }
+                None => break,
+            }
+        }
+        out
+    }
+}
+
+fn set_of(mut v: Vec<u32>) -> Vec<u32> {
+    v.sort_unstable();
+    v.dedup();
+    v
+}
+
+/// The cap on determinized states; past it the NFA is kept (see the module
+/// doc). Generous: a realistic policy has about one state per trie node.
+fn state_cap(nfa_nodes: usize) -> usize {
+    nfa_nodes.saturating_mul(8).max(1 << 16)
+}
+
+impl Matcher {
+    /// Compiles patterns into a matcher, determinized when it stays under the
+    /// state cap.
+    pub fn build(patterns: &[TriePattern<'_>]) -> Matcher {
+        let nfa = Nfa::build(patterns);
+        let cap = state_cap(nfa.nodes.len());
+        Matcher::build_with(&nfa, Some(cap)).unwrap_or_else(|| {
+            // `None` as cap never gives up.
+            Matcher::build_with(&nfa, None).unwrap_or_default()
+        })
+    }
+
+    /// Compiles without determinizing (the fallback), for tests.
+    pub fn build_nondeterministic(patterns: &[TriePattern<'_>]) -> Matcher {
+        Matcher::build_with(&Nfa::build(patterns), None).unwrap_or_default()
+    }
+
+    /// `cap: Some(n)` determinizes, giving up past `n` states; `None` keeps
+    /// the NFA.
+    fn build_with(nfa: &Nfa, cap: Option<usize>) -> Option<Matcher> {
+        let deterministic = cap.is_some();
+        // States as sets of trie nodes.
+        let mut states: Vec<Vec<u32>> = if deterministic {
+            vec![vec![0]]
+        } else {
+            (0..nfa.nodes.len() as u32).map(|n| vec![n]).collect()
+        };
+        let mut state_ids: HashMap<Vec<u32>, u32> = HashMap::new();
+        if deterministic {
+            state_ids.insert(vec![0], 0);
+        }
+        // Target lists (NFA only; a DFA's list i is state i).
+        let mut lists: Vec<Vec<u32>> = Vec::new();
+        let mut list_ids: HashMap<Vec<u32>, u32> = HashMap::new();
+        let mut tokens: HashMap<String, u32> = HashMap::new();
+        let mut tok_list: Vec<&str> = Vec::new();
+        let mut accept = Vec::new();
+        let mut bt_root = Vec::new();
+        let mut edges: Vec<(u64, u32)> = Vec::new();
+        let mut bt_edges: Vec<(u64, u32)> = Vec::new();
+        let mut bt_target: Vec<u32> = Vec::new();
+
+        let mut i = 0usize;
+        while i < states.len() {
+            if let Some(cap) = cap {
+                if states.len() > cap {
+                    return None;
+                }
+            }
+            let set = states[i].clone();
+            let mut acc = [NONE; 3];
+            let mut exact: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+            let mut prefix: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
+            for &n in &set {
+                let node = &nfa.nodes[n as usize];
+                for (a, b) in acc.iter_mut().zip(node.accept) {
+                    *a = (*a).min(b);
+                }
+                for (t, &c) in &node.exact {
+                    exact.entry(t.as_str()).or_default().push(c);
+                }
+                for (t, &c) in &node.prefix {
+                    prefix.entry(t.as_str()).or_default().push(c);
+                }
+            }
+            accept.extend_from_slice(&acc);
+
+            // Resolves a set of trie nodes to a target list id.
+            let mut target = |nodes: Vec<u32>, states: &mut Vec<Vec<u32>>| -> u32 {
+                let nodes = set_of(nodes);
+                if deterministic {
+                    let next = states.len() as u32;
+                    *state_ids.entry(nodes.clone()).or_insert_with(|| {
+                        states.push(nodes);
+                        next
+                    })
+                } else {
+                    let next = lists.len() as u32;
+                    *list_ids.entry(nodes.clone()).or_insert_with(|| {
+                        lists.push(nodes);
+                        next
+                    })
+                }
+            };
+
+            let mut trie = ByteTrie::new();
+            for (p, targets) in &prefix {
+                trie.insert(p.as_bytes(), targets);
+            }
+            for (t, children) in exact {
+                let mut nodes = children;
+                nodes.extend(trie.matched_by(t.as_bytes()));
+                let list = target(nodes, &mut states);
+                let next_tok = tok_list.len() as u32;
+                let tok = *tokens.entry(t.to_string()).or_insert_with(|| {
+                    tok_list.push(t);
+                    next_tok
+                });
+                edges.push((((i as u64) << 32) | u64::from(tok), list));
+            }
+            if prefix.is_empty() {
+                bt_root.push(NONE);
+            } else {
+                // Global ids for this state's byte-trie nodes.
+                let base = bt_target.len() as u32;
+                bt_root.push(base);
+                let mut inherited: Vec<Vec<u32>> = vec![Vec::new(); trie.children.len()];
+                // Children are created after their parent, so index order is
+                // a topological order.
+                for n in 0..trie.children.len() {
+                    let mut here = inherited[n].clone();
+                    here.extend_from_slice(&trie.own[n]);
+                    for (&b, &c) in &trie.children[n] {
+                        inherited[c] = here.clone();
+                        bt_edges.push(((u64::from(base + n as u32) << 8) | u64::from(b), base + c as u32));
+                    }
+                    bt_target.push(if trie.own[n].is_empty() {
+                        NONE
+                    } else {
+                        target(here, &mut states)
+                    });
+                }
+            }
+            i += 1;
+        }
+
+        let (target_off, targets) = if deterministic {
+            ((0..=states.len() as u32).collect(), (0..states.len() as u32).collect())
+        } else {
+            let mut off = vec![0u32];
+            let mut flat = Vec::new();
+            for l in &lists {
+                flat.extend_from_slice(l);
+                off.push(flat.len() as u32);
+            }
+            (off, flat)
+        };
+        let mut tok_bytes = Vec::new();
+        let mut tok_off = vec![0u32];
+        for t in &tok_list {
+            tok_bytes.extend_from_slice(t.as_bytes());
+            tok_off.push(tok_bytes.len() as u32);
+        }
+        let mut tok_slots = Vec::new();
+        if !tok_list.is_empty() {
+            let cap = (tok_list.len() * 2).next_power_of_two().max(2);
+            tok_slots = vec![0u32; cap];
+            for (id, t) in tok_list.iter().enumerate() {
+                let mut s = (fnv1a(t.as_bytes()) as usize) & (cap - 1);
+                while tok_slots[s] != 0 {
+                    s = (s + 1) & (cap - 1);
+                }
+                tok_slots[s] = id as u32 + 1;
+            }
+        }
+        Some(Matcher {
+            deterministic,
+            start: 0,
+            accept,
+            bt_root,
+            tok_bytes,
+            tok_off,
+            tok_slots,
+            edges: FlatMap::build(&edges),
+            bt_edges: FlatMap::build(&bt_edges),
+            bt_target,
+            target_off,
+            targets,
+        })
+    }
+
+    /// Number of states.
+    pub fn states(&self) -> usize {
+        self.bt_root.len()
+    }
+
+    /// Number of distinct exact tokens.
+    pub fn tokens(&self) -> usize {
+        self.tok_off.len().saturating_sub(1)
+    }
+
+    /// True when determinized.
+    pub fn is_deterministic(&self) -> bool {
+        self.deterministic
+    }
+
+    #[inline]
+    fn token_text(&self, id: u32) -> &[u8] {
+        let i = id as usize;
+        match (self.tok_off.get(i), self.tok_off.get(i + 1)) {
+            (Some(&a), Some(&b)) => self.tok_bytes.get(a as usize..b as usize).unwrap_or_default(),
+            _ => &[],
+        }
+    }
+
+    /// The id of the exact token equal to `word`, if any pattern has it.
+    #[inline]
+    fn token(&self, word: &[u8]) -> Option<u32> {
+        if self.tok_slots.is_empty() {
+            return None;
+        }
+        let mask = self.tok_slots.len() - 1;
+        let mut s = (fnv1a(word) as usize) & mask;
+        // Terminates: a loaded table always has a free slot (`valid`).
+        loop {
+            let v = self.tok_slots[s];
+            if v == 0 {
+                return None;
+            }
+            if self.token_text(v - 1) == word {
+                return Some(v - 1);
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    /// The target list a word leads to from `state`.
+    #[inline]
+    fn step(&self, state: u32, word: &[u8], tok: Option<u32>) -> Option<u32> {
+        if let Some(t) = tok {
+            if let Some(l) = self.edges.get((u64::from(state) << 32) | u64::from(t)) {
+                return Some(l);
+            }
+        }
+        let mut b = *self.bt_root.get(state as usize)?;
+        if b == NONE {
+            return None;
+        }
+        let mut found = None;
+        for &byte in word {
+            match self.bt_edges.get((u64::from(b) << 8) | u64::from(byte)) {
+                Some(c) => {
+                    b = c;
+                    match self.bt_target.get(c as usize) {
+                        Some(&t) if t != NONE => found = Some(t),
+                        _ => {}
+                    }
+                }
+                None => break,
+            }
+        }
+        found
+    }
+
+    fn list(&self, l: u32) -> &[u32] {
+        let i = l as usize;
+        match (self.target_off.get(i), self.target_off.get(i + 1)) {
+            (Some(&a), Some(&b)) => self.targets.get(a as usize..b as usize).unwrap_or_default(),
+            _ => &[],
+        }
+    }
+
+    fn absorb(&self, best: &mut [u32; 3], state: u32) {
+        let i = state as usize * 3;
+        if let Some(a) = self.accept.get(i..i + 3) {
+            for k in 0..3 {
+                best[k] = best[k].min(a[k]);
+            }
+        }
+    }
+
+    /// Per list (`[deny, ask, allow]`), the index of the first entry in file
+    /// order whose pattern matches a segment with these argument words
+    /// (SPEC §3.2), or [`NONE`].
+    pub fn first_matches<S: AsRef<str>>(&self, words: &[S]) -> [u32; 3] {
+        let mut best = [NONE; 3];
+        if self.bt_root.is_empty() {
+            return best;
+        }
+        self.absorb(&mut best, self.start);
+        if self.deterministic {
+            let mut state = self.start;
+            for w in words {
+                let w = w.as_ref().as_bytes();
+                let tok = self.token(w);
+                let Some(l) = self.step(state, w, tok) else {
+                    break;
+                };
+                // A DFA's lists hold exactly one state.
+                let Some(&next) = self.list(l).first() else {
+                    break;
+                };
+                state = next;
+                self.absorb(&mut best, state);
+            }
+        } else {
+            let mut active = vec![self.start];
+            let mut next = Vec::new();
+            for w in words {
+                let w = w.as_ref().as_bytes();
+                let tok = self.token(w);
+                next.clear();
+                for &s in &active {
+                    if let Some(l) = self.step(s, w, tok) {
+                        next.extend_from_slice(self.list(l));
+                    }
+                }
+                next.sort_unstable();
+                next.dedup();
+                for &s in &next {
+                    self.absorb(&mut best, s);
+                }
+                std::mem::swap(&mut active, &mut next);
+                if active.is_empty() {
+                    break;
+                }
+            }
+        }
+        best
+    }
+
+    /// Shape checks of a loaded matcher: every id in range, every hash table
+    /// with a free slot. After this, matching never indexes out of bounds
+    /// nor loops forever.
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        let n = self.bt_root.len();
+        let ok = |c: bool, what: &str| if c { Ok(()) } else { Err(what.to_string()) };
+        if n == 0 {
+            return ok(
+                self.accept.is_empty() && self.edges.keys.is_empty() && self.tok_slots.is_empty(),
+                "an empty matcher with tables",
+            );
+        }
+        ok((self.start as usize) < n, "start state out of range")?;
+        ok(self.accept.len() == 3 * n, "accept table size")?;
+        let nt = self.tokens() as u32;
+        ok(!self.tok_off.is_empty(), "token offsets missing")?;
+        ok(
+            self.tok_off.windows(2).all(|w| w[0] <= w[1])
+                && self.tok_off.first() == Some(&0)
+                && self.tok_off.last().map(|&l| l as usize) == Some(self.tok_bytes.len()),
+            "token offsets",
+        )?;
+        ok(
+            self.tok_slots.is_empty()
+                || (self.tok_slots.len().is_power_of_two()
+                    && self.tok_slots.iter().any(|&v| v == 0)
+                    && self.tok_slots.iter().all(|&v| v <= nt)),
+            "token table",
+        )?;
+        let nl = self.target_off.len().saturating_sub(1) as u32;
+        ok(
+            !self.target_off.is_empty()
+                && self.target_off.first() == Some(&0)
+                && self.target_off.windows(2).all(|w| w[0] <= w[1])
+                && self.target_off.last().map(|&l| l as usize) == Some(self.targets.len()),
+            "target offsets",
+        )?;
+        ok(self.targets.iter().all(|&s| (s as usize) < n), "target state out of range")?;
+        if self.deterministic {
+            ok(self.target_off.windows(2).all(|w| w[1] == w[0] + 1), "deterministic lists")?;
+        }
+        ok(self.edges.valid(nl), "edge table")?;
+        ok(
+            self.edges
+                .keys
+                .iter()
+                .all(|&k| k == FlatMap::EMPTY || ((k >> 32) as usize) < n && ((k & 0xFFFF_FFFF) as u32) < nt),
+            "edge keys",
+        )?;
+        let nb = self.bt_target.len() as u32;
+        ok(self.bt_edges.valid(nb), "byte-trie table")?;
+        ok(self.bt_root.iter().all(|&b| b == NONE || b < nb), "byte-trie roots")?;
+        ok(self.bt_target.iter().all(|&l| l == NONE || l < nl), "byte-trie targets")?;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use permc_grammar::pattern::Pattern;
+
+    fn toks(p: &str) -> Vec<PatToken> {
+        Pattern::parse(&format!("Terminal({p})"))
+            .expect("pattern")
+            .tokens()
+            .expect("terminal")
+            .to_vec()
+    }
+
+    fn check(patterns: &[(usize, &str)], words: &str) {
+        let toks: Vec<(usize, Vec<PatToken>)> = patterns.iter().map(|(l, p)| (*l, toks(p))).collect();
+        let mut index = [0u32; 3];
+        let tp: Vec<TriePattern<'_>> = toks
+            .iter()
+            .map(|(l, t)| {
+                let i = index[*l];
+                index[*l] += 1;
+                TriePattern { list: *l, index: i, tokens: t }
+            })
+            .collect();
+        let words: Vec<&str> = words.split(' ').filter(|w| !w.is_empty()).collect();
+        let mut expect = [NONE; 3];
+        for p in &tp {
+            let m = p.tokens.len() <= words.len() && p.tokens.iter().zip(&words).all(|(t, w)| t.matches(w));
+            if m {
+                expect[p.list] = expect[p.list].min(p.index);
+            }
+        }
+        for m in [Matcher::build(&tp), Matcher::build_nondeterministic(&tp)] {
+            m.validate().expect("valid");
+            assert_eq!(m.first_matches(&words), expect, "{patterns:?} vs {words:?}");
+        }
+    }
+
+    #[test]
+    fn exact_and_wildcards() {
+        let ps = [
+            (ALLOW, "pnpm test:*"),
+            (ALLOW, "pnpm test"),
+            (DENY, "pnpm t*"),
+            (ASK, "pnpm test:u*"),
+            (ALLOW, "p* x"),
+            (ALLOW, ""),
+        ];
+        for w in ["pnpm test:unit", "pnpm test", "pnpm tx", "pnpm x", "pq x", "lsof", "", "pnpm test:u y", "p"] {
+            check(&ps, w);
+        }
+    }
+
+    #[test]
+    fn literal_stars_stay_literal() {
+        let ps = [(DENY, "rm -rf /*"), (ALLOW, "ls *"), (ALLOW, "a 'b*'")];
+        for w in ["rm -rf /*", "rm -rf /home", "ls *", "ls x", "a b*", "a bc"] {
+            check(&ps, w);
+        }
+    }
+}
