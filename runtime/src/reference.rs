@@ -186,7 +186,7 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
         Some(f) => {
             let scope = Scope::of(req);
             let report = scope.as_ref().map(|s| s.check(f)).unwrap_or_default();
-            file_terminal(rules, f, &report.cd_inside, automatic)
+            file_terminal(rules, f, &report.cd_inside, automatic, trace)
         }
     };
     let step = if line.is_some() {
@@ -325,7 +325,13 @@ enum Class {
 }
 
 /// SPEC §5.3.6: classify every segment, then combine.
-fn file_terminal(rules: &Rules, f: &LineFacts, cd_inside: &[bool], automatic: bool) -> FileOpinion {
+fn file_terminal(
+    rules: &Rules,
+    f: &LineFacts,
+    cd_inside: &[bool],
+    automatic: bool,
+    trace: &mut Trace,
+) -> FileOpinion {
     let p = &rules.permissions;
     let first =
         |list: &[Entry], words: &[String]| list.iter().position(|e| e.pattern.matches_words(words));
@@ -351,6 +357,31 @@ fn file_terminal(rules: &Rules, f: &LineFacts, cd_inside: &[bool], automatic: bo
         })
         .collect();
     let show = |i: usize| segments[i].words.join(" ");
+    if trace.is_some() {
+        for (i, c) in classes.iter().enumerate() {
+            let class = match c {
+                Class::Deny(k) => format!(
+                    "deny by {} at {}",
+                    p.deny[*k].pattern.text, p.deny[*k].location
+                ),
+                Class::Ask(k) => format!(
+                    "ask by {} at {}",
+                    p.ask[*k].pattern.text, p.ask[*k].location
+                ),
+                Class::Allow(k) => format!(
+                    "allow by {} at {}",
+                    p.allow[*k].pattern.text, p.allow[*k].location
+                ),
+                Class::CdInScope => "cd-in-scope".to_string(),
+                Class::Uncovered => "uncovered".to_string(),
+            };
+            note(
+                trace,
+                "6. Segment",
+                format!("{}. `{}`: {class}", i + 1, show(i)),
+            );
+        }
+    }
     if let Some((i, k)) = classes.iter().enumerate().find_map(|(i, c)| match c {
         Class::Deny(k) => Some((i, *k)),
         _ => None,
