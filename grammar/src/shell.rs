@@ -340,10 +340,7 @@ impl<'a> Parser<'a> {
 
     /// Is the `}` at the current position a group closer (a word of its own)?
     fn at_brace_close(&self) -> bool {
-        self.peek() == Some(b'}')
-            && self
-                .peek_at(1)
-                .is_none_or(|b| is_word_end(b) || b == b'}')
+        self.peek() == Some(b'}') && self.peek_at(1).is_none_or(|b| is_word_end(b) || b == b'}')
     }
 
     /// A list of pipelines and operators, until `close` (or end of input).
@@ -898,10 +895,9 @@ impl<'a> Parser<'a> {
                                 break;
                             }
                         }
-                        b'\\'
-                            if self.peek().is_some() => {
-                                self.pos += 1;
-                            }
+                        b'\\' if self.peek().is_some() => {
+                            self.pos += 1;
+                        }
                         b'`' => self.mark(Unparsed::SyntaxError),
                         b'$' if self.peek() == Some(b'(') => self.mark(Unparsed::SyntaxError),
                         _ => {}
@@ -1219,7 +1215,11 @@ mod tests {
         // `{fd}>x` allocates an fd into `fd`: not a word.
         let l = read("exec {fd}>out {rd}<in {_1}>>log {a}>&2 c");
         assert_eq!(l.segments[0].words, ["exec", "c"]);
-        let ops: Vec<_> = l.segments[0].redirects.iter().map(|r| r.op.as_str()).collect();
+        let ops: Vec<_> = l.segments[0]
+            .redirects
+            .iter()
+            .map(|r| r.op.as_str())
+            .collect();
         assert_eq!(ops, ["{fd}>", "{rd}<", "{_1}>>", "{a}>&"]);
         assert!(!l.is_unparsed());
         // Not of that form, or not directly before `<`/`>`: words.
@@ -1233,7 +1233,10 @@ mod tests {
     fn process_substitution_inside_a_word() {
         // bash passes `x/dev/fd/63`, `2/dev/fd/62`: one word each.
         let l = read("diff x<(ls a) 2>(wc) a\\ <(b)c");
-        assert_eq!(l.segments[0].words, ["diff", "x<(ls a)", "2>(wc)", "a <(b)c"]);
+        assert_eq!(
+            l.segments[0].words,
+            ["diff", "x<(ls a)", "2>(wc)", "a <(b)c"]
+        );
         assert!(l.segments[0].redirects.is_empty());
         let nested: Vec<_> = l.segments[1..].iter().map(|s| s.words.join(" ")).collect();
         assert_eq!(nested, ["ls a", "wc", "b"]);
