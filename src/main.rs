@@ -1,12 +1,13 @@
 //! `permc`: the command line of the permc policy compiler (SPEC §10.3).
 //! The only code of permc that does I/O.
 
+mod compile;
 mod decide;
 mod load;
 mod tokens;
 
 use clap::{Args, Parser, Subcommand};
-use decide::{Decider, Engine, ReferenceDecider};
+use decide::{CompiledDecider, Decider, Engine, ReferenceDecider};
 use load::Fatal;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -40,8 +41,12 @@ struct RequestArgs {
     #[arg(long, value_name = "FILE")]
     requests: Option<PathBuf>,
     /// Which engine decides.
-    #[arg(long, value_enum, default_value_t = Engine::Reference)]
+    #[arg(long, value_enum, default_value_t = Engine::Compiled)]
     engine: Engine,
+    /// A compiled artifact (`permc compile`) instead of the sources; rule
+    /// files given too must be the ones it was compiled from.
+    #[arg(long, value_name = "ARTIFACT")]
+    policy: Option<PathBuf>,
 }
 
 #[derive(Subcommand)]
@@ -60,6 +65,8 @@ enum Command {
         #[command(flatten)]
         requests: RequestArgs,
     },
+    /// Compiles the rule files into an artifact (SPEC §9).
+    Compile(compile::CompileArgs),
     /// How a command line is read (SPEC §4), as JSON.
     Tokens {
         /// The command line.
@@ -78,11 +85,37 @@ fn main() -> ExitCode {
     }
 }
 
-fn decider(rules: &RuleArgs, engine: Engine) -> Result<(Box<dyn Decider>, permc_runtime::Rules), Fatal> {
-    let (r, _, _) = load::rules(rules.permissions.as_deref(), rules.autonomy.as_deref())?;
-    match engine {
-        Engine::Reference | Engine::Compiled => Ok((Box::new(ReferenceDecider(r.clone())), r)),
+fn decider(
+    rules: &RuleArgs,
+    requests: &RequestArgs,
+    need_rules: bool,
+) -> Result<(Box<dyn Decider>, permc_runtime::Rules), Fatal> {
+    let (p, a) = (rules.permissions.as_deref(), rules.autonomy.as_deref());
+    if let Some(artifact) = &requests.policy {
+        // The artifact stands for the sources; sources given too are only
+        // checked against its hashes (stale → exit 2).
+        let policy = compile::load_policy(artifact, p, a)?;
+        let rules = if need_rules || requests.engine == Engine::Reference {
+            let (perms, auto) = policy.to_rules().map_err(|e| {
+                Fatal(format!("error: cannot read the rules back from {}: {e}", artifact.display()))
+            })?;
+            permc_runtime::Rules::new(perms, auto)
+        } else {
+            permc_runtime::Rules::default()
+        };
+        return Ok(match requests.engine {
+            Engine::Compiled => (Box::new(CompiledDecider(policy)), rules),
+            Engine::Reference => (Box::new(ReferenceDecider(rules.clone())), rules),
+        });
     }
+    let (r, _, _) = load::rules(p, a)?;
+    Ok(match requests.engine {
+        Engine::Compiled => {
+            let policy = permc_compiler::compile(&r.permissions, &r.autonomy);
+            (Box::new(CompiledDecider(policy)), r)
+        }
+        Engine::Reference => (Box::new(ReferenceDecider(r.clone())), r),
+    })
 }
 
 fn open_requests(args: &RequestArgs) -> Result<(Box<dyn BufRead>, bool), Fatal> {
@@ -103,7 +136,7 @@ fn open_requests(args: &RequestArgs) -> Result<(Box<dyn BufRead>, bool), Fatal> 
 fn run(cli: Cli) -> Result<ExitCode, Fatal> {
     match cli.command {
         Command::Decide { rules, requests } => {
-            let (d, _) = decider(&rules, requests.engine)?;
+            let (d, _) = decider(&rules, &requests, false)?;
             let (mut input, interactive) = open_requests(&requests)?;
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -111,7 +144,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Explain { rules, requests } => {
-            let (d, r) = decider(&rules, requests.engine)?;
+            let (d, r) = decider(&rules, &requests, true)?;
             let (mut input, _) = open_requests(&requests)?;
             let mut buf = Vec::new();
             let mut first = true;
@@ -136,6 +169,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Compile(args) => compile::run(&args),
         Command::Tokens { command } => {
             println!("{}", tokens::tokens_json(&command));
             Ok(ExitCode::SUCCESS)

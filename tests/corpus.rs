@@ -45,6 +45,33 @@ fn reference_engine() {
 }
 
 #[test]
+fn compiled_engine() {
+    corpus::run_all("compiled", |case| {
+        let rules = rules_of(case);
+        let policy = permc_compiler::compile(&rules.permissions, &rules.autonomy);
+        match Request::from_json(&case.request) {
+            Ok(req) => answer(&permc_runtime::compiled::decide(&policy, &req)),
+            Err(e) => Answer::Error(e.code.to_string()),
+        }
+    });
+}
+
+#[test]
+fn compiled_engine_through_the_artifact() {
+    use permc_compiler::artifact;
+    corpus::run_all("artifact", |case| {
+        let rules = rules_of(case);
+        let policy = permc_compiler::compile(&rules.permissions, &rules.autonomy);
+        let bytes = artifact::encode(&policy, &artifact::SourceHashes::default());
+        let loaded = artifact::decode(&bytes).expect("the artifact loads").policy;
+        match Request::from_json(&case.request) {
+            Ok(req) => answer(&permc_runtime::compiled::decide(&loaded, &req)),
+            Err(e) => Answer::Error(e.code.to_string()),
+        }
+    });
+}
+
+#[test]
 fn cli_engine() {
     let dir = std::env::temp_dir().join(format!("permc-corpus-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");

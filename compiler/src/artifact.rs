@@ -154,8 +154,14 @@ fn corrupt(why: &str) -> ArtifactError {
 
 impl<'a> Reader<'a> {
     fn take(&mut self, n: usize) -> R<&'a [u8]> {
-        let end = self.pos.checked_add(n).ok_or_else(|| corrupt("a length overflows"))?;
-        let s = self.b.get(self.pos..end).ok_or_else(|| corrupt("a table runs past the end"))?;
+        let end = self
+            .pos
+            .checked_add(n)
+            .ok_or_else(|| corrupt("a length overflows"))?;
+        let s = self
+            .b
+            .get(self.pos..end)
+            .ok_or_else(|| corrupt("a table runs past the end"))?;
         self.pos = end;
         Ok(s)
     }
@@ -187,13 +193,14 @@ impl<'a> Reader<'a> {
     fn u32s(&mut self) -> R<Vec<u32>> {
         let n = self.len(4)?;
         let s = self.take(n * 4)?;
-        Ok(s.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect())
+        Ok(s.chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect())
     }
     fn u64s(&mut self) -> R<Vec<u64>> {
         let n = self.len(8)?;
         let s = self.take(n * 8)?;
-        Ok(s
-            .chunks_exact(8)
+        Ok(s.chunks_exact(8)
             .map(|c| u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]))
             .collect())
     }
@@ -258,7 +265,8 @@ pub fn encode(policy: &CompiledPolicy, sources: &SourceHashes) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEADER + body.len());
     out.extend_from_slice(&MAGIC);
     out.extend_from_slice(&VERSION.to_le_bytes());
-    let flags = u32::from(sources.permissions.is_some()) | (u32::from(sources.autonomy.is_some()) << 1);
+    let flags =
+        u32::from(sources.permissions.is_some()) | (u32::from(sources.autonomy.is_some()) << 1);
     out.extend_from_slice(&flags.to_le_bytes());
     out.extend_from_slice(&sources.permissions.unwrap_or(0).to_le_bytes());
     out.extend_from_slice(&sources.autonomy.unwrap_or(0).to_le_bytes());
@@ -329,7 +337,11 @@ fn decode_body(body: &[u8]) -> R<CompiledPolicy> {
             col: r.u32s()?,
         })
     };
-    let lists = [entry_table(&mut r)?, entry_table(&mut r)?, entry_table(&mut r)?];
+    let lists = [
+        entry_table(&mut r)?,
+        entry_table(&mut r)?,
+        entry_table(&mut r)?,
+    ];
     let deterministic = match r.u8()? {
         0 => false,
         1 => true,
@@ -390,9 +402,14 @@ mod tests {
     fn sample() -> (CompiledPolicy, SourceHashes) {
         let p = br#"{"allow": ["Terminal(pnpm test:*)", "GitCommit()"], "deny": ["Terminal(curl)"], "ask": ["Terminal()"]}"#;
         let a = br#"{"dev-api": {"*": "auto_approve", "terminal": "require_approval"}}"#;
-        let perms = load_permissions("permissions.json", p).value.expect("loads");
+        let perms = load_permissions("permissions.json", p)
+            .value
+            .expect("loads");
         let auto = load_autonomy("autonomy.json", a).value.expect("loads");
-        (crate::compile(&perms, &auto), SourceHashes::of(Some(p), Some(a)))
+        (
+            crate::compile(&perms, &auto),
+            SourceHashes::of(Some(p), Some(a)),
+        )
     }
 
     #[test]
@@ -402,7 +419,11 @@ mod tests {
         let back = decode(&bytes).expect("decodes");
         assert_eq!(back.policy, p);
         assert_eq!(back.sources, s);
-        assert_eq!(encode(&back.policy, &back.sources), bytes, "encoding is deterministic");
+        assert_eq!(
+            encode(&back.policy, &back.sources),
+            bytes,
+            "encoding is deterministic"
+        );
     }
 
     #[test]
@@ -411,7 +432,10 @@ mod tests {
         let bytes = encode(&p, &s);
         assert_eq!(decode(b"nope"), Err(ArtifactError::BadMagic));
         assert_eq!(decode(&bytes[..20]), Err(ArtifactError::Truncated));
-        assert_eq!(decode(&bytes[..bytes.len() - 1]), Err(ArtifactError::Truncated));
+        assert_eq!(
+            decode(&bytes[..bytes.len() - 1]),
+            Err(ArtifactError::Truncated)
+        );
         let mut v = bytes.clone();
         v[8] = 9;
         assert_eq!(decode(&v), Err(ArtifactError::Version { found: 9 }));
@@ -431,12 +455,21 @@ mod tests {
     fn checksum_valid_but_inconsistent_tables_are_refused() {
         let (mut p, s) = sample();
         p.typed[0] = 99;
-        assert!(matches!(decode(&encode(&p, &s)), Err(ArtifactError::Corrupt(_))));
+        assert!(matches!(
+            decode(&encode(&p, &s)),
+            Err(ArtifactError::Corrupt(_))
+        ));
         let (mut p, s) = sample();
         p.programs[0].clear();
-        assert!(matches!(decode(&encode(&p, &s)), Err(ArtifactError::Corrupt(_))));
+        assert!(matches!(
+            decode(&encode(&p, &s)),
+            Err(ArtifactError::Corrupt(_))
+        ));
         let (mut p, s) = sample();
         p.matcher.tok_slots.iter_mut().for_each(|v| *v = 1);
-        assert!(matches!(decode(&encode(&p, &s)), Err(ArtifactError::Corrupt(_))));
+        assert!(matches!(
+            decode(&encode(&p, &s)),
+            Err(ArtifactError::Corrupt(_))
+        ));
     }
 }

@@ -12,9 +12,9 @@
 //!
 //! `permc compile --dump dot` draws the graph.
 
+use permc_grammar::ActionType;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::{Dfs, EdgeRef};
-use permc_grammar::ActionType;
 use std::collections::BTreeMap;
 
 /// One stage of SPEC §5.3.
@@ -145,7 +145,11 @@ fn needed(t: ActionType, shape: &Shape) -> Vec<Stage> {
     }
     if terminal {
         v.push(Stage::FileTerminal);
-        v.extend([Stage::CeilingExternalEffect, Stage::CeilingPrivileged, Stage::CeilingUnparsed]);
+        v.extend([
+            Stage::CeilingExternalEffect,
+            Stage::CeilingPrivileged,
+            Stage::CeilingUnparsed,
+        ]);
     } else if shape.typed.get(i).copied().unwrap_or(true) {
         v.push(Stage::FileTyped);
     }
@@ -178,7 +182,9 @@ impl StageGraph {
     pub fn build(shape: &Shape) -> Result<StageGraph, String> {
         let mut graph: DiGraph<Stage, u32> = DiGraph::new();
         let mut nodes: BTreeMap<Stage, NodeIndex> = BTreeMap::new();
-        let mut node = |g: &mut DiGraph<Stage, u32>, s: Stage| *nodes.entry(s).or_insert_with(|| g.add_node(s));
+        let mut node = |g: &mut DiGraph<Stage, u32>, s: Stage| {
+            *nodes.entry(s).or_insert_with(|| g.add_node(s))
+        };
         let start = node(&mut graph, Stage::Start);
         let mut edges: BTreeMap<(Stage, Stage), u32> = BTreeMap::new();
         for &t in ActionType::ALL {
@@ -236,7 +242,11 @@ impl StageGraph {
                 .map(|e| e.target())
                 .collect();
             let [n] = next[..] else {
-                return Err(format!("{t}: {} ways on from {}", next.len(), self.graph[at].name()));
+                return Err(format!(
+                    "{t}: {} ways on from {}",
+                    next.len(),
+                    self.graph[at].name()
+                ));
             };
             if self.graph[n] == Stage::Return {
                 return Ok(out);
@@ -254,7 +264,9 @@ impl StageGraph {
 
     /// The graph in Graphviz DOT.
     pub fn dot(&self) -> String {
-        let mut out = String::from("digraph permc {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n");
+        let mut out = String::from(
+            "digraph permc {\n  rankdir=TB;\n  node [shape=box, fontname=\"monospace\"];\n",
+        );
         for n in self.graph.node_indices() {
             let s = self.graph[n];
             let extra = match s {
@@ -262,11 +274,19 @@ impl StageGraph {
                 Stage::Start | Stage::Return => ", shape=oval",
                 _ => "",
             };
-            out.push_str(&format!("  s{} [label=\"{}\"{extra}];\n", s as u8, s.name()));
+            out.push_str(&format!(
+                "  s{} [label=\"{}\"{extra}];\n",
+                s as u8,
+                s.name()
+            ));
         }
         for e in self.graph.edge_references() {
             let (a, b) = (self.graph[e.source()], self.graph[e.target()]);
-            let style = if b == Stage::Deny { ", style=dashed, color=\"#cc0000\"" } else { "" };
+            let style = if b == Stage::Deny {
+                ", style=dashed, color=\"#cc0000\""
+            } else {
+                ""
+            };
             out.push_str(&format!(
                 "  s{} -> s{} [label=\"{}\"{style}];\n",
                 a as u8,
@@ -330,7 +350,10 @@ mod tests {
                 Stage::CeilingScope
             ]
         );
-        assert_eq!(p[ActionType::GitPush.index()], [Stage::Iam, Stage::Base, Stage::CeilingTypedExternal]);
+        assert_eq!(
+            p[ActionType::GitPush.index()],
+            [Stage::Iam, Stage::Base, Stage::CeilingTypedExternal]
+        );
         let shape = Shape {
             autonomy: [true; 20],
             typed: [true; 20],

@@ -50,7 +50,8 @@ pub fn xxh64(data: &[u8]) -> u64 {
     let len = data.len();
     let mut i = 0;
     let mut h = if len >= 32 {
-        let (mut v1, mut v2, mut v3, mut v4) = (P1.wrapping_add(P2), P2, 0u64, 0u64.wrapping_sub(P1));
+        let (mut v1, mut v2, mut v3, mut v4) =
+            (P1.wrapping_add(P2), P2, 0u64, 0u64.wrapping_sub(P1));
         // Every index below stays under `len`: the loop runs while 32 bytes
         // remain.
         while i + 32 <= len {
@@ -116,7 +117,10 @@ mod tests {
         assert_eq!(xxh64(b""), 0xEF46_DB37_51D8_E999);
         assert_eq!(xxh64(b"a"), 0xD24E_C4F1_A98C_6E5B);
         assert_eq!(xxh64(b"abc"), 0x44BC_2CF5_AD77_0999);
-        assert_eq!(xxh64(b"Nobody inspects the spammish repetition"), 0xFBCE_A83C_8A37_8BF1);
+        assert_eq!(
+            xxh64(b"Nobody inspects the spammish repetition"),
+            0xFBCE_A83C_8A37_8BF1
+        );
     }
 
     #[test]

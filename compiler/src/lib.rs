@@ -91,7 +91,10 @@ impl StrTable {
         self.off.first() == Some(&0)
             && self.off.windows(2).all(|w| w[0] <= w[1])
             && self.off.last().map(|&l| l as usize) == Some(self.text.len())
-            && self.off.iter().all(|&o| self.text.is_char_boundary(o as usize))
+            && self
+                .off
+                .iter()
+                .all(|&o| self.text.is_char_boundary(o as usize))
     }
 }
 
@@ -203,7 +206,11 @@ fn slots_for<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Vec<u32> {
 impl AutonomyTable {
     fn of(a: &Autonomy) -> AutonomyTable {
         let mut t = AutonomyTable {
-            file: a.rules.first().map(|r| r.location.file.clone()).unwrap_or_default(),
+            file: a
+                .rules
+                .first()
+                .map(|r| r.location.file.clone())
+                .unwrap_or_default(),
             ..AutonomyTable::default()
         };
         let mut agent_ids: HashMap<&str, u32> = HashMap::new();
@@ -235,7 +242,8 @@ impl AutonomyTable {
                 // SPEC §2.2, steps 2–5.
                 let res = match (specific, wildcard) {
                     (Some(s), Some(w))
-                        if mode(s) == Some(Policy::AutoApprove) && mode(w) == Some(Policy::AutoApprove) =>
+                        if mode(s) == Some(Policy::AutoApprove)
+                            && mode(w) == Some(Policy::AutoApprove) =>
                     {
                         Some((Policy::AutoApprove, AutonomyOrigin::Wildcard, w))
                     }
@@ -278,22 +286,44 @@ impl AutonomyTable {
     pub(crate) fn validate(&self) -> Result<(), String> {
         let n = self.rule_agent.len();
         let na = self.agents.len();
-        let e = |c: bool, w: &str| if c { Ok(()) } else { Err(format!("autonomy table: {w}")) };
+        let e = |c: bool, w: &str| {
+            if c {
+                Ok(())
+            } else {
+                Err(format!("autonomy table: {w}"))
+            }
+        };
         e(self.agents.valid(), "agent names")?;
         e(
-            [self.rule_key.len(), self.rule_mode.len(), self.rule_line.len(), self.rule_col.len()]
-                .iter()
-                .all(|&l| l == n),
+            [
+                self.rule_key.len(),
+                self.rule_mode.len(),
+                self.rule_line.len(),
+                self.rule_col.len(),
+            ]
+            .iter()
+            .all(|&l| l == n),
             "rule columns",
         )?;
-        e(self.rule_agent.iter().all(|&a| (a as usize) < na), "rule agent")?;
-        e(self.rule_key.iter().all(|&k| usize::from(k) <= TYPES), "rule key")?;
-        e(self.rule_mode.iter().all(|&m| policy_of(m).is_some()), "rule mode")?;
+        e(
+            self.rule_agent.iter().all(|&a| (a as usize) < na),
+            "rule agent",
+        )?;
+        e(
+            self.rule_key.iter().all(|&k| usize::from(k) <= TYPES),
+            "rule key",
+        )?;
+        e(
+            self.rule_mode.iter().all(|&m| policy_of(m).is_some()),
+            "rule mode",
+        )?;
         e(self.resolved.len() == na * TYPES * 2, "resolution size")?;
         e(
             self.resolved.chunks_exact(2).all(|c| {
                 (c[0] == NONE && c[1] == NONE)
-                    || (policy_of((c[0] & 0xFF) as u8).is_some() && c[0] >> 8 <= 1 && (c[1] as usize) < n)
+                    || (policy_of((c[0] & 0xFF) as u8).is_some()
+                        && c[0] >> 8 <= 1
+                        && (c[1] as usize) < n)
             }),
             "resolution entries",
         )?;
@@ -434,7 +464,10 @@ impl CompiledPolicy {
             *s = any_wildcard || a.rule_key.iter().any(|&k| usize::from(k) == i + 1);
         }
         for (i, s) in shape.typed.iter_mut().enumerate() {
-            *s = self.typed.get(i * 3..i * 3 + 3).map_or(true, |t| t.iter().any(|&k| k != NONE));
+            *s = self
+                .typed
+                .get(i * 3..i * 3 + 3)
+                .map_or(true, |t| t.iter().any(|&k| k != NONE));
         }
         shape
     }
@@ -447,7 +480,10 @@ impl CompiledPolicy {
     /// The stages `t` runs, in order (SPEC §5.3). Empty only for a policy
     /// whose graph failed its check, which the runtime answers failing closed.
     pub fn program(&self, t: ActionType) -> &[Stage] {
-        self.programs.get(t.index()).map(Vec::as_slice).unwrap_or_default()
+        self.programs
+            .get(t.index())
+            .map(Vec::as_slice)
+            .unwrap_or_default()
     }
 
     /// Per list (`[deny, ask, allow]`), the first entry matching a segment
@@ -515,12 +551,21 @@ impl CompiledPolicy {
     pub fn autonomy_rule_text(&self, rule: u32) -> String {
         let a = &self.autonomy;
         let r = rule as usize;
-        let agent = a.rule_agent.get(r).map_or("", |&id| a.agents.get(id as usize));
+        let agent = a
+            .rule_agent
+            .get(r)
+            .map_or("", |&id| a.agents.get(id as usize));
         let key = match a.rule_key.get(r) {
             Some(0) | None => "*",
-            Some(&k) => ActionType::ALL.get(usize::from(k) - 1).map_or("*", |t| t.name()),
+            Some(&k) => ActionType::ALL
+                .get(usize::from(k) - 1)
+                .map_or("*", |t| t.name()),
         };
-        let mode = a.rule_mode.get(r).and_then(|&m| policy_of(m)).map_or("", |m| m.name());
+        let mode = a
+            .rule_mode
+            .get(r)
+            .and_then(|&m| policy_of(m))
+            .map_or("", |m| m.name());
         format!("{agent}: {key} = {mode}")
     }
 
@@ -588,9 +633,16 @@ impl CompiledPolicy {
                 ),
             };
             rules.push(AutonomyRule {
-                agent: a.agents.get(a.rule_agent.get(r).copied().unwrap_or(0) as usize).to_string(),
+                agent: a
+                    .agents
+                    .get(a.rule_agent.get(r).copied().unwrap_or(0) as usize)
+                    .to_string(),
                 key,
-                mode: a.rule_mode.get(r).and_then(|&m| policy_of(m)).ok_or("autonomy rule with an unknown mode")?,
+                mode: a
+                    .rule_mode
+                    .get(r)
+                    .and_then(|&m| policy_of(m))
+                    .ok_or("autonomy rule with an unknown mode")?,
                 span: Span::default(),
                 key_span: Span::default(),
                 location: Location {
@@ -616,8 +668,17 @@ impl CompiledPolicy {
             }
         }
         self.matcher.validate()?;
-        let lens = [self.lists[0].len(), self.lists[1].len(), self.lists[2].len()];
-        let in_list = |chunk: &[u32]| chunk.iter().zip(lens).all(|(&k, n)| k == NONE || (k as usize) < n);
+        let lens = [
+            self.lists[0].len(),
+            self.lists[1].len(),
+            self.lists[2].len(),
+        ];
+        let in_list = |chunk: &[u32]| {
+            chunk
+                .iter()
+                .zip(lens)
+                .all(|(&k, n)| k == NONE || (k as usize) < n)
+        };
         if !self.matcher.accept.chunks_exact(3).all(in_list) {
             return Err("a trie state names an entry that does not exist".into());
         }

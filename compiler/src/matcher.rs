@@ -385,7 +385,10 @@ impl Matcher {
                     here.extend_from_slice(&trie.own[n]);
                     for (&b, &c) in &trie.children[n] {
                         inherited[c] = here.clone();
-                        bt_edges.push(((u64::from(base + n as u32) << 8) | u64::from(b), base + c as u32));
+                        bt_edges.push((
+                            (u64::from(base + n as u32) << 8) | u64::from(b),
+                            base + c as u32,
+                        ));
                     }
                     bt_target.push(if trie.own[n].is_empty() {
                         NONE
@@ -398,7 +401,10 @@ impl Matcher {
         }
 
         let (target_off, targets) = if deterministic {
-            ((0..=states.len() as u32).collect(), (0..states.len() as u32).collect())
+            (
+                (0..=states.len() as u32).collect(),
+                (0..states.len() as u32).collect(),
+            )
         } else {
             let mut off = vec![0u32];
             let mut flat = Vec::new();
@@ -461,7 +467,10 @@ impl Matcher {
     fn token_text(&self, id: u32) -> &[u8] {
         let i = id as usize;
         match (self.tok_off.get(i), self.tok_off.get(i + 1)) {
-            (Some(&a), Some(&b)) => self.tok_bytes.get(a as usize..b as usize).unwrap_or_default(),
+            (Some(&a), Some(&b)) => self
+                .tok_bytes
+                .get(a as usize..b as usize)
+                .unwrap_or_default(),
             _ => &[],
         }
     }
@@ -619,22 +628,33 @@ impl Matcher {
                 && self.target_off.last().map(|&l| l as usize) == Some(self.targets.len()),
             "target offsets",
         )?;
-        ok(self.targets.iter().all(|&s| (s as usize) < n), "target state out of range")?;
+        ok(
+            self.targets.iter().all(|&s| (s as usize) < n),
+            "target state out of range",
+        )?;
         if self.deterministic {
-            ok(self.target_off.windows(2).all(|w| w[1] == w[0] + 1), "deterministic lists")?;
+            ok(
+                self.target_off.windows(2).all(|w| w[1] == w[0] + 1),
+                "deterministic lists",
+            )?;
         }
         ok(self.edges.valid(nl), "edge table")?;
         ok(
-            self.edges
-                .keys
-                .iter()
-                .all(|&k| k == FlatMap::EMPTY || ((k >> 32) as usize) < n && ((k & 0xFFFF_FFFF) as u32) < nt),
+            self.edges.keys.iter().all(|&k| {
+                k == FlatMap::EMPTY || ((k >> 32) as usize) < n && ((k & 0xFFFF_FFFF) as u32) < nt
+            }),
             "edge keys",
         )?;
         let nb = self.bt_target.len() as u32;
         ok(self.bt_edges.valid(nb), "byte-trie table")?;
-        ok(self.bt_root.iter().all(|&b| b == NONE || b < nb), "byte-trie roots")?;
-        ok(self.bt_target.iter().all(|&l| l == NONE || l < nl), "byte-trie targets")?;
+        ok(
+            self.bt_root.iter().all(|&b| b == NONE || b < nb),
+            "byte-trie roots",
+        )?;
+        ok(
+            self.bt_target.iter().all(|&l| l == NONE || l < nl),
+            "byte-trie targets",
+        )?;
         Ok(())
     }
 }
@@ -653,20 +673,26 @@ mod tests {
     }
 
     fn check(patterns: &[(usize, &str)], words: &str) {
-        let toks: Vec<(usize, Vec<PatToken>)> = patterns.iter().map(|(l, p)| (*l, toks(p))).collect();
+        let toks: Vec<(usize, Vec<PatToken>)> =
+            patterns.iter().map(|(l, p)| (*l, toks(p))).collect();
         let mut index = [0u32; 3];
         let tp: Vec<TriePattern<'_>> = toks
             .iter()
             .map(|(l, t)| {
                 let i = index[*l];
                 index[*l] += 1;
-                TriePattern { list: *l, index: i, tokens: t }
+                TriePattern {
+                    list: *l,
+                    index: i,
+                    tokens: t,
+                }
             })
             .collect();
         let words: Vec<&str> = words.split(' ').filter(|w| !w.is_empty()).collect();
         let mut expect = [NONE; 3];
         for p in &tp {
-            let m = p.tokens.len() <= words.len() && p.tokens.iter().zip(&words).all(|(t, w)| t.matches(w));
+            let m = p.tokens.len() <= words.len()
+                && p.tokens.iter().zip(&words).all(|(t, w)| t.matches(w));
             if m {
                 expect[p.list] = expect[p.list].min(p.index);
             }
@@ -687,7 +713,17 @@ mod tests {
             (ALLOW, "p* x"),
             (ALLOW, ""),
         ];
-        for w in ["pnpm test:unit", "pnpm test", "pnpm tx", "pnpm x", "pq x", "lsof", "", "pnpm test:u y", "p"] {
+        for w in [
+            "pnpm test:unit",
+            "pnpm test",
+            "pnpm tx",
+            "pnpm x",
+            "pq x",
+            "lsof",
+            "",
+            "pnpm test:u y",
+            "p",
+        ] {
             check(&ps, w);
         }
     }

@@ -16,6 +16,7 @@
 //! ```
 
 pub mod always;
+pub mod compiled;
 pub mod decision;
 pub mod facts;
 pub mod reference;

@@ -1,0 +1,425 @@
+//! The compiled engine: SPEC §5.3 over a [`CompiledPolicy`].
+//!
+//! It runs the action type's program (the stages the compiler kept, in the
+//! order of the stage DAG) over precomputed tables: the token-prefix trie
+//! for terminal segments, the first `Label()` entry per type, the resolved
+//! autonomy per (agent, type). The per-request facts — wrappers, built-ins,
+//! external effect, privileged, unparsed, scope — come from [`crate::facts`],
+//! shared with the reference interpreter; each is read once per request,
+//! and the scope only when a stage needs it.
+//!
+//! It answers exactly like [`crate::reference`]: the same policy, reason,
+//! deciding rule (text and `file:line:col`), autonomy origin and scope root
+//! (tested by the corpus, a differential property test, an exhaustive small
+//! universe and the artifact round trip).
+
+use crate::decision::{Decision, Origin, Reason, RuleRef};
+use crate::facts::{self, LineFacts, Scope, ScopeReport};
+use crate::request::{ExecutionMode, Request};
+use permc_compiler::dag::Stage;
+use permc_compiler::matcher::{ALLOW, ASK, DENY, NONE};
+use permc_compiler::AutonomyOrigin;
+use permc_grammar::{ActionType, Policy};
+
+pub use permc_compiler::{compile, CompiledPolicy};
+
+/// `current` of SPEC §5.3.
+struct Current {
+    policy: Policy,
+    reason: Reason,
+    rule: Option<RuleRef>,
+    message: String,
+}
+
+fn entry_ref(p: &CompiledPolicy, list: usize, k: u32) -> RuleRef {
+    RuleRef {
+        rule: p.entry_text(list, k).to_string(),
+        source: p.entry_source(list, k),
+    }
+}
+
+/// The scope reading, computed at most once per request, when first needed.
+struct LazyScope<'r> {
+    req: &'r Request,
+    report: Option<Option<ScopeReport>>,
+}
+
+impl LazyScope<'_> {
+    fn get(&mut self, line: &LineFacts) -> Option<&ScopeReport> {
+        let req = self.req;
+        self.report
+            .get_or_insert_with(|| Scope::of(req).map(|s| s.check(line)))
+            .as_ref()
+    }
+}
+
+/// Decides one request over a compiled policy (SPEC §5.3).
+pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
+    let action = req.action.kind;
+    let scope_root = facts::scope_root_label(req);
+    let finish = |c: Current, origin: Option<Origin>| Decision {
+        policy: c.policy,
+        reason: c.reason,
+        rule: c.rule,
+        autonomy_origin: origin,
+        scope_root,
+        message: c.message,
+    };
+    let program = p.program(action);
+    // Fail closed: a policy without a program for the type (its stage graph
+    // failed its check) never approves anything. Compiled and loaded
+    // policies always have one.
+    let mut current = Current {
+        policy: Policy::RequireApproval,
+        reason: Reason::Default,
+        rule: None,
+        message: "no rule grants this action, so a person approves it".into(),
+    };
+    let mut origin = None;
+    let mut automatic = false;
+    let mut line: Option<LineFacts> = None;
+    let mut scope = LazyScope { req, report: None };
+
+    for &stage in program {
+        match stage {
+            // 1. IAM (SPEC §1).
+            Stage::Iam => {
+                if req.context.role < action.min_role() {
+                    let msg = format!(
+                        "{} needs the role {} or above; the requester is {}",
+                        action.name(),
+                        action.min_role(),
+                        req.context.role
+                    );
+                    return finish(deny(Reason::IamMinRole, None, msg), None);
+                }
+            }
+            // 2. Built-in denies (SPEC §5.2).
+            Stage::Builtins => {
+                let f = line_of(&mut line, req);
+                if let Some(pattern) = f.builtin_deny() {
+                    let msg =
+                        format!("the command runs `{pattern}`, a built-in deny no file can lift");
+                    let rule = RuleRef {
+                        rule: pattern.to_string(),
+                        source: "builtin".to_string(),
+                    };
+                    return finish(deny(Reason::BuiltinDeny, Some(rule), msg), None);
+                }
+            }
+            // 3. Base (ADR 0134).
+            Stage::Base => {
+                if action == ActionType::Terminal
+                    && req.context.execution_mode == ExecutionMode::Container
+                    && req.context.container_running
+                {
+                    current = Current {
+                        policy: Policy::AutoApprove,
+                        reason: Reason::ContainerFloor,
+                        rule: None,
+                        message: "the command runs in the project's running container".into(),
+                    };
+                }
+            }
+            // 4. Autonomy (SPEC §2.2), precomputed per (agent, type).
+            Stage::Autonomy => {
+                if let Some(r) = p.resolve_autonomy(req.action.agent.as_deref(), action) {
+                    let o = match r.origin {
+                        AutonomyOrigin::Specific => Origin::Specific,
+                        AutonomyOrigin::Wildcard => Origin::Wildcard,
+                    };
+                    origin = Some(o);
+                    automatic = r.mode == Policy::AutoApprove && o == Origin::Wildcard;
+                    let rule = RuleRef {
+                        rule: p.autonomy_rule_text(r.rule),
+                        source: p.autonomy_rule_source(r.rule),
+                    };
+                    let msg = format!(
+                        "the autonomy rule `{}` ({}) says {}",
+                        rule.rule,
+                        o.name(),
+                        r.mode
+                    );
+                    if r.mode == Policy::Deny {
+                        return finish(deny(Reason::AutonomyDeny, Some(rule), msg), origin);
+                    }
+                    current = Current {
+                        policy: r.mode,
+                        reason: if r.mode == Policy::AutoApprove {
+                            Reason::AutonomyAutoApprove
+                        } else {
+                            Reason::AutonomyRequireApproval
+                        },
+                        rule: Some(rule),
+                        message: msg,
+                    };
+                }
+            }
+            // 5. The file, non-terminal.
+            Stage::FileTyped => {
+                if let Some(c) = file_typed(p, action) {
+                    if c.policy == Policy::Deny {
+                        return finish(c, origin);
+                    }
+                    current = c;
+                }
+            }
+            // 6. The file, terminal.
+            Stage::FileTerminal => {
+                let f = line_of(&mut line, req);
+                if let Some(c) = file_terminal(p, f, &mut scope, automatic) {
+                    if c.policy == Policy::Deny {
+                        return finish(c, origin);
+                    }
+                    current = c;
+                }
+            }
+            // 7. Ceilings, only over auto_approve; the first that holds.
+            ceiling if current.policy == Policy::AutoApprove => {
+                if let Some((reason, msg)) =
+                    ceiling_holds(ceiling, req, &mut line, &mut scope, automatic)
+                {
+                    let message =
+                        format!("{}; but {msg}, so a person approves it", current.message);
+                    current = Current {
+                        policy: Policy::RequireApproval,
+                        reason,
+                        rule: None,
+                        message,
+                    };
+                }
+            }
+            _ => {}
+        }
+    }
+    // 8.
+    finish(current, origin)
+}
+
+fn line_of<'l>(line: &'l mut Option<LineFacts>, req: &Request) -> &'l LineFacts {
+    line.get_or_insert_with(|| LineFacts::of(req.action.command.as_deref().unwrap_or("")))
+}
+
+fn deny(reason: Reason, rule: Option<RuleRef>, message: String) -> Current {
+    Current {
+        policy: Policy::Deny,
+        reason,
+        rule,
+        message,
+    }
+}
+
+/// SPEC §5.3 step 5 from the precomputed first `Label()` per list.
+fn file_typed(p: &CompiledPolicy, action: ActionType) -> Option<Current> {
+    let m = p.typed_matches(action);
+    let name = action.name();
+    if m[DENY] != NONE {
+        let r = entry_ref(p, DENY, m[DENY]);
+        let msg = format!("`{}` in deny denies every {name}", r.rule);
+        return Some(deny(Reason::FileDeny, Some(r), msg));
+    }
+    if m[ASK] != NONE {
+        let r = entry_ref(p, ASK, m[ASK]);
+        let msg = format!("`{}` in ask asks for every {name}", r.rule);
+        return Some(Current {
+            policy: Policy::RequireApproval,
+            reason: Reason::FileAsk,
+            rule: Some(r),
+            message: msg,
+        });
+    }
+    if m[ALLOW] != NONE {
+        let r = entry_ref(p, ALLOW, m[ALLOW]);
+        let msg = format!("`{}` in allow allows every {name}", r.rule);
+        return Some(Current {
+            policy: Policy::AutoApprove,
+            reason: Reason::FileAllow,
+            rule: Some(r),
+            message: msg,
+        });
+    }
+    None
+}
+
+/// SPEC §5.3 step 6 in one pass over the segments: each segment's first
+/// deny/ask/allow entry from the trie; `cd` in scope only for segments no
+/// pattern covers. `None` = silent (or dropped in automatic mode).
+fn file_terminal(
+    p: &CompiledPolicy,
+    f: &LineFacts,
+    scope: &mut LazyScope<'_>,
+    automatic: bool,
+) -> Option<Current> {
+    let segments = &f.line.segments;
+    let mut first_ask: Option<(usize, u32)> = None;
+    let mut first_allow: Option<u32> = None;
+    let mut first_uncovered: Option<usize> = None;
+    let mut any_covered = false;
+    for (i, s) in segments.iter().enumerate() {
+        let m = p.terminal_matches(&s.words);
+        if m[DENY] != NONE {
+            // The first denied segment decides (SPEC §5.3 step 6).
+            let r = entry_ref(p, DENY, m[DENY]);
+            let msg = format!(
+                "`{}` is denied by `{}` ({})",
+                s.words.join(" "),
+                r.rule,
+                r.source
+            );
+            return Some(deny(Reason::FileDeny, Some(r), msg));
+        }
+        if m[ASK] != NONE {
+            first_ask.get_or_insert((i, m[ASK]));
+            any_covered = true;
+        } else if m[ALLOW] != NONE {
+            first_allow.get_or_insert(m[ALLOW]);
+            any_covered = true;
+        } else if scope
+            .get(f)
+            .and_then(|r| r.cd_inside.get(i).copied())
+            .unwrap_or(false)
+        {
+            any_covered = true;
+        } else {
+            first_uncovered.get_or_insert(i);
+        }
+    }
+    if !any_covered {
+        // No segment, or every segment uncovered: silent.
+        return None;
+    }
+    if first_ask.is_none() && first_uncovered.is_none() {
+        return Some(match first_allow {
+            Some(k) => {
+                let r = entry_ref(p, ALLOW, k);
+                let msg = format!(
+                    "every segment is allowed by {} (first: `{}`)",
+                    p.permissions_name(),
+                    r.rule
+                );
+                Current {
+                    policy: Policy::AutoApprove,
+                    reason: Reason::FileAllow,
+                    rule: Some(r),
+                    message: msg,
+                }
+            }
+            None => Current {
+                policy: Policy::AutoApprove,
+                reason: Reason::ScopeCd,
+                rule: None,
+                message: "every segment is a `cd` inside the scope".into(),
+            },
+        });
+    }
+    if let Some((i, k)) = first_ask {
+        let r = entry_ref(p, ASK, k);
+        let msg = format!(
+            "`{}` is in ask (`{}`, {}): a written ask always asks",
+            segments[i].words.join(" "),
+            r.rule,
+            r.source
+        );
+        return Some(Current {
+            policy: Policy::RequireApproval,
+            reason: Reason::FileAsk,
+            rule: Some(r),
+            message: msg,
+        });
+    }
+    if automatic {
+        // RN-603: automatic mode drops the synthesized compound opinion.
+        return None;
+    }
+    let uncovered = first_uncovered
+        .map(|i| segments[i].words.join(" "))
+        .unwrap_or_default();
+    Some(Current {
+        policy: Policy::RequireApproval,
+        reason: Reason::CompoundUncovered,
+        rule: None,
+        message: format!("some segments are allowed but `{uncovered}` is not covered by any rule"),
+    })
+}
+
+/// Does one ceiling of SPEC §5.3 step 7 hold? With a phrase for people.
+fn ceiling_holds(
+    stage: Stage,
+    req: &Request,
+    line: &mut Option<LineFacts>,
+    scope: &mut LazyScope<'_>,
+    automatic: bool,
+) -> Option<(Reason, String)> {
+    let action = req.action.kind;
+    match stage {
+        Stage::CeilingExternalEffect => {
+            let e = line_of(line, req).external_effect()?;
+            Some((
+                Reason::CeilingExternalEffect,
+                format!("`{}` has an effect outside the machine", e.join(" ")),
+            ))
+        }
+        Stage::CeilingPrivileged => {
+            let r = line_of(line, req).privileged()?;
+            let verb = r.privileged_via.unwrap_or("sudo");
+            Some((
+                Reason::CeilingPrivileged,
+                format!("the command runs privileged (`{verb}`)"),
+            ))
+        }
+        Stage::CeilingUnparsed => {
+            let f = line_of(line, req);
+            if !f.unparsed {
+                return None;
+            }
+            let why: Vec<&str> = f.line.unparsed.iter().map(|u| u.describe()).collect();
+            let why = if why.is_empty() {
+                "an inner command line that cannot be read".to_string()
+            } else {
+                why.join(", ")
+            };
+            Some((
+                Reason::CeilingUnparsed,
+                format!("the command cannot be read exactly ({why})"),
+            ))
+        }
+        Stage::CeilingTypedExternal => Some((
+            Reason::CeilingTypedExternal,
+            format!("{} has an effect outside the machine", action.name()),
+        )),
+        Stage::CeilingProtectedMerge => {
+            if !facts::protected_branch(req.action.target_branch.as_deref()) {
+                return None;
+            }
+            let t = req.action.target_branch.as_deref().unwrap_or("(no target)");
+            Some((
+                Reason::CeilingProtectedMerge,
+                format!("the merge targets the protected branch `{t}`"),
+            ))
+        }
+        Stage::CeilingInstructionPatch => Some((
+            Reason::CeilingInstructionPatch,
+            "instruction patches are always reviewed".into(),
+        )),
+        Stage::CeilingParallelism => Some((
+            Reason::CeilingParallelism,
+            "parallelism changes are always reviewed".into(),
+        )),
+        Stage::CeilingContainerRemove => Some((
+            Reason::CeilingContainerRemove,
+            "removing a container is always reviewed".into(),
+        )),
+        Stage::CeilingScope => {
+            if automatic {
+                return None;
+            }
+            let f = line_of(line, req);
+            let w = scope.get(f)?.outside.as_ref()?;
+            Some((
+                Reason::CeilingScope,
+                format!("`{w}` is outside the project scope"),
+            ))
+        }
+        _ => None,
+    }
+}
