@@ -209,7 +209,8 @@ fn terminal_body(content: &str, content_offset: usize) -> Result<PatternBody, Pa
         .into_iter()
         .flat_map(|s| s.words)
         .map(|w| {
-            let prefix_len = w.text.len() - 1;
+            // An empty word (`''`) has no star to drop.
+            let prefix_len = w.text.len().saturating_sub(1);
             if w.trailing_unquoted_star && prefix_len > 0 && !w.text[..prefix_len].ends_with('/') {
                 PatToken::Prefix(w.text[..prefix_len].to_string())
             } else {
@@ -318,6 +319,9 @@ mod tests {
         assert!(Pattern::parse(" Terminal(ls)").is_err());
         assert!(Pattern::parse("Terminal(ls) ").is_err());
         assert!(Pattern::parse("Terminal").is_err());
+        // An empty word is a token too (it once underflowed).
+        let p = Pattern::parse("Terminal(cat '')").expect("ok");
+        assert_eq!(p.tokens(), Some(&[PatToken::Exact("cat".into()), PatToken::Exact(String::new())][..]));
         let p = Pattern::parse("Terminal(echo \"a)b\")").expect("ok");
         assert!(p.matches_words(&["echo", "a)b"]));
     }
