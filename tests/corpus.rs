@@ -80,14 +80,22 @@ fn cli_engine() {
         let a = dir.join("autonomy.json");
         std::fs::write(&p, &case.permissions).expect("write");
         std::fs::write(&a, &case.autonomy).expect("write");
+        // Through a file: a request can be longer than one argv entry may
+        // be (128 KiB on Linux), and a stream line holds no newline.
+        let r = dir.join("request.jsonl");
+        let line = match serde_json::from_str::<serde_json::Value>(&case.request) {
+            Ok(v) => v.to_string(),
+            Err(_) => case.request.replace('\n', " "),
+        };
+        std::fs::write(&r, line + "\n").expect("write");
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_permc"))
             .arg("decide")
             .arg("--permissions")
             .arg(&p)
             .arg("--autonomy")
             .arg(&a)
-            .arg("--request")
-            .arg(&case.request)
+            .arg("--requests")
+            .arg(&r)
             .output()
             .expect("permc runs");
         assert!(

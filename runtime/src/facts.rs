@@ -553,6 +553,9 @@ impl Scope {
         let segments = facts.line.segments.iter().chain(&facts.inner_segments);
         for (n, seg) in segments.enumerate() {
             let mut cd_inside = false;
+            // A cd sets the directory for *later* segments; its own words
+            // resolve against the directory before it (SPEC §6.2).
+            let mut next_dir = dir.clone();
             if let Some(target) = cd_target(&seg.words) {
                 let resolved = match target {
                     Some(t) if !t.starts_with('~') && !t.contains('$') && !t.contains('`') => {
@@ -560,20 +563,12 @@ impl Scope {
                     }
                     _ => None,
                 };
-                match resolved {
-                    Some(p) if self.contains(&p) => {
-                        cd_inside = true;
-                        dir = Some(p);
-                    }
-                    Some(p) => {
-                        self.note(&mut report, target.unwrap_or(&p));
-                        dir = Some(p);
-                    }
-                    None => {
-                        self.note(&mut report, target.unwrap_or("cd"));
-                        dir = None;
-                    }
+                match &resolved {
+                    Some(p) if self.contains(p) => cd_inside = true,
+                    Some(p) => self.note(&mut report, target.unwrap_or(p)),
+                    None => self.note(&mut report, target.unwrap_or("cd")),
                 }
+                next_dir = resolved;
             }
             if n < facts.line.segments.len() {
                 report.cd_inside.push(cd_inside);
@@ -590,6 +585,7 @@ impl Scope {
                     self.check_word(value, dir.as_deref(), &mut report);
                 }
             }
+            dir = next_dir;
         }
         report
     }
