@@ -1,0 +1,575 @@
+//! The compiled engine answers exactly like the reference interpreter
+//! (SPEC §9), tested three ways here (the fourth, the shared corpus, is in
+//! tests/corpus.rs):
+//!
+//! - a differential property test: random policies from a vocabulary made
+//!   to collide against random requests, compared on policy, reason,
+//!   deciding rule (text and source), autonomy origin and scope root — for
+//!   the determinized trie, the NFA fallback and the artifact round trip.
+//!   10,000 cases by default; `PERMC_PROPTEST_CASES=1000000` for millions;
+//! - an exhaustive small universe: every policy of up to 3 patterns over a
+//!   4-token alphabet (with a wildcard) against every segment of up to 3
+//!   words (the trie's first matches), and every policy of up to 3 entries
+//!   over a smaller pattern set against every command of up to 3 words in
+//!   up to 2 segments (whole decisions). The full universe for whole
+//!   decisions (21 patterns, 4 words) is `#[ignore]`d: hours;
+//! - the artifact round trip: compile → write → load → decide equals
+//!   compile → decide.
+
+use permc_compiler::artifact::{self, SourceHashes};
+use permc_compiler::{compile, compile_nondeterministic, CompiledPolicy};
+use permc_grammar::diagnostic::Location;
+use permc_grammar::json::Span;
+use permc_grammar::pattern::Pattern;
+use permc_grammar::rules::{load_autonomy, load_permissions, Entry, List, Permissions};
+use permc_runtime::{compiled, reference, Decision, Request, Rules};
+use proptest::prelude::*;
+use proptest::test_runner::{Config, TestRunner};
+use serde_json::{json, Value};
+
+/// What must be equal (messages may be worded differently).
+fn key(d: &Decision) -> impl PartialEq + std::fmt::Debug {
+    (
+        d.policy,
+        d.reason,
+        d.rule.clone(),
+        d.autonomy_origin,
+        d.scope_root.clone(),
+    )
+}
+
+fn assert_same(
+    rules: &Rules,
+    policies: &[&CompiledPolicy],
+    req: &Request,
+    what: &dyn Fn() -> String,
+) {
+    let expect = reference::decide(rules, req);
+    for (i, p) in policies.iter().enumerate() {
+        let got = compiled::decide(p, req);
+        assert_eq!(
+            key(&got),
+            key(&expect),
+            "engine #{i} disagrees on {}",
+            what()
+        );
+    }
+}
+
+// ---------------------------------------------------------------------
+// Differential property test.
+
+const WORDS: &[&str] = &[
+    "git",
+    "push",
+    "status",
+    "pnpm",
+    "test",
+    "test:unit",
+    "test:e2e",
+    "npm",
+    "run",
+    "rm",
+    "-rf",
+    "-fr",
+    "/",
+    "/*",
+    "cd",
+    "src",
+    "..",
+    "../x",
+    "/tmp",
+    "/tmp/a",
+    "/etc/passwd",
+    "ls",
+    "-la",
+    "cat",
+    "x",
+    "sudo",
+    "curl",
+    "gh",
+    "pr",
+    "create",
+    "kubectl",
+    "apply",
+    "*",
+    "a*",
+    "$HOME",
+    "~/x",
+    "--out=/etc/x",
+    "-C",
+    "/work/y",
+];
+
+fn word() -> impl Strategy<Value = String> {
+    prop::sample::select(WORDS).prop_map(str::to_string)
+}
+
+/// A pattern token: exact, a prefix wildcard cut from a vocabulary word,
+/// or one of the literal stars of SPEC §3.2.
+fn pattern_token() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => word().prop_map(|w| shell_quote(&w)),
+        2 => (prop::sample::select(WORDS), 1usize..4).prop_map(|(w, n)| {
+            let cut: String = w.chars().take(n.min(w.chars().count())).collect();
+            if cut.ends_with('/') || cut == "*" { format!("'{cut}*'") } else { format!("{}*", shell_quote(&cut)) }
+        }),
+        1 => prop::sample::select(&["'a*'", "a\\*", "src/*", "/*", "*", "te*st"][..]).prop_map(str::to_string),
+    ]
+}
+
+fn shell_quote(w: &str) -> String {
+    if w.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"-_:/.=".contains(&b))
+    {
+        w.to_string()
+    } else {
+        format!("'{w}'")
+    }
+}
+
+fn pattern() -> impl Strategy<Value = String> {
+    prop_oneof![
+        8 => prop::collection::vec(pattern_token(), 1..4).prop_map(|t| format!("Terminal({})", t.join(" "))),
+        1 => Just("Terminal()".to_string()),
+        1 => prop::sample::select(&[
+            "GitPush()", "GitCommit()", "GitMerge()", "PrOpen()", "GitPush(x)", "InstructionPatch()",
+            "Terminal(cd src && npm test)", "Terminal(ls > x)", "Spend()", "ContainerRemove()",
+        ][..]).prop_map(str::to_string),
+    ]
+}
+
+const AGENTS: &[&str] = &["dev-api", "dev-web", "ops"];
+const KEYS: &[&str] = &[
+    "*",
+    "terminal",
+    "git_push",
+    "git_commit",
+    "git_merge",
+    "pr_open",
+    "instruction_patch",
+];
+const MODES: &[&str] = &["auto_approve", "require_approval", "deny"];
+
+fn autonomy() -> impl Strategy<Value = Value> {
+    prop::collection::vec(
+        (
+            prop::sample::select(AGENTS),
+            prop::sample::select(KEYS),
+            prop::sample::select(MODES),
+        ),
+        0..6,
+    )
+    .prop_map(|rules| {
+        let mut v = serde_json::Map::new();
+        for (a, k, m) in rules {
+            let agent = v.entry(a.to_string()).or_insert_with(|| json!({}));
+            agent[k] = json!(m);
+        }
+        Value::Object(v)
+    })
+}
+
+fn permissions() -> impl Strategy<Value = Value> {
+    let list = || prop::collection::vec(pattern(), 0..6);
+    (list(), list(), list())
+        .prop_map(|(allow, deny, ask)| json!({"allow": allow, "deny": deny, "ask": ask}))
+}
+
+/// One segment, maybe behind a wrapper, with a redirection or a nested
+/// command.
+fn segment() -> impl Strategy<Value = String> {
+    let words =
+        prop::collection::vec(word().prop_map(|w| shell_quote(&w)), 1..5).prop_map(|w| w.join(" "));
+    (
+        prop::sample::select(
+            &[
+                "",
+                "",
+                "",
+                "sudo ",
+                "env A=1 ",
+                "timeout 5 ",
+                "nohup ",
+                "/usr/bin/",
+            ][..],
+        ),
+        words,
+        prop::sample::select(
+            &[
+                "",
+                "",
+                "",
+                " 2>/dev/null",
+                " > /etc/x",
+                " > out",
+                " < ../in",
+            ][..],
+        ),
+        prop::option::weighted(
+            0.15,
+            prop::collection::vec(word().prop_map(|w| shell_quote(&w)), 1..3),
+        ),
+    )
+        .prop_map(|(wrap, words, redir, nested)| {
+            let nested = nested
+                .map(|n| format!(" $({})", n.join(" ")))
+                .unwrap_or_default();
+            format!("{wrap}{words}{nested}{redir}")
+        })
+}
+
+fn command() -> impl Strategy<Value = String> {
+    prop_oneof![
+        8 => (segment(), prop::collection::vec((prop::sample::select(&[" && ", " | ", "; ", " || ", "&&"][..]), segment()), 0..3))
+            .prop_map(|(first, rest)| {
+                let mut s = first;
+                for (op, seg) in rest {
+                    s.push_str(op);
+                    s.push_str(&seg);
+                }
+                s
+            }),
+        1 => segment().prop_map(|s| format!("bash -c '{}'", s.replace('\'', ""))),
+        1 => segment().prop_map(|s| format!("({s}) && {{ {s}; }}")),
+    ]
+}
+
+const TYPES: &[&str] = &[
+    "terminal",
+    "terminal",
+    "terminal",
+    "terminal",
+    "terminal",
+    "git_push",
+    "git_commit",
+    "git_merge",
+    "pr_open",
+    "instruction_patch",
+    "container_remove",
+    "spend",
+    "parallelize",
+];
+
+fn request() -> impl Strategy<Value = Value> {
+    (
+        prop::sample::select(TYPES),
+        command(),
+        prop::sample::select(&["", "/p", "/p/src", "/tmp", "/etc", "src", "/p/../q"][..]),
+        prop::option::of(prop::sample::select(AGENTS)),
+        prop::sample::select(&["viewer", "developer", "maintainer", "owner", "owner"][..]),
+        prop::sample::select(&["container", "mounted", "runner"][..]),
+        any::<bool>(),
+        prop::sample::select(&["main", "refs/heads/dev", "feature/x", ""][..]),
+    )
+        .prop_map(|(t, cmd, cwd, agent, role, mode, running, branch)| {
+            let mut action = json!({"type": t, "command": cmd});
+            if !cwd.is_empty() {
+                action["cwd"] = json!(cwd);
+            }
+            if let Some(a) = agent {
+                action["agent"] = json!(a);
+            }
+            if !branch.is_empty() {
+                action["targetBranch"] = json!(branch);
+            }
+            json!({"action": action, "context": {"role": role, "executionMode": mode,
+                   "containerRunning": running, "projectScopeRoot": "/p"}})
+        })
+}
+
+fn cases() -> u32 {
+    std::env::var("PERMC_PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000)
+}
+
+#[test]
+fn differential_random_policies_and_requests() {
+    let mut runner = TestRunner::new(Config {
+        cases: cases(),
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let strategy = (
+        permissions(),
+        autonomy(),
+        prop::collection::vec(request(), 1..5),
+    );
+    runner
+        .run(&strategy, |(perms, auto, requests)| {
+            let ptext = perms.to_string();
+            let atext = auto.to_string();
+            let p = load_permissions("permissions.json", ptext.as_bytes());
+            let a = load_autonomy("autonomy.json", atext.as_bytes());
+            // Generated patterns always parse; a file that does not load is
+            // a generator bug worth seeing.
+            let (Some(p), Some(a)) = (p.value, a.value) else {
+                return Err(TestCaseError::fail(format!(
+                    "rules do not load: {ptext} {atext}"
+                )));
+            };
+            let rules = Rules::new(p, a);
+            let dfa = compile(&rules.permissions, &rules.autonomy);
+            let nfa = compile_nondeterministic(&rules.permissions, &rules.autonomy);
+            let bytes = artifact::encode(&dfa, &SourceHashes::default());
+            let loaded = artifact::decode(&bytes)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?
+                .policy;
+            for r in &requests {
+                let req = Request::from_value(r).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let expect = reference::decide(&rules, &req);
+                for (name, policy) in [("dfa", &dfa), ("nfa", &nfa), ("artifact", &loaded)] {
+                    let got = compiled::decide(policy, &req);
+                    prop_assert_eq!(
+                        key(&got),
+                        key(&expect),
+                        "{} engine on {} with {} {}",
+                        name,
+                        r,
+                        ptext,
+                        atext
+                    );
+                }
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+// ---------------------------------------------------------------------
+// Exhaustive small universe.
+
+/// Pattern tokens: three exact and one prefix wildcard.
+const ALPHABET: &[&str] = &["a", "b", "ab", "a*"];
+/// Command words: `abc` is matched only by the wildcard.
+const CMD_WORDS: &[&str] = &["a", "b", "ab", "abc"];
+
+/// `Terminal()` and every pattern of 1 or 2 tokens.
+fn small_patterns() -> Vec<Pattern> {
+    let mut texts = vec!["Terminal()".to_string()];
+    for a in ALPHABET {
+        texts.push(format!("Terminal({a})"));
+        for b in ALPHABET {
+            texts.push(format!("Terminal({a} {b})"));
+        }
+    }
+    texts
+        .iter()
+        .map(|t| Pattern::parse(t).expect("parses"))
+        .collect()
+}
+
+fn sequences(alphabet: &[&str], max: usize) -> Vec<Vec<String>> {
+    let mut out = vec![Vec::new()];
+    let mut layer = vec![Vec::new()];
+    for _ in 0..max {
+        let mut next = Vec::new();
+        for s in &layer {
+            for w in alphabet {
+                let mut s2: Vec<String> = s.clone();
+                s2.push(w.to_string());
+                next.push(s2);
+            }
+        }
+        out.extend(next.iter().cloned());
+        layer = next;
+    }
+    out
+}
+
+/// Every policy of up to `n` (list, pattern) entries, in order.
+fn policies(patterns: &[Pattern], n: usize, mut each: impl FnMut(&Permissions)) {
+    let choices: Vec<(List, &Pattern)> = [List::Deny, List::Ask, List::Allow]
+        .into_iter()
+        .flat_map(|l| patterns.iter().map(move |p| (l, p)))
+        .collect();
+    let mut idx: Vec<usize> = Vec::new();
+    loop {
+        let mut perms = Permissions {
+            file: "permissions.json".into(),
+            ..Permissions::default()
+        };
+        for (line, &i) in idx.iter().enumerate() {
+            let (list, pattern) = choices[i];
+            let target = match list {
+                List::Deny => &mut perms.deny,
+                List::Ask => &mut perms.ask,
+                List::Allow => &mut perms.allow,
+            };
+            target.push(Entry {
+                pattern: pattern.clone(),
+                list,
+                index: target.len(),
+                span: Span::default(),
+                location: Location {
+                    file: "permissions.json".into(),
+                    line: line + 1,
+                    column: 1,
+                },
+            });
+        }
+        each(&perms);
+        // Next index vector: odometer, growing in length up to n.
+        let mut k = idx.len();
+        loop {
+            if k == 0 {
+                if idx.len() == n {
+                    return;
+                }
+                idx = vec![0; idx.len() + 1];
+                break;
+            }
+            k -= 1;
+            idx[k] += 1;
+            if idx[k] < choices.len() {
+                break;
+            }
+            idx[k] = 0;
+        }
+    }
+}
+
+#[test]
+fn exhaustive_first_matches_up_to_3_patterns() {
+    let patterns = small_patterns();
+    let segments = sequences(CMD_WORDS, 3);
+    let mut policies_seen = 0usize;
+    policies(&patterns, 3, |perms| {
+        policies_seen += 1;
+        let dfa = compile(perms, &Default::default());
+        for words in &segments {
+            let first = |l: &[Entry]| {
+                l.iter()
+                    .position(|e| e.pattern.matches_words(words))
+                    .map_or(u32::MAX, |k| k as u32)
+            };
+            let expect = [first(&perms.deny), first(&perms.ask), first(&perms.allow)];
+            assert_eq!(
+                dfa.terminal_matches(words),
+                expect,
+                "{words:?} under {perms:?}"
+            );
+        }
+    });
+    // 63 entries (21 patterns × 3 lists): 1 + 63 + 63² + 63³ policies.
+    assert_eq!(policies_seen, 1 + 63 + 63 * 63 + 63 * 63 * 63);
+}
+
+/// Terminal requests for every command of 1 or 2 segments (`&&`) whose
+/// segments have 1 to `max_words` words over `words`, with at most
+/// `max_total` words in all; each plain and in automatic mode in a running
+/// container (where compound.uncovered is dropped).
+fn small_requests(words: &[&str], max_words: usize, max_total: usize) -> Vec<Request> {
+    let segs: Vec<Vec<String>> = sequences(words, max_words)
+        .into_iter()
+        .filter(|s| !s.is_empty())
+        .collect();
+    let mut commands: Vec<String> = segs.iter().map(|s| s.join(" ")).collect();
+    for a in &segs {
+        for b in &segs {
+            if a.len() + b.len() <= max_total {
+                commands.push(format!("{} && {}", a.join(" "), b.join(" ")));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for c in &commands {
+        for (agent, mode, running) in [(None, "runner", false), (Some("dev-x"), "container", true)]
+        {
+            let mut action = json!({"type": "terminal", "command": c, "cwd": "/p"});
+            if let Some(a) = agent {
+                action["agent"] = json!(a);
+            }
+            let v = json!({"action": action, "context": {"role": "developer", "executionMode": mode,
+                           "containerRunning": running, "projectScopeRoot": "/p"}});
+            out.push(Request::from_value(&v).expect("valid request"));
+        }
+    }
+    out
+}
+
+fn exhaustive_decisions(patterns: &[Pattern], n_patterns: usize, requests: &[Request]) -> usize {
+    let auto = load_autonomy("autonomy.json", br#"{"dev-x": {"*": "auto_approve"}}"#)
+        .value
+        .expect("loads");
+    let mut checked = 0;
+    policies(patterns, n_patterns, |perms| {
+        let rules = Rules::new(perms.clone(), auto.clone());
+        let dfa = compile(&rules.permissions, &rules.autonomy);
+        for req in requests {
+            assert_same(&rules, &[&dfa], req, &|| {
+                format!("{:?} under {perms:?}", req.action.command)
+            });
+            checked += 1;
+        }
+    });
+    checked
+}
+
+/// Every policy of up to 3 entries drawn from `Terminal()`, `a`, `a*`,
+/// `a b` in any list, against every command of up to 3 words in 1 or 2
+/// segments over `a`, `b`, `abc` (`abc` only the wildcard matches).
+#[test]
+fn exhaustive_decisions_up_to_3_patterns() {
+    let patterns: Vec<Pattern> = ["Terminal()", "Terminal(a)", "Terminal(a*)", "Terminal(a b)"]
+        .iter()
+        .map(|t| Pattern::parse(t).expect("parses"))
+        .collect();
+    let requests = small_requests(&["a", "b", "abc"], 3, 3);
+    let n = exhaustive_decisions(&patterns, 3, &requests);
+    assert_eq!(n, (1 + 12 + 144 + 1728) * requests.len());
+}
+
+/// The full universe: the 21 patterns of [`small_patterns`] (3 entries)
+/// against every command of up to 3 words a segment over `a`, `b`, `ab`,
+/// `abc` in 1 or 2 segments. Hours at opt-level 1; run in release.
+#[test]
+#[ignore = "the full universe takes hours; run with --release -- --ignored"]
+fn exhaustive_decisions_full_universe() {
+    let requests = small_requests(CMD_WORDS, 3, 6);
+    exhaustive_decisions(&small_patterns(), 3, &requests);
+}
+
+// ---------------------------------------------------------------------
+// Round trip.
+
+#[test]
+fn artifact_round_trip_decides_the_same() {
+    let ptext = br#"{"allow": ["Terminal(pnpm test:*)", "Terminal(cd)", "GitCommit()", "Terminal(git status)"],
+        "deny": ["Terminal(curl)", "Terminal(pnpm test:e2e)"], "ask": ["Terminal(git push)", "GitPush()"]}"#;
+    let atext = br#"{"dev-api": {"*": "auto_approve", "terminal": "require_approval"}, "dev-web": {"git_commit": "auto_approve"}}"#;
+    let rules = Rules::new(
+        load_permissions("permissions.json", ptext)
+            .value
+            .expect("loads"),
+        load_autonomy("autonomy.json", atext).value.expect("loads"),
+    );
+    let policy = compile(&rules.permissions, &rules.autonomy);
+    let sources = SourceHashes::of(Some(ptext), Some(atext));
+    let dir = std::env::temp_dir().join(format!("permc-equivalence-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("policy.permc");
+    std::fs::write(&file, artifact::encode(&policy, &sources)).expect("write");
+    let loaded = artifact::decode(&std::fs::read(&file).expect("read")).expect("loads");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(loaded.sources, sources);
+    assert_eq!(loaded.policy, policy);
+    let mut runner = TestRunner::new(Config {
+        cases: 2_000,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    runner
+        .run(&request(), |r| {
+            let req = Request::from_value(&r).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let a = compiled::decide(&policy, &req);
+            let b = compiled::decide(&loaded.policy, &req);
+            // The whole decision, message included.
+            prop_assert_eq!(&a, &b);
+            prop_assert_eq!(key(&a), key(&reference::decide(&rules, &req)));
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+}
