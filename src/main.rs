@@ -1,10 +1,13 @@
 //! `permc`: the command line of the permc policy compiler (SPEC §10.3).
 //! The only code of permc that does I/O.
 
+mod always;
 mod compile;
 mod decide;
 mod load;
+mod seed;
 mod tokens;
+mod write;
 
 use clap::{Args, Parser, Subcommand};
 use decide::{CompiledDecider, Decider, Engine, ReferenceDecider};
@@ -71,6 +74,40 @@ enum Command {
     Tokens {
         /// The command line.
         command: String,
+    },
+    /// What "always allow" records for a request's action (SPEC §7):
+    /// patterns, an autonomy rule, or a refusal.
+    Always {
+        /// permissions.json (created by --write when absent).
+        #[arg(long, value_name = "P")]
+        permissions: PathBuf,
+        /// autonomy.json (where module agents' rules are written).
+        #[arg(long, value_name = "A")]
+        autonomy: Option<PathBuf>,
+        /// The request (SPEC §10.1), as JSON.
+        #[arg(long, value_name = "JSON")]
+        request: String,
+        /// Record it in permissions.json (or autonomy.json), atomically.
+        #[arg(long)]
+        write: bool,
+        /// Recompile this artifact after writing.
+        #[arg(long, value_name = "ARTIFACT", requires = "write")]
+        policy: Option<PathBuf>,
+    },
+    /// Adds the activation defaults (SPEC §8) to the rule files, in place.
+    Seed {
+        /// permissions.json (created when absent).
+        #[arg(long, value_name = "P")]
+        permissions: PathBuf,
+        /// autonomy.json (created when absent).
+        #[arg(long, value_name = "A")]
+        autonomy: Option<PathBuf>,
+        /// A module whose agent `dev-<NAME>` gets `git_commit: auto_approve`.
+        #[arg(long = "module", value_name = "NAME", num_args = 1..)]
+        modules: Vec<String>,
+        /// Compile this artifact after seeding.
+        #[arg(long, value_name = "ARTIFACT")]
+        policy: Option<PathBuf>,
     },
 }
 
@@ -170,6 +207,30 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Compile(args) => compile::run(&args),
+        Command::Always {
+            permissions,
+            autonomy,
+            request,
+            write,
+            policy,
+        } => always::run(always::Options {
+            permissions,
+            autonomy,
+            request,
+            write,
+            policy,
+        }),
+        Command::Seed {
+            permissions,
+            autonomy,
+            modules,
+            policy,
+        } => seed::run(seed::Options {
+            permissions,
+            autonomy,
+            modules,
+            policy,
+        }),
         Command::Tokens { command } => {
             println!("{}", tokens::tokens_json(&command));
             Ok(ExitCode::SUCCESS)

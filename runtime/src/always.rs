@@ -42,7 +42,7 @@
 use crate::facts::{LineFacts, EXTERNAL_EFFECT, PRIVILEGED};
 use crate::request::Action;
 use permc_grammar::pattern::{PatToken, Pattern, PatternBody};
-use permc_grammar::rules::Entry;
+use permc_grammar::shell;
 use permc_grammar::ActionType;
 use std::fmt;
 
@@ -374,6 +374,10 @@ fn render_word(w: &str) -> Option<String> {
         } else {
             String::new()
         }
+    } else if shell::KEYWORDS.contains(&body) {
+        // `'if' x` runs a command named `if`; bare, it would read as a
+        // keyword and make the pattern's line unparsed.
+        format!("'{body}'")
     } else if body.chars().all(bare_ok) {
         body.to_string()
     } else {
@@ -386,14 +390,15 @@ fn render_word(w: &str) -> Option<String> {
 }
 
 /// Is a pattern already in this allow list — the same text, or a pattern
-/// that parses equal (same type, same tokens)?
-pub fn already_in(pattern: &str, allow: &[Entry]) -> bool {
+/// that parses equal (same type, same tokens)? Pass
+/// `permissions.allow.iter().map(|e| &e.pattern)`.
+pub fn already_in<'a>(pattern: &str, allow: impl IntoIterator<Item = &'a Pattern>) -> bool {
     let parsed = Pattern::parse(pattern).ok();
-    allow.iter().any(|e| {
-        e.pattern.text == pattern
+    allow.into_iter().any(|e| {
+        e.text == pattern
             || parsed
                 .as_ref()
-                .is_some_and(|p| p.action == e.pattern.action && p.body == e.pattern.body)
+                .is_some_and(|p| p.action == e.action && p.body == e.body)
     })
 }
 

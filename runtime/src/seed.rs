@@ -92,7 +92,7 @@ pub fn plan(permissions: &Permissions, autonomy: &Autonomy, modules: &[String]) 
     let allow = DEFAULT_ALLOW
         .iter()
         .copied()
-        .filter(|p| !already_in(p, &permissions.allow))
+        .filter(|p| !already_in(p, permissions.allow.iter().map(|e| &e.pattern)))
         .collect();
     let mut agents: Vec<String> = Vec::new();
     for m in modules {

@@ -1,0 +1,138 @@
+//! `permc always`: what an "always allow" click records (SPEC §7, §10.3),
+//! and with `--write`, recording it.
+
+use crate::load::{self, Fatal};
+use crate::write::{self, Kind};
+use permc_grammar::rules::{AutonomyKey, Permissions};
+use permc_grammar::Policy;
+use permc_runtime::always::{self, already_in, Derivation, REFUSAL_REASON};
+use permc_runtime::request::Request;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// The inputs of `permc always`.
+pub struct Options {
+    /// permissions.json (created by `--write` when absent).
+    pub permissions: PathBuf,
+    /// autonomy.json (module agents' rules go there).
+    pub autonomy: Option<PathBuf>,
+    /// The request (SPEC §10.1) whose action a person always-allows.
+    pub request: String,
+    /// Record the outcome in the rule file.
+    pub write: bool,
+    /// Recompile this artifact after writing.
+    pub policy: Option<PathBuf>,
+}
+
+/// Loads a rule file that may not exist yet (read only; `None` → absent).
+fn permissions_if_any(path: &Path) -> Result<Permissions, Fatal> {
+    if path.exists() {
+        Ok(load::permissions(Some(path))?.0)
+    } else {
+        Ok(Permissions::default())
+    }
+}
+
+/// Runs `permc always`, printing one JSON object.
+pub fn run(o: Options) -> Result<ExitCode, Fatal> {
+    let req = Request::from_json(&o.request).map_err(|e| {
+        Fatal(format!(
+            "error: the request cannot be read ({}): {}",
+            e.code, e.message
+        ))
+    })?;
+    // Rejected rule files stop everything (SPEC §2, exit 2), written or not.
+    let perms = permissions_if_any(&o.permissions)?;
+    if let Some(a) = o.autonomy.as_deref().filter(|a| a.exists()) {
+        load::autonomy(Some(a))?;
+    }
+    let out = match always::derive(&req.action) {
+        Derivation::Refused(why) => json!({
+            "outcome": "refused",
+            "reason": REFUSAL_REASON,
+            "message": why.to_string(),
+        }),
+        Derivation::Autonomy { agent, action } => {
+            let mut message = format!(
+                "{agent} is a module agent: it may now run every {} action without asking \
+                 (autonomy rule `{}: auto_approve`); ceilings still apply",
+                action.name(),
+                action.name()
+            );
+            if o.write {
+                let path = o.autonomy.as_deref().ok_or_else(|| {
+                    Fatal(format!(
+                        "error: {agent} is a module agent, so always-allow records an autonomy rule: \
+                         give --autonomy FILE to write it"
+                    ))
+                })?;
+                let lock = write::lock(path, Kind::Autonomy)?;
+                let set = lock.set_autonomy(|auto| {
+                    match auto.get(&agent, AutonomyKey::Type(action)) {
+                        // No configuration reverses a deny (SPEC §5.3).
+                        Some(r) if r.mode == Policy::Deny => Err(Fatal(format!(
+                            "error: {} denies {} to {agent} ({}); always-allow does not lift a deny",
+                            path.display(),
+                            action.name(),
+                            r.location
+                        ))),
+                        Some(r) if r.mode == Policy::AutoApprove => Ok(Vec::new()),
+                        _ => Ok(vec![(agent.clone(), action, Policy::AutoApprove)]),
+                    }
+                })?;
+                if set.is_empty() {
+                    message.push_str(" (already in autonomy.json)");
+                }
+                if let Some(policy) = &o.policy {
+                    write::recompile(policy, &o.permissions, Some(path))?;
+                }
+                drop(lock);
+            }
+            json!({
+                "outcome": "autonomy",
+                "agent": agent,
+                "type": action.name(),
+                "mode": Policy::AutoApprove.name(),
+                "message": message,
+            })
+        }
+        Derivation::Patterns(recorded) => {
+            let patterns: Vec<&str> = recorded.iter().map(|r| r.pattern.as_str()).collect();
+            let added: Vec<String> = if o.write {
+                let lock = write::lock(&o.permissions, Kind::Permissions)?;
+                let added = lock.add_allow(&patterns)?;
+                if let Some(policy) = &o.policy {
+                    write::recompile(policy, &o.permissions, o.autonomy.as_deref())?;
+                }
+                drop(lock);
+                added
+            } else {
+                let allow: Vec<_> = perms.allow.iter().map(|e| &e.pattern).collect();
+                patterns
+                    .iter()
+                    .filter(|p| !already_in(p, allow.iter().copied()))
+                    .map(|p| p.to_string())
+                    .collect()
+            };
+            let explanations: Vec<Value> = recorded
+                .iter()
+                .map(|r| {
+                    let mut s = r.explain();
+                    if !added.contains(&r.pattern) {
+                        s.push_str(" (already in allow)");
+                    }
+                    Value::from(s)
+                })
+                .collect();
+            json!({
+                "outcome": "patterns",
+                "patterns": patterns,
+                "added": added,
+                "explanations": explanations,
+            })
+        }
+    };
+    println!("{out}");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,78 @@
+//! `permc seed`: the activation defaults (SPEC §8), written in place —
+//! "precompiling rules at workspace activation" with `--policy`.
+
+use crate::load::{self, Fatal};
+use crate::write::{self, Kind};
+use permc_grammar::rules::Permissions;
+use permc_runtime::seed::{self, DEFAULT_ALLOW, MODULE_RULE};
+use serde_json::json;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The inputs of `permc seed`.
+pub struct Options {
+    /// permissions.json (created when absent).
+    pub permissions: PathBuf,
+    /// autonomy.json (created when absent).
+    pub autonomy: Option<PathBuf>,
+    /// Modules whose agents `dev-<module>` get `git_commit: auto_approve`.
+    pub modules: Vec<String>,
+    /// Compile this artifact after seeding.
+    pub policy: Option<PathBuf>,
+}
+
+/// Runs `permc seed`, printing what it added as JSON.
+pub fn run(o: Options) -> Result<ExitCode, Fatal> {
+    if let Some(m) = o.modules.iter().find(|m| m.trim().is_empty()) {
+        return Err(Fatal(format!("error: `{m}` is not a module name")));
+    }
+    if !o.modules.is_empty() && o.autonomy.is_none() {
+        return Err(Fatal(
+            "error: --module gives module agents an autonomy rule: give --autonomy FILE too".into(),
+        ));
+    }
+    // Both files must load before either is written: a rejected
+    // autonomy.json must not leave a half-seeded project behind. (Each is
+    // read again under its lock below.)
+    if o.permissions.exists() {
+        load::permissions(Some(&o.permissions))?;
+    }
+    if let Some(a) = o.autonomy.as_deref().filter(|a| a.exists()) {
+        load::autonomy(Some(a))?;
+    }
+    // Locks in the one order used everywhere: permissions, then autonomy.
+    let plock = write::lock(&o.permissions, Kind::Permissions)?;
+    let added = plock.add_allow(DEFAULT_ALLOW)?;
+    let alock = match &o.autonomy {
+        Some(a) => Some(write::lock(a, Kind::Autonomy)?),
+        None => None,
+    };
+    let mut agents = Vec::new();
+    if let Some(lock) = &alock {
+        agents = lock.set_autonomy(|auto| {
+            let plan = seed::plan(&Permissions::default(), auto, &o.modules);
+            Ok(plan
+                .agents
+                .into_iter()
+                .map(|a| (a, MODULE_RULE.0, MODULE_RULE.1))
+                .collect())
+        })?;
+    }
+    if let Some(policy) = &o.policy {
+        write::recompile(policy, &o.permissions, o.autonomy.as_deref())?;
+    }
+    drop(alock);
+    drop(plock);
+    let autonomy: Vec<_> = agents
+        .iter()
+        .map(|(agent, t, mode)| json!({"agent": agent, "type": t.name(), "mode": mode.name()}))
+        .collect();
+    let out = json!({
+        "permissions": o.permissions.display().to_string(),
+        "added": added,
+        "autonomy": autonomy,
+        "policy": o.policy.as_ref().map(|p| p.display().to_string()),
+    });
+    println!("{out}");
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,347 @@
+//! Safe writes of rule files, shared by `permc always --write` and
+//! `permc seed` (SPEC §7 last paragraph, §8).
+//!
+//! **Invariants.**
+//! - *Serialized*: every read-modify-write of a file runs under an advisory
+//!   lock on a lock file beside it (`permissions.json.lock`), taken before
+//!   the file is read — so concurrent writers never lose an entry. The lock
+//!   is on its own file, not on the rule file, because the rule file is
+//!   replaced by rename (a lock on the old inode would not exclude a writer
+//!   that opened the new one). Locks are taken permissions before autonomy,
+//!   never the other way, so two commands cannot deadlock.
+//! - *Atomic*: the new text goes to a temporary file in the same folder,
+//!   is synced, renamed over the file, and the folder is synced — a reader
+//!   sees the old file or the new one, never half of one, even if the
+//!   writer is killed at any moment.
+//! - *Conservative*: a file that does not load (SPEC §2: rejected whole) is
+//!   never overwritten; existing entries, their order and the other keys
+//!   stay (serde_json keeps key order); the output is 2-space JSON ending
+//!   in a newline, and it is loaded again before it is written.
+
+use crate::load::Fatal;
+use permc_grammar::diagnostic::render_plain;
+use permc_grammar::pattern::Pattern;
+use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Permissions};
+use permc_grammar::{ActionType, Policy, Severity};
+use permc_runtime::always::already_in;
+use serde_json::{Map, Value};
+use std::fs::{self, File, OpenOptions};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// Test hook: milliseconds to pause between writing the temporary file and
+/// renaming it, so the crash tests can kill a writer exactly there.
+pub const PAUSE_ENV: &str = "PERMC_TEST_PAUSE_BEFORE_RENAME_MS";
+
+/// Which rule file a target is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// permissions.json (SPEC §2.1).
+    Permissions,
+    /// autonomy.json (SPEC §2.2).
+    Autonomy,
+}
+
+/// An exclusive lock on one rule file; released when dropped.
+pub struct Lock {
+    /// The rule file (symbolic links resolved, so every name of one file
+    /// shares one lock).
+    target: PathBuf,
+    kind: Kind,
+    /// Held open for the lock's lifetime: closing it releases the lock.
+    _lock: File,
+}
+
+fn io_err(what: &str, path: &Path, e: std::io::Error) -> Fatal {
+    Fatal(format!("error: cannot {what} {}: {e}", path.display()))
+}
+
+/// The file the writes go to: a symbolic link is followed (renaming over
+/// it would replace the link with a plain file).
+fn resolve(path: &Path) -> Result<PathBuf, Fatal> {
+    if let Ok(real) = fs::canonicalize(path) {
+        return Ok(real);
+    }
+    let name = path
+        .file_name()
+        .ok_or_else(|| Fatal(format!("error: {} does not name a file", path.display())))?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let dir = fs::canonicalize(dir).map_err(|e| io_err("use the folder of", path, e))?;
+    Ok(dir.join(name))
+}
+
+fn sibling(target: &Path, suffix: &str, hidden: bool) -> PathBuf {
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let name = if hidden {
+        format!(".{name}{suffix}")
+    } else {
+        format!("{name}{suffix}")
+    };
+    target.with_file_name(name)
+}
+
+fn folder(target: &Path) -> &Path {
+    target.parent().unwrap_or(Path::new("/"))
+}
+
+/// Takes the exclusive lock of a rule file, waiting for other writers.
+pub fn lock(path: &Path, kind: Kind) -> Result<Lock, Fatal> {
+    let target = resolve(path)?;
+    let lock_path = sibling(&target, ".lock", false);
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&lock_path)
+        .map_err(|e| io_err("open the lock file", &lock_path, e))?;
+    file.lock().map_err(|e| io_err("lock", &lock_path, e))?;
+    Ok(Lock {
+        target,
+        kind,
+        _lock: file,
+    })
+}
+
+/// A rule file read under its lock.
+struct Document {
+    /// The JSON object, keys in file order.
+    object: Map<String, Value>,
+    /// The file existed.
+    existed: bool,
+}
+
+impl Lock {
+    /// Reads the file *now*, under the lock; `None` when it does not exist.
+    fn read(&self) -> Result<Option<Vec<u8>>, Fatal> {
+        match fs::read(&self.target) {
+            Ok(b) => Ok(Some(b)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io_err("read", &self.target, e)),
+        }
+    }
+
+    /// Loads the file as a rule file (rejecting it whole like every other
+    /// command, SPEC §2) and as a JSON object to edit.
+    fn load<T>(
+        &self,
+        loader: fn(&str, &[u8]) -> permc_grammar::rules::Loaded<T>,
+    ) -> Result<(T, Document), Fatal>
+    where
+        T: Default,
+    {
+        let name = self.target.display().to_string();
+        let Some(bytes) = self.read()? else {
+            let empty = loader(&name, b"{}")
+                .value
+                .ok_or_else(|| Fatal("error: an empty rule file does not load".into()))?;
+            return Ok((
+                empty,
+                Document {
+                    object: Map::new(),
+                    existed: false,
+                },
+            ));
+        };
+        let loaded = loader(&name, &bytes);
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        let rendered = render_plain(&loaded.diagnostics, |_| Some(text.clone()));
+        let value = match loaded.value {
+            Some(v)
+                if !loaded
+                    .diagnostics
+                    .iter()
+                    .any(|d| d.severity == Severity::Error) =>
+            {
+                v
+            }
+            _ => {
+                return Err(Fatal(format!(
+                    "{rendered}error: {name} does not load, so it is left as it is: fix it first"
+                )))
+            }
+        };
+        // Warnings were shown when the command first loaded the file.
+        let object = match serde_json::from_slice::<Value>(&bytes) {
+            Ok(Value::Object(o)) => o,
+            Ok(_) => {
+                return Err(Fatal(format!(
+                    "error: {name}: the top level is not an object"
+                )))
+            }
+            Err(e) => return Err(Fatal(format!(
+                "error: {name} cannot be rewritten without changing it ({e}); it is left as it is"
+            ))),
+        };
+        Ok((
+            value,
+            Document {
+                object,
+                existed: true,
+            },
+        ))
+    }
+
+    /// Writes the object: 2-space JSON and a newline, loaded again before
+    /// it replaces the file atomically.
+    fn store(&self, object: Map<String, Value>) -> Result<(), Fatal> {
+        let mut text = serde_json::to_string_pretty(&Value::Object(object))
+            .map_err(|e| Fatal(format!("error: cannot write JSON: {e}")))?;
+        text.push('\n');
+        let name = self.target.display().to_string();
+        let loads = match self.kind {
+            Kind::Permissions => !load_permissions(&name, text.as_bytes()).has_errors(),
+            Kind::Autonomy => !load_autonomy(&name, text.as_bytes()).has_errors(),
+        };
+        if !loads {
+            // Cannot happen: only loadable entries are added to a file that
+            // loaded. Checked anyway: a broken file is never written.
+            return Err(Fatal(format!(
+                "error: the new {name} would not load; nothing was written (please report this)"
+            )));
+        }
+        write_atomic(&self.target, text.as_bytes())
+    }
+
+    /// Appends to allow every pattern not already there (same text or an
+    /// equal pattern), in order, reading the file under the lock. Returns
+    /// the patterns added. Creates the file when absent.
+    pub fn add_allow<S: AsRef<str>>(&self, patterns: &[S]) -> Result<Vec<String>, Fatal> {
+        debug_assert_eq!(self.kind, Kind::Permissions);
+        let (perms, mut doc): (Permissions, Document) = self.load(load_permissions)?;
+        let mut present: Vec<Pattern> = perms.allow.into_iter().map(|e| e.pattern).collect();
+        let mut added = Vec::new();
+        for p in patterns {
+            let p = p.as_ref();
+            if already_in(p, &present) {
+                continue;
+            }
+            let parsed = Pattern::parse(p).map_err(|e| {
+                Fatal(format!(
+                    "error: `{p}` is not a valid pattern ({e}); nothing was written"
+                ))
+            })?;
+            // Kept current so that two equal new patterns are added once.
+            present.push(parsed);
+            added.push(p.to_string());
+        }
+        if added.is_empty() && doc.existed {
+            return Ok(added);
+        }
+        let allow = doc
+            .object
+            .entry("allow")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        let Value::Array(list) = allow else {
+            // Cannot happen: a file whose allow is not an array is rejected
+            // by the loader above.
+            return Err(Fatal(
+                "error: `allow` is not an array; nothing was written".into(),
+            ));
+        };
+        list.extend(added.iter().cloned().map(Value::String));
+        self.store(doc.object)?;
+        Ok(added)
+    }
+
+    /// Sets autonomy rules, reading the file under the lock. `decide` sees
+    /// the loaded file and returns the rules to set, `(agent, type, mode)`;
+    /// an existing rule for the same agent and type is replaced in place,
+    /// others are appended. Creates the file when absent (even with nothing
+    /// to set).
+    pub fn set_autonomy(
+        &self,
+        decide: impl FnOnce(&Autonomy) -> Result<Vec<(String, ActionType, Policy)>, Fatal>,
+    ) -> Result<Vec<(String, ActionType, Policy)>, Fatal> {
+        debug_assert_eq!(self.kind, Kind::Autonomy);
+        let (auto, mut doc): (Autonomy, Document) = self.load(load_autonomy)?;
+        let set = decide(&auto)?;
+        if set.is_empty() && doc.existed {
+            return Ok(set);
+        }
+        for (agent, action, mode) in &set {
+            let rules = doc
+                .object
+                .entry(agent.clone())
+                .or_insert_with(|| Value::Object(Map::new()));
+            let Value::Object(rules) = rules else {
+                // Cannot happen: the loader rejects an agent that is not an
+                // object.
+                return Err(Fatal(format!(
+                    "error: agent `{agent}` is not an object; nothing was written"
+                )));
+            };
+            rules.insert(action.name().to_string(), Value::from(mode.name()));
+        }
+        self.store(doc.object)?;
+        Ok(set)
+    }
+}
+
+/// Replaces `target` with `bytes` atomically (SPEC §7): a temporary file in
+/// the same folder, synced, renamed over the target, the folder synced.
+fn write_atomic(target: &Path, bytes: &[u8]) -> Result<(), Fatal> {
+    let dir = folder(target);
+    remove_stale_temporaries(target);
+    let tmp = sibling(target, &format!(".permc-tmp.{}", std::process::id()), true);
+    let result = (|| -> std::io::Result<()> {
+        let _ = fs::remove_file(&tmp);
+        let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
+        f.write_all(bytes)?;
+        if let Ok(meta) = fs::metadata(target) {
+            f.set_permissions(meta.permissions())?;
+        }
+        f.sync_all()?;
+        drop(f);
+        if let Some(ms) = std::env::var(PAUSE_ENV)
+            .ok()
+            .and_then(|v| v.parse::<u64>().ok())
+        {
+            eprintln!("permc: paused before rename ({})", tmp.display());
+            std::thread::sleep(std::time::Duration::from_millis(ms));
+        }
+        fs::rename(&tmp, target)?;
+        // The rename itself reaches the disk with the folder.
+        File::open(dir)?.sync_all()
+    })();
+    result.map_err(|e| {
+        let _ = fs::remove_file(&tmp);
+        io_err("write", target, e)
+    })
+}
+
+/// Temporary files are only created under the lock, so any left while we
+/// hold it belong to a writer that died: remove them.
+fn remove_stale_temporaries(target: &Path) {
+    let prefix = sibling(target, ".permc-tmp.", true);
+    let Some(prefix) = prefix.file_name().map(|n| n.to_string_lossy().into_owned()) else {
+        return;
+    };
+    let Ok(entries) = fs::read_dir(folder(target)) else {
+        return;
+    };
+    for e in entries.flatten() {
+        if e.file_name().to_string_lossy().starts_with(&prefix) {
+            let _ = fs::remove_file(e.path());
+        }
+    }
+}
+
+/// Recompiles the artifact from the rule files (`--policy`), with the
+/// compiler's own atomic write. A file not there (yet) is left out.
+pub fn recompile(policy: &Path, permissions: &Path, autonomy: Option<&Path>) -> Result<(), Fatal> {
+    let permissions = Some(permissions).filter(|p| p.exists());
+    let autonomy = autonomy.filter(|a| a.exists());
+    crate::compile::compile_to_file(permissions, autonomy, policy).map_err(|Fatal(e)| {
+        Fatal(format!(
+            "{e}\nerror: the rule files were written, but compiling {} failed",
+            policy.display()
+        ))
+    })
+}

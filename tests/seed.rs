@@ -1,0 +1,261 @@
+//! Seeding at execution activation (SPEC §8): `permc seed` end to end —
+//! the defaults in order, only what is missing, everything else kept, the
+//! module agents' git_commit rule, files created, `--policy` compiled, and
+//! concurrent seeds and always-allow writers losing nothing.
+
+use permc_grammar::rules::load_permissions;
+use permc_runtime::seed::DEFAULT_ALLOW;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const PERMC: &str = env!("CARGO_BIN_EXE_permc");
+
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("permc-seed-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch folder");
+    d
+}
+
+fn seed(p: &Path, a: Option<&Path>, modules: &[&str], policy: Option<&Path>) -> Output {
+    let mut c = Command::new(PERMC);
+    c.args(["seed", "--permissions"]).arg(p);
+    if let Some(a) = a {
+        c.arg("--autonomy").arg(a);
+    }
+    for m in modules {
+        c.args(["--module", m]);
+    }
+    if let Some(f) = policy {
+        c.arg("--policy").arg(f);
+    }
+    c.output().expect("permc runs")
+}
+
+fn ok_json(o: &Output) -> Value {
+    assert!(
+        o.status.success(),
+        "exit {:?}: {}",
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).expect("one JSON object")
+}
+
+fn allow_of(path: &Path) -> Vec<String> {
+    let bytes = std::fs::read(path).expect("file");
+    let p = load_permissions("p", &bytes).value.expect("loads");
+    p.allow.into_iter().map(|e| e.pattern.text).collect()
+}
+
+fn read(p: &Path) -> String {
+    std::fs::read_to_string(p).expect("read")
+}
+
+#[test]
+fn seeds_a_new_project() {
+    let dir = scratch("new");
+    let p = dir.join("permissions.json");
+    let a = dir.join("autonomy.json");
+    let v = ok_json(&seed(&p, Some(&a), &["api", "web"], None));
+    assert_eq!(v["added"], json!(DEFAULT_ALLOW));
+    assert_eq!(
+        v["autonomy"],
+        json!([
+            {"agent": "dev-api", "type": "git_commit", "mode": "auto_approve"},
+            {"agent": "dev-web", "type": "git_commit", "mode": "auto_approve"},
+        ])
+    );
+    assert_eq!(allow_of(&p), DEFAULT_ALLOW);
+    let text = read(&p);
+    assert!(
+        text.starts_with("{\n  \"allow\": [\n    \"Terminal(ls)\",\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("\"Terminal(cargo build)\"\n  ]\n}\n"),
+        "{text}"
+    );
+    assert_eq!(
+        read(&a),
+        "{\n  \"dev-api\": {\n    \"git_commit\": \"auto_approve\"\n  },\n  \"dev-web\": {\n    \"git_commit\": \"auto_approve\"\n  }\n}\n"
+    );
+    // Seeding again changes nothing, byte for byte.
+    let (pb, ab) = (read(&p), read(&a));
+    let v = ok_json(&seed(&p, Some(&a), &["api", "web"], None));
+    assert_eq!(v["added"], json!([]));
+    assert_eq!(v["autonomy"], json!([]));
+    assert_eq!((read(&p), read(&a)), (pb, ab));
+}
+
+#[test]
+fn keeps_what_is_there_and_adds_only_what_is_missing() {
+    let dir = scratch("existing");
+    let p = dir.join("permissions.json");
+    let a = dir.join("autonomy.json");
+    std::fs::write(
+        &p,
+        r#"{"deny": ["Terminal(curl)"], "allow": ["Terminal(pnpm test:*)", "Terminal(git  status)", "Terminal(ls)"], "x-owner": "ana"}"#,
+    )
+    .expect("write");
+    std::fs::write(
+        &a,
+        r#"{"dev-web": {"git_commit": "deny"}, "dev-api": {"*": "require_approval"}, "planner": {"spend": "deny"}}"#,
+    )
+    .expect("write");
+    let v = ok_json(&seed(&p, Some(&a), &["web", "api", "api"], None));
+    let allow = allow_of(&p);
+    // The three entries first, as they were; then the missing defaults in
+    // SPEC §8's order (`git  status` counts as `git status`).
+    assert_eq!(
+        allow[..3],
+        [
+            "Terminal(pnpm test:*)",
+            "Terminal(git  status)",
+            "Terminal(ls)"
+        ]
+    );
+    let expected: Vec<&str> = DEFAULT_ALLOW
+        .iter()
+        .copied()
+        .filter(|d| *d != "Terminal(ls)" && *d != "Terminal(git status)")
+        .collect();
+    assert_eq!(allow[3..], expected[..]);
+    assert_eq!(v["added"], json!(expected));
+    let pv: Value = serde_json::from_str(&read(&p)).expect("json");
+    let keys: Vec<&String> = pv.as_object().expect("object").keys().collect();
+    assert_eq!(keys, ["deny", "allow", "x-owner"]);
+    assert_eq!(pv["deny"], json!(["Terminal(curl)"]));
+    // dev-web keeps its written deny; dev-api gets the rule once.
+    assert_eq!(
+        v["autonomy"],
+        json!([{"agent": "dev-api", "type": "git_commit", "mode": "auto_approve"}])
+    );
+    assert_eq!(
+        read(&a),
+        "{\n  \"dev-web\": {\n    \"git_commit\": \"deny\"\n  },\n  \"dev-api\": {\n    \"*\": \"require_approval\",\n    \"git_commit\": \"auto_approve\"\n  },\n  \"planner\": {\n    \"spend\": \"deny\"\n  }\n}\n"
+    );
+}
+
+#[test]
+fn creates_an_empty_autonomy_file_and_needs_it_for_modules() {
+    let dir = scratch("files");
+    let p = dir.join("permissions.json");
+    let a = dir.join("autonomy.json");
+    ok_json(&seed(&p, Some(&a), &[], None));
+    assert_eq!(read(&a), "{}\n");
+    let q = dir.join("q.json");
+    let o = seed(&q, None, &["api"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!q.exists(), "bad usage writes nothing");
+    let o = seed(&q, Some(&a), &[""], None);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn never_overwrites_a_file_that_does_not_load() {
+    let dir = scratch("rejected");
+    let p = dir.join("permissions.json");
+    let a = dir.join("autonomy.json");
+    let bad_p = "{\"allow\": [\"Terminal(ls\"]";
+    std::fs::write(&p, bad_p).expect("write");
+    let o = seed(&p, None, &[], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(!o.stderr.is_empty());
+    assert_eq!(read(&p), bad_p);
+    // A rejected autonomy.json stops the whole seed: permissions.json is not
+    // half-seeded either.
+    std::fs::write(&p, "{}").expect("write");
+    let bad_a = "{\"dev-api\": {\"git_comit\": \"auto_approve\"}}";
+    std::fs::write(&a, bad_a).expect("write");
+    let o = seed(&p, Some(&a), &["api"], None);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(read(&a), bad_a);
+    assert_eq!(read(&p), "{}");
+}
+
+#[test]
+fn policy_is_compiled_at_activation() {
+    let dir = scratch("policy");
+    let p = dir.join("permissions.json");
+    let a = dir.join("autonomy.json");
+    let f = dir.join("policy.permc");
+    let v = ok_json(&seed(&p, Some(&a), &["api"], Some(&f)));
+    assert_eq!(v["policy"], json!(f.display().to_string()));
+    assert!(f.exists());
+    let decide = |command: &str, agent: &str| {
+        let r = json!({"action": {"type": "terminal", "command": command, "agent": agent},
+            "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": "/p"}});
+        let o = Command::new(PERMC)
+            .args(["decide", "--policy"])
+            .arg(&f)
+            .arg("--permissions")
+            .arg(&p)
+            .arg("--autonomy")
+            .arg(&a)
+            .args(["--request", &r.to_string()])
+            .output()
+            .expect("runs");
+        ok_json(&o)
+    };
+    assert_eq!(decide("git status", "planner")["reason"], "file.allow");
+    assert_eq!(decide("git push", "planner")["policy"], "require_approval");
+    let commit = json!({"action": {"type": "git_commit", "agent": "dev-api"},
+        "context": {"role": "developer"}});
+    let o = Command::new(PERMC)
+        .args(["decide", "--policy"])
+        .arg(&f)
+        .args(["--request", &commit.to_string()])
+        .output()
+        .expect("runs");
+    assert_eq!(ok_json(&o)["reason"], "autonomy.auto_approve");
+}
+
+/// Seeds and always-allow writers at the same time, on the same file: the
+/// defaults end up there once each, and every always-allow pattern too.
+#[test]
+fn concurrent_seeds_and_writers() {
+    let dir = scratch("concurrent");
+    let p = dir.join("permissions.json");
+    let a = dir.join("autonomy.json");
+    let mut children = Vec::new();
+    for i in 0..8 {
+        let mut c = Command::new(PERMC);
+        c.args(["seed", "--permissions"])
+            .arg(&p)
+            .arg("--autonomy")
+            .arg(&a);
+        c.args(["--module", &format!("m{i}")]);
+        children.push(
+            c.stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("spawn"),
+        );
+        let r = json!({"action": {"type": "terminal", "command": format!("job{i} go")},
+            "context": {"role": "developer", "projectScopeRoot": "/p"}});
+        let mut c = Command::new(PERMC);
+        c.args(["always", "--write", "--permissions"]).arg(&p);
+        c.args(["--request", &r.to_string()]);
+        children.push(
+            c.stdout(std::process::Stdio::null())
+                .spawn()
+                .expect("spawn"),
+        );
+    }
+    for mut c in children {
+        assert!(c.wait().expect("wait").success());
+    }
+    let allow = allow_of(&p);
+    assert_eq!(allow.len(), DEFAULT_ALLOW.len() + 8, "{allow:?}");
+    for d in DEFAULT_ALLOW {
+        assert_eq!(allow.iter().filter(|x| x == d).count(), 1, "{d}");
+    }
+    for i in 0..8 {
+        assert!(allow.contains(&format!("Terminal(job{i} go)")));
+    }
+    let av: Value = serde_json::from_str(&read(&a)).expect("json");
+    for i in 0..8 {
+        assert_eq!(av[format!("dev-m{i}")]["git_commit"], "auto_approve");
+    }
+}
