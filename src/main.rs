@@ -5,6 +5,7 @@ mod always;
 mod compile;
 mod decide;
 mod load;
+mod serve;
 mod seed;
 mod tokens;
 mod write;
@@ -70,6 +71,25 @@ enum Command {
     },
     /// Compiles the rule files into an artifact (SPEC §9).
     Compile(compile::CompileArgs),
+    /// A long-running evaluator: requests as JSON Lines on stdin, one answer
+    /// a line on stdout, reloading the rule files when they change.
+    Serve {
+        #[command(flatten)]
+        rules: RuleArgs,
+        /// A compiled artifact (`permc compile`) instead of the sources; rule
+        /// files given too must be the ones it was compiled from.
+        #[arg(long, value_name = "ARTIFACT")]
+        policy: Option<PathBuf>,
+        /// Which engine decides.
+        #[arg(long, value_enum, default_value_t = Engine::Compiled)]
+        engine: Engine,
+        /// Longest request line read; a longer one is answered with an error.
+        #[arg(long, value_name = "BYTES", default_value_t = 16 << 20)]
+        max_line_bytes: usize,
+        /// Threads deciding a pipelined batch (0: one per core).
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        threads: usize,
+    },
     /// How a command line is read (SPEC §4), as JSON.
     Tokens {
         /// The command line.
@@ -231,6 +251,23 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             modules,
             policy,
         }),
+        Command::Serve {
+            rules,
+            policy,
+            engine,
+            max_line_bytes,
+            threads,
+        } => {
+            serve::run(serve::Options {
+                permissions: rules.permissions,
+                autonomy: rules.autonomy,
+                policy,
+                engine,
+                max_line_bytes,
+                threads,
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Tokens { command } => {
             println!("{}", tokens::tokens_json(&command));
             Ok(ExitCode::SUCCESS)

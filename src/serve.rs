@@ -1,0 +1,841 @@
+//! `permc serve`: a long-running evaluator for the platform's engine and API
+//! (an Elixir Port, a Node child process). SPEC §10.1–§10.2 on the wire.
+//!
+//! The protocol, in short (README "Engine integration" has it whole):
+//! - stdin: one request (SPEC §10.1) per line, JSON Lines; blank lines are
+//!   skipped;
+//! - stdout: exactly one answer line per request, in request order — a
+//!   decision (SPEC §10.2) or `{"error": {...}}` — with the request's `id`
+//!   echoed when the line could be read as a JSON object;
+//! - stderr: one JSON object per line, each with an `event` field (`ready`,
+//!   `reloaded`, `reload_failed`, `load_failed`, `panic`);
+//! - end of input → exit 0; SIGTERM/SIGINT → the line in progress is
+//!   finished, answers are flushed, exit 0.
+//!
+//! Three threads: the main thread reads, decides and writes; a watcher polls
+//! the rule files and swaps in a new decider when they change; a signal
+//! thread ends the process between two lines. The decider in force is an
+//! `Arc` behind a mutex plus a generation counter, so the main thread pays
+//! one atomic load per request and takes the lock only after a reload.
+
+use crate::compile;
+use crate::decide::{self, CompiledDecider, Decider, Engine, ReferenceDecider};
+use crate::load::Fatal;
+use permc_grammar::diagnostic::{Diagnostic, LineIndex};
+use permc_grammar::rules::{load_autonomy, load_permissions};
+use permc_grammar::Severity;
+use permc_runtime::Rules;
+use serde_json::{json, Value};
+use std::io::{self, BufRead, BufReader, BufWriter, Write};
+use std::os::unix::fs::MetadataExt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime};
+
+/// How often the watcher looks at the rule files. A change is acted on once
+/// it has been stable for one interval, so a reload lands 100–200 ms after
+/// the last write (well within the one second the engine is promised).
+const POLL: Duration = Duration::from_millis(100);
+
+/// A file whose mtime is this recent may still change without its size or
+/// mtime changing (timestamps are coarse); its content is re-read at each
+/// poll until it is older than this ("racily clean", as git calls it).
+const RACY: Duration = Duration::from_secs(2);
+
+/// A batch of fewer lines is decided on the main thread alone: handing it
+/// to workers would cost more than it saves (and an interactive client
+/// sends one line at a time).
+const PARALLEL_MIN: usize = 32;
+
+/// At most this many threads decide one batch.
+const MAX_WORKERS: usize = 16;
+
+/// How long SIGTERM waits for the line in progress when its answer cannot
+/// be written (the client stopped reading stdout) before giving up.
+const TERM_GRACE: Duration = Duration::from_secs(2);
+
+/// Read and write buffers: large enough to batch a pipelined stream into
+/// few system calls, small enough that memory stays bounded.
+const BUF: usize = 1 << 16;
+
+/// What `permc serve` was asked to serve.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// permissions.json.
+    pub permissions: Option<PathBuf>,
+    /// autonomy.json.
+    pub autonomy: Option<PathBuf>,
+    /// A compiled artifact, instead of the sources (SPEC §9).
+    pub policy: Option<PathBuf>,
+    /// Which engine decides.
+    pub engine: Engine,
+    /// Longest request line read; a longer one is answered with an error
+    /// (and skipped without being buffered), so memory stays bounded.
+    pub max_line_bytes: usize,
+    /// Threads deciding a pipelined batch; 0 = one per core.
+    pub threads: usize,
+}
+
+/// The decider type every thread shares.
+type Shared = Arc<dyn Decider + Send + Sync>;
+
+/// Which file a watched path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Role {
+    Permissions,
+    Autonomy,
+    Artifact,
+}
+
+/// What `stat` says about a file: enough to notice an edit in place (size,
+/// mtime, ctime) and an atomic rename (inode, device).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Fingerprint {
+    len: u64,
+    mtime: (i64, i64),
+    ctime: (i64, i64),
+    ino: u64,
+    dev: u64,
+}
+
+impl Fingerprint {
+    fn of(path: &std::path::Path) -> Option<Fingerprint> {
+        let m = std::fs::metadata(path).ok()?;
+        Some(Fingerprint {
+            len: m.len(),
+            mtime: (m.mtime(), m.mtime_nsec()),
+            ctime: (m.ctime(), m.ctime_nsec()),
+            ino: m.ino(),
+            dev: m.dev(),
+        })
+    }
+
+    /// Modified so recently that a further same-size write could leave the
+    /// fingerprint unchanged (or dated in the future: clock skew).
+    fn is_racy(&self, now: SystemTime) -> bool {
+        let Ok(now) = now.duration_since(SystemTime::UNIX_EPOCH) else {
+            return true;
+        };
+        let mtime = Duration::new(
+            u64::try_from(self.mtime.0).unwrap_or(0),
+            u32::try_from(self.mtime.1).unwrap_or(0),
+        );
+        mtime + RACY > now
+    }
+}
+
+/// One read of one watched file: its fingerprint taken *before* the read,
+/// whether it was the same *after* (if not, a write raced the read and the
+/// bytes may be torn: they are not loaded, the next poll sees the change),
+/// and the bytes read, or why they could not be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct FileRead {
+    fingerprint: Option<Fingerprint>,
+    settled: bool,
+    bytes: Result<Vec<u8>, String>,
+}
+
+/// The files `permc serve` watches, in a fixed order.
+#[derive(Debug, Clone)]
+struct Sources {
+    files: Vec<(Role, PathBuf)>,
+}
+
+impl Sources {
+    fn of(opts: &Options) -> Sources {
+        let mut files = Vec::new();
+        if let Some(p) = &opts.permissions {
+            files.push((Role::Permissions, p.clone()));
+        }
+        if let Some(p) = &opts.autonomy {
+            files.push((Role::Autonomy, p.clone()));
+        }
+        if let Some(p) = &opts.policy {
+            files.push((Role::Artifact, p.clone()));
+        }
+        Sources { files }
+    }
+
+    fn fingerprints(&self) -> Vec<Option<Fingerprint>> {
+        self.files.iter().map(|(_, p)| Fingerprint::of(p)).collect()
+    }
+
+    fn read(&self) -> Vec<FileRead> {
+        self.files
+            .iter()
+            .map(|(_, p)| {
+                let fingerprint = Fingerprint::of(p);
+                let bytes = std::fs::read(p).map_err(|e| e.to_string());
+                FileRead {
+                    fingerprint,
+                    settled: Fingerprint::of(p) == fingerprint,
+                    bytes,
+                }
+            })
+            .collect()
+    }
+
+    fn names(&self) -> Vec<String> {
+        self.files
+            .iter()
+            .map(|(_, p)| p.display().to_string())
+            .collect()
+    }
+}
+
+/// Why a policy could not be loaded: every diagnostic as JSON (SPEC §11's
+/// shape), and the same rendered for people (startup failure, exit 2).
+#[derive(Debug)]
+struct Failure {
+    diagnostics: Vec<Value>,
+}
+
+/// A diagnostic as SPEC §11's `--format json` prints it.
+fn diagnostic_json(d: &Diagnostic, text: &[u8]) -> Value {
+    let text = String::from_utf8_lossy(text);
+    let index = LineIndex::new(&text);
+    let (line, column) = index.line_col(d.span.start);
+    let (end_line, end_column) = index.line_col(d.span.end);
+    let mut v = json!({
+        "check": d.check,
+        "severity": d.severity.name(),
+        "file": d.file,
+        "line": line,
+        "column": column,
+        "endLine": end_line,
+        "endColumn": end_column,
+        "message": d.message,
+    });
+    if let Some(h) = &d.help {
+        v["help"] = json!(h);
+    }
+    v
+}
+
+fn unreadable(path: &std::path::Path, why: &str) -> Value {
+    json!({
+        "check": "unreadable-file",
+        "severity": "error",
+        "file": path.display().to_string(),
+        "message": format!("cannot read {}: {why}", path.display()),
+    })
+}
+
+/// A loaded policy: the decider, and the warnings its files raised.
+struct Loaded {
+    decider: Box<dyn Decider + Send + Sync>,
+    warnings: Vec<Value>,
+}
+
+/// Builds a decider from the files just read: the one place that knows
+/// the engines.
+///
+/// From the sources, it loads the bytes read — never a second read of the
+/// files, so what is decided is exactly what was fingerprinted — and a file
+/// with any error-severity diagnostic rejects the whole policy (SPEC §2.1:
+/// never a partial policy); then compiles it (SPEC §9), unless the
+/// reference engine was asked for.
+fn load_decider(opts: &Options, sources: &Sources, reads: &[FileRead]) -> Result<Loaded, Failure> {
+    if let Some(artifact) = &opts.policy {
+        return load_artifact(opts, artifact);
+    }
+    let mut diagnostics = Vec::new();
+    let mut failed = false;
+    let mut permissions = None;
+    let mut autonomy = None;
+    for ((role, path), read) in sources.files.iter().zip(reads) {
+        let bytes = match &read.bytes {
+            Ok(b) => b,
+            Err(why) => {
+                diagnostics.push(unreadable(path, why));
+                failed = true;
+                continue;
+            }
+        };
+        let name = path.display().to_string();
+        match role {
+            Role::Permissions => {
+                let l = load_permissions(&name, bytes);
+                diagnostics.extend(l.diagnostics.iter().map(|d| diagnostic_json(d, bytes)));
+                failed |= l.diagnostics.iter().any(|d| d.severity == Severity::Error);
+                permissions = l.value;
+            }
+            Role::Autonomy => {
+                let l = load_autonomy(&name, bytes);
+                diagnostics.extend(l.diagnostics.iter().map(|d| diagnostic_json(d, bytes)));
+                failed |= l.diagnostics.iter().any(|d| d.severity == Severity::Error);
+                autonomy = l.value;
+            }
+            Role::Artifact => {}
+        }
+    }
+    // A rejected file leaves its value `None`; `failed` is then set too, but
+    // the check below does not rely on it alone.
+    let missing = (opts.permissions.is_some() && permissions.is_none())
+        || (opts.autonomy.is_some() && autonomy.is_none());
+    if failed || missing {
+        return Err(Failure { diagnostics });
+    }
+    let rules = Rules::new(
+        permissions.unwrap_or_default(),
+        autonomy.unwrap_or_default(),
+    );
+    let decider: Box<dyn Decider + Send + Sync> = match opts.engine {
+        Engine::Compiled => Box::new(CompiledDecider(permc_compiler::compile(
+            &rules.permissions,
+            &rules.autonomy,
+        ))),
+        Engine::Reference => Box::new(ReferenceDecider(rules)),
+    };
+    Ok(Loaded {
+        decider,
+        warnings: diagnostics,
+    })
+}
+
+/// `--policy`: the artifact stands for the sources (SPEC §9), and
+/// [`compile::load_policy`] refuses a corrupt, truncated, other-version or
+/// stale one (rule files given too must hash as they did when compiled).
+/// It reads the files itself; a write racing that read changes their
+/// fingerprints, so the next poll loads them again.
+fn load_artifact(opts: &Options, path: &std::path::Path) -> Result<Loaded, Failure> {
+    let fail = |message: String| Failure {
+        diagnostics: vec![json!({
+            "check": "artifact",
+            "severity": "error",
+            "file": path.display().to_string(),
+            "message": message.strip_prefix("error: ").unwrap_or(&message),
+        })],
+    };
+    let policy = compile::load_policy(path, opts.permissions.as_deref(), opts.autonomy.as_deref())
+        .map_err(|f| fail(f.0))?;
+    let decider: Box<dyn Decider + Send + Sync> = match opts.engine {
+        Engine::Compiled => Box::new(CompiledDecider(policy)),
+        Engine::Reference => {
+            let (p, a) = policy
+                .to_rules()
+                .map_err(|e| fail(format!("cannot read the rules back from the artifact: {e}")))?;
+            Box::new(ReferenceDecider(Rules::new(p, a)))
+        }
+    };
+    Ok(Loaded {
+        decider,
+        warnings: Vec::new(),
+    })
+}
+
+/// The policy in force. The watcher stores a new decider, then bumps
+/// `generation` (release); the main thread compares `generation` (acquire)
+/// with the one it holds at each request and re-reads the decider only when
+/// it moved: a request is decided wholly by one policy, old or new.
+struct Current {
+    generation: AtomicU64,
+    decider: Mutex<Shared>,
+}
+
+impl Current {
+    fn get(&self) -> (u64, Shared) {
+        let g = self.generation.load(Ordering::Acquire);
+        (g, lock(&self.decider).clone())
+    }
+
+    fn set(&self, d: Shared) -> u64 {
+        *lock(&self.decider) = d;
+        self.generation.fetch_add(1, Ordering::AcqRel) + 1
+    }
+}
+
+/// Locks a mutex even if a thread panicked while holding it: every value
+/// behind our mutexes is whole at every instant (a pointer swap, a buffer of
+/// complete lines), so a poisoned one is still sound.
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Writes one event line on stderr in a single write (so lines of two
+/// threads never interleave). A failed write is ignored: events are
+/// advisory, answers on stdout are the contract.
+fn event(v: &Value) {
+    let mut line = v.to_string();
+    line.push('\n');
+    let _ = io::stderr().lock().write_all(line.as_bytes());
+}
+
+/// Runs `permc serve` until end of input (exit 0) or a signal.
+pub fn run(opts: Options) -> Result<(), Fatal> {
+    install_panic_hook();
+    let sources = Sources::of(&opts);
+    let reads = sources.read();
+    let loaded = match load_decider(&opts, &sources, &reads) {
+        Ok(l) => l,
+        Err(f) => {
+            event(
+                &json!({"event": "load_failed", "files": sources.names(), "diagnostics": f.diagnostics}),
+            );
+            return Err(Fatal(
+                "error: the policy was rejected; nothing is served from a partly loaded policy"
+                    .into(),
+            ));
+        }
+    };
+    let current = Arc::new(Current {
+        generation: AtomicU64::new(1),
+        decider: Mutex::new(Arc::from(loaded.decider)),
+    });
+    event(&json!({
+        "event": "ready",
+        "generation": 1,
+        "files": sources.names(),
+        "diagnostics": loaded.warnings,
+    }));
+
+    if !sources.files.is_empty() {
+        let (opts, current) = (opts.clone(), Arc::clone(&current));
+        std::thread::Builder::new()
+            .name("permc-watch".into())
+            .spawn(move || watch(&opts, &sources, reads, &current))
+            .map_err(|e| Fatal(format!("error: cannot start the file watcher: {e}")))?;
+    }
+
+    let out = Arc::new(Output {
+        writer: Mutex::new(BufWriter::with_capacity(BUF, io::stdout())),
+        terminating: AtomicBool::new(false),
+    });
+    install_signal_thread(Arc::clone(&out))?;
+    let stdin = io::stdin();
+    let mut input = BufReader::with_capacity(BUF, stdin.lock());
+    let workers = match opts.threads {
+        0 => std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MAX_WORKERS),
+        n => n.min(MAX_WORKERS),
+    };
+    match serve_stream(&current, &mut input, &out, opts.max_line_bytes, workers) {
+        Ok(()) => Ok(()),
+        // The client closed our stdout: nobody is left to answer.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(Fatal(format!("error: permc serve: {e}"))),
+    }
+}
+
+/// Standard output, shared with the signal thread: the main thread holds
+/// the lock from the moment it starts deciding a batch until its answers
+/// are written, so SIGTERM, which takes the lock too, lands between two
+/// batches.
+struct Output {
+    writer: Mutex<BufWriter<io::Stdout>>,
+    terminating: AtomicBool,
+}
+
+impl Output {
+    /// Takes the output to answer a batch — unless a signal asked to end:
+    /// then the signal thread owns the ending (it flushes and exits as soon
+    /// as it gets the lock) and this thread waits for the exit.
+    fn begin(&self) -> MutexGuard<'_, BufWriter<io::Stdout>> {
+        let w = lock(&self.writer);
+        if self.terminating.load(Ordering::Acquire) {
+            drop(w);
+            loop {
+                std::thread::park();
+            }
+        }
+        w
+    }
+}
+
+/// How one line of input ended.
+#[derive(Debug, PartialEq, Eq)]
+enum LineRead {
+    Eof,
+    Line,
+    TooLong,
+}
+
+/// Reads one line into `buf` (without its `\n`), keeping at most `max`
+/// bytes: the rest of a longer line is consumed and dropped as it streams
+/// by, so a 10 GB line costs no more memory than a short one.
+fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> io::Result<LineRead> {
+    let mut any = false;
+    let mut too_long = false;
+    loop {
+        let avail = match input.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if avail.is_empty() {
+            return Ok(match (any, too_long) {
+                (false, _) => LineRead::Eof,
+                (true, true) => LineRead::TooLong,
+                (true, false) => LineRead::Line,
+            });
+        }
+        any = true;
+        let (chunk, used, done) = match avail.iter().position(|&b| b == b'\n') {
+            Some(i) => (&avail[..i], i + 1, true),
+            None => (avail, avail.len(), false),
+        };
+        if !too_long {
+            if buf.len() + chunk.len() > max {
+                too_long = true;
+                buf.clear();
+                buf.shrink_to(BUF);
+            } else {
+                buf.extend_from_slice(chunk);
+            }
+        }
+        input.consume(used);
+        if done {
+            return Ok(if too_long {
+                LineRead::TooLong
+            } else {
+                LineRead::Line
+            });
+        }
+    }
+}
+
+fn trim(b: &[u8]) -> &[u8] {
+    let start = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
+    let end = b
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(start, |e| e + 1);
+    &b[start..end]
+}
+
+fn error_answer(code: &str, message: String) -> Value {
+    json!({"error": {"code": code, "message": message}})
+}
+
+fn too_long(max_line: usize) -> Value {
+    error_answer(
+        "line_too_long",
+        format!("the request line is longer than {max_line} bytes"),
+    )
+}
+
+/// Appends the answer to one (non-blank) request line to `out`, as one
+/// JSON line.
+fn answer_into(
+    decider: &(dyn Decider + Send + Sync),
+    line: &[u8],
+    max_line: usize,
+    out: &mut Vec<u8>,
+) {
+    let answer = if line.len() > max_line {
+        too_long(max_line)
+    } else {
+        // A panic is an engine bug; it fails closed for this request (an
+        // error, never a decision) and the stream goes on.
+        catch_unwind(AssertUnwindSafe(|| decide::answer_line(decider, line))).unwrap_or_else(|_| {
+            error_answer(
+                "internal_error",
+                "permc failed on this request; please report it".into(),
+            )
+        })
+    };
+    write_answer(&answer, out);
+}
+
+fn write_answer(answer: &Value, out: &mut Vec<u8>) {
+    // Serializing a `Value` into memory cannot fail: its keys are strings
+    // and a `Vec` takes every byte.
+    let _ = serde_json::to_writer(&mut *out, answer);
+    out.push(b'\n');
+}
+
+/// Answers every line of `batch` (complete lines, each ending in `\n`)
+/// into `outs`, in order: `outs[0]` holds the answers to the first part of
+/// the batch, `outs[1]` the next, and so on. A batch of at least
+/// [`PARALLEL_MIN`] lines is cut at line boundaries into one part per
+/// worker, decided on scoped threads; each request is still decided whole
+/// by one thread and one policy.
+fn answer_batch(
+    decider: &(dyn Decider + Send + Sync),
+    batch: &[u8],
+    max_line: usize,
+    outs: &mut [Vec<u8>],
+) {
+    let part = |bytes: &[u8], out: &mut Vec<u8>| {
+        for line in bytes.split(|&b| b == b'\n') {
+            let line = trim(line);
+            if !line.is_empty() {
+                answer_into(decider, line, max_line, out);
+            }
+        }
+    };
+    let workers = outs.len();
+    let lines = batch.iter().filter(|&&b| b == b'\n').count();
+    if workers < 2 || lines < PARALLEL_MIN {
+        if let Some(out) = outs.first_mut() {
+            part(batch, out);
+        }
+        return;
+    }
+    // Cut points: the end of the line that holds byte k·len/workers.
+    let mut parts = Vec::with_capacity(workers);
+    let mut start = 0;
+    for k in 1..=workers {
+        let target = (batch.len() * k / workers).max(start);
+        let end = if k == workers {
+            batch.len()
+        } else {
+            batch[target..]
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(batch.len(), |i| target + i + 1)
+        };
+        parts.push(&batch[start..end]);
+        start = end;
+    }
+    std::thread::scope(|s| {
+        let mut rest = outs.iter_mut().zip(&parts);
+        let first = rest.next();
+        for (out, bytes) in rest {
+            s.spawn(move || part(bytes, out));
+        }
+        if let Some((out, bytes)) = first {
+            part(bytes, out);
+        }
+    });
+}
+
+/// The loop of the main thread. Every complete line already buffered is
+/// decided as one batch and its answers written in one go; when no complete
+/// line is left, the answers are flushed and the next line is awaited. So a
+/// pipelined stream is answered in 64 KiB writes and an interactive client
+/// gets each answer at once. Writes block when the client does not read:
+/// back-pressure instead of unbounded buffering. The output lock is held
+/// from the start of a batch until its answers are written, so a signal
+/// lands between two batches.
+fn serve_stream<R: io::Read>(
+    current: &Current,
+    input: &mut BufReader<R>,
+    out: &Output,
+    max_line: usize,
+    workers: usize,
+) -> io::Result<()> {
+    let (mut generation, mut decider) = current.get();
+    let mut outs: Vec<Vec<u8>> = (0..workers.max(1))
+        .map(|_| Vec::with_capacity(BUF))
+        .collect();
+    let mut buf: Vec<u8> = Vec::with_capacity(4096);
+    loop {
+        let buffered = input.buffer();
+        let complete = buffered
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        if complete == 0 {
+            lock(&out.writer).flush()?;
+            buf.clear();
+            let read = read_line(input, &mut buf, max_line)?;
+            let line = trim(&buf);
+            match read {
+                LineRead::Eof => break,
+                LineRead::Line if line.is_empty() => continue,
+                _ => {}
+            }
+            let mut w = out.begin();
+            if current.generation.load(Ordering::Acquire) != generation {
+                (generation, decider) = current.get();
+            }
+            let o = &mut outs[0];
+            if read == LineRead::TooLong {
+                write_answer(&too_long(max_line), o);
+            } else {
+                answer_into(decider.as_ref(), line, max_line, o);
+            }
+            w.write_all(o)?;
+            o.clear();
+            o.shrink_to(BUF);
+            continue;
+        }
+        let mut w = out.begin();
+        if current.generation.load(Ordering::Acquire) != generation {
+            (generation, decider) = current.get();
+        }
+        answer_batch(decider.as_ref(), &buffered[..complete], max_line, &mut outs);
+        for o in &mut outs {
+            w.write_all(o)?;
+            o.clear();
+            o.shrink_to(BUF);
+        }
+        drop(w);
+        input.consume(complete);
+    }
+    lock(&out.writer).flush()
+}
+
+/// SIGTERM and SIGINT end the process between two batches: the signal
+/// thread marks the output as terminating, waits for the lines in progress
+/// (the batch being decided: one line when the client waits for each
+/// answer, at most 64 KiB of lines when it pipelines — the main thread holds
+/// the output lock while deciding and writing them), flushes every answer
+/// written so far, and exits 0. If those answers cannot be written within
+/// [`TERM_GRACE`] — the client stopped reading — it exits 1 without them.
+///
+/// signal-hook runs the handler's real work on an ordinary thread, so no
+/// `unsafe` (forbidden in this workspace) and no async-signal-safety rules.
+fn install_signal_thread(out: Arc<Output>) -> Result<(), Fatal> {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT])
+        .map_err(|e| Fatal(format!("error: cannot install signal handlers: {e}")))?;
+    std::thread::Builder::new()
+        .name("permc-signals".into())
+        .spawn(move || {
+            if signals.forever().next().is_some() {
+                out.terminating.store(true, Ordering::Release);
+                let deadline = Instant::now() + TERM_GRACE;
+                loop {
+                    match out.writer.try_lock() {
+                        Ok(mut w) => {
+                            let code = i32::from(w.flush().is_err());
+                            std::process::exit(code);
+                        }
+                        Err(std::sync::TryLockError::Poisoned(p)) => {
+                            let code = i32::from(p.into_inner().flush().is_err());
+                            std::process::exit(code);
+                        }
+                        Err(std::sync::TryLockError::WouldBlock) if Instant::now() < deadline => {
+                            std::thread::sleep(Duration::from_millis(5));
+                        }
+                        Err(std::sync::TryLockError::WouldBlock) => std::process::exit(1),
+                    }
+                }
+            }
+        })
+        .map_err(|e| Fatal(format!("error: cannot start the signal thread: {e}")))?;
+    Ok(())
+}
+
+/// A panic anywhere is reported as an event line, keeping stderr JSON.
+fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        event(&json!({"event": "panic", "message": info.to_string()}));
+    }));
+}
+
+/// The watcher: polls the files' fingerprints every [`POLL`]; once a change
+/// has been stable for one poll and through the read (so a file being
+/// written is not read half way), re-reads the files, and if their bytes
+/// differ from the last ones loaded, loads them whole and swaps the new
+/// decider in — or, if they do not load, keeps the one in force and says
+/// why. Each distinct content is reported once.
+fn watch(opts: &Options, sources: &Sources, initial: Vec<FileRead>, current: &Current) {
+    let mut seen: Vec<Option<Fingerprint>> = initial.iter().map(|r| r.fingerprint).collect();
+    let mut read_at = seen.clone();
+    let mut last: Vec<Result<Vec<u8>, String>> = initial.into_iter().map(|r| r.bytes).collect();
+    loop {
+        std::thread::sleep(POLL);
+        let now = sources.fingerprints();
+        if now != seen {
+            seen = now;
+            continue;
+        }
+        let racy = now.iter().flatten().any(|f| f.is_racy(SystemTime::now()));
+        if now == read_at && !racy {
+            continue;
+        }
+        let started = Instant::now();
+        let reads = sources.read();
+        let fingerprints: Vec<_> = reads.iter().map(|r| r.fingerprint).collect();
+        if fingerprints != now || reads.iter().any(|r| !r.settled) {
+            // Written while we read: wait for it to settle.
+            continue;
+        }
+        read_at = fingerprints;
+        let bytes: Vec<_> = reads.iter().map(|r| r.bytes.clone()).collect();
+        if bytes == last {
+            continue;
+        }
+        last = bytes;
+        let result = catch_unwind(AssertUnwindSafe(|| load_decider(opts, sources, &reads)))
+            .unwrap_or_else(|_| {
+                Err(Failure {
+                    diagnostics: vec![json!({
+                        "check": "internal-error",
+                        "severity": "error",
+                        "message": "permc failed while loading the policy; please report it",
+                    })],
+                })
+            });
+        match result {
+            Ok(loaded) => {
+                let generation = current.set(Arc::from(loaded.decider));
+                event(&json!({
+                    "event": "reloaded",
+                    "generation": generation,
+                    "files": sources.names(),
+                    "loadMs": started.elapsed().as_secs_f64() * 1000.0,
+                    "diagnostics": loaded.warnings,
+                }));
+            }
+            Err(f) => event(&json!({
+                "event": "reload_failed",
+                "generation": current.generation.load(Ordering::Acquire),
+                "files": sources.names(),
+                "diagnostics": f.diagnostics,
+            })),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines(input: &[u8], max: usize) -> Vec<(LineRead, Vec<u8>)> {
+        let mut r = BufReader::with_capacity(7, input);
+        let mut out = Vec::new();
+        loop {
+            let mut buf = Vec::new();
+            let k = read_line(&mut r, &mut buf, max).expect("in-memory reads do not fail");
+            if k == LineRead::Eof {
+                return out;
+            }
+            out.push((k, buf));
+        }
+    }
+
+    #[test]
+    fn reads_lines_across_buffer_boundaries() {
+        let got = lines(b"abcdefghij\nxy\n\nlast", 100);
+        assert_eq!(
+            got,
+            vec![
+                (LineRead::Line, b"abcdefghij".to_vec()),
+                (LineRead::Line, b"xy".to_vec()),
+                (LineRead::Line, b"".to_vec()),
+                (LineRead::Line, b"last".to_vec()),
+            ]
+        );
+    }
+
+    #[test]
+    fn drops_overlong_lines_whole_and_goes_on() {
+        let got = lines(b"0123456789abcdef\nok\n0123456789", 8);
+        assert_eq!(
+            got,
+            vec![
+                (LineRead::TooLong, Vec::new()),
+                (LineRead::Line, b"ok".to_vec()),
+                (LineRead::TooLong, Vec::new()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_of_exactly_max_bytes_is_read() {
+        assert_eq!(
+            lines(b"12345678\n", 8),
+            vec![(LineRead::Line, b"12345678".to_vec())]
+        );
+    }
+}
