@@ -175,9 +175,11 @@ impl Lock {
                     "error: {name}: the top level is not an object"
                 )))
             }
-            Err(e) => return Err(Fatal(format!(
+            Err(e) => {
+                return Err(Fatal(format!(
                 "error: {name} cannot be rewritten without changing it ({e}); it is left as it is"
-            ))),
+            )))
+            }
         };
         Ok((
             value,
@@ -307,8 +309,11 @@ fn write_atomic(target: &Path, bytes: &[u8]) -> Result<(), Fatal> {
             std::thread::sleep(std::time::Duration::from_millis(ms));
         }
         fs::rename(&tmp, target)?;
-        // The rename itself reaches the disk with the folder.
-        File::open(dir)?.sync_all()
+        // The rename itself reaches the disk with the folder (a folder
+        // cannot be opened and synced this way outside Unix).
+        #[cfg(unix)]
+        File::open(dir)?.sync_all()?;
+        Ok(())
     })();
     result.map_err(|e| {
         let _ = fs::remove_file(&tmp);
