@@ -278,6 +278,7 @@ pub fn segment_unit(words: &[String]) -> Option<(Unit, &[String])> {
         [_, t2, ..] if is_subcommand_word(t2) => (Unit::Subcommand, 2),
         _ => (Unit::Verb, 1),
     };
+    // `len` is 1, 2 (only with two words or more) or `words.len()`.
     let candidate = &words[..len];
     if !is_ceiling_prefix(candidate) {
         return Some((unit, candidate));
