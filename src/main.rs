@@ -2,6 +2,7 @@
 //! The only code of permc that does I/O.
 
 mod always;
+mod check;
 mod compile;
 mod decide;
 mod load;
@@ -69,6 +70,9 @@ enum Command {
         #[command(flatten)]
         requests: RequestArgs,
     },
+    /// The static analyzer (SPEC §11): what in the rule files does not do
+    /// what it seems to.
+    Check(check::CheckArgs),
     /// Compiles the rule files into an artifact (SPEC §9).
     Compile(compile::CompileArgs),
     /// A long-running evaluator: requests as JSON Lines on stdin, one answer
@@ -226,6 +230,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Check(args) => check::run(args),
         Command::Compile(args) => compile::run(&args),
         Command::Always {
             permissions,

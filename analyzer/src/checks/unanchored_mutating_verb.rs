@@ -1,0 +1,164 @@
+//! ## What it does
+//! Reports an allow entry that stops at a verb whose continuations include
+//! mutating ones (SPEC §11), and names the anchored forms to use instead
+//! (SPEC §8):
+//!
+//! | entry stops at | also allows | anchored forms |
+//! |---|---|---|
+//! | `git branch` | `git branch -D` | `git branch -a`, `-r`, `-v`, `--list`, `--show-current` |
+//! | `git remote` | `git remote add`, `git remote remove` | `git remote -v`, `git remote show` |
+//! | `git worktree` | `git worktree add`, `git worktree remove` | `git worktree list` |
+//! | `git config` | `git config KEY VALUE` | `git config --get` |
+//! | `git tag` | `git tag -d` | `git tag --list` (not in SPEC §8) |
+//! | `git stash` | `git stash drop`, `git stash clear` | `git stash list`, `git stash show` (not in SPEC §8) |
+//! | bare `git` | every git subcommand | `git status`, `git diff`, `git log`, `git show`… |
+//! | `find` | `find … -delete`, `find … -exec` | none: move it to ask, or use `ls` and `grep` |
+//!
+//! "Stops at" means the entry matches the verb itself: it is the verb, or
+//! a prefix of it, or a wildcard matching it (`Terminal(git bra*)`). A
+//! command word written as a path counts by its last component
+//! (`Terminal(/usr/bin/git)` is bare `git`). Entries that say more, like
+//! `Terminal(git branch -a)`, are anchored and not reported. Note that
+//! SPEC §8 seeds `Terminal(find)`: it is reported, on purpose.
+//!
+//! ## Why is this bad?
+//! Patterns match by token prefix (SPEC §3.2): `Terminal(git branch)`
+//! auto-approves `git branch -D main` as readily as `git branch -a`. A
+//! rule written to let an agent *read* ends up letting it delete.
+//!
+//! ## Example
+//! ```json
+//! {"allow": ["Terminal(git branch)", "Terminal(git remote)", "Terminal(git config)"]}
+//! ```
+//!
+//! Use instead:
+//! ```json
+//! {"allow": ["Terminal(git branch --list)", "Terminal(git remote -v)", "Terminal(git config --get)"]}
+//! ```
+
+use super::{entries, Check};
+use crate::FileContext;
+use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::pattern::PatToken;
+use permc_grammar::rules::List;
+use permc_runtime::facts::basename;
+
+/// `unanchored-mutating-verb`.
+pub const CHECK: Check = Check {
+    name: "unanchored-mutating-verb",
+    severity: Severity::Warning,
+    file: "unanchored_mutating_verb.rs",
+    source: include_str!("unanchored_mutating_verb.rs"),
+    run,
+};
+
+/// A verb of SPEC §11's list: its words, what its mutating continuations
+/// are, and the anchored forms to use.
+struct Verb {
+    words: &'static [&'static str],
+    mutating: &'static str,
+    anchored: &'static [&'static str],
+    note: &'static str,
+}
+
+/// The verbs of SPEC §11, the one-word ones after the two-word ones of
+/// the same tool so that `Terminal(git)` is reported as bare `git`.
+const VERBS: &[Verb] = &[
+    Verb {
+        words: &["git", "branch"],
+        mutating: "`git branch -D`",
+        anchored: &["git branch -a", "git branch -r", "git branch -v", "git branch --list", "git branch --show-current"],
+        note: "",
+    },
+    Verb {
+        words: &["git", "remote"],
+        mutating: "`git remote add` and `git remote remove`",
+        anchored: &["git remote -v", "git remote show"],
+        note: "",
+    },
+    Verb {
+        words: &["git", "worktree"],
+        mutating: "`git worktree add` and `git worktree remove`",
+        anchored: &["git worktree list"],
+        note: "",
+    },
+    Verb {
+        words: &["git", "config"],
+        mutating: "`git config KEY VALUE`, which writes the configuration",
+        anchored: &["git config --get"],
+        note: "",
+    },
+    Verb {
+        words: &["git", "tag"],
+        mutating: "`git tag -d`",
+        anchored: &["git tag --list"],
+        note: " (SPEC §8 seeds no form of git tag)",
+    },
+    Verb {
+        words: &["git", "stash"],
+        mutating: "`git stash drop` and `git stash clear`",
+        anchored: &["git stash list", "git stash show"],
+        note: " (SPEC §8 seeds no form of git stash)",
+    },
+    Verb {
+        words: &["git"],
+        mutating: "every git subcommand, `git branch -D`, `git remote add` and `git stash drop` among them",
+        anchored: &["git status", "git diff", "git log", "git show", "git branch --list", "git remote -v"],
+        note: "",
+    },
+    Verb {
+        words: &["find"],
+        mutating: "`find … -delete` and `find … -exec`",
+        anchored: &[],
+        note: "",
+    },
+];
+
+/// Does the entry (tokens `a`) match the verb's words themselves?
+fn stops_at(a: &[PatToken], verb: &Verb) -> bool {
+    !a.is_empty()
+        && a.len() <= verb.words.len()
+        && a.iter().zip(verb.words).enumerate().all(|(i, (t, w))| match t {
+            // A command word written as a path counts by its last component.
+            PatToken::Exact(x) if i == 0 => basename(x) == *w,
+            t => t.matches(w),
+        })
+}
+
+fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+    for e in entries(cx) {
+        if e.list != List::Allow {
+            continue;
+        }
+        let Some(a) = e.pattern.tokens() else {
+            continue;
+        };
+        let matching = || VERBS.iter().filter(|v| stops_at(a, v));
+        let Some(verb) = matching().find(|v| v.words.len() == a.len()).or_else(|| matching().next()) else {
+            continue;
+        };
+        let name = verb.words.join(" ");
+        let help = if verb.anchored.is_empty() {
+            format!(
+                "no token prefix of `{name}` can exclude them (they come after the paths): move `{}` to ask, or list and search with `Terminal(ls)` and `Terminal(grep)`",
+                e.pattern.text
+            )
+        } else {
+            let forms: Vec<String> = verb.anchored.iter().map(|f| format!("`Terminal({f})`")).collect();
+            format!("allow the anchored forms instead{}: {}", verb.note, forms.join(", "))
+        };
+        out.push(
+            Diagnostic::new(
+                CHECK.name,
+                CHECK.severity,
+                cx.name,
+                e.span,
+                format!(
+                    "`{}` in allow stops at `{name}`, so it also allows {}",
+                    e.pattern.text, verb.mutating
+                ),
+            )
+            .with_help(help),
+        );
+    }
+}

@@ -1,0 +1,378 @@
+//! Rendering findings: `human` (rustc-style, codespan-reporting), `json`
+//! (the shape of SPEC §11), `sarif` (SARIF 2.1.0, for GitHub code
+//! scanning) and `github` (workflow-command annotations).
+//!
+//! Positions are 1-based; columns count characters. An end column is one
+//! past the last character of the span, as in SARIF. A related place that
+//! is a rule of the spec rather than a place in a file (a built-in deny, a
+//! ceiling) has the file `<builtin>` and line and column 0.
+
+use crate::checks::{self, BUILTIN};
+use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
+use codespan_reporting::files::SimpleFiles;
+use codespan_reporting::term::{self, termcolor::Buffer, Chars, Config};
+use permc_grammar::diagnostic::{Diagnostic, LineIndex, Severity};
+use permc_grammar::json::Span;
+use serde_json::{json, Value};
+
+/// A file the findings point into: its name as given and its text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// The name, as on the command line.
+    pub name: String,
+    /// The text.
+    pub text: String,
+}
+
+/// Where a span is, for people and machines: 1-based.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Position {
+    /// Line of the first character.
+    pub line: usize,
+    /// Column of the first character.
+    pub column: usize,
+    /// Line of the end.
+    pub end_line: usize,
+    /// Column one past the last character.
+    pub end_column: usize,
+}
+
+fn text_of<'a>(sources: &'a [Source], file: &str) -> Option<&'a str> {
+    sources.iter().find(|s| s.name == file).map(|s| s.text.as_str())
+}
+
+/// Line indexes of the sources, built once per rendering (a file of 100k
+/// rules has as many findings: one index per finding would be quadratic).
+pub struct Positions<'a> {
+    files: Vec<(&'a str, LineIndex<'a>)>,
+}
+
+impl<'a> Positions<'a> {
+    /// Indexes every source.
+    pub fn new(sources: &'a [Source]) -> Positions<'a> {
+        Positions {
+            files: sources.iter().map(|s| (s.name.as_str(), LineIndex::new(&s.text))).collect(),
+        }
+    }
+
+    /// The position of a span in a file (0s for `<builtin>` and unknown
+    /// files).
+    pub fn of(&self, file: &str, span: Span) -> Position {
+        let Some((_, idx)) = self.files.iter().find(|(n, _)| *n == file).filter(|_| file != BUILTIN) else {
+            return Position {
+                line: 0,
+                column: 0,
+                end_line: 0,
+                end_column: 0,
+            };
+        };
+        let (line, column) = idx.line_col(span.start);
+        let (end_line, end_column) = idx.line_col(span.end.max(span.start));
+        Position {
+            line,
+            column,
+            end_line,
+            end_column,
+        }
+    }
+}
+
+/// The message with what to do: `message; help`.
+pub fn full_message(d: &Diagnostic) -> String {
+    match &d.help {
+        Some(h) => format!("{}; {h}", d.message),
+        None => d.message.clone(),
+    }
+}
+
+/// rustc-style text, with colors or without.
+pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
+    let mut files = SimpleFiles::new();
+    let ids: Vec<(String, usize)> = sources
+        .iter()
+        .map(|s| (s.name.clone(), files.add(s.name.clone(), s.text.clone())))
+        .collect();
+    let id_of = |name: &str| ids.iter().find(|(n, _)| n == name).map(|(_, id)| *id);
+    let config = Config {
+        chars: Chars::ascii(),
+        ..Config::default()
+    };
+    let mut buf = if color { Buffer::ansi() } else { Buffer::no_color() };
+    for d in diags {
+        let severity = match d.severity {
+            Severity::Error => CsSeverity::Error,
+            Severity::Warning => CsSeverity::Warning,
+            Severity::Info => CsSeverity::Note,
+        };
+        let mut labels = Vec::new();
+        let mut notes = Vec::new();
+        if let Some(id) = id_of(&d.file) {
+            labels.push(Label::primary(id, clamp(sources, &d.file, d.span)));
+        }
+        for r in &d.related {
+            match id_of(&r.file).filter(|_| r.file != BUILTIN) {
+                Some(id) => labels.push(Label::secondary(id, clamp(sources, &r.file, r.span)).with_message(&r.message)),
+                None => notes.push(format!("note: {}", r.message)),
+            }
+        }
+        if let Some(h) = &d.help {
+            notes.push(format!("help: {h}"));
+        }
+        let cs = CsDiagnostic::new(severity)
+            .with_code(d.check)
+            .with_message(&d.message)
+            .with_labels(labels)
+            .with_notes(notes);
+        // Emitting into a memory buffer fails only if the files do not
+        // hold the span, which `clamp` rules out; a failure would only
+        // drop the snippet, so the header is written by hand then.
+        if term::emit(&mut buf, &config, &files, &cs).is_err() {
+            let _ = std::io::Write::write_all(
+                &mut buf,
+                format!("{}[{}]: {}\n", d.severity.name(), d.check, d.message).as_bytes(),
+            );
+        }
+    }
+    let mut out = String::from_utf8_lossy(buf.as_slice()).into_owned();
+    if !diags.is_empty() {
+        out.push_str(&summary(diags));
+        out.push('\n');
+    }
+    out
+}
+
+/// `found 1 error, 2 warnings and 1 info`.
+pub fn summary(diags: &[Diagnostic]) -> String {
+    let count = |s: Severity| diags.iter().filter(|d| d.severity == s).count();
+    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let mut parts = Vec::new();
+    for (s, one, many) in [
+        (Severity::Error, "error", "errors"),
+        (Severity::Warning, "warning", "warnings"),
+        (Severity::Info, "info", "infos"),
+    ] {
+        let n = count(s);
+        if n > 0 {
+            parts.push(plural(n, one, many));
+        }
+    }
+    let text = match parts.len() {
+        0 => "nothing".to_string(),
+        1 => parts[0].clone(),
+        n => format!("{} and {}", parts[..n - 1].join(", "), parts[n - 1]),
+    };
+    format!("permc check: found {text}")
+}
+
+/// A span that lies inside the file's text and on character boundaries.
+fn clamp(sources: &[Source], file: &str, span: Span) -> std::ops::Range<usize> {
+    let text = text_of(sources, file).unwrap_or("");
+    let fix = |mut i: usize| {
+        i = i.min(text.len());
+        while i > 0 && !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let start = fix(span.start);
+    let end = fix(span.end).max(start);
+    start..end
+}
+
+/// The JSON of SPEC §11: `{"diagnostics": [...]}`.
+pub fn json(diags: &[Diagnostic], sources: &[Source]) -> String {
+    let pos = Positions::new(sources);
+    let items: Vec<Value> = diags
+        .iter()
+        .map(|d| {
+            let p = pos.of(&d.file, d.span);
+            let related: Vec<Value> = d
+                .related
+                .iter()
+                .map(|r| {
+                    let q = pos.of(&r.file, r.span);
+                    json!({"file": r.file, "line": q.line, "column": q.column, "message": r.message})
+                })
+                .collect();
+            json!({
+                "check": d.check,
+                "severity": d.severity.name(),
+                "file": d.file,
+                "line": p.line,
+                "column": p.column,
+                "endLine": p.end_line,
+                "endColumn": p.end_column,
+                "message": full_message(d),
+                "related": related,
+            })
+        })
+        .collect();
+    let v = json!({ "diagnostics": items });
+    // Serializing a `Value` built here cannot fail.
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// A file name as a relative URI reference: `/` separators, no `./`,
+/// spaces and other reserved characters percent-encoded.
+fn uri(file: &str) -> String {
+    let f = file.replace('\\', "/");
+    let f = f.strip_prefix("./").unwrap_or(&f);
+    let mut out = String::new();
+    for b in f.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-._~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+fn sarif_level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// Where a check's documentation lives on the web (its source file).
+pub fn help_uri(file: &str) -> String {
+    format!("{}/blob/main/analyzer/src/checks/{file}", env!("CARGO_PKG_REPOSITORY"))
+}
+
+/// SARIF 2.1.0 with one rule per check (id, short and full description,
+/// help text and URI), for GitHub code scanning.
+pub fn sarif(diags: &[Diagnostic], sources: &[Source]) -> String {
+    let pos = Positions::new(sources);
+    let rules: Vec<Value> = checks::CHECKS
+        .iter()
+        .map(|c| {
+            let docs = c.docs();
+            json!({
+                "id": c.name,
+                "name": c.name,
+                "shortDescription": {"text": c.summary()},
+                "fullDescription": {"text": c.summary()},
+                "help": {"text": docs, "markdown": docs},
+                "helpUri": help_uri(c.file),
+                "defaultConfiguration": {"level": sarif_level(c.severity)},
+                "properties": {"tags": ["permc", "permissions"]},
+            })
+        })
+        .collect();
+    let region = |p: Position| {
+        json!({
+            "startLine": p.line.max(1),
+            "startColumn": p.column.max(1),
+            "endLine": p.end_line.max(1),
+            "endColumn": p.end_column.max(1),
+        })
+    };
+    let results: Vec<Value> = diags
+        .iter()
+        .map(|d| {
+            let p = pos.of(&d.file, d.span);
+            let index = checks::CHECKS.iter().position(|c| c.name == d.check);
+            let mut message = full_message(d);
+            let mut related = Vec::new();
+            for (i, r) in d.related.iter().enumerate() {
+                if r.file == BUILTIN {
+                    message.push_str(&format!(" ({})", r.message));
+                    continue;
+                }
+                let q = pos.of(&r.file, r.span);
+                related.push(json!({
+                    "id": i,
+                    "message": {"text": r.message},
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri(&r.file)},
+                        "region": region(q),
+                    },
+                }));
+            }
+            let mut result = json!({
+                "ruleId": d.check,
+                "level": sarif_level(d.severity),
+                "message": {"text": message},
+                "locations": [{
+                    "physicalLocation": {
+                        "artifactLocation": {"uri": uri(&d.file)},
+                        "region": region(p),
+                    },
+                }],
+            });
+            if let Some(i) = index {
+                result["ruleIndex"] = json!(i);
+            }
+            if !related.is_empty() {
+                result["relatedLocations"] = json!(related);
+            }
+            result
+        })
+        .collect();
+    let v = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "permc",
+                "informationUri": env!("CARGO_PKG_REPOSITORY"),
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    });
+    // Serializing a `Value` built here cannot fail.
+    serde_json::to_string_pretty(&v).unwrap_or_default()
+}
+
+/// Escapes the data of a workflow command.
+fn escape_data(s: &str) -> String {
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// Escapes a property of a workflow command.
+fn escape_property(s: &str) -> String {
+    escape_data(s).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// GitHub Actions workflow commands, one line per finding:
+/// `::warning file=…,line=…,col=…,endLine=…,endColumn=…,title=…::message`.
+pub fn github(diags: &[Diagnostic], sources: &[Source]) -> String {
+    let pos = Positions::new(sources);
+    let mut out = String::new();
+    for d in diags {
+        let p = pos.of(&d.file, d.span);
+        let command = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        out.push_str(&format!(
+            "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
+            escape_property(&d.file),
+            p.line,
+            p.column,
+            p.end_line,
+            p.end_column,
+            escape_property(&format!("permc {}", d.check)),
+            escape_data(&full_message(d)),
+        ));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris_and_escapes() {
+        assert_eq!(uri("./a b/permissions.json"), "a%20b/permissions.json");
+        assert_eq!(escape_property("a,b:c%"), "a%2Cb%3Ac%25");
+        assert_eq!(escape_data("a\nb"), "a%0Ab");
+    }
+}
