@@ -105,11 +105,11 @@ fn suggestions(e: &Entry) -> Vec<String> {
     let line = read_detailed(super::content(e));
     let mut out: Vec<String> = Vec::new();
     for seg in &line.segments {
-        if seg.words.is_empty() || seg.words.iter().any(|w| w.substitution) {
-            continue;
-        }
-        let words: Option<Vec<String>> = seg.words.iter().map(render).collect();
-        if let Some(words) = words {
+        // A word with a substitution cannot be written in a pattern: the
+        // words before it still make one (`echo $(date)` → `echo`).
+        let plain = seg.words.iter().take_while(|w| !w.substitution);
+        let words: Option<Vec<String>> = plain.map(render).collect();
+        if let Some(words) = words.filter(|w| !w.is_empty()) {
             let p = format!("Terminal({})", words.join(" "));
             if !out.contains(&p) {
                 out.push(p);

@@ -1,0 +1,317 @@
+//! `permc check`, as users see it.
+//!
+//! - every check has a fixture under `tests/fixtures/check/<check>/`
+//!   (permissions.json and/or autonomy.json) with hits and near misses,
+//!   snapshotted in `human` (no color) and `json` — reviewers read the
+//!   snapshots as user output;
+//! - every registered check has its documentation and a fixture it fires
+//!   on;
+//! - false positives: the activation defaults of SPEC §8 and the shipped
+//!   `examples/` produce exactly the findings documented below;
+//! - SARIF carries what GitHub code scanning needs; exit statuses follow
+//!   SPEC §10.3.
+
+use permc_analyzer::checks::CHECKS;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Runs `permc` in `dir`; returns stdout, stderr and the exit status.
+fn permc_in(dir: &Path, args: &[&str]) -> (String, String, i32) {
+    let out = Command::new(env!("CARGO_BIN_EXE_permc"))
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .args(args)
+        .output()
+        .expect("permc runs");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn fixtures() -> PathBuf {
+    root().join("tests/fixtures/check")
+}
+
+/// The rule files of a fixture folder, in a fixed order.
+fn rule_files(dir: &Path) -> Vec<&'static str> {
+    ["permissions.json", "autonomy.json"]
+        .into_iter()
+        .filter(|f| dir.join(f).is_file())
+        .collect()
+}
+
+/// The findings of `permc check --format json` as (check, file, line).
+fn findings(json: &str) -> Vec<(String, String, u64)> {
+    let v: Value = serde_json::from_str(json).expect("JSON output");
+    v["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .map(|d| {
+            (
+                d["check"].as_str().unwrap_or_default().to_string(),
+                d["file"].as_str().unwrap_or_default().to_string(),
+                d["line"].as_u64().unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+/// A fresh folder under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("check").join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+#[test]
+fn fixtures_human_and_json() {
+    for check in CHECKS {
+        let dir = fixtures().join(check.name);
+        let files = rule_files(&dir);
+        let mut args = vec!["check", "--color", "never"];
+        args.extend(&files);
+        let (human, _, code) = permc_in(&dir, &args);
+        let with_json: Vec<&str> = ["check", "--format", "json"].into_iter().chain(files.iter().copied()).collect();
+        let (json, _, json_code) = permc_in(&dir, &with_json);
+        assert_eq!(code, json_code, "{}", check.name);
+        let expected_code = i32::from(findings(&json).iter().any(|(c, _, _)| {
+            CHECKS.iter().any(|k| k.name == c && k.severity == permc_grammar::Severity::Error)
+        }));
+        assert_eq!(code, expected_code, "{}: exit status", check.name);
+        insta::assert_snapshot!(format!("{}__human", check.name), human);
+        let v: Value = serde_json::from_str(&json).expect("JSON");
+        insta::assert_json_snapshot!(format!("{}__json", check.name), v);
+    }
+}
+
+#[test]
+fn every_check_has_docs_and_a_fixture_that_fires_it() {
+    for check in CHECKS {
+        let docs = check.docs();
+        for section in ["## What it does", "## Why is this bad?", "## Example", "Use instead:"] {
+            assert!(docs.contains(section), "{} has no `{section}` in its docs", check.name);
+        }
+        let source = root().join("analyzer/src/checks").join(check.file);
+        assert!(source.is_file(), "{}: no {}", check.name, source.display());
+        let dir = fixtures().join(check.name);
+        let files = rule_files(&dir);
+        assert!(!files.is_empty(), "{} has no fixture in {}", check.name, dir.display());
+        let args: Vec<&str> = ["check", "--format", "json"].into_iter().chain(files).collect();
+        let (json, _, _) = permc_in(&dir, &args);
+        assert!(
+            findings(&json).iter().any(|(c, _, _)| c == check.name),
+            "the fixture of {} does not fire it",
+            check.name
+        );
+        let (explained, _, code) = permc_in(&dir, &["check", "--explain", check.name]);
+        assert_eq!(code, 0);
+        assert!(explained.contains("## Why is this bad?"), "{}", check.name);
+    }
+    // No fixture folder without a check.
+    for entry in std::fs::read_dir(fixtures()).expect("fixtures") {
+        let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
+        assert!(CHECKS.iter().any(|c| c.name == name), "fixture `{name}` names no check");
+    }
+}
+
+/// The permissions.json that activation writes (SPEC §8), built here from
+/// the spec's text, not from the seeding code.
+fn spec_8_defaults() -> String {
+    let reading = "ls, pwd, find, cat, head, tail, grep, wc, echo, git status, git diff, git log";
+    let history = "git branch -a, git branch -r, git branch -v, git branch --list, git branch --show-current, \
+                   git remote -v, git remote show, git worktree list, git show, git for-each-ref, git ls-tree, \
+                   git rev-parse, git config --get";
+    let build = "pnpm install, pnpm test, npm run, npm test, npx vitest, mix test, pytest, go test, cargo test, cargo build";
+    let allow: Vec<String> = [reading, history, build]
+        .iter()
+        .flat_map(|group| group.split(", "))
+        .map(|p| format!("    \"Terminal({})\"", p.trim()))
+        .collect();
+    format!("{{\n  \"allow\": [\n{}\n  ]\n}}\n", allow.join(",\n"))
+}
+
+/// The findings on the activation defaults of SPEC §8, exactly:
+/// - `Terminal(find)` is seeded and unanchored: `find … -delete`;
+/// - `Terminal(npm run)` is seeded and runs any script of the package;
+/// - `Terminal(npx vitest)` is npx with one word: everything after it is
+///   free (SPEC §11 names `npx` among the verbs that run other commands).
+/// Nothing else: the git reading forms are anchored, nothing is shadowed,
+/// redundant or neutralized, and the module agents' autonomy rule
+/// (`git_commit: auto_approve`) draws no finding.
+#[test]
+fn spec_8_defaults_draw_exactly_the_documented_findings() {
+    let dir = scratch("spec8");
+    std::fs::write(dir.join("permissions.json"), spec_8_defaults()).expect("write");
+    std::fs::write(
+        dir.join("autonomy.json"),
+        "{\"dev-api\": {\"git_commit\": \"auto_approve\"}, \"dev-web\": {\"git_commit\": \"auto_approve\"}}\n",
+    )
+    .expect("write");
+    let (json, _, code) = permc_in(&dir, &["check", "--format", "json"]);
+    assert_eq!(code, 0, "warnings do not fail without --deny warnings");
+    let got: Vec<(String, u64)> = findings(&json).into_iter().map(|(c, _, l)| (c, l)).collect();
+    let line_of = |pattern: &str| {
+        spec_8_defaults()
+            .lines()
+            .position(|l| l.contains(&format!("\"Terminal({pattern})\"")))
+            .map_or(0, |i| i as u64 + 1)
+    };
+    assert_eq!(
+        got,
+        [
+            ("unanchored-mutating-verb".to_string(), line_of("find")),
+            ("broad-always-expansion".to_string(), line_of("npm run")),
+            ("broad-always-expansion".to_string(), line_of("npx vitest")),
+        ]
+    );
+    let (_, _, denied) = permc_in(&dir, &["check", "--deny", "warnings"]);
+    assert_eq!(denied, 1);
+}
+
+/// The shipped examples: the three findings of the SPEC §8 defaults they
+/// include (find, npm run, npx vitest), and the `terminal: auto_approve`
+/// that dev-api writes under its wildcard (autonomy-redundant, an info).
+#[test]
+fn examples_draw_exactly_the_documented_findings() {
+    let dir = root().join("examples");
+    if !dir.join("permissions.json").is_file() {
+        return;
+    }
+    let (json, _, code) = permc_in(&dir, &["check", "--format", "json", "permissions.json", "autonomy.json"]);
+    assert_eq!(code, 0);
+    let got: Vec<(String, String)> = findings(&json).into_iter().map(|(c, f, _)| (c, f)).collect();
+    let want = [
+        ("unanchored-mutating-verb", "permissions.json"),
+        ("broad-always-expansion", "permissions.json"),
+        ("broad-always-expansion", "permissions.json"),
+        ("autonomy-redundant", "autonomy.json"),
+    ];
+    assert_eq!(got, want.map(|(c, f)| (c.to_string(), f.to_string())), "{json}");
+}
+
+#[test]
+fn sarif_has_what_code_scanning_needs() {
+    let dir = fixtures().join("neutralized-by-ceiling");
+    let (out, _, code) = permc_in(&dir, &["check", "--format", "sarif", "permissions.json", "autonomy.json"]);
+    assert_eq!(code, 0);
+    let v: Value = serde_json::from_str(&out).expect("SARIF is JSON");
+    assert_eq!(v["version"], "2.1.0");
+    assert!(v["$schema"].as_str().is_some_and(|s| s.contains("sarif-2.1.0")));
+    let run = &v["runs"][0];
+    let driver = &run["tool"]["driver"];
+    assert_eq!(driver["name"], "permc");
+    let rules = driver["rules"].as_array().expect("rules");
+    assert_eq!(rules.len(), CHECKS.len());
+    for (rule, check) in rules.iter().zip(CHECKS) {
+        assert_eq!(rule["id"], check.name);
+        for field in ["shortDescription", "fullDescription", "help"] {
+            assert!(rule[field]["text"].as_str().is_some_and(|t| !t.is_empty()), "{}: {field}", check.name);
+        }
+        assert!(rule["helpUri"].as_str().is_some_and(|u| u.starts_with("http")), "{}", check.name);
+        assert!(rule["defaultConfiguration"]["level"].is_string());
+    }
+    let results = run["results"].as_array().expect("results");
+    assert!(!results.is_empty());
+    for r in results {
+        let id = r["ruleId"].as_str().expect("ruleId");
+        let index = r["ruleIndex"].as_u64().expect("ruleIndex") as usize;
+        assert_eq!(rules[index]["id"], id);
+        assert!(["error", "warning", "note"].contains(&r["level"].as_str().expect("level")));
+        assert!(r["message"]["text"].as_str().is_some_and(|t| !t.is_empty()));
+        let loc = &r["locations"][0]["physicalLocation"];
+        let uri = loc["artifactLocation"]["uri"].as_str().expect("uri");
+        assert!(uri == "permissions.json" || uri == "autonomy.json", "{uri}");
+        let region = &loc["region"];
+        for field in ["startLine", "startColumn", "endLine", "endColumn"] {
+            assert!(region[field].as_u64().is_some_and(|n| n >= 1), "{field}");
+        }
+    }
+}
+
+#[test]
+fn github_annotations() {
+    let dir = fixtures().join("shadowed-by-deny");
+    let (out, _, _) = permc_in(&dir, &["check", "--format", "github", "permissions.json"]);
+    let first = out.lines().next().expect("an annotation");
+    assert!(
+        first.starts_with("::warning file=permissions.json,line=3,col=5,endLine=3,endColumn=33,title=permc shadowed-by-deny::"),
+        "{first}"
+    );
+    assert_eq!(out.lines().count(), findings(&permc_in(&dir, &["check", "--format", "json"]).0).len());
+}
+
+#[test]
+fn every_error_of_a_broken_file_at_once() {
+    let dir = scratch("broken");
+    std::fs::write(
+        dir.join("permissions.json"),
+        "{\n  \"allow\": [\"Gitpush()\", \"Terminal('x\", 3,],\n  \"deny\": \"Terminal(curl)\",\n  \"alow\": []\n  \"ask\": [\"Terminal(ls) \"]\n}\n",
+    )
+    .expect("write");
+    let (json, _, code) = permc_in(&dir, &["check", "--format", "json"]);
+    assert_eq!(code, 1, "a rejected file is an analyzer error");
+    let got: Vec<(String, u64)> = findings(&json).into_iter().map(|(c, _, l)| (c, l)).collect();
+    let want = [
+        ("unknown-label", 2),
+        ("invalid-pattern", 2),
+        ("invalid-shape", 2),
+        ("invalid-json", 2),
+        ("invalid-shape", 3),
+        ("unknown-key", 4),
+        ("invalid-json", 5),
+        ("invalid-pattern", 5),
+    ];
+    assert_eq!(got, want.map(|(c, l)| (c.to_string(), l)), "{json}");
+}
+
+#[test]
+fn usage_and_exit_status() {
+    let dir = scratch("usage");
+    // No rule file here: bad usage.
+    let (_, err, code) = permc_in(&dir, &["check"]);
+    assert_eq!(code, 2, "{err}");
+    let (_, err, code) = permc_in(&dir, &["check", "missing.json"]);
+    assert_eq!(code, 2, "{err}");
+    let (_, err, code) = permc_in(&dir, &["check", "--explain", "no-such-check"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("unknown check"), "{err}");
+    let (_, err, code) = permc_in(&dir, &["check", "--ignore", "invalid-json", "x.json"]);
+    assert_eq!(code, 2, "{err}");
+    // Clean, warnings, --deny warnings, --ignore.
+    std::fs::write(dir.join("permissions.json"), "{\"allow\": [\"Terminal(pnpm test)\"]}").expect("write");
+    let (out, _, code) = permc_in(&dir, &["check"]);
+    assert_eq!((out.as_str(), code), ("", 0));
+    std::fs::write(dir.join("permissions.json"), "{\"allow\": [\"Terminal(git)\"]}").expect("write");
+    assert_eq!(permc_in(&dir, &["check"]).2, 0);
+    assert_eq!(permc_in(&dir, &["check", "--deny", "warnings"]).2, 1);
+    let (out, _, code) = permc_in(&dir, &["check", "--deny", "warnings", "--ignore", "unanchored-mutating-verb"]);
+    assert_eq!((out.as_str(), code), ("", 0));
+    // The kind is known by content when the name does not say it.
+    std::fs::write(dir.join("agents.json"), "{\"dev-api\": {\"*\": \"auto_approve\", \"git_push\": \"auto_approve\"}}").expect("write");
+    let (json, _, _) = permc_in(&dir, &["check", "--format", "json", "agents.json"]);
+    assert_eq!(findings(&json).len(), 2, "{json}");
+    // Colors only when asked (not a terminal here).
+    let (plain, _, _) = permc_in(&dir, &["check", "permissions.json"]);
+    assert!(!plain.contains('\u{1b}'));
+    let (colored, _, _) = permc_in(&dir, &["check", "--color", "always", "permissions.json"]);
+    assert!(colored.contains('\u{1b}'));
+}
+
+#[test]
+fn project_root_widens_the_scope() {
+    let dir = scratch("project-root");
+    std::fs::write(dir.join("permissions.json"), "{\"allow\": [\"Terminal(cat /home/ana/loja/README.md)\"]}").expect("write");
+    let (json, _, _) = permc_in(&dir, &["check", "--format", "json"]);
+    assert_eq!(findings(&json).len(), 1, "{json}");
+    let (json, _, _) = permc_in(&dir, &["check", "--format", "json", "--project-root", "/home/ana/loja"]);
+    assert_eq!(findings(&json).len(), 0, "{json}");
+}
