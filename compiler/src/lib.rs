@@ -330,7 +330,7 @@ impl AutonomyTable {
         e(
             (na == 0 && self.agent_slots.is_empty())
                 || (self.agent_slots.len().is_power_of_two()
-                    && self.agent_slots.iter().any(|&v| v == 0)
+                    && self.agent_slots.contains(&0)
                     && self.agent_slots.iter().all(|&v| v as usize <= na)),
             "agent index",
         )
@@ -459,7 +459,7 @@ impl CompiledPolicy {
             typed: [false; TYPES],
         };
         let a = &self.autonomy;
-        let any_wildcard = a.rule_key.iter().any(|&k| k == 0);
+        let any_wildcard = a.rule_key.contains(&0);
         for (i, s) in shape.autonomy.iter_mut().enumerate() {
             *s = any_wildcard || a.rule_key.iter().any(|&k| usize::from(k) == i + 1);
         }
@@ -467,7 +467,7 @@ impl CompiledPolicy {
             *s = self
                 .typed
                 .get(i * 3..i * 3 + 3)
-                .map_or(true, |t| t.iter().any(|&k| k != NONE));
+                .is_none_or(|t| t.iter().any(|&k| k != NONE));
         }
         shape
     }

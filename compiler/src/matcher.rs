@@ -114,7 +114,7 @@ impl FlatMap {
         n >= 2
             && n.is_power_of_two()
             && self.vals.len() == n
-            && self.keys.iter().any(|&k| k == FlatMap::EMPTY)
+            && self.keys.contains(&FlatMap::EMPTY)
             && self
                 .keys
                 .iter()
@@ -193,7 +193,15 @@ impl Nfa {
                 let key = match t {
                     PatToken::Exact(s) | PatToken::Prefix(s) => s,
                 };
-                let child = *map.entry(key.clone()).or_insert(next);
+                // Look up before inserting: cloning every token of every
+                // pattern would dominate the build.
+                let child = match map.get(key.as_str()) {
+                    Some(&c) => c,
+                    None => {
+                        map.insert(key.clone(), next);
+                        next
+                    }
+                };
                 if child == next {
                     nodes.push(Node {
                         accept: [NONE; 3],
@@ -305,7 +313,13 @@ impl Matcher {
         // Target lists (NFA only; a DFA's list i is state i).
         let mut lists: Vec<Vec<u32>> = Vec::new();
         let mut list_ids: HashMap<Vec<u32>, u32> = HashMap::new();
-        let mut tokens: HashMap<String, u32> = HashMap::new();
+        let mut tokens: HashMap<&str, u32> = HashMap::new();
+        // Singleton states by their node: most states are one trie node,
+        // and this spares a `Vec` key per edge.
+        let mut single_ids: HashMap<u32, u32> = HashMap::new();
+        if deterministic {
+            single_ids.insert(0, 0);
+        }
         let mut tok_list: Vec<&str> = Vec::new();
         let mut accept = Vec::new();
         let mut bt_root = Vec::new();
@@ -318,6 +332,31 @@ impl Matcher {
             if let Some(cap) = cap {
                 if states.len() > cap {
                     return None;
+                }
+            }
+            // Fast path: a state that is one trie node without wildcard
+            // edges (the common case) maps its exact edges one to one.
+            if deterministic && states[i].len() == 1 {
+                let n = states[i][0];
+                let node = &nfa.nodes[n as usize];
+                if node.prefix.is_empty() {
+                    accept.extend_from_slice(&node.accept);
+                    bt_root.push(NONE);
+                    for (t, &c) in &node.exact {
+                        let next = states.len() as u32;
+                        let list = *single_ids.entry(c).or_insert_with(|| {
+                            states.push(vec![c]);
+                            next
+                        });
+                        let next_tok = tok_list.len() as u32;
+                        let tok = *tokens.entry(t.as_str()).or_insert_with(|| {
+                            tok_list.push(t.as_str());
+                            next_tok
+                        });
+                        edges.push((((i as u64) << 32) | u64::from(tok), list));
+                    }
+                    i += 1;
+                    continue;
                 }
             }
             let set = states[i].clone();
@@ -341,7 +380,14 @@ impl Matcher {
             // Resolves a set of trie nodes to a target list id.
             let mut target = |nodes: Vec<u32>, states: &mut Vec<Vec<u32>>| -> u32 {
                 let nodes = set_of(nodes);
-                if deterministic {
+                if deterministic && nodes.len() == 1 {
+                    let next = states.len() as u32;
+                    let c = nodes[0];
+                    *single_ids.entry(c).or_insert_with(|| {
+                        states.push(nodes);
+                        next
+                    })
+                } else if deterministic {
                     let next = states.len() as u32;
                     *state_ids.entry(nodes.clone()).or_insert_with(|| {
                         states.push(nodes);
@@ -365,7 +411,7 @@ impl Matcher {
                 nodes.extend(trie.matched_by(t.as_bytes()));
                 let list = target(nodes, &mut states);
                 let next_tok = tok_list.len() as u32;
-                let tok = *tokens.entry(t.to_string()).or_insert_with(|| {
+                let tok = *tokens.entry(t).or_insert_with(|| {
                     tok_list.push(t);
                     next_tok
                 });
@@ -616,7 +662,7 @@ impl Matcher {
         ok(
             self.tok_slots.is_empty()
                 || (self.tok_slots.len().is_power_of_two()
-                    && self.tok_slots.iter().any(|&v| v == 0)
+                    && self.tok_slots.contains(&0)
                     && self.tok_slots.iter().all(|&v| v <= nt)),
             "token table",
         )?;

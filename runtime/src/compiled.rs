@@ -18,8 +18,9 @@ use crate::facts::{self, LineFacts, Scope, ScopeReport};
 use crate::request::{ExecutionMode, Request};
 use permc_compiler::dag::Stage;
 use permc_compiler::matcher::{ALLOW, ASK, DENY, NONE};
-use permc_compiler::AutonomyOrigin;
+use permc_compiler::{AutonomyOrigin, Resolved};
 use permc_grammar::{ActionType, Policy};
+use std::borrow::Cow;
 
 pub use permc_compiler::{compile, CompiledPolicy};
 
@@ -28,7 +29,47 @@ struct Current {
     policy: Policy,
     reason: Reason,
     rule: Option<RuleRef>,
-    message: String,
+    message: Cow<'static, str>,
+    /// Set when an autonomy rule made `current` and its strings are not
+    /// built yet: most of the time the file stage replaces it, so the rule
+    /// text, source and message are built only when they are returned or
+    /// quoted by a ceiling.
+    autonomy: Option<(Resolved, Origin)>,
+}
+
+impl Current {
+    fn new(
+        policy: Policy,
+        reason: Reason,
+        rule: Option<RuleRef>,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Current {
+        Current {
+            policy,
+            reason,
+            rule,
+            message: message.into(),
+            autonomy: None,
+        }
+    }
+
+    /// Builds the strings of a pending autonomy rule.
+    fn materialize(&mut self, p: &CompiledPolicy) {
+        if let Some((r, o)) = self.autonomy.take() {
+            let rule = RuleRef {
+                rule: p.autonomy_rule_text(r.rule),
+                source: p.autonomy_rule_source(r.rule),
+            };
+            self.message = format!(
+                "the autonomy rule `{}` ({}) says {}",
+                rule.rule,
+                o.name(),
+                r.mode
+            )
+            .into();
+            self.rule = Some(rule);
+        }
+    }
 }
 
 fn entry_ref(p: &CompiledPolicy, list: usize, k: u32) -> RuleRef {
@@ -57,24 +98,27 @@ impl LazyScope<'_> {
 pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
     let action = req.action.kind;
     let scope_root = facts::scope_root_label(req);
-    let finish = |c: Current, origin: Option<Origin>| Decision {
-        policy: c.policy,
-        reason: c.reason,
-        rule: c.rule,
-        autonomy_origin: origin,
-        scope_root,
-        message: c.message,
+    let finish = |mut c: Current, origin: Option<Origin>| {
+        c.materialize(p);
+        Decision {
+            policy: c.policy,
+            reason: c.reason,
+            rule: c.rule,
+            autonomy_origin: origin,
+            scope_root,
+            message: c.message.into_owned(),
+        }
     };
     let program = p.program(action);
     // Fail closed: a policy without a program for the type (its stage graph
     // failed its check) never approves anything. Compiled and loaded
     // policies always have one.
-    let mut current = Current {
-        policy: Policy::RequireApproval,
-        reason: Reason::Default,
-        rule: None,
-        message: "no rule grants this action, so a person approves it".into(),
-    };
+    let mut current = Current::new(
+        Policy::RequireApproval,
+        Reason::Default,
+        None,
+        "no rule grants this action, so a person approves it",
+    );
     let mut origin = None;
     let mut automatic = false;
     let mut line: Option<LineFacts> = None;
@@ -83,17 +127,16 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
     for &stage in program {
         match stage {
             // 1. IAM (SPEC §1).
-            Stage::Iam => {
-                if req.context.role < action.min_role() {
-                    let msg = format!(
-                        "{} needs the role {} or above; the requester is {}",
-                        action.name(),
-                        action.min_role(),
-                        req.context.role
-                    );
-                    return finish(deny(Reason::IamMinRole, None, msg), None);
-                }
+            Stage::Iam if req.context.role < action.min_role() => {
+                let msg = format!(
+                    "{} needs the role {} or above; the requester is {}",
+                    action.name(),
+                    action.min_role(),
+                    req.context.role
+                );
+                return finish(deny(Reason::IamMinRole, None, msg), None);
             }
+            Stage::Iam => {}
             // 2. Built-in denies (SPEC §5.2).
             Stage::Builtins => {
                 let f = line_of(&mut line, req);
@@ -108,19 +151,19 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
                 }
             }
             // 3. Base (ADR 0134).
-            Stage::Base => {
+            Stage::Base
                 if action == ActionType::Terminal
                     && req.context.execution_mode == ExecutionMode::Container
-                    && req.context.container_running
-                {
-                    current = Current {
-                        policy: Policy::AutoApprove,
-                        reason: Reason::ContainerFloor,
-                        rule: None,
-                        message: "the command runs in the project's running container".into(),
-                    };
-                }
+                    && req.context.container_running =>
+            {
+                current = Current::new(
+                    Policy::AutoApprove,
+                    Reason::ContainerFloor,
+                    None,
+                    "the command runs in the project's running container",
+                );
             }
+            Stage::Base => {}
             // 4. Autonomy (SPEC §2.2), precomputed per (agent, type).
             Stage::Autonomy => {
                 if let Some(r) = p.resolve_autonomy(req.action.agent.as_deref(), action) {
@@ -130,29 +173,16 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
                     };
                     origin = Some(o);
                     automatic = r.mode == Policy::AutoApprove && o == Origin::Wildcard;
-                    let rule = RuleRef {
-                        rule: p.autonomy_rule_text(r.rule),
-                        source: p.autonomy_rule_source(r.rule),
+                    let reason = match r.mode {
+                        Policy::Deny => Reason::AutonomyDeny,
+                        Policy::AutoApprove => Reason::AutonomyAutoApprove,
+                        Policy::RequireApproval => Reason::AutonomyRequireApproval,
                     };
-                    let msg = format!(
-                        "the autonomy rule `{}` ({}) says {}",
-                        rule.rule,
-                        o.name(),
-                        r.mode
-                    );
+                    current = Current::new(r.mode, reason, None, "");
+                    current.autonomy = Some((r, o));
                     if r.mode == Policy::Deny {
-                        return finish(deny(Reason::AutonomyDeny, Some(rule), msg), origin);
+                        return finish(current, origin);
                     }
-                    current = Current {
-                        policy: r.mode,
-                        reason: if r.mode == Policy::AutoApprove {
-                            Reason::AutonomyAutoApprove
-                        } else {
-                            Reason::AutonomyRequireApproval
-                        },
-                        rule: Some(rule),
-                        message: msg,
-                    };
                 }
             }
             // 5. The file, non-terminal.
@@ -179,14 +209,10 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
                 if let Some((reason, msg)) =
                     ceiling_holds(ceiling, req, &mut line, &mut scope, automatic)
                 {
+                    current.materialize(p);
                     let message =
                         format!("{}; but {msg}, so a person approves it", current.message);
-                    current = Current {
-                        policy: Policy::RequireApproval,
-                        reason,
-                        rule: None,
-                        message,
-                    };
+                    current = Current::new(Policy::RequireApproval, reason, None, message);
                 }
             }
             _ => {}
@@ -201,12 +227,7 @@ fn line_of<'l>(line: &'l mut Option<LineFacts>, req: &Request) -> &'l LineFacts 
 }
 
 fn deny(reason: Reason, rule: Option<RuleRef>, message: String) -> Current {
-    Current {
-        policy: Policy::Deny,
-        reason,
-        rule,
-        message,
-    }
+    Current::new(Policy::Deny, reason, rule, message)
 }
 
 /// SPEC §5.3 step 5 from the precomputed first `Label()` per list.
@@ -221,22 +242,22 @@ fn file_typed(p: &CompiledPolicy, action: ActionType) -> Option<Current> {
     if m[ASK] != NONE {
         let r = entry_ref(p, ASK, m[ASK]);
         let msg = format!("`{}` in ask asks for every {name}", r.rule);
-        return Some(Current {
-            policy: Policy::RequireApproval,
-            reason: Reason::FileAsk,
-            rule: Some(r),
-            message: msg,
-        });
+        return Some(Current::new(
+            Policy::RequireApproval,
+            Reason::FileAsk,
+            Some(r),
+            msg,
+        ));
     }
     if m[ALLOW] != NONE {
         let r = entry_ref(p, ALLOW, m[ALLOW]);
         let msg = format!("`{}` in allow allows every {name}", r.rule);
-        return Some(Current {
-            policy: Policy::AutoApprove,
-            reason: Reason::FileAllow,
-            rule: Some(r),
-            message: msg,
-        });
+        return Some(Current::new(
+            Policy::AutoApprove,
+            Reason::FileAllow,
+            Some(r),
+            msg,
+        ));
     }
     None
 }
@@ -297,19 +318,14 @@ fn file_terminal(
                     p.permissions_name(),
                     r.rule
                 );
-                Current {
-                    policy: Policy::AutoApprove,
-                    reason: Reason::FileAllow,
-                    rule: Some(r),
-                    message: msg,
-                }
+                Current::new(Policy::AutoApprove, Reason::FileAllow, Some(r), msg)
             }
-            None => Current {
-                policy: Policy::AutoApprove,
-                reason: Reason::ScopeCd,
-                rule: None,
-                message: "every segment is a `cd` inside the scope".into(),
-            },
+            None => Current::new(
+                Policy::AutoApprove,
+                Reason::ScopeCd,
+                None,
+                "every segment is a `cd` inside the scope",
+            ),
         });
     }
     if let Some((i, k)) = first_ask {
@@ -320,12 +336,12 @@ fn file_terminal(
             r.rule,
             r.source
         );
-        return Some(Current {
-            policy: Policy::RequireApproval,
-            reason: Reason::FileAsk,
-            rule: Some(r),
-            message: msg,
-        });
+        return Some(Current::new(
+            Policy::RequireApproval,
+            Reason::FileAsk,
+            Some(r),
+            msg,
+        ));
     }
     if automatic {
         // RN-603: automatic mode drops the synthesized compound opinion.
@@ -334,12 +350,12 @@ fn file_terminal(
     let uncovered = first_uncovered
         .map(|i| segments[i].words.join(" "))
         .unwrap_or_default();
-    Some(Current {
-        policy: Policy::RequireApproval,
-        reason: Reason::CompoundUncovered,
-        rule: None,
-        message: format!("some segments are allowed but `{uncovered}` is not covered by any rule"),
-    })
+    Some(Current::new(
+        Policy::RequireApproval,
+        Reason::CompoundUncovered,
+        None,
+        format!("some segments are allowed but `{uncovered}` is not covered by any rule"),
+    ))
 }
 
 /// Does one ceiling of SPEC §5.3 step 7 hold? With a phrase for people.

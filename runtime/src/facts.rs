@@ -518,7 +518,11 @@ enum Checked {
 fn classify_word(w: &str) -> Checked {
     if w.starts_with('~') || (w.starts_with('$') && w.contains('/')) {
         Checked::Unknowable
-    } else if w.starts_with('/') || w.split('/').any(|c| c == "..") {
+    } else if w.starts_with('/')
+        // A `..` component needs two dots in a row: a byte scan first keeps
+        // the split off the hot path (most words have none).
+        || (w.as_bytes().windows(2).any(|p| p == b"..") && w.split('/').any(|c| c == ".."))
+    {
         Checked::Path
     } else {
         Checked::No

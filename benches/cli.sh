@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# End-to-end runs of `permc decide` for the README's Performance table.
+#
+#   bash benches/cli.sh [DIR]
+#
+# Builds permc in release, writes the generated rule files and request
+# streams (the same generator as benches/decide.rs) to DIR (default
+# target/bench-cli), then times with /usr/bin/time (wall seconds, peak
+# resident KB):
+#   - compiled vs reference, 5k requests at 10k rules, outputs compared;
+#   - 100k requests at 10 / 1k / 10k / 100k rules, compile included;
+#   - the same from the artifact (--policy), and `permc compile` itself;
+#   - loading the artifact: one request with --policy.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DIR=${1:-target/bench-cli}
+mkdir -p "$DIR"
+cargo build --release --quiet
+PERMC_BENCH_WRITE="$DIR" cargo bench --quiet --bench decide >/dev/null
+PERMC=target/release/permc
+A="$DIR/autonomy.json"
+ONE='{"action":{"type":"terminal","command":"pnpm test"},"context":{"role":"developer","projectScopeRoot":"/p"}}'
+
+run() { # label, command… → "label  seconds  peakKB"
+  local label=$1; shift
+  /usr/bin/time -f "%e %M" -o "$DIR/time.txt" "$@" >"$DIR/out.jsonl"
+  read -r secs kb <"$DIR/time.txt"
+  printf '%-44s %8s s %9s KB\n' "$label" "$secs" "$kb"
+}
+
+echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+P="$DIR/permissions-10000.json"
+run "reference, 10k rules, 5k requests" $PERMC decide --engine reference --permissions "$P" --autonomy "$A" --requests "$DIR/requests-5k.jsonl"
+cp "$DIR/out.jsonl" "$DIR/reference.jsonl"
+run "compiled, 10k rules, 5k requests" $PERMC decide --engine compiled --permissions "$P" --autonomy "$A" --requests "$DIR/requests-5k.jsonl"
+if cmp -s "$DIR/out.jsonl" "$DIR/reference.jsonl"; then echo "  identical decisions (byte for byte)"; else echo "  DECISIONS DIFFER"; exit 1; fi
+
+for n in 10 1000 10000 100000; do
+  P="$DIR/permissions-$n.json"
+  run "compiled, $n rules, 100k requests" $PERMC decide --permissions "$P" --autonomy "$A" --requests "$DIR/requests-100k.jsonl"
+  run "  permc compile, $n rules" $PERMC compile --permissions "$P" --autonomy "$A" -o "$DIR/policy-$n.permc"
+  run "  --policy artifact, $n rules, 100k requests" $PERMC decide --policy "$DIR/policy-$n.permc" --requests "$DIR/requests-100k.jsonl"
+  run "  --policy artifact, $n rules, 1 request" $PERMC decide --policy "$DIR/policy-$n.permc" --request "$ONE"
+done
