@@ -85,14 +85,22 @@ fn unknown_check(name: &str) -> Fatal {
         None => String::new(),
     };
     let all: Vec<&str> = CHECKS.iter().map(|c| c.name).collect();
-    Fatal(format!("error: unknown check `{name}`{hint}; the checks are: {}", all.join(", ")))
+    Fatal(format!(
+        "error: unknown check `{name}`{hint}; the checks are: {}",
+        all.join(", ")
+    ))
 }
 
 /// Runs `permc check`.
 pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
     if let Some(name) = &args.explain {
         let check = checks::find(name).ok_or_else(|| unknown_check(name))?;
-        println!("# {} ({})\n\n{}", check.name, check.severity.name(), check.docs().trim_end());
+        println!(
+            "# {} ({})\n\n{}",
+            check.name,
+            check.severity.name(),
+            check.docs().trim_end()
+        );
         return Ok(ExitCode::SUCCESS);
     }
     for name in &args.ignore {
@@ -139,7 +147,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
             let color = match args.color {
                 Color::Always => true,
                 Color::Never => false,
-                Color::Auto => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+                Color::Auto => {
+                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+                }
             };
             output::human(&diags, &sources, color)
         }
@@ -152,7 +162,12 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
     let _ = out.write_all(text.as_bytes());
     let _ = out.flush();
     let fails = diags.iter().any(|d| {
-        d.severity == Severity::Error || (d.severity == Severity::Warning && args.deny == Some(DenyLevel::Warnings))
+        d.severity == Severity::Error
+            || (d.severity == Severity::Warning && args.deny == Some(DenyLevel::Warnings))
     });
-    Ok(if fails { ExitCode::from(1) } else { ExitCode::SUCCESS })
+    Ok(if fails {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
 }

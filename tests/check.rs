@@ -66,7 +66,9 @@ fn findings(json: &str) -> Vec<(String, String, u64)> {
 
 /// A fresh folder under the target directory.
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("check").join(name);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("check")
+        .join(name);
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("scratch folder");
     dir
@@ -80,11 +82,16 @@ fn fixtures_human_and_json() {
         let mut args = vec!["check", "--color", "never"];
         args.extend(&files);
         let (human, _, code) = permc_in(&dir, &args);
-        let with_json: Vec<&str> = ["check", "--format", "json"].into_iter().chain(files.iter().copied()).collect();
+        let with_json: Vec<&str> = ["check", "--format", "json"]
+            .into_iter()
+            .chain(files.iter().copied())
+            .collect();
         let (json, _, json_code) = permc_in(&dir, &with_json);
         assert_eq!(code, json_code, "{}", check.name);
         let expected_code = i32::from(findings(&json).iter().any(|(c, _, _)| {
-            CHECKS.iter().any(|k| k.name == c && k.severity == permc_grammar::Severity::Error)
+            CHECKS
+                .iter()
+                .any(|k| k.name == c && k.severity == permc_grammar::Severity::Error)
         }));
         assert_eq!(code, expected_code, "{}: exit status", check.name);
         insta::assert_snapshot!(format!("{}__human", check.name), human);
@@ -97,15 +104,32 @@ fn fixtures_human_and_json() {
 fn every_check_has_docs_and_a_fixture_that_fires_it() {
     for check in CHECKS {
         let docs = check.docs();
-        for section in ["## What it does", "## Why is this bad?", "## Example", "Use instead:"] {
-            assert!(docs.contains(section), "{} has no `{section}` in its docs", check.name);
+        for section in [
+            "## What it does",
+            "## Why is this bad?",
+            "## Example",
+            "Use instead:",
+        ] {
+            assert!(
+                docs.contains(section),
+                "{} has no `{section}` in its docs",
+                check.name
+            );
         }
         let source = root().join("analyzer/src/checks").join(check.file);
         assert!(source.is_file(), "{}: no {}", check.name, source.display());
         let dir = fixtures().join(check.name);
         let files = rule_files(&dir);
-        assert!(!files.is_empty(), "{} has no fixture in {}", check.name, dir.display());
-        let args: Vec<&str> = ["check", "--format", "json"].into_iter().chain(files).collect();
+        assert!(
+            !files.is_empty(),
+            "{} has no fixture in {}",
+            check.name,
+            dir.display()
+        );
+        let args: Vec<&str> = ["check", "--format", "json"]
+            .into_iter()
+            .chain(files)
+            .collect();
         let (json, _, _) = permc_in(&dir, &args);
         assert!(
             findings(&json).iter().any(|(c, _, _)| c == check.name),
@@ -118,8 +142,15 @@ fn every_check_has_docs_and_a_fixture_that_fires_it() {
     }
     // No fixture folder without a check.
     for entry in std::fs::read_dir(fixtures()).expect("fixtures") {
-        let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
-        assert!(CHECKS.iter().any(|c| c.name == name), "fixture `{name}` names no check");
+        let name = entry
+            .expect("entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        assert!(
+            CHECKS.iter().any(|c| c.name == name),
+            "fixture `{name}` names no check"
+        );
     }
 }
 
@@ -144,6 +175,7 @@ fn spec_8_defaults() -> String {
 /// - `Terminal(npm run)` is seeded and runs any script of the package;
 /// - `Terminal(npx vitest)` is npx with one word: everything after it is
 ///   free (SPEC §11 names `npx` among the verbs that run other commands).
+///
 /// Nothing else: the git reading forms are anchored, nothing is shadowed,
 /// redundant or neutralized, and the module agents' autonomy rule
 /// (`git_commit: auto_approve`) draws no finding.
@@ -158,7 +190,10 @@ fn spec_8_defaults_draw_exactly_the_documented_findings() {
     .expect("write");
     let (json, _, code) = permc_in(&dir, &["check", "--format", "json"]);
     assert_eq!(code, 0, "warnings do not fail without --deny warnings");
-    let got: Vec<(String, u64)> = findings(&json).into_iter().map(|(c, _, l)| (c, l)).collect();
+    let got: Vec<(String, u64)> = findings(&json)
+        .into_iter()
+        .map(|(c, _, l)| (c, l))
+        .collect();
     let line_of = |pattern: &str| {
         spec_8_defaults()
             .lines()
@@ -186,26 +221,53 @@ fn examples_draw_exactly_the_documented_findings() {
     if !dir.join("permissions.json").is_file() {
         return;
     }
-    let (json, _, code) = permc_in(&dir, &["check", "--format", "json", "permissions.json", "autonomy.json"]);
+    let (json, _, code) = permc_in(
+        &dir,
+        &[
+            "check",
+            "--format",
+            "json",
+            "permissions.json",
+            "autonomy.json",
+        ],
+    );
     assert_eq!(code, 0);
-    let got: Vec<(String, String)> = findings(&json).into_iter().map(|(c, f, _)| (c, f)).collect();
+    let got: Vec<(String, String)> = findings(&json)
+        .into_iter()
+        .map(|(c, f, _)| (c, f))
+        .collect();
     let want = [
         ("unanchored-mutating-verb", "permissions.json"),
         ("broad-always-expansion", "permissions.json"),
         ("broad-always-expansion", "permissions.json"),
         ("autonomy-redundant", "autonomy.json"),
     ];
-    assert_eq!(got, want.map(|(c, f)| (c.to_string(), f.to_string())), "{json}");
+    assert_eq!(
+        got,
+        want.map(|(c, f)| (c.to_string(), f.to_string())),
+        "{json}"
+    );
 }
 
 #[test]
 fn sarif_has_what_code_scanning_needs() {
     let dir = fixtures().join("neutralized-by-ceiling");
-    let (out, _, code) = permc_in(&dir, &["check", "--format", "sarif", "permissions.json", "autonomy.json"]);
+    let (out, _, code) = permc_in(
+        &dir,
+        &[
+            "check",
+            "--format",
+            "sarif",
+            "permissions.json",
+            "autonomy.json",
+        ],
+    );
     assert_eq!(code, 0);
     let v: Value = serde_json::from_str(&out).expect("SARIF is JSON");
     assert_eq!(v["version"], "2.1.0");
-    assert!(v["$schema"].as_str().is_some_and(|s| s.contains("sarif-2.1.0")));
+    assert!(v["$schema"]
+        .as_str()
+        .is_some_and(|s| s.contains("sarif-2.1.0")));
     let run = &v["runs"][0];
     let driver = &run["tool"]["driver"];
     assert_eq!(driver["name"], "permc");
@@ -214,9 +276,19 @@ fn sarif_has_what_code_scanning_needs() {
     for (rule, check) in rules.iter().zip(CHECKS) {
         assert_eq!(rule["id"], check.name);
         for field in ["shortDescription", "fullDescription", "help"] {
-            assert!(rule[field]["text"].as_str().is_some_and(|t| !t.is_empty()), "{}: {field}", check.name);
+            assert!(
+                rule[field]["text"].as_str().is_some_and(|t| !t.is_empty()),
+                "{}: {field}",
+                check.name
+            );
         }
-        assert!(rule["helpUri"].as_str().is_some_and(|u| u.starts_with("http")), "{}", check.name);
+        assert!(
+            rule["helpUri"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("http")),
+            "{}",
+            check.name
+        );
         assert!(rule["defaultConfiguration"]["level"].is_string());
     }
     let results = run["results"].as_array().expect("results");
@@ -246,7 +318,10 @@ fn github_annotations() {
         first.starts_with("::warning file=permissions.json,line=3,col=5,endLine=3,endColumn=33,title=permc shadowed-by-deny::"),
         "{first}"
     );
-    assert_eq!(out.lines().count(), findings(&permc_in(&dir, &["check", "--format", "json"]).0).len());
+    assert_eq!(
+        out.lines().count(),
+        findings(&permc_in(&dir, &["check", "--format", "json"]).0).len()
+    );
 }
 
 #[test]
@@ -259,7 +334,10 @@ fn every_error_of_a_broken_file_at_once() {
     .expect("write");
     let (json, _, code) = permc_in(&dir, &["check", "--format", "json"]);
     assert_eq!(code, 1, "a rejected file is an analyzer error");
-    let got: Vec<(String, u64)> = findings(&json).into_iter().map(|(c, _, l)| (c, l)).collect();
+    let got: Vec<(String, u64)> = findings(&json)
+        .into_iter()
+        .map(|(c, _, l)| (c, l))
+        .collect();
     let want = [
         ("unknown-label", 2),
         ("invalid-pattern", 2),
@@ -287,16 +365,37 @@ fn usage_and_exit_status() {
     let (_, err, code) = permc_in(&dir, &["check", "--ignore", "invalid-json", "x.json"]);
     assert_eq!(code, 2, "{err}");
     // Clean, warnings, --deny warnings, --ignore.
-    std::fs::write(dir.join("permissions.json"), "{\"allow\": [\"Terminal(pnpm test)\"]}").expect("write");
+    std::fs::write(
+        dir.join("permissions.json"),
+        "{\"allow\": [\"Terminal(pnpm test)\"]}",
+    )
+    .expect("write");
     let (out, _, code) = permc_in(&dir, &["check"]);
     assert_eq!((out.as_str(), code), ("", 0));
-    std::fs::write(dir.join("permissions.json"), "{\"allow\": [\"Terminal(git)\"]}").expect("write");
+    std::fs::write(
+        dir.join("permissions.json"),
+        "{\"allow\": [\"Terminal(git)\"]}",
+    )
+    .expect("write");
     assert_eq!(permc_in(&dir, &["check"]).2, 0);
     assert_eq!(permc_in(&dir, &["check", "--deny", "warnings"]).2, 1);
-    let (out, _, code) = permc_in(&dir, &["check", "--deny", "warnings", "--ignore", "unanchored-mutating-verb"]);
+    let (out, _, code) = permc_in(
+        &dir,
+        &[
+            "check",
+            "--deny",
+            "warnings",
+            "--ignore",
+            "unanchored-mutating-verb",
+        ],
+    );
     assert_eq!((out.as_str(), code), ("", 0));
     // The kind is known by content when the name does not say it.
-    std::fs::write(dir.join("agents.json"), "{\"dev-api\": {\"*\": \"auto_approve\", \"git_push\": \"auto_approve\"}}").expect("write");
+    std::fs::write(
+        dir.join("agents.json"),
+        "{\"dev-api\": {\"*\": \"auto_approve\", \"git_push\": \"auto_approve\"}}",
+    )
+    .expect("write");
     let (json, _, _) = permc_in(&dir, &["check", "--format", "json", "agents.json"]);
     assert_eq!(findings(&json).len(), 2, "{json}");
     // Colors only when asked (not a terminal here).
@@ -309,9 +408,22 @@ fn usage_and_exit_status() {
 #[test]
 fn project_root_widens_the_scope() {
     let dir = scratch("project-root");
-    std::fs::write(dir.join("permissions.json"), "{\"allow\": [\"Terminal(cat /home/ana/loja/README.md)\"]}").expect("write");
+    std::fs::write(
+        dir.join("permissions.json"),
+        "{\"allow\": [\"Terminal(cat /home/ana/loja/README.md)\"]}",
+    )
+    .expect("write");
     let (json, _, _) = permc_in(&dir, &["check", "--format", "json"]);
     assert_eq!(findings(&json).len(), 1, "{json}");
-    let (json, _, _) = permc_in(&dir, &["check", "--format", "json", "--project-root", "/home/ana/loja"]);
+    let (json, _, _) = permc_in(
+        &dir,
+        &[
+            "check",
+            "--format",
+            "json",
+            "--project-root",
+            "/home/ana/loja",
+        ],
+    );
     assert_eq!(findings(&json).len(), 0, "{json}");
 }

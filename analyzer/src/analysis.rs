@@ -11,7 +11,7 @@
 //!   built-ins are used as
 //!   the literal patterns of §5.2; besides, an entry of exact words whose
 //!   words alone already run a built-in deny *as the runtime reads it*
-//!   (§5.2 [hardening]: `rm -r -f /`, `sudo rm -rf /`, `bash -c 'rm -rf /'`)
+//!   (§5.2 \[hardening\]: `rm -r -f /`, `sudo rm -rf /`, `bash -c 'rm -rf /'`)
 //!   is denied too, since appending words never undoes that reading;
 //! - an allow entry is *asked* when it is not denied but deny, built-ins
 //!   and ask entries together match all it matches (deny comes first, then
@@ -100,7 +100,10 @@ pub fn facts_of_words(words: &[String]) -> Option<LineFacts> {
 pub fn may_run_table_verb(words: &[String]) -> bool {
     static VERBS: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
     let verbs = VERBS.get_or_init(|| {
-        let mut v: Vec<&'static str> = EXTERNAL_EFFECT.iter().filter_map(|e| e.first().copied()).collect();
+        let mut v: Vec<&'static str> = EXTERNAL_EFFECT
+            .iter()
+            .filter_map(|e| e.first().copied())
+            .collect();
         v.extend(PRIVILEGED);
         v.sort_unstable();
         v.dedup();
@@ -186,7 +189,10 @@ impl Index {
     }
 
     fn first_typed(&self, list: List, t: ActionType) -> Option<usize> {
-        self.first_typed[list as usize].get(t.index()).copied().flatten()
+        self.first_typed[list as usize]
+            .get(t.index())
+            .copied()
+            .flatten()
     }
 }
 
@@ -195,7 +201,9 @@ impl Index {
 fn hardened_builtin(tokens: &[PatToken]) -> Option<&'static str> {
     // A run of `rm` needs the text `rm` in some word (inner command lines
     // are parts of words): skip reading the others.
-    if tokens.iter().any(|t| matches!(t, PatToken::Prefix(_))) || !tokens.iter().any(|t| t.text().contains("rm")) {
+    if tokens.iter().any(|t| matches!(t, PatToken::Prefix(_)))
+        || !tokens.iter().any(|t| t.text().contains("rm"))
+    {
         return None;
     }
     facts_of_words(&exact_prefix(tokens))?.builtin_deny()
@@ -221,14 +229,20 @@ impl Analysis {
                     // is redundant.
                     out.redundant[li][i] = index.first_typed(list, t).filter(|&j| j < i);
                     if list != List::Deny {
-                        out.denied[li][i] = index
-                            .first_typed(List::Deny, t)
-                            .map(|index| Coverer::Entry { list: List::Deny, index });
+                        out.denied[li][i] =
+                            index
+                                .first_typed(List::Deny, t)
+                                .map(|index| Coverer::Entry {
+                                    list: List::Deny,
+                                    index,
+                                });
                     }
                     if list == List::Allow && out.denied[li][i].is_none() {
-                        out.asked[i] = index
-                            .first_typed(List::Ask, t)
-                            .map(|index| Coverer::Entry { list: List::Ask, index });
+                        out.asked[i] =
+                            index.first_typed(List::Ask, t).map(|index| Coverer::Entry {
+                                list: List::Ask,
+                                index,
+                            });
                     }
                     continue;
                 }
@@ -247,7 +261,12 @@ impl Analysis {
                         .copied()
                         .find(|c| matches!(c, Coverer::Entry { list, .. } if *list == l))
                 };
-                let builtin = || covers.iter().copied().find(|c| matches!(c, Coverer::Builtin(_)));
+                let builtin = || {
+                    covers
+                        .iter()
+                        .copied()
+                        .find(|c| matches!(c, Coverer::Builtin(_)))
+                };
                 if list != List::Deny {
                     out.denied[li][i] = first_in(List::Deny)
                         .or_else(builtin)
@@ -302,7 +321,9 @@ mod tests {
     use permc_grammar::rules::load_permissions;
 
     fn analysis(json: &str) -> (Permissions, Analysis) {
-        let p = load_permissions("p.json", json.as_bytes()).value.expect("loads");
+        let p = load_permissions("p.json", json.as_bytes())
+            .value
+            .expect("loads");
         let a = Analysis::of(&p);
         (p, a)
     }
@@ -313,27 +334,65 @@ mod tests {
             r#"{"allow": ["Terminal(ab*)", "Terminal(rm -rf /)", "Terminal(sudo rm -r -f /)", "Terminal(x y*)"],
                 "deny": ["Terminal(ab)", "Terminal(ab?*)", "Terminal(a*)", "Terminal(x y)", "Terminal(x yz*)"]}"#,
         );
-        assert_eq!(a.denied(&p.allow[0]), Some(Coverer::Entry { list: List::Deny, index: 2 }));
-        assert_eq!(a.denied(&p.allow[1]), Some(Coverer::Builtin("Terminal(rm -rf /)")));
-        assert_eq!(a.denied(&p.allow[2]), Some(Coverer::Builtin("Terminal(rm -rf /)")));
+        assert_eq!(
+            a.denied(&p.allow[0]),
+            Some(Coverer::Entry {
+                list: List::Deny,
+                index: 2
+            })
+        );
+        assert_eq!(
+            a.denied(&p.allow[1]),
+            Some(Coverer::Builtin("Terminal(rm -rf /)"))
+        );
+        assert_eq!(
+            a.denied(&p.allow[2]),
+            Some(Coverer::Builtin("Terminal(rm -rf /)"))
+        );
         // `x y*` is `x y` or `x y` + more: `x yz*` misses `x ya`.
         assert_eq!(a.denied(&p.allow[3]), None);
     }
 
     #[test]
     fn deny_comes_before_ask() {
-        let (p, a) = analysis(r#"{"allow": ["Terminal(git push*)"], "deny": ["Terminal(git push)", "Terminal(git push-*)"], "ask": ["Terminal(git pus*)"]}"#);
+        let (p, a) = analysis(
+            r#"{"allow": ["Terminal(git push*)"], "deny": ["Terminal(git push)", "Terminal(git push-*)"], "ask": ["Terminal(git pus*)"]}"#,
+        );
         assert_eq!(a.denied(&p.allow[0]), None);
-        assert_eq!(a.asked(&p.allow[0]), Some(Coverer::Entry { list: List::Ask, index: 0 }));
-        let (p, a) = analysis(r#"{"allow": ["Terminal(x a*)"], "deny": ["Terminal(x ab*)", "Terminal(x)"]}"#);
-        assert_eq!(a.denied(&p.allow[0]), Some(Coverer::Entry { list: List::Deny, index: 1 }));
-        let (p, a) = analysis(r#"{"allow": ["Terminal(x a*)"], "deny": ["Terminal(x ab*)"], "ask": ["Terminal(x a)", "Terminal(x aa*)", "Terminal(x a*)"]}"#);
-        assert_eq!(a.asked(&p.allow[0]), Some(Coverer::Entry { list: List::Ask, index: 2 }));
+        assert_eq!(
+            a.asked(&p.allow[0]),
+            Some(Coverer::Entry {
+                list: List::Ask,
+                index: 0
+            })
+        );
+        let (p, a) = analysis(
+            r#"{"allow": ["Terminal(x a*)"], "deny": ["Terminal(x ab*)", "Terminal(x)"]}"#,
+        );
+        assert_eq!(
+            a.denied(&p.allow[0]),
+            Some(Coverer::Entry {
+                list: List::Deny,
+                index: 1
+            })
+        );
+        let (p, a) = analysis(
+            r#"{"allow": ["Terminal(x a*)"], "deny": ["Terminal(x ab*)"], "ask": ["Terminal(x a)", "Terminal(x aa*)", "Terminal(x a*)"]}"#,
+        );
+        assert_eq!(
+            a.asked(&p.allow[0]),
+            Some(Coverer::Entry {
+                list: List::Ask,
+                index: 2
+            })
+        );
     }
 
     #[test]
     fn redundancy() {
-        let (p, a) = analysis(r#"{"allow": ["Terminal(git status)", "Terminal(git)", "Terminal('git')", "GitPush()", "GitPush()"]}"#);
+        let (p, a) = analysis(
+            r#"{"allow": ["Terminal(git status)", "Terminal(git)", "Terminal('git')", "GitPush()", "GitPush()"]}"#,
+        );
         assert_eq!(a.redundant(&p.allow[0]), Some(1));
         assert_eq!(a.redundant(&p.allow[1]), None);
         assert_eq!(a.redundant(&p.allow[2]), Some(1));

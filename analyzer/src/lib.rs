@@ -63,7 +63,11 @@ impl Kind {
     /// assert_eq!(Kind::detect("rules.json", br#"{"allow": []}"#), Kind::Permissions);
     /// ```
     pub fn detect(name: &str, bytes: &[u8]) -> Kind {
-        let base = name.rsplit(['/', '\\']).next().unwrap_or(name).to_ascii_lowercase();
+        let base = name
+            .rsplit(['/', '\\'])
+            .next()
+            .unwrap_or(name)
+            .to_ascii_lowercase();
         if base.contains("autonomy") {
             return Kind::Autonomy;
         }
@@ -77,7 +81,9 @@ impl Kind {
                     .iter()
                     .any(|m| matches!(m.key.as_str(), "allow" | "deny" | "ask"));
                 let objects = !members.is_empty()
-                    && members.iter().all(|m| matches!(m.value.value, Value::Object(_)));
+                    && members
+                        .iter()
+                        .all(|m| matches!(m.value.value, Value::Object(_)));
                 if objects && !lists {
                     Kind::Autonomy
                 } else {
@@ -129,7 +135,12 @@ pub struct FileContext<'a> {
 /// A file with errors (SPEC §2: rejected whole) gets every error and
 /// warning its reader found, all at once; the checks that need a loaded
 /// file do not run on it.
-pub fn check_file(name: &str, bytes: &[u8], kind: Option<Kind>, options: &Options) -> Vec<Diagnostic> {
+pub fn check_file(
+    name: &str,
+    bytes: &[u8],
+    kind: Option<Kind>,
+    options: &Options,
+) -> Vec<Diagnostic> {
     let kind = kind.unwrap_or_else(|| Kind::detect(name, bytes));
     let text = String::from_utf8_lossy(bytes);
     let load = |bytes: &[u8]| match kind {
@@ -150,7 +161,11 @@ pub fn check_file(name: &str, bytes: &[u8], kind: Option<Kind>, options: &Option
         let repaired = recover::repair(&text);
         // When the repairs do not end in JSON, the later errors may only
         // echo the first one: then the first is reported alone.
-        let later = if repaired.text.is_some() { &repaired.errors[..] } else { &[] };
+        let later = if repaired.text.is_some() {
+            &repaired.errors[..]
+        } else {
+            &[]
+        };
         for e in later.iter().skip(1) {
             reader.push(
                 Diagnostic::new(
@@ -191,7 +206,12 @@ pub fn check_file(name: &str, bytes: &[u8], kind: Option<Kind>, options: &Option
         (check.run)(&cx, &mut out);
     }
     // File order; at one place, errors first, then the registry's order.
-    let rank = |c: &str| checks::CHECKS.iter().position(|k| k.name == c).unwrap_or(usize::MAX);
+    let rank = |c: &str| {
+        checks::CHECKS
+            .iter()
+            .position(|k| k.name == c)
+            .unwrap_or(usize::MAX)
+    };
     out.sort_by(|a, b| {
         (a.span.start, std::cmp::Reverse(a.severity), rank(a.check)).cmp(&(
             b.span.start,

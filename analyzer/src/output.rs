@@ -38,7 +38,10 @@ pub struct Position {
 }
 
 fn text_of<'a>(sources: &'a [Source], file: &str) -> Option<&'a str> {
-    sources.iter().find(|s| s.name == file).map(|s| s.text.as_str())
+    sources
+        .iter()
+        .find(|s| s.name == file)
+        .map(|s| s.text.as_str())
 }
 
 /// Line indexes of the sources, built once per rendering (a file of 100k
@@ -51,14 +54,22 @@ impl<'a> Positions<'a> {
     /// Indexes every source.
     pub fn new(sources: &'a [Source]) -> Positions<'a> {
         Positions {
-            files: sources.iter().map(|s| (s.name.as_str(), LineIndex::new(&s.text))).collect(),
+            files: sources
+                .iter()
+                .map(|s| (s.name.as_str(), LineIndex::new(&s.text)))
+                .collect(),
         }
     }
 
     /// The position of a span in a file (0s for `<builtin>` and unknown
     /// files).
     pub fn of(&self, file: &str, span: Span) -> Position {
-        let Some((_, idx)) = self.files.iter().find(|(n, _)| *n == file).filter(|_| file != BUILTIN) else {
+        let Some((_, idx)) = self
+            .files
+            .iter()
+            .find(|(n, _)| *n == file)
+            .filter(|_| file != BUILTIN)
+        else {
             return Position {
                 line: 0,
                 column: 0,
@@ -97,7 +108,11 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
         chars: Chars::ascii(),
         ..Config::default()
     };
-    let mut buf = if color { Buffer::ansi() } else { Buffer::no_color() };
+    let mut buf = if color {
+        Buffer::ansi()
+    } else {
+        Buffer::no_color()
+    };
     for d in diags {
         let severity = match d.severity {
             Severity::Error => CsSeverity::Error,
@@ -111,7 +126,9 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
         }
         for r in &d.related {
             match id_of(&r.file).filter(|_| r.file != BUILTIN) {
-                Some(id) => labels.push(Label::secondary(id, clamp(sources, &r.file, r.span)).with_message(&r.message)),
+                Some(id) => labels.push(
+                    Label::secondary(id, clamp(sources, &r.file, r.span)).with_message(&r.message),
+                ),
                 None => notes.push(format!("note: {}", r.message)),
             }
         }
@@ -144,7 +161,8 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
 /// `found 1 error, 2 warnings and 1 info`.
 pub fn summary(diags: &[Diagnostic]) -> String {
     let count = |s: Severity| diags.iter().filter(|d| d.severity == s).count();
-    let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    let plural =
+        |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut parts = Vec::new();
     for (s, one, many) in [
         (Severity::Error, "error", "errors"),
@@ -238,7 +256,10 @@ fn sarif_level(s: Severity) -> &'static str {
 
 /// Where a check's documentation lives on the web (its source file).
 pub fn help_uri(file: &str) -> String {
-    format!("{}/blob/main/analyzer/src/checks/{file}", env!("CARGO_PKG_REPOSITORY"))
+    format!(
+        "{}/blob/main/analyzer/src/checks/{file}",
+        env!("CARGO_PKG_REPOSITORY")
+    )
 }
 
 /// SARIF 2.1.0 with one rule per check (id, short and full description,
@@ -331,7 +352,9 @@ pub fn sarif(diags: &[Diagnostic], sources: &[Source]) -> String {
 
 /// Escapes the data of a workflow command.
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+    s.replace('%', "%25")
+        .replace('\r', "%0D")
+        .replace('\n', "%0A")
 }
 
 /// Escapes a property of a workflow command.

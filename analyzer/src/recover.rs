@@ -114,9 +114,12 @@ fn fix(bytes: &mut [u8], e: &SyntaxError) -> bool {
     if e.message.starts_with("expected `,`") {
         // Two values with only blanks between them: one blank becomes the
         // missing comma.
-        let starts_value = bytes
-            .get(at)
-            .is_some_and(|b| matches!(b, b'"' | b'[' | b'{' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'));
+        let starts_value = bytes.get(at).is_some_and(|b| {
+            matches!(
+                b,
+                b'"' | b'[' | b'{' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+            )
+        });
         if starts_value && at > 0 && is_ws(bytes[at - 1]) {
             let mut i = at;
             while i > 0 && is_ws(bytes[i - 1]) {

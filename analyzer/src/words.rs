@@ -98,9 +98,9 @@ pub fn raw_words(content: &str) -> Vec<RawWord> {
             }
             '~' => {
                 let text_before = &content[w.start..offset(i)];
-                let after_assignment = text_before
-                    .strip_suffix('=')
-                    .is_some_and(|n| n.chars().next().is_some_and(is_name_start) && n.chars().all(is_name_char));
+                let after_assignment = text_before.strip_suffix('=').is_some_and(|n| {
+                    n.chars().next().is_some_and(is_name_start) && n.chars().all(is_name_char)
+                });
                 if word_start || after_assignment {
                     w.tilde.get_or_insert(offset(i));
                 }

@@ -8,7 +8,9 @@ use std::time::Instant;
 
 /// 60k allow, 20k deny, 20k ask entries over 20k tools, some wildcards.
 fn generated(n: usize) -> String {
-    let subs = ["status", "test", "build", "run", "log", "diff", "install", "show", "list", "-la", "--all"];
+    let subs = [
+        "status", "test", "build", "run", "log", "diff", "install", "show", "list", "-la", "--all",
+    ];
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move || {
         seed ^= seed << 13;
@@ -51,7 +53,12 @@ fn hundred_thousand_rules() {
     let _ = Analysis::of(&perms);
     let analysis = t.elapsed();
     let t = Instant::now();
-    let diags = check_file("permissions.json", text.as_bytes(), Some(Kind::Permissions), &Options::default());
+    let diags = check_file(
+        "permissions.json",
+        text.as_bytes(),
+        Some(Kind::Permissions),
+        &Options::default(),
+    );
     let all = t.elapsed();
     println!("load {load:?}, analysis {analysis:?}, check_file (load + analysis + checks) {all:?}, {} findings", diags.len());
 }

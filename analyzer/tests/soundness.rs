@@ -32,7 +32,10 @@ fn commands(tokens: &[PatToken]) -> Vec<String> {
         .collect();
     let mut more = words.clone();
     more.push("extra".into());
-    [words, more].iter().filter_map(|w| render_words(w)).collect()
+    [words, more]
+        .iter()
+        .filter_map(|w| render_words(w))
+        .collect()
 }
 
 fn request(kind: ActionType, command: Option<String>) -> Request {
@@ -64,17 +67,28 @@ fn findings_agree_with_the_reference_interpreter() {
     for dir in std::fs::read_dir(fixtures()).expect("fixtures") {
         let dir = dir.expect("entry").path();
         let perms_path = dir.join("permissions.json");
-        let Ok(bytes) = std::fs::read(&perms_path) else { continue };
-        let Some(perms) = load_permissions("permissions.json", &bytes).value else { continue };
+        let Ok(bytes) = std::fs::read(&perms_path) else {
+            continue;
+        };
+        let Some(perms) = load_permissions("permissions.json", &bytes).value else {
+            continue;
+        };
         let autonomy = std::fs::read(dir.join("autonomy.json"))
             .ok()
             .and_then(|b| load_autonomy("autonomy.json", &b).value)
             .unwrap_or_default();
         let rules = Rules::new(perms.clone(), autonomy);
         let entries: Vec<&Entry> = perms.entries().collect();
-        let diags = check_file("permissions.json", &bytes, Some(Kind::Permissions), &Options::default());
+        let diags = check_file(
+            "permissions.json",
+            &bytes,
+            Some(Kind::Permissions),
+            &Options::default(),
+        );
         for d in &diags {
-            let Some(e) = entry_at(&entries, d) else { continue };
+            let Some(e) = entry_at(&entries, d) else {
+                continue;
+            };
             let reqs: Vec<Request> = match (&e.pattern.body, e.pattern.action) {
                 (PatternBody::Any, t) if t != ActionType::Terminal => vec![request(t, None)],
                 (PatternBody::Tokens(tokens), ActionType::Terminal) => commands(tokens)
@@ -85,7 +99,10 @@ fn findings_agree_with_the_reference_interpreter() {
             };
             for req in reqs {
                 let decision = reference::decide(&rules, &req);
-                let what = format!("{}: `{}` as {:?}: {decision:?}", d.check, e.pattern.text, req.action.command);
+                let what = format!(
+                    "{}: `{}` as {:?}: {decision:?}",
+                    d.check, e.pattern.text, req.action.command
+                );
                 match d.check {
                     "shadowed-by-deny" => assert_eq!(decision.policy, Policy::Deny, "{what}"),
                     "shadowed-by-ask" => {
@@ -94,7 +111,10 @@ fn findings_agree_with_the_reference_interpreter() {
                     }
                     "neutralized-by-ceiling" => {
                         assert_eq!(decision.policy, Policy::RequireApproval, "{what}");
-                        assert!(d.message.contains(&format!("`{}`", decision.reason.name())), "{what}");
+                        assert!(
+                            d.message.contains(&format!("`{}`", decision.reason.name())),
+                            "{what}"
+                        );
                     }
                     _ => continue,
                 }

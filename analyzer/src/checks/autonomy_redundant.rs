@@ -50,7 +50,9 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         .map(|r| (r.agent.as_str(), r))
         .collect();
     for r in &auto.rules {
-        let AutonomyKey::Type(t) = r.key else { continue };
+        let AutonomyKey::Type(t) = r.key else {
+            continue;
+        };
         if r.mode != Policy::AutoApprove {
             continue;
         }

@@ -75,7 +75,15 @@ const RUNNERS: &[&[&str]] = &[
 ];
 
 /// Verbs that destroy or send data away (SPEC §11, verbatim).
-const DESTROYERS: &[&[&str]] = &[&["rm"], &["dd"], &["mv"], &["chmod"], &["chown"], &["curl"], &["wget"]];
+const DESTROYERS: &[&[&str]] = &[
+    &["rm"],
+    &["dd"],
+    &["mv"],
+    &["chmod"],
+    &["chown"],
+    &["curl"],
+    &["wget"],
+];
 
 /// Does the entry (tokens `a`) match the verb, with at most one more word?
 fn expands(a: &[PatToken], verb: &[&str]) -> bool {
@@ -98,7 +106,8 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         let (message, help) = if a.is_empty() {
             (
                 format!("`{text}` in allow auto-approves every command"),
-                "allow the commands you mean, one pattern each, like `Terminal(pnpm test)`".to_string(),
+                "allow the commands you mean, one pattern each, like `Terminal(pnpm test)`"
+                    .to_string(),
             )
         } else if let Some(verb) = RUNNERS.iter().find(|v| expands(a, v)) {
             let verb = verb.join(" ");
@@ -115,6 +124,8 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         } else {
             continue;
         };
-        out.push(Diagnostic::new(CHECK.name, CHECK.severity, cx.name, e.span, message).with_help(help));
+        out.push(
+            Diagnostic::new(CHECK.name, CHECK.severity, cx.name, e.span, message).with_help(help),
+        );
     }
 }

@@ -78,7 +78,16 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                         format!("write the value as the commands spell it, or quote it (`'{what}'`) if the literal text is meant"),
                     )
                 };
-                out.push(Diagnostic::new(CHECK.name, CHECK.severity, cx.name, narrow(start, end), message).with_help(help));
+                out.push(
+                    Diagnostic::new(
+                        CHECK.name,
+                        CHECK.severity,
+                        cx.name,
+                        narrow(start, end),
+                        message,
+                    )
+                    .with_help(help),
+                );
             }
         }
     }

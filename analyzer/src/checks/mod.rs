@@ -136,7 +136,9 @@ fn coverer_entry<'a>(cx: &FileContext<'a>, c: Coverer) -> Option<&'a Entry> {
 fn coverer_text(cx: &FileContext<'_>, c: Coverer) -> String {
     match c {
         Coverer::Builtin(p) => p.to_string(),
-        Coverer::Entry { .. } => coverer_entry(cx, c).map(|e| e.pattern.text.clone()).unwrap_or_default(),
+        Coverer::Entry { .. } => coverer_entry(cx, c)
+            .map(|e| e.pattern.text.clone())
+            .unwrap_or_default(),
     }
 }
 
@@ -149,7 +151,11 @@ fn with_coverer(d: Diagnostic, cx: &FileContext<'_>, c: Coverer, what: &str) -> 
             format!("`{p}` is a built-in deny (SPEC §5.2); no file can lift it"),
         ),
         Coverer::Entry { .. } => match coverer_entry(cx, c) {
-            Some(e) => d.with_related(cx.name, e.span, format!("{what} `{}` in {}", e.pattern.text, list_name(e.list))),
+            Some(e) => d.with_related(
+                cx.name,
+                e.span,
+                format!("{what} `{}` in {}", e.pattern.text, list_name(e.list)),
+            ),
             None => d,
         },
     }
@@ -217,18 +223,32 @@ mod tests {
     fn every_check_is_documented_in_every_section() {
         for c in CHECKS {
             let docs = c.docs();
-            for section in ["## What it does", "## Why is this bad?", "## Example", "Use instead:"] {
+            for section in [
+                "## What it does",
+                "## Why is this bad?",
+                "## Example",
+                "Use instead:",
+            ] {
                 assert!(docs.contains(section), "{} lacks `{section}`", c.name);
             }
             assert!(!c.summary().is_empty(), "{} has no summary", c.name);
-            assert_eq!(c.file, format!("{}.rs", c.name.replace('-', "_")), "{}", c.name);
+            assert_eq!(
+                c.file,
+                format!("{}.rs", c.name.replace('-', "_")),
+                "{}",
+                c.name
+            );
         }
     }
 
     #[test]
     fn names_are_unique() {
         for (i, c) in CHECKS.iter().enumerate() {
-            assert!(CHECKS[i + 1..].iter().all(|d| d.name != c.name), "{}", c.name);
+            assert!(
+                CHECKS[i + 1..].iter().all(|d| d.name != c.name),
+                "{}",
+                c.name
+            );
         }
     }
 }

@@ -37,7 +37,7 @@
 //! {"ask": ["Terminal(git push)", "GitPush()"], "allow": ["Terminal(cat)"]}
 //! ```
 
-use super::{entries, BUILTIN, Check};
+use super::{entries, Check, BUILTIN};
 use crate::analysis::{exact_prefix, facts_of_words, may_run_table_verb};
 use crate::FileContext;
 use permc_grammar::diagnostic::{Diagnostic, Severity};
@@ -89,21 +89,32 @@ fn ask_reference(t: ActionType) -> Option<Reason> {
         },
     };
     let d = reference::decide(&rules, &req);
-    (d.policy == Policy::RequireApproval && d.reason.name().starts_with("ceiling.")).then_some(d.reason)
+    (d.policy == Policy::RequireApproval && d.reason.name().starts_with("ceiling."))
+        .then_some(d.reason)
 }
 
 /// A ceiling that lowers every match of a Terminal entry: its reason and
 /// a phrase saying why.
-fn terminal_ceiling(tokens: &[PatToken], project_root: Option<&str>) -> Option<(&'static str, String)> {
+fn terminal_ceiling(
+    tokens: &[PatToken],
+    project_root: Option<&str>,
+) -> Option<(&'static str, String)> {
     // Every match starts with the leading exact words; running an
     // external-effect or privileged command is kept by appending words.
     let words = exact_prefix(tokens);
-    let facts = if may_run_table_verb(&words) { facts_of_words(&words) } else { None };
+    let facts = if may_run_table_verb(&words) {
+        facts_of_words(&words)
+    } else {
+        None
+    };
     if let Some(facts) = facts {
         if let Some(e) = facts.external_effect() {
             return Some((
                 Reason::CeilingExternalEffect.name(),
-                format!("`{}` has an effect outside the machine (SPEC §6.1)", e.join(" ")),
+                format!(
+                    "`{}` has an effect outside the machine (SPEC §6.1)",
+                    e.join(" ")
+                ),
             ));
         }
         if let Some(r) = facts.privileged() {
@@ -125,7 +136,10 @@ fn terminal_ceiling(tokens: &[PatToken], project_root: Option<&str>) -> Option<(
     };
     for t in tokens {
         let PatToken::Exact(w) = t else { continue };
-        let value = w.strip_prefix('-').and_then(|_| w.split_once('=')).map(|(_, v)| v);
+        let value = w
+            .strip_prefix('-')
+            .and_then(|_| w.split_once('='))
+            .map(|(_, v)| v);
         for path in [Some(w.as_str()), value].into_iter().flatten() {
             if !path.starts_with('/') {
                 continue;
@@ -148,7 +162,10 @@ fn terminal_ceiling(tokens: &[PatToken], project_root: Option<&str>) -> Option<(
 }
 
 fn ceiling_related(reason: &str, why: &str) -> (String, String) {
-    (BUILTIN.to_string(), format!("`{reason}` (SPEC §5 step 7): {why}"))
+    (
+        BUILTIN.to_string(),
+        format!("`{reason}` (SPEC §5 step 7): {why}"),
+    )
 }
 
 fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
@@ -167,12 +184,19 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
     }
     if let Some(auto) = cx.autonomy {
         for r in &auto.rules {
-            let AutonomyKey::Type(t) = r.key else { continue };
+            let AutonomyKey::Type(t) = r.key else {
+                continue;
+            };
             if r.mode != Policy::AutoApprove {
                 continue;
             }
-            let Some(reason) = typed_ceiling(t) else { continue };
-            let (file, note) = ceiling_related(reason.name(), &format!("every {} waits for a person", t.name()));
+            let Some(reason) = typed_ceiling(t) else {
+                continue;
+            };
+            let (file, note) = ceiling_related(
+                reason.name(),
+                &format!("every {} waits for a person", t.name()),
+            );
             out.push(
                 Diagnostic::new(
                     CHECK.name,

@@ -39,18 +39,25 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         return;
     };
     for e in entries(cx) {
-        let Some(other) = analysis.redundant(e).and_then(|j| perms.list(e.list).get(j)) else {
+        let Some(other) = analysis
+            .redundant(e)
+            .and_then(|j| perms.list(e.list).get(j))
+        else {
             continue;
         };
         let list = list_name(e.list);
-        let duplicate = other.pattern.body == e.pattern.body && other.pattern.action == e.pattern.action;
+        let duplicate =
+            other.pattern.body == e.pattern.body && other.pattern.action == e.pattern.action;
         let d = if duplicate {
             Diagnostic::new(
                 CHECK.name,
                 CHECK.severity,
                 cx.name,
                 e.span,
-                format!("`{}` repeats `{}` in {list}", e.pattern.text, other.pattern.text),
+                format!(
+                    "`{}` repeats `{}` in {list}",
+                    e.pattern.text, other.pattern.text
+                ),
             )
             .with_help("remove this copy")
             .with_related(cx.name, other.span, "first written here")
@@ -65,7 +72,10 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                     e.pattern.text, other.pattern.text
                 ),
             )
-            .with_help(format!("remove it, or narrow `{}` if it is broader than meant", other.pattern.text))
+            .with_help(format!(
+                "remove it, or narrow `{}` if it is broader than meant",
+                other.pattern.text
+            ))
             .with_related(cx.name, other.span, "this broader entry covers it")
         };
         out.push(d);

@@ -54,7 +54,10 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         };
         let by = coverer_text(cx, c);
         let help = match c {
-            Coverer::Builtin(_) => format!("remove it from {}: no file can lift a built-in deny", list_name(e.list)),
+            Coverer::Builtin(_) => format!(
+                "remove it from {}: no file can lift a built-in deny",
+                list_name(e.list)
+            ),
             Coverer::Entry { .. } => format!(
                 "remove it from {}, or narrow `{by}` in deny if some of these should not be denied",
                 list_name(e.list)

@@ -118,11 +118,14 @@ const VERBS: &[Verb] = &[
 fn stops_at(a: &[PatToken], verb: &Verb) -> bool {
     !a.is_empty()
         && a.len() <= verb.words.len()
-        && a.iter().zip(verb.words).enumerate().all(|(i, (t, w))| match t {
-            // A command word written as a path counts by its last component.
-            PatToken::Exact(x) if i == 0 => basename(x) == *w,
-            t => t.matches(w),
-        })
+        && a.iter()
+            .zip(verb.words)
+            .enumerate()
+            .all(|(i, (t, w))| match t {
+                // A command word written as a path counts by its last component.
+                PatToken::Exact(x) if i == 0 => basename(x) == *w,
+                t => t.matches(w),
+            })
 }
 
 fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
@@ -134,7 +137,10 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let matching = || VERBS.iter().filter(|v| stops_at(a, v));
-        let Some(verb) = matching().find(|v| v.words.len() == a.len()).or_else(|| matching().next()) else {
+        let Some(verb) = matching()
+            .find(|v| v.words.len() == a.len())
+            .or_else(|| matching().next())
+        else {
             continue;
         };
         let name = verb.words.join(" ");
@@ -144,8 +150,16 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                 e.pattern.text
             )
         } else {
-            let forms: Vec<String> = verb.anchored.iter().map(|f| format!("`Terminal({f})`")).collect();
-            format!("allow the anchored forms instead{}: {}", verb.note, forms.join(", "))
+            let forms: Vec<String> = verb
+                .anchored
+                .iter()
+                .map(|f| format!("`Terminal({f})`"))
+                .collect();
+            format!(
+                "allow the anchored forms instead{}: {}",
+                verb.note,
+                forms.join(", ")
+            )
         };
         out.push(
             Diagnostic::new(
