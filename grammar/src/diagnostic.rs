@@ -98,18 +98,60 @@ impl Diagnostic {
 }
 
 /// Maps byte offsets to 1-based lines and columns (columns count characters).
+///
+/// Columns are found from checkpoints every [`LineIndex::BLOCK`] bytes
+/// (the characters before each), so a lookup costs O(log n + BLOCK) even on
+/// a file of one long line — a minified 100k-rule file stays linear to
+/// read, where counting from the line's start made it quadratic.
 #[derive(Debug, Clone)]
 pub struct LineIndex<'a> {
     text: &'a str,
     starts: Vec<usize>,
+    /// (byte offset, characters before it), the offsets on char
+    /// boundaries about [`LineIndex::BLOCK`] bytes apart, the first 0.
+    blocks: Vec<(usize, usize)>,
 }
 
 impl<'a> LineIndex<'a> {
+    /// Bytes between column checkpoints.
+    pub const BLOCK: usize = 1024;
+
     /// Indexes `text`.
     pub fn new(text: &'a str) -> LineIndex<'a> {
         let mut starts = vec![0];
         starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { text, starts }
+        let mut blocks = vec![(0, 0)];
+        let (mut pos, mut chars) = (0, 0);
+        loop {
+            let mut next = pos + Self::BLOCK;
+            while next < text.len() && !text.is_char_boundary(next) {
+                next += 1;
+            }
+            let Some(block) = text.get(pos..next) else {
+                break;
+            };
+            chars += block.chars().count();
+            blocks.push((next, chars));
+            pos = next;
+        }
+        LineIndex {
+            text,
+            starts,
+            blocks,
+        }
+    }
+
+    /// Characters before a byte offset (bytes when it is not a boundary).
+    fn chars_before(&self, offset: usize) -> usize {
+        let i = self
+            .blocks
+            .partition_point(|&(b, _)| b <= offset)
+            .saturating_sub(1);
+        let (b, c) = self.blocks.get(i).copied().unwrap_or((0, 0));
+        c + self
+            .text
+            .get(b..offset)
+            .map_or(offset.saturating_sub(b), |s| s.chars().count())
     }
 
     /// 1-based (line, column) of a byte offset.
@@ -120,10 +162,11 @@ impl<'a> LineIndex<'a> {
             .partition_point(|&s| s <= offset)
             .saturating_sub(1);
         let start = self.starts.get(line).copied().unwrap_or(0);
-        let col = self
-            .text
-            .get(start..offset)
-            .map_or(offset - start, |s| s.chars().count());
+        let col = if self.text.is_char_boundary(offset) {
+            self.chars_before(offset) - self.chars_before(start)
+        } else {
+            offset - start
+        };
         (line + 1, col + 1)
     }
 }
@@ -172,6 +215,20 @@ pub fn render_plain(diags: &[Diagnostic], text_of: impl Fn(&str) -> Option<Strin
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_count_characters_on_long_lines() {
+        let text = format!("{}\n{}", "aé€😀".repeat(700), "xé".repeat(3000));
+        let idx = LineIndex::new(&text);
+        for (offset, _) in text.char_indices().step_by(7) {
+            let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+            let want = (
+                text[..offset].matches('\n').count() + 1,
+                text[line_start..offset].chars().count() + 1,
+            );
+            assert_eq!(idx.line_col(offset), want, "{offset}");
+        }
+    }
 
     #[test]
     fn line_col() {
