@@ -375,6 +375,34 @@ impl Default for CompiledPolicy {
     }
 }
 
+/// `file:line:col`, built by hand: the runtime builds one per decision
+/// that names a rule, and `format!` costs more than the rest of the string.
+fn location(file: &str, line: u32, col: u32) -> String {
+    let mut s = String::with_capacity(file.len() + 12);
+    s.push_str(file);
+    for n in [line, col] {
+        s.push(':');
+        push_u32(&mut s, n);
+    }
+    s
+}
+
+fn push_u32(s: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut i = digits.len();
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[i..] {
+        s.push(char::from(d));
+    }
+}
+
 /// The list behind an accept-triple index.
 pub fn list_of(i: usize) -> List {
     match i {
@@ -514,7 +542,7 @@ impl CompiledPolicy {
             .get(list)
             .and_then(|l| Some((*l.line.get(k as usize)?, *l.col.get(k as usize)?)))
             .unwrap_or((0, 0));
-        format!("{}:{line}:{col}", self.permissions_loc)
+        location(&self.permissions_loc, line, col)
     }
 
     /// permissions.json's base name, for messages (`permissions.json` when
@@ -566,7 +594,7 @@ impl CompiledPolicy {
             .get(r)
             .and_then(|&m| policy_of(m))
             .map_or("", |m| m.name());
-        format!("{agent}: {key} = {mode}")
+        [agent, ": ", key, " = ", mode].concat()
     }
 
     /// `file:line:col` of an autonomy rule.
@@ -575,7 +603,7 @@ impl CompiledPolicy {
         let r = rule as usize;
         let line = a.rule_line.get(r).copied().unwrap_or(0);
         let col = a.rule_col.get(r).copied().unwrap_or(0);
-        format!("{}:{line}:{col}", a.file)
+        location(&a.file, line, col)
     }
 
     /// Sizes.

@@ -1075,7 +1075,9 @@ impl WordBuilder {
 
     fn finish(self) -> Word {
         Word {
-            text: String::from_utf8_lossy(&self.bytes).into_owned(),
+            // Valid UTF-8 (the usual case) moves without a copy.
+            text: String::from_utf8(self.bytes)
+                .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
             quoted: self.quoted,
             trailing_unquoted_star: self.last_unquoted_star,
             unquoted_glob: self.glob,

@@ -60,12 +60,15 @@ impl Current {
                 rule: p.autonomy_rule_text(r.rule),
                 source: p.autonomy_rule_source(r.rule),
             };
-            self.message = format!(
-                "the autonomy rule `{}` ({}) says {}",
-                rule.rule,
+            self.message = [
+                "the autonomy rule `",
+                rule.rule.as_str(),
+                "` (",
                 o.name(),
-                r.mode
-            )
+                ") says ",
+                r.mode.name(),
+            ]
+            .concat()
             .into();
             self.rule = Some(rule);
         }
@@ -210,8 +213,13 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
                     ceiling_holds(ceiling, req, &mut line, &mut scope, automatic)
                 {
                     current.materialize(p);
-                    let message =
-                        format!("{}; but {msg}, so a person approves it", current.message);
+                    let message = [
+                        current.message.as_ref(),
+                        "; but ",
+                        msg.as_str(),
+                        ", so a person approves it",
+                    ]
+                    .concat();
                     current = Current::new(Policy::RequireApproval, reason, None, message);
                 }
             }
@@ -313,11 +321,14 @@ fn file_terminal(
         return Some(match first_allow {
             Some(k) => {
                 let r = entry_ref(p, ALLOW, k);
-                let msg = format!(
-                    "every segment is allowed by {} (first: `{}`)",
+                let msg = [
+                    "every segment is allowed by ",
                     p.permissions_name(),
-                    r.rule
-                );
+                    " (first: `",
+                    r.rule.as_str(),
+                    "`)",
+                ]
+                .concat();
                 Current::new(Policy::AutoApprove, Reason::FileAllow, Some(r), msg)
             }
             None => Current::new(

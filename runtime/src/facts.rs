@@ -396,6 +396,10 @@ pub fn external_effect(words: &[String]) -> Option<&'static [&'static str]> {
 /// fold, `.` drops, `..` pops (never above `/`), trailing slashes trim.
 /// Linear time.
 pub fn normalize(path: &str) -> String {
+    // Most paths are already normal: one byte scan, one copy.
+    if is_normal(path) {
+        return path.to_string();
+    }
     let mut parts: Vec<&str> = Vec::new();
     for c in path.split('/') {
         match c {
@@ -415,6 +419,26 @@ pub fn normalize(path: &str) -> String {
         out.push('/');
     }
     out
+}
+
+/// Is `path` what [`normalize`] would return for it: absolute, no empty,
+/// `.` or `..` component, no trailing slash (except `/` itself)?
+fn is_normal(path: &str) -> bool {
+    let b = path.as_bytes();
+    if b.first() != Some(&b'/') {
+        return false;
+    }
+    let mut start = 1;
+    for i in 1..=b.len() {
+        if i == b.len() || b[i] == b'/' {
+            let c = &b[start..i];
+            if (c.is_empty() && b.len() > 1) || c == b"." || c == b".." {
+                return false;
+            }
+            start = i + 1;
+        }
+    }
+    true
 }
 
 /// Joins a relative path to a directory and normalizes.
@@ -455,9 +479,9 @@ impl Scope {
             let cwd = if cwd == root {
                 "/work".to_string()
             } else if root == "/" {
-                format!("/work{cwd}")
+                ["/work", cwd.as_str()].concat()
             } else if let Some(rest) = cwd.strip_prefix(&root).filter(|r| r.starts_with('/')) {
-                format!("/work{rest}")
+                ["/work", rest].concat()
             } else {
                 cwd
             };
@@ -493,7 +517,8 @@ pub fn scope_root_label(req: &Request) -> Option<String> {
         .next()
         .filter(|s| !s.is_empty())
         .unwrap_or("/");
-    Some(format!("{}:{}", req.context.execution_mode.name(), last))
+    // Concatenation, not `format!`: this runs for every decision.
+    Some([req.context.execution_mode.name(), ":", last].concat())
 }
 
 /// The scope reading of a command line (SPEC §6.2).
@@ -699,6 +724,38 @@ mod tests {
         }
         for c in ["git status", "git remote -v", "gh pr list", "git log push"] {
             assert!(external_effect(&w(c)).is_none(), "{c}");
+        }
+    }
+
+    #[test]
+    fn normalization_fast_path_agrees() {
+        // Every string up to 7 bytes over `/`, `.`, `a`: the fast path must
+        // return exactly what the component walk returns.
+        fn slow(path: &str) -> String {
+            let mut parts: Vec<&str> = Vec::new();
+            for c in path.split('/') {
+                match c {
+                    "" | "." => {}
+                    ".." => {
+                        parts.pop();
+                    }
+                    c => parts.push(c),
+                }
+            }
+            let out: String = parts.iter().map(|p| format!("/{p}")).collect();
+            if out.is_empty() { "/".into() } else { out }
+        }
+        let mut layer = vec![String::new()];
+        for _ in 0..7 {
+            let mut next = Vec::new();
+            for s in &layer {
+                for c in ['/', '.', 'a'] {
+                    let t = format!("{s}{c}");
+                    assert_eq!(normalize(&t), slow(&t), "{t:?}");
+                    next.push(t);
+                }
+            }
+            layer = next;
         }
     }
 
