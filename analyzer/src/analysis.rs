@@ -118,15 +118,22 @@ pub fn may_run_table_verb(words: &[String]) -> bool {
 
 /// Every Terminal entry of the three lists and the built-ins in one trie:
 /// one walk per entry finds what denies it, asks for it and covers it in
-/// its own list.
+/// its own list. Equal token lists share a node, and each node keeps the
+/// first entry of each list ending there, so a thousand duplicates cost
+/// one look each, not a thousand.
 struct Index {
     trie: TokenTrie,
-    /// Trie ids: list `l`'s entry `i` is `offsets[l] + i`; built-in `b` is
-    /// `offsets[3] + b`.
-    offsets: [usize; 4],
+    /// Per list, per entry: the node where its tokens end.
+    node_of: [Vec<u32>; 3],
+    /// Per node: the first entry of allow, ask and deny ending there, and
+    /// the first built-in (`NONE` when none).
+    first: Vec<[u32; 4]>,
     /// Per list, per action type: the first `Label()` entry.
     first_typed: [Vec<Option<usize>>; 3],
 }
+
+/// No entry.
+const NONE: u32 = u32::MAX;
 
 fn list_of(i: usize) -> List {
     match i {
@@ -139,52 +146,44 @@ fn list_of(i: usize) -> List {
 impl Index {
     fn of(perms: &Permissions) -> Index {
         let mut trie = TokenTrie::new();
-        let mut offsets = [0; 4];
-        let mut next = 0;
+        let mut node_of: [Vec<u32>; 3] = Default::default();
+        let mut ends: Vec<(u32, usize, u32)> = Vec::new();
         let mut first_typed: [Vec<Option<usize>>; 3] = Default::default();
-        for (li, first) in first_typed.iter_mut().enumerate() {
-            offsets[li] = next;
-            *first = vec![None; ActionType::ALL.len()];
+        for li in 0..3 {
+            first_typed[li] = vec![None; ActionType::ALL.len()];
             let entries = perms.list(list_of(li));
+            node_of[li] = vec![NONE; entries.len()];
             for (i, e) in entries.iter().enumerate() {
                 if let Some(t) = terminal_tokens(&e.pattern) {
-                    trie.insert(t, next + i);
+                    let node = trie.insert(t, i);
+                    node_of[li][i] = node;
+                    ends.push((node, li, u32::try_from(i).unwrap_or(NONE)));
                 }
                 if let Some(t) = typed_any(&e.pattern) {
-                    first[t.index()].get_or_insert(i);
+                    first_typed[li][t.index()].get_or_insert(i);
                 }
             }
-            next += entries.len();
         }
-        offsets[3] = next;
         for (b, text) in BUILTIN_DENY.iter().enumerate() {
             // The built-ins are valid Terminal patterns (a runtime test
             // parses them); one that did not parse would only be skipped.
             if let Some(tokens) = Pattern::parse(text).ok().as_ref().and_then(Pattern::tokens) {
                 if !tokens.is_empty() {
-                    trie.insert(tokens, next + b);
+                    let node = trie.insert(tokens, b);
+                    ends.push((node, 3, u32::try_from(b).unwrap_or(NONE)));
                 }
             }
         }
+        let mut first = vec![[NONE; 4]; trie.len()];
+        for (node, group, i) in ends {
+            let slot = &mut first[node as usize][group];
+            *slot = (*slot).min(i);
+        }
         Index {
             trie,
-            offsets,
+            node_of,
+            first,
             first_typed,
-        }
-    }
-
-    /// What a trie id names.
-    fn coverer(&self, id: usize) -> Coverer {
-        match self.offsets.iter().rposition(|&o| o <= id) {
-            Some(3) => BUILTIN_DENY
-                .get(id - self.offsets[3])
-                .map_or(Coverer::Builtin(BUILTIN_DENY[0]), |p| Coverer::Builtin(p)),
-            Some(l) => Coverer::Entry {
-                list: list_of(l),
-                index: id - self.offsets[l],
-            },
-            // Offsets start at 0, so every id has a list.
-            None => Coverer::Builtin(BUILTIN_DENY[0]),
         }
     }
 
@@ -217,7 +216,7 @@ impl Analysis {
             asked: vec![None; perms.allow.len()],
             ..Analysis::default()
         };
-        let mut ids = Vec::new();
+        let mut nodes = Vec::new();
         for li in 0..3 {
             let list = list_of(li);
             let entries = perms.list(list);
@@ -249,47 +248,44 @@ impl Analysis {
                 let Some(a) = terminal_tokens(&e.pattern) else {
                     continue;
                 };
-                ids.clear();
-                index.trie.covering(a, &mut ids);
-                // File order within each list: the first covering entry
-                // is the one named.
-                ids.sort_unstable();
-                let covers: Vec<Coverer> = ids.iter().map(|&id| index.coverer(id)).collect();
-                let first_in = |l: List| {
-                    covers
+                nodes.clear();
+                index.trie.covering_nodes(a, &mut nodes);
+                let own = index.node_of[li].get(i).copied().unwrap_or(NONE);
+                // The first covering entry of a group, in file order.
+                let first_of = |group: usize, skip_own: bool| {
+                    nodes
                         .iter()
-                        .copied()
-                        .find(|c| matches!(c, Coverer::Entry { list, .. } if *list == l))
+                        .filter(|&&n| !(skip_own && n == own))
+                        .filter_map(|&n| index.first.get(n as usize).map(|f| f[group]))
+                        .min()
+                        .filter(|&j| j != NONE)
+                        .map(|j| j as usize)
                 };
-                let builtin = || {
-                    covers
-                        .iter()
-                        .copied()
-                        .find(|c| matches!(c, Coverer::Builtin(_)))
+                let entry = |l: List| {
+                    first_of(l as usize, false).map(|index| Coverer::Entry { list: l, index })
                 };
                 if list != List::Deny {
-                    out.denied[li][i] = first_in(List::Deny)
-                        .or_else(builtin)
+                    out.denied[li][i] = entry(List::Deny)
+                        .or_else(|| {
+                            first_of(3, false)
+                                .and_then(|b| BUILTIN_DENY.get(b))
+                                .map(|p| Coverer::Builtin(p))
+                        })
                         .or_else(|| hardened_builtin(a).map(Coverer::Builtin));
                 }
                 if list == List::Allow && out.denied[li][i].is_none() {
-                    out.asked[i] = first_in(List::Ask);
+                    out.asked[i] = entry(List::Ask);
                 }
-                // A strictly broader entry of the same list, wherever it
+                // A strictly broader entry of the same list (any node but
+                // its own: other nodes hold other token lists), wherever it
                 // is; else an identical one written earlier.
-                let same: Vec<usize> = covers
-                    .iter()
-                    .filter_map(|c| match c {
-                        Coverer::Entry { list: l, index: j } if *l == list => Some(*j),
-                        _ => None,
-                    })
-                    .collect();
-                let tokens = |j: usize| entries.get(j).and_then(|x| x.pattern.tokens());
-                out.redundant[li][i] = same
-                    .iter()
-                    .copied()
-                    .find(|&j| j != i && tokens(j).is_some_and(|t| t != a))
-                    .or_else(|| same.iter().copied().find(|&j| j < i));
+                out.redundant[li][i] = first_of(li, true).or_else(|| {
+                    index
+                        .first
+                        .get(own as usize)
+                        .map(|f| f[li] as usize)
+                        .filter(|&j| j < i)
+                });
             }
         }
         out

@@ -172,7 +172,8 @@ impl TokenTrie {
 
     /// Adds a token list under `id`. Node ids and text offsets are `u32`:
     /// a trie holds less than 4 GiB of token text.
-    pub fn insert(&mut self, tokens: &[PatToken], id: usize) {
+    /// Returns the node where the list ends (equal lists share it).
+    pub fn insert(&mut self, tokens: &[PatToken], id: usize) -> u32 {
         if self.nodes.is_empty() {
             *self = TokenTrie::new();
         }
@@ -198,6 +199,17 @@ impl TokenTrie {
         let next = node.first_end;
         node.first_end = u32::try_from(self.ends.len()).unwrap_or(EMPTY);
         self.ends.push((id, next));
+        at
+    }
+
+    /// The number of nodes (node ids are `0..len`).
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// True when the trie holds no list.
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
     }
 
     fn add_node(&mut self, parent: u32, prefix: bool, text: &str) -> u32 {
@@ -226,24 +238,38 @@ impl TokenTrie {
 
     /// Ids of every list that covers `a` ([`covers`]), in no set order.
     pub fn covering(&self, a: &[PatToken], out: &mut Vec<usize>) {
-        if !self.nodes.is_empty() {
-            self.walk_covering(0, a, out);
+        let mut nodes = Vec::new();
+        self.covering_nodes(a, &mut nodes);
+        for n in nodes {
+            let mut e = self.nodes[n as usize].first_end;
+            while let Some(&(id, next)) = self.ends.get(e as usize) {
+                out.push(id);
+                e = next;
+            }
         }
     }
 
-    fn walk_covering(&self, at: u32, a: &[PatToken], out: &mut Vec<usize>) {
+    /// The nodes where the lists that cover `a` end (each once): the
+    /// lists ending at a node are equal, so callers that keep a summary
+    /// per node (the first entry of each list) need not see every one of
+    /// a thousand duplicates.
+    pub fn covering_nodes(&self, a: &[PatToken], out: &mut Vec<u32>) {
+        if !self.nodes.is_empty() {
+            self.walk(0, a, out);
+        }
+    }
+
+    fn walk(&self, at: u32, a: &[PatToken], out: &mut Vec<u32>) {
         let node = &self.nodes[at as usize];
-        let mut e = node.first_end;
-        while let Some(&(id, next)) = self.ends.get(e as usize) {
-            out.push(id);
-            e = next;
+        if node.first_end != EMPTY {
+            out.push(at);
         }
         let Some((s, rest)) = a.split_first() else {
             return;
         };
         if let PatToken::Exact(x) = s {
             if let Some(c) = self.child(at, false, x) {
-                self.walk_covering(c, rest, out);
+                self.walk(c, rest, out);
             }
         }
         // Prefix children `p*` with `p` a prefix of the token's text.
@@ -265,7 +291,7 @@ impl TokenTrie {
                 break;
             }
             if let Some(c) = self.child(at, true, &text[..end]) {
-                self.walk_covering(c, rest, out);
+                self.walk(c, rest, out);
             }
         }
     }

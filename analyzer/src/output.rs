@@ -13,6 +13,7 @@ use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::Buffer, Chars, Config};
 use permc_grammar::diagnostic::{Diagnostic, LineIndex, Severity};
 use permc_grammar::json::Span;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 /// A file the findings point into: its name as given and its text.
@@ -197,37 +198,73 @@ fn clamp(sources: &[Source], file: &str, span: Span) -> std::ops::Range<usize> {
     start..end
 }
 
+/// One finding in the JSON of SPEC §11.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct JsonDiagnostic<'a> {
+    check: &'a str,
+    severity: &'a str,
+    file: &'a str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    message: String,
+    related: Vec<JsonRelated<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonRelated<'a> {
+    file: &'a str,
+    line: usize,
+    column: usize,
+    message: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonOutput<'a> {
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+}
+
+/// Pretty JSON of a value made of strings, numbers and lists: serializing
+/// it cannot fail.
+fn pretty<T: Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default()
+}
+
 /// The JSON of SPEC §11: `{"diagnostics": [...]}`.
 pub fn json(diags: &[Diagnostic], sources: &[Source]) -> String {
     let pos = Positions::new(sources);
-    let items: Vec<Value> = diags
+    let diagnostics = diags
         .iter()
         .map(|d| {
             let p = pos.of(&d.file, d.span);
-            let related: Vec<Value> = d
-                .related
-                .iter()
-                .map(|r| {
-                    let q = pos.of(&r.file, r.span);
-                    json!({"file": r.file, "line": q.line, "column": q.column, "message": r.message})
-                })
-                .collect();
-            json!({
-                "check": d.check,
-                "severity": d.severity.name(),
-                "file": d.file,
-                "line": p.line,
-                "column": p.column,
-                "endLine": p.end_line,
-                "endColumn": p.end_column,
-                "message": full_message(d),
-                "related": related,
-            })
+            JsonDiagnostic {
+                check: d.check,
+                severity: d.severity.name(),
+                file: &d.file,
+                line: p.line,
+                column: p.column,
+                end_line: p.end_line,
+                end_column: p.end_column,
+                message: full_message(d),
+                related: d
+                    .related
+                    .iter()
+                    .map(|r| {
+                        let q = pos.of(&r.file, r.span);
+                        JsonRelated {
+                            file: &r.file,
+                            line: q.line,
+                            column: q.column,
+                            message: &r.message,
+                        }
+                    })
+                    .collect(),
+            }
         })
         .collect();
-    let v = json!({ "diagnostics": items });
-    // Serializing a `Value` built here cannot fail.
-    serde_json::to_string_pretty(&v).unwrap_or_default()
+    pretty(&JsonOutput { diagnostics })
 }
 
 /// A file name as a relative URI reference: `/` separators, no `./`,
@@ -282,19 +319,20 @@ pub fn sarif(diags: &[Diagnostic], sources: &[Source]) -> String {
             })
         })
         .collect();
-    let region = |p: Position| {
-        json!({
-            "startLine": p.line.max(1),
-            "startColumn": p.column.max(1),
-            "endLine": p.end_line.max(1),
-            "endColumn": p.end_column.max(1),
-        })
+    let location = |file: &str, p: Position| SarifPhysical {
+        physical_location: SarifLocation {
+            artifact_location: SarifArtifact { uri: uri(file) },
+            region: SarifRegion {
+                start_line: p.line.max(1),
+                start_column: p.column.max(1),
+                end_line: p.end_line.max(1),
+                end_column: p.end_column.max(1),
+            },
+        },
     };
-    let results: Vec<Value> = diags
+    let results: Vec<SarifResult<'_>> = diags
         .iter()
         .map(|d| {
-            let p = pos.of(&d.file, d.span);
-            let index = checks::CHECKS.iter().position(|c| c.name == d.check);
             let mut message = full_message(d);
             let mut related = Vec::new();
             for (i, r) in d.related.iter().enumerate() {
@@ -302,52 +340,109 @@ pub fn sarif(diags: &[Diagnostic], sources: &[Source]) -> String {
                     message.push_str(&format!(" ({})", r.message));
                     continue;
                 }
-                let q = pos.of(&r.file, r.span);
-                related.push(json!({
-                    "id": i,
-                    "message": {"text": r.message},
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": uri(&r.file)},
-                        "region": region(q),
+                related.push(SarifRelated {
+                    id: i,
+                    message: SarifText {
+                        text: r.message.clone(),
                     },
-                }));
+                    location: location(&r.file, pos.of(&r.file, r.span)),
+                });
             }
-            let mut result = json!({
-                "ruleId": d.check,
-                "level": sarif_level(d.severity),
-                "message": {"text": message},
-                "locations": [{
-                    "physicalLocation": {
-                        "artifactLocation": {"uri": uri(&d.file)},
-                        "region": region(p),
-                    },
-                }],
-            });
-            if let Some(i) = index {
-                result["ruleIndex"] = json!(i);
+            SarifResult {
+                rule_id: d.check,
+                rule_index: checks::CHECKS.iter().position(|c| c.name == d.check),
+                level: sarif_level(d.severity),
+                message: SarifText { text: message },
+                locations: vec![location(&d.file, pos.of(&d.file, d.span))],
+                related_locations: related,
             }
-            if !related.is_empty() {
-                result["relatedLocations"] = json!(related);
-            }
-            result
         })
         .collect();
-    let v = json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
+    let log = SarifLog {
+        schema: "https://json.schemastore.org/sarif-2.1.0.json",
+        version: "2.1.0",
+        runs: vec![SarifRun {
+            tool: json!({"driver": {
                 "name": "permc",
                 "informationUri": env!("CARGO_PKG_REPOSITORY"),
                 "version": env!("CARGO_PKG_VERSION"),
                 "rules": rules,
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
+            }}),
+            column_kind: "unicodeCodePoints",
+            results,
         }],
-    });
-    // Serializing a `Value` built here cannot fail.
-    serde_json::to_string_pretty(&v).unwrap_or_default()
+    };
+    pretty(&log)
+}
+
+#[derive(Serialize)]
+struct SarifLog<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: Vec<SarifRun<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifRun<'a> {
+    tool: Value,
+    column_kind: &'static str,
+    results: Vec<SarifResult<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult<'a> {
+    rule_id: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rule_index: Option<usize>,
+    level: &'static str,
+    message: SarifText,
+    locations: Vec<SarifPhysical>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    related_locations: Vec<SarifRelated>,
+}
+
+#[derive(Serialize)]
+struct SarifText {
+    text: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifPhysical {
+    physical_location: SarifLocation,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifLocation {
+    artifact_location: SarifArtifact,
+    region: SarifRegion,
+}
+
+#[derive(Serialize)]
+struct SarifArtifact {
+    uri: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifRegion {
+    start_line: usize,
+    start_column: usize,
+    end_line: usize,
+    end_column: usize,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifRelated {
+    id: usize,
+    message: SarifText,
+    #[serde(flatten)]
+    location: SarifPhysical,
 }
 
 /// Escapes the data of a workflow command.
