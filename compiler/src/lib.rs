@@ -445,11 +445,14 @@ fn compile_with(permissions: &Permissions, autonomy: &Autonomy, nfa: bool) -> Co
     } else {
         Matcher::build(&trie)
     };
+    // One pass per list: the first `Label()` entry of each type.
     let mut typed = vec![NONE; TYPES * 3];
-    for &t in ActionType::ALL {
-        for (list, entries) in lists_of(permissions) {
-            if let Some(k) = entries.iter().position(|e| e.pattern.matches_type(t)) {
-                typed[t.index() * 3 + list] = k as u32;
+    for (list, entries) in lists_of(permissions) {
+        for (k, e) in entries.iter().enumerate() {
+            let t = e.pattern.action;
+            let slot = &mut typed[t.index() * 3 + list];
+            if *slot == NONE && e.pattern.matches_type(t) {
+                *slot = k as u32;
             }
         }
     }

@@ -27,9 +27,9 @@
 //! open-addressed hash tables, so the artifact loads by copying arrays and
 //! no table is rebuilt at load time.
 
-use crate::hash::fnv1a;
+use crate::hash::{fnv1a, FnvMap};
 use permc_grammar::pattern::PatToken;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 
 /// "No entry", "no state": the largest `u32`.
 pub const NONE: u32 = u32::MAX;
@@ -167,8 +167,8 @@ pub struct TriePattern<'a> {
 
 #[derive(Default)]
 struct Node {
-    exact: BTreeMap<String, u32>,
-    prefix: BTreeMap<String, u32>,
+    exact: FnvMap<String, u32>,
+    prefix: FnvMap<String, u32>,
     accept: [u32; 3],
 }
 
@@ -306,17 +306,17 @@ impl Matcher {
         } else {
             (0..nfa.nodes.len() as u32).map(|n| vec![n]).collect()
         };
-        let mut state_ids: HashMap<Vec<u32>, u32> = HashMap::new();
+        let mut state_ids: FnvMap<Vec<u32>, u32> = FnvMap::default();
         if deterministic {
             state_ids.insert(vec![0], 0);
         }
         // Target lists (NFA only; a DFA's list i is state i).
         let mut lists: Vec<Vec<u32>> = Vec::new();
-        let mut list_ids: HashMap<Vec<u32>, u32> = HashMap::new();
-        let mut tokens: HashMap<&str, u32> = HashMap::new();
+        let mut list_ids: FnvMap<Vec<u32>, u32> = FnvMap::default();
+        let mut tokens: FnvMap<&str, u32> = FnvMap::default();
         // Singleton states by their node: most states are one trie node,
         // and this spares a `Vec` key per edge.
-        let mut single_ids: HashMap<u32, u32> = HashMap::new();
+        let mut single_ids: FnvMap<u32, u32> = FnvMap::default();
         if deterministic {
             single_ids.insert(0, 0);
         }

@@ -89,34 +89,10 @@ impl Pattern {
     /// assert!(!p.matches_words(&["pnpm", "test"]));
     /// ```
     pub fn parse(text: &str) -> Result<Pattern, PatternError> {
-        let mut pairs = PatternGrammar::parse(Rule::pattern, text).map_err(|e| {
-            let offset = match e.location {
-                pest::error::InputLocation::Pos(p) => p,
-                pest::error::InputLocation::Span((s, _)) => s,
-            };
-            PatternError {
-                kind: PatternErrorKind::Syntax,
-                offset,
-                len: text.len().saturating_sub(offset).max(1),
-                message: format!("`{text}` is not of the form `Label(content)`"),
-                help: "write a label from the action table followed by parentheses, like `Terminal(pnpm test)` or `GitPush()`".into(),
-            }
-        })?;
-        let mut label = "";
-        let mut content = "";
-        let mut content_offset = 0;
-        if let Some(p) = pairs.next() {
-            for inner in p.into_inner() {
-                match inner.as_rule() {
-                    Rule::label => label = inner.as_str(),
-                    Rule::content => {
-                        content = inner.as_str();
-                        content_offset = inner.as_span().start();
-                    }
-                    _ => {}
-                }
-            }
-        }
+        let (label, content, content_offset) = match split_fast(text) {
+            Some(parts) => parts,
+            None => split_pest(text)?,
+        };
         let Some(action) = ActionType::from_label(label) else {
             let suggestion = closest(label, ActionType::ALL.iter().map(|t| t.label()));
             return Err(PatternError {
@@ -179,6 +155,55 @@ impl Pattern {
             PatternBody::Nothing(_) => None,
         }
     }
+}
+
+/// `Label(content)` split by hand, exactly as the pest grammar splits it
+/// (the label is every byte before the first `(`, the content every byte up
+/// to the final `)`); `None` when the text is not of that form, and pest
+/// then words the error. Pest's per-character lookahead on the content was
+/// most of the time of loading a 100k-rule file.
+fn split_fast(text: &str) -> Option<(&str, &str, usize)> {
+    let open = text.find('(')?;
+    let mut label = text[..open].bytes();
+    let first_ok = label.next().is_some_and(|c| c.is_ascii_alphabetic());
+    if !first_ok || !label.all(|c| c.is_ascii_alphanumeric() || c == b'_') || !text.ends_with(')') {
+        return None;
+    }
+    let content = text.get(open + 1..text.len() - 1)?;
+    Some((&text[..open], content, open + 1))
+}
+
+/// The pest grammar's split, with its error.
+fn split_pest(text: &str) -> Result<(&str, &str, usize), PatternError> {
+    let mut pairs = PatternGrammar::parse(Rule::pattern, text).map_err(|e| {
+        let offset = match e.location {
+            pest::error::InputLocation::Pos(p) => p,
+            pest::error::InputLocation::Span((s, _)) => s,
+        };
+        PatternError {
+            kind: PatternErrorKind::Syntax,
+            offset,
+            len: text.len().saturating_sub(offset).max(1),
+            message: format!("`{text}` is not of the form `Label(content)`"),
+            help: "write a label from the action table followed by parentheses, like `Terminal(pnpm test)` or `GitPush()`".into(),
+        }
+    })?;
+    let mut label = "";
+    let mut content = "";
+    let mut content_offset = 0;
+    if let Some(p) = pairs.next() {
+        for inner in p.into_inner() {
+            match inner.as_rule() {
+                Rule::label => label = inner.as_str(),
+                Rule::content => {
+                    content = inner.as_str();
+                    content_offset = inner.as_span().start();
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok((label, content, content_offset))
 }
 
 fn terminal_body(content: &str, content_offset: usize) -> Result<PatternBody, PatternError> {
@@ -299,6 +324,24 @@ mod tests {
     }
 
     #[test]
+    fn hand_split_equals_pest() {
+        // Every string of up to 6 characters over a colliding alphabet.
+        let alphabet = ['A', 'b', '_', '1', '(', ')', ' '];
+        let mut layer = vec![String::new()];
+        for _ in 0..6 {
+            let mut next = Vec::new();
+            for s in &layer {
+                for c in alphabet {
+                    let t = format!("{s}{c}");
+                    assert_eq!(split_fast(&t), split_pest(&t).ok(), "{t:?}");
+                    next.push(t);
+                }
+            }
+            layer = next;
+        }
+    }
+
+    #[test]
     fn forms() {
         assert_eq!(
             Pattern::parse("GitPush()").expect("ok").body,
@@ -321,7 +364,15 @@ mod tests {
         assert!(Pattern::parse("Terminal").is_err());
         // An empty word is a token too (it once underflowed).
         let p = Pattern::parse("Terminal(cat '')").expect("ok");
-        assert_eq!(p.tokens(), Some(&[PatToken::Exact("cat".into()), PatToken::Exact(String::new())][..]));
+        assert_eq!(
+            p.tokens(),
+            Some(
+                &[
+                    PatToken::Exact("cat".into()),
+                    PatToken::Exact(String::new())
+                ][..]
+            )
+        );
         let p = Pattern::parse("Terminal(echo \"a)b\")").expect("ok");
         assert!(p.matches_words(&["echo", "a)b"]));
     }
