@@ -54,8 +54,9 @@ pub enum DenyLevel {
 pub struct CheckArgs {
     /// Rule files to check: permissions.json and autonomy.json files, told
     /// apart by name (containing `permission` or `autonomy`) or else by
-    /// content. Default: permissions.json and autonomy.json in the current
-    /// folder, those that exist.
+    /// content; a folder stands for those two files in it. Default:
+    /// permissions.json and autonomy.json in the current folder, those
+    /// that exist.
     #[arg(value_name = "FILES")]
     files: Vec<PathBuf>,
     /// How to print the findings.
@@ -124,7 +125,27 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
         }
         found
     } else {
-        args.files.clone()
+        // A folder stands for the rule files in it.
+        let mut files = Vec::new();
+        for f in &args.files {
+            if f.is_dir() {
+                let inside: Vec<PathBuf> = ["permissions.json", "autonomy.json"]
+                    .into_iter()
+                    .map(|n| f.join(n))
+                    .filter(|p| p.is_file())
+                    .collect();
+                if inside.is_empty() {
+                    return Err(Fatal(format!(
+                        "error: {} holds no permissions.json or autonomy.json",
+                        f.display()
+                    )));
+                }
+                files.extend(inside);
+            } else {
+                files.push(f.clone());
+            }
+        }
+        files
     };
     let options = Options {
         project_root: args.project_root.clone(),

@@ -398,6 +398,18 @@ fn usage_and_exit_status() {
     .expect("write");
     let (json, _, _) = permc_in(&dir, &["check", "--format", "json", "agents.json"]);
     assert_eq!(findings(&json).len(), 2, "{json}");
+    // A folder stands for its rule files.
+    let (json, _, _) = permc_in(&fixtures(), &["check", "--format", "json", "duplicate-key"]);
+    let files: Vec<String> = findings(&json).into_iter().map(|(_, f, _)| f).collect();
+    assert!(
+        files.contains(&"duplicate-key/autonomy.json".to_string()),
+        "{files:?}"
+    );
+    assert!(
+        files.contains(&"duplicate-key/permissions.json".to_string()),
+        "{files:?}"
+    );
+    assert_eq!(permc_in(&dir, &["check", "."]).2, 0);
     // Colors only when asked (not a terminal here).
     let (plain, _, _) = permc_in(&dir, &["check", "permissions.json"]);
     assert!(!plain.contains('\u{1b}'));

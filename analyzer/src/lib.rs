@@ -52,15 +52,21 @@ impl Kind {
     }
 
     /// The kind of a file, by its name when the name says it (it contains
-    /// `autonomy` or `permission`), else by its content: a top-level
-    /// object whose values are objects is an autonomy file (agent → rules);
-    /// anything else is read as permissions.json.
+    /// `autonomy` or `permission`), else by its content: an object with an
+    /// `allow`, `deny` or `ask` key, or holding an array, is
+    /// permissions.json; another object is autonomy.json (agent → rules).
+    /// Text that is not JSON is autonomy.json when it names a mode
+    /// (`auto_approve`, `require_approval`) and no list; else, and for an
+    /// empty object, permissions.json.
     ///
     /// ```
     /// use permc_analyzer::Kind;
     /// assert_eq!(Kind::detect("ci/autonomy.prod.json", b"{}"), Kind::Autonomy);
     /// assert_eq!(Kind::detect("rules.json", br#"{"dev-api": {"*": "deny"}}"#), Kind::Autonomy);
+    /// assert_eq!(Kind::detect("rules.json", br#"{"dev-api": "deny"}"#), Kind::Autonomy);
     /// assert_eq!(Kind::detect("rules.json", br#"{"allow": []}"#), Kind::Permissions);
+    /// assert_eq!(Kind::detect("rules.json", br#"{"alow": ["Terminal(ls)"]}"#), Kind::Permissions);
+    /// assert_eq!(Kind::detect("rules.json", br#"{"dev-api": {"*": "auto_approve",}}"#), Kind::Autonomy);
     /// ```
     pub fn detect(name: &str, bytes: &[u8]) -> Kind {
         let base = name
@@ -77,20 +83,28 @@ impl Kind {
         let text = String::from_utf8_lossy(bytes);
         match json::parse(&text).map(|n| n.value) {
             Ok(Value::Object(members)) => {
-                let lists = members
+                let lists = members.iter().any(|m| {
+                    matches!(m.key.as_str(), "allow" | "deny" | "ask")
+                        || matches!(m.value.value, Value::Array(_))
+                });
+                if lists || members.is_empty() {
+                    Kind::Permissions
+                } else {
+                    Kind::Autonomy
+                }
+            }
+            Ok(_) => Kind::Permissions,
+            Err(_) => {
+                let modes = text.contains("auto_approve") || text.contains("require_approval");
+                let lists = ["\"allow\"", "\"ask\"", "["]
                     .iter()
-                    .any(|m| matches!(m.key.as_str(), "allow" | "deny" | "ask"));
-                let objects = !members.is_empty()
-                    && members
-                        .iter()
-                        .all(|m| matches!(m.value.value, Value::Object(_)));
-                if objects && !lists {
+                    .any(|k| text.contains(k));
+                if modes && !lists {
                     Kind::Autonomy
                 } else {
                     Kind::Permissions
                 }
             }
-            _ => Kind::Permissions,
         }
     }
 }

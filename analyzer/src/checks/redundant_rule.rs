@@ -4,7 +4,9 @@
 //! `Terminal(ls)`), or a narrower pattern under a broader one
 //! (`Terminal(git status)` under `Terminal(git)`, `Terminal(pnpm test:unit)`
 //! under `Terminal(pnpm test:*)`). The coverage is exact, as in
-//! `shadowed-by-deny`. Of two duplicates the later is reported.
+//! `shadowed-by-deny`. Of two duplicates the later is reported. A deny
+//! entry that repeats a built-in deny (`Terminal(rm -rf /)`) is not: the
+//! built-ins are a floor no file lists, and writing it down is harmless.
 //!
 //! ## Why is this bad?
 //! The entry changes nothing: removing it leaves every decision as it is.
