@@ -311,7 +311,7 @@ pub fn sarif(diags: &[Diagnostic], sources: &[Source]) -> String {
                 "id": c.name,
                 "name": c.name,
                 "shortDescription": {"text": c.summary()},
-                "fullDescription": {"text": c.summary()},
+                "fullDescription": {"text": c.description()},
                 "help": {"text": docs, "markdown": docs},
                 "helpUri": help_uri(c.file),
                 "defaultConfiguration": {"level": sarif_level(c.severity)},

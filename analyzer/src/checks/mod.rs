@@ -87,17 +87,29 @@ impl Check {
         out
     }
 
-    /// One sentence: the first paragraph under `## What it does`.
-    pub fn summary(&self) -> String {
+    /// The whole `## What it does` section.
+    pub fn description(&self) -> String {
         let docs = self.docs();
         let body = docs.split("## What it does").nth(1).unwrap_or("");
-        body.trim_start()
-            .split("\n\n")
+        body.split("## Why is this bad?")
             .next()
             .unwrap_or("")
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ")
+            .trim()
+            .to_string()
+    }
+
+    /// One sentence: the first of the `## What it does` section.
+    pub fn summary(&self) -> String {
+        let first = self.description();
+        // The first paragraph, without the list it may introduce.
+        let paragraph = first.split("\n\n").next().unwrap_or("");
+        let paragraph = paragraph.split("\n- ").next().unwrap_or("");
+        let flat = paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
+        let sentence = match flat.find(". ") {
+            Some(i) => &flat[..i],
+            None => flat.trim_end_matches(['.', ':', ' ']),
+        };
+        format!("{sentence}.")
     }
 }
 
@@ -231,7 +243,12 @@ mod tests {
             ] {
                 assert!(docs.contains(section), "{} lacks `{section}`", c.name);
             }
-            assert!(!c.summary().is_empty(), "{} has no summary", c.name);
+            let summary = c.summary();
+            assert!(
+                summary.len() > 20 && !summary.contains("\n- "),
+                "{}: {summary}",
+                c.name
+            );
             assert_eq!(
                 c.file,
                 format!("{}.rs", c.name.replace('-', "_")),
