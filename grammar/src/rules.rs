@@ -180,9 +180,20 @@ impl<'a> Reader<'a> {
     /// Warns about keys given twice in `members`; returns the indices of the
     /// members that win (the last of each key).
     fn last_wins(&mut self, members: &[Member], what: &str) -> Vec<usize> {
+        // The last index of each key, found in one pass: an autonomy file
+        // has one member per agent, and comparing every pair made a file of
+        // 30k agents take seconds.
+        let mut last: std::collections::HashMap<&str, usize> =
+            std::collections::HashMap::with_capacity(members.len());
+        for (i, m) in members.iter().enumerate() {
+            last.insert(m.key.as_str(), i);
+        }
         let mut keep = Vec::new();
         for (i, m) in members.iter().enumerate() {
-            let later = members[i + 1..].iter().find(|o| o.key == m.key);
+            let later = last
+                .get(m.key.as_str())
+                .filter(|&&j| j != i)
+                .and_then(|&j| members.get(j));
             match later {
                 Some(l) => {
                     let d = Diagnostic::new(
@@ -499,6 +510,21 @@ mod tests {
                 "unknown-key"
             ]
         );
+    }
+
+    #[test]
+    fn the_last_of_three_wins() {
+        let l = load_permissions(
+            "p.json",
+            br#"{"allow": ["Terminal(a)"], "allow": ["Terminal(b)"], "allow": ["Terminal(c)"]}"#,
+        );
+        assert_eq!(l.value.expect("loads").allow[0].pattern.text, "Terminal(c)");
+        let winner: Vec<usize> = l
+            .diagnostics
+            .iter()
+            .map(|d| d.related[0].span.start)
+            .collect();
+        assert_eq!(winner, [53, 53]);
     }
 
     #[test]
