@@ -303,10 +303,14 @@ fn file_terminal(
         } else if m[ALLOW] != NONE {
             first_allow.get_or_insert(m[ALLOW]);
             any_covered = true;
-        } else if scope
-            .get(f)
-            .and_then(|r| r.cd_inside.get(i).copied())
-            .unwrap_or(false)
+        } else if facts::cd_target(&s.words).is_some()
+            // Only a `cd` segment can be cd-in-scope: the scope is read
+            // for it alone, so a line with no uncovered `cd` may never
+            // need the scope at all.
+            && scope
+                .get(f)
+                .and_then(|r| r.cd_inside.get(i).copied())
+                .unwrap_or(false)
         {
             any_covered = true;
         } else {
