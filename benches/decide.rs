@@ -4,7 +4,10 @@
 //! `cargo bench --bench decide` runs the criterion groups:
 //! - `compiled/N`, `reference/N`: one decision of a typical 1–3-segment
 //!   command (a cycle of 8), in process, over N generated rules;
-//! - `shlex_split`: `shlex::split` of the same commands — the floor;
+//! - `shlex_split/typical`: `shlex::split` of the same commands — the
+//!   floor; beside it `permc_shell_read` (SPEC §4 reader) and
+//!   `permc_line_facts` (reader + wrappers + runs), the rule-independent
+//!   part of a decision;
 //! - `compile/N`: loaded rule files → compiled policy;
 //! - `load_rules/N`: permissions.json text → loaded rules (JSON + patterns);
 //! - `load_artifact/N`: artifact bytes → compiled policy (checksum and
@@ -224,6 +227,22 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             i = (i + 1) % COMMANDS.len();
             black_box(shlex::split(black_box(COMMANDS[i])))
+        })
+    });
+    // Where a decision's time goes, rule-independent: the shell reader
+    // alone, then every per-request fact (reader, wrappers, runs).
+    group.bench_function("permc_shell_read", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % COMMANDS.len();
+            black_box(permc_grammar::shell::read(black_box(COMMANDS[i])))
+        })
+    });
+    group.bench_function("permc_line_facts", |b| {
+        let mut i = 0;
+        b.iter(|| {
+            i = (i + 1) % COMMANDS.len();
+            black_box(permc_runtime::facts::LineFacts::of(black_box(COMMANDS[i])))
         })
     });
     group.finish();

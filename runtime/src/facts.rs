@@ -511,13 +511,18 @@ impl Scope {
 
 /// `scopeRoot` of a decision (SPEC §6.3): mode and the root's last component.
 pub fn scope_root_label(req: &Request) -> Option<String> {
-    let root = normalize(req.context.project_scope_root.as_deref()?);
+    let raw = req.context.project_scope_root.as_deref()?;
+    // Borrowed when already normal: this runs for every decision.
+    let root: std::borrow::Cow<'_, str> = if is_normal(raw) {
+        raw.into()
+    } else {
+        normalize(raw).into()
+    };
     let last = root
         .rsplit('/')
         .next()
         .filter(|s| !s.is_empty())
         .unwrap_or("/");
-    // Concatenation, not `format!`: this runs for every decision.
     Some([req.context.execution_mode.name(), ":", last].concat())
 }
 
@@ -583,8 +588,9 @@ impl Scope {
         for (n, seg) in segments.enumerate() {
             let mut cd_inside = false;
             // A cd sets the directory for *later* segments; its own words
-            // resolve against the directory before it (SPEC §6.2).
-            let mut next_dir = dir.clone();
+            // resolve against the directory before it (SPEC §6.2). `None`:
+            // no cd, the directory stays (no clone per segment).
+            let mut next_dir: Option<Option<String>> = None;
             if let Some(target) = cd_target(&seg.words) {
                 let resolved = match target {
                     Some(t) if !t.starts_with('~') && !t.contains('$') && !t.contains('`') => {
@@ -597,7 +603,7 @@ impl Scope {
                     Some(p) => self.note(&mut report, target.unwrap_or(p)),
                     None => self.note(&mut report, target.unwrap_or("cd")),
                 }
-                next_dir = resolved;
+                next_dir = Some(resolved);
             }
             if n < facts.line.segments.len() {
                 report.cd_inside.push(cd_inside);
@@ -614,7 +620,9 @@ impl Scope {
                     self.check_word(value, dir.as_deref(), &mut report);
                 }
             }
-            dir = next_dir;
+            if let Some(d) = next_dir {
+                dir = d;
+            }
         }
         report
     }
@@ -743,7 +751,11 @@ mod tests {
                 }
             }
             let out: String = parts.iter().map(|p| format!("/{p}")).collect();
-            if out.is_empty() { "/".into() } else { out }
+            if out.is_empty() {
+                "/".into()
+            } else {
+                out
+            }
         }
         let mut layer = vec![String::new()];
         for _ in 0..7 {
