@@ -7,6 +7,7 @@
 #   benches/serve.sh [N] [RUNS]        # default 500000 requests, 3 runs
 #   PERMC_BIN=path/to/permc benches/serve.sh   # skip the release build
 #   ENGINE=reference benches/serve.sh          # pick the engine
+#   ARGS="--threads 1" benches/serve.sh        # more arguments for permc serve
 #
 # "Typical" = what an agent session sends: mostly terminal commands (reads,
 # tests, compound lines, a denied curl, a push in automatic mode) plus typed
@@ -74,20 +75,26 @@ awk -v n="$n" 'BEGIN {
 
 args=(serve --permissions "$dir/permissions.json" --autonomy "$dir/autonomy.json")
 if [ -n "$engine" ]; then args+=(--engine "$engine"); fi
+if [ -n "${ARGS:-}" ]; then
+  read -ra extra <<<"$ARGS"
+  args+=("${extra[@]}")
+fi
 
 bytes=$(wc -c <"$dir/requests.jsonl")
 echo "permc serve: $n requests ($((bytes / n)) bytes each on average), $runs runs, $("$bin" --version)"
 best=0
+TIMEFORMAT='%R %U %S'
 for run in $(seq "$runs"); do
-  start=$(date +%s%N)
-  answers=$(cat "$dir/requests.jsonl" | "$bin" "${args[@]}" 2>/dev/null | wc -l)
-  end=$(date +%s%N)
+  { times=$( { time cat "$dir/requests.jsonl" | "$bin" "${args[@]}" 2>/dev/null | wc -l >"$dir/count"; } 2>&1 ); }
+  answers=$(cat "$dir/count")
   if [ "$answers" -ne "$n" ]; then
     echo "error: $answers answers for $n requests" >&2
     exit 1
   fi
-  rate=$(( n * 1000000000 / (end - start) ))
-  echo "run $run: $(( (end - start) / 1000000 )) ms, $rate decisions/s"
+  read -r real user sys <<<"$times"
+  rate=$(awk -v n="$n" -v t="$real" 'BEGIN { printf "%d", n / t }')
+  cpu=$(awk -v n="$n" -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", (u + s) * 1e6 / n }')
+  echo "run $run: ${real} s, $rate decisions/s (CPU of the whole pipeline: $cpu µs per decision)"
   if [ "$rate" -gt "$best" ]; then best=$rate; fi
 done
 echo "best: $best decisions/s"

@@ -34,9 +34,11 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
-/// How often the watcher looks at the rule files. A change is acted on once
-/// it has been stable for one interval, so a reload lands 100–200 ms after
-/// the last write (well within the one second the engine is promised).
+/// How often the watcher looks at the rule files. A file replaced by a
+/// rename is loaded at the next poll (0–100 ms after the rename); a file
+/// written in place once it has held still for one interval (100–200 ms
+/// after the last write) — well within the one second the engine is
+/// promised.
 const POLL: Duration = Duration::from_millis(100);
 
 /// A file whose mtime is this recent may still change without its size or
@@ -692,23 +694,20 @@ fn install_signal_thread(out: Arc<Output>) -> Result<(), Fatal> {
         .spawn(move || {
             if signals.forever().next().is_some() {
                 out.terminating.store(true, Ordering::Release);
-                let deadline = Instant::now() + TERM_GRACE;
-                loop {
-                    match out.writer.try_lock() {
-                        Ok(mut w) => {
-                            let code = i32::from(w.flush().is_err());
-                            std::process::exit(code);
-                        }
-                        Err(std::sync::TryLockError::Poisoned(p)) => {
-                            let code = i32::from(p.into_inner().flush().is_err());
-                            std::process::exit(code);
-                        }
-                        Err(std::sync::TryLockError::WouldBlock) if Instant::now() < deadline => {
-                            std::thread::sleep(Duration::from_millis(5));
-                        }
-                        Err(std::sync::TryLockError::WouldBlock) => std::process::exit(1),
-                    }
-                }
+                // The answers in progress may never be written (a client
+                // that stopped reading): then give up after the grace.
+                let _ = std::thread::Builder::new()
+                    .name("permc-term-deadline".into())
+                    .spawn(|| {
+                        std::thread::sleep(TERM_GRACE);
+                        std::process::exit(1);
+                    });
+                let code = match lock(&out.writer).flush() {
+                    // A client that closed our stdout wants no answers.
+                    Err(e) if e.kind() != io::ErrorKind::BrokenPipe => 1,
+                    _ => 0,
+                };
+                std::process::exit(code);
             }
         })
         .map_err(|e| Fatal(format!("error: cannot start the signal thread: {e}")))?;
@@ -722,9 +721,20 @@ fn install_panic_hook() {
     }));
 }
 
+/// Whether a file changed by being replaced (another inode in its place)
+/// rather than written in place.
+fn replaced(now: Option<Fingerprint>, before: Option<Fingerprint>) -> bool {
+    match (now, before) {
+        (Some(n), Some(b)) => (n.ino, n.dev) != (b.ino, b.dev),
+        (Some(_), None) => false,
+        (None, _) => false,
+    }
+}
+
 /// The watcher: polls the files' fingerprints every [`POLL`]; once a change
-/// has been stable for one poll and through the read (so a file being
-/// written is not read half way), re-reads the files, and if their bytes
+/// has been stable for one poll (at once for a file replaced by a rename)
+/// and through the read (so a file being written is not read half way),
+/// re-reads the files, and if their bytes
 /// differ from the last ones loaded, loads them whole and swaps the new
 /// decider in — or, if they do not load, keeps the one in force and says
 /// why. Each distinct content is reported once.
@@ -736,8 +746,17 @@ fn watch(opts: &Options, sources: &Sources, initial: Vec<FileRead>, current: &Cu
         std::thread::sleep(POLL);
         let now = sources.fingerprints();
         if now != seen {
-            seen = now;
-            continue;
+            // A file replaced by a rename was written whole before it
+            // appeared: read it now. A file changed in place may still be
+            // being written: wait for it to hold still for one poll.
+            let replaced = now
+                .iter()
+                .zip(&seen)
+                .all(|(n, s)| n == s || replaced(*n, *s));
+            seen = now.clone();
+            if !replaced {
+                continue;
+            }
         }
         let racy = now.iter().flatten().any(|f| f.is_racy(SystemTime::now()));
         if now == read_at && !racy {

@@ -484,6 +484,49 @@ fn sigterm_while_pipelining_finishes_the_lines_in_progress_and_exits_0() {
     assert!(next < N, "it stopped early ({next} answers)");
 }
 
+/// Whether the main thread of a live process is blocked writing to a pipe
+/// (Linux; `None` when the kernel does not say).
+fn blocked_on_a_pipe(pid: u32) -> Option<bool> {
+    let wchan = std::fs::read_to_string(format!("/proc/{pid}/wchan")).ok()?;
+    if wchan.is_empty() || wchan == "0" {
+        return None;
+    }
+    Some(wchan.contains("pipe_write"))
+}
+
+#[test]
+fn sigterm_when_the_client_stopped_reading_gives_up_with_status_1() {
+    let mut serve = Serve::start(&[]);
+    let pid = serve.child.id();
+    let mut stdin = serve.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        let line = format!("{}\n", terminal(1, "ls"));
+        while stdin.write_all(line.as_bytes()).is_ok() {}
+    });
+    // Wait until permc has filled its stdout pipe and blocks on it.
+    let mut blocked = 0;
+    while blocked < 2 {
+        std::thread::sleep(Duration::from_millis(50));
+        match blocked_on_a_pipe(pid) {
+            Some(true) => blocked += 1,
+            Some(false) => blocked = 0,
+            None => {
+                eprintln!("SKIPPED: /proc/{pid}/wchan does not say where permc waits");
+                return;
+            }
+        }
+    }
+    kill_term(&serve.child);
+    let status = serve.child.wait().expect("wait");
+    assert_eq!(
+        status.code(),
+        Some(1),
+        "answers it could not write are not claimed as done"
+    );
+    drop(serve);
+    writer.join().expect("writer");
+}
+
 /// Peak resident memory of a live process, in KiB (Linux).
 fn peak_rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -554,4 +597,47 @@ fn the_node_client() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("# fail 0"), "{stdout}");
+}
+
+/// Reload latency, measured and printed, not asserted (no timed assertion
+/// in the suite): from the write of a rule file to the `reloaded` event,
+/// by rename and in place.
+/// `cargo test --release --test serve reload_latency -- --ignored --nocapture`
+#[test]
+#[ignore]
+fn reload_latency() {
+    let dir = Scratch::new("latency");
+    let p = dir.file("permissions.json", r#"{"allow": ["Terminal(ls)"]}"#);
+    let mut serve = Serve::start(&["--permissions", p.to_str().expect("utf-8 path")]);
+    fn in_place(path: &Path, text: &str) {
+        std::fs::write(path, text).expect("write");
+    }
+    type Write = fn(&Path, &str);
+    let ways: [(&str, Write); 2] = [("rename", atomic_write), ("in place", in_place)];
+    let mut generation = 1;
+    for (how, write) in ways {
+        let mut ms = Vec::new();
+        for i in 0..20 {
+            let list = if i % 2 == 0 { "deny" } else { "allow" };
+            // Not at a fixed phase of the 100 ms poll.
+            std::thread::sleep(Duration::from_millis(37 * (i % 5) + 150));
+            let t = Instant::now();
+            write(&p, &format!(r#"{{"{list}": ["Terminal(ls)"]}}"#));
+            let e = expect_event(&serve, "reloaded");
+            ms.push(t.elapsed().as_secs_f64() * 1000.0);
+            generation += 1;
+            assert_eq!(e["generation"], generation);
+            let d = serve.ask(&terminal(i, "ls"));
+            assert_eq!(d["reason"], format!("file.{list}"));
+        }
+        ms.sort_by(f64::total_cmp);
+        eprintln!(
+            "reload by {how}: min {:.0} ms, median {:.0} ms, max {:.0} ms ({} reloads)",
+            ms[0],
+            ms[ms.len() / 2],
+            ms[ms.len() - 1],
+            ms.len()
+        );
+    }
+    assert_eq!(serve.finish().1, Some(0));
 }
