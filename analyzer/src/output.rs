@@ -97,8 +97,38 @@ pub fn full_message(d: &Diagnostic) -> String {
     }
 }
 
-/// rustc-style text, with colors or without.
+/// Lines longer than this (in bytes) are not quoted in the human output.
+pub const MAX_QUOTED_LINE: usize = 400;
+
+/// rustc-style text, with colors or without. Lines longer than
+/// [`MAX_QUOTED_LINE`] are not quoted: the finding gives its position.
 pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
+    let pos = Positions::new(sources);
+    let lines: Vec<(&str, Vec<usize>)> = sources
+        .iter()
+        .map(|s| {
+            let mut starts = vec![0];
+            starts.extend(s.text.match_indices('\n').map(|(i, _)| i + 1));
+            starts.push(s.text.len() + 1);
+            (s.name.as_str(), starts)
+        })
+        .collect();
+    // Is every line the span touches short enough to quote?
+    let quotable = |file: &str, span: Span| {
+        let Some((_, starts)) = lines.iter().find(|(n, _)| *n == file) else {
+            return true;
+        };
+        let first = starts
+            .partition_point(|&s| s <= span.start)
+            .saturating_sub(1);
+        let last = starts
+            .partition_point(|&s| s <= span.end.max(span.start))
+            .saturating_sub(1);
+        (first..=last).all(|l| match (starts.get(l), starts.get(l + 1)) {
+            (Some(a), Some(b)) => b - a <= MAX_QUOTED_LINE,
+            _ => true,
+        })
+    };
     let mut files = SimpleFiles::new();
     let ids: Vec<(String, usize)> = sources
         .iter()
@@ -122,14 +152,26 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
         };
         let mut labels = Vec::new();
         let mut notes = Vec::new();
-        if let Some(id) = id_of(&d.file) {
-            labels.push(Label::primary(id, clamp(sources, &d.file, d.span)));
+        // A minified file is one long line: quoting it for every finding
+        // would print it thousands of times. Positions are given instead.
+        let quote = quotable(&d.file, d.span)
+            && d.related
+                .iter()
+                .all(|r| r.file == BUILTIN || quotable(&r.file, r.span));
+        let at = |file: &str, span: Span| {
+            let p = pos.of(file, span);
+            format!("{file}:{}:{}", p.line, p.column)
+        };
+        match id_of(&d.file) {
+            Some(id) if quote => labels.push(Label::primary(id, clamp(sources, &d.file, d.span))),
+            _ => notes.push(format!("at {}", at(&d.file, d.span))),
         }
         for r in &d.related {
             match id_of(&r.file).filter(|_| r.file != BUILTIN) {
-                Some(id) => labels.push(
+                Some(id) if quote => labels.push(
                     Label::secondary(id, clamp(sources, &r.file, r.span)).with_message(&r.message),
                 ),
+                Some(_) => notes.push(format!("note: {} at {}", r.message, at(&r.file, r.span))),
                 None => notes.push(format!("note: {}", r.message)),
             }
         }
@@ -486,6 +528,26 @@ pub fn github(diags: &[Diagnostic], sources: &[Source]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_are_not_quoted() {
+        let text = format!(
+            "{{\"allow\": [\"Terminal(git push -f)\", \"Terminal({})\"], \"deny\": [\"Terminal(git push)\"]}}",
+            "x".repeat(500)
+        );
+        let diags = crate::check_file("p.json", text.as_bytes(), None, &crate::Options::default());
+        let sources = [Source {
+            name: "p.json".into(),
+            text: text.clone(),
+        }];
+        let out = human(&diags, &sources, false);
+        assert!(out.contains(" = at p.json:1:12\n"), "{out}");
+        assert!(
+            out.contains("denied by `Terminal(git push)` in deny at p.json:1:"),
+            "{out}"
+        );
+        assert!(!out.contains(&"x".repeat(500)), "{out}");
+    }
 
     #[test]
     fn uris_and_escapes() {
