@@ -738,7 +738,12 @@ impl<'a> Parser<'a> {
 
     /// Reads one word (SPEC §4.1) at the current position.
     fn read_word(&mut self) -> Word {
-        let mut w = WordBuilder::default();
+        // Room for a typical word up front: growing byte by byte from
+        // empty reallocated two or three times per word.
+        let mut w = WordBuilder {
+            bytes: Vec::with_capacity(16),
+            ..WordBuilder::default()
+        };
         while let Some(b) = self.peek() {
             if self.at_process_substitution() {
                 // A process substitution, at the start of a word or inside
