@@ -254,44 +254,46 @@ impl TokenTrie {
     /// per node (the first entry of each list) need not see every one of
     /// a thousand duplicates.
     pub fn covering_nodes(&self, a: &[PatToken], out: &mut Vec<u32>) {
-        if !self.nodes.is_empty() {
-            self.walk(0, a, out);
-        }
-    }
-
-    fn walk(&self, at: u32, a: &[PatToken], out: &mut Vec<u32>) {
-        let node = &self.nodes[at as usize];
-        if node.first_end != EMPTY {
-            out.push(at);
-        }
-        let Some((s, rest)) = a.split_first() else {
+        if self.nodes.is_empty() {
             return;
-        };
-        if let PatToken::Exact(x) = s {
-            if let Some(c) = self.child(at, false, x) {
-                self.walk(c, rest, out);
+        }
+        // An explicit stack, not recursion: a pattern may have as many
+        // tokens as a 256 KiB line holds words.
+        let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
+        while let Some((at, depth)) = stack.pop() {
+            let node = &self.nodes[at as usize];
+            if node.first_end != EMPTY {
+                out.push(at);
             }
-        }
-        // Prefix children `p*` with `p` a prefix of the token's text.
-        let (shortest, longest) = (node.prefix_lens.0 as usize, node.prefix_lens.1 as usize);
-        if longest == 0 {
-            return;
-        }
-        let text = s.text();
-        for end in text
-            .char_indices()
-            .map(|(i, _)| i)
-            .skip(1)
-            .chain([text.len()])
-        {
-            if end < shortest {
+            let Some(s) = a.get(depth) else {
+                continue;
+            };
+            if let PatToken::Exact(x) = s {
+                if let Some(c) = self.child(at, false, x) {
+                    stack.push((c, depth + 1));
+                }
+            }
+            // Prefix children `p*` with `p` a prefix of the token's text.
+            let (shortest, longest) = (node.prefix_lens.0 as usize, node.prefix_lens.1 as usize);
+            if longest == 0 {
                 continue;
             }
-            if end > longest {
-                break;
-            }
-            if let Some(c) = self.child(at, true, &text[..end]) {
-                self.walk(c, rest, out);
+            let text = s.text();
+            for end in text
+                .char_indices()
+                .map(|(i, _)| i)
+                .skip(1)
+                .chain([text.len()])
+            {
+                if end < shortest {
+                    continue;
+                }
+                if end > longest {
+                    break;
+                }
+                if let Some(c) = self.child(at, true, &text[..end]) {
+                    stack.push((c, depth + 1));
+                }
             }
         }
     }
