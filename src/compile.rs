@@ -117,7 +117,10 @@ pub fn load_policy(
         let now = permc_compiler::hash::xxh64(&load::read_file(file)?);
         let why = match stored {
             Some(h) if h == now => continue,
-            Some(_) => format!("{} changed since it was compiled", file.display()),
+            Some(_) => format!(
+                "{} differs from the {what} file it was compiled from",
+                file.display()
+            ),
             None => format!(
                 "it was compiled without a {what} file, but {} is given",
                 file.display()

@@ -573,3 +573,102 @@ fn artifact_round_trip_decides_the_same() {
         })
         .unwrap_or_else(|e| panic!("{e}"));
 }
+
+// ---------------------------------------------------------------------
+// The artifact through the CLI: a damaged or stale one is exit 2, never a
+// decision (SPEC §9).
+
+#[test]
+fn cli_refuses_corrupt_truncated_other_version_and_stale_artifacts() {
+    let permc = env!("CARGO_BIN_EXE_permc");
+    let dir = std::env::temp_dir().join(format!("permc-artifact-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let perms = dir.join("permissions.json");
+    let auto = dir.join("autonomy.json");
+    let art = dir.join("policy.permc");
+    std::fs::write(&perms, r#"{"allow": ["Terminal(pnpm test)"]}"#).expect("write");
+    std::fs::write(&auto, r#"{"dev-api": {"*": "auto_approve"}}"#).expect("write");
+    let run = |args: &[&std::ffi::OsStr]| {
+        std::process::Command::new(permc)
+            .args(args)
+            .output()
+            .expect("permc runs")
+    };
+    let os = |s: &str| std::ffi::OsString::from(s);
+    let out = run(&[
+        &os("compile"),
+        &os("--permissions"),
+        perms.as_os_str(),
+        &os("--autonomy"),
+        auto.as_os_str(),
+        &os("-o"),
+        art.as_os_str(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let req = r#"{"action": {"type": "terminal", "command": "pnpm test"}, "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": "/p"}}"#;
+    let decide = |artifact: &std::path::Path, extra: &[&std::ffi::OsStr]| {
+        let mut args: Vec<&std::ffi::OsStr> = vec![
+            std::ffi::OsStr::new("decide"),
+            std::ffi::OsStr::new("--policy"),
+            artifact.as_os_str(),
+        ];
+        args.extend_from_slice(extra);
+        args.push(std::ffi::OsStr::new("--request"));
+        args.push(std::ffi::OsStr::new(req));
+        run(&args)
+    };
+    // The good artifact decides, alone and with its own sources.
+    let ok = decide(&art, &[]);
+    assert!(ok.status.success());
+    assert!(String::from_utf8_lossy(&ok.stdout).contains(r#""reason":"file.allow""#));
+    let ok = decide(
+        &art,
+        &[
+            &os("--permissions"),
+            perms.as_os_str(),
+            &os("--autonomy"),
+            auto.as_os_str(),
+        ],
+    );
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+
+    let bytes = std::fs::read(&art).expect("read");
+    let bad = dir.join("bad.permc");
+    let mut flipped = bytes.clone();
+    let last = flipped.len() - 1;
+    flipped[last] ^= 1;
+    let mut version = bytes.clone();
+    version[8] = 99;
+    for (what, content, expect) in [
+        ("truncated", bytes[..bytes.len() / 2].to_vec(), "truncated"),
+        ("corrupt", flipped, "corrupt"),
+        ("other version", version, "version 99"),
+        ("not an artifact", b"{}".to_vec(), "not a permc artifact"),
+    ] {
+        std::fs::write(&bad, content).expect("write");
+        let out = decide(&bad, &[]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{what}: {err}");
+        assert!(out.stdout.is_empty(), "{what}: no decision may be printed");
+        assert!(err.contains(expect), "{what}: {err}");
+    }
+    // Stale: the rule file changed since the artifact was compiled.
+    std::fs::write(
+        &perms,
+        r#"{"allow": ["Terminal(pnpm test)", "Terminal(ls)"]}"#,
+    )
+    .expect("write");
+    let out = decide(&art, &[&os("--permissions"), perms.as_os_str()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stale"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
