@@ -373,6 +373,10 @@ mod tests {
                 ][..]
             )
         );
+        // `${…}` is an expansion kept literally, not a command: the pattern
+        // is a plain token (the analyzer's literal-variable, not dead).
+        let p = Pattern::parse("Terminal(echo ${HOME})").expect("ok");
+        assert!(p.matches_words(&["echo", "${HOME}"]));
         let p = Pattern::parse("Terminal(echo \"a)b\")").expect("ok");
         assert!(p.matches_words(&["echo", "a)b"]));
     }

@@ -154,7 +154,9 @@ pub struct Word {
     pub brace_expansion: bool,
     /// `NAME=value` with an unquoted valid name.
     pub assignment: bool,
-    /// Holds a substitution (`$(`, backtick, `<(`, `$((`, `${`).
+    /// Holds a command or process substitution (`$(`, backtick, `<(`,
+    /// `>(`): a command runs there. `${…}` and `$((…))` are expansions, kept
+    /// literally like `$NAME`.
     pub substitution: bool,
 }
 
@@ -876,7 +878,7 @@ impl<'a> Parser<'a> {
                 if depth != 0 {
                     self.mark(Unparsed::UnclosedSubstitution);
                 }
-                w.substitution = true;
+                // An expansion, not a command: the word stays literal.
                 w.literal_quoted(&self.src[start..self.pos]);
             }
             Some(b'(') => {
@@ -911,7 +913,7 @@ impl<'a> Parser<'a> {
                 if depth != 0 {
                     self.mark(Unparsed::UnclosedSubstitution);
                 }
-                w.substitution = true;
+                // An expansion, not a command: the word stays literal.
                 w.literal_quoted(&self.src[start..self.pos]);
             }
             Some(b'\'') if !in_double => {

@@ -3,7 +3,9 @@
 //!
 //! [`plan`] is pure: given the loaded files and the modules, it says what is
 //! missing; the CLI (`permc seed`) writes it. The analyzer's false-positive
-//! tests read [`DEFAULT_ALLOW`] too: no default may draw a warning.
+//! tests read [`DEFAULT_ALLOW`] too: SPEC §11 itself flags three of the
+//! defaults (`find` unanchored; `npm run`, `npx vitest` broad), and the test
+//! pins exactly those.
 //!
 //! ```
 //! use permc_runtime::seed::{plan, DEFAULT_ALLOW};
