@@ -47,43 +47,73 @@ fn error_json(e: &RequestError, id: Option<&Value>) -> Value {
     v
 }
 
-/// Answers one request line: a decision or an error object, never both.
-pub fn answer_line(decider: &dyn Decider, line: &[u8]) -> Value {
+/// Reads one request line: the JSON it holds, when it is JSON (for its
+/// `id`), and the request, or why it cannot be read.
+fn read_request(line: &[u8]) -> (Option<Value>, Result<Request, RequestError>) {
     let text = match std::str::from_utf8(line) {
         Ok(t) => t,
         Err(_) => {
-            return error_json(
-                &RequestError {
-                    code: "invalid_json",
-                    message: "the request is not valid UTF-8".into(),
-                },
-                None,
-            )
+            let e = RequestError {
+                code: "invalid_json",
+                message: "the request is not valid UTF-8".into(),
+            };
+            return (None, Err(e));
         }
     };
     let value: Value = match serde_json::from_str(text) {
         Ok(v) => v,
         Err(e) => {
-            return error_json(
-                &RequestError {
-                    code: "invalid_json",
-                    message: format!("the request is not valid JSON: {e}"),
-                },
-                None,
-            )
+            let e = RequestError {
+                code: "invalid_json",
+                message: format!("the request is not valid JSON: {e}"),
+            };
+            return (None, Err(e));
         }
     };
-    let id = value.get("id");
-    match Request::from_value(&value) {
-        Ok(req) => {
-            let mut d = decider.decide(&req).to_json();
-            if let Some(id) = id {
-                d["id"] = id.clone();
-            }
-            d
+    let req = Request::from_value(&value);
+    (Some(value), req)
+}
+
+/// A decision with the request's `id`: the decision's fields (SPEC §10.2,
+/// [`Decision::serialize_fields`]), then `id` when the request had one.
+struct WithId<'a> {
+    decision: &'a Decision,
+    id: Option<&'a Value>,
+}
+
+impl serde::Serialize for WithId<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        self.decision.serialize_fields(&mut m)?;
+        if let Some(id) = self.id {
+            m.serialize_entry("id", id)?;
         }
-        Err(e) => error_json(&e, id),
+        m.end()
     }
+}
+
+/// Answers one request line, appending the answer and a newline to `out`:
+/// a decision or an error object, never both; the request's `id`, if it
+/// has one, echoed. The decision is written straight from [`Decision`],
+/// without building it as a JSON value first (`permc serve` pays this per
+/// request).
+pub fn write_answer_line(decider: &dyn Decider, line: &[u8], out: &mut Vec<u8>) {
+    let (value, req) = read_request(line);
+    let id = value.as_ref().and_then(|v| v.get("id"));
+    // Writing into a `Vec` cannot fail: every key is a string and a `Vec`
+    // takes every byte.
+    let _ = match req {
+        Ok(req) => serde_json::to_writer(
+            &mut *out,
+            &WithId {
+                decision: &decider.decide(&req),
+                id,
+            },
+        ),
+        Err(e) => serde_json::to_writer(&mut *out, &error_json(&e, id)),
+    };
+    out.push(b'\n');
 }
 
 /// Decides every line of `input` (JSON Lines), writing one answer a line.
@@ -94,6 +124,7 @@ pub fn stream(
     flush_each: bool,
 ) -> Result<(), Fatal> {
     let mut buf = Vec::new();
+    let mut answer = Vec::new();
     loop {
         buf.clear();
         let n = input
@@ -106,8 +137,10 @@ pub fn stream(
         if line.is_empty() {
             continue;
         }
-        let answer = answer_line(decider, line);
-        writeln!(out, "{answer}").map_err(|e| Fatal(format!("error: writing: {e}")))?;
+        answer.clear();
+        write_answer_line(decider, line, &mut answer);
+        out.write_all(&answer)
+            .map_err(|e| Fatal(format!("error: writing: {e}")))?;
         if flush_each {
             out.flush()
                 .map_err(|e| Fatal(format!("error: writing: {e}")))?;

@@ -530,19 +530,25 @@ fn answer_into(
     max_line: usize,
     out: &mut Vec<u8>,
 ) {
-    let answer = if line.len() > max_line {
-        too_long(max_line)
-    } else {
-        // A panic is an engine bug; it fails closed for this request (an
-        // error, never a decision) and the stream goes on.
-        catch_unwind(AssertUnwindSafe(|| decide::answer_line(decider, line))).unwrap_or_else(|_| {
-            error_answer(
-                "internal_error",
-                "permc failed on this request; please report it".into(),
-            )
-        })
-    };
-    write_answer(&answer, out);
+    if line.len() > max_line {
+        return write_answer(&too_long(max_line), out);
+    }
+    let mark = out.len();
+    // A panic is an engine bug; it fails closed for this request (an
+    // error, never a decision, and nothing half written) and the stream
+    // goes on.
+    if catch_unwind(AssertUnwindSafe(|| {
+        decide::write_answer_line(decider, line, out)
+    }))
+    .is_err()
+    {
+        out.truncate(mark);
+        let e = error_answer(
+            "internal_error",
+            "permc failed on this request; please report it".into(),
+        );
+        write_answer(&e, out);
+    }
 }
 
 fn write_answer(answer: &Value, out: &mut Vec<u8>) {

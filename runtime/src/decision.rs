@@ -1,7 +1,7 @@
 //! Decisions (SPEC §10.2) and their reasons (SPEC §5.3).
 
 use permc_grammar::Policy;
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::fmt;
 
 /// Every reason of SPEC §5.3, exactly.
@@ -145,22 +145,40 @@ pub struct Decision {
 impl Decision {
     /// The JSON of SPEC §10.2.
     pub fn to_json(&self) -> Value {
-        let mut v = json!({
-            "policy": self.policy.name(),
-            "reason": self.reason.name(),
-        });
+        // Cannot fail: every key is a string and every value a string.
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+
+    /// Writes the fields of SPEC §10.2 into a map being serialized, in this
+    /// order: `policy`, `reason`, `rule` and `source` (when a rule decided),
+    /// `autonomyOrigin`, `scopeRoot` (when known), `message`. The one
+    /// definition of the shape: [`Decision::to_json`], the `Serialize` impl
+    /// and the CLI's answers (a decision plus the request's `id`, written
+    /// straight to the output without an intermediate `Value`) all use it.
+    pub fn serialize_fields<M: serde::ser::SerializeMap>(&self, m: &mut M) -> Result<(), M::Error> {
+        m.serialize_entry("policy", self.policy.name())?;
+        m.serialize_entry("reason", self.reason.name())?;
         if let Some(r) = &self.rule {
-            v["rule"] = json!(r.rule);
-            v["source"] = json!(r.source);
+            m.serialize_entry("rule", &r.rule)?;
+            m.serialize_entry("source", &r.source)?;
         }
         if let Some(o) = self.autonomy_origin {
-            v["autonomyOrigin"] = json!(o.name());
+            m.serialize_entry("autonomyOrigin", o.name())?;
         }
         if let Some(s) = &self.scope_root {
-            v["scopeRoot"] = json!(s);
+            m.serialize_entry("scopeRoot", s)?;
         }
-        v["message"] = json!(self.message);
-        v
+        m.serialize_entry("message", &self.message)
+    }
+}
+
+/// SPEC §10.2 (see [`Decision::serialize_fields`]).
+impl serde::Serialize for Decision {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        self.serialize_fields(&mut m)?;
+        m.end()
     }
 }
 
