@@ -6,8 +6,8 @@ mod check;
 mod compile;
 mod decide;
 mod load;
-mod serve;
 mod seed;
+mod serve;
 mod tokens;
 mod write;
 
