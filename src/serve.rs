@@ -31,7 +31,7 @@ use std::os::unix::fs::MetadataExt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
 
 /// How often the watcher looks at the rule files. A file replaced by a
@@ -52,7 +52,7 @@ const RACY: Duration = Duration::from_secs(2);
 const PARALLEL_MIN: usize = 32;
 
 /// At most this many threads decide one batch.
-const MAX_WORKERS: usize = 16;
+const MAX_THREADS: usize = 16;
 
 /// How long SIGTERM waits for the line in progress when its answer cannot
 /// be written (the client stopped reading stdout) before giving up.
@@ -408,13 +408,13 @@ pub fn run(opts: Options) -> Result<(), Fatal> {
     install_signal_thread(Arc::clone(&out))?;
     let stdin = io::stdin();
     let mut input = BufReader::with_capacity(BUF, stdin.lock());
-    let workers = match opts.threads {
+    let threads = match opts.threads {
         0 => std::thread::available_parallelism()
             .map_or(1, |n| n.get())
-            .min(MAX_WORKERS),
-        n => n.min(MAX_WORKERS),
+            .min(MAX_THREADS),
+        n => n.min(MAX_THREADS),
     };
-    match serve_stream(&current, &mut input, &out, opts.max_line_bytes, workers) {
+    match serve_stream(&current, &mut input, &out, opts.max_line_bytes, threads) {
         Ok(()) => Ok(()),
         // The client closed our stdout: nobody is left to answer.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
@@ -558,40 +558,70 @@ fn write_answer(answer: &Value, out: &mut Vec<u8>) {
     out.push(b'\n');
 }
 
-/// Answers every line of `batch` (complete lines, each ending in `\n`)
-/// into `outs`, in order: `outs[0]` holds the answers to the first part of
-/// the batch, `outs[1]` the next, and so on. A batch of at least
-/// [`PARALLEL_MIN`] lines is cut at line boundaries into one part per
-/// worker, decided on scoped threads; each request is still decided whole
-/// by one thread and one policy.
-fn answer_batch(
+/// Answers every line of `bytes` (lines ending in `\n`) into `out`.
+fn answer_part(
     decider: &(dyn Decider + Send + Sync),
-    batch: &[u8],
+    bytes: &[u8],
     max_line: usize,
-    outs: &mut [Vec<u8>],
+    out: &mut Vec<u8>,
 ) {
-    let part = |bytes: &[u8], out: &mut Vec<u8>| {
-        for line in bytes.split(|&b| b == b'\n') {
-            let line = trim(line);
-            if !line.is_empty() {
-                answer_into(decider, line, max_line, out);
-            }
+    for line in bytes.split(|&b| b == b'\n') {
+        let line = trim(line);
+        if !line.is_empty() {
+            answer_into(decider, line, max_line, out);
         }
-    };
-    let workers = outs.len();
-    let lines = batch.iter().filter(|&&b| b == b'\n').count();
-    if workers < 2 || lines < PARALLEL_MIN {
-        if let Some(out) = outs.first_mut() {
-            part(batch, out);
-        }
-        return;
     }
-    // Cut points: the end of the line that holds byte k·len/workers.
-    let mut parts = Vec::with_capacity(workers);
+}
+
+/// A part of a batch handed to a worker, and handed back with its answers.
+/// The buffers travel back and forth, so a worker allocates none per batch.
+struct Job {
+    decider: Shared,
+    max_line: usize,
+    input: Vec<u8>,
+    output: Vec<u8>,
+}
+
+/// A thread that lives as long as the process and answers parts of
+/// pipelined batches. Long-lived rather than spawned per batch: a new
+/// thread per 64 KiB costs a stack mapped and unmapped, and a cold
+/// allocator cache, each time.
+struct Worker {
+    jobs: mpsc::Sender<Job>,
+    done: mpsc::Receiver<Job>,
+}
+
+impl Worker {
+    fn spawn() -> io::Result<Worker> {
+        let (jobs, inbox) = mpsc::channel::<Job>();
+        let (outbox, done) = mpsc::channel::<Job>();
+        std::thread::Builder::new()
+            .name("permc-decide".into())
+            .spawn(move || {
+                for mut job in inbox {
+                    answer_part(
+                        job.decider.as_ref(),
+                        &job.input,
+                        job.max_line,
+                        &mut job.output,
+                    );
+                    if outbox.send(job).is_err() {
+                        break;
+                    }
+                }
+            })?;
+        Ok(Worker { jobs, done })
+    }
+}
+
+/// Cuts `batch` (complete lines) into `n` parts at line boundaries, of about
+/// equal bytes.
+fn cut(batch: &[u8], n: usize) -> Vec<&[u8]> {
+    let mut parts = Vec::with_capacity(n);
     let mut start = 0;
-    for k in 1..=workers {
-        let target = (batch.len() * k / workers).max(start);
-        let end = if k == workers {
+    for k in 1..=n {
+        let target = (batch.len() * k / n).max(start);
+        let end = if k == n {
             batch.len()
         } else {
             batch[target..]
@@ -602,16 +632,92 @@ fn answer_batch(
         parts.push(&batch[start..end]);
         start = end;
     }
-    std::thread::scope(|s| {
-        let mut rest = outs.iter_mut().zip(&parts);
-        let first = rest.next();
-        for (out, bytes) in rest {
-            s.spawn(move || part(bytes, out));
+    parts
+}
+
+/// The threads that decide a batch: the main thread and the workers.
+struct Deciders {
+    workers: Vec<Worker>,
+    /// Buffers for the workers' jobs, kept between batches.
+    spare: Vec<(Vec<u8>, Vec<u8>)>,
+    /// The main thread's answers.
+    own: Vec<u8>,
+}
+
+impl Deciders {
+    /// `threads` deciding threads in all, the main thread included. A
+    /// worker that cannot be started is done without.
+    fn new(threads: usize) -> Deciders {
+        let workers: Vec<Worker> = (1..threads).map_while(|_| Worker::spawn().ok()).collect();
+        let spare = workers
+            .iter()
+            .map(|_| (Vec::with_capacity(BUF), Vec::with_capacity(BUF)))
+            .collect();
+        Deciders {
+            workers,
+            spare,
+            own: Vec::with_capacity(BUF),
         }
-        if let Some((out, bytes)) = first {
-            part(bytes, out);
+    }
+
+    /// Answers every line of `batch` (complete lines) and writes the answers
+    /// to `w`, in order. A batch of at least [`PARALLEL_MIN`] lines is cut
+    /// into one part per thread; each request is still decided whole by one
+    /// thread and one policy. If a worker is gone (it cannot be, short of a
+    /// bug), its part is decided here.
+    fn answer(
+        &mut self,
+        decider: &Shared,
+        batch: &[u8],
+        max_line: usize,
+        w: &mut impl Write,
+    ) -> io::Result<()> {
+        let lines = batch.iter().filter(|&&b| b == b'\n').count();
+        let parts = if self.workers.is_empty() || lines < PARALLEL_MIN {
+            vec![batch]
+        } else {
+            cut(batch, self.workers.len() + 1)
+        };
+        let mut handed = Vec::with_capacity(self.workers.len());
+        for (k, part) in parts.iter().enumerate().skip(1) {
+            let (mut input, output) = std::mem::take(&mut self.spare[k - 1]);
+            input.clear();
+            input.extend_from_slice(part);
+            let job = Job {
+                decider: Arc::clone(decider),
+                max_line,
+                input,
+                output,
+            };
+            handed.push(self.workers[k - 1].jobs.send(job).is_ok());
         }
-    });
+        answer_part(decider.as_ref(), parts[0], max_line, &mut self.own);
+        w.write_all(&self.own)?;
+        self.own.clear();
+        self.own.shrink_to(BUF);
+        for (k, part) in parts.iter().enumerate().skip(1) {
+            let job = if handed[k - 1] {
+                self.workers[k - 1].done.recv().ok()
+            } else {
+                None
+            };
+            match job {
+                Some(mut job) => {
+                    w.write_all(&job.output)?;
+                    job.output.clear();
+                    job.output.shrink_to(BUF);
+                    job.input.shrink_to(BUF);
+                    self.spare[k - 1] = (job.input, job.output);
+                }
+                None => {
+                    answer_part(decider.as_ref(), part, max_line, &mut self.own);
+                    w.write_all(&self.own)?;
+                    self.own.clear();
+                }
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The loop of the main thread. Every complete line already buffered is
@@ -627,13 +733,12 @@ fn serve_stream<R: io::Read>(
     input: &mut BufReader<R>,
     out: &Output,
     max_line: usize,
-    workers: usize,
+    threads: usize,
 ) -> io::Result<()> {
     let (mut generation, mut decider) = current.get();
-    let mut outs: Vec<Vec<u8>> = (0..workers.max(1))
-        .map(|_| Vec::with_capacity(BUF))
-        .collect();
+    let mut deciders = Deciders::new(threads);
     let mut buf: Vec<u8> = Vec::with_capacity(4096);
+    let mut one: Vec<u8> = Vec::with_capacity(4096);
     loop {
         let buffered = input.buffer();
         let complete = buffered
@@ -654,27 +759,21 @@ fn serve_stream<R: io::Read>(
             if current.generation.load(Ordering::Acquire) != generation {
                 (generation, decider) = current.get();
             }
-            let o = &mut outs[0];
             if read == LineRead::TooLong {
-                write_answer(&too_long(max_line), o);
+                write_answer(&too_long(max_line), &mut one);
             } else {
-                answer_into(decider.as_ref(), line, max_line, o);
+                answer_into(decider.as_ref(), line, max_line, &mut one);
             }
-            w.write_all(o)?;
-            o.clear();
-            o.shrink_to(BUF);
+            w.write_all(&one)?;
+            one.clear();
+            one.shrink_to(4096);
             continue;
         }
         let mut w = out.begin();
         if current.generation.load(Ordering::Acquire) != generation {
             (generation, decider) = current.get();
         }
-        answer_batch(decider.as_ref(), &buffered[..complete], max_line, &mut outs);
-        for o in &mut outs {
-            w.write_all(o)?;
-            o.clear();
-            o.shrink_to(BUF);
-        }
+        deciders.answer(&decider, &buffered[..complete], max_line, &mut *w)?;
         drop(w);
         input.consume(complete);
     }
@@ -862,5 +961,52 @@ mod tests {
             lines(b"12345678\n", 8),
             vec![(LineRead::Line, b"12345678".to_vec())]
         );
+    }
+
+    #[test]
+    fn batches_are_cut_at_line_boundaries() {
+        let batch = b"a\nbb\nccc\ndddd\ne\n";
+        for n in 1..6 {
+            let parts = cut(batch, n);
+            assert_eq!(parts.len(), n);
+            assert_eq!(parts.concat(), batch.to_vec());
+            assert!(parts.iter().all(|p| p.is_empty() || p.ends_with(b"\n")));
+        }
+    }
+
+    #[test]
+    fn parallel_answers_equal_sequential_ones_in_order() {
+        let decider: Shared = Arc::new(ReferenceDecider(Rules::default()));
+        let mut batch = Vec::new();
+        for i in 0..500 {
+            let line = match i % 3 {
+                0 => format!(
+                    r#"{{"id": {i}, "action": {{"type": "git_commit"}}, "context": {{"role": "developer"}}}}"#
+                ),
+                1 => format!(
+                    r#"{{"id": {i}, "action": {{"type": "teleport"}}, "context": {{"role": "developer"}}}}"#
+                ),
+                _ => "not json".to_string(),
+            };
+            batch.extend(line.bytes());
+            batch.push(b'\n');
+        }
+        let mut sequential = Vec::new();
+        Deciders::new(1)
+            .answer(&decider, &batch, 1 << 20, &mut sequential)
+            .expect("in memory");
+        let mut parallel = Vec::new();
+        let mut three = Deciders::new(3);
+        for _ in 0..2 {
+            parallel.clear();
+            three
+                .answer(&decider, &batch, 1 << 20, &mut parallel)
+                .expect("in memory");
+            assert_eq!(
+                String::from_utf8_lossy(&parallel),
+                String::from_utf8_lossy(&sequential)
+            );
+        }
+        assert_eq!(sequential.iter().filter(|&&b| b == b'\n').count(), 500);
     }
 }
