@@ -262,17 +262,14 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             engine,
             max_line_bytes,
             threads,
-        } => {
-            serve::run(serve::Options {
-                permissions: rules.permissions,
-                autonomy: rules.autonomy,
-                policy,
-                engine,
-                max_line_bytes,
-                threads,
-            })?;
-            Ok(ExitCode::SUCCESS)
-        }
+        } => Ok(serve::run(serve::Options {
+            permissions: rules.permissions,
+            autonomy: rules.autonomy,
+            policy,
+            engine,
+            max_line_bytes,
+            threads,
+        })),
         Command::Tokens { command } => {
             println!("{}", tokens::tokens_json(&command));
             Ok(ExitCode::SUCCESS)

@@ -8,19 +8,19 @@
 //!   decision (SPEC §10.2) or `{"error": {...}}` — with the request's `id`
 //!   echoed when the line could be read as a JSON object;
 //! - stderr: one JSON object per line, each with an `event` field (`ready`,
-//!   `reloaded`, `reload_failed`, `load_failed`, `panic`);
-//! - end of input → exit 0; SIGTERM/SIGINT → the line in progress is
+//!   `reloaded`, `reload_failed`, `load_failed`, `error`, `panic`);
+//! - end of input → exit 0; SIGTERM/SIGINT → the lines being decided are
 //!   finished, answers are flushed, exit 0.
 //!
-//! Three threads: the main thread reads, decides and writes; a watcher polls
-//! the rule files and swaps in a new decider when they change; a signal
-//! thread ends the process between two lines. The decider in force is an
-//! `Arc` behind a mutex plus a generation counter, so the main thread pays
-//! one atomic load per request and takes the lock only after a reload.
+//! Threads: the main thread reads, decides and writes; long-lived workers
+//! (one per core beside it) decide parts of a pipelined batch; a watcher
+//! polls the rule files and swaps in a new decider when they change; a
+//! signal thread ends the process between two batches. The decider in force
+//! is an `Arc` behind a mutex plus a generation counter, so the main thread
+//! pays one atomic load per batch and takes the lock only after a reload.
 
 use crate::compile;
 use crate::decide::{self, CompiledDecider, Decider, Engine, ReferenceDecider};
-use crate::load::Fatal;
 use permc_grammar::diagnostic::{Diagnostic, LineIndex};
 use permc_grammar::rules::{load_autonomy, load_permissions};
 use permc_grammar::Severity;
@@ -29,7 +29,8 @@ use serde_json::{json, Value};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
 use std::os::unix::fs::MetadataExt;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime};
@@ -103,7 +104,7 @@ struct Fingerprint {
 }
 
 impl Fingerprint {
-    fn of(path: &std::path::Path) -> Option<Fingerprint> {
+    fn of(path: &Path) -> Option<Fingerprint> {
         let m = std::fs::metadata(path).ok()?;
         Some(Fingerprint {
             len: m.len(),
@@ -187,8 +188,8 @@ impl Sources {
     }
 }
 
-/// Why a policy could not be loaded: every diagnostic as JSON (SPEC §11's
-/// shape), and the same rendered for people (startup failure, exit 2).
+/// Why a policy could not be loaded: every diagnostic, as JSON in SPEC §11's
+/// shape (the `reload_failed` and `load_failed` events carry them).
 #[derive(Debug)]
 struct Failure {
     diagnostics: Vec<Value>,
@@ -216,7 +217,7 @@ fn diagnostic_json(d: &Diagnostic, text: &[u8]) -> Value {
     v
 }
 
-fn unreadable(path: &std::path::Path, why: &str) -> Value {
+fn unreadable(path: &Path, why: &str) -> Value {
     json!({
         "check": "unreadable-file",
         "severity": "error",
@@ -302,7 +303,7 @@ fn load_decider(opts: &Options, sources: &Sources, reads: &[FileRead]) -> Result
 /// stale one (rule files given too must hash as they did when compiled).
 /// It reads the files itself; a write racing that read changes their
 /// fingerprints, so the next poll loads them again.
-fn load_artifact(opts: &Options, path: &std::path::Path) -> Result<Loaded, Failure> {
+fn load_artifact(opts: &Options, path: &Path) -> Result<Loaded, Failure> {
     let fail = |message: String| Failure {
         diagnostics: vec![json!({
             "check": "artifact",
@@ -365,47 +366,58 @@ fn event(v: &Value) {
     let _ = io::stderr().lock().write_all(line.as_bytes());
 }
 
-/// Runs `permc serve` until end of input (exit 0) or a signal.
-pub fn run(opts: Options) -> Result<(), Fatal> {
+/// Runs `permc serve` until end of input (exit 0) or a signal. What ends it
+/// otherwise is reported as an event on stderr (which carries nothing but
+/// events), with exit status 2: `load_failed` for a policy that does not
+/// load, `error` for anything else.
+pub fn run(opts: Options) -> ExitCode {
+    match serve(opts) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(ending) => {
+            event(&ending);
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// The `error` event that ends `permc serve`.
+fn ending(message: String) -> Value {
+    json!({"event": "error", "message": message})
+}
+
+fn serve(opts: Options) -> Result<(), Value> {
     install_panic_hook();
     let sources = Sources::of(&opts);
     let reads = sources.read();
-    let loaded = match load_decider(&opts, &sources, &reads) {
-        Ok(l) => l,
-        Err(f) => {
-            event(
-                &json!({"event": "load_failed", "files": sources.names(), "diagnostics": f.diagnostics}),
-            );
-            return Err(Fatal(
-                "error: the policy was rejected; nothing is served from a partly loaded policy"
-                    .into(),
-            ));
-        }
-    };
+    let loaded = load_decider(&opts, &sources, &reads).map_err(
+        |f| json!({"event": "load_failed", "files": sources.names(), "diagnostics": f.diagnostics}),
+    )?;
     let current = Arc::new(Current {
         generation: AtomicU64::new(1),
         decider: Mutex::new(Arc::from(loaded.decider)),
     });
+    let out = Arc::new(Output {
+        writer: Mutex::new(BufWriter::with_capacity(BUF, io::stdout())),
+        terminating: AtomicBool::new(false),
+    });
+    // Signals are handled before `ready` tells the client it may send.
+    install_signal_thread(Arc::clone(&out))
+        .map_err(|e| ending(format!("cannot handle SIGTERM and SIGINT: {e}")))?;
     event(&json!({
         "event": "ready",
         "generation": 1,
         "files": sources.names(),
         "diagnostics": loaded.warnings,
     }));
-
+    // Started after `ready`, so that no event comes before it; it compares
+    // with the files as first read, so a change since is not missed.
     if !sources.files.is_empty() {
         let (opts, current) = (opts.clone(), Arc::clone(&current));
         std::thread::Builder::new()
             .name("permc-watch".into())
             .spawn(move || watch(&opts, &sources, reads, &current))
-            .map_err(|e| Fatal(format!("error: cannot start the file watcher: {e}")))?;
+            .map_err(|e| ending(format!("cannot start the file watcher: {e}")))?;
     }
-
-    let out = Arc::new(Output {
-        writer: Mutex::new(BufWriter::with_capacity(BUF, io::stdout())),
-        terminating: AtomicBool::new(false),
-    });
-    install_signal_thread(Arc::clone(&out))?;
     let stdin = io::stdin();
     let mut input = BufReader::with_capacity(BUF, stdin.lock());
     let threads = match opts.threads {
@@ -418,7 +430,7 @@ pub fn run(opts: Options) -> Result<(), Fatal> {
         Ok(()) => Ok(()),
         // The client closed our stdout: nobody is left to answer.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
-        Err(e) => Err(Fatal(format!("error: permc serve: {e}"))),
+        Err(e) => Err(ending(format!("reading requests or writing answers: {e}"))),
     }
 }
 
@@ -790,10 +802,9 @@ fn serve_stream<R: io::Read>(
 ///
 /// signal-hook runs the handler's real work on an ordinary thread, so no
 /// `unsafe` (forbidden in this workspace) and no async-signal-safety rules.
-fn install_signal_thread(out: Arc<Output>) -> Result<(), Fatal> {
+fn install_signal_thread(out: Arc<Output>) -> io::Result<()> {
     use signal_hook::consts::{SIGINT, SIGTERM};
-    let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT])
-        .map_err(|e| Fatal(format!("error: cannot install signal handlers: {e}")))?;
+    let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT])?;
     std::thread::Builder::new()
         .name("permc-signals".into())
         .spawn(move || {
@@ -814,8 +825,7 @@ fn install_signal_thread(out: Arc<Output>) -> Result<(), Fatal> {
                 };
                 std::process::exit(code);
             }
-        })
-        .map_err(|e| Fatal(format!("error: cannot start the signal thread: {e}")))?;
+        })?;
     Ok(())
 }
 

@@ -414,12 +414,13 @@ fn a_policy_that_does_not_load_at_start_is_exit_2_with_a_json_event() {
         .output()
         .expect("run");
     assert_eq!(out.status.code(), Some(2));
-    let first = String::from_utf8_lossy(&out.stderr)
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let events: Vec<Value> = stderr
         .lines()
-        .next()
-        .unwrap_or("")
-        .to_string();
-    let e: Value = serde_json::from_str(&first).expect("JSON event");
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON event ({e}): {l}")))
+        .collect();
+    assert_eq!(events.len(), 1, "{stderr}");
+    let e = &events[0];
     assert_eq!(e["event"], "load_failed");
     assert_eq!(e["diagnostics"][0]["check"], "invalid-pattern", "{e}");
     assert!(out.stdout.is_empty());
