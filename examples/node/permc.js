@@ -139,6 +139,8 @@ class Permc extends EventEmitter {
       ev = { event: 'stderr', line };
     }
     this.emit('event', ev);
+    // permc's own `error` event (a failed read or write, exit 2 follows) is
+    // only given as 'event': emitting 'error' with no listener would throw.
     if (typeof ev.event === 'string' && ev.event !== 'error') this.emit(ev.event, ev);
   }
 
