@@ -70,11 +70,6 @@ enum Command {
         #[command(flatten)]
         requests: RequestArgs,
     },
-    /// The static analyzer (SPEC §11): what in the rule files does not do
-    /// what it seems to.
-    Check(check::CheckArgs),
-    /// Compiles the rule files into an artifact (SPEC §9).
-    Compile(compile::CompileArgs),
     /// A long-running evaluator: requests as JSON Lines on stdin, one answer
     /// a line on stdout, reloading the rule files when they change.
     Serve {
@@ -94,6 +89,11 @@ enum Command {
         #[arg(long, value_name = "N", default_value_t = 0)]
         threads: usize,
     },
+    /// The static analyzer (SPEC §11): what in the rule files does not do
+    /// what it seems to.
+    Check(check::CheckArgs),
+    /// Compiles the rule files into an artifact (SPEC §9).
+    Compile(compile::CompileArgs),
     /// How a command line is read (SPEC §4), as JSON.
     Tokens {
         /// The command line.
@@ -158,7 +158,10 @@ fn decider(
         let policy = compile::load_policy(artifact, p, a)?;
         let rules = if need_rules || requests.engine == Engine::Reference {
             let (perms, auto) = policy.to_rules().map_err(|e| {
-                Fatal(format!("error: cannot read the rules back from {}: {e}", artifact.display()))
+                Fatal(format!(
+                    "error: cannot read the rules back from {}: {e}",
+                    artifact.display()
+                ))
             })?;
             permc_runtime::Rules::new(perms, auto)
         } else {
@@ -181,8 +184,13 @@ fn decider(
 
 fn open_requests(args: &RequestArgs) -> Result<(Box<dyn BufRead>, bool), Fatal> {
     match (&args.request, &args.requests) {
-        (Some(json), _) => Ok((Box::new(std::io::Cursor::new(json.clone().into_bytes())), false)),
-        (None, Some(p)) if p.as_os_str() == "-" => Ok((Box::new(BufReader::new(std::io::stdin())), true)),
+        (Some(json), _) => Ok((
+            Box::new(std::io::Cursor::new(json.clone().into_bytes())),
+            false,
+        )),
+        (None, Some(p)) if p.as_os_str() == "-" => {
+            Ok((Box::new(BufReader::new(std::io::stdin())), true))
+        }
         (None, Some(p)) => {
             let f = std::fs::File::open(p)
                 .map_err(|e| Fatal(format!("error: cannot read {}: {e}", p.display())))?;
@@ -230,8 +238,20 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             }
             Ok(ExitCode::SUCCESS)
         }
-        Command::Check(args) => check::run(args),
-        Command::Compile(args) => compile::run(&args),
+        Command::Serve {
+            rules,
+            policy,
+            engine,
+            max_line_bytes,
+            threads,
+        } => Ok(serve::run(serve::Options {
+            permissions: rules.permissions,
+            autonomy: rules.autonomy,
+            policy,
+            engine,
+            max_line_bytes,
+            threads,
+        })),
         Command::Always {
             permissions,
             autonomy,
@@ -256,20 +276,8 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             modules,
             policy,
         }),
-        Command::Serve {
-            rules,
-            policy,
-            engine,
-            max_line_bytes,
-            threads,
-        } => Ok(serve::run(serve::Options {
-            permissions: rules.permissions,
-            autonomy: rules.autonomy,
-            policy,
-            engine,
-            max_line_bytes,
-            threads,
-        })),
+        Command::Check(args) => check::run(args),
+        Command::Compile(args) => compile::run(&args),
         Command::Tokens { command } => {
             println!("{}", tokens::tokens_json(&command));
             Ok(ExitCode::SUCCESS)
