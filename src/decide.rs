@@ -133,7 +133,7 @@ pub fn stream(
         if n == 0 {
             break;
         }
-        let line = trim(&buf);
+        let line = buf.trim_ascii();
         if line.is_empty() {
             continue;
         }
@@ -148,18 +148,6 @@ pub fn stream(
     }
     out.flush()
         .map_err(|e| Fatal(format!("error: writing: {e}")))
-}
-
-fn trim(b: &[u8]) -> &[u8] {
-    let start = b
-        .iter()
-        .position(|c| !c.is_ascii_whitespace())
-        .unwrap_or(b.len());
-    let end = b
-        .iter()
-        .rposition(|c| !c.is_ascii_whitespace())
-        .map_or(start, |e| e + 1);
-    &b[start..end]
 }
 
 /// `permc explain`: the decision with every step, for people.

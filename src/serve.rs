@@ -511,18 +511,6 @@ fn read_line(input: &mut impl BufRead, buf: &mut Vec<u8>, max: usize) -> io::Res
     }
 }
 
-fn trim(b: &[u8]) -> &[u8] {
-    let start = b
-        .iter()
-        .position(|c| !c.is_ascii_whitespace())
-        .unwrap_or(b.len());
-    let end = b
-        .iter()
-        .rposition(|c| !c.is_ascii_whitespace())
-        .map_or(start, |e| e + 1);
-    &b[start..end]
-}
-
 fn error_answer(code: &str, message: String) -> Value {
     json!({"error": {"code": code, "message": message}})
 }
@@ -578,7 +566,7 @@ fn answer_part(
     out: &mut Vec<u8>,
 ) {
     for line in bytes.split(|&b| b == b'\n') {
-        let line = trim(line);
+        let line = line.trim_ascii();
         if !line.is_empty() {
             answer_into(decider, line, max_line, out);
         }
@@ -761,7 +749,7 @@ fn serve_stream<R: io::Read>(
             lock(&out.writer).flush()?;
             buf.clear();
             let read = read_line(input, &mut buf, max_line)?;
-            let line = trim(&buf);
+            let line = buf.trim_ascii();
             match read {
                 LineRead::Eof => break,
                 LineRead::Line if line.is_empty() => continue,
