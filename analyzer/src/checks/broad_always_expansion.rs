@@ -35,12 +35,11 @@
 //! {"allow": ["Terminal(pnpm test)", "Terminal(rm -rf dist build)", "Terminal(npm run build --if-present)"]}
 //! ```
 
-use super::{entries, Check};
+use super::{entries, tokens_match_verb, Check};
 use crate::FileContext;
 use permc_grammar::diagnostic::{Diagnostic, Severity};
 use permc_grammar::pattern::PatToken;
 use permc_grammar::rules::List;
-use permc_runtime::facts::basename;
 
 /// `broad-always-expansion`.
 pub const CHECK: Check = Check {
@@ -87,11 +86,7 @@ const DESTROYERS: &[&[&str]] = &[
 
 /// Does the entry (tokens `a`) match the verb, with at most one more word?
 fn expands(a: &[PatToken], verb: &[&str]) -> bool {
-    a.len() <= verb.len() + 1
-        && a.iter().zip(verb).enumerate().all(|(i, (t, w))| match t {
-            PatToken::Exact(x) if i == 0 => basename(x) == *w,
-            t => t.matches(w),
-        })
+    a.len() <= verb.len() + 1 && tokens_match_verb(a, verb)
 }
 
 fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {

@@ -227,6 +227,17 @@ fn entries<'a>(cx: &FileContext<'a>) -> Vec<&'a Entry> {
     all
 }
 
+/// Do the pattern tokens match these verb words, pairwise (as far as both
+/// go)? A command word written as a path counts by its last component
+/// (SPEC §4.3), so `Terminal(/usr/bin/find)` is `find`.
+fn tokens_match_verb(a: &[permc_grammar::pattern::PatToken], words: &[&str]) -> bool {
+    use permc_grammar::pattern::PatToken;
+    a.iter().zip(words).enumerate().all(|(i, (t, w))| match t {
+        PatToken::Exact(x) if i == 0 => permc_runtime::facts::basename(x) == *w,
+        t => t.matches(w),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

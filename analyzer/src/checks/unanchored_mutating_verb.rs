@@ -36,12 +36,11 @@
 //! {"allow": ["Terminal(git branch --list)", "Terminal(git remote -v)", "Terminal(git config --get)"]}
 //! ```
 
-use super::{entries, Check};
+use super::{entries, tokens_match_verb, Check};
 use crate::FileContext;
 use permc_grammar::diagnostic::{Diagnostic, Severity};
 use permc_grammar::pattern::PatToken;
 use permc_grammar::rules::List;
-use permc_runtime::facts::basename;
 
 /// `unanchored-mutating-verb`.
 pub const CHECK: Check = Check {
@@ -116,16 +115,7 @@ const VERBS: &[Verb] = &[
 
 /// Does the entry (tokens `a`) match the verb's words themselves?
 fn stops_at(a: &[PatToken], verb: &Verb) -> bool {
-    !a.is_empty()
-        && a.len() <= verb.words.len()
-        && a.iter()
-            .zip(verb.words)
-            .enumerate()
-            .all(|(i, (t, w))| match t {
-                // A command word written as a path counts by its last component.
-                PatToken::Exact(x) if i == 0 => basename(x) == *w,
-                t => t.matches(w),
-            })
+    !a.is_empty() && a.len() <= verb.words.len() && tokens_match_verb(a, verb.words)
 }
 
 fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
