@@ -19,6 +19,10 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+#[path = "support/files.rs"]
+mod files;
+use files::{allow_of, ok_json, scratch};
+
 const PERMC: &str = env!("CARGO_BIN_EXE_permc");
 
 // ---------------------------------------------------------------- helpers
@@ -50,32 +54,8 @@ fn patterns(cmd: &str) -> Vec<String> {
     }
 }
 
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("permc-always-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("scratch folder");
-    d
-}
-
 fn permc(args: &[&str]) -> Output {
     Command::new(PERMC).args(args).output().expect("permc runs")
-}
-
-fn stdout_json(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).expect("stdout is one JSON object")
-}
-
-fn allow_of(path: &Path) -> Vec<String> {
-    let bytes = std::fs::read(path).expect("file");
-    let p = load_permissions("p", &bytes).value.expect("loads");
-    p.allow.into_iter().map(|e| e.pattern.text).collect()
 }
 
 fn always_write(perms: &Path, command: &str) -> Command {
@@ -646,13 +626,13 @@ fn hostile_input() {
 
 #[test]
 fn cli_prints_the_three_outcomes() {
-    let dir = scratch("outcomes");
+    let dir = scratch("always", "outcomes");
     let p = dir.join("permissions.json");
     std::fs::write(&p, "{\"allow\": [\"Terminal(cd)\"]}\n").expect("write");
     let p = p.to_str().expect("utf-8");
 
     let r = request_json("terminal", Some("cd src/app && npm test"), None).to_string();
-    let v = stdout_json(&permc(&["always", "--permissions", p, "--request", &r]));
+    let v = ok_json(&permc(&["always", "--permissions", p, "--request", &r]));
     assert_eq!(v["outcome"], "patterns");
     assert_eq!(v["patterns"], json!(["Terminal(cd)", "Terminal(npm test)"]));
     assert_eq!(v["added"], json!(["Terminal(npm test)"]));
@@ -662,18 +642,18 @@ fn cli_prints_the_three_outcomes() {
     assert!(ex[1].as_str().expect("text").contains("`npm test`"));
 
     let r = request_json("terminal", Some("ls && git push"), None).to_string();
-    let v = stdout_json(&permc(&["always", "--permissions", p, "--request", &r]));
+    let v = ok_json(&permc(&["always", "--permissions", p, "--request", &r]));
     assert_eq!(v["outcome"], "refused");
     assert_eq!(v["reason"], "teto_do_sempre_permitir");
 
     let r = request_json("git_commit", None, Some("dev-api")).to_string();
-    let v = stdout_json(&permc(&["always", "--permissions", p, "--request", &r]));
+    let v = ok_json(&permc(&["always", "--permissions", p, "--request", &r]));
     assert_eq!(v["outcome"], "autonomy");
     assert_eq!(v["agent"], "dev-api");
     assert_eq!(v["type"], "git_commit");
 
     let r = request_json("write_file", None, None).to_string();
-    let v = stdout_json(&permc(&["always", "--permissions", p, "--request", &r]));
+    let v = ok_json(&permc(&["always", "--permissions", p, "--request", &r]));
     assert_eq!(v["patterns"], json!(["WriteFile()"]));
     assert_eq!(v["added"], json!(["WriteFile()"]));
 
@@ -686,7 +666,7 @@ fn cli_prints_the_three_outcomes() {
 
 #[test]
 fn cli_write_keeps_everything_else() {
-    let dir = scratch("keeps");
+    let dir = scratch("always", "keeps");
     let p = dir.join("permissions.json");
     let before = r#"{"note": {"z": 1, "a": [true, null, 2.5]}, "deny": ["Terminal(curl)"],
   "allow": ["Terminal(ls)", "Terminal(npm  test)"], "ask": ["GitPush()"], "alow": []}"#;
@@ -703,7 +683,7 @@ fn cli_write_keeps_everything_else() {
         .args(["--request", &r])
         .output()
         .expect("runs");
-    let v = stdout_json(&o);
+    let v = ok_json(&o);
     assert_eq!(
         v["added"],
         json!(["Terminal(cat)", "Terminal(pytest -q)"]),
@@ -742,7 +722,7 @@ fn cli_write_keeps_everything_else() {
         .args(["--request", &r])
         .output()
         .expect("runs");
-    assert_eq!(stdout_json(&o)["added"], json!([]));
+    assert_eq!(ok_json(&o)["added"], json!([]));
     assert_eq!(std::fs::read_to_string(&p).expect("read"), expected);
     let names: Vec<String> = std::fs::read_dir(&dir)
         .expect("dir")
@@ -753,7 +733,7 @@ fn cli_write_keeps_everything_else() {
 
 #[test]
 fn cli_write_creates_the_file() {
-    let dir = scratch("creates");
+    let dir = scratch("always", "creates");
     let p = dir.join("permissions.json");
     let r = request_json("terminal", Some("ls -la src"), None).to_string();
     let o = Command::new(PERMC)
@@ -762,7 +742,7 @@ fn cli_write_creates_the_file() {
         .args(["--request", &r])
         .output()
         .expect("runs");
-    stdout_json(&o);
+    ok_json(&o);
     assert_eq!(
         std::fs::read_to_string(&p).expect("created"),
         "{\n  \"allow\": [\n    \"Terminal(ls -la src)\"\n  ]\n}\n"
@@ -776,13 +756,13 @@ fn cli_write_creates_the_file() {
         .args(["--request", &r])
         .output()
         .expect("runs");
-    assert_eq!(stdout_json(&o)["outcome"], "refused");
+    assert_eq!(ok_json(&o)["outcome"], "refused");
     assert!(!q.exists());
 }
 
 #[test]
 fn cli_never_overwrites_a_file_that_does_not_load() {
-    let dir = scratch("rejected");
+    let dir = scratch("always", "rejected");
     for (name, text) in [
         ("bad-json.json", "{\"allow\": [\"Terminal(ls)\",}"),
         ("bad-label.json", "{\"allow\": [\"Termnal(ls)\"]}"),
@@ -815,7 +795,7 @@ fn cli_never_overwrites_a_file_that_does_not_load() {
 
 #[test]
 fn cli_autonomy_outcome_is_written_to_autonomy_json() {
-    let dir = scratch("autonomy");
+    let dir = scratch("always", "autonomy");
     let p = dir.join("permissions.json");
     let a = dir.join("autonomy.json");
     std::fs::write(&a, "{\"dev-api\": {\"terminal\": \"require_approval\", \"*\": \"require_approval\"}, \"dev-web\": {\"git_commit\": \"deny\"}}").expect("write");
@@ -835,9 +815,9 @@ fn cli_autonomy_outcome_is_written_to_autonomy_json() {
         }
         c.output().expect("runs")
     };
-    let v = stdout_json(&run("terminal", "dev-api", true));
+    let v = ok_json(&run("terminal", "dev-api", true));
     assert_eq!(v["outcome"], "autonomy");
-    stdout_json(&run("write_file", "dev-api", true));
+    ok_json(&run("write_file", "dev-api", true));
     let text = std::fs::read_to_string(&a).expect("read");
     assert_eq!(
         text,
@@ -858,7 +838,7 @@ fn cli_autonomy_outcome_is_written_to_autonomy_json() {
 
 #[test]
 fn cli_bad_usage_exits_2() {
-    let dir = scratch("usage");
+    let dir = scratch("always", "usage");
     let p = dir.join("p.json");
     let p = p.to_str().expect("utf-8");
     let r = request_json("terminal", Some("ls"), None).to_string();
@@ -889,7 +869,7 @@ fn cli_bad_usage_exits_2() {
 
 #[test]
 fn cli_write_recompiles_the_policy() {
-    let dir = scratch("policy");
+    let dir = scratch("always", "policy");
     let p = dir.join("permissions.json");
     let f = dir.join("policy.permc");
     let decide = |command: &str| {
@@ -904,7 +884,7 @@ fn cli_write_recompiles_the_policy() {
             .args(["--request", &r.to_string()])
             .output()
             .expect("runs");
-        stdout_json(&o)["reason"].clone()
+        ok_json(&o)["reason"].clone()
     };
     for (i, command) in ["npm test", "cargo clippy --all"].iter().enumerate() {
         let o = always_write(&p, command)
@@ -913,7 +893,7 @@ fn cli_write_recompiles_the_policy() {
             .output()
             .expect("runs");
         assert_eq!(
-            stdout_json(&o)["added"].as_array().map(Vec::len),
+            ok_json(&o)["added"].as_array().map(Vec::len),
             Some(1),
             "{command}"
         );
@@ -959,7 +939,7 @@ const INITIAL: &str =
 #[test]
 fn concurrent_writers_lose_nothing() {
     const WRITERS: usize = 32;
-    let dir = scratch("concurrent");
+    let dir = scratch("always", "concurrent");
     let p = dir.join("permissions.json");
     std::fs::write(&p, INITIAL).expect("write");
     let stop = Arc::new(AtomicBool::new(false));
@@ -1031,7 +1011,7 @@ fn wait_paused(child: &mut Child) -> impl Iterator {
 /// old file, whole; the next writer cleans up and proceeds.
 #[test]
 fn writer_killed_before_rename_leaves_the_old_file() {
-    let dir = scratch("killed");
+    let dir = scratch("always", "killed");
     let p = dir.join("permissions.json");
     std::fs::write(&p, INITIAL).expect("write");
     let mut w = always_write(&p, "first run")
@@ -1082,7 +1062,7 @@ fn writer_killed_before_rename_leaves_the_old_file() {
 /// writer would write over the first one's pattern.
 #[test]
 fn second_writer_waits_and_rereads() {
-    let dir = scratch("rereads");
+    let dir = scratch("always", "rereads");
     let p = dir.join("permissions.json");
     std::fs::write(&p, INITIAL).expect("write");
     let mut a = always_write(&p, "alpha one")
@@ -1111,7 +1091,7 @@ fn second_writer_waits_and_rereads() {
 /// its pattern there.
 #[test]
 fn writers_killed_at_random_moments() {
-    let dir = scratch("random-kill");
+    let dir = scratch("always", "random-kill");
     let p = dir.join("permissions.json");
     std::fs::write(&p, INITIAL).expect("write");
     let stop = Arc::new(AtomicBool::new(false));

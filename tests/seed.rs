@@ -3,20 +3,16 @@
 //! module agents' git_commit rule, files created, `--policy` compiled, and
 //! concurrent seeds and always-allow writers losing nothing.
 
-use permc_grammar::rules::load_permissions;
 use permc_runtime::seed::DEFAULT_ALLOW;
 use serde_json::{json, Value};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-const PERMC: &str = env!("CARGO_BIN_EXE_permc");
+#[path = "support/files.rs"]
+mod files;
+use files::{allow_of, ok_json, scratch};
 
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("permc-seed-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).expect("scratch folder");
-    d
-}
+const PERMC: &str = env!("CARGO_BIN_EXE_permc");
 
 fn seed(p: &Path, a: Option<&Path>, modules: &[&str], policy: Option<&Path>) -> Output {
     let mut c = Command::new(PERMC);
@@ -33,29 +29,13 @@ fn seed(p: &Path, a: Option<&Path>, modules: &[&str], policy: Option<&Path>) -> 
     c.output().expect("permc runs")
 }
 
-fn ok_json(o: &Output) -> Value {
-    assert!(
-        o.status.success(),
-        "exit {:?}: {}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stderr)
-    );
-    serde_json::from_slice(&o.stdout).expect("one JSON object")
-}
-
-fn allow_of(path: &Path) -> Vec<String> {
-    let bytes = std::fs::read(path).expect("file");
-    let p = load_permissions("p", &bytes).value.expect("loads");
-    p.allow.into_iter().map(|e| e.pattern.text).collect()
-}
-
 fn read(p: &Path) -> String {
     std::fs::read_to_string(p).expect("read")
 }
 
 #[test]
 fn seeds_a_new_project() {
-    let dir = scratch("new");
+    let dir = scratch("seed", "new");
     let p = dir.join("permissions.json");
     let a = dir.join("autonomy.json");
     let v = ok_json(&seed(&p, Some(&a), &["api", "web"], None));
@@ -91,7 +71,7 @@ fn seeds_a_new_project() {
 
 #[test]
 fn keeps_what_is_there_and_adds_only_what_is_missing() {
-    let dir = scratch("existing");
+    let dir = scratch("seed", "existing");
     let p = dir.join("permissions.json");
     let a = dir.join("autonomy.json");
     std::fs::write(
@@ -140,7 +120,7 @@ fn keeps_what_is_there_and_adds_only_what_is_missing() {
 
 #[test]
 fn creates_an_empty_autonomy_file_and_needs_it_for_modules() {
-    let dir = scratch("files");
+    let dir = scratch("seed", "files");
     let p = dir.join("permissions.json");
     let a = dir.join("autonomy.json");
     ok_json(&seed(&p, Some(&a), &[], None));
@@ -155,7 +135,7 @@ fn creates_an_empty_autonomy_file_and_needs_it_for_modules() {
 
 #[test]
 fn never_overwrites_a_file_that_does_not_load() {
-    let dir = scratch("rejected");
+    let dir = scratch("seed", "rejected");
     let p = dir.join("permissions.json");
     let a = dir.join("autonomy.json");
     let bad_p = "{\"allow\": [\"Terminal(ls\"]";
@@ -177,7 +157,7 @@ fn never_overwrites_a_file_that_does_not_load() {
 
 #[test]
 fn policy_is_compiled_at_activation() {
-    let dir = scratch("policy");
+    let dir = scratch("seed", "policy");
     let p = dir.join("permissions.json");
     let a = dir.join("autonomy.json");
     let f = dir.join("policy.permc");
@@ -216,7 +196,7 @@ fn policy_is_compiled_at_activation() {
 /// defaults end up there once each, and every always-allow pattern too.
 #[test]
 fn concurrent_seeds_and_writers() {
-    let dir = scratch("concurrent");
+    let dir = scratch("seed", "concurrent");
     let p = dir.join("permissions.json");
     let a = dir.join("autonomy.json");
     let mut children = Vec::new();
