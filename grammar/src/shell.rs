@@ -25,13 +25,32 @@ pub const KEYWORDS: &[&str] = &[
     "function", "select", "coproc", "[[", "]]", "!",
 ];
 
+/// What the reader can know of a word (SPEC §4.4).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Known {
+    /// No part outside single quotes comes from an expansion: the text is the word.
+    #[default]
+    Exact,
+    /// Some part is an expansion (`$x`, `${…}`, `$(…)`, backticks, `$((…))`, `$[…]`),
+    /// all such parts inside double quotes (or in an assignment's value, which bash
+    /// does not split): possibly any ONE token.
+    OneToken,
+    /// Some expansion is unquoted: bash splits and globs it: possibly any run of
+    /// tokens, none included.
+    AnyTokens,
+}
+
 /// One command line, read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CommandLine {
     /// Every simple command, nested ones included, in source order.
     pub segments: Vec<Segment>,
-    /// Why the line is unparsed; empty when it parsed (SPEC §4.2).
+    /// Why the line is unparsed; empty when it parsed (SPEC §4.2). Sorted,
+    /// without repeats.
     pub unparsed: Vec<Unparsed>,
+    /// Each unparsed condition with the byte offset (in this line) of its
+    /// first occurrence, ordered by offset.
+    pub unparsed_at: Vec<(Unparsed, usize)>,
 }
 
 impl CommandLine {
@@ -47,6 +66,9 @@ pub struct Segment {
     /// Argument words, quotes removed, nothing expanded; redirections are
     /// not among them (SPEC §4.2). Leading `NAME=value` words are kept.
     pub words: Vec<String>,
+    /// What is known of each word (SPEC §4.4): same length and order as
+    /// `words`.
+    pub known: Vec<Known>,
     /// Redirections with their targets, in order.
     pub redirects: Vec<Redirect>,
     /// True for segments inside `$( )`, backticks, `<( )`, `( )`, `{ ;}`.
@@ -62,6 +84,8 @@ pub struct Redirect {
     pub op: String,
     /// The target word, quotes removed.
     pub target: String,
+    /// What is known of the target word (SPEC §4.4).
+    pub known: Known,
 }
 
 /// Why a command line is unparsed (SPEC §4.2).
@@ -158,6 +182,11 @@ pub struct Word {
     /// `>(`): a command runs there. `${…}` and `$((…))` are expansions, kept
     /// literally like `$NAME`.
     pub substitution: bool,
+    /// What is known of the word (SPEC §4.4). A leading assignment's value
+    /// is not split by bash, so an unquoted expansion there is
+    /// [`Known::OneToken`]; a process substitution is one token too (a
+    /// `/dev/fd/N` path).
+    pub known: Known,
 }
 
 /// A segment with its words' quoting details; what [`read_detailed`] returns.
@@ -180,6 +209,9 @@ pub struct DetailedLine {
     pub segments: Vec<DetailedSegment>,
     /// Unparsed conditions, sorted, without repeats.
     pub unparsed: Vec<Unparsed>,
+    /// Each unparsed condition with the byte offset of its first
+    /// occurrence, ordered by offset.
+    pub unparsed_at: Vec<(Unparsed, usize)>,
 }
 
 /// Reads a command line (SPEC §4). Never fails: problems are recorded in
@@ -199,6 +231,7 @@ pub fn read(src: &str) -> CommandLine {
             .segments
             .into_iter()
             .map(|s| Segment {
+                known: s.words.iter().map(|w| w.known).collect(),
                 words: s.words.into_iter().map(|w| w.text).collect(),
                 redirects: s.redirects,
                 nested: s.nested,
@@ -206,6 +239,7 @@ pub fn read(src: &str) -> CommandLine {
             })
             .collect(),
         unparsed: detailed.unparsed,
+        unparsed_at: detailed.unparsed_at,
     }
 }
 
@@ -213,16 +247,17 @@ pub fn read(src: &str) -> CommandLine {
 pub fn read_detailed(src: &str) -> DetailedLine {
     let mut unparsed = Vec::new();
     if src.len() > MAX_LEN {
-        unparsed.push(Unparsed::TooLong);
+        unparsed.push((Unparsed::TooLong, MAX_LEN));
     }
-    if src
+    if let Some(at) = src
         .bytes()
-        .any(|b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f)
+        .position(|b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f)
     {
-        unparsed.push(Unparsed::ControlCharacter);
+        unparsed.push((Unparsed::ControlCharacter, at));
     }
     let mut p = Parser {
         src: src.as_bytes(),
+        origin: None,
         pos: 0,
         depth: 0,
         nested: false,
@@ -230,12 +265,15 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         unparsed,
     };
     p.parse_list(Close::Eof);
-    let mut unparsed = p.unparsed;
+    let mut unparsed_at = p.unparsed;
+    unparsed_at.sort_by_key(|&(u, at)| (at, u));
+    let mut unparsed: Vec<Unparsed> = unparsed_at.iter().map(|&(u, _)| u).collect();
     unparsed.sort();
     unparsed.dedup();
     DetailedLine {
         segments: p.out,
         unparsed,
+        unparsed_at,
     }
 }
 
@@ -248,11 +286,15 @@ enum Close {
 
 struct Parser<'a> {
     src: &'a [u8],
+    /// For a backtick body (an unescaped copy): the offset in the top-level
+    /// line of each byte of `src` (one more entry for its end).
+    origin: Option<Vec<usize>>,
     pos: usize,
     depth: usize,
     nested: bool,
     out: Vec<DetailedSegment>,
-    unparsed: Vec<Unparsed>,
+    /// Each condition once, with the top-level offset of its first mark.
+    unparsed: Vec<(Unparsed, usize)>,
 }
 
 fn is_blank(b: u8) -> bool {
@@ -299,9 +341,31 @@ impl<'a> Parser<'a> {
         self.src.get(self.pos + off).copied()
     }
 
+    /// The offset in the top-level line of position `pos` of `src`.
+    fn top_offset(&self, pos: usize) -> usize {
+        match &self.origin {
+            None => pos,
+            Some(map) => map.get(pos).or(map.last()).copied().unwrap_or_default(),
+        }
+    }
+
+    /// Records an unparsed condition at the current position.
     fn mark(&mut self, why: Unparsed) {
-        if !self.unparsed.contains(&why) {
-            self.unparsed.push(why);
+        self.mark_at(why, self.pos);
+    }
+
+    /// Records an unparsed condition at position `pos` of `src`.
+    fn mark_at(&mut self, why: Unparsed, pos: usize) {
+        let at = self.top_offset(pos);
+        self.mark_top(why, at);
+    }
+
+    /// Records an unparsed condition at top-level offset `at`, keeping the
+    /// first (smallest) offset of each condition.
+    fn mark_top(&mut self, why: Unparsed, at: usize) {
+        match self.unparsed.iter_mut().find(|(u, _)| *u == why) {
+            Some(entry) => entry.1 = entry.1.min(at),
+            None => self.unparsed.push((why, at)),
         }
     }
 
@@ -519,13 +583,14 @@ impl<'a> Parser<'a> {
                 }
                 _ => {}
             }
+            let word_at = self.pos;
             if self.at_process_substitution() {
                 let w = self.read_word();
-                self.push_word(index, w);
+                self.push_word(index, w, word_at);
                 continue;
             }
             if let Some(op) = self.read_redirect_op(None) {
-                self.redirect_target(index, op);
+                self.redirect_target(index, op, word_at);
                 continue;
             }
             let w = self.read_word();
@@ -536,11 +601,11 @@ impl<'a> Parser<'a> {
                 && !self.at_process_substitution()
             {
                 if let Some(op) = self.read_redirect_op(Some(w.text.clone())) {
-                    self.redirect_target(index, op);
+                    self.redirect_target(index, op, word_at);
                     continue;
                 }
             }
-            self.push_word(index, w);
+            self.push_word(index, w, word_at);
         }
         let seg = &self.out[index];
         if seg.words.is_empty() && seg.redirects.is_empty() {
@@ -548,7 +613,6 @@ impl<'a> Parser<'a> {
             // Something followed (a closer or operator) but no command.
             return self.pos != start;
         }
-        self.check_segment(index);
         true
     }
 
@@ -556,35 +620,33 @@ impl<'a> Parser<'a> {
         self.out.get(index).map_or(0, |s| s.words.len())
     }
 
-    fn push_word(&mut self, index: usize, w: Word) {
-        if let Some(seg) = self.out.get_mut(index) {
-            seg.words.push(w);
-        }
-    }
-
-    /// Checks of SPEC §4.2 on a finished simple command.
-    fn check_segment(&mut self, index: usize) {
-        let Some(seg) = self.out.get(index) else {
+    /// Adds word `w`, read at `at`, to segment `index`, with the checks of
+    /// SPEC §4.2 on it.
+    fn push_word(&mut self, index: usize, mut w: Word, at: usize) {
+        let Some(seg) = self.out.get_mut(index) else {
             return;
         };
-        let mut marks = Vec::new();
-        if let Some(first) = seg.words.first() {
-            if !first.quoted && KEYWORDS.contains(&first.text.as_str()) {
-                marks.push(Unparsed::Keyword);
-            }
+        let first = seg.words.is_empty();
+        let leading = seg.words.iter().all(|p| p.assignment);
+        if w.assignment && leading {
+            // A leading assignment: bash neither splits nor globs its
+            // value, so an expansion there is one token.
+            w.known = w.known.min(Known::OneToken);
         }
-        if let Some(cmd) = seg.words.iter().find(|w| !w.assignment) {
-            // `[` alone is the test command (SPEC §4.2).
-            let test_command = cmd.text == "[" && !cmd.quoted;
-            if cmd.unquoted_glob && !test_command {
-                marks.push(Unparsed::GlobInCommandWord);
-            }
+        let keyword = first && !w.quoted && KEYWORDS.contains(&w.text.as_str());
+        // `[` alone is the test command (SPEC §4.2).
+        let test_command = w.text == "[" && !w.quoted;
+        let command_glob = leading && !w.assignment && w.unquoted_glob && !test_command;
+        let brace = w.brace_expansion;
+        seg.words.push(w);
+        if keyword {
+            self.mark_at(Unparsed::Keyword, at);
         }
-        if seg.words.iter().any(|w| w.brace_expansion) {
-            marks.push(Unparsed::BraceExpansion);
+        if command_glob {
+            self.mark_at(Unparsed::GlobInCommandWord, at);
         }
-        for m in marks {
-            self.mark(m);
+        if brace {
+            self.mark_at(Unparsed::BraceExpansion, at);
         }
     }
 
@@ -615,7 +677,7 @@ impl<'a> Parser<'a> {
             let Some(op) = op else { break };
             self.skip_blanks();
             let target = self.read_target(&op);
-            let Some(target) = target else {
+            let Some((target, known)) = target else {
                 self.mark(Unparsed::SyntaxError);
                 break;
             };
@@ -623,6 +685,7 @@ impl<'a> Parser<'a> {
                 seg.redirects.push(Redirect {
                     op: op.clone(),
                     target: target.clone(),
+                    known,
                 });
             }
         }
@@ -637,23 +700,25 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn redirect_target(&mut self, index: usize, op: String) {
+    /// Reads the target of redirection `op`, read at `at`.
+    fn redirect_target(&mut self, index: usize, op: String, at: usize) {
         self.skip_blanks();
-        if op.starts_with("<<") && op != "<<<" {
-            self.mark(Unparsed::HereDocument);
+        if op.contains("<<") && !op.ends_with("<<<") {
+            self.mark_at(Unparsed::HereDocument, at);
         }
         match self.read_target(&op) {
-            Some(target) => {
+            Some((target, known)) => {
                 if let Some(seg) = self.out.get_mut(index) {
-                    seg.redirects.push(Redirect { op, target });
+                    seg.redirects.push(Redirect { op, target, known });
                 }
             }
             None => self.mark(Unparsed::SyntaxError),
         }
     }
 
-    /// The target word of redirection `op`; `None` when there is none.
-    fn read_target(&mut self, op: &str) -> Option<String> {
+    /// The target word of redirection `op` and what is known of it; `None`
+    /// when there is none.
+    fn read_target(&mut self, op: &str) -> Option<(String, Known)> {
         match self.peek() {
             // A `#` at the start of a word begins a comment, also here:
             // bash rejects `>#x` as a redirection without target.
@@ -672,7 +737,7 @@ impl<'a> Parser<'a> {
                 {
                     self.mark(Unparsed::SyntaxError);
                 }
-                Some(w.text)
+                Some((w.text, w.known))
             }
         }
     }
@@ -713,8 +778,9 @@ impl<'a> Parser<'a> {
         self.leave();
     }
 
-    /// Parses `text` (a backtick body, already unescaped) as a nested line.
-    fn parse_nested_text(&mut self, text: &str) {
+    /// Parses `text` (a backtick body, already unescaped) as a nested line;
+    /// `origin` holds the top-level offset of each of its bytes.
+    fn parse_nested_text(&mut self, text: &str, origin: Vec<usize>) {
         if self.depth >= MAX_DEPTH {
             self.mark(Unparsed::TooDeep);
             self.pos = self.src.len();
@@ -722,6 +788,7 @@ impl<'a> Parser<'a> {
         }
         let mut sub = Parser {
             src: text.as_bytes(),
+            origin: Some(origin),
             pos: 0,
             depth: self.depth + 1,
             nested: true,
@@ -730,8 +797,8 @@ impl<'a> Parser<'a> {
         };
         sub.parse_list(Close::Eof);
         self.out.append(&mut sub.out);
-        for u in sub.unparsed {
-            self.mark(u);
+        for (u, at) in sub.unparsed {
+            self.mark_top(u, at);
             if u == Unparsed::TooDeep {
                 self.pos = self.src.len();
             }
@@ -756,6 +823,8 @@ impl<'a> Parser<'a> {
                 self.parse_nested_list(Close::Paren);
                 w.literal(&self.src[start..self.pos.min(self.src.len())]);
                 w.substitution = true;
+                // Bash passes one `/dev/fd/N` path: one token, not this text.
+                w.known = w.known.max(Known::OneToken);
                 continue;
             }
             if is_word_end(b) {
@@ -798,7 +867,7 @@ impl<'a> Parser<'a> {
                     self.read_double_quoted(&mut w);
                 }
                 b'$' => self.read_dollar(&mut w, false),
-                b'`' => self.read_backtick(&mut w),
+                b'`' => self.read_backtick(&mut w, false),
                 _ => {
                     w.unquoted_byte(b);
                     self.pos += 1;
@@ -842,7 +911,7 @@ impl<'a> Parser<'a> {
                     }
                 },
                 b'$' => self.read_dollar(w, true),
-                b'`' => self.read_backtick(w),
+                b'`' => self.read_backtick(w, true),
                 _ => {
                     w.quoted_byte(b);
                     self.pos += 1;
@@ -879,12 +948,14 @@ impl<'a> Parser<'a> {
                     self.mark(Unparsed::UnclosedSubstitution);
                 }
                 // An expansion, not a command: the word stays literal.
+                w.expansion(in_double);
                 w.literal_quoted(&self.src[start..self.pos]);
             }
             Some(b'(') => {
                 self.pos += 2;
                 self.parse_nested_list(Close::Paren);
                 w.substitution = true;
+                w.expansion(in_double);
                 w.literal_quoted(&self.src[start..self.pos.min(self.src.len())]);
             }
             Some(b'{') => {
@@ -914,6 +985,7 @@ impl<'a> Parser<'a> {
                     self.mark(Unparsed::UnclosedSubstitution);
                 }
                 // An expansion, not a command: the word stays literal.
+                w.expansion(in_double);
                 w.literal_quoted(&self.src[start..self.pos]);
             }
             Some(b'\'') if !in_double => {
@@ -944,7 +1016,17 @@ impl<'a> Parser<'a> {
                 w.quoted = true;
                 self.read_double_quoted(w);
             }
-            _ => {
+            next => {
+                // `$NAME`, `$1`, `$@`…: an expansion, kept literally; any
+                // other `$` is a literal dollar.
+                if next.is_some_and(|c| is_name_start(c) || c.is_ascii_digit())
+                    || matches!(
+                        next,
+                        Some(b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!' | b'[')
+                    )
+                {
+                    w.expansion(in_double);
+                }
                 if in_double {
                     w.quoted_byte(b'$');
                 } else {
@@ -956,12 +1038,14 @@ impl<'a> Parser<'a> {
     }
 
     /// `` `…` ``: the body, unescaped, is read as a nested command line.
-    fn read_backtick(&mut self, w: &mut WordBuilder) {
+    fn read_backtick(&mut self, w: &mut WordBuilder, in_double: bool) {
         let start = self.pos;
         self.pos += 1;
         let mut body = Vec::new();
+        let mut origin = Vec::new();
         let mut closed = false;
         while let Some(c) = self.peek() {
+            let at = self.top_offset(self.pos);
             match c {
                 b'`' => {
                     self.pos += 1;
@@ -971,31 +1055,36 @@ impl<'a> Parser<'a> {
                 b'\\' => match self.peek_at(1) {
                     Some(n @ (b'`' | b'$' | b'\\')) => {
                         body.push(n);
+                        origin.push(at + 1);
                         self.pos += 2;
                     }
                     Some(n) => {
-                        body.push(b'\\');
-                        body.push(n);
+                        body.extend_from_slice(&[b'\\', n]);
+                        origin.extend_from_slice(&[at, at + 1]);
                         self.pos += 2;
                     }
                     None => {
                         body.push(b'\\');
+                        origin.push(at);
                         self.pos += 1;
                     }
                 },
                 _ => {
                     body.push(c);
+                    origin.push(at);
                     self.pos += 1;
                 }
             }
         }
         if !closed {
-            self.mark(Unparsed::UnclosedSubstitution);
+            self.mark_at(Unparsed::UnclosedSubstitution, start);
         }
+        origin.push(self.top_offset(self.pos));
         let text = String::from_utf8_lossy(&body).into_owned();
         let end = self.pos;
-        self.parse_nested_text(&text);
+        self.parse_nested_text(&text, origin);
         w.substitution = true;
+        w.expansion(in_double);
         w.literal_quoted(&self.src[start..end.min(self.src.len())]);
     }
 }
@@ -1027,9 +1116,21 @@ struct WordBuilder {
     name_so_far: bool,
     assignment: bool,
     substitution: bool,
+    known: Known,
 }
 
 impl WordBuilder {
+    /// An expansion is part of the word: inside double quotes it is one
+    /// token, unquoted bash splits and globs it (SPEC §4.4).
+    fn expansion(&mut self, in_double: bool) {
+        let k = if in_double {
+            Known::OneToken
+        } else {
+            Known::AnyTokens
+        };
+        self.known = self.known.max(k);
+    }
+
     fn unquoted_byte(&mut self, b: u8) {
         if self.bytes.is_empty() {
             self.name_so_far = is_name_start(b);
@@ -1091,6 +1192,7 @@ impl WordBuilder {
             brace_expansion: self.brace,
             assignment: self.assignment,
             substitution: self.substitution,
+            known: self.known,
         }
     }
 }
@@ -1253,6 +1355,89 @@ mod tests {
         let l = read("a >y<(b)");
         assert_eq!(l.segments[0].redirects[0].target, "y<(b)");
         assert!(!l.is_unparsed());
+    }
+
+    #[test]
+    fn known_words() {
+        use Known::*;
+        let known = |src: &str| -> Vec<Vec<Known>> {
+            read(src).segments.into_iter().map(|s| s.known).collect()
+        };
+        assert_eq!(known("git $c"), [vec![Exact, AnyTokens]]);
+        assert_eq!(known("git \"$c\""), [vec![Exact, OneToken]]);
+        assert_eq!(known("git${IFS}push"), [vec![AnyTokens]]);
+        assert_eq!(
+            known("echo '$x' \\$x \"\\$x\" $ a$ \"$\""),
+            [vec![Exact; 7]]
+        );
+        assert_eq!(
+            known("X=$(date) make"),
+            [vec![OneToken, Exact], vec![Exact]]
+        );
+        assert_eq!(
+            known("X=`date` Y=$y make Z=$z"),
+            [vec![OneToken, OneToken, Exact, AnyTokens], vec![Exact],]
+        );
+        for (word, k) in [
+            ("$1", AnyTokens),
+            ("$@", AnyTokens),
+            ("\"$@\"", OneToken),
+            ("$?", AnyTokens),
+            ("$$", AnyTokens),
+            ("$#", AnyTokens),
+            ("$!", AnyTokens),
+            ("$-", AnyTokens),
+            ("$*", AnyTokens),
+            ("${x}", AnyTokens),
+            ("\"${x}\"", OneToken),
+            ("$((1+2))", AnyTokens),
+            ("\"$((1+2))\"", OneToken),
+            ("$[1+2]", AnyTokens),
+            ("`date`", AnyTokens),
+            ("\"`date`\"", OneToken),
+            ("\"$(date)\"$x", AnyTokens),
+            ("$\"$x\"", OneToken),
+            ("<(ls)", OneToken),
+            ("'$(x)'", Exact),
+            ("~", Exact),
+        ] {
+            let l = read(&format!("echo {word}"));
+            assert_eq!(l.segments[0].known, [Exact, k], "{word}");
+        }
+        let l = read_detailed("cat \"$f\" >$out 2>\"$err\" <in");
+        assert_eq!(l.segments[0].words[1].known, OneToken);
+        let r: Vec<_> = l.segments[0].redirects.iter().map(|r| r.known).collect();
+        assert_eq!(r, [AnyTokens, OneToken, Exact]);
+        let l = read("(a) >$x");
+        assert_eq!(l.segments[0].redirects[0].known, AnyTokens);
+    }
+
+    #[test]
+    fn unparsed_offsets() {
+        let l = read("echo {a,b} $'x' && cat <<E");
+        assert_eq!(
+            l.unparsed_at,
+            [
+                (Unparsed::BraceExpansion, 5),
+                (Unparsed::AnsiCQuote, 11),
+                (Unparsed::HereDocument, 23),
+            ]
+        );
+        assert_eq!(
+            l.unparsed,
+            [
+                Unparsed::HereDocument,
+                Unparsed::AnsiCQuote,
+                Unparsed::BraceExpansion
+            ]
+        );
+        // In a backtick body, offsets are the top-level line's.
+        let l = read("echo `a \\`b $'x'\\``");
+        assert_eq!(l.unparsed_at, [(Unparsed::AnsiCQuote, 12)]);
+        // The first occurrence of each condition counts.
+        let l = read("a $'x' $'y'");
+        assert_eq!(l.unparsed_at, [(Unparsed::AnsiCQuote, 2)]);
+        assert!(read("ls -la").unparsed_at.is_empty());
     }
 
     #[test]
