@@ -113,14 +113,19 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
         }
     }
     let files = if args.files.is_empty() {
-        let found: Vec<PathBuf> = ["permissions.json", "autonomy.json"]
-            .into_iter()
-            .map(PathBuf::from)
-            .filter(|p| p.is_file())
-            .collect();
+        // The project's files, found as git finds `.git`; else an
+        // autonomy.json alone in the current folder.
+        let found: Vec<PathBuf> = match crate::project::discover_here() {
+            Some(p) => std::iter::once(p.permissions).chain(p.autonomy).collect(),
+            None => [crate::project::AUTONOMY]
+                .into_iter()
+                .map(PathBuf::from)
+                .filter(|p| p.is_file())
+                .collect(),
+        };
         if found.is_empty() {
             return Err(Fatal(
-                "error: no rule files to check: give FILES, or run where permissions.json or autonomy.json is".into(),
+                "error: no rule files to check: give FILES, or run inside a project (a folder holding permissions.json, or below one)".into(),
             ));
         }
         found

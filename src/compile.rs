@@ -42,7 +42,9 @@ pub struct CompileArgs {
 
 /// Runs `permc compile`.
 pub fn run(args: &CompileArgs) -> Result<ExitCode, Fatal> {
-    let (policy, sources) = compile_sources(args.permissions.as_deref(), args.autonomy.as_deref())?;
+    let (permissions, autonomy) =
+        crate::project::rule_files(args.permissions.as_deref(), args.autonomy.as_deref())?;
+    let (policy, sources) = compile_sources(permissions.as_deref(), autonomy.as_deref())?;
     if let Some(out) = &args.output {
         write_artifact(&policy, &sources, out)?;
     }

@@ -6,6 +6,7 @@ mod check;
 mod compile;
 mod decide;
 mod load;
+mod project;
 mod seed;
 mod serve;
 mod tokens;
@@ -172,7 +173,8 @@ fn decider(
             Engine::Reference => (Box::new(ReferenceDecider(rules.clone())), rules),
         });
     }
-    let (r, _, _) = load::rules(p, a)?;
+    let (p, a) = project::rule_files(p, a)?;
+    let (r, _, _) = load::rules(p.as_deref(), a.as_deref())?;
     Ok(match requests.engine {
         Engine::Compiled => {
             let policy = permc_compiler::compile(&r.permissions, &r.autonomy);
@@ -244,14 +246,21 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             engine,
             max_line_bytes,
             threads,
-        } => Ok(serve::run(serve::Options {
-            permissions: rules.permissions,
-            autonomy: rules.autonomy,
-            policy,
-            engine,
-            max_line_bytes,
-            threads,
-        })),
+        } => {
+            let (permissions, autonomy) = if policy.is_some() {
+                (rules.permissions, rules.autonomy)
+            } else {
+                project::rule_files(rules.permissions.as_deref(), rules.autonomy.as_deref())?
+            };
+            Ok(serve::run(serve::Options {
+                permissions,
+                autonomy,
+                policy,
+                engine,
+                max_line_bytes,
+                threads,
+            }))
+        }
         Command::Always {
             permissions,
             autonomy,

@@ -111,3 +111,115 @@ fn rejected_rule_file_names_file_line_column_and_fix() {
     insta::assert_snapshot!("rejected_file", err);
     let _ = std::fs::remove_dir_all(Path::new(&dir));
 }
+
+fn permc_in(dir: &Path, args: &[&str], stdin: &str) -> (String, String, i32) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_permc"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("permc runs");
+    let mut input = child.stdin.take().expect("stdin");
+    let _ = input.write_all(stdin.as_bytes());
+    drop(input);
+    let out = child.wait_with_output().expect("permc ends");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+fn scratch(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("permc-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("scratch folder");
+    d
+}
+
+const PUSH: &str = r#"{"action": {"type": "git_push"}, "context": {"role": "owner"}}"#;
+
+/// Point 3: no rule files given and none to find → exit 2 saying what to
+/// pass, in every command that decides or compiles; never an empty policy.
+#[test]
+fn no_rule_files_is_an_error_not_an_empty_policy() {
+    let d = scratch("no-rules");
+    for (args, stdin) in [
+        (vec!["decide", "--request", PUSH], ""),
+        (vec!["explain", "--request", PUSH], ""),
+        (vec!["compile", "-o", "x.permc"], ""),
+        (vec!["serve"], PUSH),
+    ] {
+        let (out, err, code) = permc_in(&d, &args, stdin);
+        assert_eq!(code, 2, "{args:?}: {out} {err}");
+        assert!(out.is_empty(), "{args:?}: no answer: {out}");
+        assert!(
+            err.contains("--permissions"),
+            "{args:?}: says what to pass: {err}"
+        );
+    }
+    assert!(!d.join("x.permc").exists(), "no artifact from nothing");
+    // An empty policy when asked for explicitly.
+    std::fs::write(d.join("empty.json"), "{}").expect("write");
+    let (out, err, code) = permc_in(
+        &d,
+        &["decide", "--permissions", "empty.json", "--request", PUSH],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"policy\""), "{out}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Point 14: a command given no rule files uses the project's, found by
+/// walking up from the current folder (autonomy.json beside
+/// permissions.json); `check` with no files checks those.
+#[test]
+fn commands_find_the_project_files_from_a_subfolder() {
+    let d = scratch("discover");
+    let sub = d.join("src/app");
+    std::fs::create_dir_all(&sub).expect("dirs");
+    std::fs::write(
+        d.join("permissions.json"),
+        r#"{"deny": ["GitPush()"], "allow": ["Terminal(ls && rm x)"]}"#,
+    )
+    .expect("write");
+    std::fs::write(
+        d.join("autonomy.json"),
+        r#"{"dev-api": {"git_commit": "deny"}}"#,
+    )
+    .expect("write");
+    let (out, err, code) = permc_in(&sub, &["decide", "--request", PUSH], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"policy\":\"deny\""), "{out}");
+    let commit =
+        r#"{"action": {"type": "git_commit", "agent": "dev-api"}, "context": {"role": "owner"}}"#;
+    let (out, err, code) = permc_in(&sub, &["decide", "--request", commit], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("\"policy\":\"deny\""),
+        "autonomy.json beside: {out}"
+    );
+    let (out, err, code) = permc_in(&sub, &["serve"], PUSH);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"policy\":\"deny\""), "{out}");
+    let (_, err, code) = permc_in(&sub, &["compile", "-o", "x.permc"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(sub.join("x.permc").is_file());
+    let (out, _, _) = permc_in(&sub, &["check", "--format", "json"], "");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let files: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .expect("diagnostics")
+        .iter()
+        .filter_map(|d| d["file"].as_str())
+        .collect();
+    assert!(
+        files.iter().any(|f| f.ends_with("permissions.json")),
+        "check checks the project's files: {out}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -434,9 +434,17 @@ fn kill_term(child: &Child) {
     assert!(ok.success());
 }
 
+/// A permissions.json holding `{}`: an empty policy, asked for explicitly
+/// (with no rule files at all, permc refuses to start).
+fn empty_policy() -> String {
+    let p = std::env::temp_dir().join(format!("permc-serve-{}-empty.json", std::process::id()));
+    std::fs::write(&p, "{}").expect("write");
+    p.to_str().expect("utf-8 path").to_string()
+}
+
 #[test]
 fn sigterm_when_idle_exits_0() {
-    let mut serve = Serve::start(&[]);
+    let mut serve = Serve::start(&["--permissions", &empty_policy()]);
     let d = serve.ask(&terminal(1, "ls"));
     assert_eq!(d["id"], 1);
     kill_term(&serve.child);
@@ -446,7 +454,7 @@ fn sigterm_when_idle_exits_0() {
 
 #[test]
 fn sigterm_while_pipelining_finishes_the_lines_in_progress_and_exits_0() {
-    let mut serve = Serve::start(&[]);
+    let mut serve = Serve::start(&["--permissions", &empty_policy()]);
     let mut stdin = serve.stdin.take().expect("stdin");
     const N: usize = 200_000;
     let writer = std::thread::spawn(move || {
@@ -497,7 +505,7 @@ fn blocked_on_a_pipe(pid: u32) -> Option<bool> {
 
 #[test]
 fn sigterm_when_the_client_stopped_reading_gives_up_with_status_1() {
-    let mut serve = Serve::start(&[]);
+    let mut serve = Serve::start(&["--permissions", &empty_policy()]);
     let pid = serve.child.id();
     let mut stdin = serve.stdin.take().expect("stdin");
     let writer = std::thread::spawn(move || {
@@ -537,7 +545,7 @@ fn peak_rss_kib(pid: u32) -> Option<u64> {
 
 #[test]
 fn a_client_that_stops_reading_meets_back_pressure_not_unbounded_memory() {
-    let mut serve = Serve::start(&[]);
+    let mut serve = Serve::start(&["--permissions", &empty_policy()]);
     let pid = serve.child.id();
     let mut stdin = serve.stdin.take().expect("stdin");
     // 3,000 requests with 20 KB ids: 60 MB each way.

@@ -60,7 +60,9 @@ test('decides, and matches each answer to its request under concurrency', async 
 });
 
 test('a request permc cannot read rejects, and the stream goes on', async () => {
-  const permc = new Permc({});
+  // An empty policy only when asked for: a permissions.json holding `{}`.
+  const { file } = tempRules({});
+  const permc = new Permc({ permissions: file });
   await assert.rejects(
     permc.decide({ action: { type: 'teleport' }, context: { role: 'developer' } }),
     (e) => e instanceof PermcError && e.code === 'unknown_type',
