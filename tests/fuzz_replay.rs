@@ -1,0 +1,68 @@
+//! Replays the committed fuzz corpora on stable (`cargo test`), so every
+//! input the fuzzers kept — seeds, coverage-increasing finds and past
+//! crashes — stays checked without nightly. The checks are the fuzz
+//! targets' own (`fuzz/src/checks.rs`, compiled here through `#[path]`);
+//! see the README's "Fuzzing" section for running the fuzzers.
+
+#[path = "../fuzz/src/checks.rs"]
+#[allow(dead_code)]
+mod checks;
+
+use std::path::Path;
+
+/// Runs `check` on every file of `fuzz/corpus/<target>` and of
+/// `fuzz/regressions/<target>` (crashes found, minimized), and says how
+/// many it ran (a target with no input is a failure: the corpus is missing).
+fn replay(target: &str, check: fn(&[u8])) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz");
+    let mut ran = 0;
+    for dir in ["corpus", "regressions"] {
+        let Ok(entries) = std::fs::read_dir(root.join(dir).join(target)) else {
+            continue;
+        };
+        let mut files: Vec<_> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        files.sort();
+        for f in files {
+            let data = std::fs::read(&f).expect("a corpus file reads");
+            let outcome = std::panic::catch_unwind(|| check(&data));
+            assert!(outcome.is_ok(), "{target}: {} fails its check", f.display());
+            ran += 1;
+        }
+    }
+    assert!(ran > 0, "no corpus for fuzz target `{target}`");
+}
+
+#[test]
+fn shell() {
+    replay("shell", checks::shell);
+}
+
+#[test]
+fn pattern() {
+    replay("pattern", checks::pattern);
+}
+
+#[test]
+fn rules() {
+    replay("rules", checks::rules);
+}
+
+#[test]
+fn request() {
+    replay("request", checks::request);
+}
+
+#[test]
+fn artifact() {
+    replay("artifact", checks::artifact);
+}
+
+#[test]
+fn analyzer() {
+    replay("analyzer", checks::analyzer);
+}
+
+#[test]
+fn differential() {
+    replay("differential", checks::differential);
+}
