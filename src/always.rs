@@ -133,6 +133,6 @@ pub fn run(o: Options) -> Result<ExitCode, Fatal> {
             })
         }
     };
-    println!("{out}");
+    crate::out::println(&out.to_string())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -14,7 +14,7 @@ use permc_analyzer::output::{self, Source};
 use permc_analyzer::{check_file, Kind, Options};
 use permc_grammar::action::closest;
 use permc_grammar::Severity;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -96,12 +96,12 @@ fn unknown_check(name: &str) -> Fatal {
 pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
     if let Some(name) = &args.explain {
         let check = checks::find(name).ok_or_else(|| unknown_check(name))?;
-        println!(
+        crate::out::println(&format!(
             "# {} ({})\n\n{}",
             check.name,
             check.severity.name(),
             check.docs().trim_end()
-        );
+        ))?;
         return Ok(ExitCode::SUCCESS);
     }
     for name in &args.ignore {
@@ -183,10 +183,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
         Format::Sarif => output::sarif(&diags, &sources) + "\n",
         Format::Github => output::github(&diags, &sources),
     };
-    let mut out = std::io::stdout().lock();
-    // A closed pipe (`permc check | head`) is not an analyzer failure.
-    let _ = out.write_all(text.as_bytes());
-    let _ = out.flush();
+    // A closed pipe (`permc check | head`) is not an analyzer failure; a
+    // failed write is (exit 2).
+    crate::out::print(&text)?;
     let fails = diags.iter().any(|d| {
         d.severity == Severity::Error
             || (d.severity == Severity::Warning && args.deny == Some(DenyLevel::Warnings))

@@ -52,7 +52,7 @@ pub fn run(args: &CompileArgs) -> Result<ExitCode, Fatal> {
         let graph = policy
             .graph()
             .map_err(|e| Fatal(format!("error: the stage graph does not check: {e}")))?;
-        print!("{}", graph.dot());
+        crate::out::print(&graph.dot())?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -47,31 +47,20 @@ fn error_json(e: &RequestError, id: Option<&Value>) -> Value {
     v
 }
 
-/// Reads one request line: the JSON it holds, when it is JSON (for its
-/// `id`), and the request, or why it cannot be read.
+/// Reads one request: the `id` it carries, when it is JSON and has one,
+/// and the request, or why it cannot be read.
 fn read_request(line: &[u8]) -> (Option<Value>, Result<Request, RequestError>) {
-    let text = match std::str::from_utf8(line) {
-        Ok(t) => t,
-        Err(_) => {
-            let e = RequestError {
-                code: "invalid_json",
-                message: "the request is not valid UTF-8".into(),
-            };
-            return (None, Err(e));
-        }
-    };
-    let value: Value = match serde_json::from_str(text) {
-        Ok(v) => v,
-        Err(e) => {
-            let e = RequestError {
-                code: "invalid_json",
-                message: format!("the request is not valid JSON: {e}"),
-            };
-            return (None, Err(e));
-        }
-    };
-    let req = Request::from_value(&value);
-    (Some(value), req)
+    match std::str::from_utf8(line) {
+        Ok(text) => Request::from_json_with_id(text),
+        Err(_) => (None, Err(not_utf8())),
+    }
+}
+
+fn not_utf8() -> RequestError {
+    RequestError {
+        code: "invalid_json",
+        message: "the request is not valid UTF-8".into(),
+    }
 }
 
 /// A decision with the request's `id`: the decision's fields (SPEC §10.2,
@@ -97,10 +86,11 @@ impl serde::Serialize for WithId<'_> {
 /// a decision or an error object, never both; the request's `id`, if it
 /// has one, echoed. The decision is written straight from [`Decision`],
 /// without building it as a JSON value first (`permc serve` pays this per
-/// request).
-pub fn write_answer_line(decider: &dyn Decider, line: &[u8], out: &mut Vec<u8>) {
-    let (value, req) = read_request(line);
-    let id = value.as_ref().and_then(|v| v.get("id"));
+/// request). Whether the request could be read.
+pub fn write_answer_line(decider: &dyn Decider, line: &[u8], out: &mut Vec<u8>) -> bool {
+    let (id, req) = read_request(line);
+    let id = id.as_ref();
+    let read = req.is_ok();
     // Writing into a `Vec` cannot fail: every key is a string and a `Vec`
     // takes every byte.
     let _ = match req {
@@ -114,6 +104,7 @@ pub fn write_answer_line(decider: &dyn Decider, line: &[u8], out: &mut Vec<u8>) 
         Err(e) => serde_json::to_writer(&mut *out, &error_json(&e, id)),
     };
     out.push(b'\n');
+    read
 }
 
 /// Decides every line of `input` (JSON Lines), writing one answer a line.
@@ -139,34 +130,31 @@ pub fn stream(
         }
         answer.clear();
         write_answer_line(decider, line, &mut answer);
-        out.write_all(&answer)
-            .map_err(|e| Fatal(format!("error: writing: {e}")))?;
+        let mut r = out.write_all(&answer);
         if flush_each {
-            out.flush()
-                .map_err(|e| Fatal(format!("error: writing: {e}")))?;
+            r = r.and_then(|()| out.flush());
+        }
+        if crate::out::sent(r)? == crate::out::Sent::Closed {
+            return Ok(());
         }
     }
-    out.flush()
-        .map_err(|e| Fatal(format!("error: writing: {e}")))
+    crate::out::sent(out.flush()).map(|_| ())
 }
 
-/// `permc explain`: the decision with every step, for people.
-pub fn explain_text(rules: &Rules, decider: &dyn Decider, line: &[u8]) -> String {
+/// `permc explain`: the decision with every step, for people; or the
+/// line saying why the request cannot be read.
+pub fn explain_text(rules: &Rules, decider: &dyn Decider, line: &[u8]) -> Result<String, String> {
     let mut out = String::new();
     let parsed = std::str::from_utf8(line)
-        .map_err(|_| RequestError {
-            code: "invalid_json",
-            message: "the request is not valid UTF-8".into(),
-        })
+        .map_err(|_| not_utf8())
         .and_then(Request::from_json);
     let req = match parsed {
         Ok(r) => r,
         Err(e) => {
-            out.push_str(&format!(
+            return Err(format!(
                 "error: the request cannot be read ({}): {}\n",
                 e.code, e.message
             ));
-            return out;
         }
     };
     let a = &req.action;
@@ -236,7 +224,7 @@ pub fn explain_text(rules: &Rules, decider: &dyn Decider, line: &[u8]) -> String
     if !same {
         out.push_str("  warning: the compiled engine and the reference interpreter disagree; please report this\n");
     }
-    out
+    Ok(out)
 }
 
 fn shell_join(words: &[String]) -> String {

@@ -6,6 +6,7 @@ mod check;
 mod compile;
 mod decide;
 mod load;
+mod out;
 mod project;
 mod seed;
 mod serve;
@@ -15,7 +16,7 @@ mod write;
 use clap::{Args, Parser, Subcommand};
 use decide::{CompiledDecider, Decider, Engine, ReferenceDecider};
 use load::Fatal;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -208,6 +209,18 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
     match cli.command {
         Command::Decide { rules, requests } => {
             let (d, _) = decider(&rules, &requests, false)?;
+            if let Some(json) = &requests.request {
+                // One request: one JSON value, whatever its whitespace; an
+                // unreadable one is answered and the status is 2.
+                let mut answer = Vec::new();
+                let read = decide::write_answer_line(d.as_ref(), json.as_bytes(), &mut answer);
+                out::write_to(&mut std::io::stdout().lock(), &answer)?;
+                return Ok(if read {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(2)
+                });
+            }
             let (mut input, interactive) = open_requests(&requests)?;
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
@@ -216,11 +229,17 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         }
         Command::Explain { rules, requests } => {
             let (d, r) = decider(&rules, &requests, true)?;
+            if let Some(json) = &requests.request {
+                return match decide::explain_text(&r, d.as_ref(), json.as_bytes()) {
+                    Ok(text) => out::print(&text).map(|_| ExitCode::SUCCESS),
+                    Err(e) => Err(Fatal(e.trim_end().to_string())),
+                };
+            }
             let (mut input, _) = open_requests(&requests)?;
             let mut buf = Vec::new();
             let mut first = true;
             let stdout = std::io::stdout();
-            let mut out = stdout.lock();
+            let mut stdout = stdout.lock();
             loop {
                 buf.clear();
                 let n = input
@@ -232,11 +251,19 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
                 if buf.iter().all(u8::is_ascii_whitespace) {
                     continue;
                 }
+                let mut text = String::new();
                 if !first {
-                    let _ = writeln!(out);
+                    text.push('\n');
                 }
                 first = false;
-                let _ = write!(out, "{}", decide::explain_text(&r, d.as_ref(), &buf));
+                // In a stream, an unreadable request is answered in its
+                // place and the stream goes on.
+                match decide::explain_text(&r, d.as_ref(), &buf) {
+                    Ok(t) | Err(t) => text.push_str(&t),
+                }
+                if out::write_to(&mut stdout, text.as_bytes())? == out::Sent::Closed {
+                    break;
+                }
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -288,7 +315,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         Command::Check(args) => check::run(args),
         Command::Compile(args) => compile::run(&args),
         Command::Tokens { command } => {
-            println!("{}", tokens::tokens_json(&command));
+            out::println(&tokens::tokens_json(&command).to_string())?;
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -73,6 +73,6 @@ pub fn run(o: Options) -> Result<ExitCode, Fatal> {
         "autonomy": autonomy,
         "policy": o.policy.as_ref().map(|p| p.display().to_string()),
     });
-    println!("{out}");
+    crate::out::println(&out.to_string())?;
     Ok(ExitCode::SUCCESS)
 }

@@ -17,7 +17,11 @@
 const { spawn } = require('node:child_process');
 const { EventEmitter } = require('node:events');
 
-/** A request permc answered with `{"error": {code, message}}`, or a failure of the process itself. */
+/**
+ * A request permc answered with `{"error": {code, message}}` (`unknown_field`
+ * and `duplicate_key` included: requests are read strictly), or a failure of
+ * the process itself.
+ */
 class PermcError extends Error {
   constructor(code, message) {
     super(message);

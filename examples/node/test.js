@@ -68,6 +68,11 @@ test('a request permc cannot read rejects, and the stream goes on', async () => 
     (e) => e instanceof PermcError && e.code === 'unknown_type',
   );
   await assert.rejects(permc.decide({ action: { type: 'git_push' } }), (e) => e.code === 'missing_field');
+  // Strict requests: a typo never falls back to a default.
+  await assert.rejects(
+    permc.decide({ action: { type: 'git_commit' }, context: { role: 'developer', executonMode: 'runner' } }),
+    (e) => e.code === 'unknown_field' && e.message.includes('executionMode'),
+  );
   const d = await permc.decide({ action: { type: 'git_commit' }, context: { role: 'developer' } });
   assert.equal(d.policy, 'require_approval');
   assert.equal((await permc.close()).code, 0);

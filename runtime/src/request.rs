@@ -2,6 +2,7 @@
 
 use permc_grammar::{ActionType, Role};
 use serde_json::{Map, Value};
+
 use std::fmt;
 
 /// Where the command runs (SPEC §5.1).
@@ -76,7 +77,7 @@ pub struct Request {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RequestError {
     /// `invalid_json`, `invalid_request`, `missing_field`, `unknown_type`,
-    /// `unknown_role`, `invalid_field`.
+    /// `unknown_role`, `invalid_field`, `unknown_field`, `duplicate_key`.
     pub code: &'static str,
     /// For people.
     pub message: String,
@@ -97,128 +98,443 @@ fn err(code: &'static str, message: impl Into<String>) -> RequestError {
     }
 }
 
-fn opt_string(
-    obj: &Map<String, Value>,
-    key: &str,
-    path: &str,
-) -> Result<Option<String>, RequestError> {
-    match obj.get(key) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(s)) => Ok(Some(s.clone())),
-        Some(_) => Err(err(
-            "invalid_field",
-            format!("`{path}.{key}` must be a string"),
-        )),
+/// The fields permc knows, per object (SPEC §10.1). A field of another
+/// action type (`targetBranch` on `git_push`) is known and ignored.
+const ROOT_FIELDS: &[&str] = &["action", "context", "id"];
+const ACTION_FIELDS: &[&str] = &["type", "command", "cwd", "agent", "targetBranch"];
+const CONTEXT_FIELDS: &[&str] = &[
+    "role",
+    "executionMode",
+    "containerRunning",
+    "projectScopeRoot",
+];
+
+/// A JSON value as written: an object keeps every key in document order,
+/// a key given twice included (`serde_json::Value` would keep only one).
+#[derive(Debug)]
+enum Node {
+    Null,
+    Bool(bool),
+    Number(serde_json::Number),
+    String(String),
+    Array(Vec<Node>),
+    Object(Vec<(String, Node)>),
+}
+
+impl<'de> serde::Deserialize<'de> for Node {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Node, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Node;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON value")
+            }
+            fn visit_unit<E>(self) -> Result<Node, E> {
+                Ok(Node::Null)
+            }
+            fn visit_none<E>(self) -> Result<Node, E> {
+                Ok(Node::Null)
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<Node, E> {
+                Ok(Node::Bool(b))
+            }
+            fn visit_i64<E>(self, n: i64) -> Result<Node, E> {
+                Ok(Node::Number(n.into()))
+            }
+            fn visit_u64<E>(self, n: u64) -> Result<Node, E> {
+                Ok(Node::Number(n.into()))
+            }
+            fn visit_f64<E>(self, n: f64) -> Result<Node, E> {
+                Ok(serde_json::Number::from_f64(n).map_or(Node::Null, Node::Number))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Node, E> {
+                Ok(Node::String(s.to_owned()))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Node, E> {
+                Ok(Node::String(s))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Node, A::Error> {
+                let mut v = Vec::new();
+                while let Some(n) = a.next_element()? {
+                    v.push(n);
+                }
+                Ok(Node::Array(v))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Node, A::Error> {
+                let mut v = Vec::new();
+                while let Some(kv) = a.next_entry::<String, Node>()? {
+                    v.push(kv);
+                }
+                Ok(Node::Object(v))
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 
-impl Request {
-    /// Reads a request from JSON text.
-    pub fn from_json(text: &str) -> Result<Request, RequestError> {
-        let v: Value = serde_json::from_str(text).map_err(|e| {
-            err(
-                "invalid_json",
-                format!("the request is not valid JSON: {e}"),
-            )
-        })?;
-        Request::from_value(&v)
-    }
-
-    /// Reads a request from a JSON value.
-    pub fn from_value(v: &Value) -> Result<Request, RequestError> {
-        let root = v
-            .as_object()
-            .ok_or_else(|| err("invalid_request", "a request must be a JSON object"))?;
-        let action = match root.get("action") {
-            Some(Value::Object(o)) => o,
-            Some(_) => return Err(err("invalid_field", "`action` must be an object")),
-            None => return Err(err("missing_field", "`action` is required")),
-        };
-        let context = match root.get("context") {
-            Some(Value::Object(o)) => o,
-            Some(_) => return Err(err("invalid_field", "`context` must be an object")),
-            None => return Err(err("missing_field", "`context` is required")),
-        };
-        let kind = match action.get("type") {
-            Some(Value::String(s)) => ActionType::from_name(s)
-                .ok_or_else(|| err("unknown_type", format!("unknown action type `{s}`")))?,
-            Some(_) => return Err(err("invalid_field", "`action.type` must be a string")),
-            None => return Err(err("missing_field", "`action.type` is required")),
-        };
-        let role = match context.get("role") {
-            Some(Value::String(s)) => {
-                Role::parse(s).ok_or_else(|| err("unknown_role", format!("unknown role `{s}`")))?
-            }
-            Some(_) => return Err(err("invalid_field", "`context.role` must be a string")),
-            None => return Err(err("missing_field", "`context.role` is required")),
-        };
-        let execution_mode = match context.get("executionMode") {
-            None | Some(Value::Null) => ExecutionMode::Container,
-            Some(Value::String(s)) => ExecutionMode::parse(s).ok_or_else(|| {
-                err(
-                    "invalid_field",
-                    format!("unknown executionMode `{s}` (container, mounted or runner)"),
-                )
-            })?,
-            Some(_) => {
-                return Err(err(
-                    "invalid_field",
-                    "`context.executionMode` must be a string",
-                ))
-            }
-        };
-        let container_running = match context.get("containerRunning") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => {
-                return Err(err(
-                    "invalid_field",
-                    "`context.containerRunning` must be a boolean",
-                ))
-            }
-        };
-        let project_scope_root = opt_string(context, "projectScopeRoot", "context")?;
-        let command = opt_string(action, "command", "action")?;
-        let cwd = opt_string(action, "cwd", "action")?;
-        let agent = opt_string(action, "agent", "action")?;
-        let target_branch = opt_string(action, "targetBranch", "action")?;
-        if kind == ActionType::Terminal {
-            if command.is_none() {
-                return Err(err(
-                    "missing_field",
-                    "`action.command` is required for terminal actions",
-                ));
-            }
-            match &project_scope_root {
-                None => {
-                    return Err(err(
-                        "missing_field",
-                        "`context.projectScopeRoot` is required for terminal actions",
-                    ))
-                }
-                Some(r) if !r.starts_with('/') => {
-                    return Err(err(
-                        "invalid_field",
-                        "`context.projectScopeRoot` must be an absolute path",
-                    ))
-                }
-                Some(_) => {}
+impl Node {
+    fn of(v: &Value) -> Node {
+        match v {
+            Value::Null => Node::Null,
+            Value::Bool(b) => Node::Bool(*b),
+            Value::Number(n) => Node::Number(n.clone()),
+            Value::String(s) => Node::String(s.clone()),
+            Value::Array(a) => Node::Array(a.iter().map(Node::of).collect()),
+            Value::Object(o) => {
+                Node::Object(o.iter().map(|(k, v)| (k.clone(), Node::of(v))).collect())
             }
         }
-        Ok(Request {
-            action: Action {
-                kind,
-                command,
-                cwd,
-                agent,
-                target_branch,
-            },
-            context: Context {
-                role,
-                execution_mode,
-                container_running,
-                project_scope_root,
-            },
-        })
+    }
+
+    fn to_value(&self) -> Value {
+        match self {
+            Node::Null => Value::Null,
+            Node::Bool(b) => Value::Bool(*b),
+            Node::Number(n) => Value::Number(n.clone()),
+            Node::String(s) => Value::String(s.clone()),
+            Node::Array(a) => Value::Array(a.iter().map(Node::to_value).collect()),
+            Node::Object(o) => Value::Object(
+                o.iter()
+                    .map(|(k, v)| (k.clone(), v.to_value()))
+                    .collect::<Map<_, _>>(),
+            ),
+        }
+    }
+}
+
+/// The keys of an object in document order, each checked: a key given
+/// twice is `duplicate_key`, a key not in `known` is `unknown_field`
+/// (naming its path and the closest known field).
+fn fields<'a>(
+    fields: &'a [(String, Node)],
+    path: &'a str,
+    known: &'a [&'a str],
+) -> impl Iterator<Item = Result<(&'a str, &'a Node), RequestError>> + 'a {
+    fields.iter().enumerate().map(move |(i, (key, value))| {
+        let full = join(path, key);
+        if fields[..i].iter().any(|(k, _)| k == key) {
+            return Err(err(
+                "duplicate_key",
+                format!("`{full}` is given twice: each field is given once"),
+            ));
+        }
+        if !known.contains(&key.as_str()) {
+            let hint = match permc_grammar::action::closest(key, known.iter().copied()) {
+                Some(c) => format!("did you mean `{c}`?"),
+                None => format!("the fields here are {}", quoted(known)),
+            };
+            return Err(err(
+                "unknown_field",
+                format!("`{full}` is not a request field: {hint}"),
+            ));
+        }
+        Ok((key.as_str(), value))
+    })
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn quoted(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Any JSON (the `id`): only keys given twice are errors.
+fn no_duplicates(node: &Node, path: &str) -> Result<(), RequestError> {
+    match node {
+        Node::Array(a) => a
+            .iter()
+            .enumerate()
+            .try_for_each(|(i, n)| no_duplicates(n, &format!("{path}[{i}]"))),
+        Node::Object(o) => o.iter().enumerate().try_for_each(|(i, (k, v))| {
+            let full = join(path, k);
+            if o[..i].iter().any(|(k2, _)| k2 == k) {
+                return Err(err(
+                    "duplicate_key",
+                    format!("`{full}` is given twice: each field is given once"),
+                ));
+            }
+            no_duplicates(v, &full)
+        }),
+        _ => Ok(()),
+    }
+}
+
+fn opt_string(value: &Node, path: &str) -> Result<Option<String>, RequestError> {
+    match value {
+        Node::Null => Ok(None),
+        Node::String(s) => Ok(Some(s.clone())),
+        _ => Err(err("invalid_field", format!("`{path}` must be a string"))),
+    }
+}
+
+fn object<'a>(node: &'a Node, path: &str) -> Result<&'a [(String, Node)], RequestError> {
+    match node {
+        Node::Object(o) => Ok(o),
+        _ => Err(err("invalid_field", format!("`{path}` must be an object"))),
+    }
+}
+
+/// Reads `action`, field by field in document order.
+fn read_action(node: &Node) -> Result<Action, RequestError> {
+    let mut kind = None;
+    let (mut command, mut cwd, mut agent, mut target_branch) = (None, None, None, None);
+    for field in fields(object(node, "action")?, "action", ACTION_FIELDS) {
+        let (key, value) = field?;
+        let path = format!("action.{key}");
+        match key {
+            "type" => {
+                kind = Some(match value {
+                    Node::String(s) => ActionType::from_name(s)
+                        .ok_or_else(|| err("unknown_type", format!("unknown action type `{s}`")))?,
+                    _ => return Err(err("invalid_field", "`action.type` must be a string")),
+                })
+            }
+            "command" => command = opt_string(value, &path)?,
+            "cwd" => cwd = opt_string(value, &path)?,
+            "agent" => agent = opt_string(value, &path)?,
+            _ => target_branch = opt_string(value, &path)?,
+        }
+    }
+    let kind = kind.ok_or_else(|| err("missing_field", "`action.type` is required"))?;
+    Ok(Action {
+        kind,
+        command,
+        cwd,
+        agent,
+        target_branch,
+    })
+}
+
+/// Reads `context`, field by field in document order.
+fn read_context(node: &Node) -> Result<Context, RequestError> {
+    let mut role = None;
+    let mut execution_mode = ExecutionMode::Container;
+    let mut container_running = false;
+    let mut project_scope_root = None;
+    for field in fields(object(node, "context")?, "context", CONTEXT_FIELDS) {
+        let (key, value) = field?;
+        match key {
+            "role" => {
+                role = Some(match value {
+                    Node::String(s) => Role::parse(s)
+                        .ok_or_else(|| err("unknown_role", format!("unknown role `{s}`")))?,
+                    _ => return Err(err("invalid_field", "`context.role` must be a string")),
+                })
+            }
+            "executionMode" => {
+                execution_mode = match value {
+                    Node::Null => ExecutionMode::Container,
+                    Node::String(s) => ExecutionMode::parse(s).ok_or_else(|| {
+                        err(
+                            "invalid_field",
+                            format!("unknown executionMode `{s}` (container, mounted or runner)"),
+                        )
+                    })?,
+                    _ => {
+                        return Err(err(
+                            "invalid_field",
+                            "`context.executionMode` must be a string",
+                        ))
+                    }
+                }
+            }
+            "containerRunning" => {
+                container_running = match value {
+                    Node::Null => false,
+                    Node::Bool(b) => *b,
+                    _ => {
+                        return Err(err(
+                            "invalid_field",
+                            "`context.containerRunning` must be a boolean",
+                        ))
+                    }
+                }
+            }
+            _ => project_scope_root = opt_string(value, "context.projectScopeRoot")?,
+        }
+    }
+    let role = role.ok_or_else(|| err("missing_field", "`context.role` is required"))?;
+    Ok(Context {
+        role,
+        execution_mode,
+        container_running,
+        project_scope_root,
+    })
+}
+
+/// Reads a request from its document: every field in document order (the
+/// first error met is the one reported), then what the fields require of
+/// each other.
+fn read(root: &Node) -> Result<Request, RequestError> {
+    let Node::Object(root) = root else {
+        return Err(err("invalid_request", "a request must be a JSON object"));
+    };
+    let (mut action, mut context) = (None, None);
+    for field in fields(root, "", ROOT_FIELDS) {
+        let (key, value) = field?;
+        match key {
+            "action" => action = Some(read_action(value)?),
+            "context" => context = Some(read_context(value)?),
+            _ => no_duplicates(value, "id")?,
+        }
+    }
+    let action = action.ok_or_else(|| err("missing_field", "`action` is required"))?;
+    let context = context.ok_or_else(|| err("missing_field", "`context` is required"))?;
+    if action.kind == ActionType::Terminal {
+        if action.command.is_none() {
+            return Err(err(
+                "missing_field",
+                "`action.command` is required for terminal actions",
+            ));
+        }
+        match &context.project_scope_root {
+            None => {
+                return Err(err(
+                    "missing_field",
+                    "`context.projectScopeRoot` is required for terminal actions",
+                ))
+            }
+            Some(r) if !r.starts_with('/') => {
+                return Err(err(
+                    "invalid_field",
+                    "`context.projectScopeRoot` must be an absolute path",
+                ))
+            }
+            Some(_) => {}
+        }
+    }
+    Ok(Request { action, context })
+}
+
+impl Request {
+    /// Reads a request from JSON text, strictly: unknown fields and keys
+    /// given twice are errors (SPEC §10.1).
+    pub fn from_json(text: &str) -> Result<Request, RequestError> {
+        Request::from_json_with_id(text).1
+    }
+
+    /// Reads a stream line: its `id` (echoed in the answer, when the line
+    /// is JSON and has one) and the request, or why it cannot be read.
+    pub fn from_json_with_id(text: &str) -> (Option<Value>, Result<Request, RequestError>) {
+        let node: Node = match serde_json::from_str(text) {
+            Ok(n) => n,
+            Err(e) => {
+                let e = err(
+                    "invalid_json",
+                    format!("the request is not valid JSON: {e}"),
+                );
+                return (None, Err(e));
+            }
+        };
+        let id = match &node {
+            Node::Object(o) => o.iter().find(|(k, _)| k == "id").map(|(_, v)| v.to_value()),
+            _ => None,
+        };
+        (id, read(&node))
+    }
+
+    /// Reads a request from a JSON value. A `Value` keeps one of the keys
+    /// given twice: read text with [`Request::from_json`] to refuse those.
+    pub fn from_value(v: &Value) -> Result<Request, RequestError> {
+        read(&Node::of(v))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn code(text: &str) -> (&'static str, String) {
+        let e = Request::from_json(text).expect_err("refused");
+        (e.code, e.message)
+    }
+
+    #[test]
+    fn a_typo_in_a_field_is_an_error_naming_the_path_and_the_closest_field() {
+        // Read loosely, this asks nothing of the runner: the default
+        // container mode would apply (and its floor approve `make build`).
+        let (c, m) = code(
+            r#"{"action": {"type": "terminal", "command": "make build"},
+                "context": {"role": "developer", "executonMode": "runner",
+                            "containerRunning": true, "projectScopeRoot": "/p"}}"#,
+        );
+        assert_eq!(c, "unknown_field");
+        assert!(m.contains("`context.executonMode`"), "{m}");
+        assert!(m.contains("did you mean `executionMode`?"), "{m}");
+        let (c, m) =
+            code(r#"{"action": {"type": "git_push", "zzz": 1}, "context": {"role": "owner"}}"#);
+        assert_eq!(c, "unknown_field");
+        assert!(
+            m.contains("`action.zzz`") && m.contains("`targetBranch`"),
+            "lists the fields: {m}"
+        );
+        let (c, m) = code(r#"{"actoin": {"type": "git_push"}, "context": {"role": "owner"}}"#);
+        assert_eq!(
+            (c, m.contains("did you mean `action`?")),
+            ("unknown_field", true),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn a_key_given_twice_is_an_error() {
+        let (c, m) = code(
+            r#"{"action": {"type": "git_push"}, "context": {"role": "owner", "role": "viewer"}}"#,
+        );
+        assert_eq!(c, "duplicate_key");
+        assert!(m.contains("`context.role`"), "{m}");
+        let (c, _) = code(
+            r#"{"action": {"type": "git_push"}, "action": {"type": "git_push"}, "context": {"role": "owner"}}"#,
+        );
+        assert_eq!(c, "duplicate_key");
+        let (c, m) = code(
+            r#"{"id": {"a": 1, "a": 2}, "action": {"type": "git_push"}, "context": {"role": "owner"}}"#,
+        );
+        assert_eq!((c, m.contains("`id.a`")), ("duplicate_key", true), "{m}");
+    }
+
+    #[test]
+    fn a_field_of_another_action_type_is_known_and_ignored() {
+        let r = Request::from_json(
+            r#"{"id": 7, "action": {"type": "git_push", "targetBranch": "main", "command": null},
+                "context": {"role": "owner"}}"#,
+        )
+        .expect("reads");
+        assert_eq!(r.action.kind, ActionType::GitPush);
+    }
+
+    #[test]
+    fn with_several_errors_the_first_in_document_order_is_reported() {
+        let two = |a: &str, b: &str| {
+            code(&format!(
+                r#"{{"action": {{"type": "git_push", {a}, {b}}}, "context": {{"role": "owner"}}}}"#
+            ))
+            .0
+        };
+        assert_eq!(two(r#""agnt": "x""#, r#""cwd": 5"#), "unknown_field");
+        assert_eq!(two(r#""cwd": 5"#, r#""agnt": "x""#), "invalid_field");
+        assert_eq!(two(r#""cwd": "/a""#, r#""cwd": 5"#), "duplicate_key");
+        // An error in `action` comes before one in a later `context`.
+        let (c, _) = code(r#"{"action": {"type": "teleport"}, "context": {"rol": "owner"}}"#);
+        assert_eq!(c, "unknown_type");
+        let (c, _) = code(r#"{"context": {"rol": "owner"}, "action": {"type": "teleport"}}"#);
+        assert_eq!(c, "unknown_field");
+    }
+
+    #[test]
+    fn the_id_is_read_even_from_a_request_that_is_refused() {
+        let (id, r) = Request::from_json_with_id(r#"{"id": "x-1", "action": {}, "context": {}}"#);
+        assert_eq!(id, Some(Value::from("x-1")));
+        assert_eq!(r.expect_err("refused").code, "missing_field");
     }
 }

@@ -1,0 +1,53 @@
+//! Writing to standard output (issue 12, point 2): a failed write is an
+//! error, never a panic and never a silent exit 0.
+//!
+//! - A closed pipe (`permc tokens ls | true`, `permc decide … | head -1`):
+//!   the reader wants no more; the program ends quietly, with the status it
+//!   would have had (as `grep` or `ruff` do).
+//! - Any other failure (`> /dev/full`, a full disk): one line on stderr,
+//!   exit 2.
+
+use crate::load::Fatal;
+use std::io::{self, Write};
+
+/// What became of a write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Sent {
+    /// Written.
+    Written,
+    /// The reader closed the pipe: write no more.
+    Closed,
+}
+
+/// A write error that ends the command (exit 2).
+pub fn write_error(e: &io::Error) -> Fatal {
+    Fatal(format!("error: cannot write the output: {e}"))
+}
+
+/// Sorts the result of a write: a closed pipe is [`Sent::Closed`], any
+/// other failure a [`Fatal`].
+pub fn sent(r: io::Result<()>) -> Result<Sent, Fatal> {
+    match r {
+        Ok(()) => Ok(Sent::Written),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Sent::Closed),
+        Err(e) => Err(write_error(&e)),
+    }
+}
+
+/// Writes `bytes` to `out` and flushes it.
+pub fn write_to(out: &mut dyn Write, bytes: &[u8]) -> Result<Sent, Fatal> {
+    sent(out.write_all(bytes).and_then(|()| out.flush()))
+}
+
+/// Writes all of `text` to standard output and flushes it.
+pub fn print(text: &str) -> Result<Sent, Fatal> {
+    write_to(&mut io::stdout().lock(), text.as_bytes())
+}
+
+/// [`print`] with a newline.
+pub fn println(text: &str) -> Result<Sent, Fatal> {
+    let mut s = String::with_capacity(text.len() + 1);
+    s.push_str(text);
+    s.push('\n');
+    print(&s)
+}
