@@ -1,4 +1,5 @@
-//! `permc tokens`: SPEC §4 as JSON.
+//! `permc tokens`: SPEC §4 as JSON, with why a line is unparsed (the
+//! §4.2 condition and its byte offset).
 
 use permc_grammar::shell;
 use serde_json::{json, Value};
@@ -17,5 +18,12 @@ pub fn tokens_json(command: &str) -> Value {
             })
         })
         .collect();
-    json!({ "unparsed": line.is_unparsed(), "segments": segments })
+    // Why the line is unparsed (SPEC §4.2): each condition with the byte
+    // offset of its first occurrence, in the order they occur.
+    let why: Vec<Value> = line
+        .unparsed_at
+        .iter()
+        .map(|&(u, offset)| json!({"condition": u.name(), "offset": offset, "message": u.describe()}))
+        .collect();
+    json!({ "unparsed": line.is_unparsed(), "why": why, "segments": segments })
 }

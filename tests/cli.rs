@@ -39,6 +39,7 @@ fn tokens() {
             "echo $(git rev-parse HEAD) `date` && (cd x; make)",
         ),
         ("unparsed", "for f in *.ts; do echo $f; done"),
+        ("unparsed_why", "ls {a,b} && echo $'x"),
     ] {
         let (out, _, code) = permc(&["tokens", cmd]);
         assert_eq!(code, 0);
