@@ -11,11 +11,11 @@ use crate::load::Fatal;
 use clap::{Args, ValueEnum};
 use permc_analyzer::checks::{self, CHECKS};
 use permc_analyzer::output::{self, Source};
-use permc_analyzer::{check_file, Kind, Options};
+use permc_analyzer::{check_file, Options};
 use permc_grammar::action::closest;
 use permc_grammar::Severity;
-use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::io::{IsTerminal, Read};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// Output formats.
@@ -54,9 +54,10 @@ pub enum DenyLevel {
 pub struct CheckArgs {
     /// Rule files to check: permissions.json and autonomy.json files, told
     /// apart by name (containing `permission` or `autonomy`) or else by
-    /// content; a folder stands for those two files in it. Default:
-    /// permissions.json and autonomy.json in the current folder, those
-    /// that exist.
+    /// content (a file that is neither is reported as such); a folder
+    /// stands for those two files in it; `-` is standard input (see
+    /// --stdin-filename). Default: the project's permissions.json and
+    /// autonomy.json, found from the current folder upwards.
     #[arg(value_name = "FILES")]
     files: Vec<PathBuf>,
     /// How to print the findings.
@@ -75,9 +76,19 @@ pub struct CheckArgs {
     #[arg(long, value_name = "CHECK", exclusive = true)]
     explain: Option<String>,
     /// The project folder: a scope root besides /work and /tmp
-    /// (neutralized-by-ceiling).
+    /// (neutralized-by-ceiling), and `%SRCROOT%` of SARIF's file URIs
+    /// (default: the project found from the current folder). A relative
+    /// one is taken from the current folder.
     #[arg(long, value_name = "DIR")]
     project_root: Option<String>,
+    /// Write the report to this file (whole, or not at all) instead of
+    /// standard output.
+    #[arg(long, short = 'o', value_name = "FILE")]
+    output_file: Option<PathBuf>,
+    /// The name of the file read from standard input (`-`), for editors:
+    /// it names the findings and tells the file's kind.
+    #[arg(long, value_name = "NAME")]
+    stdin_filename: Option<String>,
 }
 
 fn unknown_check(name: &str) -> Fatal {
@@ -92,27 +103,32 @@ fn unknown_check(name: &str) -> Fatal {
     ))
 }
 
-/// Runs `permc check`.
-pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
-    if let Some(name) = &args.explain {
-        let check = checks::find(name).ok_or_else(|| unknown_check(name))?;
-        crate::out::println(&format!(
-            "# {} ({})\n\n{}",
-            check.name,
-            check.severity.name(),
-            check.docs().trim_end()
-        ))?;
-        return Ok(ExitCode::SUCCESS);
-    }
-    for name in &args.ignore {
-        let check = checks::find(name).ok_or_else(|| unknown_check(name))?;
-        if check.severity == Severity::Error {
-            return Err(Fatal(format!(
-                "error: `{name}` cannot be ignored: a file with errors is rejected whole (SPEC §2), whatever the analyzer prints"
-            )));
-        }
-    }
-    let files = if args.files.is_empty() {
+/// Prints the documentation of a check or file finding.
+fn explain(name: &str) -> Result<ExitCode, Fatal> {
+    let (name, severity, docs) = checks::all_docs()
+        .into_iter()
+        .find(|(n, _, _)| *n == name)
+        .ok_or_else(|| unknown_check(name))?;
+    crate::out::println(&format!(
+        "# {name} ({})\n\n{}",
+        severity.name(),
+        docs.trim_end()
+    ))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What is checked: a file on disk, or standard input under a name.
+enum Input {
+    File(PathBuf),
+    Stdin(String),
+    /// A folder holding no rule file: reported, not checked.
+    EmptyFolder(PathBuf),
+}
+
+/// The files to check: those given (a folder stands for the rule files in
+/// it, `-` for standard input), else the project's.
+fn inputs(args: &CheckArgs) -> Result<Vec<Input>, Fatal> {
+    if args.files.is_empty() {
         // The project's files, found as git finds `.git`; else an
         // autonomy.json alone in the current folder.
         let found: Vec<PathBuf> = match crate::project::discover_here() {
@@ -128,41 +144,114 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
                 "error: no rule files to check: give FILES, or run inside a project (a folder holding permissions.json, or below one)".into(),
             ));
         }
-        found
-    } else {
-        // A folder stands for the rule files in it.
-        let mut files = Vec::new();
-        for f in &args.files {
-            if f.is_dir() {
-                let inside: Vec<PathBuf> = ["permissions.json", "autonomy.json"]
-                    .into_iter()
-                    .map(|n| f.join(n))
-                    .filter(|p| p.is_file())
-                    .collect();
-                if inside.is_empty() {
-                    return Err(Fatal(format!(
-                        "error: {} holds no permissions.json or autonomy.json",
-                        f.display()
-                    )));
-                }
-                files.extend(inside);
-            } else {
-                files.push(f.clone());
+        return Ok(found.into_iter().map(Input::File).collect());
+    }
+    let mut out = Vec::new();
+    for f in &args.files {
+        if f.as_os_str() == "-" {
+            let name = args
+                .stdin_filename
+                .clone()
+                .unwrap_or_else(|| "<stdin>".into());
+            out.push(Input::Stdin(name));
+        } else if f.is_dir() {
+            let inside: Vec<PathBuf> = ["permissions.json", "autonomy.json"]
+                .into_iter()
+                .map(|n| f.join(n))
+                .filter(|p| p.is_file())
+                .collect();
+            if inside.is_empty() {
+                out.push(Input::EmptyFolder(f.clone()));
             }
+            out.extend(inside.into_iter().map(Input::File));
+        } else {
+            out.push(Input::File(f.clone()));
         }
-        files
-    };
+    }
+    if args.stdin_filename.is_some() && !args.files.iter().any(|f| f.as_os_str() == "-") {
+        return Err(Fatal(
+            "error: --stdin-filename names standard input: give `-` among the files too".into(),
+        ));
+    }
+    Ok(out)
+}
+
+/// `--project-root`, absolute: a relative one is taken from the current
+/// folder, and said so.
+fn project_root(args: &CheckArgs, cwd: &Path) -> Option<String> {
+    let given = args.project_root.as_deref()?;
+    if Path::new(given).is_absolute() {
+        return Some(given.to_string());
+    }
+    let abs = cwd.join(given);
+    let abs = abs.to_string_lossy().into_owned();
+    eprintln!("note: --project-root `{given}` is relative: taken as {abs}");
+    Some(abs)
+}
+
+/// Writes a report beside its place, then renames it there.
+fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), Fatal> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(format!(".tmp-{}", std::process::id()));
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, bytes)
+        .and_then(|()| std::fs::rename(&tmp, path))
+        .map_err(|e| {
+            let _ = std::fs::remove_file(&tmp);
+            Fatal(format!("error: cannot write {}: {e}", path.display()))
+        })
+}
+
+/// Runs `permc check`.
+pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
+    if let Some(name) = &args.explain {
+        return explain(name);
+    }
+    for name in &args.ignore {
+        let check = checks::find(name).ok_or_else(|| unknown_check(name))?;
+        if check.severity == Severity::Error {
+            return Err(Fatal(format!(
+                "error: `{name}` cannot be ignored: a file with errors is rejected whole (SPEC §2), whatever the analyzer prints"
+            )));
+        }
+    }
+    let cwd = std::env::current_dir()
+        .map_err(|e| Fatal(format!("error: cannot tell the current folder: {e}")))?;
+    let inputs = inputs(&args)?;
     let options = Options {
-        project_root: args.project_root.clone(),
+        project_root: project_root(&args, &cwd),
         ignore: args.ignore.clone(),
     };
     let mut sources = Vec::new();
     let mut diags = Vec::new();
-    for path in &files {
-        let bytes = crate::load::read_file(path)?;
-        let name = path.display().to_string();
-        let kind = Kind::detect(&name, &bytes);
-        diags.extend(check_file(&name, &bytes, Some(kind), &options));
+    let mut unreadable = false;
+    for input in &inputs {
+        let (name, read) = match input {
+            Input::File(path) => (path.display().to_string(), std::fs::read(path)),
+            Input::Stdin(name) => {
+                let mut bytes = Vec::new();
+                let r = std::io::stdin().lock().read_to_end(&mut bytes);
+                (name.clone(), r.map(|_| bytes))
+            }
+            Input::EmptyFolder(path) => {
+                let name = path.display().to_string();
+                unreadable = true;
+                diags.push(output::unreadable_file(
+                    &name,
+                    "a folder holding no permissions.json or autonomy.json",
+                ));
+                continue;
+            }
+        };
+        let bytes = match read {
+            Ok(b) => b,
+            Err(e) => {
+                unreadable = true;
+                diags.push(output::unreadable_file(&name, &e.to_string()));
+                continue;
+            }
+        };
+        diags.extend(check_file(&name, &bytes, None, &options));
         sources.push(Source {
             name,
             text: String::from_utf8_lossy(&bytes).into_owned(),
@@ -174,18 +263,40 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
                 Color::Always => true,
                 Color::Never => false,
                 Color::Auto => {
-                    std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none()
+                    args.output_file.is_none()
+                        && std::io::stdout().is_terminal()
+                        && std::env::var_os("NO_COLOR").is_none()
                 }
             };
             output::human(&diags, &sources, color)
         }
         Format::Json => output::json(&diags, &sources) + "\n",
-        Format::Sarif => output::sarif(&diags, &sources) + "\n",
+        Format::Sarif => {
+            // Artifact URIs relative to the project folder (%SRCROOT%).
+            let root = match &options.project_root {
+                Some(r) => PathBuf::from(r),
+                None => crate::project::discover(&cwd).map_or_else(|| cwd.clone(), |p| p.root),
+            };
+            let at = output::SarifRoot {
+                root: &root,
+                cwd: &cwd,
+            };
+            output::sarif_at(&diags, &sources, Some(at)) + "\n"
+        }
         Format::Github => output::github(&diags, &sources),
     };
-    // A closed pipe (`permc check | head`) is not an analyzer failure; a
-    // failed write is (exit 2).
-    crate::out::print(&text)?;
+    match &args.output_file {
+        // Written whole or not at all: CI never uploads half a report.
+        Some(path) => write_whole(path, text.as_bytes())?,
+        // A closed pipe (`permc check | head`) is not an analyzer failure; a
+        // failed write is (exit 2).
+        None => {
+            crate::out::print(&text)?;
+        }
+    }
+    if unreadable {
+        return Ok(ExitCode::from(2));
+    }
     let fails = diags.iter().any(|d| {
         d.severity == Severity::Error
             || (d.severity == Severity::Warning && args.deny == Some(DenyLevel::Warnings))

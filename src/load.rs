@@ -1,6 +1,7 @@
 //! Loading rule files for the CLI: read, report every diagnostic, refuse
 //! to go on with a file that does not load (exit 2).
 
+use permc_analyzer::Kind;
 use permc_grammar::diagnostic::{render_plain, Diagnostic};
 use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Permissions};
 use permc_grammar::Severity;
@@ -22,7 +23,31 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, Fatal> {
     std::fs::read(path).map_err(|e| Fatal(format!("error: cannot read {}: {e}", path.display())))
 }
 
-fn report(diags: &[Diagnostic], name: &str, text: &[u8]) -> Result<(), Fatal> {
+/// The diagnostics to show for a file just loaded: the reader's, and when
+/// the file is rejected, every error the analyzer finds in it (the JSON
+/// syntax errors after the first, the errors behind them) — as `permc
+/// check` shows, so one run shows everything.
+pub fn every_diagnostic(
+    name: &str,
+    bytes: &[u8],
+    kind: Kind,
+    reader: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    if !reader.iter().any(|d| d.severity == Severity::Error) {
+        return reader;
+    }
+    let mut all: Vec<Diagnostic> =
+        permc_analyzer::check_file(name, bytes, Some(kind), &Default::default())
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+    all.extend(reader.into_iter().filter(|d| d.severity != Severity::Error));
+    all.sort_by_key(|d| (d.span.start, std::cmp::Reverse(d.severity)));
+    all
+}
+
+fn report(diags: &[Diagnostic], name: &str, text: &[u8], kind: Kind) -> Result<(), Fatal> {
+    let diags = &every_diagnostic(name, text, kind, diags.to_vec());
     let text = String::from_utf8_lossy(text).into_owned();
     let rendered = render_plain(diags, |_| Some(text.clone()));
     if diags.iter().any(|d| d.severity == Severity::Error) {
@@ -44,7 +69,7 @@ pub fn permissions(path: Option<&Path>) -> Result<(Permissions, Vec<u8>), Fatal>
     let bytes = read_file(path)?;
     let name = path.display().to_string();
     let loaded = load_permissions(&name, &bytes);
-    report(&loaded.diagnostics, &name, &bytes)?;
+    report(&loaded.diagnostics, &name, &bytes, Kind::Permissions)?;
     let value = loaded
         .value
         .ok_or_else(|| Fatal(format!("error: {name} was rejected")))?;
@@ -59,7 +84,7 @@ pub fn autonomy(path: Option<&Path>) -> Result<(Autonomy, Vec<u8>), Fatal> {
     let bytes = read_file(path)?;
     let name = path.display().to_string();
     let loaded = load_autonomy(&name, &bytes);
-    report(&loaded.diagnostics, &name, &bytes)?;
+    report(&loaded.diagnostics, &name, &bytes, Kind::Autonomy)?;
     let value = loaded
         .value
         .ok_or_else(|| Fatal(format!("error: {name} was rejected")))?;

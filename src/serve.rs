@@ -21,7 +21,9 @@
 
 use crate::compile;
 use crate::decide::{self, CompiledDecider, Decider, Engine, ReferenceDecider};
-use permc_grammar::diagnostic::{Diagnostic, LineIndex};
+use permc_analyzer::output::{self, Source};
+use permc_analyzer::Kind;
+use permc_grammar::diagnostic::Diagnostic;
 use permc_grammar::rules::{load_autonomy, load_permissions};
 use permc_grammar::Severity;
 use permc_runtime::Rules;
@@ -195,35 +197,19 @@ struct Failure {
     diagnostics: Vec<Value>,
 }
 
-/// A diagnostic as SPEC §11's `--format json` prints it.
-fn diagnostic_json(d: &Diagnostic, text: &[u8]) -> Value {
-    let text = String::from_utf8_lossy(text);
-    let index = LineIndex::new(&text);
-    let (line, column) = index.line_col(d.span.start);
-    let (end_line, end_column) = index.line_col(d.span.end);
-    let mut v = json!({
-        "check": d.check,
-        "severity": d.severity.name(),
-        "file": d.file,
-        "line": line,
-        "column": column,
-        "endLine": end_line,
-        "endColumn": end_column,
-        "message": d.message,
-    });
-    if let Some(h) = &d.help {
-        v["help"] = json!(h);
-    }
-    v
+/// Diagnostics as JSON, in the one shape of `permc check --format json`
+/// (`permc_analyzer::output::diagnostic_json`).
+fn diagnostics_json(diags: &[Diagnostic], name: &str, text: &[u8]) -> Vec<Value> {
+    let sources = [Source {
+        name: name.to_string(),
+        text: String::from_utf8_lossy(text).into_owned(),
+    }];
+    output::diagnostics_json(diags, &sources)
 }
 
 fn unreadable(path: &Path, why: &str) -> Value {
-    json!({
-        "check": "unreadable-file",
-        "severity": "error",
-        "file": path.display().to_string(),
-        "message": format!("cannot read {}: {why}", path.display()),
-    })
+    let d = output::unreadable_file(&path.display().to_string(), why);
+    output::diagnostic_json(&d, &output::Positions::new(&[]))
 }
 
 /// A loaded policy: the decider, and the warnings its files raised.
@@ -261,14 +247,18 @@ fn load_decider(opts: &Options, sources: &Sources, reads: &[FileRead]) -> Result
         match role {
             Role::Permissions => {
                 let l = load_permissions(&name, bytes);
-                diagnostics.extend(l.diagnostics.iter().map(|d| diagnostic_json(d, bytes)));
-                failed |= l.diagnostics.iter().any(|d| d.severity == Severity::Error);
+                let diags =
+                    crate::load::every_diagnostic(&name, bytes, Kind::Permissions, l.diagnostics);
+                diagnostics.extend(diagnostics_json(&diags, &name, bytes));
+                failed |= diags.iter().any(|d| d.severity == Severity::Error);
                 permissions = l.value;
             }
             Role::Autonomy => {
                 let l = load_autonomy(&name, bytes);
-                diagnostics.extend(l.diagnostics.iter().map(|d| diagnostic_json(d, bytes)));
-                failed |= l.diagnostics.iter().any(|d| d.severity == Severity::Error);
+                let diags =
+                    crate::load::every_diagnostic(&name, bytes, Kind::Autonomy, l.diagnostics);
+                diagnostics.extend(diagnostics_json(&diags, &name, bytes));
+                failed |= diags.iter().any(|d| d.severity == Severity::Error);
                 autonomy = l.value;
             }
             Role::Artifact => {}
@@ -390,7 +380,7 @@ fn serve(opts: Options) -> Result<(), Value> {
     let sources = Sources::of(&opts);
     let reads = sources.read();
     let loaded = load_decider(&opts, &sources, &reads).map_err(
-        |f| json!({"event": "load_failed", "files": sources.names(), "diagnostics": f.diagnostics}),
+        |f| json!({"event": "load_failed", "files": sources.names(), "version": output::JSON_VERSION, "diagnostics": f.diagnostics}),
     )?;
     let current = Arc::new(Current {
         generation: AtomicU64::new(1),
@@ -407,6 +397,7 @@ fn serve(opts: Options) -> Result<(), Value> {
         "event": "ready",
         "generation": 1,
         "files": sources.names(),
+        "version": output::JSON_VERSION,
         "diagnostics": loaded.warnings,
     }));
     // Started after `ready`, so that no event comes before it; it compares
@@ -896,6 +887,7 @@ fn watch(opts: &Options, sources: &Sources, initial: Vec<FileRead>, current: &Cu
                     "generation": generation,
                     "files": sources.names(),
                     "loadMs": started.elapsed().as_secs_f64() * 1000.0,
+                    "version": output::JSON_VERSION,
                     "diagnostics": loaded.warnings,
                 }));
             }
@@ -903,6 +895,7 @@ fn watch(opts: &Options, sources: &Sources, initial: Vec<FileRead>, current: &Cu
                 "event": "reload_failed",
                 "generation": current.generation.load(Ordering::Acquire),
                 "files": sources.names(),
+                "version": output::JSON_VERSION,
                 "diagnostics": f.diagnostics,
             })),
         }

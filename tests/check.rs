@@ -11,7 +11,7 @@
 //! - SARIF carries what GitHub code scanning needs; exit statuses follow
 //!   SPEC §10.3.
 
-use permc_analyzer::checks::CHECKS;
+use permc_analyzer::checks::{self, CHECKS, FILE_FINDINGS};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -272,7 +272,7 @@ fn sarif_has_what_code_scanning_needs() {
     let driver = &run["tool"]["driver"];
     assert_eq!(driver["name"], "permc");
     let rules = driver["rules"].as_array().expect("rules");
-    assert_eq!(rules.len(), CHECKS.len());
+    assert_eq!(rules.len(), CHECKS.len() + FILE_FINDINGS.len());
     for (rule, check) in rules.iter().zip(CHECKS) {
         assert_eq!(rule["id"], check.name);
         for field in ["shortDescription", "fullDescription", "help"] {
@@ -282,13 +282,15 @@ fn sarif_has_what_code_scanning_needs() {
                 check.name
             );
         }
-        assert!(
-            rule["helpUri"]
-                .as_str()
-                .is_some_and(|u| u.starts_with("http")),
-            "{}",
-            check.name
-        );
+        // A real target, never example.invalid: the check's docs page in
+        // the repository (linked when the repository has a real address).
+        if let Some(u) = rule["helpUri"].as_str() {
+            assert!(!u.contains("example.invalid"), "{u}");
+            assert!(
+                u.ends_with(&format!("/docs/checks/{}.md", check.name)),
+                "{u}"
+            );
+        }
         assert!(rule["defaultConfiguration"]["level"].is_string());
     }
     let results = run["results"].as_array().expect("results");
@@ -302,6 +304,7 @@ fn sarif_has_what_code_scanning_needs() {
         let loc = &r["locations"][0]["physicalLocation"];
         let uri = loc["artifactLocation"]["uri"].as_str().expect("uri");
         assert!(uri == "permissions.json" || uri == "autonomy.json", "{uri}");
+        assert_eq!(loc["artifactLocation"]["uriBaseId"], "%SRCROOT%");
         let region = &loc["region"];
         for field in ["startLine", "startColumn", "endLine", "endColumn"] {
             assert!(region[field].as_u64().is_some_and(|n| n >= 1), "{field}");
@@ -438,4 +441,338 @@ fn project_root_widens_the_scope() {
         ],
     );
     assert_eq!(findings(&json).len(), 0, "{json}");
+}
+
+/// Point 11: every check and file finding has a real documentation page,
+/// `docs/checks/<name>.md`, current with the check's docs (what SARIF's
+/// `helpUri` points at). `PERMC_BLESS=1` writes them.
+#[test]
+fn every_check_has_a_current_docs_page() {
+    let bless = std::env::var_os("PERMC_BLESS").is_some();
+    for (name, severity, docs) in checks::all_docs() {
+        let path = root().join(permc_analyzer::output::docs_path(name));
+        let want = checks::docs_page(name, severity, &docs);
+        if bless {
+            std::fs::create_dir_all(path.parent().expect("folder")).expect("docs/checks");
+            std::fs::write(&path, &want).expect("write");
+        }
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        assert_eq!(
+            have,
+            want,
+            "{} is missing or stale: run `PERMC_BLESS=1 cargo test --test check every_check_has_a_current_docs_page`",
+            path.display()
+        );
+        let (explained, _, code) = permc_in(&root(), &["check", "--explain", name]);
+        assert_eq!(code, 0, "{name}");
+        assert_eq!(explained, want, "--explain {name} prints its page");
+    }
+}
+
+/// Point 11: SARIF is valid against the SARIF 2.1.0 schema (vendored in
+/// tests/fixtures from the npm package @microsoft/jest-sarif), its file
+/// URIs relative to %SRCROOT% (the project folder), never absolute.
+#[test]
+fn sarif_is_schema_valid_with_uris_relative_to_the_project() {
+    let dir = scratch("sarif-root");
+    std::fs::create_dir_all(dir.join("sub")).expect("dirs");
+    std::fs::write(
+        dir.join("permissions.json"),
+        r#"{"allow": ["Terminal(ls && rm x)", "Termnal(ls)"]}"#,
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("autonomy.json"),
+        r#"{"dev-api": {"*": "auto_approve", "terminal": "auto_approve"}}"#,
+    )
+    .expect("write");
+    let abs = dir.join("permissions.json");
+    let (out, err, code) = permc_in(
+        &dir.join("sub"),
+        &[
+            "check",
+            "--format",
+            "sarif",
+            abs.to_str().expect("utf-8"),
+            "../autonomy.json",
+            "missing.json",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    let v: Value = serde_json::from_str(&out).expect("SARIF");
+    let run = &v["runs"][0];
+    assert_eq!(
+        run["originalUriBaseIds"]["%SRCROOT%"]["uri"],
+        format!("file://{}/", dir.display())
+    );
+    let uris: Vec<(String, Value)> = run["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            let a = &r["locations"][0]["physicalLocation"]["artifactLocation"];
+            (
+                a["uri"].as_str().unwrap_or("").to_string(),
+                a["uriBaseId"].clone(),
+            )
+        })
+        .collect();
+    assert!(
+        uris.iter()
+            .any(|(u, b)| u == "permissions.json" && b == "%SRCROOT%"),
+        "{uris:?}"
+    );
+    assert!(
+        uris.iter()
+            .any(|(u, b)| u == "autonomy.json" && b == "%SRCROOT%"),
+        "{uris:?}"
+    );
+    assert!(
+        uris.iter()
+            .any(|(u, b)| u == "sub/missing.json" && b == "%SRCROOT%"),
+        "{uris:?}"
+    );
+    assert!(
+        !out.contains(&format!("\"{}", dir.display())),
+        "no absolute file names"
+    );
+    validate_sarif(&dir.join("report.sarif"), &out);
+}
+
+/// Validates a SARIF log against the vendored schema with Python's
+/// `jsonschema` (installed by .ci/run; skipped, loudly, where it is
+/// missing unless PERMC_REQUIRE_SCHEMA is set).
+fn validate_sarif(file: &Path, sarif: &str) {
+    std::fs::write(file, sarif).expect("write");
+    let schema = root().join("tests/fixtures/sarif-schema-2.1.0.json");
+    let script = "import json, sys\n\
+        import jsonschema\n\
+        schema = json.load(open(sys.argv[1]))\n\
+        log = json.load(open(sys.argv[2]))\n\
+        v = jsonschema.Draft4Validator(schema)\n\
+        errors = [f'{list(e.absolute_path)}: {e.message}' for e in v.iter_errors(log)]\n\
+        print('\\n'.join(errors))\n\
+        sys.exit(1 if errors else 0)\n";
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(&schema)
+        .arg(file)
+        .output();
+    let required = std::env::var_os("PERMC_REQUIRE_SCHEMA").is_some();
+    match out {
+        Ok(o)
+            if String::from_utf8_lossy(&o.stderr).contains("No module named 'jsonschema'")
+                || o.status.code() == Some(127) =>
+        {
+            assert!(
+                !required,
+                "python3 jsonschema is required: pip install jsonschema"
+            );
+            eprintln!("SKIPPED SARIF schema validation: pip install jsonschema to run it");
+        }
+        Ok(o) => assert!(
+            o.status.success(),
+            "SARIF is not schema-valid:\n{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        ),
+        Err(e) => {
+            assert!(!required, "python3 is required: {e}");
+            eprintln!("SKIPPED SARIF schema validation: no python3 ({e})");
+        }
+    }
+}
+
+/// Point 6: an unreadable file is a finding (`unreadable-file`, an error
+/// with no line or column) in every format; the other files are checked
+/// and the run exits 2; `--output-file` writes the report.
+#[test]
+fn an_unreadable_file_is_reported_and_the_rest_checked() {
+    let dir = scratch("unreadable");
+    std::fs::write(
+        dir.join("ok.json"),
+        r#"{"allow": ["Terminal(ls && rm x)"]}"#,
+    )
+    .expect("write");
+    for format in ["human", "json", "sarif", "github"] {
+        let (out, err, code) = permc_in(
+            &dir,
+            &["check", "--format", format, "ok.json", "missing.json"],
+        );
+        assert_eq!(code, 2, "{format}: {err}");
+        assert!(out.contains("unreadable-file"), "{format}: {out}");
+        assert!(
+            out.contains("dead-pattern"),
+            "{format}: the rest is checked: {out}"
+        );
+    }
+    let (out, _, _) = permc_in(
+        &dir,
+        &["check", "--format", "json", "ok.json", "missing.json"],
+    );
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    let d = &v["diagnostics"][1];
+    assert_eq!(d["check"], "unreadable-file");
+    assert_eq!(d["severity"], "error");
+    assert_eq!(d["file"], "missing.json");
+    assert!(d["line"].is_null() && d["column"].is_null(), "{d}");
+    let (out, err, code) = permc_in(
+        &dir,
+        &[
+            "check",
+            "--format",
+            "sarif",
+            "--output-file",
+            "report.sarif",
+            "ok.json",
+            "missing.json",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    let report = std::fs::read_to_string(dir.join("report.sarif")).expect("report written");
+    assert!(report.contains("unreadable-file") && report.contains("dead-pattern"));
+    validate_sarif(&dir.join("check.sarif"), &report);
+}
+
+/// Point 10: one diagnostic shape: `"version": 1`, `message` and `help`
+/// apart, `related` always present; one severity word (`note`) in human,
+/// JSON, SARIF and the summary line; `permc serve` events share it.
+#[test]
+fn one_diagnostic_shape_and_one_severity_vocabulary() {
+    let dir = fixtures().join("autonomy-redundant");
+    let (out, _, _) = permc_in(&dir, &["check", "--format", "json", "autonomy.json"]);
+    let v: Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(v["version"], 1);
+    for d in v["diagnostics"].as_array().expect("diagnostics") {
+        assert!(d["related"].is_array(), "{d}");
+        assert!(d.get("help").is_some(), "{d}");
+        assert_eq!(d["severity"], "note");
+        assert!(
+            !d["message"].as_str().expect("message").contains("; "),
+            "help apart: {d}"
+        );
+    }
+    let (human, _, _) = permc_in(&dir, &["check", "--color", "never", "autonomy.json"]);
+    assert!(human.contains("note[autonomy-redundant]"), "{human}");
+    assert!(
+        human.contains("found 2 notes") || human.contains("found 1 note"),
+        "{human}"
+    );
+    assert!(!human.contains("info"), "{human}");
+    let (sarif, _, _) = permc_in(&dir, &["check", "--format", "sarif", "autonomy.json"]);
+    assert!(sarif.contains("\"level\": \"note\""), "{sarif}");
+    // serve: the same shape in its events.
+    let scratch = scratch("serve-shape");
+    let p = scratch.join("permissions.json");
+    std::fs::write(&p, r#"{"allow": ["Termnal(ls)"]}"#).expect("write");
+    let (_, err, code) = permc_in(&scratch, &["serve", "--permissions", "permissions.json"]);
+    assert_eq!(code, 2);
+    let event: Value = serde_json::from_str(err.lines().next().expect("an event")).expect("JSON");
+    assert_eq!(event["version"], 1);
+    let d = &event["diagnostics"][0];
+    for key in [
+        "check",
+        "severity",
+        "file",
+        "line",
+        "column",
+        "endLine",
+        "endColumn",
+        "message",
+        "help",
+        "related",
+    ] {
+        assert!(d.get(key).is_some(), "{key} in {d}");
+    }
+}
+
+/// Point 13: a file named neither permissions*.json nor autonomy*.json is
+/// told apart by content; one that is neither is one finding.
+#[test]
+fn a_file_that_is_no_rule_file_is_one_finding() {
+    let dir = scratch("kinds");
+    std::fs::write(
+        dir.join("package.json"),
+        r#"{"name": "web", "version": "1.0.0", "scripts": {"test": "vitest"}, "files": ["dist"]}"#,
+    )
+    .expect("write");
+    std::fs::write(
+        dir.join("rules.json"),
+        r#"{"dev-api": {"git_commit": "auto_approve"}}"#,
+    )
+    .expect("write");
+    let (out, _, code) = permc_in(
+        &dir,
+        &["check", "--format", "json", "package.json", "rules.json"],
+    );
+    assert_eq!(code, 1);
+    let f = findings(&out);
+    assert_eq!(f.len(), 1, "{out}");
+    assert_eq!(f[0].0, "not-a-rule-file");
+    assert_eq!(f[0].1, "package.json");
+    // --project-root must be absolute, or is taken from the current folder
+    // and said so.
+    let (_, err, _) = permc_in(&dir, &["check", "--project-root", "proj", "rules.json"]);
+    assert!(
+        err.contains(&format!("taken as {}", dir.join("proj").display())),
+        "{err}"
+    );
+}
+
+/// Point 14: `check -` reads standard input, named by --stdin-filename.
+#[test]
+fn check_reads_standard_input_for_editors() {
+    let dir = scratch("stdin");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_permc"))
+        .current_dir(&dir)
+        .args([
+            "check",
+            "--format",
+            "json",
+            "--stdin-filename",
+            "autonomy.json",
+            "-",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("permc runs");
+    {
+        use std::io::Write;
+        let mut input = child.stdin.take().expect("stdin");
+        input
+            .write_all(br#"{"dev-api": {"*": "auto_approve", "terminal": "auto_approve"}}"#)
+            .expect("write");
+    }
+    let out = child.wait_with_output().expect("ends");
+    let f = findings(&String::from_utf8_lossy(&out.stdout));
+    assert_eq!(
+        f,
+        [(
+            "autonomy-redundant".to_string(),
+            "autonomy.json".to_string(),
+            1
+        )]
+    );
+}
+
+/// Point 17: a rejected file still gets the findings of the entries that
+/// did parse, so one run shows everything.
+#[test]
+fn a_rejected_file_still_gets_the_findings_of_its_good_entries() {
+    let dir = scratch("partial");
+    std::fs::write(
+        dir.join("permissions.json"),
+        r#"{"allow": ["Terminal(ls && rm x)", "Terminal('x)", "Termnal(ls)"]}"#,
+    )
+    .expect("write");
+    let (out, _, code) = permc_in(&dir, &["check", "--format", "json", "permissions.json"]);
+    assert_eq!(code, 1);
+    let checks: Vec<String> = findings(&out).into_iter().map(|f| f.0).collect();
+    assert_eq!(
+        checks,
+        ["dead-pattern", "invalid-pattern", "unknown-label"],
+        "{out}"
+    );
 }

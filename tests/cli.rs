@@ -414,3 +414,24 @@ fn a_closed_pipe_ends_quietly_with_the_usual_status() {
     }
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Point 7: `decide` shows every error of a rejected rule file, as
+/// `check` does — every JSON syntax error, not only the first.
+#[test]
+fn decide_shows_every_error_of_a_rejected_file() {
+    let d = scratch("every-error");
+    std::fs::write(
+        d.join("permissions.json"),
+        "{\n  \"allow\": [\"Terminal(ls)\",],\n  \"deny\": [\"Terminal(curl)\",],\n  \"ask\": [\"Gitpush()\"]\n}\n",
+    )
+    .expect("write");
+    let (out, err, code) = permc_in(&d, &["decide", "--request", PUSH], "");
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert_eq!(err.matches("error[invalid-json]").count(), 2, "{err}");
+    assert!(err.contains("error[unknown-label]"), "{err}");
+    let (check, _, _) = permc_in(&d, &["check", "--color", "never"], "");
+    let errors = |s: &str| s.matches("error[").count();
+    assert_eq!(errors(&err), errors(&check), "as many as check shows:\n{err}\n{check}");
+    let _ = std::fs::remove_dir_all(&d);
+}

@@ -31,7 +31,9 @@ pub mod words;
 
 use permc_grammar::diagnostic::{Diagnostic, Severity};
 use permc_grammar::json::{self, Span, Value};
-use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Permissions};
+use permc_grammar::rules::{
+    load_autonomy_partial, load_permissions_partial, Autonomy, Permissions,
+};
 
 /// Which rule file a file is (SPEC §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -52,12 +54,8 @@ impl Kind {
     }
 
     /// The kind of a file, by its name when the name says it (it contains
-    /// `autonomy` or `permission`), else by its content: an object with an
-    /// `allow`, `deny` or `ask` key, or holding an array, is
-    /// permissions.json; another object is autonomy.json (agent → rules).
-    /// Text that is not JSON is autonomy.json when it names a mode
-    /// (`auto_approve`, `require_approval`) and no list; else, and for an
-    /// empty object, permissions.json.
+    /// `autonomy` or `permission`), else by its content ([`Kind::sniff`]);
+    /// permissions.json when neither fits.
     ///
     /// ```
     /// use permc_analyzer::Kind;
@@ -69,40 +67,82 @@ impl Kind {
     /// assert_eq!(Kind::detect("rules.json", br#"{"dev-api": {"*": "auto_approve",}}"#), Kind::Autonomy);
     /// ```
     pub fn detect(name: &str, bytes: &[u8]) -> Kind {
+        Kind::sniff(name, bytes).unwrap_or(Kind::Permissions)
+    }
+
+    /// The kind of a file, or `None` when it is no permc rule file
+    /// (`package.json`). By name when the name says it (it contains
+    /// `autonomy` or `permission`); else by content:
+    /// - permissions.json: an object with an `allow`, `deny` or `ask` key,
+    ///   or a list holding a pattern (`"alow": ["Terminal(ls)"]`), or `{}`;
+    /// - autonomy.json: an object of agents, each an object or a mode,
+    ///   where some value is a mode (`auto_approve`, `require_approval`,
+    ///   `deny`);
+    /// - text that is not JSON: autonomy.json when it names a mode and no
+    ///   list, permissions.json when it names a list or a pattern.
+    ///
+    /// ```
+    /// use permc_analyzer::Kind;
+    /// let package = br#"{"name": "web", "scripts": {"test": "vitest"}, "files": ["dist"]}"#;
+    /// assert_eq!(Kind::sniff("package.json", package), None);
+    /// assert_eq!(Kind::sniff("tsconfig.json", br#"[1, 2]"#), None);
+    /// assert_eq!(Kind::sniff("rules.json", br#"{"dev-api": {"git_commit": "deny"}}"#), Some(Kind::Autonomy));
+    /// assert_eq!(Kind::sniff("rules.json", br#"{"deny": ["GitPush()"]}"#), Some(Kind::Permissions));
+    /// assert_eq!(Kind::sniff("permissions.ci.json", br#"[1]"#), Some(Kind::Permissions));
+    /// ```
+    pub fn sniff(name: &str, bytes: &[u8]) -> Option<Kind> {
         let base = name
             .rsplit(['/', '\\'])
             .next()
             .unwrap_or(name)
             .to_ascii_lowercase();
         if base.contains("autonomy") {
-            return Kind::Autonomy;
+            return Some(Kind::Autonomy);
         }
         if base.contains("permission") {
-            return Kind::Permissions;
+            return Some(Kind::Permissions);
         }
+        const MODES: [&str; 3] = ["auto_approve", "require_approval", "deny"];
+        let is_mode =
+            |v: &Value| matches!(v, Value::String { text: s, .. } if MODES.contains(&s.as_str()));
+        let is_pattern = |v: &Value| {
+            matches!(v, Value::String { text: s, .. } if s.split_once('(').is_some_and(|(label, _)| {
+                label.starts_with(|c: char| c.is_ascii_uppercase())
+                    && label.chars().all(|c| c.is_ascii_alphanumeric())
+            }))
+        };
         let text = String::from_utf8_lossy(bytes);
         match json::parse(&text).map(|n| n.value) {
             Ok(Value::Object(members)) => {
                 let lists = members.iter().any(|m| {
                     matches!(m.key.as_str(), "allow" | "deny" | "ask")
-                        || matches!(m.value.value, Value::Array(_))
+                        || matches!(&m.value.value, Value::Array(items) if items.iter().any(|i| is_pattern(&i.value)))
                 });
                 if lists || members.is_empty() {
-                    Kind::Permissions
-                } else {
-                    Kind::Autonomy
+                    return Some(Kind::Permissions);
                 }
+                let agents = members.iter().all(|m| match &m.value.value {
+                    Value::Object(_) => true,
+                    v => is_mode(v),
+                });
+                let modes = members.iter().any(|m| match &m.value.value {
+                    Value::Object(rules) => rules.iter().any(|r| is_mode(&r.value.value)),
+                    v => is_mode(v),
+                });
+                (agents && modes).then_some(Kind::Autonomy)
             }
-            Ok(_) => Kind::Permissions,
+            Ok(_) => None,
             Err(_) => {
                 let modes = text.contains("auto_approve") || text.contains("require_approval");
-                let lists = ["\"allow\"", "\"ask\"", "["]
+                let lists = ["\"allow\"", "\"ask\"", "\"deny\"", "["]
                     .iter()
                     .any(|k| text.contains(k));
                 if modes && !lists {
-                    Kind::Autonomy
+                    Some(Kind::Autonomy)
+                } else if lists || text.contains("Terminal(") {
+                    Some(Kind::Permissions)
                 } else {
-                    Kind::Permissions
+                    None
                 }
             }
         }
@@ -131,20 +171,37 @@ pub struct FileContext<'a> {
     pub kind: Kind,
     /// What the reader reported (the reader-level checks forward these).
     pub reader: &'a [Diagnostic],
-    /// The loaded permissions, when the file is a permissions file that
-    /// loaded (no error).
+    /// The permissions read, when the file is a permissions file that is
+    /// JSON: with errors, the entries that were read (the file is still
+    /// rejected).
     pub permissions: Option<&'a Permissions>,
     /// The coverage analysis of those permissions.
     pub analysis: Option<&'a analysis::Analysis>,
-    /// The loaded autonomy rules, when the file is an autonomy file that
-    /// loaded.
+    /// The autonomy rules read, when the file is an autonomy file that is
+    /// JSON (with errors, those that were read).
     pub autonomy: Option<&'a Autonomy>,
     /// The options.
     pub options: &'a Options,
 }
 
+/// The one finding for a file that is no permc rule file.
+fn not_a_rule_file(name: &str, bytes: &[u8]) -> Diagnostic {
+    Diagnostic::new(
+        output::NOT_A_RULE_FILE,
+        Severity::Error,
+        name,
+        Span {
+            start: 0,
+            end: bytes.len().min(1),
+        },
+        format!("{name} is not a permc rule file: neither permissions.json (allow, deny and ask lists of patterns) nor autonomy.json (agents and their modes)"),
+    )
+    .with_help("check only rule files; a rule file named otherwise than permissions*.json or autonomy*.json is told apart by its content")
+}
+
 /// Runs every check not ignored over one file and returns the findings in
-/// file order. `kind` `None` detects it ([`Kind::detect`]).
+/// file order. `kind` `None` detects it ([`Kind::sniff`]); a file that is
+/// no rule file gets one `not-a-rule-file` finding.
 ///
 /// A file with errors (SPEC §2: rejected whole) gets every error and
 /// warning its reader found, all at once; the checks that need a loaded
@@ -155,23 +212,31 @@ pub fn check_file(
     kind: Option<Kind>,
     options: &Options,
 ) -> Vec<Diagnostic> {
-    let kind = kind.unwrap_or_else(|| Kind::detect(name, bytes));
+    let kind = match kind.or_else(|| Kind::sniff(name, bytes)) {
+        Some(k) => k,
+        None => return vec![not_a_rule_file(name, bytes)],
+    };
     let text = String::from_utf8_lossy(bytes);
+    // A file with errors is rejected whole (SPEC §2), but the entries
+    // that were read still get their findings: one run shows everything.
     let load = |bytes: &[u8]| match kind {
         Kind::Permissions => {
-            let l = load_permissions(name, bytes);
-            (l.diagnostics, l.value, None)
+            let (d, p) = load_permissions_partial(name, bytes);
+            (d, Some(p), None)
         }
         Kind::Autonomy => {
-            let l = load_autonomy(name, bytes);
-            (l.diagnostics, None, l.value)
+            let (d, a) = load_autonomy_partial(name, bytes);
+            (d, None, Some(a))
         }
     };
-    let (mut reader, permissions, autonomy) = load(bytes);
+    let (mut reader, mut permissions, mut autonomy) = load(bytes);
     if reader.iter().any(|d| d.check == "invalid-json") && std::str::from_utf8(bytes).is_ok() {
         // Every error at once: the syntax errors after the first, and the
         // errors behind them (see `recover`). The file stays rejected:
         // `permissions` and `autonomy` are `None`.
+        // Offsets of a repaired text are not the file's: its findings
+        // beyond the reader's are not reported.
+        (permissions, autonomy) = (None, None);
         let repaired = recover::repair(&text);
         // When the repairs do not end in JSON, the later errors may only
         // echo the first one: then the first is reported alone.

@@ -62,6 +62,12 @@ impl<'a> Positions<'a> {
         }
     }
 
+    /// Whether the file's text is known (not `<builtin>`, not a file that
+    /// could not be read).
+    pub fn has(&self, file: &str) -> bool {
+        file != BUILTIN && self.files.iter().any(|(n, _)| *n == file)
+    }
+
     /// The position of a span in a file (0s for `<builtin>` and unknown
     /// files).
     pub fn of(&self, file: &str, span: Span) -> Position {
@@ -164,7 +170,8 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
         };
         match id_of(&d.file) {
             Some(id) if quote => labels.push(Label::primary(id, clamp(sources, &d.file, d.span))),
-            _ => notes.push(format!("at {}", at(&d.file, d.span))),
+            Some(_) => notes.push(format!("at {}", at(&d.file, d.span))),
+            None => notes.push(format!("in {}", d.file)),
         }
         for r in &d.related {
             match id_of(&r.file).filter(|_| r.file != BUILTIN) {
@@ -201,7 +208,7 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
     out
 }
 
-/// `found 1 error, 2 warnings and 1 info`.
+/// `found 1 error, 2 warnings and 1 note`.
 pub fn summary(diags: &[Diagnostic]) -> String {
     let count = |s: Severity| diags.iter().filter(|d| d.severity == s).count();
     let plural =
@@ -210,7 +217,7 @@ pub fn summary(diags: &[Diagnostic]) -> String {
     for (s, one, many) in [
         (Severity::Error, "error", "errors"),
         (Severity::Warning, "warning", "warnings"),
-        (Severity::Info, "info", "infos"),
+        (Severity::Info, "note", "notes"),
     ] {
         let n = count(s);
         if n > 0 {
@@ -240,32 +247,81 @@ fn clamp(sources: &[Source], file: &str, span: Span) -> std::ops::Range<usize> {
     start..end
 }
 
-/// One finding in the JSON of SPEC §11.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct JsonDiagnostic<'a> {
-    check: &'a str,
-    severity: &'a str,
-    file: &'a str,
-    line: usize,
-    column: usize,
-    end_line: usize,
-    end_column: usize,
-    message: String,
-    related: Vec<JsonRelated<'a>>,
+/// The version of the diagnostic JSON shape ([`diagnostic_json`]).
+pub const JSON_VERSION: u32 = 1;
+
+/// The finding for a file that cannot be read (`permc check` goes on with
+/// the others): an error, with no line or column.
+pub const UNREADABLE_FILE: &str = "unreadable-file";
+
+/// The finding for a file that is neither permissions.json nor
+/// autonomy.json by name or content ([`crate::Kind::sniff`]).
+pub const NOT_A_RULE_FILE: &str = "not-a-rule-file";
+
+/// The `unreadable-file` finding: `why` is the system's reason.
+pub fn unreadable_file(file: &str, why: &str) -> Diagnostic {
+    Diagnostic::new(
+        UNREADABLE_FILE,
+        Severity::Error,
+        file,
+        Span { start: 0, end: 0 },
+        format!("cannot read {file}: {why}"),
+    )
+    .with_help("check the path and its permissions; the other files are checked")
 }
 
-#[derive(Serialize)]
-struct JsonRelated<'a> {
-    file: &'a str,
-    line: usize,
-    column: usize,
-    message: &'a str,
+/// One diagnostic as JSON — the one shape shared by `permc check --format
+/// json`, the events of `permc serve` and the language bindings:
+///
+/// ```json
+/// {"check": "dead-pattern", "severity": "warning", "file": "permissions.json",
+///  "line": 3, "column": 5, "endLine": 3, "endColumn": 27,
+///  "message": "…", "help": "…" | null,
+///  "related": [{"file": "…", "line": 1, "column": 1, "message": "…"}]}
+/// ```
+///
+/// `severity` is `error`, `warning` or `note`; `help` is `null` when there
+/// is none; `related` is always present. A file whose text is unknown
+/// (`unreadable-file`) has `null` lines and columns. Documents holding
+/// diagnostics carry `"version": 1` ([`JSON_VERSION`]).
+pub fn diagnostic_json(d: &Diagnostic, positions: &Positions<'_>) -> Value {
+    let (line, column, end_line, end_column) = if positions.has(&d.file) {
+        let p = positions.of(&d.file, d.span);
+        (
+            json!(p.line),
+            json!(p.column),
+            json!(p.end_line),
+            json!(p.end_column),
+        )
+    } else {
+        (Value::Null, Value::Null, Value::Null, Value::Null)
+    };
+    let related: Vec<Value> = d
+        .related
+        .iter()
+        .map(|r| {
+            let q = positions.of(&r.file, r.span);
+            json!({"file": r.file, "line": q.line, "column": q.column, "message": r.message})
+        })
+        .collect();
+    json!({
+        "check": d.check,
+        "severity": d.severity.name(),
+        "file": d.file,
+        "line": line,
+        "column": column,
+        "endLine": end_line,
+        "endColumn": end_column,
+        "message": d.message,
+        "help": d.help,
+        "related": related,
+    })
 }
 
-#[derive(Serialize)]
-struct JsonOutput<'a> {
-    diagnostics: Vec<JsonDiagnostic<'a>>,
+/// Every diagnostic as [`diagnostic_json`], in order.
+pub fn diagnostics_json(diags: &[Diagnostic], sources: &[Source]) -> Vec<Value> {
+    let pos = Positions::new(sources);
+    diags.iter().map(|d| diagnostic_json(d, &pos)).collect()
 }
 
 /// Pretty JSON of a value made of strings, numbers and lists: serializing
@@ -274,39 +330,12 @@ fn pretty<T: Serialize>(v: &T) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default()
 }
 
-/// The JSON of SPEC §11: `{"diagnostics": [...]}`.
+/// `permc check --format json`: `{"version": 1, "diagnostics": [...]}`.
 pub fn json(diags: &[Diagnostic], sources: &[Source]) -> String {
-    let pos = Positions::new(sources);
-    let diagnostics = diags
-        .iter()
-        .map(|d| {
-            let p = pos.of(&d.file, d.span);
-            JsonDiagnostic {
-                check: d.check,
-                severity: d.severity.name(),
-                file: &d.file,
-                line: p.line,
-                column: p.column,
-                end_line: p.end_line,
-                end_column: p.end_column,
-                message: full_message(d),
-                related: d
-                    .related
-                    .iter()
-                    .map(|r| {
-                        let q = pos.of(&r.file, r.span);
-                        JsonRelated {
-                            file: &r.file,
-                            line: q.line,
-                            column: q.column,
-                            message: &r.message,
-                        }
-                    })
-                    .collect(),
-            }
-        })
-        .collect();
-    pretty(&JsonOutput { diagnostics })
+    pretty(&json!({
+        "version": JSON_VERSION,
+        "diagnostics": diagnostics_json(diags, sources),
+    }))
 }
 
 /// A file name as a relative URI reference: `/` separators, no `./`,
@@ -333,43 +362,129 @@ fn sarif_level(s: Severity) -> &'static str {
     }
 }
 
-/// Where a check's documentation lives on the web (its source file).
-pub fn help_uri(file: &str) -> String {
-    format!(
-        "{}/blob/main/analyzer/src/checks/{file}",
-        env!("CARGO_PKG_REPOSITORY")
-    )
+/// The repository's address (Cargo's `repository`), when it is a real
+/// one: the placeholder `example.invalid` is never linked to.
+pub fn repository() -> Option<&'static str> {
+    Some(env!("CARGO_PKG_REPOSITORY")).filter(|r| !r.is_empty() && !r.contains("example.invalid"))
 }
 
-/// SARIF 2.1.0 with one rule per check (id, short and full description,
-/// help text and URI), for GitHub code scanning.
+/// Where a finding's documentation lives, in the repository:
+/// `docs/checks/<name>.md` (generated from the checks' docs; a test keeps
+/// every page present and current).
+pub fn docs_path(name: &str) -> String {
+    format!("docs/checks/{name}.md")
+}
+
+/// The `helpUri` of a finding: its docs page in the repository, when the
+/// repository has a real address ([`repository`]); else none.
+pub fn help_uri(name: &str) -> Option<String> {
+    repository().map(|r| format!("{}/blob/main/{}", r.trim_end_matches('/'), docs_path(name)))
+}
+
+/// Where the files of a SARIF log are: artifact URIs are relative to
+/// `%SRCROOT%`, the project folder, as code scanning expects.
+#[derive(Debug, Clone, Copy)]
+pub struct SarifRoot<'a> {
+    /// The project folder (absolute).
+    pub root: &'a std::path::Path,
+    /// The folder relative file names are taken from (absolute).
+    pub cwd: &'a std::path::Path,
+}
+
+/// The id of the project folder in SARIF's `originalUriBaseIds`.
+pub const SRCROOT: &str = "%SRCROOT%";
+
+/// `a/./b/../c` → `a/c`, without touching the file system.
+fn lexical(path: &std::path::Path) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+impl SarifRoot<'_> {
+    /// The artifact location of a file: relative to `%SRCROOT%` when it
+    /// is inside the project folder, else an absolute `file://` URI.
+    fn artifact(&self, file: &str) -> SarifArtifact {
+        let abs = lexical(&self.cwd.join(file));
+        match abs.strip_prefix(lexical(self.root)) {
+            Ok(rel) => SarifArtifact {
+                uri: uri(&rel.to_string_lossy()),
+                uri_base_id: Some(SRCROOT),
+            },
+            Err(_) => SarifArtifact {
+                uri: format!("file://{}", uri(&abs.to_string_lossy())),
+                uri_base_id: None,
+            },
+        }
+    }
+
+    fn base(&self) -> Value {
+        let mut root = uri(&lexical(self.root).to_string_lossy());
+        if !root.ends_with('/') {
+            root.push('/');
+        }
+        json!({ SRCROOT: {"uri": format!("file://{root}")} })
+    }
+}
+
+/// SARIF 2.1.0 with file names as given (relative URIs, no base).
 pub fn sarif(diags: &[Diagnostic], sources: &[Source]) -> String {
+    sarif_at(diags, sources, None)
+}
+
+/// SARIF 2.1.0 with one rule per check and file finding (id, short and
+/// full description, help text, and the docs page as `helpUri` when the
+/// repository has a real address), for GitHub code scanning; artifact
+/// URIs relative to `%SRCROOT%` when `root` is given.
+pub fn sarif_at(diags: &[Diagnostic], sources: &[Source], root: Option<SarifRoot<'_>>) -> String {
     let pos = Positions::new(sources);
-    let rules: Vec<Value> = checks::CHECKS
+    let all = checks::all_docs();
+    let rules: Vec<Value> = all
         .iter()
-        .map(|c| {
-            let docs = c.docs();
-            json!({
-                "id": c.name,
-                "name": c.name,
-                "shortDescription": {"text": c.summary()},
-                "fullDescription": {"text": c.description()},
+        .map(|(name, severity, docs)| {
+            let mut rule = json!({
+                "id": name,
+                "name": name,
+                "shortDescription": {"text": checks::summary_of(docs)},
+                "fullDescription": {"text": checks::description_of(docs)},
                 "help": {"text": docs, "markdown": docs},
-                "helpUri": help_uri(c.file),
-                "defaultConfiguration": {"level": sarif_level(c.severity)},
+                "defaultConfiguration": {"level": sarif_level(*severity)},
                 "properties": {"tags": ["permc", "permissions"]},
-            })
+            });
+            if let Some(u) = help_uri(name) {
+                rule["helpUri"] = json!(u);
+            }
+            rule
         })
         .collect();
-    let location = |file: &str, p: Position| SarifPhysical {
+    let artifact = |file: &str| match root {
+        Some(r) => r.artifact(file),
+        None => SarifArtifact {
+            uri: uri(file),
+            uri_base_id: None,
+        },
+    };
+    let location = |file: &str, span: Span| SarifPhysical {
         physical_location: SarifLocation {
-            artifact_location: SarifArtifact { uri: uri(file) },
-            region: SarifRegion {
-                start_line: p.line.max(1),
-                start_column: p.column.max(1),
-                end_line: p.end_line.max(1),
-                end_column: p.end_column.max(1),
-            },
+            artifact_location: artifact(file),
+            region: pos.has(file).then(|| {
+                let p = pos.of(file, span);
+                SarifRegion {
+                    start_line: p.line.max(1),
+                    start_column: p.column.max(1),
+                    end_line: p.end_line.max(1),
+                    end_column: p.end_column.max(1),
+                }
+            }),
         },
     };
     let results: Vec<SarifResult<'_>> = diags
@@ -387,29 +502,33 @@ pub fn sarif(diags: &[Diagnostic], sources: &[Source]) -> String {
                     message: SarifText {
                         text: r.message.clone(),
                     },
-                    location: location(&r.file, pos.of(&r.file, r.span)),
+                    location: location(&r.file, r.span),
                 });
             }
             SarifResult {
                 rule_id: d.check,
-                rule_index: checks::CHECKS.iter().position(|c| c.name == d.check),
+                rule_index: all.iter().position(|(n, _, _)| *n == d.check),
                 level: sarif_level(d.severity),
                 message: SarifText { text: message },
-                locations: vec![location(&d.file, pos.of(&d.file, d.span))],
+                locations: vec![location(&d.file, d.span)],
                 related_locations: related,
             }
         })
         .collect();
+    let mut driver = json!({
+        "name": "permc",
+        "version": env!("CARGO_PKG_VERSION"),
+        "rules": rules,
+    });
+    if let Some(r) = repository() {
+        driver["informationUri"] = json!(r);
+    }
     let log = SarifLog {
         schema: "https://json.schemastore.org/sarif-2.1.0.json",
         version: "2.1.0",
         runs: vec![SarifRun {
-            tool: json!({"driver": {
-                "name": "permc",
-                "informationUri": env!("CARGO_PKG_REPOSITORY"),
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }}),
+            tool: json!({ "driver": driver }),
+            original_uri_base_ids: root.map(|r| r.base()),
             column_kind: "unicodeCodePoints",
             results,
         }],
@@ -429,6 +548,8 @@ struct SarifLog<'a> {
 #[serde(rename_all = "camelCase")]
 struct SarifRun<'a> {
     tool: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    original_uri_base_ids: Option<Value>,
     column_kind: &'static str,
     results: Vec<SarifResult<'a>>,
 }
@@ -461,12 +582,16 @@ struct SarifPhysical {
 #[serde(rename_all = "camelCase")]
 struct SarifLocation {
     artifact_location: SarifArtifact,
-    region: SarifRegion,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    region: Option<SarifRegion>,
 }
 
 #[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
 struct SarifArtifact {
     uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -506,18 +631,23 @@ pub fn github(diags: &[Diagnostic], sources: &[Source]) -> String {
     let mut out = String::new();
     for d in diags {
         let p = pos.of(&d.file, d.span);
+        // GitHub's own command names.
         let command = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
             Severity::Info => "notice",
         };
+        let at = if pos.has(&d.file) {
+            format!(
+                ",line={},col={},endLine={},endColumn={}",
+                p.line, p.column, p.end_line, p.end_column
+            )
+        } else {
+            String::new()
+        };
         out.push_str(&format!(
-            "::{command} file={},line={},col={},endLine={},endColumn={},title={}::{}\n",
+            "::{command} file={}{at},title={}::{}\n",
             escape_property(&d.file),
-            p.line,
-            p.column,
-            p.end_line,
-            p.end_column,
             escape_property(&format!("permc {}", d.check)),
             escape_data(&full_message(d)),
         ));

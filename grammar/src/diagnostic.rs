@@ -15,12 +15,14 @@ pub enum Severity {
 }
 
 impl Severity {
-    /// `error`, `warning`, `info`.
+    /// `error`, `warning`, `note`: one word in every output (human, JSON,
+    /// SARIF, the summary line); SPEC §11's `info` is written `note`, the
+    /// word SARIF and rustc-style output use.
     pub fn name(self) -> &'static str {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
-            Severity::Info => "info",
+            Severity::Info => "note",
         }
     }
 }

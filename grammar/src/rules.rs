@@ -259,6 +259,15 @@ fn parse_json(r: &mut Reader<'_>, bytes: &[u8]) -> Option<Node> {
 /// assert_eq!(p.allow[0].location.to_string(), "permissions.json:1:12");
 /// ```
 pub fn load_permissions(file: &str, bytes: &[u8]) -> Loaded<Permissions> {
+    let (diags, perms) = load_permissions_partial(file, bytes);
+    finish(diags, perms)
+}
+
+/// Reads permissions.json as far as it goes: every diagnostic, and the
+/// entries that were read even when others are errors (the analyzer still
+/// reports their findings). Never decide from it: a file with errors is
+/// rejected whole (SPEC §2) — use [`load_permissions`].
+pub fn load_permissions_partial(file: &str, bytes: &[u8]) -> (Vec<Diagnostic>, Permissions) {
     let text = String::from_utf8_lossy(bytes);
     let mut r = Reader {
         file,
@@ -273,7 +282,7 @@ pub fn load_permissions(file: &str, bytes: &[u8]) -> Loaded<Permissions> {
     if let Some(root) = parse_json(&mut r, bytes) {
         read_permissions(&mut r, &root, &mut perms);
     }
-    finish(r.diags, perms)
+    (r.diags, perms)
 }
 
 fn finish<T>(mut diags: Vec<Diagnostic>, value: T) -> Loaded<T> {
@@ -388,6 +397,13 @@ fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
 
 /// Reads autonomy.json (SPEC §2.2).
 pub fn load_autonomy(file: &str, bytes: &[u8]) -> Loaded<Autonomy> {
+    let (diags, auto) = load_autonomy_partial(file, bytes);
+    finish(diags, auto)
+}
+
+/// Reads autonomy.json as far as it goes (see [`load_permissions_partial`]):
+/// never decide from it.
+pub fn load_autonomy_partial(file: &str, bytes: &[u8]) -> (Vec<Diagnostic>, Autonomy) {
     let text = String::from_utf8_lossy(bytes);
     let mut r = Reader {
         file,
@@ -402,7 +418,7 @@ pub fn load_autonomy(file: &str, bytes: &[u8]) -> Loaded<Autonomy> {
     if let Some(root) = parse_json(&mut r, bytes) {
         read_autonomy(&mut r, &root, &mut auto);
     }
-    finish(r.diags, auto)
+    (r.diags, auto)
 }
 
 fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {

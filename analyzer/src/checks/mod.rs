@@ -72,6 +72,74 @@ pub fn find(name: &str) -> Option<&'static Check> {
     CHECKS.iter().find(|c| c.name == name)
 }
 
+/// A finding about a file as a whole rather than its rules, reported
+/// by the command line (`unreadable-file`) or before any check runs
+/// (`not-a-rule-file`). Documented like the checks; always errors.
+#[derive(Debug, Clone, Copy)]
+pub struct FileFinding {
+    /// Its name.
+    pub name: &'static str,
+    /// Its documentation, in the checks' sections.
+    pub docs: &'static str,
+}
+
+/// The file findings.
+pub const FILE_FINDINGS: &[FileFinding] = &[
+    FileFinding {
+        name: crate::output::UNREADABLE_FILE,
+        docs: include_str!("unreadable_file.md"),
+    },
+    FileFinding {
+        name: crate::output::NOT_A_RULE_FILE,
+        docs: include_str!("not_a_rule_file.md"),
+    },
+];
+
+/// Every name a finding can carry, checks and file findings, with its
+/// severity and documentation: what `--explain`, SARIF's rules and
+/// `docs/checks/<name>.md` cover.
+pub fn all_docs() -> Vec<(&'static str, Severity, String)> {
+    CHECKS
+        .iter()
+        .map(|c| (c.name, c.severity, c.docs()))
+        .chain(
+            FILE_FINDINGS
+                .iter()
+                .map(|f| (f.name, Severity::Error, f.docs.to_string())),
+        )
+        .collect()
+}
+
+/// A short description: the first sentence of `## What it does`.
+pub fn summary_of(docs: &str) -> String {
+    let first = description_of(docs);
+    // The first paragraph, without the list it may introduce.
+    let paragraph = first.split("\n\n").next().unwrap_or("");
+    let paragraph = paragraph.split("\n- ").next().unwrap_or("");
+    let flat = paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
+    let sentence = match flat.find(". ") {
+        Some(i) => &flat[..i],
+        None => flat.trim_end_matches(['.', ':', ' ']),
+    };
+    format!("{sentence}.")
+}
+
+/// The whole `## What it does` section.
+pub fn description_of(docs: &str) -> String {
+    let body = docs.split("## What it does").nth(1).unwrap_or("");
+    body.split("## Why is this bad?")
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_string()
+}
+
+/// `docs/checks/<name>.md`: the page a finding's SARIF `helpUri` points
+/// at, generated from the documentation (a test keeps them equal).
+pub fn docs_page(name: &str, severity: Severity, docs: &str) -> String {
+    format!("# {name} ({})\n\n{}\n", severity.name(), docs.trim_end())
+}
+
 impl Check {
     /// The documentation: the leading `//!` lines of the check's file,
     /// without the comment markers.
@@ -89,27 +157,12 @@ impl Check {
 
     /// The whole `## What it does` section.
     pub fn description(&self) -> String {
-        let docs = self.docs();
-        let body = docs.split("## What it does").nth(1).unwrap_or("");
-        body.split("## Why is this bad?")
-            .next()
-            .unwrap_or("")
-            .trim()
-            .to_string()
+        description_of(&self.docs())
     }
 
     /// One sentence: the first of the `## What it does` section.
     pub fn summary(&self) -> String {
-        let first = self.description();
-        // The first paragraph, without the list it may introduce.
-        let paragraph = first.split("\n\n").next().unwrap_or("");
-        let paragraph = paragraph.split("\n- ").next().unwrap_or("");
-        let flat = paragraph.split_whitespace().collect::<Vec<_>>().join(" ");
-        let sentence = match flat.find(". ") {
-            Some(i) => &flat[..i],
-            None => flat.trim_end_matches(['.', ':', ' ']),
-        };
-        format!("{sentence}.")
+        summary_of(&self.docs())
     }
 }
 
