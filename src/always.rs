@@ -42,6 +42,10 @@ pub fn run(o: Options) -> Result<ExitCode, Fatal> {
             e.code, e.message
         ))
     })?;
+    // The artifact's folders exist before a rule file is written.
+    if let Some(policy) = o.policy.as_deref().filter(|_| o.write) {
+        write::create_parent(policy)?;
+    }
     // Rejected rule files stop everything (SPEC §2, exit 2), written or not.
     let perms = permissions_if_any(&o.permissions)?;
     if let Some(a) = o.autonomy.as_deref().filter(|a| a.exists()) {

@@ -21,10 +21,25 @@ pub struct Options {
     pub policy: Option<PathBuf>,
 }
 
+/// A module name whose agent id `dev-<name>` is a plain word.
+fn valid_module(m: &str) -> bool {
+    m.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && m.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+}
+
 /// Runs `permc seed`, printing what it added as JSON.
 pub fn run(o: Options) -> Result<ExitCode, Fatal> {
-    if let Some(m) = o.modules.iter().find(|m| m.trim().is_empty()) {
-        return Err(Fatal(format!("error: `{m}` is not a module name")));
+    if let Some(m) = o.modules.iter().find(|m| !valid_module(m)) {
+        return Err(Fatal(format!(
+            "error: `{m}` is not a module name: its agent id is `dev-{m}`, and a module name is \
+             ASCII letters, digits, `-`, `_` and `.`, starting with a letter or a digit (no blanks)"
+        )));
+    }
+    // Every folder the artifact needs exists before a rule file is
+    // written: never rule files written and the artifact missing.
+    if let Some(policy) = &o.policy {
+        crate::write::create_parent(policy)?;
     }
     if !o.modules.is_empty() && o.autonomy.is_none() {
         return Err(Fatal(

@@ -3,7 +3,8 @@
 //!
 //! **Invariants.**
 //! - *Serialized*: every read-modify-write of a file runs under an advisory
-//!   lock on a lock file beside it (`permissions.json.lock`), taken before
+//!   lock on a lock file beside it (`permissions.json.lock`, there only
+//!   while a writer holds it: no litter in the user's tree), taken before
 //!   the file is read — so concurrent writers never lose an entry. The lock
 //!   is on its own file, not on the rule file, because the rule file is
 //!   replaced by rename (a lock on the old inode would not exclude a writer
@@ -47,6 +48,8 @@ pub struct Lock {
     /// The rule file (symbolic links resolved, so every name of one file
     /// shares one lock).
     target: PathBuf,
+    /// `permissions.json.lock`: removed when the lock is released.
+    lock_path: PathBuf,
     kind: Kind,
     /// Held open for the lock's lifetime: closing it releases the lock.
     _lock: File,
@@ -91,22 +94,47 @@ fn folder(target: &Path) -> &Path {
 }
 
 /// Takes the exclusive lock of a rule file, waiting for other writers.
+///
+/// The lock file exists only while a writer holds it: the holder removes
+/// it before releasing the lock, so nothing is left in the user's tree. A
+/// writer that waited on a lock file since removed (its lock is on a file
+/// no other writer can open) finds the name gone or naming another file,
+/// and starts again with the current one.
 pub fn lock(path: &Path, kind: Kind) -> Result<Lock, Fatal> {
+    use std::os::unix::fs::MetadataExt;
     let target = resolve(path)?;
     let lock_path = sibling(&target, ".lock", false);
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&lock_path)
-        .map_err(|e| io_err("open the lock file", &lock_path, e))?;
-    file.lock().map_err(|e| io_err("lock", &lock_path, e))?;
-    Ok(Lock {
-        target,
-        kind,
-        _lock: file,
-    })
+    loop {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(&lock_path)
+            .map_err(|e| io_err("open the lock file", &lock_path, e))?;
+        file.lock().map_err(|e| io_err("lock", &lock_path, e))?;
+        let held = file.metadata().map_err(|e| io_err("lock", &lock_path, e))?;
+        match fs::metadata(&lock_path) {
+            Ok(now) if now.dev() == held.dev() && now.ino() == held.ino() => {
+                return Ok(Lock {
+                    target,
+                    lock_path,
+                    kind,
+                    _lock: file,
+                })
+            }
+            // Removed (or replaced) by the writer we waited for: again.
+            _ => continue,
+        }
+    }
+}
+
+impl Drop for Lock {
+    /// Removes the lock file while still holding it (see [`lock`]); the
+    /// lock itself goes when the file is closed, just after.
+    fn drop(&mut self) {
+        let _ = fs::remove_file(&self.lock_path);
+    }
 }
 
 /// A rule file read under its lock.
@@ -335,6 +363,16 @@ fn remove_stale_temporaries(target: &Path) {
         if e.file_name().to_string_lossy().starts_with(&prefix) {
             let _ = fs::remove_file(e.path());
         }
+    }
+}
+
+/// Creates the missing folders above `path` (an artifact to be written).
+pub fn create_parent(path: &Path) -> Result<(), Fatal> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => {
+            fs::create_dir_all(dir).map_err(|e| io_err("create the folder", dir, e))
+        }
+        _ => Ok(()),
     }
 }
 

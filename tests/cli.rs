@@ -432,6 +432,10 @@ fn decide_shows_every_error_of_a_rejected_file() {
     assert!(err.contains("error[unknown-label]"), "{err}");
     let (check, _, _) = permc_in(&d, &["check", "--color", "never"], "");
     let errors = |s: &str| s.matches("error[").count();
-    assert_eq!(errors(&err), errors(&check), "as many as check shows:\n{err}\n{check}");
+    assert_eq!(
+        errors(&err),
+        errors(&check),
+        "as many as check shows:\n{err}\n{check}"
+    );
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -239,3 +239,76 @@ fn concurrent_seeds_and_writers() {
         assert_eq!(av[format!("dev-m{i}")]["git_commit"], "auto_approve");
     }
 }
+
+/// The names in a folder, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut n: Vec<String> = std::fs::read_dir(dir)
+        .expect("dir")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    n.sort();
+    n
+}
+
+/// Issue 12 point 8: `--policy` into a folder that does not exist yet
+/// creates it: never rule files written and the artifact missing.
+#[test]
+fn policy_in_a_new_folder_is_written_with_the_rule_files() {
+    let dir = scratch("seed", "policy-folder");
+    let p = dir.join("permissions.json");
+    let a = dir.join("autonomy.json");
+    let art = dir.join(".permc/policy.permc");
+    let o = seed(&p, Some(&a), &["api"], Some(&art));
+    ok_json(&o);
+    assert!(art.is_file(), "the artifact is written");
+    assert!(p.is_file() && a.is_file());
+}
+
+/// Issue 12 point 8: a module name is what can follow `dev-` in an agent
+/// id; anything else is refused, saying which characters are allowed,
+/// before anything is written.
+#[test]
+fn module_names_are_valid_agent_ids() {
+    let dir = scratch("seed", "module-names");
+    let p = dir.join("permissions.json");
+    let a = dir.join("autonomy.json");
+    for bad in ["my module", " api", "api\t", "", ".x", "a/b", "é"] {
+        let o = seed(&p, Some(&a), &[bad], None);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains("letters, digits"), "{bad:?}: {err}");
+        assert!(!p.exists() && !a.exists(), "{bad:?}: nothing written");
+    }
+    ok_json(&seed(&p, Some(&a), &["web-2", "api_v1.x"], None));
+}
+
+/// Issue 12 point 9: `seed` and `always --write` leave no lock file in the
+/// user's tree.
+#[test]
+fn no_lock_files_are_left_behind() {
+    let dir = scratch("seed", "no-litter");
+    let p = dir.join("permissions.json");
+    let a = dir.join("autonomy.json");
+    ok_json(&seed(&p, Some(&a), &["api"], None));
+    let o = Command::new(PERMC)
+        .args(["always", "--write", "--permissions"])
+        .arg(&p)
+        .arg("--autonomy")
+        .arg(&a)
+        .arg("--request")
+        .arg(r#"{"action": {"type": "terminal", "command": "make build"}, "context": {"role": "developer", "projectScopeRoot": "/p"}}"#)
+        .output()
+        .expect("runs");
+    ok_json(&o);
+    let o = Command::new(PERMC)
+        .args(["always", "--write", "--permissions"])
+        .arg(&p)
+        .arg("--autonomy")
+        .arg(&a)
+        .arg("--request")
+        .arg(r#"{"action": {"type": "git_commit", "agent": "dev-web"}, "context": {"role": "developer"}}"#)
+        .output()
+        .expect("runs");
+    ok_json(&o);
+    assert_eq!(names(&dir), ["autonomy.json", "permissions.json"]);
+}
