@@ -13,17 +13,33 @@ mod serve;
 mod tokens;
 mod write;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, Parser, Subcommand};
 use decide::{CompiledDecider, Decider, Engine, ReferenceDecider};
 use load::Fatal;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The exit statuses, one rule for every command (README "Exit status").
+const EXIT_STATUS: &str = "\
+Exit status:
+  0  success; a stream (--requests, serve) answered every line, even the
+     lines that are errors (each answered in its place)
+  1  check found an error (or a warning under --deny warnings)
+  2  bad usage; rule files missing, unreadable or rejected; a single
+     request (--request) that cannot be read (decide prints its error
+     line, explain and always say why); output that cannot be written
+A closed output pipe (permc … | head) ends permc quietly with the status
+it would have had.";
+
 /// permc decides, explains and checks the Brabo agent platform's permission
 /// rules (permissions.json, autonomy.json).
+///
+/// Commands that need rule files and get none use the project's: the
+/// nearest folder holding permissions.json, from the current folder up
+/// (autonomy.json beside it).
 #[derive(Parser)]
-#[command(name = "permc", version, about, long_about = None)]
+#[command(name = "permc", version, about, after_help = EXIT_STATUS)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -135,6 +151,15 @@ enum Command {
         #[arg(long, value_name = "ARTIFACT")]
         policy: Option<PathBuf>,
     },
+    /// Shell completions, on standard output:
+    /// `permc completions bash > /etc/bash_completion.d/permc`.
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// The manual page (roff), on standard output: `permc man > permc.1`.
+    Man,
 }
 
 fn main() -> ExitCode {
@@ -314,6 +339,20 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         }),
         Command::Check(args) => check::run(args),
         Command::Compile(args) => compile::run(&args),
+        Command::Completions { shell } => {
+            let mut buf = Vec::new();
+            clap_complete::generate(shell, &mut Cli::command(), "permc", &mut buf);
+            out::write_to(&mut std::io::stdout().lock(), &buf)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man => {
+            let mut buf = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut buf)
+                .map_err(|e| out::write_error(&e))?;
+            out::write_to(&mut std::io::stdout().lock(), &buf)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Tokens { command } => {
             out::println(&tokens::tokens_json(&command).to_string())?;
             Ok(ExitCode::SUCCESS)

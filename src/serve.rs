@@ -207,6 +207,18 @@ fn diagnostics_json(diags: &[Diagnostic], name: &str, text: &[u8]) -> Vec<Value>
     output::diagnostics_json(diags, &sources)
 }
 
+/// A finding about a file as a whole (no position), in the one shape.
+fn whole_file(check: &'static str, file: &str, message: &str) -> Value {
+    let d = Diagnostic::new(
+        check,
+        permc_grammar::Severity::Error,
+        file,
+        permc_grammar::json::Span { start: 0, end: 0 },
+        message,
+    );
+    output::diagnostic_json(&d, &output::Positions::new(&[]))
+}
+
 fn unreadable(path: &Path, why: &str) -> Value {
     let d = output::unreadable_file(&path.display().to_string(), why);
     output::diagnostic_json(&d, &output::Positions::new(&[]))
@@ -295,12 +307,11 @@ fn load_decider(opts: &Options, sources: &Sources, reads: &[FileRead]) -> Result
 /// fingerprints, so the next poll loads them again.
 fn load_artifact(opts: &Options, path: &Path) -> Result<Loaded, Failure> {
     let fail = |message: String| Failure {
-        diagnostics: vec![json!({
-            "check": "artifact",
-            "severity": "error",
-            "file": path.display().to_string(),
-            "message": message.strip_prefix("error: ").unwrap_or(&message),
-        })],
+        diagnostics: vec![whole_file(
+            "artifact",
+            &path.display().to_string(),
+            message.strip_prefix("error: ").unwrap_or(&message),
+        )],
     };
     let policy = compile::load_policy(path, opts.permissions.as_deref(), opts.autonomy.as_deref())
         .map_err(|f| fail(f.0))?;
@@ -872,11 +883,11 @@ fn watch(opts: &Options, sources: &Sources, initial: Vec<FileRead>, current: &Cu
         let result = catch_unwind(AssertUnwindSafe(|| load_decider(opts, sources, &reads)))
             .unwrap_or_else(|_| {
                 Err(Failure {
-                    diagnostics: vec![json!({
-                        "check": "internal-error",
-                        "severity": "error",
-                        "message": "permc failed while loading the policy; please report it",
-                    })],
+                    diagnostics: vec![whole_file(
+                        "internal-error",
+                        "",
+                        "permc failed while loading the policy; please report it",
+                    )],
                 })
             });
         match result {

@@ -355,6 +355,8 @@ fn printing_commands(d: &Path) -> Vec<Vec<String>> {
             ls,
         ],
         vec!["seed", "--permissions", "seeded.json"],
+        vec!["completions", "bash"],
+        vec!["man"],
     ];
     for f in ["human", "json", "sarif", "github"] {
         all.push(vec!["check", "--format", f, "permissions.json"]);
@@ -436,6 +438,190 @@ fn decide_shows_every_error_of_a_rejected_file() {
         errors(&err),
         errors(&check),
         "as many as check shows:\n{err}\n{check}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Point 16: shell completions and a man page.
+#[test]
+fn completions_and_man_page() {
+    for shell in ["bash", "zsh", "fish"] {
+        let (out, err, code) = permc(&["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        for word in ["permc", "decide", "check", "permissions", "format"] {
+            assert!(out.contains(word), "{shell}: {word}");
+        }
+    }
+    let (man, err, code) = permc(&["man"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        man.starts_with(".ie") || man.contains(".TH permc 1"),
+        "{man}"
+    );
+    for word in ["decide", "explain", "check", "Exit status"] {
+        assert!(man.contains(word), "man: {word}");
+    }
+}
+
+/// Point 5: the exit statuses are documented in `--help` (and the README).
+#[test]
+fn help_documents_the_exit_statuses() {
+    let (out, _, code) = permc(&["--help"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("Exit status:"), "{out}");
+    for line in ["  0  success", "  1  check found", "  2  bad usage"] {
+        assert!(out.contains(line), "{line}: {out}");
+    }
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("README");
+    assert!(readme.contains("## Exit status"), "README has the table");
+}
+
+/// The commands of a console block with the output shown after each: a
+/// command starts at `$ ` and goes on while it ends in `\` or has an open
+/// single quote; its output runs to the next command.
+fn console_commands(block: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = Vec::new();
+    let mut lines = block.lines().peekable();
+    while let Some(line) = lines.next() {
+        let Some(first) = line.strip_prefix("$ ") else {
+            if let Some(last) = out.last_mut() {
+                last.1.push_str(line);
+                last.1.push('\n');
+            }
+            continue;
+        };
+        let mut cmd = first.to_string();
+        while cmd.ends_with('\\') || cmd.matches('\'').count() % 2 == 1 {
+            let next = lines.next().expect("a command goes on");
+            cmd.push('\n');
+            cmd.push_str(next);
+        }
+        out.push((cmd, String::new()));
+    }
+    out
+}
+
+/// Point 15: the README's tour runs as pasted, from the root of a clone,
+/// and prints what the README shows.
+#[test]
+fn the_readme_tour_runs_as_pasted() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let install = readme.find("## Install").expect("an Install section");
+    let tour = readme.find("## A short tour").expect("a tour");
+    assert!(install < tour, "install comes before the tour uses permc");
+    let block = readme[tour..]
+        .split("```console\n")
+        .nth(1)
+        .and_then(|b| b.split("\n```").next())
+        .expect("a console block in the tour");
+    let commands = console_commands(block);
+    assert!(commands.len() >= 4, "{commands:?}");
+    let bin = Path::new(env!("CARGO_BIN_EXE_permc"))
+        .parent()
+        .expect("folder");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for (cmd, shown) in commands {
+        assert!(cmd.starts_with("permc "), "{cmd}");
+        let out = Command::new("bash")
+            .args(["-c", &cmd])
+            .current_dir(root)
+            .env("PATH", &path)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("bash runs");
+        assert!(
+            out.status.success(),
+            "{cmd}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout).trim_end(),
+            shown.trim_end(),
+            "the README shows what `{cmd}` prints"
+        );
+    }
+}
+
+/// Point 15: every relative link of the README names a file or folder of
+/// the repository (the spec is shipped as docs/SPEC.md).
+#[test]
+fn the_readme_links_work_in_a_clone() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let mut seen = 0;
+    for part in readme.split("](").skip(1) {
+        let target = part.split(')').next().unwrap_or("");
+        if target.contains("://") || target.starts_with('#') || target.contains(' ') {
+            continue;
+        }
+        let file = target.split('#').next().unwrap_or("");
+        assert!(
+            root.join(file).exists(),
+            "README links to {target}, not in the repository"
+        );
+        seen += 1;
+    }
+    assert!(seen > 0);
+    assert!(readme.contains("](docs/SPEC.md)"), "the contract is linked");
+}
+
+/// Point 15: the plain git hook of the README runs as written.
+#[test]
+fn the_git_hook_runs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let d = scratch("git-hook");
+    let git = |args: &[&str]| {
+        Command::new("git")
+            .args(args)
+            .current_dir(&d)
+            .env("GIT_AUTHOR_NAME", "t")
+            .env("GIT_AUTHOR_EMAIL", "t@example.com")
+            .env("GIT_COMMITTER_NAME", "t")
+            .env("GIT_COMMITTER_EMAIL", "t@example.com")
+            .output()
+    };
+    match git(&["init", "-q"]) {
+        Ok(o) if o.status.success() => {}
+        _ => {
+            eprintln!("SKIPPED the_git_hook_runs: no git");
+            return;
+        }
+    }
+    std::fs::write(d.join("permissions.json"), r#"{"allow": ["Termnal(ls)"]}"#).expect("write");
+    let install = format!(
+        "cp {} .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit",
+        root.join("examples/pre-commit").display()
+    );
+    let ok = Command::new("bash")
+        .args(["-c", &install])
+        .current_dir(&d)
+        .status()
+        .expect("bash");
+    assert!(ok.success());
+    git(&["add", "permissions.json"]).expect("git add");
+    let o = Command::new("git")
+        .args(["commit", "-q", "-m", "rules"])
+        .current_dir(&d)
+        .env("PERMC", env!("CARGO_BIN_EXE_permc"))
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .output()
+        .expect("git commit");
+    assert!(!o.status.success(), "the hook refuses a broken rule file");
+    assert!(
+        String::from_utf8_lossy(&o.stdout).contains("unknown-label")
+            || String::from_utf8_lossy(&o.stderr).contains("unknown-label"),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
     );
     let _ = std::fs::remove_dir_all(&d);
 }

@@ -78,11 +78,25 @@ class Permc extends EventEmitter {
     this._ready = new Promise((resolve, reject) => {
       this.once('ready', resolve);
       this.once('load_failed', (ev) => reject(new PermcError('load_failed', JSON.stringify(ev.diagnostics))));
-      this._exited.then(() => reject(new PermcError('exited', 'permc serve exited before it was ready')));
+      // A binary that could not be started says why (ENOENT: not found),
+      // rather than only that it exited.
+      this._exited.then(() =>
+        reject(
+          this._failure && this._failure.code === 'spawn'
+            ? this._failure
+            : new PermcError('exited', 'permc serve exited before it was ready'),
+        ),
+      );
     });
     this._ready.catch(() => {}); // a caller that never awaits ready() is told through decide()
 
-    this.child.on('error', (err) => this._fail(new PermcError('spawn', err.message)));
+    // Not started (ENOENT: no such binary, EACCES…): the first failure,
+    // so ready() and decide() reject with the reason, not just 'exited'.
+    this.child.on('error', (err) => {
+      const e = new PermcError('spawn', `cannot run ${bin}: ${err.message}`);
+      e.cause = err;
+      this._fail(e);
+    });
     // A write after the process is gone fails with EPIPE: the pending
     // promises are rejected by the 'close' handler.
     this.child.stdin.on('error', () => {});

@@ -115,3 +115,28 @@ test('a policy that does not load: ready() rejects with the diagnostics, the pro
   await assert.rejects(permc.ready(), (e) => e.code === 'load_failed' && e.message.includes('invalid-json'));
   assert.equal((await permc.close()).code, 2);
 });
+
+test('a missing binary says ENOENT, in ready() and decide()', async () => {
+  const permc = new Permc({ bin: path.join(os.tmpdir(), 'no-such-permc-binary'), permissions: 'x.json' });
+  await assert.rejects(permc.ready(), (e) => e.code === 'spawn' && e.message.includes('ENOENT'));
+  await assert.rejects(permc.decide(terminal('ls')), (e) => e.code === 'spawn' && e.message.includes('ENOENT'));
+});
+
+test('the README snippet runs as written (CommonJS, no top-level await)', async () => {
+  const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
+  const block = readme.split('### From Node.js')[1].split('```js\n')[1].split('```')[0];
+  assert.ok(!/^await /m.test(block), 'no top-level await in a CommonJS snippet');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'permc-readme-'));
+  fs.writeFileSync(path.join(dir, 'permissions.json'), JSON.stringify({ allow: ['Terminal(pnpm test)'] }));
+  fs.writeFileSync(path.join(dir, 'autonomy.json'), '{}');
+  const client = path.join(__dirname, 'permc.js');
+  const script = block
+    .replace("require('./examples/node/permc')", `require(${JSON.stringify(client)})`)
+    .replace("bin: 'permc'", `bin: ${JSON.stringify(process.env.PERMC_BIN || 'permc')}`);
+  const file = path.join(dir, 'snippet.js');
+  fs.writeFileSync(file, script);
+  const { spawnSync } = require('node:child_process');
+  const run = spawnSync(process.execPath, [file], { cwd: dir, encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  assert.match(run.stdout, /auto_approve/);
+});
