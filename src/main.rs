@@ -120,10 +120,12 @@ enum Command {
     /// What "always allow" records for a request's action (SPEC §7):
     /// patterns, an autonomy rule, or a refusal.
     Always {
-        /// permissions.json (created by --write when absent).
+        /// permissions.json (created by --write when absent). Default: the
+        /// project's, found from the current folder up.
         #[arg(long, value_name = "P")]
-        permissions: PathBuf,
-        /// autonomy.json (where module agents' rules are written).
+        permissions: Option<PathBuf>,
+        /// autonomy.json (where module agents' rules are written). Default,
+        /// with the project's permissions.json: the autonomy.json beside it.
         #[arg(long, value_name = "A")]
         autonomy: Option<PathBuf>,
         /// The request (SPEC §10.1), as JSON.
@@ -138,10 +140,12 @@ enum Command {
     },
     /// Adds the activation defaults (SPEC §8) to the rule files, in place.
     Seed {
-        /// permissions.json (created when absent).
+        /// permissions.json (created when absent). Default: the project's,
+        /// found from the current folder up.
         #[arg(long, value_name = "P")]
-        permissions: PathBuf,
-        /// autonomy.json (created when absent).
+        permissions: Option<PathBuf>,
+        /// autonomy.json (created when absent). Default, with the project's
+        /// permissions.json: the autonomy.json beside it.
         #[arg(long, value_name = "A")]
         autonomy: Option<PathBuf>,
         /// A module whose agent `dev-<NAME>` gets `git_commit: auto_approve`.
@@ -319,24 +323,33 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             request,
             write,
             policy,
-        } => always::run(always::Options {
-            permissions,
-            autonomy,
-            request,
-            write,
-            policy,
-        }),
+        } => {
+            let (permissions, autonomy) = project::writable_rule_files(permissions, autonomy)?;
+            always::run(always::Options {
+                permissions,
+                autonomy,
+                request,
+                write,
+                policy,
+            })
+        }
         Command::Seed {
             permissions,
             autonomy,
             modules,
             policy,
-        } => seed::run(seed::Options {
-            permissions,
-            autonomy,
-            modules,
-            policy,
-        }),
+        } => {
+            let given = autonomy.is_some();
+            let (permissions, autonomy) = project::writable_rule_files(permissions, autonomy)?;
+            // A project's autonomy.json is created only for module agents.
+            let autonomy = autonomy.filter(|a| given || a.exists() || !modules.is_empty());
+            seed::run(seed::Options {
+                permissions,
+                autonomy,
+                modules,
+                policy,
+            })
+        }
         Command::Check(args) => check::run(args),
         Command::Compile(args) => compile::run(&args),
         Command::Completions { shell } => {

@@ -74,6 +74,22 @@ pub fn rule_files(
     }
 }
 
+/// The rule files a command that writes them runs on (`always --write`,
+/// `seed`): `--permissions` as given, else the project's permissions.json
+/// and the autonomy.json beside it (to be created when needed); else an
+/// error saying what to pass.
+pub fn writable_rule_files(
+    permissions: Option<PathBuf>,
+    autonomy: Option<PathBuf>,
+) -> Result<(PathBuf, Option<PathBuf>), Fatal> {
+    if let Some(p) = permissions {
+        return Ok((p, autonomy));
+    }
+    let project = discover_here().ok_or_else(no_rule_files)?;
+    let autonomy = autonomy.unwrap_or_else(|| project.root.join(AUTONOMY));
+    Ok((project.permissions, Some(autonomy)))
+}
+
 /// Exit 2: no rule files given and none found.
 pub fn no_rule_files() -> Fatal {
     Fatal(

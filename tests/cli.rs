@@ -625,3 +625,39 @@ fn the_git_hook_runs() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Point 14: `always` and `seed` given no rule files use the project's.
+#[test]
+fn always_and_seed_find_the_project_files() {
+    let d = scratch("discover-write");
+    let sub = d.join("web/src");
+    std::fs::create_dir_all(&sub).expect("dirs");
+    std::fs::write(d.join("permissions.json"), "{}").expect("write");
+    let (out, err, code) = permc_in(&sub, &["seed"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Terminal(ls)"), "{out}");
+    assert!(
+        !d.join("autonomy.json").exists(),
+        "no module: no autonomy.json made"
+    );
+    let make = r#"{"action": {"type": "terminal", "command": "make build"}, "context": {"role": "developer", "projectScopeRoot": "/p"}}"#;
+    let (out, err, code) = permc_in(&sub, &["always", "--write", "--request", make], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Terminal(make build)"), "{out}");
+    let perms = std::fs::read_to_string(d.join("permissions.json")).expect("read");
+    assert!(
+        perms.contains("Terminal(make build)") && perms.contains("Terminal(pwd)"),
+        "{perms}"
+    );
+    let (out, err, code) = permc_in(&sub, &["seed", "--module", "api"], "");
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("dev-api"), "{out}");
+    assert!(d.join("autonomy.json").is_file(), "beside permissions.json");
+    assert!(!sub.join("permissions.json").exists());
+    let e = scratch("discover-write-none");
+    let (_, err, code) = permc_in(&e, &["always", "--request", make], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("--permissions"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+    let _ = std::fs::remove_dir_all(&e);
+}
