@@ -171,7 +171,8 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
         match id_of(&d.file) {
             Some(id) if quote => labels.push(Label::primary(id, clamp(sources, &d.file, d.span))),
             Some(_) => notes.push(format!("at {}", at(&d.file, d.span))),
-            None => notes.push(format!("in {}", d.file)),
+            // A file whose text is unknown (unreadable): the message names it.
+            None => {}
         }
         for r in &d.related {
             match id_of(&r.file).filter(|_| r.file != BUILTIN) {
