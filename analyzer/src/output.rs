@@ -145,11 +145,7 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
         chars: Chars::ascii(),
         ..Config::default()
     };
-    let mut buf = if color {
-        Buffer::ansi()
-    } else {
-        Buffer::no_color()
-    };
+    let mut rendered = Vec::new();
     for d in diags {
         let severity = match d.severity {
             Severity::Error => CsSeverity::Error,
@@ -194,14 +190,20 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
         // Emitting into a memory buffer fails only if the files do not
         // hold the span, which `clamp` rules out; a failure would only
         // drop the snippet, so the header is written by hand then.
-        if term::emit(&mut buf, &config, &files, &cs).is_err() {
+        let mut one = if color {
+            Buffer::ansi()
+        } else {
+            Buffer::no_color()
+        };
+        if term::emit(&mut one, &config, &files, &cs).is_err() {
             let _ = std::io::Write::write_all(
-                &mut buf,
+                &mut one,
                 format!("{}[{}]: {}\n", d.severity.name(), d.check, d.message).as_bytes(),
             );
         }
+        rendered.extend_from_slice(&severity_word(one.as_slice(), d.severity));
     }
-    let mut out = String::from_utf8_lossy(buf.as_slice()).into_owned();
+    let mut out = String::from_utf8_lossy(&rendered).into_owned();
     if !diags.is_empty() {
         out.push_str(&summary(diags));
         out.push('\n');
@@ -209,7 +211,24 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
     out
 }
 
-/// `found 1 error, 2 warnings and 1 note`.
+/// codespan-reporting heads an `info` finding `note[…]`, rustc's word;
+/// permc's one vocabulary says `info` (SPEC §11), so the header's first
+/// word is rewritten (it comes before anything the finding quotes).
+fn severity_word(rendered: &[u8], severity: Severity) -> std::borrow::Cow<'_, [u8]> {
+    if severity != Severity::Info {
+        return rendered.into();
+    }
+    match rendered.windows(5).position(|w| w == b"note[") {
+        Some(i) => {
+            let mut out = rendered.to_vec();
+            out[i..i + 4].copy_from_slice(b"info");
+            out.into()
+        }
+        None => rendered.into(),
+    }
+}
+
+/// `found 1 error, 2 warnings and 1 info`.
 pub fn summary(diags: &[Diagnostic]) -> String {
     let count = |s: Severity| diags.iter().filter(|d| d.severity == s).count();
     let plural =
@@ -218,7 +237,7 @@ pub fn summary(diags: &[Diagnostic]) -> String {
     for (s, one, many) in [
         (Severity::Error, "error", "errors"),
         (Severity::Warning, "warning", "warnings"),
-        (Severity::Info, "note", "notes"),
+        (Severity::Info, "info", "infos"),
     ] {
         let n = count(s);
         if n > 0 {

@@ -113,7 +113,11 @@ fn same_everywhere(perms: &Permissions, auto: &Autonomy, reqs: &[Request]) {
     let rules = Rules::new(perms.clone(), auto.clone());
     for req in reqs {
         let expect = reference::decide(&rules, req);
-        assert_eq!(compiled::decide(&policy, req), expect, "compiled vs reference on {req:?}");
+        assert_eq!(
+            compiled::decide(&policy, req),
+            expect,
+            "compiled vs reference on {req:?}"
+        );
     }
 }
 
@@ -208,7 +212,10 @@ pub fn analyzer(data: &[u8]) {
         let _ = output::human(&diags, &sources, true);
         let _ = output::github(&diags, &sources);
         let _ = output::summary(&diags);
-        for json in [output::json(&diags, &sources), output::sarif(&diags, &sources)] {
+        for json in [
+            output::json(&diags, &sources),
+            output::sarif(&diags, &sources),
+        ] {
             serde_json::from_str::<Value>(&json).expect("JSON output parses");
         }
     }
@@ -217,14 +224,81 @@ pub fn analyzer(data: &[u8]) {
 /// Pieces of commands and patterns made to collide: verbs, wrappers,
 /// assignments, expansions, paths, operators.
 const WORDS: &[&str] = &[
-    "git", "push", "status", "-C", "/tmp", "pnpm", "test", "test:unit", "npm", "run", "rm",
-    "-rf", "-fr", "-r", "--force", "/", "/*", "cd", "src", "..", "../x", "/etc/x", "ls", "cat",
-    "x", "sudo", "-u", "root", "env", "X=1", "PATH=/x", "command", "nohup", "timeout", "5",
-    "bash", "-c", "curl", "gh", "api", "-XPOST", "kubectl", "apply", "find", "-exec", "{}", ";",
-    "xargs", "$c", "\"$c\"", "${X}", "$(curl x)", "`ls`", "~/x", "--out=/etc/x", "/usr/bin/git",
-    "eval", "source", "cargo", "+nightly", "publish",
+    "git",
+    "push",
+    "status",
+    "-C",
+    "/tmp",
+    "pnpm",
+    "test",
+    "test:unit",
+    "npm",
+    "run",
+    "rm",
+    "-rf",
+    "-fr",
+    "-r",
+    "--force",
+    "/",
+    "/*",
+    "cd",
+    "src",
+    "..",
+    "../x",
+    "/etc/x",
+    "ls",
+    "cat",
+    "x",
+    "sudo",
+    "-u",
+    "root",
+    "env",
+    "X=1",
+    "PATH=/x",
+    "command",
+    "nohup",
+    "timeout",
+    "5",
+    "bash",
+    "-c",
+    "curl",
+    "gh",
+    "api",
+    "-XPOST",
+    "kubectl",
+    "apply",
+    "find",
+    "-exec",
+    "{}",
+    ";",
+    "xargs",
+    "$c",
+    "\"$c\"",
+    "${X}",
+    "$(curl x)",
+    "`ls`",
+    "~/x",
+    "--out=/etc/x",
+    "/usr/bin/git",
+    "eval",
+    "source",
+    "cargo",
+    "+nightly",
+    "publish",
 ];
-const OPS: &[&str] = &[" ", " ", " ", " && ", " | ", "; ", " || ", " & ", "\n", " 2>/dev/null ", " > /etc/x "];
+const OPS: &[&str] = &[
+    " ",
+    " ",
+    " ",
+    " && ",
+    " | ",
+    "; ",
+    " || ",
+    " & ",
+    "\n",
+    " 2>/dev/null ",
+    " > /etc/x ",
+];
 const PATTERN_EXTRA: &[&str] = &["*", "a*", "te*", "'git push'", "src/*", "g*"];
 
 /// One policy and one request, structured.
@@ -254,7 +328,13 @@ fn words(u: &mut Unstructured<'_>, max: usize, extra: &[&str]) -> arbitrary::Res
 
 impl<'a> Arbitrary<'a> for Case {
     fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Case> {
-        const LABELS: &[&str] = &["GitPush()", "GitCommit()", "GitMerge()", "Spend()", "GitPush(x)"];
+        const LABELS: &[&str] = &[
+            "GitPush()",
+            "GitCommit()",
+            "GitMerge()",
+            "Spend()",
+            "GitPush(x)",
+        ];
         let mut lists: [Vec<String>; 3] = Default::default();
         for list in &mut lists {
             for _ in 0..u.int_in_range(0..=4)? {
@@ -279,7 +359,14 @@ impl<'a> Arbitrary<'a> for Case {
             }
             command.push_str(&words(u, 4, &[])?.join(" "));
         }
-        const TYPES: &[&str] = &["terminal", "terminal", "terminal", "git_push", "git_merge", "git_commit"];
+        const TYPES: &[&str] = &[
+            "terminal",
+            "terminal",
+            "terminal",
+            "git_push",
+            "git_merge",
+            "git_commit",
+        ];
         const ROLES: &[&str] = &["viewer", "developer", "maintainer", "owner"];
         const MODES_EXEC: &[&str] = &["container", "mounted", "runner"];
         const CWDS: &[&str] = &["/home/p", "/home/p/src", "/tmp", "/work"];
@@ -317,10 +404,12 @@ pub fn differential(data: &[u8]) {
         return;
     };
     let perms = json!({"deny": case.lists[0], "ask": case.lists[1], "allow": case.lists[2]});
-    let Some(perms) = load_permissions("permissions.json", perms.to_string().as_bytes()).value else {
+    let Some(perms) = load_permissions("permissions.json", perms.to_string().as_bytes()).value
+    else {
         return;
     };
-    let Some(auto) = load_autonomy("autonomy.json", case.autonomy.to_string().as_bytes()).value else {
+    let Some(auto) = load_autonomy("autonomy.json", case.autonomy.to_string().as_bytes()).value
+    else {
         return;
     };
     let Ok(req) = Request::from_value(&case.request) else {

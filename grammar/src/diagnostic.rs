@@ -15,14 +15,14 @@ pub enum Severity {
 }
 
 impl Severity {
-    /// `error`, `warning`, `note`: one word in every output (human, JSON,
-    /// SARIF, the summary line); SPEC §11's `info` is written `note`, the
-    /// word SARIF and rustc-style output use.
+    /// `error`, `warning`, `info` (SPEC §11): one word in the human output,
+    /// JSON and the summary line. SARIF's `level` can only say `note` for
+    /// `info` (its schema's word), and GitHub's annotations `notice`.
     pub fn name(self) -> &'static str {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
-            Severity::Info => "note",
+            Severity::Info => "info",
         }
     }
 }
