@@ -107,7 +107,12 @@ impl Deciders {
         max_line: usize,
         w: &mut impl Write,
     ) -> io::Result<()> {
-        let lines = batch.iter().filter(|&&b| b == b'\n').count();
+        // Only whether there are PARALLEL_MIN lines matters: stop counting there.
+        let lines = batch
+            .iter()
+            .filter(|&&b| b == b'\n')
+            .take(PARALLEL_MIN)
+            .count();
         let parts = if self.workers.is_empty() || lines < PARALLEL_MIN {
             vec![batch]
         } else {
