@@ -111,10 +111,10 @@ const CASES: &[(&str, &[&str])] = &[
     ("cargo build --release", &["Terminal(cargo build)"]),
     // Otherwise t1.
     ("go test ./...", &["Terminal(go test)"]),
-    ("python3 script.py", &["Terminal(python3)"]),
+    ("python3 script.py", &["Terminal(python3 script.py)"]),
     ("echo 42", &["Terminal(echo)"]),
     ("grep TODO src/a.ts", &["Terminal(grep TODO)"]),
-    ("node 1x", &["Terminal(node)"]),
+    ("node 1x", &["Terminal(node 1x)"]),
     ("tar xzf a.tgz", &["Terminal(tar xzf)"]),
     ("cat _x", &["Terminal(cat)"]),
     ("cat ''", &["Terminal(cat)"]),
@@ -149,7 +149,7 @@ const CASES: &[(&str, &[&str])] = &[
     ("nice git status", &["Terminal(nice git status)"]),
     ("timeout 5 npm test", &["Terminal(timeout 5 npm test)"]),
     ("time cargo test", &["Terminal(time cargo test)"]),
-    ("xargs grep x", &["Terminal(xargs grep)"]),
+    ("xargs grep x", &["Terminal(xargs grep x)"]),
     ("nohup", &[]),
     // Redirections are not words; nested segments count; inner lines of
     // `sh -c` do not (they are one word of their segment).
@@ -191,7 +191,12 @@ const CASES: &[(&str, &[&str])] = &[
     ("ls -d 'a b*'", &["Terminal(ls -d 'a b'\\*)"]),
     ("ls -d 'src/*'", &["Terminal(ls -d src/\\*)"]),
     ("ls -d '*.ts'", &["Terminal(ls -d '*.ts')"]),
-    ("find . -name '*.ts'", &["Terminal(find)"]),
+    ("find . -name '*.ts'", &["Terminal(find . -name '*.ts')"]),
+    // SPEC §7 [hardening]: a verb that runs code or destroys never generalizes.
+    ("sh build.sh", &["Terminal(sh build.sh)"]),
+    ("env X=1 make", &["Terminal(env X=1 make)"]),
+    ("npx ./x.js", &["Terminal(npx ./x.js)"]),
+    ("npx vitest", &["Terminal(npx vitest)"]),
     ("find -name '*.ts'", &["Terminal(find -name '*.ts')"]),
     ("echo -n \"it's\"", &["Terminal(echo -n \"it's\")"]),
     ("echo -e '$HOME'", &["Terminal(echo -e '$HOME')"]),
@@ -479,8 +484,10 @@ fn decide_in_every_context(rules: &Rules, cmd: &str, agent: Option<&str>) -> Vec
 
 fn check_recorded(cmd: &str) -> Result<(), TestCaseError> {
     let facts = LineFacts::of(cmd);
-    let past_ceiling =
-        facts.external_effect().is_some() || facts.privileged().is_some() || facts.unparsed;
+    let past_ceiling = facts.external_effect().is_some()
+        || facts.privileged().is_some()
+        || facts.unparsed
+        || facts.builtin_possible().is_some();
     match terminal(cmd) {
         Derivation::Refused(_) => prop_assert!(past_ceiling, "refused without a ceiling: {cmd:?}"),
         Derivation::Autonomy { .. } => prop_assert!(false, "no agent, yet autonomy: {cmd:?}"),
@@ -1159,4 +1166,25 @@ fn writers_killed_at_random_moments() {
         reads.load(Ordering::Relaxed),
         allow.len() - 1
     );
+}
+
+/// SPEC §7 step 2 [hardening]: a line that may be a built-in deny through
+/// its unknown words is refused, like one past a ceiling.
+#[test]
+fn possible_builtins_are_refused() {
+    for cmd in ["rm -rf $X", "xargs rm -f", "find . -exec rm -rf {} +"] {
+        assert!(
+            matches!(terminal(cmd), Derivation::Refused(Refusal::UnknownWord(_))),
+            "{cmd}"
+        );
+    }
+    for cmd in ["bash build.sh", "curl x | bash", "git -c a=b status"] {
+        assert!(
+            matches!(
+                terminal(cmd),
+                Derivation::Refused(Refusal::Unparsed) | Derivation::Patterns(_)
+            ),
+            "{cmd}"
+        );
+    }
 }

@@ -33,7 +33,7 @@ use std::fmt;
 /// The magic number.
 pub const MAGIC: [u8; 8] = *b"PERMC\x00AR";
 /// The format version this build reads and writes.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 const HEADER: usize = 48;
 
 /// The hashes of the rule files an artifact was compiled from.
@@ -360,6 +360,7 @@ fn decode_body(body: &[u8]) -> R<CompiledPolicy> {
         bt_target: r.u32s()?,
         target_off: r.u32s()?,
         targets: r.u32s()?,
+        reach: std::sync::OnceLock::new(),
     };
     let typed = r.u32s()?;
     let autonomy = AutonomyTable {

@@ -57,11 +57,14 @@ pub enum Stage {
     Return = 16,
     /// A deny returns at once.
     Deny = 17,
+    /// 7.0 `unknown.word`: a deny pattern or a built-in matches only
+    /// possibly (SPEC §4.4). Numbered last so the bytes of the others stay.
+    CeilingUnknownWord = 18,
 }
 
 impl Stage {
-    /// Every stage, in the order of SPEC §5.3.
-    pub const ALL: [Stage; 18] = [
+    /// Every stage, by code (SPEC §5.3's order, 7.0 added last).
+    pub const ALL: [Stage; 19] = [
         Stage::Start,
         Stage::Iam,
         Stage::Builtins,
@@ -80,6 +83,7 @@ impl Stage {
         Stage::CeilingScope,
         Stage::Return,
         Stage::Deny,
+        Stage::CeilingUnknownWord,
     ];
 
     /// The stage of a code, if it is one.
@@ -97,6 +101,7 @@ impl Stage {
             Stage::Autonomy => "4. autonomy",
             Stage::FileTyped => "5. file (Label())",
             Stage::FileTerminal => "6. file (token-prefix trie)",
+            Stage::CeilingUnknownWord => "7.0 unknown.word",
             Stage::CeilingExternalEffect => "7a. ceiling.external_effect",
             Stage::CeilingPrivileged => "7b. ceiling.privileged",
             Stage::CeilingUnparsed => "7c. ceiling.unparsed",
@@ -146,6 +151,7 @@ fn needed(t: ActionType, shape: &Shape) -> Vec<Stage> {
     if terminal {
         v.push(Stage::FileTerminal);
         v.extend([
+            Stage::CeilingUnknownWord,
             Stage::CeilingExternalEffect,
             Stage::CeilingPrivileged,
             Stage::CeilingUnparsed,
@@ -344,6 +350,7 @@ mod tests {
                 Stage::Builtins,
                 Stage::Base,
                 Stage::FileTerminal,
+                Stage::CeilingUnknownWord,
                 Stage::CeilingExternalEffect,
                 Stage::CeilingPrivileged,
                 Stage::CeilingUnparsed,

@@ -523,6 +523,16 @@ impl CompiledPolicy {
         self.matcher.first_matches(words)
     }
 
+    /// Per list, the least entry whose pattern matches these words certainly
+    /// or possibly through their unknown words (SPEC §4.4).
+    pub fn terminal_possible<S: AsRef<str>>(
+        &self,
+        words: &[S],
+        known: &[permc_grammar::shell::Known],
+    ) -> [u32; 3] {
+        self.matcher.possible_matches(words, known)
+    }
+
     /// Per list (`[deny, ask, allow]`), the first `Label()` entry of `t`
     /// (SPEC §5.3 step 5).
     pub fn typed_matches(&self, t: ActionType) -> [u32; 3] {

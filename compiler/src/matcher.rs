@@ -29,6 +29,7 @@
 
 use crate::hash::{fnv1a, FnvMap};
 use permc_grammar::pattern::PatToken;
+use permc_grammar::shell::Known;
 use std::collections::BTreeMap;
 
 /// "No entry", "no state": the largest `u32`.
@@ -152,6 +153,22 @@ pub struct Matcher {
     pub(crate) target_off: Vec<u32>,
     /// States.
     pub(crate) targets: Vec<u32>,
+    /// Every state's successors and the first entries below it, built on
+    /// the first request with an unknown word (never stored: derived from
+    /// the tables above).
+    pub(crate) reach: std::sync::OnceLock<Reach>,
+}
+
+/// What the walk over unknown words needs (SPEC §4.4): per state, every
+/// state one word away (whatever the word), and per list the least entry
+/// of a pattern ending at the state or below it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reach {
+    /// Successors of state `s`: `succ[succ_off[s]..succ_off[s + 1]]`.
+    succ_off: Vec<u32>,
+    succ: Vec<u32>,
+    /// Per state, `[deny, ask, allow]` over the state and its descendants.
+    below: Vec<[u32; 3]>,
 }
 
 /// One pattern to put in the trie: its list and index, and its tokens.
@@ -491,6 +508,7 @@ impl Matcher {
             bt_target,
             target_off,
             targets,
+            reach: std::sync::OnceLock::new(),
         })
     }
 
@@ -635,6 +653,190 @@ impl Matcher {
             }
         }
         best
+    }
+
+    /// Per list, the least entry whose pattern matches these words for some
+    /// values of their unknown words (SPEC §4.4) — or for certain: an
+    /// unknown word in double quotes ([`Known::OneToken`]) takes any one
+    /// edge, an unquoted one ([`Known::AnyTokens`]) any path, so every
+    /// pattern below the states reached so far matches possibly.
+    ///
+    /// The walk carries a set of states, pruned to those with a deny or ask
+    /// pattern at or below them (allow never reads unknown words): a word
+    /// costs at most one step per state in the set, so a segment of `n`
+    /// words costs O(n × S) steps, where S is the number of states on the
+    /// paths of the deny and ask patterns (their total number of tokens),
+    /// whatever the number of allow patterns.
+    pub fn possible_matches<S: AsRef<str>>(&self, words: &[S], known: &[Known]) -> [u32; 3] {
+        let mut best = [NONE; 3];
+        if self.bt_root.is_empty() {
+            return best;
+        }
+        let reach = self.reach.get_or_init(|| self.build_reach());
+        let useful = |s: u32| {
+            reach
+                .below
+                .get(s as usize)
+                .is_some_and(|b| b[DENY] != NONE || b[ASK] != NONE)
+        };
+        self.absorb(&mut best, self.start);
+        let mut active = vec![self.start];
+        let mut next = Vec::new();
+        for (i, w) in words.iter().enumerate() {
+            next.clear();
+            match known.get(i).copied().unwrap_or(Known::Exact) {
+                Known::Exact => {
+                    let w = w.as_ref().as_bytes();
+                    let tok = self.token(w);
+                    for &s in &active {
+                        if let Some(l) = self.step(s, w, tok) {
+                            next.extend_from_slice(self.list(l));
+                        }
+                    }
+                }
+                Known::OneToken => {
+                    for &s in &active {
+                        let i = s as usize;
+                        if let (Some(&a), Some(&b)) =
+                            (reach.succ_off.get(i), reach.succ_off.get(i + 1))
+                        {
+                            next.extend_from_slice(
+                                reach.succ.get(a as usize..b as usize).unwrap_or_default(),
+                            );
+                        }
+                    }
+                }
+                Known::AnyTokens => {
+                    // Every pattern at or below an active state matches
+                    // possibly; every later state is below one of them.
+                    for &s in &active {
+                        if let Some(b) = reach.below.get(s as usize) {
+                            for k in 0..3 {
+                                best[k] = best[k].min(b[k]);
+                            }
+                        }
+                    }
+                    return best;
+                }
+            }
+            next.sort_unstable();
+            next.dedup();
+            next.retain(|&s| useful(s));
+            for &s in &next {
+                self.absorb(&mut best, s);
+            }
+            std::mem::swap(&mut active, &mut next);
+            if active.is_empty() {
+                break;
+            }
+        }
+        best
+    }
+
+    /// Builds [`Reach`] from the tables: successors from the token edges
+    /// and every wildcard target of each state's byte trie; `below` by a
+    /// post-order walk (the states form a DAG: a word always goes one
+    /// token deeper into the patterns).
+    fn build_reach(&self) -> Reach {
+        let n = self.bt_root.len();
+        let mut succ: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (&k, &v) in self.edges.keys.iter().zip(&self.edges.vals) {
+            if k != FlatMap::EMPTY {
+                if let Some(out) = succ.get_mut((k >> 32) as usize) {
+                    out.extend_from_slice(self.list(v));
+                }
+            }
+        }
+        let mut bt_children: Vec<Vec<u32>> = vec![Vec::new(); self.bt_target.len()];
+        for (&k, &v) in self.bt_edges.keys.iter().zip(&self.bt_edges.vals) {
+            if k != FlatMap::EMPTY {
+                if let Some(c) = bt_children.get_mut((k >> 8) as usize) {
+                    c.push(v);
+                }
+            }
+        }
+        let mut by_root: std::collections::HashMap<u32, Vec<u32>> = Default::default();
+        for (s, &root) in self.bt_root.iter().enumerate() {
+            if root == NONE {
+                continue;
+            }
+            let targets = by_root.entry(root).or_insert_with(|| {
+                let mut out = Vec::new();
+                let mut stack = vec![root];
+                let mut seen = vec![false; self.bt_target.len()];
+                while let Some(b) = stack.pop() {
+                    let bi = b as usize;
+                    if bi >= seen.len() || seen[bi] {
+                        continue;
+                    }
+                    seen[bi] = true;
+                    if let Some(&t) = self.bt_target.get(bi) {
+                        if t != NONE {
+                            out.extend_from_slice(self.list(t));
+                        }
+                    }
+                    stack.extend_from_slice(&bt_children[bi]);
+                }
+                out
+            });
+            succ[s].extend_from_slice(targets);
+        }
+        let mut succ_off = Vec::with_capacity(n + 1);
+        let mut flat = Vec::new();
+        for v in &mut succ {
+            v.sort_unstable();
+            v.dedup();
+            succ_off.push(flat.len() as u32);
+            flat.extend_from_slice(v);
+        }
+        succ_off.push(flat.len() as u32);
+        // Post-order, iteratively (patterns may be long).
+        let mut below: Vec<[u32; 3]> = (0..n)
+            .map(|s| {
+                let i = s * 3;
+                self.accept
+                    .get(i..i + 3)
+                    .map_or([NONE; 3], |a| [a[0], a[1], a[2]])
+            })
+            .collect();
+        // 0: not seen, 1: entered, 2: done. A loaded artifact is checked
+        // for ranges, not for cycles: an edge back to an entered state is
+        // ignored, so the walk ends on any input.
+        let mut mark = vec![0u8; n];
+        for root in 0..n {
+            if mark[root] != 0 {
+                continue;
+            }
+            let mut stack = vec![(root, false)];
+            while let Some((s, expanded)) = stack.pop() {
+                let kids = &flat[succ_off[s] as usize..succ_off[s + 1] as usize];
+                if expanded {
+                    let mut b = below[s];
+                    for &c in kids {
+                        if let Some(cb) = below.get(c as usize) {
+                            for k in 0..3 {
+                                b[k] = b[k].min(cb[k]);
+                            }
+                        }
+                    }
+                    below[s] = b;
+                    mark[s] = 2;
+                } else if mark[s] == 0 {
+                    mark[s] = 1;
+                    stack.push((s, true));
+                    for &c in kids {
+                        if mark.get(c as usize) == Some(&0) {
+                            stack.push((c as usize, false));
+                        }
+                    }
+                }
+            }
+        }
+        Reach {
+            succ_off,
+            succ: flat,
+            below,
+        }
     }
 
     /// Shape checks of a loaded matcher: every id in range, every hash table

@@ -51,6 +51,9 @@ pub struct CommandLine {
     /// Each unparsed condition with the byte offset (in this line) of its
     /// first occurrence, ordered by offset.
     pub unparsed_at: Vec<(Unparsed, usize)>,
+    /// The parent of each directory group (see [`Segment::group`]); group
+    /// 0 is the line itself, its own parent.
+    pub groups: Vec<u32>,
 }
 
 impl CommandLine {
@@ -75,6 +78,15 @@ pub struct Segment {
     pub nested: bool,
     /// Byte offset where the segment starts in its own (sub)line.
     pub start: usize,
+    /// The directory group it runs in: a `cd` moves the later segments of
+    /// its group and of the groups inside it, never those of an enclosing
+    /// group. Subshells `( )`, substitutions, process substitutions, each
+    /// element of a pipeline and each `&` command are groups of their own
+    /// (bash runs them in a child process, SPEC §6.2).
+    pub group: u32,
+    /// How many of the segments after this one are nested in its words
+    /// (`cd $(pwd)`): bash runs them before it.
+    pub holds: usize,
 }
 
 /// A redirection: its operator (with the fd number, `2>`) and target word.
@@ -200,6 +212,10 @@ pub struct DetailedSegment {
     pub nested: bool,
     /// Byte offset where the segment starts.
     pub start: usize,
+    /// The directory group (see [`Segment::group`]).
+    pub group: u32,
+    /// How many following segments are nested in its words.
+    pub holds: usize,
 }
 
 /// A command line with quoting details per word.
@@ -212,6 +228,8 @@ pub struct DetailedLine {
     /// Each unparsed condition with the byte offset of its first
     /// occurrence, ordered by offset.
     pub unparsed_at: Vec<(Unparsed, usize)>,
+    /// The parent of each directory group; group 0 is the line.
+    pub groups: Vec<u32>,
 }
 
 /// Reads a command line (SPEC §4). Never fails: problems are recorded in
@@ -236,10 +254,13 @@ pub fn read(src: &str) -> CommandLine {
                 redirects: s.redirects,
                 nested: s.nested,
                 start: s.start,
+                group: s.group,
+                holds: s.holds,
             })
             .collect(),
         unparsed: detailed.unparsed,
         unparsed_at: detailed.unparsed_at,
+        groups: detailed.groups,
     }
 }
 
@@ -263,6 +284,8 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         nested: false,
         out: Vec::new(),
         unparsed,
+        group: 0,
+        groups: vec![0],
     };
     p.parse_list(Close::Eof);
     let mut unparsed_at = p.unparsed;
@@ -274,6 +297,7 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         segments: p.out,
         unparsed,
         unparsed_at,
+        groups: p.groups,
     }
 }
 
@@ -295,6 +319,10 @@ struct Parser<'a> {
     out: Vec<DetailedSegment>,
     /// Each condition once, with the top-level offset of its first mark.
     unparsed: Vec<(Unparsed, usize)>,
+    /// The directory group segments are put in now.
+    group: u32,
+    /// The parent of each directory group.
+    groups: Vec<u32>,
 }
 
 fn is_blank(b: u8) -> bool {
@@ -413,6 +441,8 @@ impl<'a> Parser<'a> {
     fn parse_list(&mut self, close: Close) {
         // `need_command`: an operator was read that requires a command next.
         let mut need_command = false;
+        // The previous command was piped into this one.
+        let mut in_pipe = false;
         loop {
             self.skip_blanks();
             let Some(b) = self.peek() else {
@@ -465,6 +495,7 @@ impl<'a> Parser<'a> {
                 }
                 _ => {}
             }
+            let (seg_start, group_start) = (self.out.len(), self.groups.len());
             let read_something = self.parse_command(close);
             if !read_something {
                 // Nothing could be read at this position: skip a byte so the
@@ -475,6 +506,7 @@ impl<'a> Parser<'a> {
             }
             need_command = false;
             self.skip_blanks();
+            let (mut own_process, mut piped) = (false, false);
             match self.peek() {
                 None => {}
                 Some(b'\n') => {
@@ -482,6 +514,8 @@ impl<'a> Parser<'a> {
                 }
                 Some(b';' | b'&' | b'|') => {
                     let op = self.read_operator();
+                    piped = matches!(op, Op::Pipe | Op::PipeAmp);
+                    own_process = piped || matches!(op, Op::Amp);
                     match op {
                         Op::AndAnd | Op::OrOr | Op::Pipe | Op::PipeAmp => need_command = true,
                         Op::Semi | Op::Amp => {}
@@ -490,7 +524,30 @@ impl<'a> Parser<'a> {
                 }
                 _ => {}
             }
+            if own_process || in_pipe {
+                self.regroup(seg_start, group_start);
+            }
+            in_pipe = piped;
         }
+    }
+
+    /// Puts the segments and groups made since (`seg_start`, `group_start`)
+    /// in the current group into a new child group: a pipeline element or
+    /// an `&` command runs in a process of its own.
+    fn regroup(&mut self, seg_start: usize, group_start: usize) {
+        let g = self.groups.len() as u32;
+        let parent = self.group;
+        for seg in self.out.iter_mut().skip(seg_start) {
+            if seg.group == parent {
+                seg.group = g;
+            }
+        }
+        for p in self.groups.iter_mut().skip(group_start) {
+            if *p == parent {
+                *p = g;
+            }
+        }
+        self.groups.push(parent);
     }
 
     fn read_operator(&mut self) -> Op {
@@ -542,6 +599,8 @@ impl<'a> Parser<'a> {
             redirects: Vec::new(),
             nested: self.nested,
             start,
+            group: self.group,
+            holds: 0,
         });
         loop {
             self.skip_blanks();
@@ -606,6 +665,10 @@ impl<'a> Parser<'a> {
                 }
             }
             self.push_word(index, w, word_at);
+        }
+        let after = self.out.len();
+        if let Some(seg) = self.out.get_mut(index) {
+            seg.holds = after - index - 1;
         }
         let seg = &self.out[index];
         if seg.words.is_empty() && seg.redirects.is_empty() {
@@ -773,7 +836,14 @@ impl<'a> Parser<'a> {
         }
         let was = self.nested;
         self.nested = true;
+        let was_group = self.group;
+        if close == Close::Paren {
+            // A subshell or substitution: a child process.
+            self.group = self.groups.len() as u32;
+            self.groups.push(was_group);
+        }
         self.parse_list(close);
+        self.group = was_group;
         self.nested = was;
         self.leave();
     }
@@ -794,8 +864,12 @@ impl<'a> Parser<'a> {
             nested: true,
             out: Vec::new(),
             unparsed: Vec::new(),
+            group: self.groups.len() as u32,
+            groups: std::mem::take(&mut self.groups),
         };
+        sub.groups.push(self.group);
         sub.parse_list(Close::Eof);
+        self.groups = std::mem::take(&mut sub.groups);
         self.out.append(&mut sub.out);
         for (u, at) in sub.unparsed {
             self.mark_top(u, at);

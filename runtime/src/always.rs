@@ -93,6 +93,9 @@ pub enum Refusal {
     Privileged(String),
     /// The command, or an inner line of it, is unparsed (SPEC §4.2).
     Unparsed,
+    /// A segment may be a built-in deny through its unknown words (SPEC
+    /// §4.4): the words.
+    UnknownWord(String),
 }
 
 impl Refusal {
@@ -120,6 +123,10 @@ impl fmt::Display for Refusal {
             ),
             Refusal::Unparsed => f.write_str(
                 "the command cannot be read exactly (SPEC §4.2), so no pattern can stand for it",
+            ),
+            Refusal::UnknownWord(w) => write!(
+                f,
+                "`{w}` may run a built-in deny through words the shell expands (SPEC §4.4), so no pattern can stand for it"
             ),
         }
     }
@@ -238,8 +245,24 @@ fn refusal_of(f: &LineFacts) -> Option<Refusal> {
     if f.unparsed || f.line.is_unparsed() {
         return Some(Refusal::Unparsed);
     }
+    if let Some(r) = f.builtin_possible() {
+        return Some(Refusal::UnknownWord(r.words.join(" ").trim().to_string()));
+    }
     None
 }
+
+/// Verbs that run other code or destroy (SPEC §7 step 5 [hardening]): their
+/// unit is the whole segment, exact. `npx`, `npm`, `pnpm` and `yarn` keep
+/// the usual units except a bare verb.
+pub const EXACT_VERBS: &[&str] = &[
+    "bash", "sh", "zsh", "eval", "exec", "source", "xargs", "env", "nohup", "timeout", "node",
+    "python", "python3", "perl", "ruby", "rm", "dd", "mv", "chmod", "chown", "curl", "wget",
+    "find", "python2", "php", "deno", "bun", "busybox", "ash", "dash", "ksh", "nice", "stdbuf",
+    "setsid", "command", "builtin", "time",
+];
+
+/// The package managers whose bare verb is the whole segment (`npx ./x.js`).
+const PACKAGE_RUNNERS: &[&str] = &["npx", "npm", "pnpm", "yarn"];
 
 /// SPEC §7 step 5 over every segment of the line (nested ones included,
 /// not the inner lines of `sh -c`), in order, without duplicates.
@@ -277,6 +300,14 @@ pub fn segment_unit(words: &[String]) -> Option<(Unit, &[String])> {
         [_, t2, ..] if t2.starts_with('-') => (Unit::Segment, words.len()),
         [_, t2, ..] if is_subcommand_word(t2) => (Unit::Subcommand, 2),
         _ => (Unit::Verb, 1),
+    };
+    let verb = words[0].as_str();
+    let (unit, len) = if EXACT_VERBS.contains(&verb)
+        || (PACKAGE_RUNNERS.contains(&verb) && len == 1 && words.len() > 1)
+    {
+        (Unit::Segment, words.len())
+    } else {
+        (unit, len)
     };
     // `len` is 1, 2 (only with two words or more) or `words.len()`.
     let candidate = &words[..len];

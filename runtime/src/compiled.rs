@@ -19,6 +19,7 @@ use crate::request::{ExecutionMode, Request};
 use permc_compiler::dag::Stage;
 use permc_compiler::matcher::{ALLOW, ASK, DENY, NONE};
 use permc_compiler::{AutonomyOrigin, Resolved};
+use permc_grammar::shell::Known;
 use permc_grammar::{ActionType, Policy};
 use std::borrow::Cow;
 
@@ -126,6 +127,9 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
     let mut automatic = false;
     let mut line: Option<LineFacts> = None;
     let mut scope = LazyScope { req, report: None };
+    // The first possible-only deny match (segment, entry), once the file
+    // stage has looked (SPEC §4.4, step 7.0).
+    let mut possible: Option<Option<(usize, u32)>> = None;
 
     for &stage in program {
         match stage {
@@ -200,7 +204,7 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
             // 6. The file, terminal.
             Stage::FileTerminal => {
                 let f = line_of(&mut line, req);
-                if let Some(c) = file_terminal(p, f, &mut scope, automatic) {
+                if let Some(c) = file_terminal(p, f, &mut scope, automatic, &mut possible) {
                     if c.policy == Policy::Deny {
                         return finish(c, origin);
                     }
@@ -209,9 +213,15 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
             }
             // 7. Ceilings, only over auto_approve; the first that holds.
             ceiling if current.policy == Policy::AutoApprove => {
-                if let Some((reason, msg)) =
-                    ceiling_holds(ceiling, req, &mut line, &mut scope, automatic)
-                {
+                if let Some((reason, msg)) = ceiling_holds(
+                    p,
+                    ceiling,
+                    req,
+                    &mut line,
+                    &mut scope,
+                    automatic,
+                    &mut possible,
+                ) {
                     current.materialize(p);
                     let message = [
                         current.message.as_ref(),
@@ -278,17 +288,19 @@ fn file_terminal(
     f: &LineFacts,
     scope: &mut LazyScope<'_>,
     automatic: bool,
+    possible: &mut Option<Option<(usize, u32)>>,
 ) -> Option<Current> {
     let segments = &f.line.segments;
     let mut first_ask: Option<(usize, u32)> = None;
     let mut first_allow: Option<u32> = None;
     let mut first_uncovered: Option<usize> = None;
     let mut any_covered = false;
+    let mut first_possible: Option<(usize, u32)> = None;
     for (i, s) in segments.iter().enumerate() {
-        let m = p.terminal_matches(&s.words);
-        if m[DENY] != NONE {
+        let m = segment_matches(p, f, i);
+        if m.deny != NONE {
             // The first denied segment decides (SPEC §5.3 step 6).
-            let r = entry_ref(p, DENY, m[DENY]);
+            let r = entry_ref(p, DENY, m.deny);
             let msg = format!(
                 "`{}` is denied by `{}` ({})",
                 s.words.join(" "),
@@ -297,11 +309,14 @@ fn file_terminal(
             );
             return Some(deny(Reason::FileDeny, Some(r), msg));
         }
-        if m[ASK] != NONE {
-            first_ask.get_or_insert((i, m[ASK]));
+        if m.possible_deny != NONE && first_possible.is_none() {
+            first_possible = Some((i, m.possible_deny));
+        }
+        if m.ask != NONE {
+            first_ask.get_or_insert((i, m.ask));
             any_covered = true;
-        } else if m[ALLOW] != NONE {
-            first_allow.get_or_insert(m[ALLOW]);
+        } else if m.allow != NONE {
+            first_allow.get_or_insert(m.allow);
             any_covered = true;
         } else if facts::cd_target(&s.words).is_some()
             // Only a `cd` segment can be cd-in-scope: the scope is read
@@ -317,6 +332,7 @@ fn file_terminal(
             first_uncovered.get_or_insert(i);
         }
     }
+    *possible = Some(first_possible);
     if !any_covered {
         // No segment, or every segment uncovered: silent.
         return None;
@@ -373,16 +389,91 @@ fn file_terminal(
     ))
 }
 
+/// How the entries of the trie match segment `i` (SPEC §4.3, §4.4).
+struct SegmentMatch {
+    /// The first deny entry that matches for certain.
+    deny: u32,
+    /// The first deny entry that matches only possibly (when `deny` is
+    /// none).
+    possible_deny: u32,
+    /// The first ask entry that matches certainly or possibly.
+    ask: u32,
+    /// The first allow entry that matches the literal words.
+    allow: u32,
+}
+
+/// One trie lookup of the literal words; a second of each run read past
+/// wrappers, only when its words differ; a walk over unknown words only
+/// when the segment or its runs hold one.
+fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch {
+    let s = &f.line.segments[i];
+    let m = p.terminal_matches(&s.words);
+    let mut out = SegmentMatch {
+        deny: m[DENY],
+        possible_deny: NONE,
+        ask: m[ASK],
+        allow: m[ALLOW],
+    };
+    let mut any_possible = [NONE; 3];
+    let merge = |a: &mut [u32; 3], b: [u32; 3]| {
+        for k in 0..3 {
+            a[k] = a[k].min(b[k]);
+        }
+    };
+    if s.known.iter().any(|k| *k != Known::Exact) {
+        merge(&mut any_possible, p.terminal_possible(&s.words, &s.known));
+    }
+    for r in f.read_past(i) {
+        let m = p.terminal_matches(&r.words);
+        out.deny = out.deny.min(m[DENY]);
+        out.ask = out.ask.min(m[ASK]);
+        if r.known.iter().any(|k| *k != Known::Exact) {
+            merge(&mut any_possible, p.terminal_possible(&r.words, &r.known));
+        }
+    }
+    out.ask = out.ask.min(any_possible[ASK]);
+    if out.deny == NONE {
+        out.possible_deny = any_possible[DENY];
+    }
+    out
+}
+
+/// The first deny entry that matches some segment only possibly, when the
+/// file stage did not run (no Terminal entry in the trie's program).
+fn possible_deny(p: &CompiledPolicy, f: &LineFacts) -> Option<(usize, u32)> {
+    if !f.has_unknown {
+        return None;
+    }
+    (0..f.line.segments.len()).find_map(|i| {
+        let m = segment_matches(p, f, i);
+        (m.possible_deny != NONE).then_some((i, m.possible_deny))
+    })
+}
+
 /// Does one ceiling of SPEC §5.3 step 7 hold? With a phrase for people.
 fn ceiling_holds(
+    p: &CompiledPolicy,
     stage: Stage,
     req: &Request,
     line: &mut Option<LineFacts>,
     scope: &mut LazyScope<'_>,
     automatic: bool,
+    possible: &mut Option<Option<(usize, u32)>>,
 ) -> Option<(Reason, String)> {
     let action = req.action.kind;
     match stage {
+        Stage::CeilingUnknownWord => {
+            let f = line_of(line, req);
+            if let Some(r) = f.builtin_possible() {
+                return Some((Reason::UnknownWord, facts::possible_builtin_phrase(r)));
+            }
+            let (i, k) = (*possible.get_or_insert_with(|| possible_deny(p, f)))?;
+            let rule = p.entry_text(DENY, k).to_string();
+            Some((
+                Reason::UnknownWord,
+                facts::possible_deny_phrase(f, i, &rule),
+            ))
+        }
         Stage::CeilingExternalEffect => {
             let e = line_of(line, req).external_effect()?;
             Some((
@@ -403,16 +494,7 @@ fn ceiling_holds(
             if !f.unparsed {
                 return None;
             }
-            let why: Vec<&str> = f.line.unparsed.iter().map(|u| u.describe()).collect();
-            let why = if why.is_empty() {
-                "an inner command line that cannot be read".to_string()
-            } else {
-                why.join(", ")
-            };
-            Some((
-                Reason::CeilingUnparsed,
-                format!("the command cannot be read exactly ({why})"),
-            ))
+            Some((Reason::CeilingUnparsed, facts::unparsed_phrase(f)))
         }
         Stage::CeilingTypedExternal => Some((
             Reason::CeilingTypedExternal,

@@ -20,6 +20,8 @@ pub enum Reason {
     FileAllow,
     ScopeCd,
     CompoundUncovered,
+    /// A deny pattern or a built-in matches only possibly (SPEC §4.4, §5.3 step 7.0).
+    UnknownWord,
     CeilingExternalEffect,
     CeilingPrivileged,
     CeilingUnparsed,
@@ -33,7 +35,7 @@ pub enum Reason {
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 21] = [
+    pub const ALL: [Reason; 22] = [
         Reason::IamMinRole,
         Reason::BuiltinDeny,
         Reason::AutonomyDeny,
@@ -46,6 +48,7 @@ impl Reason {
         Reason::FileAllow,
         Reason::ScopeCd,
         Reason::CompoundUncovered,
+        Reason::UnknownWord,
         Reason::CeilingExternalEffect,
         Reason::CeilingPrivileged,
         Reason::CeilingUnparsed,
@@ -72,6 +75,7 @@ impl Reason {
             Reason::FileAllow => "file.allow",
             Reason::ScopeCd => "scope.cd",
             Reason::CompoundUncovered => "compound.uncovered",
+            Reason::UnknownWord => "unknown.word",
             Reason::CeilingExternalEffect => "ceiling.external_effect",
             Reason::CeilingPrivileged => "ceiling.privileged",
             Reason::CeilingUnparsed => "ceiling.unparsed",

@@ -7,7 +7,13 @@
 //! same tables ([`EXTERNAL_EFFECT`], [`PRIVILEGED`], [`BUILTIN_DENY`]).
 
 use crate::request::{ExecutionMode, Request};
-use permc_grammar::shell::{self, CommandLine, Segment};
+use permc_grammar::shell::{self, CommandLine, Known};
+
+mod scope;
+pub mod unknown;
+pub(crate) mod wrappers;
+
+pub use scope::ScopeReport;
 
 /// The external-effect table (SPEC §6.1): a segment whose real words start
 /// with one of these, token by token, has an effect outside the machine.
@@ -16,6 +22,10 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     &["git", "merge"],
     &["git", "remote", "add"],
     &["git", "remote", "set-url"],
+    &["git", "send-pack"],
+    &["git", "subtree", "push"],
+    &["git", "p4", "submit"],
+    &["git", "svn", "dcommit"],
     &["gh", "pr", "create"],
     &["gh", "pr", "merge"],
     &["gh", "release", "create"],
@@ -36,9 +46,12 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     &["terraform", "apply"],
     &["terraform", "destroy"],
     &["docker", "push"],
+    &["docker", "image", "push"],
+    &["podman", "push"],
     &["npm", "publish"],
     &["pnpm", "publish"],
     &["yarn", "publish"],
+    &["yarn", "npm", "publish"],
     &["cargo", "publish"],
     &["twine", "upload"],
     &["gem", "push"],
@@ -55,7 +68,14 @@ pub const BUILTIN_DENY: &[&str] = &[
 ];
 
 /// Git's global options that take a value as the next word (SPEC §6.1).
-const GIT_VALUE_OPTIONS: &[&str] = &["-C", "-c", "--git-dir", "--work-tree", "--namespace"];
+const GIT_VALUE_OPTIONS: &[&str] = &[
+    "-C",
+    "-c",
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "--config-env",
+];
 
 /// Words that never count as outside the scope (SPEC §6.2), exactly.
 pub const DEV_FILES: &[&str] = &["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"];
@@ -71,11 +91,17 @@ const MAX_INNER_DEPTH: usize = 8;
 pub struct Run {
     /// The words from the real verb on; the verb by its last path component.
     pub words: Vec<String>,
+    /// What is known of each word (SPEC §4.4), same length as `words`.
+    pub known: Vec<Known>,
     /// A privileged wrapper (`sudo`, `doas`) was read past, or the verb is
     /// privileged itself.
     pub privileged: bool,
     /// The privileged verb, when there is one (`sudo`, `su`…).
     pub privileged_via: Option<&'static str>,
+    /// The index in `line.segments` of the segment this run comes from.
+    pub segment: usize,
+    /// The words differ from the segment's own (something was read past).
+    pub read_past: bool,
 }
 
 /// The facts of one terminal command line.
@@ -83,12 +109,19 @@ pub struct Run {
 pub struct LineFacts {
     /// The line as read (SPEC §4).
     pub line: CommandLine,
-    /// Every real command: one per segment, plus those of inner lines.
+    /// Every real command: one per segment, plus those of inner lines,
+    /// `find -exec` and `xargs`.
     pub runs: Vec<Run>,
-    /// Segments of inner lines (`bash -c '…'`), checked for scope too.
-    pub inner_segments: Vec<Segment>,
-    /// The line, or an inner line, is unparsed (SPEC §4.2).
+    /// Inner command lines (`bash -c '…'`, `eval`…) with the index of the
+    /// segment that runs them, checked for scope too.
+    pub inner_lines: Vec<(usize, CommandLine)>,
+    /// The line, or what it runs, is unparsed (SPEC §4.2, §4.3, §4.4).
     pub unparsed: bool,
+    /// Why, beyond the reader's conditions: a sentence each, naming the
+    /// word (`` `$G` is expanded by the shell… ``).
+    pub unparsed_why: Vec<String>,
+    /// Segments holding a word whose text comes from an expansion.
+    pub has_unknown: bool,
 }
 
 impl LineFacts {
@@ -99,27 +132,186 @@ impl LineFacts {
             unparsed: line.is_unparsed(),
             ..LineFacts::default()
         };
-        for seg in &line.segments {
-            collect_runs(&seg.words, 0, &mut facts);
+        for (i, seg) in line.segments.iter().enumerate() {
+            facts.has_unknown |= seg.known.iter().any(|k| *k != Known::Exact);
+            wrappers::collect_runs(
+                wrappers::Words {
+                    text: &seg.words,
+                    known: &seg.known,
+                },
+                i,
+                0,
+                &mut facts,
+            );
+        }
+        facts.has_unknown |= facts
+            .runs
+            .iter()
+            .any(|r| r.known.iter().any(|k| *k != Known::Exact));
+        if command.contains("@P}") {
+            facts.unparsed_because(
+                "`${…@P}` expands a value as a prompt string, which can run commands".into(),
+            );
         }
         facts.line = line;
         facts
     }
 
-    /// The first built-in deny pattern a run matches (SPEC §5.2).
-    pub fn builtin_deny(&self) -> Option<&'static str> {
-        self.runs.iter().find_map(|r| builtin_deny(&r.words))
+    /// Marks the line unparsed with a reason for people.
+    pub(crate) fn unparsed_because(&mut self, why: String) {
+        self.unparsed = true;
+        if !self.unparsed_why.contains(&why) {
+            self.unparsed_why.push(why);
+        }
     }
 
-    /// The first external-effect entry a run matches (SPEC §6.1).
+    /// A command line given by an unknown word (`bash -c "$X"`, `eval $X`):
+    /// unparsed, and it may run anything.
+    pub(crate) fn unknown_inner(&mut self, seg: usize, word: &str, what: &str) {
+        self.unparsed_because(format!(
+            "`{}` is expanded by the shell: permc cannot know the command line `{what}` runs",
+            wrappers::short(word)
+        ));
+        self.runs.push(Run {
+            words: vec![word.to_string()],
+            known: vec![Known::AnyTokens],
+            privileged: false,
+            privileged_via: None,
+            segment: seg,
+            read_past: true,
+        });
+    }
+
+    /// Every reason the line is unparsed, for people: the reader's
+    /// conditions, then those found behind wrappers.
+    pub fn unparsed_reasons(&self) -> Vec<String> {
+        self.line
+            .unparsed
+            .iter()
+            .map(|u| u.describe().to_string())
+            .chain(self.unparsed_why.iter().cloned())
+            .collect()
+    }
+
+    /// The first built-in deny pattern a run matches for certain (SPEC §5.2).
+    pub fn builtin_deny(&self) -> Option<&'static str> {
+        self.runs
+            .iter()
+            .find_map(|r| builtin_deny_known(&r.words, &r.known))
+    }
+
+    /// A run that may be a built-in deny through its unknown words (SPEC
+    /// §4.4): the run's words, for the message.
+    pub fn builtin_possible(&self) -> Option<&Run> {
+        self.runs
+            .iter()
+            .find(|r| unknown::possible_builtin(&r.words, &r.known))
+    }
+
+    /// The first external-effect entry a run matches, possibly (SPEC §6.1,
+    /// §4.4: a possible ceiling acts as a match).
     pub fn external_effect(&self) -> Option<&'static [&'static str]> {
-        self.runs.iter().find_map(|r| external_effect(&r.words))
+        self.runs
+            .iter()
+            .find_map(|r| external_effect_known(&r.words, &r.known))
     }
 
     /// The first privileged run (SPEC §5 step 7b).
     pub fn privileged(&self) -> Option<&Run> {
         self.runs.iter().find(|r| r.privileged)
     }
+
+    /// The runs of segment `i` whose words differ from the segment's own
+    /// (what deny and ask also read, SPEC §4.3).
+    pub fn read_past(&self, i: usize) -> impl Iterator<Item = &Run> {
+        self.runs
+            .iter()
+            .filter(move |r| r.segment == i && r.read_past)
+    }
+}
+
+/// The unknown word to name for segment `i` (SPEC §4.4): the first of its
+/// own words, else the first of what it runs (`xargs`, `find -exec`).
+pub fn segment_unknown(f: &LineFacts, i: usize) -> Option<String> {
+    let own = f.line.segments.get(i).and_then(|s| {
+        s.words
+            .iter()
+            .zip(&s.known)
+            .find(|(_, k)| **k != Known::Exact)
+            .map(|(w, _)| w.clone())
+    });
+    own.or_else(|| {
+        f.runs
+            .iter()
+            .filter(|r| r.segment == i)
+            .find_map(|r| run_unknown(r).map(str::to_string))
+    })
+}
+
+/// The first unknown word of a run.
+pub fn run_unknown(r: &Run) -> Option<&str> {
+    r.words
+        .iter()
+        .zip(&r.known)
+        .find(|(_, k)| **k != Known::Exact)
+        .map(|(w, _)| w.as_str())
+}
+
+/// Why an unknown word leaves the words open, for people.
+pub fn unknown_clause(word: Option<&str>) -> String {
+    match word {
+        Some("") => "xargs appends words permc cannot know".to_string(),
+        Some(w) if w.contains("{}") && !w.contains('$') && !w.contains('`') => {
+            format!("`{w}` is filled in by `find` or `xargs`, so permc cannot know the words")
+        }
+        Some(w) => format!(
+            "`{}` is expanded by the shell, so permc cannot know the words",
+            wrappers::short(w)
+        ),
+        None => "an expansion leaves the words unknown".to_string(),
+    }
+}
+
+/// Step 7.0's phrase for a deny pattern that matches only possibly.
+pub fn possible_deny_phrase(f: &LineFacts, i: usize, rule: &str) -> String {
+    let shown = f
+        .line
+        .segments
+        .get(i)
+        .map(|s| s.words.join(" "))
+        .unwrap_or_default();
+    format!(
+        "`{}` may be `{rule}` in deny: {}",
+        wrappers::short(&shown),
+        unknown_clause(segment_unknown(f, i).as_deref())
+    )
+}
+
+/// Step 7.0's phrase for a run that may be a built-in deny.
+pub fn possible_builtin_phrase(r: &Run) -> String {
+    let shown = r
+        .words
+        .iter()
+        .filter(|w| !w.is_empty())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!(
+        "`{}` may run `rm -rf /`, a built-in deny: {}",
+        wrappers::short(&shown),
+        unknown_clause(run_unknown(r))
+    )
+}
+
+/// Step 7c's phrase: every reason the line cannot be read exactly.
+pub fn unparsed_phrase(f: &LineFacts) -> String {
+    let why = f.unparsed_reasons();
+    let why = if why.is_empty() {
+        "an inner command line that cannot be read".to_string()
+    } else {
+        why.join("; ")
+    };
+    format!("the command cannot be read exactly ({why})")
 }
 
 /// The last path component of a command word (`/usr/bin/git` → `git`).
@@ -131,17 +323,25 @@ pub fn basename(word: &str) -> &str {
     }
 }
 
-/// `NAME=value` with a valid name.
+/// `NAME=value`, `NAME+=value` or `NAME[…]=value` with a valid name.
 pub fn is_assignment(word: &str) -> bool {
-    match word.split_once('=') {
-        Some((name, _)) => {
-            let mut b = name.bytes();
-            b.next()
-                .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
-                && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
-        }
-        None => false,
+    let Some(eq) = word.find('=') else {
+        return false;
+    };
+    let mut name = &word[..eq];
+    if let Some(n) = name.strip_suffix('+') {
+        name = n;
     }
+    if let Some(open) = name.find('[') {
+        if !name.ends_with(']') {
+            return false;
+        }
+        name = &name[..open];
+    }
+    let mut b = name.bytes();
+    b.next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+        && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
 fn is_option(word: &str) -> bool {
@@ -167,142 +367,18 @@ fn skip_options(words: &[String], mut i: usize, takes_value: &[&str]) -> usize {
     i
 }
 
-/// Reads past wrappers (SPEC §4.3) and records the runs of `words`.
-fn collect_runs(words: &[String], depth: usize, facts: &mut LineFacts) {
-    let mut i = 0;
-    let mut privileged_via: Option<&'static str> = None;
-    loop {
-        while words.get(i).is_some_and(|w| is_assignment(w)) {
-            i += 1;
-        }
-        let Some(word) = words.get(i) else { break };
-        match basename(word) {
-            "env" => {
-                i += 1;
-                while let Some(w) = words.get(i) {
-                    if w == "--" {
-                        i += 1;
-                        break;
-                    }
-                    if is_assignment(w) {
-                        i += 1;
-                        continue;
-                    }
-                    if !is_option(w) {
-                        break;
-                    }
-                    if w == "-S" || w == "--split-string" {
-                        if let Some(s) = words.get(i + 1) {
-                            inner_line(s, depth, facts);
-                        }
-                        i += 2;
-                    } else if let Some(s) = w.strip_prefix("--split-string=") {
-                        inner_line(s, depth, facts);
-                        i += 1;
-                    } else if w.starts_with("-S") && !w.starts_with("--") {
-                        inner_line(&w[2..], depth, facts);
-                        i += 1;
-                    } else if ["-u", "-C", "--unset", "--chdir"].contains(&w.as_str()) {
-                        i += 2;
-                    } else {
-                        i += 1;
-                    }
-                }
-            }
-            v @ ("sudo" | "doas") => {
-                privileged_via.get_or_insert(if v == "sudo" { "sudo" } else { "doas" });
-                i = skip_options(
-                    words,
-                    i + 1,
-                    &["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-T", "-U"],
-                );
-            }
-            "command" | "builtin" | "exec" | "nohup" | "setsid" | "time" => {
-                i = skip_options(words, i + 1, &[]);
-            }
-            "nice" => i = skip_options(words, i + 1, &["-n"]),
-            "timeout" => {
-                i = skip_options(words, i + 1, &["-s", "-k"]);
-                // The duration.
-                if words.get(i).is_some() {
-                    i += 1;
-                }
-            }
-            "stdbuf" => i = skip_options(words, i + 1, &["-i", "-o", "-e"]),
-            "xargs" => {
-                i = skip_options(
-                    words,
-                    i + 1,
-                    &["-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a"],
-                );
-            }
-            "sh" | "bash" | "zsh" | "dash" | "ksh" => {
-                let mut j = i + 1;
-                let mut has_c = false;
-                while let Some(w) = words.get(j) {
-                    if w == "--" || !is_option(w) {
-                        break;
-                    }
-                    if !w.starts_with("--") && w.contains('c') {
-                        has_c = true;
-                    }
-                    j += 1;
-                }
-                if has_c {
-                    if let Some(s) = words.get(j) {
-                        inner_line(s, depth, facts);
-                    }
-                }
-                break;
-            }
-            "eval" => {
-                let rest = words.get(i + 1..).unwrap_or_default();
-                if !rest.is_empty() {
-                    inner_line(&rest.join(" "), depth, facts);
-                }
-                break;
-            }
-            _ => break,
-        }
-    }
-    let rest = words.get(i..).unwrap_or_default();
-    let mut run: Vec<String> = Vec::with_capacity(rest.len());
-    if let Some(first) = rest.first() {
-        run.push(basename(first).to_string());
-        run.extend(rest[1..].iter().cloned());
-    }
-    if privileged_via.is_none() {
-        privileged_via = run
-            .first()
-            .and_then(|v| PRIVILEGED.iter().copied().find(|p| p == v));
-    }
-    facts.runs.push(Run {
-        words: run,
-        privileged: privileged_via.is_some(),
-        privileged_via,
-    });
-}
-
-/// A string run as a command line of its own (`sh -c`, `eval`, `env -S`).
-fn inner_line(src: &str, depth: usize, facts: &mut LineFacts) {
-    if depth >= MAX_INNER_DEPTH {
-        facts.unparsed = true;
-        return;
-    }
-    let line = shell::read(src);
-    if line.is_unparsed() {
-        facts.unparsed = true;
-    }
-    for seg in line.segments {
-        collect_runs(&seg.words, depth + 1, facts);
-        facts.inner_segments.push(seg);
-    }
-}
-
-/// Is this run one of the built-in denies (SPEC §5.2)? Returns the built-in
-/// pattern it counts as.
+/// Is this run one of the built-in denies (SPEC §5.2), all its words known?
+/// Returns the built-in pattern it counts as.
 pub fn builtin_deny(words: &[String]) -> Option<&'static str> {
-    if words.first().map(String::as_str) != Some("rm") {
+    builtin_deny_known(words, &[])
+}
+
+/// [`builtin_deny`] reading only the known words: an unknown word neither
+/// gives an option nor a root operand for certain (it may, §4.4: see
+/// [`LineFacts::builtin_possible`]).
+pub fn builtin_deny_known(words: &[String], known: &[Known]) -> Option<&'static str> {
+    let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
+    if words.first().map(String::as_str) != Some("rm") || !exact(0) {
         return None;
     }
     // The literal patterns, as token prefixes.
@@ -315,19 +391,20 @@ pub fn builtin_deny(words: &[String]) -> Option<&'static str> {
             return Some(pattern);
         }
     }
-    // [hardening] Any recursive + force rm of `/` or `/*`.
+    // [hardening] Any recursive + force rm of the root.
     let (mut recursive, mut force) = (false, false);
     let mut root = None;
     let mut options_done = false;
-    for w in &words[1..] {
+    for (i, w) in words.iter().enumerate().skip(1) {
+        if !exact(i) {
+            continue;
+        }
         if !options_done && w == "--" {
             options_done = true;
         } else if !options_done && w.starts_with("--") {
-            match w.as_str() {
-                "--recursive" => recursive = true,
-                "--force" => force = true,
-                _ => {}
-            }
+            let (r, f) = rm_long(w);
+            recursive |= r;
+            force |= f;
         } else if !options_done && is_option(w) {
             recursive |= w.contains('r') || w.contains('R');
             force |= w.contains('f');
@@ -342,29 +419,97 @@ pub fn builtin_deny(words: &[String]) -> Option<&'static str> {
     }
 }
 
-/// `/` or `/*` (lexically: `//`, `/.`, `/./*` too) → the built-in it is.
-fn root_operand(w: &str) -> Option<&'static str> {
+/// GNU rm's long options by unambiguous prefix: (recursive, force).
+/// `--r…` can only be `--recursive` (the other `r` option is none), `--f…`
+/// only `--force`.
+pub(crate) fn rm_long(w: &str) -> (bool, bool) {
+    let name = w[2..].split_once('=').map_or(&w[2..], |(n, _)| n);
+    if name.is_empty() {
+        return (false, false);
+    }
+    ("recursive".starts_with(name), "force".starts_with(name))
+}
+
+/// The root, lexically: `/` followed only by slashes and glob characters
+/// (`/`, `//`, `/*`, `/?*`, `/**`, `//*`, `/[a-z]*`), or what normalizes
+/// to `/` (`/.`, `/./*`) → the built-in it counts as.
+pub(crate) fn root_operand(w: &str) -> Option<&'static str> {
     if !w.starts_with('/') {
         return None;
     }
     if normalize(w) == "/" {
         return Some(BUILTIN_DENY[0]);
     }
-    match w.strip_suffix('*') {
-        Some(dir) if dir.ends_with('/') && normalize(dir) == "/" => Some(BUILTIN_DENY[1]),
-        _ => None,
+    // Strip the glob characters of the last component: `*`, `?`, bracket
+    // expressions; what is left must be the root.
+    let last = w.rsplit('/').next().unwrap_or("");
+    if last.is_empty() || !is_glob_only(last) {
+        return None;
     }
+    let dir = &w[..w.len() - last.len()];
+    (normalize(dir) == "/").then_some(BUILTIN_DENY[1])
 }
 
-/// Does this run start with an external-effect entry (SPEC §6.1)? Option
-/// words between the tool and its subcommand are read past: git's global
-/// options with their values (SPEC §6.1), and for the other tools any
-/// option, with one value word when written without `=` **[hardening]**.
+/// A component made only of glob characters (`*`, `?`, `[…]`) and at least
+/// one of them.
+fn is_glob_only(c: &str) -> bool {
+    let b = c.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'*' | b'?' => i += 1,
+            b'[' => match b[i + 1..].iter().position(|&x| x == b']') {
+                // `[]…]`: a `]` right after `[` is literal.
+                Some(0) => match b[i + 2..].iter().position(|&x| x == b']') {
+                    Some(e) => i += e + 3,
+                    None => return false,
+                },
+                Some(e) => i += e + 2,
+                None => return false,
+            },
+            _ => return false,
+        }
+    }
+    !b.is_empty()
+}
+
+/// Does this run start with an external-effect entry (SPEC §6.1)? All its
+/// words known.
 pub fn external_effect(words: &[String]) -> Option<&'static [&'static str]> {
+    external_effect_known(words, &[])
+}
+
+/// `gh api` that writes (SPEC §6.1): named like a table entry.
+pub const GH_API_WRITE: &[&str] = &["gh", "api"];
+
+/// [`external_effect`] with unknown words (SPEC §4.4): an unknown word is
+/// possibly any one token, an unquoted one any run of tokens, and a match
+/// that holds through them counts (a possible ceiling acts as a match). An
+/// unknown verb is not read (step 7c covers it).
+pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'static [&'static str]> {
+    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
     let verb = words.first()?;
-    let mut i = 1;
+    if k(0) != Known::Exact {
+        return None;
+    }
+    let tool_entries = || EXTERNAL_EFFECT.iter().copied().filter(|e| e[0] == verb);
+    if tool_entries().next().is_none() && verb != "gh" {
+        return None;
+    }
     let is_git = verb == "git";
+    let mut i = 1;
+    // `cargo +nightly publish`: the toolchain word.
+    if verb == "cargo" && words.get(1).is_some_and(|w| w.starts_with('+')) && k(1) == Known::Exact {
+        i = 2;
+    }
     while let Some(w) = words.get(i) {
+        if k(i) != Known::Exact {
+            // An unknown word where options or the subcommand may be: any
+            // entry of the tool is possible.
+            return tool_entries()
+                .next()
+                .or((verb == "gh").then_some(GH_API_WRITE));
+        }
         if !is_option(w) || w == "--" {
             break;
         }
@@ -378,7 +523,8 @@ pub fn external_effect(words: &[String]) -> Option<&'static [&'static str]> {
         if takes_value && words.get(i + 1).is_some_and(|n| !is_option(n)) {
             let next_is_sub = EXTERNAL_EFFECT
                 .iter()
-                .any(|e| e[0] == verb && words.get(i + 1).map(String::as_str) == Some(e[1]));
+                .any(|e| e[0] == verb && words.get(i + 1).map(String::as_str) == Some(e[1]))
+                || (verb == "gh" && words.get(i + 1).is_some_and(|n| n == "api"));
             if is_git || !next_is_sub {
                 i += 2;
                 continue;
@@ -386,10 +532,70 @@ pub fn external_effect(words: &[String]) -> Option<&'static [&'static str]> {
         }
         i += 1;
     }
-    let rest = &words[i.min(words.len())..];
-    EXTERNAL_EFFECT.iter().copied().find(|e| {
-        e[0] == verb && rest.len() >= e.len() - 1 && e[1..].iter().zip(rest).all(|(a, b)| a == b)
+    if w_is(words, i, "--") {
+        i += 1;
+    }
+    let start = i.min(words.len());
+    let rest = &words[start..];
+    let rk = |j: usize| k(start + j);
+    if verb == "gh" && rest.first().is_some_and(|w| w == "api") && rk(0) == Known::Exact {
+        return gh_api_writes(&rest[1..], |j| rk(j + 1)).then_some(GH_API_WRITE);
+    }
+    tool_entries().find(|e| {
+        for (j, t) in e[1..].iter().enumerate() {
+            match (rest.get(j), rk(j)) {
+                (None, _) => return false,
+                (Some(_), Known::AnyTokens) => return true,
+                (Some(_), Known::OneToken) => {}
+                (Some(w), Known::Exact) if w == t => {}
+                _ => return false,
+            }
+        }
+        true
     })
+}
+
+fn w_is(words: &[String], i: usize, s: &str) -> bool {
+    words.get(i).is_some_and(|w| w == s)
+}
+
+/// `gh api` arguments that write: a method other than GET, fields or a
+/// body; an unknown word may be any of them.
+fn gh_api_writes(args: &[String], known: impl Fn(usize) -> Known) -> bool {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if known(i) != Known::Exact {
+            return true;
+        }
+        let method = if a == "-X" || a == "--method" {
+            i += 1;
+            if args.get(i).is_some() && known(i) != Known::Exact {
+                return true;
+            }
+            args.get(i).map(String::as_str)
+        } else if let Some(m) = a.strip_prefix("--method=") {
+            Some(m)
+        } else if a.starts_with("-X") && a.len() > 2 {
+            Some(&a[2..])
+        } else {
+            None
+        };
+        if let Some(m) = method {
+            if !m.eq_ignore_ascii_case("GET") {
+                return true;
+            }
+        } else if a == "-f"
+            || a == "-F"
+            || (a.starts_with("-f") || a.starts_with("-F")) && !a.starts_with("--")
+            || ["--field", "--raw-field", "--input"]
+                .iter()
+                .any(|o| a == o || a.starts_with(&format!("{o}=")))
+        {
+            return true;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// Lexical normalization of an absolute path (SPEC §6.2): repeated slashes
@@ -526,39 +732,6 @@ pub fn scope_root_label(req: &Request) -> Option<String> {
     Some([req.context.execution_mode.name(), ":", last].concat())
 }
 
-/// The scope reading of a command line (SPEC §6.2).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct ScopeReport {
-    /// The first word (or the cwd) found outside, if any.
-    pub outside: Option<String>,
-    /// Per segment of the line: a `cd` whose target is inside.
-    pub cd_inside: Vec<bool>,
-}
-
-/// Where a checked word points, if it is checked at all.
-enum Checked {
-    /// Not a path we check.
-    No,
-    /// Cannot be known without expansion: outside.
-    Unknowable,
-    /// A path to resolve.
-    Path,
-}
-
-fn classify_word(w: &str) -> Checked {
-    if w.starts_with('~') || (w.starts_with('$') && w.contains('/')) {
-        Checked::Unknowable
-    } else if w.starts_with('/')
-        // A `..` component needs two dots in a row: a byte scan first keeps
-        // the split off the hot path (most words have none).
-        || (w.as_bytes().windows(2).any(|p| p == b"..") && w.split('/').any(|c| c == ".."))
-    {
-        Checked::Path
-    } else {
-        Checked::No
-    }
-}
-
 /// The first verb word after assignments.
 pub fn verb_index(words: &[String]) -> Option<usize> {
     words.iter().position(|w| !is_assignment(w))
@@ -574,99 +747,18 @@ pub fn cd_target(words: &[String]) -> Option<Option<&str>> {
     Some(words.get(i).map(String::as_str).filter(|t| *t != "-"))
 }
 
-impl Scope {
-    /// Checks every segment's words and redirection targets, and reads the
-    /// `cd` segments (SPEC §6.2 with its [hardening] notes).
-    pub fn check(&self, facts: &LineFacts) -> ScopeReport {
-        let mut report = ScopeReport::default();
-        if !self.contains(&self.cwd) {
-            report.outside = Some(self.cwd.clone());
-        }
-        // `dir` is None after a cd to an unknowable place.
-        let mut dir = Some(self.cwd.clone());
-        let segments = facts.line.segments.iter().chain(&facts.inner_segments);
-        for (n, seg) in segments.enumerate() {
-            let mut cd_inside = false;
-            // A cd sets the directory for *later* segments; its own words
-            // resolve against the directory before it (SPEC §6.2). `None`:
-            // no cd, the directory stays (no clone per segment).
-            let mut next_dir: Option<Option<String>> = None;
-            if let Some(target) = cd_target(&seg.words) {
-                let resolved = match target {
-                    Some(t) if !t.starts_with('~') && !t.contains('$') && !t.contains('`') => {
-                        dir.as_deref().map(|d| resolve(d, t))
-                    }
-                    _ => None,
-                };
-                match &resolved {
-                    Some(p) if self.contains(p) => cd_inside = true,
-                    Some(p) => self.note(&mut report, target.unwrap_or(p)),
-                    None => self.note(&mut report, target.unwrap_or("cd")),
-                }
-                next_dir = Some(resolved);
-            }
-            if n < facts.line.segments.len() {
-                report.cd_inside.push(cd_inside);
-            }
-            let words = seg.words.iter().map(String::as_str);
-            let targets = seg.redirects.iter().map(|r| r.target.as_str());
-            for w in words.chain(targets) {
-                self.check_word(w, dir.as_deref(), &mut report);
-                if let Some(value) = w
-                    .strip_prefix('-')
-                    .and_then(|_| w.split_once('='))
-                    .map(|(_, v)| v)
-                {
-                    self.check_word(value, dir.as_deref(), &mut report);
-                }
-            }
-            if let Some(d) = next_dir {
-                dir = d;
-            }
-        }
-        report
-    }
-
-    fn note(&self, report: &mut ScopeReport, word: &str) {
-        if report.outside.is_none() {
-            report.outside = Some(word.to_string());
-        }
-    }
-
-    fn check_word(&self, w: &str, dir: Option<&str>, report: &mut ScopeReport) {
-        match classify_word(w) {
-            Checked::Unknowable => self.note(report, w),
-            Checked::Path => {
-                let p = if w.starts_with('/') {
-                    Some(normalize(w))
-                } else {
-                    dir.map(|d| resolve(d, w))
-                };
-                match p {
-                    Some(p) if self.contains(&p) || DEV_FILES.contains(&p.as_str()) => {}
-                    _ => self.note(report, w),
-                }
-            }
-            Checked::No => {
-                // After a cd to an unknowable place, relative words are
-                // outside ([hardening]).
-                if dir.is_none() && !w.is_empty() {
-                    self.note(report, w);
-                }
-            }
-        }
-    }
-}
-
-/// Is this merge target protected (SPEC §5 step 7e)?
+/// Is this merge target protected (SPEC §5 step 7e [hardening])? Its last
+/// `/`-separated component, after trimming blanks and trailing slashes, is
+/// one of [`PROTECTED_BRANCHES`], ignoring case; a missing or empty target
+/// counts as protected.
 pub fn protected_branch(target: Option<&str>) -> bool {
-    match target {
-        None => true,
-        Some(t) => {
-            let t = t.strip_prefix("refs/heads/").unwrap_or(t);
-            t.is_empty() || PROTECTED_BRANCHES.contains(&t)
-        }
-    }
+    let Some(t) = target else { return true };
+    let t = t.trim().trim_end_matches('/').trim();
+    let last = t.rsplit('/').next().unwrap_or("").trim();
+    last.is_empty()
+        || PROTECTED_BRANCHES
+            .iter()
+            .any(|p| p.eq_ignore_ascii_case(last))
 }
 
 #[cfg(test)]

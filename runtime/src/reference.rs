@@ -5,10 +5,12 @@
 //! compiled engine disagrees with it, the compiled engine is wrong.
 
 use crate::decision::{Decision, Origin, Reason, RuleRef, Step};
+use crate::facts::unknown::{self, Hit};
 use crate::facts::{self, LineFacts, Scope};
 use crate::request::Request;
 use crate::Rules;
 use permc_grammar::rules::{AutonomyKey, AutonomyRule, Entry};
+use permc_grammar::shell::Known;
 use permc_grammar::{ActionType, Policy};
 
 /// Decides one request (SPEC §5.3).
@@ -224,7 +226,7 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
 
     // 7. Ceilings, only over auto_approve.
     if current.policy == Policy::AutoApprove {
-        if let Some((reason, msg)) = ceiling(req, line.as_ref(), automatic) {
+        if let Some((reason, msg)) = ceiling(rules, req, line.as_ref(), automatic) {
             note(trace, "7. Ceilings", format!("{reason}: {msg}"));
             let lowered = format!("{}; but {msg}, so a person approves it", current.message);
             current = Current {
@@ -324,6 +326,42 @@ enum Class {
     Uncovered,
 }
 
+/// The word lists deny and ask read for segment `i` (SPEC §4.3): its own
+/// words, then every run read past wrappers, with what is known of them.
+fn alternatives(f: &LineFacts, i: usize) -> Vec<(&[String], &[Known])> {
+    let s = &f.line.segments[i];
+    let mut v = vec![(s.words.as_slice(), s.known.as_slice())];
+    for r in f.read_past(i) {
+        v.push((r.words.as_slice(), r.known.as_slice()));
+    }
+    v
+}
+
+/// How entry `e` matches segment `i`, at best over its alternatives.
+fn entry_hit(e: &Entry, alts: &[(&[String], &[Known])]) -> Hit {
+    let Some(tokens) = e.pattern.tokens() else {
+        return Hit::No;
+    };
+    alts.iter()
+        .map(|(w, k)| unknown::hit(tokens, w, k))
+        .max()
+        .unwrap_or(Hit::No)
+}
+
+/// The first deny entry that matches some segment only possibly (SPEC
+/// §4.4), when none matches for certain: (segment, entry).
+fn possible_deny(rules: &Rules, f: &LineFacts) -> Option<(usize, usize)> {
+    (0..f.line.segments.len()).find_map(|i| {
+        let alts = alternatives(f, i);
+        rules
+            .permissions
+            .deny
+            .iter()
+            .position(|e| entry_hit(e, &alts) == Hit::Possible)
+            .map(|k| (i, k))
+    })
+}
+
 /// SPEC §5.3.6: classify every segment, then combine.
 fn file_terminal(
     rules: &Rules,
@@ -333,8 +371,6 @@ fn file_terminal(
     trace: &mut Trace,
 ) -> FileOpinion {
     let p = &rules.permissions;
-    let first =
-        |list: &[Entry], words: &[String]| list.iter().position(|e| e.pattern.matches_words(words));
     let segments = &f.line.segments;
     if segments.is_empty() {
         return FileOpinion::Silent("the command has no segment".into());
@@ -343,11 +379,22 @@ fn file_terminal(
         .iter()
         .enumerate()
         .map(|(i, s)| {
-            if let Some(k) = first(&p.deny, &s.words) {
+            let alts = alternatives(f, i);
+            // Deny needs certainty; ask acts on a possible match too;
+            // allow reads the literal words only (SPEC §4.3, §4.4).
+            if let Some(k) = p
+                .deny
+                .iter()
+                .position(|e| entry_hit(e, &alts) == Hit::Certain)
+            {
                 Class::Deny(k)
-            } else if let Some(k) = first(&p.ask, &s.words) {
+            } else if let Some(k) = p.ask.iter().position(|e| entry_hit(e, &alts) != Hit::No) {
                 Class::Ask(k)
-            } else if let Some(k) = first(&p.allow, &s.words) {
+            } else if let Some(k) = p
+                .allow
+                .iter()
+                .position(|e| e.pattern.matches_words(&s.words))
+            {
                 Class::Allow(k)
             } else if cd_inside.get(i).copied().unwrap_or(false) {
                 Class::CdInScope
@@ -470,9 +517,22 @@ fn p_file(rules: &Rules) -> String {
 }
 
 /// SPEC §5.3.7: the first ceiling that holds, with a phrase for people.
-fn ceiling(req: &Request, line: Option<&LineFacts>, automatic: bool) -> Option<(Reason, String)> {
+fn ceiling(
+    rules: &Rules,
+    req: &Request,
+    line: Option<&LineFacts>,
+    automatic: bool,
+) -> Option<(Reason, String)> {
     let action = req.action.kind;
     if let Some(f) = line {
+        // 7.0: a built-in or a deny pattern that matches only possibly.
+        if let Some(r) = f.builtin_possible() {
+            return Some((Reason::UnknownWord, facts::possible_builtin_phrase(r)));
+        }
+        if let Some((i, k)) = possible_deny(rules, f) {
+            let rule = &rules.permissions.deny[k].pattern.text;
+            return Some((Reason::UnknownWord, facts::possible_deny_phrase(f, i, rule)));
+        }
         if let Some(e) = f.external_effect() {
             return Some((
                 Reason::CeilingExternalEffect,
@@ -487,16 +547,7 @@ fn ceiling(req: &Request, line: Option<&LineFacts>, automatic: bool) -> Option<(
             ));
         }
         if f.unparsed {
-            let why: Vec<&str> = f.line.unparsed.iter().map(|u| u.describe()).collect();
-            let why = if why.is_empty() {
-                "an inner command line that cannot be read".to_string()
-            } else {
-                why.join(", ")
-            };
-            return Some((
-                Reason::CeilingUnparsed,
-                format!("the command cannot be read exactly ({why})"),
-            ));
+            return Some((Reason::CeilingUnparsed, facts::unparsed_phrase(f)));
         }
     }
     match action {

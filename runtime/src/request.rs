@@ -445,21 +445,31 @@ fn read(root: &Node) -> Result<Request, RequestError> {
                 "`action.command` is required for terminal actions",
             ));
         }
-        match &context.project_scope_root {
-            None => {
-                return Err(err(
-                    "missing_field",
-                    "`context.projectScopeRoot` is required for terminal actions",
-                ))
-            }
-            Some(r) if !r.starts_with('/') => {
-                return Err(err(
-                    "invalid_field",
-                    "`context.projectScopeRoot` must be an absolute path",
-                ))
-            }
-            Some(_) => {}
+        if context.project_scope_root.is_none() {
+            return Err(err(
+                "missing_field",
+                "`context.projectScopeRoot` is required for terminal actions",
+            ));
         }
+    }
+    // SPEC §6.2: a scope root that is relative, or the whole machine, is
+    // no scope.
+    match &context.project_scope_root {
+        Some(r) if !r.starts_with('/') => {
+            return Err(err(
+                "invalid_field",
+                format!("`context.projectScopeRoot` must be an absolute path, not `{r}`"),
+            ))
+        }
+        Some(r) if crate::facts::normalize(r) == "/" => {
+            return Err(err(
+                "invalid_field",
+                format!(
+                    "`context.projectScopeRoot` is `{r}`, the root of the machine: give the project's folder"
+                ),
+            ))
+        }
+        _ => {}
     }
     Ok(Request { action, context })
 }

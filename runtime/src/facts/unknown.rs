@@ -1,0 +1,180 @@
+//! Unknown words (SPEC §4.4): what a word that comes from an expansion may
+//! be, for deny and ask patterns and the built-ins.
+//!
+//! An unknown word inside double quotes ([`Known::OneToken`]) is possibly
+//! any one token; an unquoted one ([`Known::AnyTokens`]) possibly any run of
+//! tokens, none included. A match that holds only through them is
+//! *possible*; a match on the words' literal text is *certain*.
+
+use permc_grammar::pattern::PatToken;
+use permc_grammar::shell::Known;
+
+/// How a pattern matches a segment's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Hit {
+    /// It does not match, whatever the unknown words are.
+    No,
+    /// It matches for some values of the unknown words.
+    Possible,
+    /// It matches the words' literal text (SPEC §3.2).
+    Certain,
+}
+
+/// Matches the tokens of a Terminal pattern (empty: `Terminal()`) against
+/// words. Linear scans: the set of pattern positions reachable after each
+/// word (at most `tokens.len() + 1` of them).
+pub fn hit(tokens: &[PatToken], words: &[String], known: &[Known]) -> Hit {
+    if tokens.len() <= words.len() && tokens.iter().zip(words).all(|(p, w)| p.matches(w)) {
+        return Hit::Certain;
+    }
+    // reach[j]: the first j pattern tokens can match the words read so far.
+    let k = tokens.len();
+    let mut reach = vec![false; k + 1];
+    reach[0] = true;
+    for (i, w) in words.iter().enumerate() {
+        if reach[k] {
+            break;
+        }
+        let kn = known.get(i).copied().unwrap_or(Known::Exact);
+        let mut next = vec![false; k + 1];
+        match kn {
+            Known::Exact => {
+                for j in 0..k {
+                    if reach[j] && tokens[j].matches(w) {
+                        next[j + 1] = true;
+                    }
+                }
+            }
+            Known::OneToken => {
+                for j in 0..k {
+                    if reach[j] {
+                        next[j + 1] = true;
+                    }
+                }
+            }
+            Known::AnyTokens => {
+                // Any run of tokens, none included: from the first
+                // reachable position on, every later one.
+                if let Some(first) = reach.iter().position(|r| *r) {
+                    for n in next.iter_mut().skip(first) {
+                        *n = true;
+                    }
+                }
+            }
+        }
+        reach = next;
+        if !reach.iter().any(|r| *r) {
+            return Hit::No;
+        }
+    }
+    if reach[k] {
+        Hit::Possible
+    } else {
+        Hit::No
+    }
+}
+
+/// May this run be a built-in deny (SPEC §5.2) for some values of its
+/// unknown words? Only when it holds an unknown word: `rm` (or an unknown
+/// verb) with recursive, force and a root operand each given by a known
+/// word or by an unknown one (one token inside double quotes gives one of
+/// them, the options counting as one: `-rf`; an unquoted one gives all).
+pub fn possible_builtin(words: &[String], known: &[Known]) -> bool {
+    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    if words.is_empty() || (0..words.len()).all(|i| k(i) == Known::Exact) {
+        return false;
+    }
+    let rest_from = match k(0) {
+        Known::AnyTokens => return true,
+        Known::OneToken => 1,
+        Known::Exact if words[0] == "rm" => 1,
+        Known::Exact => return false,
+    };
+    let (mut recursive, mut force, mut root) = (false, false, false);
+    let (mut one, mut any) = (0usize, false);
+    let mut options_done = false;
+    for (i, w) in words.iter().enumerate().skip(rest_from) {
+        match k(i) {
+            Known::AnyTokens => any = true,
+            Known::OneToken => one += 1,
+            Known::Exact => {
+                if !options_done && w == "--" {
+                    options_done = true;
+                } else if !options_done && w.starts_with("--") {
+                    let (r, f) = super::rm_long(w);
+                    recursive |= r;
+                    force |= f;
+                } else if !options_done && w.starts_with('-') && w != "-" {
+                    recursive |= w.contains('r') || w.contains('R');
+                    force |= w.contains('f');
+                } else {
+                    root |= super::root_operand(w).is_some();
+                }
+            }
+        }
+    }
+    if any {
+        return true;
+    }
+    let needed = usize::from(!(recursive && force)) + usize::from(!root);
+    needed <= one
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use permc_grammar::pattern::Pattern;
+
+    fn toks(p: &str) -> Vec<PatToken> {
+        Pattern::parse(p).unwrap().tokens().unwrap().to_vec()
+    }
+
+    fn read(cmd: &str) -> (Vec<String>, Vec<Known>) {
+        let l = permc_grammar::shell::read(cmd);
+        let s = l.segments.into_iter().next().unwrap();
+        (s.words, s.known)
+    }
+
+    #[test]
+    fn unknown_words_match_possibly() {
+        let push = toks("Terminal(git push)");
+        for (cmd, want) in [
+            ("git push", Hit::Certain),
+            ("git $c", Hit::Possible),
+            ("git \"$c\"", Hit::Possible),
+            ("git${IFS}push", Hit::Possible),
+            ("git $(echo push)", Hit::Possible),
+            ("git status", Hit::No),
+            ("git \"$c\" --force", Hit::Possible),
+            ("$g", Hit::Possible),
+            ("\"$g\"", Hit::No),
+            ("\"$g\" push", Hit::Possible),
+            ("echo $x", Hit::No),
+        ] {
+            let (w, k) = read(cmd);
+            assert_eq!(hit(&push, &w, &k), want, "{cmd}");
+        }
+    }
+
+    #[test]
+    fn possible_builtins() {
+        for (cmd, want) in [
+            ("rm -rf $X", true),
+            ("rm -rf \"$X\"", true),
+            ("rm -f \"$X\"", false),
+            ("rm -f $X", true),
+            ("rm $O /", true),
+            ("rm \"$O\" /", true),
+            ("rm \"$O\" x", false),
+            ("\"$RM\" -rf /", true),
+            ("\"$G\"", false),
+            ("$G push", true),
+            ("ls $X", false),
+            ("rm -rf x", false),
+        ] {
+            let (w, k) = read(cmd);
+            assert_eq!(possible_builtin(&w, &k), want, "{cmd}");
+        }
+    }
+}

@@ -1,0 +1,1088 @@
+//! The verb behind wrappers (SPEC §4.3 [hardening]): the option grammar of
+//! every wrapper as its manual defines it, and the reading that finds what
+//! a segment really runs.
+//!
+//! An option permc cannot place makes the line unparsed: the verb is never
+//! guessed. Each wrapper is one row of [`WRAPPERS`]; the reading is
+//! [`collect_runs`].
+
+use super::{basename, is_assignment, LineFacts, Run, MAX_INNER_DEPTH};
+use permc_grammar::shell::{self, Known};
+
+/// How a wrapper treats the words after its options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum After {
+    /// The next word is the verb.
+    Verb,
+    /// `timeout`: a duration, then the verb.
+    Duration,
+    /// `xargs`: the verb, followed by words xargs appends (unknown).
+    Xargs,
+}
+
+/// One wrapper's option grammar (GNU getopt: clusters, attached values,
+/// long options by unambiguous prefix, `--name=value`).
+#[derive(Debug)]
+pub(crate) struct Wrapper {
+    /// The names it is run by.
+    pub names: &'static [&'static str],
+    /// Short options without a value.
+    pub flags: &'static str,
+    /// Short options whose value is the rest of the word or the next word.
+    pub valued: &'static str,
+    /// Short options whose value, if any, is attached only (`-i[R]`).
+    pub optional: &'static str,
+    /// Long options without a value.
+    pub long_flags: &'static [&'static str],
+    /// Long options with a value (`--user root`, `--user=root`).
+    pub long_valued: &'static [&'static str],
+    /// Long options whose value is given only with `=`.
+    pub long_optional: &'static [&'static str],
+    /// A privileged wrapper (SPEC §5 step 7b).
+    pub privileged: bool,
+    /// What follows the options.
+    pub after: After,
+}
+
+const fn w(names: &'static [&'static str]) -> Wrapper {
+    Wrapper {
+        names,
+        flags: "",
+        valued: "",
+        optional: "",
+        long_flags: &["help", "version"],
+        long_valued: &[],
+        long_optional: &[],
+        privileged: false,
+        after: After::Verb,
+    }
+}
+
+/// The wrappers of SPEC §4.3, with every option of their manuals (GNU
+/// coreutils, findutils, sudo 1.9, OpenBSD doas, util-linux, bash's
+/// `command`/`builtin`/`exec`/`time`).
+pub(crate) const WRAPPERS: &[Wrapper] = &[
+    Wrapper {
+        flags: "i0v",
+        valued: "uCS",
+        long_flags: &[
+            "ignore-environment",
+            "null",
+            "debug",
+            "list-signal-handling",
+            "help",
+            "version",
+        ],
+        long_valued: &["unset", "chdir", "split-string"],
+        long_optional: &["block-signal", "default-signal", "ignore-signal"],
+        ..w(&["env"])
+    },
+    Wrapper {
+        flags: "AbBEeHiKklNnPSsVv",
+        valued: "acCDghpRrtTUu",
+        long_flags: &[
+            "askpass",
+            "background",
+            "bell",
+            "edit",
+            "help",
+            "set-home",
+            "login",
+            "remove-timestamp",
+            "reset-timestamp",
+            "list",
+            "no-update",
+            "non-interactive",
+            "preserve-groups",
+            "stdin",
+            "shell",
+            "version",
+            "validate",
+        ],
+        long_valued: &[
+            "auth-type",
+            "close-from",
+            "chdir",
+            "group",
+            "host",
+            "login-class",
+            "prompt",
+            "chroot",
+            "role",
+            "type",
+            "command-timeout",
+            "other-user",
+            "user",
+        ],
+        long_optional: &["preserve-env"],
+        privileged: true,
+        ..w(&["sudo"])
+    },
+    Wrapper {
+        flags: "Lns",
+        valued: "aCu",
+        long_flags: &[],
+        privileged: true,
+        ..w(&["doas"])
+    },
+    Wrapper {
+        long_flags: &["disable-internal-agent", "keep-cwd", "help", "version"],
+        long_valued: &["user"],
+        privileged: true,
+        ..w(&["pkexec"])
+    },
+    Wrapper {
+        flags: "h",
+        valued: "ugD",
+        long_flags: &[
+            "no-ask-password",
+            "pty",
+            "pipe",
+            "help",
+            "version",
+            "via-shell",
+        ],
+        long_valued: &[
+            "user",
+            "group",
+            "nice",
+            "chdir",
+            "setenv",
+            "unit",
+            "property",
+            "description",
+            "slice",
+            "slice-inherit",
+            "background",
+            "machine",
+            "shell-prompt-prefix",
+        ],
+        privileged: true,
+        ..w(&["run0"])
+    },
+    Wrapper {
+        flags: "pvV",
+        long_flags: &[],
+        ..w(&["command"])
+    },
+    Wrapper {
+        long_flags: &[],
+        ..w(&["builtin", "nohup"])
+    },
+    Wrapper {
+        flags: "cfw",
+        long_flags: &["ctty", "fork", "wait", "help", "version"],
+        ..w(&["setsid"])
+    },
+    Wrapper {
+        flags: "cl",
+        valued: "a",
+        long_flags: &[],
+        ..w(&["exec"])
+    },
+    Wrapper {
+        valued: "n",
+        long_valued: &["adjustment"],
+        ..w(&["nice"])
+    },
+    Wrapper {
+        flags: "p",
+        long_flags: &[],
+        ..w(&["time"])
+    },
+    Wrapper {
+        flags: "v",
+        valued: "sk",
+        long_flags: &[
+            "foreground",
+            "preserve-status",
+            "verbose",
+            "help",
+            "version",
+        ],
+        long_valued: &["signal", "kill-after"],
+        after: After::Duration,
+        ..w(&["timeout"])
+    },
+    Wrapper {
+        valued: "ioe",
+        long_valued: &["input", "output", "error"],
+        ..w(&["stdbuf"])
+    },
+    Wrapper {
+        flags: "0oprtx",
+        valued: "aEdILnPs",
+        optional: "eil",
+        long_flags: &[
+            "null",
+            "open-tty",
+            "interactive",
+            "no-run-if-empty",
+            "verbose",
+            "exit",
+            "show-limits",
+            "help",
+            "version",
+        ],
+        long_valued: &[
+            "arg-file",
+            "delimiter",
+            "max-args",
+            "max-procs",
+            "max-chars",
+            "process-slot-var",
+        ],
+        long_optional: &["eof", "replace", "max-lines"],
+        after: After::Xargs,
+        ..w(&["xargs"])
+    },
+];
+
+/// The shells of SPEC §4.3.
+pub const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash"];
+
+/// bash's long options (`--rcfile` and `--init-file` take a value).
+const SHELL_LONG: &[&str] = &[
+    "login",
+    "noprofile",
+    "norc",
+    "posix",
+    "restricted",
+    "verbose",
+    "version",
+    "help",
+    "debugger",
+    "dump-strings",
+    "dump-po-strings",
+    "noediting",
+    "pretty-print",
+];
+
+/// su's options (util-linux): `-c`/`--command` is a command line.
+const SU: Wrapper = Wrapper {
+    flags: "flmpPhV",
+    valued: "cgGsw",
+    long_flags: &[
+        "fast",
+        "login",
+        "preserve-environment",
+        "pty",
+        "help",
+        "version",
+    ],
+    long_valued: &[
+        "command",
+        "session-command",
+        "group",
+        "supp-group",
+        "shell",
+        "whitelist-environment",
+    ],
+    privileged: true,
+    ..w(&["su"])
+};
+
+/// What one option word of a wrapper is.
+#[derive(Debug, PartialEq, Eq)]
+enum Opt<'w> {
+    /// A known option; `value` is its value when attached, `needs_next`
+    /// when its value is the next word. `name` is its canonical letter or
+    /// long name.
+    Known {
+        name: String,
+        value: Option<&'w str>,
+        needs_next: bool,
+    },
+    /// Not an option of this wrapper: the line is unparsed.
+    Unknown,
+}
+
+/// Reads one option word (`-abc`, `-uroot`, `--user`, `--us=root`).
+fn option<'w>(wr: &Wrapper, word: &'w str) -> Opt<'w> {
+    if let Some(long) = word.strip_prefix("--") {
+        let (name, value) = match long.split_once('=') {
+            Some((n, v)) => (n, Some(v)),
+            None => (long, None),
+        };
+        // GNU: a long option by any unambiguous prefix, exact names first.
+        let all = wr
+            .long_flags
+            .iter()
+            .map(|n| (*n, 0u8))
+            .chain(wr.long_valued.iter().map(|n| (*n, 1)))
+            .chain(wr.long_optional.iter().map(|n| (*n, 2)));
+        let mut found = None;
+        let mut count = 0;
+        for (n, kind) in all {
+            if n == name {
+                found = Some((n, kind));
+                count = 1;
+                break;
+            }
+            if !name.is_empty() && n.starts_with(name) {
+                found = Some((n, kind));
+                count += 1;
+            }
+        }
+        let Some((n, kind)) = found.filter(|_| count == 1) else {
+            return Opt::Unknown;
+        };
+        return match (kind, value) {
+            (0, Some(_)) => Opt::Unknown,
+            (0, None) | (2, _) => Opt::Known {
+                name: n.to_string(),
+                value,
+                needs_next: false,
+            },
+            (_, Some(v)) => Opt::Known {
+                name: n.to_string(),
+                value: Some(v),
+                needs_next: false,
+            },
+            (_, None) => Opt::Known {
+                name: n.to_string(),
+                value: None,
+                needs_next: true,
+            },
+        };
+    }
+    let Some(cluster) = word.strip_prefix('-') else {
+        return Opt::Unknown;
+    };
+    // A cluster of short options: flags, then at most one with a value.
+    let mut last = String::new();
+    for (i, c) in cluster.char_indices() {
+        if wr.flags.contains(c) && c.is_ascii_alphanumeric() {
+            last = c.to_string();
+            continue;
+        }
+        if (wr.valued.contains(c) || wr.optional.contains(c)) && c.is_ascii_alphanumeric() {
+            let rest = &cluster[i + c.len_utf8()..];
+            let attached = (!rest.is_empty()).then_some(rest);
+            return Opt::Known {
+                name: c.to_string(),
+                value: attached,
+                needs_next: attached.is_none() && wr.valued.contains(c),
+            };
+        }
+        return Opt::Unknown;
+    }
+    if cluster.is_empty() {
+        return Opt::Unknown;
+    }
+    Opt::Known {
+        name: last,
+        value: None,
+        needs_next: false,
+    }
+}
+
+fn wrapper(verb: &str) -> Option<&'static Wrapper> {
+    WRAPPERS.iter().find(|w| w.names.contains(&verb))
+}
+
+/// A word sequence with what is known of each word.
+pub(crate) struct Words<'a> {
+    pub text: &'a [String],
+    pub known: &'a [Known],
+}
+
+impl Words<'_> {
+    fn known(&self, i: usize) -> Known {
+        self.known.get(i).copied().unwrap_or(Known::Exact)
+    }
+}
+
+/// Single-quotes a word for an inner command line.
+fn quote(w: &str) -> String {
+    if !w.is_empty()
+        && w.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
+    {
+        w.to_string()
+    } else {
+        format!("'{}'", w.replace('\'', r"'\''"))
+    }
+}
+
+/// Reads past assignments and wrappers (SPEC §4.3) and records what the
+/// words of segment `seg` run: one [`Run`] for the words themselves, more
+/// for inner command lines, `find -exec` and `xargs`.
+pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &mut LineFacts) {
+    let text = words.text;
+    let mut i = 0;
+    let mut via: Option<&'static str> = None;
+    // What an inner line, `find -exec` or `xargs` runs is never the
+    // segment's own words.
+    let mut read_past = depth > 0;
+    loop {
+        while text.get(i).is_some_and(|w| is_assignment(w)) {
+            i += 1;
+            read_past = true;
+        }
+        let Some(word) = text.get(i) else { break };
+        if words.known(i) != Known::Exact {
+            break;
+        }
+        let verb = basename(word);
+        if verb == "su" {
+            via.get_or_insert("su");
+            su(&words, i, seg, depth, facts);
+            break;
+        }
+        if verb == "eval" {
+            let mut j = i + 1;
+            if text.get(j).is_some_and(|w| w == "--") {
+                j += 1;
+            }
+            inner_words(&words, j, text.len(), seg, depth, facts, "eval");
+            break;
+        }
+        if verb == "trap" {
+            trap(&words, i, seg, depth, facts);
+            break;
+        }
+        if SHELLS.contains(&verb) || (verb == "busybox" && is_busybox_shell(text.get(i + 1))) {
+            let at = if verb == "busybox" { i + 1 } else { i };
+            shell_words(&words, at, seg, depth, facts);
+            // The shell itself is the run (a script operand is matched
+            // like any other command, SPEC §4.3's stated limit).
+            break;
+        }
+        if verb == "find" {
+            find_exec(&words, i, seg, depth, facts);
+            break;
+        }
+        let Some(wr) = wrapper(verb) else { break };
+        if wr.privileged {
+            via.get_or_insert(wr.names[0]);
+        }
+        match read_options(wr, &words, i + 1, seg, depth, facts) {
+            Some(next) => {
+                i = next;
+                read_past = true;
+            }
+            None => {
+                // An option permc cannot place: unparsed, and the wrapper
+                // itself is what we know runs.
+                break;
+            }
+        }
+        if wr.after == After::Duration {
+            if words.known(i) != Known::Exact && i < text.len() {
+                // An unknown duration may be anything, options included.
+                break;
+            }
+            if i < text.len() {
+                i += 1;
+            }
+        }
+        if wr.after == After::Xargs {
+            xargs(&words, i, seg, depth, facts, via);
+            return;
+        }
+    }
+    push_run(&words, i, seg, via, read_past, None, facts);
+}
+
+/// Reads the options of a wrapper from word `i`; returns the index of the
+/// first word after them, or `None` (after marking the line unparsed) when
+/// an option cannot be placed.
+fn read_options(
+    wr: &Wrapper,
+    words: &Words<'_>,
+    mut i: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+) -> Option<usize> {
+    let text = words.text;
+    while let Some(word) = text.get(i) {
+        if words.known(i) != Known::Exact {
+            // An unknown word where options may be: the verb is unknown.
+            return Some(i);
+        }
+        if word == "--" {
+            return Some(i + 1);
+        }
+        if word == "-" && wr.names[0] == "env" {
+            // `env -` is `env -i`.
+            i += 1;
+            continue;
+        }
+        if !word.starts_with('-') || word == "-" {
+            return Some(i);
+        }
+        // `nice -5`, `nice --5`, `nice -+5`: the obsolete adjustment.
+        if wr.names[0] == "nice" {
+            let n = word.trim_start_matches('-').trim_start_matches('+');
+            if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) {
+                i += 1;
+                continue;
+            }
+        }
+        match option(wr, word) {
+            Opt::Unknown => {
+                facts.unparsed_because(format!(
+                    "`{}` is not an option of `{}` that permc can place: it cannot know what runs",
+                    word, wr.names[0]
+                ));
+                return None;
+            }
+            Opt::Known {
+                name,
+                value,
+                needs_next,
+            } => {
+                let value = if needs_next {
+                    i += 1;
+                    if words.known(i) != Known::Exact
+                        && i < text.len()
+                        && (name == "S" || name == "split-string")
+                    {
+                        facts.unknown_inner(seg, &text[i], "env -S");
+                    }
+                    text.get(i).map(String::as_str)
+                } else {
+                    value
+                };
+                i += 1;
+                if wr.names[0] == "env" && (name == "S" || name == "split-string") {
+                    // `env -S STRING ARGS…`: the string, split, then the
+                    // rest: a command line of its own.
+                    if let Some(s) = value {
+                        let mut line = s.to_string();
+                        for w in &text[i.min(text.len())..] {
+                            line.push(' ');
+                            line.push_str(&quote(w));
+                        }
+                        inner_line(&line, seg, depth, facts);
+                    }
+                    // Nothing else runs after `-S`: the inner line is it.
+                    return Some(usize::MAX);
+                }
+            }
+        }
+    }
+    Some(i)
+}
+
+fn is_busybox_shell(w: Option<&String>) -> bool {
+    w.is_some_and(|w| w == "sh" || w == "ash")
+}
+
+/// `sh`/`bash`/… with options: `-c STRING` is a command line of its own; a
+/// shell with neither `-c` nor a script operand reads standard input.
+fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+    let text = words.text;
+    let shell = basename(&text[at]);
+    let mut i = at + 1;
+    let mut has_c = false;
+    let mut stdin = false;
+    while let Some(word) = text.get(i) {
+        if words.known(i) != Known::Exact {
+            break;
+        }
+        if word == "--" || word == "-" {
+            i += 1;
+            break;
+        }
+        let (sign, rest) = match word.as_bytes().first() {
+            Some(b'-') => ('-', &word[1..]),
+            Some(b'+') => ('+', &word[1..]),
+            _ => break,
+        };
+        if sign == '-' && rest.starts_with('-') {
+            let long = &rest[1..];
+            let name = long.split_once('=').map_or(long, |(n, _)| n);
+            if name == "rcfile" || name == "init-file" {
+                i += if long.contains('=') { 1 } else { 2 };
+                continue;
+            }
+            if SHELL_LONG.contains(&name) || (shell == "zsh" && is_zsh_long(name)) {
+                i += 1;
+                continue;
+            }
+            facts.unparsed_because(format!(
+                "`{word}` is not an option of `{shell}` that permc can place: it cannot know what runs"
+            ));
+            return;
+        }
+        if rest.is_empty() {
+            break;
+        }
+        let mut takes = 0;
+        for c in rest.chars() {
+            let ok = if shell == "bash" {
+                "abcefhiklmnprstuvxBCDEHPT".contains(c) || c == 'o' || c == 'O'
+            } else {
+                c.is_ascii_alphabetic()
+            };
+            if !ok {
+                facts.unparsed_because(format!(
+                    "`{word}` is not an option of `{shell}` that permc can place: it cannot know what runs"
+                ));
+                return;
+            }
+            match c {
+                'c' if sign == '-' => has_c = true,
+                's' if sign == '-' => stdin = true,
+                'o' | 'O' => takes += 1,
+                _ => {}
+            }
+        }
+        i += 1 + takes;
+    }
+    if has_c {
+        match text.get(i) {
+            Some(s) if words.known(i) == Known::Exact => inner_line(s, seg, depth, facts),
+            Some(s) => facts.unknown_inner(seg, s, shell),
+            None => facts.unparsed_because(format!(
+                "`{shell} -c` without a command line is an error bash would report"
+            )),
+        }
+    } else if stdin || text.get(i).is_none() {
+        facts.unparsed_because(format!(
+            "`{shell}` reads its commands from standard input: permc cannot read them"
+        ));
+    }
+}
+
+fn is_zsh_long(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b == b'-' || b == b'_')
+}
+
+/// `su [options] [-] [user [args]]`: `-c`/`--command` is a command line.
+fn su(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+    let text = words.text;
+    let mut i = at + 1;
+    while let Some(word) = text.get(i) {
+        if words.known(i) != Known::Exact {
+            facts.unknown_inner(seg, word, "su");
+            return;
+        }
+        if word == "--" {
+            break;
+        }
+        if word == "-" || !word.starts_with('-') {
+            i += 1;
+            continue;
+        }
+        match option(&SU, word) {
+            Opt::Unknown => {
+                facts.unparsed_because(format!(
+                    "`{word}` is not an option of `su` that permc can place: it cannot know what runs"
+                ));
+                return;
+            }
+            Opt::Known {
+                name,
+                value,
+                needs_next,
+            } => {
+                let value = if needs_next {
+                    i += 1;
+                    if text.get(i).is_some() && words.known(i) != Known::Exact {
+                        facts.unknown_inner(seg, &text[i], "su -c");
+                        return;
+                    }
+                    text.get(i).map(String::as_str)
+                } else {
+                    value
+                };
+                if matches!(name.as_str(), "c" | "command" | "session-command") {
+                    if let Some(s) = value {
+                        inner_line(s, seg, depth, facts);
+                    }
+                }
+                i += 1;
+            }
+        }
+    }
+}
+
+/// `trap [-lp] [--] STRING SIGNAL…`: the string runs later.
+fn trap(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+    let text = words.text;
+    let mut i = at + 1;
+    while text
+        .get(i)
+        .is_some_and(|w| w.starts_with('-') && w != "-" && words.known(i) == Known::Exact)
+    {
+        let end = text[i] == "--";
+        i += 1;
+        if end {
+            break;
+        }
+    }
+    if text.len() >= i + 2 {
+        if words.known(i) == Known::Exact {
+            inner_line(&text[i], seg, depth, facts);
+        } else {
+            facts.unknown_inner(seg, &text[i], "trap");
+        }
+    }
+}
+
+/// `find … -exec|-execdir|-ok|-okdir CMD … ;|+`: each `CMD …` runs, its
+/// `{}` an unknown word (SPEC §4.3, §4.4).
+fn find_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+    let text = words.text;
+    let mut i = at + 1;
+    while i < text.len() {
+        if matches!(text[i].as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
+            && words.known(i) == Known::Exact
+        {
+            let start = i + 1;
+            let mut end = start;
+            let mut plus = false;
+            while end < text.len() {
+                let t = text[end].as_str();
+                if t == ";" {
+                    break;
+                }
+                if t == "+" && end > start && text[end - 1] == "{}" {
+                    plus = true;
+                    break;
+                }
+                end += 1;
+            }
+            let sub: Vec<String> = text[start..end].to_vec();
+            let known: Vec<Known> = (start..end)
+                .map(|k| {
+                    if text[k].contains("{}") {
+                        if plus {
+                            Known::AnyTokens
+                        } else {
+                            Known::OneToken
+                        }
+                    } else {
+                        words.known(k)
+                    }
+                })
+                .collect();
+            if depth < MAX_INNER_DEPTH && !sub.is_empty() {
+                collect_runs(
+                    Words {
+                        text: &sub,
+                        known: &known,
+                    },
+                    seg,
+                    depth + 1,
+                    facts,
+                );
+            } else if !sub.is_empty() {
+                facts.unparsed_because("commands nest more than 8 levels deep".to_string());
+            }
+            i = end + 1;
+        } else {
+            i += 1;
+        }
+    }
+    push_run(words, at, seg, None, at > 0, None, facts);
+}
+
+/// `xargs [options] CMD …`: CMD runs with words xargs appends (unknown).
+fn xargs(
+    words: &Words<'_>,
+    i: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+    via: Option<&'static str>,
+) {
+    let text = words.text;
+    // The replace string of `-I R` / `-i[R]` / `--replace[=R]`: xargs puts
+    // one input line where it appears and appends nothing.
+    let replace = replace_string(text);
+    let mut sub: Vec<String> = text[i.min(text.len())..].to_vec();
+    let mut known: Vec<Known> = (i..text.len()).map(|k| words.known(k)).collect();
+    if sub.is_empty() {
+        // xargs runs `echo` by default.
+        sub.push("echo".into());
+        known.push(Known::Exact);
+    }
+    match &replace {
+        Some(r) => {
+            for (w, k) in sub.iter().zip(known.iter_mut()) {
+                if w.contains(r.as_str()) {
+                    *k = (*k).max(Known::OneToken);
+                }
+            }
+        }
+        None => {
+            sub.push(String::new());
+            known.push(Known::AnyTokens);
+        }
+    }
+    let before = facts.runs.len();
+    if depth < MAX_INNER_DEPTH {
+        collect_runs(
+            Words {
+                text: &sub,
+                known: &known,
+            },
+            seg,
+            depth + 1,
+            facts,
+        );
+    }
+    for r in &mut facts.runs[before..] {
+        if via.is_some() && r.privileged_via.is_none() {
+            r.privileged_via = via;
+            r.privileged = true;
+        }
+        r.read_past = true;
+    }
+}
+
+fn replace_string(text: &[String]) -> Option<String> {
+    let mut i = 1;
+    while let Some(w) = text.get(i) {
+        if w == "--" || !w.starts_with('-') {
+            break;
+        }
+        if w == "-I" {
+            return text.get(i + 1).cloned();
+        }
+        if let Some(r) = w.strip_prefix("-I") {
+            return Some(r.to_string());
+        }
+        if let Some(r) = w.strip_prefix("-i") {
+            return Some(if r.is_empty() {
+                "{}".into()
+            } else {
+                r.to_string()
+            });
+        }
+        if w == "--replace" {
+            return Some("{}".into());
+        }
+        if let Some(r) = w.strip_prefix("--replace=") {
+            return Some(r.to_string());
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Words `from..to` of `eval` joined: a command line of its own.
+fn inner_words(
+    words: &Words<'_>,
+    from: usize,
+    to: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+    what: &str,
+) {
+    let text = words.text;
+    if from >= to {
+        return;
+    }
+    if let Some(k) = (from..to).find(|&k| words.known(k) != Known::Exact) {
+        facts.unknown_inner(seg, &text[k], what);
+        return;
+    }
+    inner_line(&text[from..to].join(" "), seg, depth, facts);
+}
+
+/// A string run as a command line of its own (`sh -c`, `eval`, `env -S`,
+/// `su -c`, `trap`): its segments are read, and their runs belong to `seg`.
+pub(crate) fn inner_line(src: &str, seg: usize, depth: usize, facts: &mut LineFacts) {
+    if depth >= MAX_INNER_DEPTH {
+        facts.unparsed_because("commands nest more than 8 levels deep".to_string());
+        return;
+    }
+    let line = shell::read(src);
+    if line.is_unparsed() {
+        let why: Vec<&str> = line.unparsed.iter().map(|u| u.describe()).collect();
+        facts.unparsed_because(format!(
+            "the inner command line `{}` holds {}",
+            short(src),
+            why.join(", ")
+        ));
+    }
+    for s in &line.segments {
+        collect_runs(
+            Words {
+                text: &s.words,
+                known: &s.known,
+            },
+            seg,
+            depth + 1,
+            facts,
+        );
+    }
+    facts.inner_lines.push((seg, line));
+}
+
+/// A string shortened for a message.
+pub(crate) fn short(s: &str) -> String {
+    let mut out: String = s.chars().take(60).collect();
+    if out.len() < s.len() {
+        out.push('…');
+    }
+    out
+}
+
+/// Records the run of `words[from..]` with the checks on its verb.
+fn push_run(
+    words: &Words<'_>,
+    from: usize,
+    seg: usize,
+    mut via: Option<&'static str>,
+    read_past: bool,
+    _unused: Option<()>,
+    facts: &mut LineFacts,
+) {
+    let text = words.text;
+    let from = from.min(text.len());
+    let rest = &text[from..];
+    let mut run = Vec::with_capacity(rest.len());
+    let known: Vec<Known> = (from..text.len()).map(|k| words.known(k)).collect();
+    if let Some(first) = rest.first() {
+        let verb_known = known[0];
+        run.push(if verb_known == Known::Exact {
+            basename(first).to_string()
+        } else {
+            first.clone()
+        });
+        run.extend(rest[1..].iter().cloned());
+        if verb_known != Known::Exact {
+            facts.unparsed_because(format!(
+                "`{}` is expanded by the shell: permc cannot know the command it runs",
+                short(first)
+            ));
+        } else {
+            let v = basename(first);
+            if read_past && first.bytes().any(|b| matches!(b, b'*' | b'?' | b'[')) && first != "[" {
+                facts.unparsed_because(format!(
+                    "the command word `{}` is a glob pattern: permc cannot know what runs",
+                    short(first)
+                ));
+            }
+            if let Some(why) = code_running(v, &rest[1..]) {
+                facts.unparsed_because(why);
+            }
+            if via.is_none() {
+                via = super::PRIVILEGED.iter().copied().find(|p| *p == v);
+            }
+        }
+    }
+    facts.runs.push(Run {
+        words: run,
+        known,
+        privileged: via.is_some(),
+        privileged_via: via,
+        segment: seg,
+        read_past: read_past || text.first().is_some_and(|f| f.contains('/')),
+    });
+}
+
+/// The code-running forms of SPEC §4.3: a phrase when `verb args` is one.
+fn code_running(verb: &str, args: &[String]) -> Option<String> {
+    let has = |o: &str| args.iter().any(|a| a == o);
+    let element = |a: &String| {
+        let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
+        name.contains('[')
+    };
+    let why = match verb {
+        "source" | "." => format!("`{verb}` runs a file's text as commands"),
+        "let" => "`let` evaluates its words as arithmetic, which can run commands".into(),
+        "printf" if args.first().is_some_and(|a| a.starts_with("-v")) => {
+            "`printf -v` assigns to a name that may hold code".into()
+        }
+        "test" | "[" if has("-v") => format!("`{verb} -v` evaluates a name that may hold code"),
+        "read" | "mapfile" | "readarray"
+            if args.iter().any(|a| !a.starts_with('-') && a.contains('[')) =>
+        {
+            format!("`{verb}` into an array element evaluates its subscript as code")
+        }
+        "declare" | "typeset" | "local" | "export" | "readonly"
+            if args.iter().any(|a| !a.starts_with('-') && element(a)) =>
+        {
+            format!("`{verb}` of an array element evaluates its subscript as code")
+        }
+        "git" => {
+            let mut i = 0;
+            let mut found = None;
+            while let Some(a) = args.get(i) {
+                if a == "-c"
+                    || a.starts_with("--config-env")
+                    || a.starts_with("--exec-path")
+                    || (a.starts_with("-c") && a.len() > 2 && !a.starts_with("--"))
+                {
+                    found = Some(a.clone());
+                    break;
+                }
+                if !a.starts_with('-') {
+                    break;
+                }
+                i += if ["-C", "--git-dir", "--work-tree", "--namespace"].contains(&a.as_str()) {
+                    2
+                } else {
+                    1
+                };
+            }
+            format!(
+                "`git {}` can define aliases and commands permc cannot read",
+                found?
+            )
+        }
+        _ => return None,
+    };
+    Some(why)
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_by_manual() {
+        let env = wrapper("env").unwrap();
+        assert!(
+            matches!(option(env, "-vS"), Opt::Known { ref name, needs_next: true, .. } if name == "S")
+        );
+        assert!(matches!(
+            option(env, "--unset=HOME"),
+            Opt::Known {
+                value: Some("HOME"),
+                ..
+            }
+        ));
+        assert!(matches!(
+            option(env, "--ch"),
+            Opt::Known {
+                needs_next: true,
+                ..
+            }
+        ));
+        assert_eq!(option(env, "--frobnicate"), Opt::Unknown);
+        assert_eq!(option(env, "-z"), Opt::Unknown);
+        let sudo = wrapper("sudo").unwrap();
+        assert!(matches!(
+            option(sudo, "--user"),
+            Opt::Known {
+                needs_next: true,
+                ..
+            }
+        ));
+        assert!(matches!(
+            option(sudo, "-uroot"),
+            Opt::Known {
+                value: Some("root"),
+                ..
+            }
+        ));
+        // `--u` is ambiguous for sudo (user, …)? No: only `user` starts with `u`.
+        assert!(matches!(option(sudo, "--u"), Opt::Known { .. }));
+        // `--c` is ambiguous (close-from, chdir, chroot, command-timeout).
+        assert_eq!(option(sudo, "--c"), Opt::Unknown);
+    }
+}
