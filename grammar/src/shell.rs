@@ -212,6 +212,9 @@ pub struct DetailedLine {
     /// Each unparsed condition with the byte offset of its first
     /// occurrence, ordered by offset.
     pub unparsed_at: Vec<(Unparsed, usize)>,
+    /// A control operator (`;`, `&`, `|`, `&&`…) or an unquoted newline
+    /// separates or ends commands somewhere in the line.
+    pub operators: bool,
 }
 
 /// Reads a command line (SPEC §4). Never fails: problems are recorded in
@@ -266,6 +269,7 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         heredocs: Vec::new(),
         time_ok: true,
         cmd_index: 0,
+        operators: false,
     };
     p.parse_list(Close::Eof);
     let mut unparsed_at = p.unparsed;
@@ -277,6 +281,7 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         segments: p.out,
         unparsed,
         unparsed_at,
+        operators: p.operators,
     }
 }
 
@@ -306,6 +311,8 @@ struct Parser<'a> {
     /// Index of the command word in the segment being read: words before
     /// it are the reserved `time` and its `-p`/`--`.
     cmd_index: usize,
+    /// A control operator or newline was read.
+    operators: bool,
 }
 
 /// A here-document operator read, whose body is still to come.
@@ -622,6 +629,7 @@ impl<'a> Parser<'a> {
 
     /// An unquoted newline was read: pending here-document bodies follow.
     fn newline_read(&mut self) {
+        self.operators = true;
         if !self.heredocs.is_empty() {
             self.read_heredoc_bodies();
         }
@@ -637,6 +645,7 @@ impl<'a> Parser<'a> {
     }
 
     fn read_operator(&mut self) -> Op {
+        self.operators = true;
         let b = self.peek();
         let n = self.peek_at(1);
         let (op, len) = match (b, n) {
@@ -1059,6 +1068,7 @@ impl<'a> Parser<'a> {
             heredocs: Vec::new(),
             time_ok: true,
             cmd_index: 0,
+            operators: false,
         };
         match mode {
             SubMode::List => sub.parse_list(Close::Eof),
