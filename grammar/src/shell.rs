@@ -270,6 +270,7 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         time_ok: true,
         cmd_index: 0,
         operators: false,
+        saw_backtick: false,
     };
     p.parse_list(Close::Eof);
     let mut unparsed_at = p.unparsed;
@@ -313,6 +314,8 @@ struct Parser<'a> {
     cmd_index: usize,
     /// A control operator or newline was read.
     operators: bool,
+    /// A backtick was read directly in expanded text (not inside a `$( )`).
+    saw_backtick: bool,
 }
 
 /// A here-document operator read, whose body is still to come.
@@ -330,8 +333,22 @@ struct PendingHeredoc {
 enum SubMode {
     /// A command line (a backtick body, a `$((…)` subshell).
     List,
-    /// Text expanded like double-quoted text (arithmetic, a here-document).
-    Expanded,
+    /// Text expanded like double-quoted text (arithmetic, a here-document);
+    /// `true` when `\"` in a backtick body there stands for `"` (only in
+    /// `$[…]` inside double quotes: bash 5.2 reads `$((…))`, `((…))` and
+    /// here-document bodies without it).
+    Expanded(bool),
+}
+
+/// Does raw word text start with an unquoted `NAME=`?
+fn looks_like_assignment(raw: &[u8]) -> bool {
+    let raw: Vec<u8> = raw
+        .iter()
+        .copied()
+        .filter(|&b| b != b' ' && b != b'\t')
+        .collect();
+    let name = raw.iter().take_while(|&&b| is_name_char(b)).count();
+    name > 0 && is_name_start(raw[0]) && raw.get(name) == Some(&b'=')
 }
 
 /// Bash's `chk_arithsub`: are the parentheses of `s` balanced, never
@@ -524,7 +541,9 @@ impl<'a> Parser<'a> {
         // Newlines read since a `|` or `|&` that still needs its command:
         // `time` right after it (or one newline later) is an ordinary
         // command word.
-        let mut since_pipe: Option<usize> = None;
+        // With whether that operator was `|&` (after which a single
+        // newline already makes `time` the reserved word again).
+        let mut since_pipe: Option<(usize, bool)> = None;
         loop {
             self.skip_blanks();
             let Some(b) = self.peek() else {
@@ -540,7 +559,7 @@ impl<'a> Parser<'a> {
                 b'\n' => {
                     self.bump(1);
                     self.newline_read();
-                    since_pipe = since_pipe.map(|n| n + 1);
+                    since_pipe = since_pipe.map(|(n, amp)| (n + 1, amp));
                     // `a &&\n b` is one list in bash: keep need_command.
                     continue;
                 }
@@ -579,9 +598,11 @@ impl<'a> Parser<'a> {
                 }
                 _ => {}
             }
-            if since_pipe.is_some_and(|n| n >= 2) && self.at_reserved(b"time") {
-                // Bash takes `time` two newlines after `|` as the reserved
-                // word, which cannot continue a pipeline.
+            if since_pipe.is_some_and(|(n, amp)| n >= 2 || (amp && n >= 1))
+                && self.at_reserved(b"time")
+            {
+                // Bash takes `time` two newlines after `|` (one after `|&`)
+                // as the reserved word, which cannot continue a pipeline.
                 self.mark(Unparsed::SyntaxError);
             }
             if close != Close::Brace && self.at_brace_close() {
@@ -589,6 +610,7 @@ impl<'a> Parser<'a> {
                 self.mark(Unparsed::SyntaxError);
             }
             self.time_ok = since_pipe.is_none();
+            let _ = since_pipe;
             since_pipe = None;
             let read_something = self.parse_command(close);
             if !read_something {
@@ -609,7 +631,7 @@ impl<'a> Parser<'a> {
                 Some(b';' | b'&' | b'|') => {
                     let op = self.read_operator();
                     if matches!(op, Op::Pipe | Op::PipeAmp) {
-                        since_pipe = Some(0);
+                        since_pipe = Some((0, matches!(op, Op::PipeAmp)));
                     }
                     match op {
                         Op::AndAnd | Op::OrOr | Op::Pipe | Op::PipeAmp => need_command = true,
@@ -810,16 +832,21 @@ impl<'a> Parser<'a> {
         self.bump(2);
         let from = self.pos;
         let closed = self.scan_matched(b'(', b')');
-        // Bash reads the next character raw: `)\⏎)` is no `))`.
+        // Bash reads the next character raw: `)\⏎)` is no `))`, and
+        // what it then re-reads as subshells is a syntax error to it.
+        let split = closed && self.src.get(self.pos) != Some(&b')') && self.peek() == Some(b')');
         if !closed || self.src.get(self.pos) != Some(&b')') {
             self.unparsed.truncate(unparsed_before);
             self.out.truncate(out_before);
+            if split {
+                self.mark(Unparsed::SyntaxError);
+            }
             self.pos = start;
             return false;
         }
         let to = self.pos - 1;
         self.pos += 1;
-        self.read_arith_body(from, to);
+        let _ = self.read_arith_body(from, to, false);
         self.trailing_redirects(out_before);
         true
     }
@@ -895,7 +922,8 @@ impl<'a> Parser<'a> {
         }
         self.skip_blanks();
         match self.peek() {
-            None | Some(b'\n' | b';' | b'&' | b'|' | b')') => {}
+            // A `#` after `)` or `}` begins a comment.
+            None | Some(b'\n' | b';' | b'&' | b'|' | b')' | b'#') => {}
             Some(b'}') if self.at_brace_close() => {}
             Some(_) => {
                 // `(a) b` is a syntax error in bash.
@@ -958,10 +986,21 @@ impl<'a> Parser<'a> {
     fn redirect_target(&mut self, index: usize, op: String, at: usize) {
         self.skip_blanks();
         self.note_here_document(&op, at);
+        let target_at = self.pos;
         match self.read_target(&op) {
             Some((target, known)) => {
                 if let Some(seg) = self.out.get_mut(index) {
+                    // Bash rejects `>x &>>NAME=v`: after a redirection and
+                    // before the command word it lexes the target of `&>>`
+                    // as an assignment.
+                    let assignment_target = op == "&>>"
+                        && seg.words.len() == self.cmd_index
+                        && !seg.redirects.is_empty()
+                        && looks_like_assignment(&self.src[target_at..self.pos]);
                     seg.redirects.push(Redirect { op, target, known });
+                    if assignment_target {
+                        self.mark_at(Unparsed::SyntaxError, target_at);
+                    }
                 }
             }
             None => self.mark(Unparsed::SyntaxError),
@@ -1051,11 +1090,12 @@ impl<'a> Parser<'a> {
 
     /// Parses `text` (a backtick body, already unescaped) as a nested line;
     /// `origin` holds the top-level offset of each of its bytes.
-    fn parse_nested_text(&mut self, text: &[u8], origin: Vec<usize>, mode: SubMode) {
+    /// Returns whether a backtick was read directly in expanded text.
+    fn parse_nested_text(&mut self, text: &[u8], origin: Vec<usize>, mode: SubMode) -> bool {
         if self.depth >= MAX_DEPTH {
             self.mark(Unparsed::TooDeep);
             self.pos = self.src.len();
-            return;
+            return false;
         }
         let mut sub = Parser {
             src: text,
@@ -1069,10 +1109,11 @@ impl<'a> Parser<'a> {
             time_ok: true,
             cmd_index: 0,
             operators: false,
+            saw_backtick: false,
         };
         match mode {
             SubMode::List => sub.parse_list(Close::Eof),
-            SubMode::Expanded => sub.read_expanded_text(),
+            SubMode::Expanded(dq) => sub.read_expanded_text(dq),
         }
         self.out.append(&mut sub.out);
         for (u, at) in sub.unparsed {
@@ -1081,6 +1122,7 @@ impl<'a> Parser<'a> {
                 self.pos = self.src.len();
             }
         }
+        sub.saw_backtick
     }
 
     /// The top-level offsets of `src[from..to]` (one more for its end).
@@ -1092,13 +1134,16 @@ impl<'a> Parser<'a> {
     /// the quotes (an arithmetic expression, a here-document body): every
     /// `$( )`, backtick and `${ }` in it is found, also between single
     /// quotes, which are plain characters there.
-    fn read_expanded_text(&mut self) {
+    fn read_expanded_text(&mut self, backtick_dq: bool) {
         let mut w = WordBuilder::default();
         while let Some(b) = self.peek() {
             match b {
                 b'\\' => self.bump_escape(),
                 b'$' => self.read_dollar(&mut w, true),
-                b'`' => self.read_backtick(&mut w, true),
+                b'`' => {
+                    self.saw_backtick = true;
+                    self.read_backtick(&mut w, backtick_dq);
+                }
                 _ => self.bump(1),
             }
         }
@@ -1152,9 +1197,28 @@ impl<'a> Parser<'a> {
                 }
             }
             if doc.expand && body_end > body_start {
-                let origin = self.origin_of(body_start, body_end);
-                let body = self.src[body_start..body_end].to_vec();
-                self.parse_nested_text(&body, origin, SubMode::Expanded);
+                // Its text as bash expands it: backslash-newlines removed
+                // everywhere, also between single quotes (plain there).
+                let mut body = Vec::with_capacity(body_end - body_start);
+                let mut origin = Vec::with_capacity(body_end - body_start + 1);
+                let mut p = body_start;
+                while p < body_end {
+                    match self.src[p] {
+                        b'\\' if self.src.get(p + 1) == Some(&b'\n') => p += 2,
+                        b'\\' if p + 1 < body_end => {
+                            body.extend_from_slice(&self.src[p..p + 2]);
+                            origin.extend([self.top_offset(p), self.top_offset(p + 1)]);
+                            p += 2;
+                        }
+                        c => {
+                            body.push(c);
+                            origin.push(self.top_offset(p));
+                            p += 1;
+                        }
+                    }
+                }
+                origin.push(self.top_offset(body_end));
+                let _ = self.parse_nested_text(&body, origin, SubMode::Expanded(false));
             }
         }
     }
@@ -1479,6 +1543,14 @@ impl<'a> Parser<'a> {
             && text.last() == Some(&b')')
             && balanced_arith(&text[1..text.len() - 1]);
         if arithmetic {
+            if text.contains(&b'`') {
+                // Bash 5.2 extracts the text of `$((…))` again when it
+                // expands it, and a backtick anywhere in it (even inside a
+                // `$( )`, even quoted there) can make it run other commands
+                // than the ones parsed (even a command `0`): not read
+                // reliably.
+                self.mark_at(Unparsed::SyntaxError, start);
+            }
             // `$((` X `))`: X is what lies between the second `(` and the
             // `)` before the last one.
             let inner_from = self.logical(text_from) + 1;
@@ -1490,12 +1562,12 @@ impl<'a> Parser<'a> {
                     break;
                 }
             }
-            self.read_arith_body(inner_from, inner_to);
+            let _ = self.read_arith_body(inner_from, inner_to, false);
             w.expansion(in_double);
         } else {
             let origin = self.origin_of(text_from, text_to);
             let body = self.src[text_from..text_to].to_vec();
-            self.parse_nested_text(&body, origin, SubMode::List);
+            let _ = self.parse_nested_text(&body, origin, SubMode::List);
             w.substitution = true;
             w.expansion(in_double);
         }
@@ -1504,13 +1576,13 @@ impl<'a> Parser<'a> {
 
     /// The text of an arithmetic expression, `src[from..to]`, read for the
     /// substitutions bash expands in it (as in double quotes, SPEC §4.1).
-    fn read_arith_body(&mut self, from: usize, to: usize) {
+    fn read_arith_body(&mut self, from: usize, to: usize, backtick_dq: bool) -> bool {
         if to <= from {
-            return;
+            return false;
         }
         let origin = self.origin_of(from, to);
         let body = self.src[from..to].to_vec();
-        self.parse_nested_text(&body, origin, SubMode::Expanded);
+        self.parse_nested_text(&body, origin, SubMode::Expanded(backtick_dq))
     }
 
     /// `$…`: substitutions are parsed (their text kept literally in the
@@ -1534,7 +1606,14 @@ impl<'a> Parser<'a> {
                 let inner_start = self.pos;
                 if self.scan_matched(b'[', b']') {
                     let end = self.pos.saturating_sub(1);
-                    self.read_arith_body(inner_start, end);
+                    // At expansion bash finds the `]` again with a scanner
+                    // that skips no substitution: a `]` inside one cuts it
+                    // there. A substitution in `$[…]` is not read reliably.
+                    let text = self.logical_text(inner_start, end);
+                    if text.contains(&b'`') || text.windows(2).any(|p| p == b"$(") {
+                        self.mark_at(Unparsed::SyntaxError, start);
+                    }
+                    let _ = self.read_arith_body(inner_start, end, in_double);
                 } else {
                     self.mark_at(Unparsed::UnclosedSubstitution, start);
                 }
@@ -1663,7 +1742,7 @@ impl<'a> Parser<'a> {
             self.mark_at(Unparsed::UnclosedSubstitution, start);
         }
         let end = self.pos;
-        self.parse_nested_text(&body, origin, SubMode::List);
+        let _ = self.parse_nested_text(&body, origin, SubMode::List);
         w.substitution = true;
         w.expansion(in_double);
         w.literal_quoted(&self.src[start..end.min(self.src.len())]);
