@@ -663,7 +663,7 @@ impl<'a> Parser<'a> {
         word.iter()
             .enumerate()
             .all(|(k, &c)| self.peek_at(k) == Some(c))
-            && self.peek_at(word.len()).is_none_or(|b| is_word_end(b))
+            && self.peek_at(word.len()).is_none_or(is_word_end)
     }
 
     fn read_operator(&mut self) -> Op {
@@ -1635,12 +1635,8 @@ impl<'a> Parser<'a> {
                                 break;
                             }
                         }
-                        b'\\' => {
-                            // The escaped character, raw.
-                            if self.src.get(self.pos).is_some() {
-                                self.pos += 1;
-                            }
-                        }
+                        // The escaped character, raw.
+                        b'\\' if self.src.get(self.pos).is_some() => self.pos += 1,
                         b'`' => self.mark(Unparsed::SyntaxError),
                         b'$' if matches!(self.peek(), Some(b'(' | b'[')) => {
                             self.mark(Unparsed::SyntaxError)
