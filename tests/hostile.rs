@@ -134,6 +134,25 @@ fn huge_and_deep_inputs_are_bounded() {
         "ls\0rm -rf /".to_string(),
         "a && ".repeat(100_000),
         format!("cat {}", "../".repeat(100_000)),
+        // Issue 9's forms, big: deep `$((` and `((`, arithmetic holding
+        // substitutions, runs of backslash-newlines everywhere, many
+        // here-document operators (with and without bodies), `time` runs.
+        "$((".repeat(10_000),
+        "((".repeat(10_000),
+        format!("{}1{}", "$(( $(".repeat(5_000), ")1 ))".repeat(5_000)),
+        "(( '$(".repeat(5_000),
+        format!("ls{}", "\\\n".repeat(100_000)),
+        "$\\\n(".repeat(20_000),
+        "a &\\\n& ".repeat(20_000),
+        format!(
+            "{}\n{}",
+            "cat <<E 3<<-F {x}<<'G' ".repeat(5_000),
+            "E\nF\nG\n".repeat(5_000)
+        ),
+        format!("{}\n", "(a) <<E ".repeat(20_000)),
+        format!("cat <<E\n{}E\n", "'$(x)' `y` $((1)) \\\n".repeat(20_000)),
+        "time ".repeat(50_000),
+        "\"`\\\"".repeat(20_000),
     ];
     for cmd in &cases {
         let d = reference::decide(&rules, &terminal(cmd, None));

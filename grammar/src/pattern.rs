@@ -222,7 +222,13 @@ fn terminal_body(content: &str, content_offset: usize) -> Result<PatternBody, Pa
             });
         }
     }
-    let simple = line.segments.len() <= 1
+    // One simple command and nothing else (SPEC §3.1): no operator, not
+    // even a trailing `;`, `&` or `|` (`Terminal(ls;)` matches nothing),
+    // and no content that reads as no command at all (a comment, an
+    // arithmetic command) unless the content is only blanks.
+    let blank = content.bytes().all(|b| b == b' ' || b == b'\t');
+    let simple = !line.operators
+        && (line.segments.len() == 1 || (line.segments.is_empty() && blank))
         && line.segments.iter().all(|s| {
             s.redirects.is_empty() && !s.nested && s.words.iter().all(|w| !w.substitution)
         });
@@ -358,6 +364,34 @@ mod tests {
             PatternBody::Nothing(DeadReason::NotSimpleCommand)
         );
         assert!(Pattern::parse("Terminal(echo 'a)").is_err());
+        // Not one simple command: valid, matches nothing (SPEC §3.1).
+        for p in [
+            "Terminal(ls;)",
+            "Terminal(ls &)",
+            "Terminal(ls |)",
+            "Terminal(ls&&)",
+            "Terminal(ls\n)",
+            "Terminal(ls\\\n;)",
+            "Terminal(# ls)",
+            "Terminal(((1)))",
+            "Terminal(time { ls; })",
+            "Terminal(ls <<E)",
+        ] {
+            let pat = Pattern::parse(p).expect("valid");
+            assert_eq!(
+                pat.body,
+                PatternBody::Nothing(DeadReason::NotSimpleCommand),
+                "{p}"
+            );
+            assert!(!pat.matches_words(&["ls"]), "{p}");
+        }
+        assert_eq!(
+            Pattern::parse("Terminal( )").expect("ok").tokens(),
+            Some(&[][..])
+        );
+        assert!(Pattern::parse("Terminal(l\\\ns)")
+            .expect("ok")
+            .matches_words(&["ls"]));
         assert!(Pattern::parse("gitpush()").is_err());
         assert!(Pattern::parse(" Terminal(ls)").is_err());
         assert!(Pattern::parse("Terminal(ls) ").is_err());

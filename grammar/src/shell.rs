@@ -230,6 +230,9 @@ pub struct DetailedLine {
     pub unparsed_at: Vec<(Unparsed, usize)>,
     /// The parent of each directory group; group 0 is the line.
     pub groups: Vec<u32>,
+    /// A control operator (`;`, `&`, `|`, `&&`…) or an unquoted newline
+    /// separates or ends commands somewhere in the line.
+    pub operators: bool,
 }
 
 /// Reads a command line (SPEC §4). Never fails: problems are recorded in
@@ -286,6 +289,11 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         unparsed,
         group: 0,
         groups: vec![0],
+        heredocs: Vec::new(),
+        time_ok: true,
+        cmd_index: 0,
+        operators: false,
+        saw_backtick: false,
     };
     p.parse_list(Close::Eof);
     let mut unparsed_at = p.unparsed;
@@ -298,6 +306,7 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         unparsed,
         unparsed_at,
         groups: p.groups,
+        operators: p.operators,
     }
 }
 
@@ -323,6 +332,88 @@ struct Parser<'a> {
     group: u32,
     /// The parent of each directory group.
     groups: Vec<u32>,
+    /// Here-documents whose bodies start after the next newline.
+    heredocs: Vec<PendingHeredoc>,
+    /// May `time` be a reserved word at the next command (bash's
+    /// `time_command_acceptable`: not right after a `|`)?
+    time_ok: bool,
+    /// Index of the command word in the segment being read: words before
+    /// it are the reserved `time` and its `-p`/`--`.
+    cmd_index: usize,
+    /// A control operator or newline was read.
+    operators: bool,
+    /// A backtick was read directly in expanded text (not inside a `$( )`).
+    saw_backtick: bool,
+}
+
+/// A here-document operator read, whose body is still to come.
+struct PendingHeredoc {
+    /// The delimiter: the word after `<<`, quotes removed.
+    delimiter: Vec<u8>,
+    /// `<<-`: leading tabs are stripped from the body's lines.
+    strip_tabs: bool,
+    /// The delimiter had no quoting: the body is expanded.
+    expand: bool,
+}
+
+/// How a sub-parser reads its text.
+#[derive(Clone, Copy)]
+enum SubMode {
+    /// A command line (a backtick body, a `$((…)` subshell).
+    List,
+    /// Text expanded like double-quoted text (arithmetic, a here-document);
+    /// `true` when `\"` in a backtick body there stands for `"` (only in
+    /// `$[…]` inside double quotes: bash 5.2 reads `$((…))`, `((…))` and
+    /// here-document bodies without it).
+    Expanded(bool),
+}
+
+/// Does raw word text start with an unquoted `NAME=`?
+fn looks_like_assignment(raw: &[u8]) -> bool {
+    let raw: Vec<u8> = raw
+        .iter()
+        .copied()
+        .filter(|&b| b != b' ' && b != b'\t')
+        .collect();
+    let name = raw.iter().take_while(|&&b| is_name_char(b)).count();
+    name > 0 && is_name_start(raw[0]) && raw.get(name) == Some(&b'=')
+}
+
+/// Bash's `chk_arithsub`: are the parentheses of `s` balanced, never
+/// closing more than opened, quoted text skipped?
+fn balanced_arith(s: &[u8]) -> bool {
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < s.len() {
+        match s[i] {
+            b'(' => depth += 1,
+            b')' => {
+                if depth == 0 {
+                    return false;
+                }
+                depth -= 1;
+            }
+            b'\\' => i += 1,
+            b'\'' => {
+                i += 1;
+                while i < s.len() && s[i] != b'\'' {
+                    i += 1;
+                }
+            }
+            b'"' => {
+                i += 1;
+                while i < s.len() && s[i] != b'"' {
+                    if s[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    depth == 0
 }
 
 fn is_blank(b: u8) -> bool {
@@ -361,12 +452,47 @@ fn is_fd_word(w: &Word) -> bool {
 }
 
 impl<'a> Parser<'a> {
-    fn peek(&self) -> Option<u8> {
-        self.src.get(self.pos).copied()
+    /// Position `p`, past any backslash-newlines there: bash removes them
+    /// before it recognizes anything (SPEC §4.1), except inside single
+    /// quotes, comments and after an escaping backslash, which read raw.
+    fn logical(&self, mut p: usize) -> usize {
+        while self.src.get(p) == Some(&b'\\') && self.src.get(p + 1) == Some(&b'\n') {
+            p += 2;
+        }
+        p
     }
 
+    /// The current byte, backslash-newlines skipped.
+    fn peek(&self) -> Option<u8> {
+        self.src.get(self.logical(self.pos)).copied()
+    }
+
+    /// The byte `off` characters ahead, backslash-newlines skipped.
     fn peek_at(&self, off: usize) -> Option<u8> {
-        self.src.get(self.pos + off).copied()
+        let mut p = self.logical(self.pos);
+        for _ in 0..off {
+            p = self.logical(p + 1);
+        }
+        self.src.get(p).copied()
+    }
+
+    /// The byte right after the backslash at the current position, raw: an
+    /// escaped character is never a line continuation (`\\⏎` is `\`
+    /// then a newline).
+    fn escaped(&self) -> Option<u8> {
+        self.src.get(self.logical(self.pos) + 1).copied()
+    }
+
+    /// Moves past `n` characters, backslash-newlines skipped.
+    fn bump(&mut self, n: usize) {
+        for _ in 0..n {
+            self.pos = (self.logical(self.pos) + 1).min(self.src.len());
+        }
+    }
+
+    /// Moves past a backslash and the character it escapes.
+    fn bump_escape(&mut self) {
+        self.pos = (self.logical(self.pos) + 2).min(self.src.len());
     }
 
     /// The offset in the top-level line of position `pos` of `src`.
@@ -399,17 +525,16 @@ impl<'a> Parser<'a> {
 
     /// Skips blanks and backslash-newlines.
     fn skip_blanks(&mut self) {
-        loop {
-            match self.peek() {
-                Some(b) if is_blank(b) => self.pos += 1,
-                Some(b'\\') if self.peek_at(1) == Some(b'\n') => self.pos += 2,
-                _ => return,
-            }
+        while self.peek().is_some_and(is_blank) {
+            self.bump(1);
         }
     }
 
+    /// Skips a comment to the newline, raw: a backslash at its end does not
+    /// continue it.
     fn skip_comment(&mut self) {
-        while let Some(b) = self.peek() {
+        self.pos = self.logical(self.pos);
+        while let Some(&b) = self.src.get(self.pos) {
             if b == b'\n' {
                 return;
             }
@@ -443,6 +568,12 @@ impl<'a> Parser<'a> {
         let mut need_command = false;
         // The previous command was piped into this one.
         let mut in_pipe = false;
+        // Newlines read since a `|` or `|&` that still needs its command:
+        // `time` right after it (or one newline later) is an ordinary
+        // command word.
+        // With whether that operator was `|&` (after which a single
+        // newline already makes `time` the reserved word again).
+        let mut since_pipe: Option<(usize, bool)> = None;
         loop {
             self.skip_blanks();
             let Some(b) = self.peek() else {
@@ -456,7 +587,9 @@ impl<'a> Parser<'a> {
             };
             match b {
                 b'\n' => {
-                    self.pos += 1;
+                    self.bump(1);
+                    self.newline_read();
+                    since_pipe = since_pipe.map(|(n, amp)| (n + 1, amp));
                     // `a &&\n b` is one list in bash: keep need_command.
                     continue;
                 }
@@ -465,7 +598,7 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 b')' => {
-                    self.pos += 1;
+                    self.bump(1);
                     if close == Close::Paren {
                         if need_command {
                             self.mark(Unparsed::SyntaxError);
@@ -476,7 +609,7 @@ impl<'a> Parser<'a> {
                     continue;
                 }
                 b'}' if close == Close::Brace && self.at_brace_close() => {
-                    self.pos += 1;
+                    self.bump(1);
                     if need_command {
                         self.mark(Unparsed::SyntaxError);
                     }
@@ -496,12 +629,26 @@ impl<'a> Parser<'a> {
                 _ => {}
             }
             let (seg_start, group_start) = (self.out.len(), self.groups.len());
+            if since_pipe.is_some_and(|(n, amp)| n >= 2 || (amp && n >= 1))
+                && self.at_reserved(b"time")
+            {
+                // Bash takes `time` two newlines after `|` (one after `|&`)
+                // as the reserved word, which cannot continue a pipeline.
+                self.mark(Unparsed::SyntaxError);
+            }
+            if close != Close::Brace && self.at_brace_close() {
+                // `}` at command position closes no group: bash rejects it.
+                self.mark(Unparsed::SyntaxError);
+            }
+            self.time_ok = since_pipe.is_none();
+            let _ = since_pipe;
+            since_pipe = None;
             let read_something = self.parse_command(close);
             if !read_something {
                 // Nothing could be read at this position: skip a byte so the
                 // loop always progresses.
                 self.mark(Unparsed::SyntaxError);
-                self.pos += 1;
+                self.bump(1);
                 continue;
             }
             need_command = false;
@@ -510,12 +657,16 @@ impl<'a> Parser<'a> {
             match self.peek() {
                 None => {}
                 Some(b'\n') => {
-                    self.pos += 1;
+                    self.bump(1);
+                    self.newline_read();
                 }
                 Some(b';' | b'&' | b'|') => {
                     let op = self.read_operator();
                     piped = matches!(op, Op::Pipe | Op::PipeAmp);
                     own_process = piped || matches!(op, Op::Amp);
+                    if matches!(op, Op::Pipe | Op::PipeAmp) {
+                        since_pipe = Some((0, matches!(op, Op::PipeAmp)));
+                    }
                     match op {
                         Op::AndAnd | Op::OrOr | Op::Pipe | Op::PipeAmp => need_command = true,
                         Op::Semi | Op::Amp => {}
@@ -550,7 +701,30 @@ impl<'a> Parser<'a> {
         self.groups.push(parent);
     }
 
+    /// Is the `&` at the current position the start of `&>`?
+    fn at_redirect_amp(&self) -> bool {
+        self.peek() == Some(b'&') && self.peek_at(1) == Some(b'>')
+    }
+
+    /// An unquoted newline was read: pending here-document bodies follow.
+    fn newline_read(&mut self) {
+        self.operators = true;
+        if !self.heredocs.is_empty() {
+            self.read_heredoc_bodies();
+        }
+    }
+
+    /// Is the word at the current position exactly `word`, unquoted (a
+    /// reserved word, when at command position)?
+    fn at_reserved(&self, word: &[u8]) -> bool {
+        word.iter()
+            .enumerate()
+            .all(|(k, &c)| self.peek_at(k) == Some(c))
+            && self.peek_at(word.len()).is_none_or(is_word_end)
+    }
+
     fn read_operator(&mut self) -> Op {
+        self.operators = true;
         let b = self.peek();
         let n = self.peek_at(1);
         let (op, len) = match (b, n) {
@@ -568,7 +742,7 @@ impl<'a> Parser<'a> {
             (Some(b';'), _) => (Op::Semi, 1),
             _ => (Op::Bad, 1),
         };
-        self.pos += len;
+        self.bump(len);
         op
     }
 
@@ -576,16 +750,43 @@ impl<'a> Parser<'a> {
     /// redirections. Returns false when nothing was read.
     fn parse_command(&mut self, close: Close) -> bool {
         let start = self.pos;
+        // `time`, `time -p`, `time --` (and again: `time time x`) are
+        // reserved words: what follows is at command position (SPEC §4.1).
+        let mut prefix: Vec<(Word, usize)> = Vec::new();
+        while self.time_ok && self.at_reserved(b"time") {
+            let at = self.pos;
+            prefix.push((self.read_word(), at));
+            self.skip_blanks();
+            if self.at_reserved(b"-p") {
+                let at = self.pos;
+                prefix.push((self.read_word(), at));
+                self.skip_blanks();
+            }
+            if self.at_reserved(b"--") {
+                let at = self.pos;
+                prefix.push((self.read_word(), at));
+                self.skip_blanks();
+            }
+        }
+        self.time_ok = false;
+        if !prefix.is_empty() && matches!(self.peek(), Some(b'|' | b'&')) && !self.at_redirect_amp()
+        {
+            // `time | a`, `time && a`: a timed pipeline needs a command.
+            self.mark(Unparsed::SyntaxError);
+        }
         match self.peek() {
+            Some(b'(') if self.peek_at(1) == Some(b'(') && self.read_arith_command() => {
+                return true;
+            }
             Some(b'(') => {
-                self.pos += 1;
+                self.bump(1);
                 let first = self.out.len();
                 self.parse_nested_list(Close::Paren);
                 self.trailing_redirects(first);
                 return true;
             }
             Some(b'{') if self.peek_at(1).is_some_and(|b| is_blank(b) || b == b'\n') => {
-                self.pos += 1;
+                self.bump(1);
                 let first = self.out.len();
                 self.parse_nested_list(Close::Brace);
                 self.trailing_redirects(first);
@@ -602,6 +803,10 @@ impl<'a> Parser<'a> {
             group: self.group,
             holds: 0,
         });
+        self.cmd_index = prefix.len();
+        if let Some(seg) = self.out.get_mut(index) {
+            seg.words = prefix.into_iter().map(|(w, _)| w).collect();
+        }
         loop {
             self.skip_blanks();
             let Some(b) = self.peek() else { break };
@@ -623,10 +828,10 @@ impl<'a> Parser<'a> {
                     // words is a syntax error. Read what follows anyway.
                     if self.segment_words(index) == 1 && self.peek_at(1) == Some(b')') {
                         self.mark(Unparsed::FunctionDefinition);
-                        self.pos += 2;
+                        self.bump(2);
                     } else {
                         self.mark(Unparsed::SyntaxError);
-                        self.pos += 1;
+                        self.bump(1);
                         self.parse_nested_list(Close::Paren);
                     }
                     continue;
@@ -637,7 +842,7 @@ impl<'a> Parser<'a> {
                     // Cannot happen (handled above) except after a redirect;
                     // bash rejects `>x { a; }`.
                     self.mark(Unparsed::SyntaxError);
-                    self.pos += 1;
+                    self.bump(1);
                     continue;
                 }
                 _ => {}
@@ -679,6 +884,36 @@ impl<'a> Parser<'a> {
         true
     }
 
+    /// `((…))` at command position: an arithmetic command when the `(`
+    /// after `((` closes right before a `)` (bash's `parse_arith_cmd`),
+    /// its text expanded like double-quoted text; otherwise nothing is read
+    /// (false) and `((` is two subshells.
+    fn read_arith_command(&mut self) -> bool {
+        let start = self.pos;
+        let unparsed_before = self.unparsed.len();
+        let out_before = self.out.len();
+        self.bump(2);
+        let from = self.pos;
+        let closed = self.scan_matched(b'(', b')');
+        // Bash reads the next character raw: `)\⏎)` is no `))`, and
+        // what it then re-reads as subshells is a syntax error to it.
+        let split = closed && self.src.get(self.pos) != Some(&b')') && self.peek() == Some(b')');
+        if !closed || self.src.get(self.pos) != Some(&b')') {
+            self.unparsed.truncate(unparsed_before);
+            self.out.truncate(out_before);
+            if split {
+                self.mark(Unparsed::SyntaxError);
+            }
+            self.pos = start;
+            return false;
+        }
+        let to = self.pos - 1;
+        self.pos += 1;
+        let _ = self.read_arith_body(from, to, false);
+        self.trailing_redirects(out_before);
+        true
+    }
+
     fn segment_words(&self, index: usize) -> usize {
         self.out.get(index).map_or(0, |s| s.words.len())
     }
@@ -689,8 +924,9 @@ impl<'a> Parser<'a> {
         let Some(seg) = self.out.get_mut(index) else {
             return;
         };
-        let first = seg.words.is_empty();
-        let leading = seg.words.iter().all(|p| p.assignment);
+        let cmd = self.cmd_index.min(seg.words.len());
+        let first = seg.words.len() == cmd;
+        let leading = seg.words[cmd..].iter().all(|p| p.assignment);
         if w.assignment && leading {
             // A leading assignment: bash neither splits nor globs its
             // value, so an expansion there is one token.
@@ -721,24 +957,19 @@ impl<'a> Parser<'a> {
             if self.at_process_substitution() {
                 break;
             }
-            let op = if matches!(self.peek(), Some(b'0'..=b'9')) {
-                // `(a) 2>x`
-                let mut end = self.pos;
-                while self.src.get(end).is_some_and(|b| b.is_ascii_digit()) {
-                    end += 1;
-                }
-                if matches!(self.src.get(end), Some(b'<' | b'>')) {
-                    let fd = String::from_utf8_lossy(&self.src[self.pos..end]).into_owned();
-                    self.pos = end;
+            let at = self.pos;
+            // `(a) 2>x`, `{ a; } {fd}<<E`: an fd number or `{NAME}` first.
+            let fd = self.fd_prefix();
+            let op = match fd {
+                Some((fd, len)) => {
+                    self.bump(len);
                     self.read_redirect_op(Some(fd))
-                } else {
-                    None
                 }
-            } else {
-                self.read_redirect_op(None)
+                None => self.read_redirect_op(None),
             };
             let Some(op) = op else { break };
             self.skip_blanks();
+            self.note_here_document(&op, at);
             let target = self.read_target(&op);
             let Some((target, known)) = target else {
                 self.mark(Unparsed::SyntaxError);
@@ -754,7 +985,8 @@ impl<'a> Parser<'a> {
         }
         self.skip_blanks();
         match self.peek() {
-            None | Some(b'\n' | b';' | b'&' | b'|' | b')') => {}
+            // A `#` after `)` or `}` begins a comment.
+            None | Some(b'\n' | b';' | b'&' | b'|' | b')' | b'#') => {}
             Some(b'}') if self.at_brace_close() => {}
             Some(_) => {
                 // `(a) b` is a syntax error in bash.
@@ -763,16 +995,75 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Reads the target of redirection `op`, read at `at`.
-    fn redirect_target(&mut self, index: usize, op: String, at: usize) {
-        self.skip_blanks();
+    /// An fd prefix of a redirection at the current position: digits or
+    /// `{NAME}` directly followed by `<` or `>`, with its length in
+    /// characters (backslash-newlines skipped).
+    fn fd_prefix(&self) -> Option<(String, usize)> {
+        let mut text = Vec::new();
+        let mut k = 0;
+        let braced = self.peek() == Some(b'{');
+        if braced {
+            text.push(b'{');
+            k = 1;
+        }
+        while let Some(c) = self.peek_at(k) {
+            let ok = if braced {
+                if k == 1 {
+                    is_name_start(c)
+                } else {
+                    is_name_char(c)
+                }
+            } else {
+                c.is_ascii_digit()
+            };
+            if !ok {
+                break;
+            }
+            text.push(c);
+            k += 1;
+        }
+        if braced {
+            if k < 2 || self.peek_at(k) != Some(b'}') {
+                return None;
+            }
+            text.push(b'}');
+            k += 1;
+        } else if k == 0 {
+            return None;
+        }
+        if !matches!(self.peek_at(k), Some(b'<' | b'>')) || self.peek_at(k + 1) == Some(b'(') {
+            return None;
+        }
+        Some((String::from_utf8_lossy(&text).into_owned(), k))
+    }
+
+    /// A here-document operator (`<<`, `<<-`, with any fd before it) makes
+    /// the line unparsed; its body is read at the next newline.
+    fn note_here_document(&mut self, op: &str, at: usize) {
         if op.contains("<<") && !op.ends_with("<<<") {
             self.mark_at(Unparsed::HereDocument, at);
         }
+    }
+
+    /// Reads the target of redirection `op`, read at `at`.
+    fn redirect_target(&mut self, index: usize, op: String, at: usize) {
+        self.skip_blanks();
+        self.note_here_document(&op, at);
+        let target_at = self.pos;
         match self.read_target(&op) {
             Some((target, known)) => {
                 if let Some(seg) = self.out.get_mut(index) {
+                    // Bash rejects `>x &>>NAME=v`: after a redirection and
+                    // before the command word it lexes the target of `&>>`
+                    // as an assignment.
+                    let assignment_target = op == "&>>"
+                        && seg.words.len() == self.cmd_index
+                        && !seg.redirects.is_empty()
+                        && looks_like_assignment(&self.src[target_at..self.pos]);
                     seg.redirects.push(Redirect { op, target, known });
+                    if assignment_target {
+                        self.mark_at(Unparsed::SyntaxError, target_at);
+                    }
                 }
             }
             None => self.mark(Unparsed::SyntaxError),
@@ -780,7 +1071,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The target word of redirection `op` and what is known of it; `None`
-    /// when there is none.
+    /// when there is none. A here-document's delimiter is queued.
     fn read_target(&mut self, op: &str) -> Option<(String, Known)> {
         match self.peek() {
             // A `#` at the start of a word begins a comment, also here:
@@ -800,6 +1091,13 @@ impl<'a> Parser<'a> {
                 {
                     self.mark(Unparsed::SyntaxError);
                 }
+                if op.contains("<<") && !op.ends_with("<<<") {
+                    self.heredocs.push(PendingHeredoc {
+                        delimiter: w.text.as_bytes().to_vec(),
+                        strip_tabs: op.ends_with("<<-"),
+                        expand: !w.quoted,
+                    });
+                }
                 Some((w.text, w.known))
             }
         }
@@ -811,16 +1109,19 @@ impl<'a> Parser<'a> {
 
     /// Reads a redirection operator at the current position, if there is one.
     fn read_redirect_op(&mut self, fd: Option<String>) -> Option<String> {
-        let rest = &self.src[self.pos.min(self.src.len())..];
         let ops: &[&str] = &[
             "&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">>", ">|", ">&", "<", ">",
         ];
         for op in ops {
-            if rest.starts_with(op.as_bytes()) {
+            let matches = op
+                .bytes()
+                .enumerate()
+                .all(|(k, c)| self.peek_at(k) == Some(c));
+            if matches {
                 if fd.is_some() && op.starts_with('&') {
                     return None;
                 }
-                self.pos += op.len();
+                self.bump(op.len());
                 let mut text = fd.unwrap_or_default();
                 text.push_str(op);
                 return Some(text);
@@ -848,33 +1149,150 @@ impl<'a> Parser<'a> {
         self.leave();
     }
 
+    /// A command or process substitution body `…)`: a nested list whose
+    /// newlines do not collect the enclosing line's here-documents (bash
+    /// parses the substitution on its own).
+    fn parse_substitution_list(&mut self) {
+        let outer = std::mem::take(&mut self.heredocs);
+        self.parse_nested_list(Close::Paren);
+        self.heredocs = outer;
+    }
+
     /// Parses `text` (a backtick body, already unescaped) as a nested line;
     /// `origin` holds the top-level offset of each of its bytes.
-    fn parse_nested_text(&mut self, text: &str, origin: Vec<usize>) {
+    /// Returns whether a backtick was read directly in expanded text.
+    fn parse_nested_text(&mut self, text: &[u8], origin: Vec<usize>, mode: SubMode) -> bool {
         if self.depth >= MAX_DEPTH {
             self.mark(Unparsed::TooDeep);
             self.pos = self.src.len();
-            return;
+            return false;
         }
         let mut sub = Parser {
-            src: text.as_bytes(),
+            src: text,
             origin: Some(origin),
             pos: 0,
             depth: self.depth + 1,
             nested: true,
             out: Vec::new(),
             unparsed: Vec::new(),
+            heredocs: Vec::new(),
+            time_ok: true,
+            cmd_index: 0,
+            operators: false,
+            saw_backtick: false,
             group: self.groups.len() as u32,
             groups: std::mem::take(&mut self.groups),
         };
         sub.groups.push(self.group);
-        sub.parse_list(Close::Eof);
+        match mode {
+            SubMode::List => sub.parse_list(Close::Eof),
+            SubMode::Expanded(dq) => sub.read_expanded_text(dq),
+        }
         self.groups = std::mem::take(&mut sub.groups);
         self.out.append(&mut sub.out);
         for (u, at) in sub.unparsed {
             self.mark_top(u, at);
             if u == Unparsed::TooDeep {
                 self.pos = self.src.len();
+            }
+        }
+        sub.saw_backtick
+    }
+
+    /// The top-level offsets of `src[from..to]` (one more for its end).
+    fn origin_of(&self, from: usize, to: usize) -> Vec<usize> {
+        (from..=to).map(|p| self.top_offset(p)).collect()
+    }
+
+    /// Reads text that bash expands as it does double-quoted text without
+    /// the quotes (an arithmetic expression, a here-document body): every
+    /// `$( )`, backtick and `${ }` in it is found, also between single
+    /// quotes, which are plain characters there.
+    fn read_expanded_text(&mut self, backtick_dq: bool) {
+        let mut w = WordBuilder::default();
+        while let Some(b) = self.peek() {
+            match b {
+                b'\\' => self.bump_escape(),
+                b'$' => self.read_dollar(&mut w, true),
+                b'`' => {
+                    self.saw_backtick = true;
+                    self.read_backtick(&mut w, backtick_dq);
+                }
+                _ => self.bump(1),
+            }
+        }
+    }
+
+    /// Reads the bodies of the pending here-documents, which start right
+    /// after the newline just read. An unquoted delimiter's body is
+    /// expanded (its substitutions run); a quoted one's is plain text.
+    fn read_heredoc_bodies(&mut self) {
+        let pending = std::mem::take(&mut self.heredocs);
+        for doc in pending {
+            let body_start = self.pos;
+            let mut body_end = self.src.len();
+            while self.pos < self.src.len() {
+                let line_start = self.pos;
+                // One line, as bash's read_a_line builds it: with an
+                // unquoted delimiter a backslash-newline joins lines.
+                let mut line = Vec::new();
+                let mut p = self.pos;
+                while let Some(&c) = self.src.get(p) {
+                    if c == b'\n' {
+                        break;
+                    }
+                    if c == b'\\' && doc.expand {
+                        match self.src.get(p + 1) {
+                            Some(b'\n') => {
+                                p += 2;
+                                continue;
+                            }
+                            Some(&n) => {
+                                line.extend_from_slice(&[c, n]);
+                                p += 2;
+                                continue;
+                            }
+                            None => {}
+                        }
+                    }
+                    line.push(c);
+                    p += 1;
+                }
+                self.pos = (p + 1).min(self.src.len());
+                let text = if doc.strip_tabs {
+                    let tabs = line.iter().take_while(|&&c| c == b'\t').count();
+                    &line[tabs..]
+                } else {
+                    &line[..]
+                };
+                if text == doc.delimiter.as_slice() {
+                    body_end = line_start;
+                    break;
+                }
+            }
+            if doc.expand && body_end > body_start {
+                // Its text as bash expands it: backslash-newlines removed
+                // everywhere, also between single quotes (plain there).
+                let mut body = Vec::with_capacity(body_end - body_start);
+                let mut origin = Vec::with_capacity(body_end - body_start + 1);
+                let mut p = body_start;
+                while p < body_end {
+                    match self.src[p] {
+                        b'\\' if self.src.get(p + 1) == Some(&b'\n') => p += 2,
+                        b'\\' if p + 1 < body_end => {
+                            body.extend_from_slice(&self.src[p..p + 2]);
+                            origin.extend([self.top_offset(p), self.top_offset(p + 1)]);
+                            p += 2;
+                        }
+                        c => {
+                            body.push(c);
+                            origin.push(self.top_offset(p));
+                            p += 1;
+                        }
+                    }
+                }
+                origin.push(self.top_offset(body_end));
+                let _ = self.parse_nested_text(&body, origin, SubMode::Expanded(false));
             }
         }
     }
@@ -893,8 +1311,8 @@ impl<'a> Parser<'a> {
                 // one: bash keeps it in the word (`x<(a)` is one word,
                 // `x/dev/fd/63`; so is `2>(a)`).
                 let start = self.pos;
-                self.pos += 2;
-                self.parse_nested_list(Close::Paren);
+                self.bump(2);
+                self.parse_substitution_list();
                 w.literal(&self.src[start..self.pos.min(self.src.len())]);
                 w.substitution = true;
                 // Bash passes one `/dev/fd/N` path: one token, not this text.
@@ -905,11 +1323,10 @@ impl<'a> Parser<'a> {
                 break;
             }
             match b {
-                b'\\' => match self.peek_at(1) {
-                    Some(b'\n') => self.pos += 2,
+                b'\\' => match self.escaped() {
                     Some(c) => {
                         w.quoted_byte(c);
-                        self.pos += 2;
+                        self.bump_escape();
                         if c >= 0x80 {
                             self.copy_utf8_tail(&mut w);
                         }
@@ -917,11 +1334,13 @@ impl<'a> Parser<'a> {
                     None => {
                         // A trailing backslash stays literal.
                         w.quoted_byte(b'\\');
-                        self.pos += 1;
+                        self.bump(1);
                     }
                 },
                 b'\'' => {
-                    self.pos += 1;
+                    // Single quotes read raw: nothing, not even a
+                    // backslash-newline, is special inside.
+                    self.bump(1);
                     w.quoted = true;
                     match self.src[self.pos..].iter().position(|&c| c == b'\'') {
                         Some(n) => {
@@ -936,7 +1355,7 @@ impl<'a> Parser<'a> {
                     }
                 }
                 b'"' => {
-                    self.pos += 1;
+                    self.bump(1);
                     w.quoted = true;
                     self.read_double_quoted(&mut w);
                 }
@@ -944,7 +1363,7 @@ impl<'a> Parser<'a> {
                 b'`' => self.read_backtick(&mut w, false),
                 _ => {
                     w.unquoted_byte(b);
-                    self.pos += 1;
+                    self.bump(1);
                 }
             }
         }
@@ -953,7 +1372,7 @@ impl<'a> Parser<'a> {
 
     /// Copies the continuation bytes of a UTF-8 character already started.
     fn copy_utf8_tail(&mut self, w: &mut WordBuilder) {
-        while let Some(b) = self.peek() {
+        while let Some(&b) = self.src.get(self.pos) {
             if b & 0xC0 != 0x80 {
                 break;
             }
@@ -970,28 +1389,274 @@ impl<'a> Parser<'a> {
             };
             match b {
                 b'"' => {
-                    self.pos += 1;
+                    self.bump(1);
                     return;
                 }
-                b'\\' => match self.peek_at(1) {
-                    Some(b'\n') => self.pos += 2,
+                b'\\' => match self.escaped() {
                     Some(c @ (b'$' | b'`' | b'"' | b'\\')) => {
                         w.quoted_byte(c);
-                        self.pos += 2;
+                        self.bump_escape();
                     }
                     _ => {
                         w.quoted_byte(b'\\');
-                        self.pos += 1;
+                        self.bump(1);
                     }
                 },
                 b'$' => self.read_dollar(w, true),
                 b'`' => self.read_backtick(w, true),
                 _ => {
                     w.quoted_byte(b);
-                    self.pos += 1;
+                    self.bump(1);
                 }
             }
         }
+    }
+
+    /// Scans, without reading any command, to just past the closer of a
+    /// construct opened just before the current position, the way bash's
+    /// `parse_matched_pair` finds the end of `$((…))`, `((…))`, `${…}` and
+    /// `$[…]`: nested pairs counted, quoted text and nested substitutions
+    /// skipped. False (at the end of input, or past the nesting limit) when
+    /// it never closes.
+    fn scan_matched(&mut self, open: u8, close: u8) -> bool {
+        if !self.enter() {
+            return false;
+        }
+        let closed = self.scan_matched_inner(open, close);
+        self.leave();
+        closed
+    }
+
+    fn scan_matched_inner(&mut self, open: u8, close: u8) -> bool {
+        let mut depth = 1usize;
+        while let Some(c) = self.peek() {
+            match c {
+                b'\\' => self.bump_escape(),
+                c if c == close => {
+                    self.bump(1);
+                    depth -= 1;
+                    if depth == 0 {
+                        return true;
+                    }
+                }
+                c if c == open => {
+                    depth += 1;
+                    self.bump(1);
+                }
+                b'\'' => {
+                    self.bump(1);
+                    if !self.scan_single_quoted() {
+                        return false;
+                    }
+                }
+                b'"' => {
+                    self.bump(1);
+                    if !self.scan_double_quoted() {
+                        return false;
+                    }
+                }
+                b'`' => {
+                    self.bump(1);
+                    if !self.scan_backquoted() {
+                        return false;
+                    }
+                }
+                b'$' => {
+                    if !self.scan_dollar() {
+                        return false;
+                    }
+                }
+                _ => self.bump(1),
+            }
+        }
+        false
+    }
+
+    /// After a `$` (at the current position): skips `$(…)`, `${…}`, `$[…]`,
+    /// `$'…'` (marked), or just the dollar.
+    fn scan_dollar(&mut self) -> bool {
+        match self.peek_at(1) {
+            Some(b'(') => {
+                self.bump(2);
+                self.scan_matched(b'(', b')')
+            }
+            Some(b'{') => {
+                self.bump(2);
+                self.scan_matched(b'{', b'}')
+            }
+            Some(b'[') => {
+                self.bump(2);
+                self.scan_matched(b'[', b']')
+            }
+            Some(b'\'') => {
+                self.mark(Unparsed::AnsiCQuote);
+                self.bump(2);
+                self.skip_ansi_c_body();
+                true
+            }
+            _ => {
+                self.bump(1);
+                true
+            }
+        }
+    }
+
+    /// Skips to just past the closing `'`, raw.
+    fn scan_single_quoted(&mut self) -> bool {
+        match self.src[self.pos.min(self.src.len())..]
+            .iter()
+            .position(|&q| q == b'\'')
+        {
+            Some(n) => {
+                self.pos += n + 1;
+                true
+            }
+            None => {
+                self.pos = self.src.len();
+                false
+            }
+        }
+    }
+
+    /// Skips to just past the closing `"`, nested substitutions included.
+    fn scan_double_quoted(&mut self) -> bool {
+        while let Some(c) = self.peek() {
+            match c {
+                b'"' => {
+                    self.bump(1);
+                    return true;
+                }
+                b'\\' => self.bump_escape(),
+                b'`' => {
+                    self.bump(1);
+                    if !self.scan_backquoted() {
+                        return false;
+                    }
+                }
+                b'$' if matches!(self.peek_at(1), Some(b'(' | b'{' | b'[')) => {
+                    if !self.scan_dollar() {
+                        return false;
+                    }
+                }
+                _ => self.bump(1),
+            }
+        }
+        false
+    }
+
+    /// Skips to just past the closing backtick.
+    fn scan_backquoted(&mut self) -> bool {
+        while let Some(c) = self.peek() {
+            match c {
+                b'`' => {
+                    self.bump(1);
+                    return true;
+                }
+                b'\\' => self.bump_escape(),
+                _ => self.bump(1),
+            }
+        }
+        false
+    }
+
+    /// Skips the body of `$'…'` (after the opening quote) past its closing
+    /// quote, raw: backslashes escape, nothing else is special. Returns
+    /// where the body ends.
+    fn skip_ansi_c_body(&mut self) -> usize {
+        loop {
+            match self.src.get(self.pos) {
+                None => {
+                    self.mark(Unparsed::UnclosedQuote);
+                    return self.pos;
+                }
+                Some(b'\\') => self.pos = (self.pos + 2).min(self.src.len()),
+                Some(b'\'') => {
+                    self.pos += 1;
+                    return self.pos - 1;
+                }
+                Some(_) => self.pos += 1,
+            }
+        }
+    }
+
+    /// `src[from..to]` without its backslash-newlines (outside single
+    /// quotes, bash has removed them when it reads the text).
+    fn logical_text(&self, from: usize, to: usize) -> Vec<u8> {
+        let mut out = Vec::with_capacity(to.saturating_sub(from));
+        let mut p = from;
+        while p < to {
+            if self.src[p] == b'\\' && self.src.get(p + 1) == Some(&b'\n') {
+                p += 2;
+                continue;
+            }
+            out.push(self.src[p]);
+            p += 1;
+        }
+        out
+    }
+
+    /// `$((`, at the `$`: arithmetic when its text, `(…)` to the closing
+    /// `)`, is `(X)` with `X` balanced (bash's `chk_arithsub`); otherwise a
+    /// command substitution that begins with a subshell (`$((a) | b)`). In
+    /// both cases bash has taken the text to the closing `)` first.
+    fn read_dollar_paren_paren(&mut self, w: &mut WordBuilder, in_double: bool) {
+        let start = self.pos;
+        self.bump(2);
+        let text_from = self.pos;
+        if !self.scan_matched(b'(', b')') {
+            self.mark_at(Unparsed::UnclosedSubstitution, start);
+            w.expansion(in_double);
+            w.literal_quoted(&self.src[start..self.pos.min(self.src.len())]);
+            return;
+        }
+        // The text between `$(` and its `)`.
+        let text_to = self.pos - 1;
+        let text = self.logical_text(text_from, text_to);
+        let arithmetic = text.len() >= 2
+            && text.first() == Some(&b'(')
+            && text.last() == Some(&b')')
+            && balanced_arith(&text[1..text.len() - 1]);
+        if arithmetic {
+            if text.contains(&b'`') {
+                // Bash 5.2 extracts the text of `$((…))` again when it
+                // expands it, and a backtick anywhere in it (even inside a
+                // `$( )`, even quoted there) can make it run other commands
+                // than the ones parsed (even a command `0`): not read
+                // reliably.
+                self.mark_at(Unparsed::SyntaxError, start);
+            }
+            // `$((` X `))`: X is what lies between the second `(` and the
+            // `)` before the last one.
+            let inner_from = self.logical(text_from) + 1;
+            let mut inner_to = text_to;
+            // Back to the `)` before the final one (past backslash-newlines).
+            while inner_to > inner_from {
+                inner_to -= 1;
+                if self.src[inner_to] == b')' {
+                    break;
+                }
+            }
+            let _ = self.read_arith_body(inner_from, inner_to, false);
+            w.expansion(in_double);
+        } else {
+            let origin = self.origin_of(text_from, text_to);
+            let body = self.src[text_from..text_to].to_vec();
+            let _ = self.parse_nested_text(&body, origin, SubMode::List);
+            w.substitution = true;
+            w.expansion(in_double);
+        }
+        w.literal_quoted(&self.src[start..self.pos]);
+    }
+
+    /// The text of an arithmetic expression, `src[from..to]`, read for the
+    /// substitutions bash expands in it (as in double quotes, SPEC §4.1).
+    fn read_arith_body(&mut self, from: usize, to: usize, backtick_dq: bool) -> bool {
+        if to <= from {
+            return false;
+        }
+        let origin = self.origin_of(from, to);
+        let body = self.src[from..to].to_vec();
+        self.parse_nested_text(&body, origin, SubMode::Expanded(backtick_dq))
     }
 
     /// `$…`: substitutions are parsed (their text kept literally in the
@@ -1000,45 +1665,42 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         match self.peek_at(1) {
             Some(b'(') if self.peek_at(2) == Some(b'(') => {
-                // Arithmetic expansion: scan to the balancing `))`.
-                self.pos += 3;
-                let mut depth = 2usize;
-                while let Some(c) = self.peek() {
-                    self.pos += 1;
-                    match c {
-                        b'(' => depth += 1,
-                        b')' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        b'`' => self.mark(Unparsed::SyntaxError),
-                        b'$' if self.peek() == Some(b'(') => self.mark(Unparsed::SyntaxError),
-                        _ => {}
-                    }
-                }
-                if depth != 0 {
-                    self.mark(Unparsed::UnclosedSubstitution);
-                }
-                // An expansion, not a command: the word stays literal.
-                w.expansion(in_double);
-                w.literal_quoted(&self.src[start..self.pos]);
+                self.read_dollar_paren_paren(w, in_double)
             }
             Some(b'(') => {
-                self.pos += 2;
-                self.parse_nested_list(Close::Paren);
+                self.bump(2);
+                self.parse_substitution_list();
                 w.substitution = true;
                 w.expansion(in_double);
                 w.literal_quoted(&self.src[start..self.pos.min(self.src.len())]);
             }
+            Some(b'[') => {
+                // `$[…]`: old arithmetic, expanded like `$((…))`.
+                self.bump(2);
+                let inner_start = self.pos;
+                if self.scan_matched(b'[', b']') {
+                    let end = self.pos.saturating_sub(1);
+                    // At expansion bash finds the `]` again with a scanner
+                    // that skips no substitution: a `]` inside one cuts it
+                    // there. A substitution in `$[…]` is not read reliably.
+                    let text = self.logical_text(inner_start, end);
+                    if text.contains(&b'`') || text.windows(2).any(|p| p == b"$(") {
+                        self.mark_at(Unparsed::SyntaxError, start);
+                    }
+                    let _ = self.read_arith_body(inner_start, end, in_double);
+                } else {
+                    self.mark_at(Unparsed::UnclosedSubstitution, start);
+                }
+                w.expansion(in_double);
+                w.literal_quoted(&self.src[start..self.pos]);
+            }
             Some(b'{') => {
                 // Parameter expansion, kept literally; a command inside it
                 // cannot be seen, so it is unparsed **[hardening]**.
-                self.pos += 2;
+                self.bump(2);
                 let mut depth = 1usize;
                 while let Some(c) = self.peek() {
-                    self.pos += 1;
+                    self.bump(1);
                     match c {
                         b'{' => depth += 1,
                         b'}' => {
@@ -1047,11 +1709,12 @@ impl<'a> Parser<'a> {
                                 break;
                             }
                         }
-                        b'\\' if self.peek().is_some() => {
-                            self.pos += 1;
-                        }
+                        // The escaped character, raw.
+                        b'\\' if self.src.get(self.pos).is_some() => self.pos += 1,
                         b'`' => self.mark(Unparsed::SyntaxError),
-                        b'$' if self.peek() == Some(b'(') => self.mark(Unparsed::SyntaxError),
+                        b'$' if matches!(self.peek(), Some(b'(' | b'[')) => {
+                            self.mark(Unparsed::SyntaxError)
+                        }
                         _ => {}
                     }
                 }
@@ -1065,28 +1728,15 @@ impl<'a> Parser<'a> {
             Some(b'\'') if !in_double => {
                 // ANSI-C quoting: unparsed; read to the closing quote.
                 self.mark(Unparsed::AnsiCQuote);
-                self.pos += 2;
+                self.bump(2);
                 w.quoted = true;
                 let body_start = self.pos;
-                loop {
-                    match self.peek() {
-                        None => {
-                            self.mark(Unparsed::UnclosedQuote);
-                            break;
-                        }
-                        Some(b'\\') => self.pos = (self.pos + 2).min(self.src.len()),
-                        Some(b'\'') => break,
-                        Some(_) => self.pos += 1,
-                    }
-                }
-                w.literal_quoted(&self.src[body_start..self.pos]);
-                if self.peek() == Some(b'\'') {
-                    self.pos += 1;
-                }
+                let end = self.skip_ansi_c_body();
+                w.literal_quoted(&self.src[body_start..end]);
             }
             Some(b'"') if !in_double => {
                 // Locale quoting `$"…"` reads like `"…"`.
-                self.pos += 2;
+                self.bump(2);
                 w.quoted = true;
                 self.read_double_quoted(w);
             }
@@ -1094,10 +1744,7 @@ impl<'a> Parser<'a> {
                 // `$NAME`, `$1`, `$@`…: an expansion, kept literally; any
                 // other `$` is a literal dollar.
                 if next.is_some_and(|c| is_name_start(c) || c.is_ascii_digit())
-                    || matches!(
-                        next,
-                        Some(b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!' | b'[')
-                    )
+                    || matches!(next, Some(b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!'))
                 {
                     w.expansion(in_double);
                 }
@@ -1106,57 +1753,66 @@ impl<'a> Parser<'a> {
                 } else {
                     w.unquoted_byte(b'$');
                 }
-                self.pos += 1;
+                self.bump(1);
             }
         }
     }
 
-    /// `` `…` ``: the body, unescaped, is read as a nested command line.
-    fn read_backtick(&mut self, w: &mut WordBuilder, in_double: bool) {
-        let start = self.pos;
-        self.pos += 1;
+    /// Scans a backtick body from the opening backtick past the closing
+    /// one, unescaping it as bash does: `\` before `` ` ``, `$`, `\` — and
+    /// before `"` when the backticks are inside double quotes — stands for
+    /// that character. Returns the body and each byte's top-level offset.
+    fn skip_backtick(&mut self, dq: bool) -> (Vec<u8>, Vec<usize>, bool) {
+        self.bump(1);
         let mut body = Vec::new();
         let mut origin = Vec::new();
         let mut closed = false;
         while let Some(c) = self.peek() {
-            let at = self.top_offset(self.pos);
+            let here = self.logical(self.pos);
+            let at = self.top_offset(here);
             match c {
                 b'`' => {
-                    self.pos += 1;
+                    self.bump(1);
                     closed = true;
                     break;
                 }
-                b'\\' => match self.peek_at(1) {
-                    Some(n @ (b'`' | b'$' | b'\\')) => {
+                b'\\' => match self.escaped() {
+                    Some(n) if matches!(n, b'`' | b'$' | b'\\') || (dq && n == b'"') => {
                         body.push(n);
-                        origin.push(at + 1);
-                        self.pos += 2;
+                        origin.push(self.top_offset(here + 1));
+                        self.bump_escape();
                     }
                     Some(n) => {
                         body.extend_from_slice(&[b'\\', n]);
-                        origin.extend_from_slice(&[at, at + 1]);
-                        self.pos += 2;
+                        origin.extend_from_slice(&[at, self.top_offset(here + 1)]);
+                        self.bump_escape();
                     }
                     None => {
                         body.push(b'\\');
                         origin.push(at);
-                        self.pos += 1;
+                        self.bump(1);
                     }
                 },
                 _ => {
                     body.push(c);
                     origin.push(at);
-                    self.pos += 1;
+                    self.bump(1);
                 }
             }
         }
+        origin.push(self.top_offset(self.pos));
+        (body, origin, closed)
+    }
+
+    /// `` `…` ``: the body, unescaped, is read as a nested command line.
+    fn read_backtick(&mut self, w: &mut WordBuilder, in_double: bool) {
+        let start = self.pos;
+        let (body, origin, closed) = self.skip_backtick(in_double);
         if !closed {
             self.mark_at(Unparsed::UnclosedSubstitution, start);
         }
-        origin.push(self.top_offset(self.pos));
-        let text = String::from_utf8_lossy(&body).into_owned();
         let end = self.pos;
-        self.parse_nested_text(&text, origin);
+        let _ = self.parse_nested_text(&body, origin, SubMode::List);
         w.substitution = true;
         w.expansion(in_double);
         w.literal_quoted(&self.src[start..end.min(self.src.len())]);
@@ -1522,5 +2178,190 @@ mod tests {
         assert!(!w[2].trailing_unquoted_star);
         assert!(!w[3].trailing_unquoted_star);
         assert!(w[4].trailing_unquoted_star);
+    }
+}
+
+#[cfg(test)]
+mod bash_facts {
+    //! SPEC §4.1's list of bash facts, one test each.
+    use super::*;
+
+    /// Every segment's words, nested ones included.
+    fn segs(src: &str) -> Vec<String> {
+        read(src)
+            .segments
+            .into_iter()
+            .map(|s| s.words.join(" "))
+            .collect()
+    }
+
+    fn has(src: &str, segment: &str) -> bool {
+        segs(src).iter().any(|s| s == segment)
+    }
+
+    #[test]
+    fn backslash_newline_is_removed_first() {
+        for src in [
+            "echo $\\\n(curl x)",
+            "echo \"$\\\n(curl x)\"",
+            "echo $(\\\ncurl x)",
+            "echo $(cu\\\nrl x)",
+            "echo `cu\\\nrl x`",
+            "echo \"`curl\\\n x`\"",
+            "echo ok &\\\n& curl x",
+            "echo ok |\\\n curl x",
+            "echo ok ;\\\ncurl x",
+            "echo <\\\n(curl x)",
+            "echo $\\\n(\\\n(curl x) | sh)",
+        ] {
+            assert!(has(src, "curl x"), "{src:?}: {:?}", segs(src));
+            assert!(
+                !read(src).is_unparsed(),
+                "{src:?}: {:?}",
+                read(src).unparsed
+            );
+        }
+        let l = read("echo $\\\n'a'");
+        assert!(l.unparsed.contains(&Unparsed::AnsiCQuote), "{l:?}");
+        let l = read("cat <\\\n<E\nx\nE");
+        assert!(l.unparsed.contains(&Unparsed::HereDocument), "{l:?}");
+        // Not inside single quotes, comments, or after an escaping backslash.
+        assert_eq!(segs("echo 'a\\\nb'"), ["echo a\\\nb"]);
+        assert_eq!(segs("echo a # b \\\nc"), ["echo a", "c"]);
+        assert_eq!(segs("echo a\\\\\nc"), ["echo a\\", "c"]);
+        // Inside backticks a single quote is no quote yet: removed there too.
+        assert!(has("echo `echo 'a\\\nb'`", "echo ab"));
+        assert_eq!(segs("ec\\\nho \"a\\\nb\""), ["echo ab"]);
+    }
+
+    #[test]
+    fn escaped_double_quote_in_backticks_in_double_quotes() {
+        let src = "echo \"`echo \\\"'\\\"$(curl x)\\\"'\\\"`\"";
+        assert!(has(src, "curl x"), "{:?}", segs(src));
+        assert!(has("echo \"`echo \\\"a b\\\"`\"", "echo a b"));
+        // Unquoted backticks keep `\"` as an escape of their own.
+        assert!(has("echo `echo \\\"a b\\\"`", "echo \"a b\""));
+    }
+
+    #[test]
+    fn dollar_paren_paren_that_is_no_arithmetic() {
+        assert_eq!(
+            segs("echo $((curl x) | sh)"),
+            ["echo $((curl x) | sh)", "curl x", "sh"]
+        );
+        assert_eq!(
+            segs("x=$((git push);ls)"),
+            ["x=$((git push);ls)", "git push", "ls"]
+        );
+        assert!(!read("echo $((curl x) | sh)").is_unparsed());
+        // Real arithmetic: no command.
+        assert_eq!(segs("echo $((1 + (2) ))"), ["echo $((1 + (2) ))"]);
+        assert_eq!(segs("echo $(( (1) + (2) ))"), ["echo $(( (1) + (2) ))"]);
+        assert!(!read("echo $((1 + 2))").is_unparsed());
+        assert_eq!(segs("((a) ); b"), ["a", "b"]);
+        assert_eq!(segs("(( 1 + 2 )) && b"), ["b"]);
+        assert!(!read("(( 1 + 2 )) && b").is_unparsed());
+    }
+
+    #[test]
+    fn arithmetic_text_expands_like_double_quotes() {
+        for src in [
+            "(( '$(curl x)' ))",
+            "echo $(( '$(curl x)' ))",
+            "echo \"$(( '$(curl x)' ))\"",
+            "echo $[ '$(curl x)' ]",
+            "(( '`curl x`' ))",
+            "(( x[$(curl x)] ))",
+        ] {
+            assert!(has(src, "curl x"), "{src:?}: {:?}", segs(src));
+        }
+    }
+
+    #[test]
+    fn here_documents_in_every_form() {
+        for src in [
+            "cat <<E\nx\nE",
+            "cat 3<<E\nx\nE",
+            "cat 0<<E\nx\nE",
+            "cat {fd}<<E\nx\nE",
+            "cat <<-E\n\tx\n\tE",
+            "(cat) <<E\nx\nE",
+            "{ cat; } <<E\nx\nE",
+            "(cat) 3<<E\nx\nE",
+            "{ cat; } {fd}<<E\nx\nE",
+            "(cat) 2<<-E\nx\nE",
+        ] {
+            let l = read(src);
+            assert!(
+                l.unparsed.contains(&Unparsed::HereDocument),
+                "{src:?}: {l:?}"
+            );
+            // The body is no command.
+            assert!(!has(src, "x"), "{src:?}: {:?}", segs(src));
+        }
+        // An unquoted delimiter's body is expanded: its substitutions run,
+        // even between single quotes; a quoted one's is text.
+        let src = "cat <<E\n'$(curl x)' \"`wget y`\"\nE\necho after";
+        assert_eq!(segs(src), ["cat", "curl x", "wget y", "echo after"]);
+        assert_eq!(segs("cat <<'E'\n$(curl x)\nE\nls"), ["cat", "ls"]);
+        assert_eq!(segs("cat <<\\E\n$(curl x)\nE\nls"), ["cat", "ls"]);
+        // Two bodies in order; `<<-` strips tabs before the delimiter.
+        let src = "a <<A; b <<-B\n$(one)\nA\n$(two)\n\tB\nc";
+        assert_eq!(segs(src), ["a", "b", "one", "two", "c"]);
+        // A backslash-newline joins body lines (unquoted delimiter).
+        assert_eq!(segs("a <<E\nx\\\nE\n$(b)\nE\nc"), ["a", "b", "c"]);
+    }
+
+    #[test]
+    fn time_is_a_reserved_word() {
+        assert_eq!(segs("time { git push; }"), ["git push"]);
+        assert_eq!(segs("time -p git push"), ["time -p git push"]);
+        assert_eq!(segs("time (git push)"), ["git push"]);
+        assert_eq!(segs("time git push"), ["time git push"]);
+        assert!(!read("time { git push; }").is_unparsed());
+        for src in [
+            "time ! x",
+            "time coproc x",
+            "time [[ a ]]",
+            "time -p ! x",
+            "time if x; then y; fi",
+        ] {
+            assert!(read(src).unparsed.contains(&Unparsed::Keyword), "{src}");
+        }
+        assert!(read("time *.sh")
+            .unparsed
+            .contains(&Unparsed::GlobInCommandWord));
+        // After a pipe `time` is an ordinary command.
+        assert_eq!(
+            segs("a | time { b; }").first().map(String::as_str),
+            Some("a")
+        );
+        assert!(read("a | time { b; }").is_unparsed());
+        assert!(!read("a | time b").is_unparsed());
+        // Quoted, it is a command name (and the `}` then closes nothing).
+        assert_eq!(segs("'time' { a; }")[0], "time { a");
+        assert!(read("'time' { a; }")
+            .unparsed
+            .contains(&Unparsed::SyntaxError));
+        assert!(read("time | a").unparsed.contains(&Unparsed::SyntaxError));
+        assert!(read("a |\n\ntime b")
+            .unparsed
+            .contains(&Unparsed::SyntaxError));
+        assert!(!read("a |\ntime b").is_unparsed());
+        assert!(!read("time; a; time -p").is_unparsed());
+    }
+
+    #[test]
+    fn known_for_new_forms() {
+        use Known::*;
+        let known = |src: &str| -> Vec<Known> { read(src).segments[0].known.clone() };
+        assert_eq!(known("echo $\\\nx"), [Exact, AnyTokens]);
+        assert_eq!(known("echo \"$\\\nx\""), [Exact, OneToken]);
+        assert_eq!(known("echo $((a) | b)"), [Exact, AnyTokens]);
+        assert_eq!(known("echo \"$((a) | b)\""), [Exact, OneToken]);
+        assert_eq!(known("X=$((a) | b) c"), [OneToken, Exact]);
+        assert_eq!(known("echo $[1]"), [Exact, AnyTokens]);
+        assert_eq!(known("echo \"`a \\\"b\\\"`\""), [Exact, OneToken]);
+        assert_eq!(known("time -p echo $x"), [Exact, Exact, Exact, AnyTokens]);
     }
 }
