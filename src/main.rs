@@ -4,6 +4,7 @@
 mod always;
 mod check;
 mod compile;
+mod config;
 mod decide;
 mod load;
 mod out;
