@@ -6,6 +6,7 @@ mod check;
 mod compile;
 mod config;
 mod decide;
+mod diff;
 mod load;
 mod out;
 mod project;
@@ -111,6 +112,10 @@ enum Command {
     /// The static analyzer (SPEC §11): what in the rule files does not do
     /// what it seems to.
     Check(check::CheckArgs),
+    /// What a change of the rule files really grants: the exact commands,
+    /// typed labels and autonomy rules whose decision changes, each with a
+    /// witness decided before and after.
+    Diff(diff::DiffArgs),
     /// Compiles the rule files into an artifact (SPEC §9).
     Compile(compile::CompileArgs),
     /// How a command line is read (SPEC §4), as JSON.
@@ -352,6 +357,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             })
         }
         Command::Check(args) => check::run(args),
+        Command::Diff(args) => diff::run(args),
         Command::Compile(args) => compile::run(&args),
         Command::Completions { shell } => {
             let mut buf = Vec::new();

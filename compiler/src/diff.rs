@@ -591,7 +591,8 @@ impl<'a> Product<'a> {
         // A side that matched deny stays deny; with both so, nothing ahead
         // can change the pair.
         let settled = n.bits_a & (1 << DENY) != 0 && n.bits_b & (1 << DENY) != 0;
-        if !settled && !(n.a.is_empty() && n.b.is_empty()) {
+        let stopped = n.a.is_empty() && n.b.is_empty();
+        if !settled && !stopped {
             let classes = self.classes(n);
             for c in classes.iter() {
                 if self.uniform(&c.child) != Some(e) {
