@@ -161,7 +161,11 @@ fn git_show(spec: &str) -> Result<Option<Vec<u8>>, Fatal> {
         return Ok(Some(o.stdout));
     }
     let err = String::from_utf8_lossy(&o.stderr);
-    if err.contains("does not exist")
+    // `:path` names no revision: git's "unknown revision or path" can only
+    // mean the path is not in the index.
+    let index_only = spec.starts_with(':');
+    if (index_only && err.contains("path not in the working tree"))
+        || err.contains("does not exist")
         || err.contains("exists on disk, but not in")
         || err.contains("invalid object name 'HEAD'")
         || err.contains("bad revision 'HEAD")

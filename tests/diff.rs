@@ -246,3 +246,219 @@ fn the_issue_example_regions() {
     let ex: Vec<String> = r[0].except.iter().map(ToString::to_string).collect();
     assert_eq!(ex, ["git status …"]);
 }
+
+// ---------------------------------------------------------------------
+// `permc diff` end to end.
+
+#[path = "support/files.rs"]
+mod files;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const PERMC: &str = env!("CARGO_BIN_EXE_permc");
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn permc(dir: &Path, args: &[&str]) -> Output {
+    Command::new(PERMC)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("permc runs")
+}
+
+/// examples/ as OLD, and NEW with `extra` added to allow.
+fn example_pair(name: &str, extra: &[&str]) -> PathBuf {
+    let d = files::scratch("diff", name);
+    for v in ["old", "new"] {
+        std::fs::create_dir_all(d.join(v)).expect("dir");
+        for f in ["permissions.json", "autonomy.json"] {
+            std::fs::copy(root().join("examples").join(f), d.join(v).join(f)).expect("copy");
+        }
+    }
+    add_allow(&d.join("new/permissions.json"), extra);
+    d
+}
+
+fn add_allow(path: &Path, extra: &[&str]) {
+    let mut p: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).expect("read")).expect("json");
+    for e in extra {
+        p["allow"]
+            .as_array_mut()
+            .expect("allow")
+            .push(serde_json::Value::from(*e));
+    }
+    std::fs::write(path, serde_json::to_string_pretty(&p).expect("json")).expect("write");
+}
+
+#[test]
+fn the_issue_example_end_to_end() {
+    let d = example_pair("issue", &["Terminal(rm -rf build)", "Terminal(git push)"]);
+    let o = permc(&d, &["diff", "old", "new", "--format", "json"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["version"], 1);
+    let changes = v["changes"].as_array().expect("changes");
+    assert_eq!(changes.len(), 2, "{v:#}");
+    let by = |title: &str| {
+        changes
+            .iter()
+            .find(|c| c["title"] == title)
+            .unwrap_or_else(|| panic!("{title} in {v:#}"))
+    };
+    let rm = by("rm -rf build …");
+    assert_eq!(rm["direction"], "more-permissive");
+    assert_eq!(rm["effect"], true);
+    assert_eq!(rm["witness"]["shown"], "rm -rf build");
+    assert_eq!(rm["witness"]["before"]["policy"], "require_approval");
+    assert_eq!(rm["witness"]["after"]["policy"], "auto_approve");
+    assert_eq!(rm["entry"]["rule"], "Terminal(rm -rf build)");
+    let push = by("git push …");
+    assert_eq!(push["effect"], false);
+    assert_eq!(
+        push["witness"]["after"]["reason"],
+        "ceiling.external_effect"
+    );
+    // The gate.
+    let o = permc(&d, &["diff", "old", "new", "--fail-on", "more-permissive"]);
+    assert_eq!(o.status.code(), Some(1));
+    let human = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        human.contains("more-permissive  rm -rf build …: was uncovered, now allow"),
+        "{human}"
+    );
+    assert!(
+        human.contains("no effect in this context: ceiling.external_effect"),
+        "{human}"
+    );
+    // Only the no-effect change: the gate passes.
+    let d = example_pair("push-only", &["Terminal(git push)"]);
+    let o = permc(&d, &["diff", "old", "new", "--fail-on", "more-permissive"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    // No change at all.
+    let o = permc(&d, &["diff", "old", "old"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("no decision changes"));
+}
+
+#[test]
+fn github_and_sarif_point_at_the_entry_in_new() {
+    let d = example_pair("formats", &["Terminal(rm -rf build)"]);
+    let o = permc(&d, &["diff", "old", "new", "--format", "github"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.starts_with("::warning file=new/permissions.json,line=46,col=5,"),
+        "{text}"
+    );
+    let o = permc(&d, &["diff", "old", "new", "--format", "sarif"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let loc = &v["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["uri"], "new/permissions.json");
+    assert_eq!(loc["region"]["startLine"], 46);
+    validate_sarif(&d.join("diff.sarif"), &String::from_utf8_lossy(&o.stdout));
+}
+
+/// The SARIF 2.1.0 schema, as tests/check.rs validates check's output.
+fn validate_sarif(file: &Path, sarif: &str) {
+    std::fs::write(file, sarif).expect("write");
+    let schema = root().join("tests/fixtures/sarif-schema-2.1.0.json");
+    let script = "import json, sys\nimport jsonschema\n\
+        v = jsonschema.Draft4Validator(json.load(open(sys.argv[1])))\n\
+        errors = [f'{list(e.absolute_path)}: {e.message}' for e in v.iter_errors(json.load(open(sys.argv[2])))]\n\
+        print('\\n'.join(errors))\nsys.exit(1 if errors else 0)\n";
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(&schema)
+        .arg(file)
+        .output();
+    match out {
+        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("No module named 'jsonschema'") => {
+            assert!(
+                std::env::var_os("PERMC_REQUIRE_SCHEMA").is_none(),
+                "python3 jsonschema is required"
+            );
+            eprintln!("SKIPPED SARIF schema validation: pip install jsonschema to run it");
+        }
+        Ok(o) => assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout)),
+        Err(_) => eprintln!("SKIPPED SARIF schema validation: no python3"),
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        o.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn base_and_staged_read_the_old_versions_from_git() {
+    let d = files::scratch("diff", "git");
+    git(&d, &["init", "-q"]);
+    std::fs::copy(
+        root().join("examples/permissions.json"),
+        d.join("permissions.json"),
+    )
+    .expect("copy");
+    git(&d, &["add", "permissions.json"]);
+    git(&d, &["commit", "-qm", "rules"]);
+    add_allow(&d.join("permissions.json"), &["Terminal(rm -rf build)"]);
+    // Unstaged: --staged sees nothing, --base HEAD sees the working tree.
+    let o = permc(&d, &["diff", "--staged", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["changes"].as_array().map(Vec::len), Some(0), "{v:#}");
+    let o = permc(
+        &d,
+        &["diff", "--base", "HEAD", "--fail-on", "more-permissive"],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    git(&d, &["add", "permissions.json"]);
+    let o = permc(
+        &d,
+        &["diff", "--staged", "--format", "json", "permissions.json"],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["changes"][0]["title"], "rm -rf build …", "{v:#}");
+    // A file new in the commit: its old version is empty.
+    std::fs::write(
+        d.join("autonomy.json"),
+        r#"{"dev-x": {"*": "auto_approve"}}"#,
+    )
+    .expect("write");
+    git(&d, &["add", "autonomy.json"]);
+    let o = permc(&d, &["diff", "--staged", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let autonomy = v["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .filter(|c| c["kind"] == "autonomy")
+        .count();
+    assert_eq!(autonomy, 20, "{v:#}");
+    assert_eq!(v["changes"][1]["automaticSwitch"], true, "{v:#}");
+}
