@@ -3,6 +3,7 @@
 use permc_grammar::{ActionType, Role};
 use serde_json::{Map, Value};
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// Where the command runs (SPEC §5.1).
@@ -111,59 +112,95 @@ const CONTEXT_FIELDS: &[&str] = &[
 
 /// A JSON value as written: an object keeps every key in document order,
 /// a key given twice included (`serde_json::Value` would keep only one).
+/// Strings and keys borrow from the request text where it has no escapes,
+/// so reading a request allocates little beyond the tree itself.
 #[derive(Debug)]
-enum Node {
+enum Node<'a> {
     Null,
     Bool(bool),
     Number(serde_json::Number),
-    String(String),
-    Array(Vec<Node>),
-    Object(Vec<(String, Node)>),
+    String(Cow<'a, str>),
+    Array(Vec<Node<'a>>),
+    Object(Vec<(Cow<'a, str>, Node<'a>)>),
 }
 
-impl<'de> serde::Deserialize<'de> for Node {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Node, D::Error> {
+/// A string of the text, borrowed when it has no escapes.
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de> serde::Deserialize<'de> for Text<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Text<'de>, D::Error> {
         struct V;
         impl<'de> serde::de::Visitor<'de> for V {
-            type Value = Node;
+            type Value = Text<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Borrowed(s)))
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(s.to_owned())))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Text<'de>, E> {
+                Ok(Text(Cow::Owned(s)))
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Node<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Node<'de>, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Node<'de>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a JSON value")
             }
-            fn visit_unit<E>(self) -> Result<Node, E> {
+            fn visit_unit<E>(self) -> Result<Node<'de>, E> {
                 Ok(Node::Null)
             }
-            fn visit_none<E>(self) -> Result<Node, E> {
+            fn visit_none<E>(self) -> Result<Node<'de>, E> {
                 Ok(Node::Null)
             }
-            fn visit_bool<E>(self, b: bool) -> Result<Node, E> {
+            fn visit_bool<E>(self, b: bool) -> Result<Node<'de>, E> {
                 Ok(Node::Bool(b))
             }
-            fn visit_i64<E>(self, n: i64) -> Result<Node, E> {
+            fn visit_i64<E>(self, n: i64) -> Result<Node<'de>, E> {
                 Ok(Node::Number(n.into()))
             }
-            fn visit_u64<E>(self, n: u64) -> Result<Node, E> {
+            fn visit_u64<E>(self, n: u64) -> Result<Node<'de>, E> {
                 Ok(Node::Number(n.into()))
             }
-            fn visit_f64<E>(self, n: f64) -> Result<Node, E> {
+            fn visit_f64<E>(self, n: f64) -> Result<Node<'de>, E> {
                 Ok(serde_json::Number::from_f64(n).map_or(Node::Null, Node::Number))
             }
-            fn visit_str<E>(self, s: &str) -> Result<Node, E> {
-                Ok(Node::String(s.to_owned()))
+            fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Node<'de>, E> {
+                Ok(Node::String(Cow::Borrowed(s)))
             }
-            fn visit_string<E>(self, s: String) -> Result<Node, E> {
-                Ok(Node::String(s))
+            fn visit_str<E>(self, s: &str) -> Result<Node<'de>, E> {
+                Ok(Node::String(Cow::Owned(s.to_owned())))
             }
-            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Node, A::Error> {
+            fn visit_string<E>(self, s: String) -> Result<Node<'de>, E> {
+                Ok(Node::String(Cow::Owned(s)))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut a: A,
+            ) -> Result<Node<'de>, A::Error> {
                 let mut v = Vec::new();
                 while let Some(n) = a.next_element()? {
                     v.push(n);
                 }
                 Ok(Node::Array(v))
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Node, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut a: A,
+            ) -> Result<Node<'de>, A::Error> {
                 let mut v = Vec::new();
-                while let Some(kv) = a.next_entry::<String, Node>()? {
-                    v.push(kv);
+                while let Some((Text(k), n)) = a.next_entry::<Text<'de>, Node<'de>>()? {
+                    v.push((k, n));
                 }
                 Ok(Node::Object(v))
             }
@@ -172,17 +209,19 @@ impl<'de> serde::Deserialize<'de> for Node {
     }
 }
 
-impl Node {
-    fn of(v: &Value) -> Node {
+impl Node<'_> {
+    fn of(v: &Value) -> Node<'_> {
         match v {
             Value::Null => Node::Null,
             Value::Bool(b) => Node::Bool(*b),
             Value::Number(n) => Node::Number(n.clone()),
-            Value::String(s) => Node::String(s.clone()),
+            Value::String(s) => Node::String(Cow::Borrowed(s)),
             Value::Array(a) => Node::Array(a.iter().map(Node::of).collect()),
-            Value::Object(o) => {
-                Node::Object(o.iter().map(|(k, v)| (k.clone(), Node::of(v))).collect())
-            }
+            Value::Object(o) => Node::Object(
+                o.iter()
+                    .map(|(k, v)| (Cow::Borrowed(k.as_str()), Node::of(v)))
+                    .collect(),
+            ),
         }
     }
 
@@ -191,11 +230,11 @@ impl Node {
             Node::Null => Value::Null,
             Node::Bool(b) => Value::Bool(*b),
             Node::Number(n) => Value::Number(n.clone()),
-            Node::String(s) => Value::String(s.clone()),
+            Node::String(s) => Value::String(s.to_string()),
             Node::Array(a) => Value::Array(a.iter().map(Node::to_value).collect()),
             Node::Object(o) => Value::Object(
                 o.iter()
-                    .map(|(k, v)| (k.clone(), v.to_value()))
+                    .map(|(k, v)| (k.to_string(), v.to_value()))
                     .collect::<Map<_, _>>(),
             ),
         }
@@ -205,20 +244,23 @@ impl Node {
 /// The keys of an object in document order, each checked: a key given
 /// twice is `duplicate_key`, a key not in `known` is `unknown_field`
 /// (naming its path and the closest known field).
-fn fields<'a>(
-    fields: &'a [(String, Node)],
+fn fields<'a, 't: 'a>(
+    fields: &'a [(Cow<'t, str>, Node<'t>)],
     path: &'a str,
     known: &'a [&'a str],
-) -> impl Iterator<Item = Result<(&'a str, &'a Node), RequestError>> + 'a {
+) -> impl Iterator<Item = Result<(&'a str, &'a Node<'t>), RequestError>> + 'a {
     fields.iter().enumerate().map(move |(i, (key, value))| {
-        let full = join(path, key);
+        // The path is spelled out only for an error: a request that reads
+        // formats nothing (this loop runs for every field of every request).
         if fields[..i].iter().any(|(k, _)| k == key) {
+            let full = join(path, key);
             return Err(err(
                 "duplicate_key",
                 format!("`{full}` is given twice: each field is given once"),
             ));
         }
-        if !known.contains(&key.as_str()) {
+        if !known.contains(&key.as_ref()) {
+            let full = join(path, key);
             let hint = match permc_grammar::action::closest(key, known.iter().copied()) {
                 Some(c) => format!("did you mean `{c}`?"),
                 None => format!("the fields here are {}", quoted(known)),
@@ -228,7 +270,7 @@ fn fields<'a>(
                 format!("`{full}` is not a request field: {hint}"),
             ));
         }
-        Ok((key.as_str(), value))
+        Ok((key.as_ref(), value))
     })
 }
 
@@ -269,15 +311,22 @@ fn no_duplicates(node: &Node, path: &str) -> Result<(), RequestError> {
     }
 }
 
-fn opt_string(value: &Node, path: &str) -> Result<Option<String>, RequestError> {
+/// A string or null at `parent.key` (the path is formatted only for the error).
+fn opt_string(value: &Node, parent: &str, key: &str) -> Result<Option<String>, RequestError> {
     match value {
         Node::Null => Ok(None),
-        Node::String(s) => Ok(Some(s.clone())),
-        _ => Err(err("invalid_field", format!("`{path}` must be a string"))),
+        Node::String(s) => Ok(Some(s.to_string())),
+        _ => Err(err(
+            "invalid_field",
+            format!("`{parent}.{key}` must be a string"),
+        )),
     }
 }
 
-fn object<'a>(node: &'a Node, path: &str) -> Result<&'a [(String, Node)], RequestError> {
+fn object<'a, 't>(
+    node: &'a Node<'t>,
+    path: &str,
+) -> Result<&'a [(Cow<'t, str>, Node<'t>)], RequestError> {
     match node {
         Node::Object(o) => Ok(o),
         _ => Err(err("invalid_field", format!("`{path}` must be an object"))),
@@ -290,7 +339,6 @@ fn read_action(node: &Node) -> Result<Action, RequestError> {
     let (mut command, mut cwd, mut agent, mut target_branch) = (None, None, None, None);
     for field in fields(object(node, "action")?, "action", ACTION_FIELDS) {
         let (key, value) = field?;
-        let path = format!("action.{key}");
         match key {
             "type" => {
                 kind = Some(match value {
@@ -299,10 +347,10 @@ fn read_action(node: &Node) -> Result<Action, RequestError> {
                     _ => return Err(err("invalid_field", "`action.type` must be a string")),
                 })
             }
-            "command" => command = opt_string(value, &path)?,
-            "cwd" => cwd = opt_string(value, &path)?,
-            "agent" => agent = opt_string(value, &path)?,
-            _ => target_branch = opt_string(value, &path)?,
+            "command" => command = opt_string(value, "action", key)?,
+            "cwd" => cwd = opt_string(value, "action", key)?,
+            "agent" => agent = opt_string(value, "action", key)?,
+            _ => target_branch = opt_string(value, "action", key)?,
         }
     }
     let kind = kind.ok_or_else(|| err("missing_field", "`action.type` is required"))?;
@@ -360,7 +408,7 @@ fn read_context(node: &Node) -> Result<Context, RequestError> {
                     }
                 }
             }
-            _ => project_scope_root = opt_string(value, "context.projectScopeRoot")?,
+            _ => project_scope_root = opt_string(value, "context", key)?,
         }
     }
     let role = role.ok_or_else(|| err("missing_field", "`context.role` is required"))?;

@@ -1,0 +1,216 @@
+//! Loading a policy for `permc serve`: the watched files, one read of
+//! them, and the decider built from exactly the bytes read (sources or
+//! artifact), with every diagnostic in the one JSON shape.
+
+use super::*;
+
+/// Which file a watched path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Role {
+    Permissions,
+    Autonomy,
+    Artifact,
+}
+
+/// One read of one watched file: its fingerprint taken *before* the read,
+/// whether it was the same *after* (if not, a write raced the read and the
+/// bytes may be torn: they are not loaded, the next poll sees the change),
+/// and the bytes read, or why they could not be.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct FileRead {
+    pub(super) fingerprint: Option<Fingerprint>,
+    pub(super) settled: bool,
+    pub(super) bytes: Result<Vec<u8>, String>,
+}
+
+/// The files `permc serve` watches, in a fixed order.
+#[derive(Debug, Clone)]
+pub(super) struct Sources {
+    pub(super) files: Vec<(Role, PathBuf)>,
+}
+
+impl Sources {
+    pub(super) fn of(opts: &Options) -> Sources {
+        let mut files = Vec::new();
+        if let Some(p) = &opts.permissions {
+            files.push((Role::Permissions, p.clone()));
+        }
+        if let Some(p) = &opts.autonomy {
+            files.push((Role::Autonomy, p.clone()));
+        }
+        if let Some(p) = &opts.policy {
+            files.push((Role::Artifact, p.clone()));
+        }
+        Sources { files }
+    }
+
+    pub(super) fn fingerprints(&self) -> Vec<Option<Fingerprint>> {
+        self.files.iter().map(|(_, p)| Fingerprint::of(p)).collect()
+    }
+
+    pub(super) fn read(&self) -> Vec<FileRead> {
+        self.files
+            .iter()
+            .map(|(_, p)| {
+                let fingerprint = Fingerprint::of(p);
+                let bytes = std::fs::read(p).map_err(|e| e.to_string());
+                FileRead {
+                    fingerprint,
+                    settled: Fingerprint::of(p) == fingerprint,
+                    bytes,
+                }
+            })
+            .collect()
+    }
+
+    pub(super) fn names(&self) -> Vec<String> {
+        self.files
+            .iter()
+            .map(|(_, p)| p.display().to_string())
+            .collect()
+    }
+}
+
+/// Why a policy could not be loaded: every diagnostic, as JSON in SPEC §11's
+/// shape (the `reload_failed` and `load_failed` events carry them).
+#[derive(Debug)]
+pub(super) struct Failure {
+    pub(super) diagnostics: Vec<Value>,
+}
+
+/// Diagnostics as JSON, in the one shape of `permc check --format json`
+/// (`permc_analyzer::output::diagnostic_json`).
+pub(super) fn diagnostics_json(diags: &[Diagnostic], name: &str, text: &[u8]) -> Vec<Value> {
+    let sources = [Source {
+        name: name.to_string(),
+        text: String::from_utf8_lossy(text).into_owned(),
+    }];
+    output::diagnostics_json(diags, &sources)
+}
+
+/// A finding about a file as a whole (no position), in the one shape.
+pub(super) fn whole_file(check: &'static str, file: &str, message: &str) -> Value {
+    let d = Diagnostic::new(
+        check,
+        permc_grammar::Severity::Error,
+        file,
+        permc_grammar::json::Span { start: 0, end: 0 },
+        message,
+    );
+    output::diagnostic_json(&d, &output::Positions::new(&[]))
+}
+
+pub(super) fn unreadable(path: &Path, why: &str) -> Value {
+    let d = output::unreadable_file(&path.display().to_string(), why);
+    output::diagnostic_json(&d, &output::Positions::new(&[]))
+}
+
+/// A loaded policy: the decider, and the warnings its files raised.
+pub(super) struct Loaded {
+    pub(super) decider: Box<dyn Decider + Send + Sync>,
+    pub(super) warnings: Vec<Value>,
+}
+
+/// Builds a decider from the files just read: the one place that knows
+/// the engines.
+///
+/// From the sources, it loads the bytes read — never a second read of the
+/// files, so what is decided is exactly what was fingerprinted — and a file
+/// with any error-severity diagnostic rejects the whole policy (SPEC §2.1:
+/// never a partial policy); then compiles it (SPEC §9), unless the
+/// reference engine was asked for.
+pub(super) fn load_decider(
+    opts: &Options,
+    sources: &Sources,
+    reads: &[FileRead],
+) -> Result<Loaded, Failure> {
+    if let Some(artifact) = &opts.policy {
+        return load_artifact(opts, artifact);
+    }
+    let mut diagnostics = Vec::new();
+    let mut failed = false;
+    let mut permissions = None;
+    let mut autonomy = None;
+    for ((role, path), read) in sources.files.iter().zip(reads) {
+        let bytes = match &read.bytes {
+            Ok(b) => b,
+            Err(why) => {
+                diagnostics.push(unreadable(path, why));
+                failed = true;
+                continue;
+            }
+        };
+        let name = path.display().to_string();
+        match role {
+            Role::Permissions => {
+                let l = load_permissions(&name, bytes);
+                let diags =
+                    crate::load::every_diagnostic(&name, bytes, Kind::Permissions, l.diagnostics);
+                diagnostics.extend(diagnostics_json(&diags, &name, bytes));
+                failed |= diags.iter().any(|d| d.severity == Severity::Error);
+                permissions = l.value;
+            }
+            Role::Autonomy => {
+                let l = load_autonomy(&name, bytes);
+                let diags =
+                    crate::load::every_diagnostic(&name, bytes, Kind::Autonomy, l.diagnostics);
+                diagnostics.extend(diagnostics_json(&diags, &name, bytes));
+                failed |= diags.iter().any(|d| d.severity == Severity::Error);
+                autonomy = l.value;
+            }
+            Role::Artifact => {}
+        }
+    }
+    // A rejected file leaves its value `None`; `failed` is then set too, but
+    // the check below does not rely on it alone.
+    let missing = (opts.permissions.is_some() && permissions.is_none())
+        || (opts.autonomy.is_some() && autonomy.is_none());
+    if failed || missing {
+        return Err(Failure { diagnostics });
+    }
+    let rules = Rules::new(
+        permissions.unwrap_or_default(),
+        autonomy.unwrap_or_default(),
+    );
+    let decider: Box<dyn Decider + Send + Sync> = match opts.engine {
+        Engine::Compiled => Box::new(CompiledDecider(permc_compiler::compile(
+            &rules.permissions,
+            &rules.autonomy,
+        ))),
+        Engine::Reference => Box::new(ReferenceDecider(rules)),
+    };
+    Ok(Loaded {
+        decider,
+        warnings: diagnostics,
+    })
+}
+
+/// `--policy`: the artifact stands for the sources (SPEC §9), and
+/// [`compile::load_policy`] refuses a corrupt, truncated, other-version or
+/// stale one (rule files given too must hash as they did when compiled).
+/// It reads the files itself; a write racing that read changes their
+/// fingerprints, so the next poll loads them again.
+pub(super) fn load_artifact(opts: &Options, path: &Path) -> Result<Loaded, Failure> {
+    let fail = |message: String| Failure {
+        diagnostics: vec![whole_file(
+            "artifact",
+            &path.display().to_string(),
+            message.strip_prefix("error: ").unwrap_or(&message),
+        )],
+    };
+    let policy = compile::load_policy(path, opts.permissions.as_deref(), opts.autonomy.as_deref())
+        .map_err(|f| fail(f.0))?;
+    let decider: Box<dyn Decider + Send + Sync> = match opts.engine {
+        Engine::Compiled => Box::new(CompiledDecider(policy)),
+        Engine::Reference => {
+            let (p, a) = policy
+                .to_rules()
+                .map_err(|e| fail(format!("cannot read the rules back from the artifact: {e}")))?;
+            Box::new(ReferenceDecider(Rules::new(p, a)))
+        }
+    };
+    Ok(Loaded {
+        decider,
+        warnings: Vec::new(),
+    })
+}
