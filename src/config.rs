@@ -196,6 +196,24 @@ pub fn context(
     root: Option<&Path>,
     overrides: Option<&str>,
 ) -> Result<permc_runtime::request::Context, Fatal> {
+    let mut ctx = context_fields(config, root);
+    if let Some(text) = overrides {
+        match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(serde_json::Value::Object(m)) => ctx.extend(m),
+            Ok(_) => return Err(Fatal("error: --context must be a JSON object".into())),
+            Err(e) => return Err(Fatal(format!("error: --context is not JSON: {e}"))),
+        }
+    }
+    context_of(ctx)
+}
+
+/// The default context's JSON fields (SPEC §10.1): role `developer`,
+/// `runner` mode, the project folder as scope root; then the config's
+/// `[context]` over them.
+pub fn context_fields(
+    config: &Config,
+    root: Option<&Path>,
+) -> serde_json::Map<String, serde_json::Value> {
     let mut ctx = serde_json::Map::new();
     ctx.insert("role".into(), "developer".into());
     ctx.insert("executionMode".into(), "runner".into());
@@ -206,14 +224,7 @@ pub fn context(
     let root = std::path::absolute(&root).unwrap_or(root);
     ctx.insert("projectScopeRoot".into(), root.display().to_string().into());
     ctx.extend(config.context.clone());
-    if let Some(text) = overrides {
-        match serde_json::from_str::<serde_json::Value>(text) {
-            Ok(serde_json::Value::Object(m)) => ctx.extend(m),
-            Ok(_) => return Err(Fatal("error: --context must be a JSON object".into())),
-            Err(e) => return Err(Fatal(format!("error: --context is not JSON: {e}"))),
-        }
-    }
-    context_of(ctx)
+    ctx
 }
 
 /// A context from its JSON fields, read as a request's (strictly).

@@ -12,6 +12,7 @@ mod out;
 mod project;
 mod seed;
 mod serve;
+mod testing;
 mod tokens;
 mod write;
 
@@ -116,6 +117,9 @@ enum Command {
     /// typed labels and autonomy rules whose decision changes, each with a
     /// witness decided before and after.
     Diff(diff::DiffArgs),
+    /// Decision tests (`*.permc-test.toml`): each case's request decided and
+    /// compared with the policy expected, with rule coverage.
+    Test(testing::TestArgs),
     /// Compiles the rule files into an artifact (SPEC §9).
     Compile(compile::CompileArgs),
     /// How a command line is read (SPEC §4), as JSON.
@@ -358,6 +362,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
         }
         Command::Check(args) => check::run(args),
         Command::Diff(args) => diff::run(args),
+        Command::Test(args) => testing::run(args),
         Command::Compile(args) => compile::run(&args),
         Command::Completions { shell } => {
             let mut buf = Vec::new();
