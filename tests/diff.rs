@@ -462,3 +462,41 @@ fn base_and_staged_read_the_old_versions_from_git() {
     assert_eq!(autonomy, 20, "{v:#}");
     assert_eq!(v["changes"][1]["automaticSwitch"], true, "{v:#}");
 }
+
+/// The issue's example in every format, as a reviewer and a machine read
+/// it (insta snapshots).
+#[test]
+fn the_issue_example_in_every_format() {
+    let d = example_pair(
+        "snapshots",
+        &["Terminal(rm -rf build)", "Terminal(git push)"],
+    );
+    let context = r#"{"projectScopeRoot": "/home/ana/p"}"#;
+    for format in ["human", "json", "github", "sarif"] {
+        let o = permc(
+            &d,
+            &[
+                "diff",
+                "old",
+                "new",
+                "--context",
+                context,
+                "--format",
+                format,
+                "--fail-on",
+                "more-permissive",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(1), "{format}");
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        let text = if format == "json" || format == "sarif" {
+            let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+            let mut pretty = serde_json::to_string_pretty(&v).expect("json");
+            pretty = pretty.replace(env!("CARGO_PKG_VERSION"), "<version>");
+            pretty
+        } else {
+            text
+        };
+        insta::assert_snapshot!(format!("diff_issue_example_{format}"), text);
+    }
+}
