@@ -176,22 +176,49 @@ fn git_show(spec: &str) -> Result<Option<Vec<u8>>, Fatal> {
     Err(Fatal(format!("error: git show {spec}: {}", err.trim_end())))
 }
 
-/// The two versions from git: `(old, new)`.
-fn versions_from_git(args: &DiffArgs) -> Result<(Version, Version), Fatal> {
+/// The rule files to read from git, grouped by folder: a permissions.json
+/// or autonomy.json given alone brings the other one of its folder (when
+/// git or the working tree has it), so its changes are witnessed with the
+/// whole policy they belong to.
+fn git_groups(args: &DiffArgs) -> Result<Vec<Vec<PathBuf>>, Fatal> {
+    use crate::project::{AUTONOMY, PERMISSIONS};
     let files: Vec<PathBuf> = if args.paths.is_empty() {
         let p = crate::project::discover_here().ok_or_else(crate::project::no_rule_files)?;
         let cwd = std::env::current_dir().unwrap_or_default();
         let rel = |f: PathBuf| f.strip_prefix(&cwd).map(Path::to_path_buf).unwrap_or(f);
-        let mut v = vec![rel(p.permissions)];
-        let auto = p.root.join(crate::project::AUTONOMY);
-        v.push(rel(auto));
-        v
+        vec![rel(p.permissions), rel(p.root.join(AUTONOMY))]
     } else {
         args.paths.clone()
     };
+    let mut groups: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
+    for f in files {
+        let dir = f.parent().map(Path::to_path_buf).unwrap_or_default();
+        match groups.iter_mut().find(|(d, _)| *d == dir) {
+            Some((_, v)) => v.push(f),
+            None => groups.push((dir, vec![f])),
+        }
+    }
+    for (dir, v) in &mut groups {
+        if let [f] = v.as_slice() {
+            let other = match f.file_name().and_then(|n| n.to_str()) {
+                Some(PERMISSIONS) => Some(AUTONOMY),
+                Some(AUTONOMY) => Some(PERMISSIONS),
+                _ => None,
+            };
+            if let Some(other) = other {
+                v.push(dir.join(other));
+            }
+        }
+    }
+    Ok(groups.into_iter().map(|(_, v)| v).collect())
+}
+
+/// The two versions of one folder's rule files from git: `(old, new)`.
+fn versions_from_git(args: &DiffArgs, files: &[PathBuf]) -> Result<(Version, Version), Fatal> {
     let mut old: [Option<(String, Vec<u8>)>; 2] = [None, None];
     let mut new: [Option<(String, Vec<u8>)>; 2] = [None, None];
-    for f in &files {
+    let mut seen = [false, false];
+    for f in files {
         let shown = f.display().to_string();
         // `REV:./path` is relative to the current folder.
         let rel = if f.is_absolute() {
@@ -215,13 +242,18 @@ fn versions_from_git(args: &DiffArgs) -> Result<(Version, Version), Fatal> {
         };
         let sample = after.as_deref().or(before.as_deref()).unwrap_or_default();
         let slot = usize::from(is_autonomy(f, sample));
+        // Of two files of one kind in a folder, the first given counts.
+        if seen[slot] {
+            continue;
+        }
+        seen[slot] = true;
         old[slot] = before.map(|b| (shown.clone(), b));
         new[slot] = after.map(|b| (shown.clone(), b));
     }
     let [op, oa] = old;
     let [np, na] = new;
     let mut new = load_version(np, na)?;
-    for f in &files {
+    for f in files {
         let name = f.display().to_string();
         if is_autonomy(f, b"") {
             new.autonomy_name = name;
@@ -258,6 +290,9 @@ struct EntryRef {
 /// One change, of any kind.
 struct Change {
     kind: &'static str,
+    /// NEW's rule file the change is about (permissions.json, or
+    /// autonomy.json for autonomy changes), as given.
+    file: String,
     /// `rm -rf build …`, `GitPush()`, `dev-api: terminal`.
     title: String,
     region: Option<Region>,
@@ -351,6 +386,7 @@ fn changes(old: &Version, new: &Version, context: &Context) -> Vec<Change> {
         );
         out.push(Change {
             kind: "terminal",
+            file: new.permissions_name.clone(),
             title: r.pattern.to_string(),
             old: r.old.name().into(),
             new: r.new.name().into(),
@@ -368,6 +404,7 @@ fn changes(old: &Version, new: &Version, context: &Context) -> Vec<Change> {
         let a = action(t.action, None, None);
         out.push(Change {
             kind: "typed",
+            file: new.permissions_name.clone(),
             title: format!("{}()", t.action.label()),
             region: None,
             old: t.old.0.name().into(),
@@ -404,6 +441,7 @@ fn changes(old: &Version, new: &Version, context: &Context) -> Vec<Change> {
         };
         out.push(Change {
             kind: "autonomy",
+            file: new.autonomy_name.clone(),
             title: format!("{}: {}", c.agent, c.action.name()),
             region: None,
             old: resolved_text(c.old),
@@ -531,11 +569,13 @@ fn human(changes: &[Change], context: &Context) -> String {
                 out.push_str("      automatic mode switches (a wildcard auto_approve)\n");
             }
             if let Some(e) = &c.entry {
-                let gone = if e.side == "old" { " (removed)" } else { "" };
-                out.push_str(&format!(
-                    "      entry    {} at {}{gone}\n",
-                    e.rule, e.source
-                ));
+                let at = if e.side == "old" {
+                    format!("{} (removed)", e.source)
+                } else {
+                    let (file, line, col) = position(c);
+                    format!("{file}:{line}:{col}")
+                };
+                out.push_str(&format!("      entry    {} at {at}\n", e.rule));
             }
             if c.behind_wrappers {
                 out.push_str("      also behind wrappers (sudo, env, bash -c…): deny and ask entries read past them\n");
@@ -588,6 +628,7 @@ fn prefix_json(p: &core::Prefix) -> Value {
 fn change_json(c: &Change) -> Value {
     let mut v = json!({
         "kind": c.kind,
+        "file": c.file,
         "title": c.title,
         "old": c.old,
         "new": c.new,
@@ -631,25 +672,19 @@ fn json_out(changes: &[Change], context: &Context) -> String {
         + "\n"
 }
 
-/// `file`, line, column of an entry's source (`file:line:col`).
-fn position(e: Option<&EntryRef>, new: &Version) -> (String, usize, usize) {
-    let new_file = new.permissions_name.as_str();
-    if let Some(e) = e.filter(|e| e.side == "new") {
-        // The entry is in NEW's permissions.json, an autonomy rule in its
-        // autonomy.json (sources name files by their base name).
+/// `file`, line, column of the entry that causes a change in NEW (sources
+/// name files by their base name; the change knows the file as given);
+/// line 1 of NEW's file for an entry removed.
+fn position(c: &Change) -> (String, usize, usize) {
+    if let Some(e) = c.entry.as_ref().filter(|e| e.side == "new") {
         let mut it = e.source.rsplitn(3, ':');
         let col = it.next().and_then(|c| c.parse().ok());
         let line = it.next().and_then(|l| l.parse().ok());
         if let (Some(col), Some(line), Some(_)) = (col, line, it.next()) {
-            let file = if e.rule.ends_with(')') {
-                new_file
-            } else {
-                &new.autonomy_name
-            };
-            return (file.to_string(), line, col);
+            return (c.file.clone(), line, col);
         }
     }
-    (new_file.to_string(), 1, 1)
+    (c.file.clone(), 1, 1)
 }
 
 fn sentence(c: &Change) -> String {
@@ -690,10 +725,10 @@ fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-fn github(changes: &[Change], new: &Version) -> String {
+fn github(changes: &[Change]) -> String {
     let mut out = String::new();
     for c in changes {
-        let (file, line, col) = position(c.entry.as_ref(), new);
+        let (file, line, col) = position(c);
         let level = if c.direction == Direction::MorePermissive && c.witness.effect() {
             "warning"
         } else {
@@ -709,7 +744,7 @@ fn github(changes: &[Change], new: &Version) -> String {
     out
 }
 
-fn sarif(changes: &[Change], new: &Version) -> String {
+fn sarif(changes: &[Change]) -> String {
     let rules: Vec<Value> = [
         (Direction::MorePermissive, "The change grants more: a decision is more permissive than before."),
         (Direction::LessPermissive, "The change grants less: a decision is less permissive than before."),
@@ -728,7 +763,7 @@ fn sarif(changes: &[Change], new: &Version) -> String {
     let results: Vec<Value> = changes
         .iter()
         .map(|c| {
-            let (file, line, col) = position(c.entry.as_ref(), new);
+            let (file, line, col) = position(c);
             let index = match c.direction {
                 Direction::MorePermissive => 0,
                 Direction::LessPermissive => 1,
@@ -770,11 +805,14 @@ fn sarif(changes: &[Change], new: &Version) -> String {
 
 /// Runs `permc diff`.
 pub fn run(args: DiffArgs) -> Result<ExitCode, Fatal> {
-    let (old, new) = if args.base.is_some() || args.staged {
-        versions_from_git(&args)?
+    let pairs: Vec<(Version, Version)> = if args.base.is_some() || args.staged {
+        git_groups(&args)?
+            .iter()
+            .map(|files| versions_from_git(&args, files))
+            .collect::<Result<_, _>>()?
     } else {
         match args.paths.as_slice() {
-            [o, n] => (version_on_disk(o)?, version_on_disk(n)?),
+            [o, n] => vec![(version_on_disk(o)?, version_on_disk(n)?)],
             _ => {
                 return Err(Fatal(
                     "error: give OLD and NEW (two folders or two rule files), or --base REV or --staged to read the old versions from git".into(),
@@ -782,24 +820,42 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Fatal> {
             }
         }
     };
-    let (config, root) = crate::config::here()?;
+    // The config of the project around the current folder, else of the
+    // first folder compared (a hook runs at the repository's root).
+    let (mut config, mut root) = crate::config::here()?;
+    if root.is_none() {
+        let first = pairs
+            .first()
+            .map(|(_, n)| PathBuf::from(&n.permissions_name));
+        if let Some(dir) = first.as_deref().and_then(Path::parent) {
+            let dir = if dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                dir
+            };
+            (config, root) = crate::config::discover(dir)?;
+        }
+    }
     let context = crate::config::context(&config, root.as_deref(), args.context.as_deref())?;
     // Deep tries (long patterns) recurse deeply: a thread with room.
     let changes = std::thread::Builder::new()
         .stack_size(512 << 20)
         .spawn(move || {
-            let c = changes(&old, &new, &context);
-            (c, old, new, context)
+            let c: Vec<Change> = pairs
+                .iter()
+                .flat_map(|(old, new)| changes(old, new, &context))
+                .collect();
+            (c, context)
         })
         .map_err(|e| Fatal(format!("error: cannot start a thread: {e}")))?
         .join()
         .map_err(|_| Fatal("error: the diff failed".into()))?;
-    let (changes, _old, new, context) = changes;
+    let (changes, context) = changes;
     let text = match args.format {
         Format::Human => human(&changes, &context),
         Format::Json => json_out(&changes, &context),
-        Format::Github => github(&changes, &new),
-        Format::Sarif => sarif(&changes, &new),
+        Format::Github => github(&changes),
+        Format::Sarif => sarif(&changes),
     };
     crate::out::print(&text)?;
     let fails = match args.fail_on {

@@ -500,3 +500,75 @@ fn the_issue_example_in_every_format() {
         insta::assert_snapshot!(format!("diff_issue_example_{format}"), text);
     }
 }
+
+/// What a pre-commit hook passes: only the staged files, from the
+/// repository's root, perhaps in several folders. Each folder is compared
+/// with its own other rule file, so an autonomy change is witnessed with
+/// the permissions.json beside it.
+#[test]
+fn staged_files_in_folders_are_compared_with_their_siblings() {
+    let d = files::scratch("diff", "folders");
+    git(&d, &["init", "-q"]);
+    for sub in ["api", "web"] {
+        std::fs::create_dir_all(d.join(sub)).expect("dir");
+        for f in ["permissions.json", "autonomy.json"] {
+            std::fs::copy(root().join("examples").join(f), d.join(sub).join(f)).expect("copy");
+        }
+    }
+    git(&d, &["add", "."]);
+    git(&d, &["commit", "-qm", "rules"]);
+    add_allow(&d.join("web/permissions.json"), &["Terminal(rm -rf build)"]);
+    let auto = d.join("api/autonomy.json");
+    let mut a: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&auto).expect("read")).expect("json");
+    a["dev-api"]["git_commit"] = "deny".into();
+    std::fs::write(&auto, a.to_string()).expect("write");
+    git(&d, &["add", "."]);
+    let o = permc(
+        &d,
+        &[
+            "diff",
+            "--staged",
+            "--format",
+            "json",
+            "api/autonomy.json",
+            "web/permissions.json",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let changes = v["changes"].as_array().expect("changes");
+    let shown: Vec<(String, String, String)> = changes
+        .iter()
+        .map(|c| {
+            (
+                c["file"].as_str().unwrap_or("").to_string(),
+                c["title"].as_str().unwrap_or("").to_string(),
+                c["direction"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (
+                "api/autonomy.json".to_string(),
+                "dev-api: git_commit".to_string(),
+                "less-permissive".to_string()
+            ),
+            (
+                "web/permissions.json".to_string(),
+                "rm -rf build …".to_string(),
+                "more-permissive".to_string()
+            ),
+        ],
+        "{v:#}"
+    );
+    // The autonomy change's witness was decided with api/permissions.json:
+    // GitCommit() in its allow list approved the commit before (without
+    // it, dev-api's wildcard would have).
+    assert_eq!(
+        changes[0]["witness"]["before"]["reason"], "file.allow",
+        "{v:#}"
+    );
+    assert_eq!(changes[0]["witness"]["after"]["policy"], "deny", "{v:#}");
+}
