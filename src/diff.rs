@@ -945,7 +945,8 @@ fn sarif(changes: &[Change]) -> String {
 
 /// Runs `permc diff`.
 pub fn run(args: DiffArgs) -> Result<ExitCode, Fatal> {
-    let pairs: Vec<(Version, Version)> = if args.base.is_some() || args.staged {
+    let from_git = args.base.is_some() || args.staged;
+    let pairs: Vec<(Version, Version)> = if from_git {
         git_groups(&args)?
             .iter()
             .map(|files| versions_from_git(&args, files))
@@ -960,10 +961,11 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Fatal> {
             }
         }
     };
-    // The config of the project around the current folder, else of the
-    // first folder compared (a hook runs at the repository's root).
+    // The config of the project around the current folder, else, reading
+    // from git, of the first folder compared (a hook runs at the
+    // repository's root).
     let (mut config, mut root) = crate::config::here()?;
-    if root.is_none() {
+    if root.is_none() && from_git {
         let first = pairs
             .first()
             .map(|(_, n)| PathBuf::from(&n.permissions_name));

@@ -28,7 +28,9 @@ const EXIT_STATUS: &str = "\
 Exit status:
   0  success; a stream (--requests, serve) answered every line, even the
      lines that are errors (each answered in its place)
-  1  check found an error (or a warning under --deny warnings)
+  1  check found an error (or a warning under --deny warnings, or at
+     --fail-level); diff --fail-on found such a change; test had a
+     failing case
   2  bad usage; rule files missing, unreadable or rejected; a single
      request (--request) that cannot be read (decide prints its error
      line, explain and always say why); output that cannot be written
