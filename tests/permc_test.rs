@@ -190,3 +190,30 @@ fn errors_in_a_test_file_name_the_place_and_the_fix() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("holds no *.permc-test.toml"));
 }
+
+/// The context of a case: the default, then permc.toml's `[context]`,
+/// then the file's, then the case's.
+#[test]
+fn contexts_layer_from_the_config_to_the_case() {
+    let d = project(
+        "contexts",
+        "[[case]]\naction = { type = \"git_commit\" }\nexpect = \"deny\"\nreason = \"iam.min_role\"\n\n[[case]]\naction = { type = \"git_commit\" }\ncontext = { role = \"developer\" }\nexpect = \"auto_approve\"\n",
+    );
+    std::fs::write(d.join("permc.toml"), "[context]\nrole = \"viewer\"\n").expect("write");
+    let o = permc(&d, &["test", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(o.status.code(), Some(0), "{v:#}");
+    let cases = &v["files"][0]["cases"];
+    assert_eq!(cases[0]["request"]["context"]["role"], "viewer");
+    assert_eq!(cases[1]["request"]["context"]["role"], "developer");
+    assert_eq!(
+        cases[0]["request"]["context"]["projectScopeRoot"],
+        d.to_string_lossy().as_ref()
+    );
+    // Rule files given: the test file runs against them, from anywhere.
+    let elsewhere = files::scratch("test", "elsewhere");
+    let p = d.join("permissions.json").display().to_string();
+    let t = d.join("t.permc-test.toml").display().to_string();
+    let o = permc(&elsewhere, &["test", "--permissions", &p, &t]);
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+}
