@@ -217,3 +217,58 @@ fn contexts_layer_from_the_config_to_the_case() {
     let o = permc(&elsewhere, &["test", "--permissions", &p, &t]);
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
+
+/// The console block of README.md that starts with `$ COMMAND`, the
+/// lines after it.
+fn readme_block(command: &str) -> String {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let start = readme
+        .find(&format!("$ {command}\n"))
+        .unwrap_or_else(|| panic!("README shows `{command}`"))
+        + command.len()
+        + 3;
+    let end = readme[start..].find("```").expect("block end") + start;
+    readme[start..end].to_string()
+}
+
+/// README's `permc test --coverage examples` is what it prints.
+#[test]
+fn the_readme_shows_real_coverage_output() {
+    let o = permc(&root(), &["test", "--coverage", "examples"]);
+    assert_eq!(readme_block("permc test --coverage examples"), stdout(&o));
+}
+
+/// README's `permc diff examples new` is what it prints, `new` being
+/// examples/ with two allow entries added and one removed.
+#[test]
+fn the_readme_shows_real_diff_output() {
+    let d = files::scratch("test", "readme-diff");
+    std::fs::create_dir_all(d.join("examples")).expect("dir");
+    std::fs::create_dir_all(d.join("new")).expect("dir");
+    for f in ["permissions.json", "autonomy.json"] {
+        std::fs::copy(root().join("examples").join(f), d.join("examples").join(f)).expect("copy");
+        std::fs::copy(root().join("examples").join(f), d.join("new").join(f)).expect("copy");
+    }
+    let path = d.join("new/permissions.json");
+    let mut p: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).expect("read")).expect("json");
+    let allow = p["allow"].as_array_mut().expect("allow");
+    allow.retain(|e| e != "Terminal(git log)");
+    allow.push("Terminal(rm -rf build)".into());
+    allow.push("Terminal(git push)".into());
+    std::fs::write(
+        &path,
+        serde_json::to_string_pretty(&p).expect("json") + "\n",
+    )
+    .expect("write");
+    let o = permc(
+        &d,
+        &["diff", "examples", "new", "--fail-on", "more-permissive"],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let shown = stdout(&o).replace(&*d.to_string_lossy(), "/tmp/p") + "$ echo $?\n1\n";
+    assert_eq!(
+        readme_block("permc diff examples new --fail-on more-permissive"),
+        shown
+    );
+}
