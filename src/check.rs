@@ -42,6 +42,27 @@ pub enum Color {
     Never,
 }
 
+/// The least severity that fails the run (`--fail-level`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailLevel {
+    /// Errors only (the default).
+    Error,
+    /// Warnings and errors.
+    Warning,
+    /// Any finding.
+    Info,
+}
+
+impl FailLevel {
+    fn severity(self) -> Severity {
+        match self {
+            FailLevel::Error => Severity::Error,
+            FailLevel::Warning => Severity::Warning,
+            FailLevel::Info => Severity::Info,
+        }
+    }
+}
+
 /// What `--deny` can turn into failures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum DenyLevel {
@@ -69,6 +90,15 @@ pub struct CheckArgs {
     /// `--deny warnings`: warnings fail the run too (exit 1).
     #[arg(long, value_enum, value_name = "LEVEL")]
     deny: Option<DenyLevel>,
+    /// The least severity that fails the run (exit 1); `--deny warnings`
+    /// is `--fail-level warning`.
+    #[arg(long, value_enum, value_name = "LEVEL", conflicts_with = "deny")]
+    fail_level: Option<FailLevel>,
+    /// The project config (default: the permc.toml beside the project's
+    /// permissions.json, found from the current folder up): its `[check]`
+    /// ignores checks, sets severities and suppresses findings on entries.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
     /// Checks not to run (repeat it, or separate names with commas).
     #[arg(long, value_name = "CHECK", value_delimiter = ',')]
     ignore: Vec<String>,
@@ -217,11 +247,18 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
     }
     let cwd = std::env::current_dir()
         .map_err(|e| Fatal(format!("error: cannot tell the current folder: {e}")))?;
+    let config = match &args.config {
+        Some(path) => crate::config::load(path)?,
+        None => crate::config::discover(&cwd)?.0,
+    };
     let inputs = inputs(&args)?;
+    let mut ignore = args.ignore.clone();
+    ignore.extend(config.check.ignore.iter().cloned());
     let options = Options {
         project_root: project_root(&args, &cwd),
-        ignore: args.ignore.clone(),
+        ignore,
     };
+    let mut suppress = Suppressions::new(&config);
     let mut sources = Vec::new();
     let mut diags = Vec::new();
     let mut unreadable = false;
@@ -251,11 +288,23 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
                 continue;
             }
         };
-        diags.extend(check_file(&name, &bytes, None, &options));
+        let found = check_file(&name, &bytes, None, &options);
+        diags.extend(suppress.filter(&name, &bytes, found));
         sources.push(Source {
             name,
             text: String::from_utf8_lossy(&bytes).into_owned(),
         });
+    }
+    if let Some(path) = &config.path {
+        let name = path.display().to_string();
+        let stale = suppress.stale(&name);
+        if !stale.is_empty() {
+            diags.extend(stale);
+            sources.push(Source {
+                name,
+                text: config.text.clone(),
+            });
+        }
     }
     let text = match args.format {
         Format::Human => {
@@ -297,13 +346,149 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
     if unreadable {
         return Ok(ExitCode::from(2));
     }
-    let fails = diags.iter().any(|d| {
-        d.severity == Severity::Error
-            || (d.severity == Severity::Warning && args.deny == Some(DenyLevel::Warnings))
-    });
+    let level = match (args.fail_level, args.deny) {
+        (Some(l), _) => l.severity(),
+        (None, Some(DenyLevel::Warnings)) => Severity::Warning,
+        (None, None) => Severity::Error,
+    };
+    let fails = diags.iter().any(|d| d.severity >= level);
     Ok(if fails {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     })
 }
+
+/// `[check]` of permc.toml applied to findings: severities overridden,
+/// suppressed findings dropped, and which suppressions matched.
+struct Suppressions<'c> {
+    config: &'c crate::config::Config,
+    used: Vec<bool>,
+    /// A permissions.json, an autonomy.json was checked: a suppression is
+    /// stale only when the file its entry would be in was checked.
+    seen: [bool; 2],
+}
+
+/// The entry a finding is about, as a suppression names it: the pattern
+/// (`Terminal(npm run)`) or the autonomy rule's `agent: key`.
+fn entries_of(name: &str, bytes: &[u8]) -> (Option<usize>, Vec<(std::ops::Range<usize>, String)>) {
+    use permc_grammar::rules::{load_autonomy, load_permissions};
+    if permc_analyzer::Kind::detect(name, bytes) == permc_analyzer::Kind::Permissions {
+        if let Some(p) = load_permissions(name, bytes).value {
+            let e = p
+                .entries()
+                .map(|e| (e.span.start..e.span.end, e.pattern.text.clone()))
+                .collect();
+            return (Some(0), e);
+        }
+        return (None, Vec::new());
+    }
+    let rules = match load_autonomy(name, bytes).value {
+        Some(a) => a
+            .rules
+            .iter()
+            .map(|r| {
+                let start = r.key_span.start.min(r.span.start);
+                let end = r.key_span.end.max(r.span.end);
+                (start..end, format!("{}: {}", r.agent, r.key.name()))
+            })
+            .collect(),
+        None => return (None, Vec::new()),
+    };
+    (Some(1), rules)
+}
+
+impl<'c> Suppressions<'c> {
+    fn new(config: &'c crate::config::Config) -> Suppressions<'c> {
+        Suppressions {
+            config,
+            used: vec![false; config.check.allow.len()],
+            seen: [false; 2],
+        }
+    }
+
+    fn filter(
+        &mut self,
+        name: &str,
+        bytes: &[u8],
+        found: Vec<permc_grammar::diagnostic::Diagnostic>,
+    ) -> Vec<permc_grammar::diagnostic::Diagnostic> {
+        let c = &self.config.check;
+        if c.allow.is_empty() && c.severity.is_empty() {
+            return found;
+        }
+        let (kind, entries) = entries_of(name, bytes);
+        if let Some(k) = kind {
+            self.seen[k] = true;
+        }
+        let mut out = Vec::new();
+        for mut d in found {
+            let entry = entries
+                .iter()
+                .find(|(r, _)| r.contains(&d.span.start))
+                .map(|(_, t)| t.as_str());
+            let hit = c.allow.iter().position(|s| {
+                s.check == d.check
+                    && Some(s.entry.get_ref().as_str()) == entry
+                    && s.file
+                        .as_deref()
+                        .is_none_or(|f| name == f || name.ends_with(&format!("/{f}")))
+            });
+            if let Some(i) = hit {
+                self.used[i] = true;
+                continue;
+            }
+            if let Some(level) = c
+                .severity
+                .get(d.check)
+                .and_then(|w| crate::config::severity(w))
+            {
+                if d.severity != Severity::Error {
+                    d.severity = level;
+                }
+            }
+            out.push(d);
+        }
+        out
+    }
+
+    /// A finding for each suppression that matched nothing: it answers a
+    /// finding that is gone, and would hide a new one on the same entry.
+    fn stale(&self, config_name: &str) -> Vec<permc_grammar::diagnostic::Diagnostic> {
+        self.config
+            .check
+            .allow
+            .iter()
+            .zip(&self.used)
+            .filter(|(s, used)| {
+                // `Label(…)` is a pattern; `agent: key` an autonomy rule.
+                let kind = usize::from(!s.entry.get_ref().ends_with(')'));
+                !**used && self.seen[kind]
+            })
+            .map(|(s, _)| {
+                let span = s.entry.span();
+                let mut d = permc_grammar::diagnostic::Diagnostic::new(
+                    STALE_SUPPRESSION,
+                    Severity::Warning,
+                    config_name,
+                    permc_grammar::json::Span {
+                        start: span.start,
+                        end: span.end,
+                    },
+                    format!(
+                        "the suppression of `{}` on `{}` matches no finding",
+                        s.check,
+                        s.entry.get_ref()
+                    ),
+                );
+                d.help = Some(
+                    "remove it: the entry or the finding is gone (or the entry is written differently)".into(),
+                );
+                d
+            })
+            .collect()
+    }
+}
+
+/// The finding for a `[[check.allow]]` of permc.toml that matched nothing.
+pub const STALE_SUPPRESSION: &str = "stale-suppression";

@@ -4,12 +4,15 @@
 mod always;
 mod check;
 mod compile;
+mod config;
 mod decide;
+mod diff;
 mod load;
 mod out;
 mod project;
 mod seed;
 mod serve;
+mod testing;
 mod tokens;
 mod write;
 
@@ -25,7 +28,9 @@ const EXIT_STATUS: &str = "\
 Exit status:
   0  success; a stream (--requests, serve) answered every line, even the
      lines that are errors (each answered in its place)
-  1  check found an error (or a warning under --deny warnings)
+  1  check found an error (or a warning under --deny warnings, or at
+     --fail-level); diff --fail-on found such a change; test had a
+     failing case
   2  bad usage; rule files missing, unreadable or rejected; a single
      request (--request) that cannot be read (decide prints its error
      line, explain and always say why); output that cannot be written
@@ -110,6 +115,13 @@ enum Command {
     /// The static analyzer (SPEC §11): what in the rule files does not do
     /// what it seems to.
     Check(check::CheckArgs),
+    /// What a change of the rule files really grants: the exact commands,
+    /// typed labels and autonomy rules whose decision changes, each with a
+    /// witness decided before and after.
+    Diff(diff::DiffArgs),
+    /// Decision tests (`*.permc-test.toml`): each case's request decided and
+    /// compared with the policy expected, with rule coverage.
+    Test(testing::TestArgs),
     /// Compiles the rule files into an artifact (SPEC §9).
     Compile(compile::CompileArgs),
     /// How a command line is read (SPEC §4), as JSON.
@@ -351,6 +363,8 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             })
         }
         Command::Check(args) => check::run(args),
+        Command::Diff(args) => diff::run(args),
+        Command::Test(args) => testing::run(args),
         Command::Compile(args) => compile::run(&args),
         Command::Completions { shell } => {
             let mut buf = Vec::new();

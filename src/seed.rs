@@ -76,6 +76,7 @@ pub fn run(o: Options) -> Result<ExitCode, Fatal> {
     if let Some(policy) = &o.policy {
         write::recompile(policy, &o.permissions, o.autonomy.as_deref())?;
     }
+    let config = write_config(&o.permissions)?;
     drop(alock);
     drop(plock);
     let autonomy: Vec<_> = agents
@@ -87,7 +88,38 @@ pub fn run(o: Options) -> Result<ExitCode, Fatal> {
         "added": added,
         "autonomy": autonomy,
         "policy": o.policy.as_ref().map(|p| p.display().to_string()),
+        "config": config.map(|p| p.display().to_string()),
     });
     crate::out::println(&out.to_string())?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Writes permc.toml beside permissions.json when there is none: the
+/// answers to the seeded defaults' own warnings (issue 11 pt 3), so a
+/// freshly seeded project passes `permc check --fail-level warning`. An
+/// existing config is the project's own and is left alone. The path
+/// written, if any.
+fn write_config(permissions: &std::path::Path) -> Result<Option<PathBuf>, Fatal> {
+    let dir = match permissions.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let path = dir.join(crate::project::CONFIG);
+    if path.exists() {
+        return Ok(None);
+    }
+    // Created only if absent: a config written meanwhile is kept.
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .and_then(|mut f| std::io::Write::write_all(&mut f, crate::config::SEEDED.as_bytes()));
+    match written {
+        Ok(()) => Ok(Some(path)),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(None),
+        Err(e) => Err(Fatal(format!(
+            "error: cannot write {}: {e}",
+            path.display()
+        ))),
+    }
 }

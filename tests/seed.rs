@@ -310,5 +310,8 @@ fn no_lock_files_are_left_behind() {
         .output()
         .expect("runs");
     ok_json(&o);
-    assert_eq!(names(&dir), ["autonomy.json", "permissions.json"]);
+    assert_eq!(
+        names(&dir),
+        ["autonomy.json", "permc.toml", "permissions.json"]
+    );
 }

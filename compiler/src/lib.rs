@@ -32,6 +32,7 @@
 
 pub mod artifact;
 pub mod dag;
+pub mod diff;
 pub mod hash;
 pub mod matcher;
 

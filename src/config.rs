@@ -1,0 +1,296 @@
+//! The project config, `permc.toml` beside permissions.json (issue 11 pt
+//! 3), found by [`crate::project::discover`] as the rule files are.
+//!
+//! ```toml
+//! [check]
+//! ignore = ["literal-star"]            # checks not to run
+//! severity = { redundant-rule = "error" }   # per-check severity
+//!
+//! [[check.allow]]                      # one finding kept quiet, with why
+//! check = "broad-always-expansion"
+//! entry = "Terminal(npm run)"
+//! reason = "npm run only runs the scripts of our package.json, reviewed"
+//!
+//! [context]                            # the default context of diff and test
+//! role = "developer"
+//! executionMode = "runner"
+//! ```
+//!
+//! JSON cannot hold a `# noqa`, so suppressions live here, and each must
+//! say why. Unknown keys and checks are errors (a typo must not silently
+//! let a finding through); a suppression that matches nothing is reported.
+
+use crate::load::Fatal;
+use permc_analyzer::checks;
+use permc_grammar::Severity;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// `permc.toml`, read.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// Where it was read from (`None`: no config).
+    pub path: Option<PathBuf>,
+    /// Its text (for positions in findings about it).
+    pub text: String,
+    /// `[check]`.
+    pub check: CheckConfig,
+    /// `[context]`: request context fields (SPEC §10.1), as JSON.
+    pub context: serde_json::Map<String, serde_json::Value>,
+}
+
+/// `[check]`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CheckConfig {
+    /// Checks not to run.
+    #[serde(default)]
+    pub ignore: Vec<String>,
+    /// Per-check severity: `error`, `warning` or `info`.
+    #[serde(default)]
+    pub severity: BTreeMap<String, String>,
+    /// Per-entry suppressions.
+    #[serde(default)]
+    pub allow: Vec<Suppression>,
+}
+
+/// One `[[check.allow]]`: a finding of `check` on `entry`, kept quiet.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Suppression {
+    /// The check's name.
+    pub check: String,
+    /// The entry as written: a pattern (`Terminal(npm run)`), or an
+    /// autonomy rule's agent and key (`dev-api: terminal`).
+    pub entry: toml::Spanned<String>,
+    /// Why it is fine (required, not empty).
+    pub reason: String,
+    /// Only in this rule file (its name or a path ending in it).
+    #[serde(default)]
+    pub file: Option<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ConfigToml {
+    #[serde(default)]
+    check: CheckConfig,
+    #[serde(default)]
+    context: Option<toml::Table>,
+}
+
+fn bad(path: &Path, why: impl std::fmt::Display) -> Fatal {
+    Fatal(format!("error: {}: {why}", path.display()))
+}
+
+fn unknown_check(path: &Path, name: &str) -> Fatal {
+    let hint = permc_grammar::action::closest(name, checks::CHECKS.iter().map(|c| c.name))
+        .map(|s| format!(" (did you mean `{s}`?)"))
+        .unwrap_or_default();
+    bad(path, format!("unknown check `{name}`{hint}"))
+}
+
+/// Parses a severity word.
+pub fn severity(word: &str) -> Option<Severity> {
+    match word {
+        "error" => Some(Severity::Error),
+        "warning" => Some(Severity::Warning),
+        "info" => Some(Severity::Info),
+        _ => None,
+    }
+}
+
+/// Reads and checks `permc.toml` text.
+pub fn parse(path: &Path, text: &str) -> Result<Config, Fatal> {
+    let raw: ConfigToml = toml::from_str(text).map_err(|e| bad(path, e.to_string().trim_end()))?;
+    let c = &raw.check;
+    for name in c.ignore.iter().chain(c.severity.keys()) {
+        let check = checks::find(name).ok_or_else(|| unknown_check(path, name))?;
+        if check.severity == Severity::Error {
+            return Err(bad(
+                path,
+                format!(
+                    "`{name}` finds errors, which reject a file whole (SPEC §2): it cannot be ignored or lowered"
+                ),
+            ));
+        }
+    }
+    for (name, word) in &c.severity {
+        if severity(word).is_none() {
+            return Err(bad(
+                path,
+                format!(
+                    "[check.severity] {name} = \"{word}\": a severity is error, warning or info"
+                ),
+            ));
+        }
+    }
+    for s in &c.allow {
+        let check = checks::find(&s.check).ok_or_else(|| unknown_check(path, &s.check))?;
+        if check.severity == Severity::Error {
+            return Err(bad(
+                path,
+                format!("`{}` finds errors, which cannot be suppressed", s.check),
+            ));
+        }
+        if s.reason.trim().is_empty() {
+            return Err(bad(
+                path,
+                format!(
+                    "the suppression of `{}` on `{}` needs a reason: say why the finding is fine",
+                    s.check,
+                    s.entry.get_ref()
+                ),
+            ));
+        }
+    }
+    let context = match raw.context {
+        None => serde_json::Map::new(),
+        Some(t) => match serde_json::to_value(t) {
+            Ok(serde_json::Value::Object(m)) => m,
+            _ => return Err(bad(path, "[context] must be a table")),
+        },
+    };
+    Ok(Config {
+        path: Some(path.to_path_buf()),
+        text: text.to_string(),
+        check: raw.check,
+        context,
+    })
+}
+
+/// Reads a `permc.toml`.
+pub fn load(path: &Path) -> Result<Config, Fatal> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Fatal(format!("error: cannot read {}: {e}", path.display())))?;
+    parse(path, &text)
+}
+
+/// The config of the project around `start` (empty when there is none).
+pub fn discover(start: &Path) -> Result<(Config, Option<PathBuf>), Fatal> {
+    match crate::project::discover(start) {
+        Some(p) => Ok((
+            match &p.config {
+                Some(c) => load(c)?,
+                None => Config::default(),
+            },
+            Some(p.root),
+        )),
+        None => Ok((Config::default(), None)),
+    }
+}
+
+/// The config of the project around the current folder, and its root.
+pub fn here() -> Result<(Config, Option<PathBuf>), Fatal> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| Fatal(format!("error: cannot tell the current folder: {e}")))?;
+    discover(&cwd)
+}
+
+/// The context of `diff` and `test` (SPEC §10.1's `context`): role
+/// `developer`, `runner` mode, the project folder as scope root; then the
+/// config's `[context]`; then `overrides` (a JSON object).
+pub fn context(
+    config: &Config,
+    root: Option<&Path>,
+    overrides: Option<&str>,
+) -> Result<permc_runtime::request::Context, Fatal> {
+    let mut ctx = context_fields(config, root);
+    if let Some(text) = overrides {
+        match serde_json::from_str::<serde_json::Value>(text) {
+            Ok(serde_json::Value::Object(m)) => ctx.extend(m),
+            Ok(_) => return Err(Fatal("error: --context must be a JSON object".into())),
+            Err(e) => return Err(Fatal(format!("error: --context is not JSON: {e}"))),
+        }
+    }
+    context_of(ctx)
+}
+
+/// The default context's JSON fields (SPEC §10.1): role `developer`,
+/// `runner` mode, the project folder as scope root; then the config's
+/// `[context]` over them.
+pub fn context_fields(
+    config: &Config,
+    root: Option<&Path>,
+) -> serde_json::Map<String, serde_json::Value> {
+    let mut ctx = serde_json::Map::new();
+    ctx.insert("role".into(), "developer".into());
+    ctx.insert("executionMode".into(), "runner".into());
+    let root = root
+        .map(Path::to_path_buf)
+        .or_else(|| std::env::current_dir().ok())
+        .unwrap_or_else(|| PathBuf::from("/"));
+    let root = std::path::absolute(&root).unwrap_or(root);
+    ctx.insert("projectScopeRoot".into(), root.display().to_string().into());
+    ctx.extend(config.context.clone());
+    ctx
+}
+
+/// A context from its JSON fields, read as a request's (strictly).
+pub fn context_of(
+    ctx: serde_json::Map<String, serde_json::Value>,
+) -> Result<permc_runtime::request::Context, Fatal> {
+    let req = serde_json::json!({
+        "action": {"type": "terminal", "command": "true"},
+        "context": serde_json::Value::Object(ctx),
+    });
+    permc_runtime::Request::from_value(&req)
+        .map(|r| r.context)
+        .map_err(|e| Fatal(format!("error: the context cannot be read ({e})")))
+}
+
+/// The text a `permc seed` project's config starts with: the answers to
+/// the seeded defaults' own warnings (SPEC §8), each with its reason.
+pub const SEEDED: &str = r#"# permc's project config (README "permc.toml"), written by `permc seed`.
+# The activation defaults (SPEC §8) hold three entries the analyzer warns
+# about; the platform seeds them on purpose, so they are answered here.
+
+[[check.allow]]
+check = "unanchored-mutating-verb"
+entry = "Terminal(find)"
+reason = "seeded default (SPEC §8): agents read the worktree with find; -delete and -exec still run inside the project scope"
+
+[[check.allow]]
+check = "broad-always-expansion"
+entry = "Terminal(npm run)"
+reason = "seeded default (SPEC §8): npm run runs the scripts of the project's package.json, which are reviewed with the code"
+
+[[check.allow]]
+check = "broad-always-expansion"
+entry = "Terminal(npx vitest)"
+reason = "seeded default (SPEC §8, RN-675): npx vitest runs the project's own test runner"
+
+[context]
+role = "developer"
+executionMode = "runner"
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_seeded_config_reads() {
+        let c = parse(Path::new("permc.toml"), SEEDED).expect("reads");
+        assert_eq!(c.check.allow.len(), 3);
+        assert_eq!(c.context.get("role"), Some(&"developer".into()));
+    }
+
+    #[test]
+    fn typos_and_missing_reasons_are_errors() {
+        let p = Path::new("permc.toml");
+        let e = parse(p, "[check]\nignore = [\"literal-stra\"]\n").expect_err("typo");
+        assert!(e.0.contains("did you mean `literal-star`"), "{}", e.0);
+        let e = parse(p, "[chek]\n").expect_err("unknown table");
+        assert!(e.0.contains("chek"), "{}", e.0);
+        let e = parse(
+            p,
+            "[[check.allow]]\ncheck = \"literal-star\"\nentry = \"Terminal(*)\"\nreason = \" \"\n",
+        )
+        .expect_err("no reason");
+        assert!(e.0.contains("needs a reason"), "{}", e.0);
+        let e = parse(p, "[check.severity]\ninvalid-json = \"info\"\n").expect_err("error check");
+        assert!(e.0.contains("cannot be ignored or lowered"), "{}", e.0);
+    }
+}

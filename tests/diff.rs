@@ -1,0 +1,574 @@
+//! `permc diff`'s regions are exact (issue 11): over a small universe — a
+//! vocabulary of words, every command of up to 3 words, generated policy
+//! pairs — brute force (each command classified by a linear scan of the
+//! entries, SPEC §5.3 step 6) agrees with the regions of the product
+//! walk: every command whose class changes lies in exactly one region,
+//! with that region's class pair; no unchanged command lies in any; every
+//! witness lies in its region and really changes.
+//!
+//! The suite runs `PERMC_DIFF_PAIRS` generated pairs (default 300) over
+//! commands of up to `PERMC_DIFF_WORDS` words (default 3), plus proptest.
+//! A larger run, in release:
+//! `PERMC_DIFF_PAIRS=20000 PERMC_DIFF_WORDS=4 cargo test --release --test diff`.
+
+use permc_compiler::diff::{self, Class, Region};
+use permc_compiler::{compile, CompiledPolicy};
+use permc_grammar::pattern::Pattern;
+use permc_grammar::rules::{load_permissions, Permissions};
+use proptest::prelude::*;
+
+/// Words commands are made of: exact tokens of the patterns, words that
+/// only a wildcard matches, and words no pattern names.
+const WORDS: &[&str] = &["a", "ab", "abc", "b", "-r", "x", "a:1", "a:"];
+
+/// Tokens patterns are made of (`*` at the end: a prefix wildcard).
+const TOKENS: &[&str] = &["a", "ab", "b", "-r", "a*", "ab*", "a:*", "x", "b*"];
+
+fn permissions(lists: &[Vec<String>; 3]) -> Permissions {
+    let json = serde_json::json!({"deny": lists[0], "ask": lists[1], "allow": lists[2]});
+    load_permissions("permissions.json", json.to_string().as_bytes())
+        .value
+        .expect("generated rules load")
+}
+
+/// SPEC §5.3 step 6 for one segment, by a linear scan.
+fn brute_class(p: &Permissions, words: &[&str]) -> Class {
+    let m = |l: &[permc_grammar::rules::Entry]| l.iter().any(|e| e.pattern.matches_words(words));
+    if m(&p.deny) {
+        Class::Deny
+    } else if m(&p.ask) {
+        Class::Ask
+    } else if m(&p.allow) {
+        Class::Allow
+    } else {
+        Class::Uncovered
+    }
+}
+
+fn universe(max_words: usize) -> Vec<Vec<&'static str>> {
+    let mut all: Vec<Vec<&str>> = vec![vec![]];
+    let mut layer: Vec<Vec<&str>> = vec![vec![]];
+    for _ in 0..max_words {
+        let mut next = Vec::new();
+        for c in &layer {
+            for w in WORDS {
+                let mut v = c.clone();
+                v.push(*w);
+                next.push(v);
+            }
+        }
+        all.extend(next.iter().cloned());
+        layer = next;
+    }
+    all
+}
+
+/// Checks one pair; returns (changed commands, regions).
+fn check_pair(
+    old: &[Vec<String>; 3],
+    new: &[Vec<String>; 3],
+    commands: &[Vec<&str>],
+) -> (usize, usize) {
+    let (po, pn) = (permissions(old), permissions(new));
+    let (co, cn): (CompiledPolicy, CompiledPolicy) = (
+        compile(&po, &Default::default()),
+        compile(&pn, &Default::default()),
+    );
+    let regions: Vec<Region> = diff::terminal(&co, &cn);
+    let show = || format!("old {old:?}\nnew {new:?}\nregions {regions:#?}");
+    for r in &regions {
+        assert_ne!(r.old, r.new, "a region without a change\n{}", show());
+        assert!(r.contains(&r.witness), "witness outside\n{}", show());
+        let w: Vec<&str> = r.witness.iter().map(String::as_str).collect();
+        assert_eq!(
+            (brute_class(&po, &w), brute_class(&pn, &w)),
+            (r.old, r.new),
+            "witness {w:?}\n{}",
+            show()
+        );
+        // The witness reads back as the same words.
+        let line = diff::command_line(&r.witness);
+        let again = permc_grammar::shell::read(&line);
+        if !r.witness.is_empty() {
+            assert_eq!(again.segments.len(), 1, "{line}");
+            assert_eq!(again.segments[0].words, r.witness, "{line}");
+        }
+    }
+    let mut changed = 0;
+    for c in commands {
+        let pair = (brute_class(&po, c), brute_class(&pn, c));
+        let inside: Vec<&Region> = regions.iter().filter(|r| r.contains(c)).collect();
+        if pair.0 == pair.1 {
+            assert!(inside.is_empty(), "unchanged {c:?} in a region\n{}", show());
+        } else {
+            changed += 1;
+            assert_eq!(inside.len(), 1, "changed {c:?} {pair:?}\n{}", show());
+            assert_eq!((inside[0].old, inside[0].new), pair, "{c:?}\n{}", show());
+        }
+    }
+    (changed, regions.len())
+}
+
+/// A small deterministic generator (xorshift), so the exhaustive run needs
+/// no seed file.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pattern(&mut self) -> String {
+        let n = self.below(4); // 0..=3 tokens; 0 is `Terminal()`, rarely kept
+        let n = if n == 0 && self.below(4) != 0 { 1 } else { n };
+        let toks: Vec<&str> = (0..n).map(|_| TOKENS[self.below(TOKENS.len())]).collect();
+        format!("Terminal({})", toks.join(" "))
+    }
+    fn lists(&mut self) -> [Vec<String>; 3] {
+        std::array::from_fn(|_| (0..self.below(4)).map(|_| self.pattern()).collect())
+    }
+    /// A pair: unrelated, or the new one a small edit of the old.
+    fn pair(&mut self) -> ([Vec<String>; 3], [Vec<String>; 3]) {
+        let old = self.lists();
+        if self.below(2) == 0 {
+            return (old, self.lists());
+        }
+        let mut new = old.clone();
+        for _ in 0..=self.below(2) {
+            let l = self.below(3);
+            if !new[l].is_empty() && self.below(2) == 0 {
+                let k = self.below(new[l].len());
+                new[l].remove(k);
+            } else {
+                let p = self.pattern();
+                new[l].push(p);
+            }
+        }
+        (old, new)
+    }
+}
+
+fn env(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+#[test]
+fn regions_equal_brute_force_exhaustively() {
+    let commands = universe(env("PERMC_DIFF_WORDS", 3));
+    let mut g = Gen(0x9E37_79B9_7F4A_7C15);
+    let (mut changed, mut regions) = (0, 0);
+    let pairs = env("PERMC_DIFF_PAIRS", 300);
+    for _ in 0..pairs {
+        let (old, new) = g.pair();
+        let (c, r) = check_pair(&old, &new, &commands);
+        changed += c;
+        regions += r;
+    }
+    eprintln!(
+        "{pairs} pairs, {} commands each: {changed} changed commands in {regions} regions",
+        commands.len()
+    );
+    // Not vacuous: most pairs change something.
+    assert!(
+        changed > pairs * 10 && regions > pairs / 2,
+        "{changed} {regions}"
+    );
+}
+
+#[test]
+fn every_pattern_token_parses() {
+    for t in TOKENS {
+        Pattern::parse(&format!("Terminal({t})")).expect("parses");
+    }
+}
+
+fn lists_strategy() -> impl Strategy<Value = [Vec<String>; 3]> {
+    let pattern = proptest::collection::vec(proptest::sample::select(TOKENS), 0..4)
+        .prop_map(|t| format!("Terminal({})", t.join(" ")));
+    let list = proptest::collection::vec(pattern, 0..4);
+    (list.clone(), list.clone(), list).prop_map(|(a, b, c)| [a, b, c])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(env("PERMC_DIFF_CASES", 200) as u32))]
+    #[test]
+    fn regions_equal_brute_force(old in lists_strategy(), new in lists_strategy()) {
+        check_pair(&old, &new, &universe(3));
+    }
+}
+
+#[test]
+fn the_issue_example_regions() {
+    let old: [Vec<String>; 3] = [vec![], vec![], vec!["Terminal(git status)".into()]];
+    let new: [Vec<String>; 3] = [
+        vec![],
+        vec![],
+        vec![
+            "Terminal(git status)".into(),
+            "Terminal(rm -rf build)".into(),
+            "Terminal(git push)".into(),
+        ],
+    ];
+    let (co, cn) = (
+        compile(&permissions(&old), &Default::default()),
+        compile(&permissions(&new), &Default::default()),
+    );
+    let r = diff::terminal(&co, &cn);
+    let shown: Vec<String> = r
+        .iter()
+        .map(|r| format!("{} {}→{}", r.pattern, r.old.name(), r.new.name()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "git push … uncovered→allow",
+            "rm -rf build … uncovered→allow"
+        ]
+    );
+    assert_eq!(r[1].witness, ["rm", "-rf", "build"]);
+    // A broader allow over a narrower one: one region with an exception.
+    let old: [Vec<String>; 3] = [vec![], vec![], vec!["Terminal(git status)".into()]];
+    let new: [Vec<String>; 3] = [vec![], vec![], vec!["Terminal(git)".into()]];
+    let r = diff::terminal(
+        &compile(&permissions(&old), &Default::default()),
+        &compile(&permissions(&new), &Default::default()),
+    );
+    assert_eq!(r.len(), 1, "{r:#?}");
+    assert_eq!(r[0].pattern.to_string(), "git …");
+    let ex: Vec<String> = r[0].except.iter().map(ToString::to_string).collect();
+    assert_eq!(ex, ["git status …"]);
+}
+
+// ---------------------------------------------------------------------
+// `permc diff` end to end.
+
+#[path = "support/files.rs"]
+mod files;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const PERMC: &str = env!("CARGO_BIN_EXE_permc");
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn permc(dir: &Path, args: &[&str]) -> Output {
+    Command::new(PERMC)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .expect("permc runs")
+}
+
+/// examples/ as OLD, and NEW with `extra` added to allow.
+fn example_pair(name: &str, extra: &[&str]) -> PathBuf {
+    let d = files::scratch("diff", name);
+    for v in ["old", "new"] {
+        std::fs::create_dir_all(d.join(v)).expect("dir");
+        for f in ["permissions.json", "autonomy.json"] {
+            std::fs::copy(root().join("examples").join(f), d.join(v).join(f)).expect("copy");
+        }
+    }
+    add_allow(&d.join("new/permissions.json"), extra);
+    d
+}
+
+fn add_allow(path: &Path, extra: &[&str]) {
+    let mut p: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).expect("read")).expect("json");
+    for e in extra {
+        p["allow"]
+            .as_array_mut()
+            .expect("allow")
+            .push(serde_json::Value::from(*e));
+    }
+    std::fs::write(path, serde_json::to_string_pretty(&p).expect("json")).expect("write");
+}
+
+#[test]
+fn the_issue_example_end_to_end() {
+    let d = example_pair("issue", &["Terminal(rm -rf build)", "Terminal(git push)"]);
+    let o = permc(&d, &["diff", "old", "new", "--format", "json"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["version"], 1);
+    let changes = v["changes"].as_array().expect("changes");
+    assert_eq!(changes.len(), 2, "{v:#}");
+    let by = |title: &str| {
+        changes
+            .iter()
+            .find(|c| c["title"] == title)
+            .unwrap_or_else(|| panic!("{title} in {v:#}"))
+    };
+    let rm = by("rm -rf build …");
+    assert_eq!(rm["direction"], "more-permissive");
+    assert_eq!(rm["effect"], true);
+    assert_eq!(rm["witness"]["shown"], "rm -rf build");
+    assert_eq!(rm["witness"]["before"]["policy"], "require_approval");
+    assert_eq!(rm["witness"]["after"]["policy"], "auto_approve");
+    assert_eq!(rm["entry"]["rule"], "Terminal(rm -rf build)");
+    let push = by("git push …");
+    assert_eq!(push["effect"], false);
+    assert_eq!(
+        push["witness"]["after"]["reason"],
+        "ceiling.external_effect"
+    );
+    // The gate.
+    let o = permc(&d, &["diff", "old", "new", "--fail-on", "more-permissive"]);
+    assert_eq!(o.status.code(), Some(1));
+    let human = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        human.contains("more-permissive  rm -rf build …: was uncovered, now allow"),
+        "{human}"
+    );
+    assert!(
+        human.contains("no effect in this context: ceiling.external_effect"),
+        "{human}"
+    );
+    // Only the no-effect change: the gate passes.
+    let d = example_pair("push-only", &["Terminal(git push)"]);
+    let o = permc(&d, &["diff", "old", "new", "--fail-on", "more-permissive"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    // No change at all.
+    let o = permc(&d, &["diff", "old", "old"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("no decision changes"));
+}
+
+#[test]
+fn github_and_sarif_point_at_the_entry_in_new() {
+    let d = example_pair("formats", &["Terminal(rm -rf build)"]);
+    let o = permc(&d, &["diff", "old", "new", "--format", "github"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.starts_with("::warning file=new/permissions.json,line=46,col=5,"),
+        "{text}"
+    );
+    let o = permc(&d, &["diff", "old", "new", "--format", "sarif"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let loc = &v["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["uri"], "new/permissions.json");
+    assert_eq!(loc["region"]["startLine"], 46);
+    validate_sarif(&d.join("diff.sarif"), &String::from_utf8_lossy(&o.stdout));
+}
+
+/// The SARIF 2.1.0 schema, as tests/check.rs validates check's output.
+fn validate_sarif(file: &Path, sarif: &str) {
+    std::fs::write(file, sarif).expect("write");
+    let schema = root().join("tests/fixtures/sarif-schema-2.1.0.json");
+    let script = "import json, sys\nimport jsonschema\n\
+        v = jsonschema.Draft4Validator(json.load(open(sys.argv[1])))\n\
+        errors = [f'{list(e.absolute_path)}: {e.message}' for e in v.iter_errors(json.load(open(sys.argv[2])))]\n\
+        print('\\n'.join(errors))\nsys.exit(1 if errors else 0)\n";
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(&schema)
+        .arg(file)
+        .output();
+    match out {
+        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("No module named 'jsonschema'") => {
+            assert!(
+                std::env::var_os("PERMC_REQUIRE_SCHEMA").is_none(),
+                "python3 jsonschema is required"
+            );
+            eprintln!("SKIPPED SARIF schema validation: pip install jsonschema to run it");
+        }
+        Ok(o) => assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout)),
+        Err(_) => eprintln!("SKIPPED SARIF schema validation: no python3"),
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let o = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.invalid"])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(
+        o.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+#[test]
+fn base_and_staged_read_the_old_versions_from_git() {
+    let d = files::scratch("diff", "git");
+    git(&d, &["init", "-q"]);
+    std::fs::copy(
+        root().join("examples/permissions.json"),
+        d.join("permissions.json"),
+    )
+    .expect("copy");
+    git(&d, &["add", "permissions.json"]);
+    git(&d, &["commit", "-qm", "rules"]);
+    add_allow(&d.join("permissions.json"), &["Terminal(rm -rf build)"]);
+    // Unstaged: --staged sees nothing, --base HEAD sees the working tree.
+    let o = permc(&d, &["diff", "--staged", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["changes"].as_array().map(Vec::len), Some(0), "{v:#}");
+    let o = permc(
+        &d,
+        &["diff", "--base", "HEAD", "--fail-on", "more-permissive"],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    git(&d, &["add", "permissions.json"]);
+    let o = permc(
+        &d,
+        &["diff", "--staged", "--format", "json", "permissions.json"],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["changes"][0]["title"], "rm -rf build …", "{v:#}");
+    // A file new in the commit: its old version is empty.
+    std::fs::write(
+        d.join("autonomy.json"),
+        r#"{"dev-x": {"*": "auto_approve"}}"#,
+    )
+    .expect("write");
+    git(&d, &["add", "autonomy.json"]);
+    let o = permc(&d, &["diff", "--staged", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let autonomy = v["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .filter(|c| c["kind"] == "autonomy")
+        .count();
+    assert_eq!(autonomy, 20, "{v:#}");
+    assert_eq!(v["changes"][1]["automaticSwitch"], true, "{v:#}");
+}
+
+/// The issue's example in every format, as a reviewer and a machine read
+/// it (insta snapshots).
+#[test]
+fn the_issue_example_in_every_format() {
+    let d = example_pair(
+        "snapshots",
+        &["Terminal(rm -rf build)", "Terminal(git push)"],
+    );
+    let context = r#"{"projectScopeRoot": "/home/ana/p"}"#;
+    for format in ["human", "json", "github", "sarif"] {
+        let o = permc(
+            &d,
+            &[
+                "diff",
+                "old",
+                "new",
+                "--context",
+                context,
+                "--format",
+                format,
+                "--fail-on",
+                "more-permissive",
+            ],
+        );
+        assert_eq!(o.status.code(), Some(1), "{format}");
+        let text = String::from_utf8_lossy(&o.stdout).into_owned();
+        let text = if format == "json" || format == "sarif" {
+            let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+            let mut pretty = serde_json::to_string_pretty(&v).expect("json");
+            pretty = pretty.replace(env!("CARGO_PKG_VERSION"), "<version>");
+            pretty
+        } else {
+            text
+        };
+        insta::assert_snapshot!(format!("diff_issue_example_{format}"), text);
+    }
+}
+
+/// What a pre-commit hook passes: only the staged files, from the
+/// repository's root, perhaps in several folders. Each folder is compared
+/// with its own other rule file, so an autonomy change is witnessed with
+/// the permissions.json beside it.
+#[test]
+fn staged_files_in_folders_are_compared_with_their_siblings() {
+    let d = files::scratch("diff", "folders");
+    git(&d, &["init", "-q"]);
+    for sub in ["api", "web"] {
+        std::fs::create_dir_all(d.join(sub)).expect("dir");
+        for f in ["permissions.json", "autonomy.json"] {
+            std::fs::copy(root().join("examples").join(f), d.join(sub).join(f)).expect("copy");
+        }
+    }
+    git(&d, &["add", "."]);
+    git(&d, &["commit", "-qm", "rules"]);
+    add_allow(&d.join("web/permissions.json"), &["Terminal(rm -rf build)"]);
+    let auto = d.join("api/autonomy.json");
+    let mut a: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&auto).expect("read")).expect("json");
+    a["dev-api"]["git_commit"] = "deny".into();
+    std::fs::write(&auto, a.to_string()).expect("write");
+    git(&d, &["add", "."]);
+    let o = permc(
+        &d,
+        &[
+            "diff",
+            "--staged",
+            "--format",
+            "json",
+            "api/autonomy.json",
+            "web/permissions.json",
+        ],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let changes = v["changes"].as_array().expect("changes");
+    let shown: Vec<(String, String, String)> = changes
+        .iter()
+        .map(|c| {
+            (
+                c["file"].as_str().unwrap_or("").to_string(),
+                c["title"].as_str().unwrap_or("").to_string(),
+                c["direction"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (
+                "api/autonomy.json".to_string(),
+                "dev-api: git_commit".to_string(),
+                "less-permissive".to_string()
+            ),
+            (
+                "web/permissions.json".to_string(),
+                "rm -rf build …".to_string(),
+                "more-permissive".to_string()
+            ),
+        ],
+        "{v:#}"
+    );
+    // The autonomy change's witness was decided with api/permissions.json:
+    // GitCommit() in its allow list approved the commit before (without
+    // it, dev-api's wildcard would have).
+    assert_eq!(
+        changes[0]["witness"]["before"]["reason"], "file.allow",
+        "{v:#}"
+    );
+    assert_eq!(changes[0]["witness"]["after"]["policy"], "deny", "{v:#}");
+}
