@@ -70,11 +70,20 @@ impl<'a> Witnesser<'a> {
     fn terminal(&self, command: &str) -> Vec<(usize, usize)> {
         let f = permc_runtime::facts::LineFacts::of(command);
         let lists = Self::lists(self.rules);
+        if f.has_unknown {
+            // An unknown word may match any deny or ask pattern (SPEC
+            // §4.4): no entry can be left out.
+            return lists
+                .iter()
+                .enumerate()
+                .flat_map(|(l, list)| (0..list.len()).map(move |k| (l, k)))
+                .collect();
+        }
         let lines = f
             .line
             .segments
             .iter()
-            .chain(&f.inner_segments)
+            .chain(f.inner_lines.iter().flat_map(|(_, l)| &l.segments))
             .map(|s| &s.words)
             .chain(f.runs.iter().map(|r| &r.words));
         let mut keep = Vec::new();
