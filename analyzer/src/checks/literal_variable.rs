@@ -14,6 +14,13 @@
 //! never matches `ls /home/ana`. The entry does much less than it seems.
 //! (Such words are also outside the scope, SPEC §6.2.)
 //!
+//! In deny and ask the surprise goes further (SPEC §4.4): a command that
+//! really writes `$HOME` there holds an unknown word, which deny and ask
+//! read as *possibly any token*, so `Terminal(rm -rf $HOME)` in deny never
+//! denies `rm -rf $HOME` (it is asked for as `unknown.word`, like any
+//! possible match) and never sees `rm -rf /home/ana`: it denies only the
+//! quoted literal `rm -rf '$HOME'`.
+//!
 //! ## Example
 //! ```json
 //! {"allow": ["Terminal(cat $HOME/.npmrc)", "Terminal(ls ~/src)"]}
@@ -28,6 +35,7 @@ use super::{entries, word_spans, Check};
 use crate::FileContext;
 use permc_grammar::diagnostic::{Diagnostic, Severity};
 use permc_grammar::json::Span;
+use permc_grammar::rules::List;
 
 /// `literal-variable`.
 pub const CHECK: Check = Check {
@@ -67,7 +75,9 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
             found.sort_unstable();
             for (start, end) in found {
                 let what = content.get(start..end).unwrap_or("$");
-                let (message, help) = if what == "~" {
+                let (message, help) = if e.list != List::Allow {
+                    literal_in_deny_or_ask(e.list, &e.pattern.text, what)
+                } else if what == "~" {
                     (
                         format!("`~` is not expanded: `{}` matches only commands with a literal `~`, not a home folder", e.pattern.text),
                         "write the path as the commands spell it, relative to the project (`src`), or quote it (`'~'`) if the literal text is meant".to_string(),
@@ -90,5 +100,23 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                 );
             }
         }
+    }
+}
+
+/// The message and help for a `$NAME` or `~` in a deny or ask entry: what
+/// the entry really catches under SPEC §4.4.
+fn literal_in_deny_or_ask(list: List, text: &str, what: &str) -> (String, String) {
+    let verb = if list == List::Deny { "denies" } else { "asks for" };
+    let name = list.name();
+    if what == "~" {
+        (
+            format!("`~` is not expanded: in {name}, `{text}` {verb} only commands with a literal `~`, not a home folder spelled out"),
+            format!("also {} the path as the commands spell it, or a shorter prefix that covers every path", if list == List::Deny { "deny" } else { "ask for" }),
+        )
+    } else {
+        (
+            format!("`{what}` is not expanded: in {name}, `{text}` {verb} only the quoted literal text `{what}`; a command that writes `{what}` there is asked for as a possible match (`unknown.word`), and one that writes its value is not matched"),
+            format!("{} the value as the commands spell it, or a shorter prefix that covers every value", if list == List::Deny { "deny" } else { "ask for" }),
+        )
     }
 }
