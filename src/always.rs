@@ -3,11 +3,11 @@
 
 use crate::load::{self, Fatal};
 use crate::write::{self, Kind};
+use permc_embed::always as outcome;
 use permc_grammar::rules::{AutonomyKey, Permissions};
 use permc_grammar::Policy;
-use permc_runtime::always::{self, already_in, Derivation, REFUSAL_REASON};
+use permc_runtime::always::{self, Derivation};
 use permc_runtime::request::Request;
-use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -52,18 +52,9 @@ pub fn run(o: Options) -> Result<ExitCode, Fatal> {
         load::autonomy(Some(a))?;
     }
     let out = match always::derive(&req.action) {
-        Derivation::Refused(why) => json!({
-            "outcome": "refused",
-            "reason": REFUSAL_REASON,
-            "message": why.to_string(),
-        }),
+        Derivation::Refused(why) => outcome::refused(&why),
         Derivation::Autonomy { agent, action } => {
-            let mut message = format!(
-                "{agent} is a module agent: it may now run every {} action without asking \
-                 (autonomy rule `{}: auto_approve`); ceilings still apply",
-                action.name(),
-                action.name()
-            );
+            let mut message = outcome::autonomy_message(&agent, action);
             if o.write {
                 let path = o.autonomy.as_deref().ok_or_else(|| {
                     Fatal(format!(
@@ -93,17 +84,11 @@ pub fn run(o: Options) -> Result<ExitCode, Fatal> {
                 }
                 drop(lock);
             }
-            json!({
-                "outcome": "autonomy",
-                "agent": agent,
-                "type": action.name(),
-                "mode": Policy::AutoApprove.name(),
-                "message": message,
-            })
+            outcome::autonomy(&agent, action, message)
         }
         Derivation::Patterns(recorded) => {
-            let patterns: Vec<&str> = recorded.iter().map(|r| r.pattern.as_str()).collect();
             let added: Vec<String> = if o.write {
+                let patterns: Vec<&str> = recorded.iter().map(|r| r.pattern.as_str()).collect();
                 let lock = write::lock(&o.permissions, Kind::Permissions)?;
                 let added = lock.add_allow(&patterns)?;
                 if let Some(policy) = &o.policy {
@@ -112,29 +97,9 @@ pub fn run(o: Options) -> Result<ExitCode, Fatal> {
                 drop(lock);
                 added
             } else {
-                let allow: Vec<_> = perms.allow.iter().map(|e| &e.pattern).collect();
-                patterns
-                    .iter()
-                    .filter(|p| !already_in(p, allow.iter().copied()))
-                    .map(|p| p.to_string())
-                    .collect()
+                outcome::not_yet_allowed(&recorded, &perms)
             };
-            let explanations: Vec<Value> = recorded
-                .iter()
-                .map(|r| {
-                    let mut s = r.explain();
-                    if !added.contains(&r.pattern) {
-                        s.push_str(" (already in allow)");
-                    }
-                    Value::from(s)
-                })
-                .collect();
-            json!({
-                "outcome": "patterns",
-                "patterns": patterns,
-                "added": added,
-                "explanations": explanations,
-            })
+            outcome::patterns(&recorded, &added)
         }
     };
     crate::out::println(&out.to_string())?;

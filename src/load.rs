@@ -23,28 +23,7 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, Fatal> {
     std::fs::read(path).map_err(|e| Fatal(format!("error: cannot read {}: {e}", path.display())))
 }
 
-/// The diagnostics to show for a file just loaded: the reader's, and when
-/// the file is rejected, every error the analyzer finds in it (the JSON
-/// syntax errors after the first, the errors behind them) — as `permc
-/// check` shows, so one run shows everything.
-pub fn every_diagnostic(
-    name: &str,
-    bytes: &[u8],
-    kind: Kind,
-    reader: Vec<Diagnostic>,
-) -> Vec<Diagnostic> {
-    if !reader.iter().any(|d| d.severity == Severity::Error) {
-        return reader;
-    }
-    let mut all: Vec<Diagnostic> =
-        permc_analyzer::check_file(name, bytes, Some(kind), &Default::default())
-            .into_iter()
-            .filter(|d| d.severity == Severity::Error)
-            .collect();
-    all.extend(reader.into_iter().filter(|d| d.severity != Severity::Error));
-    all.sort_by_key(|d| (d.span.start, std::cmp::Reverse(d.severity)));
-    all
-}
+pub use permc_embed::every_diagnostic;
 
 fn report(diags: &[Diagnostic], name: &str, text: &[u8], kind: Kind) -> Result<(), Fatal> {
     let diags = &every_diagnostic(name, text, kind, diags.to_vec());

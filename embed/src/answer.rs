@@ -1,0 +1,104 @@
+//! Answering requests (SPEC §10.1 → §10.2): reading a request, deciding
+//! it, writing the answer line. `permc decide`, `permc serve` and both
+//! bindings answer through these functions.
+
+use permc_runtime::request::{Request, RequestError};
+use permc_runtime::{reference, Decision, Rules};
+use serde_json::{json, Value};
+
+/// Something that decides requests.
+pub trait Decider {
+    /// Decides one request.
+    fn decide(&self, req: &Request) -> Decision;
+}
+
+/// The reference interpreter over loaded rules.
+pub struct ReferenceDecider(pub Rules);
+
+/// The compiled engine over a compiled policy (SPEC §9); the default.
+pub struct CompiledDecider(pub permc_compiler::CompiledPolicy);
+
+impl Decider for CompiledDecider {
+    fn decide(&self, req: &Request) -> Decision {
+        permc_runtime::compiled::decide(&self.0, req)
+    }
+}
+
+impl Decider for ReferenceDecider {
+    fn decide(&self, req: &Request) -> Decision {
+        reference::decide(&self.0, req)
+    }
+}
+
+/// The answer to a request that cannot be read: `{"error": {"code",
+/// "message"}}`, then `id` when the request had one.
+pub fn error_json(e: &RequestError, id: Option<&Value>) -> Value {
+    let mut v = json!({"error": {"code": e.code, "message": e.message}});
+    if let Some(id) = id {
+        v["id"] = id.clone();
+    }
+    v
+}
+
+/// Reads one request: the `id` it carries, when it is JSON and has one,
+/// and the request, or why it cannot be read.
+pub fn read_request(line: &[u8]) -> (Option<Value>, Result<Request, RequestError>) {
+    match std::str::from_utf8(line) {
+        Ok(text) => Request::from_json_with_id(text),
+        Err(_) => (None, Err(not_utf8())),
+    }
+}
+
+/// Why bytes that are not UTF-8 cannot be a request.
+pub fn not_utf8() -> RequestError {
+    RequestError {
+        code: "invalid_json",
+        message: "the request is not valid UTF-8".into(),
+    }
+}
+
+/// A decision with the request's `id`: the decision's fields (SPEC §10.2,
+/// [`Decision::serialize_fields`]), then `id` when the request had one.
+pub struct WithId<'a> {
+    /// The decision.
+    pub decision: &'a Decision,
+    /// The request's `id`.
+    pub id: Option<&'a Value>,
+}
+
+impl serde::Serialize for WithId<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        self.decision.serialize_fields(&mut m)?;
+        if let Some(id) = self.id {
+            m.serialize_entry("id", id)?;
+        }
+        m.end()
+    }
+}
+
+/// Answers one request line, appending the answer and a newline to `out`:
+/// a decision or an error object, never both; the request's `id`, if it
+/// has one, echoed. The decision is written straight from [`Decision`],
+/// without building it as a JSON value first (`permc serve` pays this per
+/// request). Whether the request could be read.
+pub fn write_answer_line(decider: &dyn Decider, line: &[u8], out: &mut Vec<u8>) -> bool {
+    let (id, req) = read_request(line);
+    let id = id.as_ref();
+    let read = req.is_ok();
+    // Writing into a `Vec` cannot fail: every key is a string and a `Vec`
+    // takes every byte.
+    let _ = match req {
+        Ok(req) => serde_json::to_writer(
+            &mut *out,
+            &WithId {
+                decision: &decider.decide(&req),
+                id,
+            },
+        ),
+        Err(e) => serde_json::to_writer(&mut *out, &error_json(&e, id)),
+    };
+    out.push(b'\n');
+    read
+}
