@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Benchmarks of the in-process bindings (issue 10), not timed tests:
+#
+#   bash bindings/bench.sh [DIR]        # from the repository root
+#
+# Builds permc, the NIF and the addon in release, writes benches/decide.rs'
+# generated rules (10 and 100,000; the same as the README's in-process
+# figures) and the 100k-rule artifact to DIR (default
+# bindings/target/bench), then prints, for 10 and 100k rules:
+#   - in-process Rust (benches/decide.rs' PERMC_BENCH_PROFILE loop, 5 s);
+#   - decisions/s through the NIF from one Elixir process and from one
+#     process per scheduler (bindings/elixir/bench/decide.exs);
+#   - decisions/s through the addon from Node (bindings/node/bench/decide.mjs);
+#   - loading the rule files and the 100k-rule artifact from both runtimes.
+# The requests are benches/decide.rs' 8 typical commands in a running
+# container. `permc serve`'s figure comes from benches/serve.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+DIR=${1:-$ROOT/bindings/target/bench}
+mkdir -p "$DIR"
+cargo build --release --quiet --bin permc
+T=${CARGO_TARGET_DIR:-$ROOT/target}
+PERMC_BENCH_WRITE="$DIR" cargo bench --quiet --bench decide >/dev/null 2>&1
+"$T/release/permc" compile --permissions "$DIR/permissions-100000.json" --autonomy "$DIR/autonomy.json" -o "$DIR/policy-100000.permc"
+CARGO_TARGET_DIR="$ROOT/bindings/target" cargo build --release --quiet --manifest-path bindings/Cargo.toml -p permc_nif -p permc_node
+R="$ROOT/bindings/target/release"
+cp "$R/libpermc_node.so" "$R/permc.node"
+
+echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+for n in 10 100000; do
+  echo -n "in-process Rust, $n rules: "
+  PERMC_BENCH_PROFILE=$n cargo bench --quiet --bench decide 2>&1 | grep 'decisions/s' || true
+done
+PERMC_NIF="$R/libpermc_nif" elixir -r bindings/elixir/lib/permc.ex bindings/elixir/bench/decide.exs "$DIR"
+PERMC_NODE_ADDON="$R/permc.node" node bindings/node/bench/decide.mjs "$DIR"

@@ -1,0 +1,96 @@
+defmodule Permc do
+  @moduledoc """
+  permc in process: the policy compiler's decisions from Elixir, through a
+  NIF over the library the `permc` CLI calls (same answers, byte for byte).
+
+      {:ok, policy} = Permc.load("permissions.json", "autonomy.json")
+      %{policy: :auto_approve, reason: "file.allow"} =
+        Permc.decide(policy, %{
+          action: %{type: "terminal", command: "pnpm test"},
+          context: %{role: "developer", projectScopeRoot: "/home/ana/p"}
+        })
+
+  A policy is immutable and can be shared by any number of processes.
+  Requests are maps with atom or string keys in the shape of SPEC §10.1,
+  read as strictly as the CLI reads JSON: an unknown field, a key given
+  twice (`:role` and `"role"`) or a value of the wrong type answers
+  `{:error, %{code: code, message: message}}`, never a decision.
+  """
+
+  @typedoc "A loaded policy (a NIF resource)."
+  @opaque policy :: reference()
+
+  @typedoc "A diagnostic, as `permc check --format json` gives it."
+  @type diagnostic :: %{
+          required(:check) => String.t(),
+          required(:severity) => String.t(),
+          required(:file) => String.t(),
+          required(:line) => pos_integer() | nil,
+          required(:column) => pos_integer() | nil,
+          required(:message) => String.t(),
+          optional(atom()) => term()
+        }
+
+  @type request_error :: {:error, %{code: atom(), message: String.t()}}
+
+  @doc "Loads and compiles permissions.json and autonomy.json (on a dirty CPU scheduler)."
+  @spec load(Path.t(), Path.t() | nil) :: {:ok, policy} | {:error, [diagnostic]}
+  def load(permissions_path, autonomy_path \\ nil) do
+    Permc.Native.load(path(permissions_path), path(autonomy_path))
+  end
+
+  @doc "Loads an artifact written by `permc compile` (on a dirty CPU scheduler)."
+  @spec load_artifact(Path.t()) :: {:ok, policy} | {:error, [diagnostic]}
+  def load_artifact(path), do: Permc.Native.load_artifact(path(path))
+
+  @doc """
+  Decides a request: a map in SPEC §10.2's shape (`policy` an atom:
+  `:auto_approve`, `:require_approval` or `:deny`; `reason` a string), or
+  `{:error, %{code: …, message: …}}` when the request cannot be read.
+  """
+  @spec decide(policy, map) :: map | request_error
+  def decide(policy, request), do: Permc.Native.decide(policy, request)
+
+  @doc "The decision with every step that ran, as `permc explain` prints it."
+  @spec explain(policy, map) :: String.t() | request_error
+  def explain(policy, request), do: Permc.Native.explain(policy, request)
+
+  @doc "A command line's words and segments (SPEC §4), as `permc tokens` prints them."
+  @spec tokens(String.t()) :: map | {:error, map}
+  def tokens(command), do: Permc.Native.tokens(command)
+
+  @doc """
+  What always-allowing the request's action would record (SPEC §7), as
+  `permc always` prints it without `--write`: nothing is written.
+  """
+  @spec always(policy, map) :: map | request_error
+  def always(policy, request), do: Permc.Native.always(policy, request)
+
+  # A charlist path is a path too; anything else goes to the NIF, which
+  # refuses it.
+  defp path(p) when is_list(p), do: List.to_string(p)
+  defp path(p), do: p
+end
+
+defmodule Permc.Native do
+  @moduledoc false
+  @on_load :load_nif
+
+  # PERMC_NIF names the library without its extension; by default
+  # priv/libpermc_nif next to lib/.
+  def load_nif do
+    path =
+      System.get_env("PERMC_NIF") ||
+        Path.expand("../priv/libpermc_nif", __DIR__)
+
+    :erlang.load_nif(String.to_charlist(path), 0)
+  end
+
+  def load(_permissions, _autonomy), do: :erlang.nif_error(:nif_not_loaded)
+  def load_artifact(_path), do: :erlang.nif_error(:nif_not_loaded)
+  def decide(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
+  def explain(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
+  def always(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
+  def tokens(_command), do: :erlang.nif_error(:nif_not_loaded)
+  def panic_for_test(), do: :erlang.nif_error(:nif_not_loaded)
+end

@@ -1,0 +1,307 @@
+defmodule PermcTest do
+  # Every request of examples/ and tests/corpus/ decided through the NIF
+  # equals `permc decide`'s answer; bad requests, rejected rule files and
+  # corrupt artifacts are errors; hostile terms never crash the VM and
+  # never yield auto_approve.
+  use ExUnit.Case, async: true
+
+  @repo Path.expand("../../..", __DIR__)
+  @corpus System.get_env("PERMC_CORPUS") || Path.join(@repo, "bindings/target/corpus")
+
+  @base %{
+    "action" => %{"type" => "terminal", "command" => "pnpm test", "agent" => "dev-web"},
+    "context" => %{
+      "role" => "developer",
+      "executionMode" => "container",
+      "containerRunning" => true,
+      "projectScopeRoot" => "/home/ana/p"
+    }
+  }
+
+  defp cases do
+    {cases, _} = Code.eval_file(Path.join(@corpus, "cases.exs"))
+    cases
+  end
+
+  defp examples_policy do
+    {:ok, p} =
+      Permc.load(
+        Path.join(@repo, "examples/permissions.json"),
+        Path.join(@repo, "examples/autonomy.json")
+      )
+
+    p
+  end
+
+  # The NIF's answer in the CLI's JSON shape (string keys, the policy a
+  # string); an error as `{"error": …}` (the CLI echoes `id` there too).
+  defp as_cli({:error, %{code: code, message: m}}),
+    do: %{"error" => %{"code" => Atom.to_string(code), "message" => m}}
+
+  defp as_cli(%{} = d) do
+    Map.new(d, fn
+      {:policy, p} -> {"policy", Atom.to_string(p)}
+      {k, v} -> {Atom.to_string(k), v}
+    end)
+  end
+
+  defp expected(%{"error" => _} = a), do: Map.delete(a, "id")
+  defp expected(a), do: a
+
+  defp atomize(%{} = m), do: Map.new(m, fn {k, v} -> {String.to_atom(k), atomize(v)} end)
+  defp atomize(l) when is_list(l), do: Enum.map(l, &atomize/1)
+  defp atomize(v), do: v
+
+  defp load_dir(dir) do
+    Permc.load(Path.join([@corpus, dir, "permissions.json"]), Path.join([@corpus, dir, "autonomy.json"]))
+  end
+
+  test "every request of examples/ and the corpus: the NIF answers as permc decide, field for field" do
+    cases = cases()
+    assert length(cases) > 1000
+    policies = cases |> Enum.map(& &1["policy"]) |> Enum.uniq() |> Map.new(fn d -> {:ok, p} = load_dir(d); {d, p} end)
+
+    for c <- cases do
+      p = policies[c["policy"]]
+      want = expected(c["answer"])
+      assert as_cli(Permc.decide(p, c["request"])) == want, "#{c["name"]} (string keys)"
+      assert as_cli(Permc.decide(p, atomize(c["request"]))) == want, "#{c["name"]} (atom keys)"
+    end
+  end
+
+  test "the examples through an artifact decide as through the rule files" do
+    permc = System.get_env("PERMC") || Path.join(@repo, "target/debug/permc")
+    art = Path.join(System.tmp_dir!(), "permc-nif-#{System.unique_integer([:positive])}.permc")
+
+    {_, 0} =
+      System.cmd(permc, [
+        "compile",
+        "--permissions",
+        Path.join(@repo, "examples/permissions.json"),
+        "--autonomy",
+        Path.join(@repo, "examples/autonomy.json"),
+        "-o",
+        art
+      ])
+
+    {:ok, from_artifact} = Permc.load_artifact(art)
+    p = examples_policy()
+
+    for c <- cases(), String.starts_with?(c["name"], "examples/") do
+      assert Permc.decide(from_artifact, c["request"]) == Permc.decide(p, c["request"])
+    end
+
+    # Corrupt: truncated, a byte flipped in the middle, not an artifact.
+    bytes = File.read!(art)
+    half = div(byte_size(bytes), 2)
+    <<head::binary-size(half), b, tail::binary>> = bytes
+
+    for bad <- [binary_part(bytes, 0, half), head <> <<Bitwise.bxor(b, 0xFF)>> <> tail, "not an artifact", ""] do
+      File.write!(art, bad)
+      assert {:error, [%{check: "invalid_artifact", file: ^art, message: m}]} = Permc.load_artifact(art)
+      assert is_binary(m)
+    end
+
+    File.rm!(art)
+    assert {:error, [%{check: "unreadable"}]} = Permc.load_artifact(art)
+  end
+
+  test "a rejected rule file: every error, with file, line, column, check and message" do
+    dir = Path.join(System.tmp_dir!(), "permc-nif-#{System.unique_integer([:positive])}")
+    File.mkdir_p!(dir)
+    perms = Path.join(dir, "permissions.json")
+    File.write!(perms, ~s<{"allow": ["Terminal(pnpm test", "Nope(x)"],\n "deny": 3}>)
+    assert {:error, diags} = Permc.load(perms, nil)
+    assert length(diags) >= 2
+
+    for d <- diags do
+      assert %{file: ^perms, line: l, column: c, check: check, message: m, severity: "error"} = d
+      assert is_integer(l) and is_integer(c) and is_binary(check) and is_binary(m)
+    end
+
+    auto = Path.join(dir, "autonomy.json")
+    File.write!(auto, ~s<{"dev-api": {"terminal": "maybe"}}>)
+    File.write!(perms, ~s<{"allow": []}>)
+    assert {:error, [%{file: ^auto} | _]} = Permc.load(perms, auto)
+    File.write!(perms, "{not json")
+    assert {:error, [%{check: _, line: 1} | _]} = Permc.load(perms, nil)
+    assert {:error, [%{check: "unreadable"}]} = Permc.load(Path.join(dir, "missing.json"), nil)
+    assert {:error, %{code: :invalid_argument}} = Permc.load(42, nil)
+    assert {:error, %{code: :invalid_argument}} = Permc.load(perms, :nope)
+  end
+
+  test "bad requests are errors naming the field, never decisions" do
+    p = examples_policy()
+    err = fn r -> assert {:error, %{code: code, message: m}} = Permc.decide(p, r); assert is_binary(m); code end
+
+    assert err.(put_in(@base, ["context", "executonMode"], "runner")) == :unknown_field
+    assert err.(put_in(@base, ["action", "shell"], "bash")) == :unknown_field
+    assert err.(Map.put(@base, "extra", 1)) == :unknown_field
+    # `:context` and `"context"`: the same key given twice.
+    assert err.(Map.put(@base, :context, @base["context"])) == :duplicate_key
+    assert err.(put_in(@base, ["context", :role], "owner")) == :duplicate_key
+    assert err.(put_in(@base, ["action", "type"], "teleport")) == :unknown_type
+    assert err.(put_in(@base, ["context", "role"], "god")) == :unknown_role
+    assert err.(Map.delete(@base, "context")) == :missing_field
+    assert err.(%{}) == :missing_field
+    assert err.(put_in(@base, ["context", "containerRunning"], "yes")) == :invalid_field
+    assert err.(put_in(@base, ["context", "projectScopeRoot"], "relative")) == :invalid_field
+    assert err.("a string") == :invalid_request
+    assert err.([1, 2]) == :invalid_request
+    assert {:error, %{code: :invalid_argument}} = Permc.decide(:not_a_policy, @base)
+    assert {:error, %{code: :invalid_argument}} = Permc.explain(make_ref(), @base)
+    # Atoms stand for strings; nil for null.
+    assert %{policy: :auto_approve} = Permc.decide(p, put_in(@base, ["action", "type"], :terminal))
+  end
+
+  defp hostile do
+    big = String.duplicate("a", 10_000_000)
+    deep = deep_map()
+    deep_list = deep_list()
+
+    [
+      self(),
+      fn -> :ok end,
+      &String.length/1,
+      make_ref(),
+      {"pnpm", "test"},
+      {},
+      <<255, 254, 0>>,
+      "pnpm test" <> <<0xC3>>,
+      <<1::size(3)>>,
+      big,
+      "pnpm test " <> big,
+      deep,
+      deep_list,
+      [?p, ?n, ?p, ?m],
+      [1 | 2],
+      123_456_789_012_345_678_901_234_567_890,
+      -1,
+      1.5,
+      :auto_approve,
+      true,
+      nil,
+      %{},
+      [],
+      %{1 => 2},
+      %{{:a} => "b"},
+      Port.list() |> List.first()
+    ]
+  end
+
+  defp no_json_form?(h) do
+    is_pid(h) or is_function(h) or is_reference(h) or is_tuple(h) or is_port(h) or
+      (is_bitstring(h) and not String.valid?(h)) or
+      (is_list(h) and h != [] and not is_list(tl(h))) or
+      (is_integer(h) and abs(h) > 18_446_744_073_709_551_615) or
+      h == deep_map() or h == deep_list() or
+      (is_map(h) and Enum.any?(Map.keys(h), &(not is_binary(&1) and not is_atom(&1))))
+  end
+
+  defp deep_list, do: Enum.reduce(1..10_000, [], fn _, acc -> [acc] end)
+  defp deep_map, do: Enum.reduce(1..10_000, %{}, fn _, acc -> %{"a" => acc} end)
+
+  test "hostile terms in every field never crash the VM and never yield auto_approve" do
+    p = examples_policy()
+
+    paths = [
+      ["action"],
+      ["action", "type"],
+      ["action", "command"],
+      ["action", "cwd"],
+      ["action", "agent"],
+      ["action", "targetBranch"],
+      ["context"],
+      ["context", "role"],
+      ["context", "executionMode"],
+      ["context", "containerRunning"],
+      ["context", "projectScopeRoot"],
+      ["id"]
+    ]
+
+    # A request this policy would approve, so a hostile field that were
+    # ignored would show as auto_approve.
+    base = put_in(@base, ["action", "command"], "ls")
+    assert %{policy: :auto_approve} = Permc.decide(p, base)
+
+    for path <- paths, h <- hostile() do
+      r = put_in(base, path, h)
+
+      for f <- [&Permc.decide/2, &Permc.explain/2, &Permc.always/2] do
+        out = f.(p, r)
+        what = "#{inspect(path)} = #{inspect(h, limit: 3, printable_limit: 20)}: #{inspect(out, limit: 5, printable_limit: 80)}"
+
+        if no_json_form?(h) do
+          # Whatever the field, such a request cannot be read.
+          assert match?({:error, %{code: _, message: _}}, out), what
+        else
+          # A string, an atom (read as its name) or nil (null, as absent)
+          # may be a valid reading; any other type in a known field is
+          # refused, and nothing is approved by it.
+          refute match?(%{policy: :auto_approve}, out) and
+                   not (is_binary(h) or is_atom(h) or path in [["id"], ["action", "targetBranch"]]),
+                 what
+        end
+      end
+    end
+
+    for h <- hostile() do
+      out = Permc.decide(p, h)
+      assert match?({:error, %{code: _}}, out)
+      t = Permc.tokens(h)
+      assert is_map(t) or match?({:error, _}, t)
+    end
+
+    # The VM is still here, and still decides.
+    assert %{policy: :auto_approve} = Permc.decide(p, base)
+  end
+
+  test "a string where permc expects a string: a huge command and invalid UTF-8 are read, not approved" do
+    p = examples_policy()
+    assert %{policy: pol} = Permc.decide(p, put_in(@base, ["action", "command"], "ls " <> String.duplicate("x", 5_000_000)))
+    assert pol in [:auto_approve, :require_approval, :deny]
+    assert {:error, %{code: :invalid_json}} = Permc.decide(p, put_in(@base, ["action", "command"], "ls " <> <<0xFF>>))
+  end
+
+  test "a panic inside the NIF comes back as {:error, …}" do
+    assert {:error, %{code: :panic, message: m}} = Permc.Native.panic_for_test()
+    assert m =~ "panicked"
+    assert %{policy: _} = Permc.decide(examples_policy(), @base)
+  end
+
+  test "1,000 processes decide concurrently on one policy, each answer as permc decide's" do
+    p = examples_policy()
+    examples = Enum.filter(cases(), &String.starts_with?(&1["name"], "examples/"))
+
+    1..1_000
+    |> Enum.map(fn i ->
+      Task.async(fn ->
+        for c <- Enum.drop(examples, rem(i, length(examples))) ++ examples do
+          as_cli(Permc.decide(p, c["request"])) == expected(c["answer"]) || {:mismatch, c["name"]}
+        end
+      end)
+    end)
+    |> Task.await_many(120_000)
+    |> List.flatten()
+    |> Enum.each(fn ok -> assert ok == true end)
+  end
+
+  test "explain, tokens and always give what the CLI prints" do
+    p = examples_policy()
+    text = Permc.explain(p, @base)
+    assert text =~ "decision: auto_approve (file.allow)"
+    assert %{unparsed: false, segments: [%{words: ["cat", "x"], redirects: [%{op: "2>", target: "/dev/null"}], nested: false}]} =
+             Permc.tokens("cat x 2>/dev/null")
+    assert %{unparsed: true, why: [%{condition: _, offset: _} | _]} = Permc.tokens("for f in *; do echo $f; done")
+    assert %{outcome: "patterns", patterns: [_ | _]} = Permc.always(p, @base |> put_in(["action", "command"], "pnpm lint --fix") |> update_in(["action"], &Map.delete(&1, "agent")))
+    assert %{outcome: "refused", reason: "teto_do_sempre_permitir"} = Permc.always(p, put_in(@base, ["action", "command"], "git push"))
+    assert {:error, %{code: :unknown_field}} = Permc.always(p, Map.put(@base, "x", 1))
+  end
+
+  test "the README's Use from Elixir snippet runs" do
+    readme = File.read!(Path.join(@repo, "README.md"))
+    [_, section] = String.split(readme, "## Use from Elixir", parts: 2)
+    [_, code | _] = String.split(section, ~r/^```elixir\n|^```$/m)
+    File.cd!(@repo, fn -> Code.eval_string(code) end)
+  end
+end

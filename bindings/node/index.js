@@ -1,0 +1,169 @@
+// permc in process: a Node-API addon (src/lib.rs, built with cargo) over
+// the library the permc CLI calls, so answers are `permc decide`'s byte
+// for byte. See index.d.ts and the README's "Use from Node/TypeScript".
+"use strict";
+
+const path = require("node:path");
+
+// PERMC_NODE_ADDON names the addon; by default permc.node next to this file
+// (bindings/test.sh copies it there from bindings/target).
+const native = require(process.env.PERMC_NODE_ADDON || path.join(__dirname, "permc.node"));
+
+/** How deep a request may nest: serde_json's limit, as the CLI. */
+const MAX_DEPTH = 128;
+
+function permcError(code, message, diagnostics = []) {
+  const e = new Error(message);
+  e.code = code;
+  e.diagnostics = diagnostics;
+  return e;
+}
+
+// The addon throws its errors as JSON text: {code, message, diagnostics}.
+function rethrow(e) {
+  let v;
+  try {
+    v = JSON.parse(e.message);
+  } catch {
+    throw e;
+  }
+  if (v === null || typeof v !== "object" || typeof v.code !== "string") throw e;
+  throw permcError(v.code, v.message, v.diagnostics || []);
+}
+
+function where(p) {
+  return p.length === 0 ? "the request" : "`" + p.join(".") + "`";
+}
+
+// Checks that `v` is made of JSON values, so JSON.stringify writes what it
+// holds: it would silently drop `undefined`, functions and symbols (a
+// dropped `cwd` would read as the project root) and turn class instances
+// into something else.
+function check(v, depth, p) {
+  if (depth > MAX_DEPTH) {
+    throw permcError("invalid_json", `the request nests deeper than ${MAX_DEPTH} levels`);
+  }
+  switch (typeof v) {
+    case "string":
+    case "boolean":
+      return;
+    case "number":
+      if (!Number.isFinite(v)) throw permcError("invalid_field", `${where(p)} is ${v}, not a JSON number`);
+      return;
+    case "object": {
+      if (v === null) return;
+      if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++) {
+          p.push(String(i));
+          check(v[i], depth + 1, p);
+          p.pop();
+        }
+        return;
+      }
+      const proto = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) {
+        const name = (proto && proto.constructor && proto.constructor.name) || "object";
+        throw permcError("invalid_field", `${where(p)} is a ${name}, not a plain object`);
+      }
+      if (Object.getOwnPropertySymbols(v).length > 0) {
+        throw permcError("invalid_field", `${where(p)} has a symbol key`);
+      }
+      for (const k of Object.keys(v)) {
+        p.push(k);
+        check(v[k], depth + 1, p);
+        p.pop();
+      }
+      return;
+    }
+    default:
+      throw permcError("invalid_field", `${where(p)} is ${typeof v === "undefined" ? "undefined" : "a " + typeof v}, which has no JSON form`);
+  }
+}
+
+/** The JSON text of a request, or the error it is. */
+function requestText(request) {
+  check(request, 0, []);
+  return JSON.stringify(request);
+}
+
+function str(name, v) {
+  if (typeof v !== "string") throw permcError("invalid_argument", `${name} must be a string`);
+  return v;
+}
+
+class Policy {
+  /** @param {object} nativePolicy */
+  constructor(nativePolicy) {
+    if (!(nativePolicy instanceof native.NativePolicy)) {
+      throw permcError("invalid_argument", "load a policy with load() or loadArtifact()");
+    }
+    this._native = nativePolicy;
+    Object.freeze(this);
+  }
+
+  /** SPEC §10.2's decision for a §10.1 request; throws when it cannot be read. */
+  decide(request) {
+    let answer;
+    try {
+      answer = this._native.decide(requestText(request));
+    } catch (e) {
+      if (e && e.diagnostics) throw e;
+      rethrow(e);
+    }
+    const v = JSON.parse(answer);
+    if (v.error) throw permcError(v.error.code, v.error.message);
+    return v;
+  }
+
+  /** The text of `permc explain`. */
+  explain(request) {
+    try {
+      return this._native.explain(requestText(request));
+    } catch (e) {
+      if (e && e.diagnostics) throw e;
+      rethrow(e);
+    }
+  }
+
+  /** SPEC §7's outcome of always-allowing the request's action; nothing is written. */
+  always(request) {
+    try {
+      return JSON.parse(this._native.always(requestText(request)));
+    } catch (e) {
+      if (e && e.diagnostics) throw e;
+      rethrow(e);
+    }
+  }
+}
+
+/** Loads and compiles permissions.json and (optionally) autonomy.json. */
+function load(options) {
+  if (options === null || typeof options !== "object") {
+    throw permcError("invalid_argument", "load({permissions, autonomy}) takes an object");
+  }
+  const { permissions, autonomy } = options;
+  const a = autonomy === undefined || autonomy === null ? null : str("autonomy", autonomy);
+  try {
+    return new Policy(native.load(str("permissions", permissions), a));
+  } catch (e) {
+    if (e && e.diagnostics) throw e;
+    rethrow(e);
+  }
+}
+
+/** Loads an artifact written by `permc compile`. */
+function loadArtifact(file) {
+  try {
+    return new Policy(native.loadArtifact(str("path", file)));
+  } catch (e) {
+    if (e && e.diagnostics) throw e;
+    rethrow(e);
+  }
+}
+
+/** SPEC §4's words and segments of a command line, as `permc tokens`. */
+function tokens(command) {
+  return JSON.parse(native.tokens(str("command", command)));
+}
+
+module.exports = { load, loadArtifact, tokens, Policy };

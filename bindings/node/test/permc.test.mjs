@@ -1,0 +1,234 @@
+// The addon in Node: every request of examples/ and tests/corpus/ answered
+// as `permc decide` answers it (byte for byte), errors thrown with `code`
+// and `diagnostics`, hostile values refused, 10,000 decisions without
+// memory growth, the README snippet. Run by bindings/test.sh (which sets
+// PERMC_CORPUS and PERMC): node --test --expose-gc test/
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import permc, { load, loadArtifact, tokens } from "../index.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, "../../..");
+const corpus = process.env.PERMC_CORPUS || path.join(repo, "bindings/target/corpus");
+const cli = process.env.PERMC || path.join(repo, "target/debug/permc");
+const ex = (f) => path.join(repo, "examples", f);
+const examples = () => load({ permissions: ex("permissions.json"), autonomy: ex("autonomy.json") });
+const cases = () =>
+  fs.readFileSync(path.join(corpus, "cases.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+
+const base = {
+  action: { type: "terminal", command: "ls", agent: "dev-web" },
+  context: { role: "developer", executionMode: "container", containerRunning: true, projectScopeRoot: "/home/ana/p" },
+};
+
+// What the addon answers, in the CLI's shape: the decision, or the error.
+function answer(policy, request) {
+  try {
+    return policy.decide(request);
+  } catch (e) {
+    assert.ok(e instanceof Error);
+    assert.ok(Array.isArray(e.diagnostics));
+    return { error: { code: e.code, message: e.message } };
+  }
+}
+
+test("require and import give the same module", () => {
+  const required = createRequire(import.meta.url)("..");
+  assert.equal(required.load, load);
+  assert.equal(permc.load, load);
+});
+
+test("every request of examples/ and the corpus: the addon answers as permc decide, byte for byte", () => {
+  const all = cases();
+  assert.ok(all.length > 1000);
+  const policies = new Map();
+  for (const c of all) {
+    if (!policies.has(c.policy)) {
+      const dir = path.join(corpus, c.policy);
+      policies.set(c.policy, load({ permissions: path.join(dir, "permissions.json"), autonomy: path.join(dir, "autonomy.json") }));
+    }
+    const want = c.answer.error ? { error: c.answer.error } : c.answer;
+    const got = answer(policies.get(c.policy), c.request);
+    assert.equal(JSON.stringify(got), JSON.stringify(want), c.name);
+  }
+});
+
+test("an artifact decides as its rule files; a corrupt one is refused", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "permc-node-"));
+  const art = path.join(dir, "policy.permc");
+  execFileSync(cli, ["compile", "--permissions", ex("permissions.json"), "--autonomy", ex("autonomy.json"), "-o", art]);
+  const a = loadArtifact(art);
+  const p = examples();
+  for (const c of cases().filter((c) => c.name.startsWith("examples/"))) {
+    assert.deepEqual(answer(a, c.request), answer(p, c.request), c.name);
+  }
+  const bytes = fs.readFileSync(art);
+  const flipped = Buffer.from(bytes);
+  flipped[flipped.length >> 1] ^= 0xff;
+  for (const bad of [bytes.subarray(0, bytes.length >> 1), flipped, Buffer.from("not an artifact"), Buffer.alloc(0)]) {
+    fs.writeFileSync(art, bad);
+    assert.throws(() => loadArtifact(art), (e) => e.code === "invalid_artifact" && e.diagnostics[0].file === art);
+  }
+  fs.rmSync(dir, { recursive: true });
+  assert.throws(() => loadArtifact(art), (e) => e.code === "unreadable" && e.diagnostics.length === 1);
+});
+
+test("a rejected rule file: every error, with file, line, column, check and message", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "permc-node-"));
+  const perms = path.join(dir, "permissions.json");
+  fs.writeFileSync(perms, '{"allow": ["Terminal(pnpm test", "Nope(x)"],\n "deny": 3}');
+  assert.throws(
+    () => load({ permissions: perms }),
+    (e) => {
+      assert.equal(e.code, "rejected");
+      assert.ok(e.diagnostics.length >= 2);
+      for (const d of e.diagnostics) {
+        assert.equal(d.file, perms);
+        assert.equal(typeof d.line, "number");
+        assert.equal(typeof d.column, "number");
+        assert.equal(typeof d.check, "string");
+        assert.equal(typeof d.message, "string");
+      }
+      return true;
+    },
+  );
+  const auto = path.join(dir, "autonomy.json");
+  fs.writeFileSync(auto, '{"dev-api": {"terminal": "maybe"}}');
+  fs.writeFileSync(perms, '{"allow": []}');
+  assert.throws(() => load({ permissions: perms, autonomy: auto }), (e) => e.code === "rejected" && e.diagnostics[0].file === auto);
+  assert.throws(() => load({ permissions: path.join(dir, "missing.json") }), (e) => e.code === "unreadable");
+  assert.throws(() => load({ permissions: 42 }), (e) => e.code === "invalid_argument");
+  assert.throws(() => load(null), (e) => e.code === "invalid_argument");
+  assert.throws(() => loadArtifact({}), (e) => e.code === "invalid_argument");
+  fs.rmSync(dir, { recursive: true });
+});
+
+test("bad requests throw with the CLI's code, never decide", () => {
+  const p = examples();
+  const code = (r) => {
+    const a = answer(p, r);
+    assert.ok(a.error, JSON.stringify(a));
+    return a.error.code;
+  };
+  assert.equal(code({ ...base, context: { ...base.context, executonMode: "runner" } }), "unknown_field");
+  assert.equal(code({ ...base, extra: 1 }), "unknown_field");
+  assert.equal(code({ ...base, action: { ...base.action, type: "teleport" } }), "unknown_type");
+  assert.equal(code({ ...base, context: { ...base.context, role: "god" } }), "unknown_role");
+  assert.equal(code({ action: base.action }), "missing_field");
+  assert.equal(code({ ...base, context: { ...base.context, containerRunning: "yes" } }), "invalid_field");
+  assert.equal(code({ ...base, action: { ...base.action, cwd: undefined } }), "invalid_field");
+  assert.equal(code("a string"), "invalid_request");
+  assert.equal(code(null), "invalid_request");
+  assert.throws(() => new permc.Policy({}), (e) => e.code === "invalid_argument");
+});
+
+const deep = (n, leaf) => {
+  let v = leaf;
+  for (let i = 0; i < n; i++) v = { a: v };
+  return v;
+};
+
+function hostile() {
+  const big = "a".repeat(10_000_000);
+  const cyclic = {};
+  cyclic.self = cyclic;
+  const getter = {};
+  Object.defineProperty(getter, "x", { enumerable: true, get: () => { throw new Error("boom"); } });
+  return [
+    () => "ls", Symbol("ls"), 10n, undefined, NaN, Infinity, new Date(0), Buffer.from([0xff, 0xfe]), new Uint8Array(3),
+    new Map([["a", 1]]), /ls/, Promise.resolve("ls"), cyclic, deep(10_000, "ls"), [[[[]]]], Object.create(null),
+    { toJSON: () => "ls" }, { [Symbol("k")]: 1 }, new String("ls"), "ls \ud800", "\udfff", big, "ls " + big,
+    -1, 1.5, true, null, {}, [], "auto_approve", getter,
+  ];
+}
+
+test("hostile values in every field never crash and never yield auto_approve", () => {
+  const p = examples();
+  assert.equal(p.decide(base).policy, "auto_approve");
+  const paths = [["action"], ["action", "type"], ["action", "command"], ["action", "cwd"], ["action", "agent"], ["action", "targetBranch"], ["context"], ["context", "role"], ["context", "executionMode"], ["context", "containerRunning"], ["context", "projectScopeRoot"], ["id"]];
+  const put = (obj, [k, ...rest], v) => (rest.length === 0 ? { ...obj, [k]: v } : { ...obj, [k]: put(obj[k] ?? {}, rest, v) });
+  for (const p1 of paths) {
+    for (const h of hostile()) {
+      const r = put(base, p1, h);
+      for (const f of ["decide", "explain", "always"]) {
+        let out;
+        try {
+          out = p[f](r);
+        } catch (e) {
+          assert.ok(e instanceof Error, String(e));
+          continue;
+        }
+        // A string, a boolean or null (JSON's absent) may be a valid reading;
+        // anything else in a known field is refused, so nothing it holds
+        // is approved.
+        const mayRead = typeof h === "string" || typeof h === "boolean" || h === null || ["id", "targetBranch"].includes(p1[p1.length - 1]);
+        if (f === "decide" && out.policy === "auto_approve") {
+          assert.ok(mayRead, `${p1.join(".")} = ${String(typeof h === "string" ? h.slice(0, 20) : typeof h)} approved`);
+        }
+      }
+    }
+  }
+  for (const h of hostile()) {
+    assert.throws(() => p.decide(h));
+  }
+  assert.throws(() => tokens(42), (e) => e.code === "invalid_argument");
+  assert.equal(p.decide(base).policy, "auto_approve");
+});
+
+test("a panic inside the addon is thrown as an Error, and the addon goes on", () => {
+  const native = createRequire(import.meta.url)(process.env.PERMC_NODE_ADDON || path.join(here, "../permc.node"));
+  assert.throws(() => native.panicForTest(), (e) => /panicked/.test(e.message));
+  assert.equal(examples().decide(base).policy, "auto_approve");
+});
+
+test("10,000 decisions in a loop without growing memory", () => {
+  assert.ok(global.gc, "run with --expose-gc");
+  const p = examples();
+  const requests = cases().filter((c) => c.name.startsWith("examples/") && !c.answer.error).map((c) => c.request);
+  const round = () => {
+    for (let i = 0; i < 10_000; i++) p.decide(requests[i % requests.length]);
+    global.gc();
+    return process.memoryUsage();
+  };
+  round(); // warm up
+  const before = round();
+  const after = [round(), round(), round()].pop();
+  const grew = (k) => after[k] - before[k];
+  assert.ok(grew("heapUsed") < 2_000_000, `heap grew ${grew("heapUsed")} bytes`);
+  assert.ok(grew("external") < 1_000_000, `external grew ${grew("external")} bytes`);
+  assert.ok(grew("rss") < 8_000_000, `rss grew ${grew("rss")} bytes`);
+});
+
+test("explain, tokens and always give what the CLI prints", () => {
+  const p = examples();
+  assert.match(p.explain(base), /decision: auto_approve/);
+  assert.deepEqual(tokens("cat x 2>/dev/null"), {
+    unparsed: false,
+    why: [],
+    segments: [{ words: ["cat", "x"], redirects: [{ op: "2>", target: "/dev/null" }], nested: false }],
+  });
+  const noAgent = { ...base, action: { type: "terminal", command: "pnpm lint --fix" } };
+  assert.equal(p.always(noAgent).outcome, "patterns");
+  assert.equal(p.always({ ...noAgent, action: { type: "terminal", command: "git push" } }).outcome, "refused");
+  const viaCli = execFileSync(cli, ["always", "--permissions", ex("permissions.json"), "--autonomy", ex("autonomy.json"), "--request", JSON.stringify(noAgent)]);
+  assert.deepEqual(p.always(noAgent), JSON.parse(viaCli));
+});
+
+test("the README's Use from Node/TypeScript snippet runs", () => {
+  const readme = fs.readFileSync(path.join(repo, "README.md"), "utf8");
+  const section = readme.split("## Use from Node/TypeScript")[1];
+  const code = section.split("```js\n")[1].split("```")[0];
+  const cwd = process.cwd();
+  process.chdir(repo);
+  try {
+    new Function("require", code)(createRequire(path.join(repo, "README.md")));
+  } finally {
+    process.chdir(cwd);
+  }
+});

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# The in-process bindings (issue 10), tested in their runtimes:
+#   bash bindings/test.sh          # from the repository root, after cargo test
+#
+# Builds the NIF and the addon with cargo (bindings/target, dev profile),
+# writes every request of examples/ and tests/corpus/ with `permc
+# decide`'s answer (permc-corpus-export), then runs ExUnit (mix test,
+# bindings/elixir) and `node --test` (bindings/node). Needs elixir (with
+# mix) and node: `apt-get install -y elixir erlang-dev nodejs`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+for tool in elixir mix node; do
+  command -v "$tool" >/dev/null || {
+    echo "bindings/test.sh: $tool is missing: apt-get install -y elixir erlang-dev nodejs" >&2
+    exit 1
+  }
+done
+# The CLI the answers are compared with: the root workspace's.
+cargo build --quiet --bin permc
+PERMC="${CARGO_TARGET_DIR:-$ROOT/target}/debug/permc"
+export PERMC
+# The bindings: their own workspace and target directory.
+export CARGO_TARGET_DIR="$ROOT/bindings/target"
+cargo build --quiet --manifest-path bindings/Cargo.toml --workspace
+B="$CARGO_TARGET_DIR/debug"
+export PERMC_CORPUS="$CARGO_TARGET_DIR/corpus"
+"$B/permc-corpus-export" "$ROOT" "$PERMC" "$PERMC_CORPUS"
+mkdir -p bindings/elixir/priv
+cp "$B/libpermc_nif.so" bindings/elixir/priv/libpermc_nif.so
+if [ -f "$B/libpermc_node.so" ]; then cp "$B/libpermc_node.so" bindings/node/permc.node; fi
+
+echo "bindings/test.sh: ExUnit (the NIF)"
+(cd bindings/elixir && MIX_ENV=test mix test)
+if [ -f bindings/node/package.json ]; then
+  echo "bindings/test.sh: node --test (the addon)"
+  (cd bindings/node && node --test --expose-gc test/)
+fi
