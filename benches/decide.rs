@@ -18,8 +18,9 @@
 //! (the end-to-end `permc decide` runs) and exits.
 
 use criterion::{black_box, BenchmarkId, Criterion, Throughput};
+use permc_compiler::compiled;
+use permc_core::{reference, Request, Rules};
 use permc_grammar::rules::{load_autonomy, load_permissions};
-use permc_runtime::{compiled, reference, Request, Rules};
 use std::time::Duration;
 
 /// The rule counts measured.
@@ -242,7 +243,7 @@ fn bench(c: &mut Criterion) {
         let mut i = 0;
         b.iter(|| {
             i = (i + 1) % COMMANDS.len();
-            black_box(permc_runtime::facts::LineFacts::of(black_box(COMMANDS[i])))
+            black_box(permc_core::facts::LineFacts::of(black_box(COMMANDS[i])))
         })
     });
     group.finish();

@@ -3,11 +3,11 @@
 
 use crate::load::{self, Fatal};
 use crate::write::{self, Kind};
-use permc_embed::always as outcome;
+use permc_core::always::{self, Derivation};
+use permc_core::request::Request;
 use permc_grammar::rules::{AutonomyKey, Permissions};
 use permc_grammar::Policy;
-use permc_runtime::always::{self, Derivation};
-use permc_runtime::request::Request;
+use permc_runtime::always as outcome;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

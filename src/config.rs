@@ -195,7 +195,7 @@ pub fn context(
     config: &Config,
     root: Option<&Path>,
     overrides: Option<&str>,
-) -> Result<permc_runtime::request::Context, Fatal> {
+) -> Result<permc_core::request::Context, Fatal> {
     let mut ctx = context_fields(config, root);
     if let Some(text) = overrides {
         match serde_json::from_str::<serde_json::Value>(text) {
@@ -230,12 +230,12 @@ pub fn context_fields(
 /// A context from its JSON fields, read as a request's (strictly).
 pub fn context_of(
     ctx: serde_json::Map<String, serde_json::Value>,
-) -> Result<permc_runtime::request::Context, Fatal> {
+) -> Result<permc_core::request::Context, Fatal> {
     let req = serde_json::json!({
         "action": {"type": "terminal", "command": "true"},
         "context": serde_json::Value::Object(ctx),
     });
-    permc_runtime::Request::from_value(&req)
+    permc_core::Request::from_value(&req)
         .map(|r| r.context)
         .map_err(|e| Fatal(format!("error: the context cannot be read ({e})")))
 }

@@ -13,9 +13,9 @@ pub enum Engine {
 }
 
 // The request handling `permc decide`, `serve` and the bindings share
-// lives in permc-embed (one core, no copies).
-pub use permc_embed::answer::{write_answer_line, CompiledDecider, Decider, ReferenceDecider};
-pub use permc_embed::explain::explain_text;
+// lives in permc-runtime (one core, no copies).
+pub use permc_runtime::answer::{write_answer_line, CompiledDecider, Decider, ReferenceDecider};
+pub use permc_runtime::explain::explain_text;
 
 /// Decides every line of `input` (JSON Lines), writing one answer a line.
 pub fn stream(

@@ -2,10 +2,10 @@
 //! to go on with a file that does not load (exit 2).
 
 use permc_analyzer::Kind;
+use permc_core::Rules;
 use permc_grammar::diagnostic::{render_plain, Diagnostic};
 use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Permissions};
 use permc_grammar::Severity;
-use permc_runtime::Rules;
 use std::path::Path;
 
 /// A failure that ends the command with exit status 2.
@@ -23,7 +23,7 @@ pub fn read_file(path: &Path) -> Result<Vec<u8>, Fatal> {
     std::fs::read(path).map_err(|e| Fatal(format!("error: cannot read {}: {e}", path.display())))
 }
 
-pub use permc_embed::every_diagnostic;
+pub use permc_runtime::every_diagnostic;
 
 fn report(diags: &[Diagnostic], name: &str, text: &[u8], kind: Kind) -> Result<(), Fatal> {
     let diags = &every_diagnostic(name, text, kind, diags.to_vec());

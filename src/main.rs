@@ -193,7 +193,7 @@ fn decider(
     rules: &RuleArgs,
     requests: &RequestArgs,
     need_rules: bool,
-) -> Result<(Box<dyn Decider>, permc_runtime::Rules), Fatal> {
+) -> Result<(Box<dyn Decider>, permc_core::Rules), Fatal> {
     let (p, a) = (rules.permissions.as_deref(), rules.autonomy.as_deref());
     if let Some(artifact) = &requests.policy {
         // The artifact stands for the sources; sources given too are only
@@ -206,9 +206,9 @@ fn decider(
                     artifact.display()
                 ))
             })?;
-            permc_runtime::Rules::new(perms, auto)
+            permc_core::Rules::new(perms, auto)
         } else {
-            permc_runtime::Rules::default()
+            permc_core::Rules::default()
         };
         return Ok(match requests.engine {
             Engine::Compiled => (Box::new(CompiledDecider(policy)), rules),

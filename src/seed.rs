@@ -3,8 +3,8 @@
 
 use crate::load::{self, Fatal};
 use crate::write::{self, Kind};
+use permc_core::seed::{self, DEFAULT_ALLOW, MODULE_RULE};
 use permc_grammar::rules::Permissions;
-use permc_runtime::seed::{self, DEFAULT_ALLOW, MODULE_RULE};
 use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;

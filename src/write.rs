@@ -20,11 +20,11 @@
 //!   in a newline, and it is loaded again before it is written.
 
 use crate::load::Fatal;
+use permc_core::always::already_in;
 use permc_grammar::diagnostic::render_plain;
 use permc_grammar::pattern::Pattern;
 use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Permissions};
 use permc_grammar::{ActionType, Policy, Severity};
-use permc_runtime::always::already_in;
 use serde_json::{Map, Value};
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;

@@ -4,12 +4,12 @@
 //!
 //! Set `PERMC_ALWAYS_CASES=N` for more proptest cases (default 512).
 
+use permc_core::always::{derive, Derivation, Refusal, Unit, REFUSED_TYPES};
+use permc_core::facts::LineFacts;
+use permc_core::{reference, Reason, Request, Rules};
 use permc_grammar::pattern::{PatToken, Pattern, PatternBody};
 use permc_grammar::rules::{load_autonomy, load_permissions};
 use permc_grammar::{ActionType, Policy};
-use permc_runtime::always::{derive, Derivation, Refusal, Unit, REFUSED_TYPES};
-use permc_runtime::facts::LineFacts;
-use permc_runtime::{reference, Reason, Request, Rules};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::io::{BufRead, BufReader};
@@ -575,7 +575,7 @@ proptest! {
         let facts = LineFacts::of(&cmd);
         let mut allow: Vec<String> = Vec::new();
         for seg in &facts.line.segments {
-            let alone = permc_runtime::always::render_words(&seg.words).unwrap_or_default();
+            let alone = permc_core::always::render_words(&seg.words).unwrap_or_default();
             if let Derivation::Patterns(p) = terminal(&alone) {
                 allow.extend(p.into_iter().map(|r| r.pattern));
             }

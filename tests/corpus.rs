@@ -6,8 +6,8 @@
 mod corpus;
 
 use corpus::{Answer, Case};
+use permc_core::{reference, Request, Rules};
 use permc_grammar::rules::{load_autonomy, load_permissions};
-use permc_runtime::{reference, Request, Rules};
 
 fn rules_of(case: &Case) -> Rules {
     let p = load_permissions("permissions.json", case.permissions.as_bytes());
@@ -21,7 +21,7 @@ fn rules_of(case: &Case) -> Rules {
     Rules::new(p, a)
 }
 
-fn answer(d: &permc_runtime::Decision) -> Answer {
+fn answer(d: &permc_core::Decision) -> Answer {
     Answer::Decision {
         policy: d.policy.name().to_string(),
         reason: d.reason.name().to_string(),
@@ -50,7 +50,7 @@ fn compiled_engine() {
         let rules = rules_of(case);
         let policy = permc_compiler::compile(&rules.permissions, &rules.autonomy);
         match Request::from_json(&case.request) {
-            Ok(req) => answer(&permc_runtime::compiled::decide(&policy, &req)),
+            Ok(req) => answer(&permc_compiler::compiled::decide(&policy, &req)),
             Err(e) => Answer::Error(e.code.to_string()),
         }
     });
@@ -65,7 +65,7 @@ fn compiled_engine_through_the_artifact() {
         let bytes = artifact::encode(&policy, &artifact::SourceHashes::default());
         let loaded = artifact::decode(&bytes).expect("the artifact loads").policy;
         match Request::from_json(&case.request) {
-            Ok(req) => answer(&permc_runtime::compiled::decide(&loaded, &req)),
+            Ok(req) => answer(&permc_compiler::compiled::decide(&loaded, &req)),
             Err(e) => Answer::Error(e.code.to_string()),
         }
     });

@@ -18,12 +18,13 @@
 //!   compile → decide.
 
 use permc_compiler::artifact::{self, SourceHashes};
+use permc_compiler::compiled;
 use permc_compiler::{compile, compile_nondeterministic, CompiledPolicy};
+use permc_core::{reference, Decision, Request, Rules};
 use permc_grammar::diagnostic::Location;
 use permc_grammar::json::Span;
 use permc_grammar::pattern::Pattern;
 use permc_grammar::rules::{load_autonomy, load_permissions, Entry, List, Permissions};
-use permc_runtime::{compiled, reference, Decision, Request, Rules};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{json, Value};

@@ -2,10 +2,10 @@
 //! panic, and an unparsed command is never auto-approved — even with
 //! `Terminal()` allowed, in automatic mode, in a running container.
 
+use permc_core::facts::LineFacts;
+use permc_core::{reference, Request, Rules};
 use permc_grammar::rules::{load_autonomy, load_permissions};
 use permc_grammar::Policy;
-use permc_runtime::facts::LineFacts;
-use permc_runtime::{reference, Request, Rules};
 use proptest::prelude::*;
 use serde_json::json;
 use std::io::Write;

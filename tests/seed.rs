@@ -3,7 +3,7 @@
 //! module agents' git_commit rule, files created, `--policy` compiled, and
 //! concurrent seeds and always-allow writers losing nothing.
 
-use permc_runtime::seed::DEFAULT_ALLOW;
+use permc_core::seed::DEFAULT_ALLOW;
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::{Command, Output};

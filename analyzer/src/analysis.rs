@@ -25,10 +25,10 @@
 //! one trie walk per entry, not a comparison per pair.
 
 use crate::coverage::TokenTrie;
+use permc_core::facts::{basename, LineFacts, BUILTIN_DENY, EXTERNAL_EFFECT, PRIVILEGED};
 use permc_grammar::pattern::{PatToken, Pattern, PatternBody};
 use permc_grammar::rules::{Entry, List, Permissions};
 use permc_grammar::ActionType;
-use permc_runtime::facts::{basename, LineFacts, BUILTIN_DENY, EXTERNAL_EFFECT, PRIVILEGED};
 
 /// Something that matches: an entry of the file, or a built-in deny.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,7 +85,7 @@ pub fn facts_of_words(words: &[String]) -> Option<LineFacts> {
     if words.is_empty() {
         return None;
     }
-    let text = permc_runtime::always::render_words(words)?;
+    let text = permc_core::always::render_words(words)?;
     let facts = LineFacts::of(&text);
     // The rendering must read back to the same single segment.
     (facts.line.segments.len() == 1 && facts.line.segments[0].words == words).then_some(facts)

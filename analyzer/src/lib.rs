@@ -19,7 +19,7 @@
 //! go out as values and strings. Coverage findings (`shadowed-by-deny`,
 //! `shadowed-by-ask`, `redundant-rule`) are exact, never heuristic: the
 //! analyzer stays silent rather than report a guess ([`coverage`]). The
-//! ceiling tables are the runtime's own (`permc_runtime::facts`), never a
+//! ceiling tables are the runtime's own (`permc_core::facts`), never a
 //! copy.
 
 pub mod analysis;

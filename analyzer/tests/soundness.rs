@@ -7,13 +7,13 @@
 //! it names.
 
 use permc_analyzer::{check_file, Kind, Options};
+use permc_core::always::render_words;
+use permc_core::request::{Action, Context, ExecutionMode, Request};
+use permc_core::{reference, Rules};
 use permc_grammar::diagnostic::Diagnostic;
 use permc_grammar::pattern::{PatToken, PatternBody};
 use permc_grammar::rules::{load_autonomy, load_permissions, Entry};
 use permc_grammar::{ActionType, Policy, Role};
-use permc_runtime::always::render_words;
-use permc_runtime::request::{Action, Context, ExecutionMode, Request};
-use permc_runtime::{reference, Rules};
 use std::path::PathBuf;
 
 fn fixtures() -> PathBuf {

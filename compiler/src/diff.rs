@@ -863,7 +863,7 @@ impl AutonomyChange {
 
 fn automatic(r: Option<Resolved>) -> bool {
     r.is_some_and(|r| {
-        r.mode == permc_grammar::Policy::AutoApprove && r.origin == crate::AutonomyOrigin::Wildcard
+        r.mode == permc_grammar::Policy::AutoApprove && r.origin == permc_core::Origin::Wildcard
     })
 }
 

@@ -13,8 +13,9 @@
 //! - the text and `file:line:col` of every entry and autonomy rule, so the
 //!   compiled engine names the same rule as the reference interpreter.
 //!
-//! [`artifact`] writes and reads it as a binary file. The runtime
-//! (`permc_runtime::compiled`) decides over it.
+//! [`artifact`] writes and reads it as a binary file; [`compiled`] decides
+//! over it (SPEC §5.3), next to the tables it reads, answering exactly like
+//! `permc_core::reference`.
 //!
 //! ```
 //! use permc_grammar::rules::load_permissions;
@@ -27,17 +28,19 @@
 //! assert_eq!(permc_compiler::artifact::decode(&bytes).unwrap().policy, policy);
 //! ```
 //!
-//! **Invariant.** Nothing here does I/O, and nothing here decides: the
-//! compiled form holds tables; the procedure runs in the runtime.
+//! **Invariant.** Nothing here does I/O. The tables' accessors are
+//! `pub(crate)`: only [`compiled`] and [`diff`] read them.
 
 pub mod artifact;
+pub mod compiled;
 pub mod dag;
 pub mod diff;
 pub mod hash;
-pub mod matcher;
+pub(crate) mod matcher;
 
 use dag::{Shape, Stage, StageGraph};
 use matcher::{Matcher, TriePattern, ALLOW, ASK, DENY, NONE};
+use permc_core::Origin;
 use permc_grammar::diagnostic::Location;
 use permc_grammar::json::Span;
 use permc_grammar::pattern::Pattern;
@@ -129,22 +132,13 @@ impl EntryTable {
     }
 }
 
-/// Where a resolved autonomy mode came from (SPEC §2.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AutonomyOrigin {
-    /// rules[agent][type].
-    Specific,
-    /// rules[agent]["*"].
-    Wildcard,
-}
-
 /// A resolved autonomy mode for (agent, type).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Resolved {
     /// The mode.
     pub mode: Policy,
     /// Where it came from.
-    pub origin: AutonomyOrigin,
+    pub origin: Origin,
     /// The rule's index in autonomy.json's rules.
     pub rule: u32,
 }
@@ -246,15 +240,15 @@ impl AutonomyTable {
                         if mode(s) == Some(Policy::AutoApprove)
                             && mode(w) == Some(Policy::AutoApprove) =>
                     {
-                        Some((Policy::AutoApprove, AutonomyOrigin::Wildcard, w))
+                        Some((Policy::AutoApprove, Origin::Wildcard, w))
                     }
-                    (Some(s), _) => mode(s).map(|m| (m, AutonomyOrigin::Specific, s)),
-                    (None, Some(w)) => mode(w).map(|m| (m, AutonomyOrigin::Wildcard, w)),
+                    (Some(s), _) => mode(s).map(|m| (m, Origin::Specific, s)),
+                    (None, Some(w)) => mode(w).map(|m| (m, Origin::Wildcard, w)),
                     (None, None) => None,
                 };
                 match res {
                     Some((m, o, r)) => {
-                        let o = u32::from(o == AutonomyOrigin::Wildcard);
+                        let o = u32::from(o == Origin::Wildcard);
                         t.resolved.push(u32::from(policy_code(m)) | (o << 8));
                         t.resolved.push(r);
                     }
@@ -511,7 +505,7 @@ impl CompiledPolicy {
 
     /// The stages `t` runs, in order (SPEC §5.3). Empty only for a policy
     /// whose graph failed its check, which the runtime answers failing closed.
-    pub fn program(&self, t: ActionType) -> &[Stage] {
+    pub(crate) fn program(&self, t: ActionType) -> &[Stage] {
         self.programs
             .get(t.index())
             .map(Vec::as_slice)
@@ -526,7 +520,7 @@ impl CompiledPolicy {
 
     /// Per list, the least entry whose pattern matches these words certainly
     /// or possibly through their unknown words (SPEC §4.4).
-    pub fn terminal_possible<S: AsRef<str>>(
+    pub(crate) fn terminal_possible<S: AsRef<str>>(
         &self,
         words: &[S],
         known: &[permc_grammar::shell::Known],
@@ -536,7 +530,7 @@ impl CompiledPolicy {
 
     /// Per list (`[deny, ask, allow]`), the first `Label()` entry of `t`
     /// (SPEC §5.3 step 5).
-    pub fn typed_matches(&self, t: ActionType) -> [u32; 3] {
+    pub(crate) fn typed_matches(&self, t: ActionType) -> [u32; 3] {
         let i = t.index() * 3;
         match self.typed.get(i..i + 3) {
             Some(s) => [s[0], s[1], s[2]],
@@ -545,12 +539,12 @@ impl CompiledPolicy {
     }
 
     /// The pattern text of entry `k` of the list at accept index `list`.
-    pub fn entry_text(&self, list: usize, k: u32) -> &str {
+    pub(crate) fn entry_text(&self, list: usize, k: u32) -> &str {
         self.lists.get(list).map_or("", |l| l.text.get(k as usize))
     }
 
     /// `file:line:col` of entry `k` of the list at accept index `list`.
-    pub fn entry_source(&self, list: usize, k: u32) -> String {
+    pub(crate) fn entry_source(&self, list: usize, k: u32) -> String {
         let (line, col) = self
             .lists
             .get(list)
@@ -561,7 +555,7 @@ impl CompiledPolicy {
 
     /// permissions.json's base name, for messages (`permissions.json` when
     /// it has none).
-    pub fn permissions_name(&self) -> &str {
+    pub(crate) fn permissions_name(&self) -> &str {
         let f = &self.permissions_file;
         match f.rsplit('/').next() {
             Some(b) if !b.is_empty() => b,
@@ -570,7 +564,7 @@ impl CompiledPolicy {
     }
 
     /// The resolved autonomy mode for (agent, type) (SPEC §2.2).
-    pub fn resolve_autonomy(&self, agent: Option<&str>, t: ActionType) -> Option<Resolved> {
+    pub(crate) fn resolve_autonomy(&self, agent: Option<&str>, t: ActionType) -> Option<Resolved> {
         let a = &self.autonomy;
         let id = a.agent(agent?)? as usize;
         let i = (id * TYPES + t.index()) * 2;
@@ -581,16 +575,16 @@ impl CompiledPolicy {
         Some(Resolved {
             mode: policy_of((packed & 0xFF) as u8)?,
             origin: if packed >> 8 == 1 {
-                AutonomyOrigin::Wildcard
+                Origin::Wildcard
             } else {
-                AutonomyOrigin::Specific
+                Origin::Specific
             },
             rule,
         })
     }
 
     /// An autonomy rule as the reference names it: `agent: key = mode`.
-    pub fn autonomy_rule_text(&self, rule: u32) -> String {
+    pub(crate) fn autonomy_rule_text(&self, rule: u32) -> String {
         let a = &self.autonomy;
         let r = rule as usize;
         let agent = a
@@ -611,8 +605,26 @@ impl CompiledPolicy {
         [agent, ": ", key, " = ", mode].concat()
     }
 
+    /// Entry `k` of the list at accept index `list`, as a decision names
+    /// it: its text and `file:line:col`.
+    pub fn entry_rule(&self, list: usize, k: u32) -> permc_core::RuleRef {
+        permc_core::RuleRef {
+            rule: self.entry_text(list, k).to_string(),
+            source: self.entry_source(list, k),
+        }
+    }
+
+    /// Autonomy rule `rule`, as a decision names it: `agent: key = mode`
+    /// and `file:line:col`.
+    pub fn autonomy_rule(&self, rule: u32) -> permc_core::RuleRef {
+        permc_core::RuleRef {
+            rule: self.autonomy_rule_text(rule),
+            source: self.autonomy_rule_source(rule),
+        }
+    }
+
     /// `file:line:col` of an autonomy rule.
-    pub fn autonomy_rule_source(&self, rule: u32) -> String {
+    pub(crate) fn autonomy_rule_source(&self, rule: u32) -> String {
         let a = &self.autonomy;
         let r = rule as usize;
         let line = a.rule_line.get(r).copied().unwrap_or(0);

@@ -21,11 +21,12 @@
 use arbitrary::{Arbitrary, Unstructured};
 use permc_compiler::artifact::{self, SourceHashes};
 use permc_compiler::compile;
+use permc_compiler::compiled;
+use permc_core::facts::LineFacts;
+use permc_core::{reference, Request, Rules};
 use permc_grammar::pattern::Pattern;
 use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Permissions};
 use permc_grammar::shell;
-use permc_runtime::facts::LineFacts;
-use permc_runtime::{compiled, reference, Request, Rules};
 use serde_json::{json, Value};
 
 /// Text for the readers: the input as UTF-8, lossily (a reader takes `&str`).

@@ -1,48 +1,243 @@
-//! permc-runtime: deciding requests (SPEC §5).
+//! permc-runtime: permc in the programs that decide: load a policy once,
+//! answer requests at high throughput.
 //!
-//! Two engines answer every request the same:
-//! - [`reference`]: the spec in code — linear scans, one function per step;
-//! - the compiled engine (over `permc-compiler`'s form), for throughput.
+//! The command line (`permc decide`, `explain`, `tokens`, `always`,
+//! `serve`) and the in-process bindings (the Erlang/Elixir NIF and the
+//! Node addon in `bindings/`) call these functions: one core, no copies.
+//!
+//! - [`Policy`]: rule files ([`Policy::load`]) or an artifact
+//!   ([`Policy::load_artifact`]) compiled once, then shared read-only;
+//! - [`answer::write_answer_line`]: a request line in, the answer line out
+//!   (SPEC §10.1 → §10.2), exactly as `permc decide` writes it;
+//! - [`explain::explain`], [`tokens_json`], [`always::outcome`].
 //!
 //! ```
-//! use permc_grammar::rules::{load_autonomy, load_permissions};
-//! use permc_runtime::{reference, request::Request, Rules};
-//! let perms = load_permissions("permissions.json", br#"{"allow": ["Terminal(pnpm test)"]}"#).value.unwrap();
-//! let rules = Rules::new(perms, Default::default());
-//! let req = Request::from_json(r#"{"action": {"type": "terminal", "command": "pnpm test"},
-//!   "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": "/p"}}"#).unwrap();
-//! let d = reference::decide(&rules, &req);
-//! assert_eq!(d.reason.name(), "file.allow");
+//! let dir = std::env::temp_dir().join(format!("permc-runtime-doc-{}", std::process::id()));
+//! std::fs::create_dir_all(&dir).unwrap();
+//! let p = dir.join("permissions.json");
+//! std::fs::write(&p, r#"{"allow": ["Terminal(pnpm test)"]}"#).unwrap();
+//! let policy = permc_runtime::Policy::load(Some(&p), None).unwrap();
+//! let mut out = Vec::new();
+//! permc_runtime::answer::write_answer_line(&policy, br#"{"action": {"type": "terminal",
+//!   "command": "pnpm test"}, "context": {"role": "developer", "projectScopeRoot": "/p"}}"#, &mut out);
+//! assert!(out.starts_with(br#"{"policy":"auto_approve","reason":"file.allow""#));
 //! ```
 
 pub mod always;
-pub mod compiled;
-pub mod decision;
-pub mod facts;
-pub mod reference;
-pub mod request;
-pub mod seed;
+pub mod answer;
+pub mod explain;
 
-pub use decision::{Decision, Origin, Reason, RuleRef, Step};
-pub use request::{Request, RequestError};
+// What the bindings read and answer, without depending on the runtime.
+pub use permc_core::request::{Request, RequestError};
+pub use permc_core::Decision;
 
-use permc_grammar::rules::{Autonomy, Permissions};
+use answer::Decider;
+use permc_analyzer::output::{diagnostics_json, Source};
+use permc_analyzer::Kind;
+use permc_compiler::CompiledPolicy;
+use permc_core::Rules;
+use permc_grammar::diagnostic::Diagnostic;
+use permc_grammar::rules::{load_autonomy, load_permissions};
+use permc_grammar::{shell, Severity};
+use serde_json::{json, Value};
+use std::path::Path;
+use std::sync::OnceLock;
 
-/// The rule files a decision reads: permissions.json and autonomy.json.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Rules {
-    /// permissions.json.
-    pub permissions: Permissions,
-    /// autonomy.json.
-    pub autonomy: Autonomy,
+/// Why a policy cannot be loaded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadError {
+    /// `unreadable` (a file cannot be read), `rejected` (a rule file has
+    /// errors: see `diagnostics`) or `invalid_artifact` (corrupt,
+    /// truncated, another format version).
+    pub code: &'static str,
+    /// For people.
+    pub message: String,
+    /// Every diagnostic of a rejected file, as `permc check --format json`
+    /// gives them (check, severity, file, line, column, message…).
+    pub diagnostics: Vec<Value>,
 }
 
-impl Rules {
-    /// Bundles the two files.
-    pub fn new(permissions: Permissions, autonomy: Autonomy) -> Rules {
-        Rules {
-            permissions,
-            autonomy,
+impl std::fmt::Display for LoadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for LoadError {}
+
+/// The diagnostics to show for a file just loaded: the reader's, and when
+/// the file is rejected, every error the analyzer finds in it (the JSON
+/// syntax errors after the first, the errors behind them) — as `permc
+/// check` shows, so one run shows everything.
+pub fn every_diagnostic(
+    name: &str,
+    bytes: &[u8],
+    kind: Kind,
+    reader: Vec<Diagnostic>,
+) -> Vec<Diagnostic> {
+    if !reader.iter().any(|d| d.severity == Severity::Error) {
+        return reader;
+    }
+    let mut all: Vec<Diagnostic> =
+        permc_analyzer::check_file(name, bytes, Some(kind), &Default::default())
+            .into_iter()
+            .filter(|d| d.severity == Severity::Error)
+            .collect();
+    all.extend(reader.into_iter().filter(|d| d.severity != Severity::Error));
+    all.sort_by_key(|d| (d.span.start, std::cmp::Reverse(d.severity)));
+    all
+}
+
+fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
+    std::fs::read(path).map_err(|e| LoadError {
+        code: "unreadable",
+        message: format!("cannot read {}: {e}", path.display()),
+        diagnostics: Vec::new(),
+    })
+}
+
+/// Reads one rule file with `load`, refusing it when it has errors.
+fn rule_file<T>(
+    path: &Path,
+    kind: Kind,
+    load: impl Fn(&str, &[u8]) -> permc_grammar::rules::Loaded<T>,
+) -> Result<T, LoadError> {
+    let bytes = read(path)?;
+    let name = path.display().to_string();
+    let loaded = load(&name, &bytes);
+    let rejected = loaded
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error);
+    match loaded.value {
+        Some(v) if !rejected => Ok(v),
+        _ => {
+            let diags = every_diagnostic(&name, &bytes, kind, loaded.diagnostics);
+            let source = Source {
+                name: name.clone(),
+                text: String::from_utf8_lossy(&bytes).into_owned(),
+            };
+            let diagnostics: Vec<Value> = diagnostics_json(&diags, &[source])
+                .into_iter()
+                .filter(|d| d["severity"] == "error")
+                .collect();
+            Err(LoadError {
+                code: "rejected",
+                message: format!(
+                    "{name} was rejected ({} error{}): nothing is decided from a partly loaded policy",
+                    diagnostics.len(),
+                    if diagnostics.len() == 1 { "" } else { "s" }
+                ),
+                diagnostics,
+            })
         }
     }
+}
+
+/// A compiled policy, loaded once and then read by any number of threads.
+pub struct Policy {
+    compiled: CompiledPolicy,
+    /// The rules (for explain and always): given when loaded from rule
+    /// files, read back from the artifact on first use otherwise.
+    rules: OnceLock<Result<Rules, String>>,
+}
+
+impl Policy {
+    /// Loads and compiles permissions.json and autonomy.json (`None`: an
+    /// empty file), as `permc decide --permissions P --autonomy A` does.
+    pub fn load(permissions: Option<&Path>, autonomy: Option<&Path>) -> Result<Policy, LoadError> {
+        let p = match permissions {
+            Some(path) => rule_file(path, Kind::Permissions, load_permissions)?,
+            None => Default::default(),
+        };
+        let a = match autonomy {
+            Some(path) => rule_file(path, Kind::Autonomy, load_autonomy)?,
+            None => Default::default(),
+        };
+        let compiled = permc_compiler::compile(&p, &a);
+        Ok(Policy {
+            compiled,
+            rules: OnceLock::from(Ok(Rules::new(p, a))),
+        })
+    }
+
+    /// Loads an artifact (`permc compile`), refusing a corrupt, truncated
+    /// or other-version one.
+    pub fn load_artifact(path: &Path) -> Result<Policy, LoadError> {
+        let bytes = read(path)?;
+        let loaded = permc_compiler::artifact::decode(&bytes).map_err(|e| LoadError {
+            code: "invalid_artifact",
+            message: format!("cannot load {}: {e}", path.display()),
+            diagnostics: Vec::new(),
+        })?;
+        Ok(Policy::from_compiled(loaded.policy))
+    }
+
+    /// A policy over an already compiled form.
+    pub fn from_compiled(compiled: CompiledPolicy) -> Policy {
+        Policy {
+            compiled,
+            rules: OnceLock::new(),
+        }
+    }
+
+    /// The compiled form.
+    pub fn compiled(&self) -> &CompiledPolicy {
+        &self.compiled
+    }
+
+    /// The rules the policy was compiled from.
+    pub fn rules(&self) -> Result<&Rules, String> {
+        self.rules
+            .get_or_init(|| {
+                self.compiled
+                    .to_rules()
+                    .map(|(p, a)| Rules::new(p, a))
+                    .map_err(|e| format!("cannot read the rules back from the artifact: {e}"))
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
+    /// The explanation `permc explain` prints for `req`.
+    pub fn explain(&self, req: &Request) -> Result<String, String> {
+        Ok(explain::explain(self.rules()?, self, req))
+    }
+
+    /// What always-allowing `req`'s action records (SPEC §7), as `permc
+    /// always` without `--write` prints it.
+    pub fn always(&self, req: &Request) -> Result<Value, String> {
+        Ok(always::outcome(req, &self.rules()?.permissions))
+    }
+}
+
+impl Decider for Policy {
+    fn decide(&self, req: &Request) -> Decision {
+        permc_compiler::compiled::decide(&self.compiled, req)
+    }
+}
+
+/// The JSON of SPEC §10.3 for one command line (`permc tokens`), with why
+/// a line is unparsed (the §4.2 condition and its byte offset).
+pub fn tokens_json(command: &str) -> Value {
+    let line = shell::read(command);
+    let segments: Vec<Value> = line
+        .segments
+        .iter()
+        .map(|s| {
+            json!({
+                "words": s.words,
+                "redirects": s.redirects.iter().map(|r| json!({"op": r.op, "target": r.target})).collect::<Vec<_>>(),
+                "nested": s.nested,
+            })
+        })
+        .collect();
+    // Why the line is unparsed (SPEC §4.2): each condition with the byte
+    // offset of its first occurrence, in the order they occur.
+    let why: Vec<Value> = line
+        .unparsed_at
+        .iter()
+        .map(|&(u, offset)| json!({"condition": u.name(), "offset": offset, "message": u.describe()}))
+        .collect();
+    json!({ "unparsed": line.is_unparsed(), "why": why, "segments": segments })
 }

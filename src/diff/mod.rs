@@ -15,10 +15,11 @@ mod witness;
 use crate::load::Fatal;
 use clap::{Args, ValueEnum};
 use permc_compiler::diff::{self as core, Class, Direction, Region};
-use permc_compiler::{AutonomyOrigin, CompiledPolicy, Resolved};
+use permc_compiler::{CompiledPolicy, Resolved};
+use permc_core::request::{Action, Context};
+use permc_core::Decision;
+use permc_core::Origin;
 use permc_grammar::ActionType;
-use permc_runtime::request::{Action, Context};
-use permc_runtime::Decision;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -137,9 +138,10 @@ fn entry_of(
 ) -> Option<EntryRef> {
     let list = class.0.list()?;
     let k = class.1?;
+    let r = p.entry_rule(list, k);
     Some(EntryRef {
-        rule: p.entry_text(list, k).to_string(),
-        source: p.entry_source(list, k),
+        rule: r.rule,
+        source: r.source,
         side,
     })
 }
@@ -162,8 +164,8 @@ fn resolved_text(r: Option<Resolved>) -> String {
             "{} ({})",
             r.mode.name(),
             match r.origin {
-                AutonomyOrigin::Specific => "specific",
-                AutonomyOrigin::Wildcard => "wildcard",
+                Origin::Specific => "specific",
+                Origin::Wildcard => "wildcard",
             }
         ),
     }
@@ -236,10 +238,13 @@ fn changes(old: &Version, new: &Version, context: &Context) -> Vec<Change> {
         let command = (c.action == ActionType::Terminal).then(|| uncovered.to_string());
         let a = action(c.action, command.clone(), Some(&c.agent));
         let rule = |p: &CompiledPolicy, r: Option<Resolved>, side| {
-            r.map(|r| EntryRef {
-                rule: p.autonomy_rule_text(r.rule),
-                source: p.autonomy_rule_source(r.rule),
-                side,
+            r.map(|r| {
+                let r = p.autonomy_rule(r.rule);
+                EntryRef {
+                    rule: r.rule,
+                    source: r.source,
+                    side,
+                }
             })
         };
         out.push(Change {

@@ -1,8 +1,8 @@
 //! `permc diff`'s reports: human, JSON, GitHub annotations and SARIF.
 
 use permc_compiler::diff::{self as core, Direction};
-use permc_runtime::request::Context;
-use permc_runtime::Decision;
+use permc_core::request::Context;
+use permc_core::Decision;
 use serde_json::{json, Value};
 
 use super::Change;

@@ -2,9 +2,9 @@
 //! versions git holds (`--base REV`, `--staged`), folder by folder.
 
 use crate::load::Fatal;
+use permc_core::Rules;
 use permc_grammar::diagnostic::render_plain;
 use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Permissions};
-use permc_runtime::Rules;
 use std::path::{Path, PathBuf};
 
 use super::DiffArgs;

@@ -1,8 +1,8 @@
 //! Witnesses decided by the reference interpreter, fast on big files.
 
+use permc_core::request::{Action, Context, Request};
+use permc_core::{reference, Decision, Rules};
 use permc_grammar::ActionType;
-use permc_runtime::request::{Action, Context, Request};
-use permc_runtime::{reference, Decision, Rules};
 /// The reference interpreter, given for each action only the entries
 /// that can take part in its decision, so a witness costs what its command
 /// touches, not the size of the file (a diff of two 100k-rule files has
@@ -68,7 +68,7 @@ impl<'a> Witnesser<'a> {
     /// The Terminal entries that match some word list of `command` from
     /// some word on.
     fn terminal(&self, command: &str) -> Vec<(usize, usize)> {
-        let f = permc_runtime::facts::LineFacts::of(command);
+        let f = permc_core::facts::LineFacts::of(command);
         let lists = Self::lists(self.rules);
         if f.has_unknown {
             // An unknown word may match any deny or ask pattern (SPEC

@@ -34,7 +34,7 @@ use crate::config::{self, Config};
 use crate::decide::{CompiledDecider, Decider, Engine, ReferenceDecider};
 use crate::load::Fatal;
 use clap::{Args, ValueEnum};
-use permc_runtime::{Decision, Rules};
+use permc_core::{Decision, Rules};
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

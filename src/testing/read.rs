@@ -2,10 +2,10 @@
 //! `permc decide` reads; every mistake at its `file:line:col` with the fix.
 
 use crate::load::Fatal;
+use permc_core::decision::Reason;
+use permc_core::request::Request;
 use permc_grammar::action::closest;
 use permc_grammar::Policy;
-use permc_runtime::decision::Reason;
-use permc_runtime::request::Request;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use toml::Spanned;

@@ -1,7 +1,7 @@
 //! What `permc test` found: coverage, and the human, JSON and JUnit
 //! reports.
 
-use permc_runtime::Decision;
+use permc_core::Decision;
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::path::PathBuf;

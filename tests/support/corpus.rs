@@ -157,7 +157,7 @@ pub fn load_file(path: &Path) -> Vec<Case> {
                     "{id}: unknown policy {policy}"
                 );
                 assert!(
-                    permc_runtime::Reason::parse(&reason).is_some(),
+                    permc_core::Reason::parse(&reason).is_some(),
                     "{id}: unknown reason {reason}"
                 );
                 Expect::Decision {

@@ -27,11 +27,11 @@
 
 use super::{entries, list_name, Check};
 use crate::FileContext;
+use permc_core::always::render_words;
 use permc_grammar::diagnostic::{Diagnostic, Severity};
 use permc_grammar::pattern::{DeadReason, PatternBody};
 use permc_grammar::rules::Entry;
 use permc_grammar::shell::{read_detailed, Word};
-use permc_runtime::always::render_words;
 
 /// `dead-pattern`.
 pub const CHECK: Check = Check {

@@ -106,7 +106,11 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
 /// The message and help for a `$NAME` or `~` in a deny or ask entry: what
 /// the entry really catches under SPEC §4.4.
 fn literal_in_deny_or_ask(list: List, text: &str, what: &str) -> (String, String) {
-    let verb = if list == List::Deny { "denies" } else { "asks for" };
+    let verb = if list == List::Deny {
+        "denies"
+    } else {
+        "asks for"
+    };
     let name = list.name();
     if what == "~" {
         (

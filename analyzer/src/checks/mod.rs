@@ -286,7 +286,7 @@ fn entries<'a>(cx: &FileContext<'a>) -> Vec<&'a Entry> {
 fn tokens_match_verb(a: &[permc_grammar::pattern::PatToken], words: &[&str]) -> bool {
     use permc_grammar::pattern::PatToken;
     a.iter().zip(words).enumerate().all(|(i, (t, w))| match t {
-        PatToken::Exact(x) if i == 0 => permc_runtime::facts::basename(x) == *w,
+        PatToken::Exact(x) if i == 0 => permc_core::facts::basename(x) == *w,
         t => t.matches(w),
     })
 }

@@ -14,7 +14,7 @@
 //!   with `--project-root`) — `ceiling.scope`, which lowers them except in
 //!   automatic mode.
 //!
-//! It uses the runtime's own tables and readings (`permc_runtime::facts`)
+//! It uses the runtime's own tables and readings (`permc_core::facts`)
 //! and, for the typed ceilings, asks the reference interpreter itself, so
 //! it cannot drift from what `decide` does. `GitMerge()` is not reported:
 //! the protected-merge ceiling lowers only merges into `dev`, `qa`, `rc`
@@ -40,14 +40,14 @@
 use super::{entries, Check, BUILTIN};
 use crate::analysis::{exact_prefix, facts_of_words, may_run_table_verb};
 use crate::FileContext;
+use permc_core::facts::{normalize, Scope, DEV_FILES};
+use permc_core::request::{Action, Context, ExecutionMode, Request};
+use permc_core::{reference, Reason, Rules};
 use permc_grammar::diagnostic::{Diagnostic, Severity};
 use permc_grammar::json::Span;
 use permc_grammar::pattern::{PatToken, PatternBody};
 use permc_grammar::rules::{load_permissions, Autonomy, AutonomyKey, Entry, List};
 use permc_grammar::{ActionType, Policy, Role};
-use permc_runtime::facts::{normalize, Scope, DEV_FILES};
-use permc_runtime::request::{Action, Context, ExecutionMode, Request};
-use permc_runtime::{reference, Reason, Rules};
 use std::sync::OnceLock;
 
 /// `neutralized-by-ceiling`.

@@ -2,7 +2,7 @@
 //!
 //! The JavaScript side checks that a request is made of JSON values and
 //! writes it as JSON text; here it is read by the CLI's strict reader
-//! and answered by the CLI's answer writer (permc-embed), so the answer
+//! and answered by the CLI's answer writer (permc-runtime), so the answer
 //! line is byte for byte `permc decide`'s. Errors cross as JSON text in
 //! the `Error`'s message (`{"code", "message", "diagnostics"}`), which
 //! index.js turns into an `Error` with `code` and `diagnostics`. A panic
@@ -10,8 +10,8 @@
 
 use napi::{Error, Result, Status};
 use napi_derive::napi;
-use permc_embed::answer::{read_request, write_answer_line};
-use permc_embed::{LoadError, Policy};
+use permc_runtime::answer::{read_request, write_answer_line};
+use permc_runtime::{LoadError, Policy};
 use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
@@ -101,7 +101,7 @@ pub fn load_artifact(path: String) -> Result<NativePolicy> {
 /// SPEC §10.3's JSON for a command line.
 #[napi]
 pub fn tokens(command: String) -> Result<String> {
-    guarded(|| Ok(permc_embed::tokens_json(&command).to_string()))
+    guarded(|| Ok(permc_runtime::tokens_json(&command).to_string()))
 }
 
 /// Panics, to test that a panic comes back as an error.
@@ -148,7 +148,7 @@ impl NativePolicy {
     }
 }
 
-fn read(request: &str) -> Result<permc_embed::Request> {
+fn read(request: &str) -> Result<permc_runtime::Request> {
     read_request(request.as_bytes())
         .1
         .map_err(|e| error(e.code, &e.message, Vec::new()))

@@ -1,7 +1,7 @@
 //! permc as an Erlang/Elixir NIF: the functions of `Permc.Native`, which
 //! `bindings/elixir/lib/permc.ex` loads with `:erlang.load_nif/2`.
 //!
-//! Every function calls permc-embed, the library the CLI calls. A request
+//! Every function calls permc-runtime, the library the CLI calls. A request
 //! map is written as the JSON text it stands for and read by the CLI's
 //! strict reader (SPEC §10.1): an unknown field, a key given twice (`:role`
 //! and `"role"`), a value of the wrong type is an error, never a decision.
@@ -11,8 +11,8 @@
 //! the normal scheduler (well under a millisecond). A panic is caught here
 //! and returned as `{:error, %{code: :panic, …}}`: it never reaches the VM.
 
-use permc_embed::answer::{read_request, Decider};
-use permc_embed::{LoadError, Policy};
+use permc_runtime::answer::{read_request, Decider};
+use permc_runtime::{LoadError, Policy};
 use rustler::{Atom, Encoder, Env, ListIterator, MapIterator, ResourceArc, Term, TermType};
 use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -297,7 +297,7 @@ fn value_term<'a>(env: Env<'a>, v: &Value, atom_keys: bool) -> Term<'a> {
 fn read<'a>(
     env: Env<'a>,
     request: Term<'a>,
-) -> Result<(Option<Value>, permc_embed::Request), Term<'a>> {
+) -> Result<(Option<Value>, permc_runtime::Request), Term<'a>> {
     let text = request_text(request).map_err(|e| error_map(env, e.code, &e.message))?;
     let (id, req) = read_request(&text);
     match req {
@@ -423,7 +423,7 @@ fn decide<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
 /// SPEC §10.2's map for a decision, with the fields and order of
 /// `Decision::serialize_fields` (the binding tests compare every answer
 /// with `permc decide`'s), built in one go from pre-made atoms.
-fn decision_term<'a>(env: Env<'a>, d: &permc_embed::Decision, id: Option<&Value>) -> Term<'a> {
+fn decision_term<'a>(env: Env<'a>, d: &permc_runtime::Decision, id: Option<&Value>) -> Term<'a> {
     let policy = match d.policy.name() {
         "auto_approve" => atoms::auto_approve(),
         "require_approval" => atoms::require_approval(),
@@ -501,7 +501,7 @@ fn always<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
 #[rustler::nif]
 fn tokens<'a>(env: Env<'a>, command: Term<'a>) -> Term<'a> {
     guarded(env, || match path_arg(command) {
-        Some(c) => value_term(env, &permc_embed::tokens_json(&c), true),
+        Some(c) => value_term(env, &permc_runtime::tokens_json(&c), true),
         None => error_map(
             env,
             "invalid_argument",

@@ -1,8 +1,8 @@
 //! `permc explain`: the decision with every step, for people.
 
 use crate::answer::{not_utf8, Decider};
-use permc_runtime::request::Request;
-use permc_runtime::{reference, Rules};
+use permc_core::request::Request;
+use permc_core::{reference, Rules};
 
 /// The explanation of a request read from JSON text, or the line saying
 /// why it cannot be read.
@@ -47,7 +47,7 @@ pub fn explain(rules: &Rules, decider: &dyn Decider, req: &Request) -> String {
         }
     ));
     if let Some(cmd) = &a.command {
-        let facts = permc_runtime::facts::LineFacts::of(cmd);
+        let facts = permc_core::facts::LineFacts::of(cmd);
         out.push_str("segments:\n");
         for (i, s) in facts.line.segments.iter().enumerate() {
             out.push_str(&format!(

@@ -2,8 +2,8 @@
 //! it, writing the answer line. `permc decide`, `permc serve` and both
 //! bindings answer through these functions.
 
-use permc_runtime::request::{Request, RequestError};
-use permc_runtime::{reference, Decision, Rules};
+use permc_core::request::{Request, RequestError};
+use permc_core::{reference, Decision, Rules};
 use serde_json::{json, Value};
 
 /// Something that decides requests.
@@ -20,7 +20,7 @@ pub struct CompiledDecider(pub permc_compiler::CompiledPolicy);
 
 impl Decider for CompiledDecider {
     fn decide(&self, req: &Request) -> Decision {
-        permc_runtime::compiled::decide(&self.0, req)
+        permc_compiler::compiled::decide(&self.0, req)
     }
 }
 

@@ -8,7 +8,7 @@
 //! pins exactly those.
 //!
 //! ```
-//! use permc_runtime::seed::{plan, DEFAULT_ALLOW};
+//! use permc_core::seed::{plan, DEFAULT_ALLOW};
 //! let p = plan(&Default::default(), &Default::default(), &["api".to_string()]);
 //! assert_eq!(p.allow, DEFAULT_ALLOW);
 //! assert_eq!(p.agents, ["dev-api"]);

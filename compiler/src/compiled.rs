@@ -4,26 +4,24 @@
 //! order of the stage DAG) over precomputed tables: the token-prefix trie
 //! for terminal segments, the first `Label()` entry per type, the resolved
 //! autonomy per (agent, type). The per-request facts — wrappers, built-ins,
-//! external effect, privileged, unparsed, scope — come from [`crate::facts`],
+//! external effect, privileged, unparsed, scope — come from [`permc_core::facts`],
 //! shared with the reference interpreter; each is read once per request,
 //! and the scope only when a stage needs it.
 //!
-//! It answers exactly like [`crate::reference`]: the same policy, reason,
+//! It answers exactly like [`permc_core::reference`]: the same policy, reason,
 //! deciding rule (text and `file:line:col`), autonomy origin and scope root
 //! (tested by the corpus, a differential property test, an exhaustive small
 //! universe and the artifact round trip).
 
-use crate::decision::{Decision, Origin, Reason, RuleRef};
-use crate::facts::{self, LineFacts, Scope, ScopeReport};
-use crate::request::{ExecutionMode, Request};
-use permc_compiler::dag::Stage;
-use permc_compiler::matcher::{ALLOW, ASK, DENY, NONE};
-use permc_compiler::{AutonomyOrigin, Resolved};
+use crate::dag::Stage;
+use crate::matcher::{ALLOW, ASK, DENY, NONE};
+use crate::{CompiledPolicy, Resolved};
+use permc_core::decision::{Decision, Origin, Reason, RuleRef};
+use permc_core::facts::{self, LineFacts, Scope, ScopeReport};
+use permc_core::request::{ExecutionMode, Request};
 use permc_grammar::shell::Known;
 use permc_grammar::{ActionType, Policy};
 use std::borrow::Cow;
-
-pub use permc_compiler::{compile, CompiledPolicy};
 
 /// `current` of SPEC §5.3.
 struct Current {
@@ -77,10 +75,7 @@ impl Current {
 }
 
 fn entry_ref(p: &CompiledPolicy, list: usize, k: u32) -> RuleRef {
-    RuleRef {
-        rule: p.entry_text(list, k).to_string(),
-        source: p.entry_source(list, k),
-    }
+    p.entry_rule(list, k)
 }
 
 /// The scope reading, computed at most once per request, when first needed.
@@ -174,10 +169,7 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
             // 4. Autonomy (SPEC §2.2), precomputed per (agent, type).
             Stage::Autonomy => {
                 if let Some(r) = p.resolve_autonomy(req.action.agent.as_deref(), action) {
-                    let o = match r.origin {
-                        AutonomyOrigin::Specific => Origin::Specific,
-                        AutonomyOrigin::Wildcard => Origin::Wildcard,
-                    };
+                    let o = r.origin;
                     origin = Some(o);
                     automatic = r.mode == Policy::AutoApprove && o == Origin::Wildcard;
                     let reason = match r.mode {

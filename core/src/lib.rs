@@ -1,0 +1,54 @@
+//! permc-core: what a decision is and how SPEC §5 reaches it, independent
+//! of any compiled form.
+//!
+//! - [`request`] and [`decision`]: the wire shapes of SPEC §10;
+//! - [`facts`]: what a request's command really does (wrappers, built-ins,
+//!   external effect, privileged, scope), the spec's tables in one copy;
+//! - [`reference`]: the reference interpreter, SPEC §5.3 read literally
+//!   (linear scans over the loaded entries);
+//! - [`always`] (SPEC §7) and [`seed`] (SPEC §8).
+//!
+//! The compiled engine lives in `permc-compiler`, above this crate: Cargo
+//! itself keeps the reference interpreter from using compiler structures.
+//!
+//! ```
+//! use permc_grammar::rules::{load_autonomy, load_permissions};
+//! use permc_core::{reference, request::Request, Rules};
+//! let perms = load_permissions("permissions.json", br#"{"allow": ["Terminal(pnpm test)"]}"#).value.unwrap();
+//! let rules = Rules::new(perms, Default::default());
+//! let req = Request::from_json(r#"{"action": {"type": "terminal", "command": "pnpm test"},
+//!   "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": "/p"}}"#).unwrap();
+//! let d = reference::decide(&rules, &req);
+//! assert_eq!(d.reason.name(), "file.allow");
+//! ```
+
+pub mod always;
+pub mod decision;
+pub mod facts;
+pub mod reference;
+pub mod request;
+pub mod seed;
+
+pub use decision::{Decision, Origin, Reason, RuleRef, Step};
+pub use request::{Request, RequestError};
+
+use permc_grammar::rules::{Autonomy, Permissions};
+
+/// The rule files a decision reads: permissions.json and autonomy.json.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Rules {
+    /// permissions.json.
+    pub permissions: Permissions,
+    /// autonomy.json.
+    pub autonomy: Autonomy,
+}
+
+impl Rules {
+    /// Bundles the two files.
+    pub fn new(permissions: Permissions, autonomy: Autonomy) -> Rules {
+        Rules {
+            permissions,
+            autonomy,
+        }
+    }
+}
