@@ -431,23 +431,30 @@ pub(crate) fn rm_long(w: &str) -> (bool, bool) {
 }
 
 /// The root, lexically: `/` followed only by slashes and glob characters
-/// (`/`, `//`, `/*`, `/?*`, `/**`, `//*`, `/[a-z]*`), or what normalizes
-/// to `/` (`/.`, `/./*`) → the built-in it counts as.
+/// (`/`, `//`, `/*`, `/?*`, `/**`, `//*`, `/[a-z]*`, and at any depth or
+/// with a trailing slash: `/*/`, `/*/*`, `/?/`, `/**/`, `/*//`), `.`
+/// and `..` components included (`/.`, `/./*`, `/../*`) → the built-in it
+/// counts as.
+/// Every component of such a word is empty, `.`, `..` or glob characters
+/// only, so what it matches is the root or lies below it at any depth:
+/// bash passes rm every top-level entry (or everything under them).
 pub(crate) fn root_operand(w: &str) -> Option<&'static str> {
     if !w.starts_with('/') {
         return None;
     }
-    if normalize(w) == "/" {
-        return Some(BUILTIN_DENY[0]);
+    let mut glob = false;
+    for c in w.split('/') {
+        match c {
+            "" | "." | ".." => {}
+            c if is_glob_only(c) => glob = true,
+            _ => return None,
+        }
     }
-    // Strip the glob characters of the last component: `*`, `?`, bracket
-    // expressions; what is left must be the root.
-    let last = w.rsplit('/').next().unwrap_or("");
-    if last.is_empty() || !is_glob_only(last) {
-        return None;
-    }
-    let dir = &w[..w.len() - last.len()];
-    (normalize(dir) == "/").then_some(BUILTIN_DENY[1])
+    Some(if glob {
+        BUILTIN_DENY[1]
+    } else {
+        BUILTIN_DENY[0]
+    })
 }
 
 /// A component made only of glob characters (`*`, `?`, `[…]`) and at least
@@ -796,6 +803,14 @@ mod tests {
             "rm / -rf",
             "rm -rf -- /",
             "rm -rf //",
+            "rm -rf /*/",
+            "rm -rf /*/*",
+            "rm -rf /?/",
+            "rm -rf //*/",
+            "rm -rf /**/",
+            "rm -rf /*//",
+            "rm -fr /*/",
+            "rm -rf /[a-z]*/*",
         ] {
             assert!(builtin_deny(&w(c)).is_some(), "{c}");
         }
@@ -805,6 +820,10 @@ mod tests {
             "rm -f /",
             "rm -rf ./",
             "rmdir -rf /",
+            "rm -rf /*/x",
+            "rm -rf /home/*",
+            "rm -rf /.*",
+            "rm -rf /*/../x",
         ] {
             assert!(builtin_deny(&w(c)).is_none(), "{c}");
         }
