@@ -442,6 +442,14 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
             trap(&words, i, seg, depth, facts);
             break;
         }
+        if verb == "busybox" && text.get(i + 1).is_some() && words.known(i + 1) != Known::Exact {
+            // `busybox $X`: the applet may be `sh`, and its words `-c …`.
+            facts.unparsed_because(format!(
+                "`busybox {}`: the applet is expanded by the shell, so permc cannot know what runs",
+                short(&text[i + 1])
+            ));
+            break;
+        }
         if SHELLS.contains(&verb) || (verb == "busybox" && is_busybox_shell(text.get(i + 1))) {
             let at = if verb == "busybox" { i + 1 } else { i };
             shell_words(&words, at, seg, depth, facts);
@@ -581,7 +589,12 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
     let mut stdin = false;
     while let Some(word) = text.get(i) {
         if words.known(i) != Known::Exact {
-            break;
+            // An unknown word where the shell reads its options (`sh $X`,
+            // `bash -$X`, `bash -c$X`, what xargs appends, the `{}` of
+            // `find -exec … +`): it may be `-c STRING`, `-s` or any option
+            // that makes the shell read code permc cannot see.
+            facts.unparsed_because(shell_unknown(word, shell));
+            return;
         }
         if word == "--" || word == "-" {
             i += 1;
@@ -633,6 +646,12 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
         }
         i += 1 + takes;
     }
+    // The values of `-o`, `-O`, `--rcfile`: an unquoted expansion there
+    // may be several words, options among them.
+    if let Some(k) = (at + 1..i.min(text.len())).find(|&k| words.known(k) != Known::Exact) {
+        facts.unparsed_because(shell_unknown(&text[k], shell));
+        return;
+    }
     if has_c {
         match text.get(i) {
             Some(s) if words.known(i) == Known::Exact => inner_line(s, seg, depth, facts),
@@ -645,7 +664,25 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
         facts.unparsed_because(format!(
             "`{shell}` reads its commands from standard input: permc cannot read them"
         ));
+    } else if words.known(i) != Known::Exact {
+        // After `--`: an unknown script operand may be no word at all
+        // (then the shell reads standard input).
+        facts.unparsed_because(shell_unknown(&text[i], shell));
     }
+}
+
+/// Why an unknown word among a shell's options makes the line unparsed.
+fn shell_unknown(word: &str, shell: &str) -> String {
+    let what = match word {
+        "" => "the words `xargs` appends".to_string(),
+        w if w.contains("{}") && !w.contains('$') && !w.contains('`') => {
+            format!("`{w}`, filled in by `find` or `xargs`,")
+        }
+        w => format!("`{}` is expanded by the shell and", short(w)),
+    };
+    format!(
+        "{what} may be `-c STRING` or another option of `{shell}`: permc cannot know what it runs"
+    )
 }
 
 fn is_zsh_long(name: &str) -> bool {
