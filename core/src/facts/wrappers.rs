@@ -761,6 +761,9 @@ fn trap(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut Line
         } else {
             facts.unknown_inner(seg, &text[i], "trap");
         }
+    } else if text.get(i).is_some() && words.known(i) == Known::AnyTokens {
+        // `trap $X`: split, it may be `STRING SIGNAL`.
+        facts.unknown_inner(seg, &text[i], "trap");
     }
 }
 
@@ -769,7 +772,34 @@ fn trap(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut Line
 fn find_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
     let text = words.text;
     let mut i = at + 1;
+    // Words left that are the value of the primary before them (`-name X`).
+    let mut values = 0usize;
     while i < text.len() {
+        if words.known(i) != Known::Exact {
+            // An unknown word of find's own may be `-exec CMD … ;` (an
+            // unquoted one, split), or `-exec` itself where a primary or a
+            // starting point may be, running what follows up to a `;` or
+            // `+` (or an unknown word that may be one).
+            let is_value = values > 0 && words.known(i) == Known::OneToken;
+            let terminator_after = (i + 1..text.len())
+                .any(|k| words.known(k) != Known::Exact || text[k] == ";" || text[k] == "+");
+            if words.known(i) == Known::AnyTokens || (!is_value && terminator_after) {
+                facts.unparsed_because(format!(
+                    "`{}` is expanded by the shell among `find`'s primaries: it may be `-exec`, so permc cannot know what runs",
+                    short(&text[i])
+                ));
+                break;
+            }
+            values = values.saturating_sub(1);
+            i += 1;
+            continue;
+        }
+        if values > 0 {
+            values -= 1;
+            i += 1;
+            continue;
+        }
+        values = find_values(&text[i]);
         if matches!(text[i].as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
             && words.known(i) == Known::Exact
         {
@@ -786,6 +816,25 @@ fn find_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut
                     break;
                 }
                 end += 1;
+            }
+            // An unknown word of the shell inside CMD may end it (`;`) and
+            // start another primary: split, it may be `; -exec CMD2`; one
+            // token, it may be the `;` before a later `-exec`.
+            let exec_after = |k: usize| {
+                (k + 1..text.len()).any(|j| {
+                    words.known(j) != Known::Exact
+                        || matches!(text[j].as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
+                })
+            };
+            if let Some(k) = (start..end).find(|&k| {
+                words.known(k) == Known::AnyTokens
+                    || (words.known(k) == Known::OneToken && exec_after(k))
+            }) {
+                facts.unparsed_because(format!(
+                    "`{}` is expanded by the shell in `find {}`: it may end the command and start another, so permc cannot know what runs",
+                    short(&text[k]),
+                    text[i]
+                ));
             }
             let sub: Vec<String> = text[start..end].to_vec();
             let known: Vec<Known> = (start..end)
@@ -820,6 +869,64 @@ fn find_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut
         }
     }
     push_run(words, at, seg, None, at > 0, None, facts);
+}
+
+/// How many value words a primary (or leading option) of GNU find takes.
+fn find_values(w: &str) -> usize {
+    const ONE: &[&str] = &[
+        "-amin",
+        "-anewer",
+        "-atime",
+        "-cmin",
+        "-cnewer",
+        "-context",
+        "-ctime",
+        "-fls",
+        "-fprint",
+        "-fprint0",
+        "-fstype",
+        "-gid",
+        "-group",
+        "-ilname",
+        "-iname",
+        "-inum",
+        "-ipath",
+        "-iregex",
+        "-iwholename",
+        "-links",
+        "-lname",
+        "-maxdepth",
+        "-mindepth",
+        "-mmin",
+        "-mtime",
+        "-name",
+        "-newer",
+        "-path",
+        "-perm",
+        "-printf",
+        "-regex",
+        "-regextype",
+        "-samefile",
+        "-size",
+        "-type",
+        "-uid",
+        "-used",
+        "-user",
+        "-wholename",
+        "-xtype",
+        "-files0-from",
+        "-D",
+    ];
+    if w == "-fprintf" {
+        2
+    } else if ONE.contains(&w)
+        // `-newerXY`: `-newermt DATE`, `-neweraa FILE`…
+        || (w.len() == 8 && w.starts_with("-newer"))
+    {
+        1
+    } else {
+        0
+    }
 }
 
 /// `xargs [options] CMD …`: CMD runs with words xargs appends (unknown).
