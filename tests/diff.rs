@@ -572,3 +572,92 @@ fn staged_files_in_folders_are_compared_with_their_siblings() {
     );
     assert_eq!(changes[0]["witness"]["after"]["policy"], "deny", "{v:#}");
 }
+
+/// Issue 11: `--base` and `--staged` read git's versions of the files
+/// wherever permc runs: from a subfolder (the project's files found above
+/// it) and with absolute paths. A path git is given must name the file,
+/// never read as "missing at that revision" (then every entry would be
+/// new, or `--fail-on` would pass on a change it cannot see).
+#[test]
+fn base_and_staged_work_from_a_subfolder_and_with_absolute_paths() {
+    let d = files::scratch("diff", "git-subfolder");
+    git(&d, &["init", "-q"]);
+    std::fs::copy(
+        root().join("examples/permissions.json"),
+        d.join("permissions.json"),
+    )
+    .expect("copy");
+    std::fs::create_dir_all(d.join("sub")).expect("dir");
+    git(&d, &["add", "permissions.json"]);
+    git(&d, &["commit", "-qm", "rules"]);
+    add_allow(&d.join("permissions.json"), &["Terminal(rm -rf build)"]);
+    let sub = d.join("sub");
+    let abs = d.join("permissions.json");
+    let abs = abs.to_str().expect("utf-8");
+    let titles = |o: &Output| -> Vec<String> {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| {
+            panic!(
+                "json: {}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            )
+        });
+        v["changes"]
+            .as_array()
+            .expect("changes")
+            .iter()
+            .map(|c| c["title"].as_str().unwrap_or("").to_string())
+            .collect()
+    };
+    let want = ["rm -rf build …".to_string()];
+    // --base: the working tree against HEAD.
+    for (dir, paths) in [(&sub, vec![]), (&sub, vec![abs]), (&d, vec![abs])] {
+        let mut args = vec!["diff", "--base", "HEAD", "--format", "json"];
+        args.extend(&paths);
+        assert_eq!(titles(&permc(dir, &args)), want, "{args:?} in {dir:?}");
+        let mut args = vec!["diff", "--base", "HEAD", "--fail-on", "more-permissive"];
+        args.extend(&paths);
+        assert_eq!(permc(dir, &args).status.code(), Some(1), "{args:?}");
+    }
+    // --staged: nothing staged yet, then the change.
+    for (dir, paths) in [(&sub, vec![]), (&sub, vec![abs]), (&d, vec![abs])] {
+        let mut args = vec!["diff", "--staged", "--format", "json"];
+        args.extend(&paths);
+        assert!(titles(&permc(dir, &args)).is_empty(), "{args:?} in {dir:?}");
+    }
+    git(&d, &["add", "permissions.json"]);
+    for (dir, paths) in [(&sub, vec![]), (&sub, vec![abs]), (&d, vec![abs])] {
+        let mut args = vec!["diff", "--staged", "--format", "json"];
+        args.extend(&paths);
+        assert_eq!(titles(&permc(dir, &args)), want, "{args:?} in {dir:?}");
+        let mut args = vec!["diff", "--staged", "--fail-on", "more-permissive"];
+        args.extend(&paths);
+        let o = permc(dir, &args);
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "{args:?} in {dir:?}: {}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+    }
+    // A file outside the repository is an error, never "absent in HEAD".
+    let outside = files::scratch("diff", "git-outside");
+    std::fs::copy(
+        root().join("examples/permissions.json"),
+        outside.join("permissions.json"),
+    )
+    .expect("copy");
+    let out = outside.join("permissions.json");
+    let o = permc(
+        &d,
+        &["diff", "--base", "HEAD", out.to_str().expect("utf-8")],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("not in the git repository"), "{err}");
+}

@@ -88,9 +88,77 @@ pub(super) fn version_on_disk(path: &Path) -> Result<Version, Fatal> {
     }
 }
 
-/// `git show SPEC`, or `None` when git says the path is not there.
-fn git_show(spec: &str) -> Result<Option<Vec<u8>>, Fatal> {
+/// The repository's top-level folder (`git rev-parse --show-toplevel`),
+/// which the paths given to `git show` are relative to.
+fn git_top() -> Result<PathBuf, Fatal> {
     let o = std::process::Command::new("git")
+        .args(["rev-parse", "--show-toplevel"])
+        .output()
+        .map_err(|e| Fatal(format!("error: cannot run git: {e}")))?;
+    if !o.status.success() {
+        let err = String::from_utf8_lossy(&o.stderr);
+        return Err(Fatal(format!(
+            "error: --base and --staged read the files from git: {}",
+            err.trim_end()
+        )));
+    }
+    let top = String::from_utf8_lossy(&o.stdout).trim_end().to_string();
+    Ok(std::fs::canonicalize(&top).unwrap_or_else(|_| PathBuf::from(top)))
+}
+
+/// `file` (as given: relative to the current folder, or absolute) as a
+/// path relative to the repository's top level `top`, `/`-separated: what
+/// `git show REV:PATH` names. Symbolic links are resolved as far as the
+/// path exists (the file itself may be gone from the working tree).
+fn path_in_repo(top: &Path, file: &Path) -> Result<String, Fatal> {
+    use std::path::Component;
+    let cwd = std::env::current_dir()
+        .map_err(|e| Fatal(format!("error: cannot read the current folder: {e}")))?;
+    let abs = cwd.join(file);
+    // The longest part of it that exists, resolved; the rest as written.
+    let mut base = abs.as_path();
+    let mut rest: Vec<Component<'_>> = Vec::new();
+    let resolved = loop {
+        if let Ok(r) = std::fs::canonicalize(base) {
+            break r;
+        }
+        match (base.parent(), base.components().next_back()) {
+            (Some(parent), Some(last)) => {
+                rest.push(last);
+                base = parent;
+            }
+            _ => break PathBuf::from("/"),
+        }
+    };
+    let mut full = resolved;
+    for c in rest.into_iter().rev() {
+        match c {
+            Component::ParentDir => {
+                full.pop();
+            }
+            Component::CurDir => {}
+            c => full.push(c),
+        }
+    }
+    let rel = full.strip_prefix(top).map_err(|_| {
+        Fatal(format!(
+            "error: {} is not in the git repository at {}: --base and --staged compare only files git holds",
+            file.display(),
+            top.display()
+        ))
+    })?;
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    Ok(parts.join("/"))
+}
+
+/// `git show SPEC` (SPEC's path relative to the repository's top level
+/// `top`), or `None` when git says the path is not there.
+fn git_show(top: &Path, spec: &str) -> Result<Option<Vec<u8>>, Fatal> {
+    let o = std::process::Command::new("git")
+        .current_dir(top)
         .args(["show", spec])
         .output()
         .map_err(|e| Fatal(format!("error: cannot run git: {e}")))?;
@@ -158,18 +226,16 @@ pub(super) fn versions_from_git(
     let mut old: [Option<(String, Vec<u8>)>; 2] = [None, None];
     let mut new: [Option<(String, Vec<u8>)>; 2] = [None, None];
     let mut seen = [false, false];
+    let top = git_top()?;
     for f in files {
         let shown = f.display().to_string();
-        // `REV:./path` is relative to the current folder.
-        let rel = if f.is_absolute() {
-            shown.clone()
-        } else {
-            format!("./{shown}")
-        };
+        // `REV:path` is relative to the repository's top level, wherever
+        // permc runs and however the file was named.
+        let rel = path_in_repo(&top, f)?;
         let (before, after) = if args.staged {
             (
-                git_show(&format!("HEAD:{rel}"))?,
-                git_show(&format!(":{rel}"))?,
+                git_show(&top, &format!("HEAD:{rel}"))?,
+                git_show(&top, &format!(":{rel}"))?,
             )
         } else {
             let rev = args.base.as_deref().unwrap_or("HEAD");
@@ -178,7 +244,7 @@ pub(super) fn versions_from_git(
             } else {
                 None
             };
-            (git_show(&format!("{rev}:{rel}"))?, after)
+            (git_show(&top, &format!("{rev}:{rel}"))?, after)
         };
         let sample = after.as_deref().or(before.as_deref()).unwrap_or_default();
         let slot = usize::from(is_autonomy(f, sample));
