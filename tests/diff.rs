@@ -661,3 +661,198 @@ fn base_and_staged_work_from_a_subfolder_and_with_absolute_paths() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("not in the git repository"), "{err}");
 }
+
+/// Moves `entry` from list `from` to list `to` of a permissions.json.
+fn move_entry(path: &Path, entry: &str, from: &str, to: &str) {
+    let mut p: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(path).expect("read")).expect("json");
+    let list = p[from].as_array_mut().expect("list");
+    let before = list.len();
+    list.retain(|e| e != entry);
+    assert_eq!(list.len() + 1, before, "{entry} in {from}");
+    p[to].as_array_mut().expect("list").push(entry.into());
+    std::fs::write(path, serde_json::to_string_pretty(&p).expect("json")).expect("write");
+}
+
+/// Issue 11: a typed label moved from ask to allow is one `typed` change,
+/// more permissive and without effect: in the default context (a
+/// developer) git_push needs the role maintainer (`iam.min_role`); for a
+/// maintainer the ceiling `ceiling.typed_external` keeps every git_push
+/// waiting for a person. So the gate passes in both.
+#[test]
+fn a_typed_label_change_is_reported_with_why_it_has_no_effect() {
+    let d = example_pair("typed", &[]);
+    move_entry(&d.join("new/permissions.json"), "GitPush()", "ask", "allow");
+    let maintainer = r#"{"role": "maintainer"}"#;
+    for (context, policy, before, reason) in [
+        (None, "deny", "iam.min_role", "iam.min_role"),
+        (
+            Some(maintainer),
+            "require_approval",
+            "file.ask",
+            "ceiling.typed_external",
+        ),
+    ] {
+        let mut args = vec!["diff", "old", "new", "--format", "json"];
+        args.extend(context.iter().flat_map(|c| ["--context", c]));
+        let v = files::ok_json(&permc(&d, &args));
+        let changes = v["changes"].as_array().expect("changes");
+        assert_eq!(changes.len(), 1, "{v:#}");
+        let c = &changes[0];
+        assert_eq!(c["kind"], "typed", "{v:#}");
+        assert_eq!(c["title"], "GitPush()");
+        assert_eq!(c["file"], "new/permissions.json");
+        assert_eq!((&c["old"], &c["new"]), (&"ask".into(), &"allow".into()));
+        assert_eq!(c["direction"], "more-permissive");
+        assert_eq!(c["effect"], false, "{v:#}");
+        assert_eq!(c["entry"]["rule"], "GitPush()");
+        assert_eq!(c["entry"]["side"], "new");
+        assert_eq!(c["entry"]["source"], "permissions.json:46:5");
+        assert_eq!(c["witness"]["shown"], "git_push");
+        for side in ["before", "after"] {
+            assert_eq!(c["witness"][side]["policy"], policy, "{v:#}");
+        }
+        assert_eq!(c["witness"]["before"]["reason"], before, "{v:#}");
+        assert_eq!(c["witness"]["after"]["reason"], reason, "{v:#}");
+        assert!(c.get("region").is_none(), "{v:#}");
+        assert_eq!(v["summary"]["noEffect"], 1, "{v:#}");
+        assert_eq!(v["summary"]["morePermissive"], 0, "{v:#}");
+        let mut args = vec!["diff", "old", "new", "--fail-on", "more-permissive"];
+        args.extend(context.iter().flat_map(|c| ["--context", c]));
+        let o = permc(&d, &args);
+        assert_eq!(o.status.code(), Some(0));
+        let human = String::from_utf8_lossy(&o.stdout);
+        assert!(human.contains("GitPush(): was ask, now allow"), "{human}");
+        assert!(
+            human.contains(&format!("no effect in this context: {reason}")),
+            "{human}"
+        );
+    }
+}
+
+/// Issue 11: an autonomy change's rows: one per agent and action type
+/// whose resolved mode changes, each with the mode and its origin before
+/// and after, the autonomy rule behind it, and a witness decided by that
+/// agent; an agent's new wildcard `auto_approve` is an automatic switch,
+/// one row per action type it now approves.
+#[test]
+fn an_autonomy_change_has_one_row_per_agent_and_type() {
+    let d = example_pair("autonomy", &[]);
+    let auto = d.join("new/autonomy.json");
+    let mut a: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&auto).expect("read")).expect("json");
+    // dev-api's git_push falls back to its wildcard; dev-web's
+    // container_remove is asked instead of denied.
+    a["dev-api"]
+        .as_object_mut()
+        .expect("dev-api")
+        .remove("git_push");
+    a["dev-web"]["container_remove"] = "require_approval".into();
+    std::fs::write(&auto, serde_json::to_string_pretty(&a).expect("json")).expect("write");
+    let maintainer = r#"{"role": "maintainer"}"#;
+    let o = permc(
+        &d,
+        &[
+            "diff",
+            "old",
+            "new",
+            "--format",
+            "json",
+            "--context",
+            maintainer,
+        ],
+    );
+    let v = files::ok_json(&o);
+    let rows: Vec<[String; 6]> = v["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .map(|c| {
+            [
+                c["kind"].as_str().unwrap_or("").to_string(),
+                c["file"].as_str().unwrap_or("").to_string(),
+                c["title"].as_str().unwrap_or("").to_string(),
+                c["old"].as_str().unwrap_or("").to_string(),
+                c["new"].as_str().unwrap_or("").to_string(),
+                c["direction"].as_str().unwrap_or("").to_string(),
+            ]
+        })
+        .collect();
+    let row = |title: &str, old: &str, new: &str| {
+        [
+            "autonomy",
+            "new/autonomy.json",
+            title,
+            old,
+            new,
+            "more-permissive",
+        ]
+        .map(String::from)
+    };
+    assert_eq!(
+        rows,
+        [
+            row(
+                "dev-api: git_push",
+                "require_approval (specific)",
+                "auto_approve (wildcard)"
+            ),
+            row(
+                "dev-web: container_remove",
+                "deny (specific)",
+                "require_approval (specific)"
+            ),
+        ],
+        "{v:#}"
+    );
+    let changes = v["changes"].as_array().expect("changes");
+    // dev-api: its git_push now resolves to its wildcard auto_approve (an
+    // automatic switch), but GitPush() in ask still asks: no effect.
+    let api = &changes[0];
+    assert_eq!(api["automaticSwitch"], true, "{api:#}");
+    assert_eq!(api["entry"]["rule"], "dev-api: * = auto_approve");
+    assert_eq!(api["entry"]["side"], "new");
+    assert_eq!(api["witness"]["shown"], "git_push by dev-api");
+    assert_eq!(api["effect"], false, "{api:#}");
+    assert_eq!(api["witness"]["after"]["reason"], "file.ask", "{api:#}");
+    assert_eq!(api["witness"]["after"]["autonomyOrigin"], "wildcard");
+    // dev-web: the specific rule changes, and so does the decision.
+    let web = &changes[1];
+    assert_eq!(web["automaticSwitch"], false, "{web:#}");
+    assert_eq!(
+        web["entry"]["rule"],
+        "dev-web: container_remove = require_approval"
+    );
+    assert_eq!(web["witness"]["shown"], "container_remove by dev-web");
+    assert_eq!(web["effect"], true, "{web:#}");
+    assert_eq!(web["witness"]["before"]["reason"], "autonomy.deny");
+    assert_eq!(
+        web["witness"]["after"]["reason"],
+        "autonomy.require_approval"
+    );
+    for c in changes {
+        assert!(c.get("region").is_none(), "{c:#}");
+    }
+    assert_eq!(v["summary"]["morePermissive"], 1, "{v:#}");
+    assert_eq!(v["summary"]["noEffect"], 1, "{v:#}");
+    let o = permc(
+        &d,
+        &[
+            "diff",
+            "old",
+            "new",
+            "--context",
+            maintainer,
+            "--fail-on",
+            "more-permissive",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let human = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        human.contains(
+            "dev-web: container_remove: was deny (specific), now require_approval (specific)"
+        ),
+        "{human}"
+    );
+}
