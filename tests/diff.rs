@@ -7,9 +7,11 @@
 //! witness lies in its region and really changes.
 //!
 //! The suite runs `PERMC_DIFF_PAIRS` generated pairs (default 300) over
-//! commands of up to `PERMC_DIFF_WORDS` words (default 3), plus proptest.
-//! A larger run, in release:
-//! `PERMC_DIFF_PAIRS=20000 PERMC_DIFF_WORDS=4 cargo test --release --test diff`.
+//! commands of up to `PERMC_DIFF_WORDS` words (default 3: every command
+//! of 0 to 3 of the 8 words, 585), plus proptest. The larger run README
+//! reports, in release — 5 words, 37,449 commands:
+//! `PERMC_DIFF_PAIRS=20000 PERMC_DIFF_WORDS=5 cargo test --release --test diff
+//! regions_equal_brute_force_exhaustively`.
 
 use permc_compiler::diff::{self, Class, Region};
 use permc_compiler::{compile, CompiledPolicy};
@@ -180,6 +182,52 @@ fn regions_equal_brute_force_exhaustively() {
     assert!(
         changed > pairs * 10 && regions > pairs / 2,
         "{changed} {regions}"
+    );
+}
+
+/// The numbers after `PERMC_DIFF_WORDS=` in `text`.
+fn words_knob(text: &str) -> Vec<usize> {
+    text.split("PERMC_DIFF_WORDS=")
+        .skip(1)
+        .filter_map(|t| {
+            let n: String = t.chars().take_while(char::is_ascii_digit).collect();
+            n.parse().ok()
+        })
+        .collect()
+}
+
+/// README and this file's header name the same larger run, and the
+/// number of commands README gives is what `PERMC_DIFF_WORDS` makes:
+/// every command of up to that many words.
+#[test]
+fn the_larger_run_is_described_as_the_knob_does() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let here = include_str!("diff.rs");
+    let (r, h) = (words_knob(&readme), words_knob(here));
+    assert_eq!(r.len(), 1, "README names the larger run once: {r:?}");
+    assert!(
+        !h.is_empty() && h.iter().all(|n| *n == r[0]),
+        "README {r:?}, tests/diff.rs {h:?}"
+    );
+    let n = r[0];
+    let said = format!("every command of up to {n} words (");
+    let at = readme
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split(&said)
+        .nth(1)
+        .map(|t| {
+            t.chars()
+                .take_while(|c| c.is_ascii_digit() || *c == ',')
+                .collect::<String>()
+        })
+        .unwrap_or_else(|| panic!("README: {said}…"));
+    let count: usize = at.replace(',', "").parse().expect("a count");
+    assert_eq!(
+        count,
+        universe(n).len(),
+        "README's command count for {n} words"
     );
 }
 
