@@ -38,13 +38,6 @@ pub struct Position {
     pub end_column: usize,
 }
 
-fn text_of<'a>(sources: &'a [Source], file: &str) -> Option<&'a str> {
-    sources
-        .iter()
-        .find(|s| s.name == file)
-        .map(|s| s.text.as_str())
-}
-
 /// Line indexes of the sources, built once per rendering (a file of 100k
 /// rules has as many findings: one index per finding would be quadratic).
 pub struct Positions<'a> {
@@ -136,11 +129,20 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
         })
     };
     let mut files = SimpleFiles::new();
-    let ids: Vec<(String, usize)> = sources
+    // Each file's id among `files`, with its text (the spans are clamped
+    // into it).
+    let ids: Vec<(&str, usize, &str)> = sources
         .iter()
-        .map(|s| (s.name.clone(), files.add(s.name.clone(), s.text.clone())))
+        .map(|s| {
+            let id = files.add(s.name.clone(), s.text.clone());
+            (s.name.as_str(), id, s.text.as_str())
+        })
         .collect();
-    let id_of = |name: &str| ids.iter().find(|(n, _)| n == name).map(|(_, id)| *id);
+    let id_of = |name: &str| {
+        ids.iter()
+            .find(|(n, _, _)| *n == name)
+            .map(|&(_, id, text)| (id, text))
+    };
     let config = Config {
         chars: Chars::ascii(),
         ..Config::default()
@@ -165,16 +167,16 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
             format!("{file}:{}:{}", p.line, p.column)
         };
         match id_of(&d.file) {
-            Some(id) if quote => labels.push(Label::primary(id, clamp(sources, &d.file, d.span))),
+            Some((id, text)) if quote => labels.push(Label::primary(id, clamp(text, d.span))),
             Some(_) => notes.push(format!("at {}", at(&d.file, d.span))),
             // A file whose text is unknown (unreadable): the message names it.
             None => {}
         }
         for r in &d.related {
             match id_of(&r.file).filter(|_| r.file != BUILTIN) {
-                Some(id) if quote => labels.push(
-                    Label::secondary(id, clamp(sources, &r.file, r.span)).with_message(&r.message),
-                ),
+                Some((id, text)) if quote => {
+                    labels.push(Label::secondary(id, clamp(text, r.span)).with_message(&r.message))
+                }
                 Some(_) => notes.push(format!("note: {} at {}", r.message, at(&r.file, r.span))),
                 None => notes.push(format!("note: {}", r.message)),
             }
@@ -228,6 +230,29 @@ fn severity_word(rendered: &[u8], severity: Severity) -> std::borrow::Cow<'_, [u
     }
 }
 
+/// The diagnostics of one file as plain lines, `file:line:col:
+/// severity[check]: message`, each with `  help: …` on the next line when
+/// it has one: what the CLI prints for a rule file it loads (warnings, or
+/// the errors that reject it), positions read from `text`, the file's text.
+pub fn plain(diags: &[Diagnostic], text: &str) -> String {
+    let index = LineIndex::new(text);
+    let mut out = String::new();
+    for d in diags {
+        let (line, col) = index.line_col(d.span.start);
+        out.push_str(&format!(
+            "{}:{line}:{col}: {}[{}]: {}\n",
+            d.file,
+            d.severity.name(),
+            d.check,
+            d.message
+        ));
+        if let Some(h) = &d.help {
+            out.push_str(&format!("  help: {h}\n"));
+        }
+    }
+    out
+}
+
 /// `found 1 error, 2 warnings and 1 info`.
 pub fn summary(diags: &[Diagnostic]) -> String {
     let count = |s: Severity| diags.iter().filter(|d| d.severity == s).count();
@@ -252,9 +277,8 @@ pub fn summary(diags: &[Diagnostic]) -> String {
     format!("permc check: found {text}")
 }
 
-/// A span that lies inside the file's text and on character boundaries.
-fn clamp(sources: &[Source], file: &str, span: Span) -> std::ops::Range<usize> {
-    let text = text_of(sources, file).unwrap_or("");
+/// A span that lies inside `text` (its file's) and on character boundaries.
+fn clamp(text: &str, span: Span) -> std::ops::Range<usize> {
     let fix = |mut i: usize| {
         i = i.min(text.len());
         while i > 0 && !text.is_char_boundary(i) {
@@ -697,6 +721,25 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains(&"x".repeat(500)), "{out}");
+    }
+
+    #[test]
+    fn plain_lines_give_positions_in_characters_and_the_help() {
+        // `é` is two bytes, one column: the `*` is at byte 37, column 37.
+        let text = "{\"allow\": [\"Terminal(é)\", \"Terminal(*)\"]}";
+        let diags = crate::check_file("p.json", text.as_bytes(), None, &crate::Options::default());
+        let [star] = diags.as_slice() else {
+            panic!("one finding: {diags:?}");
+        };
+        assert_eq!(star.span.start, 37);
+        let help = star.help.as_deref().expect("literal-star says what to do");
+        assert_eq!(
+            plain(&diags, text),
+            format!(
+                "p.json:1:37: warning[literal-star]: {}\n  help: {help}\n",
+                star.message
+            )
+        );
     }
 
     #[test]

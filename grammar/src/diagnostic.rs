@@ -149,6 +149,8 @@ impl<'a> LineIndex<'a> {
             .blocks
             .partition_point(|&(b, _)| b <= offset)
             .saturating_sub(1);
+        // `blocks[0]` is `(0, 0)` and `0 <= offset`, so the partition
+        // point is at least 1 and `i` an index: the fallback is unreachable.
         let (b, c) = self.blocks.get(i).copied().unwrap_or((0, 0));
         c + self
             .text
@@ -163,6 +165,8 @@ impl<'a> LineIndex<'a> {
             .starts
             .partition_point(|&s| s <= offset)
             .saturating_sub(1);
+        // `starts[0]` is 0, so `line` is an index: the fallback is
+        // unreachable.
         let start = self.starts.get(line).copied().unwrap_or(0);
         let col = if self.text.is_char_boundary(offset) {
             self.chars_before(offset) - self.chars_before(start)
@@ -191,7 +195,11 @@ impl fmt::Display for Location {
 }
 
 /// Renders diagnostics as plain `file:line:col: severity[check]: message`
-/// lines, with the help on the next line (the CLI's fallback rendering).
+/// lines, with the help on the next line.
+///
+/// Superseded by `permc_analyzer::output::plain` (rendering belongs to the
+/// analyzer's output, not the readers); kept only while
+/// src/diff/versions.rs still calls it — then to be removed.
 pub fn render_plain(diags: &[Diagnostic], text_of: impl Fn(&str) -> Option<String>) -> String {
     let mut out = String::new();
     for d in diags {
