@@ -179,9 +179,37 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_output(&e),
+    };
     match run(cli) {
         Ok(code) => code,
+        Err(Fatal(msg)) => {
+            eprintln!("{msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// What clap has to say instead of a command. Help and the version go to
+/// standard output through [`out::print`], as every command's output does
+/// (a closed pipe: quietly 0; any other failed write: one line, exit 2);
+/// a usage error goes to standard error, exit 2, as clap writes it.
+fn clap_output(e: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    use std::io::IsTerminal;
+    if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
+        e.exit()
+    }
+    let styled = e.render();
+    let text = if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+        styled.ansi().to_string()
+    } else {
+        styled.to_string()
+    };
+    match out::print(&text) {
+        Ok(_) => ExitCode::SUCCESS,
         Err(Fatal(msg)) => {
             eprintln!("{msg}");
             ExitCode::from(2)

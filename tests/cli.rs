@@ -338,6 +338,7 @@ fn printing_commands(d: &Path) -> Vec<Vec<String>> {
     )
     .expect("write");
     std::fs::write(d.join("r.jsonl"), format!("{PUSH}\n").repeat(2000)).expect("write");
+    std::fs::write(d.join("t.permc-test.toml"), "auto_approve = [\"ls\"]\n").expect("write");
     let ls = r#"{"action": {"type": "terminal", "command": "ls"}, "context": {"role": "developer", "projectScopeRoot": "/p"}}"#;
     let mut all: Vec<Vec<&str>> = vec![
         vec!["tokens", "ls"],
@@ -357,6 +358,14 @@ fn printing_commands(d: &Path) -> Vec<Vec<String>> {
         vec!["seed", "--permissions", "seeded.json"],
         vec!["completions", "bash"],
         vec!["man"],
+        // What clap prints (issue 12 pt 2): through the same write path.
+        vec!["--help"],
+        vec!["-h"],
+        vec!["--version"],
+        vec!["check", "--help"],
+        vec!["help", "diff"],
+        vec!["diff", "permissions.json", "permissions.json"],
+        vec!["test"],
     ];
     for f in ["human", "json", "sarif", "github"] {
         all.push(vec!["check", "--format", f, "permissions.json"]);
@@ -397,8 +406,47 @@ fn writing_to_a_full_device_is_an_error_in_every_command() {
             err.starts_with("error: cannot write the output"),
             "{args:?}: {err}"
         );
+        assert_eq!(err.lines().count(), 1, "{args:?}: one line: {err}");
     }
+    // serve: its stderr is events; the failed write is the last one.
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .expect("/dev/full");
+    let (err, code) = serve_with_stdout(&d, full.into());
+    assert_eq!(code, 2, "serve: {err}");
+    assert!(!err.contains("panic"), "serve: {err}");
+    let last = err.lines().last().unwrap_or("");
+    assert!(
+        last.starts_with(r#"{"event":"error""#) && last.contains("No space left"),
+        "serve: {err}"
+    );
     let _ = std::fs::remove_dir_all(&d);
+}
+
+/// `permc serve` answering 2000 requests, its stdout `stdout`: stderr and
+/// the exit status.
+fn serve_with_stdout(dir: &Path, stdout: std::process::Stdio) -> (String, i32) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_permc"))
+        .current_dir(dir)
+        .args(["serve", "--permissions", "permissions.json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(stdout)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("permc serve runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let writer = std::thread::spawn(move || {
+        // serve may end before reading it all.
+        let _ = stdin.write_all(format!("{PUSH}\n").repeat(2000).as_bytes());
+    });
+    let out = child.wait_with_output().expect("permc serve ends");
+    let _ = writer.join();
+    (
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
 }
 
 /// Point 2: a closed pipe (`permc tokens ls | true`) ends the program
@@ -414,6 +462,15 @@ fn a_closed_pipe_ends_quietly_with_the_usual_status() {
         assert_eq!(code, usual, "{args:?}: {err}");
         assert!(err.is_empty(), "{args:?}: quiet: {err}");
     }
+    // serve: exit 0, and no event but `ready`.
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let (err, code) = serve_with_stdout(&d, writer.into());
+    assert_eq!(code, 0, "serve: {err}");
+    assert!(
+        err.lines().all(|l| l.starts_with(r#"{"event":"ready""#)),
+        "serve: quiet: {err}"
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
