@@ -264,6 +264,31 @@ fn policy_in_a_new_folder_is_written_with_the_rule_files() {
     assert!(p.is_file() && a.is_file());
 }
 
+/// Issue 12 point 8: `--policy a/b/policy.permc` where a plain file `a`
+/// blocks the folder is refused (exit 2, naming the folder) before
+/// anything is written: no rule file, no permc.toml, `a` untouched.
+#[test]
+fn policy_behind_a_plain_file_is_refused_before_writing() {
+    let dir = scratch("seed", "policy-blocked");
+    std::fs::write(dir.join("a"), "a plain file\n").expect("write");
+    let p = dir.join("permissions.json");
+    let a = dir.join("autonomy.json");
+    let art = dir.join("a/b/policy.permc");
+    let o = seed(&p, Some(&a), &["api"], Some(&art));
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("a/b"), "names the folder: {err}");
+    assert!(o.stdout.is_empty(), "{o:?}");
+    assert_eq!(names(&dir), ["a"], "nothing written");
+    assert_eq!(read(&dir.join("a")), "a plain file\n");
+    // The same with rule files already there: they are left as they were.
+    std::fs::write(&p, "{\"allow\": []}").expect("write");
+    let o = seed(&p, None, &[], Some(&art));
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert_eq!(read(&p), "{\"allow\": []}");
+    assert_eq!(names(&dir), ["a", "permissions.json"]);
+}
+
 /// Issue 12 point 8: a module name is what can follow `dev-` in an agent
 /// id; anything else is refused, saying which characters are allowed,
 /// before anything is written.
