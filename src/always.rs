@@ -1,7 +1,8 @@
 //! `permc always`: what an "always allow" click records (SPEC §7, §10.3),
 //! and with `--write`, recording it.
 
-use crate::load::{self, Fatal};
+use crate::error::CliError;
+use crate::load;
 use crate::write::{self, Kind};
 use permc_core::always::{self, Derivation};
 use permc_core::request::Request;
@@ -26,7 +27,7 @@ pub struct Options {
 }
 
 /// Loads a rule file that may not exist yet (read only; `None` → absent).
-fn permissions_if_any(path: &Path) -> Result<Permissions, Fatal> {
+fn permissions_if_any(path: &Path) -> Result<Permissions, CliError> {
     if path.exists() {
         Ok(load::permissions(Some(path))?.0)
     } else {
@@ -35,13 +36,8 @@ fn permissions_if_any(path: &Path) -> Result<Permissions, Fatal> {
 }
 
 /// Runs `permc always`, printing one JSON object.
-pub fn run(o: Options) -> Result<ExitCode, Fatal> {
-    let req = Request::from_json(&o.request).map_err(|e| {
-        Fatal(format!(
-            "error: the request cannot be read ({}): {}",
-            e.code, e.message
-        ))
-    })?;
+pub fn run(o: Options) -> Result<ExitCode, CliError> {
+    let req = Request::from_json(&o.request).map_err(CliError::Request)?;
     // The artifact's folders exist before a rule file is written.
     if let Some(policy) = o.policy.as_deref().filter(|_| o.write) {
         write::create_parent(policy)?;
@@ -57,8 +53,8 @@ pub fn run(o: Options) -> Result<ExitCode, Fatal> {
             let mut message = outcome::autonomy_message(&agent, action);
             if o.write {
                 let path = o.autonomy.as_deref().ok_or_else(|| {
-                    Fatal(format!(
-                        "error: {agent} is a module agent, so always-allow records an autonomy rule: \
+                    CliError::Usage(format!(
+                        "{agent} is a module agent, so always-allow records an autonomy rule: \
                          give --autonomy FILE to write it"
                     ))
                 })?;
@@ -66,8 +62,8 @@ pub fn run(o: Options) -> Result<ExitCode, Fatal> {
                 let set = lock.set_autonomy(|auto| {
                     match auto.get(&agent, AutonomyKey::Type(action)) {
                         // No configuration reverses a deny (SPEC §5.3).
-                        Some(r) if r.mode == Policy::Deny => Err(Fatal(format!(
-                            "error: {} denies {} to {agent} ({}); always-allow does not lift a deny",
+                        Some(r) if r.mode == Policy::Deny => Err(CliError::Invalid(format!(
+                            "{} denies {} to {agent} ({}); always-allow does not lift a deny",
                             path.display(),
                             action.name(),
                             r.location

@@ -7,7 +7,7 @@
 //! warning under `--deny warnings`; 2 for bad usage (an unknown check
 //! name) and files that cannot be read. Infos never fail a run.
 
-use crate::load::Fatal;
+use crate::error::CliError;
 use clap::{Args, ValueEnum};
 use permc_analyzer::checks::{self, CHECKS};
 use permc_analyzer::output::{self, Source};
@@ -121,20 +121,20 @@ pub struct CheckArgs {
     stdin_filename: Option<String>,
 }
 
-fn unknown_check(name: &str) -> Fatal {
+fn unknown_check(name: &str) -> CliError {
     let hint = match closest(name, CHECKS.iter().map(|c| c.name)) {
         Some(s) => format!(" (did you mean `{s}`?)"),
         None => String::new(),
     };
     let all: Vec<&str> = CHECKS.iter().map(|c| c.name).collect();
-    Fatal(format!(
-        "error: unknown check `{name}`{hint}; the checks are: {}",
+    CliError::Usage(format!(
+        "unknown check `{name}`{hint}; the checks are: {}",
         all.join(", ")
     ))
 }
 
 /// Prints the documentation of a check or file finding.
-fn explain(name: &str) -> Result<ExitCode, Fatal> {
+fn explain(name: &str) -> Result<ExitCode, CliError> {
     let (name, severity, docs) = checks::all_docs()
         .into_iter()
         .find(|(n, _, _)| *n == name)
@@ -157,7 +157,7 @@ enum Input {
 
 /// The files to check: those given (a folder stands for the rule files in
 /// it, `-` for standard input), else the project's.
-fn inputs(args: &CheckArgs) -> Result<Vec<Input>, Fatal> {
+fn inputs(args: &CheckArgs) -> Result<Vec<Input>, CliError> {
     if args.files.is_empty() {
         // The project's files, found as git finds `.git`; else an
         // autonomy.json alone in the current folder.
@@ -170,8 +170,8 @@ fn inputs(args: &CheckArgs) -> Result<Vec<Input>, Fatal> {
                 .collect(),
         };
         if found.is_empty() {
-            return Err(Fatal(
-                "error: no rule files to check: give FILES, or run inside a project (a folder holding permissions.json, or below one)".into(),
+            return Err(CliError::Usage(
+                "no rule files to check: give FILES, or run inside a project (a folder holding permissions.json, or below one)".into(),
             ));
         }
         return Ok(found.into_iter().map(Input::File).collect());
@@ -199,8 +199,8 @@ fn inputs(args: &CheckArgs) -> Result<Vec<Input>, Fatal> {
         }
     }
     if args.stdin_filename.is_some() && !args.files.iter().any(|f| f.as_os_str() == "-") {
-        return Err(Fatal(
-            "error: --stdin-filename names standard input: give `-` among the files too".into(),
+        return Err(CliError::Usage(
+            "--stdin-filename names standard input: give `-` among the files too".into(),
         ));
     }
     Ok(out)
@@ -219,34 +219,25 @@ fn project_root(args: &CheckArgs, cwd: &Path) -> Option<String> {
     Some(abs)
 }
 
-/// Writes a report beside its place, then renames it there.
-fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), Fatal> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(format!(".tmp-{}", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, bytes)
-        .and_then(|()| std::fs::rename(&tmp, path))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Fatal(format!("error: cannot write {}: {e}", path.display()))
-        })
+/// Writes a report whole ([`crate::write::atomic`]).
+fn write_whole(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    crate::write::atomic(path, bytes)
 }
 
 /// Runs `permc check`.
-pub fn run(args: CheckArgs) -> Result<ExitCode, Fatal> {
+pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
     if let Some(name) = &args.explain {
         return explain(name);
     }
     for name in &args.ignore {
         let check = checks::find(name).ok_or_else(|| unknown_check(name))?;
         if check.severity == Severity::Error {
-            return Err(Fatal(format!(
-                "error: `{name}` cannot be ignored: a file with errors is rejected whole (SPEC §2), whatever the analyzer prints"
+            return Err(CliError::Usage(format!(
+                "`{name}` cannot be ignored: a file with errors is rejected whole (SPEC §2), whatever the analyzer prints"
             )));
         }
     }
-    let cwd = std::env::current_dir()
-        .map_err(|e| Fatal(format!("error: cannot tell the current folder: {e}")))?;
+    let cwd = std::env::current_dir().map_err(CliError::CurrentFolder)?;
     let config = match &args.config {
         Some(path) => crate::config::load(path)?,
         None => crate::config::discover(&cwd)?.0,

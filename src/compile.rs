@@ -5,7 +5,8 @@
 //! - [`load_policy`]: artifact → [`CompiledPolicy`], refusing a corrupt,
 //!   truncated, other-version or stale one (exit 2, never a decision).
 
-use crate::load::{self, Fatal};
+use crate::error::{ArtifactProblem, CliError};
+use crate::load;
 use permc_compiler::artifact::{self, SourceHashes};
 use permc_compiler::CompiledPolicy;
 use std::path::{Path, PathBuf};
@@ -41,7 +42,7 @@ pub struct CompileArgs {
 }
 
 /// Runs `permc compile`.
-pub fn run(args: &CompileArgs) -> Result<ExitCode, Fatal> {
+pub fn run(args: &CompileArgs) -> Result<ExitCode, CliError> {
     let (permissions, autonomy) =
         crate::project::rule_files(args.permissions.as_deref(), args.autonomy.as_deref())?;
     let (policy, sources) = compile_sources(permissions.as_deref(), autonomy.as_deref())?;
@@ -51,7 +52,7 @@ pub fn run(args: &CompileArgs) -> Result<ExitCode, Fatal> {
     if args.dump == Some(Dump::Dot) {
         let graph = policy
             .graph()
-            .map_err(|e| Fatal(format!("error: the stage graph does not check: {e}")))?;
+            .map_err(|e| CliError::Internal(format!("the stage graph does not check: {e}")))?;
         crate::out::print(&graph.dot())?;
     }
     Ok(ExitCode::SUCCESS)
@@ -60,7 +61,7 @@ pub fn run(args: &CompileArgs) -> Result<ExitCode, Fatal> {
 fn compile_sources(
     permissions: Option<&Path>,
     autonomy: Option<&Path>,
-) -> Result<(CompiledPolicy, SourceHashes), Fatal> {
+) -> Result<(CompiledPolicy, SourceHashes), CliError> {
     let (rules, pb, ab) = load::rules(permissions, autonomy)?;
     let sources = SourceHashes::of(
         permissions.map(|_| pb.as_slice()),
@@ -76,18 +77,9 @@ fn write_artifact(
     policy: &CompiledPolicy,
     sources: &SourceHashes,
     out: &Path,
-) -> Result<(), Fatal> {
-    let bytes = artifact::encode(policy, sources);
-    // Write beside the target, then rename: a reader never sees half a file.
-    let mut tmp = out.as_os_str().to_owned();
-    tmp.push(format!(".tmp-{}", std::process::id()));
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, &bytes)
-        .and_then(|()| std::fs::rename(&tmp, out))
-        .map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            Fatal(format!("error: cannot write {}: {e}", out.display()))
-        })
+) -> Result<(), CliError> {
+    // A reader never sees half an artifact, and once written it stays.
+    crate::write::atomic(out, &artifact::encode(policy, sources))
 }
 
 /// Compiles the rule files into an artifact at `out`, atomically. Rejected
@@ -96,7 +88,7 @@ pub fn compile_to_file(
     permissions: Option<&Path>,
     autonomy: Option<&Path>,
     out: &Path,
-) -> Result<(), Fatal> {
+) -> Result<(), CliError> {
     let (policy, sources) = compile_sources(permissions, autonomy)?;
     write_artifact(&policy, &sources, out)
 }
@@ -107,31 +99,29 @@ pub fn load_policy(
     path: &Path,
     permissions: Option<&Path>,
     autonomy: Option<&Path>,
-) -> Result<CompiledPolicy, Fatal> {
+) -> Result<CompiledPolicy, CliError> {
     let bytes = load::read_file(path)?;
-    let loaded = artifact::decode(&bytes)
-        .map_err(|e| Fatal(format!("error: cannot load {}: {e}", path.display())))?;
-    for (given, stored, what) in [
+    let loaded = artifact::decode(&bytes).map_err(|e| CliError::Artifact {
+        path: path.to_path_buf(),
+        problem: ArtifactProblem::Invalid(e),
+    })?;
+    for (given, stored, kind) in [
         (permissions, loaded.sources.permissions, "permissions"),
         (autonomy, loaded.sources.autonomy, "autonomy"),
     ] {
         let Some(file) = given else { continue };
         let now = permc_compiler::hash::xxh64(&load::read_file(file)?);
-        let why = match stored {
-            Some(h) if h == now => continue,
-            Some(_) => format!(
-                "{} differs from the {what} file it was compiled from",
-                file.display()
-            ),
-            None => format!(
-                "it was compiled without a {what} file, but {} is given",
-                file.display()
-            ),
-        };
-        return Err(Fatal(format!(
-            "error: the artifact {} is stale: {why}; run `permc compile` again",
-            path.display()
-        )));
+        if stored == Some(now) {
+            continue;
+        }
+        return Err(CliError::Artifact {
+            path: path.to_path_buf(),
+            problem: ArtifactProblem::Stale {
+                file: file.to_path_buf(),
+                kind,
+                compiled_without: stored.is_none(),
+            },
+        });
     }
     Ok(loaded.policy)
 }

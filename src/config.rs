@@ -20,7 +20,7 @@
 //! say why. Unknown keys and checks are errors (a typo must not silently
 //! let a finding through); a suppression that matches nothing is reported.
 
-use crate::load::Fatal;
+use crate::error::CliError;
 use permc_analyzer::checks;
 use permc_grammar::Severity;
 use serde::Deserialize;
@@ -80,11 +80,11 @@ struct ConfigToml {
     context: Option<toml::Table>,
 }
 
-fn bad(path: &Path, why: impl std::fmt::Display) -> Fatal {
-    Fatal(format!("error: {}: {why}", path.display()))
+fn bad(path: &Path, why: impl std::fmt::Display) -> CliError {
+    CliError::Invalid(format!("{}: {why}", path.display()))
 }
 
-fn unknown_check(path: &Path, name: &str) -> Fatal {
+fn unknown_check(path: &Path, name: &str) -> CliError {
     let hint = permc_grammar::action::closest(name, checks::CHECKS.iter().map(|c| c.name))
         .map(|s| format!(" (did you mean `{s}`?)"))
         .unwrap_or_default();
@@ -102,7 +102,7 @@ pub fn severity(word: &str) -> Option<Severity> {
 }
 
 /// Reads and checks `permc.toml` text.
-pub fn parse(path: &Path, text: &str) -> Result<Config, Fatal> {
+pub fn parse(path: &Path, text: &str) -> Result<Config, CliError> {
     let raw: ConfigToml = toml::from_str(text).map_err(|e| bad(path, e.to_string().trim_end()))?;
     let c = &raw.check;
     for name in c.ignore.iter().chain(c.severity.keys()) {
@@ -161,14 +161,13 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, Fatal> {
 }
 
 /// Reads a `permc.toml`.
-pub fn load(path: &Path) -> Result<Config, Fatal> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| Fatal(format!("error: cannot read {}: {e}", path.display())))?;
+pub fn load(path: &Path) -> Result<Config, CliError> {
+    let text = std::fs::read_to_string(path).map_err(|e| CliError::unreadable(path, e))?;
     parse(path, &text)
 }
 
 /// The config of the project around `start` (empty when there is none).
-pub fn discover(start: &Path) -> Result<(Config, Option<PathBuf>), Fatal> {
+pub fn discover(start: &Path) -> Result<(Config, Option<PathBuf>), CliError> {
     match crate::project::discover(start) {
         Some(p) => Ok((
             match &p.config {
@@ -182,9 +181,8 @@ pub fn discover(start: &Path) -> Result<(Config, Option<PathBuf>), Fatal> {
 }
 
 /// The config of the project around the current folder, and its root.
-pub fn here() -> Result<(Config, Option<PathBuf>), Fatal> {
-    let cwd = std::env::current_dir()
-        .map_err(|e| Fatal(format!("error: cannot tell the current folder: {e}")))?;
+pub fn here() -> Result<(Config, Option<PathBuf>), CliError> {
+    let cwd = std::env::current_dir().map_err(CliError::CurrentFolder)?;
     discover(&cwd)
 }
 
@@ -195,13 +193,13 @@ pub fn context(
     config: &Config,
     root: Option<&Path>,
     overrides: Option<&str>,
-) -> Result<permc_core::request::Context, Fatal> {
+) -> Result<permc_core::request::Context, CliError> {
     let mut ctx = context_fields(config, root);
     if let Some(text) = overrides {
         match serde_json::from_str::<serde_json::Value>(text) {
             Ok(serde_json::Value::Object(m)) => ctx.extend(m),
-            Ok(_) => return Err(Fatal("error: --context must be a JSON object".into())),
-            Err(e) => return Err(Fatal(format!("error: --context is not JSON: {e}"))),
+            Ok(_) => return Err(CliError::Usage("--context must be a JSON object".into())),
+            Err(e) => return Err(CliError::Usage(format!("--context is not JSON: {e}"))),
         }
     }
     context_of(ctx)
@@ -230,14 +228,14 @@ pub fn context_fields(
 /// A context from its JSON fields, read as a request's (strictly).
 pub fn context_of(
     ctx: serde_json::Map<String, serde_json::Value>,
-) -> Result<permc_core::request::Context, Fatal> {
+) -> Result<permc_core::request::Context, CliError> {
     let req = serde_json::json!({
         "action": {"type": "terminal", "command": "true"},
         "context": serde_json::Value::Object(ctx),
     });
     permc_core::Request::from_value(&req)
         .map(|r| r.context)
-        .map_err(|e| Fatal(format!("error: the context cannot be read ({e})")))
+        .map_err(|e| CliError::Invalid(format!("the context cannot be read ({e})")))
 }
 
 /// The text a `permc seed` project's config starts with: the answers to
@@ -280,17 +278,22 @@ mod tests {
     #[test]
     fn typos_and_missing_reasons_are_errors() {
         let p = Path::new("permc.toml");
-        let e = parse(p, "[check]\nignore = [\"literal-stra\"]\n").expect_err("typo");
-        assert!(e.0.contains("did you mean `literal-star`"), "{}", e.0);
-        let e = parse(p, "[chek]\n").expect_err("unknown table");
-        assert!(e.0.contains("chek"), "{}", e.0);
+        let e = parse(p, "[check]\nignore = [\"literal-stra\"]\n")
+            .expect_err("typo")
+            .to_string();
+        assert!(e.contains("did you mean `literal-star`"), "{e}");
+        let e = parse(p, "[chek]\n").expect_err("unknown table").to_string();
+        assert!(e.contains("chek"), "{e}");
         let e = parse(
             p,
             "[[check.allow]]\ncheck = \"literal-star\"\nentry = \"Terminal(*)\"\nreason = \" \"\n",
         )
-        .expect_err("no reason");
-        assert!(e.0.contains("needs a reason"), "{}", e.0);
-        let e = parse(p, "[check.severity]\ninvalid-json = \"info\"\n").expect_err("error check");
-        assert!(e.0.contains("cannot be ignored or lowered"), "{}", e.0);
+        .expect_err("no reason")
+        .to_string();
+        assert!(e.contains("needs a reason"), "{e}");
+        let e = parse(p, "[check.severity]\ninvalid-json = \"info\"\n")
+            .expect_err("error check")
+            .to_string();
+        assert!(e.contains("cannot be ignored or lowered"), "{e}");
     }
 }

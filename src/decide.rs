@@ -1,20 +1,12 @@
 //! `permc decide` and `permc explain`.
 
-use crate::load::Fatal;
+use crate::engine::Decider;
+use crate::error::CliError;
 use std::io::{BufRead, Write};
-
-/// Which engine decides.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Engine {
-    /// The compiled form (token-prefix trie); the default.
-    Compiled,
-    /// The reference interpreter: the spec read literally.
-    Reference,
-}
 
 // The request handling `permc decide`, `serve` and the bindings share
 // lives in permc-runtime (one core, no copies).
-pub use permc_runtime::answer::{write_answer_line, CompiledDecider, Decider, ReferenceDecider};
+pub use permc_runtime::answer::write_answer_line;
 pub use permc_runtime::explain::explain_text;
 
 /// Decides every line of `input` (JSON Lines), writing one answer a line.
@@ -23,14 +15,14 @@ pub fn stream(
     input: &mut dyn BufRead,
     out: &mut dyn Write,
     flush_each: bool,
-) -> Result<(), Fatal> {
+) -> Result<(), CliError> {
     let mut buf = Vec::new();
     let mut answer = Vec::new();
     loop {
         buf.clear();
         let n = input
             .read_until(b'\n', &mut buf)
-            .map_err(|e| Fatal(format!("error: reading requests: {e}")))?;
+            .map_err(CliError::Requests)?;
         if n == 0 {
             break;
         }

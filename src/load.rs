@@ -1,72 +1,78 @@
 //! Loading rule files for the CLI: read, report every diagnostic, refuse
 //! to go on with a file that does not load (exit 2).
 
+use crate::error::{CliError, Refused};
 use permc_analyzer::Kind;
 use permc_core::Rules;
-use permc_grammar::diagnostic::{render_plain, Diagnostic};
-use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Permissions};
+use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Loaded, Permissions};
 use permc_grammar::Severity;
 use std::path::Path;
 
-/// A failure that ends the command with exit status 2.
-#[derive(Debug)]
-pub struct Fatal(pub String);
+/// The name src/diff/versions.rs (edited elsewhere) still uses for
+/// [`CliError`]; with [`Fatal()`], until it builds the typed variants.
+pub type Fatal = CliError;
 
-impl std::fmt::Display for Fatal {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
-    }
+/// A message formatted whole, `error: ` included: what
+/// src/diff/versions.rs still builds ([`CliError::Formatted`]).
+#[allow(non_snake_case)]
+pub fn Fatal(formatted: String) -> CliError {
+    CliError::Formatted(formatted)
 }
 
 /// Reads a file, naming it in the error.
-pub fn read_file(path: &Path) -> Result<Vec<u8>, Fatal> {
-    std::fs::read(path).map_err(|e| Fatal(format!("error: cannot read {}: {e}", path.display())))
+pub fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
+    std::fs::read(path).map_err(|e| CliError::unreadable(path, e))
 }
 
 pub use permc_runtime::every_diagnostic;
 
-fn report(diags: &[Diagnostic], name: &str, text: &[u8], kind: Kind) -> Result<(), Fatal> {
-    let diags = &every_diagnostic(name, text, kind, diags.to_vec());
+/// The value of a loaded rule file, its warnings printed on stderr; or,
+/// when it has an error (the reader gives no value then), every error
+/// found in it and the refusal.
+fn accept<T>(loaded: Loaded<T>, name: &str, text: &[u8], kind: Kind) -> Result<T, CliError> {
+    let diagnostics = every_diagnostic(name, text, kind, loaded.diagnostics);
     let text = String::from_utf8_lossy(text).into_owned();
-    let rendered = render_plain(diags, |_| Some(text.clone()));
-    if diags.iter().any(|d| d.severity == Severity::Error) {
-        return Err(Fatal(format!(
-            "{rendered}error: {name} was rejected: nothing is decided from a partly loaded policy"
-        )));
+    match loaded.value {
+        Some(value) if !diagnostics.iter().any(|d| d.severity == Severity::Error) => {
+            let warnings = permc_analyzer::output::plain(&diagnostics, &text);
+            if !warnings.is_empty() {
+                eprint!("{warnings}");
+            }
+            Ok(value)
+        }
+        _ => Err(CliError::Rejected {
+            file: name.to_string(),
+            text,
+            diagnostics,
+            refused: Refused::Deciding,
+        }),
     }
-    if !rendered.is_empty() {
-        eprint!("{rendered}");
-    }
-    Ok(())
 }
 
 /// Loads permissions.json (`None` path → an empty file).
-pub fn permissions(path: Option<&Path>) -> Result<(Permissions, Vec<u8>), Fatal> {
+pub fn permissions(path: Option<&Path>) -> Result<(Permissions, Vec<u8>), CliError> {
     let Some(path) = path else {
         return Ok((Permissions::default(), Vec::new()));
     };
     let bytes = read_file(path)?;
     let name = path.display().to_string();
-    let loaded = load_permissions(&name, &bytes);
-    report(&loaded.diagnostics, &name, &bytes, Kind::Permissions)?;
-    let value = loaded
-        .value
-        .ok_or_else(|| Fatal(format!("error: {name} was rejected")))?;
+    let value = accept(
+        load_permissions(&name, &bytes),
+        &name,
+        &bytes,
+        Kind::Permissions,
+    )?;
     Ok((value, bytes))
 }
 
 /// Loads autonomy.json (`None` path → no autonomy rules).
-pub fn autonomy(path: Option<&Path>) -> Result<(Autonomy, Vec<u8>), Fatal> {
+pub fn autonomy(path: Option<&Path>) -> Result<(Autonomy, Vec<u8>), CliError> {
     let Some(path) = path else {
         return Ok((Autonomy::default(), Vec::new()));
     };
     let bytes = read_file(path)?;
     let name = path.display().to_string();
-    let loaded = load_autonomy(&name, &bytes);
-    report(&loaded.diagnostics, &name, &bytes, Kind::Autonomy)?;
-    let value = loaded
-        .value
-        .ok_or_else(|| Fatal(format!("error: {name} was rejected")))?;
+    let value = accept(load_autonomy(&name, &bytes), &name, &bytes, Kind::Autonomy)?;
     Ok((value, bytes))
 }
 
@@ -74,7 +80,7 @@ pub fn autonomy(path: Option<&Path>) -> Result<(Autonomy, Vec<u8>), Fatal> {
 pub fn rules(
     permissions_path: Option<&Path>,
     autonomy_path: Option<&Path>,
-) -> Result<(Rules, Vec<u8>, Vec<u8>), Fatal> {
+) -> Result<(Rules, Vec<u8>, Vec<u8>), CliError> {
     let (p, pb) = permissions(permissions_path)?;
     let (a, ab) = autonomy(autonomy_path)?;
     Ok((Rules::new(p, a), pb, ab))

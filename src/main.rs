@@ -7,6 +7,8 @@ mod compile;
 mod config;
 mod decide;
 mod diff;
+mod engine;
+mod error;
 mod load;
 mod out;
 mod project;
@@ -17,8 +19,8 @@ mod tokens;
 mod write;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
-use decide::{CompiledDecider, Decider, Engine, ReferenceDecider};
-use load::Fatal;
+use engine::{Engine, RulesOrArtifact};
+use error::CliError;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -185,11 +187,14 @@ fn main() -> ExitCode {
     };
     match run(cli) {
         Ok(code) => code,
-        Err(Fatal(msg)) => {
-            eprintln!("{msg}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(&e),
     }
+}
+
+/// Says why the command ends, on stderr: exit status 2.
+fn fail(e: &CliError) -> ExitCode {
+    eprintln!("{e}");
+    ExitCode::from(2)
 }
 
 /// What clap has to say instead of a command. Help and the version go to
@@ -210,51 +215,28 @@ fn clap_output(e: &clap::Error) -> ExitCode {
     };
     match out::print(&text) {
         Ok(_) => ExitCode::SUCCESS,
-        Err(Fatal(msg)) => {
-            eprintln!("{msg}");
-            ExitCode::from(2)
-        }
+        Err(e) => fail(&e),
     }
 }
 
-fn decider(
-    rules: &RuleArgs,
-    requests: &RequestArgs,
-    need_rules: bool,
-) -> Result<(Box<dyn Decider>, permc_core::Rules), Fatal> {
+/// What `decide` and `explain` decide with: the artifact (`--policy`), or
+/// the rule files given, or the project's.
+fn policy(rules: &RuleArgs, requests: &RequestArgs) -> Result<RulesOrArtifact, CliError> {
     let (p, a) = (rules.permissions.as_deref(), rules.autonomy.as_deref());
     if let Some(artifact) = &requests.policy {
         // The artifact stands for the sources; sources given too are only
         // checked against its hashes (stale → exit 2).
-        let policy = compile::load_policy(artifact, p, a)?;
-        let rules = if need_rules || requests.engine == Engine::Reference {
-            let (perms, auto) = policy.to_rules().map_err(|e| {
-                Fatal(format!(
-                    "error: cannot read the rules back from {}: {e}",
-                    artifact.display()
-                ))
-            })?;
-            permc_core::Rules::new(perms, auto)
-        } else {
-            permc_core::Rules::default()
-        };
-        return Ok(match requests.engine {
-            Engine::Compiled => (Box::new(CompiledDecider(policy)), rules),
-            Engine::Reference => (Box::new(ReferenceDecider(rules.clone())), rules),
+        return Ok(RulesOrArtifact::Artifact {
+            policy: Box::new(compile::load_policy(artifact, p, a)?),
+            path: artifact.clone(),
         });
     }
     let (p, a) = project::rule_files(p, a)?;
     let (r, _, _) = load::rules(p.as_deref(), a.as_deref())?;
-    Ok(match requests.engine {
-        Engine::Compiled => {
-            let policy = permc_compiler::compile(&r.permissions, &r.autonomy);
-            (Box::new(CompiledDecider(policy)), r)
-        }
-        Engine::Reference => (Box::new(ReferenceDecider(r.clone())), r),
-    })
+    Ok(RulesOrArtifact::Rules(r))
 }
 
-fn open_requests(args: &RequestArgs) -> Result<(Box<dyn BufRead>, bool), Fatal> {
+fn open_requests(args: &RequestArgs) -> Result<(Box<dyn BufRead>, bool), CliError> {
     match (&args.request, &args.requests) {
         (Some(json), _) => Ok((
             Box::new(std::io::Cursor::new(json.clone().into_bytes())),
@@ -264,20 +246,19 @@ fn open_requests(args: &RequestArgs) -> Result<(Box<dyn BufRead>, bool), Fatal> 
             Ok((Box::new(BufReader::new(std::io::stdin())), true))
         }
         (None, Some(p)) => {
-            let f = std::fs::File::open(p)
-                .map_err(|e| Fatal(format!("error: cannot read {}: {e}", p.display())))?;
+            let f = std::fs::File::open(p).map_err(|e| CliError::unreadable(p, e))?;
             Ok((Box::new(BufReader::with_capacity(1 << 16, f)), false))
         }
-        (None, None) => Err(Fatal(
-            "error: give --request JSON or --requests FILE (or - for standard input)".into(),
+        (None, None) => Err(CliError::Usage(
+            "give --request JSON or --requests FILE (or - for standard input)".into(),
         )),
     }
 }
 
-fn run(cli: Cli) -> Result<ExitCode, Fatal> {
+fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
         Command::Decide { rules, requests } => {
-            let (d, _) = decider(&rules, &requests, false)?;
+            let d = engine::build(requests.engine, policy(&rules, &requests)?)?;
             if let Some(json) = &requests.request {
                 // One request: one JSON value, whatever its whitespace; an
                 // unreadable one is answered and the status is 2.
@@ -297,11 +278,14 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Explain { rules, requests } => {
-            let (d, r) = decider(&rules, &requests, true)?;
+            let from = policy(&rules, &requests)?;
+            // The steps are the reference interpreter's, over the rules.
+            let r = from.rules()?;
+            let d = engine::build(requests.engine, from)?;
             if let Some(json) = &requests.request {
                 return match decide::explain_text(&r, d.as_ref(), json.as_bytes()) {
                     Ok(text) => out::print(&text).map(|_| ExitCode::SUCCESS),
-                    Err(e) => Err(Fatal(e.trim_end().to_string())),
+                    Err(e) => Err(CliError::Request(e)),
                 };
             }
             let (mut input, _) = open_requests(&requests)?;
@@ -313,7 +297,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
                 buf.clear();
                 let n = input
                     .read_until(b'\n', &mut buf)
-                    .map_err(|e| Fatal(format!("error: reading requests: {e}")))?;
+                    .map_err(CliError::Requests)?;
                 if n == 0 {
                     break;
                 }
@@ -328,7 +312,8 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
                 // In a stream, an unreadable request is answered in its
                 // place and the stream goes on.
                 match decide::explain_text(&r, d.as_ref(), &buf) {
-                    Ok(t) | Err(t) => text.push_str(&t),
+                    Ok(t) => text.push_str(&t),
+                    Err(e) => text.push_str(&format!("{}\n", CliError::Request(e))),
                 }
                 if out::write_to(&mut stdout, text.as_bytes())? == out::Sent::Closed {
                     break;
@@ -404,7 +389,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fatal> {
             let mut buf = Vec::new();
             clap_mangen::Man::new(Cli::command())
                 .render(&mut buf)
-                .map_err(|e| out::write_error(&e))?;
+                .map_err(out::write_error)?;
             out::write_to(&mut std::io::stdout().lock(), &buf)?;
             Ok(ExitCode::SUCCESS)
         }

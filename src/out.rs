@@ -7,7 +7,7 @@
 //! - Any other failure (`> /dev/full`, a full disk): one line on stderr,
 //!   exit 2.
 
-use crate::load::Fatal;
+use crate::error::CliError;
 use std::io::{self, Write};
 
 /// What became of a write.
@@ -20,32 +20,32 @@ pub enum Sent {
 }
 
 /// A write error that ends the command (exit 2).
-pub fn write_error(e: &io::Error) -> Fatal {
-    Fatal(format!("error: cannot write the output: {e}"))
+pub fn write_error(e: io::Error) -> CliError {
+    CliError::Output(e)
 }
 
 /// Sorts the result of a write: a closed pipe is [`Sent::Closed`], any
-/// other failure a [`Fatal`].
-pub fn sent(r: io::Result<()>) -> Result<Sent, Fatal> {
+/// other failure a [`CliError::Output`].
+pub fn sent(r: io::Result<()>) -> Result<Sent, CliError> {
     match r {
         Ok(()) => Ok(Sent::Written),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(Sent::Closed),
-        Err(e) => Err(write_error(&e)),
+        Err(e) => Err(write_error(e)),
     }
 }
 
 /// Writes `bytes` to `out` and flushes it.
-pub fn write_to(out: &mut dyn Write, bytes: &[u8]) -> Result<Sent, Fatal> {
+pub fn write_to(out: &mut dyn Write, bytes: &[u8]) -> Result<Sent, CliError> {
     sent(out.write_all(bytes).and_then(|()| out.flush()))
 }
 
 /// Writes all of `text` to standard output and flushes it.
-pub fn print(text: &str) -> Result<Sent, Fatal> {
+pub fn print(text: &str) -> Result<Sent, CliError> {
     write_to(&mut io::stdout().lock(), text.as_bytes())
 }
 
 /// [`print`] with a newline.
-pub fn println(text: &str) -> Result<Sent, Fatal> {
+pub fn println(text: &str) -> Result<Sent, CliError> {
     let mut s = String::with_capacity(text.len() + 1);
     s.push_str(text);
     s.push('\n');

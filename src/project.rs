@@ -8,7 +8,7 @@
 //!   or the discovered project's files, or exit 2 saying what to pass —
 //!   never an empty policy by accident (point 3).
 
-use crate::load::Fatal;
+use crate::error::CliError;
 use std::path::{Path, PathBuf};
 
 /// The rule file that marks a project's folder.
@@ -61,7 +61,7 @@ pub fn discover_here() -> Option<Project> {
 pub fn rule_files(
     permissions: Option<&Path>,
     autonomy: Option<&Path>,
-) -> Result<(Option<PathBuf>, Option<PathBuf>), Fatal> {
+) -> Result<(Option<PathBuf>, Option<PathBuf>), CliError> {
     if permissions.is_some() || autonomy.is_some() {
         return Ok((
             permissions.map(Path::to_path_buf),
@@ -81,7 +81,7 @@ pub fn rule_files(
 pub fn writable_rule_files(
     permissions: Option<PathBuf>,
     autonomy: Option<PathBuf>,
-) -> Result<(PathBuf, Option<PathBuf>), Fatal> {
+) -> Result<(PathBuf, Option<PathBuf>), CliError> {
     if let Some(p) = permissions {
         return Ok((p, autonomy));
     }
@@ -91,9 +91,9 @@ pub fn writable_rule_files(
 }
 
 /// Exit 2: no rule files given and none found.
-pub fn no_rule_files() -> Fatal {
-    Fatal(
-        "error: no rule files: give --permissions FILE (and --autonomy FILE), \
+pub fn no_rule_files() -> CliError {
+    CliError::Usage(
+        "no rule files: give --permissions FILE (and --autonomy FILE), \
          or run inside a project: a folder holding permissions.json, or below one \
          (an empty policy only from a file holding `{}`)"
             .into(),

@@ -1,7 +1,8 @@
 //! `permc seed`: the activation defaults (SPEC §8), written in place —
 //! "precompiling rules at workspace activation" with `--policy`.
 
-use crate::load::{self, Fatal};
+use crate::error::CliError;
+use crate::load;
 use crate::write::{self, Kind};
 use permc_core::seed::{self, DEFAULT_ALLOW, MODULE_RULE};
 use permc_grammar::rules::Permissions;
@@ -29,10 +30,10 @@ fn valid_module(m: &str) -> bool {
 }
 
 /// Runs `permc seed`, printing what it added as JSON.
-pub fn run(o: Options) -> Result<ExitCode, Fatal> {
+pub fn run(o: Options) -> Result<ExitCode, CliError> {
     if let Some(m) = o.modules.iter().find(|m| !valid_module(m)) {
-        return Err(Fatal(format!(
-            "error: `{m}` is not a module name: its agent id is `dev-{m}`, and a module name is \
+        return Err(CliError::Usage(format!(
+            "`{m}` is not a module name: its agent id is `dev-{m}`, and a module name is \
              ASCII letters, digits, `-`, `_` and `.`, starting with a letter or a digit (no blanks)"
         )));
     }
@@ -42,8 +43,8 @@ pub fn run(o: Options) -> Result<ExitCode, Fatal> {
         crate::write::create_parent(policy)?;
     }
     if !o.modules.is_empty() && o.autonomy.is_none() {
-        return Err(Fatal(
-            "error: --module gives module agents an autonomy rule: give --autonomy FILE too".into(),
+        return Err(CliError::Usage(
+            "--module gives module agents an autonomy rule: give --autonomy FILE too".into(),
         ));
     }
     // Both files must load before either is written: a rejected
@@ -99,7 +100,7 @@ pub fn run(o: Options) -> Result<ExitCode, Fatal> {
 /// freshly seeded project passes `permc check --fail-level warning`. An
 /// existing config is the project's own and is left alone. The path
 /// written, if any.
-fn write_config(permissions: &std::path::Path) -> Result<Option<PathBuf>, Fatal> {
+fn write_config(permissions: &std::path::Path) -> Result<Option<PathBuf>, CliError> {
     let dir = match permissions.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
@@ -117,9 +118,6 @@ fn write_config(permissions: &std::path::Path) -> Result<Option<PathBuf>, Fatal>
     match written {
         Ok(()) => Ok(Some(path)),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(None),
-        Err(e) => Err(Fatal(format!(
-            "error: cannot write {}: {e}",
-            path.display()
-        ))),
+        Err(e) => Err(CliError::write("write", path, e)),
     }
 }

@@ -13,15 +13,15 @@
 //! - *Atomic*: the new text goes to a temporary file in the same folder,
 //!   is synced, renamed over the file, and the folder is synced — a reader
 //!   sees the old file or the new one, never half of one, even if the
-//!   writer is killed at any moment.
+//!   writer is killed at any moment. [`atomic`] is permc's one such
+//!   writer: rule files, artifacts (`permc compile`), check reports.
 //! - *Conservative*: a file that does not load (SPEC §2: rejected whole) is
 //!   never overwritten; existing entries, their order and the other keys
 //!   stay (serde_json keeps key order); the output is 2-space JSON ending
 //!   in a newline, and it is loaded again before it is written.
 
-use crate::load::Fatal;
+use crate::error::{CliError, Refused};
 use permc_core::always::already_in;
-use permc_grammar::diagnostic::render_plain;
 use permc_grammar::pattern::Pattern;
 use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Permissions};
 use permc_grammar::{ActionType, Policy, Severity};
@@ -55,42 +55,43 @@ pub struct Lock {
     _lock: File,
 }
 
-fn io_err(what: &str, path: &Path, e: std::io::Error) -> Fatal {
-    Fatal(format!("error: cannot {what} {}: {e}", path.display()))
-}
-
 /// The file the writes go to: a symbolic link is followed (renaming over
 /// it would replace the link with a plain file).
-fn resolve(path: &Path) -> Result<PathBuf, Fatal> {
+fn resolve(path: &Path) -> Result<PathBuf, CliError> {
     if let Ok(real) = fs::canonicalize(path) {
         return Ok(real);
     }
-    let name = path
-        .file_name()
-        .ok_or_else(|| Fatal(format!("error: {} does not name a file", path.display())))?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let dir = fs::canonicalize(dir).map_err(|e| io_err("use the folder of", path, e))?;
+    let name = file_name(path)?;
+    let dir = fs::canonicalize(folder(path))
+        .map_err(|e| CliError::write("use the folder of", path, e))?;
     Ok(dir.join(name))
 }
 
-fn sibling(target: &Path, suffix: &str, hidden: bool) -> PathBuf {
-    let name = target
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+/// The last part of a path that names a file (not `..`, not `/`).
+fn file_name(path: &Path) -> Result<&std::ffi::OsStr, CliError> {
+    path.file_name()
+        .ok_or_else(|| CliError::Usage(format!("{} does not name a file", path.display())))
+}
+
+/// `name.suffix` (`.name.suffix` when hidden) beside `target`, a path that
+/// names a file (checked by [`file_name`] before).
+fn sibling(target: &Path, suffix: &str, hidden: bool) -> Result<PathBuf, CliError> {
+    let name = file_name(target)?.to_string_lossy();
     let name = if hidden {
         format!(".{name}{suffix}")
     } else {
         format!("{name}{suffix}")
     };
-    target.with_file_name(name)
+    Ok(target.with_file_name(name))
 }
 
+/// The folder holding `target` (`.` for a bare file name).
 fn folder(target: &Path) -> &Path {
-    target.parent().unwrap_or(Path::new("/"))
+    match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        Some(_) => Path::new("."),
+        None => Path::new("/"),
+    }
 }
 
 /// Takes the exclusive lock of a rule file, waiting for other writers.
@@ -100,10 +101,10 @@ fn folder(target: &Path) -> &Path {
 /// writer that waited on a lock file since removed (its lock is on a file
 /// no other writer can open) finds the name gone or naming another file,
 /// and starts again with the current one.
-pub fn lock(path: &Path, kind: Kind) -> Result<Lock, Fatal> {
+pub fn lock(path: &Path, kind: Kind) -> Result<Lock, CliError> {
     use std::os::unix::fs::MetadataExt;
     let target = resolve(path)?;
-    let lock_path = sibling(&target, ".lock", false);
+    let lock_path = sibling(&target, ".lock", false)?;
     loop {
         let file = OpenOptions::new()
             .read(true)
@@ -111,9 +112,12 @@ pub fn lock(path: &Path, kind: Kind) -> Result<Lock, Fatal> {
             .create(true)
             .truncate(false)
             .open(&lock_path)
-            .map_err(|e| io_err("open the lock file", &lock_path, e))?;
-        file.lock().map_err(|e| io_err("lock", &lock_path, e))?;
-        let held = file.metadata().map_err(|e| io_err("lock", &lock_path, e))?;
+            .map_err(|e| CliError::write("open the lock file", &lock_path, e))?;
+        file.lock()
+            .map_err(|e| CliError::write("lock", &lock_path, e))?;
+        let held = file
+            .metadata()
+            .map_err(|e| CliError::write("lock", &lock_path, e))?;
         match fs::metadata(&lock_path) {
             Ok(now) if now.dev() == held.dev() && now.ino() == held.ino() => {
                 return Ok(Lock {
@@ -147,11 +151,11 @@ struct Document {
 
 impl Lock {
     /// Reads the file *now*, under the lock; `None` when it does not exist.
-    fn read(&self) -> Result<Option<Vec<u8>>, Fatal> {
+    fn read(&self) -> Result<Option<Vec<u8>>, CliError> {
         match fs::read(&self.target) {
             Ok(b) => Ok(Some(b)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(io_err("read", &self.target, e)),
+            Err(e) => Err(CliError::unreadable(&self.target, e)),
         }
     }
 
@@ -160,7 +164,7 @@ impl Lock {
     fn load<T>(
         &self,
         loader: fn(&str, &[u8]) -> permc_grammar::rules::Loaded<T>,
-    ) -> Result<(T, Document), Fatal>
+    ) -> Result<(T, Document), CliError>
     where
         T: Default,
     {
@@ -168,7 +172,7 @@ impl Lock {
         let Some(bytes) = self.read()? else {
             let empty = loader(&name, b"{}")
                 .value
-                .ok_or_else(|| Fatal("error: an empty rule file does not load".into()))?;
+                .ok_or_else(|| CliError::Internal("an empty rule file does not load".into()))?;
             return Ok((
                 empty,
                 Document {
@@ -178,8 +182,6 @@ impl Lock {
             ));
         };
         let loaded = loader(&name, &bytes);
-        let text = String::from_utf8_lossy(&bytes).into_owned();
-        let rendered = render_plain(&loaded.diagnostics, |_| Some(text.clone()));
         let value = match loaded.value {
             Some(v)
                 if !loaded
@@ -190,23 +192,26 @@ impl Lock {
                 v
             }
             _ => {
-                return Err(Fatal(format!(
-                    "{rendered}error: {name} does not load, so it is left as it is: fix it first"
-                )))
+                return Err(CliError::Rejected {
+                    file: name,
+                    text: String::from_utf8_lossy(&bytes).into_owned(),
+                    diagnostics: loaded.diagnostics,
+                    refused: Refused::Rewriting,
+                })
             }
         };
         // Warnings were shown when the command first loaded the file.
         let object = match serde_json::from_slice::<Value>(&bytes) {
             Ok(Value::Object(o)) => o,
             Ok(_) => {
-                return Err(Fatal(format!(
-                    "error: {name}: the top level is not an object"
+                return Err(CliError::Invalid(format!(
+                    "{name}: the top level is not an object"
                 )))
             }
             Err(e) => {
-                return Err(Fatal(format!(
-                "error: {name} cannot be rewritten without changing it ({e}); it is left as it is"
-            )))
+                return Err(CliError::Invalid(format!(
+                    "{name} cannot be rewritten without changing it ({e}); it is left as it is"
+                )))
             }
         };
         Ok((
@@ -220,9 +225,9 @@ impl Lock {
 
     /// Writes the object: 2-space JSON and a newline, loaded again before
     /// it replaces the file atomically.
-    fn store(&self, object: Map<String, Value>) -> Result<(), Fatal> {
+    fn store(&self, object: Map<String, Value>) -> Result<(), CliError> {
         let mut text = serde_json::to_string_pretty(&Value::Object(object))
-            .map_err(|e| Fatal(format!("error: cannot write JSON: {e}")))?;
+            .map_err(|e| CliError::Internal(format!("cannot write JSON: {e}")))?;
         text.push('\n');
         let name = self.target.display().to_string();
         let loads = match self.kind {
@@ -232,17 +237,20 @@ impl Lock {
         if !loads {
             // Cannot happen: only loadable entries are added to a file that
             // loaded. Checked anyway: a broken file is never written.
-            return Err(Fatal(format!(
-                "error: the new {name} would not load; nothing was written (please report this)"
+            return Err(CliError::Internal(format!(
+                "the new {name} would not load; nothing was written (please report this)"
             )));
         }
-        write_atomic(&self.target, text.as_bytes())
+        // Temporary files are only created under the lock, so any left
+        // while we hold it belong to a writer that died.
+        remove_stale_temporaries(&self.target)?;
+        write_atomic(&self.target, text.as_bytes(), pause_if_asked)
     }
 
     /// Appends to allow every pattern not already there (same text or an
     /// equal pattern), in order, reading the file under the lock. Returns
     /// the patterns added. Creates the file when absent.
-    pub fn add_allow<S: AsRef<str>>(&self, patterns: &[S]) -> Result<Vec<String>, Fatal> {
+    pub fn add_allow<S: AsRef<str>>(&self, patterns: &[S]) -> Result<Vec<String>, CliError> {
         debug_assert_eq!(self.kind, Kind::Permissions);
         let (perms, mut doc): (Permissions, Document) = self.load(load_permissions)?;
         let mut present: Vec<Pattern> = perms.allow.into_iter().map(|e| e.pattern).collect();
@@ -253,8 +261,8 @@ impl Lock {
                 continue;
             }
             let parsed = Pattern::parse(p).map_err(|e| {
-                Fatal(format!(
-                    "error: `{p}` is not a valid pattern ({e}); nothing was written"
+                CliError::Invalid(format!(
+                    "`{p}` is not a valid pattern ({e}); nothing was written"
                 ))
             })?;
             // Kept current so that two equal new patterns are added once.
@@ -271,8 +279,8 @@ impl Lock {
         let Value::Array(list) = allow else {
             // Cannot happen: a file whose allow is not an array is rejected
             // by the loader above.
-            return Err(Fatal(
-                "error: `allow` is not an array; nothing was written".into(),
+            return Err(CliError::Invalid(
+                "`allow` is not an array; nothing was written".into(),
             ));
         };
         list.extend(added.iter().cloned().map(Value::String));
@@ -287,8 +295,8 @@ impl Lock {
     /// to set).
     pub fn set_autonomy(
         &self,
-        decide: impl FnOnce(&Autonomy) -> Result<Vec<(String, ActionType, Policy)>, Fatal>,
-    ) -> Result<Vec<(String, ActionType, Policy)>, Fatal> {
+        decide: impl FnOnce(&Autonomy) -> Result<Vec<(String, ActionType, Policy)>, CliError>,
+    ) -> Result<Vec<(String, ActionType, Policy)>, CliError> {
         debug_assert_eq!(self.kind, Kind::Autonomy);
         let (auto, mut doc): (Autonomy, Document) = self.load(load_autonomy)?;
         let set = decide(&auto)?;
@@ -303,8 +311,8 @@ impl Lock {
             let Value::Object(rules) = rules else {
                 // Cannot happen: the loader rejects an agent that is not an
                 // object.
-                return Err(Fatal(format!(
-                    "error: agent `{agent}` is not an object; nothing was written"
+                return Err(CliError::Invalid(format!(
+                    "agent `{agent}` is not an object; nothing was written"
                 )));
             };
             rules.insert(action.name().to_string(), Value::from(mode.name()));
@@ -314,12 +322,36 @@ impl Lock {
     }
 }
 
-/// Replaces `target` with `bytes` atomically (SPEC §7): a temporary file in
-/// the same folder, synced, renamed over the target, the folder synced.
-fn write_atomic(target: &Path, bytes: &[u8]) -> Result<(), Fatal> {
+/// Replaces `target` with `bytes` atomically: a temporary file in the same
+/// folder, synced, renamed over the target, the folder synced. A reader
+/// sees the old file or the new one, and the new one survives a crash once
+/// this returns. Artifacts and reports are written with it; rule files
+/// too, under their lock ([`Lock`]).
+pub fn atomic(target: &Path, bytes: &[u8]) -> Result<(), CliError> {
+    write_atomic(target, bytes, |_| {})
+}
+
+/// [`PAUSE_ENV`]'s pause, between a rule file's temporary file and its
+/// rename.
+fn pause_if_asked(tmp: &Path) {
+    if let Some(ms) = std::env::var(PAUSE_ENV)
+        .ok()
+        .and_then(|v| v.parse::<u64>().ok())
+    {
+        eprintln!("permc: paused before rename ({})", tmp.display());
+        std::thread::sleep(std::time::Duration::from_millis(ms));
+    }
+}
+
+/// [`atomic`], calling `before_rename` with the temporary file once it is
+/// written and synced.
+fn write_atomic(
+    target: &Path,
+    bytes: &[u8],
+    before_rename: impl FnOnce(&Path),
+) -> Result<(), CliError> {
     let dir = folder(target);
-    remove_stale_temporaries(target);
-    let tmp = sibling(target, &format!(".permc-tmp.{}", std::process::id()), true);
+    let tmp = sibling(target, &format!(".permc-tmp.{}", std::process::id()), true)?;
     let result = (|| -> std::io::Result<()> {
         let _ = fs::remove_file(&tmp);
         let mut f = OpenOptions::new().write(true).create_new(true).open(&tmp)?;
@@ -329,13 +361,7 @@ fn write_atomic(target: &Path, bytes: &[u8]) -> Result<(), Fatal> {
         }
         f.sync_all()?;
         drop(f);
-        if let Some(ms) = std::env::var(PAUSE_ENV)
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-        {
-            eprintln!("permc: paused before rename ({})", tmp.display());
-            std::thread::sleep(std::time::Duration::from_millis(ms));
-        }
+        before_rename(&tmp);
         fs::rename(&tmp, target)?;
         // The rename itself reaches the disk with the folder (a folder
         // cannot be opened and synced this way outside Unix).
@@ -345,32 +371,31 @@ fn write_atomic(target: &Path, bytes: &[u8]) -> Result<(), Fatal> {
     })();
     result.map_err(|e| {
         let _ = fs::remove_file(&tmp);
-        io_err("write", target, e)
+        CliError::write("write", target, e)
     })
 }
 
-/// Temporary files are only created under the lock, so any left while we
-/// hold it belong to a writer that died: remove them.
-fn remove_stale_temporaries(target: &Path) {
-    let prefix = sibling(target, ".permc-tmp.", true);
-    let Some(prefix) = prefix.file_name().map(|n| n.to_string_lossy().into_owned()) else {
-        return;
-    };
+/// Removes the temporary files of `target`'s writers that died (only the
+/// holder of its lock may call it: a live writer's file is never there
+/// then).
+fn remove_stale_temporaries(target: &Path) -> Result<(), CliError> {
+    let prefix = format!(".{}.permc-tmp.", file_name(target)?.to_string_lossy());
     let Ok(entries) = fs::read_dir(folder(target)) else {
-        return;
+        return Ok(());
     };
     for e in entries.flatten() {
         if e.file_name().to_string_lossy().starts_with(&prefix) {
             let _ = fs::remove_file(e.path());
         }
     }
+    Ok(())
 }
 
 /// Creates the missing folders above `path` (an artifact to be written).
-pub fn create_parent(path: &Path) -> Result<(), Fatal> {
+pub fn create_parent(path: &Path) -> Result<(), CliError> {
     match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => {
-            fs::create_dir_all(dir).map_err(|e| io_err("create the folder", dir, e))
+            fs::create_dir_all(dir).map_err(|e| CliError::write("create the folder", dir, e))
         }
         _ => Ok(()),
     }
@@ -378,13 +403,17 @@ pub fn create_parent(path: &Path) -> Result<(), Fatal> {
 
 /// Recompiles the artifact from the rule files (`--policy`), with the
 /// compiler's own atomic write. A file not there (yet) is left out.
-pub fn recompile(policy: &Path, permissions: &Path, autonomy: Option<&Path>) -> Result<(), Fatal> {
+pub fn recompile(
+    policy: &Path,
+    permissions: &Path,
+    autonomy: Option<&Path>,
+) -> Result<(), CliError> {
     let permissions = Some(permissions).filter(|p| p.exists());
     let autonomy = autonomy.filter(|a| a.exists());
-    crate::compile::compile_to_file(permissions, autonomy, policy).map_err(|Fatal(e)| {
-        Fatal(format!(
-            "{e}\nerror: the rule files were written, but compiling {} failed",
-            policy.display()
-        ))
+    crate::compile::compile_to_file(permissions, autonomy, policy).map_err(|cause| {
+        CliError::Recompile {
+            policy: policy.to_path_buf(),
+            cause: Box::new(cause),
+        }
     })
 }

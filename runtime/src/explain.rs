@@ -1,22 +1,20 @@
 //! `permc explain`: the decision with every step, for people.
 
 use crate::answer::{not_utf8, Decider};
-use permc_core::request::Request;
+use permc_core::request::{Request, RequestError};
 use permc_core::{reference, Rules};
 
-/// The explanation of a request read from JSON text, or the line saying
-/// why it cannot be read.
-pub fn explain_text(rules: &Rules, decider: &dyn Decider, line: &[u8]) -> Result<String, String> {
-    let parsed = std::str::from_utf8(line)
+/// The explanation of a request read from JSON text, or why it cannot be
+/// read.
+pub fn explain_text(
+    rules: &Rules,
+    decider: &dyn Decider,
+    line: &[u8],
+) -> Result<String, RequestError> {
+    let req = std::str::from_utf8(line)
         .map_err(|_| not_utf8())
-        .and_then(Request::from_json);
-    match parsed {
-        Ok(req) => Ok(explain(rules, decider, &req)),
-        Err(e) => Err(format!(
-            "error: the request cannot be read ({}): {}\n",
-            e.code, e.message
-        )),
-    }
+        .and_then(Request::from_json)?;
+    Ok(explain(rules, decider, &req))
 }
 
 /// The decision of `decider` with every step of SPEC §5.3 that ran (from

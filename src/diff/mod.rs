@@ -12,7 +12,7 @@ mod report;
 mod versions;
 mod witness;
 
-use crate::load::Fatal;
+use crate::error::CliError;
 use clap::{Args, ValueEnum};
 use permc_compiler::diff::{self as core, Class, Direction, Region};
 use permc_compiler::{CompiledPolicy, Resolved};
@@ -272,7 +272,7 @@ fn changes(old: &Version, new: &Version, context: &Context) -> Vec<Change> {
 }
 
 /// Runs `permc diff`.
-pub fn run(args: DiffArgs) -> Result<ExitCode, Fatal> {
+pub fn run(args: DiffArgs) -> Result<ExitCode, CliError> {
     let from_git = args.base.is_some() || args.staged;
     let pairs: Vec<(Version, Version)> = if from_git {
         git_groups(&args)?
@@ -283,8 +283,8 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Fatal> {
         match args.paths.as_slice() {
             [o, n] => vec![(version_on_disk(o)?, version_on_disk(n)?)],
             _ => {
-                return Err(Fatal(
-                    "error: give OLD and NEW (two folders or two rule files), or --base REV or --staged to read the old versions from git".into(),
+                return Err(CliError::Usage(
+                    "give OLD and NEW (two folders or two rule files), or --base REV or --staged to read the old versions from git".into(),
                 ))
             }
         }
@@ -317,9 +317,9 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, Fatal> {
                 .collect();
             (c, context)
         })
-        .map_err(|e| Fatal(format!("error: cannot start a thread: {e}")))?
+        .map_err(|e| CliError::Internal(format!("cannot start a thread: {e}")))?
         .join()
-        .map_err(|_| Fatal("error: the diff failed".into()))?;
+        .map_err(|_| CliError::Internal("the diff failed".into()))?;
     let (changes, context) = changes;
     let text = match args.format {
         Format::Human => human(&changes, &context),

@@ -6,7 +6,7 @@ use super::*;
 
 /// Which file a watched path is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Role {
+pub(super) enum WatchedFile {
     Permissions,
     Autonomy,
     Artifact,
@@ -26,20 +26,20 @@ pub(super) struct FileRead {
 /// The files `permc serve` watches, in a fixed order.
 #[derive(Debug, Clone)]
 pub(super) struct Sources {
-    pub(super) files: Vec<(Role, PathBuf)>,
+    pub(super) files: Vec<(WatchedFile, PathBuf)>,
 }
 
 impl Sources {
     pub(super) fn of(opts: &Options) -> Sources {
         let mut files = Vec::new();
         if let Some(p) = &opts.permissions {
-            files.push((Role::Permissions, p.clone()));
+            files.push((WatchedFile::Permissions, p.clone()));
         }
         if let Some(p) = &opts.autonomy {
-            files.push((Role::Autonomy, p.clone()));
+            files.push((WatchedFile::Autonomy, p.clone()));
         }
         if let Some(p) = &opts.policy {
-            files.push((Role::Artifact, p.clone()));
+            files.push((WatchedFile::Artifact, p.clone()));
         }
         Sources { files }
     }
@@ -107,7 +107,7 @@ pub(super) fn unreadable(path: &Path, why: &str) -> Value {
 
 /// A loaded policy: the decider, and the warnings its files raised.
 pub(super) struct Loaded {
-    pub(super) decider: Box<dyn Decider + Send + Sync>,
+    pub(super) decider: engine::AnyDecider,
     pub(super) warnings: Vec<Value>,
 }
 
@@ -129,8 +129,10 @@ pub(super) fn load_decider(
     }
     let mut diagnostics = Vec::new();
     let mut failed = false;
-    let mut permissions = None;
-    let mut autonomy = None;
+    // A file not given is an empty one; a file given is `None` until it
+    // loads without an error.
+    let mut permissions = opts.permissions.is_none().then(Permissions::default);
+    let mut autonomy = opts.autonomy.is_none().then(Autonomy::default);
     for ((role, path), read) in sources.files.iter().zip(reads) {
         let bytes = match &read.bytes {
             Ok(b) => b,
@@ -142,7 +144,7 @@ pub(super) fn load_decider(
         };
         let name = path.display().to_string();
         match role {
-            Role::Permissions => {
+            WatchedFile::Permissions => {
                 let l = load_permissions(&name, bytes);
                 let diags =
                     crate::load::every_diagnostic(&name, bytes, Kind::Permissions, l.diagnostics);
@@ -150,7 +152,7 @@ pub(super) fn load_decider(
                 failed |= diags.iter().any(|d| d.severity == Severity::Error);
                 permissions = l.value;
             }
-            Role::Autonomy => {
+            WatchedFile::Autonomy => {
                 let l = load_autonomy(&name, bytes);
                 let diags =
                     crate::load::every_diagnostic(&name, bytes, Kind::Autonomy, l.diagnostics);
@@ -158,29 +160,16 @@ pub(super) fn load_decider(
                 failed |= diags.iter().any(|d| d.severity == Severity::Error);
                 autonomy = l.value;
             }
-            Role::Artifact => {}
+            WatchedFile::Artifact => {}
         }
     }
-    // A rejected file leaves its value `None`; `failed` is then set too, but
-    // the check below does not rely on it alone.
-    let missing = (opts.permissions.is_some() && permissions.is_none())
-        || (opts.autonomy.is_some() && autonomy.is_none());
-    if failed || missing {
+    // A rejected file leaves its value `None` and sets `failed`; either
+    // alone refuses the policy.
+    let (false, Some(permissions), Some(autonomy)) = (failed, permissions, autonomy) else {
         return Err(Failure { diagnostics });
-    }
-    let rules = Rules::new(
-        permissions.unwrap_or_default(),
-        autonomy.unwrap_or_default(),
-    );
-    let decider: Box<dyn Decider + Send + Sync> = match opts.engine {
-        Engine::Compiled => Box::new(CompiledDecider(permc_compiler::compile(
-            &rules.permissions,
-            &rules.autonomy,
-        ))),
-        Engine::Reference => Box::new(ReferenceDecider(rules)),
     };
     Ok(Loaded {
-        decider,
+        decider: engine::from_rules(opts.engine, Rules::new(permissions, autonomy)),
         warnings: diagnostics,
     })
 }
@@ -191,26 +180,21 @@ pub(super) fn load_decider(
 /// It reads the files itself; a write racing that read changes their
 /// fingerprints, so the next poll loads them again.
 pub(super) fn load_artifact(opts: &Options, path: &Path) -> Result<Loaded, Failure> {
-    let fail = |message: String| Failure {
+    let fail = |e: CliError| Failure {
         diagnostics: vec![whole_file(
             "artifact",
             &path.display().to_string(),
-            message.strip_prefix("error: ").unwrap_or(&message),
+            &e.message().to_string(),
         )],
     };
     let policy = compile::load_policy(path, opts.permissions.as_deref(), opts.autonomy.as_deref())
-        .map_err(|f| fail(f.0))?;
-    let decider: Box<dyn Decider + Send + Sync> = match opts.engine {
-        Engine::Compiled => Box::new(CompiledDecider(policy)),
-        Engine::Reference => {
-            let (p, a) = policy
-                .to_rules()
-                .map_err(|e| fail(format!("cannot read the rules back from the artifact: {e}")))?;
-            Box::new(ReferenceDecider(Rules::new(p, a)))
-        }
+        .map_err(fail)?;
+    let from = RulesOrArtifact::Artifact {
+        policy: Box::new(policy),
+        path: path.to_path_buf(),
     };
     Ok(Loaded {
-        decider,
+        decider: engine::build(opts.engine, from).map_err(fail)?,
         warnings: Vec::new(),
     })
 }

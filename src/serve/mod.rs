@@ -20,12 +20,14 @@
 //! pays one atomic load per batch and takes the lock only after a reload.
 
 use crate::compile;
-use crate::decide::{self, CompiledDecider, Decider, Engine, ReferenceDecider};
+use crate::decide;
+use crate::engine::{self, Decider, Engine, RulesOrArtifact};
+use crate::error::CliError;
 use permc_analyzer::output::{self, Source};
 use permc_analyzer::Kind;
 use permc_core::Rules;
 use permc_grammar::diagnostic::Diagnostic;
-use permc_grammar::rules::{load_autonomy, load_permissions};
+use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Permissions};
 use permc_grammar::Severity;
 use serde_json::{json, Value};
 use std::io::{self, BufRead, BufReader, BufWriter, Write};
@@ -79,16 +81,16 @@ pub struct Options {
 /// The decider type every thread shares.
 type Shared = Arc<dyn Decider + Send + Sync>;
 
-/// The policy in force. The watcher stores a new decider, then bumps
+/// The decider in force. The watcher stores a new decider, then bumps
 /// `generation` (release); the main thread compares `generation` (acquire)
 /// with the one it holds at each request and re-reads the decider only when
 /// it moved: a request is decided wholly by one policy, old or new.
-struct Current {
+struct LiveDecider {
     generation: AtomicU64,
     decider: Mutex<Shared>,
 }
 
-impl Current {
+impl LiveDecider {
     fn get(&self) -> (u64, Shared) {
         let g = self.generation.load(Ordering::Acquire);
         (g, lock(&self.decider).clone())
@@ -142,7 +144,7 @@ fn serve(opts: Options) -> Result<(), Value> {
     let loaded = load_decider(&opts, &sources, &reads).map_err(
         |f| json!({"event": "load_failed", "files": sources.names(), "version": output::JSON_VERSION, "diagnostics": f.diagnostics}),
     )?;
-    let current = Arc::new(Current {
+    let live = Arc::new(LiveDecider {
         generation: AtomicU64::new(1),
         decider: Mutex::new(Arc::from(loaded.decider)),
     });
@@ -163,10 +165,10 @@ fn serve(opts: Options) -> Result<(), Value> {
     // Started after `ready`, so that no event comes before it; it compares
     // with the files as first read, so a change since is not missed.
     if !sources.files.is_empty() {
-        let (opts, current) = (opts.clone(), Arc::clone(&current));
+        let (opts, live) = (opts.clone(), Arc::clone(&live));
         std::thread::Builder::new()
             .name("permc-watch".into())
-            .spawn(move || watch(&opts, &sources, reads, &current))
+            .spawn(move || watch(&opts, &sources, reads, &live))
             .map_err(|e| ending(format!("cannot start the file watcher: {e}")))?;
     }
     let stdin = io::stdin();
@@ -177,7 +179,7 @@ fn serve(opts: Options) -> Result<(), Value> {
             .min(MAX_THREADS),
         n => n.min(MAX_THREADS),
     };
-    match serve_stream(&current, &mut input, &out, opts.max_line_bytes, threads) {
+    match serve_stream(&live, &mut input, &out, opts.max_line_bytes, threads) {
         Ok(()) => Ok(()),
         // The client closed our stdout: nobody is left to answer.
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
@@ -294,7 +296,7 @@ mod tests {
 
     #[test]
     fn parallel_answers_equal_sequential_ones_in_order() {
-        let decider: Shared = Arc::new(ReferenceDecider(Rules::default()));
+        let decider: Shared = Arc::new(engine::ReferenceDecider(Rules::default()));
         let mut batch = Vec::new();
         for i in 0..500 {
             let line = match i % 3 {

@@ -155,13 +155,13 @@ pub(super) fn answer_part(
 /// from the start of a batch until its answers are written, so a signal
 /// lands between two batches.
 pub(super) fn serve_stream<R: io::Read>(
-    current: &Current,
+    live: &LiveDecider,
     input: &mut BufReader<R>,
     out: &Output,
     max_line: usize,
     threads: usize,
 ) -> io::Result<()> {
-    let (mut generation, mut decider) = current.get();
+    let (mut generation, mut decider) = live.get();
     let mut deciders = Deciders::new(threads);
     let mut buf: Vec<u8> = Vec::with_capacity(4096);
     let mut one: Vec<u8> = Vec::with_capacity(4096);
@@ -182,8 +182,8 @@ pub(super) fn serve_stream<R: io::Read>(
                 _ => {}
             }
             let mut w = out.begin();
-            if current.generation.load(Ordering::Acquire) != generation {
-                (generation, decider) = current.get();
+            if live.generation.load(Ordering::Acquire) != generation {
+                (generation, decider) = live.get();
             }
             if read == LineRead::TooLong {
                 write_answer(&too_long(max_line), &mut one);
@@ -196,8 +196,8 @@ pub(super) fn serve_stream<R: io::Read>(
             continue;
         }
         let mut w = out.begin();
-        if current.generation.load(Ordering::Acquire) != generation {
-            (generation, decider) = current.get();
+        if live.generation.load(Ordering::Acquire) != generation {
+            (generation, decider) = live.get();
         }
         deciders.answer(&decider, &buffered[..complete], max_line, &mut *w)?;
         drop(w);

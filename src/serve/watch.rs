@@ -44,6 +44,8 @@ impl Fingerprint {
         let Ok(now) = now.duration_since(SystemTime::UNIX_EPOCH) else {
             return true;
         };
+        // A time before 1970 (negative) is long past: the epoch will do.
+        // Nanoseconds are below 10⁹, so they always fit.
         let mtime = Duration::new(
             u64::try_from(self.mtime.0).unwrap_or(0),
             u32::try_from(self.mtime.1).unwrap_or(0),
@@ -69,7 +71,7 @@ pub(super) fn replaced(now: Option<Fingerprint>, before: Option<Fingerprint>) ->
 /// differ from the last ones loaded, loads them whole and swaps the new
 /// decider in — or, if they do not load, keeps the one in force and says
 /// why. Each distinct content is reported once.
-pub(super) fn watch(opts: &Options, sources: &Sources, initial: Vec<FileRead>, current: &Current) {
+pub(super) fn watch(opts: &Options, sources: &Sources, initial: Vec<FileRead>, live: &LiveDecider) {
     let mut seen: Vec<Option<Fingerprint>> = initial.iter().map(|r| r.fingerprint).collect();
     let mut read_at = seen.clone();
     let mut last: Vec<Result<Vec<u8>, String>> = initial.into_iter().map(|r| r.bytes).collect();
@@ -118,7 +120,7 @@ pub(super) fn watch(opts: &Options, sources: &Sources, initial: Vec<FileRead>, c
             });
         match result {
             Ok(loaded) => {
-                let generation = current.set(Arc::from(loaded.decider));
+                let generation = live.set(Arc::from(loaded.decider));
                 event(&json!({
                     "event": "reloaded",
                     "generation": generation,
@@ -130,7 +132,7 @@ pub(super) fn watch(opts: &Options, sources: &Sources, initial: Vec<FileRead>, c
             }
             Err(f) => event(&json!({
                 "event": "reload_failed",
-                "generation": current.generation.load(Ordering::Acquire),
+                "generation": live.generation.load(Ordering::Acquire),
                 "files": sources.names(),
                 "version": output::JSON_VERSION,
                 "diagnostics": f.diagnostics,

@@ -24,15 +24,15 @@
 //!
 //! Cases are decided by the engine `permc decide` uses (the compiled one
 //! by default, `--engine reference` for the interpreter), through the same
-//! [`crate::decide::Decider`]; a failing case carries `permc explain`'s
+//! [`crate::engine::build`]; a failing case carries `permc explain`'s
 //! trace of what decided instead ([`crate::decide::explain_text`]).
 
 mod read;
 mod report;
 
 use crate::config::{self, Config};
-use crate::decide::{CompiledDecider, Decider, Engine, ReferenceDecider};
-use crate::load::Fatal;
+use crate::engine::{self, Decider, Engine, RulesOrArtifact};
+use crate::error::CliError;
 use clap::{Args, ValueEnum};
 use permc_core::{Decision, Rules};
 use serde_json::{Map, Value};
@@ -115,9 +115,8 @@ pub(super) fn shown(p: &Path) -> String {
     p.strip_prefix(&cwd).unwrap_or(p).display().to_string()
 }
 
-fn test_files_in(dir: &Path) -> Result<Vec<PathBuf>, Fatal> {
-    let rd = std::fs::read_dir(dir)
-        .map_err(|e| Fatal(format!("error: cannot read {}: {e}", dir.display())))?;
+fn test_files_in(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
+    let rd = std::fs::read_dir(dir).map_err(|e| CliError::unreadable(dir, e))?;
     let mut v: Vec<PathBuf> = rd
         .filter_map(Result::ok)
         .map(|e| e.path())
@@ -132,15 +131,15 @@ fn test_files_in(dir: &Path) -> Result<Vec<PathBuf>, Fatal> {
     Ok(v)
 }
 
-fn no_tests(dir: &Path) -> Fatal {
-    Fatal(format!(
-        "error: no test files: {} holds no *{SUFFIX}\n  help: write one beside permissions.json (README \"permc test\"), or name the files",
+fn no_tests(dir: &Path) -> CliError {
+    CliError::Usage(format!(
+        "no test files: {} holds no *{SUFFIX}\n  help: write one beside permissions.json (README \"permc test\"), or name the files",
         shown(dir)
     ))
 }
 
 /// The test files to run.
-fn test_files(args: &TestArgs) -> Result<Vec<PathBuf>, Fatal> {
+fn test_files(args: &TestArgs) -> Result<Vec<PathBuf>, CliError> {
     if args.files.is_empty() {
         let dir = match &args.permissions {
             Some(p) => std::path::absolute(p)
@@ -171,10 +170,8 @@ fn test_files(args: &TestArgs) -> Result<Vec<PathBuf>, Fatal> {
         } else if f.is_file() {
             out.push(f.clone());
         } else {
-            return Err(Fatal(format!(
-                "error: cannot read {}: no such file",
-                f.display()
-            )));
+            let missing = std::io::Error::new(std::io::ErrorKind::NotFound, "no such file");
+            return Err(CliError::unreadable(f, missing));
         }
     }
     Ok(out)
@@ -184,7 +181,7 @@ fn test_files(args: &TestArgs) -> Result<Vec<PathBuf>, Fatal> {
 fn project_of(
     args: &TestArgs,
     file: &Path,
-) -> Result<(Option<PathBuf>, Option<PathBuf>, PathBuf), Fatal> {
+) -> Result<(Option<PathBuf>, Option<PathBuf>, PathBuf), CliError> {
     if args.permissions.is_some() || args.autonomy.is_some() {
         let anchor = args
             .permissions
@@ -208,8 +205,8 @@ fn project_of(
         .and_then(|p| p.parent().map(Path::to_path_buf))
         .unwrap_or_default();
     let p = crate::project::discover(&dir).ok_or_else(|| {
-        Fatal(format!(
-            "error: {}: no rule files for it: no permissions.json in its folder or above\n  help: put the test file beside permissions.json, or give --permissions",
+        CliError::Usage(format!(
+            "{}: no rule files for it: no permissions.json in its folder or above\n  help: put the test file beside permissions.json, or give --permissions",
             shown(file)
         ))
     })?;
@@ -221,17 +218,11 @@ fn load_project(
     permissions: Option<PathBuf>,
     autonomy: Option<PathBuf>,
     anchor: &Path,
-) -> Result<Project, Fatal> {
+) -> Result<Project, CliError> {
     let (rules, _, _) = crate::load::rules(permissions.as_deref(), autonomy.as_deref())?;
     let (cfg, root): (Config, Option<PathBuf>) = config::discover(anchor)?;
     let context = config::context_fields(&cfg, Some(root.as_deref().unwrap_or(anchor)));
-    let decider: Box<dyn Decider> = match args.engine {
-        Engine::Compiled => Box::new(CompiledDecider(permc_compiler::compile(
-            &rules.permissions,
-            &rules.autonomy,
-        ))),
-        Engine::Reference => Box::new(ReferenceDecider(rules.clone())),
-    };
+    let decider = engine::build(args.engine, RulesOrArtifact::Rules(rules.clone()))?;
     Ok(Project {
         permissions,
         autonomy,
@@ -275,7 +266,8 @@ fn run_suite(file: String, project: usize, p: &Project, cases: Vec<Case>) -> Sui
             let explain = failure.as_ref().map(|_| {
                 let line = case.request_json.to_string();
                 match crate::decide::explain_text(&p.rules, p.decider.as_ref(), line.as_bytes()) {
-                    Ok(t) | Err(t) => t,
+                    Ok(t) => t,
+                    Err(e) => format!("{}\n", CliError::Request(e)),
                 }
             });
             Outcome {
@@ -293,7 +285,7 @@ fn run_suite(file: String, project: usize, p: &Project, cases: Vec<Case>) -> Sui
     }
 }
 
-pub fn run(args: TestArgs) -> Result<ExitCode, Fatal> {
+pub fn run(args: TestArgs) -> Result<ExitCode, CliError> {
     let files = test_files(&args)?;
     let mut projects: Vec<Project> = Vec::new();
     let mut keys: Vec<(Option<PathBuf>, Option<PathBuf>)> = Vec::new();
@@ -310,8 +302,7 @@ pub fn run(args: TestArgs) -> Result<ExitCode, Fatal> {
             }
         };
         let name = shown(f);
-        let text = std::fs::read_to_string(f)
-            .map_err(|e| Fatal(format!("error: cannot read {name}: {e}")))?;
+        let text = std::fs::read_to_string(f).map_err(|e| CliError::unreadable(&name, e))?;
         let cases = parse(&name, &text, &projects[k].context)?;
         suites.push(run_suite(name, k, &projects[k], cases));
     }

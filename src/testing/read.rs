@@ -1,7 +1,7 @@
 //! Reading test files: `*.permc-test.toml` into cases, each a request
 //! `permc decide` reads; every mistake at its `file:line:col` with the fix.
 
-use crate::load::Fatal;
+use crate::error::CliError;
 use permc_core::decision::Reason;
 use permc_core::request::Request;
 use permc_grammar::action::closest;
@@ -91,13 +91,13 @@ impl<'a> Lines<'a> {
 }
 
 /// A test file error: `file:line:col: what is wrong` and the fix.
-fn error_at(file: &str, lines: &Lines, offset: usize, what: &str, fix: &str) -> Fatal {
+fn error_at(file: &str, lines: &Lines, offset: usize, what: &str, fix: &str) -> CliError {
     let (line, column) = lines.at(offset);
-    let mut s = format!("error: {file}:{line}:{column}: {what}");
+    let mut s = format!("{file}:{line}:{column}: {what}");
     if !fix.is_empty() {
         s.push_str(&format!("\n  help: {fix}"));
     }
-    Fatal(s)
+    CliError::Invalid(s)
 }
 
 fn toml_to_json(t: &toml::Table) -> Map<String, Value> {
@@ -119,7 +119,7 @@ const CASE_KEYS: &[&str] = &[
 ];
 
 /// A TOML syntax or shape error, with the fix when one is known.
-fn toml_error(file: &str, lines: &Lines, e: &toml::de::Error) -> Fatal {
+fn toml_error(file: &str, lines: &Lines, e: &toml::de::Error) -> CliError {
     let offset = e.span().map_or(0, |s| s.start);
     let msg = e.message().trim_end().to_string();
     let mut fix = String::new();
@@ -144,7 +144,7 @@ fn toml_error(file: &str, lines: &Lines, e: &toml::de::Error) -> Fatal {
     error_at(file, lines, offset, &msg, &fix)
 }
 
-fn policy_of(file: &str, lines: &Lines, s: &Spanned<String>) -> Result<Policy, Fatal> {
+fn policy_of(file: &str, lines: &Lines, s: &Spanned<String>) -> Result<Policy, CliError> {
     Policy::parse(s.get_ref()).ok_or_else(|| {
         let names = ["auto_approve", "require_approval", "deny"];
         let fix = match closest(s.get_ref(), names) {
@@ -161,7 +161,7 @@ fn policy_of(file: &str, lines: &Lines, s: &Spanned<String>) -> Result<Policy, F
     })
 }
 
-fn reason_of(file: &str, lines: &Lines, s: &Spanned<String>) -> Result<Reason, Fatal> {
+fn reason_of(file: &str, lines: &Lines, s: &Spanned<String>) -> Result<Reason, CliError> {
     Reason::parse(s.get_ref()).ok_or_else(|| {
         let fix = match closest(s.get_ref(), Reason::ALL.iter().map(|r| r.name())) {
             Some(c) => format!("did you mean \"{c}\"?"),
@@ -198,7 +198,7 @@ fn action_name(action: &Map<String, Value>) -> String {
 
 /// Reads a test file's text into its cases; `context` is the project's
 /// default context (SPEC §10.1 fields).
-pub fn parse(file: &str, text: &str, context: &Map<String, Value>) -> Result<Vec<Case>, Fatal> {
+pub fn parse(file: &str, text: &str, context: &Map<String, Value>) -> Result<Vec<Case>, CliError> {
     let lines = Lines::new(text);
     let raw: FileToml = toml::from_str(text).map_err(|e| toml_error(file, &lines, &e))?;
     let mut base = context.clone();
@@ -222,7 +222,7 @@ pub fn parse(file: &str, text: &str, context: &Map<String, Value>) -> Result<Vec
                 action_at: Option<usize>,
                 ctx: Map<String, Value>,
                 ctx_at: Option<usize>|
-     -> Result<(Value, Request), Fatal> {
+     -> Result<(Value, Request), CliError> {
         let v = json!({"action": action, "context": ctx});
         let r = Request::from_value(&v).map_err(|e| {
             let about_context = e.code == "unknown_role" || e.message.contains("context");
@@ -366,7 +366,7 @@ mod tests {
             parse("t.permc-test.toml", t, &ctx())
                 .err()
                 .expect("error")
-                .0
+                .to_string()
         };
         let m = e("[[case]]\ncommand = \"ls\"\nexpect = \"allow\"\n");
         assert!(
