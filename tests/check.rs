@@ -273,26 +273,45 @@ fn sarif_has_what_code_scanning_needs() {
     assert_eq!(driver["name"], "permc");
     let rules = driver["rules"].as_array().expect("rules");
     assert_eq!(rules.len(), CHECKS.len() + FILE_FINDINGS.len());
-    for (rule, check) in rules.iter().zip(CHECKS) {
-        assert_eq!(rule["id"], check.name);
-        for field in ["shortDescription", "fullDescription", "help"] {
+    let all = checks::all_docs();
+    assert_eq!(rules.len(), all.len());
+    for (rule, (name, _, _)) in rules.iter().zip(&all) {
+        assert_eq!(rule["id"], *name);
+        for field in ["shortDescription", "fullDescription"] {
             assert!(
                 rule[field]["text"].as_str().is_some_and(|t| !t.is_empty()),
-                "{}: {field}",
-                check.name
+                "{name}: {field}"
             );
         }
-        // A real target, never example.invalid: the check's docs page in
-        // the repository (linked when the repository has a real address).
-        if let Some(u) = rule["helpUri"].as_str() {
-            assert!(!u.contains("example.invalid"), "{u}");
-            assert!(
-                u.ends_with(&format!("/docs/checks/{}.md", check.name)),
-                "{u}"
-            );
+        // Every rule's help is its docs page, docs/checks/<name>.md, as
+        // plain text and as Markdown.
+        let page = std::fs::read_to_string(root().join(permc_analyzer::output::docs_path(name)))
+            .expect("docs page");
+        assert_eq!(rule["help"]["text"], page.as_str(), "{name}: help.text");
+        assert_eq!(
+            rule["help"]["markdown"],
+            page.as_str(),
+            "{name}: help.markdown"
+        );
+        // helpUri: that page in the repository, absolute, only when Cargo.toml
+        // names a real repository — never a made-up address.
+        let uri = rule.get("helpUri").map(|u| u.as_str().expect("a string"));
+        assert_eq!(
+            uri,
+            permc_analyzer::output::help_uri(name).as_deref(),
+            "{name}"
+        );
+        if let Some(u) = uri {
+            assert!(u.starts_with("https://") && !u.contains(".invalid/"), "{u}");
+            assert!(u.ends_with(&format!("/docs/checks/{name}.md")), "{u}");
         }
         assert!(rule["defaultConfiguration"]["level"].is_string());
     }
+    assert_eq!(
+        driver.get("informationUri").and_then(Value::as_str),
+        permc_analyzer::output::repository()
+    );
+    assert!(!out.contains("example.invalid"), "no made-up address");
     let results = run["results"].as_array().expect("results");
     assert!(!results.is_empty());
     for r in results {

@@ -407,9 +407,22 @@ fn sarif_level(s: Severity) -> &'static str {
 }
 
 /// The repository's address (Cargo's `repository`), when it is a real
-/// one: the placeholder `example.invalid` is never linked to.
+/// one: an absolute `https://` URL, never a placeholder (`.invalid`,
+/// `example.*`). None is configured: then nothing is linked to.
 pub fn repository() -> Option<&'static str> {
-    Some(env!("CARGO_PKG_REPOSITORY")).filter(|r| !r.is_empty() && !r.contains("example.invalid"))
+    real_repository(env!("CARGO_PKG_REPOSITORY"))
+}
+
+/// `r` when it is a real repository's address ([`repository`]).
+fn real_repository(r: &str) -> Option<&str> {
+    let host = r.strip_prefix("https://")?.split('/').next()?;
+    let fake = host.is_empty()
+        || host.ends_with(".invalid")
+        || host.ends_with(".example")
+        || ["example.com", "example.org", "example.net"]
+            .iter()
+            .any(|e| host == *e || host.ends_with(&format!(".{e}")));
+    (!fake).then_some(r)
 }
 
 /// Where a finding's documentation lives, in the repository:
@@ -422,7 +435,14 @@ pub fn docs_path(name: &str) -> String {
 /// The `helpUri` of a finding: its docs page in the repository, when the
 /// repository has a real address ([`repository`]); else none.
 pub fn help_uri(name: &str) -> Option<String> {
-    repository().map(|r| format!("{}/blob/main/{}", r.trim_end_matches('/'), docs_path(name)))
+    help_uri_in(repository(), name)
+}
+
+/// The docs page of check `name` in `repository`, as an absolute URI.
+fn help_uri_in(repository: Option<&str>, name: &str) -> Option<String> {
+    let r = repository?.trim_end_matches('/');
+    let r = r.strip_suffix(".git").unwrap_or(r);
+    Some(format!("{r}/blob/main/{}", docs_path(name)))
 }
 
 /// Where the files of a SARIF log are: artifact URIs are relative to
@@ -495,12 +515,14 @@ pub fn sarif_at(diags: &[Diagnostic], sources: &[Source], root: Option<SarifRoot
     let rules: Vec<Value> = all
         .iter()
         .map(|(name, severity, docs)| {
+            let page = checks::docs_page(name, *severity, docs);
             let mut rule = json!({
                 "id": name,
                 "name": name,
                 "shortDescription": {"text": checks::summary_of(docs)},
                 "fullDescription": {"text": checks::description_of(docs)},
-                "help": {"text": docs, "markdown": docs},
+                // The check's page, docs/checks/<name>.md, as it is.
+                "help": {"text": page, "markdown": page},
                 "defaultConfiguration": {"level": sarif_level(*severity)},
                 "properties": {"tags": ["permc", "permissions"]},
             });
@@ -740,6 +762,32 @@ mod tests {
                 star.message
             )
         );
+    }
+
+    #[test]
+    fn help_uris_point_at_real_repositories_only() {
+        let real = real_repository("https://github.com/brabo/permc");
+        assert_eq!(
+            help_uri_in(real, "dead-pattern").as_deref(),
+            Some("https://github.com/brabo/permc/blob/main/docs/checks/dead-pattern.md")
+        );
+        assert_eq!(
+            help_uri_in(real_repository("https://github.com/brabo/permc.git/"), "x").as_deref(),
+            Some("https://github.com/brabo/permc/blob/main/docs/checks/x.md")
+        );
+        for fake in [
+            "",
+            "https://example.invalid/brabo/permc",
+            "https://git.example.com/p",
+            "https://example.org/p",
+            "http://github.com/brabo/permc",
+            "git@github.com:brabo/permc.git",
+            "github.com/brabo/permc",
+            "https:///p",
+        ] {
+            assert_eq!(real_repository(fake), None, "{fake}");
+            assert_eq!(help_uri_in(real_repository(fake), "x"), None, "{fake}");
+        }
     }
 
     #[test]
