@@ -122,6 +122,11 @@ pub struct LineFacts {
     pub unparsed_why: Vec<String>,
     /// Segments holding a word whose text comes from an expansion.
     pub has_unknown: bool,
+    /// `runs[run_start[i]..run_start[i + 1]]` are the runs of segment `i`
+    /// (the runs are kept in segment order), so reading a segment's runs
+    /// costs their number, not every run of the line: a decision stays
+    /// linear in the line however many segments it holds.
+    run_start: Vec<usize>,
 }
 
 impl LineFacts {
@@ -148,6 +153,7 @@ impl LineFacts {
             .runs
             .iter()
             .any(|r| r.known.iter().any(|k| *k != Known::Exact));
+        facts.index_runs(line.segments.len());
         if command.contains("@P}") {
             facts.unparsed_because(
                 "`${…@P}` expands a value as a prompt string, which can run commands".into(),
@@ -155,6 +161,34 @@ impl LineFacts {
         }
         facts.line = line;
         facts
+    }
+
+    /// Orders the runs by segment (a stable sort: already in order, it is
+    /// one linear pass) and records where each segment's runs begin.
+    fn index_runs(&mut self, segments: usize) {
+        self.runs.sort_by_key(|r| r.segment);
+        let mut start = Vec::with_capacity(segments + 1);
+        let mut k = 0;
+        for i in 0..=segments {
+            while self.runs.get(k).is_some_and(|r| r.segment < i) {
+                k += 1;
+            }
+            start.push(k);
+        }
+        // A run naming no segment of the line stays readable by the scan.
+        if k == self.runs.len() {
+            self.run_start = start;
+        }
+    }
+
+    /// The runs of segment `i`, in order: a slice of the index, or a scan
+    /// when there is none (a `LineFacts` not built by [`LineFacts::of`]).
+    pub fn runs_of(&self, i: usize) -> impl Iterator<Item = &Run> {
+        let (slice, scan) = match (self.run_start.get(i), self.run_start.get(i + 1)) {
+            (Some(&a), Some(&b)) => (&self.runs[a..b], false),
+            _ => (&self.runs[..], true),
+        };
+        slice.iter().filter(move |r| !scan || r.segment == i)
     }
 
     /// Marks the line unparsed with a reason for people.
@@ -224,9 +258,7 @@ impl LineFacts {
     /// The runs of segment `i` whose words differ from the segment's own
     /// (what deny and ask also read, SPEC §4.3).
     pub fn read_past(&self, i: usize) -> impl Iterator<Item = &Run> {
-        self.runs
-            .iter()
-            .filter(move |r| r.segment == i && r.read_past)
+        self.runs_of(i).filter(|r| r.read_past)
     }
 }
 
@@ -241,9 +273,7 @@ pub fn segment_unknown(f: &LineFacts, i: usize) -> Option<String> {
             .map(|(w, _)| w.clone())
     });
     own.or_else(|| {
-        f.runs
-            .iter()
-            .filter(|r| r.segment == i)
+        f.runs_of(i)
             .find_map(|r| run_unknown(r).map(str::to_string))
     })
 }

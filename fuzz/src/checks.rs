@@ -8,8 +8,9 @@
 //!
 //! The invariants, for every input:
 //! - no reader panics, overflows the stack or runs in more than linear
-//!   time (the shell target bounds the time per byte of an amplified
-//!   input, under `cfg(fuzzing)` only: a timed assertion has no place in
+//!   time, and neither does a whole decision in either engine (the shell
+//!   target decides an amplified input, on stable too, and bounds the time
+//!   per byte under `cfg(fuzzing)` only: a timed assertion has no place in
 //!   the ordinary test suite);
 //! - a rule file that loads compiles, survives the artifact round trip,
 //!   and decides the same in both engines;
@@ -35,8 +36,8 @@ fn text(data: &[u8]) -> std::borrow::Cow<'_, str> {
 }
 
 /// Shell reader (SPEC §4): never panics; `read` and `read_detailed` agree;
-/// the facts of the line (wrappers, built-ins, ceilings) never panic; and,
-/// under the fuzzer, reading stays linear (see [`linear_time`]).
+/// the facts of the line (wrappers, built-ins, ceilings) never panic; and
+/// reading and deciding stay linear (see [`linear_time`]).
 pub fn shell(data: &[u8]) {
     let src = text(data);
     let line = shell::read(&src);
@@ -47,30 +48,80 @@ pub fn shell(data: &[u8]) {
         assert_eq!(s.words.len(), d.words.len());
     }
     let _ = LineFacts::of(&src);
-    #[cfg(fuzzing)]
     linear_time(data);
 }
 
 /// A quadratic path is a finding: one input in 16 is repeated to about
-/// 64 KiB, and reading it (with its facts) must take under 20 µs per byte
-/// under the fuzzer's instrumentation — about 1.3 s, where a quadratic
-/// path over 64 KiB takes minutes.
-#[cfg(fuzzing)]
+/// 64 KiB, read (with its facts) and decided whole by both engines, which
+/// must agree — under a policy that reaches every stage, in the runner
+/// mode (scope) and in automatic mode. Under the fuzzer's instrumentation
+/// each must take under 20 µs per byte — about 1.3 s, where a quadratic
+/// path over 64 KiB (`cd x;`, `ls;`, `a;` repeated: a per-segment scan of
+/// every segment's runs) takes minutes. On stable the inputs are replayed
+/// untimed: a quadratic path shows as a slow replay, never as a flaky
+/// failure.
 fn linear_time(data: &[u8]) {
     if data.is_empty() || data[0] % 16 != 0 {
         return;
     }
     let times = (64 * 1024 / data.len()).max(1);
     let big = text(data).repeat(times);
-    let start = std::time::Instant::now();
-    let _ = LineFacts::of(&big);
-    let took = start.elapsed();
-    let bound = std::time::Duration::from_micros(20 * big.len() as u64 + 50_000);
-    assert!(
-        took <= bound,
-        "reading {} bytes took {took:?} (bound {bound:?}): not linear",
-        big.len()
-    );
+    let timed = |what: &str, f: &mut dyn FnMut()| {
+        let start = std::time::Instant::now();
+        f();
+        let took = start.elapsed();
+        #[cfg(fuzzing)]
+        {
+            let bound = std::time::Duration::from_micros(20 * big.len() as u64 + 50_000);
+            assert!(
+                took <= bound,
+                "{what} of {} bytes took {took:?} (bound {bound:?}): not linear",
+                big.len()
+            );
+        }
+        let _ = (what, took);
+    };
+    timed("reading", &mut || {
+        let _ = LineFacts::of(&big);
+    });
+    let (rules, policy) = linear_policy();
+    for (agent, mode) in [("dev-web", "runner"), ("dev-api", "container")] {
+        let req = json!({
+            "action": {"type": "terminal", "command": big, "agent": agent},
+            "context": {"role": "developer", "executionMode": mode,
+                        "containerRunning": true, "projectScopeRoot": "/p"},
+        });
+        let Ok(req) = Request::from_value(&req) else {
+            continue;
+        };
+        let mut expect = None;
+        timed("the reference decision", &mut || {
+            expect = Some(reference::decide(&rules, &req));
+        });
+        let mut got = None;
+        timed("the compiled decision", &mut || {
+            got = Some(compiled::decide(&policy, &req));
+        });
+        assert_eq!(got, expect, "compiled vs reference on an amplified line");
+    }
+}
+
+/// The policy [`linear_time`] decides under: every list with terminal
+/// entries (also ones read past wrappers and through unknown words), and
+/// an automatic-mode agent.
+fn linear_policy() -> (Rules, permc_compiler::CompiledPolicy) {
+    let perms = load_permissions(
+        "permissions.json",
+        br#"{"allow": ["Terminal(cd)", "Terminal(ls)", "Terminal(cat)", "Terminal(a)", "Terminal(git status)"],
+             "deny": ["Terminal(curl)", "Terminal(git push)"], "ask": ["Terminal(rm)"]}"#,
+    )
+    .value
+    .expect("the fixed policy loads");
+    let auto = load_autonomy("autonomy.json", br#"{"dev-api": {"*": "auto_approve"}}"#)
+        .value
+        .expect("the fixed autonomy loads");
+    let policy = compile(&perms, &auto);
+    (Rules::new(perms, auto), policy)
 }
 
 /// Pattern reader (SPEC §3.1): never panics; a pattern that parses parses

@@ -222,6 +222,16 @@ impl Walk<'_, '_> {
         // read: bash runs them first.
         let mut pending: Option<(usize, u32, Option<u32>)> = None;
         let mut cdpath = false;
+        // The inner lines by the segment that runs them, bucketed once: a
+        // scan of every inner line per segment would be quadratic.
+        let mut inner_of: Vec<Vec<&CommandLine>> = vec![Vec::new(); line.segments.len()];
+        for (s, l) in inner.iter().filter(|_| top) {
+            match inner_of.get_mut(*s) {
+                Some(b) => b.push(l),
+                // A segment the line does not hold: check it from the start.
+                None => self.line(l, start, &[], false),
+            }
+        }
         for (i, seg) in line.segments.iter().enumerate() {
             if let Some((until, g, d)) = pending {
                 if i > until {
@@ -276,7 +286,7 @@ impl Walk<'_, '_> {
             for r in &seg.redirects {
                 self.word(&r.target, r.known, dir);
             }
-            for (_, l) in inner.iter().filter(|(s, _)| top && *s == i) {
+            for l in std::mem::take(&mut inner_of[i]) {
                 self.line(l, dir, &[], false);
             }
         }
