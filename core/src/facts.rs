@@ -127,6 +127,9 @@ pub struct LineFacts {
     /// costs their number, not every run of the line: a decision stays
     /// linear in the line however many segments it holds.
     run_start: Vec<usize>,
+    /// How each segment is joined to the one before (`&&`, `;`…), for the
+    /// scope's `cd` (SPEC §6.2).
+    pub(crate) joints: Vec<scope::Joint>,
 }
 
 impl LineFacts {
@@ -154,6 +157,7 @@ impl LineFacts {
             .iter()
             .any(|r| r.known.iter().any(|k| *k != Known::Exact));
         facts.index_runs(line.segments.len());
+        facts.joints = scope::joints(command, &line);
         if command.contains("@P}") {
             facts.unparsed_because(
                 "`${…@P}` expands a value as a prompt string, which can run commands".into(),

@@ -7,6 +7,18 @@
 //! and each node knows whether the path it ends is inside each root. So a
 //! word costs O(its length + the roots' depth), whatever the directories
 //! the line went through: a 256 KiB line of `cd x;` is linear.
+//!
+//! **Where a `cd` leaves the shell.** A `cd` (or `pushd`) may fail, and
+//! then the shell stays where it was. Its move holds for certain only for
+//! the segments that run after it succeeded: a top-level `cd` at the start
+//! of an and-list (not after `||`, which may skip it), and the segments
+//! joined to it by `&&` (and the pipelines and substitutions of those).
+//! Once the chain breaks — `;`, `||`, `&`, a newline, a nested segment, an
+//! operator the text does not show plainly — the shell is in one of two
+//! directories; permc keeps only that both are inside (`Here::Inside`):
+//! later relative words without `..` stay below it, a word with `..` is
+//! outside. A `cd` permc does not follow (`time cd x`, `eval cd x`) leaves
+//! the shell anywhere. Fail closed, and O(1) per move.
 
 use super::{is_assignment, skip_options, verb_index, LineFacts, Scope, DEV_FILES};
 use permc_grammar::shell::{CommandLine, Known, Segment};
@@ -76,7 +88,7 @@ impl<'s> Dirs<'s> {
                         on_root,
                         name: name.into(),
                     });
-                    n = (self.nodes.len() - 1) as u32;
+                    n = u32::try_from(self.nodes.len() - 1).unwrap_or(u32::MAX);
                 }
             }
         }
@@ -103,6 +115,18 @@ impl<'s> Dirs<'s> {
     }
 }
 
+/// Where the shell is, as far as permc can tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Here {
+    /// This directory.
+    At(u32),
+    /// Some directory inside the scope, not known which: a `cd` may have
+    /// failed, and the later segments run where it was or where it went.
+    Inside,
+    /// Anywhere: `cd $D`, `cd -`, `popd`…
+    Anywhere,
+}
+
 /// Where a segment moves the directory.
 enum Move<'w> {
     /// `cd`/`pushd` to this word.
@@ -110,6 +134,11 @@ enum Move<'w> {
     /// Somewhere permc cannot know: `cd` without operand, `cd -`, `popd`,
     /// a `cd` while `CDPATH` is assigned.
     Unknowable(&'static str),
+}
+
+/// Is the segment's verb (after assignments) this word?
+fn verb_is(seg: &Segment, verb: &str) -> bool {
+    verb_index(&seg.words).is_some_and(|v| seg.words[v] == verb)
 }
 
 /// The directory move of a segment, if it is `cd`, `pushd` or `popd`.
@@ -142,20 +171,103 @@ fn dir_move<'w>(seg: &'w Segment, cdpath: bool) -> Option<Move<'w>> {
     }
 }
 
+/// How a top-level segment is joined to the command before it, read off
+/// the line's text (SPEC §6.2: a `cd` moves the later segments for certain
+/// only where they run after it succeeded).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Joint {
+    /// `… && this`: it runs only when what comes before succeeded.
+    And,
+    /// `… | this`, `… |& this`: a later element of the same pipeline.
+    Pipe,
+    /// The start of the line or `…; this`: it runs whatever came before.
+    List,
+    /// Anything else: `||`, `&`, a newline, a nested segment, a shape
+    /// permc does not place (fail closed: the chain breaks).
+    Other,
+}
+
+/// The [`Joint`] of each segment of `line`, read from `src`, its text.
+/// Only top-level segments can be placed: nested ones start in their own
+/// sub-line (a backtick body), so they are [`Joint::Other`].
+pub(crate) fn joints(src: &str, line: &CommandLine) -> Vec<Joint> {
+    let b = src.as_bytes();
+    line.segments
+        .iter()
+        .map(|s| {
+            if s.nested || s.start > b.len() {
+                return Joint::Other;
+            }
+            let mut end = s.start;
+            while end > 0 && matches!(b[end - 1], b' ' | b'\t') {
+                end -= 1;
+            }
+            let before = &b[..end];
+            // The byte before an operator must not make it another one
+            // (`||`, `;;`, `>|`) or escape it (`\&&`).
+            let clean = |n: usize| {
+                before.len() < n + 1
+                    || !matches!(
+                        before[before.len() - n - 1],
+                        b'\\' | b'&' | b'|' | b';' | b'>' | b'<' | b'\n'
+                    )
+            };
+            if before.is_empty() {
+                Joint::List
+            } else if before.ends_with(b"&&") && clean(2) {
+                Joint::And
+            } else if before.ends_with(b"|&") && clean(2) {
+                Joint::Pipe
+            } else if before.ends_with(b"|") && clean(1) {
+                Joint::Pipe
+            } else if before.ends_with(b";") && clean(1) {
+                Joint::List
+            } else {
+                Joint::Other
+            }
+        })
+        .collect()
+}
+
 /// The values a word holds that the scope checks besides the word itself:
-/// after the first `=`, and attached to a one-letter option.
+/// after the first `=`, and attached to options in a single-dash word —
+/// after one letter (`-o/etc/x`, `-C..`) or after a cluster, where permc
+/// cannot tell which letter takes it: from the first `/` (`-xf/etc/x`),
+/// and the `..` or `.` the first component ends with (`-xC..`,
+/// `-xC../x`).
 fn values(w: &str) -> impl Iterator<Item = &str> {
     let eq = w.split_once('=').map(|(_, v)| v);
-    let attached =
-        (w.len() > 2 && w.starts_with('-') && !w.starts_with("--") && w.is_char_boundary(2))
-            .then(|| &w[2..]);
-    eq.into_iter().chain(attached)
+    let dash = w.len() > 2 && w.starts_with('-') && !w.starts_with("--");
+    let attached = (dash && w.is_char_boundary(2)).then(|| &w[2..]);
+    let first = w.find('/').unwrap_or(w.len());
+    let from_slash = (dash && first > 2 && first < w.len()).then(|| &w[first..]);
+    let dots = [2, 1]
+        .into_iter()
+        .filter(move |&n| dash && first > n + 2 && w[..first].ends_with(&".."[..n]))
+        .map(move |n| &w[first - n..]);
+    eq.into_iter().chain(attached).chain(from_slash).chain(dots)
 }
 
 /// Is this text a path the scope checks (SPEC §6.2)?
 fn is_path(w: &str) -> bool {
     w.starts_with('/')
         || (w.as_bytes().windows(2).any(|p| p == b"..") && w.split('/').any(|c| c == ".."))
+}
+
+/// A directory move waiting for the segments nested in the words of its
+/// `cd` (bash runs them first).
+struct Pending {
+    /// The last segment nested in the `cd`'s words.
+    until: usize,
+    group: u32,
+    /// Where the shell was before the move.
+    before: Here,
+    /// Where it goes when the move succeeds.
+    to: Here,
+    /// The move may hold for certain: a top-level `cd` at the start of an
+    /// and-list (not after `||`), so the later segments joined to it by
+    /// `&&` run only after it succeeded.
+    certain: bool,
 }
 
 struct Walk<'s, 'r> {
@@ -170,33 +282,51 @@ impl Walk<'_, '_> {
         }
     }
 
-    /// Checks one word against `dir` (`None`: unknowable).
-    fn word(&mut self, w: &str, known: Known, dir: Option<u32>) {
+    fn inside(&self, h: Here) -> bool {
+        match h {
+            Here::At(n) => self.dirs.inside(n),
+            Here::Inside => true,
+            Here::Anywhere => false,
+        }
+    }
+
+    /// Where the shell is after a move that may not have happened.
+    fn either(&self, a: Here, b: Here) -> Here {
+        if self.inside(a) && self.inside(b) {
+            Here::Inside
+        } else {
+            Here::Anywhere
+        }
+    }
+
+    /// Checks one word from `here`.
+    fn word(&mut self, w: &str, known: Known, here: Here) {
         if known != Known::Exact || w.starts_with('~') {
             return self.note(w);
         }
-        if dir.is_none() && !w.is_empty() && !w.starts_with('/') {
+        if here == Here::Anywhere && !w.is_empty() && !w.starts_with('/') {
             // After a cd to an unknowable place, relative words are outside.
             return self.note(w);
         }
-        self.text(w, w, dir);
+        self.text(w, w, here);
         for v in values(w) {
             if v.starts_with('~') {
                 self.note(w);
             } else {
-                self.text(v, w, dir);
+                self.text(v, w, here);
             }
         }
     }
 
-    fn text(&mut self, t: &str, shown: &str, dir: Option<u32>) {
+    fn text(&mut self, t: &str, shown: &str, here: Here) {
         if !is_path(t) {
             return;
         }
-        let base = match dir {
-            Some(d) => d,
-            None if t.starts_with('/') => 0,
-            None => return self.note(shown),
+        let base = match here {
+            _ if t.starts_with('/') => 0,
+            Here::At(d) => d,
+            // A `..` from a directory permc does not know: outside.
+            Here::Inside | Here::Anywhere => return self.note(shown),
         };
         let n = self.dirs.walk(base, t);
         if !self.dirs.inside(n) && !self.dirs.dev_file(n) {
@@ -204,23 +334,46 @@ impl Walk<'_, '_> {
         }
     }
 
+    /// Where a `cd` to the exact word `t` goes from `here`, and whether
+    /// that is inside.
+    fn target(&mut self, t: &str, here: Here) -> (Here, bool) {
+        let to = match here {
+            _ if t.starts_with('/') => Here::At(self.dirs.walk(0, t)),
+            Here::At(d) => Here::At(self.dirs.walk(d, t)),
+            // Below some directory inside, unless it climbs.
+            Here::Inside if !is_path(t) => Here::Inside,
+            Here::Inside | Here::Anywhere => Here::Anywhere,
+        };
+        (to, self.inside(to))
+    }
+
     /// Walks a line's segments from `start`; `inner` holds the inner lines
-    /// by the segment that runs them. For the top line, records per segment
-    /// whether it is a `cd` inside the scope.
+    /// by the segment that runs them, `joints` how each segment is joined
+    /// to the one before, `hidden` the segments that may move the directory
+    /// behind a wrapper (`time cd x`, `eval cd x`). For the top line,
+    /// records per segment whether it is a `cd` inside the scope.
     fn line(
         &mut self,
         line: &CommandLine,
-        start: Option<u32>,
+        start: Here,
         inner: &[(usize, CommandLine)],
+        joints: &[Joint],
+        hidden: &[bool],
         top: bool,
     ) {
-        // Per group: its own directory once a cd moved it (`Some(None)`:
-        // unknowable), else its parent's.
-        let mut own: Vec<Option<Option<u32>>> = vec![None; line.groups.len().max(1)];
+        // Per group: its own directory once a cd moved it, else its
+        // parent's.
+        let mut own: Vec<Option<Here>> = vec![None; line.groups.len().max(1)];
         own[0] = Some(start);
-        // A cd's move waits until the segments nested in its words are
-        // read: bash runs them first.
-        let mut pending: Option<(usize, u32, Option<u32>)> = None;
+        // Moves wait until the segments nested in their words are read;
+        // nested moves end first.
+        let mut pending: Vec<Pending> = Vec::new();
+        // The groups a certain move changed in the current chain of `&&`
+        // (and pipes), with where they were before: when the chain breaks
+        // the move may not have happened, and they are either.
+        let mut chain: Vec<(u32, Here)> = Vec::new();
+        // The last segment nested in the words of the chain's segments.
+        let mut held_until = 0;
         let mut cdpath = false;
         // The inner lines by the segment that runs them, bucketed once: a
         // scan of every inner line per segment would be quadratic.
@@ -229,65 +382,92 @@ impl Walk<'_, '_> {
             match inner_of.get_mut(*s) {
                 Some(b) => b.push(l),
                 // A segment the line does not hold: check it from the start.
-                None => self.line(l, start, &[], false),
+                None => self.line(l, start, &[], &[], &[], false),
             }
         }
         for (i, seg) in line.segments.iter().enumerate() {
-            if let Some((until, g, d)) = pending {
-                if i > until {
-                    if let Some(slot) = own.get_mut(g as usize) {
-                        *slot = Some(d);
-                    }
-                    pending = None;
+            while let Some(p) = pending.pop_if(|p| i > p.until) {
+                let g = p.group as usize;
+                if p.certain {
+                    chain.push((p.group, p.before));
+                    own[g] = Some(p.to);
+                } else {
+                    own[g] = Some(self.either(p.before, p.to));
                 }
             }
+            // Does this segment run only after the chain's moves succeeded?
+            let joint = joints.get(i).copied().unwrap_or(Joint::Other);
+            if i > 0 && i <= held_until {
+                // Nested in the words of a segment of the chain.
+            } else if i > 0 && matches!(joint, Joint::And | Joint::Pipe) {
+                held_until = i + seg.holds;
+            } else {
+                for (g, before) in std::mem::take(&mut chain) {
+                    let now = own[g as usize].unwrap_or(before);
+                    own[g as usize] = Some(self.either(before, now));
+                }
+                held_until = i + seg.holds;
+            }
             let group = seg.group as usize;
-            let dir = effective(&own, &line.groups, group);
+            let here = effective(&own, &line.groups, group);
             cdpath |= seg.words.iter().any(|w| {
                 let name = w.split_once('=').map(|(n, _)| n.trim_end_matches('+'));
                 name == Some("CDPATH") && (is_assignment(w) || w.starts_with("CDPATH"))
             });
             let mut cd_inside = false;
+            let until = i + seg.holds;
             if let Some(m) = dir_move(seg, cdpath) {
                 let to = match m {
-                    Move::To(t, Known::Exact) if !t.starts_with('~') => match dir {
-                        Some(d) => {
-                            let n = self.dirs.walk(d, t);
-                            if self.dirs.inside(n) {
-                                cd_inside = true;
-                            } else {
-                                self.note(t);
-                            }
-                            Some(n)
-                        }
-                        None => {
+                    Move::To(t, Known::Exact) if !t.starts_with('~') => {
+                        let (to, inside) = self.target(t, here);
+                        if inside {
+                            // Only `cd` is cd-in-scope (SPEC §5.3 step 6);
+                            // `pushd` moves like it.
+                            cd_inside = verb_is(seg, "cd");
+                        } else {
                             self.note(t);
-                            None
                         }
-                    },
+                        to
+                    }
                     Move::To(t, _) => {
                         self.note(t);
-                        None
+                        Here::Anywhere
                     }
                     Move::Unknowable(why) => {
                         let shown = seg.words.join(" ");
                         self.note(if shown.is_empty() { why } else { &shown });
-                        None
+                        Here::Anywhere
                     }
                 };
-                pending = Some((i + seg.holds, seg.group, to));
+                pending.push(Pending {
+                    until,
+                    group: seg.group,
+                    before: here,
+                    to,
+                    certain: top && matches!(joint, Joint::And | Joint::List),
+                });
+            } else if hidden.get(i).copied().unwrap_or(false) {
+                // `time cd x`, `command cd x`, `eval 'cd x'`: a move permc
+                // does not follow.
+                pending.push(Pending {
+                    until,
+                    group: seg.group,
+                    before: here,
+                    to: Here::Anywhere,
+                    certain: false,
+                });
             }
             if top {
                 self.report.cd_inside.push(cd_inside);
             }
             for (w, k) in seg.words.iter().zip(&seg.known) {
-                self.word(w, *k, dir);
+                self.word(w, *k, here);
             }
             for r in &seg.redirects {
-                self.word(&r.target, r.known, dir);
+                self.word(&r.target, r.known, here);
             }
             for l in std::mem::take(&mut inner_of[i]) {
-                self.line(l, dir, &[], false);
+                self.line(l, here, &[], &[], &[], false);
             }
         }
     }
@@ -295,7 +475,7 @@ impl Walk<'_, '_> {
 
 /// The directory of group `g`: its own, or its nearest ancestor's. Group
 /// nesting is bounded by the reader's depth limit.
-fn effective(own: &[Option<Option<u32>>], parents: &[u32], mut g: usize) -> Option<u32> {
+fn effective(own: &[Option<Here>], parents: &[u32], mut g: usize) -> Here {
     for _ in 0..=parents.len() {
         if let Some(Some(d)) = own.get(g) {
             return *d;
@@ -305,7 +485,7 @@ fn effective(own: &[Option<Option<u32>>], parents: &[u32], mut g: usize) -> Opti
         }
         g = parents.get(g).map_or(0, |p| *p as usize);
     }
-    own.first().copied().flatten().flatten()
+    own.first().copied().flatten().unwrap_or(Here::Anywhere)
 }
 
 impl Scope {
@@ -321,7 +501,137 @@ impl Scope {
             report: &mut report,
         };
         let cwd = walk.dirs.walk(0, &self.cwd);
-        walk.line(&facts.line, Some(cwd), &facts.inner_lines, true);
+        // The segments that may move the directory behind a wrapper: a run
+        // read past something whose verb is `cd`, `pushd` or `popd`.
+        let hidden: Vec<bool> = (0..facts.line.segments.len())
+            .map(|i| {
+                facts.runs_of(i).any(|r| {
+                    r.read_past
+                        && r.words
+                            .first()
+                            .is_some_and(|v| matches!(v.as_str(), "cd" | "pushd" | "popd"))
+                })
+            })
+            .collect();
+        walk.line(
+            &facts.line,
+            Here::At(cwd),
+            &facts.inner_lines,
+            &facts.joints,
+            &hidden,
+            true,
+        );
         report
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::request::Request;
+
+    /// The first word outside, in runner mode under `root`.
+    fn outside(cmd: &str, root: &str) -> Option<String> {
+        let req = Request::from_value(&serde_json::json!({
+            "action": {"type": "terminal", "command": cmd},
+            "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": root},
+        }))
+        .expect("request");
+        let scope = Scope::of(&req).expect("scope");
+        scope.check(&LineFacts::of(cmd)).outside
+    }
+
+    #[test]
+    fn joints_read_the_operator_before_each_top_level_segment() {
+        use Joint::*;
+        let cmd = "cd x && a; b || c | d |& e\nf & g;h";
+        let line = permc_grammar::shell::read(cmd);
+        assert_eq!(
+            joints(cmd, &line),
+            [List, And, List, Other, Pipe, Pipe, Other, Other, List]
+        );
+        // An escaped `&` is no `&&`; nested segments are never placed.
+        let cmd = "a \\&& b; (c && d) && e $(f && g)";
+        let line = permc_grammar::shell::read(cmd);
+        let j = joints(cmd, &line);
+        let words: Vec<_> = line.segments.iter().map(|s| s.words[0].as_str()).collect();
+        assert_eq!(words, ["a", "b", "c", "d", "e", "f", "g"]);
+        assert_eq!(j, [List, Other, Other, Other, And, Other, Other]);
+    }
+
+    #[test]
+    fn a_cd_moves_for_certain_only_along_and() {
+        let root = "/a/b";
+        // `cd q` then a `..` that climbs above the root and back down: from
+        // the root it is inside, from `q` it is not. Only `&&` makes the
+        // cd certain; after `;`, `||`, `&` or a newline it is either.
+        assert_eq!(
+            outside("cd q && cat ../../a/b/x", root).as_deref(),
+            Some("../../a/b/x")
+        );
+        for op in ["; ", " || ", " & ", "\n"] {
+            let cmd = format!("cd q{op}cat ../x");
+            assert_eq!(outside(&cmd, root).as_deref(), Some("../x"), "{cmd:?}");
+        }
+        assert_eq!(outside("cd q && cat ../x", root), None);
+        assert_eq!(outside("cd q || cat x", root), None);
+        assert_eq!(outside("cd q; npm test; cd r && ls", root), None);
+        // A cd that may not run at all is not certain either.
+        assert!(outside("true || cd q && cat ../x", root).is_some());
+        assert!(outside("cd q && ls || cat ../x", root).is_some());
+        assert_eq!(outside("cd q && ls | cat ../x", root), None);
+    }
+
+    #[test]
+    fn a_cd_behind_a_wrapper_moves_somewhere_permc_does_not_know() {
+        // Not following it would read `../../a/b/x` from the root (inside)
+        // while bash reads it from /a/b/q (/a/a/b/x, outside).
+        for cmd in [
+            "time cd q && cat ../../a/b/x",
+            "command cd q && cat ../../a/b/x",
+            "builtin cd q && cat ../../a/b/x",
+            "eval cd q && cat ../../a/b/x",
+            "eval 'cd q' && cat ../../a/b/x",
+        ] {
+            assert!(outside(cmd, "/a/b").is_some(), "{cmd}");
+        }
+    }
+
+    #[test]
+    fn only_cd_is_cd_in_scope() {
+        let req = Request::from_value(&serde_json::json!({
+            "action": {"type": "terminal", "command": "pushd src; cd src; X=1 cd src"},
+            "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": "/p"},
+        }))
+        .expect("request");
+        let f = LineFacts::of(req.action.command.as_deref().unwrap_or(""));
+        let r = Scope::of(&req).expect("scope").check(&f);
+        assert_eq!(r.cd_inside, [false, true, true]);
+    }
+
+    #[test]
+    fn cluster_values_are_read_from_the_first_slash_and_a_trailing_dotdot() {
+        fn v(w: &str) -> Vec<&str> {
+            values(w).collect()
+        }
+        assert_eq!(v("-o/etc/x"), ["/etc/x"]);
+        assert_eq!(v("-xf/etc/shadow"), ["f/etc/shadow", "/etc/shadow"]);
+        assert_eq!(v("-xC/etc"), ["C/etc", "/etc"]);
+        assert_eq!(v("-vo/etc/x"), ["o/etc/x", "/etc/x"]);
+        assert_eq!(v("-C.."), ["..", "."]);
+        assert_eq!(v("-xC.."), ["C..", "..", "."]);
+        assert_eq!(v("-xC../x"), ["C../x", "/x", "../x", "./x"]);
+        assert_eq!(v("--out=/etc/x"), ["/etc/x"]);
+        assert!(v("--dir/etc").is_empty());
+        for w in [
+            "-xf/etc/shadow",
+            "-xC/etc",
+            "-vo/etc/x",
+            "-xC..",
+            "-xC../../x",
+        ] {
+            assert!(outside(&format!("tar {w} f"), "/p").is_some(), "{w}");
+        }
+        assert_eq!(outside("tar -xfa.tar -C. -la", "/p"), None);
     }
 }
