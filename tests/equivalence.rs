@@ -257,7 +257,7 @@ fn request() -> impl Strategy<Value = Value> {
     (
         prop::sample::select(TYPES),
         command(),
-        prop::sample::select(&["", "/p", "/p/src", "/tmp", "/etc", "src", "/p/../q"][..]),
+        prop::sample::select(&["", "/p", "/p/src", "/tmp", "/etc", "/p/src/..", "/p/../q"][..]),
         prop::option::of(prop::sample::select(AGENTS)),
         prop::sample::select(&["viewer", "developer", "maintainer", "owner", "owner"][..]),
         prop::sample::select(&["container", "mounted", "runner"][..]),

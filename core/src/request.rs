@@ -452,6 +452,19 @@ fn read(root: &Node) -> Result<Request, RequestError> {
             ));
         }
     }
+    // SPEC §5.1: the cwd is an absolute host path (empty is absent, the
+    // project root). A relative one names no place: resolving it against
+    // the root would guess where the command runs.
+    if let Some(c) = action
+        .cwd
+        .as_deref()
+        .filter(|c| !c.is_empty() && !c.starts_with('/'))
+    {
+        return Err(err(
+            "invalid_field",
+            format!("`action.cwd` must be an absolute path, not `{c}`"),
+        ));
+    }
     // SPEC §6.2: a scope root that is relative, or the whole machine, is
     // no scope.
     match &context.project_scope_root {
@@ -587,6 +600,31 @@ mod tests {
         assert_eq!(c, "unknown_type");
         let (c, _) = code(r#"{"context": {"rol": "owner"}, "action": {"type": "teleport"}}"#);
         assert_eq!(c, "unknown_field");
+    }
+
+    #[test]
+    fn a_relative_cwd_is_an_invalid_field_like_a_relative_scope_root() {
+        for cwd in ["x", "./src", "../p", "~/p", "src/../.."] {
+            let (c, m) = code(&format!(
+                r#"{{"action": {{"type": "terminal", "command": "ls", "cwd": "{cwd}"}},
+                    "context": {{"role": "developer", "projectScopeRoot": "/p"}}}}"#
+            ));
+            assert_eq!(c, "invalid_field", "{cwd}");
+            assert!(m.contains("`action.cwd`") && m.contains(cwd), "{m}");
+        }
+        let (c, m) = code(
+            r#"{"action": {"type": "terminal", "command": "ls"},
+                "context": {"role": "developer", "projectScopeRoot": "p"}}"#,
+        );
+        assert_eq!(c, "invalid_field");
+        assert!(m.contains("`context.projectScopeRoot`"), "{m}");
+        for cwd in ["/p/src", "/elsewhere", ""] {
+            let text = format!(
+                r#"{{"action": {{"type": "terminal", "command": "ls", "cwd": "{cwd}"}},
+                    "context": {{"role": "developer", "projectScopeRoot": "/p"}}}}"#
+            );
+            assert!(Request::from_json(&text).is_ok(), "{cwd}");
+        }
     }
 
     #[test]
