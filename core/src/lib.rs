@@ -6,6 +6,8 @@
 //!   external effect, privileged, scope), the spec's tables in one copy;
 //! - [`reference`]: the reference interpreter, SPEC §5.3 read literally
 //!   (linear scans over the loaded entries);
+//! - [`phrases`]: every sentence a decision or `permc explain` says, which
+//!   both engines and the analyzer call;
 //! - [`always`] (SPEC §7) and [`seed`] (SPEC §8).
 //!
 //! The compiled engine lives in `permc-compiler`, above this crate: Cargo
@@ -25,6 +27,7 @@
 pub mod always;
 pub mod decision;
 pub mod facts;
+pub mod phrases;
 pub mod reference;
 pub mod request;
 pub mod seed;

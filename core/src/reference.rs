@@ -7,7 +7,11 @@
 use crate::decision::{Decision, Origin, Reason, RuleRef, Step};
 use crate::facts::unknown::{self, Hit};
 use crate::facts::{self, LineFacts, Scope};
-use crate::request::Request;
+use crate::phrases::{
+    self, STEP_AUTONOMY, STEP_BASE, STEP_BUILTINS, STEP_CEILINGS, STEP_FILE, STEP_FILE_TERMINAL,
+    STEP_IAM,
+};
+use crate::request::{ExecutionMode, Request};
 use crate::Rules;
 use permc_grammar::rules::{AutonomyKey, AutonomyRule, Entry};
 use permc_grammar::shell::Known;
@@ -31,6 +35,30 @@ struct Current {
     reason: Reason,
     rule: Option<RuleRef>,
     message: String,
+}
+
+impl Current {
+    /// Step 8: current returned, as a decision (SPEC §10.2).
+    fn decision(self, autonomy_origin: Option<Origin>, req: &Request) -> Decision {
+        Decision {
+            policy: self.policy,
+            reason: self.reason,
+            rule: self.rule,
+            autonomy_origin,
+            scope_root: facts::scope_root_label(req),
+            message: self.message,
+        }
+    }
+
+    /// Step 7: a ceiling lowers auto_approve to require_approval.
+    fn lowered(self, reason: Reason, phrase: &str) -> Current {
+        Current {
+            policy: Policy::RequireApproval,
+            reason,
+            rule: None,
+            message: phrases::lowered(&self.message, phrase),
+        }
+    }
 }
 
 type Trace = Option<Vec<Step>>;
@@ -58,196 +86,87 @@ fn autonomy_ref(r: &AutonomyRule) -> RuleRef {
     }
 }
 
+/// SPEC §5.3: the steps in order, each a function returning what it does
+/// to `current`; a deny returns at once. The steps do not write the
+/// trace: this does (and [`file`], for step 6's segment lines).
 fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
     let action = req.action.kind;
-    let mut autonomy_origin = None;
-    let scope_root = facts::scope_root_label(req);
-    let finish = |c: Current, origin: Option<Origin>| Decision {
-        policy: c.policy,
-        reason: c.reason,
-        rule: c.rule,
-        autonomy_origin: origin,
-        scope_root: scope_root.clone(),
-        message: c.message,
-    };
+    let finish = |c: Current, origin| c.decision(origin, req);
 
-    // 1. IAM (SPEC §1, §5.3.1).
-    if req.context.role < action.min_role() {
-        let msg = format!(
-            "{} needs the role {} or above; the requester is {}",
-            action.name(),
-            action.min_role(),
-            req.context.role
-        );
-        note(trace, "1. IAM", format!("deny: {msg}"));
-        return finish(deny(Reason::IamMinRole, None, msg), None);
+    // 1. IAM (SPEC §1).
+    if let Some(c) = iam(req) {
+        note(trace, STEP_IAM, phrases::trace_deny(&c.message));
+        return finish(c, None);
     }
-    note(
-        trace,
-        "1. IAM",
-        format!("{} may propose {}", req.context.role, action.name()),
-    );
+    let may = phrases::may_propose(req.context.role, action);
+    note(trace, STEP_IAM, may);
 
     // Terminal facts, read once.
     let line = (action == ActionType::Terminal)
         .then(|| LineFacts::of(req.action.command.as_deref().unwrap_or("")));
 
-    // 2. Built-in denies (SPEC §5.2).
+    // 2. Built-ins (SPEC §5.2).
     if let Some(f) = &line {
-        if let Some(pattern) = f.builtin_deny() {
-            let msg = format!("the command runs `{pattern}`, a built-in deny no file can lift");
-            note(trace, "2. Built-ins", format!("deny: {msg}"));
-            let rule = RuleRef {
-                rule: pattern.to_string(),
-                source: "builtin".to_string(),
-            };
-            return finish(deny(Reason::BuiltinDeny, Some(rule), msg), None);
+        if let Some(c) = builtins(f) {
+            note(trace, STEP_BUILTINS, phrases::trace_deny(&c.message));
+            return finish(c, None);
         }
-        note(trace, "2. Built-ins", "no built-in deny matches");
+        note(trace, STEP_BUILTINS, phrases::NO_BUILTIN);
     }
 
     // 3. Base (ADR 0134).
-    let mut current = if action == ActionType::Terminal
-        && req.context.execution_mode == crate::request::ExecutionMode::Container
-        && req.context.container_running
-    {
-        Current {
-            policy: Policy::AutoApprove,
-            reason: Reason::ContainerFloor,
-            rule: None,
-            message: "the command runs in the project's running container".into(),
-        }
-    } else {
-        Current {
-            policy: Policy::RequireApproval,
-            reason: Reason::Default,
-            rule: None,
-            message: "no rule grants this action, so a person approves it".into(),
-        }
-    };
-    note(
-        trace,
-        "3. Base",
-        format!("{} ({})", current.policy, current.reason),
-    );
+    let mut current = base(req);
+    let base_note = phrases::trace_current(current.policy, current.reason, None);
+    note(trace, STEP_BASE, base_note);
 
     // 4. Autonomy (SPEC §2.2).
-    let resolved = resolve_autonomy(rules, req.action.agent.as_deref(), action);
-    let automatic = matches!(resolved, Some((Policy::AutoApprove, Origin::Wildcard, _)));
+    let resolved = autonomy(rules, req);
+    let origin = resolved.as_ref().map(|(_, o)| *o);
+    let automatic =
+        matches!(&resolved, Some((c, Origin::Wildcard)) if c.policy == Policy::AutoApprove);
     match resolved {
-        Some((mode, origin, rule)) => {
-            autonomy_origin = Some(origin);
-            let r = autonomy_ref(rule);
-            let msg = format!(
-                "the autonomy rule `{}` ({}) says {}",
-                r.rule,
-                origin.name(),
-                mode
-            );
-            note(
-                trace,
-                "4. Autonomy",
-                format!(
-                    "{mode} from {} at {} (origin {})",
-                    r.rule,
-                    r.source,
-                    origin.name()
-                ),
-            );
-            if mode == Policy::Deny {
-                return finish(deny(Reason::AutonomyDeny, Some(r), msg), autonomy_origin);
+        None => note(trace, STEP_AUTONOMY, phrases::NO_AUTONOMY),
+        Some((c, o)) => {
+            let from = phrases::trace_autonomy(c.policy, c.rule.as_ref(), o);
+            note(trace, STEP_AUTONOMY, from);
+            if c.policy == Policy::Deny {
+                return finish(c, origin);
             }
-            current = Current {
-                policy: mode,
-                reason: if mode == Policy::AutoApprove {
-                    Reason::AutonomyAutoApprove
-                } else {
-                    Reason::AutonomyRequireApproval
-                },
-                rule: Some(r),
-                message: msg,
-            };
             if automatic {
-                note(
-                    trace,
-                    "4. Autonomy",
-                    "automatic mode: the wildcard auto_approve is in force",
-                );
+                note(trace, STEP_AUTONOMY, phrases::AUTOMATIC_MODE);
             }
+            current = c;
         }
-        None => note(
-            trace,
-            "4. Autonomy",
-            "no autonomy rule for this agent and type",
-        ),
     }
 
-    // 5./6. The file.
-    let file = match &line {
-        None => file_typed(rules, action),
-        Some(f) => {
-            let scope = Scope::of(req);
-            let report = scope.as_ref().map(|s| s.check(f)).unwrap_or_default();
-            file_terminal(rules, f, &report.cd_inside, automatic, trace)
-        }
-    };
-    let step = if line.is_some() {
-        "6. File (terminal)"
-    } else {
-        "5. File"
-    };
-    match file {
-        FileOpinion::Silent(why) => note(trace, step, format!("silent: {why}")),
-        FileOpinion::Dropped(why) => note(
-            trace,
-            step,
-            format!("{why}; automatic mode drops this opinion"),
-        ),
+    // 5. / 6. The file.
+    let (step, opinion) = file(rules, req, line.as_ref(), automatic, trace);
+    match opinion {
+        FileOpinion::Silent(why) => note(trace, step, phrases::trace_silent(&why)),
+        FileOpinion::Dropped(why) => note(trace, step, phrases::trace_dropped(&why)),
         FileOpinion::Says(c) => {
-            note(
-                trace,
-                step,
-                format!(
-                    "{} ({}){}",
-                    c.policy,
-                    c.reason,
-                    c.rule
-                        .as_ref()
-                        .map(|r| format!(" by {} at {}", r.rule, r.source))
-                        .unwrap_or_default()
-                ),
-            );
+            let says = phrases::trace_current(c.policy, c.reason, c.rule.as_ref());
+            note(trace, step, says);
             if c.policy == Policy::Deny {
-                return finish(c, autonomy_origin);
+                return finish(c, origin);
             }
             current = c;
         }
     }
 
     // 7. Ceilings, only over auto_approve.
-    if current.policy == Policy::AutoApprove {
-        if let Some((reason, msg)) = ceiling(rules, req, line.as_ref(), automatic) {
-            note(trace, "7. Ceilings", format!("{reason}: {msg}"));
-            let lowered = format!("{}; but {msg}, so a person approves it", current.message);
-            current = Current {
-                policy: Policy::RequireApproval,
-                reason,
-                rule: None,
-                message: lowered,
-            };
-        } else {
-            note(trace, "7. Ceilings", "no ceiling holds");
-        }
+    if current.policy != Policy::AutoApprove {
+        note(trace, STEP_CEILINGS, phrases::CEILING_NOT_REACHED);
+    } else if let Some((reason, phrase)) = ceilings(rules, req, line.as_ref(), automatic) {
+        let lowers = phrases::trace_ceiling(reason, &phrase);
+        note(trace, STEP_CEILINGS, lowers);
+        current = current.lowered(reason, &phrase);
     } else {
-        note(
-            trace,
-            "7. Ceilings",
-            "not reached: current is not auto_approve",
-        );
+        note(trace, STEP_CEILINGS, phrases::NO_CEILING);
     }
 
-    // 8.
-    finish(current, autonomy_origin)
+    // 8. Return current.
+    finish(current, origin)
 }
 
 fn deny(reason: Reason, rule: Option<RuleRef>, message: String) -> Current {
@@ -257,6 +176,71 @@ fn deny(reason: Reason, rule: Option<RuleRef>, message: String) -> Current {
         rule,
         message,
     }
+}
+
+/// Step 1 (SPEC §1): a role below the type's minimum is denied.
+fn iam(req: &Request) -> Option<Current> {
+    let (action, role) = (req.action.kind, req.context.role);
+    let needed = action.min_role();
+    (role < needed).then(|| {
+        let msg = phrases::min_role(action, needed, role);
+        deny(Reason::IamMinRole, None, msg)
+    })
+}
+
+/// Step 2 (SPEC §5.2): a segment that runs a built-in deny.
+fn builtins(f: &LineFacts) -> Option<Current> {
+    let pattern = f.builtin_deny()?;
+    let rule = RuleRef {
+        rule: pattern.to_string(),
+        source: phrases::BUILTIN_SOURCE.to_string(),
+    };
+    let msg = phrases::builtin_deny(pattern);
+    Some(deny(Reason::BuiltinDeny, Some(rule), msg))
+}
+
+/// Step 3 (ADR 0134): the container floor, else `default`.
+fn base(req: &Request) -> Current {
+    let c = &req.context;
+    let floor = req.action.kind == ActionType::Terminal
+        && c.execution_mode == ExecutionMode::Container
+        && c.container_running;
+    let (policy, reason, message) = if floor {
+        (
+            Policy::AutoApprove,
+            Reason::ContainerFloor,
+            phrases::CONTAINER_FLOOR,
+        )
+    } else {
+        (Policy::RequireApproval, Reason::Default, phrases::DEFAULT)
+    };
+    Current {
+        policy,
+        reason,
+        rule: None,
+        message: message.to_string(),
+    }
+}
+
+/// Step 4 (SPEC §2.2): the resolved mode, which replaces current (a deny
+/// denies), and its origin; `None` when no rule has an opinion.
+fn autonomy(rules: &Rules, req: &Request) -> Option<(Current, Origin)> {
+    let (mode, origin, rule) =
+        resolve_autonomy(rules, req.action.agent.as_deref(), req.action.kind)?;
+    let r = autonomy_ref(rule);
+    let reason = match mode {
+        Policy::Deny => Reason::AutonomyDeny,
+        Policy::AutoApprove => Reason::AutonomyAutoApprove,
+        Policy::RequireApproval => Reason::AutonomyRequireApproval,
+    };
+    let message = phrases::autonomy_rule(&r.rule, origin, mode);
+    let current = Current {
+        policy: mode,
+        reason,
+        rule: Some(r),
+        message,
+    };
+    Some((current, origin))
 }
 
 /// SPEC §2.2: the resolved mode, its origin and the rule it came from.
@@ -278,13 +262,17 @@ fn resolve_autonomy<'r>(
     }
 }
 
+/// What a file stage does to `current`.
 enum FileOpinion {
+    /// No change: why.
     Silent(String),
+    /// An opinion automatic mode drops (RN-603): what it was.
     Dropped(String),
+    /// Current becomes this (a deny denies).
     Says(Current),
 }
 
-/// SPEC §5.3.5: `Label()` in deny, then ask, then allow.
+/// Step 5: `Label()` in deny, then ask, then allow.
 fn file_typed(rules: &Rules, action: ActionType) -> FileOpinion {
     let p = &rules.permissions;
     let first = |list: &[Entry]| {
@@ -292,29 +280,24 @@ fn file_typed(rules: &Rules, action: ActionType) -> FileOpinion {
             .find(|e| e.pattern.matches_type(action))
             .map(entry_ref)
     };
-    if let Some(r) = first(&p.deny) {
-        let msg = format!("`{}` in deny denies every {}", r.rule, action.name());
-        return FileOpinion::Says(deny(Reason::FileDeny, Some(r), msg));
-    }
-    if let Some(r) = first(&p.ask) {
-        let msg = format!("`{}` in ask asks for every {}", r.rule, action.name());
-        return FileOpinion::Says(Current {
-            policy: Policy::RequireApproval,
-            reason: Reason::FileAsk,
-            rule: Some(r),
-            message: msg,
-        });
-    }
-    if let Some(r) = first(&p.allow) {
-        let msg = format!("`{}` in allow allows every {}", r.rule, action.name());
-        return FileOpinion::Says(Current {
-            policy: Policy::AutoApprove,
-            reason: Reason::FileAllow,
-            rule: Some(r),
-            message: msg,
-        });
-    }
-    FileOpinion::Silent(format!("no `{}()` entry", action.label()))
+    let (policy, reason, r, msg) = if let Some(r) = first(&p.deny) {
+        let msg = phrases::typed_deny(&r.rule, action);
+        (Policy::Deny, Reason::FileDeny, r, msg)
+    } else if let Some(r) = first(&p.ask) {
+        let msg = phrases::typed_ask(&r.rule, action);
+        (Policy::RequireApproval, Reason::FileAsk, r, msg)
+    } else if let Some(r) = first(&p.allow) {
+        let msg = phrases::typed_allow(&r.rule, action);
+        (Policy::AutoApprove, Reason::FileAllow, r, msg)
+    } else {
+        return FileOpinion::Silent(phrases::no_typed_entry(action));
+    };
+    FileOpinion::Says(Current {
+        policy,
+        reason,
+        rule: Some(r),
+        message: msg,
+    })
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -362,148 +345,150 @@ fn possible_deny(rules: &Rules, f: &LineFacts) -> Option<(usize, usize)> {
     })
 }
 
-/// SPEC §5.3.6: classify every segment, then combine.
-fn file_terminal(
-    rules: &Rules,
-    f: &LineFacts,
-    cd_inside: &[bool],
-    automatic: bool,
-    trace: &mut Trace,
-) -> FileOpinion {
+/// Step 6, first half: each segment's class, the first that holds. Deny
+/// needs certainty; ask acts on a possible match too; allow reads the
+/// literal words only (SPEC §4.3, §4.4); `cd` resolves like §6.2.
+fn classify(rules: &Rules, req: &Request, f: &LineFacts) -> Vec<Class> {
     let p = &rules.permissions;
-    let segments = &f.line.segments;
-    if segments.is_empty() {
-        return FileOpinion::Silent("the command has no segment".into());
+    let cd_inside = Scope::of(req)
+        .map(|s| s.check(f).cd_inside)
+        .unwrap_or_default();
+    let class = |i: usize| {
+        let alts = alternatives(f, i);
+        let hit = |e: &Entry| entry_hit(e, &alts);
+        if let Some(k) = p.deny.iter().position(|e| hit(e) == Hit::Certain) {
+            Class::Deny(k)
+        } else if let Some(k) = p.ask.iter().position(|e| hit(e) != Hit::No) {
+            Class::Ask(k)
+        } else if let Some(k) = p
+            .allow
+            .iter()
+            .position(|e| e.pattern.matches_words(&f.line.segments[i].words))
+        {
+            Class::Allow(k)
+        } else if cd_inside.get(i).copied().unwrap_or(false) {
+            Class::CdInScope
+        } else {
+            Class::Uncovered
+        }
+    };
+    (0..f.line.segments.len()).map(class).collect()
+}
+
+/// Step 6's trace: one line per segment and its class.
+fn note_segments(trace: &mut Trace, rules: &Rules, f: &LineFacts, classes: &[Class]) {
+    if trace.is_none() {
+        return;
     }
-    let classes: Vec<Class> = segments
+    let p = &rules.permissions;
+    let by = |list: &str, e: &Entry| phrases::class_by(list, &e.pattern.text, &e.location);
+    for (i, c) in classes.iter().enumerate() {
+        let class = match *c {
+            Class::Deny(k) => by("deny", &p.deny[k]),
+            Class::Ask(k) => by("ask", &p.ask[k]),
+            Class::Allow(k) => by("allow", &p.allow[k]),
+            Class::CdInScope => phrases::CLASS_CD_IN_SCOPE.to_string(),
+            Class::Uncovered => phrases::CLASS_UNCOVERED.to_string(),
+        };
+        let words = &f.line.segments[i].words;
+        note(
+            trace,
+            phrases::STEP_SEGMENT,
+            phrases::trace_segment(i, words, &class),
+        );
+    }
+}
+
+/// The first segment whose class `pick` reads an entry from: (segment,
+/// entry).
+fn first(classes: &[Class], pick: impl Fn(Class) -> Option<usize>) -> Option<(usize, usize)> {
+    classes
         .iter()
         .enumerate()
-        .map(|(i, s)| {
-            let alts = alternatives(f, i);
-            // Deny needs certainty; ask acts on a possible match too;
-            // allow reads the literal words only (SPEC §4.3, §4.4).
-            if let Some(k) = p
-                .deny
-                .iter()
-                .position(|e| entry_hit(e, &alts) == Hit::Certain)
-            {
-                Class::Deny(k)
-            } else if let Some(k) = p.ask.iter().position(|e| entry_hit(e, &alts) != Hit::No) {
-                Class::Ask(k)
-            } else if let Some(k) = p
-                .allow
-                .iter()
-                .position(|e| e.pattern.matches_words(&s.words))
-            {
-                Class::Allow(k)
-            } else if cd_inside.get(i).copied().unwrap_or(false) {
-                Class::CdInScope
-            } else {
-                Class::Uncovered
-            }
+        .find_map(|(i, c)| pick(*c).map(|k| (i, k)))
+}
+
+/// Steps 5 and 6: the stage for the type, its name, and its opinion;
+/// step 6 notes each segment's class.
+fn file(
+    rules: &Rules,
+    req: &Request,
+    line: Option<&LineFacts>,
+    automatic: bool,
+    trace: &mut Trace,
+) -> (&'static str, FileOpinion) {
+    let Some(f) = line else {
+        return (STEP_FILE, file_typed(rules, req.action.kind));
+    };
+    let classes = classify(rules, req, f);
+    note_segments(trace, rules, f, &classes);
+    let opinion = file_terminal(rules, f, &classes, automatic);
+    (STEP_FILE_TERMINAL, opinion)
+}
+
+/// Step 6, second half: the classes combined, in the spec's order.
+fn file_terminal(rules: &Rules, f: &LineFacts, classes: &[Class], automatic: bool) -> FileOpinion {
+    let p = &rules.permissions;
+    let words = |i: usize| f.line.segments[i].words.as_slice();
+    let says = |policy, reason, rule, message| {
+        FileOpinion::Says(Current {
+            policy,
+            reason,
+            rule,
+            message,
         })
-        .collect();
-    let show = |i: usize| segments[i].words.join(" ");
-    if trace.is_some() {
-        for (i, c) in classes.iter().enumerate() {
-            let class = match c {
-                Class::Deny(k) => format!(
-                    "deny by {} at {}",
-                    p.deny[*k].pattern.text, p.deny[*k].location
-                ),
-                Class::Ask(k) => format!(
-                    "ask by {} at {}",
-                    p.ask[*k].pattern.text, p.ask[*k].location
-                ),
-                Class::Allow(k) => format!(
-                    "allow by {} at {}",
-                    p.allow[*k].pattern.text, p.allow[*k].location
-                ),
-                Class::CdInScope => "cd-in-scope".to_string(),
-                Class::Uncovered => "uncovered".to_string(),
-            };
-            note(
-                trace,
-                "6. Segment",
-                format!("{}. `{}`: {class}", i + 1, show(i)),
-            );
-        }
+    };
+    if classes.is_empty() {
+        return FileOpinion::Silent(phrases::NO_SEGMENT.into());
     }
-    if let Some((i, k)) = classes.iter().enumerate().find_map(|(i, c)| match c {
-        Class::Deny(k) => Some((i, *k)),
+    let denied = first(classes, |c| match c {
+        Class::Deny(k) => Some(k),
         _ => None,
-    }) {
+    });
+    if let Some((i, k)) = denied {
         let r = entry_ref(&p.deny[k]);
-        let msg = format!("`{}` is denied by `{}` ({})", show(i), r.rule, r.source);
-        return FileOpinion::Says(deny(Reason::FileDeny, Some(r), msg));
+        let msg = phrases::segment_deny(words(i), &r);
+        return says(Policy::Deny, Reason::FileDeny, Some(r), msg);
     }
+    let allowed = first(classes, |c| match c {
+        Class::Allow(k) => Some(k),
+        _ => None,
+    });
     if classes
         .iter()
         .all(|c| matches!(c, Class::Allow(_) | Class::CdInScope))
     {
-        let allowed = classes.iter().find_map(|c| match c {
-            Class::Allow(k) => Some(*k),
-            _ => None,
-        });
-        return FileOpinion::Says(match allowed {
-            Some(k) => {
-                let r = entry_ref(&p.allow[k]);
-                let msg = format!(
-                    "every segment is allowed by {} (first: `{}`)",
-                    p_file(rules),
-                    r.rule
-                );
-                Current {
-                    policy: Policy::AutoApprove,
-                    reason: Reason::FileAllow,
-                    rule: Some(r),
-                    message: msg,
-                }
-            }
-            None => Current {
-                policy: Policy::AutoApprove,
-                reason: Reason::ScopeCd,
-                rule: None,
-                message: "every segment is a `cd` inside the scope".into(),
-            },
-        });
+        let Some((_, k)) = allowed else {
+            let msg = phrases::ALL_CD_IN_SCOPE.to_string();
+            return says(Policy::AutoApprove, Reason::ScopeCd, None, msg);
+        };
+        let r = entry_ref(&p.allow[k]);
+        let msg = phrases::all_allowed(&p_file(rules), &r.rule);
+        return says(Policy::AutoApprove, Reason::FileAllow, Some(r), msg);
     }
     if classes.iter().all(|c| *c == Class::Uncovered) {
-        return FileOpinion::Silent("no pattern matches any segment".into());
+        return FileOpinion::Silent(phrases::NO_PATTERN.into());
     }
-    if let Some((i, k)) = classes.iter().enumerate().find_map(|(i, c)| match c {
-        Class::Ask(k) => Some((i, *k)),
+    let asked = first(classes, |c| match c {
+        Class::Ask(k) => Some(k),
         _ => None,
-    }) {
+    });
+    if let Some((i, k)) = asked {
         let r = entry_ref(&p.ask[k]);
-        let msg = format!(
-            "`{}` is in ask (`{}`, {}): a written ask always asks",
-            show(i),
-            r.rule,
-            r.source
-        );
-        return FileOpinion::Says(Current {
-            policy: Policy::RequireApproval,
-            reason: Reason::FileAsk,
-            rule: Some(r),
-            message: msg,
-        });
+        let msg = phrases::segment_ask(words(i), &r);
+        return says(Policy::RequireApproval, Reason::FileAsk, Some(r), msg);
     }
-    let uncovered = classes
-        .iter()
-        .position(|c| *c == Class::Uncovered)
-        .map(show)
-        .unwrap_or_default();
-    let msg = format!("some segments are allowed but `{uncovered}` is not covered by any rule");
+    let uncovered = classes.iter().position(|c| *c == Class::Uncovered);
+    let msg = phrases::compound_uncovered(uncovered.map_or(&[], words));
     if automatic {
         return FileOpinion::Dropped(msg);
     }
-    FileOpinion::Says(Current {
-        policy: Policy::RequireApproval,
-        reason: Reason::CompoundUncovered,
-        rule: None,
-        message: msg,
-    })
+    says(
+        Policy::RequireApproval,
+        Reason::CompoundUncovered,
+        None,
+        msg,
+    )
 }
 
 fn p_file(rules: &Rules) -> String {
@@ -516,8 +501,9 @@ fn p_file(rules: &Rules) -> String {
     }
 }
 
-/// SPEC §5.3.7: the first ceiling that holds, with a phrase for people.
-fn ceiling(
+/// Step 7: the first ceiling that holds, in the spec's order, with its
+/// phrase for people.
+fn ceilings(
     rules: &Rules,
     req: &Request,
     line: Option<&LineFacts>,
@@ -527,74 +513,54 @@ fn ceiling(
     if let Some(f) = line {
         // 7.0: a built-in or a deny pattern that matches only possibly.
         if let Some(r) = f.builtin_possible() {
-            return Some((Reason::UnknownWord, facts::possible_builtin_phrase(r)));
+            return Some((Reason::UnknownWord, phrases::possible_builtin_phrase(r)));
         }
         if let Some((i, k)) = possible_deny(rules, f) {
             let rule = &rules.permissions.deny[k].pattern.text;
-            return Some((Reason::UnknownWord, facts::possible_deny_phrase(f, i, rule)));
+            let phrase = phrases::possible_deny_phrase(f, i, rule);
+            return Some((Reason::UnknownWord, phrase));
         }
+        // 7a–c.
         if let Some(e) = f.external_effect() {
-            return Some((
-                Reason::CeilingExternalEffect,
-                format!("`{}` has an effect outside the machine", e.join(" ")),
-            ));
+            return Some((Reason::CeilingExternalEffect, phrases::external_effect(e)));
         }
         if let Some(r) = f.privileged() {
             let verb = r.privileged_via.unwrap_or("sudo");
-            return Some((
-                Reason::CeilingPrivileged,
-                format!("the command runs privileged (`{verb}`)"),
-            ));
+            return Some((Reason::CeilingPrivileged, phrases::privileged(verb)));
         }
         if f.unparsed {
-            return Some((Reason::CeilingUnparsed, facts::unparsed_phrase(f)));
+            return Some((Reason::CeilingUnparsed, phrases::unparsed_phrase(f)));
         }
     }
-    match action {
-        ActionType::GitPush | ActionType::PrOpen => {
-            return Some((
-                Reason::CeilingTypedExternal,
-                format!("{} has an effect outside the machine", action.name()),
-            ))
-        }
-        ActionType::GitMerge if facts::protected_branch(req.action.target_branch.as_deref()) => {
-            let t = req.action.target_branch.as_deref().unwrap_or("(no target)");
-            return Some((
-                Reason::CeilingProtectedMerge,
-                format!("the merge targets the protected branch `{t}`"),
-            ));
-        }
-        ActionType::InstructionPatch => {
-            return Some((
-                Reason::CeilingInstructionPatch,
-                "instruction patches are always reviewed".into(),
-            ))
-        }
+    // 7d–h.
+    let target = req.action.target_branch.as_deref();
+    let typed = match action {
+        ActionType::GitPush | ActionType::PrOpen => Some((
+            Reason::CeilingTypedExternal,
+            phrases::typed_external(action),
+        )),
+        ActionType::GitMerge if facts::protected_branch(target) => Some((
+            Reason::CeilingProtectedMerge,
+            phrases::protected_merge(target),
+        )),
+        ActionType::InstructionPatch => Some((
+            Reason::CeilingInstructionPatch,
+            phrases::INSTRUCTION_PATCH.to_string(),
+        )),
         ActionType::Parallelize | ActionType::RaiseMaxParallel => {
-            return Some((
-                Reason::CeilingParallelism,
-                "parallelism changes are always reviewed".into(),
-            ))
+            Some((Reason::CeilingParallelism, phrases::PARALLELISM.to_string()))
         }
-        ActionType::ContainerRemove => {
-            return Some((
-                Reason::CeilingContainerRemove,
-                "removing a container is always reviewed".into(),
-            ))
-        }
-        _ => {}
+        ActionType::ContainerRemove => Some((
+            Reason::CeilingContainerRemove,
+            phrases::CONTAINER_REMOVE.to_string(),
+        )),
+        _ => None,
+    };
+    if typed.is_some() {
+        return typed;
     }
-    if let Some(f) = line {
-        if !automatic {
-            if let Some(scope) = Scope::of(req) {
-                if let Some(w) = scope.check(f).outside {
-                    return Some((
-                        Reason::CeilingScope,
-                        format!("`{w}` is outside the project scope"),
-                    ));
-                }
-            }
-        }
-    }
-    None
+    // 7i, not in automatic mode.
+    let f = line.filter(|_| !automatic)?;
+    let outside = Scope::of(req)?.check(f).outside?;
+    Some((Reason::CeilingScope, phrases::outside_scope(&outside)))
 }

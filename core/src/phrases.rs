@@ -1,0 +1,286 @@
+//! Every sentence permc says to people about a decision, in one copy: the
+//! `message` of SPEC §10.2, the steps `permc explain` prints, and the
+//! analyzer's wording of the same facts. The reference interpreter, the
+//! compiled engine and the analyzer all call these, so the engines' messages
+//! are equal byte for byte (the equivalence tests compare them).
+//!
+//! Fixed sentences are `&'static str` constants; a function builds a
+//! `String` only where the sentence holds data. The phrases of step 7.0
+//! and 7c read the per-request facts, so they live with them in
+//! [`crate::facts`] and are re-exported here.
+
+use crate::decision::{Origin, Reason, RuleRef};
+use permc_grammar::{ActionType, Policy, Role};
+use std::fmt;
+
+pub use crate::facts::{possible_builtin_phrase, possible_deny_phrase, unparsed_phrase};
+
+// ---------------------------------------------------------------------
+// Decision messages (SPEC §10.2), in the order of SPEC §5.3.
+
+/// Step 1, `iam.min_role`.
+pub fn min_role(action: ActionType, needed: Role, have: Role) -> String {
+    format!("{action} needs the role {needed} or above; the requester is {have}")
+}
+
+/// Step 2, `builtin.deny`.
+pub fn builtin_deny(pattern: &str) -> String {
+    format!("the command runs `{pattern}`, a built-in deny no file can lift")
+}
+
+/// The `source` of a built-in deny's rule.
+pub const BUILTIN_SOURCE: &str = "builtin";
+
+/// Step 3, `container.floor`.
+pub const CONTAINER_FLOOR: &str = "the command runs in the project's running container";
+
+/// Step 3, `default`.
+pub const DEFAULT: &str = "no rule grants this action, so a person approves it";
+
+/// Step 4, every `autonomy.*` reason: `rule` as a decision names it
+/// (`dev-api: * = auto_approve`).
+pub fn autonomy_rule(rule: &str, origin: Origin, mode: Policy) -> String {
+    [
+        "the autonomy rule `",
+        rule,
+        "` (",
+        origin.name(),
+        ") says ",
+        mode.name(),
+    ]
+    .concat()
+}
+
+/// Step 5, `file.deny` by a `Label()` entry.
+pub fn typed_deny(rule: &str, action: ActionType) -> String {
+    format!("`{rule}` in deny denies every {action}")
+}
+
+/// Step 5, `file.ask` by a `Label()` entry.
+pub fn typed_ask(rule: &str, action: ActionType) -> String {
+    format!("`{rule}` in ask asks for every {action}")
+}
+
+/// Step 5, `file.allow` by a `Label()` entry.
+pub fn typed_allow(rule: &str, action: ActionType) -> String {
+    format!("`{rule}` in allow allows every {action}")
+}
+
+/// Step 6, `file.deny`: the first denied segment (its words).
+pub fn segment_deny(segment: &[String], rule: &RuleRef) -> String {
+    format!(
+        "`{}` is denied by `{}` ({})",
+        segment.join(" "),
+        rule.rule,
+        rule.source
+    )
+}
+
+/// Step 6, `file.allow`: every segment allowed by `file` (permissions.json
+/// by its last path component), `first` the first allow entry.
+pub fn all_allowed(file: &str, first: &str) -> String {
+    [
+        "every segment is allowed by ",
+        file,
+        " (first: `",
+        first,
+        "`)",
+    ]
+    .concat()
+}
+
+/// Step 6, `scope.cd`.
+pub const ALL_CD_IN_SCOPE: &str = "every segment is a `cd` inside the scope";
+
+/// Step 6, `file.ask`: the first asked segment (its words).
+pub fn segment_ask(segment: &[String], rule: &RuleRef) -> String {
+    format!(
+        "`{}` is in ask (`{}`, {}): a written ask always asks",
+        segment.join(" "),
+        rule.rule,
+        rule.source
+    )
+}
+
+/// Step 6, `compound.uncovered`: the first uncovered segment (its words).
+pub fn compound_uncovered(uncovered: &[String]) -> String {
+    format!(
+        "some segments are allowed but `{}` is not covered by any rule",
+        uncovered.join(" ")
+    )
+}
+
+/// Step 7: the auto-approving `message`, lowered by a ceiling's phrase.
+pub fn lowered(message: &str, ceiling: &str) -> String {
+    [message, "; but ", ceiling, ", so a person approves it"].concat()
+}
+
+const OUTSIDE_THE_MACHINE: &str = "has an effect outside the machine";
+
+/// Step 7a, `ceiling.external_effect` (the analyzer says it too).
+pub fn external_effect(command: &[&str]) -> String {
+    ["`", &command.join(" "), "` ", OUTSIDE_THE_MACHINE].concat()
+}
+
+/// Step 7b, `ceiling.privileged`.
+pub fn privileged(verb: &str) -> String {
+    format!("the command runs privileged (`{verb}`)")
+}
+
+/// Step 7d, `ceiling.typed_external`.
+pub fn typed_external(action: ActionType) -> String {
+    [action.name(), " ", OUTSIDE_THE_MACHINE].concat()
+}
+
+/// Step 7e, `ceiling.protected_merge`.
+pub fn protected_merge(target: Option<&str>) -> String {
+    let t = target.unwrap_or("(no target)");
+    format!("the merge targets the protected branch `{t}`")
+}
+
+/// Step 7f, `ceiling.instruction_patch`.
+pub const INSTRUCTION_PATCH: &str = "instruction patches are always reviewed";
+
+/// Step 7g, `ceiling.parallelism`.
+pub const PARALLELISM: &str = "parallelism changes are always reviewed";
+
+/// Step 7h, `ceiling.container_remove`.
+pub const CONTAINER_REMOVE: &str = "removing a container is always reviewed";
+
+/// Step 7i, `ceiling.scope`.
+pub fn outside_scope(word: &str) -> String {
+    format!("`{word}` is outside the project scope")
+}
+
+// ---------------------------------------------------------------------
+// The steps of `permc explain`: a step's name, then what it found.
+
+/// Step 1.
+pub const STEP_IAM: &str = "1. IAM";
+/// Step 2.
+pub const STEP_BUILTINS: &str = "2. Built-ins";
+/// Step 3.
+pub const STEP_BASE: &str = "3. Base";
+/// Step 4.
+pub const STEP_AUTONOMY: &str = "4. Autonomy";
+/// Step 5.
+pub const STEP_FILE: &str = "5. File";
+/// Step 6.
+pub const STEP_FILE_TERMINAL: &str = "6. File (terminal)";
+/// Step 6, one line per segment.
+pub const STEP_SEGMENT: &str = "6. Segment";
+/// Step 7.
+pub const STEP_CEILINGS: &str = "7. Ceilings";
+
+/// A step that denies.
+pub fn trace_deny(message: &str) -> String {
+    format!("deny: {message}")
+}
+
+/// Step 1 passed.
+pub fn may_propose(role: Role, action: ActionType) -> String {
+    format!("{role} may propose {action}")
+}
+
+/// Step 2 passed.
+pub const NO_BUILTIN: &str = "no built-in deny matches";
+
+/// A step that sets current (step 3), or a file stage's opinion (steps 5
+/// and 6) with the entry that gave it.
+pub fn trace_current(policy: Policy, reason: Reason, rule: Option<&RuleRef>) -> String {
+    match rule {
+        Some(r) => format!("{policy} ({reason}) by {} at {}", r.rule, r.source),
+        None => format!("{policy} ({reason})"),
+    }
+}
+
+/// Step 4: the resolved mode and the rule it came from.
+pub fn trace_autonomy(mode: Policy, rule: Option<&RuleRef>, origin: Origin) -> String {
+    let origin = origin.name();
+    match rule {
+        Some(r) => format!("{mode} from {} at {} (origin {origin})", r.rule, r.source),
+        None => format!("{mode} (origin {origin})"),
+    }
+}
+
+/// Step 4, automatic mode (SPEC §2.2).
+pub const AUTOMATIC_MODE: &str = "automatic mode: the wildcard auto_approve is in force";
+
+/// Step 4, no opinion.
+pub const NO_AUTONOMY: &str = "no autonomy rule for this agent and type";
+
+/// Step 5 silent: why.
+pub fn no_typed_entry(action: ActionType) -> String {
+    format!("no `{}()` entry", action.label())
+}
+
+/// Step 6 silent: why.
+pub const NO_SEGMENT: &str = "the command has no segment";
+
+/// Step 6 silent: why.
+pub const NO_PATTERN: &str = "no pattern matches any segment";
+
+/// A silent file stage.
+pub fn trace_silent(why: &str) -> String {
+    format!("silent: {why}")
+}
+
+/// Step 6's compound opinion, dropped in automatic mode (RN-603).
+pub fn trace_dropped(why: &str) -> String {
+    format!("{why}; automatic mode drops this opinion")
+}
+
+/// Step 6: segment `i` (from 0) and its class.
+pub fn trace_segment(i: usize, segment: &[String], class: &str) -> String {
+    format!("{}. `{}`: {class}", i + 1, segment.join(" "))
+}
+
+/// Step 6: a segment's class given by an entry of `list`.
+pub fn class_by(list: &str, pattern: &str, location: impl fmt::Display) -> String {
+    format!("{list} by {pattern} at {location}")
+}
+
+/// Step 6: a `cd` inside the scope.
+pub const CLASS_CD_IN_SCOPE: &str = "cd-in-scope";
+
+/// Step 6: no pattern covers the segment.
+pub const CLASS_UNCOVERED: &str = "uncovered";
+
+/// Step 7: the ceiling that holds.
+pub fn trace_ceiling(reason: Reason, phrase: &str) -> String {
+    format!("{reason}: {phrase}")
+}
+
+/// Step 7, over auto_approve.
+pub const NO_CEILING: &str = "no ceiling holds";
+
+/// Step 7, skipped.
+pub const CEILING_NOT_REACHED: &str = "not reached: current is not auto_approve";
+
+// ---------------------------------------------------------------------
+// The analyzer's wording of the same facts, about an entry rather than a
+// request.
+
+/// neutralized-by-ceiling, `ceiling.external_effect`.
+pub fn external_effect_entry(command: &[&str]) -> String {
+    [&external_effect(command), " (SPEC §6.1)"].concat()
+}
+
+/// neutralized-by-ceiling, `ceiling.privileged`: the entry's own verb.
+pub fn verb_runs_privileged(verb: &str) -> String {
+    format!("`{verb}` runs privileged")
+}
+
+/// neutralized-by-ceiling, `ceiling.privileged`: behind a wrapper.
+pub const RUNS_PRIVILEGED_BEHIND_WRAPPER: &str = "it runs privileged (behind `sudo` or `doas`)";
+
+/// neutralized-by-ceiling, `ceiling.scope`: `roots` says where the scope
+/// is in every mode.
+pub fn outside_scope_every_mode(path: &str, roots: &str) -> String {
+    format!("`{path}` is outside the scope in every mode (not under {roots}); automatic mode alone lifts this ceiling")
+}
+
+/// A built-in deny that covers an entry (SPEC §5.2).
+pub fn builtin_covers(pattern: &str) -> String {
+    format!("`{pattern}` is a built-in deny (SPEC §5.2); no file can lift it")
+}
