@@ -9,15 +9,17 @@
 //! and the scope only when a stage needs it.
 //!
 //! It answers exactly like [`permc_core::reference`]: the same policy, reason,
-//! deciding rule (text and `file:line:col`), autonomy origin and scope root
-//! (tested by the corpus, a differential property test, an exhaustive small
-//! universe and the artifact round trip).
+//! deciding rule (text and `file:line:col`), autonomy origin, scope root and
+//! message, every sentence taken from [`permc_core::phrases`] (tested by the
+//! corpus, a differential property test, an exhaustive small universe and
+//! the artifact round trip).
 
 use crate::dag::Stage;
 use crate::matcher::{ALLOW, ASK, DENY, NONE};
 use crate::{CompiledPolicy, Resolved};
 use permc_core::decision::{Decision, Origin, Reason, RuleRef};
 use permc_core::facts::{self, LineFacts, Scope, ScopeReport};
+use permc_core::phrases;
 use permc_core::request::{ExecutionMode, Request};
 use permc_grammar::shell::Known;
 use permc_grammar::{ActionType, Policy};
@@ -33,7 +35,7 @@ struct Current {
     /// built yet: most of the time the file stage replaces it, so the rule
     /// text, source and message are built only when they are returned or
     /// quoted by a ceiling.
-    autonomy: Option<(Resolved, Origin)>,
+    autonomy: Option<Resolved>,
 }
 
 impl Current {
@@ -52,24 +54,45 @@ impl Current {
         }
     }
 
+    /// Step 4: the resolved mode replaces current, its strings pending.
+    fn autonomy(r: Resolved) -> Current {
+        let reason = match r.mode {
+            Policy::Deny => Reason::AutonomyDeny,
+            Policy::AutoApprove => Reason::AutonomyAutoApprove,
+            Policy::RequireApproval => Reason::AutonomyRequireApproval,
+        };
+        let mut c = Current::new(r.mode, reason, None, "");
+        c.autonomy = Some(r);
+        c
+    }
+
     /// Builds the strings of a pending autonomy rule.
     fn materialize(&mut self, p: &CompiledPolicy) {
-        if let Some((r, o)) = self.autonomy.take() {
-            let rule = RuleRef {
-                rule: p.autonomy_rule_text(r.rule),
-                source: p.autonomy_rule_source(r.rule),
-            };
-            self.message = [
-                "the autonomy rule `",
-                rule.rule.as_str(),
-                "` (",
-                o.name(),
-                ") says ",
-                r.mode.name(),
-            ]
-            .concat()
-            .into();
+        if let Some(r) = self.autonomy.take() {
+            let rule = p.autonomy_rule(r.rule);
+            self.message = phrases::autonomy_rule(&rule.rule, r.origin, r.mode).into();
             self.rule = Some(rule);
+        }
+    }
+
+    /// Step 7: a ceiling lowers auto_approve to require_approval, quoting
+    /// current's message.
+    fn lowered(&mut self, p: &CompiledPolicy, reason: Reason, phrase: &str) -> Current {
+        self.materialize(p);
+        let message = phrases::lowered(&self.message, phrase);
+        Current::new(Policy::RequireApproval, reason, None, message)
+    }
+
+    /// Step 8: current returned, as a decision (SPEC §10.2).
+    fn decision(mut self, p: &CompiledPolicy, origin: Option<Origin>, req: &Request) -> Decision {
+        self.materialize(p);
+        Decision {
+            policy: self.policy,
+            reason: self.reason,
+            rule: self.rule,
+            autonomy_origin: origin,
+            scope_root: facts::scope_root_label(req),
+            message: self.message.into_owned(),
         }
     }
 }
@@ -93,22 +116,11 @@ impl LazyScope<'_> {
     }
 }
 
-/// Decides one request over a compiled policy (SPEC §5.3).
+/// Decides one request over a compiled policy (SPEC §5.3): the type's
+/// program, one stage at a time; a deny returns at once.
 pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
     let action = req.action.kind;
-    let scope_root = facts::scope_root_label(req);
-    let finish = |mut c: Current, origin: Option<Origin>| {
-        c.materialize(p);
-        Decision {
-            policy: c.policy,
-            reason: c.reason,
-            rule: c.rule,
-            autonomy_origin: origin,
-            scope_root,
-            message: c.message.into_owned(),
-        }
-    };
-    let program = p.program(action);
+    let finish = |c: Current, origin| c.decision(p, origin, req);
     // Fail closed: a policy without a program for the type (its stage graph
     // failed its check) never approves anything. Compiled and loaded
     // policies always have one.
@@ -116,7 +128,7 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
         Policy::RequireApproval,
         Reason::Default,
         None,
-        "no rule grants this action, so a person approves it",
+        phrases::DEFAULT,
     );
     let mut origin = None;
     let mut automatic = false;
@@ -126,106 +138,43 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
     // stage has looked (SPEC §4.4, step 7.0).
     let mut possible: Option<Option<(usize, u32)>> = None;
 
-    for &stage in program {
-        match stage {
+    for &stage in p.program(action) {
+        let opinion = match stage {
             // 1. IAM (SPEC §1).
-            Stage::Iam if req.context.role < action.min_role() => {
-                let msg = format!(
-                    "{} needs the role {} or above; the requester is {}",
-                    action.name(),
-                    action.min_role(),
-                    req.context.role
-                );
-                return finish(deny(Reason::IamMinRole, None, msg), None);
-            }
-            Stage::Iam => {}
+            Stage::Iam => iam(req),
             // 2. Built-in denies (SPEC §5.2).
-            Stage::Builtins => {
-                let f = line_of(&mut line, req);
-                if let Some(pattern) = f.builtin_deny() {
-                    let msg =
-                        format!("the command runs `{pattern}`, a built-in deny no file can lift");
-                    let rule = RuleRef {
-                        rule: pattern.to_string(),
-                        source: "builtin".to_string(),
-                    };
-                    return finish(deny(Reason::BuiltinDeny, Some(rule), msg), None);
-                }
-            }
+            Stage::Builtins => builtins(line_of(&mut line, req)),
             // 3. Base (ADR 0134).
-            Stage::Base
-                if action == ActionType::Terminal
-                    && req.context.execution_mode == ExecutionMode::Container
-                    && req.context.container_running =>
-            {
-                current = Current::new(
-                    Policy::AutoApprove,
-                    Reason::ContainerFloor,
-                    None,
-                    "the command runs in the project's running container",
-                );
-            }
-            Stage::Base => {}
+            Stage::Base => Some(base(req)),
             // 4. Autonomy (SPEC §2.2), precomputed per (agent, type).
             Stage::Autonomy => {
-                if let Some(r) = p.resolve_autonomy(req.action.agent.as_deref(), action) {
-                    let o = r.origin;
-                    origin = Some(o);
-                    automatic = r.mode == Policy::AutoApprove && o == Origin::Wildcard;
-                    let reason = match r.mode {
-                        Policy::Deny => Reason::AutonomyDeny,
-                        Policy::AutoApprove => Reason::AutonomyAutoApprove,
-                        Policy::RequireApproval => Reason::AutonomyRequireApproval,
-                    };
-                    current = Current::new(r.mode, reason, None, "");
-                    current.autonomy = Some((r, o));
-                    if r.mode == Policy::Deny {
-                        return finish(current, origin);
-                    }
-                }
+                let r = p.resolve_autonomy(req.action.agent.as_deref(), action);
+                origin = r.map(|r| r.origin);
+                automatic = r
+                    .is_some_and(|r| r.mode == Policy::AutoApprove && r.origin == Origin::Wildcard);
+                r.map(Current::autonomy)
             }
             // 5. The file, non-terminal.
-            Stage::FileTyped => {
-                if let Some(c) = file_typed(p, action) {
-                    if c.policy == Policy::Deny {
-                        return finish(c, origin);
-                    }
-                    current = c;
-                }
-            }
+            Stage::FileTyped => file_typed(p, action),
             // 6. The file, terminal.
             Stage::FileTerminal => {
                 let f = line_of(&mut line, req);
-                if let Some(c) = file_terminal(p, f, &mut scope, automatic, &mut possible) {
-                    if c.policy == Policy::Deny {
-                        return finish(c, origin);
-                    }
-                    current = c;
-                }
+                file_terminal(p, f, &mut scope, automatic, &mut possible)
             }
             // 7. Ceilings, only over auto_approve; the first that holds.
             ceiling if current.policy == Policy::AutoApprove => {
-                if let Some((reason, msg)) = ceiling_holds(
-                    p,
-                    ceiling,
-                    req,
-                    &mut line,
-                    &mut scope,
-                    automatic,
-                    &mut possible,
-                ) {
-                    current.materialize(p);
-                    let message = [
-                        current.message.as_ref(),
-                        "; but ",
-                        msg.as_str(),
-                        ", so a person approves it",
-                    ]
-                    .concat();
-                    current = Current::new(Policy::RequireApproval, reason, None, message);
-                }
+                let (l, s, m) = (&mut line, &mut scope, &mut possible);
+                let holds = ceiling_holds(p, ceiling, req, l, s, automatic, m);
+                holds.map(|(reason, phrase)| current.lowered(p, reason, &phrase))
             }
-            _ => {}
+            _ => None,
+        };
+        // A stage with an opinion replaces current; a deny returns at once.
+        if let Some(c) = opinion {
+            if c.policy == Policy::Deny {
+                return finish(c, origin);
+            }
+            current = c;
         }
     }
     // 8.
@@ -240,18 +189,57 @@ fn deny(reason: Reason, rule: Option<RuleRef>, message: String) -> Current {
     Current::new(Policy::Deny, reason, rule, message)
 }
 
+/// Step 1 (SPEC §1): a role below the type's minimum is denied.
+fn iam(req: &Request) -> Option<Current> {
+    let (action, role) = (req.action.kind, req.context.role);
+    let needed = action.min_role();
+    (role < needed).then(|| {
+        let msg = phrases::min_role(action, needed, role);
+        deny(Reason::IamMinRole, None, msg)
+    })
+}
+
+/// Step 2 (SPEC §5.2): a segment that runs a built-in deny.
+fn builtins(f: &LineFacts) -> Option<Current> {
+    let pattern = f.builtin_deny()?;
+    let rule = RuleRef {
+        rule: pattern.to_string(),
+        source: phrases::BUILTIN_SOURCE.to_string(),
+    };
+    let msg = phrases::builtin_deny(pattern);
+    Some(deny(Reason::BuiltinDeny, Some(rule), msg))
+}
+
+/// Step 3 (ADR 0134): the container floor, else `default`.
+fn base(req: &Request) -> Current {
+    let c = &req.context;
+    if req.action.kind == ActionType::Terminal
+        && c.execution_mode == ExecutionMode::Container
+        && c.container_running
+    {
+        let floor = phrases::CONTAINER_FLOOR;
+        Current::new(Policy::AutoApprove, Reason::ContainerFloor, None, floor)
+    } else {
+        Current::new(
+            Policy::RequireApproval,
+            Reason::Default,
+            None,
+            phrases::DEFAULT,
+        )
+    }
+}
+
 /// SPEC §5.3 step 5 from the precomputed first `Label()` per list.
 fn file_typed(p: &CompiledPolicy, action: ActionType) -> Option<Current> {
     let m = p.typed_matches(action);
-    let name = action.name();
     if m[DENY] != NONE {
         let r = entry_ref(p, DENY, m[DENY]);
-        let msg = format!("`{}` in deny denies every {name}", r.rule);
+        let msg = phrases::typed_deny(&r.rule, action);
         return Some(deny(Reason::FileDeny, Some(r), msg));
     }
     if m[ASK] != NONE {
         let r = entry_ref(p, ASK, m[ASK]);
-        let msg = format!("`{}` in ask asks for every {name}", r.rule);
+        let msg = phrases::typed_ask(&r.rule, action);
         return Some(Current::new(
             Policy::RequireApproval,
             Reason::FileAsk,
@@ -261,7 +249,7 @@ fn file_typed(p: &CompiledPolicy, action: ActionType) -> Option<Current> {
     }
     if m[ALLOW] != NONE {
         let r = entry_ref(p, ALLOW, m[ALLOW]);
-        let msg = format!("`{}` in allow allows every {name}", r.rule);
+        let msg = phrases::typed_allow(&r.rule, action);
         return Some(Current::new(
             Policy::AutoApprove,
             Reason::FileAllow,
@@ -272,44 +260,43 @@ fn file_typed(p: &CompiledPolicy, action: ActionType) -> Option<Current> {
     None
 }
 
-/// SPEC §5.3 step 6 in one pass over the segments: each segment's first
+/// What combining the segments' classes (SPEC §5.3 step 6) needs.
+#[derive(Default)]
+struct Classes {
+    first_ask: Option<(usize, u32)>,
+    first_allow: Option<u32>,
+    first_uncovered: Option<usize>,
+    any_covered: bool,
+}
+
+/// Step 6, first half, in one pass over the segments: each segment's first
 /// deny/ask/allow entry from the trie; `cd` in scope only for segments no
-/// pattern covers. `None` = silent (or dropped in automatic mode).
-fn file_terminal(
+/// pattern covers. `Err`: the first denied segment, which decides.
+fn classify(
     p: &CompiledPolicy,
     f: &LineFacts,
     scope: &mut LazyScope<'_>,
-    automatic: bool,
     possible: &mut Option<Option<(usize, u32)>>,
-) -> Option<Current> {
-    let segments = &f.line.segments;
-    let mut first_ask: Option<(usize, u32)> = None;
-    let mut first_allow: Option<u32> = None;
-    let mut first_uncovered: Option<usize> = None;
-    let mut any_covered = false;
+) -> Result<Classes, Current> {
+    let mut c = Classes::default();
     let mut first_possible: Option<(usize, u32)> = None;
-    for (i, s) in segments.iter().enumerate() {
+    for (i, s) in f.line.segments.iter().enumerate() {
         let m = segment_matches(p, f, i);
         if m.deny != NONE {
             // The first denied segment decides (SPEC §5.3 step 6).
             let r = entry_ref(p, DENY, m.deny);
-            let msg = format!(
-                "`{}` is denied by `{}` ({})",
-                s.words.join(" "),
-                r.rule,
-                r.source
-            );
-            return Some(deny(Reason::FileDeny, Some(r), msg));
+            let msg = phrases::segment_deny(&s.words, &r);
+            return Err(deny(Reason::FileDeny, Some(r), msg));
         }
         if m.possible_deny != NONE && first_possible.is_none() {
             first_possible = Some((i, m.possible_deny));
         }
         if m.ask != NONE {
-            first_ask.get_or_insert((i, m.ask));
-            any_covered = true;
+            c.first_ask.get_or_insert((i, m.ask));
+            c.any_covered = true;
         } else if m.allow != NONE {
-            first_allow.get_or_insert(m.allow);
-            any_covered = true;
+            c.first_allow.get_or_insert(m.allow);
+            c.any_covered = true;
         } else if facts::cd_target(&s.words).is_some()
             // Only a `cd` segment can be cd-in-scope: the scope is read
             // for it alone, so a line with no uncovered `cd` may never
@@ -319,46 +306,51 @@ fn file_terminal(
                 .and_then(|r| r.cd_inside.get(i).copied())
                 .unwrap_or(false)
         {
-            any_covered = true;
+            c.any_covered = true;
         } else {
-            first_uncovered.get_or_insert(i);
+            c.first_uncovered.get_or_insert(i);
         }
     }
     *possible = Some(first_possible);
-    if !any_covered {
+    Ok(c)
+}
+
+/// Step 6, second half: the classes combined. `None` = silent (or dropped
+/// in automatic mode).
+fn file_terminal(
+    p: &CompiledPolicy,
+    f: &LineFacts,
+    scope: &mut LazyScope<'_>,
+    automatic: bool,
+    possible: &mut Option<Option<(usize, u32)>>,
+) -> Option<Current> {
+    let segments = &f.line.segments;
+    let c = match classify(p, f, scope, possible) {
+        Ok(c) => c,
+        Err(deny) => return Some(deny),
+    };
+    if !c.any_covered {
         // No segment, or every segment uncovered: silent.
         return None;
     }
-    if first_ask.is_none() && first_uncovered.is_none() {
-        return Some(match first_allow {
+    if c.first_ask.is_none() && c.first_uncovered.is_none() {
+        return Some(match c.first_allow {
             Some(k) => {
                 let r = entry_ref(p, ALLOW, k);
-                let msg = [
-                    "every segment is allowed by ",
-                    p.permissions_name(),
-                    " (first: `",
-                    r.rule.as_str(),
-                    "`)",
-                ]
-                .concat();
+                let msg = phrases::all_allowed(p.permissions_name(), &r.rule);
                 Current::new(Policy::AutoApprove, Reason::FileAllow, Some(r), msg)
             }
             None => Current::new(
                 Policy::AutoApprove,
                 Reason::ScopeCd,
                 None,
-                "every segment is a `cd` inside the scope",
+                phrases::ALL_CD_IN_SCOPE,
             ),
         });
     }
-    if let Some((i, k)) = first_ask {
+    if let Some((i, k)) = c.first_ask {
         let r = entry_ref(p, ASK, k);
-        let msg = format!(
-            "`{}` is in ask (`{}`, {}): a written ask always asks",
-            segments[i].words.join(" "),
-            r.rule,
-            r.source
-        );
+        let msg = phrases::segment_ask(&segments[i].words, &r);
         return Some(Current::new(
             Policy::RequireApproval,
             Reason::FileAsk,
@@ -370,14 +362,12 @@ fn file_terminal(
         // RN-603: automatic mode drops the synthesized compound opinion.
         return None;
     }
-    let uncovered = first_uncovered
-        .map(|i| segments[i].words.join(" "))
-        .unwrap_or_default();
+    let uncovered = c.first_uncovered.map_or(&[][..], |i| &segments[i].words);
     Some(Current::new(
         Policy::RequireApproval,
         Reason::CompoundUncovered,
         None,
-        format!("some segments are allowed but `{uncovered}` is not covered by any rule"),
+        phrases::compound_uncovered(uncovered),
     ))
 }
 
@@ -442,7 +432,7 @@ fn possible_deny(p: &CompiledPolicy, f: &LineFacts) -> Option<(usize, u32)> {
     })
 }
 
-/// Does one ceiling of SPEC §5.3 step 7 hold? With a phrase for people.
+/// Does one ceiling of SPEC §5.3 step 7 hold? With its phrase for people.
 fn ceiling_holds(
     p: &CompiledPolicy,
     stage: Stage,
@@ -451,80 +441,68 @@ fn ceiling_holds(
     scope: &mut LazyScope<'_>,
     automatic: bool,
     possible: &mut Option<Option<(usize, u32)>>,
-) -> Option<(Reason, String)> {
+) -> Option<(Reason, Cow<'static, str>)> {
     let action = req.action.kind;
-    match stage {
+    let target = req.action.target_branch.as_deref();
+    let (reason, phrase): (Reason, Cow<'static, str>) = match stage {
         Stage::CeilingUnknownWord => {
             let f = line_of(line, req);
             if let Some(r) = f.builtin_possible() {
-                return Some((Reason::UnknownWord, facts::possible_builtin_phrase(r)));
+                (
+                    Reason::UnknownWord,
+                    phrases::possible_builtin_phrase(r).into(),
+                )
+            } else {
+                let (i, k) = (*possible.get_or_insert_with(|| possible_deny(p, f)))?;
+                let rule = p.entry_text(DENY, k);
+                (
+                    Reason::UnknownWord,
+                    phrases::possible_deny_phrase(f, i, rule).into(),
+                )
             }
-            let (i, k) = (*possible.get_or_insert_with(|| possible_deny(p, f)))?;
-            let rule = p.entry_text(DENY, k).to_string();
-            Some((
-                Reason::UnknownWord,
-                facts::possible_deny_phrase(f, i, &rule),
-            ))
         }
         Stage::CeilingExternalEffect => {
             let e = line_of(line, req).external_effect()?;
-            Some((
+            (
                 Reason::CeilingExternalEffect,
-                format!("`{}` has an effect outside the machine", e.join(" ")),
-            ))
+                phrases::external_effect(e).into(),
+            )
         }
         Stage::CeilingPrivileged => {
             let r = line_of(line, req).privileged()?;
             let verb = r.privileged_via.unwrap_or("sudo");
-            Some((
-                Reason::CeilingPrivileged,
-                format!("the command runs privileged (`{verb}`)"),
-            ))
+            (Reason::CeilingPrivileged, phrases::privileged(verb).into())
         }
         Stage::CeilingUnparsed => {
             let f = line_of(line, req);
             if !f.unparsed {
                 return None;
             }
-            Some((Reason::CeilingUnparsed, facts::unparsed_phrase(f)))
+            (Reason::CeilingUnparsed, phrases::unparsed_phrase(f).into())
         }
-        Stage::CeilingTypedExternal => Some((
+        Stage::CeilingTypedExternal => (
             Reason::CeilingTypedExternal,
-            format!("{} has an effect outside the machine", action.name()),
-        )),
-        Stage::CeilingProtectedMerge => {
-            if !facts::protected_branch(req.action.target_branch.as_deref()) {
-                return None;
-            }
-            let t = req.action.target_branch.as_deref().unwrap_or("(no target)");
-            Some((
-                Reason::CeilingProtectedMerge,
-                format!("the merge targets the protected branch `{t}`"),
-            ))
-        }
-        Stage::CeilingInstructionPatch => Some((
+            phrases::typed_external(action).into(),
+        ),
+        Stage::CeilingProtectedMerge if facts::protected_branch(target) => (
+            Reason::CeilingProtectedMerge,
+            phrases::protected_merge(target).into(),
+        ),
+        Stage::CeilingInstructionPatch => (
             Reason::CeilingInstructionPatch,
-            "instruction patches are always reviewed".into(),
-        )),
-        Stage::CeilingParallelism => Some((
-            Reason::CeilingParallelism,
-            "parallelism changes are always reviewed".into(),
-        )),
-        Stage::CeilingContainerRemove => Some((
+            phrases::INSTRUCTION_PATCH.into(),
+        ),
+        Stage::CeilingParallelism => (Reason::CeilingParallelism, phrases::PARALLELISM.into()),
+        Stage::CeilingContainerRemove => (
             Reason::CeilingContainerRemove,
-            "removing a container is always reviewed".into(),
-        )),
-        Stage::CeilingScope => {
-            if automatic {
-                return None;
-            }
+            phrases::CONTAINER_REMOVE.into(),
+        ),
+        Stage::CeilingScope if !automatic => {
             let f = line_of(line, req);
             let w = scope.get(f)?.outside.as_ref()?;
-            Some((
-                Reason::CeilingScope,
-                format!("`{w}` is outside the project scope"),
-            ))
+            (Reason::CeilingScope, phrases::outside_scope(w).into())
         }
-        _ => None,
-    }
+        _ => return None,
+    };
+    Some((reason, phrase))
 }

@@ -213,7 +213,7 @@ fn with_coverer(d: Diagnostic, cx: &FileContext<'_>, c: Coverer, what: &str) -> 
         Coverer::Builtin(p) => d.with_related(
             BUILTIN,
             Span::default(),
-            format!("`{p}` is a built-in deny (SPEC §5.2); no file can lift it"),
+            permc_core::phrases::builtin_covers(p),
         ),
         Coverer::Entry { .. } => match coverer_entry(cx, c) {
             Some(e) => d.with_related(

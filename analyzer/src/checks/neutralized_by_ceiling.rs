@@ -42,7 +42,7 @@ use crate::analysis::{exact_prefix, facts_of_words, may_run_table_verb};
 use crate::FileContext;
 use permc_core::facts::{normalize, Scope, DEV_FILES};
 use permc_core::request::{Action, Context, ExecutionMode, Request};
-use permc_core::{reference, Reason, Rules};
+use permc_core::{phrases, reference, Reason, Rules};
 use permc_grammar::diagnostic::{Diagnostic, Severity};
 use permc_grammar::json::Span;
 use permc_grammar::pattern::{PatToken, PatternBody};
@@ -111,18 +111,15 @@ fn terminal_ceiling(
         if let Some(e) = facts.external_effect() {
             return Some((
                 Reason::CeilingExternalEffect.name(),
-                format!(
-                    "`{}` has an effect outside the machine (SPEC §6.1)",
-                    e.join(" ")
-                ),
+                phrases::external_effect_entry(e),
             ));
         }
         if let Some(r) = facts.privileged() {
             let verb = r.words.first().map(String::as_str).unwrap_or("sudo");
             let how = if words.first().is_some_and(|w| w == verb) {
-                format!("`{verb}` runs privileged")
+                phrases::verb_runs_privileged(verb)
             } else {
-                "it runs privileged (behind `sudo` or `doas`)".to_string()
+                phrases::RUNS_PRIVILEGED_BEHIND_WRAPPER.to_string()
             };
             return Some((Reason::CeilingPrivileged.name(), how));
         }
@@ -153,7 +150,7 @@ fn terminal_ceiling(
                 };
                 return Some((
                     Reason::CeilingScope.name(),
-                    format!("`{path}` is outside the scope in every mode (not under {roots}); automatic mode alone lifts this ceiling"),
+                    phrases::outside_scope_every_mode(path, roots),
                 ));
             }
         }
