@@ -1,6 +1,7 @@
 //! The shared corpus (tests/corpus/*.toml) against every engine: the
 //! reference interpreter, the CLI (`permc decide`), and (when present) the
-//! compiled engine. One loader, one `check`, a thin runner per engine.
+//! compiled engine. One loader, one `check`, a thin runner per engine;
+//! and the engines against each other on the whole decision.
 
 #[path = "support/corpus.rs"]
 mod corpus;
@@ -69,6 +70,41 @@ fn compiled_engine_through_the_artifact() {
             Err(e) => Answer::Error(e.code.to_string()),
         }
     });
+}
+
+/// The engines side by side on every case: the whole decision, message
+/// included (the cases themselves do not fix the wording).
+#[test]
+fn engines_agree_on_every_case_message_included() {
+    use permc_compiler::artifact;
+    let mut failures = Vec::new();
+    let cases = corpus::load_all();
+    for case in &cases {
+        let Ok(req) = Request::from_json(&case.request) else {
+            continue;
+        };
+        let rules = rules_of(case);
+        let policy = permc_compiler::compile(&rules.permissions, &rules.autonomy);
+        let bytes = artifact::encode(&policy, &artifact::SourceHashes::default());
+        let loaded = artifact::decode(&bytes).expect("the artifact loads").policy;
+        let expect = reference::decide(&rules, &req);
+        for (name, p) in [("compiled", &policy), ("artifact", &loaded)] {
+            let got = permc_compiler::compiled::decide(p, &req);
+            if got != expect {
+                failures.push(format!(
+                    "{} ({name}):\n  reference: {expect:?}\n  {name}: {got:?}",
+                    case.id
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus cases disagree:\n\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n\n")
+    );
 }
 
 #[test]

@@ -4,8 +4,9 @@
 //!
 //! - a differential property test: random policies from a vocabulary made
 //!   to collide against random requests, compared on policy, reason,
-//!   deciding rule (text and source), autonomy origin and scope root — for
-//!   the determinized trie, the NFA fallback and the artifact round trip.
+//!   deciding rule (text and source), autonomy origin, scope root and
+//!   message — for the determinized trie, the NFA fallback and the
+//!   artifact round trip.
 //!   10,000 cases by default; `PERMC_PROPTEST_CASES=1000000` for millions;
 //! - an exhaustive small universe: every policy of up to 3 patterns over a
 //!   4-token alphabet (with a wildcard) against every segment of up to 3
@@ -29,7 +30,8 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::{json, Value};
 
-/// What must be equal (messages may be worded differently).
+/// What must be equal: the whole decision, message included (both
+/// engines word it through `permc_core::phrases`).
 fn key(d: &Decision) -> impl PartialEq + std::fmt::Debug {
     (
         d.policy,
@@ -37,6 +39,7 @@ fn key(d: &Decision) -> impl PartialEq + std::fmt::Debug {
         d.rule.clone(),
         d.autonomy_origin,
         d.scope_root.clone(),
+        d.message.clone(),
     )
 }
 

@@ -77,15 +77,9 @@ pub fn explain(rules: &Rules, decider: &dyn Decider, req: &Request) -> String {
         out.push_str(&format!("  scope:  {s}\n"));
     }
     out.push_str(&format!("  why:    {}\n", d.message));
-    // The engines must agree on what is compared in tests (policy, reason,
-    // deciding rule, autonomy origin, scope root); messages may be worded
-    // differently.
-    let same = d.policy == reference_decision.policy
-        && d.reason == reference_decision.reason
-        && d.rule == reference_decision.rule
-        && d.autonomy_origin == reference_decision.autonomy_origin
-        && d.scope_root == reference_decision.scope_root;
-    if !same {
+    // The engines agree on the whole decision, message included (both word
+    // it through `permc_core::phrases`).
+    if d != reference_decision {
         out.push_str("  warning: the compiled engine and the reference interpreter disagree; please report this\n");
     }
     out
