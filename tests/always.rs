@@ -142,7 +142,12 @@ const CASES: &[(&str, &[&str])] = &[
     ),
     ("/usr/bin/git", &[]),
     ("FOO=1 npm test", &["Terminal(FOO=1 npm test)"]),
-    ("FOO=1 ls src", &["Terminal(FOO=1 ls)"]),
+    // Leading assignments: the whole segment (what runs depends on them).
+    ("FOO=1 ls src", &["Terminal(FOO=1 ls src)"]),
+    ("X=1 rm x", &["Terminal(X=1 rm x)"]),
+    ("X=1 curl a.b", &["Terminal(X=1 curl a.b)"]),
+    ("PATH=/tmp make build", &["Terminal(PATH=/tmp make build)"]),
+    ("A=1 B=2 cat x", &["Terminal(A=1 B=2 cat x)"]),
     ("FOO=1", &[]),
     ("env FOO=1 npm test", &["Terminal(env FOO=1 npm test)"]),
     ("env", &[]),
@@ -196,6 +201,27 @@ const CASES: &[(&str, &[&str])] = &[
     ("sh build.sh", &["Terminal(sh build.sh)"]),
     ("env X=1 make", &["Terminal(env X=1 make)"]),
     ("npx ./x.js", &["Terminal(npx ./x.js)"]),
+    // … on the verb's last path component (SPEC §4.3): a path never
+    // generalizes a code-running or destroying verb.
+    (
+        "/usr/bin/python3 x.py",
+        &["Terminal(/usr/bin/python3 x.py)"],
+    ),
+    ("/usr/bin/node x.js", &["Terminal(/usr/bin/node x.js)"]),
+    ("/usr/bin/perl x.pl", &["Terminal(/usr/bin/perl x.pl)"]),
+    (
+        "/usr/bin/find . -delete",
+        &["Terminal(/usr/bin/find . -delete)"],
+    ),
+    ("/bin/rm a.txt", &["Terminal(/bin/rm a.txt)"]),
+    ("./python3 x.py", &["Terminal(./python3 x.py)"]),
+    (
+        "/usr/bin/env X=1 make",
+        &["Terminal(/usr/bin/env X=1 make)"],
+    ),
+    ("/usr/bin/npx ./x.js", &["Terminal(/usr/bin/npx ./x.js)"]),
+    ("/usr/bin/npx vitest", &["Terminal(/usr/bin/npx vitest)"]),
+    ("/usr/bin/cat x.ts", &["Terminal(/usr/bin/cat)"]),
     ("npx vitest", &["Terminal(npx vitest)"]),
     ("find -name '*.ts'", &["Terminal(find -name '*.ts')"]),
     ("echo -n \"it's\"", &["Terminal(echo -n \"it's\")"]),

@@ -31,7 +31,10 @@
 //! it is derived from the words the matcher sees). Only the check "is this
 //! unit a prefix of a ceiling entry" reads past assignments and wrappers
 //! (SPEC §4.3), so that `env FOO=1 npm test` or `nice git status` never
-//! record a bare `Terminal(env)` or `Terminal(nice git)`.
+//! record a bare `Terminal(env)` or `Terminal(nice git)`. The code-running
+//! and destroying verbs are matched on the verb's last path component
+//! (`/usr/bin/python3 x.py` is recorded whole), and a segment with leading
+//! assignments is recorded whole (`X=1 rm x`): what runs depends on them.
 //!
 //! **Invariants** (tested with proptest in `tests/always.rs`): every pattern
 //! reads back, with [`Pattern::parse`], to exact tokens equal to the unit it
@@ -39,7 +42,7 @@
 //! records nothing; `Terminal()` (which would match everything) is never
 //! recorded; derivation never panics.
 
-use crate::facts::{LineFacts, EXTERNAL_EFFECT, PRIVILEGED};
+use crate::facts::{basename, is_assignment, LineFacts, EXTERNAL_EFFECT, PRIVILEGED};
 use crate::request::Action;
 use permc_grammar::pattern::{PatToken, Pattern, PatternBody};
 use permc_grammar::shell;
@@ -252,8 +255,9 @@ fn refusal_of(f: &LineFacts) -> Option<Refusal> {
 }
 
 /// Verbs that run other code or destroy (SPEC §7 step 5 [hardening]): their
-/// unit is the whole segment, exact. `npx`, `npm`, `pnpm` and `yarn` keep
-/// the usual units except a bare verb.
+/// unit is the whole segment, exact — matched on the verb's last path
+/// component (`/usr/bin/python3 x.py`). `npx`, `npm`, `pnpm` and `yarn`
+/// keep the usual units except a bare verb.
 pub const EXACT_VERBS: &[&str] = &[
     "bash", "sh", "zsh", "eval", "exec", "source", "xargs", "env", "nohup", "timeout", "node",
     "python", "python3", "perl", "ruby", "rm", "dd", "mv", "chmod", "chown", "curl", "wget",
@@ -301,8 +305,14 @@ pub fn segment_unit(words: &[String]) -> Option<(Unit, &[String])> {
         [_, t2, ..] if is_subcommand_word(t2) => (Unit::Subcommand, 2),
         _ => (Unit::Verb, 1),
     };
-    let verb = words[0].as_str();
-    let (unit, len) = if EXACT_VERBS.contains(&verb)
+    // The verb as SPEC §4.3 reads it: a path by its last component
+    // (`/usr/bin/python3`, `./rm`). A segment with leading assignments is
+    // recorded whole: what it runs depends on them (`PATH=…`, `X=1 rm x`).
+    // Every wrapper of §4.3 is itself an exact verb, so whatever it runs
+    // is never generalized either.
+    let verb = basename(&words[0]);
+    let (unit, len) = if is_assignment(&words[0])
+        || EXACT_VERBS.contains(&verb)
         || (PACKAGE_RUNNERS.contains(&verb) && len == 1 && words.len() > 1)
     {
         (Unit::Segment, words.len())
