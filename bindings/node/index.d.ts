@@ -34,19 +34,24 @@ export interface Decision {
   id?: unknown;
 }
 
+/** A diagnostic, as `permc check --format json` gives it (`null` positions: the whole file, e.g. `unreadable-file`). */
 export interface Diagnostic {
   check: string;
   severity: "error" | "warning" | "info";
   file: string;
   line: number | null;
   column: number | null;
+  endLine: number | null;
+  endColumn: number | null;
   message: string;
-  [more: string]: unknown;
+  help: string | null;
+  related: { file: string; line: number; column: number; message: string }[];
 }
 
-/** What every function throws: `code` is SPEC §10.1's for a request, `rejected`, `unreadable` or `invalid_artifact` for a load. */
+/** What every function throws: `code` is SPEC §10.1's for a request, `rejected`, `unreadable` or `invalid_artifact` for a load; `version` is the diagnostics' JSON version (1). */
 export interface PermcError extends Error {
   code: string;
+  version: number;
   diagnostics: Diagnostic[];
 }
 

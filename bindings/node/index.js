@@ -12,14 +12,16 @@ const native = require(process.env.PERMC_NODE_ADDON || path.join(__dirname, "per
 /** How deep a request may nest: serde_json's limit, as the CLI. */
 const MAX_DEPTH = 128;
 
-function permcError(code, message, diagnostics = []) {
+function permcError(code, message, diagnostics = [], version = 1) {
   const e = new Error(message);
   e.code = code;
+  e.version = version;
   e.diagnostics = diagnostics;
   return e;
 }
 
-// The addon throws its errors as JSON text: {code, message, diagnostics}.
+// The addon throws its errors as JSON text: {code, message, version,
+// diagnostics}.
 function rethrow(e) {
   let v;
   try {
@@ -28,7 +30,7 @@ function rethrow(e) {
     throw e;
   }
   if (v === null || typeof v !== "object" || typeof v.code !== "string") throw e;
-  throw permcError(v.code, v.message, v.diagnostics || []);
+  throw permcError(v.code, v.message, v.diagnostics || [], v.version);
 }
 
 function where(p) {

@@ -52,8 +52,9 @@ pub struct LoadError {
     pub code: &'static str,
     /// For people.
     pub message: String,
-    /// Every diagnostic of a rejected file, as `permc check --format json`
-    /// gives them (check, severity, file, line, column, message…).
+    /// Every diagnostic of a rejected file, or the `unreadable-file` one of
+    /// a file that cannot be read, as `permc check --format json` gives
+    /// them (check, severity, file, line, column, message…).
     pub diagnostics: Vec<Value>,
 }
 
@@ -89,10 +90,15 @@ pub fn every_diagnostic(
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
-    std::fs::read(path).map_err(|e| LoadError {
-        code: "unreadable",
-        message: format!("cannot read {}: {e}", path.display()),
-        diagnostics: Vec::new(),
+    std::fs::read(path).map_err(|e| {
+        // The `unreadable-file` finding, as `permc check` reports it.
+        let d =
+            permc_analyzer::output::unreadable_file(&path.display().to_string(), &e.to_string());
+        LoadError {
+            code: "unreadable",
+            message: d.message.clone(),
+            diagnostics: diagnostics_json(&[d], &[]),
+        }
     })
 }
 

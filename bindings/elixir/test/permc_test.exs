@@ -103,7 +103,7 @@ defmodule PermcTest do
     end
 
     File.rm!(art)
-    assert {:error, [%{check: "unreadable"}]} = Permc.load_artifact(art)
+    assert {:error, [%{check: "unreadable-file", file: ^art, line: nil}]} = Permc.load_artifact(art)
   end
 
   test "a rejected rule file: every error, with file, line, column, check and message" do
@@ -125,9 +125,56 @@ defmodule PermcTest do
     assert {:error, [%{file: ^auto} | _]} = Permc.load(perms, auto)
     File.write!(perms, "{not json")
     assert {:error, [%{check: _, line: 1} | _]} = Permc.load(perms, nil)
-    assert {:error, [%{check: "unreadable"}]} = Permc.load(Path.join(dir, "missing.json"), nil)
+    assert {:error, [%{check: "unreadable-file"}]} = Permc.load(Path.join(dir, "missing.json"), nil)
     assert {:error, %{code: :invalid_argument}} = Permc.load(42, nil)
     assert {:error, %{code: :invalid_argument}} = Permc.load(perms, :nope)
+  end
+
+  # The keys of a diagnostic of `permc check --format json`.
+  @diagnostic_keys [:check, :column, :endColumn, :endLine, :file, :help, :line, :message, :related, :severity]
+
+  test "load errors are diagnostics in the shape of `permc check --format json`" do
+    permc = System.get_env("PERMC") || Path.join(@repo, "target/debug/permc")
+    dir = Path.join(System.tmp_dir!(), "permc-nif-#{System.unique_integer([:positive])}")
+    File.mkdir_p!(dir)
+    missing = Path.join(dir, "missing.json")
+
+    # An unreadable file: check's `unreadable-file` finding, exactly.
+    {json, 2} = System.cmd(permc, ["check", "--format", "json", missing])
+    help = "check the path and its permissions; the other files are checked"
+    assert json =~ ~s("check": "unreadable-file")
+    assert json =~ ~s("help": "#{help}")
+
+    want = %{
+      check: "unreadable-file",
+      severity: "error",
+      file: missing,
+      line: nil,
+      column: nil,
+      endLine: nil,
+      endColumn: nil,
+      message: "cannot read #{missing}: No such file or directory (os error 2)",
+      help: help,
+      related: []
+    }
+
+    assert json =~ ~s("message": "#{want.message}")
+    assert {:error, [^want]} = Permc.load(missing, nil)
+    assert {:error, [^want]} = Permc.load(Path.join(@repo, "examples/permissions.json"), missing)
+    assert {:error, [^want]} = Permc.load_artifact(missing)
+
+    # A rejected file and a corrupt artifact: the same keys.
+    perms = Path.join(dir, "permissions.json")
+    File.write!(perms, ~s<{"allow": ["Terminal(pnpm test", "Nope(x)"],\n "deny": 3}>)
+    assert {:error, diags} = Permc.load(perms, nil)
+    assert {:error, [artifact]} = Permc.load_artifact(perms)
+
+    for d <- [artifact | diags] do
+      assert d |> Map.keys() |> Enum.sort() == @diagnostic_keys
+      assert is_list(d.related)
+    end
+
+    File.rm_rf!(dir)
   end
 
   test "bad requests are errors naming the field, never decisions" do

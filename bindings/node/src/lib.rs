@@ -16,9 +16,10 @@ use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-/// An error for index.js: its code, message and diagnostics as JSON.
+/// An error for index.js: its code, message and diagnostics as JSON
+/// (`version` as in `permc check --format json`'s document).
 fn error(code: &str, message: &str, diagnostics: Vec<Value>) -> Error {
-    let v = json!({"code": code, "message": message, "diagnostics": diagnostics});
+    let v = json!({"code": code, "message": message, "version": 1, "diagnostics": diagnostics});
     Error::new(Status::GenericFailure, v.to_string())
 }
 
@@ -41,16 +42,22 @@ fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
     }
 }
 
+/// A load error: the runtime's diagnostics (a rejected file's, an
+/// unreadable file's `unreadable-file`), else — not an artifact — one
+/// about the whole file, in the same shape (`permc check --format json`).
 fn load_error(e: LoadError, file: &str) -> Error {
     let diagnostics = if e.diagnostics.is_empty() {
-        // Unreadable or not an artifact: one diagnostic for the file.
         vec![json!({
             "check": e.code,
             "severity": "error",
             "file": file,
             "line": null,
             "column": null,
+            "endLine": null,
+            "endColumn": null,
             "message": e.message,
+            "help": null,
+            "related": [],
         })]
     } else {
         e.diagnostics

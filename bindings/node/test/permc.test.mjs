@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -231,4 +231,55 @@ test("the README's Use from Node/TypeScript snippet runs", () => {
   } finally {
     process.chdir(cwd);
   }
+});
+
+// `permc check --format json`'s diagnostics of one file.
+function checked(file) {
+  const r = spawnSync(cli, ["check", "--format", "json", file], { encoding: "utf8" });
+  const v = JSON.parse(r.stdout);
+  assert.equal(v.version, 1);
+  return v.diagnostics;
+}
+
+test("load errors carry `permc check --format json`'s diagnostics, in its shape", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "permc-node-"));
+  const missing = path.join(dir, "missing.json");
+  const perms = path.join(dir, "permissions.json");
+  fs.writeFileSync(perms, '{"allow": ["Terminal(pnpm test", "Nope(x)"],\n "deny": 3}');
+  const keys = Object.keys(checked(perms)[0]).sort();
+  assert.deepEqual(keys, ["check", "column", "endColumn", "endLine", "file", "help", "line", "message", "related", "severity"]);
+  const same = (code, want) => (e) => {
+    assert.equal(e.code, code);
+    assert.equal(e.version, 1);
+    assert.deepEqual(e.diagnostics, want);
+    return true;
+  };
+  // An unreadable file: check's `unreadable-file`, null positions, its help.
+  const unreadable = checked(missing);
+  assert.equal(unreadable.length, 1);
+  assert.equal(unreadable[0].check, "unreadable-file");
+  assert.equal(unreadable[0].line, null);
+  assert.equal(unreadable[0].column, null);
+  assert.equal(typeof unreadable[0].help, "string");
+  assert.throws(() => load({ permissions: missing }), same("unreadable", unreadable));
+  assert.throws(() => load({ permissions: ex("permissions.json"), autonomy: missing }), same("unreadable", unreadable));
+  assert.throws(() => loadArtifact(missing), same("unreadable", unreadable));
+  // A rejected file: check's errors.
+  const errors = checked(perms).filter((d) => d.severity === "error");
+  assert.ok(errors.length >= 2);
+  assert.throws(() => load({ permissions: perms }), same("rejected", errors));
+  // Not an artifact: one diagnostic about the whole file, in that shape.
+  assert.throws(
+    () => loadArtifact(perms),
+    (e) => {
+      assert.equal(e.code, "invalid_artifact");
+      assert.equal(e.diagnostics.length, 1);
+      assert.deepEqual(Object.keys(e.diagnostics[0]).sort(), keys);
+      assert.equal(e.diagnostics[0].file, perms);
+      assert.equal(e.diagnostics[0].line, null);
+      assert.deepEqual(e.diagnostics[0].related, []);
+      return true;
+    },
+  );
+  fs.rmSync(dir, { recursive: true });
 });

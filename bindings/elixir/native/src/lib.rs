@@ -316,15 +316,20 @@ fn load_result<'a>(env: Env<'a>, r: Result<Policy, LoadError>, file: &str) -> Te
         Ok(p) => (atoms::ok(), ResourceArc::new(PolicyResource(p))).encode(env),
         Err(e) => {
             let diagnostics: Vec<Value> = if e.diagnostics.is_empty() {
-                // Unreadable or not an artifact: one diagnostic for the
-                // whole file, in the same shape.
+                // Not an artifact: one diagnostic for the whole file, in
+                // the shape of `permc check --format json`'s (the
+                // runtime gives a rejected or unreadable file's).
                 vec![serde_json::json!({
                     "check": e.code,
                     "severity": "error",
                     "file": file,
                     "line": null,
                     "column": null,
+                    "endLine": null,
+                    "endColumn": null,
                     "message": e.message,
+                    "help": null,
+                    "related": [],
                 })]
             } else {
                 e.diagnostics
