@@ -122,11 +122,11 @@ pub struct CheckArgs {
 }
 
 fn unknown_check(name: &str) -> CliError {
-    let hint = match closest(name, CHECKS.iter().map(|c| c.name)) {
+    let hint = match closest(name, CHECKS.iter().map(|c| c.name())) {
         Some(s) => format!(" (did you mean `{s}`?)"),
         None => String::new(),
     };
-    let all: Vec<&str> = CHECKS.iter().map(|c| c.name).collect();
+    let all: Vec<&str> = CHECKS.iter().map(|c| c.name()).collect();
     CliError::Usage(format!(
         "unknown check `{name}`{hint}; the checks are: {}",
         all.join(", ")
@@ -419,7 +419,7 @@ impl<'c> Suppressions<'c> {
                 .find(|(r, _)| r.contains(&d.span.start))
                 .map(|(_, t)| t.as_str());
             let hit = c.allow.iter().position(|s| {
-                s.check == d.check
+                s.check == d.check.name()
                     && Some(s.entry.get_ref().as_str()) == entry
                     && s.file
                         .as_deref()
@@ -431,7 +431,7 @@ impl<'c> Suppressions<'c> {
             }
             if let Some(level) = c
                 .severity
-                .get(d.check)
+                .get(d.check.name())
                 .and_then(|w| crate::config::severity(w))
             {
                 if d.severity != Severity::Error {
@@ -459,7 +459,7 @@ impl<'c> Suppressions<'c> {
             .map(|(s, _)| {
                 let span = s.entry.span();
                 let mut d = permc_grammar::diagnostic::Diagnostic::new(
-                    STALE_SUPPRESSION,
+                    permc_grammar::diagnostic::CheckId::StaleSuppression,
                     Severity::Warning,
                     config_name,
                     permc_grammar::json::Span {
@@ -480,6 +480,3 @@ impl<'c> Suppressions<'c> {
             .collect()
     }
 }
-
-/// The finding for a `[[check.allow]]` of permc.toml that matched nothing.
-pub const STALE_SUPPRESSION: &str = "stale-suppression";

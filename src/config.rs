@@ -85,7 +85,7 @@ fn bad(path: &Path, why: impl std::fmt::Display) -> CliError {
 }
 
 fn unknown_check(path: &Path, name: &str) -> CliError {
-    let hint = permc_grammar::action::closest(name, checks::CHECKS.iter().map(|c| c.name))
+    let hint = permc_grammar::action::closest(name, checks::CHECKS.iter().map(|c| c.name()))
         .map(|s| format!(" (did you mean `{s}`?)"))
         .unwrap_or_default();
     bad(path, format!("unknown check `{name}`{hint}"))

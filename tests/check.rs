@@ -77,7 +77,7 @@ fn scratch(name: &str) -> PathBuf {
 #[test]
 fn fixtures_human_and_json() {
     for check in CHECKS {
-        let dir = fixtures().join(check.name);
+        let dir = fixtures().join(check.name());
         let files = rule_files(&dir);
         let mut args = vec!["check", "--color", "never"];
         args.extend(&files);
@@ -87,16 +87,16 @@ fn fixtures_human_and_json() {
             .chain(files.iter().copied())
             .collect();
         let (json, _, json_code) = permc_in(&dir, &with_json);
-        assert_eq!(code, json_code, "{}", check.name);
+        assert_eq!(code, json_code, "{}", check.name());
         let expected_code = i32::from(findings(&json).iter().any(|(c, _, _)| {
             CHECKS
                 .iter()
-                .any(|k| k.name == c && k.severity == permc_grammar::Severity::Error)
+                .any(|k| k.name() == c && k.severity == permc_grammar::Severity::Error)
         }));
-        assert_eq!(code, expected_code, "{}: exit status", check.name);
-        insta::assert_snapshot!(format!("{}__human", check.name), human);
+        assert_eq!(code, expected_code, "{}: exit status", check.name());
+        insta::assert_snapshot!(format!("{}__human", check.name()), human);
         let v: Value = serde_json::from_str(&json).expect("JSON");
-        insta::assert_json_snapshot!(format!("{}__json", check.name), v);
+        insta::assert_json_snapshot!(format!("{}__json", check.name()), v);
     }
 }
 
@@ -113,17 +113,22 @@ fn every_check_has_docs_and_a_fixture_that_fires_it() {
             assert!(
                 docs.contains(section),
                 "{} has no `{section}` in its docs",
-                check.name
+                check.name()
             );
         }
         let source = root().join("analyzer/src/checks").join(check.file);
-        assert!(source.is_file(), "{}: no {}", check.name, source.display());
-        let dir = fixtures().join(check.name);
+        assert!(
+            source.is_file(),
+            "{}: no {}",
+            check.name(),
+            source.display()
+        );
+        let dir = fixtures().join(check.name());
         let files = rule_files(&dir);
         assert!(
             !files.is_empty(),
             "{} has no fixture in {}",
-            check.name,
+            check.name(),
             dir.display()
         );
         let args: Vec<&str> = ["check", "--format", "json"]
@@ -132,13 +137,17 @@ fn every_check_has_docs_and_a_fixture_that_fires_it() {
             .collect();
         let (json, _, _) = permc_in(&dir, &args);
         assert!(
-            findings(&json).iter().any(|(c, _, _)| c == check.name),
+            findings(&json).iter().any(|(c, _, _)| c == check.name()),
             "the fixture of {} does not fire it",
-            check.name
+            check.name()
         );
-        let (explained, _, code) = permc_in(&dir, &["check", "--explain", check.name]);
+        let (explained, _, code) = permc_in(&dir, &["check", "--explain", check.name()]);
         assert_eq!(code, 0);
-        assert!(explained.contains("## Why is this bad?"), "{}", check.name);
+        assert!(
+            explained.contains("## Why is this bad?"),
+            "{}",
+            check.name()
+        );
     }
     // No fixture folder without a check.
     for entry in std::fs::read_dir(fixtures()).expect("fixtures") {
@@ -148,7 +157,7 @@ fn every_check_has_docs_and_a_fixture_that_fires_it() {
             .to_string_lossy()
             .into_owned();
         assert!(
-            CHECKS.iter().any(|c| c.name == name),
+            CHECKS.iter().any(|c| c.name() == name),
             "fixture `{name}` names no check"
         );
     }

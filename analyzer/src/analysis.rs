@@ -125,8 +125,8 @@ struct Index {
     trie: TokenTrie,
     /// Per list, per entry: the node where its tokens end.
     node_of: [Vec<u32>; 3],
-    /// Per node: the first entry of allow, ask and deny ending there, and
-    /// the first built-in (`NONE` when none).
+    /// Per node: the first entry of each list ending there (in [`List`]'s
+    /// order), and the first built-in (`NONE` when none).
     first: Vec<[u32; 4]>,
     /// Per list, per action type: the first `Label()` entry.
     first_typed: [Vec<Option<usize>>; 3],
@@ -136,11 +136,7 @@ struct Index {
 const NONE: u32 = u32::MAX;
 
 fn list_of(i: usize) -> List {
-    match i {
-        0 => List::Allow,
-        1 => List::Ask,
-        _ => List::Deny,
-    }
+    List::ALL[i]
 }
 
 impl Index {
@@ -188,7 +184,7 @@ impl Index {
     }
 
     fn first_typed(&self, list: List, t: ActionType) -> Option<usize> {
-        self.first_typed[list as usize]
+        self.first_typed[list.index()]
             .get(t.index())
             .copied()
             .flatten()
@@ -262,7 +258,7 @@ impl Analysis {
                         .map(|j| j as usize)
                 };
                 let entry = |l: List| {
-                    first_of(l as usize, false).map(|index| Coverer::Entry { list: l, index })
+                    first_of(l.index(), false).map(|index| Coverer::Entry { list: l, index })
                 };
                 if list != List::Deny {
                     out.denied[li][i] = entry(List::Deny)
@@ -293,7 +289,7 @@ impl Analysis {
 
     /// What denies every match of an entry, if anything does.
     pub fn denied(&self, e: &Entry) -> Option<Coverer> {
-        *self.denied[e.list as usize].get(e.index)?
+        *self.denied[e.list.index()].get(e.index)?
     }
 
     /// The ask entry that asks for every match of an allow entry.
@@ -307,7 +303,7 @@ impl Analysis {
     /// The index of the entry of the same list that makes this one
     /// redundant.
     pub fn redundant(&self, e: &Entry) -> Option<usize> {
-        *self.redundant[e.list as usize].get(e.index)?
+        *self.redundant[e.list.index()].get(e.index)?
     }
 }
 

@@ -141,6 +141,7 @@ impl TokenTrie {
     }
 
     /// The child of `parent` by a token of this kind and text.
+    #[allow(clippy::cast_possible_truncation)] // a hash split into a tag and a slot
     fn child(&self, parent: u32, prefix: bool, text: &str) -> Option<u32> {
         let mask = self.slots.len() - 1;
         let h = edge_hash(parent, prefix, text);
@@ -161,6 +162,7 @@ impl TokenTrie {
         }
     }
 
+    #[allow(clippy::cast_possible_truncation)] // a hash reduced to a slot
     fn place(slots: &mut [(u32, u32)], hash: u64, id: u32) {
         let mask = slots.len() - 1;
         let mut i = hash as usize & mask;
@@ -218,16 +220,16 @@ impl TokenTrie {
             let mut slots = vec![(EMPTY, 0); self.slots.len() * 2];
             for (i, n) in self.nodes.iter().enumerate().skip(1) {
                 let h = edge_hash(n.parent, n.prefix, self.text(n));
-                Self::place(&mut slots, h, i as u32);
+                Self::place(&mut slots, h, ix(i));
             }
             self.slots = slots;
         }
-        let id = self.nodes.len() as u32;
+        let id = ix(self.nodes.len());
         self.nodes.push(Node {
             parent,
             prefix,
-            start: self.texts.len() as u32,
-            len: text.len() as u32,
+            start: ix(self.texts.len()),
+            len: ix(text.len()),
             prefix_lens: (0, 0),
             first_end: EMPTY,
         });
@@ -431,4 +433,12 @@ mod tests {
             prop_assert_eq!(got, want);
         }
     }
+}
+
+/// A count as the trie stores it. Node counts and text offsets are bounded
+/// by the rule file's bytes, which the reader keeps under 4 GiB
+/// (`permc_grammar::rules::MAX_FILE_BYTES`); past it, saturate rather than
+/// wrap.
+fn ix(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }

@@ -12,7 +12,7 @@
 //! use permc_analyzer::{check_file, Kind, Options};
 //! let text = br#"{"allow": ["Terminal(git push --force)"], "deny": ["Terminal(git push)"]}"#;
 //! let diags = check_file("permissions.json", text, Some(Kind::Permissions), &Options::default());
-//! assert_eq!(diags[0].check, "shadowed-by-deny");
+//! assert_eq!(diags[0].check.name(), "shadowed-by-deny");
 //! ```
 //!
 //! **Invariants.** Nothing here does I/O: files come in as bytes, findings
@@ -22,6 +22,11 @@
 //! ceiling tables are the runtime's own (`permc_core::facts`), never a
 //! copy.
 
+#![warn(missing_docs)]
+// Lengths become `u32` only through checked conversions, at size guards
+// that say their limit.
+#![warn(clippy::cast_possible_truncation)]
+
 pub mod analysis;
 pub mod checks;
 pub mod coverage;
@@ -29,7 +34,7 @@ pub mod output;
 pub mod recover;
 pub mod words;
 
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 use permc_grammar::json::{self, Span, Value};
 use permc_grammar::rules::{
     load_autonomy_partial, load_permissions_partial, Autonomy, Permissions,
@@ -187,7 +192,7 @@ pub struct FileContext<'a> {
 /// The one finding for a file that is no permc rule file.
 fn not_a_rule_file(name: &str, bytes: &[u8]) -> Diagnostic {
     Diagnostic::new(
-        output::NOT_A_RULE_FILE,
+        CheckId::NotARuleFile,
         Severity::Error,
         name,
         Span {
@@ -230,7 +235,8 @@ pub fn check_file(
         }
     };
     let (mut reader, mut permissions, mut autonomy) = load(bytes);
-    if reader.iter().any(|d| d.check == "invalid-json") && std::str::from_utf8(bytes).is_ok() {
+    if reader.iter().any(|d| d.check == CheckId::InvalidJson) && std::str::from_utf8(bytes).is_ok()
+    {
         // Every error at once: the syntax errors after the first, and the
         // errors behind them (see `recover`). The file stays rejected:
         // `permissions` and `autonomy` are `None`.
@@ -248,7 +254,7 @@ pub fn check_file(
         for e in later.iter().skip(1) {
             reader.push(
                 Diagnostic::new(
-                    "invalid-json",
+                    CheckId::InvalidJson,
                     Severity::Error,
                     name,
                     Span {
@@ -262,7 +268,7 @@ pub fn check_file(
         }
         if let Some(t) = repaired.text {
             let (more, _, _) = load(t.as_bytes());
-            reader.extend(more.into_iter().filter(|d| d.check != "invalid-json"));
+            reader.extend(more.into_iter().filter(|d| d.check != CheckId::InvalidJson));
         }
         reader.sort_by_key(|d| (d.span.start, std::cmp::Reverse(d.severity)));
     }
@@ -279,16 +285,16 @@ pub fn check_file(
     };
     let mut out = Vec::new();
     for check in checks::CHECKS {
-        if options.ignore.iter().any(|i| i == check.name) {
+        if options.ignore.iter().any(|i| i == check.name()) {
             continue;
         }
         (check.run)(&cx, &mut out);
     }
     // File order; at one place, errors first, then the registry's order.
-    let rank = |c: &str| {
+    let rank = |c: CheckId| {
         checks::CHECKS
             .iter()
-            .position(|k| k.name == c)
+            .position(|k| k.id == c)
             .unwrap_or(usize::MAX)
     };
     out.sort_by(|a, b| {

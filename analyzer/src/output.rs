@@ -11,7 +11,7 @@ use crate::checks::{self, BUILTIN};
 use codespan_reporting::diagnostic::{Diagnostic as CsDiagnostic, Label, Severity as CsSeverity};
 use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::Buffer, Chars, Config};
-use permc_grammar::diagnostic::{Diagnostic, LineIndex, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, LineIndex, Severity};
 use permc_grammar::json::Span;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -185,7 +185,7 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
             notes.push(format!("help: {h}"));
         }
         let cs = CsDiagnostic::new(severity)
-            .with_code(d.check)
+            .with_code(d.check.name())
             .with_message(&d.message)
             .with_labels(labels)
             .with_notes(notes);
@@ -296,16 +296,16 @@ pub const JSON_VERSION: u32 = 1;
 
 /// The finding for a file that cannot be read (`permc check` goes on with
 /// the others): an error, with no line or column.
-pub const UNREADABLE_FILE: &str = "unreadable-file";
+pub const UNREADABLE_FILE: &str = CheckId::UnreadableFile.name();
 
 /// The finding for a file that is neither permissions.json nor
 /// autonomy.json by name or content ([`crate::Kind::sniff`]).
-pub const NOT_A_RULE_FILE: &str = "not-a-rule-file";
+pub const NOT_A_RULE_FILE: &str = CheckId::NotARuleFile.name();
 
 /// The `unreadable-file` finding: `why` is the system's reason.
 pub fn unreadable_file(file: &str, why: &str) -> Diagnostic {
     Diagnostic::new(
-        UNREADABLE_FILE,
+        CheckId::UnreadableFile,
         Severity::Error,
         file,
         Span { start: 0, end: 0 },
@@ -349,7 +349,7 @@ pub fn diagnostic_json(d: &Diagnostic, positions: &Positions<'_>) -> Value {
         })
         .collect();
     json!({
-        "check": d.check,
+        "check": d.check.name(),
         "severity": d.severity.name(),
         "file": d.file,
         "line": line,
@@ -572,8 +572,8 @@ pub fn sarif_at(diags: &[Diagnostic], sources: &[Source], root: Option<SarifRoot
                 });
             }
             SarifResult {
-                rule_id: d.check,
-                rule_index: all.iter().position(|(n, _, _)| *n == d.check),
+                rule_id: d.check.name(),
+                rule_index: all.iter().position(|(n, _, _)| *n == d.check.name()),
                 level: sarif_level(d.severity),
                 message: SarifText { text: message },
                 locations: vec![location(&d.file, d.span)],

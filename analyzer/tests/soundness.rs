@@ -103,7 +103,7 @@ fn findings_agree_with_the_reference_interpreter() {
                     "{}: `{}` as {:?}: {decision:?}",
                     d.check, e.pattern.text, req.action.command
                 );
-                match d.check {
+                match d.check.name() {
                     "shadowed-by-deny" => assert_eq!(decision.policy, Policy::Deny, "{what}"),
                     "shadowed-by-ask" => {
                         assert_eq!(decision.policy, Policy::RequireApproval, "{what}");

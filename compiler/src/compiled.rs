@@ -98,7 +98,7 @@ impl Current {
 }
 
 fn entry_ref(p: &CompiledPolicy, list: usize, k: u32) -> RuleRef {
-    p.entry_rule(list, k)
+    p.entry_rule(crate::list_of(list), permc_grammar::rules::EntryIx(k))
 }
 
 /// The scope reading, computed at most once per request, when first needed.
@@ -389,7 +389,7 @@ struct SegmentMatch {
 /// when the segment or its runs hold one.
 fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch {
     let s = &f.line.segments[i];
-    let m = p.terminal_matches(&s.words);
+    let m = p.terminal_matches_packed(&s.words);
     let mut out = SegmentMatch {
         deny: m[DENY],
         possible_deny: NONE,
@@ -406,7 +406,7 @@ fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch 
         merge(&mut any_possible, p.terminal_possible(&s.words, &s.known));
     }
     for r in f.read_past(i) {
-        let m = p.terminal_matches(&r.words);
+        let m = p.terminal_matches_packed(&r.words);
         out.deny = out.deny.min(m[DENY]);
         out.ask = out.ask.min(m[ASK]);
         if r.known.iter().any(|k| *k != Known::Exact) {

@@ -12,6 +12,7 @@
 //!
 //! `permc compile --dump dot` draws the graph.
 
+use crate::TYPES;
 use permc_grammar::ActionType;
 use petgraph::graph::{DiGraph, NodeIndex};
 use petgraph::visit::{Dfs, EdgeRef};
@@ -130,9 +131,9 @@ impl Stage {
 pub struct Shape {
     /// Per action type ([`ActionType::index`]): an autonomy rule names the
     /// type or `*` for some agent.
-    pub autonomy: [bool; 20],
+    pub autonomy: [bool; TYPES],
     /// Per action type: a `Label()` entry of the type in some list.
-    pub typed: [bool; 20],
+    pub typed: [bool; TYPES],
 }
 
 /// The stages one action type needs, in SPEC §5.3's order (without start,
@@ -181,7 +182,7 @@ pub struct StageGraph {
     start: NodeIndex,
 }
 
-const ALL_TYPES: u32 = (1 << 20) - 1;
+const ALL_TYPES: u32 = (1 << TYPES) - 1;
 
 impl StageGraph {
     /// Builds the graph for a policy's shape and checks it.
@@ -338,8 +339,8 @@ mod tests {
     #[test]
     fn graph_checks_and_programs() {
         let shape = Shape {
-            autonomy: [false; 20],
-            typed: [false; 20],
+            autonomy: [false; TYPES],
+            typed: [false; TYPES],
         };
         let g = StageGraph::build(&shape).expect("valid");
         let p = g.programs().expect("paths");
@@ -362,8 +363,8 @@ mod tests {
             [Stage::Iam, Stage::Base, Stage::CeilingTypedExternal]
         );
         let shape = Shape {
-            autonomy: [true; 20],
-            typed: [true; 20],
+            autonomy: [true; TYPES],
+            typed: [true; TYPES],
         };
         let g = StageGraph::build(&shape).expect("valid");
         let p = g.programs().expect("paths");

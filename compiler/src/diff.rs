@@ -29,10 +29,10 @@
 //! shows. Typed labels ([`typed`]) and autonomy ([`autonomy`]) are finite
 //! tables, compared entry by entry.
 
-use crate::hash::fnv1a;
 use crate::matcher::{Matcher, ALLOW, ASK, DENY, NONE};
 use crate::{CompiledPolicy, Resolved, TYPES};
 use permc_grammar::pattern::PatToken;
+use permc_grammar::rules::{EntryIx, List};
 use permc_grammar::ActionType;
 use std::collections::{HashMap, HashSet};
 
@@ -73,18 +73,18 @@ impl Class {
         }
     }
 
-    /// The list (accept index) that decides this class, if any.
-    pub fn list(self) -> Option<usize> {
+    /// The list that decides this class, if any.
+    pub fn list(self) -> Option<List> {
         match self {
-            Class::Deny => Some(DENY),
-            Class::Ask => Some(ASK),
-            Class::Allow => Some(ALLOW),
+            Class::Deny => Some(List::Deny),
+            Class::Ask => Some(List::Ask),
+            Class::Allow => Some(List::Allow),
             Class::Uncovered => None,
         }
     }
 
-    /// The class of a per-list first-match triple.
-    pub fn of_matches(m: [u32; 3]) -> Class {
+    /// The class of a packed per-list first-match triple.
+    pub(crate) fn of_matches(m: [u32; 3]) -> Class {
         if m[DENY] != NONE {
             Class::Deny
         } else if m[ASK] != NONE {
@@ -286,7 +286,7 @@ impl<'a> Automaton<'a> {
                 continue;
             }
             bt_children
-                .entry((k >> 8) as u32)
+                .entry(u32::try_from(k >> 8).unwrap_or(NONE))
                 .or_default()
                 .push(((k & 0xFF) as u8, v));
         }
@@ -315,32 +315,11 @@ impl<'a> Automaton<'a> {
     }
 
     fn token_text(&self, id: u32) -> &[u8] {
-        let m = self.m;
-        let i = id as usize;
-        match (m.tok_off.get(i), m.tok_off.get(i + 1)) {
-            (Some(&a), Some(&b)) => m.tok_bytes.get(a as usize..b as usize).unwrap_or_default(),
-            _ => &[],
-        }
+        self.m.token_text(id)
     }
 
     fn token(&self, word: &[u8]) -> Option<u32> {
-        let slots = &self.m.tok_slots;
-        if slots.is_empty() {
-            return None;
-        }
-        let mask = slots.len() - 1;
-        let mut s = (fnv1a(word) as usize) & mask;
-        // Terminates: the table holds a free slot (checked at load).
-        loop {
-            let v = *slots.get(s)?;
-            if v == 0 {
-                return None;
-            }
-            if self.token_text(v - 1) == word {
-                return Some(v - 1);
-            }
-            s = (s + 1) & mask;
-        }
+        self.m.token(word)
     }
 
     /// The states a word leads to from `state` (as `Matcher::first_matches`
@@ -785,10 +764,13 @@ pub fn terminal(old: &CompiledPolicy, new: &CompiledPolicy) -> Vec<Region> {
 
 /// The class of a segment with these words, and the deciding entry's
 /// index in its list.
-pub fn terminal_class<S: AsRef<str>>(p: &CompiledPolicy, words: &[S]) -> (Class, Option<u32>) {
-    let m = p.terminal_matches(words);
+pub fn terminal_class<S: AsRef<str>>(p: &CompiledPolicy, words: &[S]) -> (Class, Option<EntryIx>) {
+    class_of(p.terminal_matches_packed(words))
+}
+
+fn class_of(m: [u32; 3]) -> (Class, Option<EntryIx>) {
     let c = Class::of_matches(m);
-    (c, c.list().map(|l| m[l]))
+    (c, c.list().and_then(|l| crate::entry_ix(m[l.index()])))
 }
 
 /// A typed label whose file-stage outcome (SPEC §5.3 step 5) changes.
@@ -797,15 +779,13 @@ pub struct TypedChange {
     /// The action type.
     pub action: ActionType,
     /// Old and new class, with the deciding entry's index in its list.
-    pub old: (Class, Option<u32>),
+    pub old: (Class, Option<EntryIx>),
     /// See `old`.
-    pub new: (Class, Option<u32>),
+    pub new: (Class, Option<EntryIx>),
 }
 
-fn typed_class(p: &CompiledPolicy, t: ActionType) -> (Class, Option<u32>) {
-    let m = p.typed_matches(t);
-    let c = Class::of_matches(m);
-    (c, c.list().map(|l| m[l]))
+fn typed_class(p: &CompiledPolicy, t: ActionType) -> (Class, Option<EntryIx>) {
+    class_of(p.typed_matches(t))
 }
 
 /// Every action type (other than terminal) whose `Label()` outcome changes.

@@ -12,6 +12,12 @@
 //!
 //! Both are fixed functions: tables built at compile time are looked up
 //! with the same hash after loading, on any machine.
+//!
+//! [`slots`] and [`find_slot`] are the one open-addressed name table of the
+//! compiled form (agent ids, exact tokens): FNV-1a, linear probing, load
+//! factor ≤ 1/2, each slot `id + 1` or 0 for free, the names kept
+//! elsewhere (a string table), so the artifact stores it as one `u32`
+//! array.
 
 const P1: u64 = 0x9E37_79B1_85EB_CA87;
 const P2: u64 = 0xC2B2_AE3D_27D4_EB4F;
@@ -156,4 +162,62 @@ mod tests {
         assert_eq!(fnv1a(b""), 0xCBF2_9CE4_8422_2325);
         assert_eq!(fnv1a(b"a"), 0xAF63_DC4C_8601_EC8C);
     }
+}
+
+/// The open-addressed slot table of `names` (ids in iteration order):
+/// a power-of-two length of at least twice their number, each slot
+/// `id + 1` or 0 for free; empty for no names.
+#[allow(clippy::cast_possible_truncation)] // a hash reduced to a slot: truncation is the point
+pub(crate) fn slots<'a>(names: impl ExactSizeIterator<Item = &'a [u8]>) -> Vec<u32> {
+    let n = names.len();
+    if n == 0 {
+        return Vec::new();
+    }
+    let cap = (n * 2).next_power_of_two().max(2);
+    let mut slots = vec![0u32; cap];
+    for (id, name) in names.enumerate() {
+        let mut s = (fnv1a(name) as usize) & (cap - 1);
+        while slots[s] != 0 {
+            s = (s + 1) & (cap - 1);
+        }
+        slots[s] = crate::ix(id) + 1;
+    }
+    slots
+}
+
+/// The id whose name (`name_of(id)`) is `key`, in a table built by
+/// [`slots`] (or loaded and checked by [`slots_valid`]).
+#[inline]
+#[allow(clippy::cast_possible_truncation)] // a hash reduced to a slot: truncation is the point
+pub(crate) fn find_slot<'n>(
+    slots: &[u32],
+    key: &[u8],
+    name_of: impl Fn(u32) -> &'n [u8],
+) -> Option<u32> {
+    if slots.is_empty() {
+        return None;
+    }
+    let mask = slots.len() - 1;
+    let mut s = (fnv1a(key) as usize) & mask;
+    // Terminates: the table holds a free slot (built so, or checked by
+    // `slots_valid` at load), and `s` stays below its power-of-two length.
+    loop {
+        let v = *slots.get(s)?;
+        if v == 0 {
+            return None;
+        }
+        if name_of(v - 1) == key {
+            return Some(v - 1);
+        }
+        s = (s + 1) & mask;
+    }
+}
+
+/// Shape checks for a loaded slot table over `n` names: empty, or a
+/// power-of-two length with a free slot and every id below `n`.
+pub(crate) fn slots_valid(slots: &[u32], n: usize) -> bool {
+    slots.is_empty()
+        || (slots.len().is_power_of_two()
+            && slots.contains(&0)
+            && slots.iter().all(|&v| v as usize <= n))
 }

@@ -22,14 +22,21 @@
 //! let perms = load_permissions("permissions.json",
 //!     br#"{"allow": ["Terminal(pnpm test:*)"], "deny": ["Terminal(pnpm test:e2e)"]}"#).value.unwrap();
 //! let policy = permc_compiler::compile(&perms, &Default::default());
-//! // [deny, ask, allow]: the first entry of each list that matches.
-//! assert_eq!(policy.terminal_matches(&["pnpm", "test:e2e"]), [0, u32::MAX, 0]);
+//! // The first entry of each list that matches.
+//! use permc_grammar::rules::{EntryIx, List};
+//! let m = policy.terminal_matches(&["pnpm", "test:e2e"]);
+//! assert_eq!((m[List::Deny], m[List::Ask], m[List::Allow]), (Some(EntryIx(0)), None, Some(EntryIx(0))));
 //! let bytes = permc_compiler::artifact::encode(&policy, &Default::default());
 //! assert_eq!(permc_compiler::artifact::decode(&bytes).unwrap().policy, policy);
 //! ```
 //!
 //! **Invariant.** Nothing here does I/O. The tables' accessors are
 //! `pub(crate)`: only [`compiled`] and [`diff`] read them.
+
+#![warn(missing_docs)]
+// Lengths become `u32` only through checked conversions, at size guards
+// that say their limit.
+#![warn(clippy::cast_possible_truncation)]
 
 pub mod artifact;
 pub mod compiled;
@@ -44,12 +51,14 @@ use permc_core::Origin;
 use permc_grammar::diagnostic::Location;
 use permc_grammar::json::Span;
 use permc_grammar::pattern::Pattern;
-use permc_grammar::rules::{Autonomy, AutonomyKey, AutonomyRule, Entry, List, Permissions};
+use permc_grammar::rules::{
+    Autonomy, AutonomyKey, AutonomyRule, Entry, EntryIx, List, PerList, Permissions,
+};
 use permc_grammar::{ActionType, Policy};
 use std::collections::HashMap;
 
 /// Number of action types (SPEC §1).
-pub const TYPES: usize = 20;
+pub const TYPES: usize = ActionType::ALL.len();
 
 /// A table of strings: one text, offsets.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,7 +79,7 @@ impl Default for StrTable {
 impl StrTable {
     fn push(&mut self, s: &str) {
         self.text.push_str(s);
-        self.off.push(self.text.len() as u32);
+        self.off.push(ix(self.text.len()));
     }
 
     /// Number of strings.
@@ -115,8 +124,8 @@ impl EntryTable {
         let mut t = EntryTable::default();
         for e in entries {
             t.text.push(&e.pattern.text);
-            t.line.push(e.location.line as u32);
-            t.col.push(e.location.column as u32);
+            t.line.push(ix(e.location.line));
+            t.col.push(ix(e.location.column));
         }
         t
     }
@@ -181,23 +190,6 @@ fn policy_of(c: u8) -> Option<Policy> {
     }
 }
 
-fn slots_for<'a>(names: impl ExactSizeIterator<Item = &'a str>) -> Vec<u32> {
-    let n = names.len();
-    if n == 0 {
-        return Vec::new();
-    }
-    let cap = (n * 2).next_power_of_two().max(2);
-    let mut slots = vec![0u32; cap];
-    for (id, name) in names.enumerate() {
-        let mut s = (hash::fnv1a(name.as_bytes()) as usize) & (cap - 1);
-        while slots[s] != 0 {
-            s = (s + 1) & (cap - 1);
-        }
-        slots[s] = id as u32 + 1;
-    }
-    slots
-}
-
 impl AutonomyTable {
     fn of(a: &Autonomy) -> AutonomyTable {
         let mut t = AutonomyTable {
@@ -212,27 +204,27 @@ impl AutonomyTable {
         // The first rule for (agent, key), as `Autonomy::get` finds it.
         let mut first: HashMap<(u32, u8), u32> = HashMap::new();
         for (i, r) in a.rules.iter().enumerate() {
-            let next = agent_ids.len() as u32;
+            let next = ix(agent_ids.len());
             let id = *agent_ids.entry(r.agent.as_str()).or_insert_with(|| {
                 t.agents.push(&r.agent);
                 next
             });
             let key = match r.key {
                 AutonomyKey::Wildcard => 0,
-                AutonomyKey::Type(ty) => 1 + ty.index() as u8,
+                AutonomyKey::Type(ty) => type_key(ty.index()),
             };
-            first.entry((id, key)).or_insert(i as u32);
+            first.entry((id, key)).or_insert(ix(i));
             t.rule_agent.push(id);
             t.rule_key.push(key);
             t.rule_mode.push(policy_code(r.mode));
-            t.rule_line.push(r.location.line as u32);
-            t.rule_col.push(r.location.column as u32);
+            t.rule_line.push(ix(r.location.line));
+            t.rule_col.push(ix(r.location.column));
         }
-        t.agent_slots = slots_for((0..t.agents.len()).map(|i| t.agents.get(i)));
-        for agent in 0..t.agents.len() as u32 {
+        t.agent_slots = hash::slots((0..t.agents.len()).map(|i| t.agents.get(i).as_bytes()));
+        for agent in 0..ix(t.agents.len()) {
             let wildcard = first.get(&(agent, 0)).copied();
             for ty in 0..TYPES {
-                let specific = first.get(&(agent, 1 + ty as u8)).copied();
+                let specific = first.get(&(agent, type_key(ty))).copied();
                 let mode = |r: u32| a.rules.get(r as usize).map(|r| r.mode);
                 // SPEC §2.2, steps 2–5.
                 let res = match (specific, wildcard) {
@@ -260,22 +252,9 @@ impl AutonomyTable {
     }
 
     fn agent(&self, name: &str) -> Option<u32> {
-        if self.agent_slots.is_empty() {
-            return None;
-        }
-        let mask = self.agent_slots.len() - 1;
-        let mut s = (hash::fnv1a(name.as_bytes()) as usize) & mask;
-        // Terminates: loaded tables hold a free slot (checked).
-        loop {
-            let v = *self.agent_slots.get(s)?;
-            if v == 0 {
-                return None;
-            }
-            if self.agents.get(v as usize - 1) == name {
-                return Some(v - 1);
-            }
-            s = (s + 1) & mask;
-        }
+        hash::find_slot(&self.agent_slots, name.as_bytes(), |id| {
+            self.agents.get(id as usize).as_bytes()
+        })
     }
 
     pub(crate) fn validate(&self) -> Result<(), String> {
@@ -324,9 +303,7 @@ impl AutonomyTable {
         )?;
         e(
             (na == 0 && self.agent_slots.is_empty())
-                || (self.agent_slots.len().is_power_of_two()
-                    && self.agent_slots.contains(&0)
-                    && self.agent_slots.iter().all(|&v| v as usize <= na)),
+                || (!self.agent_slots.is_empty() && hash::slots_valid(&self.agent_slots, na)),
             "agent index",
         )
     }
@@ -398,17 +375,36 @@ fn push_u32(s: &mut String, mut n: u32) {
     }
 }
 
-/// The list behind an accept-triple index.
-pub fn list_of(i: usize) -> List {
-    match i {
-        DENY => List::Deny,
-        ASK => List::Ask,
-        _ => List::Allow,
-    }
+/// The list behind an accept-triple index ([`List`]'s one order).
+pub(crate) fn list_of(i: usize) -> List {
+    List::ALL.get(i).copied().unwrap_or(List::Allow)
 }
 
 fn lists_of(p: &Permissions) -> [(usize, &[Entry]); 3] {
     [(DENY, &p.deny), (ASK, &p.ask), (ALLOW, &p.allow)]
+}
+
+/// A table length or index as the compiled form stores it (`u32`).
+///
+/// Every count of the compiled form (entries, tokens, token bytes, trie
+/// nodes, states) is bounded by the bytes of the rule files it comes from
+/// (determinized states by the state cap), and the readers refuse a rule
+/// file of 4 GiB or more (`permc_grammar::rules::MAX_FILE_BYTES`), so a
+/// value past `u32::MAX` cannot reach here. Were one to, it saturates to
+/// `NONE` ("no entry") instead of wrapping into a valid small index.
+pub(crate) fn ix(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(NONE)
+}
+
+/// An autonomy key as the compiled form stores it: 0 for `*`, else 1 +
+/// the action type's index (below [`TYPES`], so it fits a `u8`).
+fn type_key(ty: usize) -> u8 {
+    u8::try_from(1 + ty).unwrap_or(u8::MAX)
+}
+
+/// An entry index from its packed form (`NONE`: no entry).
+pub(crate) fn entry_ix(k: u32) -> Option<EntryIx> {
+    (k != NONE).then_some(EntryIx(k))
 }
 
 /// Compiles the rule files (SPEC §9).
@@ -429,7 +425,7 @@ fn compile_with(permissions: &Permissions, autonomy: &Autonomy, nfa: bool) -> Co
             if let Some(tokens) = e.pattern.tokens() {
                 trie.push(TriePattern {
                     list,
-                    index: k as u32,
+                    index: ix(k),
                     tokens,
                 });
             }
@@ -447,7 +443,7 @@ fn compile_with(permissions: &Permissions, autonomy: &Autonomy, nfa: bool) -> Co
             let t = e.pattern.action;
             let slot = &mut typed[t.index() * 3 + list];
             if *slot == NONE && e.pattern.matches_type(t) {
-                *slot = k as u32;
+                *slot = ix(k);
             }
         }
     }
@@ -512,9 +508,14 @@ impl CompiledPolicy {
             .unwrap_or_default()
     }
 
-    /// Per list (`[deny, ask, allow]`), the first entry matching a segment
-    /// with these argument words, or `u32::MAX` (SPEC §3.2, §5.3 step 6).
-    pub fn terminal_matches<S: AsRef<str>>(&self, words: &[S]) -> [u32; 3] {
+    /// Per list, the first entry matching a segment with these argument
+    /// words (SPEC §3.2, §5.3 step 6).
+    pub fn terminal_matches<S: AsRef<str>>(&self, words: &[S]) -> PerList<Option<EntryIx>> {
+        PerList(self.matcher.first_matches(words).map(entry_ix))
+    }
+
+    /// [`Self::terminal_matches`] packed, for the engine: `NONE` for none.
+    pub(crate) fn terminal_matches_packed<S: AsRef<str>>(&self, words: &[S]) -> [u32; 3] {
         self.matcher.first_matches(words)
     }
 
@@ -605,12 +606,12 @@ impl CompiledPolicy {
         [agent, ": ", key, " = ", mode].concat()
     }
 
-    /// Entry `k` of the list at accept index `list`, as a decision names
-    /// it: its text and `file:line:col`.
-    pub fn entry_rule(&self, list: usize, k: u32) -> permc_core::RuleRef {
+    /// Entry `k` of `list`, as a decision names it: its text and
+    /// `file:line:col`.
+    pub fn entry_rule(&self, list: List, k: EntryIx) -> permc_core::RuleRef {
         permc_core::RuleRef {
-            rule: self.entry_text(list, k).to_string(),
-            source: self.entry_source(list, k),
+            rule: self.entry_text(list.index(), k.0).to_string(),
+            source: self.entry_source(list.index(), k.0),
         }
     }
 

@@ -27,20 +27,22 @@
 //! open-addressed hash tables, so the artifact loads by copying arrays and
 //! no table is rebuilt at load time.
 
-use crate::hash::{fnv1a, FnvMap};
+use crate::hash::FnvMap;
+use crate::ix;
 use permc_grammar::pattern::PatToken;
+use permc_grammar::rules::List;
 use permc_grammar::shell::Known;
 use std::collections::BTreeMap;
 
 /// "No entry", "no state": the largest `u32`.
 pub const NONE: u32 = u32::MAX;
 
-/// The lists in the order of a state's `accept` triple.
-pub const DENY: usize = 0;
+/// Index of `deny` in a state's `accept` triple: [`List`]'s one order.
+pub const DENY: usize = List::Deny.index();
 /// Index of `ask` in an accept triple.
-pub const ASK: usize = 1;
+pub const ASK: usize = List::Ask.index();
 /// Index of `allow` in an accept triple.
-pub const ALLOW: usize = 2;
+pub const ALLOW: usize = List::Allow.index();
 
 /// An open-addressed hash table `u64 → u32` in two flat arrays (linear
 /// probing, load factor ≤ 1/2, [`FlatMap::EMPTY`] marks a free slot).
@@ -77,6 +79,7 @@ impl FlatMap {
     }
 
     #[inline]
+    #[allow(clippy::cast_possible_truncation)] // the top `bits` bits: they fit
     fn slot(&self, key: u64) -> usize {
         // Fibonacci hashing: the top bits of key × 2^64/φ.
         let bits = self.keys.len().trailing_zeros();
@@ -202,7 +205,7 @@ impl Nfa {
         for p in patterns {
             let mut n = 0usize;
             for t in p.tokens {
-                let next = nodes.len() as u32;
+                let next = ix(nodes.len());
                 let map = match t {
                     PatToken::Exact(_) => &mut nodes[n].exact,
                     PatToken::Prefix(_) => &mut nodes[n].prefix,
@@ -296,6 +299,219 @@ fn state_cap(nfa_nodes: usize) -> usize {
     nfa_nodes.saturating_mul(8).max(1 << 16)
 }
 
+/// The state of [`Matcher::build_with`]: the states found so far (each a
+/// set of trie nodes), in the order their ids were given, and the tables
+/// being filled for each.
+struct Builder<'n> {
+    nfa: &'n Nfa,
+    /// Determinizing (the DFA path) or keeping the NFA (the fallback).
+    deterministic: bool,
+    /// States as sets of trie nodes; a DFA finds them as it goes, the NFA
+    /// has one per trie node.
+    states: Vec<Vec<u32>>,
+    /// DFA: the id of each multi-node state.
+    state_ids: FnvMap<Vec<u32>, u32>,
+    /// DFA: the id of each single-node state, by its node (most states are
+    /// one trie node, and this spares a `Vec` key per edge).
+    single_ids: FnvMap<u32, u32>,
+    /// NFA: target lists (a DFA's list i is state i).
+    lists: Vec<Vec<u32>>,
+    list_ids: FnvMap<Vec<u32>, u32>,
+    /// Exact tokens, by text and in id order.
+    tokens: FnvMap<&'n str, u32>,
+    tok_list: Vec<&'n str>,
+    accept: Vec<u32>,
+    bt_root: Vec<u32>,
+    edges: Vec<(u64, u32)>,
+    bt_edges: Vec<(u64, u32)>,
+    bt_target: Vec<u32>,
+}
+
+impl<'n> Builder<'n> {
+    fn new(nfa: &'n Nfa, deterministic: bool) -> Builder<'n> {
+        let mut b = Builder {
+            nfa,
+            deterministic,
+            states: Vec::new(),
+            state_ids: FnvMap::default(),
+            single_ids: FnvMap::default(),
+            lists: Vec::new(),
+            list_ids: FnvMap::default(),
+            tokens: FnvMap::default(),
+            tok_list: Vec::new(),
+            accept: Vec::new(),
+            bt_root: Vec::new(),
+            edges: Vec::new(),
+            bt_edges: Vec::new(),
+            bt_target: Vec::new(),
+        };
+        if deterministic {
+            b.states.push(vec![0]);
+            b.state_ids.insert(vec![0], 0);
+            b.single_ids.insert(0, 0);
+        } else {
+            b.states = (0..nfa.nodes.len()).map(|n| vec![ix(n)]).collect();
+        }
+        b
+    }
+
+    /// The id of an exact token, given on first sight.
+    fn token(&mut self, t: &'n str) -> u32 {
+        let next = ix(self.tok_list.len());
+        let list = &mut self.tok_list;
+        *self.tokens.entry(t).or_insert_with(|| {
+            list.push(t);
+            next
+        })
+    }
+
+    /// The target of a set of trie nodes: a state (DFA) or a target list
+    /// (NFA), created on first sight.
+    fn target(&mut self, nodes: Vec<u32>) -> u32 {
+        let nodes = set_of(nodes);
+        if !self.deterministic {
+            let next = ix(self.lists.len());
+            let lists = &mut self.lists;
+            return *self.list_ids.entry(nodes.clone()).or_insert_with(|| {
+                lists.push(nodes);
+                next
+            });
+        }
+        let next = ix(self.states.len());
+        let states = &mut self.states;
+        match nodes[..] {
+            [c] => *self.single_ids.entry(c).or_insert_with(|| {
+                states.push(nodes);
+                next
+            }),
+            _ => *self.state_ids.entry(nodes.clone()).or_insert_with(|| {
+                states.push(nodes);
+                next
+            }),
+        }
+    }
+
+    /// A DFA state of one trie node without wildcard edges: its exact
+    /// edges lead to single-node states one to one.
+    fn single_state(&mut self, i: usize, n: u32) {
+        let node = &self.nfa.nodes[n as usize];
+        self.accept.extend_from_slice(&node.accept);
+        self.bt_root.push(NONE);
+        for (t, &c) in &node.exact {
+            let next = ix(self.states.len());
+            let states = &mut self.states;
+            let list = *self.single_ids.entry(c).or_insert_with(|| {
+                states.push(vec![c]);
+                next
+            });
+            let tok = self.token(t.as_str());
+            self.edges.push((((i as u64) << 32) | u64::from(tok), list));
+        }
+    }
+
+    /// Any other state: the first entry per list over its nodes, its exact
+    /// edges (each also taken by the wildcards that match the token), and a
+    /// byte trie over its wildcard prefixes.
+    fn set_state(&mut self, i: usize) {
+        let nfa = self.nfa;
+        let set = self.states[i].clone();
+        let mut acc = [NONE; 3];
+        let mut exact: BTreeMap<&'n str, Vec<u32>> = BTreeMap::new();
+        let mut prefix: BTreeMap<&'n str, Vec<u32>> = BTreeMap::new();
+        for &n in &set {
+            let node = &nfa.nodes[n as usize];
+            for (a, b) in acc.iter_mut().zip(node.accept) {
+                *a = (*a).min(b);
+            }
+            for (t, &c) in &node.exact {
+                exact.entry(t.as_str()).or_default().push(c);
+            }
+            for (t, &c) in &node.prefix {
+                prefix.entry(t.as_str()).or_default().push(c);
+            }
+        }
+        self.accept.extend_from_slice(&acc);
+        let mut trie = ByteTrie::new();
+        for (p, targets) in &prefix {
+            trie.insert(p.as_bytes(), targets);
+        }
+        for (t, children) in exact {
+            let mut nodes = children;
+            nodes.extend(trie.matched_by(t.as_bytes()));
+            let list = self.target(nodes);
+            let tok = self.token(t);
+            self.edges.push((((i as u64) << 32) | u64::from(tok), list));
+        }
+        if prefix.is_empty() {
+            self.bt_root.push(NONE);
+        } else {
+            self.byte_trie(&trie);
+        }
+    }
+
+    /// A state's byte trie over its wildcard prefixes, with global node ids.
+    fn byte_trie(&mut self, trie: &ByteTrie) {
+        let base = ix(self.bt_target.len());
+        self.bt_root.push(base);
+        let mut inherited: Vec<Vec<u32>> = vec![Vec::new(); trie.children.len()];
+        // Children are created after their parent, so index order is a
+        // topological order.
+        for n in 0..trie.children.len() {
+            let mut here = inherited[n].clone();
+            here.extend_from_slice(&trie.own[n]);
+            for (&b, &c) in &trie.children[n] {
+                inherited[c] = here.clone();
+                self.bt_edges
+                    .push(((u64::from(base + ix(n)) << 8) | u64::from(b), base + ix(c)));
+            }
+            let t = if trie.own[n].is_empty() {
+                NONE
+            } else {
+                self.target(here)
+            };
+            self.bt_target.push(t);
+        }
+    }
+
+    /// The matcher: flat arrays and hash tables.
+    fn finish(self) -> Matcher {
+        let (target_off, targets) = if self.deterministic {
+            let n = ix(self.states.len());
+            ((0..=n).collect(), (0..n).collect())
+        } else {
+            let mut off = vec![0u32];
+            let mut flat = Vec::new();
+            for l in &self.lists {
+                flat.extend_from_slice(l);
+                off.push(ix(flat.len()));
+            }
+            (off, flat)
+        };
+        let mut tok_bytes = Vec::new();
+        let mut tok_off = vec![0u32];
+        for t in &self.tok_list {
+            tok_bytes.extend_from_slice(t.as_bytes());
+            tok_off.push(ix(tok_bytes.len()));
+        }
+        let tok_slots = crate::hash::slots(self.tok_list.iter().map(|t| t.as_bytes()));
+        Matcher {
+            deterministic: self.deterministic,
+            start: 0,
+            accept: self.accept,
+            bt_root: self.bt_root,
+            tok_bytes,
+            tok_off,
+            tok_slots,
+            edges: FlatMap::build(&self.edges),
+            bt_edges: FlatMap::build(&self.bt_edges),
+            bt_target: self.bt_target,
+            target_off,
+            targets,
+            reach: std::sync::OnceLock::new(),
+        }
+    }
+}
+
 impl Matcher {
     /// Compiles patterns into a matcher, determinized when it stays under the
     /// state cap.
@@ -316,202 +532,24 @@ impl Matcher {
     /// `cap: Some(n)` determinizes, giving up past `n` states; `None` keeps
     /// the NFA.
     fn build_with(nfa: &Nfa, cap: Option<usize>) -> Option<Matcher> {
-        let deterministic = cap.is_some();
-        // States as sets of trie nodes.
-        let mut states: Vec<Vec<u32>> = if deterministic {
-            vec![vec![0]]
-        } else {
-            (0..nfa.nodes.len() as u32).map(|n| vec![n]).collect()
-        };
-        let mut state_ids: FnvMap<Vec<u32>, u32> = FnvMap::default();
-        if deterministic {
-            state_ids.insert(vec![0], 0);
-        }
-        // Target lists (NFA only; a DFA's list i is state i).
-        let mut lists: Vec<Vec<u32>> = Vec::new();
-        let mut list_ids: FnvMap<Vec<u32>, u32> = FnvMap::default();
-        let mut tokens: FnvMap<&str, u32> = FnvMap::default();
-        // Singleton states by their node: most states are one trie node,
-        // and this spares a `Vec` key per edge.
-        let mut single_ids: FnvMap<u32, u32> = FnvMap::default();
-        if deterministic {
-            single_ids.insert(0, 0);
-        }
-        let mut tok_list: Vec<&str> = Vec::new();
-        let mut accept = Vec::new();
-        let mut bt_root = Vec::new();
-        let mut edges: Vec<(u64, u32)> = Vec::new();
-        let mut bt_edges: Vec<(u64, u32)> = Vec::new();
-        let mut bt_target: Vec<u32> = Vec::new();
-
+        let mut b = Builder::new(nfa, cap.is_some());
         let mut i = 0usize;
-        while i < states.len() {
-            if let Some(cap) = cap {
-                if states.len() > cap {
-                    return None;
-                }
+        while i < b.states.len() {
+            if cap.is_some_and(|cap| b.states.len() > cap) {
+                return None;
             }
             // Fast path: a state that is one trie node without wildcard
             // edges (the common case) maps its exact edges one to one.
-            if deterministic && states[i].len() == 1 {
-                let n = states[i][0];
-                let node = &nfa.nodes[n as usize];
-                if node.prefix.is_empty() {
-                    accept.extend_from_slice(&node.accept);
-                    bt_root.push(NONE);
-                    for (t, &c) in &node.exact {
-                        let next = states.len() as u32;
-                        let list = *single_ids.entry(c).or_insert_with(|| {
-                            states.push(vec![c]);
-                            next
-                        });
-                        let next_tok = tok_list.len() as u32;
-                        let tok = *tokens.entry(t.as_str()).or_insert_with(|| {
-                            tok_list.push(t.as_str());
-                            next_tok
-                        });
-                        edges.push((((i as u64) << 32) | u64::from(tok), list));
-                    }
-                    i += 1;
-                    continue;
+            match b.states[i][..] {
+                [n] if b.deterministic && nfa.nodes[n as usize].prefix.is_empty() => {
+                    b.single_state(i, n);
                 }
-            }
-            let set = states[i].clone();
-            let mut acc = [NONE; 3];
-            let mut exact: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
-            let mut prefix: BTreeMap<&str, Vec<u32>> = BTreeMap::new();
-            for &n in &set {
-                let node = &nfa.nodes[n as usize];
-                for (a, b) in acc.iter_mut().zip(node.accept) {
-                    *a = (*a).min(b);
-                }
-                for (t, &c) in &node.exact {
-                    exact.entry(t.as_str()).or_default().push(c);
-                }
-                for (t, &c) in &node.prefix {
-                    prefix.entry(t.as_str()).or_default().push(c);
-                }
-            }
-            accept.extend_from_slice(&acc);
-
-            // Resolves a set of trie nodes to a target list id.
-            let mut target = |nodes: Vec<u32>, states: &mut Vec<Vec<u32>>| -> u32 {
-                let nodes = set_of(nodes);
-                if deterministic && nodes.len() == 1 {
-                    let next = states.len() as u32;
-                    let c = nodes[0];
-                    *single_ids.entry(c).or_insert_with(|| {
-                        states.push(nodes);
-                        next
-                    })
-                } else if deterministic {
-                    let next = states.len() as u32;
-                    *state_ids.entry(nodes.clone()).or_insert_with(|| {
-                        states.push(nodes);
-                        next
-                    })
-                } else {
-                    let next = lists.len() as u32;
-                    *list_ids.entry(nodes.clone()).or_insert_with(|| {
-                        lists.push(nodes);
-                        next
-                    })
-                }
-            };
-
-            let mut trie = ByteTrie::new();
-            for (p, targets) in &prefix {
-                trie.insert(p.as_bytes(), targets);
-            }
-            for (t, children) in exact {
-                let mut nodes = children;
-                nodes.extend(trie.matched_by(t.as_bytes()));
-                let list = target(nodes, &mut states);
-                let next_tok = tok_list.len() as u32;
-                let tok = *tokens.entry(t).or_insert_with(|| {
-                    tok_list.push(t);
-                    next_tok
-                });
-                edges.push((((i as u64) << 32) | u64::from(tok), list));
-            }
-            if prefix.is_empty() {
-                bt_root.push(NONE);
-            } else {
-                // Global ids for this state's byte-trie nodes.
-                let base = bt_target.len() as u32;
-                bt_root.push(base);
-                let mut inherited: Vec<Vec<u32>> = vec![Vec::new(); trie.children.len()];
-                // Children are created after their parent, so index order is
-                // a topological order.
-                for n in 0..trie.children.len() {
-                    let mut here = inherited[n].clone();
-                    here.extend_from_slice(&trie.own[n]);
-                    for (&b, &c) in &trie.children[n] {
-                        inherited[c] = here.clone();
-                        bt_edges.push((
-                            (u64::from(base + n as u32) << 8) | u64::from(b),
-                            base + c as u32,
-                        ));
-                    }
-                    bt_target.push(if trie.own[n].is_empty() {
-                        NONE
-                    } else {
-                        target(here, &mut states)
-                    });
-                }
+                _ => b.set_state(i),
             }
             i += 1;
         }
-
-        let (target_off, targets) = if deterministic {
-            (
-                (0..=states.len() as u32).collect(),
-                (0..states.len() as u32).collect(),
-            )
-        } else {
-            let mut off = vec![0u32];
-            let mut flat = Vec::new();
-            for l in &lists {
-                flat.extend_from_slice(l);
-                off.push(flat.len() as u32);
-            }
-            (off, flat)
-        };
-        let mut tok_bytes = Vec::new();
-        let mut tok_off = vec![0u32];
-        for t in &tok_list {
-            tok_bytes.extend_from_slice(t.as_bytes());
-            tok_off.push(tok_bytes.len() as u32);
-        }
-        let mut tok_slots = Vec::new();
-        if !tok_list.is_empty() {
-            let cap = (tok_list.len() * 2).next_power_of_two().max(2);
-            tok_slots = vec![0u32; cap];
-            for (id, t) in tok_list.iter().enumerate() {
-                let mut s = (fnv1a(t.as_bytes()) as usize) & (cap - 1);
-                while tok_slots[s] != 0 {
-                    s = (s + 1) & (cap - 1);
-                }
-                tok_slots[s] = id as u32 + 1;
-            }
-        }
-        Some(Matcher {
-            deterministic,
-            start: 0,
-            accept,
-            bt_root,
-            tok_bytes,
-            tok_off,
-            tok_slots,
-            edges: FlatMap::build(&edges),
-            bt_edges: FlatMap::build(&bt_edges),
-            bt_target,
-            target_off,
-            targets,
-            reach: std::sync::OnceLock::new(),
-        })
+        Some(b.finish())
     }
-
     /// Number of states.
     pub fn states(&self) -> usize {
         self.bt_root.len()
@@ -527,8 +565,9 @@ impl Matcher {
         self.deterministic
     }
 
+    /// The text of exact token `id` (empty for an id out of range).
     #[inline]
-    fn token_text(&self, id: u32) -> &[u8] {
+    pub(crate) fn token_text(&self, id: u32) -> &[u8] {
         let i = id as usize;
         match (self.tok_off.get(i), self.tok_off.get(i + 1)) {
             (Some(&a), Some(&b)) => self
@@ -541,23 +580,8 @@ impl Matcher {
 
     /// The id of the exact token equal to `word`, if any pattern has it.
     #[inline]
-    fn token(&self, word: &[u8]) -> Option<u32> {
-        if self.tok_slots.is_empty() {
-            return None;
-        }
-        let mask = self.tok_slots.len() - 1;
-        let mut s = (fnv1a(word) as usize) & mask;
-        // Terminates: a loaded table always has a free slot (`valid`).
-        loop {
-            let v = self.tok_slots[s];
-            if v == 0 {
-                return None;
-            }
-            if self.token_text(v - 1) == word {
-                return Some(v - 1);
-            }
-            s = (s + 1) & mask;
-        }
+    pub(crate) fn token(&self, word: &[u8]) -> Option<u32> {
+        crate::hash::find_slot(&self.tok_slots, word, |id| self.token_text(id))
     }
 
     /// The target list a word leads to from `state`.
@@ -786,10 +810,10 @@ impl Matcher {
         for v in &mut succ {
             v.sort_unstable();
             v.dedup();
-            succ_off.push(flat.len() as u32);
+            succ_off.push(ix(flat.len()));
             flat.extend_from_slice(v);
         }
-        succ_off.push(flat.len() as u32);
+        succ_off.push(ix(flat.len()));
         // Post-order, iteratively (patterns may be long).
         let mut below: Vec<[u32; 3]> = (0..n)
             .map(|s| {
@@ -853,7 +877,7 @@ impl Matcher {
         }
         ok((self.start as usize) < n, "start state out of range")?;
         ok(self.accept.len() == 3 * n, "accept table size")?;
-        let nt = self.tokens() as u32;
+        let nt = ix(self.tokens());
         ok(!self.tok_off.is_empty(), "token offsets missing")?;
         ok(
             self.tok_off.windows(2).all(|w| w[0] <= w[1])
@@ -862,13 +886,10 @@ impl Matcher {
             "token offsets",
         )?;
         ok(
-            self.tok_slots.is_empty()
-                || (self.tok_slots.len().is_power_of_two()
-                    && self.tok_slots.contains(&0)
-                    && self.tok_slots.iter().all(|&v| v <= nt)),
+            crate::hash::slots_valid(&self.tok_slots, nt as usize),
             "token table",
         )?;
-        let nl = self.target_off.len().saturating_sub(1) as u32;
+        let nl = ix(self.target_off.len().saturating_sub(1));
         ok(
             !self.target_off.is_empty()
                 && self.target_off.first() == Some(&0)
@@ -893,7 +914,7 @@ impl Matcher {
             }),
             "edge keys",
         )?;
-        let nb = self.bt_target.len() as u32;
+        let nb = ix(self.bt_target.len());
         ok(self.bt_edges.valid(nb), "byte-trie table")?;
         ok(
             self.bt_root.iter().all(|&b| b == NONE || b < nb),

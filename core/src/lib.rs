@@ -24,6 +24,11 @@
 //! assert_eq!(d.reason.name(), "file.allow");
 //! ```
 
+#![warn(missing_docs)]
+// Lengths become `u32` only through checked conversions, at size guards
+// that say their limit.
+#![warn(clippy::cast_possible_truncation)]
+
 pub mod always;
 pub mod decision;
 pub mod facts;

@@ -27,6 +27,119 @@ impl Severity {
     }
 }
 
+/// Every check permc reports (SPEC §11's table, in its order, then the
+/// findings about the files themselves and about permc.toml).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CheckId {
+    /// `invalid-json`.
+    InvalidJson,
+    /// `invalid-shape`.
+    InvalidShape,
+    /// `invalid-pattern`.
+    InvalidPattern,
+    /// `unknown-label`.
+    UnknownLabel,
+    /// `unknown-key`.
+    UnknownKey,
+    /// `duplicate-key`.
+    DuplicateKey,
+    /// `dead-pattern`.
+    DeadPattern,
+    /// `shadowed-by-deny`.
+    ShadowedByDeny,
+    /// `shadowed-by-ask`.
+    ShadowedByAsk,
+    /// `redundant-rule`.
+    RedundantRule,
+    /// `unanchored-mutating-verb`.
+    UnanchoredMutatingVerb,
+    /// `neutralized-by-ceiling`.
+    NeutralizedByCeiling,
+    /// `broad-always-expansion`.
+    BroadAlwaysExpansion,
+    /// `literal-star`.
+    LiteralStar,
+    /// `literal-variable`.
+    LiteralVariable,
+    /// `autonomy-redundant`.
+    AutonomyRedundant,
+    /// `unreadable-file`: a file that cannot be read.
+    UnreadableFile,
+    /// `not-a-rule-file`: neither rule file's shape.
+    NotARuleFile,
+    /// `stale-suppression`: a permc.toml suppression that matches nothing.
+    StaleSuppression,
+    /// `internal-error`: a check that failed (a bug in permc).
+    InternalError,
+    /// `artifact`: a compiled artifact that cannot be loaded (`permc serve`).
+    Artifact,
+}
+
+impl CheckId {
+    /// Every check id.
+    pub const ALL: [CheckId; 21] = [
+        CheckId::InvalidJson,
+        CheckId::InvalidShape,
+        CheckId::InvalidPattern,
+        CheckId::UnknownLabel,
+        CheckId::UnknownKey,
+        CheckId::DuplicateKey,
+        CheckId::DeadPattern,
+        CheckId::ShadowedByDeny,
+        CheckId::ShadowedByAsk,
+        CheckId::RedundantRule,
+        CheckId::UnanchoredMutatingVerb,
+        CheckId::NeutralizedByCeiling,
+        CheckId::BroadAlwaysExpansion,
+        CheckId::LiteralStar,
+        CheckId::LiteralVariable,
+        CheckId::AutonomyRedundant,
+        CheckId::UnreadableFile,
+        CheckId::NotARuleFile,
+        CheckId::StaleSuppression,
+        CheckId::InternalError,
+        CheckId::Artifact,
+    ];
+
+    /// The check's name, as users write and read it (`invalid-json`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            CheckId::InvalidJson => "invalid-json",
+            CheckId::InvalidShape => "invalid-shape",
+            CheckId::InvalidPattern => "invalid-pattern",
+            CheckId::UnknownLabel => "unknown-label",
+            CheckId::UnknownKey => "unknown-key",
+            CheckId::DuplicateKey => "duplicate-key",
+            CheckId::DeadPattern => "dead-pattern",
+            CheckId::ShadowedByDeny => "shadowed-by-deny",
+            CheckId::ShadowedByAsk => "shadowed-by-ask",
+            CheckId::RedundantRule => "redundant-rule",
+            CheckId::UnanchoredMutatingVerb => "unanchored-mutating-verb",
+            CheckId::NeutralizedByCeiling => "neutralized-by-ceiling",
+            CheckId::BroadAlwaysExpansion => "broad-always-expansion",
+            CheckId::LiteralStar => "literal-star",
+            CheckId::LiteralVariable => "literal-variable",
+            CheckId::AutonomyRedundant => "autonomy-redundant",
+            CheckId::UnreadableFile => "unreadable-file",
+            CheckId::NotARuleFile => "not-a-rule-file",
+            CheckId::StaleSuppression => "stale-suppression",
+            CheckId::InternalError => "internal-error",
+            CheckId::Artifact => "artifact",
+        }
+    }
+
+    /// The check of that name.
+    pub fn from_name(name: &str) -> Option<CheckId> {
+        CheckId::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+impl fmt::Display for CheckId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// A secondary place a diagnostic points at.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Related {
@@ -41,8 +154,8 @@ pub struct Related {
 /// One finding about a rule file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
-    /// The check's name (SPEC §11), e.g. `invalid-json`.
-    pub check: &'static str,
+    /// The check (SPEC §11), e.g. `invalid-json`.
+    pub check: CheckId,
     /// Severity.
     pub severity: Severity,
     /// The file, as named on the command line.
@@ -60,7 +173,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic with no help and no related spans.
     pub fn new(
-        check: &'static str,
+        check: CheckId,
         severity: Severity,
         file: &str,
         span: Span,

@@ -15,6 +15,11 @@
 //!
 //! Nothing here does I/O; readers take bytes and never panic.
 
+#![warn(missing_docs)]
+// Lengths become `u32` only through checked conversions, at size guards
+// that say their limit.
+#![warn(clippy::cast_possible_truncation)]
+
 pub mod action;
 pub mod diagnostic;
 pub mod json;

@@ -5,9 +5,15 @@ use crate::shell::{self, Unparsed};
 use pest::Parser as _;
 use std::fmt;
 
-#[derive(pest_derive::Parser)]
-#[grammar = "pattern.pest"]
-struct PatternGrammar;
+/// The pest grammar of patterns (`pattern.pest`); its derive generates
+/// the `Rule` enum, private to this module.
+mod grammar {
+    #![allow(missing_docs)]
+    #[derive(pest_derive::Parser)]
+    #[grammar = "pattern.pest"]
+    pub(super) struct PatternGrammar;
+}
+use grammar::{PatternGrammar, Rule};
 
 /// A parsed pattern.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,19 +2,22 @@
 //! spans, rejected whole with every error found.
 
 use crate::action::{closest, ActionType, Policy};
-use crate::diagnostic::{Diagnostic, LineIndex, Location, Severity};
+use crate::diagnostic::{CheckId, Diagnostic, LineIndex, Location, Severity};
 use crate::json::{self, Member, Node, Span, Value};
 use crate::pattern::{Pattern, PatternErrorKind};
 
-/// One of the three lists of permissions.json.
+/// One of the three lists of permissions.json, in the one order permc
+/// uses everywhere: SPEC §5.3 step 6's precedence, deny, ask, allow. Its
+/// discriminant indexes every per-list table ([`PerList`], the compiled
+/// form's accept triples).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum List {
-    /// `allow` → auto_approve.
-    Allow,
-    /// `ask` → require_approval.
-    Ask,
     /// `deny` → deny.
-    Deny,
+    Deny = 0,
+    /// `ask` → require_approval.
+    Ask = 1,
+    /// `allow` → auto_approve.
+    Allow = 2,
 }
 
 impl List {
@@ -27,9 +30,50 @@ impl List {
         }
     }
 
-    /// The three lists.
-    pub const ALL: [List; 3] = [List::Allow, List::Deny, List::Ask];
+    /// The three lists, in precedence order.
+    pub const ALL: [List; 3] = [List::Deny, List::Ask, List::Allow];
+
+    /// The list's index in a [`PerList`] (its precedence rank).
+    pub const fn index(self) -> usize {
+        self as usize
+    }
 }
+
+/// One value per list, indexed by [`List`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+pub struct PerList<T>(pub [T; 3]);
+
+impl<T> PerList<T> {
+    /// A value per list, from `f`.
+    pub fn from_fn(mut f: impl FnMut(List) -> T) -> PerList<T> {
+        PerList(List::ALL.map(&mut f))
+    }
+
+    /// Each list with its value, in precedence order.
+    pub fn iter(&self) -> impl Iterator<Item = (List, &T)> {
+        List::ALL.into_iter().zip(self.0.iter())
+    }
+}
+
+impl<T> std::ops::Index<List> for PerList<T> {
+    type Output = T;
+    fn index(&self, l: List) -> &T {
+        &self.0[l.index()]
+    }
+}
+
+impl<T> std::ops::IndexMut<List> for PerList<T> {
+    fn index_mut(&mut self, l: List) -> &mut T {
+        &mut self.0[l.index()]
+    }
+}
+
+/// An entry's position in its list (0-based, file order). A list holds
+/// fewer than 2³² entries: a rule file is read whole into memory, and
+/// every entry takes at least `"X()",` (six bytes) of it, so the
+/// artifact's 4 GiB limit (permc-compiler) is reached first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EntryIx(pub u32);
 
 /// One pattern entry of permissions.json.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -167,12 +211,12 @@ impl<'a> Reader<'a> {
         }
     }
 
-    fn error(&mut self, check: &'static str, span: Span, msg: String, help: String) {
+    fn error(&mut self, check: CheckId, span: Span, msg: String, help: String) {
         self.diags
             .push(Diagnostic::new(check, Severity::Error, self.file, span, msg).with_help(help));
     }
 
-    fn warn(&mut self, check: &'static str, span: Span, msg: String, help: String) {
+    fn warn(&mut self, check: CheckId, span: Span, msg: String, help: String) {
         self.diags
             .push(Diagnostic::new(check, Severity::Warning, self.file, span, msg).with_help(help));
     }
@@ -197,7 +241,7 @@ impl<'a> Reader<'a> {
             match later {
                 Some(l) => {
                     let d = Diagnostic::new(
-                        "duplicate-key",
+                        CheckId::DuplicateKey,
                         Severity::Warning,
                         self.file,
                         m.key_span,
@@ -221,7 +265,7 @@ fn parse_json(r: &mut Reader<'_>, bytes: &[u8]) -> Option<Node> {
         Err(e) => {
             let at = e.valid_up_to();
             r.error(
-                "invalid-json",
+                CheckId::InvalidJson,
                 Span {
                     start: at,
                     end: at + 1,
@@ -236,7 +280,7 @@ fn parse_json(r: &mut Reader<'_>, bytes: &[u8]) -> Option<Node> {
         Ok(n) => Some(n),
         Err(e) => {
             r.error(
-                "invalid-json",
+                CheckId::InvalidJson,
                 Span {
                     start: e.offset,
                     end: (e.offset + 1).min(text.len()).max(e.offset),
@@ -263,11 +307,32 @@ pub fn load_permissions(file: &str, bytes: &[u8]) -> Loaded<Permissions> {
     finish(diags, perms)
 }
 
+/// The largest rule file permc reads: under 4 GiB, so that every count
+/// and offset of the compiled form fits the `u32` it is stored in.
+pub const MAX_FILE_BYTES: usize = u32::MAX as usize;
+
+/// A rule file of [`MAX_FILE_BYTES`] or more is refused whole.
+fn too_large(file: &str, len: usize) -> Option<Diagnostic> {
+    (len >= MAX_FILE_BYTES).then(|| {
+        Diagnostic::new(
+            CheckId::UnreadableFile,
+            Severity::Error,
+            file,
+            Span { start: 0, end: 0 },
+            format!("{file} is {len} bytes: permc reads rule files under 4 GiB"),
+        )
+        .with_help("split the rules, or remove the entries no command needs")
+    })
+}
+
 /// Reads permissions.json as far as it goes: every diagnostic, and the
 /// entries that were read even when others are errors (the analyzer still
 /// reports their findings). Never decide from it: a file with errors is
 /// rejected whole (SPEC §2) — use [`load_permissions`].
 pub fn load_permissions_partial(file: &str, bytes: &[u8]) -> (Vec<Diagnostic>, Permissions) {
+    if let Some(d) = too_large(file, bytes.len()) {
+        return (vec![d], Permissions::default());
+    }
     let text = String::from_utf8_lossy(bytes);
     let mut r = Reader {
         file,
@@ -297,7 +362,7 @@ fn finish<T>(mut diags: Vec<Diagnostic>, value: T) -> Loaded<T> {
 fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
     let Value::Object(members) = &root.value else {
         r.error(
-            "invalid-shape",
+            CheckId::InvalidShape,
             root.span,
             format!(
                 "the top level must be an object, found {}",
@@ -320,7 +385,7 @@ fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
                     None => "only allow, deny and ask are read; remove this key".into(),
                 };
                 r.warn(
-                    "unknown-key",
+                    CheckId::UnknownKey,
                     m.key_span,
                     format!("unknown key `{other}` is ignored"),
                     help,
@@ -330,7 +395,7 @@ fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
         };
         let Value::Array(items) = &m.value.value else {
             r.error(
-                "invalid-shape",
+                CheckId::InvalidShape,
                 m.value.span,
                 format!(
                     "`{}` must be an array of pattern strings, found {}",
@@ -345,7 +410,7 @@ fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
         for item in items {
             let Value::String { text, raw } = &item.value else {
                 r.error(
-                    "invalid-shape",
+                    CheckId::InvalidShape,
                     item.span,
                     format!(
                         "`{}` must hold only strings, found {}",
@@ -380,8 +445,8 @@ fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
                         item.span
                     };
                     let check = match e.kind {
-                        PatternErrorKind::UnknownLabel { .. } => "unknown-label",
-                        _ => "invalid-pattern",
+                        PatternErrorKind::UnknownLabel { .. } => CheckId::UnknownLabel,
+                        _ => CheckId::InvalidPattern,
                     };
                     r.error(check, span, e.message, e.help);
                 }
@@ -404,6 +469,9 @@ pub fn load_autonomy(file: &str, bytes: &[u8]) -> Loaded<Autonomy> {
 /// Reads autonomy.json as far as it goes (see [`load_permissions_partial`]):
 /// never decide from it.
 pub fn load_autonomy_partial(file: &str, bytes: &[u8]) -> (Vec<Diagnostic>, Autonomy) {
+    if let Some(d) = too_large(file, bytes.len()) {
+        return (vec![d], Autonomy::default());
+    }
     let text = String::from_utf8_lossy(bytes);
     let mut r = Reader {
         file,
@@ -424,7 +492,7 @@ pub fn load_autonomy_partial(file: &str, bytes: &[u8]) -> (Vec<Diagnostic>, Auto
 fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
     let Value::Object(agents) = &root.value else {
         r.error(
-            "invalid-shape",
+            CheckId::InvalidShape,
             root.span,
             format!(
                 "the top level must be an object of agents, found {}",
@@ -440,7 +508,7 @@ fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
         let a = &agents[i];
         let Value::Object(rules) = &a.value.value else {
             r.error(
-                "invalid-shape",
+                CheckId::InvalidShape,
                 a.value.span,
                 format!(
                     "agent `{}` must map action types to modes, found {}",
@@ -471,7 +539,7 @@ fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
                     }
                 };
                 r.error(
-                    "invalid-shape",
+                    CheckId::InvalidShape,
                     m.key_span,
                     format!("unknown action type `{}`", m.key),
                     help,
@@ -494,7 +562,7 @@ fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
                     location: r.location(m.value.span.start),
                 }),
                 Err(msg) => r.error(
-                    "invalid-shape",
+                    CheckId::InvalidShape,
                     m.value.span,
                     msg,
                     "use \"auto_approve\", \"require_approval\" or \"deny\"".into(),
@@ -506,6 +574,14 @@ fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_file_of_4_gib_or_more_is_refused() {
+        let d = super::too_large("permissions.json", super::MAX_FILE_BYTES).expect("refused");
+        assert_eq!(d.check, CheckId::UnreadableFile);
+        assert!(d.message.contains("under 4 GiB"), "{}", d.message);
+        assert!(super::too_large("permissions.json", super::MAX_FILE_BYTES - 1).is_none());
+    }
+
     use super::*;
 
     #[test]
@@ -515,7 +591,7 @@ mod tests {
             br#"{"allow": ["Gitpush()", "Terminal('x", 3], "deny": "x", "alow": []}"#,
         );
         assert!(l.value.is_none());
-        let checks: Vec<_> = l.diagnostics.iter().map(|d| d.check).collect();
+        let checks: Vec<_> = l.diagnostics.iter().map(|d| d.check.name()).collect();
         assert_eq!(
             checks,
             [
@@ -551,7 +627,7 @@ mod tests {
         );
         let p = l.value.expect("loads");
         assert_eq!(p.allow[0].pattern.text, "Terminal(b)");
-        assert_eq!(l.diagnostics[0].check, "duplicate-key");
+        assert_eq!(l.diagnostics[0].check, CheckId::DuplicateKey);
     }
 
     #[test]

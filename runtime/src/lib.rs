@@ -23,6 +23,11 @@
 //! assert!(out.starts_with(br#"{"policy":"auto_approve","reason":"file.allow""#));
 //! ```
 
+#![warn(missing_docs)]
+// Lengths become `u32` only through checked conversions, at size guards
+// that say their limit.
+#![warn(clippy::cast_possible_truncation)]
+
 pub mod always;
 pub mod answer;
 pub mod explain;

@@ -19,6 +19,7 @@ use permc_compiler::{CompiledPolicy, Resolved};
 use permc_core::request::{Action, Context};
 use permc_core::Decision;
 use permc_core::Origin;
+use permc_grammar::rules::EntryIx;
 use permc_grammar::ActionType;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -132,7 +133,7 @@ fn action(kind: ActionType, command: Option<String>, agent: Option<&str>) -> Act
 }
 
 fn entry_of(
-    class: (Class, Option<u32>),
+    class: (Class, Option<EntryIx>),
     p: &CompiledPolicy,
     side: &'static str,
 ) -> Option<EntryRef> {
@@ -149,8 +150,8 @@ fn entry_of(
 /// The entry that causes a change: NEW's deciding entry, else (removed)
 /// OLD's.
 fn cause(
-    old: (Class, Option<u32>),
-    new: (Class, Option<u32>),
+    old: (Class, Option<EntryIx>),
+    new: (Class, Option<EntryIx>),
     po: &CompiledPolicy,
     pn: &CompiledPolicy,
 ) -> Option<EntryRef> {

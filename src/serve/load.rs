@@ -89,7 +89,11 @@ pub(super) fn diagnostics_json(diags: &[Diagnostic], name: &str, text: &[u8]) ->
 }
 
 /// A finding about a file as a whole (no position), in the one shape.
-pub(super) fn whole_file(check: &'static str, file: &str, message: &str) -> Value {
+pub(super) fn whole_file(
+    check: permc_grammar::diagnostic::CheckId,
+    file: &str,
+    message: &str,
+) -> Value {
     let d = Diagnostic::new(
         check,
         permc_grammar::Severity::Error,
@@ -182,7 +186,7 @@ pub(super) fn load_decider(
 pub(super) fn load_artifact(opts: &Options, path: &Path) -> Result<Loaded, Failure> {
     let fail = |e: CliError| Failure {
         diagnostics: vec![whole_file(
-            "artifact",
+            permc_grammar::diagnostic::CheckId::Artifact,
             &path.display().to_string(),
             &e.message().to_string(),
         )],

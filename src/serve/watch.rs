@@ -112,7 +112,7 @@ pub(super) fn watch(opts: &Options, sources: &Sources, initial: Vec<FileRead>, l
             .unwrap_or_else(|_| {
                 Err(Failure {
                     diagnostics: vec![whole_file(
-                        "internal-error",
+                        permc_grammar::diagnostic::CheckId::InternalError,
                         "",
                         "permc failed while loading the policy; please report it",
                     )],

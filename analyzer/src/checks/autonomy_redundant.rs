@@ -24,7 +24,7 @@
 
 use super::Check;
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 use permc_grammar::json::Span;
 use permc_grammar::rules::{AutonomyKey, AutonomyRule};
 use permc_grammar::Policy;
@@ -32,7 +32,7 @@ use std::collections::HashMap;
 
 /// `autonomy-redundant`.
 pub const CHECK: Check = Check {
-    name: "autonomy-redundant",
+    id: CheckId::AutonomyRedundant,
     severity: Severity::Info,
     file: "autonomy_redundant.rs",
     source: include_str!("autonomy_redundant.rs"),
@@ -61,7 +61,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         };
         out.push(
             Diagnostic::new(
-                CHECK.name,
+                CHECK.id,
                 CHECK.severity,
                 cx.name,
                 Span {

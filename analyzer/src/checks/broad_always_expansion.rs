@@ -41,13 +41,13 @@
 
 use super::{entries, tokens_match_verb, Check};
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 use permc_grammar::pattern::PatToken;
 use permc_grammar::rules::List;
 
 /// `broad-always-expansion`.
 pub const CHECK: Check = Check {
-    name: "broad-always-expansion",
+    id: CheckId::BroadAlwaysExpansion,
     severity: Severity::Warning,
     file: "broad_always_expansion.rs",
     source: include_str!("broad_always_expansion.rs"),
@@ -135,7 +135,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         out.push(
-            Diagnostic::new(CHECK.name, CHECK.severity, cx.name, e.span, message).with_help(help),
+            Diagnostic::new(CHECK.id, CHECK.severity, cx.name, e.span, message).with_help(help),
         );
     }
 }

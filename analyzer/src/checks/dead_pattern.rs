@@ -28,14 +28,14 @@
 use super::{entries, list_name, Check};
 use crate::FileContext;
 use permc_core::always::render_words;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 use permc_grammar::pattern::{DeadReason, PatternBody};
 use permc_grammar::rules::Entry;
 use permc_grammar::shell::{read_detailed, Word};
 
 /// `dead-pattern`.
 pub const CHECK: Check = Check {
-    name: "dead-pattern",
+    id: CheckId::DeadPattern,
     severity: Severity::Warning,
     file: "dead_pattern.rs",
     source: include_str!("dead_pattern.rs"),
@@ -52,7 +52,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
             DeadReason::ContentOnTypedLabel => {
                 let label = e.pattern.action.label();
                 Diagnostic::new(
-                    CHECK.name,
+                    CHECK.id,
                     CHECK.severity,
                     cx.name,
                     e.span,
@@ -72,7 +72,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                     format!("write one pattern per segment: {}", list.join(", "))
                 };
                 Diagnostic::new(
-                    CHECK.name,
+                    CHECK.id,
                     CHECK.severity,
                     cx.name,
                     e.span,

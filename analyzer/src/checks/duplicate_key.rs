@@ -21,11 +21,11 @@
 
 use super::{forward, Check};
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 
 /// `duplicate-key`.
 pub const CHECK: Check = Check {
-    name: "duplicate-key",
+    id: CheckId::DuplicateKey,
     severity: Severity::Warning,
     file: "duplicate_key.rs",
     source: include_str!("duplicate_key.rs"),
@@ -33,5 +33,5 @@ pub const CHECK: Check = Check {
 };
 
 fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-    forward(cx, CHECK.name, out);
+    forward(cx, CHECK.id, out);
 }

@@ -24,11 +24,11 @@
 
 use super::{forward, Check};
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 
 /// `invalid-json`.
 pub const CHECK: Check = Check {
-    name: "invalid-json",
+    id: CheckId::InvalidJson,
     severity: Severity::Error,
     file: "invalid_json.rs",
     source: include_str!("invalid_json.rs"),
@@ -36,5 +36,5 @@ pub const CHECK: Check = Check {
 };
 
 fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-    forward(cx, CHECK.name, out);
+    forward(cx, CHECK.id, out);
 }

@@ -19,11 +19,11 @@
 
 use super::{forward, Check};
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 
 /// `invalid-pattern`.
 pub const CHECK: Check = Check {
-    name: "invalid-pattern",
+    id: CheckId::InvalidPattern,
     severity: Severity::Error,
     file: "invalid_pattern.rs",
     source: include_str!("invalid_pattern.rs"),
@@ -31,5 +31,5 @@ pub const CHECK: Check = Check {
 };
 
 fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-    forward(cx, CHECK.name, out);
+    forward(cx, CHECK.id, out);
 }

@@ -28,11 +28,11 @@
 
 use super::{forward, Check};
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 
 /// `invalid-shape`.
 pub const CHECK: Check = Check {
-    name: "invalid-shape",
+    id: CheckId::InvalidShape,
     severity: Severity::Error,
     file: "invalid_shape.rs",
     source: include_str!("invalid_shape.rs"),
@@ -40,5 +40,5 @@ pub const CHECK: Check = Check {
 };
 
 fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-    forward(cx, CHECK.name, out);
+    forward(cx, CHECK.id, out);
 }

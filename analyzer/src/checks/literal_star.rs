@@ -27,12 +27,12 @@
 
 use super::{entries, word_spans, Check};
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 use permc_grammar::pattern::PatToken;
 
 /// `literal-star`.
 pub const CHECK: Check = Check {
-    name: "literal-star",
+    id: CheckId::LiteralStar,
     severity: Severity::Warning,
     file: "literal_star.rs",
     source: include_str!("literal_star.rs"),
@@ -70,7 +70,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
             };
             out.push(
                 Diagnostic::new(
-                    CHECK.name,
+                    CHECK.id,
                     CHECK.severity,
                     cx.name,
                     span,

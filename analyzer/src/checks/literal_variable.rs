@@ -33,13 +33,13 @@
 
 use super::{entries, word_spans, Check};
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 use permc_grammar::json::Span;
 use permc_grammar::rules::List;
 
 /// `literal-variable`.
 pub const CHECK: Check = Check {
-    name: "literal-variable",
+    id: CheckId::LiteralVariable,
     severity: Severity::Warning,
     file: "literal_variable.rs",
     source: include_str!("literal_variable.rs"),
@@ -90,7 +90,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                 };
                 out.push(
                     Diagnostic::new(
-                        CHECK.name,
+                        CHECK.id,
                         CHECK.severity,
                         cx.name,
                         narrow(start, end),

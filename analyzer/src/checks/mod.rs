@@ -28,15 +28,15 @@ mod unknown_label;
 use crate::analysis::Coverer;
 use crate::words::raw_words;
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 use permc_grammar::json::Span;
 use permc_grammar::rules::{Entry, List};
 
 /// One check of SPEC §11.
 #[derive(Debug, Clone, Copy)]
 pub struct Check {
-    /// Its name, e.g. `shadowed-by-deny`.
-    pub name: &'static str,
+    /// Which check it is; its name (`shadowed-by-deny`) is `id.name()`.
+    pub id: CheckId,
     /// The severity of its findings.
     pub severity: Severity,
     /// Its source file's name under `analyzer/src/checks/`.
@@ -67,9 +67,16 @@ pub const CHECKS: &[Check] = &[
     autonomy_redundant::CHECK,
 ];
 
+impl Check {
+    /// Its name, e.g. `shadowed-by-deny`.
+    pub fn name(&self) -> &'static str {
+        self.id.name()
+    }
+}
+
 /// The check with this name.
 pub fn find(name: &str) -> Option<&'static Check> {
-    CHECKS.iter().find(|c| c.name == name)
+    CHECKS.iter().find(|c| c.name() == name)
 }
 
 /// A finding about a file as a whole rather than its rules, reported
@@ -101,7 +108,7 @@ pub const FILE_FINDINGS: &[FileFinding] = &[
 pub fn all_docs() -> Vec<(&'static str, Severity, String)> {
     CHECKS
         .iter()
-        .map(|c| (c.name, c.severity, c.docs()))
+        .map(|c| (c.name(), c.severity, c.docs()))
         .chain(
             FILE_FINDINGS
                 .iter()
@@ -168,7 +175,7 @@ impl Check {
 
 /// Forwards the reader's diagnostics of one check (the reader-level
 /// checks: the file's reader already found them, all at once).
-fn forward(cx: &FileContext<'_>, check: &str, out: &mut Vec<Diagnostic>) {
+fn forward(cx: &FileContext<'_>, check: CheckId, out: &mut Vec<Diagnostic>) {
     out.extend(cx.reader.iter().filter(|d| d.check == check).cloned());
 }
 
@@ -305,19 +312,19 @@ mod tests {
                 "## Example",
                 "Use instead:",
             ] {
-                assert!(docs.contains(section), "{} lacks `{section}`", c.name);
+                assert!(docs.contains(section), "{} lacks `{section}`", c.name());
             }
             let summary = c.summary();
             assert!(
                 summary.len() > 20 && !summary.contains("\n- "),
                 "{}: {summary}",
-                c.name
+                c.name()
             );
             assert_eq!(
                 c.file,
-                format!("{}.rs", c.name.replace('-', "_")),
+                format!("{}.rs", c.name().replace('-', "_")),
                 "{}",
-                c.name
+                c.name()
             );
         }
     }
@@ -326,9 +333,9 @@ mod tests {
     fn names_are_unique() {
         for (i, c) in CHECKS.iter().enumerate() {
             assert!(
-                CHECKS[i + 1..].iter().all(|d| d.name != c.name),
+                CHECKS[i + 1..].iter().all(|d| d.name() != c.name()),
                 "{}",
-                c.name
+                c.name()
             );
         }
     }

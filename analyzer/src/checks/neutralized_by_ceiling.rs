@@ -43,7 +43,7 @@ use crate::FileContext;
 use permc_core::facts::{normalize, Scope, DEV_FILES};
 use permc_core::request::{Action, Context, ExecutionMode, Request};
 use permc_core::{phrases, reference, Reason, Rules};
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 use permc_grammar::json::Span;
 use permc_grammar::pattern::{PatToken, PatternBody};
 use permc_grammar::rules::{load_permissions, Autonomy, AutonomyKey, Entry, List};
@@ -52,7 +52,7 @@ use std::sync::OnceLock;
 
 /// `neutralized-by-ceiling`.
 pub const CHECK: Check = Check {
-    name: "neutralized-by-ceiling",
+    id: CheckId::NeutralizedByCeiling,
     severity: Severity::Warning,
     file: "neutralized_by_ceiling.rs",
     source: include_str!("neutralized_by_ceiling.rs"),
@@ -196,7 +196,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
             );
             out.push(
                 Diagnostic::new(
-                    CHECK.name,
+                    CHECK.id,
                     CHECK.severity,
                     cx.name,
                     Span {
@@ -243,7 +243,7 @@ fn entry_finding(cx: &FileContext<'_>, e: &Entry) -> Option<Diagnostic> {
     let (file, note) = ceiling_related(reason, &why);
     Some(
         Diagnostic::new(
-            CHECK.name,
+            CHECK.id,
             CHECK.severity,
             cx.name,
             e.span,

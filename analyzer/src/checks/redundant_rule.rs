@@ -25,11 +25,11 @@
 
 use super::{entries, list_name, Check};
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 
 /// `redundant-rule`.
 pub const CHECK: Check = Check {
-    name: "redundant-rule",
+    id: CheckId::RedundantRule,
     severity: Severity::Warning,
     file: "redundant_rule.rs",
     source: include_str!("redundant_rule.rs"),
@@ -52,7 +52,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
             other.pattern.body == e.pattern.body && other.pattern.action == e.pattern.action;
         let d = if duplicate {
             Diagnostic::new(
-                CHECK.name,
+                CHECK.id,
                 CHECK.severity,
                 cx.name,
                 e.span,
@@ -65,7 +65,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
             .with_related(cx.name, other.span, "first written here")
         } else {
             Diagnostic::new(
-                CHECK.name,
+                CHECK.id,
                 CHECK.severity,
                 cx.name,
                 e.span,

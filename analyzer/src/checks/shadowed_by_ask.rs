@@ -22,11 +22,11 @@
 
 use super::{coverer_text, entries, what, with_coverer, Check};
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 
 /// `shadowed-by-ask`.
 pub const CHECK: Check = Check {
-    name: "shadowed-by-ask",
+    id: CheckId::ShadowedByAsk,
     severity: Severity::Warning,
     file: "shadowed_by_ask.rs",
     source: include_str!("shadowed_by_ask.rs"),
@@ -43,7 +43,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         };
         let by = coverer_text(cx, c);
         let d = Diagnostic::new(
-            CHECK.name,
+            CHECK.id,
             CHECK.severity,
             cx.name,
             e.span,

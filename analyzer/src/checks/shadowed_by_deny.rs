@@ -33,11 +33,11 @@
 use super::{coverer_text, entries, list_name, what, with_coverer, Check};
 use crate::analysis::Coverer;
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 
 /// `shadowed-by-deny`.
 pub const CHECK: Check = Check {
-    name: "shadowed-by-deny",
+    id: CheckId::ShadowedByDeny,
     severity: Severity::Warning,
     file: "shadowed_by_deny.rs",
     source: include_str!("shadowed_by_deny.rs"),
@@ -64,7 +64,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
             ),
         };
         let d = Diagnostic::new(
-            CHECK.name,
+            CHECK.id,
             CHECK.severity,
             cx.name,
             e.span,

@@ -38,13 +38,13 @@
 
 use super::{entries, tokens_match_verb, Check};
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 use permc_grammar::pattern::PatToken;
 use permc_grammar::rules::List;
 
 /// `unanchored-mutating-verb`.
 pub const CHECK: Check = Check {
-    name: "unanchored-mutating-verb",
+    id: CheckId::UnanchoredMutatingVerb,
     severity: Severity::Warning,
     file: "unanchored_mutating_verb.rs",
     source: include_str!("unanchored_mutating_verb.rs"),
@@ -153,7 +153,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         };
         out.push(
             Diagnostic::new(
-                CHECK.name,
+                CHECK.id,
                 CHECK.severity,
                 cx.name,
                 e.span,

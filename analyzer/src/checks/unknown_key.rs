@@ -18,11 +18,11 @@
 
 use super::{forward, Check};
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 
 /// `unknown-key`.
 pub const CHECK: Check = Check {
-    name: "unknown-key",
+    id: CheckId::UnknownKey,
     severity: Severity::Warning,
     file: "unknown_key.rs",
     source: include_str!("unknown_key.rs"),
@@ -30,5 +30,5 @@ pub const CHECK: Check = Check {
 };
 
 fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-    forward(cx, CHECK.name, out);
+    forward(cx, CHECK.id, out);
 }

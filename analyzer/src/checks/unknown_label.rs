@@ -19,11 +19,11 @@
 
 use super::{forward, Check};
 use crate::FileContext;
-use permc_grammar::diagnostic::{Diagnostic, Severity};
+use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 
 /// `unknown-label`.
 pub const CHECK: Check = Check {
-    name: "unknown-label",
+    id: CheckId::UnknownLabel,
     severity: Severity::Error,
     file: "unknown_label.rs",
     source: include_str!("unknown_label.rs"),
@@ -31,5 +31,5 @@ pub const CHECK: Check = Check {
 };
 
 fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
-    forward(cx, CHECK.name, out);
+    forward(cx, CHECK.id, out);
 }
