@@ -181,24 +181,79 @@ fn permissions() -> impl Strategy<Value = Value> {
         .prop_map(|(allow, deny, ask)| json!({"allow": allow, "deny": deny, "ask": ask}))
 }
 
-/// One segment, maybe behind a wrapper, with a redirection or a nested
-/// command.
-fn segment() -> impl Strategy<Value = String> {
-    let words =
-        prop::collection::vec(word().prop_map(|w| shell_quote(&w)), 1..5).prop_map(|w| w.join(" "));
+/// Unquoted words whose text comes from an expansion (SPEC §4.4), or that
+/// the scope reads specially (`~`, `*`): in arguments…
+const EXPANSIONS: &[&str] = &[
+    "$HOME",
+    "${x}",
+    "$(ls)",
+    "$(cd ..)",
+    "`pwd`",
+    "~/x",
+    "*",
+    "\"$c\"",
+    "x$Y",
+    "--out=$HOME",
+    "\"$(date)\"",
+    "-o/etc/x",
+    "-xf/etc/x",
+    "-C..",
+    "k=/abs",
+];
+
+/// … and as the verb.
+const VERB_EXPANSIONS: &[&str] = &["$G", "${X}", "$(echo git)", "`echo rm`", "~/bin/x", "*"];
+
+/// What a segment may start with: assignments and wrappers (SPEC §4.3).
+const PREFIXES: &[&str] = &[
+    "",
+    "",
+    "",
+    "",
+    "sudo ",
+    "sudo -u root ",
+    "env A=1 ",
+    "env -i ",
+    "env -u A ",
+    "env -S ",
+    "timeout 5 ",
+    "nohup ",
+    "/usr/bin/",
+    "X=1 ",
+    "A=1 B=2 ",
+    "PATH=/x ",
+    "command ",
+    "exec -a n ",
+    "nice -n 5 ",
+    "xargs ",
+    "time ",
+    "stdbuf -o0 ",
+    "setsid ",
+];
+
+fn arg() -> impl Strategy<Value = String> {
+    prop_oneof![
+        8 => word().prop_map(|w| shell_quote(&w)),
+        1 => prop::sample::select(EXPANSIONS).prop_map(str::to_string),
+    ]
+}
+
+fn verb() -> impl Strategy<Value = String> {
+    prop_oneof![
+        12 => word().prop_map(|w| shell_quote(&w)),
+        1 => prop::sample::select(VERB_EXPANSIONS).prop_map(str::to_string),
+    ]
+}
+
+/// One simple segment, maybe behind assignments or a wrapper, with a
+/// redirection or a nested command.
+fn simple_segment() -> impl Strategy<Value = String> {
+    let words = (verb(), prop::collection::vec(arg(), 0..4)).prop_map(|(v, mut w)| {
+        w.insert(0, v);
+        w.join(" ")
+    });
     (
-        prop::sample::select(
-            &[
-                "",
-                "",
-                "",
-                "sudo ",
-                "env A=1 ",
-                "timeout 5 ",
-                "nohup ",
-                "/usr/bin/",
-            ][..],
-        ),
+        prop::sample::select(PREFIXES),
         words,
         prop::sample::select(
             &[
@@ -211,10 +266,7 @@ fn segment() -> impl Strategy<Value = String> {
                 " < ../in",
             ][..],
         ),
-        prop::option::weighted(
-            0.15,
-            prop::collection::vec(word().prop_map(|w| shell_quote(&w)), 1..3),
-        ),
+        prop::option::weighted(0.15, prop::collection::vec(arg(), 1..3)),
     )
         .prop_map(|(wrap, words, redir, nested)| {
             let nested = nested
@@ -224,9 +276,63 @@ fn segment() -> impl Strategy<Value = String> {
         })
 }
 
+/// A directory move (SPEC §6.2): `cd`, `pushd`, `popd`, with or without
+/// CDPATH.
+fn dir_segment() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(
+            &[
+                "cd",
+                "cd",
+                "pushd",
+                "popd",
+                "CDPATH=x cd",
+                "X=1 cd",
+                "cd -P",
+            ][..],
+        ),
+        prop::sample::select(
+            &[
+                "src",
+                "..",
+                "../..",
+                "/p/src",
+                "/etc",
+                "/tmp",
+                "$D",
+                "-",
+                "",
+                "~",
+                "../x",
+                "src/../..",
+                "+1",
+            ][..],
+        ),
+    )
+        .prop_map(|(v, d)| format!("{v} {d}").trim_end().to_string())
+}
+
+/// `find … -exec CMD … ;|+` (SPEC §4.3).
+fn find_segment() -> impl Strategy<Value = String> {
+    (
+        prop::collection::vec(arg(), 1..3),
+        prop::sample::select(&[" \\;", " {} +", " {} \\;"][..]),
+    )
+        .prop_map(|(w, end)| format!("find . -exec {}{end}", w.join(" ")))
+}
+
+/// One segment of a generated command.
+fn segment() -> impl Strategy<Value = String> {
+    prop_oneof![
+        8 => simple_segment(),
+        2 => dir_segment(),
+        1 => find_segment(),
+    ]
+}
+
 fn command() -> impl Strategy<Value = String> {
     prop_oneof![
-        8 => (segment(), prop::collection::vec((prop::sample::select(&[" && ", " | ", "; ", " || ", "&&"][..]), segment()), 0..3))
+        8 => (segment(), prop::collection::vec((prop::sample::select(&[" && ", " | ", "; ", " || ", "&&", " & ", "\n", " |& "][..]), segment()), 0..3))
             .prop_map(|(first, rest)| {
                 let mut s = first;
                 for (op, seg) in rest {
@@ -237,6 +343,7 @@ fn command() -> impl Strategy<Value = String> {
             }),
         1 => segment().prop_map(|s| format!("bash -c '{}'", s.replace('\'', ""))),
         1 => segment().prop_map(|s| format!("({s}) && {{ {s}; }}")),
+        1 => (segment(), segment()).prop_map(|(a, b)| format!("echo $({a}; {b}) && {b}")),
     ]
 }
 
