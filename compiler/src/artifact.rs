@@ -80,6 +80,12 @@ pub enum ArtifactError {
     Checksum,
     /// The body checks out but its tables do not hold together.
     Corrupt(String),
+    /// 4 GiB or more: every count and offset inside is a `u32`, so no
+    /// artifact this compiler writes is that large.
+    TooLarge {
+        /// The artifact's size in bytes.
+        bytes: usize,
+    },
 }
 
 impl fmt::Display for ArtifactError {
@@ -93,6 +99,10 @@ impl fmt::Display for ArtifactError {
             ArtifactError::Truncated => write!(f, "the artifact is truncated"),
             ArtifactError::Checksum => write!(f, "the artifact is corrupt (its checksum does not match)"),
             ArtifactError::Corrupt(why) => write!(f, "the artifact is corrupt ({why})"),
+            ArtifactError::TooLarge { bytes } => write!(
+                f,
+                "the artifact is {bytes} bytes, over the format's 4 GiB limit: it is not one this permc wrote; compile the rule files again"
+            ),
         }
     }
 }
@@ -221,6 +231,19 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The largest artifact: under 4 GiB, like the rule files it is compiled
+/// from (`permc_grammar::rules::MAX_FILE_BYTES`), so every count inside
+/// fits its `u32`.
+pub const MAX_BYTES: usize = u32::MAX as usize;
+
+/// An artifact of [`MAX_BYTES`] or more is refused before it is read.
+fn size_ok(bytes: usize) -> Result<(), ArtifactError> {
+    if bytes >= MAX_BYTES {
+        return Err(ArtifactError::TooLarge { bytes });
+    }
+    Ok(())
+}
+
 /// Writes a policy and its source hashes as an artifact.
 pub fn encode(policy: &CompiledPolicy, sources: &SourceHashes) -> Vec<u8> {
     let mut w = Writer { buf: Vec::new() };
@@ -291,6 +314,7 @@ fn le_u64(b: &[u8], at: usize) -> u64 {
 /// Reads an artifact: header, checksum, tables, then every cross-table
 /// check. Any failure is an error, never a policy.
 pub fn decode(bytes: &[u8]) -> Result<Artifact, ArtifactError> {
+    size_ok(bytes.len())?;
     if bytes.len() < MAGIC.len() || bytes[..MAGIC.len()] != MAGIC {
         return Err(ArtifactError::BadMagic);
     }
@@ -397,6 +421,13 @@ fn decode_body(body: &[u8]) -> R<CompiledPolicy> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn an_artifact_of_4_gib_or_more_is_refused_with_its_size() {
+        let e = super::size_ok(super::MAX_BYTES).expect_err("refused");
+        assert!(e.to_string().contains("over the format's 4 GiB limit"), "{e}");
+        assert!(super::size_ok(super::MAX_BYTES - 1).is_ok());
+    }
+
     use super::*;
     use permc_grammar::rules::{load_autonomy, load_permissions};
 
