@@ -130,6 +130,9 @@ pub struct LineFacts {
     /// How each segment is joined to the one before (`&&`, `;`…), for the
     /// scope's `cd` (SPEC §6.2).
     pub(crate) joints: Vec<scope::Joint>,
+    /// The reasons of `unparsed_why`, to keep them unique in O(1) each: a
+    /// line of many distinct expansions (`$a1;$a2;…`) has as many reasons.
+    unparsed_seen: std::collections::HashSet<String>,
 }
 
 impl LineFacts {
@@ -198,7 +201,7 @@ impl LineFacts {
     /// Marks the line unparsed with a reason for people.
     pub(crate) fn unparsed_because(&mut self, why: String) {
         self.unparsed = true;
-        if !self.unparsed_why.contains(&why) {
+        if self.unparsed_seen.insert(why.clone()) {
             self.unparsed_why.push(why);
         }
     }

@@ -52,8 +52,10 @@ pub fn shell(data: &[u8]) {
 }
 
 /// A quadratic path is a finding: one input in 16 is repeated to about
-/// 64 KiB, read (with its facts) and decided whole by both engines, which
-/// must agree — under a policy that reaches every stage, in the runner
+/// 64 KiB — as is, and numbered (each copy followed by its index, so that
+/// the words differ: `$a;0$a;1…` holds as many distinct expansions) —
+/// read (with its facts) and decided whole by both engines, which must
+/// agree — under a policy that reaches every stage, in the runner
 /// mode (scope) and in automatic mode. Under the fuzzer's instrumentation
 /// each must take under 20 µs per byte — about 1.3 s, where a quadratic
 /// path over 64 KiB (`cd x;`, `ls;`, `a;` repeated: a per-segment scan of
@@ -65,7 +67,22 @@ fn linear_time(data: &[u8]) {
         return;
     }
     let times = (64 * 1024 / data.len()).max(1);
-    let big = text(data).repeat(times);
+    let src = text(data);
+    let mut numbered = String::with_capacity(64 * 1024 + 16);
+    for k in 0.. {
+        if numbered.len() >= 64 * 1024 {
+            break;
+        }
+        numbered.push_str(&src);
+        numbered.push_str(&k.to_string());
+    }
+    for big in [src.repeat(times), numbered] {
+        linear_on(&big);
+    }
+}
+
+/// [`linear_time`] on one amplified line.
+fn linear_on(big: &str) {
     let timed = |what: &str, f: &mut dyn FnMut()| {
         let start = std::time::Instant::now();
         f();
@@ -82,7 +99,7 @@ fn linear_time(data: &[u8]) {
         let _ = (what, took);
     };
     timed("reading", &mut || {
-        let _ = LineFacts::of(&big);
+        let _ = LineFacts::of(big);
     });
     let (rules, policy) = linear_policy();
     for (agent, mode) in [("dev-web", "runner"), ("dev-api", "container")] {
