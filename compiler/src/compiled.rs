@@ -17,10 +17,11 @@
 use crate::dag::Stage;
 use crate::matcher::{ALLOW, ASK, DENY, NONE};
 use crate::{CompiledPolicy, Resolved};
-use permc_core::decision::{Decision, Origin, Reason, RuleRef};
+use permc_core::decision::{Decision, Origin, Reason, RuleRef, Verdict};
 use permc_core::facts::{self, LineFacts, Scope, ScopeReport};
 use permc_core::phrases;
-use permc_core::request::{ExecutionMode, Request};
+use permc_core::reference;
+use permc_core::request::Request;
 use permc_grammar::shell::Known;
 use permc_grammar::{ActionType, Policy};
 use std::borrow::Cow;
@@ -141,11 +142,11 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
     for &stage in p.program(action) {
         let opinion = match stage {
             // 1. IAM (SPEC §1).
-            Stage::Iam => iam(req),
+            Stage::Iam => reference::iam(req).map(Current::from),
             // 2. Built-in denies (SPEC §5.2).
-            Stage::Builtins => builtins(line_of(&mut line, req)),
+            Stage::Builtins => reference::builtins(line_of(&mut line, req)).map(Current::from),
             // 3. Base (ADR 0134).
-            Stage::Base => Some(base(req)),
+            Stage::Base => Some(Current::from(reference::base(req))),
             // 4. Autonomy (SPEC §2.2), precomputed per (agent, type).
             Stage::Autonomy => {
                 let r = p.resolve_autonomy(req.action.agent.as_deref(), action);
@@ -189,43 +190,9 @@ fn deny(reason: Reason, rule: Option<RuleRef>, message: String) -> Current {
     Current::new(Policy::Deny, reason, rule, message)
 }
 
-/// Step 1 (SPEC §1): a role below the type's minimum is denied.
-fn iam(req: &Request) -> Option<Current> {
-    let (action, role) = (req.action.kind, req.context.role);
-    let needed = action.min_role();
-    (role < needed).then(|| {
-        let msg = phrases::min_role(action, needed, role);
-        deny(Reason::IamMinRole, None, msg)
-    })
-}
-
-/// Step 2 (SPEC §5.2): a segment that runs a built-in deny.
-fn builtins(f: &LineFacts) -> Option<Current> {
-    let pattern = f.builtin_deny()?;
-    let rule = RuleRef {
-        rule: pattern.to_string(),
-        source: phrases::BUILTIN_SOURCE.to_string(),
-    };
-    let msg = phrases::builtin_deny(pattern);
-    Some(deny(Reason::BuiltinDeny, Some(rule), msg))
-}
-
-/// Step 3 (ADR 0134): the container floor, else `default`.
-fn base(req: &Request) -> Current {
-    let c = &req.context;
-    if req.action.kind == ActionType::Terminal
-        && c.execution_mode == ExecutionMode::Container
-        && c.container_running
-    {
-        let floor = phrases::CONTAINER_FLOOR;
-        Current::new(Policy::AutoApprove, Reason::ContainerFloor, None, floor)
-    } else {
-        Current::new(
-            Policy::RequireApproval,
-            Reason::Default,
-            None,
-            phrases::DEFAULT,
-        )
+impl From<Verdict> for Current {
+    fn from(v: Verdict) -> Current {
+        Current::new(v.policy, v.reason, v.rule, v.message)
     }
 }
 

@@ -2,7 +2,22 @@
 
 use permc_grammar::Policy;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::fmt;
+
+/// What a step of SPEC §5.3 sets `current` to: a policy with its reason,
+/// the rule that decided (where one did) and the sentence for people.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Verdict {
+    /// The policy.
+    pub policy: Policy,
+    /// Why (SPEC §5.3's names).
+    pub reason: Reason,
+    /// The deciding pattern, where one did.
+    pub rule: Option<RuleRef>,
+    /// For people (`phrases`).
+    pub message: Cow<'static, str>,
+}
 
 /// Every reason of SPEC §5.3, exactly.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

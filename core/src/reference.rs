@@ -4,7 +4,7 @@
 //! section beside each. It never uses the compiler's structures; when the
 //! compiled engine disagrees with it, the compiled engine is wrong.
 
-use crate::decision::{Decision, Origin, Reason, RuleRef, Step};
+use crate::decision::{Decision, Origin, Reason, RuleRef, Step, Verdict};
 use crate::facts::unknown::{self, Hit};
 use crate::facts::{self, LineFacts, Scope};
 use crate::phrases::{
@@ -94,7 +94,7 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
     let finish = |c: Current, origin| c.decision(origin, req);
 
     // 1. IAM (SPEC §1).
-    if let Some(c) = iam(req) {
+    if let Some(c) = iam(req).map(Current::from) {
         note(trace, STEP_IAM, phrases::trace_deny(&c.message));
         return finish(c, None);
     }
@@ -107,7 +107,7 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
 
     // 2. Built-ins (SPEC §5.2).
     if let Some(f) = &line {
-        if let Some(c) = builtins(f) {
+        if let Some(c) = builtins(f).map(Current::from) {
             note(trace, STEP_BUILTINS, phrases::trace_deny(&c.message));
             return finish(c, None);
         }
@@ -115,7 +115,7 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
     }
 
     // 3. Base (ADR 0134).
-    let mut current = base(req);
+    let mut current = Current::from(base(req));
     let base_note = phrases::trace_current(current.policy, current.reason, None);
     note(trace, STEP_BASE, base_note);
 
@@ -169,38 +169,37 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
     finish(current, origin)
 }
 
-fn deny(reason: Reason, rule: Option<RuleRef>, message: String) -> Current {
-    Current {
-        policy: Policy::Deny,
-        reason,
-        rule,
-        message,
-    }
-}
+// Steps 1 to 3 read no rule: the compiled engine takes them from here
+// (`permc_compiler::compiled`), so each is written once.
 
 /// Step 1 (SPEC §1): a role below the type's minimum is denied.
-fn iam(req: &Request) -> Option<Current> {
+pub fn iam(req: &Request) -> Option<Verdict> {
     let (action, role) = (req.action.kind, req.context.role);
     let needed = action.min_role();
-    (role < needed).then(|| {
-        let msg = phrases::min_role(action, needed, role);
-        deny(Reason::IamMinRole, None, msg)
+    (role < needed).then(|| Verdict {
+        policy: Policy::Deny,
+        reason: Reason::IamMinRole,
+        rule: None,
+        message: phrases::min_role(action, needed, role).into(),
     })
 }
 
 /// Step 2 (SPEC §5.2): a segment that runs a built-in deny.
-fn builtins(f: &LineFacts) -> Option<Current> {
+pub fn builtins(f: &LineFacts) -> Option<Verdict> {
     let pattern = f.builtin_deny()?;
-    let rule = RuleRef {
-        rule: pattern.to_string(),
-        source: phrases::BUILTIN_SOURCE.to_string(),
-    };
-    let msg = phrases::builtin_deny(pattern);
-    Some(deny(Reason::BuiltinDeny, Some(rule), msg))
+    Some(Verdict {
+        policy: Policy::Deny,
+        reason: Reason::BuiltinDeny,
+        rule: Some(RuleRef {
+            rule: pattern.to_string(),
+            source: phrases::BUILTIN_SOURCE.to_string(),
+        }),
+        message: phrases::builtin_deny(pattern).into(),
+    })
 }
 
 /// Step 3 (ADR 0134): the container floor, else `default`.
-fn base(req: &Request) -> Current {
+pub fn base(req: &Request) -> Verdict {
     let c = &req.context;
     let floor = req.action.kind == ActionType::Terminal
         && c.execution_mode == ExecutionMode::Container
@@ -214,11 +213,22 @@ fn base(req: &Request) -> Current {
     } else {
         (Policy::RequireApproval, Reason::Default, phrases::DEFAULT)
     };
-    Current {
+    Verdict {
         policy,
         reason,
         rule: None,
-        message: message.to_string(),
+        message: message.into(),
+    }
+}
+
+impl From<Verdict> for Current {
+    fn from(v: Verdict) -> Current {
+        Current {
+            policy: v.policy,
+            reason: v.reason,
+            rule: v.rule,
+            message: v.message.into_owned(),
+        }
     }
 }
 
