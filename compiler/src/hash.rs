@@ -141,29 +141,6 @@ impl std::hash::Hasher for FnvHasher {
 /// A `HashMap` with [`FnvHasher`].
 pub type FnvMap<K, V> = std::collections::HashMap<K, V, std::hash::BuildHasherDefault<FnvHasher>>;
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn xxh64_known_values() {
-        // Published XXH64 test values (seed 0).
-        assert_eq!(xxh64(b""), 0xEF46_DB37_51D8_E999);
-        assert_eq!(xxh64(b"a"), 0xD24E_C4F1_A98C_6E5B);
-        assert_eq!(xxh64(b"abc"), 0x44BC_2CF5_AD77_0999);
-        assert_eq!(
-            xxh64(b"Nobody inspects the spammish repetition"),
-            0xFBCE_A83C_8A37_8BF1
-        );
-    }
-
-    #[test]
-    fn fnv_known_values() {
-        assert_eq!(fnv1a(b""), 0xCBF2_9CE4_8422_2325);
-        assert_eq!(fnv1a(b"a"), 0xAF63_DC4C_8601_EC8C);
-    }
-}
-
 /// The open-addressed slot table of `names` (ids in iteration order):
 /// a power-of-two length of at least twice their number, each slot
 /// `id + 1` or 0 for free; empty for no names.
@@ -220,4 +197,27 @@ pub(crate) fn slots_valid(slots: &[u32], n: usize) -> bool {
         || (slots.len().is_power_of_two()
             && slots.contains(&0)
             && slots.iter().all(|&v| v as usize <= n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn xxh64_known_values() {
+        // Published XXH64 test values (seed 0).
+        assert_eq!(xxh64(b""), 0xEF46_DB37_51D8_E999);
+        assert_eq!(xxh64(b"a"), 0xD24E_C4F1_A98C_6E5B);
+        assert_eq!(xxh64(b"abc"), 0x44BC_2CF5_AD77_0999);
+        assert_eq!(
+            xxh64(b"Nobody inspects the spammish repetition"),
+            0xFBCE_A83C_8A37_8BF1
+        );
+    }
+
+    #[test]
+    fn fnv_known_values() {
+        assert_eq!(fnv1a(b""), 0xCBF2_9CE4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xAF63_DC4C_8601_EC8C);
+    }
 }
