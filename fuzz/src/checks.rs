@@ -63,7 +63,7 @@ pub fn shell(data: &[u8]) {
 /// untimed: a quadratic path shows as a slow replay, never as a flaky
 /// failure.
 fn linear_time(data: &[u8]) {
-    if data.is_empty() || data[0] % 16 != 0 {
+    if data.is_empty() || !data[0].is_multiple_of(16) {
         return;
     }
     let times = (64 * 1024 / data.len()).max(1);

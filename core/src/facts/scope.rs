@@ -216,9 +216,8 @@ pub(crate) fn joints(src: &str, line: &CommandLine) -> Vec<Joint> {
                 Joint::List
             } else if before.ends_with(b"&&") && clean(2) {
                 Joint::And
-            } else if before.ends_with(b"|&") && clean(2) {
-                Joint::Pipe
-            } else if before.ends_with(b"|") && clean(1) {
+            } else if (before.ends_with(b"|&") && clean(2)) || (before.ends_with(b"|") && clean(1))
+            {
                 Joint::Pipe
             } else if before.ends_with(b";") && clean(1) {
                 Joint::List
