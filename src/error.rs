@@ -72,9 +72,6 @@ pub enum CliError {
     Invalid(String),
     /// permc failed where it should not (please report it).
     Internal(String),
-    /// A message formatted whole, `error: ` included: only from
-    /// [`crate::load::Fatal`], which src/diff/versions.rs still calls.
-    Formatted(String),
 }
 
 /// What is not done with a rejected rule file.
@@ -84,6 +81,8 @@ pub enum Refused {
     Deciding,
     /// It is not rewritten (`always --write`, `seed`).
     Rewriting,
+    /// Nothing is compared from it (`permc diff`).
+    Comparing,
 }
 
 /// Why an artifact cannot be used.
@@ -124,8 +123,7 @@ impl CliError {
 
     /// What went wrong, in the words `Display` puts after `error: ` (for
     /// a [`CliError::Rejected`], the refusal without the diagnostics; for a
-    /// [`CliError::Recompile`], without its cause; a
-    /// [`CliError::Formatted`] is its whole text).
+    /// [`CliError::Recompile`], without its cause).
     pub fn message(&self) -> Message<'_> {
         Message(self)
     }
@@ -138,8 +136,6 @@ impl fmt::Display for Message<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             CliError::Usage(s) | CliError::Invalid(s) | CliError::Internal(s) => f.write_str(s),
-            // Formatted whole by its maker, `error: ` and all.
-            CliError::Formatted(s) => f.write_str(s),
             CliError::Unreadable { path, io } => write!(f, "cannot read {}: {io}", path.display()),
             CliError::Write { step, path, io } => {
                 write!(f, "cannot {step} {}: {io}", path.display())
@@ -152,6 +148,10 @@ impl fmt::Display for Message<'_> {
                 Refused::Rewriting => write!(
                     f,
                     "{file} does not load, so it is left as it is: fix it first"
+                ),
+                Refused::Comparing => write!(
+                    f,
+                    "{file} was rejected: nothing is compared from a partly loaded policy"
                 ),
             },
             CliError::Artifact { path, problem } => match problem {
@@ -202,7 +202,6 @@ impl fmt::Display for CliError {
     /// `error: ` and [`CliError::message`].
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            CliError::Formatted(s) => return f.write_str(s),
             CliError::Rejected {
                 text, diagnostics, ..
             } => f.write_str(&permc_analyzer::output::plain(diagnostics, text))?,

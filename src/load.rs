@@ -8,17 +8,6 @@ use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Loaded, Pe
 use permc_grammar::Severity;
 use std::path::Path;
 
-/// The name src/diff/versions.rs (edited elsewhere) still uses for
-/// [`CliError`]; with [`Fatal()`], until it builds the typed variants.
-pub type Fatal = CliError;
-
-/// A message formatted whole, `error: ` included: what
-/// src/diff/versions.rs still builds ([`CliError::Formatted`]).
-#[allow(non_snake_case)]
-pub fn Fatal(formatted: String) -> CliError {
-    CliError::Formatted(formatted)
-}
-
 /// Reads a file, naming it in the error.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
     std::fs::read(path).map_err(|e| CliError::unreadable(path, e))

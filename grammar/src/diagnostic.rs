@@ -307,34 +307,6 @@ impl fmt::Display for Location {
     }
 }
 
-/// Renders diagnostics as plain `file:line:col: severity[check]: message`
-/// lines, with the help on the next line.
-///
-/// Superseded by `permc_analyzer::output::plain` (rendering belongs to the
-/// analyzer's output, not the readers); kept only while
-/// src/diff/versions.rs still calls it — then to be removed.
-pub fn render_plain(diags: &[Diagnostic], text_of: impl Fn(&str) -> Option<String>) -> String {
-    let mut out = String::new();
-    for d in diags {
-        let (line, col) = text_of(&d.file)
-            .map(|t| LineIndex::new(&t).line_col(d.span.start))
-            .unwrap_or((1, 1));
-        out.push_str(&format!(
-            "{}:{}:{}: {}[{}]: {}\n",
-            d.file,
-            line,
-            col,
-            d.severity.name(),
-            d.check,
-            d.message
-        ));
-        if let Some(h) = &d.help {
-            out.push_str(&format!("  help: {h}\n"));
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

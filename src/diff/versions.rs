@@ -1,9 +1,8 @@
 //! The two versions compared: folders or rule files on disk, or the
 //! versions git holds (`--base REV`, `--staged`), folder by folder.
 
-use crate::load::Fatal;
+use crate::error::{CliError, Refused};
 use permc_core::Rules;
-use permc_grammar::diagnostic::render_plain;
 use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Permissions};
 use std::path::{Path, PathBuf};
 
@@ -20,13 +19,14 @@ pub(super) struct Version {
 fn load_version(
     perms: Option<(String, Vec<u8>)>,
     auto: Option<(String, Vec<u8>)>,
-) -> Result<Version, Fatal> {
+) -> Result<Version, CliError> {
     let reject = |name: &str, bytes: &[u8], d: &[permc_grammar::diagnostic::Diagnostic]| {
-        let text = String::from_utf8_lossy(bytes).into_owned();
-        Fatal(format!(
-            "{}error: {name} was rejected: nothing is compared from a partly loaded policy",
-            render_plain(d, |_| Some(text.clone()))
-        ))
+        CliError::Rejected {
+            file: name.to_string(),
+            text: String::from_utf8_lossy(bytes).into_owned(),
+            diagnostics: d.to_vec(),
+            refused: Refused::Comparing,
+        }
     };
     let (permissions_name, permissions) = match perms {
         None => ("permissions.json".to_string(), Permissions::default()),
@@ -61,8 +61,8 @@ fn is_autonomy(path: &Path, bytes: &[u8]) -> bool {
 }
 
 /// A folder or a rule file on disk.
-pub(super) fn version_on_disk(path: &Path) -> Result<Version, Fatal> {
-    let read = |p: &Path| -> Result<Option<(String, Vec<u8>)>, Fatal> {
+pub(super) fn version_on_disk(path: &Path) -> Result<Version, CliError> {
+    let read = |p: &Path| -> Result<Option<(String, Vec<u8>)>, CliError> {
         if !p.exists() {
             return Ok(None);
         }
@@ -72,8 +72,8 @@ pub(super) fn version_on_disk(path: &Path) -> Result<Version, Fatal> {
         let p = read(&path.join(crate::project::PERMISSIONS))?;
         let a = read(&path.join(crate::project::AUTONOMY))?;
         if p.is_none() && a.is_none() {
-            return Err(Fatal(format!(
-                "error: {} holds no permissions.json or autonomy.json",
+            return Err(CliError::Usage(format!(
+                "{} holds no permissions.json or autonomy.json",
                 path.display()
             )));
         }
@@ -90,15 +90,15 @@ pub(super) fn version_on_disk(path: &Path) -> Result<Version, Fatal> {
 
 /// The repository's top-level folder (`git rev-parse --show-toplevel`),
 /// which the paths given to `git show` are relative to.
-fn git_top() -> Result<PathBuf, Fatal> {
+fn git_top() -> Result<PathBuf, CliError> {
     let o = std::process::Command::new("git")
         .args(["rev-parse", "--show-toplevel"])
         .output()
-        .map_err(|e| Fatal(format!("error: cannot run git: {e}")))?;
+        .map_err(|e| CliError::Invalid(format!("cannot run git: {e}")))?;
     if !o.status.success() {
         let err = String::from_utf8_lossy(&o.stderr);
-        return Err(Fatal(format!(
-            "error: --base and --staged read the files from git: {}",
+        return Err(CliError::Invalid(format!(
+            "--base and --staged read the files from git: {}",
             err.trim_end()
         )));
     }
@@ -110,10 +110,9 @@ fn git_top() -> Result<PathBuf, Fatal> {
 /// path relative to the repository's top level `top`, `/`-separated: what
 /// `git show REV:PATH` names. Symbolic links are resolved as far as the
 /// path exists (the file itself may be gone from the working tree).
-fn path_in_repo(top: &Path, file: &Path) -> Result<String, Fatal> {
+fn path_in_repo(top: &Path, file: &Path) -> Result<String, CliError> {
     use std::path::Component;
-    let cwd = std::env::current_dir()
-        .map_err(|e| Fatal(format!("error: cannot read the current folder: {e}")))?;
+    let cwd = std::env::current_dir().map_err(CliError::CurrentFolder)?;
     let abs = cwd.join(file);
     // The longest part of it that exists, resolved; the rest as written.
     let mut base = abs.as_path();
@@ -141,8 +140,8 @@ fn path_in_repo(top: &Path, file: &Path) -> Result<String, Fatal> {
         }
     }
     let rel = full.strip_prefix(top).map_err(|_| {
-        Fatal(format!(
-            "error: {} is not in the git repository at {}: --base and --staged compare only files git holds",
+        CliError::Usage(format!(
+            "{} is not in the git repository at {}: --base and --staged compare only files git holds",
             file.display(),
             top.display()
         ))
@@ -156,12 +155,12 @@ fn path_in_repo(top: &Path, file: &Path) -> Result<String, Fatal> {
 
 /// `git show SPEC` (SPEC's path relative to the repository's top level
 /// `top`), or `None` when git says the path is not there.
-fn git_show(top: &Path, spec: &str) -> Result<Option<Vec<u8>>, Fatal> {
+fn git_show(top: &Path, spec: &str) -> Result<Option<Vec<u8>>, CliError> {
     let o = std::process::Command::new("git")
         .current_dir(top)
         .args(["show", spec])
         .output()
-        .map_err(|e| Fatal(format!("error: cannot run git: {e}")))?;
+        .map_err(|e| CliError::Invalid(format!("cannot run git: {e}")))?;
     if o.status.success() {
         return Ok(Some(o.stdout));
     }
@@ -178,14 +177,17 @@ fn git_show(top: &Path, spec: &str) -> Result<Option<Vec<u8>>, Fatal> {
     {
         return Ok(None);
     }
-    Err(Fatal(format!("error: git show {spec}: {}", err.trim_end())))
+    Err(CliError::Invalid(format!(
+        "git show {spec}: {}",
+        err.trim_end()
+    )))
 }
 
 /// The rule files to read from git, grouped by folder: a permissions.json
 /// or autonomy.json given alone brings the other one of its folder (when
 /// git or the working tree has it), so its changes are witnessed with the
 /// whole policy they belong to.
-pub(super) fn git_groups(args: &DiffArgs) -> Result<Vec<Vec<PathBuf>>, Fatal> {
+pub(super) fn git_groups(args: &DiffArgs) -> Result<Vec<Vec<PathBuf>>, CliError> {
     use crate::project::{AUTONOMY, PERMISSIONS};
     let files: Vec<PathBuf> = if args.paths.is_empty() {
         let p = crate::project::discover_here().ok_or_else(crate::project::no_rule_files)?;
@@ -222,7 +224,7 @@ pub(super) fn git_groups(args: &DiffArgs) -> Result<Vec<Vec<PathBuf>>, Fatal> {
 pub(super) fn versions_from_git(
     args: &DiffArgs,
     files: &[PathBuf],
-) -> Result<(Version, Version), Fatal> {
+) -> Result<(Version, Version), CliError> {
     let mut old: [Option<(String, Vec<u8>)>; 2] = [None, None];
     let mut new: [Option<(String, Vec<u8>)>; 2] = [None, None];
     let mut seen = [false, false];
