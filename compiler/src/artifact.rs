@@ -78,8 +78,10 @@ pub enum ArtifactError {
     Truncated,
     /// The body's checksum does not match.
     Checksum,
-    /// The body checks out but its tables do not hold together.
-    Corrupt(String),
+    /// The body checks out but cannot be read as tables: what is wrong.
+    Corrupt(&'static str),
+    /// The tables read but do not hold together.
+    Tables(crate::TableError),
     /// 4 GiB or more: every count and offset inside is a `u32`, so no
     /// artifact this compiler writes is that large.
     TooLarge {
@@ -99,6 +101,7 @@ impl fmt::Display for ArtifactError {
             ArtifactError::Truncated => write!(f, "the artifact is truncated"),
             ArtifactError::Checksum => write!(f, "the artifact is corrupt (its checksum does not match)"),
             ArtifactError::Corrupt(why) => write!(f, "the artifact is corrupt ({why})"),
+            ArtifactError::Tables(why) => write!(f, "the artifact is corrupt ({why})"),
             ArtifactError::TooLarge { bytes } => write!(
                 f,
                 "the artifact is {bytes} bytes, over the format's 4 GiB limit: it is not one this permc wrote; compile the rule files again"
@@ -158,8 +161,8 @@ struct Reader<'a> {
 
 type R<T> = Result<T, ArtifactError>;
 
-fn corrupt(why: &str) -> ArtifactError {
-    ArtifactError::Corrupt(why.to_string())
+fn corrupt(why: &'static str) -> ArtifactError {
+    ArtifactError::Corrupt(why)
 }
 
 impl<'a> Reader<'a> {
@@ -346,7 +349,7 @@ pub fn decode(bytes: &[u8]) -> Result<Artifact, ArtifactError> {
         return Err(ArtifactError::Checksum);
     }
     let policy = decode_body(body)?;
-    policy.validate().map_err(ArtifactError::Corrupt)?;
+    policy.validate().map_err(ArtifactError::Tables)?;
     Ok(Artifact { policy, sources })
 }
 
@@ -424,7 +427,10 @@ mod tests {
     #[test]
     fn an_artifact_of_4_gib_or_more_is_refused_with_its_size() {
         let e = super::size_ok(super::MAX_BYTES).expect_err("refused");
-        assert!(e.to_string().contains("over the format's 4 GiB limit"), "{e}");
+        assert!(
+            e.to_string().contains("over the format's 4 GiB limit"),
+            "{e}"
+        );
         assert!(super::size_ok(super::MAX_BYTES - 1).is_ok());
     }
 
@@ -487,21 +493,21 @@ mod tests {
     fn checksum_valid_but_inconsistent_tables_are_refused() {
         let (mut p, s) = sample();
         p.typed[0] = 99;
-        assert!(matches!(
+        assert_eq!(
             decode(&encode(&p, &s)),
-            Err(ArtifactError::Corrupt(_))
-        ));
+            Err(ArtifactError::Tables(crate::TableError::Typed))
+        );
         let (mut p, s) = sample();
         p.programs[0].clear();
-        assert!(matches!(
+        assert_eq!(
             decode(&encode(&p, &s)),
-            Err(ArtifactError::Corrupt(_))
-        ));
+            Err(ArtifactError::Tables(crate::TableError::Programs))
+        );
         let (mut p, s) = sample();
         p.matcher.tok_slots.iter_mut().for_each(|v| *v = 1);
         assert!(matches!(
             decode(&encode(&p, &s)),
-            Err(ArtifactError::Corrupt(_))
+            Err(ArtifactError::Tables(crate::TableError::Matcher(_)))
         ));
     }
 }

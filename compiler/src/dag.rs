@@ -184,9 +184,47 @@ pub struct StageGraph {
 
 const ALL_TYPES: u32 = (1 << TYPES) - 1;
 
+/// Why a stage graph fails its check (a bug in the compiler, or a loaded
+/// artifact whose shape implies no valid graph).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GraphError {
+    /// The graph has a cycle.
+    Cycle,
+    /// A stage cannot be reached from the start.
+    Unreachable,
+    /// A type's path forks or stops: how many ways go on, from which stage.
+    Ways {
+        /// The action type.
+        action: ActionType,
+        /// How many edges of its path leave `from` (one is right).
+        ways: usize,
+        /// The stage.
+        from: &'static str,
+    },
+    /// A type's path never reaches return.
+    NeverReturns(ActionType),
+}
+
+impl std::fmt::Display for GraphError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GraphError::Cycle => f.write_str("the stage graph has a cycle"),
+            GraphError::Unreachable => {
+                f.write_str("a stage of the graph cannot be reached from the start")
+            }
+            GraphError::Ways { action, ways, from } => {
+                write!(f, "{action}: {ways} ways on from {from}")
+            }
+            GraphError::NeverReturns(t) => write!(f, "{t}: the path never returns"),
+        }
+    }
+}
+
+impl std::error::Error for GraphError {}
+
 impl StageGraph {
     /// Builds the graph for a policy's shape and checks it.
-    pub fn build(shape: &Shape) -> Result<StageGraph, String> {
+    pub fn build(shape: &Shape) -> Result<StageGraph, GraphError> {
         let mut graph: DiGraph<Stage, u32> = DiGraph::new();
         let mut nodes: BTreeMap<Stage, NodeIndex> = BTreeMap::new();
         let mut node = |g: &mut DiGraph<Stage, u32>, s: Stage| {
@@ -217,9 +255,9 @@ impl StageGraph {
 
     /// Acyclic, every stage reachable from the start, and every type's path
     /// from the start ends at return.
-    fn check(&self) -> Result<(), String> {
+    fn check(&self) -> Result<(), GraphError> {
         if petgraph::algo::toposort(&self.graph, None).is_err() {
-            return Err("the stage graph has a cycle".into());
+            return Err(GraphError::Cycle);
         }
         let mut seen = 0usize;
         let mut dfs = Dfs::new(&self.graph, self.start);
@@ -227,7 +265,7 @@ impl StageGraph {
             seen += 1;
         }
         if seen != self.graph.node_count() {
-            return Err("a stage of the graph cannot be reached from the start".into());
+            return Err(GraphError::Unreachable);
         }
         for &t in ActionType::ALL {
             self.path(t)?;
@@ -236,7 +274,7 @@ impl StageGraph {
     }
 
     /// The stages type `t` runs, from the start to return (both excluded).
-    fn path(&self, t: ActionType) -> Result<Vec<Stage>, String> {
+    fn path(&self, t: ActionType) -> Result<Vec<Stage>, GraphError> {
         let bit = 1u32 << t.index();
         let mut out = Vec::new();
         let mut at = self.start;
@@ -249,11 +287,11 @@ impl StageGraph {
                 .map(|e| e.target())
                 .collect();
             let [n] = next[..] else {
-                return Err(format!(
-                    "{t}: {} ways on from {}",
-                    next.len(),
-                    self.graph[at].name()
-                ));
+                return Err(GraphError::Ways {
+                    action: t,
+                    ways: next.len(),
+                    from: self.graph[at].name(),
+                });
             };
             if self.graph[n] == Stage::Return {
                 return Ok(out);
@@ -261,11 +299,11 @@ impl StageGraph {
             out.push(self.graph[n]);
             at = n;
         }
-        Err(format!("{t}: the path never returns"))
+        Err(GraphError::NeverReturns(t))
     }
 
     /// Every type's program, indexed by [`ActionType::index`].
-    pub fn programs(&self) -> Result<Vec<Vec<Stage>>, String> {
+    pub fn programs(&self) -> Result<Vec<Vec<Stage>>, GraphError> {
         ActionType::ALL.iter().map(|&t| self.path(t)).collect()
     }
 

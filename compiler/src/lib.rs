@@ -257,14 +257,14 @@ impl AutonomyTable {
         })
     }
 
-    pub(crate) fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), TableError> {
         let n = self.rule_agent.len();
         let na = self.agents.len();
-        let e = |c: bool, w: &str| {
+        let e = |c: bool, w: &'static str| {
             if c {
                 Ok(())
             } else {
-                Err(format!("autonomy table: {w}"))
+                Err(TableError::Autonomy(w))
             }
         };
         e(self.agents.valid(), "agent names")?;
@@ -384,6 +384,51 @@ fn lists_of(p: &Permissions) -> [(usize, &[Entry]); 3] {
     [(DENY, &p.deny), (ASK, &p.ask), (ALLOW, &p.allow)]
 }
 
+/// Why a compiled policy's tables do not hold together: what a loaded
+/// artifact is refused for (inside [`artifact::ArtifactError::Tables`]),
+/// each variant naming the table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TableError {
+    /// One list's entry table (texts, lines and columns disagree).
+    Entries(List),
+    /// A part of the token-prefix matcher.
+    Matcher(&'static str),
+    /// A trie state names an entry that does not exist.
+    DanglingEntry,
+    /// The typed-label table.
+    Typed,
+    /// A part of the autonomy table.
+    Autonomy(&'static str),
+    /// The stage graph the tables imply fails its check.
+    Graph(dag::GraphError),
+    /// The stage programs do not follow from the tables.
+    Programs,
+}
+
+impl std::fmt::Display for TableError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TableError::Entries(l) => write!(f, "{} entry table", l.name()),
+            TableError::Matcher(what) => f.write_str(what),
+            TableError::DanglingEntry => {
+                f.write_str("a trie state names an entry that does not exist")
+            }
+            TableError::Typed => f.write_str("typed table"),
+            TableError::Autonomy(what) => write!(f, "autonomy table: {what}"),
+            TableError::Graph(e) => e.fmt(f),
+            TableError::Programs => f.write_str("the stage programs do not follow from the tables"),
+        }
+    }
+}
+
+impl std::error::Error for TableError {}
+
+impl From<dag::GraphError> for TableError {
+    fn from(e: dag::GraphError) -> TableError {
+        TableError::Graph(e)
+    }
+}
+
 /// A table length or index as the compiled form stores it (`u32`).
 ///
 /// Every count of the compiled form (entries, tokens, token bytes, trie
@@ -495,7 +540,7 @@ impl CompiledPolicy {
     }
 
     /// The stage graph (for `permc compile --dump dot`).
-    pub fn graph(&self) -> Result<StageGraph, String> {
+    pub fn graph(&self) -> Result<StageGraph, dag::GraphError> {
         StageGraph::build(&self.shape())
     }
 
@@ -540,6 +585,11 @@ impl CompiledPolicy {
     }
 
     /// The pattern text of entry `k` of the list at accept index `list`.
+    ///
+    /// Every `(list, k)` the engine asks for comes from the matcher's or
+    /// the typed table's accept triples, which `validate` (at load) and
+    /// `compile` keep below each list's length; the empty fallbacks here
+    /// and in [`Self::entry_source`] cannot be reached.
     pub(crate) fn entry_text(&self, list: usize, k: u32) -> &str {
         self.lists.get(list).map_or("", |l| l.text.get(k as usize))
     }
@@ -716,10 +766,10 @@ impl CompiledPolicy {
 
     /// Cross-table checks of a loaded policy: every index names an entry,
     /// the programs are the ones the tables imply.
-    pub(crate) fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), TableError> {
         for (i, l) in self.lists.iter().enumerate() {
             if !l.text.valid() || l.text.len() != l.line.len() || l.line.len() != l.col.len() {
-                return Err(format!("{} entry table", list_of(i).name()));
+                return Err(TableError::Entries(list_of(i)));
             }
         }
         self.matcher.validate()?;
@@ -735,15 +785,15 @@ impl CompiledPolicy {
                 .all(|(&k, n)| k == NONE || (k as usize) < n)
         };
         if !self.matcher.accept.chunks_exact(3).all(in_list) {
-            return Err("a trie state names an entry that does not exist".into());
+            return Err(TableError::DanglingEntry);
         }
         if self.typed.len() != TYPES * 3 || !self.typed.chunks_exact(3).all(in_list) {
-            return Err("typed table".into());
+            return Err(TableError::Typed);
         }
         self.autonomy.validate()?;
         let expect = StageGraph::build(&self.shape())?.programs()?;
         if expect != self.programs {
-            return Err("the stage programs do not follow from the tables".into());
+            return Err(TableError::Programs);
         }
         Ok(())
     }

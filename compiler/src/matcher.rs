@@ -866,9 +866,15 @@ impl Matcher {
     /// Shape checks of a loaded matcher: every id in range, every hash table
     /// with a free slot. After this, matching never indexes out of bounds
     /// nor loops forever.
-    pub(crate) fn validate(&self) -> Result<(), String> {
+    pub(crate) fn validate(&self) -> Result<(), crate::TableError> {
         let n = self.bt_root.len();
-        let ok = |c: bool, what: &str| if c { Ok(()) } else { Err(what.to_string()) };
+        let ok = |c: bool, what: &'static str| {
+            if c {
+                Ok(())
+            } else {
+                Err(crate::TableError::Matcher(what))
+            }
+        };
         if n == 0 {
             return ok(
                 self.accept.is_empty() && self.edges.keys.is_empty() && self.tok_slots.is_empty(),
