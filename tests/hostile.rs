@@ -95,8 +95,25 @@ proptest! {
 
     #[test]
     fn arbitrary_cwds_never_panic(cwd in any::<String>(), cmd in "[a-z./ ]{0,20}") {
+        // A relative cwd is an invalid request (SPEC §5.1); an absolute one
+        // (or none) decides.
         let rules = allow_everything();
-        let _ = reference::decide(&rules, &terminal(&cmd, Some(&cwd)));
+        for cwd in [cwd.clone(), format!("/{cwd}")] {
+            let v = json!({
+                "action": {"type": "terminal", "command": cmd, "agent": "dev-x", "cwd": cwd},
+                "context": {"role": "owner", "executionMode": "container", "containerRunning": true,
+                            "projectScopeRoot": "/home/ana/p"}
+            });
+            match Request::from_value(&v) {
+                Ok(req) => {
+                    let _ = reference::decide(&rules, &req);
+                }
+                Err(e) => prop_assert!(
+                    e.code == "invalid_field" && !cwd.is_empty() && !cwd.starts_with('/'),
+                    "{cwd:?}: {}", e.message
+                ),
+            }
+        }
     }
 
     #[test]
