@@ -380,18 +380,21 @@ fn looks_like_assignment(raw: &[u8]) -> bool {
 }
 
 /// Bash's `chk_arithsub`: are the parentheses of `s` balanced, never
-/// closing more than opened, quoted text skipped?
-fn balanced_arith(s: &[u8]) -> bool {
-    let mut depth = 0usize;
+/// closing more than opened, quoted text skipped? Double-quoted text is
+/// skipped as bash's `skip_double_quoted` does: a `$( )`, `${ }` or
+/// backtick inside it is skipped whole, quotes and parentheses in it
+/// included. `depth`: the nesting the text is read at.
+fn balanced_arith(s: &[u8], depth: usize) -> bool {
+    let mut parens = 0usize;
     let mut i = 0;
     while i < s.len() {
         match s[i] {
-            b'(' => depth += 1,
+            b'(' => parens += 1,
             b')' => {
-                if depth == 0 {
+                if parens == 0 {
                     return false;
                 }
-                depth -= 1;
+                parens -= 1;
             }
             b'\\' => i += 1,
             b'\'' => {
@@ -401,19 +404,22 @@ fn balanced_arith(s: &[u8]) -> bool {
                 }
             }
             b'"' => {
-                i += 1;
-                while i < s.len() && s[i] != b'"' {
-                    if s[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
+                let mut p = Parser::scanner(s, i + 1, depth);
+                let _ = p.scan_double_quoted();
+                i = p.pos;
+                continue;
             }
             _ => {}
         }
         i += 1;
     }
-    depth == 0
+    parens == 0
+}
+
+/// The id of the next directory group: their number is bounded by the
+/// input's length (a few per byte at most), far below `u32::MAX`.
+fn group_id(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
 fn is_blank(b: u8) -> bool {
@@ -452,6 +458,26 @@ fn is_fd_word(w: &Word) -> bool {
 }
 
 impl<'a> Parser<'a> {
+    /// A parser that only scans `src` from `pos` (extents, never segments).
+    fn scanner(src: &'a [u8], pos: usize, depth: usize) -> Parser<'a> {
+        Parser {
+            src,
+            origin: None,
+            pos,
+            depth,
+            nested: true,
+            out: Vec::new(),
+            unparsed: Vec::new(),
+            group: 0,
+            groups: vec![0],
+            heredocs: Vec::new(),
+            time_ok: false,
+            cmd_index: 0,
+            operators: false,
+            saw_backtick: false,
+        }
+    }
+
     /// Position `p`, past any backslash-newlines there: bash removes them
     /// before it recognizes anything (SPEC §4.1), except inside single
     /// quotes, comments and after an escaping backslash, which read raw.
@@ -686,7 +712,7 @@ impl<'a> Parser<'a> {
     /// in the current group into a new child group: a pipeline element or
     /// an `&` command runs in a process of its own.
     fn regroup(&mut self, seg_start: usize, group_start: usize) {
-        let g = self.groups.len() as u32;
+        let g = group_id(self.groups.len());
         let parent = self.group;
         for seg in self.out.iter_mut().skip(seg_start) {
             if seg.group == parent {
@@ -1140,7 +1166,7 @@ impl<'a> Parser<'a> {
         let was_group = self.group;
         if close == Close::Paren {
             // A subshell or substitution: a child process.
-            self.group = self.groups.len() as u32;
+            self.group = group_id(self.groups.len());
             self.groups.push(was_group);
         }
         self.parse_list(close);
@@ -1180,7 +1206,7 @@ impl<'a> Parser<'a> {
             cmd_index: 0,
             operators: false,
             saw_backtick: false,
-            group: self.groups.len() as u32,
+            group: group_id(self.groups.len()),
             groups: std::mem::take(&mut self.groups),
         };
         sub.groups.push(self.group);
@@ -1615,7 +1641,7 @@ impl<'a> Parser<'a> {
         let arithmetic = text.len() >= 2
             && text.first() == Some(&b'(')
             && text.last() == Some(&b')')
-            && balanced_arith(&text[1..text.len() - 1]);
+            && balanced_arith(&text[1..text.len() - 1], self.depth);
         if arithmetic {
             if text.contains(&b'`') {
                 // Bash 5.2 extracts the text of `$((…))` again when it
