@@ -13,11 +13,17 @@
 //!   hold every construct that runs commands: control operators,
 //!   redirections, `$( )`, backticks (also inside double quotes), `$((`
 //!   read as arithmetic or as a subshell, `(( ))`, `<( )`, subshells,
-//!   groups, the reserved word `time` and here-documents (bodies expanded
-//!   or not). Command words are `cmd_…`/`fail_…` names, never keywords,
-//!   builtins or `NAME=value` assignments (the reader keeps leading
-//!   assignments among the words by design, bash does not pass them in
-//!   argv).
+//!   groups, the reserved word `time`, here-documents (bodies expanded or
+//!   not), and parameter expansions `${…}` with every operator (`-` `:-`
+//!   `=` `:=` `?` `:?` `+` `:+` `#` `##` `%` `%%` `/` `//` `/#` `/%` `^`
+//!   `^^` `,` `,,`, substrings, subscripts, `${#…}`, `${!…}`, `@Q`),
+//!   unquoted and inside double quotes, nested, with `$( )`, backticks,
+//!   `<( )`/`>( )` and quoted text in them. The variables are chosen so
+//!   that bash expands the part the commands are in (`__u` unset, `__e`
+//!   empty, `__s` set, one fresh variable per `=`). Command words are
+//!   `cmd_…`/`fail_…` names, never keywords, builtins or `NAME=value`
+//!   assignments (the reader keeps leading assignments among the words by
+//!   design, bash does not pass them in argv).
 //! * Every line runs in a real bash, through `eval` in a subshell of its
 //!   own (a syntax error stays in its line), in four batches at once.
 //!   `PATH` leads nowhere: a command word is either one of a pool of shell
@@ -35,11 +41,11 @@
 //!   double quotes or for any run of them unquoted, SPEC §4.4), matched one
 //!   to one as a maximum matching; and every segment of exact words must
 //!   be an argv bash ran (unless bash stopped the line: an arithmetic
-//!   error, a failed substitution). A line bash rejects must be
+//!   error, a failed substitution, `${x?…}`). A line bash rejects must be
 //!   unparsed, and a line the reader calls unparsed must be one bash
 //!   rejects or one the generator makes unparsed on purpose. Lines with
-//!   ANSI-C quoting or `$[ ]` are unparsed by design and only checked
-//!   for that.
+//!   ANSI-C quoting, brace expansion (found as bash's own `brace_gobbler`
+//!   finds it) or `$[ ]` are unparsed by design and only checked for that.
 //!
 //! The test is skipped, with a message, only when no `bash` is found.
 
@@ -497,6 +503,8 @@ struct Gen<'r> {
     depth: usize,
     bodies: Vec<String>,
     unparsed: bool,
+    /// `${__aN=…}` variables used so far in the line.
+    assigned: usize,
 }
 
 /// Deepest nesting of substitutions, subshells and groups generated.
@@ -577,6 +585,137 @@ impl Gen<'_> {
             redirect: false,
             digit_tail: false,
         }
+    }
+
+    /// A word holding a parameter expansion `${…}` with every operator,
+    /// quoted or not, nested, with substitutions inside. The variables are
+    /// chosen so that bash expands the part the substitutions are in:
+    /// `__u` is unset, `__e` empty, `__s` set (`abc`), `__r` names `__s`,
+    /// and each `=`/`:=` assigns a variable of its own (`__a1`, `__a2`…).
+    fn param_word(&mut self) -> Token {
+        let dq = self.rng.chance(40);
+        let body = self.param_expansion(dq, 0);
+        let text = if dq { format!("\"{body}\"") } else { body };
+        Token {
+            text,
+            redirect: false,
+            digit_tail: false,
+        }
+    }
+
+    /// `${…}` (inside double quotes when `dq`); `level` counts `${` nesting.
+    fn param_expansion(&mut self, dq: bool, level: usize) -> String {
+        let (a, b) = (bn(self.rng), bn(self.rng));
+        match self.rng.below(16) {
+            0 => format!("${a}{{__s}}"),
+            1 => format!("${{#__s}}"),
+            2 => format!("${{!__r}}"),
+            3 => format!("${{__s@Q}}"),
+            // Arithmetic parts: `$( )` runs there.
+            4 => format!("${{__s:$({}){b}0}}", self.sub_line(Status::Any)),
+            5 => format!("${{__s:0:`{}`1}}", self.backtick_body()),
+            6 => format!("${{__s[$({})0]}}", self.sub_line(Status::Any)),
+            // `?`: the word is expanded for the message, then the shell
+            // stops (the harness sees `__u: ` on stderr).
+            7 => {
+                let op = self.rng.pick_str(&["?", ":?"]);
+                format!("${{__u{op}{}}}", self.param_operand(dq, false, level))
+            }
+            8 | 9 => {
+                let (var, op) = *self.rng.pick(&[
+                    ("__u", "-"),
+                    ("__u", ":-"),
+                    ("__e", ":-"),
+                    ("__s", "+"),
+                    ("__s", ":+"),
+                    ("__e", "+"),
+                ]);
+                format!(
+                    "${a}{{{var}{op}{b}{}}}",
+                    self.param_operand(dq, false, level)
+                )
+            }
+            10 => {
+                self.assigned += 1;
+                let op = self.rng.pick_str(&["=", ":="]);
+                let n = self.assigned;
+                format!("${{__a{n}{op}{}}}", self.param_operand(dq, false, level))
+            }
+            11 | 12 => {
+                let op = self
+                    .rng
+                    .pick_str(&["#", "##", "%", "%%", "^", "^^", ",", ",,"]);
+                format!("${{__s{op}{}}}", self.param_operand(dq, true, level))
+            }
+            13 => {
+                let op = self.rng.pick_str(&["/", "//", "/#", "/%"]);
+                let pat = self.param_operand(dq, true, level);
+                let rep = self.param_operand(dq, true, level);
+                format!("${{__s{op}{pat}/{rep}}}")
+            }
+            14 => {
+                // `'…'` in a `:-` word inside double quotes is literal
+                // text that bash expands: not read exactly, unparsed.
+                let text = if dq && self.rng.chance(30) {
+                    self.unparsed = true;
+                    *self.rng.pick(&["$(cmd_a q)", "`cmd_b`", "x$(fail_a)y"])
+                } else if dq {
+                    *self.rng.pick(&["a b", "{x}", "$HOME"])
+                } else {
+                    *self.rng.pick(&["a b", "$(cmd_a)", "`x`"])
+                };
+                format!("${{__u:-'{text}'}}")
+            }
+            _ => {
+                // A `<( )` where bash parses it but does not run it: in an
+                // arithmetic part, or a `:-` word inside double quotes.
+                if dq && self.rng.chance(20) {
+                    self.unparsed = true;
+                    format!("${{__u:-<({})}}", self.sub_line(Status::Any))
+                } else {
+                    format!("${{__u:-{}}}", self.param_operand(dq, false, level))
+                }
+            }
+        }
+    }
+
+    /// The word of a `${…}` operator: plain text, quoted text, command and
+    /// process substitutions, a nested `${…}`. `pattern`: the operand of
+    /// `#`, `%`, `/`, `^`, `,` (process substitutions run there inside
+    /// double quotes too).
+    fn param_operand(&mut self, dq: bool, pattern: bool, level: usize) -> String {
+        let mut out = String::new();
+        for _ in 0..1 + self.rng.below(3) {
+            let piece = match self.rng.below(10) {
+                0 => self
+                    .rng
+                    .pick_str(&["a", "b1", "x.y", "-", "=", "a:b", "%", "#"])
+                    .to_string(),
+                1 if !dq || pattern => {
+                    format!("'{}'", self.rng.pick_str(&["a b", "}", "$x", "\""]))
+                }
+                2 => format!("\"{}\"", self.rng.pick_str(&["a b", "}", "'", ""])),
+                3 | 4 => format!("$({})", self.sub_line(Status::Any)),
+                5 => format!("`{}`", self.backtick_body()),
+                6 if !dq || pattern => {
+                    let op = self.rng.pick_str(&["<", ">"]);
+                    format!("{op}({})", self.sub_line(Status::Any))
+                }
+                7 if level < 2 => self.param_expansion(dq, level + 1),
+                8 => format!("\"$({})\"", self.sub_line(Status::Any)),
+                9 => format!("\"x`{}`\"", self.backtick_body()),
+                _ => "z".to_string(),
+            };
+            out.push_str(&piece);
+        }
+        out
+    }
+
+    /// A command line written inside backticks in a `${…}`: bash reads
+    /// `\"` there as it is, inside double quotes too.
+    fn backtick_body(&mut self) -> String {
+        let sub = self.sub_line(Status::Any);
+        escape_backticks(self.rng, &sub, false)
     }
 
     /// A here-document redirection; its body is queued for the next
@@ -684,6 +823,8 @@ impl Gen<'_> {
                 toks.push(self.heredoc_token());
             } else if r < 28 && nested_ok {
                 toks.push(self.substitution_word());
+            } else if r < 34 && nested_ok {
+                toks.push(self.param_word());
             } else {
                 toks.push(word_token(self.rng));
             }
@@ -798,6 +939,7 @@ fn gen_line(rng: &mut Rng) -> Line {
         depth: 0,
         bodies: Vec::new(),
         unparsed: false,
+        assigned: 0,
     };
     let nseg = 1 + g.rng.weighted(&[30, 30, 20, 12, 8]);
     let ops: Vec<&str> = (0..nseg - 1)
@@ -873,8 +1015,11 @@ fn gen_line(rng: &mut Rng) -> Line {
     if g.rng.chance(4) {
         // Last: arithmetic reads single quotes as double quotes do, so the
         // substitution runs (and the expression then fails).
+        // A substitution between those single quotes that a quote of its
+        // own ends early is unparsed (bash finds its end only when it
+        // expands the text).
         let sub = g.sub_line(Status::Any);
-        if sub.contains('`') {
+        if sub.contains('`') || sub.contains('\'') {
             g.unparsed = true;
         }
         let form = match g.rng.below(2) {
@@ -1010,6 +1155,8 @@ fn single_quote(s: &str) -> String {
 const PRELUDE: &str = r#"exec 19>>records.bin 1>/dev/null 4>/dev/null 5>/dev/null
 shopt -s varredir_close 2>/dev/null
 TIMEFORMAT=
+__s=abc __e= __r=__s
+unset __u
 __rec() {
   local __a __r=$__L$'\037'
   for __a; do __r+=${__a//$'\n'/$'\034'}$'\037'; done
@@ -1291,12 +1438,18 @@ fn compare(
     }
     // ANSI-C quoting (made by accident: `$` then a quote) changes words,
     // and a substitution in `$[…]` is found again at expansion without
-    // skipping substitutions: both are unparsed by design, not read.
-    // So is what the generator makes unparsed on purpose as not read
-    // reliably (a backtick in `$((…))` text).
-    let unreliable =
-        expect_unparsed && !rejected && l.unparsed.contains(&shell::Unparsed::SyntaxError);
-    if l.unparsed.contains(&shell::Unparsed::AnsiCQuote) || line.contains("$[") || unreliable {
+    // skipping substitutions: both are unparsed by design, not read. So is
+    // brace expansion, which bash finds with a quote tracking of its own
+    // (a `"` in a backtick body or a `${…}` inside double quotes ends the
+    // quoting there), and what the generator makes unparsed on purpose as
+    // not read reliably (a backtick in `$((…))` text, literal single
+    // quotes in `"${x:-'…'}"`).
+    let unreliable = expect_unparsed && l.unparsed.contains(&shell::Unparsed::SyntaxError);
+    if l.unparsed.contains(&shell::Unparsed::AnsiCQuote)
+        || l.unparsed.contains(&shell::Unparsed::BraceExpansion)
+        || line.contains("$[")
+        || unreliable
+    {
         return problems.first().map(|p| format!("{line:?}\n  {p}"));
     }
     if !rejected && l.is_unparsed() && !expect_unparsed {
@@ -1307,7 +1460,11 @@ fn compare(
     // a here-document) and cannot parse stops its command too.
     let stopped = stderr.lines().any(is_expected_message)
         || stderr.contains("command substitution:")
-        || stderr.contains("bad substitution");
+        || stderr.contains("bad substitution")
+        // `${__u?word}`: bash expands the word for its message, then stops
+        // (the message may go down a `|&`).
+        || line.contains("${__u?")
+        || line.contains("${__u:?");
     let rejected = rejected && !stderr.contains("command substitution:");
     let other: Vec<&str> = stderr
         .lines()
@@ -1406,11 +1563,101 @@ fn reader_reads_the_commands_bash_runs() {
     // The generator keeps producing every form (a cheap guard against a
     // change that silently stops generating one).
     for form in [
-        "''", "\"\"", "\\\"", "\\\\", "\\$", "\\`", "\\\n", "\\ ", "\\;", "\\|", "\\&", "\\>", "é",
-        ">>", ">|", "<>", "&>", "&>>", ">&", "<&", "2>", "<<<", "{fd}>", " #", "&&", "||", "|&",
-        ";", "\n", "$(", "\"$(", "`", "\"x`", "$((", "$(( $(", "$[", "<(", "( ", "{ ", "time ",
-        "time -p ", "time --", "time {", "(( $(", "'$(", "<<E", "<<-", "4<<", "0<<", "{hd}<<",
-        "<<'", "<<\"", "<<\\", ") <<", "} <<", "(( '", "\\\"", "$\\\n", "&\\\n",
+        "''",
+        "\"\"",
+        "\\\"",
+        "\\\\",
+        "\\$",
+        "\\`",
+        "\\\n",
+        "\\ ",
+        "\\;",
+        "\\|",
+        "\\&",
+        "\\>",
+        "é",
+        ">>",
+        ">|",
+        "<>",
+        "&>",
+        "&>>",
+        ">&",
+        "<&",
+        "2>",
+        "<<<",
+        "{fd}>",
+        " #",
+        "&&",
+        "||",
+        "|&",
+        ";",
+        "\n",
+        "$(",
+        "\"$(",
+        "`",
+        "\"x`",
+        "$((",
+        "$(( $(",
+        "$[",
+        "<(",
+        "( ",
+        "{ ",
+        "time ",
+        "time -p ",
+        "time --",
+        "time {",
+        "(( $(",
+        "'$(",
+        "<<E",
+        "<<-",
+        "4<<",
+        "0<<",
+        "{hd}<<",
+        "<<'",
+        "<<\"",
+        "<<\\",
+        ") <<",
+        "} <<",
+        "(( '",
+        "\\\"",
+        "$\\\n",
+        "&\\\n",
+        "${__u-",
+        "${__u:-",
+        "${__e:-",
+        "${__s+",
+        "${__s:+",
+        "${__e+",
+        "${__a1=",
+        "${__a1:=",
+        "${__u?",
+        "${__u:?",
+        "${__s#",
+        "${__s##",
+        "${__s%",
+        "${__s%%",
+        "${__s^",
+        "${__s,",
+        "${__s/",
+        "${__s//",
+        "${__s/#",
+        "${__s/%",
+        "${__s:$(",
+        "${__s:0:`",
+        "${__s[$(",
+        "${#__s}",
+        "${!__r}",
+        "${__s@Q}",
+        "\"${__",
+        ":-<(",
+        ":->(",
+        "#<(",
+        ":-${__",
+        ":-$(",
+        ":-`",
+        ":-'",
+        ":-\"$(",
+        ":-\"x`",
     ] {
         let n = lines.iter().filter(|l| l.contains(form)).count();
         assert!(n >= 5, "only {n} generated lines hold {form:?}");

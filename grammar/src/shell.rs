@@ -422,6 +422,97 @@ fn group_id(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// Does bash's `brace_expand` find a brace expression in the word text
+/// `t` (before quote removal)? Its `brace_gobbler` finds an opening `{`
+/// and then a closing `}` with a `,` or `..` at its level, quotes tracked
+/// as bash tracks them there.
+fn brace_expands(t: &[u8], depth: usize) -> bool {
+    let mut i = 0;
+    loop {
+        if brace_gobble(t, &mut i, b'{', depth).is_none() {
+            return false;
+        }
+        let mut j = i + 1;
+        if brace_gobble(t, &mut j, b'}', depth).is_some() {
+            return true;
+        }
+        i += 1;
+    }
+}
+
+/// Bash's `brace_gobbler`: from `*i`, the index of the first `satisfy`
+/// outside quotes and inner braces (for `}`: only once a `,` or `..` was
+/// seen at that level).
+fn brace_gobble(t: &[u8], i: &mut usize, satisfy: u8, depth: usize) -> Option<u8> {
+    let ws = |c: Option<&u8>| c.is_none_or(|c| matches!(c, b' ' | b'\t' | b'\n'));
+    let (mut level, mut quoted, mut pass_next) = (0usize, 0u8, false);
+    let mut commas = usize::from(satisfy != b'}');
+    while let Some(&c) = t.get(*i) {
+        if pass_next {
+            pass_next = false;
+            *i += 1;
+            continue;
+        }
+        if c == b'\\' && matches!(quoted, 0 | b'"' | b'`') {
+            pass_next = true;
+            *i += 1;
+            continue;
+        }
+        // `${…}` is read like `\{…}`.
+        if c == b'$' && t.get(*i + 1) == Some(&b'{') && quoted != b'\'' {
+            pass_next = true;
+            *i += 1;
+            if quoted == 0 {
+                level += 1;
+            }
+            continue;
+        }
+        let comsub = t.get(*i + 1) == Some(&b'(')
+            && ((quoted == 0 && matches!(c, b'$' | b'<' | b'>')) || (quoted == b'"' && c == b'$'));
+        if quoted != 0 && !comsub {
+            if c == quoted {
+                quoted = 0;
+            }
+            *i += 1;
+            continue;
+        }
+        if quoted == 0 && matches!(c, b'"' | b'\'' | b'`') {
+            quoted = c;
+            *i += 1;
+            continue;
+        }
+        if comsub {
+            let mut p = Parser::scanner(t, *i + 2, depth);
+            let _ = p.scan_matched(b'(', b')');
+            *i = p.pos;
+            continue;
+        }
+        if c == satisfy && level == 0 && commas > 0 {
+            // An opening brace between blanks (or before `}`) is none.
+            if c == b'{'
+                && (*i == 0 || ws(t.get(*i - 1)))
+                && (ws(t.get(*i + 1)) || t.get(*i + 1) == Some(&b'}'))
+            {
+                *i += 1;
+                continue;
+            }
+            return Some(c);
+        }
+        if c == b'{' {
+            level += 1;
+        } else if c == b'}' && level > 0 {
+            level -= 1;
+        } else if satisfy == b'}'
+            && level == 0
+            && (c == b',' || (t[*i..].starts_with(b"..") && t.get(*i + 2) != Some(&b'}')))
+        {
+            commas += 1;
+        }
+        *i += 1;
+    }
+    None
+}
+
 fn is_blank(b: u8) -> bool {
     b == b' ' || b == b'\t'
 }
@@ -1298,22 +1389,28 @@ impl<'a> Parser<'a> {
             }
             if doc.expand && body_end > body_start {
                 // Its text as bash expands it: backslash-newlines removed
-                // everywhere, also between single quotes (plain there).
+                // everywhere, also between single quotes (plain there), and
+                // for `<<-` the leading tabs of each line (of each line as
+                // joined: a tab after a backslash-newline stays).
                 let mut body = Vec::with_capacity(body_end - body_start);
                 let mut origin = Vec::with_capacity(body_end - body_start + 1);
                 let mut p = body_start;
+                let mut line_start = true;
                 while p < body_end {
                     match self.src[p] {
+                        b'\t' if line_start && doc.strip_tabs => p += 1,
                         b'\\' if self.src.get(p + 1) == Some(&b'\n') => p += 2,
                         b'\\' if p + 1 < body_end => {
                             body.extend_from_slice(&self.src[p..p + 2]);
                             origin.extend([self.top_offset(p), self.top_offset(p + 1)]);
                             p += 2;
+                            line_start = false;
                         }
                         c => {
                             body.push(c);
                             origin.push(self.top_offset(p));
                             p += 1;
+                            line_start = c == b'\n';
                         }
                     }
                 }
@@ -1331,6 +1428,7 @@ impl<'a> Parser<'a> {
             bytes: Vec::with_capacity(16),
             ..WordBuilder::default()
         };
+        let word_start = self.pos;
         while let Some(b) = self.peek() {
             if self.at_process_substitution() {
                 // A process substitution, at the start of a word or inside
@@ -1393,6 +1491,17 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+        // Bash brace-expands the word's text with a quote tracking of its
+        // own (`brace_gobbler`), which differs from the parser's: a `"` in
+        // a backtick body or in a `${…}` inside double quotes ends the
+        // quoting there (`"${x:-"{-rf,/}"}"` is two words to bash).
+        // Raw text: a backslash-newline the lexer removes is skipped there
+        // as an escaped newline, which finds the same braces.
+        let end = self.pos.min(self.src.len());
+        let raw = &self.src[word_start.min(end)..end];
+        if !w.brace && raw.contains(&b'{') {
+            w.brace = brace_expands(raw, self.depth);
+        }
         w.finish()
     }
 
@@ -1408,6 +1517,13 @@ impl<'a> Parser<'a> {
     }
 
     fn read_double_quoted(&mut self, w: &mut WordBuilder) {
+        self.read_double_quoted_in(w, true);
+    }
+
+    /// Double-quoted text after its `"`; `backtick_dq`: a backtick body in
+    /// it reads `\"` as `"` (not so inside `${…}`, see
+    /// [`Parser::read_dolbrace`]).
+    fn read_double_quoted_in(&mut self, w: &mut WordBuilder, backtick_dq: bool) {
         loop {
             let Some(b) = self.peek() else {
                 self.mark(Unparsed::UnclosedQuote);
@@ -1429,7 +1545,7 @@ impl<'a> Parser<'a> {
                     }
                 },
                 b'$' => self.read_dollar(w, true),
-                b'`' => self.read_backtick(w, true),
+                b'`' => self.read_backtick(w, backtick_dq),
                 _ => {
                     w.quoted_byte(b);
                     self.bump(1);
@@ -1676,13 +1792,91 @@ impl<'a> Parser<'a> {
 
     /// The text of an arithmetic expression, `src[from..to]`, read for the
     /// substitutions bash expands in it (as in double quotes, SPEC §4.1).
+    /// The text as bash keeps it: its parser removes backslash-newlines
+    /// outside the single quotes of the expression (plain characters to
+    /// arithmetic, but quotes to that parser) and outside the
+    /// substitutions it parses there; a substitution that starts between
+    /// single quotes is found only when bash expands the text, in what the
+    /// parser kept, so it is read from that text here.
     fn read_arith_body(&mut self, from: usize, to: usize, backtick_dq: bool) -> bool {
         if to <= from {
             return false;
         }
-        let origin = self.origin_of(from, to);
-        let body = self.src[from..to].to_vec();
+        let mut body = Vec::with_capacity(to - from);
+        let mut origin = Vec::with_capacity(to - from + 1);
+        let mut p = from;
+        while p < to {
+            let end = match self.src[p] {
+                b'\\' if self.src.get(p + 1) == Some(&b'\n') && p + 1 < to => {
+                    p += 2;
+                    continue;
+                }
+                b'\\' => (p + 2).min(to),
+                b'\'' => {
+                    let close = self.src[p + 1..to]
+                        .iter()
+                        .position(|&c| c == b'\'')
+                        .map_or(to, |n| p + 1 + n);
+                    self.check_quoted_substitutions(p + 1, close);
+                    (close + 1).min(to)
+                }
+                c @ (b'"' | b'`' | b'$') => {
+                    // Parsed where bash reads it: copied as it is.
+                    let mut sc = Parser::scanner(self.src, p, self.depth);
+                    match c {
+                        b'"' => {
+                            sc.bump(1);
+                            let _ = sc.scan_double_quoted();
+                        }
+                        b'`' => {
+                            sc.bump(1);
+                            let _ = sc.scan_backquoted();
+                        }
+                        _ => {
+                            let _ = sc.scan_dollar();
+                        }
+                    }
+                    sc.pos.clamp(p + 1, to)
+                }
+                _ => p + 1,
+            };
+            body.extend_from_slice(&self.src[p..end]);
+            origin.extend((p..end).map(|q| self.top_offset(q)));
+            p = end;
+        }
+        origin.push(self.top_offset(to));
         self.parse_nested_text(&body, origin, SubMode::Expanded(backtick_dq))
+    }
+
+    /// A substitution that starts between the single quotes
+    /// `src[from..close]` of an arithmetic expression and does not end
+    /// before the closing quote: bash reads its end only when it expands
+    /// the text, in a way permc does not follow exactly: unparsed.
+    fn check_quoted_substitutions(&mut self, from: usize, close: usize) {
+        let mut k = from;
+        while k < close {
+            let starts = match self.src[k] {
+                b'`' => true,
+                b'$' => self.src.get(k + 1) == Some(&b'('),
+                _ => false,
+            };
+            if !starts {
+                k += 1;
+                continue;
+            }
+            let mut sc = Parser::scanner(self.src, k, self.depth);
+            if self.src[k] == b'`' {
+                sc.bump(1);
+                let _ = sc.scan_backquoted();
+            } else {
+                let _ = sc.scan_dollar();
+            }
+            if sc.pos > close {
+                self.mark_at(Unparsed::SyntaxError, k);
+                return;
+            }
+            k = sc.pos.max(k + 1);
+        }
     }
 
     /// `$…`: substitutions are parsed (their text kept literally in the
@@ -1720,37 +1914,7 @@ impl<'a> Parser<'a> {
                 w.expansion(in_double);
                 w.literal_quoted(&self.src[start..self.pos]);
             }
-            Some(b'{') => {
-                // Parameter expansion, kept literally; a command inside it
-                // cannot be seen, so it is unparsed **[hardening]**.
-                self.bump(2);
-                let mut depth = 1usize;
-                while let Some(c) = self.peek() {
-                    self.bump(1);
-                    match c {
-                        b'{' => depth += 1,
-                        b'}' => {
-                            depth -= 1;
-                            if depth == 0 {
-                                break;
-                            }
-                        }
-                        // The escaped character, raw.
-                        b'\\' if self.src.get(self.pos).is_some() => self.pos += 1,
-                        b'`' => self.mark(Unparsed::SyntaxError),
-                        b'$' if matches!(self.peek(), Some(b'(' | b'[')) => {
-                            self.mark(Unparsed::SyntaxError)
-                        }
-                        _ => {}
-                    }
-                }
-                if depth != 0 {
-                    self.mark(Unparsed::UnclosedSubstitution);
-                }
-                // An expansion, not a command: the word stays literal.
-                w.expansion(in_double);
-                w.literal_quoted(&self.src[start..self.pos]);
-            }
+            Some(b'{') => self.read_dolbrace(w, in_double),
             Some(b'\'') if !in_double => {
                 // ANSI-C quoting: unparsed; read to the closing quote.
                 self.mark(Unparsed::AnsiCQuote);
@@ -1782,6 +1946,188 @@ impl<'a> Parser<'a> {
                 self.bump(1);
             }
         }
+    }
+
+    /// `${…}`, at the `$`: parameter expansion, kept literally (an
+    /// expansion, SPEC §4.4). Its end is found as bash's
+    /// `parse_matched_pair` finds it (P_FIRSTCLOSE|P_DOLBRACE): quotes and
+    /// backticks are read as units, a nested `${…}` counts, and `$( )`,
+    /// backticks and `<( )`/`>( )` are commands bash parses there — each
+    /// is read as nested segments (SPEC §4.2), since bash runs it when it
+    /// expands that part. Where bash runs text it did not parse (between
+    /// single quotes that are literal there) or does not run what it
+    /// parsed (a process substitution in an arithmetic part, or in a
+    /// `:-`-style word inside double quotes), the reader cannot be exact:
+    /// the line is unparsed **[hardening]**.
+    fn read_dolbrace(&mut self, w: &mut WordBuilder, in_double: bool) {
+        let start = self.pos;
+        self.bump(2);
+        if !self.enter() {
+            w.expansion(in_double);
+            w.literal_quoted(&self.src[start..self.pos.min(self.src.len())]);
+            return;
+        }
+        let before = self.out.len();
+        let closed = self.scan_dolbrace(in_double, start);
+        self.leave();
+        if !closed {
+            self.mark_at(Unparsed::UnclosedSubstitution, start);
+        }
+        if self.out.len() > before {
+            w.substitution = true;
+        }
+        w.expansion(in_double);
+        w.literal_quoted(&self.src[start..self.pos.min(self.src.len())]);
+    }
+
+    /// The body of `${…}` after `${`, to just past its `}`; false when it
+    /// never closes. `dq`: the expansion is inside double quotes.
+    fn scan_dolbrace(&mut self, dq: bool, start: usize) -> bool {
+        // The parameter: a `#` or `!` prefix, a name, digits or one special
+        // character, an optional `[subscript]`; then the operator decides
+        // how bash expands the rest.
+        if matches!(self.peek(), Some(b'#' | b'!')) && self.peek_at(1) != Some(b'}') {
+            self.bump(1);
+        }
+        match self.peek() {
+            Some(c) if is_name_start(c) => {
+                while self.peek().is_some_and(is_name_char) {
+                    self.bump(1);
+                }
+            }
+            Some(c) if c.is_ascii_digit() => {
+                while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+                    self.bump(1);
+                }
+            }
+            Some(b'@' | b'*' | b'#' | b'?' | b'-' | b'$' | b'!') => self.bump(1),
+            _ => {}
+        }
+        if self.peek() == Some(b'[') {
+            self.bump(1);
+            // The subscript is arithmetic (an indexed array) or a word (an
+            // associative one): either way `$( )` runs there.
+            match self.scan_dolbrace_part(BracePart::Subscript, dq) {
+                PartEnd::Bracket => {}
+                PartEnd::Brace => {
+                    // bash's parser closes at that `}`; expanding `${x[}`
+                    // is a bad substitution.
+                    self.mark_at(Unparsed::SyntaxError, start);
+                    return true;
+                }
+                PartEnd::Eof => return false,
+            }
+        }
+        let part = match (self.peek(), self.peek_at(1)) {
+            (Some(b'}'), _) => {
+                self.bump(1);
+                return true;
+            }
+            (Some(b':'), Some(b'-' | b'=' | b'?' | b'+')) => {
+                self.bump(2);
+                BracePart::Word
+            }
+            (Some(b':'), _) => {
+                self.bump(1);
+                BracePart::Arith
+            }
+            (Some(b'-' | b'=' | b'?' | b'+'), _) => {
+                self.bump(1);
+                BracePart::Word
+            }
+            (Some(b'#' | b'%' | b'/' | b'^' | b','), _) => {
+                self.bump(1);
+                BracePart::Pattern
+            }
+            _ => BracePart::Other,
+        };
+        let before = self.out.len();
+        let end = self.scan_dolbrace_part(part, dq);
+        if part == BracePart::Other && self.out.len() > before {
+            // An operator bash does not define (a bad substitution) or a
+            // transformation: no word that bash expands.
+            self.mark_at(Unparsed::SyntaxError, start);
+        }
+        end != PartEnd::Eof
+    }
+
+    /// One part of a `${…}` body: to just past the `}` that closes it (or,
+    /// for a subscript, its `]`, the position left at the next byte).
+    fn scan_dolbrace_part(&mut self, part: BracePart, dq: bool) -> PartEnd {
+        // bash's LEX_GTLT: a `(` right after one `<` or `>` begins a process
+        // substitution (`<<(` is no such thing while parsing).
+        let mut gtlt = false;
+        let mut brackets = 0usize;
+        // Single quotes are literal here: text between them is expanded.
+        let quotes_literal = matches!(part, BracePart::Arith | BracePart::Subscript)
+            || (dq && part == BracePart::Word);
+        // A process substitution bash parses here but does not run.
+        let procsub_idle = matches!(part, BracePart::Arith | BracePart::Subscript)
+            || (dq && part == BracePart::Word);
+        let mut scratch = WordBuilder::default();
+        while let Some(c) = self.peek() {
+            let was_gtlt = gtlt;
+            gtlt = matches!(c, b'<' | b'>') && !was_gtlt;
+            match c {
+                b'}' => {
+                    self.bump(1);
+                    return PartEnd::Brace;
+                }
+                b'[' if part == BracePart::Subscript => {
+                    brackets += 1;
+                    self.bump(1);
+                }
+                b']' if part == BracePart::Subscript => {
+                    self.bump(1);
+                    if brackets == 0 {
+                        return PartEnd::Bracket;
+                    }
+                    brackets -= 1;
+                }
+                b'\\' => self.bump_escape(),
+                b'\'' => {
+                    let at = self.pos;
+                    self.bump(1);
+                    let from = self.pos;
+                    if !self.scan_single_quoted() {
+                        self.mark_at(Unparsed::UnclosedQuote, at);
+                        return PartEnd::Eof;
+                    }
+                    let body = &self.src[from..self.pos - 1];
+                    let code = body.contains(&b'`') || body.windows(2).any(|p| p == b"$(");
+                    if quotes_literal && code {
+                        // bash expands this text without having parsed it.
+                        self.mark_at(Unparsed::SyntaxError, at);
+                    }
+                }
+                // A backtick body anywhere in `${…}` reads `\"` as it is,
+                // inside double quotes too (bash parses it as a unit of the
+                // `${…}`, then runs its text as written).
+                b'"' => {
+                    self.bump(1);
+                    self.read_double_quoted_in(&mut scratch, false);
+                }
+                b'`' => self.read_backtick(&mut scratch, false),
+                b'$' if self.peek_at(1) == Some(b'$') => self.bump(2),
+                b'$' if self.peek_at(1) == Some(b'\'') => {
+                    // ANSI-C quoting, translated where bash reads it.
+                    self.mark(Unparsed::AnsiCQuote);
+                    self.bump(2);
+                    let _ = self.skip_ansi_c_body();
+                }
+                b'$' => self.read_dollar(&mut scratch, dq),
+                b'(' if was_gtlt => {
+                    let at = self.pos;
+                    self.bump(1);
+                    self.parse_substitution_list();
+                    if procsub_idle {
+                        self.mark_at(Unparsed::SyntaxError, at);
+                    }
+                }
+                _ => self.bump(1),
+            }
+        }
+        PartEnd::Eof
     }
 
     /// Scans a backtick body from the opening backtick past the closing
@@ -1843,6 +2189,32 @@ impl<'a> Parser<'a> {
         w.expansion(in_double);
         w.literal_quoted(&self.src[start..end.min(self.src.len())]);
     }
+}
+
+/// Where a part of a `${…}` body ended.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum PartEnd {
+    /// Just past the `}` that closes the expansion.
+    Brace,
+    /// Just past the `]` of a subscript.
+    Bracket,
+    /// The input ended first.
+    Eof,
+}
+
+/// Which part of a `${…}` body is read (see [`Parser::read_dolbrace`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum BracePart {
+    /// `[…]` after the name: arithmetic, or an associative array's key.
+    Subscript,
+    /// The word of `-`, `=`, `?`, `+` and their `:` forms.
+    Word,
+    /// The pattern (and replacement) of `#`, `%`, `/`, `^`, `,`.
+    Pattern,
+    /// The offset and length of `${x:off:len}`: arithmetic.
+    Arith,
+    /// `@op` or an operator bash does not define.
+    Other,
 }
 
 #[derive(Clone, Copy)]
@@ -2033,6 +2405,68 @@ mod tests {
         assert!(!read("[ -f x ]").is_unparsed());
         assert!(!read("find . -exec rm {} \\;").is_unparsed());
         assert!(!read("ls *.ts").is_unparsed());
+    }
+
+    #[test]
+    fn commands_in_parameter_expansions_are_segments() {
+        // bash parses `$( )`, backticks and `<( )` in `${…}` and runs them
+        // when it expands that part.
+        for (src, inner) in [
+            ("echo ${x:-<(rm -rf /)}", "rm -rf /"),
+            ("echo ${x-$(git push)}", "git push"),
+            ("echo ${x:=`git push`}", "git push"),
+            ("echo ${x:-a${y:-<(git push)}b}", "git push"),
+            ("echo \"${x#<(git push)}\"", "git push"),
+            ("echo ${x[$(git push)]}", "git push"),
+            ("echo ${x:$(git push)}", "git push"),
+            ("echo ${x:-<(echo })}", "echo }"),
+        ] {
+            let l = read(src);
+            assert!(!l.is_unparsed(), "{src}: {:?}", l.unparsed);
+            let w: Vec<String> = l.segments.iter().map(|s| s.words.join(" ")).collect();
+            assert_eq!(w.len(), 2, "{src}: {w:?}");
+            assert_eq!(w[1], inner, "{src}");
+        }
+        // Quotes are units: the `}` between them does not close.
+        let l = read("echo ${x:-'}'} $(git push) \\'");
+        let w: Vec<String> = l.segments.iter().map(|s| s.words.join(" ")).collect();
+        assert_eq!(w, ["echo ${x:-'}'} $(git push) '", "git push"]);
+        // Where bash runs text it did not parse, or does not run what it
+        // parsed: unparsed.
+        for src in [
+            "echo \"${x:-'$(git push)'}\"",
+            "echo \"${x:-<(git push)}\"",
+            "echo ${x:<(git push)}",
+            "echo ${x@Q$(git push)}",
+            "echo ${x[}]}",
+        ] {
+            assert!(read(src).unparsed.contains(&Unparsed::SyntaxError), "{src}");
+        }
+        assert!(!read("echo ${x:-'$(a)'} ${x:-\"}\"} ${#x} ${!x} ${x/a/b}").is_unparsed());
+    }
+
+    #[test]
+    fn brace_expansion_as_bash_finds_it() {
+        // bash's brace_gobbler ends double quotes at a `"` inside a backtick
+        // body or a double-quoted `${…}`.
+        for src in [
+            "rm \"${x:-\"{-rf,/}\"}\"",
+            "echo \"`rm -rf \"{/,x}\"`\"",
+            "echo {a,b}",
+            "echo x{1..3}",
+        ] {
+            assert!(
+                read(src).unparsed.contains(&Unparsed::BraceExpansion),
+                "{src}"
+            );
+        }
+        for src in [
+            "echo \"{a,b}\" '{a,b}' \\{a,b}",
+            "echo \"`echo '{a,b}'`\" ${x:-{a,b}} \"$(echo \"{a,b}\")\"",
+            "echo { a,b } {} a{b",
+        ] {
+            assert!(!read(src).is_unparsed(), "{src}: {:?}", read(src).unparsed);
+        }
     }
 
     #[test]
