@@ -3,8 +3,11 @@
 //! a segment really runs.
 //!
 //! An option permc cannot place makes the line unparsed: the verb is never
-//! guessed. Each wrapper is one row of [`WRAPPERS`]; the reading is
-//! [`collect_runs`].
+//! guessed. Each wrapper of SPEC §4.3's table is one row of [`WRAPPERS`]
+//! (its names, options with and without a value, long forms, what else is
+//! skipped: a command-line option, `env -`, `nice -5`, timeout's duration,
+//! xargs' appended words); one function, [`read_options`], reads every row,
+//! and [`collect_runs`] reads past them.
 
 use super::{basename, is_assignment, LineFacts, Run, MAX_INNER_DEPTH};
 use permc_grammar::shell::{self, Known};
@@ -38,6 +41,15 @@ pub(crate) struct Wrapper {
     pub long_valued: &'static [&'static str],
     /// Long options whose value is given only with `=`.
     pub long_optional: &'static [&'static str],
+    /// Options whose value is a command line of its own (`env -S`, `su
+    /// -c`), by canonical letter or long name; the first names it in
+    /// messages.
+    pub command_line: &'static [&'static str],
+    /// `-` alone is an option (`env -` is `env -i`), not the verb.
+    pub lone_dash: bool,
+    /// `-N`, `--N`, `-+N` (digits) is the obsolete form of an option
+    /// (`nice -5` is `nice -n 5`).
+    pub numeric: bool,
     /// A privileged wrapper (SPEC §5 step 7b).
     pub privileged: bool,
     /// What follows the options.
@@ -53,6 +65,9 @@ const fn w(names: &'static [&'static str]) -> Wrapper {
         long_flags: &["help", "version"],
         long_valued: &[],
         long_optional: &[],
+        command_line: &[],
+        lone_dash: false,
+        numeric: false,
         privileged: false,
         after: After::Verb,
     }
@@ -75,6 +90,8 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
         ],
         long_valued: &["unset", "chdir", "split-string"],
         long_optional: &["block-signal", "default-signal", "ignore-signal"],
+        command_line: &["S", "split-string"],
+        lone_dash: true,
         ..w(&["env"])
     },
     Wrapper {
@@ -183,6 +200,7 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
     Wrapper {
         valued: "n",
         long_valued: &["adjustment"],
+        numeric: true,
         ..w(&["nice"])
     },
     Wrapper {
@@ -278,6 +296,7 @@ const SU: Wrapper = Wrapper {
         "shell",
         "whitelist-environment",
     ],
+    command_line: &["c", "command", "session-command"],
     privileged: true,
     ..w(&["su"])
 };
@@ -493,9 +512,10 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
     push_run(&words, i, seg, via, read_past, None, facts);
 }
 
-/// Reads the options of a wrapper from word `i`; returns the index of the
-/// first word after them, or `None` (after marking the line unparsed) when
-/// an option cannot be placed.
+/// Reads the options of a wrapper from word `i` by its row of
+/// [`WRAPPERS`]; returns the index of the first word after them (past the
+/// end when an option's command line is all that runs), or `None` (after
+/// marking the line unparsed) when an option cannot be placed.
 fn read_options(
     wr: &Wrapper,
     words: &Words<'_>,
@@ -513,16 +533,14 @@ fn read_options(
         if word == "--" {
             return Some(i + 1);
         }
-        if word == "-" && wr.names[0] == "env" {
-            // `env -` is `env -i`.
+        if word == "-" && wr.lone_dash {
             i += 1;
             continue;
         }
         if !word.starts_with('-') || word == "-" {
             return Some(i);
         }
-        // `nice -5`, `nice --5`, `nice -+5`: the obsolete adjustment.
-        if wr.names[0] == "nice" {
+        if wr.numeric {
             let n = word.trim_start_matches('-').trim_start_matches('+');
             if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) {
                 i += 1;
@@ -542,20 +560,19 @@ fn read_options(
                 value,
                 needs_next,
             } => {
+                let command_line = wr.command_line.contains(&name.as_str());
                 let value = if needs_next {
                     i += 1;
-                    if words.known(i) != Known::Exact
-                        && i < text.len()
-                        && (name == "S" || name == "split-string")
-                    {
-                        facts.unknown_inner(seg, &text[i], "env -S");
+                    if words.known(i) != Known::Exact && i < text.len() && command_line {
+                        let what = format!("{} -{}", wr.names[0], wr.command_line[0]);
+                        facts.unknown_inner(seg, &text[i], &what);
                     }
                     text.get(i).map(String::as_str)
                 } else {
                     value
                 };
                 i += 1;
-                if wr.names[0] == "env" && (name == "S" || name == "split-string") {
+                if command_line {
                     // `env -S STRING ARGS…`: the string, split, then the
                     // rest: a command line of its own.
                     if let Some(s) = value {
@@ -730,7 +747,7 @@ fn su(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFa
                 } else {
                     value
                 };
-                if matches!(name.as_str(), "c" | "command" | "session-command") {
+                if SU.command_line.contains(&name.as_str()) {
                     if let Some(s) = value {
                         inner_line(s, seg, depth, facts);
                     }
