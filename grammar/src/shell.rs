@@ -426,9 +426,13 @@ fn group_id(n: usize) -> u32 {
 /// `t` (before quote removal)? Its `brace_gobbler` finds an opening `{`
 /// and then a closing `}` with a `,` or `..` at its level, quotes tracked
 /// as bash tracks them there.
+///
+/// bash tries every opening brace in turn, each time scanning the rest of
+/// the word; past [`BRACE_TRIES`] tries the word counts as a brace
+/// expansion (unparsed), which keeps reading linear.
 fn brace_expands(t: &[u8], depth: usize) -> bool {
     let mut i = 0;
-    loop {
+    for _ in 0..BRACE_TRIES {
         if brace_gobble(t, &mut i, b'{', depth).is_none() {
             return false;
         }
@@ -438,7 +442,11 @@ fn brace_expands(t: &[u8], depth: usize) -> bool {
         }
         i += 1;
     }
+    true
 }
+
+/// Opening braces of one word tried for a brace expansion.
+const BRACE_TRIES: usize = 32;
 
 /// Bash's `brace_gobbler`: from `*i`, the index of the first `satisfy`
 /// outside quotes and inner braces (for `}`: only once a `,` or `..` was
