@@ -555,9 +555,13 @@ fn exhaustive_first_matches_up_to_3_patterns() {
             let first = |l: &[Entry]| {
                 l.iter()
                     .position(|e| e.pattern.matches_words(words))
-                    .map_or(u32::MAX, |k| k as u32)
+                    .map(|k| permc_grammar::rules::EntryIx(k as u32))
             };
-            let expect = [first(&perms.deny), first(&perms.ask), first(&perms.allow)];
+            let expect = permc_grammar::rules::PerList([
+                first(&perms.deny),
+                first(&perms.ask),
+                first(&perms.allow),
+            ]);
             assert_eq!(
                 dfa.terminal_matches(words),
                 expect,
