@@ -608,9 +608,9 @@ impl Gen<'_> {
         let (a, b) = (bn(self.rng), bn(self.rng));
         match self.rng.below(16) {
             0 => format!("${a}{{__s}}"),
-            1 => format!("${{#__s}}"),
-            2 => format!("${{!__r}}"),
-            3 => format!("${{__s@Q}}"),
+            1 => "${#__s}".to_string(),
+            2 => "${!__r}".to_string(),
+            3 => "${__s@Q}".to_string(),
             // Arithmetic parts: `$( )` runs there.
             4 => format!("${{__s:$({}){b}0}}", self.sub_line(Status::Any)),
             5 => format!("${{__s:0:`{}`1}}", self.backtick_body()),
