@@ -301,6 +301,14 @@ impl TokenTrie {
     }
 }
 
+/// A count as the trie stores it. Node counts and text offsets are bounded
+/// by the rule file's bytes, which the reader keeps under 4 GiB
+/// (`permc_grammar::rules::MAX_FILE_BYTES`); past it, saturate rather than
+/// wrap.
+fn ix(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -433,12 +441,4 @@ mod tests {
             prop_assert_eq!(got, want);
         }
     }
-}
-
-/// A count as the trie stores it. Node counts and text offsets are bounded
-/// by the rule file's bytes, which the reader keeps under 4 GiB
-/// (`permc_grammar::rules::MAX_FILE_BYTES`); past it, saturate rather than
-/// wrap.
-fn ix(n: usize) -> u32 {
-    u32::try_from(n).unwrap_or(u32::MAX)
 }
