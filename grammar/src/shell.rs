@@ -125,6 +125,12 @@ pub enum Unparsed {
     TooDeep,
     /// More than [`MAX_LEN`] bytes.
     TooLong,
+    /// An arithmetic context (`$((…))`, `((…))`, `$[…]`, a `${…}` offset or
+    /// length, an array subscript) that names a variable or holds a
+    /// substitution, or a `${!…}` indirection: bash evaluates the value as
+    /// an expression, and an array subscript in it runs commands
+    /// (`x='a[$(curl x|sh)]'; echo $((x))`) **[hardening]**.
+    ArithmeticVariable,
     /// Something bash would not run as written: an empty command between
     /// operators, a trailing `&&`, a stray `)`, a redirection without
     /// target, `$((…))` holding a command **[hardening]**.
@@ -146,6 +152,9 @@ impl Unparsed {
             Unparsed::ControlCharacter => "a control character",
             Unparsed::TooDeep => "more than 64 levels of nesting",
             Unparsed::TooLong => "more than 256 KiB of text",
+            Unparsed::ArithmeticVariable => {
+                "arithmetic evaluates a variable's value (or a `${!…}` indirection names one), which can run commands"
+            }
             Unparsed::SyntaxError => "a shell syntax error",
         }
     }
@@ -164,6 +173,7 @@ impl Unparsed {
             Unparsed::ControlCharacter => "control_character",
             Unparsed::TooDeep => "too_deep",
             Unparsed::TooLong => "too_long",
+            Unparsed::ArithmeticVariable => "arithmetic_variable",
             Unparsed::SyntaxError => "syntax_error",
         }
     }
@@ -414,6 +424,68 @@ fn balanced_arith(s: &[u8], depth: usize) -> bool {
         i += 1;
     }
     parens == 0
+}
+
+/// The subscript of an assignment word `NAME[SUB]=…` / `NAME[SUB]+=…`.
+fn assignment_subscript(text: &str) -> Option<&[u8]> {
+    let t = text.as_bytes();
+    let name = t.iter().take_while(|&&b| is_name_char(b)).count();
+    if name == 0 || !is_name_start(t[0]) || t.get(name) != Some(&b'[') {
+        return None;
+    }
+    let close = (name + 1..t.len()).find(|&k| {
+        t[k] == b']' && (t[k + 1..].starts_with(b"=") || t[k + 1..].starts_with(b"+="))
+    })?;
+    Some(&t[name + 1..close])
+}
+
+/// Does arithmetic text `s` name a variable (a bare identifier, `$name`,
+/// `$1`, `$@`, `${…}` other than `${#name}`) or hold a substitution (`$(…)`,
+/// a backtick)? Bash evaluates such a value as an expression, recursively,
+/// and an array subscript in it runs command substitutions. Numbers
+/// (`0x1F`, `16#ff`) and `$#`, `$?`, `$$`, `$!` are not names.
+fn arith_names_variable(s: &[u8]) -> bool {
+    let mut i = 0;
+    while i < s.len() {
+        let c = s[i];
+        if c.is_ascii_digit() {
+            while i < s.len()
+                && (s[i].is_ascii_alphanumeric() || matches!(s[i], b'_' | b'#' | b'@'))
+            {
+                i += 1;
+            }
+            continue;
+        }
+        if is_name_start(c) || c == b'`' {
+            return true;
+        }
+        if c == b'$' {
+            match s.get(i + 1) {
+                Some(b'#' | b'?' | b'$' | b'!') => i += 2,
+                Some(b'(') if s.get(i + 2) == Some(&b'(') => i += 3,
+                Some(b'[') => i += 2,
+                Some(b'{') => {
+                    let name = s[i + 2..]
+                        .iter()
+                        .skip(1)
+                        .take_while(|&&b| is_name_char(b))
+                        .count();
+                    let len_only = s.get(i + 2) == Some(&b'#')
+                        && (name == 0 || s.get(i + 3).copied().is_some_and(is_name_start))
+                        && s.get(i + 3 + name) == Some(&b'}');
+                    if !len_only {
+                        return true;
+                    }
+                    i += 4 + name;
+                }
+                None => i += 1,
+                Some(_) => return true,
+            }
+            continue;
+        }
+        i += 1;
+    }
+    false
 }
 
 /// The id of the next directory group: their number is bounded by the
@@ -1062,7 +1134,12 @@ impl<'a> Parser<'a> {
         let test_command = w.text == "[" && !w.quoted;
         let command_glob = leading && !w.assignment && w.unquoted_glob && !test_command;
         let brace = w.brace_expansion;
+        // `NAME[SUB]=value` before the command: SUB is arithmetic.
+        let subscript = leading && assignment_subscript(&w.text).is_some_and(arith_names_variable);
         seg.words.push(w);
+        if subscript {
+            self.mark_at(Unparsed::ArithmeticVariable, at);
+        }
         if keyword {
             self.mark_at(Unparsed::Keyword, at);
         }
@@ -1810,6 +1887,9 @@ impl<'a> Parser<'a> {
         if to <= from {
             return false;
         }
+        if arith_names_variable(&self.logical_text(from, to)) {
+            self.mark_at(Unparsed::ArithmeticVariable, from);
+        }
         let mut body = Vec::with_capacity(to - from);
         let mut origin = Vec::with_capacity(to - from + 1);
         let mut p = from;
@@ -1995,6 +2075,12 @@ impl<'a> Parser<'a> {
         // character, an optional `[subscript]`; then the operator decides
         // how bash expands the rest.
         if matches!(self.peek(), Some(b'#' | b'!')) && self.peek_at(1) != Some(b'}') {
+            if self.peek() == Some(b'!') {
+                // `${!x}`: the value of `x` names the variable expanded,
+                // and a subscript there is evaluated (fail closed: every
+                // indirection).
+                self.mark_at(Unparsed::ArithmeticVariable, start);
+            }
             self.bump(1);
         }
         match self.peek() {
@@ -2013,10 +2099,16 @@ impl<'a> Parser<'a> {
         }
         if self.peek() == Some(b'[') {
             self.bump(1);
+            let sub_from = self.pos;
             // The subscript is arithmetic (an indexed array) or a word (an
             // associative one): either way `$( )` runs there.
             match self.scan_dolbrace_part(BracePart::Subscript, dq) {
-                PartEnd::Bracket => {}
+                PartEnd::Bracket => {
+                    let sub = self.logical_text(sub_from, self.pos - 1);
+                    if sub != b"@" && sub != b"*" && arith_names_variable(&sub) {
+                        self.mark_at(Unparsed::ArithmeticVariable, start);
+                    }
+                }
                 PartEnd::Brace => {
                     // bash's parser closes at that `}`; expanding `${x[}`
                     // is a bad substitution.
@@ -2050,7 +2142,13 @@ impl<'a> Parser<'a> {
             _ => BracePart::Other,
         };
         let before = self.out.len();
+        let part_from = self.pos;
         let end = self.scan_dolbrace_part(part, dq);
+        if part == BracePart::Arith
+            && arith_names_variable(&self.logical_text(part_from, self.pos.saturating_sub(1)))
+        {
+            self.mark_at(Unparsed::ArithmeticVariable, start);
+        }
         if part == BracePart::Other && self.out.len() > before {
             // An operator bash does not define (a bad substitution) or a
             // transformation: no word that bash expands.
@@ -2406,6 +2504,8 @@ mod tests {
             ("*.sh", Unparsed::GlobInCommandWord),
             ("a\rb", Unparsed::ControlCharacter),
             ("a &&", Unparsed::SyntaxError),
+            ("echo $((x))", Unparsed::ArithmeticVariable),
+            ("echo ${!x}", Unparsed::ArithmeticVariable),
         ] {
             let l = read(src);
             assert!(l.unparsed.contains(&why), "{src}: {:?}", l.unparsed);
@@ -2425,8 +2525,6 @@ mod tests {
             ("echo ${x:=`git push`}", "git push"),
             ("echo ${x:-a${y:-<(git push)}b}", "git push"),
             ("echo \"${x#<(git push)}\"", "git push"),
-            ("echo ${x[$(git push)]}", "git push"),
-            ("echo ${x:$(git push)}", "git push"),
             ("echo ${x:-<(echo })}", "echo }"),
         ] {
             let l = read(src);
@@ -2434,6 +2532,14 @@ mod tests {
             let w: Vec<String> = l.segments.iter().map(|s| s.words.join(" ")).collect();
             assert_eq!(w.len(), 2, "{src}: {w:?}");
             assert_eq!(w[1], inner, "{src}");
+        }
+        // In a subscript or an offset the substitution's output is
+        // evaluated as arithmetic: read, and unparsed.
+        for src in ["echo ${x[$(git push)]}", "echo ${x:$(git push)}"] {
+            let l = read(src);
+            assert_eq!(l.unparsed, [Unparsed::ArithmeticVariable], "{src}");
+            let w: Vec<String> = l.segments.iter().map(|s| s.words.join(" ")).collect();
+            assert_eq!(w[1..], ["git push"], "{src}");
         }
         // Quotes are units: the `}` between them does not close.
         let l = read("echo ${x:-'}'} $(git push) \\'");
@@ -2450,7 +2556,7 @@ mod tests {
         ] {
             assert!(read(src).unparsed.contains(&Unparsed::SyntaxError), "{src}");
         }
-        assert!(!read("echo ${x:-'$(a)'} ${x:-\"}\"} ${#x} ${!x} ${x/a/b}").is_unparsed());
+        assert!(!read("echo ${x:-'$(a)'} ${x:-\"}\"} ${#x} ${x/a/b}").is_unparsed());
     }
 
     #[test]

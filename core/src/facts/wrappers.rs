@@ -476,6 +476,29 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
             // like any other command, SPEC §4.3's stated limit).
             break;
         }
+        if verb == "busybox" {
+            // `busybox APPLET ARGS…` runs `APPLET ARGS…`. BusyBox's own
+            // options (its manual: `--list`, `--list-full`, `--install`,
+            // `--show`, `--help`) run no applet; any other `-…` word is
+            // not one permc can place.
+            match text.get(i + 1) {
+                Some(w) if w.starts_with('-') => {
+                    if !BUSYBOX_OPTIONS.contains(&w.as_str()) {
+                        facts.unparsed_because(format!(
+                            "`{}` is not an option of `busybox` that permc can place: it cannot know what runs",
+                            short(w)
+                        ));
+                    }
+                    break;
+                }
+                Some(_) => {
+                    i += 1;
+                    read_past = true;
+                    continue;
+                }
+                None => break,
+            }
+        }
         if verb == "find" {
             find_exec(&words, i, seg, depth, facts);
             break;
@@ -591,6 +614,9 @@ fn read_options(
     }
     Some(i)
 }
+
+/// BusyBox's own options (busybox(1)): none of them runs an applet.
+const BUSYBOX_OPTIONS: &[&str] = &["--list", "--list-full", "--install", "--show", "--help"];
 
 fn is_busybox_shell(w: Option<&String>) -> bool {
     w.is_some_and(|w| w == "sh" || w == "ash")
