@@ -1189,6 +1189,15 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
         {
             format!("`{verb}` into an array element evaluates its subscript as code")
         }
+        "declare" | "typeset" | "local"
+            if args.iter().any(|a| {
+                a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'n'])
+            }) =>
+        {
+            format!(
+                "`{verb} -i`/`-n` makes later assignments and expansions evaluate values as arithmetic or names, which can run commands"
+            )
+        }
         "declare" | "typeset" | "local" | "export" | "readonly"
             if args.iter().any(|a| !a.starts_with('-') && element(a)) =>
         {
