@@ -132,7 +132,7 @@ enum Move<'w> {
     /// `cd`/`pushd` to this word.
     To(&'w str, Known),
     /// Somewhere permc cannot know: `cd` without operand, `cd -`, `popd`,
-    /// a `cd` while `CDPATH` is assigned.
+    /// a `cd` while `CDPATH` is assigned or `cdable_vars` may be on.
     Unknowable(&'static str),
 }
 
@@ -142,7 +142,7 @@ fn verb_is(seg: &Segment, verb: &str) -> bool {
 }
 
 /// The directory move of a segment, if it is `cd`, `pushd` or `popd`.
-fn dir_move<'w>(seg: &'w Segment, cdpath: bool) -> Option<Move<'w>> {
+fn dir_move<'w>(seg: &'w Segment, cdpath: bool, cdable: bool) -> Option<Move<'w>> {
     let v = verb_index(&seg.words)?;
     let verb = seg.words[v].as_str();
     if seg.known.get(v).is_some_and(|k| *k != Known::Exact) {
@@ -152,6 +152,11 @@ fn dir_move<'w>(seg: &'w Segment, cdpath: bool) -> Option<Move<'w>> {
         "cd" | "pushd" => {
             if cdpath || seg.words[..v].iter().any(|w| w.starts_with("CDPATH")) {
                 return Some(Move::Unknowable("a `cd` while CDPATH is assigned"));
+            }
+            if cdable {
+                return Some(Move::Unknowable(
+                    "a `cd` after `cdable_vars` may be set (a directory name can stand for a variable's value)",
+                ));
             }
             let i = skip_options(&seg.words, v + 1, &[]);
             match seg.words.get(i) {
@@ -374,6 +379,10 @@ impl Walk<'_, '_> {
         // The last segment nested in the words of the chain's segments.
         let mut held_until = 0;
         let mut cdpath = false;
+        // `shopt -s cdable_vars` (or a BASHOPTS naming it) makes `cd NAME`
+        // go to $NAME when no folder NAME exists: the operand no longer
+        // says where cd goes. A shopt with an unknown word may set it.
+        let mut cdable = false;
         // The inner lines by the segment that runs them, bucketed once: a
         // scan of every inner line per segment would be quadratic.
         let mut inner_of: Vec<Vec<&CommandLine>> = vec![Vec::new(); line.segments.len()];
@@ -415,7 +424,13 @@ impl Walk<'_, '_> {
             });
             let mut cd_inside = false;
             let until = i + seg.holds;
-            if let Some(m) = dir_move(seg, cdpath) {
+            cdable |= seg
+                .words
+                .iter()
+                .any(|w| w.contains("cdable_vars") || w.starts_with("BASHOPTS"))
+                || (seg.words.iter().any(|w| w == "shopt")
+                    && seg.known.iter().any(|k| *k != Known::Exact));
+            if let Some(m) = dir_move(seg, cdpath, cdable) {
                 let to = match m {
                     Move::To(t, Known::Exact) if !t.starts_with('~') => {
                         let (to, inside) = self.target(t, here);
