@@ -17,6 +17,10 @@
 //! generated rule files and request streams to DIR for `benches/cli.sh`
 //! (the end-to-end `permc decide` runs) and exits.
 
+/// The allocator the `permc` binary uses (`src/main.rs` says why).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{black_box, BenchmarkId, Criterion, Throughput};
 use permc_compiler::compiled;
 use permc_core::{reference, Request, Rules};
@@ -317,6 +321,35 @@ fn bench(c: &mut Criterion) {
 fn main() {
     if let Ok(dir) = std::env::var("PERMC_BENCH_WRITE") {
         write_fixtures(&dir);
+        return;
+    }
+    if let Ok(iters) = std::env::var("PERMC_BENCH_COUNT") {
+        // A fixed amount of work for `valgrind --tool=callgrind` (counts
+        // instructions, unmoved by a loaded machine): ITERS rounds of the
+        // typical commands through shlex, the reader, the facts and the
+        // compiled decision at 10 and 100k rules; read the per-call cost
+        // off the inclusive counts of each function.
+        let iters: usize = iters.parse().unwrap_or(1000);
+        let reqs = requests();
+        let policies: Vec<_> = [10, 100_000]
+            .iter()
+            .map(|&n| {
+                let r = rules(n);
+                permc_compiler::compile(&r.permissions, &r.autonomy)
+            })
+            .collect();
+        for _ in 0..iters {
+            for c in COMMANDS {
+                black_box(shlex::split(black_box(c)));
+                black_box(permc_grammar::shell::read(black_box(c)));
+                black_box(permc_core::facts::LineFacts::of(black_box(c)));
+            }
+            for policy in &policies {
+                for req in &reqs {
+                    black_box(compiled::decide(policy, req));
+                }
+            }
+        }
         return;
     }
     if let Ok(n) = std::env::var("PERMC_BENCH_PROFILE") {

@@ -1,6 +1,13 @@
 //! `permc`: the command line of the permc policy compiler (SPEC §10.3).
 //! The only code of permc that does I/O.
 
+/// mimalloc instead of the system allocator: a decision allocates a few
+/// dozen small strings and vectors, and glibc's free was a tenth of its
+/// instructions (callgrind: 17% fewer instructions per decision, 12%
+/// fewer for `shlex::split`; README "Performance").
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod always;
 mod check;
 mod compile;

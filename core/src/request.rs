@@ -114,13 +114,24 @@ const CONTEXT_FIELDS: &[&str] = &[
 /// a key given twice included (`serde_json::Value` would keep only one).
 /// Strings and keys borrow from the request text where it has no escapes,
 /// so reading a request allocates little beyond the tree itself.
+///
+/// It is also what a binding builds from its runtime's own values (an
+/// Elixir map, a JavaScript object) and hands to [`Request::from_node`]:
+/// one conversion, read as strictly as JSON text (an atom key and a
+/// string key of the same name are two entries, so `duplicate_key`).
 #[derive(Debug)]
-enum Node<'a> {
+pub enum Node<'a> {
+    /// `null`.
     Null,
+    /// `true`, `false`.
     Bool(bool),
+    /// A number.
     Number(serde_json::Number),
+    /// A string.
     String(Cow<'a, str>),
+    /// An array.
     Array(Vec<Node<'a>>),
+    /// An object: every key, in order, repeats kept.
     Object(Vec<(Cow<'a, str>, Node<'a>)>),
 }
 
@@ -507,11 +518,18 @@ impl Request {
                 return (None, Err(e));
             }
         };
-        let id = match &node {
+        Request::from_node(&node)
+    }
+
+    /// Reads a request from a [`Node`] a binding built: its `id` and the
+    /// request, exactly as [`Request::from_json_with_id`] reads the same
+    /// JSON text.
+    pub fn from_node(node: &Node<'_>) -> (Option<Value>, Result<Request, RequestError>) {
+        let id = match node {
             Node::Object(o) => o.iter().find(|(k, _)| k == "id").map(|(_, v)| v.to_value()),
             _ => None,
         };
-        (id, read(&node))
+        (id, read(node))
     }
 
     /// Reads a request from a JSON value. A `Value` keeps one of the keys

@@ -605,6 +605,14 @@ fn is_word_end(b: u8) -> bool {
     )
 }
 
+/// A byte that, unquoted in a word, is only itself: no quote, escape,
+/// expansion, word end, glob, brace, assignment, tilde or dot (the word's
+/// flags watch those; see `WordBuilder::unquoted_byte`), nor a newline a
+/// backslash could join.
+fn is_plain(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'/' | b'_' | b':' | b'+' | b'@' | b'%' | b'^')
+}
+
 fn is_name_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_'
 }
@@ -1311,6 +1319,11 @@ impl<'a> Parser<'a> {
 
     /// Reads a redirection operator at the current position, if there is one.
     fn read_redirect_op(&mut self, fd: Option<String>) -> Option<String> {
+        // Every operator starts with `<`, `>` or `&`: most words are no
+        // redirection, and this runs before each of them.
+        if !matches!(self.peek(), Some(b'<' | b'>' | b'&')) {
+            return None;
+        }
         let ops: &[&str] = &[
             "&>>", "&>", "<<<", "<<-", "<<", "<>", "<&", ">>", ">|", ">&", "<", ">",
         ];
@@ -1570,6 +1583,19 @@ impl<'a> Parser<'a> {
                 }
                 b'$' => self.read_dollar(&mut w, false),
                 b'`' => self.read_backtick(&mut w, false),
+                _ if is_plain(b) => {
+                    // A run of bytes that mean nothing to the shell nor to
+                    // the word's flags (most of every word), taken at once.
+                    // From the logical position (a backslash-newline
+                    // before it is skipped; one inside ends the run).
+                    let at = self.logical(self.pos);
+                    let n = self.src[at..]
+                        .iter()
+                        .position(|&c| !is_plain(c))
+                        .unwrap_or(self.src.len() - at);
+                    w.plain_run(&self.src[at..at + n]);
+                    self.pos = at + n;
+                }
                 _ => {
                     w.unquoted_byte(b);
                     self.bump(1);
@@ -2391,6 +2417,22 @@ impl WordBuilder {
         self.last_unquoted_dot = b == b'.';
         self.last_unquoted_star = b == b'*';
         self.bytes.push(b);
+    }
+
+    /// `unquoted_byte` of each byte of a run of [`is_plain`] bytes, at once.
+    fn plain_run(&mut self, run: &[u8]) {
+        let Some(&first) = run.first() else {
+            return;
+        };
+        if self.bytes.is_empty() {
+            self.name_so_far = is_name_start(first);
+        }
+        if self.name_so_far && !run.iter().all(|&b| is_name_char(b)) {
+            self.name_so_far = false;
+        }
+        self.last_unquoted_dot = false;
+        self.last_unquoted_star = false;
+        self.bytes.extend_from_slice(run);
     }
 
     fn quoted_byte(&mut self, b: u8) {

@@ -2,21 +2,27 @@
 //! `bindings/elixir/lib/permc.ex` loads with `:erlang.load_nif/2`.
 //!
 //! Every function calls permc-runtime, the library the CLI calls. A request
-//! map is written as the JSON text it stands for and read by the CLI's
-//! strict reader (SPEC §10.1): an unknown field, a key given twice (`:role`
-//! and `"role"`), a value of the wrong type is an error, never a decision.
-//! A term with no JSON form (a pid, a function, a tuple…) is an error too.
+//! map is turned, once, into the JSON tree it stands for (`Node`, strings
+//! borrowed from the term's binaries) and read by the CLI's strict reader
+//! (SPEC §10.1): an unknown field, a key given twice (`:role` and
+//! `"role"`), a value of the wrong type is an error, never a decision. A
+//! term with no JSON form (a pid, a function, a tuple…) is an error too.
 //!
 //! Loading and compiling run on a dirty CPU scheduler; deciding runs on
 //! the normal scheduler (well under a millisecond). A panic is caught here
 //! and returned as `{:error, %{code: :panic, …}}`: it never reaches the VM.
 
-use permc_runtime::answer::{read_request, Decider};
-use permc_runtime::{LoadError, Policy};
+use permc_runtime::answer::Decider;
+use permc_runtime::{LoadError, Node, Policy, Request};
+use std::borrow::Cow;
 use rustler::{Atom, Encoder, Env, ListIterator, MapIterator, ResourceArc, Term, TermType};
 use serde_json::Value;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
+
+/// The allocator the `permc` binary uses (its `src/main.rs` says why).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod atoms {
     rustler::atoms! {
@@ -37,6 +43,30 @@ mod atoms {
         auto_approve,
         require_approval,
         deny,
+        true_ = "true",
+        false_ = "false",
+        action,
+        context,
+        type_ = "type",
+        command,
+        cwd,
+        agent,
+        target_branch = "targetBranch",
+        role,
+        execution_mode = "executionMode",
+        container_running = "containerRunning",
+        project_scope_root = "projectScopeRoot",
+        terminal,
+        git_commit,
+        git_push,
+        git_merge,
+        owner,
+        maintainer,
+        developer,
+        viewer,
+        container,
+        mounted,
+        runner,
     }
 }
 
@@ -90,52 +120,46 @@ fn error_map<'a>(env: Env<'a>, code: &str, message: &str) -> Term<'a> {
     (atoms::error(), map).encode(env)
 }
 
-/// Appends the JSON text of `term` to `out`. `path` names where it is,
-/// for errors (`action.command`).
-fn write_json(
-    term: Term,
-    depth: usize,
-    path: &mut Vec<String>,
-    out: &mut Vec<u8>,
-) -> Result<(), TermError> {
+/// The [`Node`] a request term stands for, strings borrowed from the
+/// term's binaries: one conversion, read by the CLI's reader itself
+/// ([`Request::from_node`]). `path` names where it is, for errors
+/// (`action.command`); it is spelled out only for an error.
+fn node<'a>(term: Term<'a>, depth: usize, path: &mut Vec<Key<'a>>) -> Result<Node<'a>, TermError> {
     if depth > MAX_DEPTH {
         return Err(TermError {
             code: "invalid_json",
             message: format!("the request nests deeper than {MAX_DEPTH} levels"),
         });
     }
-    let here = |path: &Vec<String>| {
+    let here = |path: &Vec<Key>| {
         if path.is_empty() {
             "the request".to_string()
         } else {
-            format!("`{}`", path.join("."))
+            let parts: Vec<String> = path.iter().map(Key::to_string).collect();
+            format!("`{}`", parts.join("."))
         }
     };
-    match term.get_type() {
+    Ok(match term.get_type() {
         TermType::Map => {
             let iter = MapIterator::new(term).ok_or_else(|| TermError {
                 code: "invalid_request",
                 message: format!("{} is not a map", here(path)),
             })?;
-            out.push(b'{');
-            for (i, (k, v)) in iter.enumerate() {
-                let key = key_string(k).map_err(|what| TermError {
+            let mut fields = Vec::with_capacity(term.map_size().unwrap_or(0));
+            for (k, v) in iter {
+                let key = key_str(k).map_err(|what| TermError {
                     code: "invalid_request",
                     message: format!(
                         "{} has a key that is {what}: keys are strings or atoms",
                         here(path)
                     ),
                 })?;
-                if i > 0 {
-                    out.push(b',');
-                }
-                write_str(&key, out);
-                out.push(b':');
-                path.push(key);
-                write_json(v, depth + 1, path, out)?;
+                path.push(Key::Name(key.clone()));
+                let value = node(v, depth + 1, path)?;
                 path.pop();
+                fields.push((key, value));
             }
-            out.push(b'}');
+            Node::Object(fields)
         }
         TermType::List => {
             // An improper list (`[1 | 2]`) has no length; rustler's
@@ -144,50 +168,40 @@ fn write_json(
                 code: "invalid_field",
                 message: format!("{} is an improper list", here(path)),
             };
-            term.list_length().map_err(|_| improper())?;
+            let n = term.list_length().map_err(|_| improper())?;
             let iter: ListIterator = term.decode().map_err(|_| improper())?;
-            out.push(b'[');
+            let mut items = Vec::with_capacity(n);
             for (i, v) in iter.enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                path.push(i.to_string());
-                write_json(v, depth + 1, path, out)?;
+                path.push(Key::Index(i));
+                items.push(node(v, depth + 1, path)?);
                 path.pop();
             }
-            out.push(b']');
+            Node::Array(items)
         }
-        TermType::Binary => {
-            let bin = term.decode_as_binary().map_err(|_| TermError {
-                code: "invalid_field",
-                message: format!("{} is a bitstring, not a string", here(path)),
-            })?;
-            let s = std::str::from_utf8(bin.as_slice()).map_err(|_| TermError {
-                // As the CLI answers bytes that are not UTF-8.
-                code: "invalid_json",
-                message: format!("{} is not valid UTF-8", here(path)),
-            })?;
-            write_str(s, out);
-        }
-        TermType::Atom => {
-            let name = Atom::from_term(term)
-                .and_then(|a| a.to_term(term.get_env()).atom_to_string())
-                .map_err(|_| TermError {
+        TermType::Binary => Node::String(Cow::Borrowed(binary_str(term).map_err(|e| {
+            TermError {
+                code: e.0,
+                message: format!("{} is {}", here(path), e.1),
+            }
+        })?)),
+        TermType::Atom => match atom_str(term) {
+            Some("nil") => Node::Null,
+            Some("true") => Node::Bool(true),
+            Some("false") => Node::Bool(false),
+            // `type: :terminal` reads as `"type": "terminal"`.
+            Some(name) => Node::String(Cow::Borrowed(name)),
+            None => Node::String(Cow::Owned(term.atom_to_string().map_err(|_| {
+                TermError {
                     code: "invalid_field",
                     message: format!("{} is an unreadable atom", here(path)),
-                })?;
-            match name.as_str() {
-                "nil" => out.extend_from_slice(b"null"),
-                "true" | "false" => out.extend_from_slice(name.as_bytes()),
-                // `type: :terminal` reads as `"type": "terminal"`.
-                _ => write_str(&name, out),
-            }
-        }
+                }
+            })?)),
+        },
         TermType::Integer => {
             if let Ok(i) = term.decode::<i64>() {
-                out.extend_from_slice(i.to_string().as_bytes());
+                Node::Number(i.into())
             } else if let Ok(u) = term.decode::<u64>() {
-                out.extend_from_slice(u.to_string().as_bytes());
+                Node::Number(u.into())
             } else {
                 return Err(TermError {
                     code: "invalid_field",
@@ -200,10 +214,7 @@ fn write_json(
                 code: "invalid_field",
                 message: format!("{} is an unreadable float", here(path)),
             })?;
-            match serde_json::Number::from_f64(f) {
-                Some(n) => out.extend_from_slice(n.to_string().as_bytes()),
-                None => out.extend_from_slice(b"null"),
-            }
+            serde_json::Number::from_f64(f).map_or(Node::Null, Node::Number)
         }
         other => {
             let what = match other {
@@ -219,35 +230,123 @@ fn write_json(
                 message: format!("{} is {what}, which has no JSON form", here(path)),
             });
         }
-    }
-    Ok(())
+    })
 }
 
-/// A map key as a string: an atom's name or a UTF-8 binary; otherwise
-/// what it is.
-fn key_string(k: Term) -> Result<String, &'static str> {
-    match k.get_type() {
-        TermType::Atom => k.atom_to_string().map_err(|_| "an unreadable atom"),
-        TermType::Binary => {
-            let bin = k.decode_as_binary().map_err(|_| "a bitstring")?;
-            std::str::from_utf8(bin.as_slice())
-                .map(str::to_owned)
-                .map_err(|_| "not valid UTF-8")
+/// A step of the path to a term, for error messages.
+enum Key<'a> {
+    Name(Cow<'a, str>),
+    Index(usize),
+}
+
+impl std::fmt::Display for Key<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Key::Name(n) => f.write_str(n),
+            Key::Index(i) => write!(f, "{i}"),
         }
+    }
+}
+
+/// A binary's text, or (error code, what it is instead).
+fn binary_str<'a>(t: Term<'a>) -> Result<&'a str, (&'static str, &'static str)> {
+    let bin = t
+        .decode_as_binary()
+        .map_err(|_| ("invalid_field", "a bitstring, not a string"))?;
+    // As the CLI answers bytes that are not UTF-8.
+    std::str::from_utf8(bin.as_slice()).map_err(|_| ("invalid_json", "not valid UTF-8"))
+}
+
+/// The names a request is made of (fields, types, roles, modes), as
+/// static text for an atom that is one of them, without asking the VM
+/// for the atom's name; `None` for any other atom.
+fn atom_str(t: Term) -> Option<&'static str> {
+    const NAMES: &[&str] = &[
+        "nil",
+        "true",
+        "false",
+        "action",
+        "context",
+        "id",
+        "type",
+        "command",
+        "cwd",
+        "agent",
+        "targetBranch",
+        "role",
+        "executionMode",
+        "containerRunning",
+        "projectScopeRoot",
+        "terminal",
+        "git_commit",
+        "git_push",
+        "git_merge",
+        "owner",
+        "maintainer",
+        "developer",
+        "viewer",
+        "container",
+        "mounted",
+        "runner",
+    ];
+    let atoms = request_atoms(t.get_env());
+    let a = Atom::from_term(t).ok()?;
+    atoms.iter().position(|x| *x == a).map(|i| NAMES[i])
+}
+
+/// The atoms of [`atom_str`]'s names, in its order.
+fn request_atoms(_env: Env) -> &'static [Atom] {
+    use std::sync::OnceLock;
+    static ATOMS: OnceLock<Vec<Atom>> = OnceLock::new();
+    ATOMS.get_or_init(|| {
+        vec![
+            atoms::nil(),
+            atoms::true_(),
+            atoms::false_(),
+            atoms::action(),
+            atoms::context(),
+            atoms::id(),
+            atoms::type_(),
+            atoms::command(),
+            atoms::cwd(),
+            atoms::agent(),
+            atoms::target_branch(),
+            atoms::role(),
+            atoms::execution_mode(),
+            atoms::container_running(),
+            atoms::project_scope_root(),
+            atoms::terminal(),
+            atoms::git_commit(),
+            atoms::git_push(),
+            atoms::git_merge(),
+            atoms::owner(),
+            atoms::maintainer(),
+            atoms::developer(),
+            atoms::viewer(),
+            atoms::container(),
+            atoms::mounted(),
+            atoms::runner(),
+        ]
+    })
+}
+
+/// A map key as text: an atom's name or a UTF-8 binary; otherwise what
+/// it is.
+fn key_str<'a>(k: Term<'a>) -> Result<Cow<'a, str>, &'static str> {
+    match k.get_type() {
+        TermType::Atom => match atom_str(k) {
+            Some(name) => Ok(Cow::Borrowed(name)),
+            None => k
+                .atom_to_string()
+                .map(Cow::Owned)
+                .map_err(|_| "an unreadable atom"),
+        },
+        TermType::Binary => binary_str(k).map(Cow::Borrowed).map_err(|e| match e.0 {
+            "invalid_json" => "not valid UTF-8",
+            _ => "a bitstring",
+        }),
         _ => Err("neither"),
     }
-}
-
-fn write_str(s: &str, out: &mut Vec<u8>) {
-    // Serializing a `str` into a `Vec` cannot fail.
-    let _ = serde_json::to_writer(&mut *out, s);
-}
-
-/// The JSON text of a request term.
-fn request_text(term: Term) -> Result<Vec<u8>, TermError> {
-    let mut out = Vec::with_capacity(256);
-    write_json(term, 0, &mut Vec::new(), &mut out)?;
-    Ok(out)
 }
 
 /// A JSON value as a term: objects as maps with atom keys (`atom_keys`:
@@ -297,9 +396,9 @@ fn value_term<'a>(env: Env<'a>, v: &Value, atom_keys: bool) -> Term<'a> {
 fn read<'a>(
     env: Env<'a>,
     request: Term<'a>,
-) -> Result<(Option<Value>, permc_runtime::Request), Term<'a>> {
-    let text = request_text(request).map_err(|e| error_map(env, e.code, &e.message))?;
-    let (id, req) = read_request(&text);
+) -> Result<(Option<Value>, Request), Term<'a>> {
+    let tree = node(request, 0, &mut Vec::new()).map_err(|e| error_map(env, e.code, &e.message))?;
+    let (id, req) = Request::from_node(&tree);
     match req {
         Ok(r) => Ok((id, r)),
         Err(e) => Err(error_map(env, e.code, &e.message)),
