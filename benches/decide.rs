@@ -11,7 +11,12 @@
 //! - `compile/N`: loaded rule files → compiled policy;
 //! - `load_rules/N`: permissions.json text → loaded rules (JSON + patterns);
 //! - `load_artifact/N`: artifact bytes → compiled policy (checksum and
-//!   every table check included).
+//!   every table check included);
+//!
+//! and last prints the floor line: a compiled decision against
+//! `shlex::split` of the same commands at 10 and 100k rules, as a ratio
+//! (see [`floor`]). `cargo bench --bench decide -- floor` (a filter that
+//! matches no group) prints it alone.
 //!
 //! `PERMC_BENCH_WRITE=DIR cargo bench --bench decide` instead writes the
 //! generated rule files and request streams to DIR for `benches/cli.sh`
@@ -375,4 +380,59 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     bench(&mut c);
     c.final_summary();
+    floor();
+}
+
+/// The floor (issue 14): a compiled decision of the typical commands
+/// against `shlex::split` of the same commands, at 10 and 100k rules, in
+/// one run. Each is timed over rounds of about 0.3 s, interleaved (so a
+/// change of the machine's load touches all three alike), the fastest
+/// round kept; the ratio is printed beside the target (≤ 3).
+fn floor() {
+    fn per_op(f: &mut dyn FnMut()) -> f64 {
+        let mut n = 0u64;
+        let start = std::time::Instant::now();
+        while start.elapsed() < Duration::from_millis(300) {
+            for _ in 0..1_000 {
+                f();
+            }
+            n += 1_000;
+        }
+        start.elapsed().as_nanos() as f64 / n as f64
+    }
+    let reqs = requests();
+    let policies: Vec<_> = [10usize, 100_000]
+        .iter()
+        .map(|&n| {
+            let r = rules(n);
+            (n, permc_compiler::compile(&r.permissions, &r.autonomy))
+        })
+        .collect();
+    let mut best = [f64::MAX; 3];
+    for _ in 0..5 {
+        let mut i = 0;
+        best[0] = best[0].min(per_op(&mut || {
+            i = (i + 1) % COMMANDS.len();
+            black_box(shlex::split(black_box(COMMANDS[i])));
+        }));
+        for (k, (_, policy)) in policies.iter().enumerate() {
+            let mut i = 0;
+            best[k + 1] = best[k + 1].min(per_op(&mut || {
+                i = (i + 1) % reqs.len();
+                black_box(compiled::decide(policy, &reqs[i]));
+            }));
+        }
+    }
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!(
+        "floor: shlex::split {:.0} ns; compiled decide {:.0} ns at {} rules ({:.2}x), {:.0} ns at {} rules ({:.2}x); target <= 3x; load {}",
+        best[0],
+        best[1],
+        policies[0].0,
+        best[1] / best[0],
+        best[2],
+        policies[1].0,
+        best[2] / best[0],
+        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    );
 }

@@ -93,6 +93,23 @@ function str(name, v) {
   return v;
 }
 
+/**
+ * The decision object of decideFields' string: seven fields, each ended by
+ * a NUL, in `permc decide`'s order; absent ones empty and left out.
+ */
+function decisionOf(s) {
+  const f = s.split("\0");
+  const v = { policy: f[0], reason: f[1] };
+  if (f[2] !== "") {
+    v.rule = f[2];
+    v.source = f[3];
+  }
+  if (f[4] !== "") v.autonomyOrigin = f[4];
+  if (f[5] !== "") v.scopeRoot = f[5];
+  v.message = f[6];
+  return v;
+}
+
 class Policy {
   /** @param {object} nativePolicy */
   constructor(nativePolicy) {
@@ -105,16 +122,20 @@ class Policy {
 
   /** SPEC §10.2's decision for a §10.1 request; throws when it cannot be read. */
   decide(request) {
-    let answer;
+    let s;
     try {
-      answer = this._native.decide(requestText(request));
+      s = this._native.decideFields(requestText(request));
     } catch (e) {
       if (e && e.diagnostics) throw e;
       rethrow(e);
     }
-    const v = JSON.parse(answer);
-    if (v.error) throw permcError(v.error.code, v.error.message);
-    return v;
+    if (s.charCodeAt(0) === 123) {
+      // `{`: the answer line (an error, an `id`, a field with a NUL).
+      const v = JSON.parse(s);
+      if (v.error) throw permcError(v.error.code, v.error.message);
+      return v;
+    }
+    return decisionOf(s);
   }
 
   /** The text of `permc explain`. */

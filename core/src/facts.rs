@@ -678,6 +678,14 @@ fn is_normal(path: &str) -> bool {
     if b.first() != Some(&b'/') {
         return false;
     }
+    // An empty, `.` or `..` component needs `//`, a trailing `/` or `/.`:
+    // without them (most paths) one pass over the bytes decides.
+    let suspect = b.last() == Some(&b'/')
+        || b.windows(2)
+            .any(|w| w[0] == b'/' && matches!(w[1], b'.' | b'/'));
+    if b.len() == 1 || !suspect {
+        return true;
+    }
     let mut start = 1;
     for i in 1..=b.len() {
         if i == b.len() || b[i] == b'/' {

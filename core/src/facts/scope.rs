@@ -32,17 +32,23 @@ pub struct ScopeReport {
     pub cd_inside: Vec<bool>,
 }
 
-/// One directory: a component below its parent (node 0 is `/`).
+/// One directory: a component below its parent (node 0 is `/`). Nothing
+/// of it is allocated: a decision walks the cwd and every path word.
 struct Node {
     parent: u32,
     depth: u32,
-    /// The path is, per root, inside it or on its way (a prefix of the
-    /// root's components matches so far).
-    on_root: Vec<bool>,
-    /// The component, for the `/dev/…` comparison.
-    name: Box<str>,
+    /// Bit `k`: the path is inside root `k` or on its way (a prefix of the
+    /// root's components matches so far). Roots past the 64th are never
+    /// matched (fail closed: a path is then outside them); a scope has one
+    /// root, or two in a container.
+    on_root: u64,
+    /// The node is `/dev`.
+    dev_dir: bool,
+    /// The node is one of the four `/dev` files that are never outside.
+    dev_file: bool,
 }
 
+/// The arena of directories.
 struct Dirs<'s> {
     nodes: Vec<Node>,
     roots: Vec<Vec<&'s str>>,
@@ -53,17 +59,23 @@ impl<'s> Dirs<'s> {
         let roots: Vec<Vec<&str>> = scope
             .roots
             .iter()
+            .take(64)
             .map(|r| r.split('/').filter(|c| !c.is_empty()).collect())
             .collect();
-        Dirs {
-            nodes: vec![Node {
-                parent: 0,
-                depth: 0,
-                on_root: vec![true; roots.len()],
-                name: "".into(),
-            }],
-            roots,
-        }
+        let all = if roots.len() == 64 {
+            u64::MAX
+        } else {
+            (1u64 << roots.len()) - 1
+        };
+        let mut nodes = Vec::with_capacity(16);
+        nodes.push(Node {
+            parent: 0,
+            depth: 0,
+            on_root: all,
+            dev_dir: false,
+            dev_file: false,
+        });
+        Dirs { nodes, roots }
     }
 
     /// The node of `word` resolved against `dir` (absolute words from `/`).
@@ -76,18 +88,21 @@ impl<'s> Dirs<'s> {
                 name => {
                     let p = &self.nodes[n as usize];
                     let depth = p.depth as usize;
-                    let on_root = self
-                        .roots
-                        .iter()
-                        .zip(&p.on_root)
-                        .map(|(r, ok)| *ok && (depth >= r.len() || r[depth] == name))
-                        .collect();
-                    self.nodes.push(Node {
+                    let mut on_root = 0u64;
+                    for (k, r) in self.roots.iter().enumerate() {
+                        if p.on_root >> k & 1 == 1 && (depth >= r.len() || r[depth] == name) {
+                            on_root |= 1 << k;
+                        }
+                    }
+                    let node = Node {
                         parent: n,
                         depth: p.depth + 1,
                         on_root,
-                        name: name.into(),
-                    });
+                        dev_dir: depth == 0 && name == "dev",
+                        dev_file: p.dev_dir
+                            && DEV_FILES.iter().any(|d| d.rsplit('/').next() == Some(name)),
+                    };
+                    self.nodes.push(node);
                     n = u32::try_from(self.nodes.len() - 1).unwrap_or(u32::MAX);
                 }
             }
@@ -99,19 +114,13 @@ impl<'s> Dirs<'s> {
         let node = &self.nodes[n as usize];
         self.roots
             .iter()
-            .zip(&node.on_root)
-            .any(|(r, ok)| *ok && node.depth as usize >= r.len())
+            .enumerate()
+            .any(|(k, r)| node.on_root >> k & 1 == 1 && node.depth as usize >= r.len())
     }
 
     /// Is the node one of the four `/dev` files that are never outside?
     fn dev_file(&self, n: u32) -> bool {
-        let node = &self.nodes[n as usize];
-        let parent = &self.nodes[node.parent as usize];
-        node.depth == 2
-            && &*parent.name == "dev"
-            && DEV_FILES
-                .iter()
-                .any(|d| d.rsplit('/').next() == Some(&*node.name))
+        self.nodes[n as usize].dev_file
     }
 }
 
