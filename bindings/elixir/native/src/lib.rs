@@ -14,9 +14,9 @@
 
 use permc_runtime::answer::Decider;
 use permc_runtime::{LoadError, Node, Policy, Request};
-use std::borrow::Cow;
 use rustler::{Atom, Encoder, Env, ListIterator, MapIterator, ResourceArc, Term, TermType};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
@@ -178,12 +178,12 @@ fn node<'a>(term: Term<'a>, depth: usize, path: &mut Vec<Key<'a>>) -> Result<Nod
             }
             Node::Array(items)
         }
-        TermType::Binary => Node::String(Cow::Borrowed(binary_str(term).map_err(|e| {
-            TermError {
+        TermType::Binary => {
+            Node::String(Cow::Borrowed(binary_str(term).map_err(|e| TermError {
                 code: e.0,
                 message: format!("{} is {}", here(path), e.1),
-            }
-        })?)),
+            })?))
+        }
         TermType::Atom => match atom_str(term) {
             Some("nil") => Node::Null,
             Some("true") => Node::Bool(true),
@@ -393,10 +393,7 @@ fn value_term<'a>(env: Env<'a>, v: &Value, atom_keys: bool) -> Term<'a> {
 
 /// Reads a request term with the CLI's reader: the request's `id`, and
 /// the request or the `{:error, …}` term.
-fn read<'a>(
-    env: Env<'a>,
-    request: Term<'a>,
-) -> Result<(Option<Value>, Request), Term<'a>> {
+fn read<'a>(env: Env<'a>, request: Term<'a>) -> Result<(Option<Value>, Request), Term<'a>> {
     let tree = node(request, 0, &mut Vec::new()).map_err(|e| error_map(env, e.code, &e.message))?;
     let (id, req) = Request::from_node(&tree);
     match req {
