@@ -508,6 +508,14 @@ impl Request {
     /// Reads a stream line: its `id` (echoed in the answer, when the line
     /// is JSON and has one) and the request, or why it cannot be read.
     pub fn from_json_with_id(text: &str) -> (Option<Value>, Result<Request, RequestError>) {
+        // Most lines are plain: objects, strings without escapes, booleans.
+        // Those are read by a small scanner into the same tree serde would
+        // build; anything else (a number, an array, an escape, a control
+        // character, a syntax error) goes to serde_json, whose answer —
+        // and error message — stands.
+        if let Some(node) = plain::parse(text) {
+            return Request::from_node(&node);
+        }
         let node: Node = match serde_json::from_str(text) {
             Ok(n) => n,
             Err(e) => {
@@ -539,9 +547,198 @@ impl Request {
     }
 }
 
+/// How many bytes at the start of `s` a JSON string holds as they are:
+/// the index of the first `"`, `\\` or control character (below 0x20),
+/// or `s.len()`. Eight bytes at a time (SWAR): the request reader and the
+/// answer writer run it over every string of every request.
+pub fn json_plain_len(s: &[u8]) -> usize {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let stop = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
+    let mut i = 0;
+    while i + 8 <= s.len() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[i..i + 8]);
+        let x = u64::from_le_bytes(w);
+        let zero = |v: u64| v.wrapping_sub(LO) & !v & HI;
+        // A byte equal to `"` or `\\`, or below 0x20 (bytes of 0x80 and
+        // up never set the high bit of `x - 0x20…` without `!x` clearing it).
+        if zero(x ^ (LO * 0x22)) | zero(x ^ (LO * 0x5C)) | (x.wrapping_sub(LO * 0x20) & !x & HI)
+            != 0
+        {
+            break;
+        }
+        i += 8;
+    }
+    i + s[i..].iter().position(|&b| stop(b)).unwrap_or(s.len() - i)
+}
+
+/// The plain-JSON scanner of [`Request::from_json_with_id`].
+mod plain {
+    use super::{json_plain_len, Node};
+    use std::borrow::Cow;
+
+    /// The tree of `text` when it is one plain JSON value (objects,
+    /// strings without escapes or control characters, `true`, `false`,
+    /// `null`) between optional JSON whitespace; `None` for anything else.
+    pub(super) fn parse(text: &str) -> Option<Node<'_>> {
+        let mut p = Scan {
+            s: text.as_bytes(),
+            text,
+            at: 0,
+        };
+        let v = p.value(0)?;
+        p.ws();
+        (p.at == p.s.len()).then_some(v)
+    }
+
+    struct Scan<'a> {
+        s: &'a [u8],
+        text: &'a str,
+        at: usize,
+    }
+
+    impl<'a> Scan<'a> {
+        fn ws(&mut self) {
+            while matches!(self.s.get(self.at), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+                self.at += 1;
+            }
+        }
+
+        fn eat(&mut self, b: u8) -> Option<()> {
+            self.ws();
+            (self.s.get(self.at) == Some(&b)).then(|| self.at += 1)
+        }
+
+        fn string(&mut self) -> Option<&'a str> {
+            self.eat(b'"')?;
+            let start = self.at;
+            let n = json_plain_len(&self.s[start..]);
+            if self.s.get(start + n) != Some(&b'"') {
+                return None;
+            }
+            self.at = start + n + 1;
+            // Both ends are ASCII quotes: char boundaries.
+            self.text.get(start..start + n)
+        }
+
+        fn value(&mut self, depth: usize) -> Option<Node<'a>> {
+            // Shallow only: requests nest two levels; deeper goes to serde.
+            if depth > 4 {
+                return None;
+            }
+            self.ws();
+            match self.s.get(self.at)? {
+                b'"' => Some(Node::String(Cow::Borrowed(self.string()?))),
+                b'{' => {
+                    self.at += 1;
+                    let mut fields = Vec::with_capacity(5);
+                    self.ws();
+                    if self.s.get(self.at) == Some(&b'}') {
+                        self.at += 1;
+                        return Some(Node::Object(fields));
+                    }
+                    loop {
+                        let k = self.string()?;
+                        self.eat(b':')?;
+                        let v = self.value(depth + 1)?;
+                        fields.push((Cow::Borrowed(k), v));
+                        self.ws();
+                        match self.s.get(self.at)? {
+                            b',' => self.at += 1,
+                            b'}' => {
+                                self.at += 1;
+                                return Some(Node::Object(fields));
+                            }
+                            _ => return None,
+                        }
+                    }
+                }
+                _ => {
+                    for (word, v) in [
+                        ("true", Node::Bool(true)),
+                        ("false", Node::Bool(false)),
+                        ("null", Node::Null),
+                    ] {
+                        if self.s[self.at..].starts_with(word.as_bytes()) {
+                            self.at += word.len();
+                            return Some(v);
+                        }
+                    }
+                    None
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_plain_len_stops_where_a_string_needs_escaping() {
+        let slow = |s: &[u8]| {
+            s.iter()
+                .position(|&b| b == b'"' || b == b'\\' || b < 0x20)
+                .unwrap_or(s.len())
+        };
+        let mut cases: Vec<Vec<u8>> = vec![b"".to_vec(), b"plain text, longer than eight".to_vec()];
+        for stop in [b'"', b'\\', 0, 0x1f, b'\n'] {
+            for at in 0..20 {
+                let mut v = vec![b'a'; 20];
+                v[at] = stop;
+                cases.push(v);
+            }
+        }
+        // Bytes that are not stops, every one, around every position.
+        for b in 0x20..=0xffu8 {
+            cases.push(vec![b; 17]);
+        }
+        cases.push("ünïcødé ✓ \u{7f}\u{80}\u{ff} é\u{1}".as_bytes().to_vec());
+        for c in cases {
+            assert_eq!(json_plain_len(&c), slow(&c), "{c:?}");
+        }
+    }
+
+    /// The plain scanner builds serde's tree, or gives way to serde.
+    #[test]
+    fn the_plain_scanner_reads_as_serde_reads_or_gives_way() {
+        let same = |t: &str| {
+            let fast = plain::parse(t).map(|n| format!("{n:?}"));
+            let slow = serde_json::from_str::<Node>(t)
+                .ok()
+                .map(|n| format!("{n:?}"));
+            assert!(fast.is_none() || fast == slow, "{t}: {fast:?} vs {slow:?}");
+            fast.is_some()
+        };
+        for t in [
+            r#"{"action":{"type":"terminal","command":"ls"},"context":{"role":"owner"}}"#,
+            " { \"a\" : true , \"b\":null,\"c\":{}, \"d\": false }\n",
+            r#"{"a":"x","a":"y"}"#,
+            r#"{"é":"ü ✓"}"#,
+            r#""x""#,
+            "{}",
+        ] {
+            assert!(same(t), "plain: {t}");
+        }
+        for t in [
+            r#"{"a":"x\"y"}"#,
+            r#"{"a":1}"#,
+            r#"{"a":[]}"#,
+            "{\"a\":\"tab\there\"}",
+            r#"{"a":"x"} x"#,
+            r#"{"a":"x",}"#,
+            r#"{"a" "x"}"#,
+            r#"{"a":tru}"#,
+            r#"{"a":"x""#,
+            r#"{"a":{"b":{"c":{"d":{"e":{}}}}}}"#,
+            "",
+            "\u{feff}{}",
+        ] {
+            assert!(!same(t), "not plain: {t}");
+        }
+    }
 
     fn code(text: &str) -> (&'static str, String) {
         let e = Request::from_json(text).expect_err("refused");
