@@ -17,10 +17,6 @@ use serde_json::{json, Value};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-/// The allocator the `permc` binary uses (its `src/main.rs` says why).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// An error for index.js: its code, message and diagnostics as JSON
 /// (`version` as in `permc check --format json`'s document).
 fn error(code: &str, message: &str, diagnostics: Vec<Value>) -> Error {

@@ -20,10 +20,6 @@ use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
-/// The allocator the `permc` binary uses (its `src/main.rs` says why).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 mod atoms {
     rustler::atoms! {
         ok,
