@@ -24,7 +24,7 @@ for t in "$@"; do
   cargo +nightly fuzz run -O -s none "$t" "$work/$t" "corpus/$t" -- \
     -max_total_time="$each" -print_final_stats=1 -timeout=30 -rss_limit_mb=4096 >"$log" 2>&1 || rc=$?
   execs=$(grep -o 'stat::number_of_executed_units: [0-9]*' "$log" | awk '{print $2}' | tail -1)
-  done_line=$(grep -E '^#[0-9]+ +DONE' "$log" | tail -1 || true)
+  done_line=$(grep -E '^#[0-9]+.+DONE' "$log" | tail -1 || true)
   cov=$(sed -n 's/.*cov: \([0-9]*\).*/\1/p' <<<"$done_line")
   corp=$(sed -n 's/.*corp: \([0-9]*\/[0-9A-Za-z]*\).*/\1/p' <<<"$done_line")
   found=$(ls "artifacts/$t" | wc -l)

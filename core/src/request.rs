@@ -573,6 +573,24 @@ pub fn json_plain_len(s: &[u8]) -> usize {
     i + s[i..].iter().position(|&b| stop(b)).unwrap_or(s.len() - i)
 }
 
+/// For the fuzz targets and tests: when the plain scanner reads `text`,
+/// serde_json reads it to the same tree (the scanner never accepts what
+/// serde would refuse, nor reads it differently). Panics otherwise.
+#[doc(hidden)]
+pub fn assert_plain_scanner_agrees(text: &str) {
+    if let Some(fast) = plain::parse(text) {
+        let slow: Result<Node, _> = serde_json::from_str(text);
+        match slow {
+            Ok(slow) => assert_eq!(
+                format!("{fast:?}"),
+                format!("{slow:?}"),
+                "plain scanner vs serde_json on {text:?}"
+            ),
+            Err(e) => panic!("the plain scanner read {text:?}, which serde_json refuses: {e}"),
+        }
+    }
+}
+
 /// The plain-JSON scanner of [`Request::from_json_with_id`].
 mod plain {
     use super::{json_plain_len, Node};

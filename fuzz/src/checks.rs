@@ -203,9 +203,12 @@ pub fn rules(data: &[u8]) {
     }
 }
 
-/// Request reader (SPEC §10.1): never panics; a request that reads is
-/// decided the same by both engines under a policy that uses every list.
+/// Request reader (SPEC §10.1): never panics; its plain-JSON scanner
+/// agrees with serde_json; a request that reads is decided the same by
+/// both engines under a policy that uses every list.
 pub fn request(data: &[u8]) {
+    // The plain scanner reads exactly what serde_json reads, or gives way.
+    permc_core::request::assert_plain_scanner_agrees(&text(data));
     let Ok(req) = Request::from_json(&text(data)) else {
         return;
     };
