@@ -141,6 +141,7 @@ impl LineFacts {
         let line = shell::read(command);
         let mut facts = LineFacts {
             unparsed: line.is_unparsed(),
+            runs: Vec::with_capacity(line.segments.len()),
             ..LineFacts::default()
         };
         for (i, seg) in line.segments.iter().enumerate() {
@@ -770,6 +771,14 @@ impl Scope {
 /// `scopeRoot` of a decision (SPEC §6.3): mode and the root's last component.
 pub fn scope_root_label(req: &Request) -> Option<String> {
     let raw = req.context.project_scope_root.as_deref()?;
+    // Most roots hold no `.` at all: then no component is `.` or `..`,
+    // empty ones are dropped by normalizing, and the last non-empty
+    // component is the normalized root's last (one memchr, no copy).
+    if raw.starts_with('/') && !raw.as_bytes().contains(&b'.') {
+        if let Some(last) = raw.split('/').rev().find(|c| !c.is_empty()) {
+            return Some([req.context.execution_mode.name(), ":", last].concat());
+        }
+    }
     // Borrowed when already normal: this runs for every decision.
     let root: std::borrow::Cow<'_, str> = if is_normal(raw) {
         raw.into()
@@ -819,6 +828,41 @@ mod tests {
 
     fn w(s: &str) -> Vec<String> {
         s.split(' ').map(str::to_string).collect()
+    }
+
+    #[test]
+    fn the_scope_root_label_is_the_normalized_roots_last_component() {
+        for root in [
+            "/",
+            "//",
+            "/a",
+            "/a/",
+            "/a//b/",
+            "/home/ana/p",
+            "/a/b/..",
+            "/a/./b",
+            "/a/b.c",
+            "/a/..",
+            "/..",
+            "/a/b/../../c/",
+        ] {
+            let req = Request::from_value(&serde_json::json!({
+                "action": {"type": "terminal", "command": "ls"},
+                "context": {"role": "owner", "executionMode": "runner", "projectScopeRoot": root},
+            }));
+            let Ok(req) = req else { continue };
+            let n = normalize(root);
+            let last = n
+                .rsplit('/')
+                .next()
+                .filter(|s| !s.is_empty())
+                .unwrap_or("/");
+            assert_eq!(
+                scope_root_label(&req),
+                Some(format!("runner:{last}")),
+                "{root}"
+            );
+        }
     }
 
     #[test]

@@ -295,7 +295,9 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         pos: 0,
         depth: 0,
         nested: false,
-        out: Vec::new(),
+        // Room for a typical line's segments: growing from empty moved
+        // them two or three times per line.
+        out: Vec::with_capacity(4),
         unparsed,
         group: 0,
         groups: vec![0],
@@ -1001,7 +1003,7 @@ impl<'a> Parser<'a> {
         }
         let index = self.out.len();
         self.out.push(DetailedSegment {
-            words: Vec::new(),
+            words: Vec::with_capacity(4),
             redirects: Vec::new(),
             nested: self.nested,
             start,
@@ -1010,7 +1012,7 @@ impl<'a> Parser<'a> {
         });
         self.cmd_index = prefix.len();
         if let Some(seg) = self.out.get_mut(index) {
-            seg.words = prefix.into_iter().map(|(w, _)| w).collect();
+            seg.words.extend(prefix.into_iter().map(|(w, _)| w));
         }
         loop {
             self.skip_blanks();
