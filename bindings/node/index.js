@@ -110,6 +110,64 @@ function decisionOf(s) {
   return v;
 }
 
+/** A string that crosses to Rust as it is: no lone surrogate (JSON.stringify
+ * would escape one, which the CLI's reader refuses; Node-API would
+ * replace it). */
+function clean(v) {
+  return typeof v === "string" && v.isWellFormed();
+}
+
+function plainObject(v) {
+  return v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype &&
+    Object.getOwnPropertySymbols(v).length === 0;
+}
+
+/**
+ * The §10.1 fields of a request as decideParts' arguments, when every key
+ * is known and every value a plain string (containerRunning a boolean), each
+ * read once; otherwise null, and the request crosses as JSON text (an `id`,
+ * an unknown key, another type: whatever the CLI's reader says of it).
+ */
+function partsOf(r) {
+  if (!plainObject(r)) return null;
+  let a, c;
+  for (const k in r) {
+    if (k === "action") a = r[k];
+    else if (k === "context") c = r[k];
+    else return null;
+  }
+  if (!plainObject(a) || !plainObject(c)) return null;
+  let type, command, cwd, agent, targetBranch, role, executionMode, containerRunning, projectScopeRoot;
+  for (const k in a) {
+    const v = a[k];
+    if (!clean(v)) return null;
+    switch (k) {
+      case "type": type = v; break;
+      case "command": command = v; break;
+      case "cwd": cwd = v; break;
+      case "agent": agent = v; break;
+      case "targetBranch": targetBranch = v; break;
+      default: return null;
+    }
+  }
+  for (const k in c) {
+    const v = c[k];
+    if (k === "containerRunning") {
+      if (typeof v !== "boolean") return null;
+      containerRunning = v;
+      continue;
+    }
+    if (!clean(v)) return null;
+    switch (k) {
+      case "role": role = v; break;
+      case "executionMode": executionMode = v; break;
+      case "projectScopeRoot": projectScopeRoot = v; break;
+      default: return null;
+    }
+  }
+  return [type, command, cwd, agent, targetBranch, role, executionMode, containerRunning, projectScopeRoot];
+}
+
 class Policy {
   /** @param {object} nativePolicy */
   constructor(nativePolicy) {
@@ -122,6 +180,19 @@ class Policy {
 
   /** SPEC §10.2's decision for a §10.1 request; throws when it cannot be read. */
   decide(request) {
+    const parts = partsOf(request);
+    if (parts !== null) {
+      let f;
+      try {
+        f = this._native.decideParts(...parts);
+      } catch (e) {
+        if (e && e.diagnostics) throw e;
+        rethrow(e);
+      }
+      // "" = the reader refused the fields: the text path below answers
+      // with the CLI's error for the request as written.
+      if (f !== "") return f.charCodeAt(0) === 123 ? JSON.parse(f) : decisionOf(f);
+    }
     let s;
     try {
       s = this._native.decideFields(requestText(request));

@@ -12,8 +12,9 @@ use napi::{Error, Result, Status};
 use napi_derive::napi;
 use permc_runtime::answer::Decider;
 use permc_runtime::answer::{read_request, write_answer_line};
-use permc_runtime::{LoadError, Policy};
+use permc_runtime::{LoadError, Node, Policy, Request};
 use serde_json::{json, Value};
+use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
@@ -132,14 +133,9 @@ impl NativePolicy {
         })
     }
 
-    /// The decision for a request (JSON text) as its fields in one string,
-    /// each ended by a NUL, in `permc decide`'s order (policy, reason,
-    /// rule, source, autonomyOrigin, scopeRoot, message; an absent field
-    /// is empty): one string crosses to JavaScript, which builds the
-    /// object (index.js), instead of an answer JSON.parse reads or seven
-    /// strings and properties made through Node-API. A request that
-    /// cannot be read, has an `id`, or a field holding a NUL (or present
-    /// and empty) answers the JSON line instead (it starts with `{`).
+    /// The decision for a request (JSON text) as its fields in one string
+    /// (see [`fields_of`]); a request that cannot be read or has an `id`
+    /// answers the JSON line instead (it starts with `{`).
     #[napi]
     pub fn decide_fields(&self, request: String) -> Result<String> {
         guarded(|| {
@@ -147,36 +143,64 @@ impl NativePolicy {
             let (None, Ok(req)) = (id, req) else {
                 return self.decide(request.clone());
             };
-            let d = self.policy.decide(&req);
-            let (rule, source) = d
-                .rule
-                .as_ref()
-                .map_or(("", ""), |r| (r.rule.as_str(), r.source.as_str()));
-            let fields = [
-                d.policy.name(),
-                d.reason.name(),
-                rule,
-                source,
-                d.autonomy_origin.map_or("", |o| o.name()),
-                d.scope_root.as_deref().unwrap_or(""),
-                d.message.as_str(),
-            ];
-            // An empty field reads as absent: one that is present and
-            // empty (never made, but cheap to rule out) takes the line.
-            let empty_present = d
-                .rule
-                .as_ref()
-                .is_some_and(|r| r.rule.is_empty() || r.source.is_empty())
-                || d.scope_root.as_deref() == Some("");
-            if empty_present || fields.iter().any(|f| f.contains('\0')) {
-                return self.decide(request.clone());
+            Ok(fields_of(&self.policy.decide(&req)).unwrap_or_else(|| self.line_of(&req)))
+        })
+    }
+
+    /// The same for a request index.js has taken apart: the fields of
+    /// SPEC §10.1 as arguments (`undefined` = absent), for a request whose
+    /// every key is known and every value a string (`containerRunning` a
+    /// boolean), so that no JSON text is written or read. They are put
+    /// back into the reader's tree, in this order, and read by the CLI's
+    /// strict reader; a request it refuses answers an empty string, and
+    /// index.js then sends the JSON text (so the error is the one `permc
+    /// decide` gives for the request as written, its key order included).
+    #[napi]
+    #[allow(clippy::too_many_arguments)]
+    pub fn decide_parts(
+        &self,
+        kind: Option<String>,
+        command: Option<String>,
+        cwd: Option<String>,
+        agent: Option<String>,
+        target_branch: Option<String>,
+        role: Option<String>,
+        execution_mode: Option<String>,
+        container_running: Option<bool>,
+        project_scope_root: Option<String>,
+    ) -> Result<String> {
+        guarded(|| {
+            fn s<'a>(k: &'static str, v: &'a Option<String>) -> Option<(Cow<'a, str>, Node<'a>)> {
+                v.as_deref()
+                    .map(|v| (Cow::Borrowed(k), Node::String(Cow::Borrowed(v))))
             }
-            let mut out = String::with_capacity(fields.iter().map(|f| f.len() + 1).sum());
-            for f in fields {
-                out.push_str(f);
-                out.push('\0');
-            }
-            Ok(out)
+            let action: Vec<_> = [
+                s("type", &kind),
+                s("command", &command),
+                s("cwd", &cwd),
+                s("agent", &agent),
+                s("targetBranch", &target_branch),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            let context: Vec<_> = [
+                s("role", &role),
+                s("executionMode", &execution_mode),
+                container_running.map(|b| (Cow::Borrowed("containerRunning"), Node::Bool(b))),
+                s("projectScopeRoot", &project_scope_root),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            let tree = Node::Object(vec![
+                (Cow::Borrowed("action"), Node::Object(action)),
+                (Cow::Borrowed("context"), Node::Object(context)),
+            ]);
+            let Ok(req) = Request::from_node(&tree).1 else {
+                return Ok(String::new());
+            };
+            Ok(fields_of(&self.policy.decide(&req)).unwrap_or_else(|| self.line_of(&req)))
         })
     }
 
@@ -201,6 +225,52 @@ impl NativePolicy {
                 .map(|v| v.to_string())
                 .map_err(|m| error("invalid_artifact", &m, Vec::new()))
         })
+    }
+}
+
+/// A decision's fields in one string, each ended by a NUL, in `permc
+/// decide`'s order (policy, reason, rule, source, autonomyOrigin,
+/// scopeRoot, message; an absent field empty): one string crosses to
+/// JavaScript, which builds the object (index.js), instead of an answer
+/// line for `JSON.parse` or seven strings and properties made through
+/// Node-API. `None` when a field holds a NUL or is present and empty
+/// (never made, but cheap to rule out): the caller answers the line.
+fn fields_of(d: &permc_runtime::Decision) -> Option<String> {
+    let (rule, source) = d
+        .rule
+        .as_ref()
+        .map_or(("", ""), |r| (r.rule.as_str(), r.source.as_str()));
+    let fields = [
+        d.policy.name(),
+        d.reason.name(),
+        rule,
+        source,
+        d.autonomy_origin.map_or("", |o| o.name()),
+        d.scope_root.as_deref().unwrap_or(""),
+        d.message.as_str(),
+    ];
+    let empty_present = d
+        .rule
+        .as_ref()
+        .is_some_and(|r| r.rule.is_empty() || r.source.is_empty())
+        || d.scope_root.as_deref() == Some("");
+    if empty_present || fields.iter().any(|f| f.contains('\0')) {
+        return None;
+    }
+    let mut out = String::with_capacity(fields.iter().map(|f| f.len() + 1).sum());
+    for f in fields {
+        out.push_str(f);
+        out.push('\0');
+    }
+    Some(out)
+}
+
+impl NativePolicy {
+    /// The answer line of a decided request, for a decision
+    /// [`fields_of`] cannot carry.
+    fn line_of(&self, req: &permc_runtime::Request) -> String {
+        let d = self.policy.decide(req);
+        serde_json::to_string(&d).unwrap_or_default()
     }
 }
 

@@ -59,6 +59,42 @@ test("every request of examples/ and the corpus: the addon answers as permc deci
   }
 });
 
+test("a request taken apart (no JSON text) answers as the same request as text, and as the CLI", () => {
+  // index.js passes a request of known keys and string values as
+  // arguments; anything else, and anything the reader refuses, goes as
+  // JSON text. Both ways must give permc decide's answer, byte for byte.
+  const p = examples();
+  const viaText = (req) => {
+    const line = p._native.decide(JSON.stringify(req));
+    return JSON.parse(line);
+  };
+  // The CLI answers a request it cannot read on stdout too (and exits 1).
+  const viaCli = (req) =>
+    JSON.parse(
+      spawnSync(cli, ["decide", "--permissions", ex("permissions.json"), "--autonomy", ex("autonomy.json"), "--request", JSON.stringify(req)], {
+        encoding: "utf8",
+      }).stdout.trim(),
+    );
+  const reqs = [
+    base,
+    { ...base, action: { ...base.action, command: "git push origin main" } },
+    { ...base, action: { ...base.action, command: "cat \ud800 x" } },
+    { ...base, action: { ...base.action, command: "rm -rf /\u0000" } },
+    { context: { ...base.context, role: "god" }, action: { ...base.action, type: "teleport" } },
+    { action: { ...base.action, type: "teleport" }, context: { ...base.context, role: "god" } },
+    { ...base, context: { ...base.context, executionMode: "runner", containerRunning: false } },
+    { ...base, action: { type: "git_merge", targetBranch: "main", agent: "dev-api" } },
+    { ...base, context: { role: "developer" } },
+    { ...base, action: { ...base.action, cwd: "relative/dir" } },
+  ];
+  for (const req of reqs) {
+    const got = answer(p, req);
+    const want = viaCli(req);
+    assert.equal(JSON.stringify(got), JSON.stringify(want), JSON.stringify(req));
+    assert.equal(JSON.stringify(got), JSON.stringify(viaText(req)), JSON.stringify(req));
+  }
+});
+
 test("an artifact decides as its rule files; a corrupt one is refused", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "permc-node-"));
   const art = path.join(dir, "policy.permc");
