@@ -775,8 +775,14 @@ pub fn scope_root_label(req: &Request) -> Option<String> {
     // empty ones are dropped by normalizing, and the last non-empty
     // component is the normalized root's last (one memchr, no copy).
     if raw.starts_with('/') && !raw.as_bytes().contains(&b'.') {
-        if let Some(last) = raw.split('/').rev().find(|c| !c.is_empty()) {
-            return Some([req.context.execution_mode.name(), ":", last].concat());
+        let trimmed = raw.trim_end_matches('/');
+        if let Some(k) = trimmed.rfind('/') {
+            let (mode, last) = (req.context.execution_mode.name(), &trimmed[k + 1..]);
+            let mut label = String::with_capacity(mode.len() + 1 + last.len());
+            label.push_str(mode);
+            label.push(':');
+            label.push_str(last);
+            return Some(label);
         }
     }
     // Borrowed when already normal: this runs for every decision.

@@ -36,11 +36,15 @@ fn text(data: &[u8]) -> std::borrow::Cow<'_, str> {
 }
 
 /// Shell reader (SPEC §4): never panics; `read` and `read_detailed` agree;
-/// the facts of the line (wrappers, built-ins, ceilings) never panic; and
-/// reading and deciding stay linear (see [`linear_time`]).
+/// the fast path reads a line exactly as the general reader does, when it
+/// reads it; the facts of the line (wrappers, built-ins, ceilings) never
+/// panic; and reading and deciding stay linear (see [`linear_time`]).
 pub fn shell(data: &[u8]) {
     let src = text(data);
     let line = shell::read(&src);
+    if let Some(simple) = shell::read_simple(&src) {
+        assert_eq!(simple, shell::read_general(&src), "fast path differs");
+    }
     let detailed = shell::read_detailed(&src);
     assert_eq!(line.segments.len(), detailed.segments.len());
     assert_eq!(line.unparsed, detailed.unparsed);

@@ -256,6 +256,13 @@ pub struct DetailedLine {
 /// assert!(!line.is_unparsed());
 /// ```
 pub fn read(src: &str) -> CommandLine {
+    read_simple(src).unwrap_or_else(|| read_general(src))
+}
+
+/// [`read`] by the general reader alone, never the fast path of
+/// [`read_simple`] (the two are compared by tests and the fuzzer).
+#[doc(hidden)]
+pub fn read_general(src: &str) -> CommandLine {
     let detailed = read_detailed(src);
     CommandLine {
         segments: detailed
@@ -274,6 +281,118 @@ pub fn read(src: &str) -> CommandLine {
         unparsed: detailed.unparsed,
         unparsed_at: detailed.unparsed_at,
         groups: detailed.groups,
+    }
+}
+
+/// A byte of a line [`read_simple`] takes: a [`is_plain`] byte, a few
+/// more that mean something only beside bytes it refuses (`.` `,` in a
+/// brace expansion, `=` in an array subscript, `~` nowhere to the
+/// reader), blanks, and the bytes of `;`, `&`, `|`, `&&`, `||`, `|&`.
+fn is_simple(b: u8) -> bool {
+    is_plain(b)
+        || matches!(
+            b,
+            b'.' | b',' | b'=' | b'~' | b' ' | b'\t' | b';' | b'&' | b'|'
+        )
+}
+
+/// A byte of a word in a line [`read_simple`] takes.
+fn is_simple_word(b: u8) -> bool {
+    !matches!(b, b' ' | b'\t' | b';' | b'&' | b'|')
+}
+
+/// The fast path of [`read`]: most command lines an agent proposes are
+/// plain words joined by control operators (`git status && pnpm test`).
+/// Such a line has no quoting, expansion, redirection, nesting, newline,
+/// glob or brace to read, so its words are the runs of non-blank bytes
+/// between operators, every one [`Known::Exact`]. Returns `None` — the
+/// general reader then reads the line — for any other byte, any
+/// condition of SPEC §4.2 (a keyword or `time` at command position, an
+/// operator without a command, `;;`, an empty line), so it never has to
+/// record one: a line it reads parses. Its answer equals the general
+/// reader's (a unit test, a property test and the `shell` fuzz target
+/// compare them).
+pub fn read_simple(src: &str) -> Option<CommandLine> {
+    let b = src.as_bytes();
+    if b.len() > MAX_LEN || !b.iter().all(|&c| is_simple(c)) {
+        return None;
+    }
+    let mut segments: Vec<Segment> = Vec::with_capacity(4);
+    let mut groups = vec![0u32];
+    let mut i = 0;
+    let mut in_pipe = false;
+    loop {
+        while b.get(i).is_some_and(|&c| is_blank(c)) {
+            i += 1;
+        }
+        let Some(&c) = b.get(i) else {
+            // The end, after a command, `;` or `&` (an empty line goes to
+            // the general reader).
+            return (!segments.is_empty()).then_some(CommandLine {
+                segments,
+                unparsed: Vec::new(),
+                unparsed_at: Vec::new(),
+                groups,
+            });
+        };
+        if !is_simple_word(c) {
+            // An operator where a command belongs: a syntax error.
+            return None;
+        }
+        let start = i;
+        let mut words = Vec::with_capacity(4);
+        while b.get(i).is_some_and(|&c| is_simple_word(c)) {
+            let from = i;
+            while b.get(i).is_some_and(|&c| is_simple_word(c)) {
+                i += 1;
+            }
+            let word = &src[from..i];
+            // `time` is a reserved word at command position (and after
+            // it); a keyword first makes the line unparsed.
+            if word == "time" || (words.is_empty() && KEYWORDS.contains(&word)) {
+                return None;
+            }
+            words.push(word.to_string());
+            while b.get(i).is_some_and(|&c| is_blank(c)) {
+                i += 1;
+            }
+        }
+        let (piped, own_process, need_command, len) = match (b.get(i), b.get(i + 1)) {
+            (None, _) => (false, false, false, 0),
+            (Some(b'&'), Some(b'&')) | (Some(b'|'), Some(b'|')) => (false, false, true, 2),
+            (Some(b'|'), Some(b'&')) => (true, true, true, 2),
+            (Some(b'|'), _) => (true, true, true, 1),
+            (Some(b'&'), _) => (false, true, false, 1),
+            (Some(b';'), Some(b';' | b'&')) => return None,
+            (Some(b';'), _) => (false, false, false, 1),
+            _ => return None,
+        };
+        i += len;
+        let mut group = 0;
+        if own_process || in_pipe {
+            // A pipeline element or an `&` command: a group of its own.
+            group = group_id(groups.len());
+            groups.push(0);
+        }
+        in_pipe = piped;
+        segments.push(Segment {
+            known: vec![Known::Exact; words.len()],
+            words,
+            redirects: Vec::new(),
+            nested: false,
+            start,
+            group,
+            holds: 0,
+        });
+        if need_command {
+            while b.get(i).is_some_and(|&c| is_blank(c)) {
+                i += 1;
+            }
+            if !b.get(i).is_some_and(|&c| is_simple_word(c)) {
+                // `a &&` at the end, `a | | b`: a syntax error.
+                return None;
+            }
+        }
     }
 }
 
@@ -2796,6 +2915,66 @@ mod tests {
         assert!(!w[2].trailing_unquoted_star);
         assert!(!w[3].trailing_unquoted_star);
         assert!(w[4].trailing_unquoted_star);
+    }
+    /// The fast path reads a plain line exactly as the general reader
+    /// does, and declines every line whose reading records a condition.
+    #[test]
+    fn simple_lines_read_like_the_general_reader() {
+        let taken = [
+            "pnpm test",
+            "git status && pnpm test:unit",
+            "cd src && npm run build | tee out.log",
+            "git diff HEAD~1 -- src/main.rs",
+            "a | b | c",
+            "a |& b; c & d &",
+            "a||b&&c;d",
+            "  A=1 B=2 cmd -x=y,z ~/f.txt  ",
+            "a;",
+            "a &",
+            "echo if then time2",
+        ];
+        for line in taken {
+            let simple = read_simple(line).unwrap_or_else(|| panic!("{line:?} is simple"));
+            assert_eq!(simple, read_general(line), "{line:?}");
+        }
+        let declined = [
+            "",
+            "   ",
+            "; a",
+            "a &&",
+            "a | | b",
+            "a ;; b",
+            "a ;& b",
+            "a & & b",
+            "if x",
+            "time a",
+            "a | time b",
+            "a\nb",
+            "a # c",
+            "echo $x",
+            "echo 'a'",
+            "a > b",
+            "a*",
+            "{a,b}",
+            "(a)",
+            "a[1]=x b",
+            "echo é",
+        ];
+        for line in declined {
+            assert_eq!(read_simple(line), None, "{line:?}");
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4000))]
+        /// Lines made of the fast path's bytes and a few it refuses: when
+        /// it reads one, the general reader reads the same.
+        #[test]
+        fn simple_reader_agrees(line in "([a-z=.~,:-]{1,4}|time|if|do|[ ;&|]{1,3}|[#*$'>\\n]){0,12}") {
+            if let Some(simple) = read_simple(&line) {
+                proptest::prop_assert_eq!(simple, read_general(&line));
+            }
+        }
     }
 }
 

@@ -314,6 +314,15 @@ impl Walk<'_, '_> {
 
     /// Checks one word from `here`.
     fn word(&mut self, w: &str, known: Known, here: Here) {
+        if known == Known::Exact
+            && here != Here::Anywhere
+            && !w.bytes().any(|b| matches!(b, b'/' | b'.' | b'~'))
+        {
+            // Most words: without `/`, `.` or `~`, neither the word nor a
+            // value in it is a path, nor starts with `~` (see `values`,
+            // `is_path`): nothing to walk.
+            return;
+        }
         if known != Known::Exact || w.starts_with('~') {
             return self.note(w);
         }
@@ -394,7 +403,11 @@ impl Walk<'_, '_> {
         let mut cdable = false;
         // The inner lines by the segment that runs them, bucketed once: a
         // scan of every inner line per segment would be quadratic.
-        let mut inner_of: Vec<Vec<&CommandLine>> = vec![Vec::new(); line.segments.len()];
+        let mut inner_of: Vec<Vec<&CommandLine>> = if top && !inner.is_empty() {
+            vec![Vec::new(); line.segments.len()]
+        } else {
+            Vec::new()
+        };
         for (s, l) in inner.iter().filter(|_| top) {
             match inner_of.get_mut(*s) {
                 Some(b) => b.push(l),
@@ -489,8 +502,10 @@ impl Walk<'_, '_> {
             for r in &seg.redirects {
                 self.word(&r.target, r.known, here);
             }
-            for l in std::mem::take(&mut inner_of[i]) {
-                self.line(l, here, &[], &[], &[], false);
+            if let Some(lines) = inner_of.get_mut(i) {
+                for l in std::mem::take(lines) {
+                    self.line(l, here, &[], &[], &[], false);
+                }
             }
         }
     }
