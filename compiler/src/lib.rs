@@ -370,9 +370,8 @@ fn push_u32(s: &mut String, mut n: u32) {
             break;
         }
     }
-    for &d in &digits[i..] {
-        s.push(char::from(d));
-    }
+    // ASCII digits: always UTF-8.
+    s.push_str(std::str::from_utf8(&digits[i..]).unwrap_or("0"));
 }
 
 /// The list behind an accept-triple index ([`List`]'s one order).

@@ -18,6 +18,41 @@ pub use crate::facts::{possible_builtin_phrase, possible_deny_phrase, unparsed_p
 // ---------------------------------------------------------------------
 // Decision messages (SPEC §10.2), in the order of SPEC §5.3.
 
+/// A part of a sentence [`built`] puts together.
+enum Piece<'a> {
+    Str(&'a str),
+    /// Words joined by single spaces, as a segment is shown.
+    Words(&'a [String]),
+}
+
+/// The pieces in one string, sized once: what `format!` with a `join`
+/// does, without the formatting machinery and the join's own string (the
+/// messages of step 6 are built on most decisions).
+fn built(pieces: &[Piece<'_>]) -> String {
+    let len = pieces
+        .iter()
+        .map(|p| match p {
+            Piece::Str(s) => s.len(),
+            Piece::Words(w) => w.iter().map(|w| w.len() + 1).sum(),
+        })
+        .sum();
+    let mut out = String::with_capacity(len);
+    for p in pieces {
+        match p {
+            Piece::Str(s) => out.push_str(s),
+            Piece::Words(words) => {
+                for (i, w) in words.iter().enumerate() {
+                    if i > 0 {
+                        out.push(' ');
+                    }
+                    out.push_str(w);
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Step 1, `iam.min_role`.
 pub fn min_role(action: ActionType, needed: Role, have: Role) -> String {
     format!("{action} needs the role {needed} or above; the requester is {have}")
@@ -68,12 +103,15 @@ pub fn typed_allow(rule: &str, action: ActionType) -> String {
 
 /// Step 6, `file.deny`: the first denied segment (its words).
 pub fn segment_deny(segment: &[String], rule: &RuleRef) -> String {
-    format!(
-        "`{}` is denied by `{}` ({})",
-        segment.join(" "),
-        rule.rule,
-        rule.source
-    )
+    built(&[
+        Piece::Str("`"),
+        Piece::Words(segment),
+        Piece::Str("` is denied by `"),
+        Piece::Str(&rule.rule),
+        Piece::Str("` ("),
+        Piece::Str(&rule.source),
+        Piece::Str(")"),
+    ])
 }
 
 /// Step 6, `file.allow`: every segment allowed by `file` (permissions.json
@@ -94,20 +132,24 @@ pub const ALL_CD_IN_SCOPE: &str = "every segment is a `cd` inside the scope";
 
 /// Step 6, `file.ask`: the first asked segment (its words).
 pub fn segment_ask(segment: &[String], rule: &RuleRef) -> String {
-    format!(
-        "`{}` is in ask (`{}`, {}): a written ask always asks",
-        segment.join(" "),
-        rule.rule,
-        rule.source
-    )
+    built(&[
+        Piece::Str("`"),
+        Piece::Words(segment),
+        Piece::Str("` is in ask (`"),
+        Piece::Str(&rule.rule),
+        Piece::Str("`, "),
+        Piece::Str(&rule.source),
+        Piece::Str("): a written ask always asks"),
+    ])
 }
 
 /// Step 6, `compound.uncovered`: the first uncovered segment (its words).
 pub fn compound_uncovered(uncovered: &[String]) -> String {
-    format!(
-        "some segments are allowed but `{}` is not covered by any rule",
-        uncovered.join(" ")
-    )
+    built(&[
+        Piece::Str("some segments are allowed but `"),
+        Piece::Words(uncovered),
+        Piece::Str("` is not covered by any rule"),
+    ])
 }
 
 /// Step 7: the auto-approving `message`, lowered by a ceiling's phrase.
@@ -283,4 +325,35 @@ pub fn outside_scope_every_mode(path: &str, roots: &str) -> String {
 /// A built-in deny that covers an entry (SPEC §5.2).
 pub fn builtin_covers(pattern: &str) -> String {
     format!("`{pattern}` is a built-in deny (SPEC §5.2); no file can lift it")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_sentences_read_like_format() {
+        let rule = RuleRef {
+            rule: "Terminal(rm)".into(),
+            source: "permissions.json:3:5".into(),
+        };
+        let words: Vec<String> = ["rm", "-rf", "x"].map(String::from).to_vec();
+        assert_eq!(
+            segment_deny(&words, &rule),
+            format!(
+                "`{}` is denied by `{}` ({})",
+                words.join(" "),
+                rule.rule,
+                rule.source
+            )
+        );
+        assert_eq!(
+            segment_ask(&words, &rule),
+            "`rm -rf x` is in ask (`Terminal(rm)`, permissions.json:3:5): a written ask always asks"
+        );
+        assert_eq!(
+            compound_uncovered(&[]),
+            "some segments are allowed but `` is not covered by any rule"
+        );
+    }
 }
