@@ -8,6 +8,7 @@
 
 use crate::request::{ExecutionMode, Request};
 use permc_grammar::shell::{self, CommandLine, Known};
+use std::borrow::Cow;
 
 mod scope;
 pub mod unknown;
@@ -716,8 +717,8 @@ pub fn resolve(dir: &str, word: &str) -> String {
 /// The scope of a terminal request (SPEC §6.2).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scope {
-    /// Normalized roots.
-    pub roots: Vec<String>,
+    /// Normalized roots (a container's two are static text).
+    pub roots: Vec<Cow<'static, str>>,
     /// The (translated, normalized) cwd.
     pub cwd: String,
 }
@@ -725,10 +726,17 @@ pub struct Scope {
 impl Scope {
     /// The scope of a request; `None` without a projectScopeRoot.
     pub fn of(req: &Request) -> Option<Scope> {
-        let root = normalize(req.context.project_scope_root.as_deref()?);
-        let cwd = match req.action.cwd.as_deref() {
+        let raw = req.context.project_scope_root.as_deref()?;
+        // Borrowed when already normal (most roots): a container needs the
+        // root only to translate the cwd.
+        let root: Cow<'_, str> = if is_normal(raw) {
+            raw.into()
+        } else {
+            normalize(raw).into()
+        };
+        let cwd: Cow<'_, str> = match req.action.cwd.as_deref() {
             None | Some("") => root.clone(),
-            Some(c) => resolve(&root, c),
+            Some(c) => resolve(&root, c).into(),
         };
         let in_container = matches!(
             req.context.execution_mode,
@@ -738,20 +746,20 @@ impl Scope {
             let cwd = if cwd == root {
                 "/work".to_string()
             } else if root == "/" {
-                ["/work", cwd.as_str()].concat()
-            } else if let Some(rest) = cwd.strip_prefix(&root).filter(|r| r.starts_with('/')) {
+                ["/work", &cwd].concat()
+            } else if let Some(rest) = cwd.strip_prefix(&*root).filter(|r| r.starts_with('/')) {
                 ["/work", rest].concat()
             } else {
-                cwd
+                cwd.into_owned()
             };
             Some(Scope {
-                roots: vec!["/work".into(), "/tmp".into()],
+                roots: vec![Cow::Borrowed("/work"), Cow::Borrowed("/tmp")],
                 cwd,
             })
         } else {
             Some(Scope {
-                roots: vec![root],
-                cwd,
+                roots: vec![Cow::Owned(root.into_owned())],
+                cwd: cwd.into_owned(),
             })
         }
     }
@@ -762,7 +770,7 @@ impl Scope {
             path == r
                 || r == "/"
                 || (path.len() > r.len()
-                    && path.starts_with(r.as_str())
+                    && path.starts_with(&**r)
                     && path.as_bytes()[r.len()] == b'/')
         })
     }

@@ -48,6 +48,7 @@ use permc_grammar::json::Span;
 use permc_grammar::pattern::{PatToken, PatternBody};
 use permc_grammar::rules::{load_permissions, Autonomy, AutonomyKey, Entry, List};
 use permc_grammar::{ActionType, Policy, Role};
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// `neutralized-by-ceiling`.
@@ -125,8 +126,8 @@ fn terminal_ceiling(
         }
     }
     // The scope: an exact absolute path outside every mode's roots.
-    let mut roots = vec!["/work".to_string(), "/tmp".to_string()];
-    roots.extend(project_root.map(normalize));
+    let mut roots = vec![Cow::Borrowed("/work"), Cow::Borrowed("/tmp")];
+    roots.extend(project_root.map(|r| Cow::Owned(normalize(r))));
     let scope = Scope {
         roots,
         cwd: "/work".into(),
