@@ -373,11 +373,11 @@ fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch 
         merge(&mut any_possible, p.terminal_possible(&s.words, &s.known));
     }
     for r in f.read_past(i) {
-        let m = p.terminal_matches_packed(&r.words);
+        let m = p.terminal_matches_packed(r.words);
         out.deny = out.deny.min(m[DENY]);
         out.ask = out.ask.min(m[ASK]);
         if r.known.iter().any(|k| *k != Known::Exact) {
-            merge(&mut any_possible, p.terminal_possible(&r.words, &r.known));
+            merge(&mut any_possible, p.terminal_possible(r.words, r.known));
         }
     }
     out.ask = out.ask.min(any_possible[ASK]);

@@ -87,13 +87,14 @@ pub const PROTECTED_BRANCHES: &[&str] = &["dev", "qa", "rc", "main"];
 /// Inner command lines (`sh -c`, `eval`, `env -S`) nest at most this deep.
 const MAX_INNER_DEPTH: usize = 8;
 
-/// One command a segment really runs, read past wrappers (SPEC §4.3).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Run {
+/// One command a segment really runs, read past wrappers (SPEC §4.3): a
+/// view into [`LineFacts`], which keeps the words once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run<'f> {
     /// The words from the real verb on; the verb by its last path component.
-    pub words: Vec<String>,
+    pub words: &'f [String],
     /// What is known of each word (SPEC §4.4), same length as `words`.
-    pub known: Vec<Known>,
+    pub known: &'f [Known],
     /// A privileged wrapper (`sudo`, `doas`) was read past, or the verb is
     /// privileged itself.
     pub privileged: bool,
@@ -105,14 +106,27 @@ pub struct Run {
     pub read_past: bool,
 }
 
+/// A run as [`LineFacts`] keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RunData {
+    /// The run's words and what is known of them; `None` when they are
+    /// the segment's own, as the reader gave them (most runs: nothing read
+    /// past, the verb without a `/`), so they are not copied.
+    pub(crate) words: Option<(Vec<String>, Vec<Known>)>,
+    pub(crate) privileged: bool,
+    pub(crate) privileged_via: Option<&'static str>,
+    pub(crate) segment: usize,
+    pub(crate) read_past: bool,
+}
+
 /// The facts of one terminal command line.
 #[derive(Debug, Clone, Default)]
 pub struct LineFacts {
     /// The line as read (SPEC §4).
     pub line: CommandLine,
     /// Every real command: one per segment, plus those of inner lines,
-    /// `find -exec` and `xargs`.
-    pub runs: Vec<Run>,
+    /// `find -exec` and `xargs` ([`LineFacts::runs`] shows them).
+    runs: Vec<RunData>,
     /// Inner command lines (`bash -c '…'`, `eval`…) with the index of the
     /// segment that runs them, checked for scope too.
     pub inner_lines: Vec<(usize, CommandLine)>,
@@ -157,12 +171,18 @@ impl LineFacts {
                 &mut facts,
             );
         }
-        facts.has_unknown |= facts
-            .runs
-            .iter()
-            .any(|r| r.known.iter().any(|k| *k != Known::Exact));
-        facts.index_runs(line.segments.len());
-        facts.joints = scope::joints(command, &line);
+        // A run sharing its segment's words was counted with the segment.
+        facts.has_unknown |= facts.runs.iter().any(|r| {
+            r.words
+                .as_ref()
+                .is_some_and(|(_, known)| known.iter().any(|k| *k != Known::Exact))
+        });
+        // One segment needs neither index: its runs are all the runs, and
+        // a lone segment's joint changes nothing (no segment runs after it).
+        if line.segments.len() > 1 {
+            facts.index_runs(line.segments.len());
+            facts.joints = scope::joints(command, &line);
+        }
         if command.contains("@P}") {
             facts.unparsed_because(
                 "`${…@P}` expands a value as a prompt string, which can run commands".into(),
@@ -190,14 +210,50 @@ impl LineFacts {
         }
     }
 
+    /// A run as seen from outside: its own words, or its segment's.
+    fn view<'f>(&'f self, r: &'f RunData) -> Run<'f> {
+        let (words, known) = match &r.words {
+            Some((w, k)) => (w.as_slice(), k.as_slice()),
+            None => self
+                .line
+                .segments
+                .get(r.segment)
+                .map_or((&[][..], &[][..]), |s| {
+                    (s.words.as_slice(), s.known.as_slice())
+                }),
+        };
+        Run {
+            words,
+            known,
+            privileged: r.privileged,
+            privileged_via: r.privileged_via,
+            segment: r.segment,
+            read_past: r.read_past,
+        }
+    }
+
+    /// Every real command of the line, in segment order: one per segment,
+    /// plus those of inner lines, `find -exec` and `xargs`.
+    pub fn runs(&self) -> impl Iterator<Item = Run<'_>> {
+        self.runs.iter().map(|r| self.view(r))
+    }
+
+    /// How many runs the line has.
+    pub fn run_count(&self) -> usize {
+        self.runs.len()
+    }
+
     /// The runs of segment `i`, in order: a slice of the index, or a scan
-    /// when there is none (a `LineFacts` not built by [`LineFacts::of`]).
-    pub fn runs_of(&self, i: usize) -> impl Iterator<Item = &Run> {
+    /// when there is none (a line of one segment).
+    pub fn runs_of(&self, i: usize) -> impl Iterator<Item = Run<'_>> {
         let (slice, scan) = match (self.run_start.get(i), self.run_start.get(i + 1)) {
             (Some(&a), Some(&b)) => (&self.runs[a..b], false),
             _ => (&self.runs[..], true),
         };
-        slice.iter().filter(move |r| !scan || r.segment == i)
+        slice
+            .iter()
+            .filter(move |r| !scan || r.segment == i)
+            .map(|r| self.view(r))
     }
 
     /// Marks the line unparsed with a reason for people.
@@ -215,9 +271,8 @@ impl LineFacts {
             "`{}` is expanded by the shell: permc cannot know the command line `{what}` runs",
             wrappers::short(word)
         ));
-        self.runs.push(Run {
-            words: vec![word.to_string()],
-            known: vec![Known::AnyTokens],
+        self.runs.push(RunData {
+            words: Some((vec![word.to_string()], vec![Known::AnyTokens])),
             privileged: false,
             privileged_via: None,
             segment: seg,
@@ -238,35 +293,32 @@ impl LineFacts {
 
     /// The first built-in deny pattern a run matches for certain (SPEC §5.2).
     pub fn builtin_deny(&self) -> Option<&'static str> {
-        self.runs
-            .iter()
-            .find_map(|r| builtin_deny_known(&r.words, &r.known))
+        self.runs()
+            .find_map(|r| builtin_deny_known(r.words, r.known))
     }
 
     /// A run that may be a built-in deny through its unknown words (SPEC
     /// §4.4): the run's words, for the message.
-    pub fn builtin_possible(&self) -> Option<&Run> {
-        self.runs
-            .iter()
-            .find(|r| unknown::possible_builtin(&r.words, &r.known))
+    pub fn builtin_possible(&self) -> Option<Run<'_>> {
+        self.runs()
+            .find(|r| unknown::possible_builtin(r.words, r.known))
     }
 
     /// The first external-effect entry a run matches, possibly (SPEC §6.1,
     /// §4.4: a possible ceiling acts as a match).
     pub fn external_effect(&self) -> Option<&'static [&'static str]> {
-        self.runs
-            .iter()
-            .find_map(|r| external_effect_known(&r.words, &r.known))
+        self.runs()
+            .find_map(|r| external_effect_known(r.words, r.known))
     }
 
     /// The first privileged run (SPEC §5 step 7b).
-    pub fn privileged(&self) -> Option<&Run> {
-        self.runs.iter().find(|r| r.privileged)
+    pub fn privileged(&self) -> Option<Run<'_>> {
+        self.runs().find(|r| r.privileged)
     }
 
     /// The runs of segment `i` whose words differ from the segment's own
     /// (what deny and ask also read, SPEC §4.3).
-    pub fn read_past(&self, i: usize) -> impl Iterator<Item = &Run> {
+    pub fn read_past(&self, i: usize) -> impl Iterator<Item = Run<'_>> {
         self.runs_of(i).filter(|r| r.read_past)
     }
 }
@@ -288,10 +340,10 @@ pub fn segment_unknown(f: &LineFacts, i: usize) -> Option<String> {
 }
 
 /// The first unknown word of a run.
-pub fn run_unknown(r: &Run) -> Option<&str> {
+pub fn run_unknown(r: Run<'_>) -> Option<&str> {
     r.words
         .iter()
-        .zip(&r.known)
+        .zip(r.known)
         .find(|(_, k)| **k != Known::Exact)
         .map(|(w, _)| w.as_str())
 }
@@ -327,7 +379,7 @@ pub fn possible_deny_phrase(f: &LineFacts, i: usize, rule: &str) -> String {
 }
 
 /// Step 7.0's phrase for a run that may be a built-in deny.
-pub fn possible_builtin_phrase(r: &Run) -> String {
+pub fn possible_builtin_phrase(r: Run<'_>) -> String {
     let shown = r
         .words
         .iter()
@@ -882,8 +934,9 @@ mod tests {
     #[test]
     fn wrappers_are_read_past() {
         let f = LineFacts::of("sudo -u root env A=1 timeout -s KILL 5 /usr/bin/git -C /tmp push");
-        assert_eq!(f.runs[0].words, w("git -C /tmp push"));
-        assert!(f.runs[0].privileged);
+        let r = f.runs().next().expect("a run");
+        assert_eq!(r.words, w("git -C /tmp push"));
+        assert!(r.privileged);
         assert_eq!(f.external_effect(), Some(&["git", "push"][..]));
         let f = LineFacts::of("bash -lc 'rm -rf /'");
         assert_eq!(f.builtin_deny(), Some("Terminal(rm -rf /)"));

@@ -325,7 +325,7 @@ fn alternatives(f: &LineFacts, i: usize) -> Vec<(&[String], &[Known])> {
     let s = &f.line.segments[i];
     let mut v = vec![(s.words.as_slice(), s.known.as_slice())];
     for r in f.read_past(i) {
-        v.push((r.words.as_slice(), r.known.as_slice()));
+        v.push((r.words, r.known));
     }
     v
 }

@@ -84,8 +84,8 @@ impl<'a> Witnesser<'a> {
             .segments
             .iter()
             .chain(f.inner_lines.iter().flat_map(|(_, l)| &l.segments))
-            .map(|s| &s.words)
-            .chain(f.runs.iter().map(|r| &r.words));
+            .map(|s| s.words.as_slice())
+            .chain(f.runs().map(|r| r.words));
         let mut keep = Vec::new();
         for words in lines {
             for i in 0..words.len() {

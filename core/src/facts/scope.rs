@@ -511,6 +511,25 @@ impl Walk<'_, '_> {
     }
 }
 
+/// Is the line plain for the scope: no inner line, every word and
+/// redirection target exact and without `/`, `.` or `~` (so neither it nor
+/// a value in it is a path, see [`Walk::word`]), and no segment or run
+/// that moves the directory (`cd`, `pushd`, `popd`, read past wrappers or
+/// not)? Then the walk starts and stays at the cwd and notes nothing.
+fn plain(facts: &LineFacts) -> bool {
+    let simple = |w: &str| !w.bytes().any(|b| matches!(b, b'/' | b'.' | b'~'));
+    let mover = |w: &String| matches!(w.as_str(), "cd" | "pushd" | "popd");
+    facts.inner_lines.is_empty()
+        && facts.line.segments.iter().all(|s| {
+            s.known.iter().all(|k| *k == Known::Exact)
+                && s.words.iter().all(|w| simple(w) && !mover(w))
+                && s.redirects
+                    .iter()
+                    .all(|r| r.known == Known::Exact && simple(&r.target))
+        })
+        && facts.runs().all(|r| !r.words.first().is_some_and(mover))
+}
+
 /// The directory of group `g`: its own, or its nearest ancestor's. Group
 /// nesting is bounded by the reader's depth limit.
 fn effective(own: &[Option<Here>], parents: &[u32], mut g: usize) -> Here {
@@ -534,6 +553,18 @@ impl Scope {
         if !self.contains(&self.cwd) {
             report.outside = Some(self.cwd.clone());
         }
+        if plain(facts) {
+            // Nothing to walk: no word can be a path and nothing moves the
+            // directory, so the general walk below would find no word
+            // outside and no `cd` (tested against it).
+            report.cd_inside = vec![false; facts.line.segments.len()];
+            return report;
+        }
+        self.walk(facts, report)
+    }
+
+    /// [`Scope::check`] without the fast path: every segment walked.
+    fn walk(&self, facts: &LineFacts, mut report: ScopeReport) -> ScopeReport {
         let mut walk = Walk {
             dirs: Dirs::new(self),
             report: &mut report,
@@ -577,6 +608,43 @@ mod tests {
         .expect("request");
         let scope = Scope::of(&req).expect("scope");
         scope.check(&LineFacts::of(cmd)).outside
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3_000))]
+        /// The fast path for plain lines answers like the general walk,
+        /// on lines made of words that are plain, nearly plain, paths,
+        /// moves and expansions, in both kinds of scope.
+        #[test]
+        fn the_plain_fast_path_answers_like_the_walk(
+            words in proptest::collection::vec(proptest::sample::select(vec![
+                "ls", "git", "status", "-la", "src", "a=b", "cd", "pushd", "popd", "..",
+                "../x", "/etc", "/work/x", "~", "x.txt", "$X", "\"$(pwd)\"", ">", ">out",
+                "2>/dev/null", "&&", "||", ";", "|", "&", "sudo", "env", "xargs", "time",
+                "bash -c 'cd /'", "eval", "'cd x'", "CDPATH=/", "shopt", "-s", "cdable_vars",
+            ]), 0..8),
+            cwd in proptest::sample::select(vec!["", "/p", "/p/src", "/etc", "/p/../q", "/p/x"]),
+            container in proptest::bool::ANY,
+        ) {
+            let cmd = words.join(" ");
+            let req = Request::from_value(&serde_json::json!({
+                "action": {"type": "terminal", "command": cmd, "cwd": cwd},
+                "context": {
+                    "role": "developer",
+                    "executionMode": if container { "container" } else { "runner" },
+                    "containerRunning": container,
+                    "projectScopeRoot": "/p",
+                },
+            }))
+            .expect("request");
+            let scope = Scope::of(&req).expect("scope");
+            let facts = LineFacts::of(&cmd);
+            let mut start = ScopeReport::default();
+            if !scope.contains(&scope.cwd) {
+                start.outside = Some(scope.cwd.clone());
+            }
+            proptest::prop_assert_eq!(scope.check(&facts), scope.walk(&facts, start), "{}", cmd);
+        }
     }
 
     #[test]

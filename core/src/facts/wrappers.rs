@@ -9,7 +9,7 @@
 //! xargs' appended words); one function, [`read_options`], reads every row,
 //! and [`collect_runs`] reads past them.
 
-use super::{basename, is_assignment, LineFacts, Run, MAX_INNER_DEPTH};
+use super::{basename, is_assignment, LineFacts, RunData, MAX_INNER_DEPTH};
 use permc_grammar::shell::{self, Known};
 
 /// How a wrapper treats the words after its options.
@@ -532,7 +532,7 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
             return;
         }
     }
-    push_run(&words, i, seg, via, read_past, None, facts);
+    push_run(&words, i, seg, via, read_past, depth == 0, facts);
 }
 
 /// Reads the options of a wrapper from word `i` by its row of
@@ -911,7 +911,9 @@ fn find_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut
             i += 1;
         }
     }
-    push_run(words, at, seg, None, at > 0, None, facts);
+    // The `find` itself: past wrappers or inside another command, never
+    // the segment's own words.
+    push_run(words, at, seg, None, at > 0 || depth > 0, depth == 0, facts);
 }
 
 /// How many value words a primary (or leading option) of GNU find takes.
@@ -1123,22 +1125,19 @@ fn push_run(
     seg: usize,
     mut via: Option<&'static str>,
     read_past: bool,
-    _unused: Option<()>,
+    top: bool,
     facts: &mut LineFacts,
 ) {
     let text = words.text;
     let from = from.min(text.len());
     let rest = &text[from..];
-    let mut run = Vec::with_capacity(rest.len());
-    let known: Vec<Known> = (from..text.len()).map(|k| words.known(k)).collect();
+    let read_past = read_past || text.first().is_some_and(|f| f.contains('/'));
+    // `top`: `words` are the segment's own, as the reader gave them. Read
+    // from the first word, with the verb as written, the run's words are
+    // exactly the segment's: kept once, not copied.
+    let own = top && from == 0 && !read_past;
     if let Some(first) = rest.first() {
-        let verb_known = known[0];
-        run.push(if verb_known == Known::Exact {
-            basename(first).to_string()
-        } else {
-            first.clone()
-        });
-        run.extend(rest[1..].iter().cloned());
+        let verb_known = words.known(from);
         if verb_known != Known::Exact {
             facts.unparsed_because(format!(
                 "`{}` is expanded by the shell: permc cannot know the command it runs",
@@ -1160,13 +1159,25 @@ fn push_run(
             }
         }
     }
-    facts.runs.push(Run {
-        words: run,
-        known,
+    let words = (!own).then(|| {
+        let known: Vec<Known> = (from..text.len()).map(|k| words.known(k)).collect();
+        let mut run = Vec::with_capacity(rest.len());
+        if let Some(first) = rest.first() {
+            run.push(if known[0] == Known::Exact {
+                basename(first).to_string()
+            } else {
+                first.clone()
+            });
+            run.extend(rest[1..].iter().cloned());
+        }
+        (run, known)
+    });
+    facts.runs.push(RunData {
+        words,
         privileged: via.is_some(),
         privileged_via: via,
         segment: seg,
-        read_past: read_past || text.first().is_some_and(|f| f.contains('/')),
+        read_past,
     });
 }
 
