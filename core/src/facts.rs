@@ -416,23 +416,27 @@ pub fn basename(word: &str) -> &str {
 
 /// `NAME=value`, `NAME+=value` or `NAME[…]=value` with a valid name.
 pub fn is_assignment(word: &str) -> bool {
-    let Some(eq) = word.find('=') else {
+    // One pass over the name: most words end it at their first byte.
+    let b = word.as_bytes();
+    if !b
+        .first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+    {
         return false;
-    };
-    let mut name = &word[..eq];
-    if let Some(n) = name.strip_suffix('+') {
-        name = n;
     }
-    if let Some(open) = name.find('[') {
-        if !name.ends_with(']') {
-            return false;
-        }
-        name = &name[..open];
+    let name = 1 + b[1..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .count();
+    match &b[name..] {
+        [b'=', ..] | [b'+', b'=', ..] => true,
+        // `NAME[subscript]=` or `+=`: the subscript runs to the first `=`.
+        rest @ [b'[', ..] => rest.iter().position(|&c| c == b'=').is_some_and(|eq| {
+            let sub = &rest[..eq];
+            sub.strip_suffix(b"+").unwrap_or(sub).ends_with(b"]")
+        }),
+        _ => false,
     }
-    let mut b = name.bytes();
-    b.next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
-        && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
 }
 
 fn is_option(word: &str) -> bool {
@@ -834,10 +838,13 @@ pub fn scope_root_label(req: &Request) -> Option<String> {
     // Most roots hold no `.` at all: then no component is `.` or `..`,
     // empty ones are dropped by normalizing, and the last non-empty
     // component is the normalized root's last (one memchr, no copy).
-    if raw.starts_with('/') && !raw.as_bytes().contains(&b'.') {
-        let trimmed = raw.trim_end_matches('/');
-        if let Some(k) = trimmed.rfind('/') {
-            let (mode, last) = (req.context.execution_mode.name(), &trimmed[k + 1..]);
+    let b = raw.as_bytes();
+    if b.first() == Some(&b'/') && !b.contains(&b'.') {
+        // Byte scans from the end: `/` is ASCII, so both ends are char
+        // boundaries.
+        let end = b.iter().rposition(|&c| c != b'/').map_or(0, |k| k + 1);
+        if let Some(k) = b[..end].iter().rposition(|&c| c == b'/') {
+            let (mode, last) = (req.context.execution_mode.name(), &raw[k + 1..end]);
             let mut label = String::with_capacity(mode.len() + 1 + last.len());
             label.push_str(mode);
             label.push(':');
@@ -928,6 +935,35 @@ mod tests {
                 Some(format!("runner:{last}")),
                 "{root}"
             );
+        }
+    }
+
+    /// SPEC §4.3's `NAME=value` (bash's `assignment()`), read literally.
+    fn is_assignment_literal(word: &str) -> bool {
+        let Some(eq) = word.find('=') else {
+            return false;
+        };
+        let mut name = &word[..eq];
+        if let Some(n) = name.strip_suffix('+') {
+            name = n;
+        }
+        if let Some(open) = name.find('[') {
+            if !name.ends_with(']') {
+                return false;
+            }
+            name = &name[..open];
+        }
+        let mut b = name.bytes();
+        b.next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+            && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+        #[test]
+        fn is_assignment_reads_like_the_literal_rule(w in "[a-zA-Z_0-9=+\\[\\]\\-/. é]{0,8}") {
+            proptest::prop_assert_eq!(is_assignment(&w), is_assignment_literal(&w), "{:?}", w);
         }
     }
 
