@@ -201,6 +201,21 @@ defmodule PermcTest do
     assert %{policy: :auto_approve} = Permc.decide(p, put_in(@base, ["action", "type"], :terminal))
   end
 
+  test "a term with no JSON form is named by its path in the request" do
+    p = examples_policy()
+    msg = fn req -> elem(Permc.decide(p, req), 1).message end
+    assert msg.(put_in(@base, ["action", "command"], self())) ==
+             "`action.command` is a pid, which has no JSON form"
+    assert msg.(put_in(@base, ["context", "role"], ["developer", {:x}])) ==
+             "`context.role.1` is a tuple, which has no JSON form"
+    assert msg.(put_in(@base, ["action", "cwd"], <<255>>)) == "`action.cwd` is not valid UTF-8"
+    assert msg.(Map.put(@base, "action", %{1 => 2})) ==
+             "`action` has a key that is neither: keys are strings or atoms"
+    assert msg.(make_ref()) == "the request is a reference, which has no JSON form"
+    assert msg.(Enum.reduce(1..200, %{}, fn _, acc -> %{"a" => acc} end)) ==
+             "the request nests deeper than 128 levels"
+  end
+
   defp hostile do
     big = String.duplicate("a", 10_000_000)
     deep = deep_map()

@@ -86,10 +86,47 @@ impl rustler::Resource for PolicyResource {}
 /// grows.
 const MAX_DEPTH: usize = 128;
 
-/// Why a term is not a request: an error code of SPEC §10.1 and a message.
-struct TermError {
+/// Why a term is not a request: an error code of SPEC §10.1, and what the
+/// term at `path` is instead. The path is gathered only for an error, as
+/// it travels up from the term (innermost key first).
+struct TermError<'a> {
     code: &'static str,
+    /// `"is an improper list"`; `None` for a message that names no term.
+    what: Option<String>,
     message: String,
+    path: Vec<Key<'a>>,
+}
+
+impl<'a> TermError<'a> {
+    /// An error about the term where it was found.
+    fn here(code: &'static str, what: String) -> TermError<'a> {
+        TermError {
+            code,
+            what: Some(what),
+            message: String::new(),
+            path: Vec::new(),
+        }
+    }
+
+    /// The same error, one step further from the request's root.
+    fn within(mut self, key: Key<'a>) -> TermError<'a> {
+        self.path.push(key);
+        self
+    }
+
+    /// The message for people: `` `action.command` is a pid, … ``.
+    fn message(&self) -> String {
+        let Some(what) = &self.what else {
+            return self.message.clone();
+        };
+        let at = if self.path.is_empty() {
+            "the request".to_string()
+        } else {
+            let parts: Vec<String> = self.path.iter().rev().map(Key::to_string).collect();
+            format!("`{}`", parts.join("."))
+        };
+        format!("{at} {what}")
+    }
 }
 
 /// Runs `f`, turning a panic into `{:error, %{code: :panic, message}}`.
@@ -127,41 +164,32 @@ fn error_map<'a>(env: Env<'a>, code: &str, message: &str) -> Term<'a> {
 
 /// The [`Node`] a request term stands for, strings borrowed from the
 /// term's binaries: one conversion, read by the CLI's reader itself
-/// ([`Request::from_node`]). `path` names where it is, for errors
-/// (`action.command`); it is spelled out only for an error.
-fn node<'a>(term: Term<'a>, depth: usize, path: &mut Vec<Key<'a>>) -> Result<Node<'a>, TermError> {
+/// ([`Request::from_node`]).
+fn node<'a>(term: Term<'a>, depth: usize) -> Result<Node<'a>, TermError<'a>> {
     if depth > MAX_DEPTH {
         return Err(TermError {
             code: "invalid_json",
+            what: None,
             message: format!("the request nests deeper than {MAX_DEPTH} levels"),
+            path: Vec::new(),
         });
     }
-    let here = |path: &Vec<Key>| {
-        if path.is_empty() {
-            "the request".to_string()
-        } else {
-            let parts: Vec<String> = path.iter().map(Key::to_string).collect();
-            format!("`{}`", parts.join("."))
-        }
-    };
     Ok(match term.get_type() {
         TermType::Map => {
-            let iter = MapIterator::new(term).ok_or_else(|| TermError {
-                code: "invalid_request",
-                message: format!("{} is not a map", here(path)),
-            })?;
+            let iter = MapIterator::new(term)
+                .ok_or_else(|| TermError::here("invalid_request", "is not a map".to_string()))?;
             let mut fields = Vec::with_capacity(term.map_size().unwrap_or(0));
             for (k, v) in iter {
-                let key = key_str(k).map_err(|what| TermError {
-                    code: "invalid_request",
-                    message: format!(
-                        "{} has a key that is {what}: keys are strings or atoms",
-                        here(path)
-                    ),
+                let key = key_str(k).map_err(|what| {
+                    TermError::here(
+                        "invalid_request",
+                        format!("has a key that is {what}: keys are strings or atoms"),
+                    )
                 })?;
-                path.push(Key::Name(key.clone()));
-                let value = node(v, depth + 1, path)?;
-                path.pop();
+                let value = match node(v, depth + 1) {
+                    Ok(v) => v,
+                    Err(e) => return Err(e.within(Key::Name(key))),
+                };
                 fields.push((key, value));
             }
             Node::Object(fields)
@@ -169,26 +197,21 @@ fn node<'a>(term: Term<'a>, depth: usize, path: &mut Vec<Key<'a>>) -> Result<Nod
         TermType::List => {
             // An improper list (`[1 | 2]`) has no length; rustler's
             // iterator would panic at its tail.
-            let improper = || TermError {
-                code: "invalid_field",
-                message: format!("{} is an improper list", here(path)),
-            };
+            let improper = || TermError::here("invalid_field", "is an improper list".to_string());
             let n = term.list_length().map_err(|_| improper())?;
             let iter: ListIterator = term.decode().map_err(|_| improper())?;
             let mut items = Vec::with_capacity(n);
             for (i, v) in iter.enumerate() {
-                path.push(Key::Index(i));
-                items.push(node(v, depth + 1, path)?);
-                path.pop();
+                match node(v, depth + 1) {
+                    Ok(v) => items.push(v),
+                    Err(e) => return Err(e.within(Key::Index(i))),
+                }
             }
             Node::Array(items)
         }
-        TermType::Binary => {
-            Node::String(Cow::Borrowed(binary_str(term).map_err(|e| TermError {
-                code: e.0,
-                message: format!("{} is {}", here(path), e.1),
-            })?))
-        }
+        TermType::Binary => Node::String(Cow::Borrowed(
+            binary_str(term).map_err(|e| TermError::here(e.0, format!("is {}", e.1)))?,
+        )),
         TermType::Atom => match atom_str(term) {
             Some("nil") => Node::Null,
             Some("true") => Node::Bool(true),
@@ -196,10 +219,7 @@ fn node<'a>(term: Term<'a>, depth: usize, path: &mut Vec<Key<'a>>) -> Result<Nod
             // `type: :terminal` reads as `"type": "terminal"`.
             Some(name) => Node::String(Cow::Borrowed(name)),
             None => Node::String(Cow::Owned(term.atom_to_string().map_err(|_| {
-                TermError {
-                    code: "invalid_field",
-                    message: format!("{} is an unreadable atom", here(path)),
-                }
+                TermError::here("invalid_field", "is an unreadable atom".to_string())
             })?)),
         },
         TermType::Integer => {
@@ -208,16 +228,15 @@ fn node<'a>(term: Term<'a>, depth: usize, path: &mut Vec<Key<'a>>) -> Result<Nod
             } else if let Ok(u) = term.decode::<u64>() {
                 Node::Number(u.into())
             } else {
-                return Err(TermError {
-                    code: "invalid_field",
-                    message: format!("{} is an integer too large for JSON", here(path)),
-                });
+                return Err(TermError::here(
+                    "invalid_field",
+                    "is an integer too large for JSON".to_string(),
+                ));
             }
         }
         TermType::Float => {
-            let f: f64 = term.decode().map_err(|_| TermError {
-                code: "invalid_field",
-                message: format!("{} is an unreadable float", here(path)),
+            let f: f64 = term.decode().map_err(|_| {
+                TermError::here("invalid_field", "is an unreadable float".to_string())
             })?;
             serde_json::Number::from_f64(f).map_or(Node::Null, Node::Number)
         }
@@ -230,10 +249,10 @@ fn node<'a>(term: Term<'a>, depth: usize, path: &mut Vec<Key<'a>>) -> Result<Nod
                 TermType::Tuple => "a tuple",
                 _ => "a term",
             };
-            return Err(TermError {
-                code: "invalid_field",
-                message: format!("{} is {what}, which has no JSON form", here(path)),
-            });
+            return Err(TermError::here(
+                "invalid_field",
+                format!("is {what}, which has no JSON form"),
+            ));
         }
     })
 }
@@ -399,7 +418,7 @@ fn value_term<'a>(env: Env<'a>, v: &Value, atom_keys: bool) -> Term<'a> {
 /// Reads a request term with the CLI's reader: the request's `id`, and
 /// the request or the `{:error, …}` term.
 fn read<'a>(env: Env<'a>, request: Term<'a>) -> Result<(Option<Value>, Request), Term<'a>> {
-    let tree = node(request, 0, &mut Vec::new()).map_err(|e| error_map(env, e.code, &e.message))?;
+    let tree = node(request, 0).map_err(|e| error_map(env, e.code, &e.message()))?;
     let (id, req) = Request::from_node(&tree);
     match req {
         Ok(r) => Ok((id, r)),
@@ -535,33 +554,31 @@ fn decision_term<'a>(env: Env<'a>, d: &permc_runtime::Decision, id: Option<&Valu
         "require_approval" => atoms::require_approval(),
         _ => atoms::deny(),
     };
-    let mut keys = Vec::with_capacity(8);
-    let mut values = Vec::with_capacity(8);
-    keys.push(atoms::policy().encode(env));
-    values.push(policy.encode(env));
-    keys.push(atoms::reason().encode(env));
-    values.push(d.reason.name().encode(env));
+    // At most eight fields: on the stack, not in two vectors.
+    let nil = atoms::nil().encode(env);
+    let (mut keys, mut values, mut n) = ([nil; 8], [nil; 8], 0);
+    let mut put = |k: Term<'a>, v: Term<'a>| {
+        keys[n] = k;
+        values[n] = v;
+        n += 1;
+    };
+    put(atoms::policy().encode(env), policy.encode(env));
+    put(atoms::reason().encode(env), d.reason.name().encode(env));
     if let Some(r) = &d.rule {
-        keys.push(atoms::rule().encode(env));
-        values.push(r.rule.encode(env));
-        keys.push(atoms::source().encode(env));
-        values.push(r.source.encode(env));
+        put(atoms::rule().encode(env), r.rule.encode(env));
+        put(atoms::source().encode(env), r.source.encode(env));
     }
     if let Some(o) = d.autonomy_origin {
-        keys.push(atoms::autonomy_origin().encode(env));
-        values.push(o.name().encode(env));
+        put(atoms::autonomy_origin().encode(env), o.name().encode(env));
     }
     if let Some(s) = &d.scope_root {
-        keys.push(atoms::scope_root().encode(env));
-        values.push(s.encode(env));
+        put(atoms::scope_root().encode(env), s.encode(env));
     }
-    keys.push(atoms::message().encode(env));
-    values.push(d.message.encode(env));
+    put(atoms::message().encode(env), d.message.encode(env));
     if let Some(id) = id {
-        keys.push(atoms::id().encode(env));
-        values.push(value_term(env, id, false));
+        put(atoms::id().encode(env), value_term(env, id, false));
     }
-    Term::map_from_term_arrays(env, &keys, &values)
+    Term::map_from_term_arrays(env, &keys[..n], &values[..n])
         .unwrap_or_else(|_| error_map(env, "panic", "cannot build the decision map"))
 }
 
