@@ -968,6 +968,22 @@ mod tests {
     }
 
     #[test]
+    fn a_quoted_glob_verb_is_unparsed_only_behind_a_wrapper() {
+        // Quoted, bash does not expand it in the first word (SPEC §4.2);
+        // behind a wrapper the wrapper's exec sees the word as text, but
+        // permc reads §4.3 literally: a glob verb found there is unparsed.
+        // A `/` in the verb changes neither (it only names the verb by its
+        // last component).
+        for cmd in ["'/usr/bin/l[s]' x", "'l[s]' x"] {
+            let f = LineFacts::of(cmd);
+            assert!(!f.unparsed, "{cmd}: {:?}", f.unparsed_reasons());
+        }
+        for cmd in ["env '/usr/bin/l[s]' x", "env 'l[s]' x"] {
+            assert!(LineFacts::of(cmd).unparsed, "{cmd}");
+        }
+    }
+
+    #[test]
     fn wrappers_are_read_past() {
         let f = LineFacts::of("sudo -u root env A=1 timeout -s KILL 5 /usr/bin/git -C /tmp push");
         let r = f.runs().next().expect("a run");

@@ -1131,11 +1131,13 @@ fn push_run(
     let text = words.text;
     let from = from.min(text.len());
     let rest = &text[from..];
-    let read_past = read_past || text.first().is_some_and(|f| f.contains('/'));
+    // Read past something, or a verb shown by its last path component:
+    // the run's words differ from the segment's.
+    let differs = read_past || text.first().is_some_and(|f| f.contains('/'));
     // `top`: `words` are the segment's own, as the reader gave them. Read
     // from the first word, with the verb as written, the run's words are
     // exactly the segment's: kept once, not copied.
-    let own = top && from == 0 && !read_past;
+    let own = top && from == 0 && !differs;
     if let Some(first) = rest.first() {
         let verb_known = words.known(from);
         if verb_known != Known::Exact {
@@ -1177,7 +1179,7 @@ fn push_run(
         privileged: via.is_some(),
         privileged_via: via,
         segment: seg,
-        read_past,
+        read_past: differs,
     });
 }
 
