@@ -238,11 +238,6 @@ impl LineFacts {
         self.runs.iter().map(|r| self.view(r))
     }
 
-    /// How many runs the line has.
-    pub fn run_count(&self) -> usize {
-        self.runs.len()
-    }
-
     /// The runs of segment `i`, in order: a slice of the index, or a scan
     /// when there is none (a line of one segment).
     pub fn runs_of(&self, i: usize) -> impl Iterator<Item = Run<'_>> {
