@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Same answers as REV: for a refactor of what a command is read as (the
+# reader, the facts, the scope), which both engines share, so neither the
+# equivalence tests nor the differential fuzz target can see a change in it.
+#
+#   bash tests/same_answers.sh REV [RANDOM_LINES]     # from the repository root
+#
+# Builds permc at REV (a git worktree under target/same-answers) and at the
+# working tree, in release, then decides with both, over the examples' rules,
+# every command of tests/corpus, fuzz/corpus/shell and examples/requests.jsonl
+# (runner, container and mounted, with and without an agent) and
+# RANDOM_LINES (default 20000) random lines of wrappers, globs (quoted and
+# not), path verbs, moves, redirections and expansions, and compares the
+# answers byte for byte. Exits 1 and shows the first differences if any
+# answer differs. Not run by `cargo test`: it builds a second permc.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+rev=${1:?usage: tests/same_answers.sh REV [RANDOM_LINES]}
+lines=${2:-20000}
+dir=target/same-answers
+mkdir -p "$dir"
+old="$dir/rev"
+git worktree remove --force "$old" 2>/dev/null || rm -rf "$old"
+git worktree add --quiet --detach "$old" "$rev"
+trap 'git worktree remove --force "$old" 2>/dev/null || true' EXIT
+(cd "$old" && CARGO_TARGET_DIR="$PWD/../rev-target" cargo build --release --quiet --bin permc)
+cargo build --release --quiet --bin permc
+
+python3 - "$dir/requests.jsonl" "$lines" <<'EOF'
+import glob, json, random, sys, tomllib
+
+out_path, lines = sys.argv[1], int(sys.argv[2])
+cmds = []
+for f in sorted(glob.glob("fuzz/corpus/shell/*")):
+    try:
+        cmds.append(open(f, "rb").read().decode("utf-8"))
+    except UnicodeDecodeError:
+        pass
+
+def walk(x):
+    if isinstance(x, dict):
+        for k, v in x.items():
+            if k == "command" and isinstance(v, str):
+                cmds.append(v)
+            else:
+                walk(v)
+    elif isinstance(x, list):
+        for v in x:
+            walk(v)
+
+for f in sorted(glob.glob("tests/corpus/*.toml")):
+    walk(tomllib.load(open(f, "rb")))
+for line in open("examples/requests.jsonl"):
+    try:
+        c = json.loads(line).get("action", {}).get("command")
+    except ValueError:
+        continue
+    if isinstance(c, str):
+        cmds.append(c)
+cmds = list(dict.fromkeys(cmds))
+
+root = "/home/u/p"
+def request(c, mode, running, cwd, agent, role="developer"):
+    a = {"type": "terminal", "command": c, "cwd": cwd}
+    if agent:
+        a["agent"] = agent
+    ctx = {"role": role, "executionMode": mode, "containerRunning": running,
+           "projectScopeRoot": root}
+    return json.dumps({"action": a, "context": ctx})
+
+modes = [("runner", False, root + "/src"), ("container", True, root),
+         ("mounted", True, root + "/a"), ("runner", False, "/etc")]
+with open(out_path, "w") as out:
+    for c in cmds:
+        for mode, running, cwd in modes[:3]:
+            for agent in ("dev-api", None):
+                out.write(request(c, mode, running, cwd, agent) + "\n")
+    words = ["ls", "git", "status", "push", "-la", "src", "a=b", "X=1", "cd",
+             "pushd", "popd", "..", "../x", "/etc", "/work/x", "~", "x.txt",
+             "$X", '"$(pwd)"', ">", "out", "2>/dev/null", "&&", "||", ";", "|",
+             "&", "sudo", "env", "xargs", "time", "bash", "-c", "'cd /'",
+             "'rm -rf /'", "eval", "'cd x'", "CDPATH=/", "shopt", "-s",
+             "cdable_vars", "/usr/bin/git", "'/usr/bin/l[s]'", "'l[s]'", "l*",
+             "find", ".", "-exec", "rm", "{}", "\\;", "+", "-rf", "/", "npm",
+             "run", "test", "pnpm", "curl", "http://x", "docker", "nice", "-n",
+             "5", "command", "builtin", "exec", "-a", "nohup", "timeout", "10",
+             "stdbuf", "-oL", "setsid", "-0", "sh", "python3", "'print(1)'",
+             "$(echo hi)", "`date`", '"a b"', "'q'", "--", "-C", "/tmp", "tar",
+             "-xf/etc/x", "-C..", "gh", "api", "-X", "POST",
+             "/usr/local/bin/npm", "./script.sh", "~/bin/x"]
+    rng = random.Random(7)
+    for _ in range(lines):
+        c = " ".join(rng.choice(words) for _ in range(rng.randint(1, 9)))
+        mode, running, cwd = rng.choice(modes)
+        out.write(request(c, mode, running, cwd, rng.choice(["dev-api", "ops", "x"]),
+                          rng.choice(["developer", "owner", "viewer"])) + "\n")
+EOF
+
+args=(decide --permissions examples/permissions.json --autonomy examples/autonomy.json
+  --requests "$dir/requests.jsonl")
+"$dir/rev-target/release/permc" "${args[@]}" >"$dir/rev.jsonl" || true
+target/release/permc "${args[@]}" >"$dir/now.jsonl" || true
+n=$(wc -l <"$dir/requests.jsonl")
+if cmp -s "$dir/rev.jsonl" "$dir/now.jsonl"; then
+  echo "same answers as $rev on $n requests"
+else
+  echo "answers differ from $rev on $(diff "$dir/rev.jsonl" "$dir/now.jsonl" | grep -c '^<') of $n requests; the first:"
+  diff "$dir/rev.jsonl" "$dir/now.jsonl" | head -6
+  exit 1
+fi
