@@ -933,7 +933,8 @@ mod tests {
         }
     }
 
-    /// SPEC §4.3's `NAME=value` (bash's `assignment()`), read literally.
+    /// SPEC §4.2's assignment word (`NAME=…`, `NAME+=…`, `NAME[…]=…`), read
+    /// literally: the oracle of the one-pass `is_assignment`.
     fn is_assignment_literal(word: &str) -> bool {
         let Some(eq) = word.find('=') else {
             return false;

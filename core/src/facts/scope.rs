@@ -314,13 +314,8 @@ impl Walk<'_, '_> {
 
     /// Checks one word from `here`.
     fn word(&mut self, w: &str, known: Known, here: Here) {
-        if known == Known::Exact
-            && here != Here::Anywhere
-            && !w.bytes().any(|b| matches!(b, b'/' | b'.' | b'~'))
-        {
-            // Most words: without `/`, `.` or `~`, neither the word nor a
-            // value in it is a path, nor starts with `~` (see `values`,
-            // `is_path`): nothing to walk.
+        if known == Known::Exact && here != Here::Anywhere && !may_name_a_path(w) {
+            // Most words: nothing to walk.
             return;
         }
         if known != Known::Exact || w.starts_with('~') {
@@ -511,13 +506,19 @@ impl Walk<'_, '_> {
     }
 }
 
+/// Can an exact word name a path the scope checks (SPEC §6.2)? Without
+/// `/`, `.` or `~`, neither the word nor a value in it is a path, nor
+/// starts with `~` (see `values`, `is_path`).
+fn may_name_a_path(w: &str) -> bool {
+    w.bytes().any(|b| matches!(b, b'/' | b'.' | b'~'))
+}
+
 /// Is the line plain for the scope: no inner line, every word and
-/// redirection target exact and without `/`, `.` or `~` (so neither it nor
-/// a value in it is a path, see [`Walk::word`]), and no segment or run
-/// that moves the directory (`cd`, `pushd`, `popd`, read past wrappers or
-/// not)? Then the walk starts and stays at the cwd and notes nothing.
+/// redirection target exact and unable to name a path, and no segment or
+/// run that moves the directory (`cd`, `pushd`, `popd`, read past wrappers
+/// or not)? Then the walk starts and stays at the cwd and notes nothing.
 fn plain(facts: &LineFacts) -> bool {
-    let simple = |w: &str| !w.bytes().any(|b| matches!(b, b'/' | b'.' | b'~'));
+    let simple = |w: &str| !may_name_a_path(w);
     let mover = |w: &String| matches!(w.as_str(), "cd" | "pushd" | "popd");
     facts.inner_lines.is_empty()
         && facts.line.segments.iter().all(|s| {
