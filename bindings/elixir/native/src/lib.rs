@@ -91,9 +91,10 @@ const MAX_DEPTH: usize = 128;
 /// it travels up from the term (innermost key first).
 struct TermError<'a> {
     code: &'static str,
-    /// `"is an improper list"`; `None` for a message that names no term.
-    what: Option<String>,
-    message: String,
+    /// `"is an improper list"`, said of the term at `path`; or, when
+    /// `whole`, the whole message (a request too deep names no term).
+    what: String,
+    whole: bool,
     path: Vec<Key<'a>>,
 }
 
@@ -102,8 +103,8 @@ impl<'a> TermError<'a> {
     fn here(code: &'static str, what: String) -> TermError<'a> {
         TermError {
             code,
-            what: Some(what),
-            message: String::new(),
+            what,
+            whole: false,
             path: Vec::new(),
         }
     }
@@ -116,16 +117,16 @@ impl<'a> TermError<'a> {
 
     /// The message for people: `` `action.command` is a pid, … ``.
     fn message(&self) -> String {
-        let Some(what) = &self.what else {
-            return self.message.clone();
-        };
+        if self.whole {
+            return self.what.clone();
+        }
         let at = if self.path.is_empty() {
             "the request".to_string()
         } else {
             let parts: Vec<String> = self.path.iter().rev().map(Key::to_string).collect();
             format!("`{}`", parts.join("."))
         };
-        format!("{at} {what}")
+        format!("{at} {}", self.what)
     }
 }
 
@@ -169,8 +170,8 @@ fn node<'a>(term: Term<'a>, depth: usize) -> Result<Node<'a>, TermError<'a>> {
     if depth > MAX_DEPTH {
         return Err(TermError {
             code: "invalid_json",
-            what: None,
-            message: format!("the request nests deeper than {MAX_DEPTH} levels"),
+            what: format!("the request nests deeper than {MAX_DEPTH} levels"),
+            whole: true,
             path: Vec::new(),
         });
     }
