@@ -26,75 +26,200 @@ use permc_grammar::shell::Known;
 use permc_grammar::{ActionType, Policy};
 use std::borrow::Cow;
 
+/// The deciding rule, named only when the answer is written: most
+/// decisions are read for their policy and reason alone.
+#[derive(Debug, Clone)]
+enum RuleAt {
+    /// A built-in deny, already named ([`Verdict`]).
+    Named(RuleRef),
+    /// Entry `k` of the list at accept index `list`.
+    Entry(usize, u32),
+    /// An autonomy rule.
+    Autonomy(u32),
+}
+
+/// The message, built only when asked for ([`Answer::message`]).
+#[derive(Debug, Clone)]
+enum Why {
+    Text(Cow<'static, str>),
+    /// The resolved autonomy rule (step 4).
+    Autonomy(Resolved),
+    /// The first `Label()` entry of a list (step 5).
+    Typed(usize, u32, ActionType),
+    /// Segment `i`, denied by deny entry `k` (step 6).
+    SegmentDeny(usize, u32),
+    /// Segment `i`, asked by ask entry `k`.
+    SegmentAsk(usize, u32),
+    /// Every segment allowed; `k` the first allow entry.
+    AllAllowed(u32),
+    /// Some segment uncovered, the first one's index.
+    Uncovered(Option<usize>),
+}
+
 /// `current` of SPEC §5.3.
 struct Current {
     policy: Policy,
     reason: Reason,
-    rule: Option<RuleRef>,
-    message: Cow<'static, str>,
-    /// Set when an autonomy rule made `current` and its strings are not
-    /// built yet: most of the time the file stage replaces it, so the rule
-    /// text, source and message are built only when they are returned or
-    /// quoted by a ceiling.
-    autonomy: Option<Resolved>,
+    rule: Option<RuleAt>,
+    why: Why,
 }
 
 impl Current {
-    fn new(
-        policy: Policy,
-        reason: Reason,
-        rule: Option<RuleRef>,
-        message: impl Into<Cow<'static, str>>,
-    ) -> Current {
+    fn new(policy: Policy, reason: Reason, rule: Option<RuleAt>, why: Why) -> Current {
         Current {
             policy,
             reason,
             rule,
-            message: message.into(),
-            autonomy: None,
+            why,
         }
     }
 
-    /// Step 4: the resolved mode replaces current, its strings pending.
+    fn text(
+        policy: Policy,
+        reason: Reason,
+        rule: Option<RuleAt>,
+        message: impl Into<Cow<'static, str>>,
+    ) -> Current {
+        Current::new(policy, reason, rule, Why::Text(message.into()))
+    }
+
+    /// Step 4: the resolved mode replaces current.
     fn autonomy(r: Resolved) -> Current {
         let reason = match r.mode {
             Policy::Deny => Reason::AutonomyDeny,
             Policy::AutoApprove => Reason::AutonomyAutoApprove,
             Policy::RequireApproval => Reason::AutonomyRequireApproval,
         };
-        let mut c = Current::new(r.mode, reason, None, "");
-        c.autonomy = Some(r);
-        c
-    }
-
-    /// Builds the strings of a pending autonomy rule.
-    fn materialize(&mut self, p: &CompiledPolicy) {
-        if let Some(r) = self.autonomy.take() {
-            let rule = p.autonomy_rule(r.rule);
-            self.message = phrases::autonomy_rule(&rule.rule, r.origin, r.mode).into();
-            self.rule = Some(rule);
-        }
+        Current::new(
+            r.mode,
+            reason,
+            Some(RuleAt::Autonomy(r.rule)),
+            Why::Autonomy(r),
+        )
     }
 
     /// Step 7: a ceiling lowers auto_approve to require_approval, quoting
     /// current's message.
-    fn lowered(&mut self, p: &CompiledPolicy, reason: Reason, phrase: &str) -> Current {
-        self.materialize(p);
-        let message = phrases::lowered(&self.message, phrase);
-        Current::new(Policy::RequireApproval, reason, None, message)
+    fn lowered(
+        &self,
+        p: &CompiledPolicy,
+        line: Option<&LineFacts>,
+        reason: Reason,
+        phrase: &str,
+    ) -> Current {
+        let message = phrases::lowered(&message(p, line, &self.why, None), phrase);
+        Current::text(Policy::RequireApproval, reason, None, message)
+    }
+}
+
+fn rule_ref(p: &CompiledPolicy, at: &RuleAt) -> RuleRef {
+    match at {
+        RuleAt::Named(r) => r.clone(),
+        RuleAt::Entry(list, k) => entry_ref(p, *list, *k),
+        RuleAt::Autonomy(rule) => p.autonomy_rule(*rule),
+    }
+}
+
+/// The sentence for people (SPEC §10.2), from what the stages recorded;
+/// `named`, the deciding rule when it is already built.
+fn message(
+    p: &CompiledPolicy,
+    line: Option<&LineFacts>,
+    why: &Why,
+    named: Option<&RuleRef>,
+) -> Cow<'static, str> {
+    let words = |i: usize| -> &[String] {
+        line.and_then(|f| f.line.segments.get(i))
+            .map_or(&[][..], |s| &s.words[..])
+    };
+    match *why {
+        Why::Text(ref t) => t.clone(),
+        Why::Autonomy(r) => match named {
+            Some(n) => phrases::autonomy_rule(&n.rule, r.origin, r.mode),
+            None => phrases::autonomy_rule(&p.autonomy_rule_text(r.rule), r.origin, r.mode),
+        }
+        .into(),
+        Why::Typed(list, k, action) => {
+            let rule = p.entry_text(list, k);
+            match list {
+                DENY => phrases::typed_deny(rule, action),
+                ASK => phrases::typed_ask(rule, action),
+                _ => phrases::typed_allow(rule, action),
+            }
+            .into()
+        }
+        Why::SegmentDeny(i, k) => match named {
+            Some(n) => phrases::segment_deny(words(i), n),
+            None => phrases::segment_deny(words(i), &entry_ref(p, DENY, k)),
+        }
+        .into(),
+        Why::SegmentAsk(i, k) => match named {
+            Some(n) => phrases::segment_ask(words(i), n),
+            None => phrases::segment_ask(words(i), &entry_ref(p, ASK, k)),
+        }
+        .into(),
+        Why::AllAllowed(k) => {
+            phrases::all_allowed(p.permissions_name(), p.entry_text(ALLOW, k)).into()
+        }
+        Why::Uncovered(i) => phrases::compound_uncovered(i.map_or(&[][..], words)).into(),
+    }
+}
+
+/// A decision whose strings are built only when asked for (SPEC §10.2):
+/// the policy, the reason and the autonomy origin are decided; the rule,
+/// its source, the scope root and the message are put together from the
+/// policy, the request and the line's facts by the accessors, or all at
+/// once by [`Answer::decision`]. `permc serve`, the bindings and a caller
+/// that reads only the policy pay for the strings they use.
+pub struct Answer<'a> {
+    /// The policy.
+    pub policy: Policy,
+    /// Why (SPEC §5.3's names).
+    pub reason: Reason,
+    /// The autonomy origin, when an autonomy rule resolved.
+    pub autonomy_origin: Option<Origin>,
+    p: &'a CompiledPolicy,
+    req: &'a Request,
+    line: Option<LineFacts>,
+    rule: Option<RuleAt>,
+    why: Why,
+}
+
+impl Answer<'_> {
+    /// The deciding rule, where one did: its text and `file:line:col`.
+    pub fn rule(&self) -> Option<RuleRef> {
+        self.rule.as_ref().map(|r| rule_ref(self.p, r))
     }
 
-    /// Step 8: current returned, as a decision (SPEC §10.2).
-    fn decision(mut self, p: &CompiledPolicy, origin: Option<Origin>, req: &Request) -> Decision {
-        self.materialize(p);
+    /// `mode:last-component` of the scope root (SPEC §6.3).
+    pub fn scope_root(&self) -> Option<String> {
+        facts::scope_root_label(self.req)
+    }
+
+    /// The sentence for people.
+    pub fn message(&self) -> Cow<'static, str> {
+        message(self.p, self.line.as_ref(), &self.why, None)
+    }
+
+    /// Every field built (SPEC §10.2); the rule once, for itself and the
+    /// message that quotes it.
+    pub fn decision(&self) -> Decision {
+        let rule = self.rule();
+        let message = message(self.p, self.line.as_ref(), &self.why, rule.as_ref());
         Decision {
             policy: self.policy,
             reason: self.reason,
-            rule: self.rule,
-            autonomy_origin: origin,
-            scope_root: facts::scope_root_label(req),
-            message: self.message.into_owned(),
+            rule,
+            autonomy_origin: self.autonomy_origin,
+            scope_root: self.scope_root(),
+            message: message.into_owned(),
         }
+    }
+}
+
+impl std::fmt::Debug for Answer<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.decision().fmt(f)
     }
 }
 
@@ -117,15 +242,31 @@ impl LazyScope<'_> {
     }
 }
 
-/// Decides one request over a compiled policy (SPEC §5.3): the type's
-/// program, one stage at a time; a deny returns at once.
+/// Decides one request over a compiled policy (SPEC §5.3), every string
+/// of the decision built: [`answer`] and [`Answer::decision`].
 pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
+    answer(p, req).decision()
+}
+
+/// Decides one request over a compiled policy (SPEC §5.3): the type's
+/// program, one stage at a time; a deny returns at once. The answer's
+/// strings are built when asked for.
+pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
     let action = req.action.kind;
-    let finish = |c: Current, origin| c.decision(p, origin, req);
+    let finish = |c: Current, origin, line| Answer {
+        policy: c.policy,
+        reason: c.reason,
+        autonomy_origin: origin,
+        p,
+        req,
+        line,
+        rule: c.rule,
+        why: c.why,
+    };
     // Fail closed: a policy without a program for the type (its stage graph
     // failed its check) never approves anything. Compiled and loaded
     // policies always have one.
-    let mut current = Current::new(
+    let mut current = Current::text(
         Policy::RequireApproval,
         Reason::Default,
         None,
@@ -166,65 +307,49 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
             ceiling if current.policy == Policy::AutoApprove => {
                 let (l, s, m) = (&mut line, &mut scope, &mut possible);
                 let holds = ceiling_holds(p, ceiling, req, l, s, automatic, m);
-                holds.map(|(reason, phrase)| current.lowered(p, reason, &phrase))
+                holds.map(|(reason, phrase)| current.lowered(p, line.as_ref(), reason, &phrase))
             }
             _ => None,
         };
         // A stage with an opinion replaces current; a deny returns at once.
         if let Some(c) = opinion {
             if c.policy == Policy::Deny {
-                return finish(c, origin);
+                return finish(c, origin, line);
             }
             current = c;
         }
     }
     // 8.
-    finish(current, origin)
+    finish(current, origin, line)
 }
 
 fn line_of<'l>(line: &'l mut Option<LineFacts>, req: &Request) -> &'l LineFacts {
     line.get_or_insert_with(|| LineFacts::of(req.action.command.as_deref().unwrap_or("")))
 }
 
-fn deny(reason: Reason, rule: Option<RuleRef>, message: String) -> Current {
-    Current::new(Policy::Deny, reason, rule, message)
-}
-
 impl From<Verdict> for Current {
     fn from(v: Verdict) -> Current {
-        Current::new(v.policy, v.reason, v.rule, v.message)
+        Current::text(v.policy, v.reason, v.rule.map(RuleAt::Named), v.message)
     }
 }
 
 /// SPEC §5.3 step 5 from the precomputed first `Label()` per list.
 fn file_typed(p: &CompiledPolicy, action: ActionType) -> Option<Current> {
     let m = p.typed_matches(action);
-    if m[DENY] != NONE {
-        let r = entry_ref(p, DENY, m[DENY]);
-        let msg = phrases::typed_deny(&r.rule, action);
-        return Some(deny(Reason::FileDeny, Some(r), msg));
-    }
-    if m[ASK] != NONE {
-        let r = entry_ref(p, ASK, m[ASK]);
-        let msg = phrases::typed_ask(&r.rule, action);
-        return Some(Current::new(
-            Policy::RequireApproval,
-            Reason::FileAsk,
-            Some(r),
-            msg,
-        ));
-    }
-    if m[ALLOW] != NONE {
-        let r = entry_ref(p, ALLOW, m[ALLOW]);
-        let msg = phrases::typed_allow(&r.rule, action);
-        return Some(Current::new(
-            Policy::AutoApprove,
-            Reason::FileAllow,
-            Some(r),
-            msg,
-        ));
-    }
-    None
+    let (list, policy, reason) = [
+        (DENY, Policy::Deny, Reason::FileDeny),
+        (ASK, Policy::RequireApproval, Reason::FileAsk),
+        (ALLOW, Policy::AutoApprove, Reason::FileAllow),
+    ]
+    .into_iter()
+    .find(|&(list, ..)| m[list] != NONE)?;
+    let k = m[list];
+    Some(Current::new(
+        policy,
+        reason,
+        Some(RuleAt::Entry(list, k)),
+        Why::Typed(list, k, action),
+    ))
 }
 
 /// What combining the segments' classes (SPEC §5.3 step 6) needs.
@@ -251,9 +376,12 @@ fn classify(
         let m = segment_matches(p, f, i);
         if m.deny != NONE {
             // The first denied segment decides (SPEC §5.3 step 6).
-            let r = entry_ref(p, DENY, m.deny);
-            let msg = phrases::segment_deny(&s.words, &r);
-            return Err(deny(Reason::FileDeny, Some(r), msg));
+            return Err(Current::new(
+                Policy::Deny,
+                Reason::FileDeny,
+                Some(RuleAt::Entry(DENY, m.deny)),
+                Why::SegmentDeny(i, m.deny),
+            ));
         }
         if m.possible_deny != NONE && first_possible.is_none() {
             first_possible = Some((i, m.possible_deny));
@@ -291,7 +419,6 @@ fn file_terminal(
     automatic: bool,
     possible: &mut Option<Option<(usize, u32)>>,
 ) -> Option<Current> {
-    let segments = &f.line.segments;
     let c = match classify(p, f, scope, possible) {
         Ok(c) => c,
         Err(deny) => return Some(deny),
@@ -302,12 +429,13 @@ fn file_terminal(
     }
     if c.first_ask.is_none() && c.first_uncovered.is_none() {
         return Some(match c.first_allow {
-            Some(k) => {
-                let r = entry_ref(p, ALLOW, k);
-                let msg = phrases::all_allowed(p.permissions_name(), &r.rule);
-                Current::new(Policy::AutoApprove, Reason::FileAllow, Some(r), msg)
-            }
-            None => Current::new(
+            Some(k) => Current::new(
+                Policy::AutoApprove,
+                Reason::FileAllow,
+                Some(RuleAt::Entry(ALLOW, k)),
+                Why::AllAllowed(k),
+            ),
+            None => Current::text(
                 Policy::AutoApprove,
                 Reason::ScopeCd,
                 None,
@@ -316,25 +444,22 @@ fn file_terminal(
         });
     }
     if let Some((i, k)) = c.first_ask {
-        let r = entry_ref(p, ASK, k);
-        let msg = phrases::segment_ask(&segments[i].words, &r);
         return Some(Current::new(
             Policy::RequireApproval,
             Reason::FileAsk,
-            Some(r),
-            msg,
+            Some(RuleAt::Entry(ASK, k)),
+            Why::SegmentAsk(i, k),
         ));
     }
     if automatic {
         // RN-603: automatic mode drops the synthesized compound opinion.
         return None;
     }
-    let uncovered = c.first_uncovered.map_or(&[][..], |i| &segments[i].words);
     Some(Current::new(
         Policy::RequireApproval,
         Reason::CompoundUncovered,
         None,
-        phrases::compound_uncovered(uncovered),
+        Why::Uncovered(c.first_uncovered),
     ))
 }
 
