@@ -183,7 +183,8 @@ impl LineFacts {
             facts.index_runs(line.segments.len());
             facts.joints = scope::joints(command, &line);
         }
-        if command.contains("@P}") {
+        // A memchr first: most lines hold no `@`.
+        if command.as_bytes().contains(&b'@') && command.contains("@P}") {
             facts.unparsed_because(
                 "`${…@P}` expands a value as a prompt string, which can run commands".into(),
             );
@@ -576,6 +577,29 @@ pub fn external_effect(words: &[String]) -> Option<&'static [&'static str]> {
     external_effect_known(words, &[])
 }
 
+/// Is `verb` the first word of an [`EXTERNAL_EFFECT`] entry? One `match`
+/// instead of a scan of the table, for every run of every decision (a
+/// test holds it equal to the table).
+fn external_effect_tool(verb: &str) -> bool {
+    matches!(
+        verb,
+        "git"
+            | "gh"
+            | "glab"
+            | "kubectl"
+            | "helm"
+            | "terraform"
+            | "docker"
+            | "podman"
+            | "npm"
+            | "pnpm"
+            | "yarn"
+            | "cargo"
+            | "twine"
+            | "gem"
+    )
+}
+
 /// `gh api` that writes (SPEC §6.1): named like a table entry.
 pub const GH_API_WRITE: &[&str] = &["gh", "api"];
 
@@ -589,10 +613,10 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
     if k(0) != Known::Exact {
         return None;
     }
-    let tool_entries = || EXTERNAL_EFFECT.iter().copied().filter(|e| e[0] == verb);
-    if tool_entries().next().is_none() && verb != "gh" {
+    if !external_effect_tool(verb) {
         return None;
     }
+    let tool_entries = || EXTERNAL_EFFECT.iter().copied().filter(|e| e[0] == verb);
     let is_git = verb == "git";
     let mut i = 1;
     // `cargo +nightly publish`: the toolchain word.
@@ -769,7 +793,7 @@ pub fn resolve(dir: &str, word: &str) -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Scope {
     /// Normalized roots (a container's two are static text).
-    pub roots: Vec<Cow<'static, str>>,
+    pub roots: Cow<'static, [Cow<'static, str>]>,
     /// The (translated, normalized) cwd.
     pub cwd: String,
 }
@@ -787,6 +811,10 @@ impl Scope {
         };
         let cwd: Cow<'_, str> = match req.action.cwd.as_deref() {
             None | Some("") => root.clone(),
+            // Most requests run at the root or below it, written normal:
+            // nothing to resolve or copy.
+            Some(c) if c == raw => root.clone(),
+            Some(c) if is_normal(c) => c.into(),
             Some(c) => resolve(&root, c).into(),
         };
         let in_container = matches!(
@@ -803,13 +831,14 @@ impl Scope {
             } else {
                 cwd.into_owned()
             };
+            const ROOTS: &[Cow<'static, str>] = &[Cow::Borrowed("/work"), Cow::Borrowed("/tmp")];
             Some(Scope {
-                roots: vec![Cow::Borrowed("/work"), Cow::Borrowed("/tmp")],
+                roots: Cow::Borrowed(ROOTS),
                 cwd,
             })
         } else {
             Some(Scope {
-                roots: vec![Cow::Owned(root.into_owned())],
+                roots: Cow::Owned(vec![Cow::Owned(root.into_owned())]),
                 cwd: cwd.into_owned(),
             })
         }
@@ -896,6 +925,42 @@ mod tests {
 
     fn w(s: &str) -> Vec<String> {
         s.split(' ').map(str::to_string).collect()
+    }
+
+    /// The quick test of a run's verb names exactly the table's tools
+    /// (and `gh`, for `gh api`).
+    #[test]
+    fn the_external_effect_tools_are_the_tables_first_words() {
+        let mut tools: Vec<&str> = EXTERNAL_EFFECT.iter().map(|e| e[0]).collect();
+        tools.push(GH_API_WRITE[0]);
+        for t in &tools {
+            assert!(external_effect_tool(t), "{t}");
+        }
+        for w in [
+            "gitx", "gi", "Git", "", "kubectl2", "ls", "bash", "sudo", "env",
+        ] {
+            assert!(!external_effect_tool(w), "{w}");
+        }
+        // Every tool the match names has an entry (none is left behind
+        // when an entry is removed).
+        for t in [
+            "git",
+            "gh",
+            "glab",
+            "kubectl",
+            "helm",
+            "terraform",
+            "docker",
+            "podman",
+            "npm",
+            "pnpm",
+            "yarn",
+            "cargo",
+            "twine",
+            "gem",
+        ] {
+            assert!(tools.contains(&t), "{t}");
+        }
     }
 
     #[test]

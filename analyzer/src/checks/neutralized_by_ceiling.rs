@@ -129,7 +129,7 @@ fn terminal_ceiling(
     let mut roots = vec![Cow::Borrowed("/work"), Cow::Borrowed("/tmp")];
     roots.extend(project_root.map(|r| Cow::Owned(normalize(r))));
     let scope = Scope {
-        roots,
+        roots: roots.into(),
         cwd: "/work".into(),
     };
     for t in tokens {
