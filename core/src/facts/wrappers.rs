@@ -400,6 +400,52 @@ fn wrapper(verb: &str) -> Option<&'static Wrapper> {
     WRAPPERS.iter().find(|w| w.names.contains(&verb))
 }
 
+/// The verbs [`collect_runs`] reads past or into, besides [`WRAPPERS`].
+const SPECIAL_VERBS: &[&str] = &["su", "eval", "trap", "busybox", "find"];
+
+/// Per first byte, bit `n` set when some verb [`collect_runs`] treats
+/// specially (a wrapper, a shell, [`SPECIAL_VERBS`]) has that first byte
+/// and length `n` (lengths from 32 share bit 31). Built from the tables
+/// themselves, so no list is kept twice.
+const SPECIAL_SHAPES: [u32; 256] = {
+    const fn mark(t: &mut [u32; 256], w: &str) {
+        let b = w.as_bytes();
+        if !b.is_empty() {
+            let n = if b.len() > 31 { 31 } else { b.len() };
+            t[b[0] as usize] |= 1 << n;
+        }
+    }
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < WRAPPERS.len() {
+        let mut j = 0;
+        while j < WRAPPERS[i].names.len() {
+            mark(&mut t, WRAPPERS[i].names[j]);
+            j += 1;
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < SHELLS.len() {
+        mark(&mut t, SHELLS[i]);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < SPECIAL_VERBS.len() {
+        mark(&mut t, SPECIAL_VERBS[i]);
+        i += 1;
+    }
+    t
+};
+
+/// Can `verb` be one [`collect_runs`] treats specially? `false` for most
+/// verbs (`git`, `pnpm`, `ls`) in two loads, before any name compare.
+fn may_be_special(verb: &str) -> bool {
+    let b = verb.as_bytes();
+    b.first()
+        .is_some_and(|&f| SPECIAL_SHAPES[f as usize] >> b.len().min(31) & 1 == 1)
+}
+
 /// A word sequence with what is known of each word.
 pub(crate) struct Words<'a> {
     pub text: &'a [String],
@@ -444,6 +490,12 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
             break;
         }
         let verb = basename(word);
+        if !may_be_special(verb) {
+            // Not a wrapper, a shell, `su`, `eval`, `trap`, `busybox` or
+            // `find`: the run starts here. (A verb read specially below
+            // must be in [`SPECIAL_VERBS`], [`SHELLS`] or [`WRAPPERS`].)
+            break;
+        }
         if verb == "su" {
             via.get_or_insert("su");
             su(&words, i, seg, depth, facts);
@@ -1251,6 +1303,19 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    /// The quick test lets through every verb read specially, and stops
+    /// the common ones.
+    #[test]
+    fn the_special_verb_shapes_hold_every_special_verb() {
+        let names = WRAPPERS.iter().flat_map(|w| w.names.iter());
+        for v in names.chain(SHELLS).chain(SPECIAL_VERBS) {
+            assert!(may_be_special(v), "{v}");
+        }
+        for v in ["git", "pnpm", "ls", "cargo", "grep", "", "npm"] {
+            assert!(!may_be_special(v), "{v}");
+        }
+    }
 
     #[test]
     fn options_by_manual() {
