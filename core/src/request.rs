@@ -508,11 +508,11 @@ impl Request {
     /// Reads a stream line: its `id` (echoed in the answer, when the line
     /// is JSON and has one) and the request, or why it cannot be read.
     pub fn from_json_with_id(text: &str) -> (Option<Value>, Result<Request, RequestError>) {
-        // Most lines are plain: objects, strings without escapes, booleans.
-        // Those are read by a small scanner into the same tree serde would
-        // build; anything else (a number, an array, an escape, a control
-        // character, a syntax error) goes to serde_json, whose answer —
-        // and error message — stands.
+        // Most lines are plain: objects, strings without escapes, booleans,
+        // an integer `id`. Those are read by a small scanner into the same
+        // tree serde would build; anything else (another number, an array,
+        // an escape, a control character, a syntax error) goes to
+        // serde_json, whose answer — and error message — stands.
         if let Some(node) = plain::parse(text) {
             return Request::from_node(&node);
         }
@@ -597,8 +597,9 @@ mod plain {
     use std::borrow::Cow;
 
     /// The tree of `text` when it is one plain JSON value (objects,
-    /// strings without escapes or control characters, `true`, `false`,
-    /// `null`) between optional JSON whitespace; `None` for anything else.
+    /// strings without escapes or control characters, non-negative
+    /// integers, `true`, `false`, `null`) between optional JSON
+    /// whitespace; `None` for anything else.
     pub(super) fn parse(text: &str) -> Option<Node<'_>> {
         let mut p = Scan {
             s: text.as_bytes(),
@@ -648,6 +649,27 @@ mod plain {
             self.ws();
             match self.s.get(self.at)? {
                 b'"' => Some(Node::String(Cow::Borrowed(self.string()?))),
+                b'0'..=b'9' => {
+                    // A non-negative integer of at most 19 digits (always a
+                    // u64, as serde reads it: the `id` most engines send).
+                    // A leading zero, a fraction, an exponent, a minus
+                    // (`-0` is a float to serde) or more digits go to serde.
+                    let start = self.at;
+                    let len = self.s[start..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_digit())
+                        .count();
+                    let end = start + len;
+                    if (len > 1 && self.s[start] == b'0')
+                        || len > 19
+                        || matches!(self.s.get(end), Some(b'.' | b'e' | b'E'))
+                    {
+                        return None;
+                    }
+                    let n: u64 = self.text.get(start..end)?.parse().ok()?;
+                    self.at = end;
+                    Some(Node::Number(n.into()))
+                }
                 b'{' => {
                     self.at += 1;
                     let mut fields = Vec::with_capacity(5);
@@ -719,6 +741,19 @@ mod tests {
         }
     }
 
+    proptest::proptest! {
+        /// Numbers: the scanner reads serde's tree or gives way, whatever
+        /// the digits, signs, leading zeros, fractions and exponents.
+        #[test]
+        fn the_plain_scanner_reads_numbers_as_serde(
+            n in "-?[0-9]{0,22}(\\.[0-9]{0,2})?([eE][+-]?[0-9]{0,3})?[ x,}]?",
+        ) {
+            assert_plain_scanner_agrees(&format!("{{\"id\":{n}}}"));
+            assert_plain_scanner_agrees(&format!("{{\"id\":{n},\"a\":\"b\"}}"));
+            assert_plain_scanner_agrees(&n);
+        }
+    }
+
     /// The plain scanner builds serde's tree, or gives way to serde.
     #[test]
     fn the_plain_scanner_reads_as_serde_reads_or_gives_way() {
@@ -737,12 +772,23 @@ mod tests {
             r#"{"é":"ü ✓"}"#,
             r#""x""#,
             "{}",
+            r#"{"id":1,"a":"x"}"#,
+            r#"{"id": 0 , "b": 1234567890123456789}"#,
+            "7",
         ] {
             assert!(same(t), "plain: {t}");
         }
         for t in [
             r#"{"a":"x\"y"}"#,
-            r#"{"a":1}"#,
+            r#"{"a":01}"#,
+            r#"{"a":-1}"#,
+            r#"{"a":-0}"#,
+            r#"{"a":1.5}"#,
+            r#"{"a":1e3}"#,
+            r#"{"a":1E3}"#,
+            r#"{"a":12345678901234567890}"#,
+            r#"{"a":1x}"#,
+            r#"{"a":1 2}"#,
             r#"{"a":[]}"#,
             "{\"a\":\"tab\there\"}",
             r#"{"a":"x"} x"#,
