@@ -13,6 +13,10 @@
 //! message, every sentence taken from [`permc_core::phrases`] (tested by the
 //! corpus, a differential property test, an exhaustive small universe and
 //! the artifact round trip).
+//!
+//! [`answer`] decides and leaves the strings for later: an [`Answer`]
+//! holds what names the rule and the message, and builds them when asked
+//! ([`Answer::decision`]); [`decide`] is `answer(p, req).decision()`.
 
 use crate::dag::Stage;
 use crate::matcher::{ALLOW, ASK, DENY, NONE};
