@@ -276,26 +276,18 @@ fn bench(c: &mut Criterion) {
         // The decision as the engine takes it: policy and reason decided,
         // the strings built when asked for (`compiled::answer`); and with
         // every string of SPEC §10.2 built (`compiled::decide`).
-        let mut g = c.benchmark_group("compiled");
-        g.throughput(Throughput::Elements(1));
-        g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
-            let mut i = 0;
-            b.iter(|| {
-                i = (i + 1) % reqs.len();
-                black_box(compiled::answer(&policy, &reqs[i]))
-            })
-        });
-        g.finish();
-        let mut g = c.benchmark_group("compiled_strings");
-        g.throughput(Throughput::Elements(1));
-        g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
-            let mut i = 0;
-            b.iter(|| {
-                i = (i + 1) % reqs.len();
-                black_box(compiled::decide(&policy, &reqs[i]))
-            })
-        });
-        g.finish();
+        for (name, strings) in [("compiled", false), ("compiled_strings", true)] {
+            let mut g = c.benchmark_group(name);
+            g.throughput(Throughput::Elements(1));
+            g.bench_with_input(BenchmarkId::from_parameter(n), &n, |b, _| {
+                let mut i = 0;
+                b.iter(|| {
+                    i = (i + 1) % reqs.len();
+                    one(&policy, &reqs[i], strings)
+                })
+            });
+            g.finish();
+        }
 
         let mut g = c.benchmark_group("reference");
         g.throughput(Throughput::Elements(1));
@@ -345,6 +337,16 @@ fn bench(c: &mut Criterion) {
 #[inline(never)]
 fn one_answer(policy: &permc_compiler::CompiledPolicy, req: &Request) {
     black_box(compiled::answer(policy, req));
+}
+
+/// One compiled decision, dropped: the answer, or with every string built
+/// (`compiled_strings/N`).
+fn one(policy: &permc_compiler::CompiledPolicy, req: &Request, strings: bool) {
+    if strings {
+        black_box(compiled::decide(policy, req));
+    } else {
+        one_answer(policy, req);
+    }
 }
 
 fn main() {
@@ -447,16 +449,13 @@ fn floor() {
             black_box(shlex::split(black_box(COMMANDS[i])));
         }));
         for (k, (_, policy)) in policies.iter().enumerate() {
-            let mut i = 0;
-            best[1 + k] = best[1 + k].min(per_op(&mut || {
-                i = (i + 1) % reqs.len();
-                black_box(compiled::answer(policy, &reqs[i]));
-            }));
-            let mut i = 0;
-            best[3 + k] = best[3 + k].min(per_op(&mut || {
-                i = (i + 1) % reqs.len();
-                black_box(compiled::decide(policy, &reqs[i]));
-            }));
+            for (at, strings) in [(1 + k, false), (3 + k, true)] {
+                let mut i = 0;
+                best[at] = best[at].min(per_op(&mut || {
+                    i = (i + 1) % reqs.len();
+                    one(policy, &reqs[i], strings);
+                }));
+            }
         }
     }
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();

@@ -403,18 +403,10 @@ fn wrapper(verb: &str) -> Option<&'static Wrapper> {
 /// The verbs [`collect_runs`] reads past or into, besides [`WRAPPERS`].
 const SPECIAL_VERBS: &[&str] = &["su", "eval", "trap", "busybox", "find"];
 
-/// Per first byte, bit `n` set when some verb [`collect_runs`] treats
-/// specially (a wrapper, a shell, [`SPECIAL_VERBS`]) has that first byte
-/// and length `n` (lengths from 32 share bit 31). Built from the tables
-/// themselves, so no list is kept twice.
-const SPECIAL_SHAPES: [u32; 256] = {
-    const fn mark(t: &mut [u32; 256], w: &str) {
-        let b = w.as_bytes();
-        if !b.is_empty() {
-            let n = if b.len() > 31 { 31 } else { b.len() };
-            t[b[0] as usize] |= 1 << n;
-        }
-    }
+/// The shapes ([`super::Shapes`]) of every verb [`collect_runs`] treats
+/// specially: a wrapper, a shell, [`SPECIAL_VERBS`].
+const SPECIAL_SHAPES: super::Shapes = {
+    use super::mark_shape as mark;
     let mut t = [0u32; 256];
     let mut i = 0;
     while i < WRAPPERS.len() {
@@ -441,9 +433,7 @@ const SPECIAL_SHAPES: [u32; 256] = {
 /// Can `verb` be one [`collect_runs`] treats specially? `false` for most
 /// verbs (`git`, `pnpm`, `ls`) in two loads, before any name compare.
 fn may_be_special(verb: &str) -> bool {
-    let b = verb.as_bytes();
-    b.first()
-        .is_some_and(|&f| SPECIAL_SHAPES[f as usize] >> b.len().min(31) & 1 == 1)
+    super::has_shape(&SPECIAL_SHAPES, verb)
 }
 
 /// A word sequence with what is known of each word.
