@@ -287,6 +287,17 @@ struct Pending {
 struct Walk<'s, 'r> {
     dirs: Dirs<'s>,
     report: &'r mut ScopeReport,
+    /// `CDPATH` may be assigned: a `cd` may go anywhere.
+    cdpath: bool,
+    /// `shopt -s cdable_vars` (or a BASHOPTS naming it) may be on: `cd
+    /// NAME` goes to $NAME when no folder NAME exists, so the operand no
+    /// longer says where cd goes. A shopt with an unknown word may set it.
+    ///
+    /// Both are the walk's, not a line's: an inner line (`eval '…'`,
+    /// `bash -c '…'`) starts with what its segment runs under (`CDPATH=x:/
+    /// bash -c 'cd etc'` goes to /etc), and what it sets holds after it
+    /// (as `eval` keeps it; for a child shell, fail closed).
+    cdable: bool,
 }
 
 impl Walk<'_, '_> {
@@ -294,6 +305,26 @@ impl Walk<'_, '_> {
         if self.report.outside.is_none() {
             self.report.outside = Some(word.to_string());
         }
+    }
+
+    /// Notes what a segment sets that changes where a `cd` goes: `CDPATH`
+    /// assigned (as an assignment, or a word given to `export`, `env`,
+    /// `declare`…), `cdable_vars` or a `BASHOPTS` named, a `shopt` with an
+    /// unknown word. One pass over the words: most hold no `=` and are
+    /// shorter than `cdable_vars`.
+    fn reads_dirs(&mut self, seg: &Segment) {
+        let mut shopt = false;
+        for w in &seg.words {
+            if w.len() >= 7 && w.contains('=') {
+                let name = w.split_once('=').map(|(n, _)| n.trim_end_matches('+'));
+                self.cdpath |=
+                    name == Some("CDPATH") && (is_assignment(w) || w.starts_with("CDPATH"));
+            }
+            self.cdable |= w.len() >= 8
+                && (w.starts_with("BASHOPTS") || w.len() >= 11 && w.contains("cdable_vars"));
+            shopt |= w == "shopt";
+        }
+        self.cdable |= shopt && seg.known.iter().any(|k| *k != Known::Exact);
     }
 
     fn inside(&self, h: Here) -> bool {
@@ -392,11 +423,6 @@ impl Walk<'_, '_> {
         let mut chain: Vec<(u32, Here)> = Vec::new();
         // The last segment nested in the words of the chain's segments.
         let mut held_until = 0;
-        let mut cdpath = false;
-        // `shopt -s cdable_vars` (or a BASHOPTS naming it) makes `cd NAME`
-        // go to $NAME when no folder NAME exists: the operand no longer
-        // says where cd goes. A shopt with an unknown word may set it.
-        let mut cdable = false;
         // The inner lines by the segment that runs them, bucketed once: a
         // scan of every inner line per segment would be quadratic.
         let mut inner_of: Vec<Vec<&CommandLine>> = if top && !inner.is_empty() {
@@ -436,23 +462,10 @@ impl Walk<'_, '_> {
             }
             let group = seg.group as usize;
             let here = effective(&own, &line.groups, group);
-            // One pass over the words: most hold no `=` and are shorter
-            // than `cdable_vars`.
-            let mut shopt = false;
-            for w in &seg.words {
-                if w.len() >= 7 && w.contains('=') {
-                    let name = w.split_once('=').map(|(n, _)| n.trim_end_matches('+'));
-                    cdpath |=
-                        name == Some("CDPATH") && (is_assignment(w) || w.starts_with("CDPATH"));
-                }
-                cdable |= w.len() >= 8
-                    && (w.starts_with("BASHOPTS") || w.len() >= 11 && w.contains("cdable_vars"));
-                shopt |= w == "shopt";
-            }
-            cdable |= shopt && seg.known.iter().any(|k| *k != Known::Exact);
+            self.reads_dirs(seg);
             let mut cd_inside = false;
             let until = i + seg.holds;
-            if let Some(m) = dir_move(seg, cdpath, cdable) {
+            if let Some(m) = dir_move(seg, self.cdpath, self.cdable) {
                 let to = match m {
                     Move::To(t, Known::Exact) if !t.starts_with('~') => {
                         let (to, inside) = self.target(t, here);
@@ -503,7 +516,15 @@ impl Walk<'_, '_> {
                 self.word(&r.target, r.known, here);
             }
             if let Some(lines) = inner_of.get_mut(i) {
-                for l in std::mem::take(lines) {
+                // Every inner line of the segment starts with what any of
+                // them sets: they are kept innermost first, so an outer
+                // `env CDPATH=x:/ sh -c 'cd etc'` comes after the line it
+                // runs (fail closed, whatever the order).
+                let lines = std::mem::take(lines);
+                for s in lines.iter().flat_map(|l| &l.segments) {
+                    self.reads_dirs(s);
+                }
+                for l in lines {
                     self.line(l, here, &[], &[], &[], false);
                 }
             }
@@ -574,6 +595,8 @@ impl Scope {
         let mut walk = Walk {
             dirs: Dirs::new(self),
             report: &mut report,
+            cdpath: false,
+            cdable: false,
         };
         let cwd = walk.dirs.walk(0, &self.cwd);
         // The segments that may move the directory behind a wrapper: a run
