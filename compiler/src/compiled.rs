@@ -42,20 +42,21 @@ enum RuleAt {
     Autonomy(u32),
 }
 
-/// The message, built only when asked for ([`Answer::message`]).
+/// The message, built only when asked for ([`Answer::message`]), from
+/// the deciding rule ([`RuleAt`]) where it quotes one.
 #[derive(Debug, Clone)]
 enum Why {
     Text(Cow<'static, str>),
     /// The resolved autonomy rule (step 4).
     Autonomy(Resolved),
-    /// The first `Label()` entry of a list (step 5).
-    Typed(usize, u32, ActionType),
-    /// Segment `i`, denied by deny entry `k` (step 6).
-    SegmentDeny(usize, u32),
-    /// Segment `i`, asked by ask entry `k`.
-    SegmentAsk(usize, u32),
-    /// Every segment allowed; `k` the first allow entry.
-    AllAllowed(u32),
+    /// The first `Label()` entry of the list at this accept index (step 5).
+    Typed(usize, ActionType),
+    /// Segment `i`, denied by the rule (step 6).
+    SegmentDeny(usize),
+    /// Segment `i`, asked by the rule.
+    SegmentAsk(usize),
+    /// Every segment allowed; the rule the first allow entry.
+    AllAllowed,
     /// Some segment uncovered, the first one's index.
     Uncovered(Option<usize>),
 }
@@ -111,7 +112,8 @@ impl Current {
         reason: Reason,
         phrase: &str,
     ) -> Current {
-        let message = phrases::lowered(&message(p, line, &self.why, None), phrase);
+        let rule = self.rule.as_ref().map(|r| rule_ref(p, r));
+        let message = phrases::lowered(&message(p, line, &self.why, rule.as_ref()), phrase);
         Current::text(Policy::RequireApproval, reason, None, message)
     }
 }
@@ -124,47 +126,33 @@ fn rule_ref(p: &CompiledPolicy, at: &RuleAt) -> RuleRef {
     }
 }
 
-/// The sentence for people (SPEC §10.2), from what the stages recorded;
-/// `named`, the deciding rule when it is already built.
+/// The sentence for people (SPEC §10.2), from what the stages recorded
+/// and the deciding rule they name (built once, for itself and for this).
 fn message(
     p: &CompiledPolicy,
     line: Option<&LineFacts>,
     why: &Why,
-    named: Option<&RuleRef>,
+    rule: Option<&RuleRef>,
 ) -> Cow<'static, str> {
     let words = |i: usize| -> &[String] {
         line.and_then(|f| f.line.segments.get(i))
             .map_or(&[][..], |s| &s.words[..])
     };
+    // Every stage that records a message quoting a rule records the rule.
+    static NO_RULE: RuleRef = RuleRef {
+        rule: String::new(),
+        source: String::new(),
+    };
+    let r = rule.unwrap_or(&NO_RULE);
     match *why {
         Why::Text(ref t) => t.clone(),
-        Why::Autonomy(r) => match named {
-            Some(n) => phrases::autonomy_rule(&n.rule, r.origin, r.mode),
-            None => phrases::autonomy_rule(&p.autonomy_rule_text(r.rule), r.origin, r.mode),
-        }
-        .into(),
-        Why::Typed(list, k, action) => {
-            let rule = p.entry_text(list, k);
-            match list {
-                DENY => phrases::typed_deny(rule, action),
-                ASK => phrases::typed_ask(rule, action),
-                _ => phrases::typed_allow(rule, action),
-            }
-            .into()
-        }
-        Why::SegmentDeny(i, k) => match named {
-            Some(n) => phrases::segment_deny(words(i), n),
-            None => phrases::segment_deny(words(i), &entry_ref(p, DENY, k)),
-        }
-        .into(),
-        Why::SegmentAsk(i, k) => match named {
-            Some(n) => phrases::segment_ask(words(i), n),
-            None => phrases::segment_ask(words(i), &entry_ref(p, ASK, k)),
-        }
-        .into(),
-        Why::AllAllowed(k) => {
-            phrases::all_allowed(p.permissions_name(), p.entry_text(ALLOW, k)).into()
-        }
+        Why::Autonomy(a) => phrases::autonomy_rule(&r.rule, a.origin, a.mode).into(),
+        Why::Typed(DENY, action) => phrases::typed_deny(&r.rule, action).into(),
+        Why::Typed(ASK, action) => phrases::typed_ask(&r.rule, action).into(),
+        Why::Typed(_, action) => phrases::typed_allow(&r.rule, action).into(),
+        Why::SegmentDeny(i) => phrases::segment_deny(words(i), r).into(),
+        Why::SegmentAsk(i) => phrases::segment_ask(words(i), r).into(),
+        Why::AllAllowed => phrases::all_allowed(p.permissions_name(), &r.rule).into(),
         Why::Uncovered(i) => phrases::compound_uncovered(i.map_or(&[][..], words)).into(),
     }
 }
@@ -202,7 +190,7 @@ impl Answer<'_> {
 
     /// The sentence for people.
     pub fn message(&self) -> Cow<'static, str> {
-        message(self.p, self.line.as_ref(), &self.why, None)
+        message(self.p, self.line.as_ref(), &self.why, self.rule().as_ref())
     }
 
     /// Every field built (SPEC §10.2); the rule once, for itself and the
@@ -352,7 +340,7 @@ fn file_typed(p: &CompiledPolicy, action: ActionType) -> Option<Current> {
         policy,
         reason,
         Some(RuleAt::Entry(list, k)),
-        Why::Typed(list, k, action),
+        Why::Typed(list, action),
     ))
 }
 
@@ -384,7 +372,7 @@ fn classify(
                 Policy::Deny,
                 Reason::FileDeny,
                 Some(RuleAt::Entry(DENY, m.deny)),
-                Why::SegmentDeny(i, m.deny),
+                Why::SegmentDeny(i),
             ));
         }
         if m.possible_deny != NONE && first_possible.is_none() {
@@ -437,7 +425,7 @@ fn file_terminal(
                 Policy::AutoApprove,
                 Reason::FileAllow,
                 Some(RuleAt::Entry(ALLOW, k)),
-                Why::AllAllowed(k),
+                Why::AllAllowed,
             ),
             None => Current::text(
                 Policy::AutoApprove,
@@ -452,7 +440,7 @@ fn file_terminal(
             Policy::RequireApproval,
             Reason::FileAsk,
             Some(RuleAt::Entry(ASK, k)),
-            Why::SegmentAsk(i, k),
+            Why::SegmentAsk(i),
         ));
     }
     if automatic {
