@@ -764,6 +764,16 @@ pub fn normalize(path: &str) -> String {
     out
 }
 
+/// Does `path` name `/`, the root of the machine (normalized)? Without a
+/// copy for a path that is already normal (most roots).
+pub(crate) fn is_machine_root(path: &str) -> bool {
+    if is_normal(path) {
+        path == "/"
+    } else {
+        normalize(path) == "/"
+    }
+}
+
 /// Is `path` what [`normalize`] would return for it: absolute, no empty,
 /// `.` or `..` component, no trailing slash (except `/` itself)?
 fn is_normal(path: &str) -> bool {

@@ -449,6 +449,13 @@ fn read(root: &Node) -> Result<Request, RequestError> {
     }
     let action = action.ok_or_else(|| err("missing_field", "`action` is required"))?;
     let context = context.ok_or_else(|| err("missing_field", "`context` is required"))?;
+    complete(action, context)
+}
+
+/// What a request's fields require of each other, once each field has
+/// read: the last step of [`read`] and of the typed scanner
+/// ([`plain::request`]), so both refuse alike.
+fn complete(action: Action, context: Context) -> Result<Request, RequestError> {
     if action.kind == ActionType::Terminal {
         if action.command.is_none() {
             return Err(err(
@@ -485,7 +492,7 @@ fn read(root: &Node) -> Result<Request, RequestError> {
                 format!("`context.projectScopeRoot` must be an absolute path, not `{r}`"),
             ))
         }
-        Some(r) if crate::facts::normalize(r) == "/" => {
+        Some(r) if crate::facts::is_machine_root(r) => {
             return Err(err(
                 "invalid_field",
                 format!(
@@ -509,10 +516,16 @@ impl Request {
     /// is JSON and has one) and the request, or why it cannot be read.
     pub fn from_json_with_id(text: &str) -> (Option<Value>, Result<Request, RequestError>) {
         // Most lines are plain: objects, strings without escapes, booleans,
-        // an integer `id`. Those are read by a small scanner into the same
-        // tree serde would build; anything else (another number, an array,
-        // an escape, a control character, a syntax error) goes to
+        // an integer `id`. A plain line whose every field is known, given
+        // once and of its type is read by a small scanner straight into
+        // the request (no tree); another plain line into the same tree
+        // serde would build, which the strict reader reads (and refuses
+        // with its error); anything else (another number, an array, an
+        // escape, a control character, a syntax error) goes to
         // serde_json, whose answer — and error message — stands.
+        if let Some(read) = plain::request(text) {
+            return read;
+        }
         if let Some(node) = plain::parse(text) {
             return Request::from_node(&node);
         }
@@ -554,7 +567,6 @@ impl Request {
 pub fn json_plain_len(s: &[u8]) -> usize {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
-    let stop = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
     let mut i = 0;
     while i + 8 <= s.len() {
         let mut w = [0u8; 8];
@@ -562,22 +574,38 @@ pub fn json_plain_len(s: &[u8]) -> usize {
         let x = u64::from_le_bytes(w);
         let zero = |v: u64| v.wrapping_sub(LO) & !v & HI;
         // A byte equal to `"` or `\\`, or below 0x20 (bytes of 0x80 and
-        // up never set the high bit of `x - 0x20…` without `!x` clearing it).
-        if zero(x ^ (LO * 0x22)) | zero(x ^ (LO * 0x5C)) | (x.wrapping_sub(LO * 0x20) & !x & HI)
-            != 0
-        {
-            break;
+        // up never set the high bit of `x - 0x20…` without `!x` clearing
+        // it). A borrow carries only upwards, so the lowest bit set is the
+        // first stop's, exactly.
+        let stops =
+            zero(x ^ (LO * 0x22)) | zero(x ^ (LO * 0x5C)) | (x.wrapping_sub(LO * 0x20) & !x & HI);
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
         }
         i += 8;
     }
-    i + s[i..].iter().position(|&b| stop(b)).unwrap_or(s.len() - i)
+    let stop = |b: &u8| *b == b'"' || *b == b'\\' || *b < 0x20;
+    i + s[i..].iter().position(stop).unwrap_or(s.len() - i)
 }
 
 /// For the fuzz targets and tests: when the plain scanner reads `text`,
 /// serde_json reads it to the same tree (the scanner never accepts what
-/// serde would refuse, nor reads it differently). Panics otherwise.
+/// serde would refuse, nor reads it differently); when the typed scanner
+/// reads it, the strict reader reads serde's tree to the same `id` and
+/// request or error. Panics otherwise.
 #[doc(hidden)]
 pub fn assert_plain_scanner_agrees(text: &str) {
+    if let Some(fast) = plain::request(text) {
+        let slow = match serde_json::from_str::<Node>(text) {
+            Ok(tree) => Request::from_node(&tree),
+            Err(e) => panic!("the typed scanner read {text:?}, which serde_json refuses: {e}"),
+        };
+        assert_eq!(
+            format!("{fast:?}"),
+            format!("{slow:?}"),
+            "typed scanner vs serde_json and the strict reader on {text:?}"
+        );
+    }
     if let Some(fast) = plain::parse(text) {
         let slow: Result<Node, _> = serde_json::from_str(text);
         match slow {
@@ -593,7 +621,9 @@ pub fn assert_plain_scanner_agrees(text: &str) {
 
 /// The plain-JSON scanner of [`Request::from_json_with_id`].
 mod plain {
-    use super::{json_plain_len, Node};
+    use super::{json_plain_len, Action, Context, ExecutionMode, Node, Request, RequestError};
+    use permc_grammar::{ActionType, Role};
+    use serde_json::Value;
     use std::borrow::Cow;
 
     /// The tree of `text` when it is one plain JSON value (objects,
@@ -649,72 +679,258 @@ mod plain {
             self.ws();
             match self.s.get(self.at)? {
                 b'"' => Some(Node::String(Cow::Borrowed(self.string()?))),
-                b'0'..=b'9' => {
-                    // A non-negative integer of at most 19 digits (always a
-                    // u64, as serde reads it: the `id` most engines send).
-                    // A leading zero, a fraction, an exponent, a minus
-                    // (`-0` is a float to serde) or more digits go to serde.
-                    let start = self.at;
-                    let len = self.s[start..]
-                        .iter()
-                        .take_while(|b| b.is_ascii_digit())
-                        .count();
-                    let end = start + len;
-                    if (len > 1 && self.s[start] == b'0')
-                        || len > 19
-                        || matches!(self.s.get(end), Some(b'.' | b'e' | b'E'))
-                    {
-                        return None;
-                    }
-                    let n: u64 = self.text.get(start..end)?.parse().ok()?;
-                    self.at = end;
-                    Some(Node::Number(n.into()))
-                }
+                b'0'..=b'9' => Some(Node::Number(self.integer()?.into())),
                 b'{' => {
-                    self.at += 1;
                     let mut fields = Vec::with_capacity(5);
-                    self.ws();
-                    if self.s.get(self.at) == Some(&b'}') {
-                        self.at += 1;
-                        return Some(Node::Object(fields));
-                    }
-                    loop {
-                        let k = self.string()?;
-                        self.eat(b':')?;
-                        let v = self.value(depth + 1)?;
+                    self.object(|p, k| {
+                        let v = p.value(depth + 1)?;
                         fields.push((Cow::Borrowed(k), v));
-                        self.ws();
-                        match self.s.get(self.at)? {
-                            b',' => self.at += 1,
-                            b'}' => {
-                                self.at += 1;
-                                return Some(Node::Object(fields));
-                            }
-                            _ => return None,
-                        }
-                    }
+                        Some(())
+                    })?;
+                    Some(Node::Object(fields))
                 }
-                _ => {
-                    for (word, v) in [
-                        ("true", Node::Bool(true)),
-                        ("false", Node::Bool(false)),
-                        ("null", Node::Null),
-                    ] {
-                        if self.s[self.at..].starts_with(word.as_bytes()) {
-                            self.at += word.len();
-                            return Some(v);
-                        }
+                _ => Some(match self.word()? {
+                    Word::True => Node::Bool(true),
+                    Word::False => Node::Bool(false),
+                    Word::Null => Node::Null,
+                }),
+            }
+        }
+
+        /// A non-negative integer of at most 19 digits (always a u64, as
+        /// serde reads it: the `id` most engines send). A leading zero, a
+        /// fraction, an exponent, a minus (`-0` is a float to serde) or
+        /// more digits go to serde.
+        fn integer(&mut self) -> Option<u64> {
+            let start = self.at;
+            let len = self.s[start..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            let end = start + len;
+            if len == 0
+                || (len > 1 && self.s[start] == b'0')
+                || len > 19
+                || matches!(self.s.get(end), Some(b'.' | b'e' | b'E'))
+            {
+                return None;
+            }
+            let n: u64 = self.text.get(start..end)?.parse().ok()?;
+            self.at = end;
+            Some(n)
+        }
+
+        /// `true`, `false` or `null` at the cursor.
+        fn word(&mut self) -> Option<Word> {
+            for (text, w) in [
+                ("true", Word::True),
+                ("false", Word::False),
+                ("null", Word::Null),
+            ] {
+                if self.s[self.at..].starts_with(text.as_bytes()) {
+                    self.at += text.len();
+                    return Some(w);
+                }
+            }
+            None
+        }
+
+        /// An object, `field` called with the scanner at each key's value
+        /// (which it reads); `None` as soon as `field` says so.
+        fn object(
+            &mut self,
+            mut field: impl FnMut(&mut Self, &'a str) -> Option<()>,
+        ) -> Option<()> {
+            self.eat(b'{')?;
+            self.ws();
+            if self.s.get(self.at) == Some(&b'}') {
+                self.at += 1;
+                return Some(());
+            }
+            loop {
+                let k = self.string()?;
+                self.eat(b':')?;
+                field(self, k)?;
+                self.ws();
+                match self.s.get(self.at)? {
+                    b',' => self.at += 1,
+                    b'}' => {
+                        self.at += 1;
+                        return Some(());
                     }
-                    None
+                    _ => return None,
                 }
             }
         }
+
+        /// A string or `null`, as [`super::opt_string`] reads them.
+        fn opt_string(&mut self) -> Option<Option<String>> {
+            self.ws();
+            if self.s.get(self.at) == Some(&b'n') {
+                return matches!(self.word()?, Word::Null).then_some(None);
+            }
+            Some(Some(self.string()?.to_owned()))
+        }
+
+        /// `null` (`Some(None)`) or `true`/`false`.
+        fn opt_bool(&mut self) -> Option<Option<bool>> {
+            self.ws();
+            match self.word()? {
+                Word::True => Some(Some(true)),
+                Word::False => Some(Some(false)),
+                Word::Null => Some(None),
+            }
+        }
+
+        /// A field of a typed object, first time seen: `bit` marked in
+        /// `seen`; `None` for a key given twice.
+        fn once(seen: &mut u8, bit: u8) -> Option<()> {
+            (*seen & bit == 0).then(|| *seen |= bit)
+        }
+
+        /// `action`, each field known, given once and of its type.
+        fn action(&mut self) -> Option<Action> {
+            let (mut kind, mut command, mut cwd, mut agent, mut target_branch) =
+                (None, None, None, None, None);
+            let mut seen = 0u8;
+            self.object(|p, key| {
+                match key {
+                    "type" => {
+                        Self::once(&mut seen, 1)?;
+                        kind = Some(ActionType::from_name(p.string()?)?);
+                    }
+                    "command" => {
+                        Self::once(&mut seen, 2)?;
+                        command = p.opt_string()?;
+                    }
+                    "cwd" => {
+                        Self::once(&mut seen, 4)?;
+                        cwd = p.opt_string()?;
+                    }
+                    "agent" => {
+                        Self::once(&mut seen, 8)?;
+                        agent = p.opt_string()?;
+                    }
+                    "targetBranch" => {
+                        Self::once(&mut seen, 16)?;
+                        target_branch = p.opt_string()?;
+                    }
+                    _ => return None,
+                }
+                Some(())
+            })?;
+            Some(Action {
+                kind: kind?,
+                command,
+                cwd,
+                agent,
+                target_branch,
+            })
+        }
+
+        /// `context`, each field known, given once and of its type.
+        fn context(&mut self) -> Option<Context> {
+            let (mut role, mut mode, mut running, mut root) = (None, None, None, None);
+            let mut seen = 0u8;
+            self.object(|p, key| {
+                match key {
+                    "role" => {
+                        Self::once(&mut seen, 1)?;
+                        role = Some(Role::parse(p.string()?)?);
+                    }
+                    "executionMode" => {
+                        Self::once(&mut seen, 2)?;
+                        mode = match p.opt_string()? {
+                            None => None,
+                            Some(m) => Some(ExecutionMode::parse(&m)?),
+                        };
+                    }
+                    "containerRunning" => {
+                        Self::once(&mut seen, 4)?;
+                        running = p.opt_bool()?;
+                    }
+                    "projectScopeRoot" => {
+                        Self::once(&mut seen, 8)?;
+                        root = p.opt_string()?;
+                    }
+                    _ => return None,
+                }
+                Some(())
+            })?;
+            Some(Context {
+                role: role?,
+                execution_mode: mode.unwrap_or(ExecutionMode::Container),
+                container_running: running.unwrap_or(false),
+                project_scope_root: root,
+            })
+        }
+
+        /// The `id`: a plain string, a non-negative integer, `true`,
+        /// `false` or `null` (an object or another number: the tree).
+        fn id(&mut self) -> Option<Value> {
+            self.ws();
+            match self.s.get(self.at)? {
+                b'"' => Some(Value::String(self.string()?.to_owned())),
+                b'0'..=b'9' => Some(Value::Number(self.integer()?.into())),
+                _ => Some(match self.word()? {
+                    Word::True => Value::Bool(true),
+                    Word::False => Value::Bool(false),
+                    Word::Null => Value::Null,
+                }),
+            }
+        }
+    }
+
+    enum Word {
+        True,
+        False,
+        Null,
+    }
+
+    /// A plain request read straight into its fields, with no tree, when
+    /// every field is known, given once and of its type (SPEC §10.1), and
+    /// the fields then checked together as the strict reader checks them
+    /// ([`super::complete`]); `None` for anything else, which the tree and
+    /// the strict reader read (an unknown field, a key given twice, a
+    /// wrong type, an unknown role: their errors, in document order).
+    pub(super) fn request(text: &str) -> Option<(Option<Value>, Result<Request, RequestError>)> {
+        let mut p = Scan {
+            s: text.as_bytes(),
+            text,
+            at: 0,
+        };
+        let (mut id, mut action, mut context) = (None, None, None);
+        let mut seen = 0u8;
+        p.object(|p, key| {
+            match key {
+                "id" => {
+                    Scan::once(&mut seen, 1)?;
+                    id = Some(p.id()?);
+                }
+                "action" => {
+                    Scan::once(&mut seen, 2)?;
+                    action = Some(p.action()?);
+                }
+                "context" => {
+                    Scan::once(&mut seen, 4)?;
+                    context = Some(p.context()?);
+                }
+                _ => return None,
+            }
+            Some(())
+        })?;
+        p.ws();
+        if p.at != p.s.len() {
+            return None;
+        }
+        Some((id, super::complete(action?, context?)))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::strategy::Strategy;
 
     #[test]
     fn json_plain_len_stops_where_a_string_needs_escaping() {
@@ -736,12 +952,200 @@ mod tests {
             cases.push(vec![b; 17]);
         }
         cases.push("ünïcødé ✓ \u{7f}\u{80}\u{ff} é\u{1}".as_bytes().to_vec());
+        // Two stops in one word, the second first in the word; every length
+        // up to three words.
+        cases.push(b"ab\\c\"d\x01e".to_vec());
+        cases.push(b"\x1f\"".to_vec());
+        for len in 0..25 {
+            cases.push(vec![b'x'; len]);
+            let mut v = vec![b'x'; len];
+            v.push(b'\\');
+            cases.push(v);
+        }
         for c in cases {
             assert_eq!(json_plain_len(&c), slow(&c), "{c:?}");
         }
     }
 
+    /// A JSON object of `fields` (key, value text), joined with `ws`.
+    fn object_text(fields: &[(String, String)], ws: &str) -> String {
+        let body: Vec<String> = fields
+            .iter()
+            .map(|(k, v)| format!("{ws}\"{k}\"{ws}:{ws}{v}{ws}"))
+            .collect();
+        format!("{{{}}}", body.join(","))
+    }
+
+    /// Fields of one object: each key of `keys` but the last (a typo) at
+    /// most once, in any order, with a value from its pool (mostly of its
+    /// type, some not: a wrong type, a bad name, an escape, `null`); now
+    /// and then one more field (the typo, or a key given twice).
+    fn fields_of(
+        keys: &'static [(&'static str, &'static [&'static str])],
+    ) -> impl proptest::strategy::Strategy<Value = Vec<(String, String)>> {
+        use proptest::prelude::*;
+        let known = keys.len() - 1;
+        (
+            proptest::collection::vec(proptest::option::weighted(0.7, 0..64usize), known),
+            proptest::option::weighted(0.15, (0..keys.len(), 0..64usize)),
+            0..known,
+        )
+            .prop_map(move |(picks, extra, rot)| {
+                let mut fields: Vec<(String, String)> = picks
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(k, v)| {
+                        let (key, pool) = keys[(k + rot) % known];
+                        v.map(|v| (key.to_string(), pick(pool, v)))
+                    })
+                    .collect();
+                if let Some((k, v)) = extra {
+                    let (key, pool) = keys[k];
+                    fields.insert(v % (fields.len() + 1), (key.to_string(), pick(pool, v)));
+                }
+                fields
+            })
+    }
+
+    /// Of 64 picks, 56 the pool's first (well-typed) value or one of the
+    /// first three, the rest spread over it all.
+    fn pick(pool: &[&str], v: usize) -> String {
+        let i = if v < 56 {
+            v % pool.len().min(3)
+        } else {
+            v % pool.len()
+        };
+        pool[i].to_string()
+    }
+
+    const TEXT: &[&str] = &[
+        "\"ls -la\"",
+        "\"/p/src\"",
+        "\"/p\"",
+        "\"\"",
+        "\"src\"",
+        "null",
+        "\"é ✓\"",
+        "\"dev-api\"",
+        "\"a\\\"b\"",
+        "5",
+        "true",
+        "{}",
+        "nul",
+    ];
+    const ACTION: &[(&str, &[&str])] = &[
+        (
+            "type",
+            &[
+                "\"terminal\"",
+                "\"git_push\"",
+                "\"git_merge\"",
+                "\"teleport\"",
+                "null",
+                "5",
+            ],
+        ),
+        ("command", TEXT),
+        ("cwd", TEXT),
+        ("agent", TEXT),
+        ("targetBranch", TEXT),
+        ("typ", &["\"terminal\""]),
+    ];
+    const CONTEXT: &[(&str, &[&str])] = &[
+        (
+            "role",
+            &[
+                "\"developer\"",
+                "\"owner\"",
+                "\"viewer\"",
+                "\"root\"",
+                "null",
+                "1",
+            ],
+        ),
+        (
+            "executionMode",
+            &[
+                "\"container\"",
+                "\"runner\"",
+                "\"mounted\"",
+                "null",
+                "\"host\"",
+                "true",
+            ],
+        ),
+        (
+            "containerRunning",
+            &["true", "false", "null", "\"true\"", "0"],
+        ),
+        (
+            "projectScopeRoot",
+            &[
+                "\"/p\"",
+                "\"/home/a/p\"",
+                "\"/\"",
+                "\"//.\"",
+                "\"p\"",
+                "null",
+                "\"\"",
+            ],
+        ),
+        ("rol", &["\"owner\""]),
+    ];
+
+    const ROOTS: &[&[&str]] = &[
+        &["id", "action", "context"],
+        &["action", "context"],
+        &["context", "action"],
+        &["action"],
+        &["action", "context", "action"],
+        &["action", "context", "actoin"],
+        &["action", "id", "context", "id"],
+    ];
+
     proptest::proptest! {
+        /// Any bytes: the word-at-a-time scan stops where a byte-at-a-time
+        /// one does.
+        #[test]
+        fn json_plain_len_is_the_first_stop_of_any_bytes(
+            s in proptest::collection::vec(
+                proptest::sample::select(&[b'a', 0xc3, 0x80, 0xff, 0x7f, 0x20, 0x1f, 0, b'"', b'\\', b'#', b']'][..]),
+                0..40,
+            ),
+        ) {
+            let slow = s.iter().position(|&b| b == b'"' || b == b'\\' || b < 0x20).unwrap_or(s.len());
+            proptest::prop_assert_eq!(json_plain_len(&s), slow);
+        }
+
+        /// Requests made to collide with the strict reader: the typed
+        /// scanner reads each as serde's tree and the strict reader do,
+        /// request or error, `id` included, or gives way.
+        #[test]
+        fn the_typed_scanner_reads_requests_as_the_strict_reader(
+            action in fields_of(ACTION),
+            context in fields_of(CONTEXT),
+            id in (0..64usize).prop_map(|v| {
+                pick(&["7", "\"x\"", "0", "null", "true", "{}", "[1]", "-0", "1e2", "007"], v)
+            }),
+            root in (0..64usize).prop_map(|v| if v < 56 { ROOTS[v % 3] } else { ROOTS[v % ROOTS.len()] }),
+            ws in proptest::sample::select(&["", " ", "\n\t", " \r\n "][..]),
+        ) {
+            let fields: Vec<(String, String)> = root
+                .iter()
+                .map(|&k| {
+                    let v = match k {
+                        "action" | "actoin" => object_text(&action, ws),
+                        "context" => object_text(&context, ws),
+                        _ => id.clone(),
+                    };
+                    (k.to_string(), v)
+                })
+                .collect();
+            let text = object_text(&fields, ws);
+            assert_plain_scanner_agrees(&text);
+            assert_plain_scanner_agrees(&format!("{text}{ws}x"));
+        }
+
         /// Numbers: the scanner reads serde's tree or gives way, whatever
         /// the digits, signs, leading zeros, fractions and exponents.
         #[test]
@@ -752,6 +1156,26 @@ mod tests {
             assert_plain_scanner_agrees(&format!("{{\"id\":{n},\"a\":\"b\"}}"));
             assert_plain_scanner_agrees(&n);
         }
+    }
+
+    /// Typical lines (`permc serve`'s bench, an engine's) are read by the
+    /// typed scanner, with no tree.
+    #[test]
+    fn typical_requests_are_read_without_a_tree() {
+        for t in [
+            r#"{"id": 0, "action": {"type": "terminal", "command": "ls -la src", "agent": "dev-web"}, "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": "/home/ana/p"}}"#,
+            r#"{"action":{"type":"git_push","agent":"dev-api","targetBranch":null},"context":{"role":"maintainer","executionMode":"container","containerRunning":true}}"#,
+            r#"{"id":"r-1","context":{"role":"owner"},"action":{"type":"git_commit"}}"#,
+        ] {
+            assert!(plain::request(t).is_some(), "{t}");
+            assert_plain_scanner_agrees(t);
+        }
+        // The fields' checks together are the strict reader's own.
+        let t = r#"{"id": 3, "action": {"type": "terminal", "command": "ls", "cwd": "src"}, "context": {"role": "developer", "projectScopeRoot": "/p"}}"#;
+        let (id, r) = plain::request(t).expect("plain and typed");
+        assert_eq!(id, Some(Value::from(3)));
+        assert_eq!(r.expect_err("relative cwd").code, "invalid_field");
+        assert_plain_scanner_agrees(t);
     }
 
     /// The plain scanner builds serde's tree, or gives way to serde.
