@@ -59,10 +59,7 @@ pub(super) fn cut(batch: &[u8], n: usize) -> Vec<&[u8]> {
         let end = if k == n {
             batch.len()
         } else {
-            batch[target..]
-                .iter()
-                .position(|&b| b == b'\n')
-                .map_or(batch.len(), |i| target + i + 1)
+            memchr::memchr(b'\n', &batch[target..]).map_or(batch.len(), |i| target + i + 1)
         };
         parts.push(&batch[start..end]);
         start = end;

@@ -60,7 +60,7 @@ pub(super) fn read_line(
             });
         }
         any = true;
-        let (chunk, used, done) = match avail.iter().position(|&b| b == b'\n') {
+        let (chunk, used, done) = match memchr::memchr(b'\n', avail) {
             Some(i) => (&avail[..i], i + 1, true),
             None => (avail, avail.len(), false),
         };
@@ -138,11 +138,14 @@ pub(super) fn answer_part(
     max_line: usize,
     out: &mut Vec<u8>,
 ) {
-    for line in bytes.split(|&b| b == b'\n') {
-        let line = line.trim_ascii();
+    let mut start = 0;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let line = bytes[start..end].trim_ascii();
         if !line.is_empty() {
             answer_into(decider, line, max_line, out);
         }
+        start = end + 1;
     }
 }
 
@@ -167,10 +170,7 @@ pub(super) fn serve_stream<R: io::Read>(
     let mut one: Vec<u8> = Vec::with_capacity(4096);
     loop {
         let buffered = input.buffer();
-        let complete = buffered
-            .iter()
-            .rposition(|&b| b == b'\n')
-            .map_or(0, |i| i + 1);
+        let complete = memchr::memrchr(b'\n', buffered).map_or(0, |i| i + 1);
         if complete == 0 {
             lock(&out.writer).flush()?;
             buf.clear();
