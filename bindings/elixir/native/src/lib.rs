@@ -16,8 +16,10 @@
 /// allocates a few dozen small strings and vectors, and glibc's
 /// `malloc`/`free` were a fifth of a call. One process: 212,000–259,000 →
 /// 294,000–301,000 decisions/s, the 100k-rule artifact loading in the same
-/// 11–13 ms (v3, tried before, slowed that load 2–3×). The BEAM's own
-/// memory is untouched; mimalloc releases its thread key when unloaded.
+/// 11–13 ms (v3, tried before, slowed that load 2–3×). Built `no_thp`
+/// (Cargo.toml says why): its memory is not madvised for huge pages. The
+/// BEAM's own memory is untouched; mimalloc releases its thread key when
+/// unloaded.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
