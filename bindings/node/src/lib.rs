@@ -8,6 +8,12 @@
 //! index.js turns into an `Error` with `code` and `diagnostics`. A panic
 //! is caught here and thrown as an error with code `panic`.
 
+/// mimalloc (its v2 line, built `no_thp`) for the addon's own
+/// allocations, as in the NIF: a decision allocates a few dozen small
+/// strings and vectors. V8's heap is untouched.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use napi::{Error, Result, Status};
 use napi_derive::napi;
 use permc_runtime::answer::Decider;
