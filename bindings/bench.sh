@@ -11,7 +11,8 @@
 #   - decisions/s through the NIF from one Elixir process and from one
 #     process per scheduler (bindings/elixir/bench/decide.exs);
 #   - decisions/s through the addon from Node (bindings/node/bench/decide.mjs);
-#   - loading the rule files and the 100k-rule artifact from both runtimes.
+#   - loading the rule files (best of 3) and the 100k-rule artifact (each
+#     of 8 loads) from both runtimes.
 # The requests are benches/decide.rs' 8 typical commands in a running
 # container. `permc serve`'s figure comes from benches/serve.sh.
 set -euo pipefail

@@ -65,5 +65,14 @@ for rules <- [10, 100_000] do
 end
 
 art = Path.join(dir, "policy-100000.permc")
-art_us = Bench.best_us(5, fn -> {:ok, _} = Permc.load_artifact(art) end)
-IO.puts("Elixir NIF: load the 100k-rule artifact #{Float.round(art_us / 1000, 2)} ms (best of 5)")
+# Every load, not only the best: a slow one is what a user meets.
+art_ms =
+  Enum.map(1..8, fn _ ->
+    {t, {:ok, _}} = :timer.tc(fn -> Permc.load_artifact(art) end)
+    t / 1000
+  end)
+
+IO.puts(
+  "Elixir NIF: load the 100k-rule artifact #{Float.round(Enum.min(art_ms), 1)}-#{Float.round(Enum.max(art_ms), 1)} ms (8 loads: " <>
+    Enum.map_join(art_ms, " ", &Float.round(&1, 1)) <> ")"
+)

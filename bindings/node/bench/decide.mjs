@@ -44,4 +44,8 @@ for (const rules of [10, 100_000]) {
   );
 }
 const art = path.join(dir, "policy-100000.permc");
-console.log(`Node addon: load the 100k-rule artifact ${best(5, () => loadArtifact(art)).toFixed(2)} ms (best of 5)`);
+// Every load, not only the best: a slow one is what a user meets.
+const loads = Array.from({ length: 8 }, () => ms(() => loadArtifact(art)));
+console.log(
+  `Node addon: load the 100k-rule artifact ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} ms (8 loads: ${loads.map((x) => x.toFixed(1)).join(" ")})`,
+);
