@@ -783,9 +783,7 @@ fn is_normal(path: &str) -> bool {
     }
     // An empty, `.` or `..` component needs `//`, a trailing `/` or `/.`:
     // without them (most paths) one pass over the bytes decides.
-    let suspect = b.last() == Some(&b'/')
-        || b.windows(2)
-            .any(|w| w[0] == b'/' && matches!(w[1], b'.' | b'/'));
+    let suspect = b.last() == Some(&b'/') || slash_then_dot_or_slash(b);
     if b.len() == 1 || !suspect {
         return true;
     }
@@ -800,6 +798,38 @@ fn is_normal(path: &str) -> bool {
         }
     }
     true
+}
+
+/// Does `b` hold a `/` followed by `.` or `/`? Eight bytes at a time, the
+/// words overlapping by one so a pair across two words is seen: every
+/// scope check asks it of the cwd and the root (and most are 30 bytes and
+/// more).
+fn slash_then_dot_or_slash(b: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `x` equal to `c`, exactly (no carry
+    // crosses a byte: `(y & 0x7f) + 0x7f` is at most 0xfe).
+    let eq = |x: u64, c: u8| {
+        let y = x ^ (LO * u64::from(c));
+        !(((y & LOW7) + LOW7) | y) & HI
+    };
+    let mut i = 0;
+    while i + 8 <= b.len() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[i..i + 8]);
+        let x = u64::from_le_bytes(w);
+        let slash = eq(x, b'/');
+        // Byte k is a `/` and byte k + 1 a `.` or `/` (little-endian:
+        // byte k + 1's bit, shifted down one byte).
+        if slash & ((eq(x, b'.') | slash) >> 8) != 0 {
+            return true;
+        }
+        i += 7;
+    }
+    b[i..]
+        .windows(2)
+        .any(|w| w[0] == b'/' && matches!(w[1], b'.' | b'/'))
 }
 
 /// Joins a relative path to a directory and normalizes.
@@ -1152,6 +1182,46 @@ mod tests {
                 }
             }
             layer = next;
+        }
+    }
+
+    #[test]
+    fn a_path_is_normal_exactly_when_normalizing_keeps_it() {
+        // The word-at-a-time search for `/.` and `//`: the pair at every
+        // offset of paths up to 40 bytes, across word boundaries, among
+        // bytes that look alike (`.` alone, `a/`, bytes of 0x80 and up).
+        let mut paths = Vec::new();
+        for k in 0..30 {
+            for m in 0..10 {
+                for pair in ["//", "/.", "/a", ".a", "a/", "/..", "é/", "/\u{2f}"] {
+                    for fill in ["a", ".", "é", "\u{ae}"] {
+                        paths.push(format!("/{}{pair}{}", fill.repeat(k), "b".repeat(m)));
+                    }
+                }
+            }
+        }
+        for p in paths {
+            assert_eq!(is_normal(&p), normalize(&p) == p, "{p:?}");
+            let slow = p
+                .as_bytes()
+                .windows(2)
+                .any(|w| w[0] == b'/' && matches!(w[1], b'.' | b'/'));
+            assert_eq!(slash_then_dot_or_slash(p.as_bytes()), slow, "{p:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any path of `/`, `.`, letters and non-ASCII: the word-at-a-time
+        /// search agrees with the pair-at-a-time one.
+        #[test]
+        fn the_slash_pair_search_agrees_with_a_byte_scan(
+            p in "[/.aé\u{2e80}]{0,40}",
+        ) {
+            let slow = p
+                .as_bytes()
+                .windows(2)
+                .any(|w| w[0] == b'/' && matches!(w[1], b'.' | b'/'));
+            proptest::prop_assert_eq!(slash_then_dot_or_slash(p.as_bytes()), slow);
         }
     }
 
