@@ -20,7 +20,7 @@
 //! outside. A `cd` permc does not follow (`time cd x`, `eval cd x`) leaves
 //! the shell anywhere. Fail closed, and O(1) per move.
 
-use super::{is_assignment, skip_options, verb_index, LineFacts, Scope, DEV_FILES};
+use super::{skip_options, verb_index, LineFacts, Scope, DEV_FILES};
 use permc_grammar::shell::{CommandLine, Known, Segment};
 
 /// The scope reading of a command line (SPEC §6.2).
@@ -308,18 +308,16 @@ impl Walk<'_, '_> {
     }
 
     /// Notes what a segment sets that changes where a `cd` goes: `CDPATH`
-    /// assigned (as an assignment, or a word given to `export`, `env`,
-    /// `declare`…), `cdable_vars` or a `BASHOPTS` named, a `shopt` with an
-    /// unknown word. One pass over the words: most hold no `=` and are
-    /// shorter than `cdable_vars`.
+    /// named at all (an assignment, a word given to `export`, `env`,
+    /// `declare`, and the builtins that assign a name without `=`: `read
+    /// CDPATH < f`, `mapfile`, `getopts`, `printf -v`, a nameref
+    /// `declare -n r=CDPATH`), `cdable_vars` or a `BASHOPTS` named, a
+    /// `shopt` with an unknown word. One pass over the words: most are
+    /// shorter than `CDPATH` and `cdable_vars`.
     fn reads_dirs(&mut self, seg: &Segment) {
         let mut shopt = false;
         for w in &seg.words {
-            if w.len() >= 7 && w.contains('=') {
-                let name = w.split_once('=').map(|(n, _)| n.trim_end_matches('+'));
-                self.cdpath |=
-                    name == Some("CDPATH") && (is_assignment(w) || w.starts_with("CDPATH"));
-            }
+            self.cdpath |= w.len() >= 6 && w.contains("CDPATH");
             self.cdable |= w.len() >= 8
                 && (w.starts_with("BASHOPTS") || w.len() >= 11 && w.contains("cdable_vars"));
             shopt |= w == "shopt";
