@@ -629,8 +629,11 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
     if !has_shape(&EXTERNAL_TOOLS, verb) {
         return None;
     }
-    let tool_entries = || EXTERNAL_EFFECT.iter().copied().filter(|e| e[0] == verb);
-    if tool_entries().next().is_none() && verb != "gh" {
+    // The table holds each tool's entries together (a unit test checks):
+    // found once, the rest compares only the tool's own.
+    let tool = tool_entries(verb);
+    let tool_entries = || tool.iter().copied();
+    if tool.is_empty() && verb != "gh" {
         return None;
     }
     let is_git = verb == "git";
@@ -658,9 +661,9 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
         // The value word is skipped only when the word after it is not the
         // subcommand itself (`kubectl --v apply`).
         if takes_value && words.get(i + 1).is_some_and(|n| !is_option(n)) {
-            let next_is_sub = EXTERNAL_EFFECT
+            let next_is_sub = tool
                 .iter()
-                .any(|e| e[0] == verb && words.get(i + 1).map(String::as_str) == Some(e[1]))
+                .any(|e| words.get(i + 1).map(String::as_str) == Some(e[1]))
                 || (verb == "gh" && words.get(i + 1).is_some_and(|n| n == "api"));
             if is_git || !next_is_sub {
                 i += 2;
@@ -690,6 +693,18 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
         }
         true
     })
+}
+
+/// The [`EXTERNAL_EFFECT`] entries of one tool: a run of the table.
+fn tool_entries(verb: &str) -> &'static [&'static [&'static str]] {
+    let Some(from) = EXTERNAL_EFFECT.iter().position(|e| e[0] == verb) else {
+        return &[];
+    };
+    let len = EXTERNAL_EFFECT[from..]
+        .iter()
+        .take_while(|e| e[0] == verb)
+        .count();
+    &EXTERNAL_EFFECT[from..from + len]
 }
 
 fn w_is(words: &[String], i: usize, s: &str) -> bool {
@@ -847,16 +862,17 @@ pub fn resolve(dir: &str, word: &str) -> String {
 
 /// The scope of a terminal request (SPEC §6.2).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Scope {
+pub struct Scope<'a> {
     /// Normalized roots (a container's two are static text).
-    pub roots: Cow<'static, [Cow<'static, str>]>,
-    /// The (translated, normalized) cwd.
-    pub cwd: String,
+    pub roots: Cow<'a, [Cow<'a, str>]>,
+    /// The (translated, normalized) cwd: borrowed from the request, or
+    /// static, when nothing was resolved or translated.
+    pub cwd: Cow<'a, str>,
 }
 
-impl Scope {
+impl<'a> Scope<'a> {
     /// The scope of a request; `None` without a projectScopeRoot.
-    pub fn of(req: &Request) -> Option<Scope> {
+    pub fn of(req: &'a Request) -> Option<Scope<'a>> {
         let raw = req.context.project_scope_root.as_deref()?;
         // Borrowed when already normal (most roots): a container needs the
         // root only to translate the cwd.
@@ -878,14 +894,14 @@ impl Scope {
             ExecutionMode::Container | ExecutionMode::Mounted
         ) && req.context.container_running;
         if in_container {
-            let cwd = if cwd == root {
-                "/work".to_string()
+            let cwd: Cow<'a, str> = if cwd == root {
+                Cow::Borrowed("/work")
             } else if root == "/" {
-                ["/work", &cwd].concat()
+                ["/work", &cwd].concat().into()
             } else if let Some(rest) = cwd.strip_prefix(&*root).filter(|r| r.starts_with('/')) {
-                ["/work", rest].concat()
+                ["/work", rest].concat().into()
             } else {
-                cwd.into_owned()
+                cwd
             };
             const ROOTS: &[Cow<'static, str>] = &[Cow::Borrowed("/work"), Cow::Borrowed("/tmp")];
             Some(Scope {
@@ -894,8 +910,8 @@ impl Scope {
             })
         } else {
             Some(Scope {
-                roots: Cow::Owned(vec![Cow::Owned(root.into_owned())]),
-                cwd: cwd.into_owned(),
+                roots: Cow::Owned(vec![root]),
+                cwd,
             })
         }
     }
@@ -991,6 +1007,12 @@ mod tests {
             assert!(has_shape(&EXTERNAL_TOOLS, e[0]), "{}", e[0]);
         }
         assert!(has_shape(&EXTERNAL_TOOLS, GH_API_WRITE[0]));
+        // Each tool's entries are one run of the table (`tool_entries`).
+        for e in EXTERNAL_EFFECT {
+            let all: Vec<_> = EXTERNAL_EFFECT.iter().filter(|x| x[0] == e[0]).collect();
+            let run: Vec<_> = tool_entries(e[0]).iter().collect();
+            assert_eq!(all, run, "{}", e[0]);
+        }
         // (`grep` has `glab`'s shape: a word let through is compared.)
         for w in ["ls", "cat", "", "bash", "sudo", "env", "echo", "make"] {
             assert!(!has_shape(&EXTERNAL_TOOLS, w), "{w}");

@@ -570,13 +570,13 @@ fn effective(own: &[Option<Here>], parents: &[u32], mut g: usize) -> Here {
     own.first().copied().flatten().unwrap_or(Here::Anywhere)
 }
 
-impl Scope {
+impl Scope<'_> {
     /// Checks every segment's words, values and redirection targets, and
     /// follows `cd`, `pushd` and `popd` (SPEC §6.2, §4.4).
     pub fn check(&self, facts: &LineFacts) -> ScopeReport {
         let mut report = ScopeReport::default();
         if !self.contains(&self.cwd) {
-            report.outside = Some(self.cwd.clone());
+            report.outside = Some(self.cwd.to_string());
         }
         if plain(facts) {
             // Nothing to walk: no word can be a path and nothing moves the
@@ -670,7 +670,7 @@ mod tests {
             let facts = LineFacts::of(&cmd);
             let mut start = ScopeReport::default();
             if !scope.contains(&scope.cwd) {
-                start.outside = Some(scope.cwd.clone());
+                start.outside = Some(scope.cwd.to_string());
             }
             let mut walked = scope.walk(&facts, start);
             // Trailing segments that are no cd-in-scope may be left out.
