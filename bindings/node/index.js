@@ -123,12 +123,18 @@ function plainObject(v) {
 }
 
 /**
- * The §10.1 fields of a request as decideParts' arguments, when every key
- * is known and every value a plain string (containerRunning a boolean), each
- * read once; otherwise null, and the request crosses as JSON text (an `id`,
- * an unknown key, another type: whatever the CLI's reader says of it).
+ * The §10.1 fields of a request in one string for decidePacked, when every
+ * key is known and every value a plain string (containerRunning a
+ * boolean), each read once; otherwise null, and the request crosses as
+ * JSON text (an `id`, an unknown key, another type: whatever the CLI's
+ * reader says of it). The string is a presence mask (bit k for field k of
+ * type, command, cwd, agent, targetBranch, role, executionMode,
+ * containerRunning, projectScopeRoot), then each field after a NUL
+ * (containerRunning "t" or "f"), an absent one empty. A field holding a
+ * NUL makes more parts than ten: the addon refuses the string, and the
+ * JSON text answers.
  */
-function partsOf(r) {
+function packedOf(r) {
   if (!plainObject(r)) return null;
   let a, c;
   for (const k in r) {
@@ -137,16 +143,18 @@ function partsOf(r) {
     else return null;
   }
   if (!plainObject(a) || !plainObject(c)) return null;
-  let type, command, cwd, agent, targetBranch, role, executionMode, containerRunning, projectScopeRoot;
+  let mask = 0;
+  let type = "", command = "", cwd = "", agent = "", targetBranch = "";
+  let role = "", executionMode = "", running = "", projectScopeRoot = "";
   for (const k in a) {
     const v = a[k];
     if (!clean(v)) return null;
     switch (k) {
-      case "type": type = v; break;
-      case "command": command = v; break;
-      case "cwd": cwd = v; break;
-      case "agent": agent = v; break;
-      case "targetBranch": targetBranch = v; break;
+      case "type": type = v; mask |= 1; break;
+      case "command": command = v; mask |= 2; break;
+      case "cwd": cwd = v; mask |= 4; break;
+      case "agent": agent = v; mask |= 8; break;
+      case "targetBranch": targetBranch = v; mask |= 16; break;
       default: return null;
     }
   }
@@ -154,18 +162,20 @@ function partsOf(r) {
     const v = c[k];
     if (k === "containerRunning") {
       if (typeof v !== "boolean") return null;
-      containerRunning = v;
+      running = v ? "t" : "f";
+      mask |= 128;
       continue;
     }
     if (!clean(v)) return null;
     switch (k) {
-      case "role": role = v; break;
-      case "executionMode": executionMode = v; break;
-      case "projectScopeRoot": projectScopeRoot = v; break;
+      case "role": role = v; mask |= 32; break;
+      case "executionMode": executionMode = v; mask |= 64; break;
+      case "projectScopeRoot": projectScopeRoot = v; mask |= 256; break;
       default: return null;
     }
   }
-  return [type, command, cwd, agent, targetBranch, role, executionMode, containerRunning, projectScopeRoot];
+  return mask + "\0" + type + "\0" + command + "\0" + cwd + "\0" + agent + "\0" + targetBranch + "\0" +
+    role + "\0" + executionMode + "\0" + running + "\0" + projectScopeRoot;
 }
 
 class Policy {
@@ -180,11 +190,11 @@ class Policy {
 
   /** SPEC §10.2's decision for a §10.1 request; throws when it cannot be read. */
   decide(request) {
-    const parts = partsOf(request);
-    if (parts !== null) {
+    const packed = packedOf(request);
+    if (packed !== null) {
       let f;
       try {
-        f = this._native.decideParts(...parts);
+        f = this._native.decidePacked(packed);
       } catch (e) {
         if (e && e.diagnostics) throw e;
         rethrow(e);

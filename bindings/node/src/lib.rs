@@ -14,7 +14,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use napi::{Error, Result, Status};
+use napi::{Env, Error, JsString, NapiRaw, Result, Status};
 use napi_derive::napi;
 use permc_runtime::answer::Decider;
 use permc_runtime::answer::{read_request, write_answer_line};
@@ -153,60 +153,32 @@ impl NativePolicy {
         })
     }
 
-    /// The same for a request index.js has taken apart: the fields of
-    /// SPEC §10.1 as arguments (`undefined` = absent), for a request whose
-    /// every key is known and every value a string (`containerRunning` a
-    /// boolean), so that no JSON text is written or read. They are put
-    /// back into the reader's tree, in this order, and read by the CLI's
-    /// strict reader; a request it refuses answers an empty string, and
-    /// index.js then sends the JSON text (so the error is the one `permc
-    /// decide` gives for the request as written, its key order included).
+    /// The same for a request index.js has taken apart (`packedOf`), for
+    /// a request whose every key is known and every value a string
+    /// (`containerRunning` a boolean), so that no JSON text is written or
+    /// read: a presence mask (bit `k` set when field `k` is given), then
+    /// the nine fields of SPEC §10.1 (`type`, `command`, `cwd`, `agent`,
+    /// `targetBranch`, `role`, `executionMode`, `containerRunning` as `t`
+    /// or `f`, `projectScopeRoot`), each after a NUL, an absent one empty.
+    /// One string crosses instead of nine arguments (each asked of V8 for
+    /// its type, its UTF-8 length, then its bytes), read in one pass
+    /// ([`utf8_of`]); the answer crosses as one-byte text when it is ASCII
+    /// (no UTF-8 decoding in V8). Text that is not ten parts (a field
+    /// holding a NUL), or fields the strict reader refuses, answer an
+    /// empty string, and index.js then sends the JSON text (so the error
+    /// is the one `permc decide` gives for the request as written, its key
+    /// order included).
     #[napi]
-    #[allow(clippy::too_many_arguments)]
-    pub fn decide_parts(
-        &self,
-        kind: Option<String>,
-        command: Option<String>,
-        cwd: Option<String>,
-        agent: Option<String>,
-        target_branch: Option<String>,
-        role: Option<String>,
-        execution_mode: Option<String>,
-        container_running: Option<bool>,
-        project_scope_root: Option<String>,
-    ) -> Result<String> {
+    pub fn decide_packed(&self, env: Env, packed: JsString) -> Result<JsString> {
         guarded(|| {
-            fn s<'a>(k: &'static str, v: &'a Option<String>) -> Option<(Cow<'a, str>, Node<'a>)> {
-                v.as_deref()
-                    .map(|v| (Cow::Borrowed(k), Node::String(Cow::Borrowed(v))))
+            let mut buf = Vec::new();
+            let text = utf8_of(&env, &packed, &mut buf)?;
+            let answer = self.decide_packed_text(text).unwrap_or_default();
+            if answer.is_ascii() {
+                env.create_string_latin1(answer.as_bytes())
+            } else {
+                env.create_string(&answer)
             }
-            let action: Vec<_> = [
-                s("type", &kind),
-                s("command", &command),
-                s("cwd", &cwd),
-                s("agent", &agent),
-                s("targetBranch", &target_branch),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            let context: Vec<_> = [
-                s("role", &role),
-                s("executionMode", &execution_mode),
-                container_running.map(|b| (Cow::Borrowed("containerRunning"), Node::Bool(b))),
-                s("projectScopeRoot", &project_scope_root),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            let tree = Node::Object(vec![
-                (Cow::Borrowed("action"), Node::Object(action)),
-                (Cow::Borrowed("context"), Node::Object(context)),
-            ]);
-            let Ok(req) = Request::from_node(&tree).1 else {
-                return Ok(String::new());
-            };
-            Ok(fields_of(&self.policy.decide(&req)).unwrap_or_else(|| self.line_of(&req)))
         })
     }
 
@@ -272,12 +244,96 @@ fn fields_of(d: &permc_runtime::Decision) -> Option<String> {
 }
 
 impl NativePolicy {
+    /// [`NativePolicy::decide_packed`]'s answer for its text: the fields
+    /// put back into the reader's tree, in SPEC §10.1's order, and read by
+    /// the CLI's strict reader; [`fields_of`]'s string, or the answer
+    /// line. `None` when the text is not a mask and nine fields, or the
+    /// reader refuses them.
+    fn decide_packed_text(&self, text: &str) -> Option<String> {
+        const KEYS: [&str; 9] = [
+            "type",
+            "command",
+            "cwd",
+            "agent",
+            "targetBranch",
+            "role",
+            "executionMode",
+            "containerRunning",
+            "projectScopeRoot",
+        ];
+        let mut parts = text.split('\0');
+        let mask: u32 = parts.next()?.parse().ok()?;
+        if mask >> KEYS.len() != 0 {
+            return None;
+        }
+        let (mut action, mut context) = (Vec::with_capacity(5), Vec::with_capacity(4));
+        for (k, key) in KEYS.into_iter().enumerate() {
+            let v = parts.next()?;
+            if mask & (1 << k) == 0 {
+                continue;
+            }
+            let value = match (key, v) {
+                ("containerRunning", "t") => Node::Bool(true),
+                ("containerRunning", "f") => Node::Bool(false),
+                ("containerRunning", _) => return None,
+                _ => Node::String(Cow::Borrowed(v)),
+            };
+            let fields = if k < 5 { &mut action } else { &mut context };
+            fields.push((Cow::Borrowed(key), value));
+        }
+        if parts.next().is_some() {
+            return None;
+        }
+        let tree = Node::Object(vec![
+            (Cow::Borrowed("action"), Node::Object(action)),
+            (Cow::Borrowed("context"), Node::Object(context)),
+        ]);
+        let req = Request::from_node(&tree).1.ok()?;
+        Some(fields_of(&self.policy.decide(&req)).unwrap_or_else(|| self.line_of(&req)))
+    }
+
     /// The answer line of a decided request, for a decision
     /// [`fields_of`] cannot carry.
     fn line_of(&self, req: &permc_runtime::Request) -> String {
         let d = self.policy.decide(req);
         serde_json::to_string(&d).unwrap_or_default()
     }
+}
+
+/// A JavaScript string's UTF-8 text in one pass: napi-rs' `String`
+/// conversion asks V8 for the UTF-8 length first (a scan of the string)
+/// and then for the bytes; here the buffer is sized from the UTF-16
+/// length, which V8 keeps (3 bytes a code unit at most), and filled by
+/// one call. V8 writes valid UTF-8 (a lone surrogate replaced; index.js
+/// sends none); it is checked again here.
+fn utf8_of<'b>(env: &Env, s: &JsString, buf: &'b mut Vec<u8>) -> Result<&'b str> {
+    let cap = s.utf16_len()? * 3 + 1;
+    buf.clear();
+    buf.reserve(cap);
+    let mut written = 0usize;
+    // SAFETY: `buf` has room for `cap` bytes; Node-API writes at most
+    // `cap - 1` bytes of text and a NUL, and says in `written` how many
+    // bytes of text it wrote.
+    let status = unsafe {
+        napi::sys::napi_get_value_string_utf8(
+            env.raw(),
+            s.raw(),
+            buf.as_mut_ptr().cast(),
+            cap,
+            &mut written,
+        )
+    };
+    if status != napi::sys::Status::napi_ok || written >= cap {
+        return Err(error(
+            "invalid_argument",
+            "the request is not a readable string",
+            Vec::new(),
+        ));
+    }
+    // SAFETY: the first `written` bytes were written (above).
+    unsafe { buf.set_len(written) };
+    std::str::from_utf8(buf)
+        .map_err(|_| error("invalid_json", "the request is not valid UTF-8", Vec::new()))
 }
 
 fn read(request: &str) -> Result<permc_runtime::Request> {

@@ -60,8 +60,8 @@ test("every request of examples/ and the corpus: the addon answers as permc deci
 });
 
 test("a request taken apart (no JSON text) answers as the same request as text, and as the CLI", () => {
-  // index.js passes a request of known keys and string values as
-  // arguments; anything else, and anything the reader refuses, goes as
+  // index.js passes a request of known keys and string values as one
+  // packed string; anything else, and anything the reader refuses, goes as
   // JSON text. Both ways must give permc decide's answer, byte for byte.
   const p = examples();
   const viaText = (req) => {
@@ -86,6 +86,16 @@ test("a request taken apart (no JSON text) answers as the same request as text, 
     { ...base, action: { type: "git_merge", targetBranch: "main", agent: "dev-api" } },
     { ...base, context: { role: "developer" } },
     { ...base, action: { ...base.action, cwd: "relative/dir" } },
+    // One string crosses (index.js' packedOf): empty fields are present,
+    // absent ones absent; a NUL in any field, or non-ASCII text in the
+    // answer, must not change a byte.
+    { ...base, action: { ...base.action, cwd: "", command: "" } },
+    { ...base, action: { ...base.action, agent: "" }, context: { role: "developer", projectScopeRoot: "" } },
+    { ...base, action: { ...base.action, agent: "dev\u0000web" } },
+    { ...base, context: { ...base.context, projectScopeRoot: "/home/ana/p\u0000" } },
+    { ...base, action: { ...base.action, command: "echo ação && rm -rf /tmp/ção" } },
+    { ...base, action: { ...base.action, command: "git push origin 分支", cwd: "/home/ana/p/ção" } },
+    { action: { type: "terminal", command: "ls" }, context: { role: "developer" } },
   ];
   for (const req of reqs) {
     const got = answer(p, req);
