@@ -553,11 +553,73 @@ impl Request {
         (id, read(node))
     }
 
+    /// Reads a request from its fields as a binding found them, each key
+    /// given once and no other key (see [`Parts`]): the typed reading of
+    /// a plain JSON line ([`Request::from_json_with_id`]'s scanner), with
+    /// no tree. `None` when a field does not read as its type would (no
+    /// or an unknown `type`, `role` or `executionMode`): the caller then
+    /// builds the [`Node`] tree for [`Request::from_node`], whose error
+    /// names the field. A request whose every field reads is checked as a
+    /// whole as the strict reader checks it ([`complete`]), so its error
+    /// is the same too.
+    pub fn from_parts(p: &Parts<'_>) -> Option<Result<Request, RequestError>> {
+        let kind = ActionType::from_name(p.kind?)?;
+        let role = Role::parse(p.role?)?;
+        let execution_mode = match p.execution_mode {
+            None => ExecutionMode::Container,
+            Some(m) => ExecutionMode::parse(m)?,
+        };
+        let own = |s: Option<&str>| s.map(str::to_owned);
+        Some(complete(
+            Action {
+                kind,
+                command: own(p.command),
+                cwd: own(p.cwd),
+                agent: own(p.agent),
+                target_branch: own(p.target_branch),
+            },
+            Context {
+                role,
+                execution_mode,
+                container_running: p.container_running.unwrap_or(false),
+                project_scope_root: own(p.project_scope_root),
+            },
+        ))
+    }
+
     /// Reads a request from a JSON value. A `Value` keeps one of the keys
     /// given twice: read text with [`Request::from_json`] to refuse those.
     pub fn from_value(v: &Value) -> Result<Request, RequestError> {
         read(&Node::of(v))
     }
+}
+
+/// The fields of a request (SPEC §10.1) as a binding reads them from its
+/// runtime's own values, for [`Request::from_parts`]: `None` is a field
+/// absent or `null`, as the strict reader takes both. Only for a request
+/// with no other key (no `id`, no unknown field), each key given once,
+/// every value a string (`containerRunning` a boolean): anything else is
+/// read from its [`Node`] tree.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Parts<'a> {
+    /// `action.type`.
+    pub kind: Option<&'a str>,
+    /// `action.command`.
+    pub command: Option<&'a str>,
+    /// `action.cwd`.
+    pub cwd: Option<&'a str>,
+    /// `action.agent`.
+    pub agent: Option<&'a str>,
+    /// `action.targetBranch`.
+    pub target_branch: Option<&'a str>,
+    /// `context.role`.
+    pub role: Option<&'a str>,
+    /// `context.executionMode`.
+    pub execution_mode: Option<&'a str>,
+    /// `context.containerRunning`.
+    pub container_running: Option<bool>,
+    /// `context.projectScopeRoot`.
+    pub project_scope_root: Option<&'a str>,
 }
 
 /// How many bytes at the start of `s` a JSON string holds as they are:
@@ -1176,6 +1238,96 @@ mod tests {
         assert_eq!(id, Some(Value::from(3)));
         assert_eq!(r.expect_err("relative cwd").code, "invalid_field");
         assert_plain_scanner_agrees(t);
+    }
+
+    /// `from_parts` reads as the strict reader reads the same fields in a
+    /// tree, or gives way: every combination of small pools of values,
+    /// valid and not (unknown names, empty and relative paths, `/`).
+    #[test]
+    fn typed_parts_read_as_their_tree_reads_or_give_way() {
+        fn opt<T: Copy>(v: &[T]) -> Vec<Option<T>> {
+            std::iter::once(None)
+                .chain(v.iter().copied().map(Some))
+                .collect()
+        }
+        let kinds = opt(&["terminal", "git_merge", "teleport", ""]);
+        let commands = opt(&["ls", ""]);
+        let cwds = opt(&["", "/p/x", "rel"]);
+        let agents = opt(&["a"]);
+        let targets = opt(&["main"]);
+        let roles = opt(&["developer", "god"]);
+        let modes = opt(&["container", "runner", "x"]);
+        let running = opt(&[true, false]);
+        let roots = opt(&["/p", "/", "rel", "", "//"]);
+        let sizes = [
+            kinds.len(),
+            commands.len(),
+            cwds.len(),
+            agents.len(),
+            targets.len(),
+            roles.len(),
+            modes.len(),
+            running.len(),
+            roots.len(),
+        ];
+        let all: usize = sizes.iter().product();
+        let mut typed = 0;
+        for n in 0..all {
+            // Case `n` in mixed radix: one index into each pool.
+            let mut ix = [0; 9];
+            let mut rest = n;
+            for (i, size) in ix.iter_mut().zip(sizes) {
+                *i = rest % size;
+                rest /= size;
+            }
+            let p = Parts {
+                kind: kinds[ix[0]],
+                command: commands[ix[1]],
+                cwd: cwds[ix[2]],
+                agent: agents[ix[3]],
+                target_branch: targets[ix[4]],
+                role: roles[ix[5]],
+                execution_mode: modes[ix[6]],
+                container_running: running[ix[7]],
+                project_scope_root: roots[ix[8]],
+            };
+            let Some(fast) = Request::from_parts(&p) else {
+                continue;
+            };
+            typed += 1;
+            let s = |k: &'static str, v: Option<&'static str>| {
+                v.map(|v| (Cow::Borrowed(k), Node::String(v.into())))
+            };
+            let action = [
+                s("type", p.kind),
+                s("command", p.command),
+                s("cwd", p.cwd),
+                s("agent", p.agent),
+                s("targetBranch", p.target_branch),
+            ];
+            let context = [
+                s("role", p.role),
+                s("executionMode", p.execution_mode),
+                p.container_running
+                    .map(|b| (Cow::Borrowed("containerRunning"), Node::Bool(b))),
+                s("projectScopeRoot", p.project_scope_root),
+            ];
+            let tree = Node::Object(vec![
+                (
+                    "action".into(),
+                    Node::Object(action.into_iter().flatten().collect()),
+                ),
+                (
+                    "context".into(),
+                    Node::Object(context.into_iter().flatten().collect()),
+                ),
+            ]);
+            let (id, slow) = Request::from_node(&tree);
+            assert!(id.is_none());
+            assert_eq!(fast, slow, "{p:?}");
+        }
+        // Both ways are exercised: typed answers and errors, and giving way.
+        assert!(typed > 1_000 && typed < all, "{typed} of {all}");
     }
 
     /// The plain scanner builds serde's tree, or gives way to serde.

@@ -18,9 +18,8 @@ use napi::{Env, Error, JsString, NapiRaw, Result, Status};
 use napi_derive::napi;
 use permc_runtime::answer::Decider;
 use permc_runtime::answer::{read_request, write_answer_line};
-use permc_runtime::{LoadError, Node, Policy, Request};
+use permc_runtime::{LoadError, Parts, Policy, Request};
 use serde_json::{json, Value};
-use std::borrow::Cow;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
@@ -245,50 +244,43 @@ fn fields_of(d: &permc_runtime::Decision) -> Option<String> {
 
 impl NativePolicy {
     /// [`NativePolicy::decide_packed`]'s answer for its text: the fields
-    /// put back into the reader's tree, in SPEC §10.1's order, and read by
-    /// the CLI's strict reader; [`fields_of`]'s string, or the answer
-    /// line. `None` when the text is not a mask and nine fields, or the
-    /// reader refuses them.
+    /// read typed ([`Request::from_parts`], the typed reading of a plain
+    /// JSON line); [`fields_of`]'s string, or the answer line. `None` when
+    /// the text is not a mask and nine fields, or the fields do not read:
+    /// index.js then sends the JSON text, and the strict reader's error
+    /// is the answer.
     fn decide_packed_text(&self, text: &str) -> Option<String> {
-        const KEYS: [&str; 9] = [
-            "type",
-            "command",
-            "cwd",
-            "agent",
-            "targetBranch",
-            "role",
-            "executionMode",
-            "containerRunning",
-            "projectScopeRoot",
-        ];
         let mut parts = text.split('\0');
         let mask: u32 = parts.next()?.parse().ok()?;
-        if mask >> KEYS.len() != 0 {
+        if mask >> 9 != 0 {
             return None;
         }
-        let (mut action, mut context) = (Vec::with_capacity(5), Vec::with_capacity(4));
-        for (k, key) in KEYS.into_iter().enumerate() {
+        let mut f = [None; 9];
+        for (k, field) in f.iter_mut().enumerate() {
             let v = parts.next()?;
-            if mask & (1 << k) == 0 {
-                continue;
-            }
-            let value = match (key, v) {
-                ("containerRunning", "t") => Node::Bool(true),
-                ("containerRunning", "f") => Node::Bool(false),
-                ("containerRunning", _) => return None,
-                _ => Node::String(Cow::Borrowed(v)),
-            };
-            let fields = if k < 5 { &mut action } else { &mut context };
-            fields.push((Cow::Borrowed(key), value));
+            *field = (mask & (1 << k) != 0).then_some(v);
         }
         if parts.next().is_some() {
             return None;
         }
-        let tree = Node::Object(vec![
-            (Cow::Borrowed("action"), Node::Object(action)),
-            (Cow::Borrowed("context"), Node::Object(context)),
-        ]);
-        let req = Request::from_node(&tree).1.ok()?;
+        let container_running = match f[7] {
+            None => None,
+            Some("t") => Some(true),
+            Some("f") => Some(false),
+            Some(_) => return None,
+        };
+        let p = Parts {
+            kind: f[0],
+            command: f[1],
+            cwd: f[2],
+            agent: f[3],
+            target_branch: f[4],
+            role: f[5],
+            execution_mode: f[6],
+            container_running,
+            project_scope_root: f[8],
+        };
+        let req = Request::from_parts(&p)?.ok()?;
         Some(fields_of(&self.policy.decide(&req)).unwrap_or_else(|| self.line_of(&req)))
     }
 

@@ -24,7 +24,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use permc_runtime::answer::Decider;
-use permc_runtime::{LoadError, Node, Policy, Request};
+use permc_runtime::{LoadError, Node, Parts, Policy, Request};
 use rustler::{Atom, Encoder, Env, ListIterator, MapIterator, ResourceArc, Term, TermType};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -418,9 +418,106 @@ fn value_term<'a>(env: Env<'a>, v: &Value, atom_keys: bool) -> Term<'a> {
     }
 }
 
+/// The name of a map key that is one of `names` (an atom or a UTF-8
+/// binary), as the static text in `names`; `None` for any other key.
+fn key_name(k: Term, names: &[&'static str]) -> Option<&'static str> {
+    let text = match k.get_type() {
+        TermType::Atom => atom_str(k)?,
+        TermType::Binary => binary_str(k).ok()?,
+        _ => return None,
+    };
+    names.iter().copied().find(|n| *n == text)
+}
+
+/// A string field's value: a UTF-8 binary, `nil` (absent, as JSON's
+/// `null`) or, for a name (`type: :terminal`), an atom [`atom_str`]
+/// knows; `Err` for anything else.
+fn typed_str<'a>(v: Term<'a>, names: bool) -> Result<Option<&'a str>, ()> {
+    match v.get_type() {
+        TermType::Binary => binary_str(v).map(Some).map_err(|_| ()),
+        TermType::Atom => match atom_str(v) {
+            Some("nil") => Ok(None),
+            Some("true" | "false") | None => Err(()),
+            Some(name) if names => Ok(Some(name)),
+            Some(_) => Err(()),
+        },
+        _ => Err(()),
+    }
+}
+
+/// The typed reading of a request map ([`Request::from_parts`]): the
+/// common request, a map of `action` and `context` whose every key is a
+/// known field, given once, and every value a string, `nil` or a name's
+/// atom (`containerRunning` a boolean or `nil`), read straight into its
+/// fields with no tree. `None` for anything else (an `id`, an unknown or
+/// repeated key, another type, an unknown name): the tree and the strict
+/// reader read it, so the error is theirs.
+fn typed(request: Term) -> Option<Result<Request, permc_runtime::RequestError>> {
+    const ROOT: &[&str] = &["action", "context"];
+    const ACTION: &[&str] = &["type", "command", "cwd", "agent", "targetBranch"];
+    const CONTEXT: &[&str] = &[
+        "role",
+        "executionMode",
+        "containerRunning",
+        "projectScopeRoot",
+    ];
+    if request.get_type() != TermType::Map || request.map_size().ok()? != 2 {
+        return None;
+    }
+    let mut p = Parts::default();
+    let mut seen = 0u16;
+    let mut once = |bit: u16| (seen & bit == 0).then(|| seen |= bit);
+    for (k, v) in MapIterator::new(request)? {
+        let root = key_name(k, ROOT)?;
+        once(if root == "action" { 1 } else { 2 })?;
+        if v.get_type() != TermType::Map {
+            return None;
+        }
+        for (k, v) in MapIterator::new(v)? {
+            if root == "action" {
+                let key = key_name(k, ACTION)?;
+                let names = key == "type";
+                let value = typed_str(v, names).ok()?;
+                match key {
+                    "type" => (once(4)?, p.kind = value),
+                    "command" => (once(8)?, p.command = value),
+                    "cwd" => (once(16)?, p.cwd = value),
+                    "agent" => (once(32)?, p.agent = value),
+                    _ => (once(64)?, p.target_branch = value),
+                };
+            } else {
+                let key = key_name(k, CONTEXT)?;
+                if key == "containerRunning" {
+                    once(128)?;
+                    p.container_running = match atom_str(v) {
+                        Some("true") => Some(true),
+                        Some("false") => Some(false),
+                        Some("nil") => None,
+                        _ => return None,
+                    };
+                    continue;
+                }
+                let value = typed_str(v, key != "projectScopeRoot").ok()?;
+                match key {
+                    "role" => (once(256)?, p.role = value),
+                    "executionMode" => (once(512)?, p.execution_mode = value),
+                    _ => (once(1024)?, p.project_scope_root = value),
+                };
+            }
+        }
+    }
+    Request::from_parts(&p)
+}
+
 /// Reads a request term with the CLI's reader: the request's `id`, and
-/// the request or the `{:error, …}` term.
+/// the request or the `{:error, …}` term. The common request is read
+/// typed ([`typed`]); any other is turned into its JSON tree.
 fn read<'a>(env: Env<'a>, request: Term<'a>) -> Result<(Option<Value>, Request), Term<'a>> {
+    if let Some(r) = typed(request) {
+        return r
+            .map(|r| (None, r))
+            .map_err(|e| error_map(env, e.code, &e.message));
+    }
     let tree = node(request, 0).map_err(|e| error_map(env, e.code, &e.message()))?;
     let (id, req) = Request::from_node(&tree);
     match req {
