@@ -233,6 +233,29 @@ test("a panic inside the addon is thrown as an Error, and the addon goes on", ()
   assert.equal(examples().decide(base).policy, "auto_approve");
 });
 
+test("policies loaded one after another are reported to V8 and taken back when collected", () => {
+  // Each policy reports an estimate of its memory to V8 (so that replaced
+  // policies are collected early) and takes it back when finalized.
+  assert.ok(global.gc, "run with --expose-gc");
+  const external = () => {
+    global.gc();
+    return process.memoryUsage().external;
+  };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "permc-node-"));
+  const art = path.join(dir, "policy.permc");
+  execFileSync(cli, ["compile", "--permissions", ex("permissions.json"), "--autonomy", ex("autonomy.json"), "-o", art]);
+  const base0 = external();
+  let p = examples();
+  const held = external() - base0;
+  assert.ok(held > 0, `a loaded policy reports its memory (${held} bytes)`);
+  for (let i = 0; i < 200; i++) p = i % 2 ? examples() : loadArtifact(art);
+  assert.equal(p.decide(base).policy, "auto_approve");
+  p = null;
+  // Finalizers run after the collection that found the objects dead.
+  for (let i = 0; i < 5 && external() - base0 > held; i++);
+  assert.ok(external() - base0 <= held, `reported memory taken back (${external() - base0} bytes left)`);
+});
+
 test("10,000 decisions in a loop without growing memory", () => {
   assert.ok(global.gc, "run with --expose-gc");
   const p = examples();
