@@ -1,9 +1,14 @@
 //! permc as a Node-API addon: what `bindings/node/index.js` calls.
 //!
-//! The JavaScript side checks that a request is made of JSON values and
-//! writes it as JSON text; here it is read by the CLI's strict reader
-//! and answered by the CLI's answer writer (permc-runtime), so the answer
-//! line is byte for byte `permc decide`'s. Errors cross as JSON text in
+//! The common request (known fields, each once, strings, `containerRunning`
+//! a boolean) crosses as one packed string of its fields
+//! ([`NativePolicy::decide_packed`]) and is read typed
+//! (`Request::from_parts`, the typed reading of the CLI's JSON scanner);
+//! any other, and any that reading refuses, is checked by the JavaScript
+//! side to be made of JSON values and crosses as JSON text, read by the
+//! CLI's strict reader and answered by the CLI's answer writer
+//! (permc-runtime), so the answer is byte for byte `permc decide`'s
+//! either way. Errors cross as JSON text in
 //! the `Error`'s message (`{"code", "message", "diagnostics"}`), which
 //! index.js turns into an `Error` with `code` and `diagnostics`. A panic
 //! is caught here and thrown as an error with code `panic`.

@@ -1,10 +1,13 @@
 //! permc as an Erlang/Elixir NIF: the functions of `Permc.Native`, which
 //! `bindings/elixir/lib/permc.ex` loads with `:erlang.load_nif/2`.
 //!
-//! Every function calls permc-runtime, the library the CLI calls. A request
-//! map is turned, once, into the JSON tree it stands for (`Node`, strings
-//! borrowed from the term's binaries) and read by the CLI's strict reader
-//! (SPEC §10.1): an unknown field, a key given twice (`:role` and
+//! Every function calls permc-runtime, the library the CLI calls. The
+//! common request map (known fields, each once, strings, `nil` or names'
+//! atoms) is read straight into its fields ([`typed`],
+//! `Request::from_parts`, the typed reading the CLI's JSON scanner does);
+//! any other is turned, once, into the JSON tree it stands for (`Node`,
+//! strings borrowed from the term's binaries) and read by the CLI's strict
+//! reader (SPEC §10.1): an unknown field, a key given twice (`:role` and
 //! `"role"`), a value of the wrong type is an error, never a decision. A
 //! term with no JSON form (a pid, a function, a tuple…) is an error too.
 //!
