@@ -150,6 +150,74 @@ pub struct LineFacts {
     unparsed_seen: std::collections::HashSet<String>,
 }
 
+/// Shell variables whose text bash runs as commands, or that change what a
+/// command word runs, with why: set by an assignment, `read`, `export`,
+/// `declare`, an array element…, or read by a prompt. A line with a word
+/// that names one (after quote removal, in any segment or inner line) is
+/// unparsed (SPEC §4.3: text evaluated as code), as `CDPATH` makes a `cd`
+/// unknowable (§6.2). `PS4` is expanded, command substitutions and all,
+/// before each command bash traces (`set -x`, `bash -x`), also in `bash
+/// -c`; the others in an interactive shell, or, for the two tables, when
+/// aliases are expanded or a name is run.
+const CODE_VARIABLES: &[(&str, &str)] = &[
+    (
+        "PS4",
+        "`PS4` is expanded as a prompt before each command bash traces (`set -x`), which runs the commands in it",
+    ),
+    (
+        "PROMPT_COMMAND",
+        "`PROMPT_COMMAND` is run as commands by an interactive shell before each prompt",
+    ),
+    (
+        "PS0",
+        "`PS0` is expanded as a prompt by an interactive shell, which runs the commands in it",
+    ),
+    (
+        "PS1",
+        "`PS1` is expanded as a prompt by an interactive shell, which runs the commands in it",
+    ),
+    (
+        "PS2",
+        "`PS2` is expanded as a prompt by an interactive shell, which runs the commands in it",
+    ),
+    (
+        "BASH_ALIASES",
+        "`BASH_ALIASES` defines aliases: permc cannot know what a later command word runs",
+    ),
+    (
+        "BASH_CMDS",
+        "`BASH_CMDS` sets the file a command name runs: permc cannot know what that name runs",
+    ),
+];
+
+/// The reason of the first word of `line` or its inner lines naming one of
+/// [`CODE_VARIABLES`]. A name is assigned or read by a word it begins
+/// (`PS4=…`, `PS4+=…`, `BASH_CMDS[x]=…`, `read PS4`, `export PS4`), or
+/// inside an expansion (`${PS4:=…}`, an unknown word): an exact word is
+/// read only when it starts with a `P` or a `B`, so a typical word costs
+/// one comparison.
+fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&'static str> {
+    let lines = std::iter::once(line).chain(inner.iter().map(|(_, l)| l));
+    lines.flat_map(|l| &l.segments).find_map(|s| {
+        s.words.iter().zip(&s.known).find_map(|(w, k)| {
+            let exact = *k == Known::Exact;
+            if exact && !matches!(w.as_bytes().first(), Some(b'P' | b'B')) {
+                return None;
+            }
+            CODE_VARIABLES
+                .iter()
+                .find(|(name, _)| {
+                    if exact {
+                        w.starts_with(name)
+                    } else {
+                        w.contains(name)
+                    }
+                })
+                .map(|&(_, why)| why)
+        })
+    })
+}
+
 impl LineFacts {
     /// Reads a command line and everything it runs.
     pub fn of(command: &str) -> LineFacts {
@@ -182,6 +250,9 @@ impl LineFacts {
         if line.segments.len() > 1 {
             facts.index_runs(line.segments.len());
             facts.joints = scope::joints(command, &line);
+        }
+        if let Some(why) = code_variable(&line, &facts.inner_lines) {
+            facts.unparsed_because(why.into());
         }
         // A memchr first: most lines hold no `@`.
         if command.as_bytes().contains(&b'@') && command.contains("@P}") {

@@ -1258,6 +1258,33 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
         {
             format!("`{verb}` of an array element evaluates its subscript as code")
         }
+        "mapfile" | "readarray"
+            if args
+                .iter()
+                .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('C')) =>
+        {
+            format!("`{verb} -C` runs its callback text as commands")
+        }
+        "compgen" if args.iter().any(|a| a.starts_with('-') && a.contains(['C', 'F'])) => {
+            "`compgen -C`/`-F` runs a command or a function to make its words".into()
+        }
+        "unset" if args.iter().any(|a| !a.starts_with('-') && a.contains('[')) => {
+            "`unset` of an array element evaluates its subscript as code".into()
+        }
+        // A later command word then runs text or a file permc never sees
+        // there (bash runs the alias's text in the word's place; `hash -p`
+        // sets the file a name runs; `enable -f` loads a shared object's
+        // code as a builtin).
+        "alias" if args.iter().any(|a| !a.starts_with('-') && a.contains('=')) => {
+            "`alias` defines text that bash runs in place of a later command word: permc cannot know what that word runs".into()
+        }
+        "hash" if args.iter().any(|a| a.starts_with('-') && a.contains('p')) => {
+            "`hash -p` sets the file a command name runs: permc cannot know what that name runs"
+                .into()
+        }
+        "enable" if args.iter().any(|a| a.starts_with('-') && a.contains('f')) => {
+            "`enable -f` loads a shared object's code as a builtin".into()
+        }
         "git" => {
             let mut i = 0;
             let mut found = None;
