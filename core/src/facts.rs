@@ -185,6 +185,14 @@ const CODE_VARIABLES: &[(&str, &str)] = &[
         "`BASH_ALIASES` defines aliases: permc cannot know what a later command word runs",
     ),
     (
+        "GIT_CONFIG",
+        "`GIT_CONFIG…` gives git configuration (aliases, commands) permc cannot read, as `git -c` does",
+    ),
+    (
+        "GIT_EXEC_PATH",
+        "`GIT_EXEC_PATH` sets where git finds its commands, as `git --exec-path` does",
+    ),
+    (
         "BASH_CMDS",
         "`BASH_CMDS` sets the file a command name runs: permc cannot know what that name runs",
     ),
@@ -194,14 +202,14 @@ const CODE_VARIABLES: &[(&str, &str)] = &[
 /// [`CODE_VARIABLES`]. A name is assigned or read by a word it begins
 /// (`PS4=…`, `PS4+=…`, `BASH_CMDS[x]=…`, `read PS4`, `export PS4`), or
 /// inside an expansion (`${PS4:=…}`, an unknown word): an exact word is
-/// read only when it starts with a `P` or a `B`, so a typical word costs
-/// one comparison.
+/// read only when it starts with a `P`, a `B` or a `G`, so a typical word
+/// costs one comparison.
 fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&'static str> {
     let lines = std::iter::once(line).chain(inner.iter().map(|(_, l)| l));
     lines.flat_map(|l| &l.segments).find_map(|s| {
         s.words.iter().zip(&s.known).find_map(|(w, k)| {
             let exact = *k == Known::Exact;
-            if exact && !matches!(w.as_bytes().first(), Some(b'P' | b'B')) {
+            if exact && !matches!(w.as_bytes().first(), Some(b'P' | b'B' | b'G')) {
                 return None;
             }
             CODE_VARIABLES

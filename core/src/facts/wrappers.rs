@@ -1306,14 +1306,81 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
                     1
                 };
             }
-            format!(
-                "`git {}` can define aliases and commands permc cannot read",
-                found?
-            )
+            if let Some(a) = found {
+                format!("`git {a}` can define aliases and commands permc cannot read")
+            } else if args.get(i).is_some_and(|a| a == "config") {
+                // What `git -c` gives for one command, `git config` keeps
+                // for every later one: `alias.st push` makes `git st` a
+                // push; `core.pager` runs a command.
+                let key = git_config_code_key(&args[i + 1..])?;
+                format!(
+                    "`git config {}` sets an alias or a command git runs later, which permc cannot read",
+                    short(key)
+                )
+            } else {
+                return None;
+            }
         }
         _ => return None,
     };
     Some(why)
+}
+
+/// The first key among `git config`'s words that defines an alias or a
+/// command git runs (or a file or transport it reads them from); `None`
+/// when no word is one. Every word not an option is read as a key, so a
+/// value or a subcommand word never hides one (`git config set alias.x
+/// push`); keys are case-insensitive.
+fn git_config_code_key(words: &[String]) -> Option<&String> {
+    const SECTIONS: &[&str] = &[
+        "alias",
+        "include",
+        "includeif",
+        "filter",
+        "pager",
+        "credential",
+        "gpg",
+        "protocol",
+        "uploadpack",
+        "difftool",
+        "mergetool",
+        "browser",
+        "man",
+        "sendemail",
+    ];
+    const KEYS: &[&str] = &[
+        "core.pager",
+        "core.editor",
+        "core.sshcommand",
+        "core.fsmonitor",
+        "core.hookspath",
+        "core.askpass",
+        "core.gitproxy",
+        "core.alternaterefscommand",
+        "diff.external",
+        "sequence.editor",
+        "interactive.difffilter",
+        "web.browser",
+    ];
+    const NAMES: &[&str] = &[
+        "textconv",
+        "command",
+        "cmd",
+        "driver",
+        "helper",
+        "program",
+        "uploadpack",
+        "receivepack",
+        "proxy",
+    ];
+    words.iter().filter(|w| !w.starts_with('-')).find(|w| {
+        let k = w.to_ascii_lowercase();
+        let Some((section, _)) = k.split_once('.') else {
+            return false;
+        };
+        let name = k.rsplit('.').next().unwrap_or("");
+        SECTIONS.contains(&section) || KEYS.contains(&k.as_str()) || NAMES.contains(&name)
+    })
 }
 
 #[cfg(test)]
