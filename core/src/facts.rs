@@ -193,6 +193,22 @@ const CODE_VARIABLES: &[(&str, &str)] = &[
         "`GIT_EXEC_PATH` sets where git finds its commands, as `git --exec-path` does",
     ),
     (
+        "GIT_EXTERNAL_DIFF",
+        "`GIT_EXTERNAL_DIFF` names a command git runs for diffs",
+    ),
+    (
+        "GIT_SSH",
+        "`GIT_SSH`/`GIT_SSH_COMMAND` names a command git runs to reach a remote",
+    ),
+    (
+        "GIT_ASKPASS",
+        "`GIT_ASKPASS` names a command git runs for credentials",
+    ),
+    (
+        "GIT_PROXY_COMMAND",
+        "`GIT_PROXY_COMMAND` names a command git runs to connect",
+    ),
+    (
         "BASH_CMDS",
         "`BASH_CMDS` sets the file a command name runs: permc cannot know what that name runs",
     ),
@@ -202,29 +218,74 @@ const CODE_VARIABLES: &[(&str, &str)] = &[
 /// [`CODE_VARIABLES`]. A name is assigned or read by a word it begins
 /// (`PS4=…`, `PS4+=…`, `BASH_CMDS[x]=…`, `read PS4`, `export PS4`), or
 /// inside an expansion (`${PS4:=…}`, an unknown word): an exact word is
-/// read only when it starts with a `P`, a `B` or a `G`, so a typical word
-/// costs one comparison.
+/// read only when it starts with the first letter of a name, so a typical
+/// word costs one comparison. Then [`COMMAND_VARIABLES`], unless set to
+/// one of [`HARMLESS_COMMANDS`].
 fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&'static str> {
     let lines = std::iter::once(line).chain(inner.iter().map(|(_, l)| l));
     lines.flat_map(|l| &l.segments).find_map(|s| {
         s.words.iter().zip(&s.known).find_map(|(w, k)| {
             let exact = *k == Known::Exact;
-            if exact && !matches!(w.as_bytes().first(), Some(b'P' | b'B' | b'G')) {
+            if exact && !matches!(w.as_bytes().first(), Some(b'P' | b'B' | b'G' | b'E' | b'V')) {
                 return None;
             }
+            let named = |name: &str| {
+                if exact {
+                    w.starts_with(name)
+                } else {
+                    w.contains(name)
+                }
+            };
             CODE_VARIABLES
                 .iter()
-                .find(|(name, _)| {
-                    if exact {
-                        w.starts_with(name)
-                    } else {
-                        w.contains(name)
-                    }
-                })
+                .find(|(name, _)| named(name))
                 .map(|&(_, why)| why)
+                .or_else(|| {
+                    // An editor or a pager is run as a command line; one
+                    // set to a program that runs nothing more is read.
+                    let &(name, why) = COMMAND_VARIABLES.iter().find(|(n, _)| named(n))?;
+                    let value = w.strip_prefix(name).and_then(|v| v.strip_prefix('='));
+                    if exact && value.is_some_and(|v| HARMLESS_COMMANDS.contains(&v)) {
+                        return None;
+                    }
+                    Some(why)
+                })
         })
     })
 }
+
+/// Variables that name a command line a program runs as its editor or
+/// pager (git's, and the ones git and others fall back to).
+const COMMAND_VARIABLES: &[(&str, &str)] = &[
+    (
+        "GIT_EDITOR",
+        "`GIT_EDITOR` names a command line git runs as its editor: permc cannot read it",
+    ),
+    (
+        "GIT_SEQUENCE_EDITOR",
+        "`GIT_SEQUENCE_EDITOR` names a command line git runs as its editor: permc cannot read it",
+    ),
+    (
+        "GIT_PAGER",
+        "`GIT_PAGER` names a command line git runs as its pager: permc cannot read it",
+    ),
+    (
+        "EDITOR",
+        "`EDITOR` names a command line programs run as their editor: permc cannot read it",
+    ),
+    (
+        "VISUAL",
+        "`VISUAL` names a command line programs run as their editor: permc cannot read it",
+    ),
+    (
+        "PAGER",
+        "`PAGER` names a command line programs run as their pager: permc cannot read it",
+    ),
+];
+
+/// Values of [`COMMAND_VARIABLES`] that run nothing beyond themselves
+/// (`GIT_PAGER=cat git log`, `GIT_EDITOR=true git rebase --continue`).
+const HARMLESS_COMMANDS: &[&str] = &["", "true", ":", "cat", "less", "more"];
 
 impl LineFacts {
     /// Reads a command line and everything it runs.

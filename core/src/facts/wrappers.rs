@@ -1318,12 +1318,44 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
                     short(key)
                 )
             } else {
-                return None;
+                let sub = args.get(i)?;
+                let how = git_runs_text(sub, &args[i + 1..])?;
+                format!("`git {sub} {how}` runs a command permc does not read")
             }
         }
         _ => return None,
     };
     Some(why)
+}
+
+/// The option of a git subcommand that runs a command given as its text
+/// or its words (`rebase -x 'git push'`, `submodule foreach …`, `bisect run
+/// …`, a `filter-branch` filter, `difftool -x`, `grep -O`), named as git's
+/// manual names it; `None` for any other.
+fn git_runs_text(sub: &str, args: &[String]) -> Option<&'static str> {
+    // `-x CMD`, `-xCMD`, `--exec CMD`, `--exec=CMD`.
+    let opt = |short: &str, long: &str| {
+        args.iter().any(|a| {
+            let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
+            name == long || (a.starts_with(short) && !a.starts_with("--"))
+        })
+    };
+    match sub {
+        "rebase" if opt("-x", "--exec") => Some("--exec"),
+        "submodule" if args.iter().any(|a| a == "foreach") => Some("foreach"),
+        "bisect" if args.iter().any(|a| a == "run") => Some("run"),
+        "filter-branch"
+            if args.iter().any(|a| {
+                let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
+                name.starts_with("--") && name.ends_with("-filter")
+            }) =>
+        {
+            Some("--…-filter")
+        }
+        "difftool" if opt("-x", "--extcmd") => Some("--extcmd"),
+        "grep" if opt("-O", "--open-files-in-pager") => Some("--open-files-in-pager"),
+        _ => None,
+    }
 }
 
 /// The first key among `git config`'s words that defines an alias or a
