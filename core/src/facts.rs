@@ -229,13 +229,7 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
             if exact && !matches!(w.as_bytes().first(), Some(b'P' | b'B' | b'G' | b'E' | b'V')) {
                 return None;
             }
-            let named = |name: &str| {
-                if exact {
-                    w.starts_with(name)
-                } else {
-                    w.contains(name)
-                }
-            };
+            let named = |name: &str| names(w, name, exact);
             CODE_VARIABLES
                 .iter()
                 .find(|(name, _)| named(name))
@@ -252,6 +246,28 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
                 })
         })
     })
+}
+
+/// Does word `w` name variable `name`: at its start when `exact` (`PS4`,
+/// `PS4=…`, `PS4+=…`, `PS4[…]=…`), anywhere in an expansion otherwise
+/// (`${PS4:=…}`), never as part of a longer name (`PAGERDUTY_KEY`,
+/// `EDITORIAL.md`)? `GIT_CONFIG` and `GIT_SSH` stand for their families
+/// (`GIT_CONFIG_COUNT`, `GIT_SSH_COMMAND`).
+fn names(w: &str, name: &str, exact: bool) -> bool {
+    let family = name == "GIT_CONFIG" || name == "GIT_SSH";
+    let is_name = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let b = w.as_bytes();
+    let at = |i: usize| {
+        let end = i + name.len();
+        b.get(end)
+            .is_none_or(|&c| !is_name(c) || (family && c == b'_'))
+            && (i == 0 || !is_name(b[i - 1]))
+    };
+    if exact {
+        w.starts_with(name) && at(0)
+    } else {
+        w.match_indices(name).any(|(i, _)| at(i))
+    }
 }
 
 /// Variables that name a command line a program runs as its editor or
