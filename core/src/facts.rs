@@ -222,30 +222,38 @@ const CODE_VARIABLES: &[(&str, &str)] = &[
 /// word costs one comparison. Then [`COMMAND_VARIABLES`], unless set to
 /// one of [`HARMLESS_COMMANDS`].
 fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&'static str> {
-    let lines = std::iter::once(line).chain(inner.iter().map(|(_, l)| l));
-    lines.flat_map(|l| &l.segments).find_map(|s| {
-        s.words.iter().zip(&s.known).find_map(|(w, k)| {
-            let exact = *k == Known::Exact;
-            if exact && !matches!(w.as_bytes().first(), Some(b'P' | b'B' | b'G' | b'E' | b'V')) {
-                return None;
+    for l in std::iter::once(line).chain(inner.iter().map(|(_, l)| l)) {
+        for s in &l.segments {
+            for (w, k) in s.words.iter().zip(&s.known) {
+                let exact = *k == Known::Exact;
+                if exact && !matches!(w.as_bytes().first(), Some(b'P' | b'B' | b'G' | b'E' | b'V'))
+                {
+                    continue;
+                }
+                if let Some(why) = variable_named(w, exact) {
+                    return Some(why);
+                }
             }
-            let named = |name: &str| names(w, name, exact);
-            CODE_VARIABLES
-                .iter()
-                .find(|(name, _)| named(name))
-                .map(|&(_, why)| why)
-                .or_else(|| {
-                    // An editor or a pager is run as a command line; one
-                    // set to a program that runs nothing more is read.
-                    let &(name, why) = COMMAND_VARIABLES.iter().find(|(n, _)| named(n))?;
-                    let value = w.strip_prefix(name).and_then(|v| v.strip_prefix('='));
-                    if exact && value.is_some_and(|v| HARMLESS_COMMANDS.contains(&v)) {
-                        return None;
-                    }
-                    Some(why)
-                })
-        })
-    })
+        }
+    }
+    None
+}
+
+/// The reason for a word that names one of [`CODE_VARIABLES`], or one of
+/// [`COMMAND_VARIABLES`] not set to one of [`HARMLESS_COMMANDS`].
+#[inline(never)]
+fn variable_named(w: &str, exact: bool) -> Option<&'static str> {
+    if let Some(&(_, why)) = CODE_VARIABLES.iter().find(|(n, _)| names(w, n, exact)) {
+        return Some(why);
+    }
+    // An editor or a pager is run as a command line; one set to a program
+    // that runs nothing more is read.
+    let &(name, why) = COMMAND_VARIABLES.iter().find(|(n, _)| names(w, n, exact))?;
+    let value = w.strip_prefix(name).and_then(|v| v.strip_prefix('='));
+    if exact && value.is_some_and(|v| HARMLESS_COMMANDS.contains(&v)) {
+        return None;
+    }
+    Some(why)
 }
 
 /// Does word `w` name variable `name`: at its start when `exact` (`PS4`,
