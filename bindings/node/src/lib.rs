@@ -91,11 +91,12 @@ impl NativePolicy {
     /// as an estimate from the files it was read from: a compiled policy
     /// holds about 2× its artifact's bytes, about 20× its rule files'
     /// (README's resident-memory figures at 100k rules). V8 sees only a
-    /// small wrapper object otherwise, so policies replaced one after
-    /// another (a reload on every activation) were collected late and
-    /// each new one faulted in fresh pages: the 100k-rule artifact loaded
-    /// in 8 ms five times, then in 22-45 ms, after a compile of 100k rules
-    /// in the same process. Taken back when V8 finalizes the object.
+    /// small wrapper object otherwise, and a process that reloads its
+    /// policy (each activation) would keep the replaced ones, tens of MB
+    /// each at 100k rules, until an unrelated collection. Taken back when
+    /// V8 finalizes the object. (It does not make loading faster: a slow
+    /// load of the 100k-rule artifact is system time in page faults of
+    /// fresh memory, as many faults as a fast one, README "Performance".)
     fn new(env: &mut Env, policy: Policy, files: &[&str], factor: u64) -> NativePolicy {
         let bytes: u64 = files
             .iter()
