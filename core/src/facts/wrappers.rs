@@ -1271,6 +1271,16 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
         "unset" if args.iter().any(|a| !a.starts_with('-') && a.contains('[')) => {
             "`unset` of an array element evaluates its subscript as code".into()
         }
+        // Commands run from a builtin's or a launcher's words that SPEC
+        // §4.3 does not read past: `jobs -x CMD …` runs CMD; `sg GROUP -c
+        // CMD` (and `sg GROUP CMD`) runs CMD through a shell, as `su -c`,
+        // and `sg GROUP` or `newgrp GROUP` alone a shell reading stdin.
+        "jobs" if args.iter().any(|a| a.starts_with('-') && a.contains('x')) => {
+            "`jobs -x` runs the command in its words, which permc does not read past".into()
+        }
+        "sg" | "newgrp" if args.iter().any(|a| !a.starts_with('-')) => {
+            format!("`{verb} GROUP` runs a shell or a command through one, which permc does not read")
+        }
         // A later command word then runs text or a file permc never sees
         // there (bash runs the alias's text in the word's place; `hash -p`
         // sets the file a name runs; `enable -f` loads a shared object's
