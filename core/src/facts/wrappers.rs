@@ -1268,8 +1268,8 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
         "compgen" if args.iter().any(|a| a.starts_with('-') && a.contains(['C', 'F'])) => {
             "`compgen -C`/`-F` runs a command or a function to make its words".into()
         }
-        "unset" if args.iter().any(|a| !a.starts_with('-') && a.contains('[')) => {
-            "`unset` of an array element evaluates its subscript as code".into()
+        "unset" | "wait" if args.iter().any(|a| !a.starts_with('-') && a.contains('[')) => {
+            format!("`{verb}` of an array element evaluates its subscript as code")
         }
         // Commands run from a builtin's or a launcher's words that SPEC
         // §4.3 does not read past: `jobs -x CMD …` runs CMD; `sg GROUP -c
