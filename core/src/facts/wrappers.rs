@@ -1321,8 +1321,19 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
             } else if args.get(i).is_some_and(|a| a == "config") {
                 // What `git -c` gives for one command, `git config` keeps
                 // for every later one: `alias.st push` makes `git st` a
-                // push; `core.pager` runs a command.
-                let key = git_config_code_key(&args[i + 1..])?;
+                // push; `core.pager` runs a command. Reading one is read
+                // (`git config --get alias.st`, SPEC §8's seed).
+                let rest = &args[i + 1..];
+                let reads = rest.iter().any(|a| {
+                    a.starts_with("--get") || a == "--list" || a == "-l"
+                }) || rest
+                    .iter()
+                    .find(|a| !a.starts_with('-'))
+                    .is_some_and(|a| a == "get" || a == "list");
+                if reads {
+                    return None;
+                }
+                let key = git_config_code_key(rest)?;
                 format!(
                     "`git config {}` sets an alias or a command git runs later, which permc cannot read",
                     short(key)
