@@ -259,8 +259,9 @@ fn variable_named(w: &str, exact: bool) -> Option<&'static str> {
 /// Does word `w` name variable `name`: at its start when `exact` (`PS4`,
 /// `PS4=…`, `PS4+=…`, `PS4[…]=…`), anywhere in an expansion otherwise
 /// (`${PS4:=…}`), never as part of a longer name (`PAGERDUTY_KEY`,
-/// `EDITORIAL.md`)? `GIT_CONFIG` and `GIT_SSH` stand for their families
-/// (`GIT_CONFIG_COUNT`, `GIT_SSH_COMMAND`).
+/// `EDITORIAL.md`), nor as a file's name (`EDITOR.md`)? `GIT_CONFIG` and
+/// `GIT_SSH` stand for their families (`GIT_CONFIG_COUNT`,
+/// `GIT_SSH_COMMAND`).
 fn names(w: &str, name: &str, exact: bool) -> bool {
     let family = name == "GIT_CONFIG" || name == "GIT_SSH";
     let is_name = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
@@ -272,7 +273,16 @@ fn names(w: &str, name: &str, exact: bool) -> bool {
             && (i == 0 || !is_name(b[i - 1]))
     };
     if exact {
-        w.starts_with(name) && at(0)
+        // As a name, or assigned: `PS4`, `PS4=…`, `PS4+=…`, `PS4[…]…`
+        // (not a file `PS4.log`).
+        w.starts_with(name)
+            && at(0)
+            && match b.get(name.len()) {
+                None | Some(b'=' | b'[') => true,
+                Some(b'+') => b.get(name.len() + 1) == Some(&b'='),
+                Some(b'_') => family,
+                _ => false,
+            }
     } else {
         w.match_indices(name).any(|(i, _)| at(i))
     }
