@@ -1324,13 +1324,7 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
                 // push; `core.pager` runs a command. Reading one is read
                 // (`git config --get alias.st`, SPEC §8's seed).
                 let rest = &args[i + 1..];
-                let reads = rest.iter().any(|a| {
-                    a.starts_with("--get") || a == "--list" || a == "-l"
-                }) || rest
-                    .iter()
-                    .find(|a| !a.starts_with('-'))
-                    .is_some_and(|a| a == "get" || a == "list");
-                if reads {
+                if git_config_reads(rest) {
                     return None;
                 }
                 let key = git_config_code_key(rest)?;
@@ -1377,6 +1371,29 @@ fn git_runs_text(sub: &str, args: &[String]) -> Option<&'static str> {
         "grep" if opt("-O", "--open-files-in-pager") => Some("--open-files-in-pager"),
         _ => None,
     }
+}
+
+/// Does `git config` with these words only read (`--get…`, `--list`,
+/// `-l`, or the `get` and `list` subcommands)? git reads options only
+/// before the first other word: `git config alias.st push --get` sets
+/// `alias.st` (`--get` is then a value pattern; git 2.47). The value of
+/// `-f`/`--file`, `--blob`, `--type` and `--default` is skipped.
+fn git_config_reads(words: &[String]) -> bool {
+    let mut i = 0;
+    while let Some(w) = words.get(i) {
+        if !w.starts_with('-') {
+            return i == 0 && (w == "get" || w == "list");
+        }
+        if w == "--" {
+            return false;
+        }
+        if w.starts_with("--get") || w == "--list" || w == "-l" {
+            return true;
+        }
+        let takes_value = ["-f", "--file", "--blob", "--type", "--default"].contains(&w.as_str());
+        i += if takes_value { 2 } else { 1 };
+    }
+    false
 }
 
 /// The first key among `git config`'s words that defines an alias or a
