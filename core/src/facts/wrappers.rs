@@ -1348,15 +1348,20 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
 /// …`, a `filter-branch` filter, `difftool -x`, `grep -O`), named as git's
 /// manual names it; `None` for any other.
 fn git_runs_text(sub: &str, args: &[String]) -> Option<&'static str> {
-    // `-x CMD`, `-xCMD`, `--exec CMD`, `--exec=CMD`.
-    let opt = |short: &str, long: &str| {
-        args.iter().any(|a| {
-            let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
-            name == long || (a.starts_with(short) && !a.starts_with("--"))
+    // As git's parse-options reads them: `-x CMD`, `-xCMD`, in a cluster
+    // (`-ix CMD`), `--exec CMD`, `--exec=CMD`, or a long name's prefix
+    // (`--exe CMD`). A word that only may be one counts (fail closed).
+    let opt = |short: char, long: &str| {
+        args.iter().any(|a| match a.strip_prefix("--") {
+            Some(rest) => {
+                let name = rest.split_once('=').map_or(rest, |(n, _)| n);
+                name.len() >= 2 && long[2..].starts_with(name)
+            }
+            None => a.starts_with('-') && a[1..].contains(short),
         })
     };
     match sub {
-        "rebase" if opt("-x", "--exec") => Some("--exec"),
+        "rebase" if opt('x', "--exec") => Some("--exec"),
         "submodule" if args.iter().any(|a| a == "foreach") => Some("foreach"),
         "bisect" if args.iter().any(|a| a == "run") => Some("run"),
         "filter-branch"
@@ -1367,8 +1372,8 @@ fn git_runs_text(sub: &str, args: &[String]) -> Option<&'static str> {
         {
             Some("--…-filter")
         }
-        "difftool" if opt("-x", "--extcmd") => Some("--extcmd"),
-        "grep" if opt("-O", "--open-files-in-pager") => Some("--open-files-in-pager"),
+        "difftool" if opt('x', "--extcmd") => Some("--extcmd"),
+        "grep" if opt('O', "--open-files-in-pager") => Some("--open-files-in-pager"),
         _ => None,
     }
 }
