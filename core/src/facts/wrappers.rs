@@ -1228,10 +1228,6 @@ fn push_run(
 /// The code-running forms of SPEC §4.3: a phrase when `verb args` is one.
 fn code_running(verb: &str, args: &[String]) -> Option<String> {
     let has = |o: &str| args.iter().any(|a| a == o);
-    let element = |a: &String| {
-        let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
-        name.contains('[')
-    };
     let why = match verb {
         "source" | "." => format!("`{verb}` runs a file's text as commands"),
         "let" => "`let` evaluates its words as arithmetic, which can run commands".into(),
@@ -1239,11 +1235,6 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
             "`printf -v` assigns to a name that may hold code".into()
         }
         "test" | "[" if has("-v") => format!("`{verb} -v` evaluates a name that may hold code"),
-        "read" | "mapfile" | "readarray"
-            if args.iter().any(|a| !a.starts_with('-') && a.contains('[')) =>
-        {
-            format!("`{verb}` into an array element evaluates its subscript as code")
-        }
         "declare" | "typeset" | "local"
             if args.iter().any(|a| {
                 a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'n'])
@@ -1253,10 +1244,18 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
                 "`{verb} -i`/`-n` makes later assignments and expansions evaluate values as arithmetic or names, which can run commands"
             )
         }
-        "declare" | "typeset" | "local" | "export" | "readonly"
-            if args.iter().any(|a| !a.starts_with('-') && element(a)) =>
-        {
-            format!("`{verb}` of an array element evaluates its subscript as code")
+        // A name bash assigns (or `unset` removes) that is not a plain
+        // name: an array element, whose subscript bash evaluates, or a
+        // name from an expansion, which may be one, or `PS4`, `CDPATH`…
+        // (its text is not read: `x=PS4; read "$x"`).
+        _ if assigned_names(verb, args, |n| !is_identifier(n)) => {
+            if assigned_names(verb, args, |n| n.contains('[')) {
+                format!("`{verb}` of an array element evaluates its subscript as code")
+            } else {
+                format!(
+                    "`{verb}` assigns a name given by an expansion, which may be an array element or a variable bash runs (`PS4`)"
+                )
+            }
         }
         "mapfile" | "readarray"
             if args
@@ -1267,9 +1266,6 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
         }
         "compgen" if args.iter().any(|a| a.starts_with('-') && a.contains(['C', 'F'])) => {
             "`compgen -C`/`-F` runs a command or a function to make its words".into()
-        }
-        "unset" | "wait" if args.iter().any(|a| !a.starts_with('-') && a.contains('[')) => {
-            format!("`{verb}` of an array element evaluates its subscript as code")
         }
         // Commands run from a builtin's or a launcher's words that SPEC
         // §4.3 does not read past: `jobs -x CMD …` runs CMD; `sg GROUP -c
@@ -1341,6 +1337,106 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
         _ => return None,
     };
     Some(why)
+}
+
+/// Is `n` a plain shell name (`[A-Za-z_][A-Za-z0-9_]*`)?
+fn is_identifier(n: &str) -> bool {
+    let b = n.as_bytes();
+    b.first()
+        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+        && b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+/// Does `test` hold for a name that builtin `verb` assigns (or `unset`
+/// removes), as written? The names are its operands past its options and
+/// their values, read as bash's `internal_getopt` reads them (a cluster's
+/// value-taking letter takes the rest of the word, else the next word):
+/// `declare`/`typeset`/`local`/`export`/`readonly` `NAME[=…]` (not with
+/// `-f`/`-F`: function names), `read [-a NAME] NAME…`, `mapfile`/
+/// `readarray NAME`, `getopts OPTSTRING NAME`, `wait -p NAME`, `unset
+/// NAME…` (not with `-f`). `false` for any other verb.
+fn assigned_names(verb: &str, args: &[String], test: impl Fn(&str) -> bool) -> bool {
+    /// Which operands (the words after the options) are names.
+    enum Names {
+        All,
+        Second,
+        None,
+    }
+    // (letters taking a value, of them the ones whose value is a name,
+    // the operands that are names).
+    let (values, named, operands) = match verb {
+        "declare" | "typeset" | "local" | "export" | "readonly" => {
+            let functions = args
+                .iter()
+                .take_while(|a| *a != "--")
+                .any(|a| a.starts_with(['-', '+']) && a.contains(['f', 'F']));
+            if functions {
+                return false;
+            }
+            // No option takes a value; `+x` is an option too.
+            let mut options = true;
+            return args.iter().any(|a| {
+                if options && a == "--" {
+                    options = false;
+                    return false;
+                }
+                // `local -` keeps the shell's options: no name.
+                if options && a.starts_with(['-', '+']) {
+                    return false;
+                }
+                options = false;
+                let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
+                test(name.strip_suffix('+').unwrap_or(name))
+            });
+        }
+        "read" => ("dinNptua", "a", Names::All),
+        "mapfile" | "readarray" => ("dnOsuCc", "", Names::All),
+        "getopts" => ("", "", Names::Second),
+        "wait" => ("p", "p", Names::None),
+        // `unset -f`: function names, not evaluated.
+        "unset"
+            if args
+                .iter()
+                .take_while(|a| a.starts_with('-') && *a != "--")
+                .any(|a| a.contains('f')) =>
+        {
+            return false
+        }
+        "unset" => ("", "", Names::All),
+        _ => return false,
+    };
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if a == "--" {
+            break;
+        }
+        if a.len() < 2 || !a.starts_with('-') {
+            i -= 1;
+            break;
+        }
+        for (k, c) in a.char_indices().skip(1) {
+            if values.contains(c) {
+                let rest = &a[k + c.len_utf8()..];
+                let value = if rest.is_empty() {
+                    i += 1;
+                    args.get(i - 1).map_or("", String::as_str)
+                } else {
+                    rest
+                };
+                if named.contains(c) && test(value) {
+                    return true;
+                }
+                break;
+            }
+        }
+    }
+    let rest = args.get(i..).unwrap_or_default();
+    match operands {
+        Names::All => rest.iter().any(|a| test(a)),
+        Names::Second => rest.get(1).is_some_and(|a| test(a)),
+        Names::None => false,
+    }
 }
 
 /// The option of a git subcommand that runs a command given as its text
