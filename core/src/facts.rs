@@ -209,6 +209,14 @@ const CODE_VARIABLES: &[(&str, &str)] = &[
         "`GIT_PROXY_COMMAND` names a command git runs to connect",
     ),
     (
+        "LESSOPEN",
+        "`LESSOPEN` names a command `less` runs on each file it opens",
+    ),
+    (
+        "LESSCLOSE",
+        "`LESSCLOSE` names a command `less` runs on each file it closes",
+    ),
+    (
         "BASH_CMDS",
         "`BASH_CMDS` sets the file a command name runs: permc cannot know what that name runs",
     ),
@@ -226,8 +234,7 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
         for s in &l.segments {
             for (w, k) in s.words.iter().zip(&s.known) {
                 let exact = *k == Known::Exact;
-                if exact && !matches!(w.as_bytes().first(), Some(b'P' | b'B' | b'G' | b'E' | b'V'))
-                {
+                if exact && !w.as_bytes().first().is_some_and(|&b| may_start_a_name(b)) {
                     continue;
                 }
                 if let Some(why) = variable_named(w, exact) {
@@ -237,6 +244,12 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
         }
     }
     None
+}
+
+/// Is `b` the first letter of a name of [`CODE_VARIABLES`] or
+/// [`COMMAND_VARIABLES`] (a unit test holds them to it)?
+fn may_start_a_name(b: u8) -> bool {
+    matches!(b, b'P' | b'B' | b'G' | b'E' | b'V' | b'L')
 }
 
 /// The reason for a word that names one of [`CODE_VARIABLES`], or one of
@@ -1181,6 +1194,10 @@ mod tests {
             assert!(has_shape(&EXTERNAL_TOOLS, e[0]), "{}", e[0]);
         }
         assert!(has_shape(&EXTERNAL_TOOLS, GH_API_WRITE[0]));
+        // Every variable's name passes the one-byte filter of `code_variable`.
+        for (name, _) in CODE_VARIABLES.iter().chain(COMMAND_VARIABLES) {
+            assert!(may_start_a_name(name.as_bytes()[0]), "{name}");
+        }
         // Each tool's entries are one run of the table (`tool_entries`).
         for e in EXTERNAL_EFFECT {
             let all: Vec<_> = EXTERNAL_EFFECT.iter().filter(|x| x[0] == e[0]).collect();
