@@ -102,8 +102,10 @@ fn err(code: &'static str, message: impl Into<String>) -> RequestError {
 /// The fields permc knows, per object (SPEC §10.1). A field of another
 /// action type (`targetBranch` on `git_push`) is known and ignored.
 const ROOT_FIELDS: &[&str] = &["action", "context", "id"];
-const ACTION_FIELDS: &[&str] = &["type", "command", "cwd", "agent", "targetBranch"];
-const CONTEXT_FIELDS: &[&str] = &[
+/// The fields of `action` (a binding reads a request's keys against them).
+pub const ACTION_FIELDS: &[&str] = &["type", "command", "cwd", "agent", "targetBranch"];
+/// The fields of `context`.
+pub const CONTEXT_FIELDS: &[&str] = &[
     "role",
     "executionMode",
     "containerRunning",

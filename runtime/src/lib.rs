@@ -33,7 +33,7 @@ pub mod answer;
 pub mod explain;
 
 // What the bindings read and answer, without depending on the runtime.
-pub use permc_core::request::{Node, Parts, Request, RequestError};
+pub use permc_core::request::{Node, Parts, Request, RequestError, ACTION_FIELDS, CONTEXT_FIELDS};
 pub use permc_core::Decision;
 
 use answer::Decider;

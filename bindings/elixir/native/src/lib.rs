@@ -27,7 +27,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use permc_runtime::answer::Decider;
-use permc_runtime::{LoadError, Node, Parts, Policy, Request};
+use permc_runtime::{LoadError, Node, Parts, Policy, Request, ACTION_FIELDS, CONTEXT_FIELDS};
 use rustler::{Atom, Encoder, Env, ListIterator, MapIterator, ResourceArc, Term, TermType};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -456,14 +456,8 @@ fn typed_str<'a>(v: Term<'a>, names: bool) -> Result<Option<&'a str>, ()> {
 /// repeated key, another type, an unknown name): the tree and the strict
 /// reader read it, so the error is theirs.
 fn typed(request: Term) -> Option<Result<Request, permc_runtime::RequestError>> {
+    // An `id` is read by the tree (it is echoed as any JSON).
     const ROOT: &[&str] = &["action", "context"];
-    const ACTION: &[&str] = &["type", "command", "cwd", "agent", "targetBranch"];
-    const CONTEXT: &[&str] = &[
-        "role",
-        "executionMode",
-        "containerRunning",
-        "projectScopeRoot",
-    ];
     if request.get_type() != TermType::Map || request.map_size().ok()? != 2 {
         return None;
     }
@@ -478,7 +472,7 @@ fn typed(request: Term) -> Option<Result<Request, permc_runtime::RequestError>> 
         }
         for (k, v) in MapIterator::new(v)? {
             if root == "action" {
-                let key = key_name(k, ACTION)?;
+                let key = key_name(k, ACTION_FIELDS)?;
                 let names = key == "type";
                 let value = typed_str(v, names).ok()?;
                 match key {
@@ -489,7 +483,7 @@ fn typed(request: Term) -> Option<Result<Request, permc_runtime::RequestError>> 
                     _ => (once(64)?, p.target_branch = value),
                 };
             } else {
-                let key = key_name(k, CONTEXT)?;
+                let key = key_name(k, CONTEXT_FIELDS)?;
                 if key == "containerRunning" {
                     once(128)?;
                     p.container_running = match atom_str(v) {
