@@ -1231,7 +1231,7 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
     let why = match verb {
         "source" | "." => format!("`{verb}` runs a file's text as commands"),
         "let" => "`let` evaluates its words as arithmetic, which can run commands".into(),
-        "printf" if args.first().is_some_and(|a| a.starts_with("-v")) => {
+        "printf" if args.first().is_some_and(|a| a.starts_with("-v") || may_expand(a)) => {
             "`printf -v` assigns to a name that may hold code".into()
         }
         "test" | "[" if has("-v") => format!("`{verb} -v` evaluates a name that may hold code"),
@@ -1264,14 +1264,14 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
         {
             format!("`{verb} -C` runs its callback text as commands")
         }
-        "compgen" if args.iter().any(|a| a.starts_with('-') && a.contains(['C', 'F'])) => {
+        "compgen" if args.iter().any(|a| option_has(a, &['C', 'F'])) => {
             "`compgen -C`/`-F` runs a command or a function to make its words".into()
         }
         // Commands run from a builtin's or a launcher's words that SPEC
         // §4.3 does not read past: `jobs -x CMD …` runs CMD; `sg GROUP -c
         // CMD` (and `sg GROUP CMD`) runs CMD through a shell, as `su -c`,
         // and `sg GROUP` or `newgrp GROUP` alone a shell reading stdin.
-        "jobs" if args.iter().any(|a| a.starts_with('-') && a.contains('x')) => {
+        "jobs" if args.iter().any(|a| option_has(a, &['x'])) => {
             "`jobs -x` runs the command in its words, which permc does not read past".into()
         }
         "sg" | "newgrp" if args.iter().any(|a| !a.starts_with('-')) => {
@@ -1281,14 +1281,14 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
         // there (bash runs the alias's text in the word's place; `hash -p`
         // sets the file a name runs; `enable -f` loads a shared object's
         // code as a builtin).
-        "alias" if args.iter().any(|a| !a.starts_with('-') && a.contains('=')) => {
+        "alias" if args.iter().any(|a| !a.starts_with('-') && (a.contains('=') || may_expand(a))) => {
             "`alias` defines text that bash runs in place of a later command word: permc cannot know what that word runs".into()
         }
-        "hash" if args.iter().any(|a| a.starts_with('-') && a.contains('p')) => {
+        "hash" if args.iter().any(|a| option_has(a, &['p'])) => {
             "`hash -p` sets the file a command name runs: permc cannot know what that name runs"
                 .into()
         }
-        "enable" if args.iter().any(|a| a.starts_with('-') && a.contains('f')) => {
+        "enable" if args.iter().any(|a| option_has(a, &['f'])) => {
             "`enable -f` loads a shared object's code as a builtin".into()
         }
         "git" => {
@@ -1337,6 +1337,20 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
         _ => return None,
     };
     Some(why)
+}
+
+/// May word `a` be something else once bash expands it (a `$…` or a
+/// backtick in its text, which the reader keeps as written)? Where an
+/// option or a keyword that runs text may stand, such a word may be it
+/// (SPEC §4.4: an unknown word is possibly any token).
+fn may_expand(a: &str) -> bool {
+    a.contains(['$', '`'])
+}
+
+/// Is `a` an option word holding one of `letters` (`-x`, in a cluster
+/// `-ix`), or a word that may expand to one?
+fn option_has(a: &str, letters: &[char]) -> bool {
+    (a.starts_with('-') && !a.starts_with("--") && a[1..].contains(letters)) || may_expand(a)
 }
 
 /// Is `n` a plain shell name (`[A-Za-z_][A-Za-z0-9_]*`)?
@@ -1453,17 +1467,17 @@ fn git_runs_text(sub: &str, args: &[String]) -> Option<&'static str> {
                 let name = rest.split_once('=').map_or(rest, |(n, _)| n);
                 name.len() >= 2 && long[2..].starts_with(name)
             }
-            None => a.starts_with('-') && a[1..].contains(short),
+            None => option_has(a, &[short]),
         })
     };
     match sub {
         "rebase" if opt('x', "--exec") => Some("--exec"),
-        "submodule" if args.iter().any(|a| a == "foreach") => Some("foreach"),
-        "bisect" if args.iter().any(|a| a == "run") => Some("run"),
+        "submodule" if args.iter().any(|a| a == "foreach" || may_expand(a)) => Some("foreach"),
+        "bisect" if args.iter().any(|a| a == "run" || may_expand(a)) => Some("run"),
         "filter-branch"
             if args.iter().any(|a| {
                 let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
-                name.starts_with("--") && name.ends_with("-filter")
+                (name.starts_with("--") && name.ends_with("-filter")) || may_expand(a)
             }) =>
         {
             Some("--…-filter")
@@ -1545,6 +1559,10 @@ fn git_config_code_key(words: &[String]) -> Option<&String> {
         "proxy",
     ];
     words.iter().filter(|w| !w.starts_with('-')).find(|w| {
+        if may_expand(w) {
+            // A key given by an expansion may be any key.
+            return true;
+        }
         let k = w.to_ascii_lowercase();
         let Some((section, _)) = k.split_once('.') else {
             return false;
