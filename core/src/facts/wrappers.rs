@@ -1257,11 +1257,7 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
                 )
             }
         }
-        "mapfile" | "readarray"
-            if args
-                .iter()
-                .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('C')) =>
-        {
+        "mapfile" | "readarray" if args.iter().any(|a| option_has(a, &['C'])) => {
             format!("`{verb} -C` runs its callback text as commands")
         }
         "compgen" if args.iter().any(|a| option_has(a, &['C', 'F'])) => {
