@@ -1542,6 +1542,9 @@ fn git_config_code_key(words: &[String]) -> Option<&String> {
         "sequence.editor",
         "interactive.difffilter",
         "web.browser",
+        // Its hooks are copied into every repository git init or clone
+        // makes, and run there.
+        "init.templatedir",
     ];
     const NAMES: &[&str] = &[
         "textconv",
@@ -1553,6 +1556,9 @@ fn git_config_code_key(words: &[String]) -> Option<&String> {
         "uploadpack",
         "receivepack",
         "proxy",
+        // `submodule.<name>.update = !command` runs on `git submodule
+        // update`.
+        "update",
     ];
     words.iter().filter(|w| !w.starts_with('-')).find(|w| {
         if may_expand(w) {
