@@ -284,21 +284,66 @@ pub fn read_general(src: &str) -> CommandLine {
     }
 }
 
-/// A byte of a line [`read_simple`] takes: a [`is_plain`] byte, a few
-/// more that mean something only beside bytes it refuses (`.` `,` in a
-/// brace expansion, `=` in an array subscript, `~` nowhere to the
-/// reader), blanks, and the bytes of `;`, `&`, `|`, `&&`, `||`, `|&`.
-fn is_simple(b: u8) -> bool {
-    is_plain(b)
-        || matches!(
-            b,
-            b'.' | b',' | b'=' | b'~' | b' ' | b'\t' | b';' | b'&' | b'|'
-        )
-}
+/// What [`read_simple`] makes of a byte: [`REFUSED`] (the general reader
+/// reads the line), a byte of a word, a blank, or a byte of an operator.
+const REFUSED: u8 = 0;
+const WORD: u8 = 1;
+const BLANK: u8 = 2;
+const OPERATOR: u8 = 3;
 
-/// A byte of a word in a line [`read_simple`] takes.
-fn is_simple_word(b: u8) -> bool {
-    !matches!(b, b' ' | b'\t' | b';' | b'&' | b'|')
+/// [`read_simple`]'s byte classes, one load a byte: a [`is_plain`] byte,
+/// and a few more that mean something only beside bytes it refuses (`.`
+/// `,` in a brace expansion, `=` in an array subscript, `~` nowhere to
+/// the reader), make words; blanks; the bytes of `;`, `&`, `|`, `&&`,
+/// `||`, `|&`. Every other byte is refused. (A unit test holds the table
+/// to [`is_plain`].)
+const SIMPLE: [u8; 256] = {
+    let mut t = [REFUSED; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = if b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'-' | b'/' | b'_' | b':' | b'+' | b'@' | b'%' | b'^' | b'.' | b',' | b'=' | b'~'
+            ) {
+            WORD
+        } else if b == b' ' || b == b'\t' {
+            BLANK
+        } else if b == b';' || b == b'&' || b == b'|' {
+            OPERATOR
+        } else {
+            REFUSED
+        };
+        c += 1;
+    }
+    t
+};
+
+/// A shell keyword ([`KEYWORDS`]) or `time`, by length first (a unit test
+/// holds it to the table).
+fn is_keyword_or_time(w: &str) -> bool {
+    matches!(
+        w,
+        "if" | "then"
+            | "elif"
+            | "else"
+            | "fi"
+            | "for"
+            | "while"
+            | "until"
+            | "do"
+            | "done"
+            | "case"
+            | "esac"
+            | "function"
+            | "select"
+            | "coproc"
+            | "[["
+            | "]]"
+            | "!"
+            | "time"
+    )
 }
 
 /// The fast path of [`read`]: most command lines an agent proposes are
@@ -311,52 +356,57 @@ fn is_simple_word(b: u8) -> bool {
 /// operator without a command, `;;`, an empty line), so it never has to
 /// record one: a line it reads parses. Its answer equals the general
 /// reader's (a unit test, a property test and the `shell` fuzz target
-/// compare them).
+/// compare them). One pass, one table load a byte: a refused byte
+/// anywhere returns `None` when the pass reaches it.
 pub fn read_simple(src: &str) -> Option<CommandLine> {
     let b = src.as_bytes();
-    if b.len() > MAX_LEN || !b.iter().all(|&c| is_simple(c)) {
+    if b.len() > MAX_LEN {
         return None;
     }
+    let class = |i: usize| b.get(i).map(|&c| SIMPLE[usize::from(c)]);
     let mut segments: Vec<Segment> = Vec::with_capacity(4);
     let mut groups = vec![0u32];
     let mut i = 0;
     let mut in_pipe = false;
     loop {
-        while b.get(i).is_some_and(|&c| is_blank(c)) {
+        while class(i) == Some(BLANK) {
             i += 1;
         }
-        let Some(&c) = b.get(i) else {
-            // The end, after a command, `;` or `&` (an empty line goes to
-            // the general reader).
-            return (!segments.is_empty()).then_some(CommandLine {
-                segments,
-                unparsed: Vec::new(),
-                unparsed_at: Vec::new(),
-                groups,
-            });
-        };
-        if !is_simple_word(c) {
-            // An operator where a command belongs: a syntax error.
-            return None;
+        match class(i) {
+            None => {
+                // The end, after a command, `;` or `&` (an empty line goes
+                // to the general reader).
+                return (!segments.is_empty()).then_some(CommandLine {
+                    segments,
+                    unparsed: Vec::new(),
+                    unparsed_at: Vec::new(),
+                    groups,
+                });
+            }
+            // An operator where a command belongs (a syntax error), or a
+            // byte the general reader reads.
+            Some(c) if c != WORD => return None,
+            Some(_) => {}
         }
         let start = i;
         let mut words = Vec::with_capacity(4);
-        while b.get(i).is_some_and(|&c| is_simple_word(c)) {
+        while class(i) == Some(WORD) {
             let from = i;
-            while b.get(i).is_some_and(|&c| is_simple_word(c)) {
+            while class(i) == Some(WORD) {
                 i += 1;
             }
             let word = &src[from..i];
             // `time` is a reserved word at command position (and after
             // it); a keyword first makes the line unparsed.
-            if word == "time" || (words.is_empty() && KEYWORDS.contains(&word)) {
+            if is_keyword_or_time(word) && (words.is_empty() || word == "time") {
                 return None;
             }
             words.push(word.to_string());
-            while b.get(i).is_some_and(|&c| is_blank(c)) {
+            while class(i) == Some(BLANK) {
                 i += 1;
             }
         }
+        // Here the line ends, or an operator or a refused byte stands.
         let (piped, own_process, need_command, len) = match (b.get(i), b.get(i + 1)) {
             (None, _) => (false, false, false, 0),
             (Some(b'&'), Some(b'&')) | (Some(b'|'), Some(b'|')) => (false, false, true, 2),
@@ -385,11 +435,12 @@ pub fn read_simple(src: &str) -> Option<CommandLine> {
             holds: 0,
         });
         if need_command {
-            while b.get(i).is_some_and(|&c| is_blank(c)) {
+            while class(i) == Some(BLANK) {
                 i += 1;
             }
-            if !b.get(i).is_some_and(|&c| is_simple_word(c)) {
-                // `a &&` at the end, `a | | b`: a syntax error.
+            if class(i) != Some(WORD) {
+                // `a &&` at the end, `a | | b`: a syntax error (or a byte
+                // the general reader reads).
                 return None;
             }
         }
@@ -2962,6 +3013,30 @@ mod tests {
         ];
         for line in declined {
             assert_eq!(read_simple(line), None, "{line:?}");
+        }
+    }
+
+    /// The fast path's byte table says what `is_plain` and the few more
+    /// bytes say, and its keyword test is the table's.
+    #[test]
+    fn simple_reader_tables() {
+        for c in 0..=255u8 {
+            let want = if is_plain(c) || matches!(c, b'.' | b',' | b'=' | b'~') {
+                WORD
+            } else if is_blank(c) {
+                BLANK
+            } else if matches!(c, b';' | b'&' | b'|') {
+                OPERATOR
+            } else {
+                REFUSED
+            };
+            assert_eq!(SIMPLE[usize::from(c)], want, "byte {c}");
+        }
+        for w in KEYWORDS.iter().chain(&["time"]) {
+            assert!(is_keyword_or_time(w), "{w}");
+        }
+        for w in ["", "iff", "Time", "tim", "[", "]", "!!", "functions", "do."] {
+            assert!(!is_keyword_or_time(w), "{w}");
         }
     }
 
