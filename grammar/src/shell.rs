@@ -299,10 +299,9 @@ const OPERATOR: u8 = 3;
 /// to [`is_plain`].)
 const SIMPLE: [u8; 256] = {
     let mut t = [REFUSED; 256];
-    let mut c = 0;
-    while c < 256 {
-        let b = c as u8;
-        t[c] = if b.is_ascii_alphanumeric()
+    let mut b: u8 = 0;
+    loop {
+        t[b as usize] = if b.is_ascii_alphanumeric()
             || matches!(
                 b,
                 b'-' | b'/' | b'_' | b':' | b'+' | b'@' | b'%' | b'^' | b'.' | b',' | b'=' | b'~'
@@ -315,7 +314,10 @@ const SIMPLE: [u8; 256] = {
         } else {
             REFUSED
         };
-        c += 1;
+        if b == u8::MAX {
+            break;
+        }
+        b += 1;
     }
     t
 };

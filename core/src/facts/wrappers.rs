@@ -21,6 +21,15 @@ pub(crate) enum After {
     Duration,
     /// `xargs`: the verb, followed by words xargs appends (unknown).
     Xargs,
+    /// `flock`: the lock file, then the verb, or `-c`/`--command` and a
+    /// command line.
+    Lock,
+    /// `watch`: the words after the options, joined by spaces, are a
+    /// command line `sh -c` runs.
+    ShellLine,
+    /// `script`: no verb (its operand is a log file); only a command-line
+    /// option (`-c`) says what runs, else an interactive shell does.
+    Script,
 }
 
 /// One wrapper's option grammar (GNU getopt: clusters, attached values,
@@ -52,6 +61,10 @@ pub(crate) struct Wrapper {
     pub numeric: bool,
     /// A privileged wrapper (SPEC §5 step 7b).
     pub privileged: bool,
+    /// Without a verb it runs an interactive shell (`chroot DIR`,
+    /// `fakeroot`), which reads its commands from standard input: the
+    /// line is unparsed, as for a shell (SPEC §4.3).
+    pub bare_shell: bool,
     /// What follows the options.
     pub after: After,
 }
@@ -69,6 +82,7 @@ const fn w(names: &'static [&'static str]) -> Wrapper {
         lone_dash: false,
         numeric: false,
         privileged: false,
+        bare_shell: false,
         after: After::Verb,
     }
 }
@@ -254,6 +268,249 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
         after: After::Xargs,
         ..w(&["xargs"])
     },
+    // Launchers beyond SPEC §4.3's table: each runs the command in its
+    // operands, so reading it as a plain verb let `watch git push` or
+    // `strace -f git push` pass the ceilings under an allow-all pattern.
+    // Read past like the table's wrappers (fail closed: an option their
+    // manual does not define makes the line unparsed).
+    Wrapper {
+        // util-linux flock(1): `flock [options] FILE CMD…` or `FILE -c CMD`.
+        flags: "sexnouFhV",
+        valued: "wEc",
+        long_flags: &[
+            "shared",
+            "exclusive",
+            "nonblock",
+            "nb",
+            "close",
+            "unlock",
+            "no-fork",
+            "verbose",
+            "help",
+            "version",
+        ],
+        long_valued: &["wait", "timeout", "conflict-exit-code", "command"],
+        command_line: &["c", "command"],
+        after: After::Lock,
+        ..w(&["flock"])
+    },
+    Wrapper {
+        // procps-ng watch(1): the command is joined and run by `sh -c`.
+        flags: "bcCeghprtvwx",
+        valued: "nq",
+        optional: "d",
+        long_flags: &[
+            "beep", "color", "no-color", "errexit", "chgexit", "precise", "no-rerun", "no-title",
+            "no-wrap", "exec", "help", "version",
+        ],
+        long_valued: &["interval", "equexit"],
+        long_optional: &["differences"],
+        after: After::ShellLine,
+        ..w(&["watch"])
+    },
+    Wrapper {
+        // strace(1), 6.x.
+        flags: "AcCdDfFhikNnqrtTvVwxyYzZ",
+        valued: "abeEIoOpPsSuUX",
+        long_flags: &[
+            "follow-forks",
+            "output-separately",
+            "output-append-mode",
+            "summary-only",
+            "summary",
+            "summary-wall-clock",
+            "stack-traces",
+            "seccomp-bpf",
+            "no-abbrev",
+            "instruction-pointer",
+            "syscall-number",
+            "successful-only",
+            "failed-only",
+            "debug",
+            "help",
+            "version",
+        ],
+        long_valued: &[
+            "trace",
+            "trace-fds",
+            "trace-path",
+            "signal",
+            "status",
+            "abbrev",
+            "verbose",
+            "raw",
+            "read",
+            "write",
+            "fault",
+            "inject",
+            "kvm",
+            "columns",
+            "attach",
+            "user",
+            "env",
+            "string-limit",
+            "output",
+            "summary-sort-by",
+            "summary-columns",
+            "summary-syscall-overhead",
+            "detach-on",
+            "interruptible",
+            "const-print-style",
+            "argv0",
+            "decode-pids",
+        ],
+        long_optional: &[
+            "daemonize",
+            "quiet",
+            "silent",
+            "decode-fds",
+            "absolute-timestamps",
+            "timestamps",
+            "relative-timestamps",
+            "syscall-times",
+            "strings-in-hex",
+            "tips",
+        ],
+        ..w(&["strace"])
+    },
+    Wrapper {
+        // util-linux taskset(1): `taskset [options] MASK CMD…`.
+        flags: "acphV",
+        long_flags: &["all-tasks", "cpu-list", "pid", "help", "version"],
+        after: After::Duration,
+        ..w(&["taskset"])
+    },
+    Wrapper {
+        // util-linux ionice(1).
+        flags: "thV",
+        valued: "cnpPu",
+        long_flags: &["ignore", "help", "version"],
+        long_valued: &["class", "classdata", "pid", "pgid", "uid"],
+        ..w(&["ionice"])
+    },
+    Wrapper {
+        // util-linux chrt(1): `chrt [options] PRIORITY CMD…`.
+        flags: "abdefimoprRvhV",
+        valued: "TPD",
+        long_flags: &[
+            "all-tasks",
+            "batch",
+            "deadline",
+            "ext",
+            "fifo",
+            "idle",
+            "other",
+            "rr",
+            "reset-on-fork",
+            "max",
+            "pid",
+            "verbose",
+            "help",
+            "version",
+        ],
+        long_valued: &["sched-runtime", "sched-period", "sched-deadline"],
+        after: After::Duration,
+        ..w(&["chrt"])
+    },
+    Wrapper {
+        // GNU coreutils chroot(1): `chroot [options] NEWROOT [CMD…]`.
+        long_flags: &["skip-chdir", "help", "version"],
+        long_valued: &["groups", "userspec"],
+        bare_shell: true,
+        after: After::Duration,
+        ..w(&["chroot"])
+    },
+    Wrapper {
+        // expect's unbuffer(1).
+        flags: "p",
+        long_flags: &[],
+        ..w(&["unbuffer"])
+    },
+    Wrapper {
+        // Debian's xvfb-run(1).
+        flags: "adhl",
+        valued: "efnpsw",
+        long_flags: &["auto-servernum", "auto-display", "help", "listen-tcp"],
+        long_valued: &[
+            "error-file",
+            "auth-file",
+            "server-num",
+            "xauth-protocol",
+            "server-args",
+            "wait",
+        ],
+        ..w(&["xvfb-run"])
+    },
+    Wrapper {
+        // dbus-run-session(1).
+        long_flags: &["help", "version"],
+        long_valued: &["config-file", "dbus-daemon"],
+        ..w(&["dbus-run-session"])
+    },
+    Wrapper {
+        // fakeroot(1): without a command it runs $SHELL.
+        flags: "uhv",
+        valued: "lisb",
+        long_flags: &["unknown-is-real", "help", "version"],
+        long_valued: &["lib", "faked", "fd-base"],
+        bare_shell: true,
+        ..w(&["fakeroot"])
+    },
+    Wrapper {
+        // libfaketime's faketime(1): `faketime [options] TIMESTAMP CMD…`.
+        flags: "mfh",
+        valued: "p",
+        long_flags: &["exclude-monotonic", "disable-shm", "help", "version"],
+        long_valued: &["date-prog"],
+        after: After::Duration,
+        ..w(&["faketime"])
+    },
+    Wrapper {
+        // util-linux script(1): `-c CMD` is a command line; without it an
+        // interactive shell runs.
+        flags: "aefqhV",
+        valued: "cEBIOTmo",
+        optional: "t",
+        long_flags: &[
+            "append", "return", "flush", "force", "quiet", "help", "version",
+        ],
+        long_valued: &[
+            "command",
+            "echo",
+            "log-io",
+            "log-in",
+            "log-out",
+            "log-timing",
+            "logging-format",
+            "output-limit",
+        ],
+        long_optional: &["timing"],
+        command_line: &["c", "command"],
+        after: After::Script,
+        ..w(&["script"])
+    },
+];
+
+/// Programs that build the commands they run from their operands or their
+/// input in ways permc does not read (a `:::` argument list, a template, a
+/// shell string per operand): a line running one is unparsed.
+const UNREADABLE: &[(&str, &str)] = &[
+    (
+        "parallel",
+        "`parallel` builds the commands it runs from its arguments and input, which permc does not read",
+    ),
+    (
+        "hyperfine",
+        "`hyperfine` runs each of its operands as a shell command line, which permc does not read",
+    ),
+    (
+        "entr",
+        "`entr` runs a command built from its operands and the files it watches, which permc does not read",
+    ),
+    (
+        "sem",
+        "`sem` (GNU parallel) builds the command it runs from its arguments, which permc does not read",
+    ),
 ];
 
 /// The shells of SPEC §4.3.
@@ -404,7 +661,7 @@ fn wrapper(verb: &str) -> Option<&'static Wrapper> {
 const SPECIAL_VERBS: &[&str] = &["su", "eval", "trap", "busybox", "find"];
 
 /// The shapes ([`super::Shapes`]) of every verb [`collect_runs`] treats
-/// specially: a wrapper, a shell, [`SPECIAL_VERBS`].
+/// specially: a wrapper, a shell, [`SPECIAL_VERBS`], [`UNREADABLE`].
 const SPECIAL_SHAPES: super::Shapes = {
     use super::mark_shape as mark;
     let mut t = [0u32; 256];
@@ -425,6 +682,11 @@ const SPECIAL_SHAPES: super::Shapes = {
     let mut i = 0;
     while i < SPECIAL_VERBS.len() {
         mark(&mut t, SPECIAL_VERBS[i]);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < UNREADABLE.len() {
+        mark(&mut t, UNREADABLE[i].0);
         i += 1;
     }
     t
@@ -545,11 +807,28 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
             find_exec(&words, i, seg, depth, facts);
             break;
         }
+        if let Some((_, why)) = UNREADABLE.iter().find(|(v, _)| *v == verb) {
+            facts.unparsed_because((*why).to_string());
+            break;
+        }
         let Some(wr) = wrapper(verb) else { break };
         if wr.privileged {
             via.get_or_insert(wr.names[0]);
         }
+        // Where the wrapper stands: a launcher that runs a command line
+        // is itself the run, as a shell with `-c` is.
+        let (at, past_at) = (i, read_past);
         match read_options(wr, &words, i + 1, seg, depth, facts) {
+            Some(usize::MAX) => {
+                // An option's command line is all that runs (`env -S`,
+                // `script -c`).
+                if wr.after == After::Script {
+                    (i, read_past) = (at, past_at);
+                } else {
+                    (i, read_past) = (usize::MAX, true);
+                }
+                break;
+            }
             Some(next) => {
                 i = next;
                 read_past = true;
@@ -560,14 +839,46 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
                 break;
             }
         }
-        if wr.after == After::Duration {
+        if matches!(wr.after, After::Duration | After::Lock) {
             if words.known(i) != Known::Exact && i < text.len() {
-                // An unknown duration may be anything, options included.
+                // An unknown duration (or lock file) may be anything,
+                // options included.
                 break;
             }
             if i < text.len() {
                 i += 1;
             }
+        }
+        if wr.after == After::Lock && text.get(i).is_some_and(|w| w == "-c" || w == "--command") {
+            // `flock FILE -c CMD`: the command line is all that runs.
+            if words.known(i + 1) != Known::Exact && i + 1 < text.len() {
+                facts.unknown_inner(seg, &text[i + 1], "flock -c");
+            } else if let Some(line) = text.get(i + 1) {
+                inner_line(line, seg, depth, facts);
+            }
+            (i, read_past) = (at, past_at);
+            break;
+        }
+        if wr.after == After::ShellLine {
+            // `watch CMD…`: `sh -c` runs the words joined by spaces.
+            inner_words(&words, i, text.len(), seg, depth, facts, wr.names[0]);
+            (i, read_past) = (at, past_at);
+            break;
+        }
+        if wr.after == After::Script {
+            // No `-c`: an interactive shell reads standard input.
+            facts.unparsed_because(format!(
+                "`{}` without `-c` runs an interactive shell, which reads its commands from standard input",
+                wr.names[0]
+            ));
+            break;
+        }
+        if wr.bare_shell && i >= text.len() {
+            facts.unparsed_because(format!(
+                "`{}` without a command runs an interactive shell, which reads its commands from standard input",
+                wr.names[0]
+            ));
+            break;
         }
         if wr.after == After::Xargs {
             xargs(&words, i, seg, depth, facts, via);
