@@ -882,17 +882,60 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
     })
 }
 
-/// The [`EXTERNAL_EFFECT`] entries of one tool: a run of the table.
+/// The [`EXTERNAL_EFFECT`] entries of one tool: a run of the table, found
+/// among the tools' runs ([`TOOL_RUNS`]), not by comparing every entry.
 fn tool_entries(verb: &str) -> &'static [&'static [&'static str]] {
-    let Some(from) = EXTERNAL_EFFECT.iter().position(|e| e[0] == verb) else {
-        return &[];
-    };
-    let len = EXTERNAL_EFFECT[from..]
+    TOOL_RUNS
         .iter()
-        .take_while(|e| e[0] == verb)
-        .count();
-    &EXTERNAL_EFFECT[from..from + len]
+        .find(|&&(tool, ..)| tool == verb)
+        .map_or(&[], |&(_, from, len)| &EXTERNAL_EFFECT[from..from + len])
 }
+
+/// `a == b`, in a `const` context.
+const fn const_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// How many runs of one tool [`EXTERNAL_EFFECT`] holds.
+const TOOL_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < EXTERNAL_EFFECT.len() {
+        if i == 0 || !const_eq(EXTERNAL_EFFECT[i][0], EXTERNAL_EFFECT[i - 1][0]) {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// Each tool's run of [`EXTERNAL_EFFECT`]: (tool, first entry, entries),
+/// built from the table at compile time.
+const TOOL_RUNS: [(&str, usize, usize); TOOL_COUNT] = {
+    let mut t = [("", 0, 0); TOOL_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < EXTERNAL_EFFECT.len() {
+        if i == 0 || !const_eq(EXTERNAL_EFFECT[i][0], EXTERNAL_EFFECT[i - 1][0]) {
+            t[n] = (EXTERNAL_EFFECT[i][0], i, 0);
+            n += 1;
+        }
+        t[n - 1].2 += 1;
+        i += 1;
+    }
+    t
+};
 
 fn w_is(words: &[String], i: usize, s: &str) -> bool {
     words.get(i).is_some_and(|w| w == s)
@@ -1184,6 +1227,22 @@ mod tests {
 
     fn w(s: &str) -> Vec<String> {
         s.split(' ').map(str::to_string).collect()
+    }
+
+    /// Each tool's run found by `tool_entries` is exactly the entries of
+    /// the table naming it (so the table holds each tool's entries
+    /// together), and a verb of no entry has none.
+    #[test]
+    fn tool_runs_hold_each_tools_entries() {
+        for e in EXTERNAL_EFFECT {
+            let all: Vec<_> = EXTERNAL_EFFECT.iter().filter(|f| f[0] == e[0]).collect();
+            let run: Vec<_> = tool_entries(e[0]).iter().collect();
+            assert_eq!(run, all, "{}", e[0]);
+        }
+        for v in ["gh", "ls", "", "gitx", "pnp"] {
+            assert!(tool_entries(v).iter().all(|e| e[0] == v), "{v}");
+        }
+        assert!(tool_entries("ls").is_empty());
     }
 
     /// The tools' shapes let every tool of the table through, and stop
