@@ -361,7 +361,17 @@ fn main() {
         // compiled decision at 10 and 100k rules; read the per-call cost
         // off the inclusive counts of each function.
         let iters: usize = iters.parse().unwrap_or(1000);
-        let reqs = requests();
+        let mut reqs = requests();
+        let mut commands = COMMANDS.to_vec();
+        // `PERMC_BENCH_ONLY=K`: the K-th typical command alone (where one
+        // command's cost goes).
+        if let Some(k) = std::env::var("PERMC_BENCH_ONLY")
+            .ok()
+            .and_then(|k| k.parse::<usize>().ok())
+        {
+            reqs = vec![reqs.swap_remove(k % COMMANDS.len())];
+            commands = vec![COMMANDS[k % COMMANDS.len()]];
+        }
         let policies: Vec<_> = [10, 100_000]
             .iter()
             .map(|&n| {
@@ -370,7 +380,7 @@ fn main() {
             })
             .collect();
         for _ in 0..iters {
-            for c in COMMANDS {
+            for &c in &commands {
                 black_box(shlex::split(black_box(c)));
                 black_box(permc_grammar::shell::read(black_box(c)));
                 black_box(permc_core::facts::LineFacts::of(black_box(c)));

@@ -1408,7 +1408,7 @@ fn matching(edges: &[Vec<usize>], right: usize) -> (Vec<Option<usize>>, Vec<Opti
 /// The argv a segment may stand for: its words, and without a leading
 /// reserved `time` (with `-p`, `--`), which bash does not pass.
 fn readings(seg: &shell::Segment) -> Vec<(Vec<String>, Vec<shell::Known>)> {
-    let mut out = vec![(seg.words.clone(), seg.known.clone())];
+    let mut out = vec![(seg.words.clone(), seg.known.to_vec())];
     let mut i = 0;
     while seg.words.get(i).map(String::as_str) == Some("time") {
         i += 1;

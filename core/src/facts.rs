@@ -765,12 +765,13 @@ pub fn external_effect(words: &[String]) -> Option<&'static [&'static str]> {
 }
 
 /// Word shapes: per first byte, bit `n` set when some word of a table has
-/// that first byte and length `n` (lengths from 31 share bit 31). Built
-/// at compile time from the table itself, it tells in two loads that a
-/// word is none of the table's (most verbs, for every run of every
-/// decision), before any string compare; a word it lets through is then
-/// compared exactly.
-pub(crate) type Shapes = [u32; 256];
+/// that first byte and length `n` (lengths from 31 share bit 31); then the
+/// same per mix of first and last byte ([`ends`]). Built at compile time from the table itself, it
+/// tells in a few loads that a word is none of the table's (most verbs,
+/// for every run of every decision: `echo` has the first byte and length
+/// of `entr`, not its ends), before any string compare; a word it
+/// lets through is then compared exactly.
+pub(crate) type Shapes = [u32; 512];
 
 /// Adds `w`'s shape to `t` (for the `const` tables).
 pub(crate) const fn mark_shape(t: &mut Shapes, w: &str) {
@@ -778,19 +779,30 @@ pub(crate) const fn mark_shape(t: &mut Shapes, w: &str) {
     if !b.is_empty() {
         let n = if b.len() > 31 { 31 } else { b.len() };
         t[b[0] as usize] |= 1 << n;
+        t[256 + ends(b[0], b[b.len() - 1])] |= 1 << n;
     }
+}
+
+/// A word's first and last bytes, mixed into one table index.
+const fn ends(first: u8, last: u8) -> usize {
+    (first.wrapping_mul(31) ^ last) as usize
 }
 
 /// May `w` be a word of the table `t` was built from?
 pub(crate) fn has_shape(t: &Shapes, w: &str) -> bool {
     let b = w.as_bytes();
-    b.first()
-        .is_some_and(|&f| t[f as usize] >> b.len().min(31) & 1 == 1)
+    let n = b.len().min(31);
+    match (b.first(), b.last()) {
+        (Some(&f), Some(&l)) => {
+            t[usize::from(f)] >> n & 1 == 1 && t[256 + ends(f, l)] >> n & 1 == 1
+        }
+        _ => false,
+    }
 }
 
 /// The shapes of the [`EXTERNAL_EFFECT`] tools' names, and `gh`'s.
 const EXTERNAL_TOOLS: Shapes = {
-    let mut t = [0u32; 256];
+    let mut t = [0u32; 512];
     let mut i = 0;
     while i < EXTERNAL_EFFECT.len() {
         mark_shape(&mut t, EXTERNAL_EFFECT[i][0]);

@@ -52,7 +52,8 @@ pub struct CommandLine {
     /// first occurrence, ordered by offset.
     pub unparsed_at: Vec<(Unparsed, usize)>,
     /// The parent of each directory group (see [`Segment::group`]); group
-    /// 0 is the line itself, its own parent.
+    /// 0 is the line itself, its own parent. Empty when group 0 is the
+    /// only one (most lines: nothing to allocate).
     pub groups: Vec<u32>,
 }
 
@@ -71,7 +72,7 @@ pub struct Segment {
     pub words: Vec<String>,
     /// What is known of each word (SPEC §4.4): same length and order as
     /// `words`.
-    pub known: Vec<Known>,
+    pub known: Knowns,
     /// Redirections with their targets, in order.
     pub redirects: Vec<Redirect>,
     /// True for segments inside `$( )`, backticks, `<( )`, `( )`, `{ ;}`.
@@ -87,6 +88,93 @@ pub struct Segment {
     /// How many of the segments after this one are nested in its words
     /// (`cd $(pwd)`): bash runs them before it.
     pub holds: usize,
+}
+
+/// What is known of each word of a segment ([`Segment::known`]): a slice
+/// of [`Known`] (it derefs to one), kept without allocating when every
+/// word is exact, as in most segments.
+#[derive(Clone, Default)]
+pub struct Knowns(KnownsRepr);
+
+#[derive(Clone)]
+enum KnownsRepr {
+    /// This many words, every one [`Known::Exact`] (at most [`EXACT`]'s
+    /// length).
+    Exact(usize),
+    Listed(Vec<Known>),
+}
+
+impl Default for KnownsRepr {
+    fn default() -> Self {
+        KnownsRepr::Exact(0)
+    }
+}
+
+/// The words of [`KnownsRepr::Exact`].
+static EXACT: [Known; 64] = [Known::Exact; 64];
+
+impl Knowns {
+    /// `n` exact words.
+    pub fn exact(n: usize) -> Knowns {
+        if n <= EXACT.len() {
+            Knowns(KnownsRepr::Exact(n))
+        } else {
+            Knowns(KnownsRepr::Listed(vec![Known::Exact; n]))
+        }
+    }
+
+    /// The slice.
+    pub fn as_slice(&self) -> &[Known] {
+        match &self.0 {
+            KnownsRepr::Exact(n) => &EXACT[..*n],
+            KnownsRepr::Listed(v) => v,
+        }
+    }
+}
+
+impl std::ops::Deref for Knowns {
+    type Target = [Known];
+    fn deref(&self) -> &[Known] {
+        self.as_slice()
+    }
+}
+
+impl From<Vec<Known>> for Knowns {
+    fn from(v: Vec<Known>) -> Knowns {
+        if v.len() <= EXACT.len() && v.iter().all(|k| *k == Known::Exact) {
+            Knowns::exact(v.len())
+        } else {
+            Knowns(KnownsRepr::Listed(v))
+        }
+    }
+}
+
+impl FromIterator<Known> for Knowns {
+    fn from_iter<I: IntoIterator<Item = Known>>(iter: I) -> Knowns {
+        Knowns::from(iter.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl<'a> IntoIterator for &'a Knowns {
+    type Item = &'a Known;
+    type IntoIter = std::slice::Iter<'a, Known>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.as_slice().iter()
+    }
+}
+
+impl PartialEq for Knowns {
+    fn eq(&self, other: &Knowns) -> bool {
+        self.as_slice() == other.as_slice()
+    }
+}
+
+impl Eq for Knowns {}
+
+impl fmt::Debug for Knowns {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.as_slice().fmt(f)
+    }
 }
 
 /// A redirection: its operator (with the fd number, `2>`) and target word.
@@ -280,7 +368,11 @@ pub fn read_general(src: &str) -> CommandLine {
             .collect(),
         unparsed: detailed.unparsed,
         unparsed_at: detailed.unparsed_at,
-        groups: detailed.groups,
+        groups: if detailed.groups.len() > 1 {
+            detailed.groups
+        } else {
+            Vec::new()
+        },
     }
 }
 
@@ -367,7 +459,8 @@ pub fn read_simple(src: &str) -> Option<CommandLine> {
     }
     let class = |i: usize| b.get(i).map(|&c| SIMPLE[usize::from(c)]);
     let mut segments: Vec<Segment> = Vec::with_capacity(4);
-    let mut groups = vec![0u32];
+    // Group 0 alone is no group at all (see `CommandLine::groups`).
+    let mut groups: Vec<u32> = Vec::new();
     let mut i = 0;
     let mut in_pipe = false;
     loop {
@@ -423,12 +516,15 @@ pub fn read_simple(src: &str) -> Option<CommandLine> {
         let mut group = 0;
         if own_process || in_pipe {
             // A pipeline element or an `&` command: a group of its own.
+            if groups.is_empty() {
+                groups.push(0);
+            }
             group = group_id(groups.len());
             groups.push(0);
         }
         in_pipe = piped;
         segments.push(Segment {
-            known: vec![Known::Exact; words.len()],
+            known: Knowns::exact(words.len()),
             words,
             redirects: Vec::new(),
             nested: false,
@@ -2881,7 +2977,11 @@ mod tests {
     fn known_words() {
         use Known::*;
         let known = |src: &str| -> Vec<Vec<Known>> {
-            read(src).segments.into_iter().map(|s| s.known).collect()
+            read(src)
+                .segments
+                .into_iter()
+                .map(|s| s.known.to_vec())
+                .collect()
         };
         assert_eq!(known("git $c"), [vec![Exact, AnyTokens]]);
         assert_eq!(known("git \"$c\""), [vec![Exact, OneToken]]);
@@ -2922,7 +3022,7 @@ mod tests {
             ("~", Exact),
         ] {
             let l = read(&format!("echo {word}"));
-            assert_eq!(l.segments[0].known, [Exact, k], "{word}");
+            assert_eq!(l.segments[0].known[..], [Exact, k], "{word}");
         }
         let l = read_detailed("cat \"$f\" >$out 2>\"$err\" <in");
         assert_eq!(l.segments[0].words[1].known, OneToken);
@@ -3228,7 +3328,7 @@ mod bash_facts {
     #[test]
     fn known_for_new_forms() {
         use Known::*;
-        let known = |src: &str| -> Vec<Known> { read(src).segments[0].known.clone() };
+        let known = |src: &str| -> Vec<Known> { read(src).segments[0].known.to_vec() };
         assert_eq!(known("echo $\\\nx"), [Exact, AnyTokens]);
         assert_eq!(known("echo \"$\\\nx\""), [Exact, OneToken]);
         assert_eq!(known("echo $((a) | b)"), [Exact, AnyTokens]);

@@ -133,7 +133,7 @@ mod tests {
     fn read(cmd: &str) -> (Vec<String>, Vec<Known>) {
         let l = permc_grammar::shell::read(cmd);
         let s = l.segments.into_iter().next().unwrap();
-        (s.words, s.known)
+        (s.words, s.known.to_vec())
     }
 
     #[test]
