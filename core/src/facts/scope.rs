@@ -52,17 +52,34 @@ struct Node {
 /// The arena of directories.
 struct Dirs<'s> {
     nodes: Vec<Node>,
-    roots: Vec<Vec<&'s str>>,
+    /// Every root's components, root after root (`/work` is `work`).
+    comps: Vec<&'s str>,
+    /// Root `k`'s components are `comps[ends[k - 1]..ends[k]]` (from 0
+    /// for the first); at most 64 roots are read.
+    ends: Vec<usize>,
 }
 
 impl<'s> Dirs<'s> {
     fn new(scope: &'s Scope) -> Dirs<'s> {
-        let roots: Vec<Vec<&str>> = scope
-            .roots
-            .iter()
-            .take(64)
-            .map(|r| r.split('/').filter(|c| !c.is_empty()).collect())
-            .collect();
+        // One list for every root's components, split by hand: a root is
+        // a normalized path, so its components are the text between `/`s
+        // (empty ones, from a root that is not, are dropped as `split`
+        // with a filter did).
+        let roots = &scope.roots[..scope.roots.len().min(64)];
+        let mut comps = Vec::with_capacity(8);
+        let mut ends = Vec::with_capacity(roots.len());
+        for r in roots {
+            let mut from = 0;
+            for (i, b) in r.bytes().enumerate().chain([(r.len(), b'/')]) {
+                if b == b'/' {
+                    if i > from {
+                        comps.push(&r[from..i]);
+                    }
+                    from = i + 1;
+                }
+            }
+            ends.push(comps.len());
+        }
         let all = if roots.len() == 64 {
             u64::MAX
         } else {
@@ -76,7 +93,13 @@ impl<'s> Dirs<'s> {
             dev_dir: false,
             dev_file: false,
         });
-        Dirs { nodes, roots }
+        Dirs { nodes, comps, ends }
+    }
+
+    /// Root `k`'s components.
+    fn root(&self, k: usize) -> &[&'s str] {
+        let from = if k == 0 { 0 } else { self.ends[k - 1] };
+        &self.comps[from..self.ends[k]]
     }
 
     /// The node of `word` resolved against `dir` (absolute words from `/`).
@@ -90,7 +113,8 @@ impl<'s> Dirs<'s> {
                     let p = &self.nodes[n as usize];
                     let depth = p.depth as usize;
                     let mut on_root = 0u64;
-                    for (k, r) in self.roots.iter().enumerate() {
+                    for k in 0..self.ends.len() {
+                        let r = self.root(k);
                         if p.on_root >> k & 1 == 1 && (depth >= r.len() || r[depth] == name) {
                             on_root |= 1 << k;
                         }
@@ -113,10 +137,8 @@ impl<'s> Dirs<'s> {
 
     fn inside(&self, n: u32) -> bool {
         let node = &self.nodes[n as usize];
-        self.roots
-            .iter()
-            .enumerate()
-            .any(|(k, r)| node.on_root >> k & 1 == 1 && node.depth as usize >= r.len())
+        (0..self.ends.len())
+            .any(|k| node.on_root >> k & 1 == 1 && node.depth as usize >= self.root(k).len())
     }
 
     /// Is the node one of the four `/dev` files that are never outside?
@@ -590,6 +612,8 @@ impl Scope<'_> {
 
     /// [`Scope::check`] without the fast path: every segment walked.
     fn walk(&self, facts: &LineFacts, mut report: ScopeReport) -> ScopeReport {
+        // One entry per top segment: sized once.
+        report.cd_inside.reserve_exact(facts.line.segments.len());
         let mut walk = Walk {
             dirs: Dirs::new(self),
             report: &mut report,
