@@ -1598,6 +1598,10 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
         "enable" if args.iter().any(|a| option_has(a, &['f'])) => {
             "`enable -f` loads a shared object's code as a builtin".into()
         }
+        "tar" | "gtar" | "bsdtar" | "rsync" | "ssh" | "scp" | "sftp" => {
+            let o = program_runs_text(verb, args)?;
+            format!("`{verb} {o}` runs a command permc does not read")
+        }
         "git" => {
             let mut i = 0;
             let mut found = None;
@@ -1762,22 +1766,50 @@ fn assigned_names(verb: &str, args: &[String], test: impl Fn(&str) -> bool) -> b
 
 /// The option of a git subcommand that runs a command given as its text
 /// or its words (`rebase -x 'git push'`, `submodule foreach …`, `bisect run
-/// …`, a `filter-branch` filter, `difftool -x`, `grep -O`), named as git's
-/// manual names it; `None` for any other.
+/// …`, a `filter-branch` filter, `difftool -x`, `grep -O`, the program a
+/// fetch, clone or `ls-remote` runs as `upload-pack` — git runs it with
+/// the shell for a local repository —, `archive --exec`, send-email's
+/// commands, instaweb's server and browser), or that sets what a later
+/// git command runs (`clone -c`, a `--template` directory's hooks), named
+/// as git's manual names it; `None` for any other.
 fn git_runs_text(sub: &str, args: &[String]) -> Option<&'static str> {
     // As git's parse-options reads them: `-x CMD`, `-xCMD`, in a cluster
     // (`-ix CMD`), `--exec CMD`, `--exec=CMD`, or a long name's prefix
     // (`--exe CMD`). A word that only may be one counts (fail closed).
-    let opt = |short: char, long: &str| {
-        args.iter().any(|a| match a.strip_prefix("--") {
-            Some(rest) => {
-                let name = rest.split_once('=').map_or(rest, |(n, _)| n);
-                name.len() >= 2 && long[2..].starts_with(name)
-            }
-            None => option_has(a, &[short]),
+    let long = |a: &str, long: &str| {
+        a.strip_prefix("--").is_some_and(|rest| {
+            let name = rest.split_once('=').map_or(rest, |(n, _)| n);
+            name.len() >= 2 && long[2..].starts_with(name)
         })
     };
+    let opt = |short: char, l: &str| {
+        args.iter().any(|a| {
+            if a.starts_with("--") {
+                long(a, l)
+            } else {
+                option_has(a, &[short])
+            }
+        })
+    };
+    // A long option alone (no short form): an expandable word may be it.
+    let long_opt = |l: &str| args.iter().any(|a| long(a, l) || may_expand(a));
+    const SEND_EMAIL: &[&str] = &[
+        "--smtp-server",
+        "--sendmail-cmd",
+        "--to-cmd",
+        "--cc-cmd",
+        "--header-cmd",
+    ];
     match sub {
+        "fetch" | "pull" | "ls-remote" | "fetch-pack" if long_opt("--upload-pack") => {
+            Some("--upload-pack")
+        }
+        "ls-remote" | "fetch-pack" | "archive" if long_opt("--exec") => Some("--exec"),
+        "clone" if opt('u', "--upload-pack") => Some("--upload-pack"),
+        "clone" if opt('c', "--config") => Some("--config"),
+        "clone" | "init" if long_opt("--template") => Some("--template"),
+        "send-email" if SEND_EMAIL.iter().any(|&l| long_opt(l)) => Some("--sendmail-cmd"),
+        "instaweb" if opt('d', "--httpd") || opt('b', "--browser") => Some("--httpd"),
         "rebase" if opt('x', "--exec") => Some("--exec"),
         "submodule" if args.iter().any(|a| a == "foreach" || may_expand(a)) => Some("foreach"),
         "bisect" if args.iter().any(|a| a == "run" || may_expand(a)) => Some("run"),
@@ -1792,6 +1824,104 @@ fn git_runs_text(sub: &str, args: &[String]) -> Option<&'static str> {
         "difftool" if opt('x', "--extcmd") => Some("--extcmd"),
         "grep" if opt('O', "--open-files-in-pager") => Some("--open-files-in-pager"),
         _ => None,
+    }
+}
+
+/// The option of `tar`, `rsync`, `ssh`, `scp` or `sftp` that runs a
+/// command given as its text (GNU tar's `--to-command`, `-I`/
+/// `--use-compress-program`, `--checkpoint-action`, `-F`/`--info-script`/
+/// `--new-volume-script`, `--rsh-command`, `--rmt-command`; rsync's `-e`/
+/// `--rsh` other than plain `ssh`; an ssh `-o` option naming a command —
+/// `ProxyCommand`, `LocalCommand`, `KnownHostsCommand` —, scp's and sftp's
+/// `-S` program, sftp's `-D` server), as the manuals name it; `None` for
+/// any other. Long options count by any prefix of two letters or more, as
+/// getopt takes them; an expandable word where an option may stand counts
+/// (fail closed).
+fn program_runs_text(verb: &str, args: &[String]) -> Option<&'static str> {
+    let long = |a: &str, l: &'static str| {
+        a.strip_prefix("--").is_some_and(|rest| {
+            let name = rest.split_once('=').map_or(rest, |(n, _)| n);
+            name.len() >= 2 && l[2..].starts_with(name)
+        })
+    };
+    match verb {
+        "tar" | "gtar" | "bsdtar" => {
+            const LONG: &[&str] = &[
+                "--to-command",
+                "--use-compress-program",
+                "--checkpoint-action",
+                "--info-script",
+                "--new-volume-script",
+                "--rsh-command",
+                "--rmt-command",
+            ];
+            args.iter().enumerate().find_map(|(i, a)| {
+                if let Some(&l) = LONG.iter().find(|&&l| long(a, l)) {
+                    return Some(l);
+                }
+                // `-I PROG`, `-F SCRIPT`, in a cluster too, or in the
+                // old-style first word (`tar xIf PROG a.tar`).
+                let old_style = i == 0 && !a.starts_with('-') && a.contains(['I', 'F']);
+                (option_has(a, &['I', 'F']) || old_style).then_some("-I")
+            })
+        }
+        "rsync" => {
+            let mut words = args.iter();
+            while let Some(a) = words.next() {
+                let value = if long(a, "--rsh") {
+                    match a.split_once('=') {
+                        Some((_, v)) => Some(v),
+                        None => words.next().map(String::as_str),
+                    }
+                } else if a.starts_with('-') && !a.starts_with("--") && a.contains('e') {
+                    // `-e CMD`, `-avzeCMD`, `-avze CMD`: rsync's short
+                    // options take no other letter `e`.
+                    let rest = &a[a.find('e').map_or(a.len(), |k| k + 1)..];
+                    if rest.is_empty() {
+                        words.next().map(String::as_str)
+                    } else {
+                        Some(rest)
+                    }
+                } else if may_expand(a) {
+                    return Some("-e");
+                } else {
+                    continue;
+                };
+                if value != Some("ssh") {
+                    return Some("-e");
+                }
+            }
+            None
+        }
+        _ => {
+            // ssh, scp, sftp.
+            let mut words = args.iter();
+            while let Some(a) = words.next() {
+                if may_expand(a) {
+                    return Some("-o");
+                }
+                if !a.starts_with('-') || a.starts_with("--") {
+                    continue;
+                }
+                if (verb != "ssh" && option_has(a, &['S']))
+                    || (verb == "sftp" && option_has(a, &['D']))
+                {
+                    return Some("-S");
+                }
+                if let Some(k) = a.find('o') {
+                    let rest = &a[k + 1..];
+                    let value = if rest.is_empty() {
+                        words.next().map_or("", String::as_str)
+                    } else {
+                        rest
+                    };
+                    if value.to_ascii_lowercase().contains("command") || may_expand(value) {
+                        return Some("-o");
+                    }
+                }
+            }
+            None
+        }
     }
 }
 
