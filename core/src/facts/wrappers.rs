@@ -1484,9 +1484,17 @@ fn push_run(
     let text = words.text;
     let from = from.min(text.len());
     let rest = &text[from..];
+    // `git-push …` (`/usr/lib/git-core/git-push`, or on a PATH that holds
+    // git's own programs) is `git push …`, as git runs its subcommands:
+    // read as such by every check.
+    let git_sub = rest
+        .first()
+        .filter(|_| words.known(from) == Known::Exact)
+        .and_then(|f| basename(f).strip_prefix("git-"))
+        .filter(|sub| !sub.is_empty());
     // Read past something, or a verb shown by its last path component:
     // the run's words differ from the segment's.
-    let differs = read_past || text.first().is_some_and(|f| f.contains('/'));
+    let differs = read_past || git_sub.is_some() || text.first().is_some_and(|f| f.contains('/'));
     // `top`: `words` are the segment's own, as the reader gave them. Read
     // from the first word, with the verb as written, the run's words are
     // exactly the segment's: kept once, not copied.
@@ -1506,7 +1514,16 @@ fn push_run(
                     short(first)
                 ));
             }
-            if let Some(why) = code_running(v, &rest[1..]) {
+            let why = match git_sub {
+                Some(sub) => {
+                    let args: Vec<String> = std::iter::once(sub.to_string())
+                        .chain(rest[1..].iter().cloned())
+                        .collect();
+                    code_running("git", &args)
+                }
+                None => code_running(v, &rest[1..]),
+            };
+            if let Some(why) = why {
                 facts.unparsed_because(why);
             }
             if via.is_none() {
@@ -1515,9 +1532,13 @@ fn push_run(
         }
     }
     let words = (!own).then(|| {
-        let known: Vec<Known> = (from..text.len()).map(|k| words.known(k)).collect();
-        let mut run = Vec::with_capacity(rest.len());
-        if let Some(first) = rest.first() {
+        let mut known: Vec<Known> = (from..text.len()).map(|k| words.known(k)).collect();
+        let mut run = Vec::with_capacity(rest.len() + 1);
+        if let Some(sub) = git_sub {
+            run.extend(["git".to_string(), sub.to_string()]);
+            run.extend(rest[1..].iter().cloned());
+            known.insert(0, Known::Exact);
+        } else if let Some(first) = rest.first() {
             run.push(if known[0] == Known::Exact {
                 basename(first).to_string()
             } else {
