@@ -220,6 +220,18 @@ const CODE_VARIABLES: &[(&str, &str)] = &[
         "BASH_CMDS",
         "`BASH_CMDS` sets the file a command name runs: permc cannot know what that name runs",
     ),
+    (
+        "BASH_ENV",
+        "`BASH_ENV` names a file a non-interactive bash runs first (`<(…)` makes its text a command's output)",
+    ),
+    (
+        "GIT_TEMPLATE_DIR",
+        "`GIT_TEMPLATE_DIR` gives the hooks git copies into the repositories it makes, which later git commands run",
+    ),
+    (
+        "SSH_ASKPASS",
+        "`SSH_ASKPASS` names a command ssh runs for a passphrase",
+    ),
 ];
 
 /// The reason of the first word of `line` or its inner lines naming one of
@@ -249,7 +261,7 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
 /// Is `b` the first letter of a name of [`CODE_VARIABLES`] or
 /// [`COMMAND_VARIABLES`] (a unit test holds them to it)?
 fn may_start_a_name(b: u8) -> bool {
-    matches!(b, b'P' | b'B' | b'G' | b'E' | b'V' | b'L')
+    matches!(b, b'P' | b'B' | b'G' | b'E' | b'V' | b'L' | b'S')
 }
 
 /// The reason for a word that names one of [`CODE_VARIABLES`], or one of
