@@ -511,6 +511,72 @@ const UNREADABLE: &[(&str, &str)] = &[
         "sem",
         "`sem` (GNU parallel) builds the command it runs from its arguments, which permc does not read",
     ),
+    // Launchers whose many options permc does not place (user, namespace,
+    // sandbox and profiler launchers): what they run is not read.
+    (
+        "runuser",
+        "`runuser` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "setpriv",
+        "`setpriv` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "unshare",
+        "`unshare` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "nsenter",
+        "`nsenter` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "systemd-run",
+        "`systemd-run` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "firejail",
+        "`firejail` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "bwrap",
+        "`bwrap` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "cgexec",
+        "`cgexec` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "chpst",
+        "`chpst` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "numactl",
+        "`numactl` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "valgrind",
+        "`valgrind` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "perf",
+        "`perf` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "gdb",
+        "`gdb` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "ltrace",
+        "`ltrace` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "rr",
+        "`rr` runs a command given in its operands, past options permc does not read",
+    ),
+    (
+        "catchsegv",
+        "`catchsegv` runs a command given in its operands, past options permc does not read",
+    ),
 ];
 
 /// The shells of SPEC §4.3.
