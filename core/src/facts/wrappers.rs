@@ -952,6 +952,183 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
         }
     }
     push_run(&words, i, seg, via, read_past, depth == 0, facts);
+    if words.known(i) == Known::Exact {
+        if let Some(verb) = text.get(i) {
+            runner(&words, i, basename(verb), seg, depth, facts);
+        }
+    }
+}
+
+/// How a package or environment runner's subcommand runs its command.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum RunsAs {
+    /// The words after its options are a command and its arguments.
+    Argv,
+    /// Its operand is a shell command line (`bun exec 'cmd'`).
+    Shell,
+}
+
+/// Package and environment runners: the tool, the subcommand that runs a
+/// command given in its operands ("" when the tool itself is the runner:
+/// `npx`), and how it runs it. `pnpm exec git push` runs a push: the
+/// runner stays the segment's run and what it runs is read as a run of
+/// its own, as `find -exec`'s command is.
+const RUNNERS: &[(&str, &str, RunsAs)] = &[
+    ("npx", "", RunsAs::Argv),
+    ("pnpx", "", RunsAs::Argv),
+    ("bunx", "", RunsAs::Argv),
+    ("uvx", "", RunsAs::Argv),
+    ("pnpm", "exec", RunsAs::Argv),
+    ("pnpm", "dlx", RunsAs::Argv),
+    ("npm", "exec", RunsAs::Argv),
+    ("npm", "x", RunsAs::Argv),
+    ("yarn", "exec", RunsAs::Argv),
+    ("yarn", "dlx", RunsAs::Argv),
+    ("bun", "x", RunsAs::Argv),
+    ("bun", "exec", RunsAs::Shell),
+    ("uv", "run", RunsAs::Argv),
+    ("poetry", "run", RunsAs::Argv),
+    ("pipenv", "run", RunsAs::Argv),
+    ("pdm", "run", RunsAs::Argv),
+    ("hatch", "run", RunsAs::Argv),
+    ("rye", "run", RunsAs::Argv),
+    ("bundle", "exec", RunsAs::Argv),
+    ("conda", "run", RunsAs::Argv),
+    ("mamba", "run", RunsAs::Argv),
+    ("micromamba", "run", RunsAs::Argv),
+    ("pixi", "run", RunsAs::Argv),
+    ("pixi", "exec", RunsAs::Argv),
+    ("mise", "exec", RunsAs::Argv),
+    ("mise", "x", RunsAs::Argv),
+    ("asdf", "exec", RunsAs::Argv),
+    ("devbox", "run", RunsAs::Argv),
+];
+
+/// The shapes of [`RUNNERS`]' tools: most verbs are none, in two loads.
+const RUNNER_SHAPES: super::Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < RUNNERS.len() {
+        super::mark_shape(&mut t, RUNNERS[i].0);
+        i += 1;
+    }
+    t
+};
+
+/// At most this many readings of where a runner's command starts (each
+/// option word of unknown arity makes two); past it, unparsed.
+const MAX_RUNNER_STARTS: usize = 16;
+
+/// The command a package or environment runner ([`RUNNERS`]) runs, read
+/// as runs of segment `seg`. The runner's options are not placed: an
+/// option word without `=` may take the next word as its value or not, so
+/// the command may start after either, and both readings are runs (fail
+/// closed: `uv run --with x git push` is a push if `x` is a value, and
+/// harmless `x git push` otherwise — both are checked). `-c`, `--call`
+/// and `--shell-mode` run a shell line: unparsed.
+fn runner(
+    words: &Words<'_>,
+    at: usize,
+    tool: &str,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+) {
+    if !super::has_shape(&RUNNER_SHAPES, tool) {
+        return;
+    }
+    let text = words.text;
+    // The tool's rows, together in the table (a unit test checks): found
+    // once.
+    let Some(from) = RUNNERS.iter().position(|r| r.0 == tool) else {
+        return;
+    };
+    let len = RUNNERS[from..].iter().take_while(|r| r.0 == tool).count();
+    let tool_rows = &RUNNERS[from..from + len];
+    let rows = || tool_rows.iter();
+    let mut k = at + 1;
+    let runs_as;
+    if let Some(&(_, _, how)) = rows().find(|r| r.1.is_empty()) {
+        runs_as = how;
+    } else {
+        // The subcommand: the first word not an option, or the one after
+        // it when it may be an option's value (`pnpm --filter web exec`).
+        let mut may_be_value = false;
+        loop {
+            let Some(w) = text.get(k) else { return };
+            if words.known(k) != Known::Exact {
+                facts.unparsed_because(format!(
+                    "`{}` is expanded by the shell where `{tool}` reads its subcommand: it may be one that runs a command, so permc cannot know what runs",
+                    short(w)
+                ));
+                return;
+            }
+            k += 1;
+            if w.starts_with('-') {
+                may_be_value = !w.contains('=');
+                continue;
+            }
+            if let Some(&(_, _, how)) = rows().find(|r| r.1 == w) {
+                runs_as = how;
+                break;
+            }
+            if !std::mem::take(&mut may_be_value) {
+                // Another subcommand (`pnpm test`).
+                return;
+            }
+        }
+    }
+    if runs_as == RunsAs::Shell {
+        facts.unparsed_because(format!(
+            "`{tool}` runs a shell command line given in its operands, which permc does not read"
+        ));
+        return;
+    }
+    let mut starts = Vec::new();
+    while let Some(w) = text.get(k) {
+        if words.known(k) != Known::Exact || !w.starts_with('-') {
+            starts.push(k);
+            break;
+        }
+        if w == "--" {
+            starts.push(k + 1);
+            break;
+        }
+        if matches!(w.as_str(), "-c" | "--call" | "--shell-mode") || w.starts_with("--call=") {
+            facts.unparsed_because(format!(
+                "`{tool} {w}` runs a shell command line, which permc does not read"
+            ));
+            return;
+        }
+        if !w.contains('=') && text.get(k + 1).is_some_and(|n| !n.starts_with('-')) {
+            // `--with x CMD` or `--flag CMD`: both readings.
+            starts.push(k + 1);
+            k += 2;
+        } else {
+            k += 1;
+        }
+        if starts.len() > MAX_RUNNER_STARTS {
+            facts.unparsed_because(format!(
+                "`{tool}` is given more options than permc places: it cannot know what runs"
+            ));
+            return;
+        }
+    }
+    for s in starts.into_iter().filter(|&s| s < text.len()) {
+        if depth >= MAX_INNER_DEPTH {
+            facts.unparsed_because("commands nest more than 8 levels deep".to_string());
+            return;
+        }
+        collect_runs(
+            Words {
+                text: &text[s..],
+                known: words.known.get(s..).unwrap_or_default(),
+            },
+            seg,
+            depth + 1,
+            facts,
+        );
+    }
 }
 
 /// Reads the options of a wrapper from word `i` by its row of
@@ -2106,6 +2283,21 @@ fn git_config_code_key(words: &[String]) -> Option<&String> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    /// Each runner tool's rows are together in the table (`runner` finds
+    /// them as one run), and its shapes hold every tool.
+    #[test]
+    fn runner_rows_are_grouped_by_tool() {
+        for (i, r) in RUNNERS.iter().enumerate() {
+            assert!(crate::facts::has_shape(&RUNNER_SHAPES, r.0), "{}", r.0);
+            let first = RUNNERS.iter().position(|q| q.0 == r.0).unwrap_or(i);
+            assert!(
+                RUNNERS[first..=i].iter().all(|q| q.0 == r.0),
+                "{} is split",
+                r.0
+            );
+        }
+    }
 
     /// The quick test lets through every verb read specially, and stops
     /// the common ones.
