@@ -952,11 +952,22 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
         }
     }
     push_run(&words, i, seg, via, read_past, depth == 0, facts);
-    if words.known(i) == Known::Exact {
-        if let Some(verb) = text.get(i) {
-            runner(&words, i, basename(verb), seg, depth, facts);
+    if let Some(verb) = text.get(i).filter(|_| words.known(i) == Known::Exact) {
+        let verb = basename(verb);
+        if super::has_shape(&RUNNER_SHAPES, verb) {
+            runner(&words, i, verb, seg, depth, facts);
         }
     }
+}
+
+/// [`code_running`] of `git SUB ARGS…`, for a run of `git-SUB ARGS…`.
+#[cold]
+#[inline(never)]
+fn git_program_running(sub: &str, args: &[String]) -> Option<String> {
+    let args: Vec<String> = std::iter::once(sub.to_string())
+        .chain(args.iter().cloned())
+        .collect();
+    code_running("git", &args)
 }
 
 /// How a package or environment runner's subcommand runs its command.
@@ -974,14 +985,15 @@ enum RunsAs {
 /// runner stays the segment's run and what it runs is read as a run of
 /// its own, as `find -exec`'s command is.
 const RUNNERS: &[(&str, &str, RunsAs)] = &[
-    ("npx", "", RunsAs::Argv),
-    ("pnpx", "", RunsAs::Argv),
-    ("bunx", "", RunsAs::Argv),
-    ("uvx", "", RunsAs::Argv),
+    // The most common first: a tool is found by a scan from the top.
     ("pnpm", "exec", RunsAs::Argv),
     ("pnpm", "dlx", RunsAs::Argv),
     ("npm", "exec", RunsAs::Argv),
     ("npm", "x", RunsAs::Argv),
+    ("npx", "", RunsAs::Argv),
+    ("pnpx", "", RunsAs::Argv),
+    ("bunx", "", RunsAs::Argv),
+    ("uvx", "", RunsAs::Argv),
     ("yarn", "exec", RunsAs::Argv),
     ("yarn", "dlx", RunsAs::Argv),
     ("bun", "x", RunsAs::Argv),
@@ -1026,6 +1038,7 @@ const MAX_RUNNER_STARTS: usize = 16;
 /// closed: `uv run --with x git push` is a push if `x` is a value, and
 /// harmless `x git push` otherwise — both are checked). `-c`, `--call`
 /// and `--shell-mode` run a shell line: unparsed.
+#[inline(never)]
 fn runner(
     words: &Words<'_>,
     at: usize,
@@ -1034,9 +1047,6 @@ fn runner(
     depth: usize,
     facts: &mut LineFacts,
 ) {
-    if !super::has_shape(&RUNNER_SHAPES, tool) {
-        return;
-    }
     let text = words.text;
     // The tool's rows, together in the table (a unit test checks): found
     // once.
@@ -1730,10 +1740,12 @@ fn push_run(
     // `git-push …` (`/usr/lib/git-core/git-push`, or on a PATH that holds
     // git's own programs) is `git push …`, as git runs its subcommands:
     // read as such by every check.
-    let git_sub = rest
+    let verb = rest
         .first()
         .filter(|_| words.known(from) == Known::Exact)
-        .and_then(|f| basename(f).strip_prefix("git-"))
+        .map(|f| basename(f));
+    let git_sub = verb
+        .and_then(|v| v.strip_prefix("git-"))
         .filter(|sub| !sub.is_empty());
     // Read past something, or a verb shown by its last path component:
     // the run's words differ from the segment's.
@@ -1750,7 +1762,7 @@ fn push_run(
                 short(first)
             ));
         } else {
-            let v = basename(first);
+            let v = verb.unwrap_or_default();
             if read_past && first.bytes().any(|b| matches!(b, b'*' | b'?' | b'[')) && first != "[" {
                 facts.unparsed_because(format!(
                     "the command word `{}` is a glob pattern: permc cannot know what runs",
@@ -1758,12 +1770,7 @@ fn push_run(
                 ));
             }
             let why = match git_sub {
-                Some(sub) => {
-                    let args: Vec<String> = std::iter::once(sub.to_string())
-                        .chain(rest[1..].iter().cloned())
-                        .collect();
-                    code_running("git", &args)
-                }
+                Some(sub) => git_program_running(sub, &rest[1..]),
                 None => code_running(v, &rest[1..]),
             };
             if let Some(why) = why {
@@ -1800,8 +1807,61 @@ fn push_run(
     });
 }
 
+/// Every verb [`code_running`] (and [`assigned_names`], which it asks)
+/// reads: any other verb runs no text of its own. A unit test reads both
+/// functions' match arms and holds each verb named there to this list.
+const CODE_RUNNING_VERBS: &[&str] = &[
+    "source",
+    ".",
+    "let",
+    "printf",
+    "test",
+    "[",
+    "declare",
+    "typeset",
+    "local",
+    "export",
+    "readonly",
+    "read",
+    "mapfile",
+    "readarray",
+    "getopts",
+    "wait",
+    "unset",
+    "compgen",
+    "jobs",
+    "sg",
+    "newgrp",
+    "alias",
+    "hash",
+    "enable",
+    "tar",
+    "gtar",
+    "bsdtar",
+    "rsync",
+    "ssh",
+    "scp",
+    "sftp",
+    "git",
+];
+
+/// The shapes of [`CODE_RUNNING_VERBS`].
+const CODE_RUNNING_SHAPES: super::Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < CODE_RUNNING_VERBS.len() {
+        super::mark_shape(&mut t, CODE_RUNNING_VERBS[i]);
+        i += 1;
+    }
+    t
+};
+
 /// The code-running forms of SPEC §4.3: a phrase when `verb args` is one.
 fn code_running(verb: &str, args: &[String]) -> Option<String> {
+    // Most verbs are none of them: two loads, before any compare.
+    if !super::has_shape(&CODE_RUNNING_SHAPES, verb) {
+        return None;
+    }
     let has = |o: &str| args.iter().any(|a| a == o);
     let why = match verb {
         "source" | "." => format!("`{verb}` runs a file's text as commands"),
@@ -2283,6 +2343,55 @@ fn git_config_code_key(words: &[String]) -> Option<&String> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+
+    /// Every verb a match arm of `code_running` or `assigned_names`
+    /// names is in CODE_RUNNING_VERBS (the shape filter before them), read
+    /// from this file's text: an arm added without its verb fails here.
+    #[test]
+    fn code_running_verbs_hold_every_arm() {
+        let src = include_str!("wrappers.rs");
+        let mut seen = 0;
+        for f in ["fn code_running(", "fn assigned_names("] {
+            let start = src.find(f).expect("the function");
+            let body = &src[start..start + src[start..].find("\n}\n").expect("its end")];
+            // An arm's head: `"a" | "b"` then `=>`, ` if`, or the line's
+            // end (a guard below); a string that starts a line otherwise
+            // is an arm's value.
+            let head = |line: &'static str| -> Option<Vec<&'static str>> {
+                let mut rest = line.trim();
+                let mut verbs = Vec::new();
+                loop {
+                    let r = rest.strip_prefix('"')?;
+                    let end = r.find('"')?;
+                    verbs.push(&r[..end]);
+                    rest = r[end + 1..].trim_start();
+                    if let Some(r) = rest.strip_prefix('|') {
+                        rest = r.trim_start();
+                        continue;
+                    }
+                    let ends = rest.is_empty() || rest.starts_with("=>") || rest.starts_with("if ");
+                    return ends.then_some(verbs);
+                }
+            };
+            // Arms stand at the match's indent (eight spaces).
+            let arms = body.lines().filter(|l| {
+                l.strip_prefix("        ")
+                    .is_some_and(|r| r.starts_with('"'))
+            });
+            for verb in arms.filter_map(head).flatten() {
+                assert!(CODE_RUNNING_VERBS.contains(&verb), "`{verb}` is not listed");
+                assert!(
+                    crate::facts::has_shape(&CODE_RUNNING_SHAPES, verb),
+                    "{verb}"
+                );
+                seen += 1;
+            }
+        }
+        assert!(
+            seen >= CODE_RUNNING_VERBS.len() - 2,
+            "only {seen} arms read"
+        );
+    }
 
     /// Each runner tool's rows are together in the table (`runner` finds
     /// them as one run), and its shapes hold every tool.
