@@ -511,6 +511,28 @@ const UNREADABLE: &[(&str, &str)] = &[
         "sem",
         "`sem` (GNU parallel) builds the command it runs from its arguments, which permc does not read",
     ),
+    // Commands run later or in another session, from standard input, a
+    // file or a shell string: not read.
+    (
+        "tmux",
+        "`tmux` runs shell commands in a session of its own (`new-session CMD`, `send-keys`), which permc does not read",
+    ),
+    (
+        "screen",
+        "`screen` runs commands in a session of its own, which permc does not read",
+    ),
+    (
+        "at",
+        "`at` runs commands read from standard input or a file later, which permc does not read",
+    ),
+    (
+        "batch",
+        "`batch` runs commands read from standard input or a file later, which permc does not read",
+    ),
+    (
+        "crontab",
+        "`crontab` installs commands cron runs later, which permc does not read",
+    ),
     // Launchers whose many options permc does not place (user, namespace,
     // sandbox and profiler launchers): what they run is not read.
     (
