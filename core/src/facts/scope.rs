@@ -105,7 +105,15 @@ impl<'s> Dirs<'s> {
     /// The node of `word` resolved against `dir` (absolute words from `/`).
     fn walk(&mut self, dir: u32, word: &str) -> u32 {
         let mut n = if word.starts_with('/') { 0 } else { dir };
-        for c in word.split('/') {
+        // The components between `/`s, split by a byte scan (`/` is ASCII,
+        // so every cut is a char boundary).
+        let mut from = 0;
+        for (i, b) in word.bytes().enumerate().chain([(word.len(), b'/')]) {
+            if b != b'/' {
+                continue;
+            }
+            let c = &word[from..i];
+            from = i + 1;
             match c {
                 "" | "." => {}
                 ".." => n = self.nodes[n as usize].parent,
@@ -339,9 +347,12 @@ impl Walk<'_, '_> {
     fn reads_dirs(&mut self, seg: &Segment) {
         let mut shopt = false;
         for w in &seg.words {
-            self.cdpath |= w.len() >= 6 && w.contains("CDPATH");
+            // A byte search first: a substring search sets up a searcher
+            // for every long word, and few words hold a `C` or a `_`.
+            self.cdpath |= w.len() >= 6 && w.as_bytes().contains(&b'C') && w.contains("CDPATH");
             self.cdable |= w.len() >= 8
-                && (w.starts_with("BASHOPTS") || w.len() >= 11 && w.contains("cdable_vars"));
+                && (w.starts_with("BASHOPTS")
+                    || w.len() >= 11 && w.as_bytes().contains(&b'_') && w.contains("cdable_vars"));
             shopt |= w == "shopt";
         }
         self.cdable |= shopt && seg.known.iter().any(|k| *k != Known::Exact);
@@ -378,6 +389,10 @@ impl Walk<'_, '_> {
             return self.note(w);
         }
         self.text(w, w, here);
+        // Values are after a `=` or in a single-dash option word.
+        if !w.starts_with('-') && !w.as_bytes().contains(&b'=') {
+            return;
+        }
         for v in values(w) {
             if v.starts_with('~') {
                 self.note(w);
