@@ -574,12 +574,29 @@ fn may_name_a_path(w: &str) -> bool {
     w.bytes().any(|b| matches!(b, b'/' | b'.' | b'~'))
 }
 
+/// Does [`Walk::word`] do nothing for this exact word, read from a known
+/// directory? It notes a word only when it starts with `~`, is a path
+/// ([`is_path`]: `/…` or a `..` component), or holds a value ([`values`])
+/// that does; `src/main.rs`, `HEAD~1` and `out.log` are none of them.
+fn inert(w: &str) -> bool {
+    if !may_name_a_path(w) {
+        return true;
+    }
+    if w.starts_with('~') || is_path(w) {
+        return false;
+    }
+    if !w.starts_with('-') && !w.as_bytes().contains(&b'=') {
+        return true;
+    }
+    values(w).all(|v| !v.starts_with('~') && !is_path(v))
+}
+
 /// Is the line plain for the scope: no inner line, every word and
-/// redirection target exact and unable to name a path, and no segment or
-/// run that moves the directory (`cd`, `pushd`, `popd`, read past wrappers
-/// or not)? Then the walk starts and stays at the cwd and notes nothing.
+/// redirection target exact and [`inert`], and no segment or run that
+/// moves the directory (`cd`, `pushd`, `popd`, read past wrappers or not)?
+/// Then the walk starts and stays at the cwd and notes nothing.
 fn plain(facts: &LineFacts) -> bool {
-    let simple = |w: &str| !may_name_a_path(w);
+    let simple = |w: &str| inert(w);
     let mover = |w: &String| matches!(w.as_str(), "cd" | "pushd" | "popd");
     facts.inner_lines.is_empty()
         && facts.line.segments.iter().all(|s| {
@@ -690,6 +707,8 @@ mod tests {
                 "../x", "/etc", "/work/x", "~", "x.txt", "$X", "\"$(pwd)\"", ">", ">out",
                 "2>/dev/null", "&&", "||", ";", "|", "&", "sudo", "env", "xargs", "time",
                 "bash -c 'cd /'", "eval", "'cd x'", "CDPATH=/", "shopt", "-s", "cdable_vars",
+                "src/main.rs", "HEAD~1", "out.log", "-C..", "-xf/etc/x", "--file=/etc/x",
+                "a=~/x", "-o~/x", "x/../..", "./x", "-C", "/dev/null", ">/dev/null", "a/b=c/../d",
             ]), 0..8),
             cwd in proptest::sample::select(vec!["", "/p", "/p/src", "/etc", "/p/../q", "/p/x"]),
             container in proptest::bool::ANY,
