@@ -609,6 +609,60 @@ fn plain(facts: &LineFacts) -> bool {
         && facts.runs().all(|r| !r.words.first().is_some_and(mover))
 }
 
+/// Is the line plain but for `cd NAME` segments, with NAME a plain name
+/// (letters, digits, `_`, `-`, not first)? Then, from a cwd inside, every
+/// such `cd` goes to a directory inside and the shell is never anywhere
+/// else (no `cd -`, no `CDPATH`, `cdable_vars` or `shopt` word, no move
+/// behind a wrapper), so no [`inert`] word is noted: per segment, whether
+/// it is one of those `cd`s. `None` for any other line (the walk reads it).
+fn plain_cds(facts: &LineFacts) -> Option<Vec<bool>> {
+    let mover = |w: &str| matches!(w, "cd" | "pushd" | "popd");
+    // Words that change where a `cd` goes (see `Walk::reads_dirs`).
+    let names_dirs = |w: &str| {
+        w.contains("CDPATH")
+            || w.starts_with("BASHOPTS")
+            || w.contains("cdable_vars")
+            || w == "shopt"
+    };
+    let plain_name = |t: &str| {
+        !t.starts_with('-')
+            && !names_dirs(t)
+            && t.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+    };
+    if !facts.inner_lines.is_empty() {
+        return None;
+    }
+    let mut cds = Vec::with_capacity(facts.line.segments.len());
+    for s in &facts.line.segments {
+        if s.known.iter().any(|k| *k != Known::Exact)
+            || s.redirects
+                .iter()
+                .any(|r| r.known != Known::Exact || !inert(&r.target))
+        {
+            return None;
+        }
+        let cd =
+            matches!(s.words.as_slice(), [v, t] if v == "cd" && !t.is_empty() && plain_name(t));
+        if !cd
+            && s.words
+                .iter()
+                .any(|w| mover(w) || names_dirs(w) || !inert(w))
+        {
+            return None;
+        }
+        cds.push(cd);
+    }
+    // A move behind a wrapper (`time cd x`, `sudo cd x`) is not followed.
+    if facts
+        .runs()
+        .any(|r| r.read_past && r.words.first().is_some_and(|w| mover(w)))
+    {
+        return None;
+    }
+    Some(cds)
+}
+
 /// The directory of group `g`: its own, or its nearest ancestor's. Group
 /// nesting is bounded by the reader's depth limit.
 fn effective(own: &[Option<Here>], parents: &[u32], mut g: usize) -> Here {
@@ -638,6 +692,15 @@ impl Scope<'_> {
             // outside and no `cd` (tested against it), and `cd_inside`
             // stays empty: no segment is one.
             return report;
+        }
+        if report.outside.is_none() {
+            if let Some(cd_inside) = plain_cds(facts) {
+                // From inside, `cd NAME` stays inside, and no other word
+                // can be noted wherever the shell is inside (tested
+                // against the walk).
+                report.cd_inside = cd_inside;
+                return report;
+            }
         }
         self.walk(facts, report)
     }
@@ -697,7 +760,8 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3_000))]
-        /// The fast path for plain lines answers like the general walk,
+        /// The fast paths for plain lines and plain `cd`s answer like the
+        /// general walk,
         /// on lines made of words that are plain, nearly plain, paths,
         /// moves and expansions, in both kinds of scope.
         #[test]
@@ -709,6 +773,8 @@ mod tests {
                 "bash -c 'cd /'", "eval", "'cd x'", "CDPATH=/", "shopt", "-s", "cdable_vars",
                 "src/main.rs", "HEAD~1", "out.log", "-C..", "-xf/etc/x", "--file=/etc/x",
                 "a=~/x", "-o~/x", "x/../..", "./x", "-C", "/dev/null", ">/dev/null", "a/b=c/../d",
+                "cd src", "cd build-1", "cd p", "cd CDPATH", "cd -", "cd -P", "(cd src)", "CDPATH",
+                "BASHOPTS=x", "cd_x", "time", "&& cd src &&",
             ]), 0..8),
             cwd in proptest::sample::select(vec!["", "/p", "/p/src", "/etc", "/p/../q", "/p/x"]),
             container in proptest::bool::ANY,
