@@ -999,6 +999,16 @@ enum RunsAs {
     Argv,
     /// Its operand is a shell command line (`bun exec 'cmd'`).
     Shell,
+    /// An image's entrypoint runs, with the words after the image as its
+    /// arguments (`docker run IMAGE …`): what runs is the image's, not
+    /// the line's.
+    Image,
+    /// A container comes first, then the command (`docker exec [options]
+    /// CONTAINER CMD…`).
+    AfterOperand,
+    /// The command follows `--` (`kubectl exec POD -- CMD…`), else an
+    /// operand as for [`RunsAs::AfterOperand`].
+    AfterDashes,
 }
 
 /// Package and environment runners: the tool, the subcommand that runs a
@@ -1036,6 +1046,16 @@ const RUNNERS: &[(&str, &str, RunsAs)] = &[
     ("mise", "x", RunsAs::Argv),
     ("asdf", "exec", RunsAs::Argv),
     ("devbox", "run", RunsAs::Argv),
+    // Containers: the command runs in a container, with the network (a
+    // push from there is a push).
+    ("docker", "run", RunsAs::Image),
+    ("docker", "exec", RunsAs::AfterOperand),
+    ("podman", "run", RunsAs::Image),
+    ("podman", "exec", RunsAs::AfterOperand),
+    ("nerdctl", "run", RunsAs::Image),
+    ("nerdctl", "exec", RunsAs::AfterOperand),
+    ("kubectl", "exec", RunsAs::AfterDashes),
+    ("kubectl", "debug", RunsAs::AfterDashes),
 ];
 
 /// The shapes of [`RUNNERS`]' tools: most verbs are none, in two loads.
@@ -1116,6 +1136,21 @@ fn runner(
         ));
         return;
     }
+    if runs_as == RunsAs::Image {
+        facts.unparsed_because(format!(
+            "`{tool} run` runs the image's entrypoint with the words after the image, so what runs is the image's: permc cannot know it"
+        ));
+        return;
+    }
+    let container = matches!(runs_as, RunsAs::AfterOperand | RunsAs::AfterDashes);
+    if runs_as == RunsAs::AfterDashes {
+        if let Some(d) =
+            (k..text.len()).find(|&j| text[j] == "--" && words.known(j) == Known::Exact)
+        {
+            // `kubectl exec POD -- CMD…`: the command is all after `--`.
+            k = d;
+        }
+    }
     let mut starts = Vec::new();
     while let Some(w) = text.get(k) {
         if words.known(k) != Known::Exact || !w.starts_with('-') {
@@ -1126,7 +1161,15 @@ fn runner(
             starts.push(k + 1);
             break;
         }
-        if matches!(w.as_str(), "-c" | "--call" | "--shell-mode") || w.starts_with("--call=") {
+        if container && (w == "--entrypoint" || w.starts_with("--entrypoint=")) {
+            facts.unparsed_because(format!(
+                "`{tool} {w}` runs another program with the command's words, which permc does not place"
+            ));
+            return;
+        }
+        if !container
+            && (matches!(w.as_str(), "-c" | "--call" | "--shell-mode") || w.starts_with("--call="))
+        {
             facts.unparsed_because(format!(
                 "`{tool} {w}` runs a shell command line, which permc does not read"
             ));
@@ -1145,6 +1188,15 @@ fn runner(
             ));
             return;
         }
+    }
+    if container {
+        // Each possible start is the container; the command is after it
+        // (after `--` itself, for `kubectl exec … -- CMD`).
+        let dashes = |s: usize| s > 0 && text[s - 1] == "--" && runs_as == RunsAs::AfterDashes;
+        starts = starts
+            .into_iter()
+            .map(|s| if dashes(s) { s } else { s + 1 })
+            .collect();
     }
     for s in starts.into_iter().filter(|&s| s < text.len()) {
         if depth >= MAX_INNER_DEPTH {
