@@ -34,8 +34,9 @@ use std::borrow::Cow;
 /// decisions are read for their policy and reason alone.
 #[derive(Debug, Clone)]
 enum RuleAt {
-    /// A built-in deny, already named ([`Verdict`]).
-    Named(RuleRef),
+    /// A built-in deny, already named ([`Verdict`]): boxed, as it is rare
+    /// and the other variants are small (`Current` moves at every stage).
+    Named(Box<RuleRef>),
     /// Entry `k` of the list at accept index `list`.
     Entry(usize, u32),
     /// An autonomy rule.
@@ -120,7 +121,7 @@ impl Current {
 
 fn rule_ref(p: &CompiledPolicy, at: &RuleAt) -> RuleRef {
     match at {
-        RuleAt::Named(r) => r.clone(),
+        RuleAt::Named(r) => RuleRef::clone(r),
         RuleAt::Entry(list, k) => entry_ref(p, *list, *k),
         RuleAt::Autonomy(rule) => p.autonomy_rule(*rule),
     }
@@ -243,17 +244,21 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
 /// Decides one request over a compiled policy (SPEC §5.3): the type's
 /// program, one stage at a time; a deny returns at once. The answer's
 /// strings are built when asked for.
+#[inline]
 pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
     let action = req.action.kind;
-    let finish = |c: Current, origin, line| Answer {
-        policy: c.policy,
-        reason: c.reason,
-        autonomy_origin: origin,
+    // The answer is built in place: the line's facts are read into it and
+    // it is the one value every exit returns (moving a finished answer
+    // was a copy of the facts).
+    let mut out = Answer {
+        policy: Policy::RequireApproval,
+        reason: Reason::Default,
+        autonomy_origin: None,
         p,
         req,
-        line,
-        rule: c.rule,
-        why: c.why,
+        line: None,
+        rule: None,
+        why: Why::Text(Cow::Borrowed(phrases::DEFAULT)),
     };
     // Fail closed: a policy without a program for the type (its stage graph
     // failed its check) never approves anything. Compiled and loaded
@@ -264,9 +269,8 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
         None,
         phrases::DEFAULT,
     );
-    let mut origin = None;
     let mut automatic = false;
-    let mut line: Option<LineFacts> = None;
+    let line = &mut out.line;
     let mut scope = LazyScope { req, report: None };
     // The first possible-only deny match (segment, entry), once the file
     // stage has looked (SPEC §4.4, step 7.0).
@@ -277,13 +281,13 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
             // 1. IAM (SPEC §1).
             Stage::Iam => reference::iam(req).map(Current::from),
             // 2. Built-in denies (SPEC §5.2).
-            Stage::Builtins => reference::builtins(line_of(&mut line, req)).map(Current::from),
+            Stage::Builtins => reference::builtins(line_of(line, req)).map(Current::from),
             // 3. Base (ADR 0134).
             Stage::Base => Some(Current::from(reference::base(req))),
             // 4. Autonomy (SPEC §2.2), precomputed per (agent, type).
             Stage::Autonomy => {
                 let r = p.resolve_autonomy(req.action.agent.as_deref(), action);
-                origin = r.map(|r| r.origin);
+                out.autonomy_origin = r.map(|r| r.origin);
                 automatic = r
                     .is_some_and(|r| r.mode == Policy::AutoApprove && r.origin == Origin::Wildcard);
                 r.map(Current::autonomy)
@@ -292,36 +296,49 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
             Stage::FileTyped => file_typed(p, action),
             // 6. The file, terminal.
             Stage::FileTerminal => {
-                let f = line_of(&mut line, req);
+                let f = line_of(line, req);
                 file_terminal(p, f, &mut scope, automatic, &mut possible)
             }
             // 7. Ceilings, only over auto_approve; the first that holds.
             ceiling if current.policy == Policy::AutoApprove => {
-                let (l, s, m) = (&mut line, &mut scope, &mut possible);
-                let holds = ceiling_holds(p, ceiling, req, l, s, automatic, m);
+                let (s, m) = (&mut scope, &mut possible);
+                let holds = ceiling_holds(p, ceiling, req, line, s, automatic, m);
                 holds.map(|(reason, phrase)| current.lowered(p, line.as_ref(), reason, &phrase))
             }
             _ => None,
         };
         // A stage with an opinion replaces current; a deny returns at once.
         if let Some(c) = opinion {
-            if c.policy == Policy::Deny {
-                return finish(c, origin, line);
-            }
+            let deny = c.policy == Policy::Deny;
             current = c;
+            if deny {
+                break;
+            }
         }
     }
     // 8.
-    finish(current, origin, line)
+    out.policy = current.policy;
+    out.reason = current.reason;
+    out.rule = current.rule;
+    out.why = current.why;
+    out
 }
 
 fn line_of<'l>(line: &'l mut Option<LineFacts>, req: &Request) -> &'l LineFacts {
-    line.get_or_insert_with(|| LineFacts::of(req.action.command.as_deref().unwrap_or("")))
+    match line {
+        Some(f) => f,
+        None => LineFacts::of_in(line, req.action.command.as_deref().unwrap_or("")),
+    }
 }
 
 impl From<Verdict> for Current {
     fn from(v: Verdict) -> Current {
-        Current::text(v.policy, v.reason, v.rule.map(RuleAt::Named), v.message)
+        Current::text(
+            v.policy,
+            v.reason,
+            v.rule.map(|r| RuleAt::Named(Box::new(r))),
+            v.message,
+        )
     }
 }
 

@@ -147,7 +147,9 @@ pub struct LineFacts {
     pub(crate) joints: Vec<scope::Joint>,
     /// The reasons of `unparsed_why`, to keep them unique in O(1) each: a
     /// line of many distinct expansions (`$a1;$a2;…`) has as many reasons.
-    unparsed_seen: std::collections::HashSet<String>,
+    /// Built past [`FEW_REASONS`] (a scan finds repeats among fewer), so
+    /// a line without reasons neither builds nor drops a set.
+    unparsed_seen: Option<Box<std::collections::HashSet<String>>>,
 }
 
 /// Shell variables whose text bash runs as commands, or that change what a
@@ -346,16 +348,38 @@ const COMMAND_VARIABLES: &[(&str, &str)] = &[
 /// (`GIT_PAGER=cat git log`, `GIT_EDITOR=true git rebase --continue`).
 const HARMLESS_COMMANDS: &[&str] = &["", "true", ":", "cat", "less", "more"];
 
+/// Up to this many reasons, a new one is checked against them by a scan
+/// ([`LineFacts::unparsed_because`]).
+const FEW_REASONS: usize = 8;
+
 impl LineFacts {
     /// Reads a command line and everything it runs.
     pub fn of(command: &str) -> LineFacts {
-        let line = shell::read(command);
-        let mut facts = LineFacts {
-            unparsed: line.is_unparsed(),
-            runs: Vec::with_capacity(line.segments.len()),
-            ..LineFacts::default()
-        };
-        for (i, seg) in line.segments.iter().enumerate() {
+        let mut facts = LineFacts::default();
+        facts.fill(command);
+        facts
+    }
+
+    /// [`LineFacts::of`] into `slot`, read in place (a decision keeps the
+    /// facts in its answer: built there, they are not copied into it).
+    pub fn of_in<'s>(slot: &'s mut Option<LineFacts>, command: &str) -> &'s LineFacts {
+        let facts = slot.insert(LineFacts::default());
+        facts.fill(command);
+        facts
+    }
+
+    /// Reads `command` into facts fresh from `default()`.
+    fn fill(&mut self, command: &str) {
+        let facts = self;
+        facts.line = shell::read(command);
+        let segments = facts.line.segments.len();
+        facts.unparsed = facts.line.is_unparsed();
+        facts.runs = Vec::with_capacity(segments);
+        // The segments are taken out while their runs are collected (the
+        // runs are pushed into `facts`), then put back: moving a vector
+        // moves its header only.
+        let line_segments = std::mem::take(&mut facts.line.segments);
+        for (i, seg) in line_segments.iter().enumerate() {
             facts.has_unknown |= seg.known.iter().any(|k| *k != Known::Exact);
             wrappers::collect_runs(
                 wrappers::Words {
@@ -364,9 +388,10 @@ impl LineFacts {
                 },
                 i,
                 0,
-                &mut facts,
+                facts,
             );
         }
+        facts.line.segments = line_segments;
         // A run sharing its segment's words was counted with the segment.
         facts.has_unknown |= facts.runs.iter().any(|r| {
             r.words
@@ -375,11 +400,11 @@ impl LineFacts {
         });
         // One segment needs neither index: its runs are all the runs, and
         // a lone segment's joint changes nothing (no segment runs after it).
-        if line.segments.len() > 1 {
-            facts.index_runs(line.segments.len());
-            facts.joints = scope::joints(command, &line);
+        if segments > 1 {
+            facts.index_runs(segments);
+            facts.joints = scope::joints(command, &facts.line);
         }
-        if let Some(why) = code_variable(&line, &facts.inner_lines) {
+        if let Some(why) = code_variable(&facts.line, &facts.inner_lines) {
             facts.unparsed_because(why.into());
         }
         // A memchr first: most lines hold no `@`.
@@ -388,8 +413,6 @@ impl LineFacts {
                 "`${…@P}` expands a value as a prompt string, which can run commands".into(),
             );
         }
-        facts.line = line;
-        facts
     }
 
     /// Orders the runs by segment (a stable sort: already in order, it is
@@ -454,7 +477,17 @@ impl LineFacts {
     /// Marks the line unparsed with a reason for people.
     pub(crate) fn unparsed_because(&mut self, why: String) {
         self.unparsed = true;
-        if self.unparsed_seen.insert(why.clone()) {
+        if self.unparsed_why.len() < FEW_REASONS {
+            if !self.unparsed_why.contains(&why) {
+                self.unparsed_why.push(why);
+            }
+            return;
+        }
+        let why_list = &self.unparsed_why;
+        let seen = self
+            .unparsed_seen
+            .get_or_insert_with(|| Box::new(why_list.iter().cloned().collect()));
+        if seen.insert(why.clone()) {
             self.unparsed_why.push(why);
         }
     }
@@ -1251,6 +1284,24 @@ mod tests {
 
     fn w(s: &str) -> Vec<String> {
         s.split(' ').map(str::to_string).collect()
+    }
+
+    /// The reasons stay unique and in first-seen order on both sides of
+    /// [`FEW_REASONS`] (a scan below it, a set above).
+    #[test]
+    fn unparsed_reasons_are_unique_in_order() {
+        for n in [1, FEW_REASONS - 1, FEW_REASONS, FEW_REASONS + 1, 40] {
+            let names: Vec<String> = (0..n).map(|i| format!("$a{i}")).collect();
+            let once = names.join("; ");
+            let f = LineFacts::of(&format!("{once}; {once}; {once}"));
+            let one = LineFacts::of(&once);
+            assert!(f.unparsed, "{n}");
+            assert_eq!(f.unparsed_why.len(), n, "{n}: {:?}", f.unparsed_why);
+            assert_eq!(f.unparsed_why, one.unparsed_why, "{n}");
+            for (why, name) in f.unparsed_why.iter().zip(&names) {
+                assert!(why.contains(&format!("`{name}`")), "{why}");
+            }
+        }
     }
 
     /// Each tool's run found by `tool_entries` is exactly the entries of
