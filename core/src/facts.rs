@@ -148,7 +148,9 @@ pub struct LineFacts {
     /// The reasons of `unparsed_why`, to keep them unique in O(1) each: a
     /// line of many distinct expansions (`$a1;$a2;…`) has as many reasons.
     /// Built past [`FEW_REASONS`] (a scan finds repeats among fewer), so
-    /// a line without reasons neither builds nor drops a set.
+    /// a line without reasons neither builds nor drops a set. Boxed: 8
+    /// bytes in the facts, not 48, for a set most lines never build.
+    #[allow(clippy::box_collection)]
     unparsed_seen: Option<Box<std::collections::HashSet<String>>>,
 }
 
