@@ -373,7 +373,18 @@ impl LineFacts {
     /// Reads `command` into facts fresh from `default()`.
     fn fill(&mut self, command: &str) {
         let facts = self;
-        facts.line = shell::read(command);
+        // The plain reader (SPEC §4's fast path) reads a line of words and
+        // list operators only: no `$`, `{` or quote can stand in it.
+        let plain = match shell::read_simple(command) {
+            Some(line) => {
+                facts.line = line;
+                true
+            }
+            None => {
+                facts.line = shell::read_general(command);
+                false
+            }
+        };
         let segments = facts.line.segments.len();
         facts.unparsed = facts.line.is_unparsed();
         facts.runs = Vec::with_capacity(segments);
@@ -409,8 +420,9 @@ impl LineFacts {
         if let Some(why) = code_variable(&facts.line, &facts.inner_lines) {
             facts.unparsed_because(why.into());
         }
-        // A memchr first: most lines hold no `@`.
-        if command.as_bytes().contains(&b'@') && command.contains("@P}") {
+        // A plain line holds no `${`; otherwise a memchr first: most lines
+        // hold no `@`.
+        if !plain && command.as_bytes().contains(&b'@') && command.contains("@P}") {
             facts.unparsed_because(
                 "`${…@P}` expands a value as a prompt string, which can run commands".into(),
             );
@@ -637,11 +649,18 @@ pub fn unparsed_phrase(f: &LineFacts) -> String {
 
 /// The last path component of a command word (`/usr/bin/git` → `git`).
 pub fn basename(word: &str) -> &str {
-    if word.contains('/') {
+    if has_slash(word) {
         word.rsplit('/').find(|c| !c.is_empty()).unwrap_or(word)
     } else {
         word
     }
+}
+
+/// `word` holds a `/`: a byte loop, as command words are a few bytes long
+/// (a `memchr` call costs more than scanning them).
+#[inline]
+pub(crate) fn has_slash(word: &str) -> bool {
+    word.bytes().any(|b| b == b'/')
 }
 
 /// `NAME=value`, `NAME+=value` or `NAME[…]=value` with a valid name.

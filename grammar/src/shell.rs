@@ -493,7 +493,7 @@ pub fn read_simple(src: &str) -> Option<CommandLine> {
             let word = &src[from..i];
             // `time` is a reserved word at command position (and after
             // it); a keyword first makes the line unparsed.
-            if is_keyword_or_time(word) && (words.is_empty() || word == "time") {
+            if word == "time" || (words.is_empty() && is_keyword_or_time(word)) {
                 return None;
             }
             words.push(word.to_string());

@@ -1823,7 +1823,8 @@ fn push_run(
         .filter(|sub| !sub.is_empty());
     // Read past something, or a verb shown by its last path component:
     // the run's words differ from the segment's.
-    let differs = read_past || git_sub.is_some() || text.first().is_some_and(|f| f.contains('/'));
+    let differs =
+        read_past || git_sub.is_some() || text.first().is_some_and(|f| super::has_slash(f));
     // `top`: `words` are the segment's own, as the reader gave them. Read
     // from the first word, with the verb as written, the run's words are
     // exactly the segment's: kept once, not copied.
