@@ -140,11 +140,15 @@ pub struct LineFacts {
     /// `runs[run_start[i]..run_start[i + 1]]` are the runs of segment `i`
     /// (the runs are kept in segment order), so reading a segment's runs
     /// costs their number, not every run of the line: a decision stays
-    /// linear in the line however many segments it holds.
+    /// linear in the line however many segments it holds. Empty when
+    /// `aligned` (or for one segment).
     run_start: Vec<usize>,
+    /// Run `i` is segment `i`'s only run, for every segment (most lines):
+    /// the runs index themselves.
+    aligned: bool,
     /// How each segment is joined to the one before (`&&`, `;`…), for the
     /// scope's `cd` (SPEC §6.2).
-    pub(crate) joints: Vec<scope::Joint>,
+    pub(crate) joints: scope::Joints,
     /// The reasons of `unparsed_why`, to keep them unique in O(1) each: a
     /// line of many distinct expansions (`$a1;$a2;…`) has as many reasons.
     /// Built past [`FEW_REASONS`] (a scan finds repeats among fewer), so
@@ -433,6 +437,11 @@ impl LineFacts {
     /// one linear pass) and records where each segment's runs begin.
     fn index_runs(&mut self, segments: usize) {
         self.runs.sort_by_key(|r| r.segment);
+        if self.runs.len() == segments && self.runs.iter().enumerate().all(|(i, r)| r.segment == i)
+        {
+            self.aligned = true;
+            return;
+        }
         let mut start = Vec::with_capacity(segments + 1);
         let mut k = 0;
         for i in 0..=segments {
@@ -479,6 +488,7 @@ impl LineFacts {
     /// when there is none (a line of one segment).
     pub fn runs_of(&self, i: usize) -> impl Iterator<Item = Run<'_>> {
         let (slice, scan) = match (self.run_start.get(i), self.run_start.get(i + 1)) {
+            _ if self.aligned => (self.runs.get(i..=i).unwrap_or_default(), false),
             (Some(&a), Some(&b)) => (&self.runs[a..b], false),
             _ => (&self.runs[..], true),
         };
@@ -1182,6 +1192,25 @@ impl<'a> Scope<'a> {
     /// The scope of a request; `None` without a projectScopeRoot.
     pub fn of(req: &'a Request) -> Option<Scope<'a>> {
         let raw = req.context.project_scope_root.as_deref()?;
+        const ROOTS: &[Cow<'static, str>] = &[Cow::Borrowed("/work"), Cow::Borrowed("/tmp")];
+        let in_container = matches!(
+            req.context.execution_mode,
+            ExecutionMode::Container | ExecutionMode::Mounted
+        ) && req.context.container_running;
+        if in_container
+            && req
+                .action
+                .cwd
+                .as_deref()
+                .is_none_or(|c| c.is_empty() || c == raw)
+        {
+            // At the root, in a container: the cwd is the mount itself,
+            // whatever the root's spelling (most requests).
+            return Some(Scope {
+                roots: Cow::Borrowed(ROOTS),
+                cwd: Cow::Borrowed("/work"),
+            });
+        }
         // Borrowed when already normal (most roots): a container needs the
         // root only to translate the cwd.
         let root: Cow<'_, str> = if is_normal(raw) {
@@ -1197,10 +1226,6 @@ impl<'a> Scope<'a> {
             Some(c) if is_normal(c) => c.into(),
             Some(c) => resolve(&root, c).into(),
         };
-        let in_container = matches!(
-            req.context.execution_mode,
-            ExecutionMode::Container | ExecutionMode::Mounted
-        ) && req.context.container_running;
         if in_container {
             let cwd: Cow<'a, str> = if cwd == root {
                 Cow::Borrowed("/work")
@@ -1211,7 +1236,6 @@ impl<'a> Scope<'a> {
             } else {
                 cwd
             };
-            const ROOTS: &[Cow<'static, str>] = &[Cow::Borrowed("/work"), Cow::Borrowed("/tmp")];
             Some(Scope {
                 roots: Cow::Borrowed(ROOTS),
                 cwd,

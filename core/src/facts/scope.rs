@@ -232,10 +232,67 @@ pub(crate) enum Joint {
     Other,
 }
 
+/// The [`Joint`]s of a line's segments: two bits each in one word for up
+/// to [`Joints::FEW`] segments (most lines: nothing to allocate), else a
+/// vector. Past the end, [`Joint::Other`] (no segment placed there).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Joints {
+    len: usize,
+    few: u64,
+    many: Vec<Joint>,
+}
+
+impl Joints {
+    const FEW: usize = 32;
+
+    fn code(j: Joint) -> u64 {
+        match j {
+            Joint::And => 0,
+            Joint::Pipe => 1,
+            Joint::List => 2,
+            Joint::Other => 3,
+        }
+    }
+
+    /// The joint of segment `i`.
+    pub(crate) fn get(&self, i: usize) -> Joint {
+        if i >= self.len {
+            return Joint::Other;
+        }
+        if self.len > Self::FEW {
+            return self.many.get(i).copied().unwrap_or(Joint::Other);
+        }
+        match (self.few >> (2 * i)) & 3 {
+            0 => Joint::And,
+            1 => Joint::Pipe,
+            2 => Joint::List,
+            _ => Joint::Other,
+        }
+    }
+}
+
+impl FromIterator<Joint> for Joints {
+    fn from_iter<I: IntoIterator<Item = Joint>>(iter: I) -> Joints {
+        let mut out = Joints::default();
+        for j in iter {
+            if out.len < Self::FEW {
+                out.few |= Self::code(j) << (2 * out.len);
+            } else {
+                if out.many.is_empty() {
+                    out.many = (0..out.len).map(|i| out.get(i)).collect();
+                }
+                out.many.push(j);
+            }
+            out.len += 1;
+        }
+        out
+    }
+}
+
 /// The [`Joint`] of each segment of `line`, read from `src`, its text.
 /// Only top-level segments can be placed: nested ones start in their own
 /// sub-line (a backtick body), so they are [`Joint::Other`].
-pub(crate) fn joints(src: &str, line: &CommandLine) -> Vec<Joint> {
+pub(crate) fn joints(src: &str, line: &CommandLine) -> Joints {
     let b = src.as_bytes();
     line.segments
         .iter()
@@ -441,7 +498,7 @@ impl Walk<'_, '_> {
         line: &CommandLine,
         start: Here,
         inner: &[(usize, CommandLine)],
-        joints: &[Joint],
+        joints: &Joints,
         hidden: &[bool],
         top: bool,
     ) {
@@ -469,7 +526,7 @@ impl Walk<'_, '_> {
             match inner_of.get_mut(*s) {
                 Some(b) => b.push(l),
                 // A segment the line does not hold: check it from the start.
-                None => self.line(l, start, &[], &[], &[], false),
+                None => self.line(l, start, &[], &Joints::default(), &[], false),
             }
         }
         for (i, seg) in line.segments.iter().enumerate() {
@@ -483,7 +540,7 @@ impl Walk<'_, '_> {
                 }
             }
             // Does this segment run only after the chain's moves succeeded?
-            let joint = joints.get(i).copied().unwrap_or(Joint::Other);
+            let joint = joints.get(i);
             if i > 0 && i <= held_until {
                 // Nested in the words of a segment of the chain.
             } else if i > 0 && matches!(joint, Joint::And | Joint::Pipe) {
@@ -560,7 +617,7 @@ impl Walk<'_, '_> {
                     self.reads_dirs(s);
                 }
                 for l in lines {
-                    self.line(l, here, &[], &[], &[], false);
+                    self.line(l, here, &[], &Joints::default(), &[], false);
                 }
             }
         }
@@ -814,8 +871,13 @@ mod tests {
         use Joint::*;
         let cmd = "cd x && a; b || c | d |& e\nf & g;h";
         let line = permc_grammar::shell::read(cmd);
+        let all = |j: &Joints| {
+            (0..line.segments.len())
+                .map(|i| j.get(i))
+                .collect::<Vec<_>>()
+        };
         assert_eq!(
-            joints(cmd, &line),
+            all(&joints(cmd, &line)),
             [List, And, List, Other, Pipe, Pipe, Other, Other, List]
         );
         // An escaped `&` is no `&&`; nested segments are never placed.
@@ -824,7 +886,33 @@ mod tests {
         let j = joints(cmd, &line);
         let words: Vec<_> = line.segments.iter().map(|s| s.words[0].as_str()).collect();
         assert_eq!(words, ["a", "b", "c", "d", "e", "f", "g"]);
-        assert_eq!(j, [List, Other, Other, Other, And, Other, Other]);
+        let all: Vec<_> = (0..words.len()).map(|i| j.get(i)).collect();
+        assert_eq!(all, [List, Other, Other, Other, And, Other, Other]);
+    }
+
+    /// Packed or listed, the joints read back as written, and past the
+    /// end as [`Joint::Other`].
+    #[test]
+    fn joints_read_back_on_both_sides_of_the_packed_form() {
+        use Joint::*;
+        let cycle = [And, Pipe, List, Other, List, And];
+        for n in [0, 1, Joints::FEW - 1, Joints::FEW, Joints::FEW + 1, 100] {
+            let want: Vec<Joint> = (0..n).map(|i| cycle[i % cycle.len()]).collect();
+            let j: Joints = want.iter().copied().collect();
+            let got: Vec<Joint> = (0..n).map(|i| j.get(i)).collect();
+            assert_eq!(got, want, "{n}");
+            assert_eq!(j.get(n), Other);
+            assert_eq!(j.get(n + 7), Other);
+        }
+        // A line of many segments: each `&&` read in its place.
+        let cmd = (0..70)
+            .map(|i| format!("a{i}"))
+            .collect::<Vec<_>>()
+            .join(" && ");
+        let line = permc_grammar::shell::read(&cmd);
+        let j = joints(&cmd, &line);
+        assert_eq!(j.get(0), List);
+        assert!((1..70).all(|i| j.get(i) == And));
     }
 
     #[test]
