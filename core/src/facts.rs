@@ -61,6 +61,20 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
 /// Privileged verbs (SPEC §5 step 7b, with the [hardening] additions).
 pub const PRIVILEGED: &[&str] = &["sudo", "doas", "su", "pkexec", "run0"];
 
+/// Can a verb starting with `b` be [`PRIVILEGED`]? (Checked for every
+/// entry when compiling: most verbs are stopped before a compare.)
+pub(crate) const fn may_be_privileged(b: u8) -> bool {
+    matches!(b, b's' | b'd' | b'p' | b'r')
+}
+
+const _: () = {
+    let mut i = 0;
+    while i < PRIVILEGED.len() {
+        assert!(may_be_privileged(PRIVILEGED[i].as_bytes()[0]));
+        i += 1;
+    }
+};
+
 /// The built-in deny patterns (SPEC §5.2).
 pub const BUILTIN_DENY: &[&str] = &[
     "Terminal(rm -rf /)",
@@ -673,19 +687,42 @@ pub(crate) fn has_slash(word: &str) -> bool {
     word.bytes().any(|b| b == b'/')
 }
 
+/// A shell name's bytes: [`NAME_START`] for a letter or `_` (a name's
+/// first byte), 1 for a digit, 0 for any other byte.
+const NAME_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b: u8 = 0;
+    loop {
+        t[b as usize] = if b.is_ascii_alphabetic() || b == b'_' {
+            NAME_START
+        } else if b.is_ascii_digit() {
+            1
+        } else {
+            0
+        };
+        if b == u8::MAX {
+            break;
+        }
+        b += 1;
+    }
+    t
+};
+const NAME_START: u8 = 2;
+
 /// `NAME=value`, `NAME+=value` or `NAME[…]=value` with a valid name.
 pub fn is_assignment(word: &str) -> bool {
-    // One pass over the name: most words end it at their first byte.
+    // One pass over the name, a table load a byte (most words are a name
+    // to their end: `git`, `pnpm`).
     let b = word.as_bytes();
     if !b
         .first()
-        .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
+        .is_some_and(|&c| NAME_BYTE[usize::from(c)] == NAME_START)
     {
         return false;
     }
     let name = 1 + b[1..]
         .iter()
-        .take_while(|c| c.is_ascii_alphanumeric() || **c == b'_')
+        .take_while(|&&c| NAME_BYTE[usize::from(c)] != 0)
         .count();
     match &b[name..] {
         [b'=', ..] | [b'+', b'=', ..] => true,

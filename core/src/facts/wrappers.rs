@@ -973,12 +973,9 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
             return;
         }
     }
-    push_run(&words, i, seg, via, read_past, depth == 0, facts);
-    if let Some(verb) = text.get(i).filter(|_| words.known(i) == Known::Exact) {
-        let verb = basename(verb);
-        if super::has_shape(&RUNNER_SHAPES, verb) {
-            runner(&words, i, verb, seg, depth, facts);
-        }
+    let verb = push_run(&words, i, seg, via, read_past, depth == 0, facts);
+    if let Some(verb) = verb.filter(|v| super::has_shape(&RUNNER_SHAPES, v)) {
+        runner(&words, i, verb, seg, depth, facts);
     }
 }
 
@@ -1798,16 +1795,17 @@ pub(crate) fn short(s: &str) -> String {
     out
 }
 
-/// Records the run of `words[from..]` with the checks on its verb.
-fn push_run(
-    words: &Words<'_>,
+/// Records the run of `words[from..]` with the checks on its verb; returns
+/// the verb as read (its last path component), when exact.
+fn push_run<'w>(
+    words: &Words<'w>,
     from: usize,
     seg: usize,
     mut via: Option<&'static str>,
     read_past: bool,
     top: bool,
     facts: &mut LineFacts,
-) {
+) -> Option<&'w str> {
     let text = words.text;
     let from = from.min(text.len());
     let rest = &text[from..];
@@ -1851,7 +1849,11 @@ fn push_run(
             if let Some(why) = why {
                 facts.unparsed_because(why);
             }
-            if via.is_none() {
+            if via.is_none()
+                && v.as_bytes()
+                    .first()
+                    .is_some_and(|&b| super::may_be_privileged(b))
+            {
                 via = super::PRIVILEGED.iter().copied().find(|p| *p == v);
             }
         }
@@ -1880,6 +1882,7 @@ fn push_run(
         segment: seg,
         read_past: differs,
     });
+    verb
 }
 
 /// Every verb [`code_running`] (and [`assigned_names`], which it asks)
