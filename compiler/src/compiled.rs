@@ -503,7 +503,7 @@ fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch 
             a[k] = a[k].min(b[k]);
         }
     };
-    if s.known.iter().any(|k| *k != Known::Exact) {
+    if !s.known.all_exact() {
         merge(&mut any_possible, p.terminal_possible(&s.words, &s.known));
     }
     for r in f.read_past(i) {

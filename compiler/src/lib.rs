@@ -92,6 +92,19 @@ impl StrTable {
         self.len() == 0
     }
 
+    /// String `i`'s bytes (empty when out of range): for compares, without
+    /// the character-boundary checks of [`StrTable::get`].
+    pub(crate) fn get_bytes(&self, i: usize) -> &[u8] {
+        match (self.off.get(i), self.off.get(i + 1)) {
+            (Some(&a), Some(&b)) => self
+                .text
+                .as_bytes()
+                .get(a as usize..b as usize)
+                .unwrap_or_default(),
+            _ => &[],
+        }
+    }
+
     /// String `i` ("" when out of range; loaded tables are checked).
     pub fn get(&self, i: usize) -> &str {
         match (self.off.get(i), self.off.get(i + 1)) {
@@ -253,7 +266,7 @@ impl AutonomyTable {
 
     fn agent(&self, name: &str) -> Option<u32> {
         hash::find_slot(&self.agent_slots, name.as_bytes(), |id| {
-            self.agents.get(id as usize).as_bytes()
+            self.agents.get_bytes(id as usize)
         })
     }
 

@@ -405,13 +405,13 @@ impl LineFacts {
         };
         let segments = facts.line.segments.len();
         facts.unparsed = facts.line.is_unparsed();
-        facts.runs = Vec::with_capacity(segments);
+        put_in_empty(&mut facts.runs, Vec::with_capacity(segments));
         // The segments are taken out while their runs are collected (the
         // runs are pushed into `facts`), then put back: moving a vector
         // moves its header only.
         let line_segments = std::mem::take(&mut facts.line.segments);
         for (i, seg) in line_segments.iter().enumerate() {
-            facts.has_unknown |= seg.known.iter().any(|k| *k != Known::Exact);
+            facts.has_unknown |= !seg.known.all_exact();
             wrappers::collect_runs(
                 wrappers::Words {
                     text: &seg.words,
@@ -422,7 +422,9 @@ impl LineFacts {
                 facts,
             );
         }
-        facts.line.segments = line_segments;
+        // The placeholder `take` left is still empty: the runs never touch
+        // the line.
+        put_in_empty(&mut facts.line.segments, line_segments);
         // A run sharing its segment's words was counted with the segment.
         facts.has_unknown |= facts.runs.iter().any(|r| {
             r.words
@@ -680,6 +682,16 @@ pub fn basename(word: &str) -> &str {
     }
 }
 
+/// Puts `v` in `slot`, an empty vector that never allocated (a default,
+/// or what `mem::take` left): the placeholder is forgotten, not dropped,
+/// as dropping it was a call that freed nothing. (Were it ever not empty,
+/// this would leak it, never read freed memory.)
+fn put_in_empty<T>(slot: &mut Vec<T>, v: Vec<T>) {
+    let placeholder = std::mem::replace(slot, v);
+    debug_assert!(placeholder.capacity() == 0);
+    std::mem::forget(placeholder);
+}
+
 /// `word` holds a `/`: a byte loop, as command words are a few bytes long
 /// (a `memchr` call costs more than scanning them).
 #[inline]
@@ -714,9 +726,8 @@ pub fn is_assignment(word: &str) -> bool {
     // One pass over the name, a table load a byte (most words are a name
     // to their end: `git`, `pnpm`).
     let b = word.as_bytes();
-    if !b
-        .first()
-        .is_some_and(|&c| NAME_BYTE[usize::from(c)] == NAME_START)
+    if b.first()
+        .is_none_or(|&c| NAME_BYTE[usize::from(c)] != NAME_START)
     {
         return false;
     }

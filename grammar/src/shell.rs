@@ -123,6 +123,15 @@ impl Knowns {
         }
     }
 
+    /// Every word exact: without a look at them when kept so (most
+    /// segments).
+    pub fn all_exact(&self) -> bool {
+        match &self.0 {
+            KnownsRepr::Exact(_) => true,
+            KnownsRepr::Listed(v) => v.iter().all(|k| *k == Known::Exact),
+        }
+    }
+
     /// The slice.
     pub fn as_slice(&self) -> &[Known] {
         match &self.0 {

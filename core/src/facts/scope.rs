@@ -628,8 +628,17 @@ impl Walk<'_, '_> {
 /// `/`, `.` or `~`, neither the word nor a value in it is a path, nor
 /// starts with `~` (see `values`, `is_path`).
 fn may_name_a_path(w: &str) -> bool {
-    w.bytes().any(|b| matches!(b, b'/' | b'.' | b'~'))
+    w.bytes().any(|b| PATH_BYTE[usize::from(b)])
 }
+
+/// `/`, `.` and `~`: one load a byte in [`may_name_a_path`].
+const PATH_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'/' as usize] = true;
+    t[b'.' as usize] = true;
+    t[b'~' as usize] = true;
+    t
+};
 
 /// Does [`Walk::word`] do nothing for this exact word, read from a known
 /// directory? It notes a word only when it starts with `~`, is a path
@@ -657,7 +666,7 @@ fn plain(facts: &LineFacts) -> bool {
     let mover = |w: &String| matches!(w.as_str(), "cd" | "pushd" | "popd");
     facts.inner_lines.is_empty()
         && facts.line.segments.iter().all(|s| {
-            s.known.iter().all(|k| *k == Known::Exact)
+            s.known.all_exact()
                 && s.words.iter().all(|w| simple(w) && !mover(w))
                 && s.redirects
                     .iter()
@@ -692,7 +701,7 @@ fn plain_cds(facts: &LineFacts) -> Option<Vec<bool>> {
     }
     let mut cds = Vec::with_capacity(facts.line.segments.len());
     for s in &facts.line.segments {
-        if s.known.iter().any(|k| *k != Known::Exact)
+        if !s.known.all_exact()
             || s.redirects
                 .iter()
                 .any(|r| r.known != Known::Exact || !inert(&r.target))

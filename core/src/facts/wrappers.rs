@@ -1066,6 +1066,14 @@ const RUNNER_SHAPES: super::Shapes = {
     t
 };
 
+/// `a == b`, by length and first byte before the bytes: a table's names
+/// of one length mostly differ at their first byte, and a `memcmp` call
+/// costs more than these two loads.
+#[inline]
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+}
+
 /// At most this many readings of where a runner's command starts (each
 /// option word of unknown arity makes two); past it, unparsed.
 const MAX_RUNNER_STARTS: usize = 16;
@@ -1089,10 +1097,13 @@ fn runner(
     let text = words.text;
     // The tool's rows, together in the table (a unit test checks): found
     // once.
-    let Some(from) = RUNNERS.iter().position(|r| r.0 == tool) else {
+    let Some(from) = RUNNERS.iter().position(|r| same(r.0, tool)) else {
         return;
     };
-    let len = RUNNERS[from..].iter().take_while(|r| r.0 == tool).count();
+    let len = RUNNERS[from..]
+        .iter()
+        .take_while(|r| same(r.0, tool))
+        .count();
     let tool_rows = &RUNNERS[from..from + len];
     let rows = || tool_rows.iter();
     let mut k = at + 1;
@@ -1117,7 +1128,7 @@ fn runner(
                 may_be_value = !w.contains('=');
                 continue;
             }
-            if let Some(&(_, _, how)) = rows().find(|r| r.1 == w) {
+            if let Some(&(_, _, how)) = rows().find(|r| same(r.1, w)) {
                 runs_as = how;
                 break;
             }
