@@ -22,6 +22,10 @@
 //! (see [`floor`]). `cargo bench --bench decide -- floor` (a filter that
 //! matches no group) prints it alone.
 //!
+//! `PERMC_BENCH_COUNT=ITERS` runs a fixed amount of work for callgrind
+//! instead (see `main`; `PERMC_BENCH_ONLY=K` the K-th command alone,
+//! `PERMC_BENCH_RULES=N` over N rules alone).
+//!
 //! `PERMC_BENCH_WRITE=DIR cargo bench --bench decide` instead writes the
 //! generated rule files and request streams to DIR for `benches/cli.sh`
 //! (the end-to-end `permc decide` runs) and exits.
@@ -374,7 +378,12 @@ fn main() {
             reqs = vec![reqs.swap_remove(k % COMMANDS.len())];
             commands = vec![COMMANDS[k % COMMANDS.len()]];
         }
-        let policies: Vec<_> = [10, 100_000]
+        // `PERMC_BENCH_RULES=N`: over N rules alone (else 10 and 100k).
+        let sizes: Vec<usize> = match std::env::var("PERMC_BENCH_RULES") {
+            Ok(n) => vec![n.parse().unwrap_or(10)],
+            Err(_) => vec![10, 100_000],
+        };
+        let policies: Vec<_> = sizes
             .iter()
             .map(|&n| {
                 let r = rules(n);

@@ -568,6 +568,11 @@ impl LineFacts {
     /// A run that may be a built-in deny through its unknown words (SPEC
     /// §4.4): the run's words, for the message.
     pub fn builtin_possible(&self) -> Option<Run<'_>> {
+        // Only an unknown word makes one possible, and `has_unknown`
+        // counts every run's words.
+        if !self.has_unknown {
+            return None;
+        }
         self.runs()
             .find(|r| unknown::possible_builtin(r.words, r.known))
     }

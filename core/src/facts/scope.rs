@@ -447,7 +447,8 @@ impl Walk<'_, '_> {
         }
         self.text(w, w, here);
         // Values are after a `=` or in a single-dash option word.
-        if !w.starts_with('-') && !w.as_bytes().contains(&b'=') {
+        // A byte loop: words are short, a `memchr` call costs more.
+        if !w.starts_with('-') && !w.bytes().any(|b| b == b'=') {
             return;
         }
         for v in values(w) {
@@ -684,10 +685,13 @@ fn plain(facts: &LineFacts) -> bool {
 fn plain_cds(facts: &LineFacts) -> Option<Vec<bool>> {
     let mover = |w: &str| matches!(w, "cd" | "pushd" | "popd");
     // Words that change where a `cd` goes (see `Walk::reads_dirs`).
+    // (A substring search is dear for a short word: a word shorter than
+    // the name, or without its `C` or `_`, is passed at once.)
+    let has = |w: &str, c: u8| w.bytes().any(|b| b == c);
     let names_dirs = |w: &str| {
-        w.contains("CDPATH")
+        (w.len() >= "CDPATH".len() && has(w, b'C') && w.contains("CDPATH"))
             || w.starts_with("BASHOPTS")
-            || w.contains("cdable_vars")
+            || (w.len() >= "cdable_vars".len() && has(w, b'_') && w.contains("cdable_vars"))
             || w == "shopt"
     };
     let plain_name = |t: &str| {
