@@ -534,6 +534,7 @@ fn possible_deny(p: &CompiledPolicy, f: &LineFacts) -> Option<(usize, u32)> {
 }
 
 /// Does one ceiling of SPEC §5.3 step 7 hold? With its phrase for people.
+#[inline(always)] // One caller, a call per ceiling stage.
 fn ceiling_holds(
     p: &CompiledPolicy,
     stage: Stage,

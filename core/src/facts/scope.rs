@@ -673,7 +673,12 @@ fn plain(facts: &LineFacts) -> bool {
                     .iter()
                     .all(|r| r.known == Known::Exact && simple(&r.target))
         })
-        && facts.runs().all(|r| !r.words.first().is_some_and(mover))
+        // A run of its segment's own words (most) was read above.
+        && facts.runs.iter().all(|r| {
+            r.words
+                .as_ref()
+                .is_none_or(|(words, _)| !words.first().is_some_and(mover))
+        })
 }
 
 /// Is the line plain but for `cd NAME` segments, with NAME a plain name
