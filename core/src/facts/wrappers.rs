@@ -1051,6 +1051,13 @@ const RUNNERS: &[(&str, &str, RunsAs)] = &[
     ("podman", "exec", RunsAs::AfterOperand),
     ("nerdctl", "run", RunsAs::Image),
     ("nerdctl", "exec", RunsAs::AfterOperand),
+    // A compose service's container (`docker compose …` is read as
+    // `docker-compose …`): `run` starts the service's image, entrypoint
+    // and all; `exec` runs a command in its running container.
+    ("docker-compose", "run", RunsAs::Image),
+    ("docker-compose", "exec", RunsAs::AfterOperand),
+    ("podman-compose", "run", RunsAs::Image),
+    ("podman-compose", "exec", RunsAs::AfterOperand),
     ("kubectl", "exec", RunsAs::AfterDashes),
     ("kubectl", "debug", RunsAs::AfterDashes),
 ];
@@ -1131,6 +1138,17 @@ fn runner(
             if let Some(&(_, _, how)) = rows().find(|r| same(r.1, w)) {
                 runs_as = how;
                 break;
+            }
+            if w == "compose" && matches!(tool, "docker" | "podman") {
+                // `docker compose SUB …` is `docker-compose SUB …`: its
+                // subcommand is read after `compose`, with compose's rows.
+                let compose = if tool == "docker" {
+                    "docker-compose"
+                } else {
+                    "podman-compose"
+                };
+                runner(words, k - 1, compose, seg, depth, facts);
+                return;
             }
             if !std::mem::take(&mut may_be_value) {
                 // Another subcommand (`pnpm test`).
