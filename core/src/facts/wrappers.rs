@@ -1060,6 +1060,10 @@ const RUNNERS: &[(&str, &str, RunsAs)] = &[
     ("podman-compose", "exec", RunsAs::AfterOperand),
     ("kubectl", "exec", RunsAs::AfterDashes),
     ("kubectl", "debug", RunsAs::AfterDashes),
+    // OpenShift's client: kubectl's `exec` and `debug`, and `rsh POD CMD`.
+    ("oc", "exec", RunsAs::AfterDashes),
+    ("oc", "debug", RunsAs::AfterDashes),
+    ("oc", "rsh", RunsAs::AfterOperand),
 ];
 
 /// The shapes of [`RUNNERS`]' tools: most verbs are none, in two loads.
@@ -1121,6 +1125,9 @@ fn runner(
         // The subcommand: the first word not an option, or the one after
         // it when it may be an option's value (`pnpm --filter web exec`).
         let mut may_be_value = false;
+        // `docker container exec` is `docker exec` (the management
+        // command's spelling), once.
+        let mut management = matches!(tool, "docker" | "podman" | "nerdctl");
         loop {
             let Some(w) = text.get(k) else { return };
             if words.known(k) != Known::Exact {
@@ -1138,6 +1145,10 @@ fn runner(
             if let Some(&(_, _, how)) = rows().find(|r| same(r.1, w)) {
                 runs_as = how;
                 break;
+            }
+            if w == "container" && std::mem::take(&mut management) {
+                may_be_value = false;
+                continue;
             }
             if w == "compose" && matches!(tool, "docker" | "podman") {
                 // `docker compose SUB …` is `docker-compose SUB …`: its
