@@ -975,7 +975,7 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
     }
     let verb = push_run(&words, i, seg, via, read_past, depth == 0, facts);
     if let Some(verb) = verb.filter(|v| super::has_shape(&RUNNER_SHAPES, v)) {
-        runner(&words, i, verb, seg, depth, facts);
+        runner(&words, i, verb, false, seg, depth, facts);
     }
 }
 
@@ -1045,25 +1045,54 @@ const RUNNERS: &[(&str, &str, RunsAs)] = &[
     ("devbox", "run", RunsAs::Argv),
     // Containers: the command runs in a container, with the network (a
     // push from there is a push).
+    // `create` keeps the image's command for a later `docker start`,
+    // which names none.
     ("docker", "run", RunsAs::Image),
+    ("docker", "create", RunsAs::Image),
     ("docker", "exec", RunsAs::AfterOperand),
     ("podman", "run", RunsAs::Image),
+    ("podman", "create", RunsAs::Image),
     ("podman", "exec", RunsAs::AfterOperand),
     ("nerdctl", "run", RunsAs::Image),
+    ("nerdctl", "create", RunsAs::Image),
     ("nerdctl", "exec", RunsAs::AfterOperand),
-    // A compose service's container (`docker compose …` is read as
-    // `docker-compose …`): `run` starts the service's image, entrypoint
-    // and all; `exec` runs a command in its running container.
+    // A compose service's container ([`RUNNER_GROUPS`]: `docker compose
+    // …` is read as `docker-compose …`): `run` starts the service's image,
+    // entrypoint and all; `exec` runs a command in its running container.
     ("docker-compose", "run", RunsAs::Image),
     ("docker-compose", "exec", RunsAs::AfterOperand),
     ("podman-compose", "run", RunsAs::Image),
     ("podman-compose", "exec", RunsAs::AfterOperand),
+    // A swarm service runs its image's entrypoint, in the cluster.
+    ("docker-service", "create", RunsAs::Image),
     ("kubectl", "exec", RunsAs::AfterDashes),
     ("kubectl", "debug", RunsAs::AfterDashes),
-    // OpenShift's client: kubectl's `exec` and `debug`, and `rsh POD CMD`.
+    ("kubectl", "run", RunsAs::Image),
+    // OpenShift's client: kubectl's `exec`, `debug` and `run`, and `rsh
+    // POD CMD`.
     ("oc", "exec", RunsAs::AfterDashes),
     ("oc", "debug", RunsAs::AfterDashes),
+    ("oc", "run", RunsAs::Image),
     ("oc", "rsh", RunsAs::AfterOperand),
+    // System containers and VMs: `lxc exec C -- CMD`.
+    ("lxc", "exec", RunsAs::AfterDashes),
+    ("incus", "exec", RunsAs::AfterDashes),
+    ("multipass", "exec", RunsAs::AfterDashes),
+];
+
+/// Command groups of a runner: after the tool's word for the group, the
+/// group's subcommand is read as one of the rows of the third name
+/// (`docker container exec` is `docker exec`, `docker compose exec` is
+/// `docker-compose exec`). One group a line: a group word inside a group
+/// is another subcommand.
+const RUNNER_GROUPS: &[(&str, &str, &str)] = &[
+    ("docker", "container", "docker"),
+    ("docker", "compose", "docker-compose"),
+    ("docker", "service", "docker-service"),
+    ("podman", "container", "podman"),
+    ("podman", "compose", "podman-compose"),
+    ("nerdctl", "container", "nerdctl"),
+    ("nerdctl", "compose", "docker-compose"),
 ];
 
 /// The shapes of [`RUNNERS`]' tools: most verbs are none, in two loads.
@@ -1101,6 +1130,7 @@ fn runner(
     words: &Words<'_>,
     at: usize,
     tool: &str,
+    grouped: bool,
     seg: usize,
     depth: usize,
     facts: &mut LineFacts,
@@ -1118,16 +1148,13 @@ fn runner(
     let tool_rows = &RUNNERS[from..from + len];
     let rows = || tool_rows.iter();
     let mut k = at + 1;
-    let runs_as;
+    let (runs_as, sub);
     if let Some(&(_, _, how)) = rows().find(|r| r.1.is_empty()) {
-        runs_as = how;
+        (runs_as, sub) = (how, "");
     } else {
         // The subcommand: the first word not an option, or the one after
         // it when it may be an option's value (`pnpm --filter web exec`).
         let mut may_be_value = false;
-        // `docker container exec` is `docker exec` (the management
-        // command's spelling), once.
-        let mut management = matches!(tool, "docker" | "podman" | "nerdctl");
         loop {
             let Some(w) = text.get(k) else { return };
             if words.known(k) != Known::Exact {
@@ -1142,23 +1169,17 @@ fn runner(
                 may_be_value = !w.contains('=');
                 continue;
             }
-            if let Some(&(_, _, how)) = rows().find(|r| same(r.1, w)) {
-                runs_as = how;
+            if let Some(&(_, row_sub, how)) = rows().find(|r| same(r.1, w)) {
+                (runs_as, sub) = (how, row_sub);
                 break;
             }
-            if w == "container" && std::mem::take(&mut management) {
-                may_be_value = false;
-                continue;
-            }
-            if w == "compose" && matches!(tool, "docker" | "podman") {
-                // `docker compose SUB …` is `docker-compose SUB …`: its
-                // subcommand is read after `compose`, with compose's rows.
-                let compose = if tool == "docker" {
-                    "docker-compose"
-                } else {
-                    "podman-compose"
-                };
-                runner(words, k - 1, compose, seg, depth, facts);
+            if let Some(&(_, _, group)) = RUNNER_GROUPS
+                .iter()
+                .find(|g| !grouped && same(g.0, tool) && same(g.1, w))
+            {
+                // `docker compose exec` is `docker-compose exec`: the
+                // group's subcommand is read after its word, once.
+                runner(words, k - 1, group, true, seg, depth, facts);
                 return;
             }
             if !std::mem::take(&mut may_be_value) {
@@ -1175,7 +1196,7 @@ fn runner(
     }
     if runs_as == RunsAs::Image {
         facts.unparsed_because(format!(
-            "`{tool} run` runs the image's entrypoint with the words after the image, so what runs is the image's: permc cannot know it"
+            "`{tool} {sub}` runs the image's entrypoint with the words after the image, so what runs is the image's: permc cannot know it"
         ));
         return;
     }
@@ -2509,6 +2530,16 @@ mod tests {
             seen >= CODE_RUNNING_VERBS.len() - 2,
             "only {seen} arms read"
         );
+    }
+
+    /// Every command group reads rows that exist, from a tool that has
+    /// rows of its own (`runner` is reached by the tool's rows' shapes).
+    #[test]
+    fn runner_groups_lead_to_rows() {
+        for g in RUNNER_GROUPS {
+            assert!(RUNNERS.iter().any(|r| r.0 == g.0), "{} has no rows", g.0);
+            assert!(RUNNERS.iter().any(|r| r.0 == g.2), "{} has no rows", g.2);
+        }
     }
 
     /// Each runner tool's rows are together in the table (`runner` finds
