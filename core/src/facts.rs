@@ -391,8 +391,10 @@ impl LineFacts {
     /// Reads `command` into facts fresh from `default()`.
     fn fill(&mut self, command: &str) {
         let facts = self;
-        // The plain reader (SPEC §4's fast path) reads a line of words and
-        // list operators only: no `$`, `{` or quote can stand in it.
+        // The plain reader (SPEC §4's fast path, `shell::read`'s first
+        // try) reads a line of words and list operators only: no `$`, `{`,
+        // `}` or quote can stand in it. Read here as `read` does, each arm
+        // writing the line into its place.
         let plain = match shell::read_simple(command) {
             Some(line) => {
                 facts.line = line;
@@ -440,7 +442,7 @@ impl LineFacts {
         if let Some(why) = code_variable(&facts.line, &facts.inner_lines) {
             facts.unparsed_because(why.into());
         }
-        // A plain line holds no `${`; otherwise a memchr first: most lines
+        // A plain line holds no `}`; otherwise a memchr first: most lines
         // hold no `@`.
         if !plain && command.as_bytes().contains(&b'@') && command.contains("@P}") {
             facts.unparsed_because(
@@ -680,7 +682,7 @@ pub fn unparsed_phrase(f: &LineFacts) -> String {
 
 /// The last path component of a command word (`/usr/bin/git` → `git`).
 pub fn basename(word: &str) -> &str {
-    if has_slash(word) {
+    if has_byte(word, b'/') {
         word.rsplit('/').find(|c| !c.is_empty()).unwrap_or(word)
     } else {
         word
@@ -697,11 +699,11 @@ fn put_in_empty<T>(slot: &mut Vec<T>, v: Vec<T>) {
     std::mem::forget(placeholder);
 }
 
-/// `word` holds a `/`: a byte loop, as command words are a few bytes long
-/// (a `memchr` call costs more than scanning them).
+/// `word` holds the byte `b`: a byte loop, as command words are a few
+/// bytes long (a `memchr` call costs more than scanning them).
 #[inline]
-pub(crate) fn has_slash(word: &str) -> bool {
-    word.bytes().any(|b| b == b'/')
+pub(crate) fn has_byte(word: &str, b: u8) -> bool {
+    word.bytes().any(|c| c == b)
 }
 
 /// A shell name's bytes: [`NAME_START`] for a letter or `_` (a name's

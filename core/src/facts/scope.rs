@@ -404,12 +404,8 @@ impl Walk<'_, '_> {
     fn reads_dirs(&mut self, seg: &Segment) {
         let mut shopt = false;
         for w in &seg.words {
-            // A byte search first: a substring search sets up a searcher
-            // for every long word, and few words hold a `C` or a `_`.
-            self.cdpath |= w.len() >= 6 && w.as_bytes().contains(&b'C') && w.contains("CDPATH");
-            self.cdable |= w.len() >= 8
-                && (w.starts_with("BASHOPTS")
-                    || w.len() >= 11 && w.as_bytes().contains(&b'_') && w.contains("cdable_vars"));
+            self.cdpath |= names_cdpath(w);
+            self.cdable |= names_cdable(w);
             shopt |= w == "shopt";
         }
         self.cdable |= shopt && seg.known.iter().any(|k| *k != Known::Exact);
@@ -447,8 +443,7 @@ impl Walk<'_, '_> {
         }
         self.text(w, w, here);
         // Values are after a `=` or in a single-dash option word.
-        // A byte loop: words are short, a `memchr` call costs more.
-        if !w.starts_with('-') && !w.bytes().any(|b| b == b'=') {
+        if !w.starts_with('-') && !super::has_byte(w, b'=') {
             return;
         }
         for v in values(w) {
@@ -641,6 +636,20 @@ const PATH_BYTE: [bool; 256] = {
     t
 };
 
+/// The word names `CDPATH` (see `Walk::reads_dirs`). A byte test first:
+/// a substring search sets up a searcher, and few words are as long or
+/// hold a `C`.
+fn names_cdpath(w: &str) -> bool {
+    w.len() >= "CDPATH".len() && super::has_byte(w, b'C') && w.contains("CDPATH")
+}
+
+/// The word names `cdable_vars`, or is a `BASHOPTS` that may (see
+/// `Walk::reads_dirs`).
+fn names_cdable(w: &str) -> bool {
+    w.starts_with("BASHOPTS")
+        || (w.len() >= "cdable_vars".len() && super::has_byte(w, b'_') && w.contains("cdable_vars"))
+}
+
 /// Does [`Walk::word`] do nothing for this exact word, read from a known
 /// directory? It notes a word only when it starts with `~`, is a path
 /// ([`is_path`]: `/…` or a `..` component), or holds a value ([`values`])
@@ -652,7 +661,7 @@ fn inert(w: &str) -> bool {
     if w.starts_with('~') || is_path(w) {
         return false;
     }
-    if !w.starts_with('-') && !w.as_bytes().contains(&b'=') {
+    if !w.starts_with('-') && !super::has_byte(w, b'=') {
         return true;
     }
     values(w).all(|v| !v.starts_with('~') && !is_path(v))
@@ -689,16 +698,8 @@ fn plain(facts: &LineFacts) -> bool {
 /// it is one of those `cd`s. `None` for any other line (the walk reads it).
 fn plain_cds(facts: &LineFacts) -> Option<Vec<bool>> {
     let mover = |w: &str| matches!(w, "cd" | "pushd" | "popd");
-    // Words that change where a `cd` goes (see `Walk::reads_dirs`).
-    // (A substring search is dear for a short word: a word shorter than
-    // the name, or without its `C` or `_`, is passed at once.)
-    let has = |w: &str, c: u8| w.bytes().any(|b| b == c);
-    let names_dirs = |w: &str| {
-        (w.len() >= "CDPATH".len() && has(w, b'C') && w.contains("CDPATH"))
-            || w.starts_with("BASHOPTS")
-            || (w.len() >= "cdable_vars".len() && has(w, b'_') && w.contains("cdable_vars"))
-            || w == "shopt"
-    };
+    // Words that change where a `cd` goes (as `Walk::reads_dirs` reads).
+    let names_dirs = |w: &str| names_cdpath(w) || names_cdable(w) || w == "shopt";
     let plain_name = |t: &str| {
         !t.starts_with('-')
             && !names_dirs(t)

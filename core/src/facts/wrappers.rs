@@ -1006,6 +1006,10 @@ enum RunsAs {
     /// The command follows `--` (`kubectl exec POD -- CMD…`), else an
     /// operand as for [`RunsAs::AfterOperand`].
     AfterDashes,
+    /// A command group: its subcommand, after the group's word, is read
+    /// with the rows of this tool (`docker container exec` is `docker
+    /// exec`, `docker compose exec` is `docker-compose exec`).
+    Group(&'static str),
 }
 
 /// Package and environment runners: the tool, the subcommand that runs a
@@ -1050,14 +1054,21 @@ const RUNNERS: &[(&str, &str, RunsAs)] = &[
     ("docker", "run", RunsAs::Image),
     ("docker", "create", RunsAs::Image),
     ("docker", "exec", RunsAs::AfterOperand),
+    ("docker", "container", RunsAs::Group("docker")),
+    ("docker", "compose", RunsAs::Group("docker-compose")),
+    ("docker", "service", RunsAs::Group("docker-service")),
     ("podman", "run", RunsAs::Image),
     ("podman", "create", RunsAs::Image),
     ("podman", "exec", RunsAs::AfterOperand),
+    ("podman", "container", RunsAs::Group("podman")),
+    ("podman", "compose", RunsAs::Group("podman-compose")),
     ("nerdctl", "run", RunsAs::Image),
     ("nerdctl", "create", RunsAs::Image),
     ("nerdctl", "exec", RunsAs::AfterOperand),
-    // A compose service's container ([`RUNNER_GROUPS`]: `docker compose
-    // …` is read as `docker-compose …`): `run` starts the service's image,
+    ("nerdctl", "container", RunsAs::Group("nerdctl")),
+    ("nerdctl", "compose", RunsAs::Group("docker-compose")),
+    // A compose service's container (`docker compose …` is read as
+    // `docker-compose …`): `run` starts the service's image,
     // entrypoint and all; `exec` runs a command in its running container.
     ("docker-compose", "run", RunsAs::Image),
     ("docker-compose", "exec", RunsAs::AfterOperand),
@@ -1078,21 +1089,6 @@ const RUNNERS: &[(&str, &str, RunsAs)] = &[
     ("lxc", "exec", RunsAs::AfterDashes),
     ("incus", "exec", RunsAs::AfterDashes),
     ("multipass", "exec", RunsAs::AfterDashes),
-];
-
-/// Command groups of a runner: after the tool's word for the group, the
-/// group's subcommand is read as one of the rows of the third name
-/// (`docker container exec` is `docker exec`, `docker compose exec` is
-/// `docker-compose exec`). One group a line: a group word inside a group
-/// is another subcommand.
-const RUNNER_GROUPS: &[(&str, &str, &str)] = &[
-    ("docker", "container", "docker"),
-    ("docker", "compose", "docker-compose"),
-    ("docker", "service", "docker-service"),
-    ("podman", "container", "podman"),
-    ("podman", "compose", "podman-compose"),
-    ("nerdctl", "container", "nerdctl"),
-    ("nerdctl", "compose", "docker-compose"),
 ];
 
 /// The shapes of [`RUNNERS`]' tools: most verbs are none, in two loads.
@@ -1170,17 +1166,17 @@ fn runner(
                 continue;
             }
             if let Some(&(_, row_sub, how)) = rows().find(|r| same(r.1, w)) {
+                if let RunsAs::Group(group) = how {
+                    // `docker compose exec` is `docker-compose exec`: the
+                    // group's subcommand is read after its word, once (a
+                    // group word inside a group is another subcommand).
+                    if !grouped {
+                        runner(words, k - 1, group, true, seg, depth, facts);
+                    }
+                    return;
+                }
                 (runs_as, sub) = (how, row_sub);
                 break;
-            }
-            if let Some(&(_, _, group)) = RUNNER_GROUPS
-                .iter()
-                .find(|g| !grouped && same(g.0, tool) && same(g.1, w))
-            {
-                // `docker compose exec` is `docker-compose exec`: the
-                // group's subcommand is read after its word, once.
-                runner(words, k - 1, group, true, seg, depth, facts);
-                return;
             }
             if !std::mem::take(&mut may_be_value) {
                 // Another subcommand (`pnpm test`).
@@ -1883,7 +1879,7 @@ fn push_run<'w>(
     // Read past something, or a verb shown by its last path component:
     // the run's words differ from the segment's.
     let differs =
-        read_past || git_sub.is_some() || text.first().is_some_and(|f| super::has_slash(f));
+        read_past || git_sub.is_some() || text.first().is_some_and(|f| super::has_byte(f, b'/'));
     // `top`: `words` are the segment's own, as the reader gave them. Read
     // from the first word, with the verb as written, the run's words are
     // exactly the segment's: kept once, not copied.
@@ -2532,13 +2528,20 @@ mod tests {
         );
     }
 
-    /// Every command group reads rows that exist, from a tool that has
-    /// rows of its own (`runner` is reached by the tool's rows' shapes).
+    /// Every command group reads rows that exist.
     #[test]
     fn runner_groups_lead_to_rows() {
-        for g in RUNNER_GROUPS {
-            assert!(RUNNERS.iter().any(|r| r.0 == g.0), "{} has no rows", g.0);
-            assert!(RUNNERS.iter().any(|r| r.0 == g.2), "{} has no rows", g.2);
+        for r in RUNNERS {
+            if let RunsAs::Group(g) = r.2 {
+                assert!(
+                    RUNNERS
+                        .iter()
+                        .any(|q| q.0 == g && !matches!(q.2, RunsAs::Group(_))),
+                    "{} {}: {g} has no rows",
+                    r.0,
+                    r.1
+                );
+            }
         }
     }
 
