@@ -814,6 +814,17 @@ impl Gen<'_> {
         for _ in 0..self.rng.weighted(&[80, 15, 5]) {
             toks.push(redirect_token(self.rng));
         }
+        if self.depth == 0 && self.rng.chance(8) {
+            // Array-subscript assignments (SPEC §4.1 round 3), after
+            // redirections and other assignments: bash reads the subscript
+            // to its matching `]`, blanks and operators included.
+            for _ in 0..1 + self.rng.below(2) {
+                toks.push(self.subscript_assignment());
+                if self.rng.chance(30) {
+                    toks.push(redirect_token(self.rng));
+                }
+            }
+        }
         toks.push(command_token(self.rng, status));
         for _ in 0..self.rng.below(7) {
             let r = self.rng.below(100);
@@ -830,6 +841,55 @@ impl Gen<'_> {
             }
         }
         toks
+    }
+
+    /// `__saN[SUB]=v` (or `+=`): a subscript holding blanks, operators,
+    /// `#`, quotes, substitutions, nested brackets or newlines. Any but
+    /// digits and operators makes the line unparsed (bash reads it whole,
+    /// and the reader does too, but does not approve it).
+    fn subscript_assignment(&mut self) -> Token {
+        const PIECES: &[&str] = &[
+            "0",
+            "1+2",
+            " ",
+            "x y",
+            "#",
+            " #",
+            ";",
+            "|",
+            "&&",
+            "'a b'",
+            "\"q\"",
+            "']'",
+            "[1]",
+            "a[b]",
+            "\n",
+            "$(cmd_a s)",
+            "`cmd_b t`",
+            "(",
+            ")",
+            "<",
+            ">",
+            "\\ ",
+            "2*3",
+        ];
+        let mut sub = String::new();
+        for _ in 0..1 + self.rng.below(3) {
+            sub.push_str(self.rng.pick_str(PIECES));
+        }
+        if !sub
+            .bytes()
+            .all(|b| b.is_ascii_digit() || b"+*-".contains(&b))
+        {
+            self.unparsed = true;
+        }
+        let op = self.rng.pick_str(&["=", "+=", "=v", "=1"]);
+        self.assigned += 1;
+        Token {
+            text: format!("__sa{}[{sub}]{op}", self.assigned),
+            redirect: false,
+            digit_tail: false,
+        }
     }
 
     /// A subshell, group, timed group or arithmetic command.
@@ -1104,6 +1164,11 @@ const FIXED: &[(&str, bool)] = &[
     ("{fd}>out.txt cmd_a x {x\\\n}>out.txt", false),
     ("cmd_a >&2>out.txt 2<&0<out.txt", false),
     ("cmd_a >out.txt#x '#'y", false),
+    ("__sa0[ #]= cmd_a x", true),
+    ("__sa0[x y]=1 cmd_b y", true),
+    (">out.txt __sa0[1;2]=1 __sa1[ ]+=v cmd_a", true),
+    ("__sa0[0]=1 __sa1[2]+=x cmd_a z", false),
+    ("__sa0=1 __sa1[a b] cmd_a", true),
 ];
 
 /// Lines bash rejects; the reader must call them unparsed.
@@ -1330,6 +1395,7 @@ fn is_expected_message(l: &str) -> bool {
         || l.contains("syntax error in expression")
         || l.contains("invalid arithmetic operator")
         || l.contains("here-document at line")
+        || l.contains("not a valid identifier")
 }
 
 /// Does a segment of the reader (words and what is known of them) read
@@ -1420,6 +1486,19 @@ fn readings(seg: &shell::Segment) -> Vec<(Vec<String>, Vec<shell::Known>)> {
         }
         out.push((seg.words[i..].to_vec(), seg.known[i..].to_vec()));
     }
+    // The generator's subscript assignments (`__saN[…]=…`), after `time`
+    // or not, which bash does not pass in argv.
+    let assigned: Vec<_> = out
+        .iter()
+        .filter_map(|(w, k)| {
+            let n = w
+                .iter()
+                .take_while(|w| w.starts_with("__sa") && w.contains('='))
+                .count();
+            (n > 0).then(|| (w[n..].to_vec(), k[n..].to_vec()))
+        })
+        .collect();
+    out.extend(assigned);
     out
 }
 

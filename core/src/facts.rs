@@ -744,11 +744,23 @@ pub fn is_assignment(word: &str) -> bool {
         .count();
     match &b[name..] {
         [b'=', ..] | [b'+', b'=', ..] => true,
-        // `NAME[subscript]=` or `+=`: the subscript runs to the first `=`.
-        rest @ [b'[', ..] => rest.iter().position(|&c| c == b'=').is_some_and(|eq| {
-            let sub = &rest[..eq];
-            sub.strip_suffix(b"+").unwrap_or(sub).ends_with(b"]")
-        }),
+        // `NAME[subscript]=` or `+=`: the subscript runs to the matching
+        // `]`, as bash reads it (SPEC §4.1).
+        rest @ [b'[', ..] => {
+            let mut depth = 0usize;
+            let close = rest.iter().position(|&c| {
+                match c {
+                    b'[' => depth += 1,
+                    b']' => depth -= 1,
+                    _ => {}
+                }
+                depth == 0
+            });
+            close.is_some_and(|k| {
+                let after = &rest[k + 1..];
+                after.starts_with(b"=") || after.starts_with(b"+=")
+            })
+        }
         _ => false,
     }
 }

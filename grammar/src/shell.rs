@@ -228,6 +228,11 @@ pub enum Unparsed {
     /// an expression, and an array subscript in it runs commands
     /// (`x='a[$(curl x|sh)]'; echo $((x))`) **[hardening]**.
     ArithmeticVariable,
+    /// An array subscript at an assignment's place (`NAME[…]`, read to the
+    /// matching `]` as bash does) that holds a blank, a quote, an operator,
+    /// a `#` or a newline **[round 3]**: read whole, never split, but not
+    /// approved (`a[ #]= rm -rf /`, `a[x y]=1 git push`).
+    ArraySubscript,
     /// Something bash would not run as written: an empty command between
     /// operators, a trailing `&&`, a stray `)`, a redirection without
     /// target, `$((…))` holding a command **[hardening]**.
@@ -252,6 +257,9 @@ impl Unparsed {
             Unparsed::ArithmeticVariable => {
                 "arithmetic evaluates a variable's value (or a `${!…}` indirection names one), which can run commands"
             }
+            Unparsed::ArraySubscript => {
+                "an array subscript holding blanks, quotes or operators (`NAME[…]` is read to its `]`)"
+            }
             Unparsed::SyntaxError => "a shell syntax error",
         }
     }
@@ -271,6 +279,7 @@ impl Unparsed {
             Unparsed::TooDeep => "too_deep",
             Unparsed::TooLong => "too_long",
             Unparsed::ArithmeticVariable => "arithmetic_variable",
+            Unparsed::ArraySubscript => "array_subscript",
             Unparsed::SyntaxError => "syntax_error",
         }
     }
@@ -581,6 +590,7 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         heredocs: Vec::new(),
         time_ok: true,
         cmd_index: 0,
+        assign_ok: false,
         operators: false,
         saw_backtick: false,
     };
@@ -629,6 +639,11 @@ struct Parser<'a> {
     /// Index of the command word in the segment being read: words before
     /// it are the reserved `time` and its `-p`/`--`.
     cmd_index: usize,
+    /// The next word is read where bash accepts an assignment (command
+    /// start, or after assignments and redirections): a `NAME[` there is
+    /// read to its matching `]` (bash's `parse_matched_pair`, SPEC §4.1).
+    /// Taken (and cleared) by [`Parser::read_word`].
+    assign_ok: bool,
     /// A control operator or newline was read.
     operators: bool,
     /// A backtick was read directly in expanded text (not inside a `$( )`).
@@ -931,6 +946,7 @@ impl<'a> Parser<'a> {
             heredocs: Vec::new(),
             time_ok: false,
             cmd_index: 0,
+            assign_ok: false,
             operators: false,
             saw_backtick: false,
         }
@@ -1291,6 +1307,7 @@ impl<'a> Parser<'a> {
         if let Some(seg) = self.out.get_mut(index) {
             seg.words.extend(prefix.into_iter().map(|(w, _)| w));
         }
+        let mut after_redirect = false;
         loop {
             self.skip_blanks();
             let Some(b) = self.peek() else { break };
@@ -1339,8 +1356,18 @@ impl<'a> Parser<'a> {
             }
             if let Some(op) = self.read_redirect_op(None) {
                 self.redirect_target(index, op, word_at);
+                after_redirect = true;
                 continue;
             }
+            // Bash's `assignment_acceptable`: before any word (after
+            // redirections too, `PST_REDIRLIST`), or right after an
+            // assignment word (not after a redirection that follows one).
+            self.assign_ok = self.out.get(index).is_some_and(|seg| {
+                let cmd = self.cmd_index.min(seg.words.len());
+                let words = &seg.words[cmd..];
+                words.is_empty() || (!after_redirect && words.iter().all(|p| p.assignment))
+            });
+            after_redirect = false;
             let w = self.read_word();
             // `2>x`, `{fd}>x`: an unquoted all-digit or `{NAME}` word
             // directly before `<`/`>` is the redirection's fd.
@@ -1350,6 +1377,7 @@ impl<'a> Parser<'a> {
             {
                 if let Some(op) = self.read_redirect_op(Some(w.text.clone())) {
                     self.redirect_target(index, op, word_at);
+                    after_redirect = true;
                     continue;
                 }
             }
@@ -1672,6 +1700,7 @@ impl<'a> Parser<'a> {
             heredocs: Vec::new(),
             time_ok: true,
             cmd_index: 0,
+            assign_ok: false,
             operators: false,
             saw_backtick: false,
             group: group_id(self.groups.len()),
@@ -1806,7 +1835,12 @@ impl<'a> Parser<'a> {
             ..WordBuilder::default()
         };
         let word_start = self.pos;
+        let assign_ok = std::mem::take(&mut self.assign_ok);
         while let Some(b) = self.peek() {
+            if b == b'[' && assign_ok && w.name_so_far && !w.assignment {
+                self.read_subscript(&mut w);
+                continue;
+            }
             if self.at_process_substitution() {
                 // A process substitution, at the start of a word or inside
                 // one: bash keeps it in the word (`x<(a)` is one word,
@@ -1893,6 +1927,65 @@ impl<'a> Parser<'a> {
             w.brace = brace_expands(raw, self.depth);
         }
         w.finish()
+    }
+
+    /// `NAME[` at an assignment's place: bash reads the subscript to the
+    /// matching `]` (`parse_matched_pair`), blanks, operators, `#`, quotes
+    /// and newlines included, and the word goes on after it (SPEC §4.1
+    /// round 3). A subscript holding anything but name characters, digits
+    /// and arithmetic operators makes the line unparsed; one never closed
+    /// is a syntax error to bash. Not followed by `=`/`+=`, the word is no
+    /// assignment and its brackets are a glob (`a[1 2]` may match `a1`).
+    fn read_subscript(&mut self, w: &mut WordBuilder) {
+        let start = self.pos;
+        let at = self.pos;
+        self.bump(1);
+        if !self.scan_matched(b'[', b']') {
+            self.mark_at(Unparsed::UnclosedSubstitution, at);
+        }
+        let raw = self.logical_text(start, self.pos.min(self.src.len()));
+        let plain = raw.iter().all(|&c| {
+            c.is_ascii_alphanumeric()
+                || matches!(
+                    c,
+                    b'_' | b'['
+                        | b']'
+                        | b'+'
+                        | b'-'
+                        | b'*'
+                        | b'/'
+                        | b'%'
+                        | b'^'
+                        | b'!'
+                        | b'~'
+                        | b'='
+                        | b','
+                        | b'.'
+                        | b':'
+                        | b'?'
+                        | b'@'
+                        | b'$'
+                        | b'{'
+                        | b'}'
+                )
+        });
+        if !plain {
+            self.mark_at(Unparsed::ArraySubscript, at);
+        }
+        w.bytes.extend_from_slice(&raw);
+        w.last_unquoted_dot = false;
+        w.last_unquoted_star = false;
+        if self.peek() == Some(b'+') && self.peek_at(1) == Some(b'=') {
+            w.bytes.push(b'+');
+            self.bump(1);
+        }
+        if self.peek() == Some(b'=') {
+            // `=` (read next) makes it an assignment.
+            w.name_so_far = true;
+        } else {
+            w.name_so_far = false;
+            w.glob = true;
+        }
     }
 
     /// Copies the continuation bytes of a UTF-8 character already started.
@@ -2653,6 +2746,8 @@ struct WordBuilder {
     last_unquoted_dot: bool,
     /// Every byte so far is an unquoted name character (for `NAME=`).
     name_so_far: bool,
+    /// The bytes so far are an unquoted name and a `+` (for `NAME+=`).
+    plus_so_far: bool,
     assignment: bool,
     substitution: bool,
     known: Known,
@@ -2673,12 +2768,13 @@ impl WordBuilder {
     fn unquoted_byte(&mut self, b: u8) {
         if self.bytes.is_empty() {
             self.name_so_far = is_name_start(b);
-        } else if !self.assignment && self.name_so_far && b == b'=' {
+        } else if !self.assignment && (self.name_so_far || self.plus_so_far) && b == b'=' {
             self.assignment = true;
             self.name_so_far = false;
         } else if self.name_so_far && !is_name_char(b) {
             self.name_so_far = false;
         }
+        self.plus_so_far = false;
         match b {
             b'*' | b'?' => self.glob = true,
             b'[' => self.bracket_open = true,
@@ -2706,8 +2802,13 @@ impl WordBuilder {
         if self.bytes.is_empty() {
             self.name_so_far = is_name_start(first);
         }
+        self.plus_so_far = false;
         if self.name_so_far && !run.iter().all(|&b| is_name_char(b)) {
             self.name_so_far = false;
+            // `NAME+` before an `=`: bash's `NAME+=value` assignment.
+            if let Some((b'+', name)) = run.split_last() {
+                self.plus_so_far = name.iter().all(|&b| is_name_char(b));
+            }
         }
         self.last_unquoted_dot = false;
         self.last_unquoted_star = false;
@@ -2715,6 +2816,7 @@ impl WordBuilder {
     }
 
     fn quoted_byte(&mut self, b: u8) {
+        self.plus_so_far = false;
         self.quoted = true;
         self.name_so_far = false;
         self.last_unquoted_star = false;
@@ -2723,6 +2825,7 @@ impl WordBuilder {
     }
 
     fn literal_quoted(&mut self, s: &[u8]) {
+        self.plus_so_far = false;
         if s.is_empty() {
             return;
         }
@@ -2913,6 +3016,39 @@ mod tests {
         assert!(read(&src).is_unparsed());
         let src = "`".repeat(1000);
         let _ = read(&src);
+    }
+
+    #[test]
+    fn array_subscripts_are_read_to_their_bracket() {
+        // SPEC §4.1 round 3: bash's parse_matched_pair at an assignment's
+        // place; never split.
+        let l = read("a[ #]= rm -rf /");
+        assert_eq!(l.segments[0].words, ["a[ #]=", "rm", "-rf", "/"]);
+        assert!(l.unparsed.contains(&Unparsed::ArraySubscript));
+        let l = read("a[x y]=1 git push");
+        assert_eq!(l.segments[0].words, ["a[x y]=1", "git", "push"]);
+        assert!(l.is_unparsed());
+        let l = read(">f b=1 a[x;y]+=2 c[1|2]=3 git push");
+        assert_eq!(l.segments.len(), 1);
+        assert_eq!(l.segments[0].words[..3], ["b=1", "a[x;y]+=2", "c[1|2]=3"]);
+        // After a redirection that follows a word, bash no longer reads
+        // `NAME[` as a subscript (PST_REDIRLIST is cleared).
+        let l = read("a=1 >f b[x y]=2 z");
+        assert_eq!(l.segments[0].words, ["a=1", "b[x", "y]=2", "z"]);
+        // Digits and operators alone parse, and the word is an assignment.
+        let l = read("a[0]=1 a[1+2]+=x ls");
+        assert!(!l.is_unparsed(), "{:?}", l.unparsed);
+        assert_eq!(l.segments[0].words, ["a[0]=1", "a[1+2]+=x", "ls"]);
+        // Not at an assignment's place: split as usual.
+        assert_eq!(words("echo a[x y]=1"), [vec!["echo", "a[x", "y]=1"]]);
+        // No `=` after it: one word, a glob.
+        let l = read("a[1 2] x");
+        assert_eq!(l.segments[0].words, ["a[1 2]", "x"]);
+        assert!(l.unparsed.contains(&Unparsed::GlobInCommandWord));
+        // Never closed: unparsed, nothing after it split off.
+        let l = read("a[x; git push");
+        assert!(l.is_unparsed());
+        assert_eq!(l.segments.len(), 1);
     }
 
     #[test]
