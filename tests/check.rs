@@ -405,7 +405,7 @@ fn usage_and_exit_status() {
     assert_eq!((out.as_str(), code), ("", 0));
     std::fs::write(
         dir.join("permissions.json"),
-        "{\"allow\": [\"Terminal(git)\"]}",
+        "{\"allow\": [\"Terminal(curl)\"]}",
     )
     .expect("write");
     assert_eq!(permc_in(&dir, &["check"]).2, 0);
@@ -417,7 +417,7 @@ fn usage_and_exit_status() {
             "--deny",
             "warnings",
             "--ignore",
-            "unanchored-mutating-verb",
+            "broad-always-expansion",
         ],
     );
     assert_eq!((out.as_str(), code), ("", 0));

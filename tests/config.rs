@@ -41,13 +41,17 @@ fn a_fresh_seeded_project_passes_fail_level_warning() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(o.stdout.is_empty(), "{}", text(&o));
-    // Without the config, the three warnings are back.
+    // Without the config, the findings are back (two warnings, one info).
     let o = permc(
         &d,
         &["check", "--fail-level", "warning", "--config", "/dev/null"],
     );
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    assert!(text(&o).contains("found 3 warnings"), "{}", text(&o));
+    assert!(
+        text(&o).contains("found 2 warnings and 1 info"),
+        "{}",
+        text(&o)
+    );
     // A second seed keeps the project's own config.
     std::fs::write(d.join("permc.toml"), "# mine\n").expect("write");
     let o = permc(&d, &["seed"]);

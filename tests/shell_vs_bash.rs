@@ -49,6 +49,7 @@
 //!
 //! The test is skipped, with a message, only when no `bash` is found.
 
+use permc_core::facts::glob;
 use permc_grammar::shell;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -1428,6 +1429,19 @@ fn segment_matches(words: &[String], known: &[shell::Known], argv: &[String]) ->
                         *slot = true;
                     }
                 }
+                shell::Known::Glob => {
+                    // Itself (no file matched), nothing (nullglob), or a
+                    // run of arguments each matching it (SPEC §4.4 item 4).
+                    next[j] = true;
+                    if argv.get(j) == Some(w) {
+                        next[j + 1] = true;
+                    }
+                    let mut k = j;
+                    while k < argv.len() && glob::glob_matches(w, &argv[k]) {
+                        k += 1;
+                        next[k] = true;
+                    }
+                }
             }
         }
         reach = next;
@@ -1593,7 +1607,7 @@ fn compare(
                 }
                 let exact: Vec<Vec<String>> = readings
                     .into_iter()
-                    .filter(|(_, k)| k.iter().all(|k| *k == shell::Known::Exact))
+                    .filter(|(_, k)| k.iter().all(|k| !k.is_unknown()))
                     .map(|(w, _)| w)
                     .collect();
                 if exact.is_empty() {
@@ -1809,4 +1823,107 @@ fn lines_bash_rejects_are_unparsed() {
         "not unparsed:\n{}",
         failures.join("\n")
     );
+}
+
+/// SPEC §4.4 item 4 (round 3) against a real bash: in a sandbox folder
+/// holding files an earlier segment could have created (`push`, `-rf`,
+/// `-D`, `.git`…), every argv bash passes for a line of glob words must be
+/// one the reader's reading of the words allows (a glob word: itself,
+/// nothing, or a run of names each matching it), and each such word must
+/// be read as a glob. Names that start with `-` are what make `rm -r? /`
+/// or `git branch -v ?D` dangerous.
+#[test]
+fn glob_words_read_what_bash_expands() {
+    let Some(bash) = find_bash() else {
+        println!("SKIPPED glob_words_read_what_bash_expands: no `bash` found");
+        return;
+    };
+    const NAMES: &[&str] = &[
+        "push", "pull", "-rf", "-r", "-D", "--delete", "-delete", "publish", ".env", ".git",
+        "a.log", "b.log", "x]y", "-exec", "..x", "日本",
+    ];
+    const GLOBS: &[&str] = &[
+        "pu?h",
+        "p*",
+        "-r?",
+        "?D",
+        "-[r]f",
+        "*.log",
+        "[-]delete",
+        "*",
+        "?",
+        "-*",
+        ".?",
+        "pu[s]h",
+        "x*",
+        "[!p]*",
+        "-[e]xec",
+        "*sh",
+        "[[:alpha:]]*",
+        "-?",
+        "??",
+        ".*",
+        "src/*",
+        "*/",
+        "[a-c]*",
+        "-[!r]",
+        "日*",
+        "x]*",
+    ];
+    let mut rng = Rng(SEED ^ 0x6106);
+    let mut cases = Vec::new();
+    for _ in 0..400 {
+        let files: Vec<&str> = NAMES.iter().copied().filter(|_| rng.chance(45)).collect();
+        let words: Vec<&str> = (0..1 + rng.below(3)).map(|_| rng.pick_str(GLOBS)).collect();
+        cases.push((files, format!("cmd_g {}", words.join(" "))));
+    }
+    let dir = std::env::temp_dir().join(format!("permc-glob-vs-bash-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(&dir).expect("temp dir");
+    let _guard = TempDir(dir.clone());
+    let mut script = String::from(
+        "exec 19>>records.bin\ncmd_g() { builtin printf '%s\\037' \"$@\" >&19; builtin printf '\\036' >&19; }\n",
+    );
+    for (i, (files, line)) in cases.iter().enumerate() {
+        let quoted: Vec<String> = files.iter().map(|f| single_quote(f)).collect();
+        script.push_str(&format!(
+            "mkdir -p d{i}/src && : > d{i}/src/a.ts && cd d{i}\n"
+        ));
+        if !quoted.is_empty() {
+            script.push_str(&format!("touch -- {}\n", quoted.join(" ")));
+        }
+        script.push_str(&format!("{line}\ncd ..\n"));
+    }
+    fs::write(dir.join("lines.sh"), &script).expect("script");
+    let status = Command::new(&bash)
+        .arg("lines.sh")
+        .current_dir(&dir)
+        .stdin(Stdio::null())
+        .status()
+        .expect("bash runs");
+    assert!(status.success(), "bash failed");
+    let records = fs::read(dir.join("records.bin")).expect("records");
+    let records = String::from_utf8_lossy(&records);
+    let argvs: Vec<Vec<String>> = records
+        .split('\u{1e}')
+        .filter(|r| !r.is_empty() || records.is_empty())
+        .map(|r| {
+            let mut f: Vec<String> = r.split('\u{1f}').map(str::to_string).collect();
+            f.pop();
+            f
+        })
+        .collect();
+    assert_eq!(argvs.len(), cases.len(), "one record a line");
+    let mut problems = Vec::new();
+    for ((files, line), argv) in cases.iter().zip(&argvs) {
+        let l = shell::read(line);
+        let seg = &l.segments[0];
+        if seg.known[1..].iter().any(|k| *k != shell::Known::Glob) {
+            problems.push(format!("{line:?}: not read as globs: {:?}", seg.known));
+        }
+        if !segment_matches(&seg.words[1..], &seg.known[1..], argv) {
+            problems.push(format!("{line:?} with {files:?}: bash passed {argv:?}"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

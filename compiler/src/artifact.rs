@@ -388,6 +388,7 @@ fn decode_body(body: &[u8]) -> R<CompiledPolicy> {
         target_off: r.u32s()?,
         targets: r.u32s()?,
         reach: std::sync::OnceLock::new(),
+        labels: std::sync::OnceLock::new(),
     };
     let typed = r.u32s()?;
     let autonomy = AutonomyTable {

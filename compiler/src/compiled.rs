@@ -22,7 +22,7 @@ use crate::dag::Stage;
 use crate::matcher::{ALLOW, ASK, DENY, NONE};
 use crate::{CompiledPolicy, Resolved};
 use permc_core::decision::{Decision, Origin, Reason, RuleRef, Verdict};
-use permc_core::facts::{self, LineFacts, Scope, ScopeReport};
+use permc_core::facts::{self, continuations, LineFacts, Scope, ScopeReport};
 use permc_core::phrases;
 use permc_core::reference;
 use permc_core::request::Request;
@@ -497,6 +497,13 @@ fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch 
         ask: m[ASK],
         allow: m[ALLOW],
     };
+    if let Some(m) = continuations::mutating_from(&s.words, &s.known) {
+        // An allow entry that stops before a mutating continuation does
+        // not cover the segment (SPEC §3.2, §6.5).
+        if out.allow != NONE {
+            out.allow = p.terminal_allow_from(&s.words, m + 1);
+        }
+    }
     let mut any_possible = [NONE; 3];
     let merge = |a: &mut [u32; 3], b: [u32; 3]| {
         for k in 0..3 {

@@ -576,6 +576,12 @@ impl CompiledPolicy {
         self.matcher.first_matches(words)
     }
 
+    /// The first allow entry of at least `depth` tokens matching these
+    /// words (SPEC §3.2), or `NONE`.
+    pub(crate) fn terminal_allow_from<S: AsRef<str>>(&self, words: &[S], depth: usize) -> u32 {
+        self.matcher.first_allow_from(words, depth)
+    }
+
     /// Per list, the least entry whose pattern matches these words certainly
     /// or possibly through their unknown words (SPEC §4.4).
     pub(crate) fn terminal_possible<S: AsRef<str>>(

@@ -160,6 +160,40 @@ pub struct Matcher {
     /// the first request with an unknown word (never stored: derived from
     /// the tables above).
     pub(crate) reach: std::sync::OnceLock<Reach>,
+    /// Every state's labelled edges, built on the first request with a
+    /// glob word (never stored: derived from the tables above).
+    pub(crate) labels: std::sync::OnceLock<Labels>,
+}
+
+/// What the walk over glob words needs (SPEC §4.4 item 4): per state, its
+/// exact edges (token, target list) and its wildcard prefixes (text,
+/// target list), so a glob is tried against each label.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Labels {
+    /// State `s`'s exact edges: `exact[exact_off[s]..exact_off[s + 1]]`.
+    exact_off: Vec<u32>,
+    exact: Vec<(u32, u32)>,
+    /// State `s`'s wildcard prefixes: `wild[wild_off[s]..wild_off[s + 1]]`.
+    wild_off: Vec<u32>,
+    wild: Vec<(String, u32)>,
+}
+
+impl Labels {
+    fn exact(&self, s: u32) -> &[(u32, u32)] {
+        let i = s as usize;
+        match (self.exact_off.get(i), self.exact_off.get(i + 1)) {
+            (Some(&a), Some(&b)) => self.exact.get(a as usize..b as usize).unwrap_or_default(),
+            _ => &[],
+        }
+    }
+
+    fn wild(&self, s: u32) -> &[(String, u32)] {
+        let i = s as usize;
+        match (self.wild_off.get(i), self.wild_off.get(i + 1)) {
+            (Some(&a), Some(&b)) => self.wild.get(a as usize..b as usize).unwrap_or_default(),
+            _ => &[],
+        }
+    }
 }
 
 /// What the walk over unknown words needs (SPEC §4.4): per state, every
@@ -508,6 +542,7 @@ impl<'n> Builder<'n> {
             target_off,
             targets,
             reach: std::sync::OnceLock::new(),
+            labels: std::sync::OnceLock::new(),
         }
     }
 }
@@ -679,6 +714,50 @@ impl Matcher {
         best
     }
 
+    /// The first allow entry whose pattern matches these words with at
+    /// least `depth` tokens (SPEC §3.2's mutating continuations: an entry
+    /// that stops before the first mutating word does not cover), or
+    /// [`NONE`]. Only for the rare segment with such a word.
+    pub fn first_allow_from<S: AsRef<str>>(&self, words: &[S], depth: usize) -> u32 {
+        let mut best = NONE;
+        if self.bt_root.is_empty() {
+            return best;
+        }
+        let allow = |s: u32| {
+            self.accept
+                .get(s as usize * 3 + ALLOW)
+                .copied()
+                .unwrap_or(NONE)
+        };
+        if depth == 0 {
+            best = allow(self.start);
+        }
+        let mut active = vec![self.start];
+        let mut next = Vec::new();
+        for (d, w) in words.iter().enumerate() {
+            let w = w.as_ref().as_bytes();
+            let tok = self.token(w);
+            next.clear();
+            for &s in &active {
+                if let Some(l) = self.step(s, w, tok) {
+                    next.extend_from_slice(self.list(l));
+                }
+            }
+            next.sort_unstable();
+            next.dedup();
+            if d + 1 >= depth {
+                for &s in &next {
+                    best = best.min(allow(s));
+                }
+            }
+            std::mem::swap(&mut active, &mut next);
+            if active.is_empty() {
+                break;
+            }
+        }
+        best
+    }
+
     /// Per list, the least entry whose pattern matches these words for some
     /// values of their unknown words (SPEC §4.4) — or for certain: an
     /// unknown word in double quotes ([`Known::OneToken`]) takes any one
@@ -715,6 +794,35 @@ impl Matcher {
                     for &s in &active {
                         if let Some(l) = self.step(s, w, tok) {
                             next.extend_from_slice(self.list(l));
+                        }
+                    }
+                }
+                Known::Glob => {
+                    // Nothing (the glob may vanish), or any run of tokens
+                    // each matching it: every state reachable by labels the
+                    // glob can be.
+                    let labels = self.labels.get_or_init(|| self.build_labels());
+                    let glob = permc_core::facts::glob::Glob::new(w.as_ref());
+                    let mut seen: std::collections::HashSet<u32> = active.iter().copied().collect();
+                    next.extend_from_slice(&active);
+                    let mut frontier = active.clone();
+                    while let Some(s) = frontier.pop() {
+                        let exact = labels.exact(s).iter().filter_map(|&(t, l)| {
+                            std::str::from_utf8(self.token_text(t))
+                                .is_ok_and(|t| glob.matches(t))
+                                .then_some(l)
+                        });
+                        let wild = labels
+                            .wild(s)
+                            .iter()
+                            .filter_map(|(p, l)| glob.may_start(p).then_some(*l));
+                        for l in exact.chain(wild) {
+                            for &t in self.list(l) {
+                                if seen.insert(t) {
+                                    next.push(t);
+                                    frontier.push(t);
+                                }
+                            }
                         }
                     }
                 }
@@ -755,6 +863,68 @@ impl Matcher {
             }
         }
         best
+    }
+
+    /// Builds [`Labels`] from the tables: the exact edges grouped by state,
+    /// and each state's byte trie walked for the prefixes that end in a
+    /// target.
+    fn build_labels(&self) -> Labels {
+        let n = self.bt_root.len();
+        let mut exact: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+        for (&k, &v) in self.edges.keys.iter().zip(&self.edges.vals) {
+            if k != FlatMap::EMPTY {
+                if let Some(out) = exact.get_mut((k >> 32) as usize) {
+                    #[allow(clippy::cast_possible_truncation)] // the low half
+                    out.push((k as u32, v));
+                }
+            }
+        }
+        let mut bt_children: Vec<Vec<(u8, u32)>> = vec![Vec::new(); self.bt_target.len()];
+        for (&k, &v) in self.bt_edges.keys.iter().zip(&self.bt_edges.vals) {
+            if k != FlatMap::EMPTY {
+                if let Some(c) = bt_children.get_mut((k >> 8) as usize) {
+                    #[allow(clippy::cast_possible_truncation)] // the low byte
+                    c.push((k as u8, v));
+                }
+            }
+        }
+        let mut by_root: std::collections::HashMap<u32, Vec<(String, u32)>> = Default::default();
+        let mut labels = Labels::default();
+        for (out, &root) in exact.iter().zip(&self.bt_root) {
+            labels.exact_off.push(ix(labels.exact.len()));
+            labels.exact.extend_from_slice(out);
+            labels.wild_off.push(ix(labels.wild.len()));
+            if root == NONE {
+                continue;
+            }
+            let found = by_root.entry(root).or_insert_with(|| {
+                let mut out = Vec::new();
+                let mut stack = vec![(root, Vec::new())];
+                let mut seen = vec![false; self.bt_target.len()];
+                while let Some((b, prefix)) = stack.pop() {
+                    let bi = b as usize;
+                    if bi >= seen.len() || seen[bi] {
+                        continue;
+                    }
+                    seen[bi] = true;
+                    if let Some(&t) = self.bt_target.get(bi) {
+                        if t != NONE {
+                            out.push((String::from_utf8_lossy(&prefix).into_owned(), t));
+                        }
+                    }
+                    for &(byte, c) in &bt_children[bi] {
+                        let mut p = prefix.clone();
+                        p.push(byte);
+                        stack.push((c, p));
+                    }
+                }
+                out
+            });
+            labels.wild.extend(found.iter().cloned());
+        }
+        labels.exact_off.push(ix(labels.exact.len()));
+        labels.wild_off.push(ix(labels.wild.len()));
+        labels
     }
 
     /// Builds [`Reach`] from the tables: successors from the token edges

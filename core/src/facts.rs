@@ -10,6 +10,8 @@ use crate::request::{ExecutionMode, Request};
 use permc_grammar::shell::{self, CommandLine, Known};
 use std::borrow::Cow;
 
+pub mod continuations;
+pub mod glob;
 mod scope;
 pub mod unknown;
 pub(crate) mod wrappers;
@@ -267,7 +269,7 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
     for l in std::iter::once(line).chain(inner.iter().map(|(_, l)| l)) {
         for s in &l.segments {
             for (w, k) in s.words.iter().zip(&s.known) {
-                let exact = *k == Known::Exact;
+                let exact = !k.is_unknown();
                 if exact && !w.as_bytes().first().is_some_and(|&b| may_start_a_name(b)) {
                     continue;
                 }
@@ -630,6 +632,10 @@ pub fn unknown_clause(word: Option<&str>) -> String {
         Some(w) if w.contains("{}") && !w.contains('$') && !w.contains('`') => {
             format!("`{w}` is filled in by `find` or `xargs`, so permc cannot know the words")
         }
+        Some(w) if !w.contains('$') && !w.contains('`') && w.contains(['*', '?', '[']) => format!(
+            "`{}` is a glob the shell expands against the files there (an earlier command can create them), so permc cannot know the words",
+            wrappers::short(w)
+        ),
         Some(w) => format!(
             "`{}` is expanded by the shell, so permc cannot know the words",
             wrappers::short(w)
@@ -798,7 +804,7 @@ pub fn builtin_deny(words: &[String]) -> Option<&'static str> {
 /// gives an option nor a root operand for certain (it may, §4.4: see
 /// [`LineFacts::builtin_possible`]).
 pub fn builtin_deny_known(words: &[String], known: &[Known]) -> Option<&'static str> {
-    let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
+    let exact = |i: usize| known.get(i).is_none_or(|k| !k.is_unknown());
     if words.first().map(String::as_str) != Some("rm") || !exact(0) {
         return None;
     }
@@ -965,7 +971,7 @@ pub const GH_API_WRITE: &[&str] = &["gh", "api"];
 pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'static [&'static str]> {
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
     let verb = words.first()?;
-    if k(0) != Known::Exact {
+    if k(0).is_unknown() {
         return None;
     }
     if !has_shape(&EXTERNAL_TOOLS, verb) {
@@ -981,11 +987,11 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
     let is_git = verb == "git";
     let mut i = 1;
     // `cargo +nightly publish`: the toolchain word.
-    if verb == "cargo" && words.get(1).is_some_and(|w| w.starts_with('+')) && k(1) == Known::Exact {
+    if verb == "cargo" && words.get(1).is_some_and(|w| w.starts_with('+')) && !k(1).is_unknown() {
         i = 2;
     }
     while let Some(w) = words.get(i) {
-        if k(i) != Known::Exact {
+        if k(i).is_unknown() {
             // An unknown word where options or the subcommand may be: any
             // entry of the tool is possible.
             return tool_entries()
@@ -1020,7 +1026,7 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
     let start = i.min(words.len());
     let rest = &words[start..];
     let rk = |j: usize| k(start + j);
-    if verb == "gh" && rest.first().is_some_and(|w| w == "api") && rk(0) == Known::Exact {
+    if verb == "gh" && rest.first().is_some_and(|w| w == "api") && !rk(0).is_unknown() {
         return gh_api_writes(&rest[1..], |j| rk(j + 1)).then_some(GH_API_WRITE);
     }
     tool_entries().find(|e| {
@@ -1030,6 +1036,9 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
                 (Some(_), Known::AnyTokens) => return true,
                 (Some(_), Known::OneToken) => {}
                 (Some(w), Known::Exact) if w == t => {}
+                // A glob is possibly any run of tokens each matching it:
+                // the entry's word (SPEC §4.4 item 4).
+                (Some(w), Known::Glob) if glob::glob_matches(w, t) => {}
                 _ => return false,
             }
         }
@@ -1101,12 +1110,12 @@ fn w_is(words: &[String], i: usize, s: &str) -> bool {
 fn gh_api_writes(args: &[String], known: impl Fn(usize) -> Known) -> bool {
     let mut i = 0;
     while let Some(a) = args.get(i) {
-        if known(i) != Known::Exact {
+        if known(i).is_unknown() {
             return true;
         }
         let method = if a == "-X" || a == "--method" {
             i += 1;
-            if args.get(i).is_some() && known(i) != Known::Exact {
+            if args.get(i).is_some() && known(i).is_unknown() {
                 return true;
             }
             args.get(i).map(String::as_str)
@@ -1494,23 +1503,34 @@ mod tests {
     /// SPEC §4.2's assignment word (`NAME=…`, `NAME+=…`, `NAME[…]=…`), read
     /// literally: the oracle of the one-pass `is_assignment`.
     fn is_assignment_literal(word: &str) -> bool {
-        let Some(eq) = word.find('=') else {
+        // NAME, then `[` to its matching `]` (SPEC §4.1 round 3), then
+        // `=` or `+=`.
+        let name: String = word
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
             return false;
-        };
-        let mut name = &word[..eq];
-        if let Some(n) = name.strip_suffix('+') {
-            name = n;
         }
-        if let Some(open) = name.find('[') {
-            if !name.ends_with(']') {
-                return false;
+        let mut rest = &word[name.len()..];
+        if rest.starts_with('[') {
+            let mut depth = 0;
+            let mut close = None;
+            for (i, c) in rest.char_indices() {
+                match c {
+                    '[' => depth += 1,
+                    ']' => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    close = Some(i);
+                    break;
+                }
             }
-            name = &name[..open];
+            let Some(close) = close else { return false };
+            rest = &rest[close + 1..];
         }
-        let mut b = name.bytes();
-        b.next()
-            .is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
-            && b.all(|c| c.is_ascii_alphanumeric() || c == b'_')
+        rest.starts_with('=') || rest.starts_with("+=")
     }
 
     proptest::proptest! {

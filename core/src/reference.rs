@@ -5,6 +5,7 @@
 //! compiled engine disagrees with it, the compiled engine is wrong.
 
 use crate::decision::{Decision, Origin, Reason, RuleRef, Step, Verdict};
+use crate::facts::continuations;
 use crate::facts::unknown::{self, Hit};
 use crate::facts::{self, LineFacts, Scope};
 use crate::phrases::{
@@ -370,11 +371,14 @@ fn classify(rules: &Rules, req: &Request, f: &LineFacts) -> Vec<Class> {
             Class::Deny(k)
         } else if let Some(k) = p.ask.iter().position(|e| hit(e) != Hit::No) {
             Class::Ask(k)
-        } else if let Some(k) = p
-            .allow
-            .iter()
-            .position(|e| e.pattern.matches_words(&f.line.segments[i].words))
-        {
+        } else if let Some(k) = p.allow.iter().position(|e| {
+            let s = &f.line.segments[i];
+            // §3.2: an entry that stops before a mutating continuation
+            // (§6.5) does not cover the segment.
+            let covers = continuations::mutating_from(&s.words, &s.known)
+                .is_none_or(|m| e.pattern.tokens().is_some_and(|t| t.len() > m));
+            e.pattern.matches_words(&s.words) && covers
+        }) {
             Class::Allow(k)
         } else if cd_inside.get(i).copied().unwrap_or(false) {
             Class::CdInScope

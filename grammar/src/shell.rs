@@ -31,6 +31,13 @@ pub enum Known {
     /// No part outside single quotes comes from an expansion: the text is the word.
     #[default]
     Exact,
+    /// **[round 3]** No expansion, but an unquoted glob (`*`, `?`, `[…]`):
+    /// bash expands it against the files that exist when the segment runs,
+    /// which an earlier segment can create (`touch push; git pu?h`). Its
+    /// text is known (allow patterns and the scope read it literally), and
+    /// for deny, ask, the built-ins and the ceilings it is possibly any run
+    /// of tokens each matching the glob, none included (SPEC §4.4 item 4).
+    Glob,
     /// Some part is an expansion (`$x`, `${…}`, `$(…)`, backticks, `$((…))`, `$[…]`),
     /// all such parts inside double quotes (or in an assignment's value, which bash
     /// does not split): possibly any ONE token.
@@ -38,6 +45,16 @@ pub enum Known {
     /// Some expansion is unquoted: bash splits and globs it: possibly any run of
     /// tokens, none included.
     AnyTokens,
+}
+
+impl Known {
+    /// Some part of the word comes from an expansion: its text is not the
+    /// word ([`Known::OneToken`], [`Known::AnyTokens`]). A glob word's text
+    /// is known.
+    #[inline]
+    pub fn is_unknown(self) -> bool {
+        matches!(self, Known::OneToken | Known::AnyTokens)
+    }
 }
 
 /// One command line, read.
@@ -733,6 +750,13 @@ fn assignment_subscript(text: &str) -> Option<&[u8]> {
     Some(&t[name + 1..close])
 }
 
+/// `NAME[` whose `[` the word does not close.
+fn unclosed_subscript(text: &str) -> bool {
+    let t = text.as_bytes();
+    let name = t.iter().take_while(|&&b| is_name_char(b)).count();
+    name > 0 && is_name_start(t[0]) && t.get(name) == Some(&b'[') && !t[name..].contains(&b']')
+}
+
 /// Does arithmetic text `s` name a variable (a bare identifier, `$name`,
 /// `$1`, `$@`, `${…}` other than `${#name}`) or hold a substitution (`$(…)`,
 /// a backtick)? Bash evaluates such a value as an expression, recursively,
@@ -905,6 +929,11 @@ fn is_word_end(b: u8) -> bool {
 /// backslash could join.
 fn is_plain(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'-' | b'/' | b'_' | b':' | b'+' | b'@' | b'%' | b'^')
+}
+
+/// A byte a glob pattern reads specially.
+fn is_glob_char(b: u8) -> bool {
+    matches!(b, b'*' | b'?' | b'[' | b']' | b'\\')
 }
 
 fn is_name_start(b: u8) -> bool {
@@ -1362,13 +1391,25 @@ impl<'a> Parser<'a> {
             // Bash's `assignment_acceptable`: before any word (after
             // redirections too, `PST_REDIRLIST`), or right after an
             // assignment word (not after a redirection that follows one).
-            self.assign_ok = self.out.get(index).is_some_and(|seg| {
-                let cmd = self.cmd_index.min(seg.words.len());
-                let words = &seg.words[cmd..];
-                words.is_empty() || (!after_redirect && words.iter().all(|p| p.assignment))
-            });
+            let (assign_ok, split_by_redirect) =
+                self.out.get(index).map_or((false, false), |seg| {
+                    let cmd = self.cmd_index.min(seg.words.len());
+                    let words = &seg.words[cmd..];
+                    let assignments = words.iter().all(|p| p.assignment);
+                    (
+                        words.is_empty() || (!after_redirect && assignments),
+                        !words.is_empty() && after_redirect && assignments,
+                    )
+                });
+            self.assign_ok = assign_ok;
             after_redirect = false;
             let w = self.read_word();
+            if split_by_redirect && unclosed_subscript(&w.text) {
+                // `a=1 >f b[x y]=2 …`: bash splits this `NAME[` word (no
+                // assignment is accepted after a redirection that follows
+                // a word), a reader easily does not: fail closed.
+                self.mark_at(Unparsed::ArraySubscript, word_at);
+            }
             // `2>x`, `{fd}>x`: an unquoted all-digit or `{NAME}` word
             // directly before `<`/`>` is the redirection's fd.
             if is_fd_word(&w)
@@ -1442,7 +1483,10 @@ impl<'a> Parser<'a> {
         if w.assignment && leading {
             // A leading assignment: bash neither splits nor globs its
             // value, so an expansion there is one token.
-            w.known = w.known.min(Known::OneToken);
+            w.known = match w.known {
+                Known::Glob => Known::Exact,
+                k => k.min(Known::OneToken),
+            };
         }
         let keyword = first && !w.quoted && KEYWORDS.contains(&w.text.as_str());
         // `[` alone is the test command (SPEC §4.2).
@@ -2748,6 +2792,8 @@ struct WordBuilder {
     name_so_far: bool,
     /// The bytes so far are an unquoted name and a `+` (for `NAME+=`).
     plus_so_far: bool,
+    /// A quoted `*`, `?`, `[`, `]` or `\\`: the text alone is no glob.
+    quoted_glob_char: bool,
     assignment: bool,
     substitution: bool,
     known: Known,
@@ -2817,6 +2863,7 @@ impl WordBuilder {
 
     fn quoted_byte(&mut self, b: u8) {
         self.plus_so_far = false;
+        self.quoted_glob_char |= is_glob_char(b);
         self.quoted = true;
         self.name_so_far = false;
         self.last_unquoted_star = false;
@@ -2826,6 +2873,7 @@ impl WordBuilder {
 
     fn literal_quoted(&mut self, s: &[u8]) {
         self.plus_so_far = false;
+        self.quoted_glob_char |= s.iter().any(|&b| is_glob_char(b));
         if s.is_empty() {
             return;
         }
@@ -2850,7 +2898,15 @@ impl WordBuilder {
             brace_expansion: self.brace,
             assignment: self.assignment,
             substitution: self.substitution,
-            known: self.known,
+            known: match (self.glob, self.known) {
+                (false, k) => k,
+                // The text is the glob, with no quoted `*?[]\` in it that
+                // would read as glob characters.
+                (true, Known::Exact) if !self.quoted_glob_char => Known::Glob,
+                // A glob that an expansion or a quoted glob character is
+                // part of: any run of tokens.
+                (true, _) => Known::AnyTokens,
+            },
         }
     }
 }
@@ -3035,6 +3091,7 @@ mod tests {
         // `NAME[` as a subscript (PST_REDIRLIST is cleared).
         let l = read("a=1 >f b[x y]=2 z");
         assert_eq!(l.segments[0].words, ["a=1", "b[x", "y]=2", "z"]);
+        assert!(l.unparsed.contains(&Unparsed::ArraySubscript));
         // Digits and operators alone parse, and the word is an assignment.
         let l = read("a[0]=1 a[1+2]+=x ls");
         assert!(!l.is_unparsed(), "{:?}", l.unparsed);

@@ -1,37 +1,41 @@
 //! ## What it does
-//! Reports an allow entry that stops at a verb whose continuations include
-//! mutating ones (SPEC §11), and names the anchored forms to use instead
-//! (SPEC §8):
+//! Reports, as information, an allow entry that stops at a verb whose
+//! continuations include mutating ones (SPEC §11, §6.5): since round 3
+//! such an entry does **not** cover them (SPEC §3.2), so this says which
+//! forms it leaves asking and how to allow one on purpose (SPEC §8):
 //!
-//! | entry stops at | also allows | anchored forms |
+//! | entry stops at | does not allow | anchored forms |
 //! |---|---|---|
-//! | `git branch` | `git branch -D` | `git branch -a`, `-r`, `-v`, `--list`, `--show-current` |
-//! | `git remote` | `git remote add`, `git remote remove` | `git remote -v`, `git remote show` |
+//! | `git branch` | `git branch -D`, `-m`, `-f`, `git branch NAME` | `git branch -a`, `-r`, `-v`, `--list`, `--show-current` |
+//! | `git remote` | `git remote add`, `git remote remove`, `set-url` | `git remote -v`, `git remote show` |
 //! | `git worktree` | `git worktree add`, `git worktree remove` | `git worktree list` |
-//! | `git config` | `git config KEY VALUE` | `git config --get` |
-//! | `git tag` | `git tag -d` | `git tag --list` (not in SPEC §8) |
+//! | `git config` | `git config KEY VALUE`, `--unset` | `git config --get` |
+//! | `git tag` | `git tag -d`, `git tag NAME` | `git tag --list` (not in SPEC §8) |
 //! | `git stash` | `git stash drop`, `git stash clear` | `git stash list`, `git stash show` (not in SPEC §8) |
-//! | bare `git` | every git subcommand | `git status`, `git diff`, `git log`, `git show`… |
-//! | `find` | `find … -delete`, `find … -exec` | none: move it to ask, or use `ls` and `grep` |
+//! | bare `git` | every mutating form above | `git status`, `git diff`, `git log`, `git show`… |
+//! | `find` | `find … -delete`, `-fprint`, `-fls` | `find` itself (`-exec` runs a command that must be allowed on its own) |
 //!
 //! "Stops at" means the entry matches the verb itself: it is the verb, or
 //! a prefix of it, or a wildcard matching it (`Terminal(git bra*)`). A
 //! command word written as a path counts by its last component
 //! (`Terminal(/usr/bin/git)` is bare `git`). Entries that say more, like
-//! `Terminal(git branch -a)`, are anchored and not reported. Note that
-//! SPEC §8 seeds `Terminal(find)`: it is reported, on purpose.
+//! `Terminal(git branch -a)`, are anchored and not reported. SPEC §8 seeds
+//! `Terminal(find)`: it is reported, as information.
 //!
 //! ## Why is this bad?
-//! Patterns match by token prefix (SPEC §3.2): `Terminal(git branch)`
-//! auto-approves `git branch -D main` as readily as `git branch -a`. A
-//! rule written to let an agent *read* ends up letting it delete.
+//! It is not, since round 3: a mutating continuation the entry does not
+//! name keeps asking (`Terminal(git branch -v)` does not approve `git
+//! branch -v -D feat`). But a person who wrote `Terminal(git branch)` may
+//! expect `git branch -D` to pass; this says it does not, and how to allow
+//! it on purpose (`Terminal(git branch -D)`).
 //!
 //! ## Example
 //! ```json
 //! {"allow": ["Terminal(git branch)", "Terminal(git remote)", "Terminal(git config)"]}
 //! ```
 //!
-//! Use instead:
+//! Use instead: the anchored forms to read, and each mutating form you
+//! mean to allow as an entry of its own (`Terminal(git branch -D)`):
 //! ```json
 //! {"allow": ["Terminal(git branch --list)", "Terminal(git remote -v)", "Terminal(git config --get)"]}
 //! ```
@@ -45,7 +49,7 @@ use permc_grammar::rules::List;
 /// `unanchored-mutating-verb`.
 pub const CHECK: Check = Check {
     id: CheckId::UnanchoredMutatingVerb,
-    severity: Severity::Warning,
+    severity: Severity::Info,
     file: "unanchored_mutating_verb.rs",
     source: include_str!("unanchored_mutating_verb.rs"),
     run,
@@ -65,13 +69,13 @@ struct Verb {
 const VERBS: &[Verb] = &[
     Verb {
         words: &["git", "branch"],
-        mutating: "`git branch -D`",
+        mutating: "`git branch -D`, `-m`, `-f` and `git branch NAME`",
         anchored: &["git branch -a", "git branch -r", "git branch -v", "git branch --list", "git branch --show-current"],
         note: "",
     },
     Verb {
         words: &["git", "remote"],
-        mutating: "`git remote add` and `git remote remove`",
+        mutating: "`git remote add`, `remove` and `set-url`",
         anchored: &["git remote -v", "git remote show"],
         note: "",
     },
@@ -83,13 +87,13 @@ const VERBS: &[Verb] = &[
     },
     Verb {
         words: &["git", "config"],
-        mutating: "`git config KEY VALUE`, which writes the configuration",
+        mutating: "`git config KEY VALUE` and `--unset`",
         anchored: &["git config --get"],
         note: "",
     },
     Verb {
         words: &["git", "tag"],
-        mutating: "`git tag -d`",
+        mutating: "`git tag -d` and `git tag NAME`",
         anchored: &["git tag --list"],
         note: " (SPEC §8 seeds no form of git tag)",
     },
@@ -101,13 +105,13 @@ const VERBS: &[Verb] = &[
     },
     Verb {
         words: &["git"],
-        mutating: "every git subcommand, `git branch -D`, `git remote add` and `git stash drop` among them",
+        mutating: "the mutating forms of git's subcommands (`git branch -D`, `git remote add`, `git stash drop`…)",
         anchored: &["git status", "git diff", "git log", "git show", "git branch --list", "git remote -v"],
         note: "",
     },
     Verb {
         words: &["find"],
-        mutating: "`find … -delete` and `find … -exec`",
+        mutating: "`find … -delete`, `-fprint` and `-fls`",
         anchored: &[],
         note: "",
     },
@@ -136,7 +140,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         let name = verb.words.join(" ");
         let help = if verb.anchored.is_empty() {
             format!(
-                "no token prefix of `{name}` can exclude them (they come after the paths): move `{}` to ask, or list and search with `Terminal(ls)` and `Terminal(grep)`",
+                "to allow one on purpose, name it in an entry of its own; `-exec` runs a command that must be allowed on its own (`{}` covers `{name}` with reading primaries)",
                 e.pattern.text
             )
         } else {
@@ -146,7 +150,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                 .map(|f| format!("`Terminal({f})`"))
                 .collect();
             format!(
-                "allow the anchored forms instead{}: {}",
+                "to let an agent read, the anchored forms say so{}: {}; to allow a mutating form on purpose, name it in an entry of its own",
                 verb.note,
                 forms.join(", ")
             )
@@ -158,7 +162,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                 cx.name,
                 e.span,
                 format!(
-                    "`{}` in allow stops at `{name}`, so it also allows {}",
+                    "`{}` in allow stops at `{name}`: {} keep asking (mutating continuations, SPEC §3.2)",
                     e.pattern.text, verb.mutating
                 ),
             )

@@ -181,11 +181,17 @@ fn verb_is(seg: &Segment, verb: &str) -> bool {
     verb_index(&seg.words).is_some_and(|v| seg.words[v] == verb)
 }
 
+/// A `cd` target whose place permc cannot know: an expansion, `~`, or a
+/// glob that may expand to `..` (SPEC §4.4).
+fn hidden_target(t: &str, k: Known) -> bool {
+    k.is_unknown() || t.starts_with('~') || (k == Known::Glob && super::glob::glob_may_climb(t))
+}
+
 /// The directory move of a segment, if it is `cd`, `pushd` or `popd`.
 fn dir_move<'w>(seg: &'w Segment, cdpath: bool, cdable: bool) -> Option<Move<'w>> {
     let v = verb_index(&seg.words)?;
     let verb = seg.words[v].as_str();
-    if seg.known.get(v).is_some_and(|k| *k != Known::Exact) {
+    if seg.known.get(v).is_some_and(|k| k.is_unknown()) {
         return None;
     }
     match verb {
@@ -408,7 +414,7 @@ impl Walk<'_, '_> {
             self.cdable |= names_cdable(w);
             shopt |= w == "shopt";
         }
-        self.cdable |= shopt && seg.known.iter().any(|k| *k != Known::Exact);
+        self.cdable |= shopt && seg.known.iter().any(|k| k.is_unknown());
     }
 
     fn inside(&self, h: Here) -> bool {
@@ -430,11 +436,16 @@ impl Walk<'_, '_> {
 
     /// Checks one word from `here`.
     fn word(&mut self, w: &str, known: Known, here: Here) {
-        if known == Known::Exact && here != Here::Anywhere && !may_name_a_path(w) {
+        if known == Known::Glob && super::glob::glob_may_climb(w) {
+            // `.?/secret`, `.*`: a component that may expand to `..`
+            // (SPEC §4.4 item 4).
+            return self.note(w);
+        }
+        if !known.is_unknown() && here != Here::Anywhere && !may_name_a_path(w) {
             // Most words: nothing to walk.
             return;
         }
-        if known != Known::Exact || w.starts_with('~') {
+        if known.is_unknown() || w.starts_with('~') {
             return self.note(w);
         }
         if here == Here::Anywhere && !w.is_empty() && !w.starts_with('/') {
@@ -555,7 +566,7 @@ impl Walk<'_, '_> {
             let until = i + seg.holds;
             if let Some(m) = dir_move(seg, self.cdpath, self.cdable) {
                 let to = match m {
-                    Move::To(t, Known::Exact) if !t.starts_with('~') => {
+                    Move::To(t, k) if !hidden_target(t, k) => {
                         let (to, inside) = self.target(t, here);
                         if inside {
                             // Only `cd` is cd-in-scope (SPEC §5.3 step 6);
@@ -680,7 +691,7 @@ fn plain(facts: &LineFacts) -> bool {
                 && s.words.iter().all(|w| simple(w) && !mover(w))
                 && s.redirects
                     .iter()
-                    .all(|r| r.known == Known::Exact && simple(&r.target))
+                    .all(|r| !r.known.is_unknown() && simple(&r.target))
         })
         // A run of its segment's own words (most) was read above.
         && facts.runs.iter().all(|r| {
@@ -714,7 +725,7 @@ fn plain_cds(facts: &LineFacts) -> Option<Vec<bool>> {
         if !s.known.all_exact()
             || s.redirects
                 .iter()
-                .any(|r| r.known != Known::Exact || !inert(&r.target))
+                .any(|r| r.known.is_unknown() || !inert(&r.target))
         {
             return None;
         }

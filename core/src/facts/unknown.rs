@@ -45,6 +45,17 @@ pub fn hit(tokens: &[PatToken], words: &[String], known: &[Known]) -> Hit {
                     }
                 }
             }
+            Known::Glob => {
+                // Any run of tokens each matching the glob, none included
+                // (SPEC §4.4 item 4): a forward pass from every reachable
+                // position.
+                next.clone_from(&reach);
+                for j in 0..k {
+                    if next[j] && glob_token(w, &tokens[j]) {
+                        next[j + 1] = true;
+                    }
+                }
+            }
             Known::OneToken => {
                 for j in 0..k {
                     if reach[j] {
@@ -74,6 +85,14 @@ pub fn hit(tokens: &[PatToken], words: &[String], known: &[Known]) -> Hit {
     }
 }
 
+/// Can a word of glob `glob` be the pattern token `t` (SPEC §4.4 item 4)?
+pub fn glob_token(glob: &str, t: &PatToken) -> bool {
+    match t {
+        PatToken::Exact(s) => super::glob::glob_matches(glob, s),
+        PatToken::Prefix(s) => super::glob::glob_may_start(glob, s),
+    }
+}
+
 /// May this run be a built-in deny (SPEC §5.2) for some values of its
 /// unknown words? Only when it holds an unknown word: `rm` (or an unknown
 /// verb) with recursive, force and a root operand each given by a known
@@ -87,8 +106,9 @@ pub fn possible_builtin(words: &[String], known: &[Known]) -> bool {
     let rest_from = match k(0) {
         Known::AnyTokens => return true,
         Known::OneToken => 1,
+        Known::Glob if super::glob::glob_matches(&words[0], "rm") => 1,
         Known::Exact if words[0] == "rm" => 1,
-        Known::Exact => return false,
+        Known::Exact | Known::Glob => return false,
     };
     let (mut recursive, mut force, mut root) = (false, false, false);
     let (mut one, mut any) = (0usize, false);
@@ -97,6 +117,13 @@ pub fn possible_builtin(words: &[String], known: &[Known]) -> bool {
         match k(i) {
             Known::AnyTokens => any = true,
             Known::OneToken => one += 1,
+            // A glob that may be an option may be `-rf` (`rm -r? /`); its
+            // text may be a root operand (`/*`), never `/` itself.
+            Known::Glob if !options_done && super::glob::glob_may_start(w, "-") => {
+                recursive = true;
+                force = true;
+            }
+            Known::Glob => root |= super::root_operand(w).is_some(),
             Known::Exact => {
                 if !options_done && w == "--" {
                     options_done = true;

@@ -826,7 +826,7 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
             read_past = true;
         }
         let Some(word) = text.get(i) else { break };
-        if words.known(i) != Known::Exact {
+        if words.known(i).is_unknown() {
             break;
         }
         let verb = basename(word);
@@ -853,7 +853,7 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
             trap(&words, i, seg, depth, facts);
             break;
         }
-        if verb == "busybox" && text.get(i + 1).is_some() && words.known(i + 1) != Known::Exact {
+        if verb == "busybox" && text.get(i + 1).is_some() && words.known(i + 1).is_unknown() {
             // `busybox $X`: the applet may be `sh`, and its words `-c …`.
             facts.unparsed_because(format!(
                 "`busybox {}`: the applet is expanded by the shell, so permc cannot know what runs",
@@ -928,7 +928,7 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
             }
         }
         if matches!(wr.after, After::Duration | After::Lock) {
-            if words.known(i) != Known::Exact && i < text.len() {
+            if words.known(i).is_unknown() && i < text.len() {
                 // An unknown duration (or lock file) may be anything,
                 // options included.
                 break;
@@ -939,7 +939,7 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
         }
         if wr.after == After::Lock && text.get(i).is_some_and(|w| w == "-c" || w == "--command") {
             // `flock FILE -c CMD`: the command line is all that runs.
-            if words.known(i + 1) != Known::Exact && i + 1 < text.len() {
+            if words.known(i + 1).is_unknown() && i + 1 < text.len() {
                 facts.unknown_inner(seg, &text[i + 1], "flock -c");
             } else if let Some(line) = text.get(i + 1) {
                 inner_line(line, seg, depth, facts);
@@ -1153,7 +1153,7 @@ fn runner(
         let mut may_be_value = false;
         loop {
             let Some(w) = text.get(k) else { return };
-            if words.known(k) != Known::Exact {
+            if words.known(k).is_unknown() {
                 facts.unparsed_because(format!(
                     "`{}` is expanded by the shell where `{tool}` reads its subcommand: it may be one that runs a command, so permc cannot know what runs",
                     short(w)
@@ -1198,8 +1198,7 @@ fn runner(
     }
     let container = matches!(runs_as, RunsAs::AfterOperand | RunsAs::AfterDashes);
     if runs_as == RunsAs::AfterDashes {
-        if let Some(d) =
-            (k..text.len()).find(|&j| text[j] == "--" && words.known(j) == Known::Exact)
+        if let Some(d) = (k..text.len()).find(|&j| text[j] == "--" && !words.known(j).is_unknown())
         {
             // `kubectl exec POD -- CMD…`: the command is all after `--`.
             k = d;
@@ -1207,7 +1206,7 @@ fn runner(
     }
     let mut starts = Vec::new();
     while let Some(w) = text.get(k) {
-        if words.known(k) != Known::Exact || !w.starts_with('-') {
+        if words.known(k).is_unknown() || !w.starts_with('-') {
             starts.push(k);
             break;
         }
@@ -1283,7 +1282,7 @@ fn read_options(
 ) -> Option<usize> {
     let text = words.text;
     while let Some(word) = text.get(i) {
-        if words.known(i) != Known::Exact {
+        if words.known(i).is_unknown() {
             // An unknown word where options may be: the verb is unknown.
             return Some(i);
         }
@@ -1320,7 +1319,7 @@ fn read_options(
                 let command_line = wr.command_line.contains(&name.as_str());
                 let value = if needs_next {
                     i += 1;
-                    if words.known(i) != Known::Exact && i < text.len() && command_line {
+                    if words.known(i).is_unknown() && i < text.len() && command_line {
                         let what = format!("{} -{}", wr.names[0], wr.command_line[0]);
                         facts.unknown_inner(seg, &text[i], &what);
                     }
@@ -1365,7 +1364,7 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
     let mut has_c = false;
     let mut stdin = false;
     while let Some(word) = text.get(i) {
-        if words.known(i) != Known::Exact {
+        if words.known(i).is_unknown() {
             // An unknown word where the shell reads its options (`sh $X`,
             // `bash -$X`, `bash -c$X`, what xargs appends, the `{}` of
             // `find -exec … +`): it may be `-c STRING`, `-s` or any option
@@ -1425,13 +1424,13 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
     }
     // The values of `-o`, `-O`, `--rcfile`: an unquoted expansion there
     // may be several words, options among them.
-    if let Some(k) = (at + 1..i.min(text.len())).find(|&k| words.known(k) != Known::Exact) {
+    if let Some(k) = (at + 1..i.min(text.len())).find(|&k| words.known(k).is_unknown()) {
         facts.unparsed_because(shell_unknown(&text[k], shell));
         return;
     }
     if has_c {
         match text.get(i) {
-            Some(s) if words.known(i) == Known::Exact => inner_line(s, seg, depth, facts),
+            Some(s) if !words.known(i).is_unknown() => inner_line(s, seg, depth, facts),
             Some(s) => facts.unknown_inner(seg, s, shell),
             None => facts.unparsed_because(format!(
                 "`{shell} -c` without a command line is an error bash would report"
@@ -1441,7 +1440,7 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
         facts.unparsed_because(format!(
             "`{shell}` reads its commands from standard input: permc cannot read them"
         ));
-    } else if words.known(i) != Known::Exact {
+    } else if words.known(i).is_unknown() {
         // After `--`: an unknown script operand may be no word at all
         // (then the shell reads standard input).
         facts.unparsed_because(shell_unknown(&text[i], shell));
@@ -1474,7 +1473,7 @@ fn su(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFa
     let text = words.text;
     let mut i = at + 1;
     while let Some(word) = text.get(i) {
-        if words.known(i) != Known::Exact {
+        if words.known(i).is_unknown() {
             facts.unknown_inner(seg, word, "su");
             return;
         }
@@ -1499,7 +1498,7 @@ fn su(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFa
             } => {
                 let value = if needs_next {
                     i += 1;
-                    if text.get(i).is_some() && words.known(i) != Known::Exact {
+                    if text.get(i).is_some() && words.known(i).is_unknown() {
                         facts.unknown_inner(seg, &text[i], "su -c");
                         return;
                     }
@@ -1524,7 +1523,7 @@ fn trap(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut Line
     let mut i = at + 1;
     while text
         .get(i)
-        .is_some_and(|w| w.starts_with('-') && w != "-" && words.known(i) == Known::Exact)
+        .is_some_and(|w| w.starts_with('-') && w != "-" && !words.known(i).is_unknown())
     {
         let end = text[i] == "--";
         i += 1;
@@ -1533,7 +1532,7 @@ fn trap(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut Line
         }
     }
     if text.len() >= i + 2 {
-        if words.known(i) == Known::Exact {
+        if !words.known(i).is_unknown() {
             inner_line(&text[i], seg, depth, facts);
         } else {
             facts.unknown_inner(seg, &text[i], "trap");
@@ -1552,14 +1551,14 @@ fn find_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut
     // Words left that are the value of the primary before them (`-name X`).
     let mut values = 0usize;
     while i < text.len() {
-        if words.known(i) != Known::Exact {
+        if words.known(i).is_unknown() {
             // An unknown word of find's own may be `-exec CMD … ;` (an
             // unquoted one, split), or `-exec` itself where a primary or a
             // starting point may be, running what follows up to a `;` or
             // `+` (or an unknown word that may be one).
             let is_value = values > 0 && words.known(i) == Known::OneToken;
             let terminator_after = (i + 1..text.len())
-                .any(|k| words.known(k) != Known::Exact || text[k] == ";" || text[k] == "+");
+                .any(|k| words.known(k).is_unknown() || text[k] == ";" || text[k] == "+");
             if words.known(i) == Known::AnyTokens || (!is_value && terminator_after) {
                 facts.unparsed_because(format!(
                     "`{}` is expanded by the shell among `find`'s primaries: it may be `-exec`, so permc cannot know what runs",
@@ -1578,7 +1577,7 @@ fn find_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut
         }
         values = find_values(&text[i]);
         if matches!(text[i].as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
-            && words.known(i) == Known::Exact
+            && !words.known(i).is_unknown()
         {
             let start = i + 1;
             let mut end = start;
@@ -1599,7 +1598,7 @@ fn find_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut
             // token, it may be the `;` before a later `-exec`.
             let exec_after = |k: usize| {
                 (k + 1..text.len()).any(|j| {
-                    words.known(j) != Known::Exact
+                    words.known(j).is_unknown()
                         || matches!(text[j].as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
                 })
             };
@@ -1806,7 +1805,7 @@ fn inner_words(
     if from >= to {
         return;
     }
-    if let Some(k) = (from..to).find(|&k| words.known(k) != Known::Exact) {
+    if let Some(k) = (from..to).find(|&k| words.known(k).is_unknown()) {
         facts.unknown_inner(seg, &text[k], what);
         return;
     }
@@ -1871,7 +1870,7 @@ fn push_run<'w>(
     // read as such by every check.
     let verb = rest
         .first()
-        .filter(|_| words.known(from) == Known::Exact)
+        .filter(|_| !words.known(from).is_unknown())
         .map(|f| basename(f));
     let git_sub = verb
         .and_then(|v| v.strip_prefix("git-"))
@@ -1886,7 +1885,7 @@ fn push_run<'w>(
     let own = top && from == 0 && !differs;
     if let Some(first) = rest.first() {
         let verb_known = words.known(from);
-        if verb_known != Known::Exact {
+        if verb_known.is_unknown() {
             facts.unparsed_because(format!(
                 "`{}` is expanded by the shell: permc cannot know the command it runs",
                 short(first)

@@ -1,0 +1,676 @@
+//! Mutating continuations (SPEC §3.2, §6.5): the words after which a
+//! command changes state rather than reads it. An allow entry covers a
+//! segment only when every such word is among the entry's own tokens:
+//! `Terminal(git branch -v)` covers `git branch -v --list 'f*'`, not
+//! `git branch -v -D feat`; `Terminal(find)` does not cover `find . -delete`.
+//!
+//! Each command is one [`Continuations`] row: data, read by the decision
+//! (both engines), always-allow (§7) and the analyzer's
+//! `unanchored-mutating-verb`. A word a row cannot place (an unknown
+//! option), an unknown word (§4.4) and a glob that may be a mutating or an
+//! option word (§4.4 item 4) count as mutating: fail closed.
+
+use super::glob::Glob;
+use permc_grammar::shell::Known;
+
+/// What the words after a command's name do.
+#[derive(Debug, Clone, Copy)]
+pub enum Shape {
+    /// Options and operands (`git branch`, `git tag`): `mutating` options,
+    /// `reading` options, `valued` options that take the next word; an
+    /// operand mutates (creates) unless a `list_mode` option came first.
+    Options {
+        /// Options after which operands are patterns, not names to create.
+        list_mode: &'static [&'static str],
+        /// An operand outside list mode names something to create.
+        operand_mutates: bool,
+    },
+    /// A subcommand after options (`git remote`, `git worktree`, `git
+    /// stash`): `mutating` subcommands, or every one but `reading` when
+    /// `all_but_reading`.
+    Subcommand {
+        /// Every subcommand but the reading ones mutates.
+        all_but_reading: bool,
+    },
+    /// `git config`: get and list modes read, a key with a value writes.
+    Config,
+    /// `find`: primaries anywhere; `mutating` ones write, unknown ones
+    /// count as mutating.
+    Expression,
+}
+
+/// One command's continuations.
+#[derive(Debug, Clone, Copy)]
+pub struct Continuations {
+    /// The command's words (`["git", "branch"]`).
+    pub command: &'static [&'static str],
+    /// Words that change state.
+    pub mutating: &'static [&'static str],
+    /// Words known to read (options, subcommands, primaries).
+    pub reading: &'static [&'static str],
+    /// Options (reading or not) that take the next word as their value.
+    pub valued: &'static [&'static str],
+    /// How the words after the command are read.
+    pub shape: Shape,
+}
+
+const BRANCH_LIST: &[&str] = &[
+    "-l",
+    "--list",
+    "-a",
+    "--all",
+    "-r",
+    "--remotes",
+    "--contains",
+    "--no-contains",
+    "--merged",
+    "--no-merged",
+    "--points-at",
+    "--show-current",
+];
+
+/// The catalogue's continuations (SPEC §6.5, git 2.47, findutils 4.9).
+pub const CONTINUATIONS: &[Continuations] = &[
+    Continuations {
+        command: &["git", "branch"],
+        mutating: &[
+            "-d",
+            "-D",
+            "--delete",
+            "-m",
+            "-M",
+            "--move",
+            "-c",
+            "-C",
+            "--copy",
+            "-f",
+            "--force",
+            "-u",
+            "--set-upstream-to",
+            "--unset-upstream",
+            "--edit-description",
+            "--track",
+            "-t",
+            "--no-track",
+            "--create-reflog",
+            "--recurse-submodules",
+        ],
+        reading: &[
+            "-l",
+            "--list",
+            "-a",
+            "--all",
+            "-r",
+            "--remotes",
+            "-v",
+            "-vv",
+            "--verbose",
+            "-q",
+            "--quiet",
+            "--show-current",
+            "--contains",
+            "--no-contains",
+            "--merged",
+            "--no-merged",
+            "--points-at",
+            "--sort",
+            "--format",
+            "--color",
+            "--no-color",
+            "--column",
+            "--no-column",
+            "-i",
+            "--ignore-case",
+            "--abbrev",
+            "--no-abbrev",
+            "--omit-empty",
+            "--",
+        ],
+        valued: &[
+            "--contains",
+            "--no-contains",
+            "--merged",
+            "--no-merged",
+            "--points-at",
+            "--sort",
+            "--format",
+        ],
+        shape: Shape::Options {
+            list_mode: BRANCH_LIST,
+            operand_mutates: true,
+        },
+    },
+    Continuations {
+        command: &["git", "tag"],
+        mutating: &[
+            "-d",
+            "--delete",
+            "-f",
+            "--force",
+            "-a",
+            "--annotate",
+            "-s",
+            "--sign",
+            "-u",
+            "--local-user",
+            "-m",
+            "--message",
+            "-F",
+            "--file",
+            "-e",
+            "--edit",
+        ],
+        reading: &[
+            "-l",
+            "--list",
+            "-n",
+            "-v",
+            "--verify",
+            "--contains",
+            "--no-contains",
+            "--merged",
+            "--no-merged",
+            "--points-at",
+            "--sort",
+            "--format",
+            "--color",
+            "--column",
+            "--no-column",
+            "-i",
+            "--ignore-case",
+            "--omit-empty",
+            "--",
+        ],
+        valued: &[
+            "--contains",
+            "--no-contains",
+            "--merged",
+            "--no-merged",
+            "--points-at",
+            "--sort",
+            "--format",
+        ],
+        shape: Shape::Options {
+            list_mode: &[
+                "-l",
+                "--list",
+                "-n",
+                "-v",
+                "--verify",
+                "--contains",
+                "--no-contains",
+                "--merged",
+                "--no-merged",
+                "--points-at",
+            ],
+            operand_mutates: true,
+        },
+    },
+    Continuations {
+        command: &["git", "remote"],
+        mutating: &[
+            "add",
+            "remove",
+            "rm",
+            "rename",
+            "set-url",
+            "set-head",
+            "set-branches",
+            "prune",
+            "update",
+        ],
+        reading: &["show", "get-url", "-v", "--verbose"],
+        valued: &[],
+        shape: Shape::Subcommand {
+            all_but_reading: false,
+        },
+    },
+    Continuations {
+        command: &["git", "worktree"],
+        mutating: &["add", "remove", "move", "prune", "lock", "unlock", "repair"],
+        reading: &["list"],
+        valued: &[],
+        shape: Shape::Subcommand {
+            all_but_reading: false,
+        },
+    },
+    Continuations {
+        command: &["git", "stash"],
+        mutating: &[
+            "push", "pop", "apply", "drop", "clear", "save", "branch", "create", "store",
+        ],
+        reading: &["list", "show"],
+        valued: &[],
+        shape: Shape::Subcommand {
+            all_but_reading: true,
+        },
+    },
+    Continuations {
+        command: &["git", "config"],
+        mutating: &[
+            "--unset",
+            "--unset-all",
+            "--add",
+            "--replace-all",
+            "--edit",
+            "-e",
+            "--rename-section",
+            "--remove-section",
+            "set",
+            "unset",
+            "rename-section",
+            "remove-section",
+            "edit",
+        ],
+        reading: &[
+            "--get",
+            "--get-all",
+            "--get-regexp",
+            "--get-urlmatch",
+            "--get-color",
+            "--get-colorbool",
+            "--list",
+            "-l",
+            "get",
+            "list",
+            "--show-origin",
+            "--show-scope",
+            "--name-only",
+            "--global",
+            "--system",
+            "--local",
+            "--worktree",
+            "--file",
+            "-f",
+            "--blob",
+            "--type",
+            "--bool",
+            "--int",
+            "--bool-or-int",
+            "--path",
+            "--expiry-date",
+            "-z",
+            "--null",
+            "--default",
+            "--includes",
+            "--no-includes",
+            "--",
+        ],
+        valued: &["--file", "-f", "--blob", "--type", "--default"],
+        shape: Shape::Config,
+    },
+    Continuations {
+        command: &["find"],
+        mutating: &["-delete", "-fprint", "-fprint0", "-fprintf", "-fls"],
+        reading: FIND_PRIMARIES,
+        valued: &[],
+        shape: Shape::Expression,
+    },
+];
+
+/// find's primaries and operators that only read (findutils 4.9); the
+/// runs (`-exec`…) are read as segments of their own (SPEC §4.3).
+const FIND_PRIMARIES: &[&str] = &[
+    "-name",
+    "-iname",
+    "-path",
+    "-ipath",
+    "-wholename",
+    "-iwholename",
+    "-regex",
+    "-iregex",
+    "-regextype",
+    "-type",
+    "-xtype",
+    "-size",
+    "-empty",
+    "-newer",
+    "-anewer",
+    "-cnewer",
+    "-mtime",
+    "-mmin",
+    "-atime",
+    "-amin",
+    "-ctime",
+    "-cmin",
+    "-used",
+    "-user",
+    "-group",
+    "-uid",
+    "-gid",
+    "-nouser",
+    "-nogroup",
+    "-perm",
+    "-links",
+    "-inum",
+    "-samefile",
+    "-lname",
+    "-ilname",
+    "-readable",
+    "-writable",
+    "-executable",
+    "-maxdepth",
+    "-mindepth",
+    "-depth",
+    "-d",
+    "-prune",
+    "-quit",
+    "-print",
+    "-print0",
+    "-printf",
+    "-ls",
+    "-true",
+    "-false",
+    "-a",
+    "-and",
+    "-o",
+    "-or",
+    "-not",
+    "-mount",
+    "-xdev",
+    "-noleaf",
+    "-follow",
+    "-daystart",
+    "-ignore_readdir_race",
+    "-noignore_readdir_race",
+    "-fstype",
+    "-context",
+    "-newerXY",
+    "-H",
+    "-L",
+    "-P",
+    "-D",
+    "-O",
+    "-O0",
+    "-O1",
+    "-O2",
+    "-O3",
+    "-files0-from",
+    "-help",
+    "--help",
+    "-version",
+    "--version",
+    "-exec",
+    "-execdir",
+    "-ok",
+    "-okdir",
+    "-warn",
+    "-nowarn",
+];
+
+/// The row for the command `words` start with, after leading assignments
+/// and git's global options, and the index of the first word after the
+/// command's name. Cheap for other commands: one comparison of the verb.
+fn row_of(words: &[String], known: &[Known]) -> Option<(&'static Continuations, usize)> {
+    let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
+    let v = words.iter().position(|w| !super::is_assignment(w))?;
+    if !exact(v) {
+        return None;
+    }
+    let verb = super::basename(&words[v]);
+    if verb == "find" {
+        return CONTINUATIONS
+            .iter()
+            .find(|r| r.command == ["find"])
+            .map(|r| (r, v + 1));
+    }
+    if verb != "git" {
+        return None;
+    }
+    // git's global options, read as §6.1 reads them.
+    let mut i = v + 1;
+    while let Some(w) = words.get(i) {
+        if !exact(i) || !w.starts_with('-') {
+            break;
+        }
+        i += if super::GIT_VALUE_OPTIONS.contains(&w.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    let sub = words.get(i)?;
+    if !exact(i) {
+        return None;
+    }
+    CONTINUATIONS
+        .iter()
+        .find(|r| r.command.len() == 2 && r.command[1] == sub)
+        .map(|r| (r, i + 1))
+}
+
+/// The index of the first mutating continuation in a segment's words
+/// (SPEC §6.5), or `None` when it only reads. An allow entry of `k`
+/// tokens covers the segment only when `k` is past it (§3.2).
+pub fn mutating_from(words: &[String], known: &[Known]) -> Option<usize> {
+    let first = words.first()?.as_bytes().first().copied()?;
+    // Cheap gate: the commands of the table start with `g` or `f`, or a
+    // path or an assignment may hide them.
+    if !matches!(first, b'g' | b'f' | b'/' | b'.') && !super::is_assignment(&words[0]) {
+        return None;
+    }
+    let (row, from) = row_of(words, known)?;
+    let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    match row.shape {
+        Shape::Options {
+            list_mode,
+            operand_mutates,
+        } => {
+            let mut listing = false;
+            let mut options_done = false;
+            let mut i = from;
+            while let Some(w) = words.get(i) {
+                match classify(row, w, kn(i)) {
+                    Word::Unknown | Word::Mutating => return Some(i),
+                    Word::Literal if !options_done && w == "--" => options_done = true,
+                    Word::Literal if !options_done && is_option(w) => {
+                        let name = w.split('=').next().unwrap_or(w);
+                        if list_mode.contains(&name) {
+                            listing = true;
+                        }
+                        if !row.reading.contains(&name) {
+                            return Some(i);
+                        }
+                        if row.valued.contains(&w.as_str()) {
+                            i += 1;
+                        }
+                    }
+                    Word::Literal => {
+                        if operand_mutates && !listing {
+                            return Some(i);
+                        }
+                    }
+                }
+                i += 1;
+            }
+            None
+        }
+        Shape::Subcommand { all_but_reading } => {
+            let mut i = from;
+            while let Some(w) = words.get(i) {
+                match classify(row, w, kn(i)) {
+                    Word::Unknown | Word::Mutating => return Some(i),
+                    Word::Literal if is_option(w) => {
+                        if !row.reading.contains(&w.as_str()) || all_but_reading {
+                            // `git stash -p` is `git stash push -p`.
+                            return Some(i);
+                        }
+                    }
+                    Word::Literal => {
+                        return (all_but_reading && !row.reading.contains(&w.as_str()))
+                            .then_some(i);
+                    }
+                }
+                i += 1;
+            }
+            None
+        }
+        Shape::Config => {
+            let mut reading_mode = false;
+            let mut operands = 0;
+            let mut i = from;
+            while let Some(w) = words.get(i) {
+                match classify(row, w, kn(i)) {
+                    Word::Unknown | Word::Mutating => return Some(i),
+                    Word::Literal
+                        if is_option(w) || (operands == 0 && row.reading.contains(&w.as_str())) =>
+                    {
+                        let name = w.split('=').next().unwrap_or(w);
+                        if !row.reading.contains(&name) {
+                            return Some(i);
+                        }
+                        reading_mode |= matches!(
+                            name,
+                            "--get"
+                                | "--get-all"
+                                | "--get-regexp"
+                                | "--get-urlmatch"
+                                | "--get-color"
+                                | "--get-colorbool"
+                                | "--list"
+                                | "-l"
+                                | "get"
+                                | "list"
+                        );
+                        if row.valued.contains(&w.as_str()) {
+                            i += 1;
+                        }
+                    }
+                    Word::Literal => {
+                        operands += 1;
+                        // The key's value: the config is written.
+                        if operands == 2 && !reading_mode {
+                            return Some(i);
+                        }
+                    }
+                }
+                i += 1;
+            }
+            None
+        }
+        Shape::Expression => (from..words.len()).find(|&i| {
+            let w = &words[i];
+            match classify(row, w, kn(i)) {
+                Word::Unknown | Word::Mutating => true,
+                // An unknown primary counts as mutating.
+                Word::Literal => {
+                    w.starts_with('-') && w.len() > 1 && !row.reading.contains(&w.as_str())
+                }
+            }
+        }),
+    }
+}
+
+enum Word {
+    /// Read by its text.
+    Literal,
+    /// A mutating word of the row.
+    Mutating,
+    /// An expansion, or a glob that may be a mutating or an option word.
+    Unknown,
+}
+
+fn classify(row: &Continuations, w: &str, k: Known) -> Word {
+    match k {
+        Known::OneToken | Known::AnyTokens => Word::Unknown,
+        Known::Glob => {
+            // Possibly a mutating word (`?D`, `[-]delete`); otherwise read
+            // by its text, as an option or an operand.
+            let g = Glob::new(w);
+            if row.mutating.iter().any(|m| g.matches(m)) {
+                Word::Unknown
+            } else {
+                Word::Literal
+            }
+        }
+        Known::Exact => {
+            let name = if w.starts_with("--") {
+                w.split('=').next().unwrap_or(w)
+            } else {
+                w
+            };
+            if row.mutating.contains(&name) || mutating_cluster(row, w) {
+                Word::Mutating
+            } else {
+                Word::Literal
+            }
+        }
+    }
+}
+
+/// A cluster of one-letter options holding a mutating one (`-vD`).
+fn mutating_cluster(row: &Continuations, w: &str) -> bool {
+    let b = w.as_bytes();
+    if b.len() < 3 || b[0] != b'-' || b[1] == b'-' || !matches!(row.shape, Shape::Options { .. }) {
+        return false;
+    }
+    w[1..].chars().any(|c| {
+        let mut buf = [0u8; 8];
+        let opt = format!("-{}", c.encode_utf8(&mut buf));
+        row.mutating.contains(&opt.as_str())
+    })
+}
+
+fn is_option(w: &str) -> bool {
+    w.starts_with('-') && w != "-"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(cmd: &str) -> Option<usize> {
+        let l = permc_grammar::shell::read(cmd);
+        let s = &l.segments[0];
+        mutating_from(&s.words, &s.known)
+    }
+
+    #[test]
+    fn mutating_words() {
+        for (cmd, want) in [
+            ("git branch -v", None),
+            ("git branch -v --list 'f*'", None),
+            ("git branch -v -D feat", Some(3)),
+            ("git branch -v -f x REV", Some(3)),
+            ("git branch -a", None),
+            ("git branch --list 'f*'", None),
+            ("git branch newb", Some(2)),
+            ("git branch -v newb", Some(3)),
+            ("git branch -D x", Some(2)),
+            ("git branch -vD x", Some(2)),
+            ("git branch --contains main", None),
+            ("git branch -v ?D feat", Some(3)),
+            ("git branch -v $X", Some(3)),
+            ("git branch --no-advice", Some(2)),
+            ("git remote -v", None),
+            ("git remote -v set-url origin x", Some(3)),
+            ("git remote -v remove origin", Some(3)),
+            ("git remote show origin", None),
+            ("git stash list", None),
+            ("git stash show -p", None),
+            ("git stash drop", Some(2)),
+            ("git stash", None),
+            ("git stash -p", Some(2)),
+            ("git config --get user.name", None),
+            ("git config user.name x", Some(3)),
+            ("git config user.name", None),
+            ("git config --unset x", Some(2)),
+            ("git tag", None),
+            ("git tag -l 'v*'", None),
+            ("git tag v1", Some(2)),
+            ("git tag -d v1", Some(2)),
+            ("git worktree list", None),
+            ("git worktree add x", Some(2)),
+            ("git -C x branch -D y", Some(4)),
+            ("find . -name x", None),
+            ("find . -delete", Some(2)),
+            ("find . -name x -fprint out", Some(4)),
+            ("find . [-]delete", Some(2)),
+            ("find . -newfangled", Some(2)),
+            ("ls -la", None),
+            ("git status", None),
+        ] {
+            assert_eq!(at(cmd), want, "{cmd}");
+        }
+    }
+}
