@@ -1288,6 +1288,14 @@ impl<'a> Parser<'a> {
             holds: 0,
         });
         self.cmd_index = prefix.len();
+        // One past the last word that is no assignment: the words from the
+        // command word on are all assignments when it is at or before
+        // the command word, known in O(1) per word (a scan of them per
+        // word made a line of `a=$b ` repeated quadratic).
+        let mut after_plain = prefix
+            .iter()
+            .rposition(|(w, _)| !w.assignment)
+            .map_or(0, |i| i + 1);
         if let Some(seg) = self.out.get_mut(index) {
             seg.words.extend(prefix.into_iter().map(|(w, _)| w));
         }
@@ -1334,7 +1342,7 @@ impl<'a> Parser<'a> {
             let word_at = self.pos;
             if self.at_process_substitution() {
                 let w = self.read_word();
-                self.push_word(index, w, word_at);
+                self.push_word(index, w, word_at, &mut after_plain);
                 continue;
             }
             if let Some(op) = self.read_redirect_op(None) {
@@ -1353,7 +1361,7 @@ impl<'a> Parser<'a> {
                     continue;
                 }
             }
-            self.push_word(index, w, word_at);
+            self.push_word(index, w, word_at, &mut after_plain);
         }
         let after = self.out.len();
         if let Some(seg) = self.out.get_mut(index) {
@@ -1403,14 +1411,16 @@ impl<'a> Parser<'a> {
     }
 
     /// Adds word `w`, read at `at`, to segment `index`, with the checks of
-    /// SPEC §4.2 on it.
-    fn push_word(&mut self, index: usize, mut w: Word, at: usize) {
+    /// SPEC §4.2 on it; `after_plain` is one past the segment's last word
+    /// that is no assignment, kept up to date here.
+    fn push_word(&mut self, index: usize, mut w: Word, at: usize, after_plain: &mut usize) {
         let Some(seg) = self.out.get_mut(index) else {
             return;
         };
         let cmd = self.cmd_index.min(seg.words.len());
         let first = seg.words.len() == cmd;
-        let leading = seg.words[cmd..].iter().all(|p| p.assignment);
+        // The words from `cmd` on are all assignments.
+        let leading = cmd >= *after_plain;
         if w.assignment && leading {
             // A leading assignment: bash neither splits nor globs its
             // value, so an expansion there is one token.
@@ -1423,7 +1433,11 @@ impl<'a> Parser<'a> {
         let brace = w.brace_expansion;
         // `NAME[SUB]=value` before the command: SUB is arithmetic.
         let subscript = leading && assignment_subscript(&w.text).is_some_and(arith_names_variable);
+        let plain = !w.assignment;
         seg.words.push(w);
+        if plain {
+            *after_plain = seg.words.len();
+        }
         if subscript {
             self.mark_at(Unparsed::ArithmeticVariable, at);
         }
