@@ -95,8 +95,28 @@ impl std::error::Error for RequestError {}
 fn err(code: &'static str, message: impl Into<String>) -> RequestError {
     RequestError {
         code,
-        message: message.into(),
+        message: bounded(message.into()),
     }
+}
+
+/// The longest error message, in bytes: a message quotes what it refuses
+/// (a cwd, a key, a role), and a request may be megabytes.
+const MAX_MESSAGE: usize = 512;
+
+/// `message`, cut to [`MAX_MESSAGE`] bytes (at a character boundary) with
+/// the length it had, so an error never echoes a whole oversized input.
+fn bounded(mut message: String) -> String {
+    if message.len() <= MAX_MESSAGE {
+        return message;
+    }
+    let all = message.len();
+    let mut end = MAX_MESSAGE;
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    message.truncate(end);
+    message.push_str(&format!("… ({all} bytes in all)"));
+    message
 }
 
 /// The fields permc knows, per object (SPEC §10.1). A field of another
@@ -1486,6 +1506,23 @@ mod tests {
             r#"{"id": {"a": 1, "a": 2}, "action": {"type": "git_push"}, "context": {"role": "owner"}}"#,
         );
         assert_eq!((c, m.contains("`id.a`")), ("duplicate_key", true), "{m}");
+    }
+
+    /// Issue 33, 4: an error quotes at most a bounded part of what it
+    /// refuses (a 1 MB cwd was echoed whole).
+    #[test]
+    fn an_error_never_echoes_a_huge_value() {
+        let cwd = format!("x{}", "é".repeat(500_000));
+        let text = format!(
+            r#"{{"action": {{"type": "terminal", "command": "ls", "cwd": "{cwd}"}}, "context": {{"role": "owner", "projectScopeRoot": "/p"}}}}"#
+        );
+        let (c, m) = code(&text);
+        assert_eq!(c, "invalid_field");
+        assert!(m.len() < 600 && m.ends_with("bytes in all)"), "{}", m.len());
+        let key = "k".repeat(100_000);
+        let (c, m) = code(&format!(r#"{{"{key}": 1}}"#));
+        assert_eq!(c, "unknown_field");
+        assert!(m.len() < 600, "{}", m.len());
     }
 
     /// Issue 33: an `id` of many keys is read in linear time (a scan of

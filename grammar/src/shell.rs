@@ -554,12 +554,31 @@ pub fn read_simple(src: &str) -> Option<CommandLine> {
     }
 }
 
+/// The part of a line longer than [`MAX_LEN`] that is read: its first
+/// [`MAX_LEN`] bytes, back to a character boundary (SPEC §4.2 round 3:
+/// memory and time bounded by that, whatever the line's length); `None`
+/// for a line read whole.
+fn read_part(src: &str) -> Option<&str> {
+    if src.len() <= MAX_LEN {
+        return None;
+    }
+    let mut end = MAX_LEN;
+    while !src.is_char_boundary(end) {
+        end -= 1;
+    }
+    Some(&src[..end])
+}
+
 /// Like [`read`], keeping each word's quoting details (used for patterns).
 pub fn read_detailed(src: &str) -> DetailedLine {
     let mut unparsed = Vec::new();
-    if src.len() > MAX_LEN {
-        unparsed.push((Unparsed::TooLong, MAX_LEN));
-    }
+    let (src, cut) = match read_part(src) {
+        Some(part) => {
+            unparsed.push((Unparsed::TooLong, MAX_LEN));
+            (part, part.len())
+        }
+        None => (src, usize::MAX),
+    };
     if let Some(at) = src
         .bytes()
         .position(|b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f)
@@ -581,6 +600,7 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         heredocs: Vec::new(),
         time_ok: true,
         cmd_index: 0,
+        cut,
         operators: false,
         saw_backtick: false,
     };
@@ -629,6 +649,10 @@ struct Parser<'a> {
     /// Index of the command word in the segment being read: words before
     /// it are the reserved `time` and its `-p`/`--`.
     cmd_index: usize,
+    /// The top-level offset where the line was cut (SPEC §4.2: only the
+    /// first [`MAX_LEN`] bytes are read), `usize::MAX` when it was not: a
+    /// word that reaches it may go on past it, so it is unknown.
+    cut: usize,
     /// A control operator or newline was read.
     operators: bool,
     /// A backtick was read directly in expanded text (not inside a `$( )`).
@@ -931,6 +955,7 @@ impl<'a> Parser<'a> {
             heredocs: Vec::new(),
             time_ok: false,
             cmd_index: 0,
+            cut: usize::MAX,
             operators: false,
             saw_backtick: false,
         }
@@ -1406,6 +1431,11 @@ impl<'a> Parser<'a> {
         true
     }
 
+    /// Does the word just read reach the cut (see [`Parser::cut`])?
+    fn at_cut(&self) -> bool {
+        self.cut != usize::MAX && self.top_offset(self.pos) >= self.cut
+    }
+
     fn segment_words(&self, index: usize) -> usize {
         self.out.get(index).map_or(0, |s| s.words.len())
     }
@@ -1414,6 +1444,7 @@ impl<'a> Parser<'a> {
     /// SPEC §4.2 on it; `after_plain` is one past the segment's last word
     /// that is no assignment, kept up to date here.
     fn push_word(&mut self, index: usize, mut w: Word, at: usize, after_plain: &mut usize) {
+        let at_cut = self.at_cut();
         let Some(seg) = self.out.get_mut(index) else {
             return;
         };
@@ -1434,6 +1465,10 @@ impl<'a> Parser<'a> {
         // `NAME[SUB]=value` before the command: SUB is arithmetic.
         let subscript = leading && assignment_subscript(&w.text).is_some_and(arith_names_variable);
         let plain = !w.assignment;
+        if at_cut {
+            // The cut may split it (SPEC §4.2): `/` of `/tmp/x` is no `/`.
+            w.known = Known::AnyTokens;
+        }
         seg.words.push(w);
         if plain {
             *after_plain = seg.words.len();
@@ -1555,6 +1590,11 @@ impl<'a> Parser<'a> {
         let target_at = self.pos;
         match self.read_target(&op) {
             Some((target, known)) => {
+                let known = if self.at_cut() {
+                    Known::AnyTokens
+                } else {
+                    known
+                };
                 if let Some(seg) = self.out.get_mut(index) {
                     // Bash rejects `>x &>>NAME=v`: after a redirection and
                     // before the command word it lexes the target of `&>>`
@@ -1686,6 +1726,7 @@ impl<'a> Parser<'a> {
             heredocs: Vec::new(),
             time_ok: true,
             cmd_index: 0,
+            cut: self.cut,
             operators: false,
             saw_backtick: false,
             group: group_id(self.groups.len()),
