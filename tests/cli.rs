@@ -718,3 +718,37 @@ fn always_and_seed_find_the_project_files() {
     let _ = std::fs::remove_dir_all(&d);
     let _ = std::fs::remove_dir_all(&e);
 }
+
+/// Issue 33, 5: a rule file, a policy artifact or a `permc.toml` that is a
+/// FIFO hung the CLI forever (no writer ever comes); `/dev/zero` ate
+/// memory without bound. Each is refused, naming what the path is.
+#[test]
+fn a_rule_file_that_is_not_a_regular_file_is_refused() {
+    let dir = std::env::temp_dir().join(format!("permc-cli-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let fifo = dir.join("permissions.json");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs")
+        .success());
+    let fifo = fifo.to_str().expect("utf-8 path");
+    let req = r#"{"action": {"type": "git_push"}, "context": {"role": "owner"}}"#;
+    for args in [
+        vec!["decide", "--permissions", fifo, "--request", req],
+        vec!["decide", "--autonomy", fifo, "--request", req],
+        vec!["decide", "--policy", fifo, "--request", req],
+        vec!["decide", "--permissions", "/dev/zero", "--request", req],
+        vec!["check", fifo],
+    ] {
+        let (out, err, code) = permc(&args);
+        assert_ne!(code, 0, "{args:?}: {out}");
+        let said = format!("{out}{err}");
+        assert!(
+            said.contains("FIFO") || said.contains("device"),
+            "{args:?}: {said}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

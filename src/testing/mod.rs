@@ -302,7 +302,8 @@ pub fn run(args: TestArgs) -> Result<ExitCode, CliError> {
             }
         };
         let name = shown(f);
-        let text = std::fs::read_to_string(f).map_err(|e| CliError::unreadable(&name, e))?;
+        let text = permc_runtime::file::read_regular_text(f)
+            .map_err(|e| CliError::unreadable(&name, e))?;
         let cases = parse(&name, &text, &projects[k].context)?;
         suites.push(run_suite(name, k, &projects[k], cases));
     }
