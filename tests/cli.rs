@@ -752,3 +752,90 @@ fn a_rule_file_that_is_not_a_regular_file_is_refused() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 33, 9: a pattern or a command holding ESC sequences (or `\r`, a
+/// bidi override) reached the terminal raw through check, diff (also
+/// `--format github`), explain and test: a rule proposed in a pull request
+/// could rewrite what the reviewer's terminal shows. Each prints escapes.
+#[test]
+fn control_characters_from_rules_and_requests_are_escaped_for_people() {
+    let dir = std::env::temp_dir().join(format!("permc-cli-esc-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let old = dir.join("old.json");
+    let new = dir.join("new.json");
+    let raw = dir.join("raw.json");
+    std::fs::write(&old, r#"{"allow": ["Terminal(ls)"]}"#).expect("write");
+    std::fs::write(
+        &new,
+        r#"{"allow": ["Terminal(ls)", "Terminal(git \u001b[2Jpush)", "Terminal(git \u001b[2Jpush)"], "deny": ["Terminal(rm\r\u202e)"]}"#,
+    )
+    .expect("write");
+    std::fs::write(&raw, b"{\"allow\": [\"Terminal(ls \x1b[2J)\"]}").expect("write");
+    let test = dir.join("esc.permc-test.toml");
+    std::fs::write(
+        &test,
+        "deny = [\"ls \\u001b[2J\"]\n\n[context]\nrole = \"developer\"\nprojectScopeRoot = \"/p\"\n",
+    )
+    .expect("write");
+    let p = |f: &std::path::Path| f.to_str().expect("utf-8 path").to_string();
+    let req = r#"{"action": {"type": "terminal", "command": "ls \u001b[2J\r", "agent": "a\u001b]0;x\u0007"}, "context": {"role": "developer", "projectScopeRoot": "/p"}}"#;
+    let runs: Vec<Vec<String>> = vec![
+        vec!["check".into(), p(&new), "--color".into(), "always".into()],
+        vec!["check".into(), p(&new), "--color".into(), "never".into()],
+        vec!["check".into(), p(&new), "--format".into(), "github".into()],
+        vec!["check".into(), p(&raw), "--color".into(), "never".into()],
+        vec![
+            "decide".into(),
+            "--permissions".into(),
+            p(&raw),
+            "--request".into(),
+            req.into(),
+        ],
+        vec!["diff".into(), p(&old), p(&new)],
+        vec![
+            "diff".into(),
+            p(&old),
+            p(&new),
+            "--format".into(),
+            "github".into(),
+        ],
+        vec![
+            "explain".into(),
+            "--permissions".into(),
+            p(&new),
+            "--request".into(),
+            req.into(),
+        ],
+        vec!["test".into(), p(&test), "--permissions".into(), p(&new)],
+    ];
+    for args in runs {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (out, err, _) = permc(&args);
+        // With colors, permc's own SGR sequences stay; no other ESC does.
+        let own_colors = |s: &str| {
+            s.split('\x1b').skip(1).all(|rest| {
+                rest.starts_with('[')
+                    && rest[1..]
+                        .trim_start_matches(|c: char| c.is_ascii_digit() || c == ';')
+                        .starts_with('m')
+            })
+        };
+        for s in [&out, &err] {
+            assert!(
+                !s.contains("\x1b[2J") && !s.contains("\x1b]0"),
+                "{args:?}: {s}"
+            );
+            assert!(
+                !s.contains('\r') && !s.contains('\u{202e}'),
+                "{args:?}: {s}"
+            );
+            assert!(own_colors(s), "{args:?}: {s}");
+        }
+        assert!(
+            format!("{out}{err}").contains("\\u{1b}") || args[0] == "decide",
+            "{args:?}: {out}{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

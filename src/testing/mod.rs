@@ -309,7 +309,8 @@ pub fn run(args: TestArgs) -> Result<ExitCode, CliError> {
     }
     let cov = args.coverage.then(|| coverage(&projects, &suites));
     let text = match args.format {
-        Format::Human => human(&suites, cov.as_deref()),
+        // Commands and rules may hold control characters: escaped for people.
+        Format::Human => crate::out::printable(human(&suites, cov.as_deref())),
         Format::Json => json_out(&projects, &suites, cov.as_deref()),
         Format::Junit => junit(&suites),
     };
