@@ -839,3 +839,64 @@ fn control_characters_from_rules_and_requests_are_escaped_for_people() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 33, 11: an artifact's checksum says it is not damaged, not that
+/// it is what its sources compile to. An artifact whose body is another
+/// policy's, under the source hashes of the rule files given, decided
+/// `git push` auto_approve where those files deny it. With every source
+/// given, the tables are now compared with the sources' compilation.
+#[test]
+fn an_artifact_whose_body_is_not_its_sources_is_refused() {
+    let dir = std::env::temp_dir().join(format!("permc-cli-forged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = |f: &str| dir.join(f).to_str().expect("utf-8 path").to_string();
+    std::fs::write(p("deny.json"), r#"{"deny": ["Terminal(git push)"]}"#).expect("write");
+    std::fs::write(p("allow.json"), r#"{"allow": ["Terminal(git push)"]}"#).expect("write");
+    for (src, out) in [("deny.json", "deny.permc"), ("allow.json", "allow.permc")] {
+        let (o, e, code) = permc(&["compile", "--permissions", &p(src), "-o", &p(out)]);
+        assert_eq!(code, 0, "{o}{e}");
+    }
+    let deny = std::fs::read(p("deny.permc")).expect("artifact");
+    let mut forged = std::fs::read(p("allow.permc")).expect("artifact");
+    // The source hashes (header bytes 16..32) of the deny file over the
+    // allow body, whose own checksum stays valid.
+    forged[16..32].copy_from_slice(&deny[16..32]);
+    std::fs::write(p("forged.permc"), &forged).expect("write");
+    let req = r#"{"action": {"type": "terminal", "command": "git push"}, "context": {"role": "owner", "executionMode": "runner", "projectScopeRoot": "/p"}}"#;
+    // The genuine artifact, with its source under another spelling of the
+    // path, decides as its source.
+    let (out, err, code) = permc(&[
+        "decide",
+        "--policy",
+        &p("deny.permc"),
+        "--permissions",
+        &format!("{}/./deny.json", dir.display()),
+        "--request",
+        req,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"deny\""), "{out}");
+    let (out, err, code) = permc(&[
+        "decide",
+        "--policy",
+        &p("forged.permc"),
+        "--permissions",
+        &p("deny.json"),
+        "--request",
+        req,
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains("does not hold what its rule files compile to"),
+        "{err}"
+    );
+    // Without the sources, the artifact stands for them (SPEC §9).
+    let (out, _, code) = permc(&["decide", "--policy", &p("forged.permc"), "--request", req]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("auto_approve") || out.contains("require_approval"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
