@@ -741,6 +741,9 @@ fn a_rule_file_that_is_not_a_regular_file_is_refused() {
         vec!["decide", "--policy", fifo, "--request", req],
         vec!["decide", "--permissions", "/dev/zero", "--request", req],
         vec!["check", fifo],
+        // The writers read the file under their lock first.
+        vec!["always", "--permissions", fifo, "--write", "--request", req],
+        vec!["seed", "--permissions", fifo],
     ] {
         let (out, err, code) = permc(&args);
         assert_ne!(code, 0, "{args:?}: {out}");
