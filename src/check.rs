@@ -255,7 +255,10 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
     let mut unreadable = false;
     for input in &inputs {
         let (name, read) = match input {
-            Input::File(path) => (path.display().to_string(), std::fs::read(path)),
+            Input::File(path) => (
+                path.display().to_string(),
+                permc_runtime::file::read_regular(path),
+            ),
             Input::Stdin(name) => {
                 let mut bytes = Vec::new();
                 let r = std::io::stdin().lock().read_to_end(&mut bytes);

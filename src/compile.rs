@@ -105,12 +105,18 @@ pub fn load_policy(
         path: path.to_path_buf(),
         problem: ArtifactProblem::Invalid(e),
     })?;
-    for (given, stored, kind) in [
+    let mut texts: [Option<Vec<u8>>; 2] = [None, None];
+    for ((given, stored, kind), text) in [
         (permissions, loaded.sources.permissions, "permissions"),
         (autonomy, loaded.sources.autonomy, "autonomy"),
-    ] {
+    ]
+    .into_iter()
+    .zip(&mut texts)
+    {
         let Some(file) = given else { continue };
-        let now = permc_compiler::hash::xxh64(&load::read_file(file)?);
+        let bytes = load::read_file(file)?;
+        let now = permc_compiler::hash::xxh64(&bytes);
+        *text = Some(bytes);
         if stored == Some(now) {
             continue;
         }
@@ -122,6 +128,35 @@ pub fn load_policy(
                 compiled_without: stored.is_none(),
             },
         });
+    }
+    // Every source it was compiled from is given (and hashes as then):
+    // its tables must be what they compile to. The checksum alone let a
+    // body changed and checksummed again through.
+    let [p_text, a_text] = texts;
+    let given_all = (loaded.sources.permissions.is_none() || p_text.is_some())
+        && (loaded.sources.autonomy.is_none() || a_text.is_some())
+        && (p_text.is_some() || a_text.is_some());
+    if given_all {
+        let p = match &p_text {
+            Some(t) => permc_grammar::rules::load_permissions("permissions.json", t).value,
+            None => Some(Default::default()),
+        };
+        let a = match &a_text {
+            Some(t) => permc_grammar::rules::load_autonomy("autonomy.json", t).value,
+            None => Some(Default::default()),
+        };
+        let same = match (p, a) {
+            (Some(p), Some(a)) => permc_compiler::compile(&p, &a).same_tables(&loaded.policy),
+            // It loaded when it was compiled: it does not now, so it is
+            // not what the artifact holds.
+            _ => false,
+        };
+        if !same {
+            return Err(CliError::Artifact {
+                path: path.to_path_buf(),
+                problem: ArtifactProblem::Altered,
+            });
+        }
     }
     Ok(loaded.policy)
 }

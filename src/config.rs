@@ -162,7 +162,13 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, CliError> {
 
 /// Reads a `permc.toml`.
 pub fn load(path: &Path) -> Result<Config, CliError> {
-    let text = std::fs::read_to_string(path).map_err(|e| CliError::unreadable(path, e))?;
+    // `--config /dev/null` says "no configuration"; any other path must be
+    // a regular file (a FIFO would hang the reader).
+    let text = if path == Path::new("/dev/null") {
+        String::new()
+    } else {
+        permc_runtime::file::read_regular_text(path).map_err(|e| CliError::unreadable(path, e))?
+    };
     parse(path, &text)
 }
 

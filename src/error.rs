@@ -101,6 +101,9 @@ pub enum ArtifactProblem {
     },
     /// Its rules cannot be read back (the reference engine, `explain`).
     NoRules(String),
+    /// Its tables are not those compiled from the rule files given, whose
+    /// hashes it carries: changed after `permc compile`.
+    Altered,
 }
 
 impl CliError {
@@ -180,6 +183,11 @@ impl fmt::Display for Message<'_> {
                 ArtifactProblem::NoRules(e) => {
                     write!(f, "cannot read the rules back from {}: {e}", path.display())
                 }
+                ArtifactProblem::Altered => write!(
+                    f,
+                    "the artifact {} does not hold what its rule files compile to: it was changed after `permc compile` (an artifact is protected like the rule files it comes from); run `permc compile` again",
+                    path.display()
+                ),
             },
             CliError::Request(e) => {
                 write!(f, "the request cannot be read ({}): {}", e.code, e.message)

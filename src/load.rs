@@ -8,9 +8,10 @@ use permc_grammar::rules::{load_autonomy, load_permissions, Autonomy, Loaded, Pe
 use permc_grammar::Severity;
 use std::path::Path;
 
-/// Reads a file, naming it in the error.
+/// Reads a rule file or an artifact, naming it in the error: a regular
+/// file only (a FIFO hung, `/dev/zero` filled memory), bounded in size.
 pub fn read_file(path: &Path) -> Result<Vec<u8>, CliError> {
-    std::fs::read(path).map_err(|e| CliError::unreadable(path, e))
+    permc_runtime::file::read_regular(path).map_err(|e| CliError::unreadable(path, e))
 }
 
 pub use permc_runtime::every_diagnostic;

@@ -202,7 +202,9 @@ fn main() -> ExitCode {
 
 /// Says why the command ends, on stderr: exit status 2.
 fn fail(e: &CliError) -> ExitCode {
-    eprintln!("{e}");
+    // An error may quote a rule file, a test file or a request: escaped for
+    // the terminal (issue 33).
+    eprintln!("{}", permc_grammar::printable::escape(&e.to_string()));
     ExitCode::from(2)
 }
 

@@ -51,3 +51,13 @@ pub fn println(text: &str) -> Result<Sent, CliError> {
     s.push('\n');
     print(&s)
 }
+
+/// Text for people, with control characters (ESC sequences, `\r`…) and
+/// bidirectional overrides from rule files or requests written as escapes
+/// (SPEC: human output; issue 33).
+pub fn printable(text: String) -> String {
+    match permc_grammar::printable::escape(&text) {
+        std::borrow::Cow::Owned(escaped) => escaped,
+        std::borrow::Cow::Borrowed(_) => text,
+    }
+}

@@ -151,8 +151,9 @@ struct Document {
 
 impl Lock {
     /// Reads the file *now*, under the lock; `None` when it does not exist.
+    /// A regular file only, bounded (a FIFO would hang the writer).
     fn read(&self) -> Result<Option<Vec<u8>>, CliError> {
-        match fs::read(&self.target) {
+        match permc_runtime::file::read_regular(&self.target) {
             Ok(b) => Ok(Some(b)),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(CliError::unreadable(&self.target, e)),

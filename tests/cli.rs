@@ -718,3 +718,188 @@ fn always_and_seed_find_the_project_files() {
     let _ = std::fs::remove_dir_all(&d);
     let _ = std::fs::remove_dir_all(&e);
 }
+
+/// Issue 33, 5: a rule file, a policy artifact or a `permc.toml` that is a
+/// FIFO hung the CLI forever (no writer ever comes); `/dev/zero` ate
+/// memory without bound. Each is refused, naming what the path is.
+#[test]
+fn a_rule_file_that_is_not_a_regular_file_is_refused() {
+    let dir = std::env::temp_dir().join(format!("permc-cli-fifo-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let fifo = dir.join("permissions.json");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs")
+        .success());
+    let fifo = fifo.to_str().expect("utf-8 path");
+    let req = r#"{"action": {"type": "git_push"}, "context": {"role": "owner"}}"#;
+    for args in [
+        vec!["decide", "--permissions", fifo, "--request", req],
+        vec!["decide", "--autonomy", fifo, "--request", req],
+        vec!["decide", "--policy", fifo, "--request", req],
+        vec!["decide", "--permissions", "/dev/zero", "--request", req],
+        vec!["check", fifo],
+        // The writers read the file under their lock first.
+        vec!["always", "--permissions", fifo, "--write", "--request", req],
+        vec!["seed", "--permissions", fifo],
+    ] {
+        let (out, err, code) = permc(&args);
+        assert_ne!(code, 0, "{args:?}: {out}");
+        let said = format!("{out}{err}");
+        assert!(
+            said.contains("FIFO") || said.contains("device"),
+            "{args:?}: {said}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 33, 9: a pattern or a command holding ESC sequences (or `\r`, a
+/// bidi override) reached the terminal raw through check, diff (also
+/// `--format github`), explain and test: a rule proposed in a pull request
+/// could rewrite what the reviewer's terminal shows. Each prints escapes.
+#[test]
+fn control_characters_from_rules_and_requests_are_escaped_for_people() {
+    let dir = std::env::temp_dir().join(format!("permc-cli-esc-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let old = dir.join("old.json");
+    let new = dir.join("new.json");
+    let raw = dir.join("raw.json");
+    std::fs::write(&old, r#"{"allow": ["Terminal(ls)"]}"#).expect("write");
+    std::fs::write(
+        &new,
+        r#"{"allow": ["Terminal(ls)", "Terminal(git \u001b[2Jpush)", "Terminal(git \u001b[2Jpush)"], "deny": ["Terminal(rm\r\u202e)"]}"#,
+    )
+    .expect("write");
+    std::fs::write(&raw, b"{\"allow\": [\"Terminal(ls \x1b[2J)\"]}").expect("write");
+    let test = dir.join("esc.permc-test.toml");
+    std::fs::write(
+        &test,
+        "deny = [\"ls \\u001b[2J\"]\n\n[context]\nrole = \"developer\"\nprojectScopeRoot = \"/p\"\n",
+    )
+    .expect("write");
+    let p = |f: &std::path::Path| f.to_str().expect("utf-8 path").to_string();
+    let req = r#"{"action": {"type": "terminal", "command": "ls \u001b[2J\r", "agent": "a\u001b]0;x\u0007"}, "context": {"role": "developer", "projectScopeRoot": "/p"}}"#;
+    let runs: Vec<Vec<String>> = vec![
+        vec!["check".into(), p(&new), "--color".into(), "always".into()],
+        vec!["check".into(), p(&new), "--color".into(), "never".into()],
+        vec!["check".into(), p(&new), "--format".into(), "github".into()],
+        vec!["check".into(), p(&raw), "--color".into(), "never".into()],
+        vec![
+            "decide".into(),
+            "--permissions".into(),
+            p(&raw),
+            "--request".into(),
+            req.into(),
+        ],
+        vec!["diff".into(), p(&old), p(&new)],
+        vec![
+            "diff".into(),
+            p(&old),
+            p(&new),
+            "--format".into(),
+            "github".into(),
+        ],
+        vec![
+            "explain".into(),
+            "--permissions".into(),
+            p(&new),
+            "--request".into(),
+            req.into(),
+        ],
+        vec!["test".into(), p(&test), "--permissions".into(), p(&new)],
+    ];
+    for args in runs {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (out, err, _) = permc(&args);
+        // With colors, permc's own SGR sequences stay; no other ESC does.
+        let own_colors = |s: &str| {
+            s.split('\x1b').skip(1).all(|rest| {
+                rest.starts_with('[')
+                    && rest[1..]
+                        .trim_start_matches(|c: char| c.is_ascii_digit() || c == ';')
+                        .starts_with('m')
+            })
+        };
+        for s in [&out, &err] {
+            assert!(
+                !s.contains("\x1b[2J") && !s.contains("\x1b]0"),
+                "{args:?}: {s}"
+            );
+            assert!(
+                !s.contains('\r') && !s.contains('\u{202e}'),
+                "{args:?}: {s}"
+            );
+            assert!(own_colors(s), "{args:?}: {s}");
+        }
+        assert!(
+            format!("{out}{err}").contains("\\u{1b}") || args[0] == "decide",
+            "{args:?}: {out}{err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Issue 33, 11: an artifact's checksum says it is not damaged, not that
+/// it is what its sources compile to. An artifact whose body is another
+/// policy's, under the source hashes of the rule files given, decided
+/// `git push` auto_approve where those files deny it. With every source
+/// given, the tables are now compared with the sources' compilation.
+#[test]
+fn an_artifact_whose_body_is_not_its_sources_is_refused() {
+    let dir = std::env::temp_dir().join(format!("permc-cli-forged-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let p = |f: &str| dir.join(f).to_str().expect("utf-8 path").to_string();
+    std::fs::write(p("deny.json"), r#"{"deny": ["Terminal(git push)"]}"#).expect("write");
+    std::fs::write(p("allow.json"), r#"{"allow": ["Terminal(git push)"]}"#).expect("write");
+    for (src, out) in [("deny.json", "deny.permc"), ("allow.json", "allow.permc")] {
+        let (o, e, code) = permc(&["compile", "--permissions", &p(src), "-o", &p(out)]);
+        assert_eq!(code, 0, "{o}{e}");
+    }
+    let deny = std::fs::read(p("deny.permc")).expect("artifact");
+    let mut forged = std::fs::read(p("allow.permc")).expect("artifact");
+    // The source hashes (header bytes 16..32) of the deny file over the
+    // allow body, whose own checksum stays valid.
+    forged[16..32].copy_from_slice(&deny[16..32]);
+    std::fs::write(p("forged.permc"), &forged).expect("write");
+    let req = r#"{"action": {"type": "terminal", "command": "git push"}, "context": {"role": "owner", "executionMode": "runner", "projectScopeRoot": "/p"}}"#;
+    // The genuine artifact, with its source under another spelling of the
+    // path, decides as its source.
+    let (out, err, code) = permc(&[
+        "decide",
+        "--policy",
+        &p("deny.permc"),
+        "--permissions",
+        &format!("{}/./deny.json", dir.display()),
+        "--request",
+        req,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"deny\""), "{out}");
+    let (out, err, code) = permc(&[
+        "decide",
+        "--policy",
+        &p("forged.permc"),
+        "--permissions",
+        &p("deny.json"),
+        "--request",
+        req,
+    ]);
+    assert_eq!(code, 2, "{out}");
+    assert!(
+        err.contains("does not hold what its rule files compile to"),
+        "{err}"
+    );
+    // Without the sources, the artifact stands for them (SPEC §9).
+    let (out, _, code) = permc(&["decide", "--policy", &p("forged.permc"), "--request", req]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("auto_approve") || out.contains("require_approval"),
+        "{out}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -37,6 +37,13 @@ fn shell() {
     replay("shell", checks::shell);
 }
 
+/// The shapes that were quadratic, amplified and decided by both engines
+/// (timed only under the fuzzer: see `checks::linear_on`).
+#[test]
+fn amplified_shapes() {
+    checks::amplified_shapes();
+}
+
 #[test]
 fn pattern() {
     replay("pattern", checks::pattern);

@@ -192,6 +192,60 @@ fn huge_and_deep_inputs_are_bounded() {
     );
 }
 
+/// Issue 33, 4: past 256 KiB a command is read in part (SPEC §4.2 round
+/// 3): a 16 MB line of `a|` is read into at most as many segments as its
+/// first 262,144 bytes hold (it was 8M segments, 3 GB), a deny found there
+/// still denies, what follows is never approved, and the word the cut
+/// splits is unknown (`/` of `/tmp/x` is no certain `rm -rf /`).
+#[test]
+fn a_command_past_256_kib_is_read_in_part() {
+    use permc_grammar::shell::{self, Known, MAX_LEN};
+    let big = "a|".repeat(8 << 20);
+    let line = shell::read(&big);
+    assert!(
+        line.segments.len() <= MAX_LEN / 2 + 1,
+        "{}",
+        line.segments.len()
+    );
+    assert!(LineFacts::of(&big).unparsed);
+
+    let rules = allow_everything();
+    let deny = Rules::new(
+        load_permissions(
+            "permissions.json",
+            br#"{"allow": ["Terminal()"], "deny": ["Terminal(curl)"]}"#,
+        )
+        .value
+        .expect("loads"),
+        load_autonomy("autonomy.json", br#"{"dev-x": {"*": "auto_approve"}}"#)
+            .value
+            .expect("loads"),
+    );
+    let denied = format!("curl x; {big}");
+    assert_eq!(
+        reference::decide(&deny, &terminal(&denied, None)).policy,
+        Policy::Deny
+    );
+    let allowed = "ls; ".repeat(1 << 20);
+    assert_ne!(
+        reference::decide(&rules, &terminal(&allowed, None)).policy,
+        Policy::AutoApprove
+    );
+
+    // `rm -rf /tmp/x` cut right after its `/`.
+    let tail = "rm -rf /";
+    let cut = format!("{}{tail}tmp/x", ":;".repeat((MAX_LEN - tail.len()) / 2));
+    assert_eq!(cut.find("tmp/x"), Some(MAX_LEN));
+    let line = shell::read(&cut);
+    let last = line.segments.last().expect("segments");
+    assert_eq!(last.words, ["rm", "-rf", "/"]);
+    assert_eq!(last.known[2], Known::AnyTokens);
+    assert_eq!(last.known[1], Known::Exact);
+    // A cut in a multi-byte character is moved back to its start.
+    let wide = format!("{}é", "a".repeat(MAX_LEN - 1));
+    assert!(shell::read(&wide).is_unparsed());
+}
+
 #[test]
 fn cli_stream_survives_hostile_lines() {
     let dir = std::env::temp_dir().join(format!("permc-hostile-{}", std::process::id()));
@@ -234,10 +288,10 @@ fn cli_stream_survives_hostile_lines() {
     for l in &lines[..4] {
         assert!(l.get("error").is_some(), "{l}");
     }
-    assert_eq!(
-        lines[4]["reason"], "ceiling.unparsed",
-        "over 256 KiB is unparsed"
-    );
+    // Over 256 KiB is unparsed, and the one word the cut splits (here
+    // the verb) is unknown (SPEC §4.2 round 3), which lowers first (§5.3).
+    assert_eq!(lines[4]["policy"], "require_approval");
+    assert_eq!(lines[4]["reason"], "unknown.word", "{}", lines[4]);
     assert_eq!(
         lines[5]["policy"], "require_approval",
         "NUL makes it unparsed"

@@ -354,6 +354,40 @@ fn a_broken_edit_keeps_the_last_good_policy_and_says_why() {
     assert_eq!(serve.finish().1, Some(0));
 }
 
+/// Issue 33, 6: a FIFO renamed in for permissions.json, then a symlink to
+/// `/dev/zero`, each blocked the watcher for good (no event, and the valid
+/// file renamed in afterwards was never loaded). Each is now a
+/// `reload_failed` naming what the path is, the last good policy stays in
+/// force, and the watcher goes on.
+#[test]
+fn a_fifo_or_a_device_swapped_in_fails_the_reload_and_watching_goes_on() {
+    let dir = Scratch::new("fifo");
+    let p = dir.file("permissions.json", r#"{"deny": ["Terminal(curl)"]}"#);
+    let mut serve = Serve::start(&["--permissions", p.to_str().expect("utf-8 path")]);
+    assert_eq!(serve.ask(&terminal(1, "curl x"))["policy"], "deny");
+    let fifo = dir.0.join("fifo");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    std::fs::rename(&fifo, &p).expect("rename the FIFO in");
+    let e = expect_event(&serve, "reload_failed");
+    assert_eq!(e["diagnostics"][0]["check"], "unreadable-file", "{e}");
+    assert!(e.to_string().contains("FIFO"), "{e}");
+    assert_eq!(serve.ask(&terminal(2, "curl x"))["policy"], "deny");
+    let link = dir.0.join("zero");
+    std::os::unix::fs::symlink("/dev/zero", &link).expect("symlink");
+    std::fs::rename(&link, &p).expect("rename the symlink in");
+    let e = expect_event(&serve, "reload_failed");
+    assert!(e.to_string().contains("device"), "{e}");
+    assert_eq!(serve.ask(&terminal(3, "curl x"))["policy"], "deny");
+    atomic_write(&p, r#"{"allow": ["Terminal(curl)"]}"#);
+    assert_eq!(expect_event(&serve, "reloaded")["generation"], 2);
+    assert_eq!(serve.ask(&terminal(4, "curl x"))["policy"], "auto_approve");
+    assert_eq!(serve.finish().1, Some(0));
+}
+
 fn compile(permissions: &Path, out: &Path) {
     let status = Command::new(BIN)
         .args(["compile", "--permissions"])

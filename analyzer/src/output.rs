@@ -13,6 +13,7 @@ use codespan_reporting::files::SimpleFiles;
 use codespan_reporting::term::{self, termcolor::Buffer, Chars, Config};
 use permc_grammar::diagnostic::{CheckId, Diagnostic, LineIndex, Severity};
 use permc_grammar::json::Span;
+use permc_grammar::printable::{escape, Escaped};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -131,17 +132,30 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
     let mut files = SimpleFiles::new();
     // Each file's id among `files`, with its text (the spans are clamped
     // into it).
-    let ids: Vec<(&str, usize, &str)> = sources
+    // Quoted with its control characters escaped (a pattern holding ESC
+    // sequences must not reach the terminal raw), spans moved to match.
+    let escaped: Vec<Escaped> = sources.iter().map(|s| Escaped::new(&s.text)).collect();
+    let ids: Vec<(&str, usize, &Escaped)> = sources
         .iter()
-        .map(|s| {
-            let id = files.add(s.name.clone(), s.text.clone());
-            (s.name.as_str(), id, s.text.as_str())
+        .zip(&escaped)
+        .map(|(s, e)| {
+            let id = files.add(escape(&s.name).into_owned(), e.text.clone());
+            (s.name.as_str(), id, e)
         })
         .collect();
     let id_of = |name: &str| {
         ids.iter()
             .find(|(n, _, _)| *n == name)
-            .map(|&(_, id, text)| (id, text))
+            .map(|&(_, id, e)| (id, e))
+    };
+    let moved = |e: &Escaped, span: Span| {
+        clamp(
+            &e.text,
+            Span {
+                start: e.offset(span.start),
+                end: e.offset(span.end),
+            },
+        )
     };
     let config = Config {
         chars: Chars::ascii(),
@@ -167,26 +181,29 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
             format!("{file}:{}:{}", p.line, p.column)
         };
         match id_of(&d.file) {
-            Some((id, text)) if quote => labels.push(Label::primary(id, clamp(text, d.span))),
+            Some((id, e)) if quote => labels.push(Label::primary(id, moved(e, d.span))),
             Some(_) => notes.push(format!("at {}", at(&d.file, d.span))),
             // A file whose text is unknown (unreadable): the message names it.
             None => {}
         }
         for r in &d.related {
             match id_of(&r.file).filter(|_| r.file != BUILTIN) {
-                Some((id, text)) if quote => {
-                    labels.push(Label::secondary(id, clamp(text, r.span)).with_message(&r.message))
-                }
-                Some(_) => notes.push(format!("note: {} at {}", r.message, at(&r.file, r.span))),
-                None => notes.push(format!("note: {}", r.message)),
+                Some((id, e)) if quote => labels
+                    .push(Label::secondary(id, moved(e, r.span)).with_message(escape(&r.message))),
+                Some(_) => notes.push(format!(
+                    "note: {} at {}",
+                    escape(&r.message),
+                    at(&r.file, r.span)
+                )),
+                None => notes.push(format!("note: {}", escape(&r.message))),
             }
         }
         if let Some(h) = &d.help {
-            notes.push(format!("help: {h}"));
+            notes.push(format!("help: {}", escape(h)));
         }
         let cs = CsDiagnostic::new(severity)
             .with_code(d.check.name())
-            .with_message(&d.message)
+            .with_message(escape(&d.message))
             .with_labels(labels)
             .with_notes(notes);
         // Emitting into a memory buffer fails only if the files do not
@@ -241,13 +258,13 @@ pub fn plain(diags: &[Diagnostic], text: &str) -> String {
         let (line, col) = index.line_col(d.span.start);
         out.push_str(&format!(
             "{}:{line}:{col}: {}[{}]: {}\n",
-            d.file,
+            escape(&d.file),
             d.severity.name(),
             d.check,
-            d.message
+            escape(&d.message)
         ));
         if let Some(h) = &d.help {
-            out.push_str(&format!("  help: {h}\n"));
+            out.push_str(&format!("  help: {}\n", escape(h)));
         }
     }
     out
@@ -715,7 +732,7 @@ pub fn github(diags: &[Diagnostic], sources: &[Source]) -> String {
             "::{command} file={}{at},title={}::{}\n",
             escape_property(&d.file),
             escape_property(&format!("permc {}", d.check)),
-            escape_data(&full_message(d)),
+            escape_data(&escape(&full_message(d))),
         ));
     }
     out

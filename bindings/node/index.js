@@ -37,30 +37,34 @@ function where(p) {
   return p.length === 0 ? "the request" : "`" + p.join(".") + "`";
 }
 
-// Checks that `v` is made of JSON values, so JSON.stringify writes what it
-// holds: it would silently drop `undefined`, functions and symbols (a
-// dropped `cwd` would read as the project root) and turn class instances
-// into something else.
-function check(v, depth, p) {
+// A copy of `v`, each property read once, checked to be made of JSON
+// values, so JSON.stringify writes what it holds: it would silently drop
+// `undefined`, functions and symbols (a dropped `cwd` would read as the
+// project root) and turn class instances into something else. The copy is
+// what is decided: a getter or a Proxy read twice (once to check, once to
+// write) could show `cwd: "/etc"` to the check and nothing to the decision.
+function snapshot(v, depth, p) {
   if (depth > MAX_DEPTH) {
     throw permcError("invalid_json", `the request nests deeper than ${MAX_DEPTH} levels`);
   }
   switch (typeof v) {
     case "string":
     case "boolean":
-      return;
+      return v;
     case "number":
       if (!Number.isFinite(v)) throw permcError("invalid_field", `${where(p)} is ${v}, not a JSON number`);
-      return;
+      return v;
     case "object": {
-      if (v === null) return;
+      if (v === null) return null;
       if (Array.isArray(v)) {
-        for (let i = 0; i < v.length; i++) {
+        const n = v.length;
+        const out = new Array(n);
+        for (let i = 0; i < n; i++) {
           p.push(String(i));
-          check(v[i], depth + 1, p);
+          out[i] = snapshot(v[i], depth + 1, p);
           p.pop();
         }
-        return;
+        return out;
       }
       const proto = Object.getPrototypeOf(v);
       if (proto !== Object.prototype && proto !== null) {
@@ -70,12 +74,14 @@ function check(v, depth, p) {
       if (Object.getOwnPropertySymbols(v).length > 0) {
         throw permcError("invalid_field", `${where(p)} has a symbol key`);
       }
+      // No prototype: a key `__proto__` is a property like any other.
+      const out = Object.create(null);
       for (const k of Object.keys(v)) {
         p.push(k);
-        check(v[k], depth + 1, p);
+        out[k] = snapshot(v[k], depth + 1, p);
         p.pop();
       }
-      return;
+      return out;
     }
     default:
       throw permcError("invalid_field", `${where(p)} is ${typeof v === "undefined" ? "undefined" : "a " + typeof v}, which has no JSON form`);
@@ -84,8 +90,7 @@ function check(v, depth, p) {
 
 /** The JSON text of a request, or the error it is. */
 function requestText(request) {
-  check(request, 0, []);
-  return JSON.stringify(request);
+  return JSON.stringify(snapshot(request, 0, []));
 }
 
 function str(name, v) {

@@ -354,6 +354,20 @@ pub struct CompiledPolicy {
     pub(crate) programs: Vec<Vec<Stage>>,
 }
 
+impl CompiledPolicy {
+    /// Do `self` and `other` hold the same tables, whatever their rule
+    /// files were named? An artifact's checksum only says it was not
+    /// damaged; a body changed and checksummed again is caught by this
+    /// comparison with the policy compiled from its sources (issue 33).
+    pub fn same_tables(&self, other: &CompiledPolicy) -> bool {
+        let mut renamed = other.clone();
+        renamed.permissions_file.clone_from(&self.permissions_file);
+        renamed.permissions_loc.clone_from(&self.permissions_loc);
+        renamed.autonomy.file.clone_from(&self.autonomy.file);
+        renamed == *self
+    }
+}
+
 impl Default for CompiledPolicy {
     fn default() -> CompiledPolicy {
         compile(&Permissions::default(), &Autonomy::default())

@@ -95,8 +95,28 @@ impl std::error::Error for RequestError {}
 fn err(code: &'static str, message: impl Into<String>) -> RequestError {
     RequestError {
         code,
-        message: message.into(),
+        message: bounded(message.into()),
     }
+}
+
+/// The longest error message, in bytes: a message quotes what it refuses
+/// (a cwd, a key, a role), and a request may be megabytes.
+const MAX_MESSAGE: usize = 512;
+
+/// `message`, cut to [`MAX_MESSAGE`] bytes (at a character boundary) with
+/// the length it had, so an error never echoes a whole oversized input.
+fn bounded(mut message: String) -> String {
+    if message.len() <= MAX_MESSAGE {
+        return message;
+    }
+    let all = message.len();
+    let mut end = MAX_MESSAGE;
+    while !message.is_char_boundary(end) {
+        end -= 1;
+    }
+    message.truncate(end);
+    message.push_str(&format!("… ({all} bytes in all)"));
+    message
 }
 
 /// The fields permc knows, per object (SPEC §10.1). A field of another
@@ -303,25 +323,82 @@ fn quoted(names: &[&str]) -> String {
         .join(", ")
 }
 
-/// Any JSON (the `id`): only keys given twice are errors.
+/// Any JSON (the `id`): only keys given twice are errors. Linear in the
+/// value: the keys of an object are checked with [`first_repeat`], and
+/// the path of the key given twice is spelled out only for the error.
 fn no_duplicates(node: &Node, path: &str) -> Result<(), RequestError> {
-    match node {
-        Node::Array(a) => a
-            .iter()
-            .enumerate()
-            .try_for_each(|(i, n)| no_duplicates(n, &format!("{path}[{i}]"))),
-        Node::Object(o) => o.iter().enumerate().try_for_each(|(i, (k, v))| {
-            let full = join(path, k);
-            if o[..i].iter().any(|(k2, _)| k2 == k) {
-                return Err(err(
-                    "duplicate_key",
-                    format!("`{full}` is given twice: each field is given once"),
-                ));
+    match first_duplicate(node) {
+        None => Ok(()),
+        Some(steps) => {
+            let mut full = path.to_owned();
+            for step in steps.iter().rev() {
+                match step {
+                    Step::Key(k) => full = join(&full, k),
+                    Step::Index(i) => full = format!("{full}[{i}]"),
+                }
             }
-            no_duplicates(v, &full)
-        }),
-        _ => Ok(()),
+            Err(err(
+                "duplicate_key",
+                format!("`{full}` is given twice: each field is given once"),
+            ))
+        }
     }
+}
+
+/// One step of a path into a JSON value.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The path (innermost step first) of the first key given twice in
+/// `node`, in document order: the repeat of an object's keys first, then
+/// its values in order.
+fn first_duplicate<'n>(node: &'n Node<'_>) -> Option<Vec<Step<'n>>> {
+    match node {
+        Node::Array(a) => a.iter().enumerate().find_map(|(i, n)| {
+            let mut steps = first_duplicate(n)?;
+            steps.push(Step::Index(i));
+            Some(steps)
+        }),
+        Node::Object(o) => {
+            let repeat = first_repeat(o.iter().map(|(k, _)| k.as_ref()));
+            // Values before the repeated key are read first, as a reader
+            // in document order meets them.
+            let before = repeat.unwrap_or(o.len());
+            let inner = o[..before].iter().find_map(|(k, v)| {
+                let mut steps = first_duplicate(v)?;
+                steps.push(Step::Key(k));
+                Some(steps)
+            });
+            inner.or_else(|| repeat.map(|i| vec![Step::Key(o[i].0.as_ref())]))
+        }
+        _ => None,
+    }
+}
+
+/// The index of the first key equal to one before it: a scan among a few
+/// keys, a hash set past them, so an object of N keys costs O(N).
+fn first_repeat<'a>(keys: impl Iterator<Item = &'a str>) -> Option<usize> {
+    const FEW: usize = 16;
+    let mut seen: Vec<&str> = Vec::new();
+    let mut set: Option<std::collections::HashSet<&str>> = None;
+    for (i, k) in keys.enumerate() {
+        if let Some(set) = set.as_mut() {
+            if !set.insert(k) {
+                return Some(i);
+            }
+            continue;
+        }
+        if seen.contains(&k) {
+            return Some(i);
+        }
+        seen.push(k);
+        if seen.len() == FEW {
+            set = Some(seen.drain(..).collect());
+        }
+    }
+    None
 }
 
 /// A string or null at `parent.key` (the path is formatted only for the error).
@@ -1429,6 +1506,58 @@ mod tests {
             r#"{"id": {"a": 1, "a": 2}, "action": {"type": "git_push"}, "context": {"role": "owner"}}"#,
         );
         assert_eq!((c, m.contains("`id.a`")), ("duplicate_key", true), "{m}");
+    }
+
+    /// Issue 33, 4: an error quotes at most a bounded part of what it
+    /// refuses (a 1 MB cwd was echoed whole).
+    #[test]
+    fn an_error_never_echoes_a_huge_value() {
+        let cwd = format!("x{}", "é".repeat(500_000));
+        let text = format!(
+            r#"{{"action": {{"type": "terminal", "command": "ls", "cwd": "{cwd}"}}, "context": {{"role": "owner", "projectScopeRoot": "/p"}}}}"#
+        );
+        let (c, m) = code(&text);
+        assert_eq!(c, "invalid_field");
+        assert!(m.len() < 600 && m.ends_with("bytes in all)"), "{}", m.len());
+        let key = "k".repeat(100_000);
+        let (c, m) = code(&format!(r#"{{"{key}": 1}}"#));
+        assert_eq!(c, "unknown_field");
+        assert!(m.len() < 600, "{}", m.len());
+    }
+
+    /// Issue 33: an `id` of many keys is read in linear time (a scan of
+    /// the keys before each key took 19.7 s at 100k keys; 200k keys here
+    /// would take minutes in a debug build), and the key given twice is
+    /// still found, with its path, nested and past the hash set's start.
+    #[test]
+    fn an_id_of_many_keys_reads_and_its_repeat_is_found() {
+        let keys: Vec<String> = (0..200_000).map(|i| format!("\"k{i}\": 1")).collect();
+        let line = |extra: &str| {
+            format!(
+                r#"{{"id": {{{}{extra}}}, "action": {{"type": "git_push"}}, "context": {{"role": "owner"}}}}"#,
+                keys.join(", ")
+            )
+        };
+        assert!(Request::from_json(&line("")).is_ok());
+        let (c, m) = code(&line(r#", "k199999": 2"#));
+        assert_eq!(
+            (c, m.contains("`id.k199999`")),
+            ("duplicate_key", true),
+            "{m}"
+        );
+        let (c, m) = code(&line(r#", "x": [0, {"a": 1, "b": 1, "a": 2}]"#));
+        assert_eq!(
+            (c, m.contains("`id.x[1].a`")),
+            ("duplicate_key", true),
+            "{m}"
+        );
+        // The first in document order: a repeat inside an earlier value.
+        let (c, m) = code(&line(r#", "x": [{"q": 1, "q": 1}], "k3": 1"#));
+        assert_eq!(
+            (c, m.contains("`id.x[0].q`")),
+            ("duplicate_key", true),
+            "{m}"
+        );
     }
 
     #[test]

@@ -85,8 +85,20 @@ fn linear_time(data: &[u8]) {
     }
 }
 
+/// Shapes once quadratic (issue 33: a scan of the words before each
+/// word), amplified by [`amplified_shapes`]; also in `fuzz/dict/shell.dict`.
+pub const HOSTILE_SHAPES: &[&str] = &["a=$b ", "a=b$c ", "A=`ls` ", "a=${b} ", "A=$(ls) "];
+
+/// [`linear_on`] on each of [`HOSTILE_SHAPES`] repeated to 64 KiB (the
+/// stable replay runs it untimed; under the fuzzer it is timed).
+pub fn amplified_shapes() {
+    for shape in HOSTILE_SHAPES {
+        linear_on(&shape.repeat(64 * 1024 / shape.len()));
+    }
+}
+
 /// [`linear_time`] on one amplified line.
-fn linear_on(big: &str) {
+pub fn linear_on(big: &str) {
     let timed = |what: &str, f: &mut dyn FnMut()| {
         let start = std::time::Instant::now();
         f();

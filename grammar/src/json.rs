@@ -85,9 +85,12 @@ pub struct SyntaxError {
 
 /// Parses a JSON document.
 pub fn parse(src: &str) -> Result<Node, SyntaxError> {
+    // A UTF-8 byte-order mark, as some editors write, is skipped (it was
+    // "expected a value" at 1:1); offsets stay those of `src`.
+    let bom = if src.starts_with('\u{feff}') { 3 } else { 0 };
     let mut p = JsonParser {
         s: src.as_bytes(),
-        pos: 0,
+        pos: bom,
     };
     p.ws();
     let v = p.value(0)?;
@@ -369,6 +372,17 @@ impl<'a> JsonParser<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_byte_order_mark_is_skipped() {
+        assert!(parse("\u{feff}{\"allow\": []}").is_ok());
+        assert!(parse("\u{feff}").is_err());
+        let loaded = crate::rules::load_permissions(
+            "permissions.json",
+            "\u{feff}{\"allow\": [\"Terminal(ls)\"]}".as_bytes(),
+        );
+        assert!(loaded.value.is_some(), "{:?}", loaded.diagnostics);
+    }
 
     #[test]
     fn spans_and_duplicates() {

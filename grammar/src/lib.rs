@@ -24,6 +24,7 @@ pub mod action;
 pub mod diagnostic;
 pub mod json;
 pub mod pattern;
+pub mod printable;
 pub mod rules;
 pub mod shell;
 

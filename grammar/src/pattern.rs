@@ -213,6 +213,21 @@ fn split_pest(text: &str) -> Result<(&str, &str, usize), PatternError> {
 }
 
 fn terminal_body(content: &str, content_offset: usize) -> Result<PatternBody, PatternError> {
+    // A command line longer than that is read in part (SPEC §4.2): a
+    // pattern is read whole or not at all, and its memory is bounded so.
+    if content.len() > shell::MAX_LEN {
+        return Err(PatternError {
+            kind: PatternErrorKind::Syntax,
+            offset: content_offset,
+            len: content.len(),
+            message: format!(
+                "the content of this Terminal pattern is {} bytes, more than a command line permc reads ({} bytes)",
+                content.len(),
+                shell::MAX_LEN
+            ),
+            help: "shorten the pattern: it can never match a command this long".into(),
+        });
+    }
     let line = shell::read_detailed(content);
     for why in &line.unparsed {
         if matches!(

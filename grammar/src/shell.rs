@@ -580,12 +580,31 @@ pub fn read_simple(src: &str) -> Option<CommandLine> {
     }
 }
 
+/// The part of a line longer than [`MAX_LEN`] that is read: its first
+/// [`MAX_LEN`] bytes, back to a character boundary (SPEC §4.2 round 3:
+/// memory and time bounded by that, whatever the line's length); `None`
+/// for a line read whole.
+fn read_part(src: &str) -> Option<&str> {
+    if src.len() <= MAX_LEN {
+        return None;
+    }
+    let mut end = MAX_LEN;
+    while !src.is_char_boundary(end) {
+        end -= 1;
+    }
+    Some(&src[..end])
+}
+
 /// Like [`read`], keeping each word's quoting details (used for patterns).
 pub fn read_detailed(src: &str) -> DetailedLine {
     let mut unparsed = Vec::new();
-    if src.len() > MAX_LEN {
-        unparsed.push((Unparsed::TooLong, MAX_LEN));
-    }
+    let (src, cut) = match read_part(src) {
+        Some(part) => {
+            unparsed.push((Unparsed::TooLong, MAX_LEN));
+            (part, part.len())
+        }
+        None => (src, usize::MAX),
+    };
     if let Some(at) = src
         .bytes()
         .position(|b| (b < 0x20 && b != b'\t' && b != b'\n') || b == 0x7f)
@@ -608,6 +627,7 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         time_ok: true,
         cmd_index: 0,
         assign_ok: false,
+        cut,
         operators: false,
         saw_backtick: false,
     };
@@ -661,6 +681,10 @@ struct Parser<'a> {
     /// read to its matching `]` (bash's `parse_matched_pair`, SPEC §4.1).
     /// Taken (and cleared) by [`Parser::read_word`].
     assign_ok: bool,
+    /// The top-level offset where the line was cut (SPEC §4.2: only the
+    /// first [`MAX_LEN`] bytes are read), `usize::MAX` when it was not: a
+    /// word that reaches it may go on past it, so it is unknown.
+    cut: usize,
     /// A control operator or newline was read.
     operators: bool,
     /// A backtick was read directly in expanded text (not inside a `$( )`).
@@ -976,6 +1000,7 @@ impl<'a> Parser<'a> {
             time_ok: false,
             cmd_index: 0,
             assign_ok: false,
+            cut: usize::MAX,
             operators: false,
             saw_backtick: false,
         }
@@ -1333,6 +1358,14 @@ impl<'a> Parser<'a> {
             holds: 0,
         });
         self.cmd_index = prefix.len();
+        // One past the last word that is no assignment: the words from the
+        // command word on are all assignments when it is at or before
+        // the command word, known in O(1) per word (a scan of them per
+        // word made a line of `a=$b ` repeated quadratic).
+        let mut after_plain = prefix
+            .iter()
+            .rposition(|(w, _)| !w.assignment)
+            .map_or(0, |i| i + 1);
         if let Some(seg) = self.out.get_mut(index) {
             seg.words.extend(prefix.into_iter().map(|(w, _)| w));
         }
@@ -1380,7 +1413,7 @@ impl<'a> Parser<'a> {
             let word_at = self.pos;
             if self.at_process_substitution() {
                 let w = self.read_word();
-                self.push_word(index, w, word_at);
+                self.push_word(index, w, word_at, &mut after_plain);
                 continue;
             }
             if let Some(op) = self.read_redirect_op(None) {
@@ -1391,14 +1424,16 @@ impl<'a> Parser<'a> {
             // Bash's `assignment_acceptable`: before any word (after
             // redirections too, `PST_REDIRLIST`), or right after an
             // assignment word (not after a redirection that follows one).
+            // O(1): `after_plain` says whether every word from the
+            // command's place on is an assignment.
             let (assign_ok, split_by_redirect) =
                 self.out.get(index).map_or((false, false), |seg| {
                     let cmd = self.cmd_index.min(seg.words.len());
-                    let words = &seg.words[cmd..];
-                    let assignments = words.iter().all(|p| p.assignment);
+                    let none = seg.words.len() == cmd;
+                    let assignments = cmd >= after_plain;
                     (
-                        words.is_empty() || (!after_redirect && assignments),
-                        !words.is_empty() && after_redirect && assignments,
+                        none || (!after_redirect && assignments),
+                        !none && after_redirect && assignments,
                     )
                 });
             self.assign_ok = assign_ok;
@@ -1422,7 +1457,7 @@ impl<'a> Parser<'a> {
                     continue;
                 }
             }
-            self.push_word(index, w, word_at);
+            self.push_word(index, w, word_at, &mut after_plain);
         }
         let after = self.out.len();
         if let Some(seg) = self.out.get_mut(index) {
@@ -1467,19 +1502,27 @@ impl<'a> Parser<'a> {
         true
     }
 
+    /// Does the word just read reach the cut (see [`Parser::cut`])?
+    fn at_cut(&self) -> bool {
+        self.cut != usize::MAX && self.top_offset(self.pos) >= self.cut
+    }
+
     fn segment_words(&self, index: usize) -> usize {
         self.out.get(index).map_or(0, |s| s.words.len())
     }
 
     /// Adds word `w`, read at `at`, to segment `index`, with the checks of
-    /// SPEC §4.2 on it.
-    fn push_word(&mut self, index: usize, mut w: Word, at: usize) {
+    /// SPEC §4.2 on it; `after_plain` is one past the segment's last word
+    /// that is no assignment, kept up to date here.
+    fn push_word(&mut self, index: usize, mut w: Word, at: usize, after_plain: &mut usize) {
+        let at_cut = self.at_cut();
         let Some(seg) = self.out.get_mut(index) else {
             return;
         };
         let cmd = self.cmd_index.min(seg.words.len());
         let first = seg.words.len() == cmd;
-        let leading = seg.words[cmd..].iter().all(|p| p.assignment);
+        // The words from `cmd` on are all assignments.
+        let leading = cmd >= *after_plain;
         if w.assignment && leading {
             // A leading assignment: bash neither splits nor globs its
             // value, so an expansion there is one token.
@@ -1495,7 +1538,15 @@ impl<'a> Parser<'a> {
         let brace = w.brace_expansion;
         // `NAME[SUB]=value` before the command: SUB is arithmetic.
         let subscript = leading && assignment_subscript(&w.text).is_some_and(arith_names_variable);
+        let plain = !w.assignment;
+        if at_cut {
+            // The cut may split it (SPEC §4.2): `/` of `/tmp/x` is no `/`.
+            w.known = Known::AnyTokens;
+        }
         seg.words.push(w);
+        if plain {
+            *after_plain = seg.words.len();
+        }
         if subscript {
             self.mark_at(Unparsed::ArithmeticVariable, at);
         }
@@ -1613,6 +1664,11 @@ impl<'a> Parser<'a> {
         let target_at = self.pos;
         match self.read_target(&op) {
             Some((target, known)) => {
+                let known = if self.at_cut() {
+                    Known::AnyTokens
+                } else {
+                    known
+                };
                 if let Some(seg) = self.out.get_mut(index) {
                     // Bash rejects `>x &>>NAME=v`: after a redirection and
                     // before the command word it lexes the target of `&>>`
@@ -1745,6 +1801,7 @@ impl<'a> Parser<'a> {
             time_ok: true,
             cmd_index: 0,
             assign_ok: false,
+            cut: self.cut,
             operators: false,
             saw_backtick: false,
             group: group_id(self.groups.len()),

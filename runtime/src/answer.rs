@@ -85,25 +85,98 @@ impl serde::Serialize for WithId<'_> {
 /// request). Whether the request could be read.
 pub fn write_answer_line(decider: &dyn Decider, line: &[u8], out: &mut Vec<u8>) -> bool {
     let (id, req) = read_request(line);
-    let id = id.as_ref();
+    let raw = id
+        .as_ref()
+        .filter(|v| has_float(v))
+        .and_then(|_| raw_id(line));
+    let id = match (raw, id.as_ref()) {
+        (Some(raw), _) => Some(Id::Raw(raw)),
+        (None, id) => id.map(Id::Value),
+    };
     let read = req.is_ok();
     // Writing into a `Vec` cannot fail: every key is a string and a `Vec`
     // takes every byte.
     match req {
         Ok(req) => write_decision(&decider.decide(&req), id, out),
         Err(e) => {
-            let _ = serde_json::to_writer(&mut *out, &error_json(&e, id));
+            let _ = serde_json::to_writer(&mut *out, &ErrorWithId { error: &e, id });
         }
     }
     out.push(b'\n');
     read
 }
 
+/// The `id` as echoed: its value, or, when the value would not write back
+/// as it was given, its JSON text (SPEC §10.1: the id is echoed).
+#[derive(Clone, Copy)]
+enum Id<'a> {
+    Value(&'a Value),
+    Raw(&'a serde_json::value::RawValue),
+}
+
+impl serde::Serialize for Id<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Id::Value(v) => v.serialize(s),
+            Id::Raw(r) => r.serialize(s),
+        }
+    }
+}
+
+/// Does `v` hold a number that is not an integer? Such a number is read
+/// as an `f64`, which writes back otherwise than it was given (`1E2` as
+/// `100.0`, `-0` as `-0.0`, a 30-digit integer rounded); integers and
+/// strings write back as they came, so the common id costs no second read.
+fn has_float(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => n.is_f64(),
+        Value::Array(a) => a.iter().any(has_float),
+        Value::Object(o) => o.values().any(has_float),
+        _ => false,
+    }
+}
+
+/// The JSON text of the request's `id`, compacted (a JSON Lines answer is
+/// one line): read again with only `id` kept, its text borrowed.
+fn raw_id(line: &[u8]) -> Option<&serde_json::value::RawValue> {
+    #[derive(serde::Deserialize)]
+    struct IdOnly<'a> {
+        #[serde(borrow)]
+        id: Option<&'a serde_json::value::RawValue>,
+    }
+    let raw = serde_json::from_slice::<IdOnly<'_>>(line).ok()?.id?;
+    // Whitespace inside the text is kept by RawValue; none may hold a
+    // newline (the line has none), so the answer stays one line.
+    Some(raw)
+}
+
+/// An error answer: `{"error": {"code", "message"}, "id"}`, as
+/// [`error_json`] builds it, with the id as [`Id`] writes it.
+struct ErrorWithId<'a> {
+    error: &'a RequestError,
+    id: Option<Id<'a>>,
+}
+
+impl serde::Serialize for ErrorWithId<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry(
+            "error",
+            &json!({"code": self.error.code, "message": self.error.message}),
+        )?;
+        if let Some(id) = &self.id {
+            m.serialize_entry("id", id)?;
+        }
+        m.end()
+    }
+}
+
 /// Writes a decision (and `id`) as `serde_json::to_writer` writes
 /// [`WithId`], byte for byte (a test holds them equal), without its
 /// machinery: the keys are fixed, and a string with nothing to escape is
 /// copied as it is.
-fn write_decision(d: &Decision, id: Option<&Value>, out: &mut Vec<u8>) {
+fn write_decision(d: &Decision, id: Option<Id<'_>>, out: &mut Vec<u8>) {
     fn string(s: &str, out: &mut Vec<u8>) {
         if permc_core::request::json_plain_len(s.as_bytes()) < s.len() {
             // Writing a `str` into a `Vec` cannot fail.
@@ -136,7 +209,7 @@ fn write_decision(d: &Decision, id: Option<&Value>, out: &mut Vec<u8>) {
     string(&d.message, out);
     if let Some(id) = id {
         out.extend_from_slice(b",\"id\":");
-        let _ = serde_json::to_writer(&mut *out, id);
+        let _ = serde_json::to_writer(&mut *out, &id);
     }
     out.push(b'}');
 }
@@ -177,7 +250,7 @@ mod tests {
                     message: t.to_string(),
                 };
                 let mut ours = Vec::new();
-                write_decision(&d, id.as_ref(), &mut ours);
+                write_decision(&d, id.as_ref().map(Id::Value), &mut ours);
                 let theirs = serde_json::to_vec(&WithId {
                     decision: &d,
                     id: id.as_ref(),
@@ -187,6 +260,45 @@ mod tests {
                     String::from_utf8_lossy(&ours),
                     String::from_utf8_lossy(&theirs)
                 );
+            }
+        }
+    }
+
+    /// Issue 33, 8: the id is echoed as it was given, on decision and
+    /// error lines alike: `1E2`, `-0`, 30-digit integers, nested too.
+    #[test]
+    fn the_id_is_echoed_as_its_json_text() {
+        struct Approve;
+        impl Decider for Approve {
+            fn decide(&self, _: &Request) -> Decision {
+                Decision {
+                    policy: P::AutoApprove,
+                    reason: Reason::FileAllow,
+                    rule: None,
+                    autonomy_origin: None,
+                    scope_root: None,
+                    message: String::new(),
+                }
+            }
+        }
+        for id in [
+            "1E2",
+            "-0",
+            "123456789012345678901234567890",
+            "1.5e-7",
+            r#"{"a":[1E2,-0.0]}"#,
+            "7",
+            r#""x""#,
+        ] {
+            for rest in [
+                r#""action":{"type":"git_push"},"context":{"role":"owner"}"#,
+                r#""action":{"type":"nope"},"context":{"role":"owner"}"#,
+            ] {
+                let line = format!(r#"{{"id":{id},{rest}}}"#);
+                let mut out = Vec::new();
+                write_answer_line(&Approve, line.as_bytes(), &mut out);
+                let text = String::from_utf8(out).expect("utf-8");
+                assert!(text.ends_with(&format!(",\"id\":{id}}}\n")), "{text}");
             }
         }
     }

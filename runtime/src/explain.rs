@@ -82,7 +82,12 @@ pub fn explain(rules: &Rules, decider: &dyn Decider, req: &Request) -> String {
     if d != reference_decision {
         out.push_str("  warning: the compiled engine and the reference interpreter disagree; please report this\n");
     }
-    out
+    // A command or agent may hold control characters: escaped for the
+    // terminal that shows this (issue 33).
+    match permc_grammar::printable::escape(&out) {
+        std::borrow::Cow::Owned(escaped) => escaped,
+        std::borrow::Cow::Borrowed(_) => out,
+    }
 }
 
 fn shell_join(words: &[String]) -> String {

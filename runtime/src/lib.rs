@@ -31,6 +31,7 @@
 pub mod always;
 pub mod answer;
 pub mod explain;
+pub mod file;
 
 // What the bindings read and answer, without depending on the runtime.
 pub use permc_core::request::{Node, Parts, Request, RequestError, ACTION_FIELDS, CONTEXT_FIELDS};
@@ -95,7 +96,7 @@ pub fn every_diagnostic(
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, LoadError> {
-    std::fs::read(path).map_err(|e| {
+    file::read_regular(path).map_err(|e| {
         // The `unreadable-file` finding, as `permc check` reports it.
         let d =
             permc_analyzer::output::unreadable_file(&path.display().to_string(), &e.to_string());

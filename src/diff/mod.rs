@@ -323,9 +323,10 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, CliError> {
         .map_err(|_| CliError::Internal("the diff failed".into()))?;
     let (changes, context) = changes;
     let text = match args.format {
-        Format::Human => human(&changes, &context),
+        // Patterns may hold control characters: escaped for people.
+        Format::Human => crate::out::printable(human(&changes, &context)),
         Format::Json => json_out(&changes, &context),
-        Format::Github => github(&changes),
+        Format::Github => crate::out::printable(github(&changes)),
         Format::Sarif => sarif(&changes),
     };
     crate::out::print(&text)?;

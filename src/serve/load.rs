@@ -53,7 +53,7 @@ impl Sources {
             .iter()
             .map(|(_, p)| {
                 let fingerprint = Fingerprint::of(p);
-                let bytes = std::fs::read(p).map_err(|e| e.to_string());
+                let bytes = permc_runtime::file::read_regular(p).map_err(|e| e.to_string());
                 FileRead {
                     fingerprint,
                     settled: Fingerprint::of(p) == fingerprint,

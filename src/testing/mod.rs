@@ -302,13 +302,15 @@ pub fn run(args: TestArgs) -> Result<ExitCode, CliError> {
             }
         };
         let name = shown(f);
-        let text = std::fs::read_to_string(f).map_err(|e| CliError::unreadable(&name, e))?;
+        let text = permc_runtime::file::read_regular_text(f)
+            .map_err(|e| CliError::unreadable(&name, e))?;
         let cases = parse(&name, &text, &projects[k].context)?;
         suites.push(run_suite(name, k, &projects[k], cases));
     }
     let cov = args.coverage.then(|| coverage(&projects, &suites));
     let text = match args.format {
-        Format::Human => human(&suites, cov.as_deref()),
+        // Commands and rules may hold control characters: escaped for people.
+        Format::Human => crate::out::printable(human(&suites, cov.as_deref())),
         Format::Json => json_out(&projects, &suites, cov.as_deref()),
         Format::Junit => junit(&suites),
     };

@@ -47,9 +47,26 @@ defmodule Permc do
   Decides a request: a map in SPEC §10.2's shape (`policy` an atom:
   `:auto_approve`, `:require_approval` or `:deny`; `reason` a string), or
   `{:error, %{code: …, message: …}}` when the request cannot be read.
+
+  A small request is decided on the caller's scheduler; a large one (a
+  long command, a big `id`: more than a millisecond's work) on a dirty
+  CPU scheduler, so it never pauses the other processes. A request over
+  16 MiB is `{:error, %{code: :request_too_large}}`.
   """
   @spec decide(policy, map) :: map | request_error
-  def decide(policy, request), do: Permc.Native.decide(policy, request)
+  def decide(policy, request) do
+    case Permc.Native.decide(policy, request) do
+      :dirty ->
+        case Permc.Native.decide_dirty(policy, request) do
+          # Nested too deep for a dirty scheduler's stack.
+          :inline -> Permc.Native.decide_inline(policy, request)
+          answer -> answer
+        end
+
+      answer ->
+        answer
+    end
+  end
 
   @doc "The decision with every step that ran, as `permc explain` prints it."
   @spec explain(policy, map) :: String.t() | request_error
@@ -89,6 +106,8 @@ defmodule Permc.Native do
   def load(_permissions, _autonomy), do: :erlang.nif_error(:nif_not_loaded)
   def load_artifact(_path), do: :erlang.nif_error(:nif_not_loaded)
   def decide(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_dirty(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_inline(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def explain(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def always(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def tokens(_command), do: :erlang.nif_error(:nif_not_loaded)

@@ -361,6 +361,58 @@ defmodule PermcTest do
     assert {:error, %{code: :invalid_json}} = Permc.decide(p, put_in(@base, ["action", "command"], "ls " <> <<0xFF>>))
   end
 
+  # Issue 33, 2 and 4: a large request (a 256 KiB command, a 20k-key id)
+  # paused the caller's scheduler for ~1 s; it is now sent to a dirty CPU
+  # scheduler (the NIF's `decide` says `:dirty`), a small one is decided
+  # inline, and one over 16 MiB is refused. A ticker process records its
+  # longest pause while large requests are decided (printed: a figure,
+  # not an assertion on a shared machine).
+  test "a large request is decided on a dirty scheduler, a small one inline, a huge one refused" do
+    p = examples_policy()
+    long = put_in(@base, ["action", "command"], String.duplicate("a=$b ", 52_000))
+    keys = Map.new(1..20_000, fn i -> {"k#{i}", i} end)
+    wide = Map.put(@base, "id", keys)
+    assert Permc.Native.decide(p, long) == :dirty
+    assert Permc.Native.decide(p, wide) == :dirty
+    assert %{policy: pol} = Permc.decide(p, long)
+    assert pol != :auto_approve
+    assert %{policy: _, id: ^keys} = Permc.decide(p, wide)
+    assert %{policy: _} = Permc.Native.decide(p, @base)
+
+    huge = put_in(@base, ["action", "command"], String.duplicate("a|", 8_400_000))
+    assert {:error, %{code: :request_too_large, message: m}} = Permc.decide(p, huge)
+    assert byte_size(m) < 200
+    assert {:error, %{code: :request_too_large}} = Permc.explain(p, huge)
+
+    parent = self()
+    ticker = spawn(fn -> tick(parent, System.monotonic_time(:microsecond), 0) end)
+    for _ <- 1..5, do: Permc.decide(p, long)
+    send(ticker, :stop)
+    assert_receive {:longest_pause_us, us}, 5_000
+    IO.puts("longest ticker pause while deciding 256 KiB commands: #{us} µs")
+  end
+
+  defp tick(parent, last, longest) do
+    receive do
+      :stop -> send(parent, {:longest_pause_us, longest})
+    after
+      0 ->
+        now = System.monotonic_time(:microsecond)
+        tick(parent, now, max(longest, now - last))
+    end
+  end
+
+  # Issue 33, 12: a panic inside permc is returned, not printed with a
+  # Rust backtrace on the VM's stderr.
+  test "a panic inside the NIF prints nothing on stderr" do
+    nif = Path.expand("../priv/libpermc_nif", __DIR__)
+    lib = Path.expand("../lib/permc.ex", __DIR__)
+    code = ~s|Code.require_file("#{lib}"); IO.inspect(Permc.Native.panic_for_test())|
+    {out, 0} = System.cmd("elixir", ["-e", code], env: [{"PERMC_NIF", nif}], stderr_to_stdout: true)
+    assert out =~ ":panic"
+    refute out =~ "panicked at"
+  end
+
   test "a panic inside the NIF comes back as {:error, …}" do
     assert {:error, %{code: :panic, message: m}} = Permc.Native.panic_for_test()
     assert m =~ "panicked"

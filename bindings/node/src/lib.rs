@@ -26,6 +26,7 @@ use permc_runtime::answer::Decider;
 use permc_runtime::answer::{read_request, write_answer_line};
 use permc_runtime::{LoadError, Parts, Policy, Request};
 use serde_json::{json, Value};
+use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
@@ -36,9 +37,48 @@ fn error(code: &str, message: &str, diagnostics: Vec<Value>) -> Error {
     Error::new(Status::GenericFailure, v.to_string())
 }
 
+/// The longest request read, in bytes: what `permc serve` takes in one
+/// line (16 MiB). A longer one is answered `request_too_large`, unread.
+const MAX_REQUEST: usize = 16 << 20;
+
+/// The error for a request over [`MAX_REQUEST`] bytes, if it is.
+fn too_large(request: &str) -> Option<(&'static str, String)> {
+    (request.len() > MAX_REQUEST).then(|| {
+        (
+            "request_too_large",
+            format!("the request is larger than {MAX_REQUEST} bytes"),
+        )
+    })
+}
+
+thread_local! {
+    /// Is permc running on this thread (its panics are caught and
+    /// returned, not printed)?
+    static IN_PERMC: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Installs, once, a panic hook that prints nothing for a panic inside
+/// permc (it comes back as an error; a Rust backtrace on node's stderr
+/// helps no one) and hands any other panic to the hook before it.
+fn quiet_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let before = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !IN_PERMC.with(Cell::get) {
+                before(info);
+            }
+        }));
+    });
+}
+
 /// Runs `f`, turning a panic into an error with code `panic`.
 fn guarded<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    quiet_panics();
+    let was = IN_PERMC.with(|c| c.replace(true));
+    let outcome = catch_unwind(AssertUnwindSafe(f));
+    IN_PERMC.with(|c| c.set(was));
+    match outcome {
         Ok(r) => r,
         Err(p) => {
             let what = p
@@ -179,6 +219,9 @@ impl NativePolicy {
     #[napi]
     pub fn decide(&self, request: String) -> Result<String> {
         guarded(|| {
+            if let Some((code, message)) = too_large(&request) {
+                return Ok(json!({"error": {"code": code, "message": message}}).to_string());
+            }
             let mut out = Vec::with_capacity(256);
             write_answer_line(&self.policy, request.as_bytes(), &mut out);
             out.pop();
@@ -192,6 +235,9 @@ impl NativePolicy {
     #[napi]
     pub fn decide_fields(&self, request: String) -> Result<String> {
         guarded(|| {
+            if too_large(&request).is_some() {
+                return self.decide(request.clone());
+            }
             let (id, req) = read_request(request.as_bytes());
             let (None, Ok(req)) = (id, req) else {
                 return self.decide(request.clone());
@@ -298,6 +344,8 @@ impl NativePolicy {
     /// index.js then sends the JSON text, and the strict reader's error
     /// is the answer.
     fn decide_packed_text(&self, text: &str) -> Option<String> {
+        // Too large: the text path answers `request_too_large`.
+        too_large(text).is_none().then_some(())?;
         let mut parts = text.split('\0');
         let mask: u32 = parts.next()?.parse().ok()?;
         if mask >> 9 != 0 {
@@ -377,6 +425,9 @@ fn utf8_of<'b>(env: &Env, s: &JsString, buf: &'b mut Vec<u8>) -> Result<&'b str>
 }
 
 fn read(request: &str) -> Result<permc_runtime::Request> {
+    if let Some((code, message)) = too_large(request) {
+        return Err(error(code, &message, Vec::new()));
+    }
     read_request(request.as_bytes())
         .1
         .map_err(|e| error(e.code, &e.message, Vec::new()))

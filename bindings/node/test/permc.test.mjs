@@ -233,6 +233,50 @@ test("a panic inside the addon is thrown as an Error, and the addon goes on", ()
   assert.equal(examples().decide(base).policy, "auto_approve");
 });
 
+// Issue 33, 12: a panic inside permc is thrown, not printed with a Rust
+// backtrace on node's stderr.
+test("a panic inside the addon prints nothing on stderr", () => {
+  const addon = process.env.PERMC_NODE_ADDON || path.join(here, "../permc.node");
+  const code = `const n = require(${JSON.stringify(addon)}); try { n.panicForTest(); } catch (e) { console.log("caught"); }`;
+  const r = spawnSync(process.execPath, ["-e", code], { encoding: "utf8" });
+  assert.equal(r.stdout.trim(), "caught");
+  assert.doesNotMatch(r.stderr, /panicked at/);
+});
+
+// Issue 33, 7: a getter (or a Proxy) read twice showed `cwd: "/etc"` to
+// the check and nothing to the decision: `cat passwd` was approved in the
+// project root. The request is read once, into the snapshot decided.
+test("a request is read once: a getter cannot show one cwd to the check and another to the decision", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "permc-getter-"));
+  const p = path.join(dir, "permissions.json");
+  fs.writeFileSync(p, JSON.stringify({ allow: ["Terminal(cat)"] }));
+  const policy = load({ permissions: p });
+  let reads = 0;
+  const action = { type: "terminal", command: "cat passwd" };
+  Object.defineProperty(action, "cwd", {
+    enumerable: true,
+    get() {
+      reads += 1;
+      return reads === 1 ? "/etc" : undefined;
+    },
+  });
+  const request = { id: 1, action, context: { role: "developer", executionMode: "runner", projectScopeRoot: "/home/ana/p" } };
+  const d = policy.decide(request);
+  assert.notEqual(d.policy, "auto_approve");
+  assert.equal(reads, 1);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+// Issue 33, 4: a request over 16 MiB (what serve takes in a line) is
+// refused unread, and its error does not echo it.
+test("a request over 16 MiB is refused with request_too_large", () => {
+  const policy = examples();
+  const huge = { ...base, action: { ...base.action, command: "a|".repeat(8_400_000) } };
+  assert.throws(() => policy.decide({ ...huge, id: 1 }), (e) => e.code === "request_too_large" && e.message.length < 200);
+  assert.throws(() => policy.decide(huge), (e) => e.code === "request_too_large");
+  assert.throws(() => policy.explain(huge), (e) => e.code === "request_too_large");
+});
+
 test("policies loaded one after another are reported to V8 and taken back when collected", () => {
   // Each policy reports an estimate of its memory to V8 (so that replaced
   // policies are collected early) and takes it back when finalized.

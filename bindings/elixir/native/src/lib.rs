@@ -11,9 +11,18 @@
 //! `"role"`), a value of the wrong type is an error, never a decision. A
 //! term with no JSON form (a pid, a function, a tuple…) is an error too.
 //!
-//! Loading and compiling run on a dirty CPU scheduler; deciding runs on
-//! the normal scheduler (well under a millisecond). A panic is caught here
-//! and returned as `{:error, %{code: :panic, …}}`: it never reaches the VM.
+//! Loading and compiling run on a dirty CPU scheduler. Deciding runs on
+//! the normal scheduler when the request is small ([`INLINE_WEIGHT`],
+//! measured by [`measure`] with a budget, so the measure itself is
+//! bounded): a typical request decides well under a millisecond, the
+//! BEAM's budget for a NIF call. A larger one (a 256 KiB command took
+//! 919 ms, a 20k-key `id` 980 ms) is answered `:dirty`, and `Permc`
+//! calls [`decide_dirty`] on a dirty CPU scheduler, which refuses a
+//! request over [`MAX_WEIGHT`] as `permc serve` refuses a line over 16
+//! MiB (one nested deeper than [`DIRTY_DEPTH`] is read on the normal
+//! scheduler: a dirty scheduler's stack is small). A panic is caught here, without printing (a quiet hook while
+//! permc runs), and returned as `{:error, %{code: :panic, …}}`: it never
+//! reaches the VM.
 
 /// mimalloc (its v2 line) for the NIF's own allocations: a decision
 /// allocates a few dozen small strings and vectors, and glibc's
@@ -31,6 +40,7 @@ use permc_runtime::{LoadError, Node, Parts, Policy, Request, ACTION_FIELDS, CONT
 use rustler::{Atom, Encoder, Env, ListIterator, MapIterator, ResourceArc, Term, TermType};
 use serde_json::Value;
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
@@ -42,6 +52,8 @@ mod atoms {
         code,
         message,
         panic,
+        dirty,
+        inline,
         invalid_argument,
         policy,
         reason,
@@ -135,9 +147,34 @@ impl<'a> TermError<'a> {
     }
 }
 
+thread_local! {
+    /// Is permc running on this thread (its panics are caught and
+    /// returned, not printed)?
+    static IN_PERMC: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Installs, once, a panic hook that prints nothing for a panic inside
+/// permc (it comes back as `{:error, …}`; a Rust backtrace on the VM's
+/// stderr helps no one) and hands any other panic to the hook before it.
+fn quiet_panics() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let before = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !IN_PERMC.with(Cell::get) {
+                before(info);
+            }
+        }));
+    });
+}
+
 /// Runs `f`, turning a panic into `{:error, %{code: :panic, message}}`.
 fn guarded<'a>(env: Env<'a>, f: impl FnOnce() -> Term<'a>) -> Term<'a> {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    quiet_panics();
+    let was = IN_PERMC.with(|c| c.replace(true));
+    let outcome = catch_unwind(AssertUnwindSafe(f));
+    IN_PERMC.with(|c| c.set(was));
+    match outcome {
         Ok(t) => t,
         Err(p) => {
             let what = p
@@ -625,9 +662,164 @@ fn policy_arg<'a>(env: Env<'a>, t: Term<'a>) -> Result<ResourceArc<PolicyResourc
     })
 }
 
-/// `decide(policy, request)` → the §10.2 map, or `{:error, …}`.
+/// A request at most this heavy ([`measure`]) is decided on the caller's
+/// scheduler: 2 KiB of strings, or a few hundred entries, decide in well
+/// under a millisecond whatever their shape (the slowest 8 KiB command
+/// found took 4.7 ms).
+const INLINE_WEIGHT: usize = 2048;
+
+/// The heaviest request decided at all: what `permc serve` takes in one
+/// line (16 MiB). A heavier one is `{:error, %{code: :request_too_large}}`.
+const MAX_WEIGHT: usize = 16 << 20;
+
+/// How heavy a request term is — its binaries' bytes, plus one per map
+/// entry, list item and other term — and how deep it nests, counted until
+/// the weight is past `budget` (so the count costs at most `budget`
+/// steps): the weight is `budget + 1` then, and the depth that of the part
+/// walked.
+fn measure(term: Term, budget: usize) -> (usize, usize) {
+    let mut total = 0usize;
+    let mut deepest = 0usize;
+    let mut stack = vec![(term, 0usize)];
+    while let Some((t, depth)) = stack.pop() {
+        total += 1;
+        deepest = deepest.max(depth);
+        match t.get_type() {
+            TermType::Binary => {
+                total += t.decode_as_binary().map_or(0, |b| b.len());
+            }
+            TermType::Map => {
+                if let Some(iter) = MapIterator::new(t) {
+                    for (k, v) in iter {
+                        total += 1;
+                        if total > budget {
+                            return (budget + 1, deepest);
+                        }
+                        stack.push((k, depth + 1));
+                        stack.push((v, depth + 1));
+                    }
+                }
+            }
+            TermType::List => {
+                // Cell by cell: an improper list's tail (`[1 | 2]`) ends
+                // the walk (reading it is an error later anyway), and no
+                // length is asked first (a whole walk of a long list).
+                let mut cell = t;
+                while let Ok((head, tail)) = cell.list_get_cell() {
+                    total += 1;
+                    if total > budget {
+                        return (budget + 1, deepest);
+                    }
+                    stack.push((head, depth + 1));
+                    cell = tail;
+                }
+            }
+            _ => {}
+        }
+        if total > budget {
+            return (budget + 1, deepest);
+        }
+    }
+    (total, deepest)
+}
+
+/// The deepest request read on a dirty scheduler. Its stack is small
+/// (`+sssdcpu`, 40 kilowords, against 128 for a normal scheduler) and the
+/// term reader recurses once per level: a request nested deeper is read
+/// on the normal scheduler, as before (`:inline`).
+const DIRTY_DEPTH: usize = 32;
+
+/// `decide(policy, request)` → the §10.2 map, or `{:error, …}`; `:dirty`
+/// for a request heavier than [`INLINE_WEIGHT`], which `Permc.decide`
+/// then hands to [`decide_dirty`].
 #[rustler::nif]
 fn decide<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        if measure(request, INLINE_WEIGHT).0 > INLINE_WEIGHT {
+            return atoms::dirty().encode(env);
+        }
+        decide_here(env, policy, request)
+    })
+}
+
+/// [`decide`] on a dirty CPU scheduler, for a heavy request; one over
+/// [`MAX_WEIGHT`] is refused.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn decide_dirty<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let (weight, depth) = measure(request, MAX_WEIGHT);
+        if weight > MAX_WEIGHT {
+            return too_heavy_error(env);
+        }
+        if depth > DIRTY_DEPTH {
+            return atoms::inline().encode(env);
+        }
+        let policy = match policy_arg(env, policy) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        let (id, req) = match read(env, request) {
+            Ok(r) => r,
+            Err(e) => return e,
+        };
+        // A dirty scheduler's stack is small (`+sssdcpu`, 40 kilowords), and
+        // the readers recurse as deep as SPEC §4.2 lets a command nest: the
+        // decision runs on a thread of its own with a stack of
+        // [`DECIDE_STACK`] (the cost of a thread is small beside a request
+        // this large).
+        let decided = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .stack_size(DECIDE_STACK)
+                .spawn_scoped(s, || {
+                    IN_PERMC.with(|c| c.set(true));
+                    policy.0.decide(&req)
+                })
+                .map(|h| h.join())
+        });
+        match decided {
+            Ok(Ok(decision)) => decision_term(env, &decision, id.as_ref()),
+            Ok(Err(p)) => std::panic::resume_unwind(p),
+            Err(e) => error_map(
+                env,
+                "panic",
+                &format!("cannot start a thread to decide: {e}"),
+            ),
+        }
+    })
+}
+
+/// The stack of the thread a dirty decision runs on: as a main thread's.
+const DECIDE_STACK: usize = 8 << 20;
+
+/// The error for a request over [`MAX_WEIGHT`], if it is.
+fn too_heavy<'a>(env: Env<'a>, request: Term<'a>) -> Option<Term<'a>> {
+    (measure(request, MAX_WEIGHT).0 > MAX_WEIGHT).then(|| too_heavy_error(env))
+}
+
+/// `{:error, %{code: :request_too_large, …}}`.
+fn too_heavy_error(env: Env<'_>) -> Term<'_> {
+    error_map(
+        env,
+        "request_too_large",
+        &format!("the request is larger than {MAX_WEIGHT} bytes"),
+    )
+}
+
+/// [`decide`] without the weighing, on the caller's scheduler: for a
+/// heavy request nested deeper than [`DIRTY_DEPTH`] (`decide_dirty` said
+/// `:inline`).
+#[rustler::nif]
+fn decide_inline<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        if let Some(e) = too_heavy(env, request) {
+            return e;
+        }
+        decide_here(env, policy, request)
+    })
+}
+
+/// Decides a request on the scheduler this runs on.
+fn decide_here<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
     guarded(env, || {
         let policy = match policy_arg(env, policy) {
             Ok(p) => p,
@@ -683,6 +875,9 @@ fn decision_term<'a>(env: Env<'a>, d: &permc_runtime::Decision, id: Option<&Valu
 #[rustler::nif]
 fn explain<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
     guarded(env, || {
+        if let Some(e) = too_heavy(env, request) {
+            return e;
+        }
         let policy = match policy_arg(env, policy) {
             Ok(p) => p,
             Err(e) => return e,
@@ -702,6 +897,9 @@ fn explain<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
 #[rustler::nif]
 fn always<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
     guarded(env, || {
+        if let Some(e) = too_heavy(env, request) {
+            return e;
+        }
         let policy = match policy_arg(env, policy) {
             Ok(p) => p,
             Err(e) => return e,
