@@ -401,6 +401,11 @@ fn classify(
         } else if m.allow != NONE {
             c.first_allow.get_or_insert(m.allow);
             c.any_covered = true;
+            if !f.given.is_empty() && !given_runs_covered(p, f, i) {
+                // A command it runs given as argv is not covered (SPEC
+                // §4.3 round 3): covered and uncovered at once.
+                c.first_uncovered.get_or_insert(i);
+            }
         } else if facts::cd_target(&s.words).is_some()
             // Only a `cd` segment can be cd-in-scope: the scope is read
             // for it alone, so a line with no uncovered `cd` may never
@@ -470,6 +475,28 @@ fn file_terminal(
         None,
         Why::Uncovered(c.first_uncovered),
     ))
+}
+
+/// The first allow entry covering these words (SPEC §3.2, §6.5), or
+/// `NONE`.
+fn allow_covering(p: &CompiledPolicy, words: &[String], known: &[Known]) -> u32 {
+    let first = p.terminal_matches_packed(words)[ALLOW];
+    match continuations::mutating_from(words, known) {
+        Some(m) if first != NONE => p.terminal_allow_from(words, m + 1),
+        _ => first,
+    }
+}
+
+/// Is each command segment `i` runs given as argv covered: by an entry of
+/// its own, or by an entry covering the segment that names the run's
+/// program (SPEC §4.3 round 3)?
+fn given_runs_covered(p: &CompiledPolicy, f: &LineFacts, i: usize) -> bool {
+    let s = &f.line.segments[i];
+    let outer_depth = continuations::mutating_from(&s.words, &s.known).map_or(0, |m| m + 1);
+    f.given_runs(i).all(|(start, words, known)| {
+        allow_covering(p, words, known) != NONE
+            || p.terminal_allow_from(&s.words, outer_depth.max(start + 1)) != NONE
+    })
 }
 
 /// How the entries of the trie match segment `i` (SPEC §4.3, §4.4).

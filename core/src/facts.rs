@@ -153,6 +153,12 @@ pub struct LineFacts {
     pub unparsed_why: Vec<String>,
     /// Segments holding a word whose text comes from an expansion.
     pub has_unknown: bool,
+    /// Commands a segment's program runs given as argv (SPEC §4.3 round 3:
+    /// `find -exec CMD ;`, `xargs CMD`, `npx CMD`, `uv run CMD`…): `(segment,
+    /// start, end)`, the words `segment.words[start..end]` as written. Such
+    /// a run is a segment for allow too: the segment is covered only when
+    /// each of its runs is ([`LineFacts::given_runs`]). Empty on most lines.
+    pub given: Vec<(usize, usize, usize)>,
     /// `runs[run_start[i]..run_start[i + 1]]` are the runs of segment `i`
     /// (the runs are kept in segment order), so reading a segment's runs
     /// costs their number, not every run of the line: a decision stays
@@ -567,6 +573,20 @@ impl LineFacts {
     pub fn builtin_deny(&self) -> Option<&'static str> {
         self.runs()
             .find_map(|r| builtin_deny_known(r.words, r.known))
+    }
+
+    /// The words of each command segment `i` runs given as argv, as
+    /// written (see [`LineFacts::given`]), with the index of their first
+    /// word in the segment.
+    pub fn given_runs(&self, i: usize) -> impl Iterator<Item = (usize, &[String], &[Known])> {
+        let seg = self.line.segments.get(i);
+        self.given
+            .iter()
+            .filter(move |g| g.0 == i)
+            .filter_map(move |&(_, a, b)| {
+                let s = seg?;
+                Some((a, s.words.get(a..b)?, s.known.get(a..b)?))
+            })
     }
 
     /// A run that may be a built-in deny through its unknown words (SPEC

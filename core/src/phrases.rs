@@ -288,6 +288,15 @@ pub const CLASS_CD_IN_SCOPE: &str = "cd-in-scope";
 /// Step 6: no pattern covers the segment.
 pub const CLASS_UNCOVERED: &str = "uncovered";
 
+/// Step 6: a segment its allow entry covers, but not a command it runs
+/// given as argv (SPEC §4.3 round 3: `find -exec rm {} ;`).
+pub fn class_partial(allowed_by: &str, run: &[String]) -> String {
+    format!(
+        "{allowed_by}, but what it runs, `{}`, is not covered by any rule",
+        run.join(" ")
+    )
+}
+
 /// Step 7: the ceiling that holds.
 pub fn trace_ceiling(reason: Reason, phrase: &str) -> String {
     format!("{reason}: {phrase}")

@@ -316,8 +316,34 @@ enum Class {
     Deny(usize),
     Ask(usize),
     Allow(usize),
+    /// Its own words allowed by the entry, but a command it runs given as
+    /// argv (SPEC §4.3 round 3) is not: covered and uncovered at once.
+    Partial(usize),
     CdInScope,
     Uncovered,
+}
+
+/// Does allow entry `e` cover these words (SPEC §3.2 with §6.5: it matches
+/// them and names every mutating continuation in them)?
+fn allow_covers(e: &Entry, words: &[String], known: &[Known]) -> bool {
+    e.pattern.matches_words(words)
+        && continuations::mutating_from(words, known)
+            .is_none_or(|m| e.pattern.tokens().is_some_and(|t| t.len() > m))
+}
+
+/// Is each command segment `i` runs given as argv covered (SPEC §4.3
+/// round 3)? By an entry of its own, or by an entry covering the segment
+/// that names the run's program (`Terminal(npx vitest)` covers the run
+/// `vitest run` of `npx vitest run`).
+fn given_runs_covered(allow: &[Entry], f: &LineFacts, i: usize) -> bool {
+    let s = &f.line.segments[i];
+    f.given_runs(i).all(|(start, words, known)| {
+        allow.iter().any(|e| {
+            allow_covers(e, words, known)
+                || (allow_covers(e, &s.words, &s.known)
+                    && e.pattern.tokens().is_some_and(|t| t.len() > start))
+        })
+    })
 }
 
 /// The word lists deny and ask read for segment `i` (SPEC §4.3): its own
@@ -372,14 +398,16 @@ fn classify(rules: &Rules, req: &Request, f: &LineFacts) -> Vec<Class> {
         } else if let Some(k) = p.ask.iter().position(|e| hit(e) != Hit::No) {
             Class::Ask(k)
         } else if let Some(k) = p.allow.iter().position(|e| {
-            let s = &f.line.segments[i];
             // §3.2: an entry that stops before a mutating continuation
             // (§6.5) does not cover the segment.
-            let covers = continuations::mutating_from(&s.words, &s.known)
-                .is_none_or(|m| e.pattern.tokens().is_some_and(|t| t.len() > m));
-            e.pattern.matches_words(&s.words) && covers
+            let s = &f.line.segments[i];
+            allow_covers(e, &s.words, &s.known)
         }) {
-            Class::Allow(k)
+            if given_runs_covered(&p.allow, f, i) {
+                Class::Allow(k)
+            } else {
+                Class::Partial(k)
+            }
         } else if cd_inside.get(i).copied().unwrap_or(false) {
             Class::CdInScope
         } else {
@@ -401,6 +429,13 @@ fn note_segments(trace: &mut Trace, rules: &Rules, f: &LineFacts, classes: &[Cla
             Class::Deny(k) => by("deny", &p.deny[k]),
             Class::Ask(k) => by("ask", &p.ask[k]),
             Class::Allow(k) => by("allow", &p.allow[k]),
+            Class::Partial(k) => {
+                let run = f
+                    .given_runs(i)
+                    .find(|&(_, w, kn)| !p.allow.iter().any(|e| allow_covers(e, w, kn)))
+                    .map_or(&[][..], |(_, w, _)| w);
+                phrases::class_partial(&by("allow", &p.allow[k]), run)
+            }
             Class::CdInScope => phrases::CLASS_CD_IN_SCOPE.to_string(),
             Class::Uncovered => phrases::CLASS_UNCOVERED.to_string(),
         };
@@ -492,7 +527,9 @@ fn file_terminal(rules: &Rules, f: &LineFacts, classes: &[Class], automatic: boo
         let msg = phrases::segment_ask(words(i), &r);
         return says(Policy::RequireApproval, Reason::FileAsk, Some(r), msg);
     }
-    let uncovered = classes.iter().position(|c| *c == Class::Uncovered);
+    let uncovered = classes
+        .iter()
+        .position(|c| matches!(c, Class::Uncovered | Class::Partial(_)));
     let msg = phrases::compound_uncovered(uncovered.map_or(&[], words));
     if automatic {
         return FileOpinion::Dropped(msg);

@@ -548,16 +548,31 @@ pub fn mutating_from(words: &[String], known: &[Known]) -> Option<usize> {
             }
             None
         }
-        Shape::Expression => (from..words.len()).find(|&i| {
-            let w = &words[i];
-            match classify(row, w, kn(i)) {
-                Word::Unknown | Word::Mutating => true,
-                // An unknown primary counts as mutating.
-                Word::Literal => {
-                    w.starts_with('-') && w.len() > 1 && !row.reading.contains(&w.as_str())
+        Shape::Expression => {
+            let mut i = from;
+            while let Some(w) = words.get(i) {
+                if matches!(w.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+                    // A run, read as a segment of its own (SPEC §4.3):
+                    // its words are not find's primaries.
+                    let end = (i + 1..words.len())
+                        .find(|&j| words[j] == ";" || (words[j] == "+" && words[j - 1] == "{}"));
+                    i = end.map_or(words.len(), |e| e + 1);
+                    continue;
                 }
+                let mutating = match classify(row, w, kn(i)) {
+                    Word::Unknown | Word::Mutating => true,
+                    // An unknown primary counts as mutating.
+                    Word::Literal => {
+                        w.starts_with('-') && w.len() > 1 && !row.reading.contains(&w.as_str())
+                    }
+                };
+                if mutating {
+                    return Some(i);
+                }
+                i += 1;
             }
-        }),
+            None
+        }
     }
 }
 
@@ -667,6 +682,8 @@ mod tests {
             ("find . -name x -fprint out", Some(4)),
             ("find . [-]delete", Some(2)),
             ("find . -newfangled", Some(2)),
+            ("find . -exec grep -l x {} +", None),
+            ("find . -exec rm {} \\; -delete", Some(6)),
             ("ls -la", None),
             ("git status", None),
         ] {

@@ -1252,6 +1252,10 @@ fn runner(
             .collect();
     }
     for s in starts.into_iter().filter(|&s| s < text.len()) {
+        if depth == 0 {
+            // Every possible start must be covered (fail closed).
+            facts.given.push((seg, s, text.len()));
+        }
         if depth >= MAX_INNER_DEPTH {
             facts.unparsed_because("commands nest more than 8 levels deep".to_string());
             return;
@@ -1612,6 +1616,9 @@ fn find_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut
                     text[i]
                 ));
             }
+            if depth == 0 && start < end {
+                facts.given.push((seg, start, end));
+            }
             let sub: Vec<String> = text[start..end].to_vec();
             let known: Vec<Known> = (start..end)
                 .map(|k| {
@@ -1739,6 +1746,9 @@ fn xargs(
             sub.push(String::new());
             known.push(Known::AnyTokens);
         }
+    }
+    if depth == 0 && i < text.len() {
+        facts.given.push((seg, i, text.len()));
     }
     let before = facts.runs.len();
     if depth < MAX_INNER_DEPTH {
