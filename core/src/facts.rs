@@ -1364,18 +1364,37 @@ pub fn cd_target(words: &[String]) -> Option<Option<&str>> {
     Some(words.get(i).map(String::as_str).filter(|t| *t != "-"))
 }
 
-/// Is this merge target protected (SPEC §5 step 7e [hardening])? Its last
-/// `/`-separated component, after trimming blanks and trailing slashes, is
-/// one of [`PROTECTED_BRANCHES`], ignoring case; a missing or empty target
-/// counts as protected.
+/// Is this merge target protected (SPEC §5 step 7e [hardening], round 3)?
+/// Its last `/`-separated component, after trimming blanks and trailing
+/// slashes, is one of [`PROTECTED_BRANCHES`], ignoring case; a missing or
+/// empty target counts as protected. So does any target that is not a
+/// plain branch name ([`plain_branch`]): git reads it as a refspec or a
+/// revision, or a later normalization may make it `main`.
 pub fn protected_branch(target: Option<&str>) -> bool {
     let Some(t) = target else { return true };
+    if !plain_branch(t) {
+        return true;
+    }
     let t = t.trim().trim_end_matches('/').trim();
     let last = t.rsplit('/').next().unwrap_or("").trim();
     last.is_empty()
+        || last.eq_ignore_ascii_case("HEAD")
         || PROTECTED_BRANCHES
             .iter()
             .any(|p| p.eq_ignore_ascii_case(last))
+}
+
+/// A plain branch name (SPEC §5.3 7e, round 3): after trimming ASCII
+/// blanks, only ASCII letters, digits and `._/-`; no leading `-` or `+`;
+/// none of `..`, `@{`, `^`, `~`, `:` (the last three cannot pass the
+/// first test; `@{` neither, `@` not being allowed).
+fn plain_branch(t: &str) -> bool {
+    let t = t.trim_matches(|c: char| c.is_ascii_whitespace());
+    t.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'/' | b'-'))
+        && !t.starts_with('-')
+        && !t.starts_with('+')
+        && !t.contains("..")
 }
 
 #[cfg(test)]
