@@ -92,6 +92,13 @@ const GIT_VALUE_OPTIONS: &[&str] = &[
     "--config-env",
 ];
 
+/// The devices through which bash opens a network connection, with the
+/// external-effect entry each stands for (SPEC §6.1, round 3).
+const NETWORK_DEVICES: [(&str, &[&str]); 2] = [
+    ("/dev/tcp/", &["> /dev/tcp/…"]),
+    ("/dev/udp/", &["> /dev/udp/…"]),
+];
+
 /// Words that never count as outside the scope (SPEC §6.2), exactly.
 pub const DEV_FILES: &[&str] = &["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"];
 
@@ -584,6 +591,23 @@ impl LineFacts {
     pub fn external_effect(&self) -> Option<&'static [&'static str]> {
         self.runs()
             .find_map(|r| external_effect_known(r.words, r.known))
+            .or_else(|| self.network_redirect())
+    }
+
+    /// A redirection to `/dev/tcp/…` or `/dev/udp/…`, in the line or an
+    /// inner line: bash opens a network connection (SPEC §6.1, round 3).
+    /// An unknown target is the scope's (§4.4), not this.
+    fn network_redirect(&self) -> Option<&'static [&'static str]> {
+        let lines = std::iter::once(&self.line).chain(self.inner_lines.iter().map(|(_, l)| l));
+        let targets = lines.flat_map(|l| &l.segments).flat_map(|s| &s.redirects);
+        for r in targets.filter(|r| r.op != "<<<") {
+            for (prefix, entry) in NETWORK_DEVICES {
+                if r.target.starts_with(prefix) {
+                    return Some(entry);
+                }
+            }
+        }
+        None
     }
 
     /// The first privileged run (SPEC §5 step 7b).
