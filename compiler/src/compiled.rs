@@ -22,7 +22,7 @@ use crate::dag::Stage;
 use crate::matcher::{ALLOW, ASK, DENY, NONE};
 use crate::{CompiledPolicy, Resolved};
 use permc_core::decision::{Decision, Origin, Reason, RuleRef, Verdict};
-use permc_core::facts::{self, LineFacts, Scope, ScopeReport};
+use permc_core::facts::{self, protected, LineFacts, Scope, ScopeReport};
 use permc_core::phrases;
 use permc_core::reference;
 use permc_core::request::Request;
@@ -599,10 +599,29 @@ fn ceiling_holds(
             Reason::CeilingContainerRemove,
             phrases::CONTAINER_REMOVE.into(),
         ),
+        Stage::CeilingScope if !automatic && action == ActionType::WriteFile => {
+            let path = protected::write_file_outside(req)?;
+            (Reason::CeilingScope, phrases::outside_scope(&path).into())
+        }
+        Stage::CeilingProtectedPath if action == ActionType::WriteFile => {
+            let path = protected::write_file_protected(req)?;
+            (
+                Reason::CeilingProtectedPath,
+                phrases::protected_path(&path).into(),
+            )
+        }
         Stage::CeilingScope if !automatic => {
             let f = line_of(line, req);
             let w = scope.get(f)?.outside.as_ref()?;
             (Reason::CeilingScope, phrases::outside_scope(w).into())
+        }
+        Stage::CeilingProtectedPath => {
+            let f = line_of(line, req);
+            let shown = protected::protected_path(f, &Scope::of(req)?)?;
+            (
+                Reason::CeilingProtectedPath,
+                phrases::protected_path(&shown).into(),
+            )
         }
         _ => return None,
     };

@@ -10,6 +10,8 @@ use crate::request::{ExecutionMode, Request};
 use permc_grammar::shell::{self, CommandLine, Known};
 use std::borrow::Cow;
 
+pub mod glob;
+pub mod protected;
 mod scope;
 pub mod unknown;
 pub(crate) mod wrappers;

@@ -194,6 +194,11 @@ pub fn outside_scope(word: &str) -> String {
     format!("`{word}` is outside the project scope")
 }
 
+/// Step 7j, `ceiling.protected_path` (SPEC §6.4): what names the path.
+pub fn protected_path(shown: &str) -> String {
+    format!("`{shown}` names a protected path (a rule file or git's own directory, which change what runs or is allowed later)")
+}
+
 // ---------------------------------------------------------------------
 // The steps of `permc explain`: a step's name, then what it found.
 

@@ -336,7 +336,7 @@ pub(crate) fn joints(src: &str, line: &CommandLine) -> Joints {
 /// cannot tell which letter takes it: from the first `/` (`-xf/etc/x`),
 /// and the `..` or `.` the first component ends with (`-xC..`,
 /// `-xC../x`).
-fn values(w: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn values(w: &str) -> impl Iterator<Item = &str> {
     let eq = w.split_once('=').map(|(_, v)| v);
     let dash = w.len() > 2 && w.starts_with('-') && !w.starts_with("--");
     let attached = (dash && w.is_char_boundary(2)).then(|| &w[2..]);

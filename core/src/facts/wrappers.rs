@@ -2389,7 +2389,7 @@ fn program_runs_text(verb: &str, args: &[String]) -> Option<&'static str> {
 /// before the first other word: `git config alias.st push --get` sets
 /// `alias.st` (`--get` is then a value pattern; git 2.47). The value of
 /// `-f`/`--file`, `--blob`, `--type` and `--default` is skipped.
-fn git_config_reads(words: &[String]) -> bool {
+pub(crate) fn git_config_reads(words: &[String]) -> bool {
     let mut i = 0;
     while let Some(w) = words.get(i) {
         if !w.starts_with('-') {
