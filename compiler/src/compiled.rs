@@ -401,6 +401,10 @@ fn classify(
         } else if m.allow != NONE {
             c.first_allow.get_or_insert(m.allow);
             c.any_covered = true;
+        } else if facts::safe_set(&s.words, &s.known) {
+            // A `set` of safe options is classified like cd-in-scope
+            // (SPEC §6.2 round 3).
+            c.any_covered = true;
         } else if facts::cd_target(&s.words).is_some()
             // Only a `cd` segment can be cd-in-scope: the scope is read
             // for it alone, so a line with no uncovered `cd` may never

@@ -1375,6 +1375,61 @@ pub fn scope_root_label(req: &Request) -> Option<String> {
     Some([req.context.execution_mode.name(), ":", last].concat())
 }
 
+/// The `set -o` names SPEC §6.2 (round 3) reads past: they change only
+/// how the shell reports and stops, not what later words become.
+pub const SAFE_SET_NAMES: &[&str] = &[
+    "errexit",
+    "nounset",
+    "pipefail",
+    "xtrace",
+    "verbose",
+    "errtrace",
+    "functrace",
+];
+
+/// Are these `set` words (after `set`) only the safe options of SPEC §6.2
+/// (round 3): `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and their `+` forms,
+/// clusters of them with at most one `o NAME` of [`SAFE_SET_NAMES`] at
+/// the end (`set -euo pipefail`)? `set` alone only prints.
+pub fn safe_set_args(args: &[String]) -> bool {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let Some(rest) = a.strip_prefix('-').or_else(|| a.strip_prefix('+')) else {
+            return false;
+        };
+        if rest.is_empty() {
+            return false;
+        }
+        let named = rest.ends_with('o');
+        let flags = &rest[..rest.len() - usize::from(named)];
+        if !flags
+            .bytes()
+            .all(|b| matches!(b, b'e' | b'u' | b'x' | b'v' | b'E' | b'T'))
+        {
+            return false;
+        }
+        if named {
+            match args.get(i + 1) {
+                Some(n) if SAFE_SET_NAMES.contains(&n.as_str()) => i += 2,
+                _ => return false,
+            }
+        } else {
+            i += 1;
+        }
+    }
+    true
+}
+
+/// Is the segment a `set` of safe options only (SPEC §6.2 round 3),
+/// every word exact? Step 6 classifies it like `cd-in-scope`: it changes
+/// only the shell's own options.
+pub fn safe_set(words: &[String], known: &[Known]) -> bool {
+    let Some(v) = verb_index(words) else {
+        return false;
+    };
+    words[v] == "set" && known.iter().all(|k| *k == Known::Exact) && safe_set_args(&words[v + 1..])
+}
+
 /// The first verb word after assignments.
 pub fn verb_index(words: &[String]) -> Option<usize> {
     words.iter().position(|w| !is_assignment(w))

@@ -377,7 +377,9 @@ fn classify(rules: &Rules, req: &Request, f: &LineFacts) -> Vec<Class> {
             .position(|e| e.pattern.matches_words(&f.line.segments[i].words))
         {
             Class::Allow(k)
-        } else if cd_inside.get(i).copied().unwrap_or(false) {
+        } else if cd_inside.get(i).copied().unwrap_or(false)
+            || facts::safe_set(&f.line.segments[i].words, &f.line.segments[i].known)
+        {
             Class::CdInScope
         } else {
             Class::Uncovered

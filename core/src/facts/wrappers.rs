@@ -1401,6 +1401,21 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
         if rest.is_empty() {
             break;
         }
+        // `-O NAME`/`+O NAME` is `shopt`, `-o NAME` is `set -o`: only
+        // `set`'s safe names are read past (SPEC §4.3 round 3).
+        let named = rest.chars().filter(|c| matches!(c, 'o' | 'O')).count();
+        let unsafe_name = text
+            .get(i + 1..i + 1 + named)
+            .unwrap_or_default()
+            .iter()
+            .find(|n| !super::SAFE_SET_NAMES.contains(&n.as_str()));
+        if let Some(n) = unsafe_name.filter(|_| named > 0) {
+            // Unparsed, and what it runs is still read (a deny denies).
+            facts.unparsed_because(format!(
+                "`{shell} {word} {}` sets a shell option that changes how bash reads the words it runs",
+                short(n)
+            ));
+        }
         let mut takes = 0;
         for c in rest.chars() {
             let ok = if shell == "bash" {
@@ -1978,6 +1993,8 @@ const CODE_RUNNING_VERBS: &[&str] = &[
     "scp",
     "sftp",
     "git",
+    "shopt",
+    "set",
 ];
 
 /// The shapes of [`CODE_RUNNING_VERBS`].
@@ -2056,6 +2073,19 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
         }
         "enable" if args.iter().any(|a| option_has(a, &['f'])) => {
             "`enable -f` loads a shared object's code as a builtin".into()
+        }
+        // SPEC §6.2 (round 3): a shell option changes what later words
+        // become (`globskipdots`, `extglob`, `nullglob`, `dotglob`,
+        // `cdable_vars`) or where a `cd` leaves the shell (`lastpipe`).
+        "shopt"
+            if args.iter().any(|a| may_expand(a))
+                || (args.iter().any(|a| option_has(a, &['s', 'u']))
+                    && args.iter().any(|a| !a.starts_with('-'))) =>
+        {
+            "`shopt` sets or unsets a shell option, which changes how bash reads later words (`lastpipe`, `dotglob`, `extglob`…): permc reads them as bash does without it".into()
+        }
+        "set" if !super::safe_set_args(args) => {
+            "`set` with an option other than `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and `-o errexit|nounset|pipefail|xtrace|verbose|errtrace|functrace` changes how bash reads later words: permc cannot follow it".into()
         }
         "tar" | "gtar" | "bsdtar" | "rsync" | "ssh" | "scp" | "sftp" => {
             let o = program_runs_text(verb, args)?;
