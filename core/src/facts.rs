@@ -7,7 +7,7 @@
 //! same tables ([`EXTERNAL_EFFECT`], [`PRIVILEGED`], [`BUILTIN_DENY`]).
 
 use crate::request::{ExecutionMode, Request};
-use permc_grammar::shell::{self, CommandLine, Known};
+use permc_grammar::shell::{self, CommandLine, Known, Unparsed};
 use std::borrow::Cow;
 
 pub mod glob;
@@ -127,6 +127,10 @@ pub struct Run<'f> {
     pub segment: usize,
     /// The words differ from the segment's own (something was read past).
     pub read_past: bool,
+    /// A guess, for denies only (SPEC §4.3, round 3): what may run behind
+    /// shell keywords or a launcher permc does not place, in a line that
+    /// is unparsed already. The ceilings' tables do not read it.
+    pub guessed: bool,
 }
 
 /// A run as [`LineFacts`] keeps it.
@@ -140,6 +144,7 @@ pub(crate) struct RunData {
     pub(crate) privileged_via: Option<&'static str>,
     pub(crate) segment: usize,
     pub(crate) read_past: bool,
+    pub(crate) guessed: bool,
 }
 
 /// The facts of one terminal command line.
@@ -172,6 +177,8 @@ pub struct LineFacts {
     /// How each segment is joined to the one before (`&&`, `;`…), for the
     /// scope's `cd` (SPEC §6.2).
     pub(crate) joints: scope::Joints,
+    /// Runs read now are guesses ([`Run::guessed`]).
+    pub(crate) guessing: bool,
     /// The reasons of `unparsed_why`, to keep them unique in O(1) each: a
     /// line of many distinct expansions (`$a1;$a2;…`) has as many reasons.
     /// Built past [`FEW_REASONS`] (a scan finds repeats among fewer), so
@@ -421,17 +428,19 @@ impl LineFacts {
         // runs are pushed into `facts`), then put back: moving a vector
         // moves its header only.
         let line_segments = std::mem::take(&mut facts.line.segments);
+        // A deny still denies in an unparsed line: a segment led by shell
+        // keywords is read past them too (SPEC §4.3, round 3).
+        let keywords = facts.unparsed && facts.line.unparsed.contains(&Unparsed::Keyword);
         for (i, seg) in line_segments.iter().enumerate() {
             facts.has_unknown |= !seg.known.all_exact();
-            wrappers::collect_runs(
-                wrappers::Words {
-                    text: &seg.words,
-                    known: &seg.known,
-                },
-                i,
-                0,
-                facts,
-            );
+            let words = || wrappers::Words {
+                text: &seg.words,
+                known: &seg.known,
+            };
+            wrappers::collect_runs(words(), i, 0, facts);
+            if keywords {
+                wrappers::behind_keywords(words(), i, facts);
+            }
         }
         // The placeholder `take` left is still empty: the runs never touch
         // the line.
@@ -502,6 +511,7 @@ impl LineFacts {
             privileged_via: r.privileged_via,
             segment: r.segment,
             read_past: r.read_past,
+            guessed: r.guessed,
         }
     }
 
@@ -556,6 +566,7 @@ impl LineFacts {
             privileged_via: None,
             segment: seg,
             read_past: true,
+            guessed: self.guessing,
         });
     }
 
@@ -592,6 +603,7 @@ impl LineFacts {
     /// §4.4: a possible ceiling acts as a match).
     pub fn external_effect(&self) -> Option<&'static [&'static str]> {
         self.runs()
+            .filter(|r| !r.guessed)
             .find_map(|r| external_effect_known(r.words, r.known))
             .or_else(|| self.network_redirect())
     }
@@ -614,7 +626,7 @@ impl LineFacts {
 
     /// The first privileged run (SPEC §5 step 7b).
     pub fn privileged(&self) -> Option<Run<'_>> {
-        self.runs().find(|r| r.privileged)
+        self.runs().find(|r| r.privileged && !r.guessed)
     }
 
     /// The runs of segment `i` whose words differ from the segment's own

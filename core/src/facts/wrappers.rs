@@ -897,6 +897,7 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
         }
         if let Some((_, why)) = UNREADABLE.iter().find(|(v, _)| *v == verb) {
             facts.unparsed_because((*why).to_string());
+            behind_unplaced(&words, i, seg, depth, facts);
             break;
         }
         let Some(wr) = wrapper(verb) else { break };
@@ -976,6 +977,89 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
     let verb = push_run(&words, i, seg, via, read_past, depth == 0, facts);
     if let Some(verb) = verb.filter(|v| super::has_shape(&RUNNER_SHAPES, v)) {
         runner(&words, i, verb, false, seg, depth, facts);
+    }
+}
+
+/// At most this many guesses of the command behind a launcher permc does
+/// not place ([`behind_unplaced`]).
+const MAX_GUESSES: usize = 4;
+
+/// The words from `k` on, as a word sequence of their own.
+fn from<'a>(words: &Words<'a>, k: usize) -> Words<'a> {
+    Words {
+        text: words.text.get(k..).unwrap_or_default(),
+        known: words.known.get(k..).unwrap_or_default(),
+    }
+}
+
+/// A deny still denies in an unparsed line (SPEC §4.3, round 3): behind a
+/// launcher whose options permc does not place (`unshare rm -rf /`,
+/// `numactl -C 0 rm -rf /`), each word that may be the command — the
+/// first word that is no option, and the next one while the word before
+/// may be an option's value — is read as a run, so the built-ins and the
+/// deny entries see it. The line is unparsed already: no run read here
+/// can approve anything.
+fn behind_unplaced(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+    if depth >= MAX_INNER_DEPTH {
+        return;
+    }
+    let text = words.text;
+    let mut after_option = false;
+    let mut guesses = 0;
+    let was = std::mem::replace(&mut facts.guessing, true);
+    for (k, w) in text.iter().enumerate().skip(at + 1) {
+        if words.known(k) != Known::Exact {
+            break;
+        }
+        if w == "--" {
+            collect_runs(from(words, k + 1), seg, depth + 1, facts);
+            break;
+        }
+        if w.len() > 1 && w.starts_with('-') {
+            after_option = true;
+            continue;
+        }
+        collect_runs(from(words, k), seg, depth + 1, facts);
+        guesses += 1;
+        if !after_option || guesses >= MAX_GUESSES {
+            break;
+        }
+        after_option = false;
+    }
+    facts.guessing = was;
+}
+
+/// A deny still denies in an unparsed line (SPEC §4.3, round 3): a
+/// segment that starts with shell keywords (`then git push`, `do rm -rf
+/// /`, `while git push`, `case x in git push`) is also read past them, as
+/// a run of its own, when the reader found a keyword at command position.
+pub(crate) fn behind_keywords(words: Words<'_>, seg: usize, facts: &mut LineFacts) {
+    let text = words.text;
+    let mut k = 0;
+    while let Some(w) = text.get(k) {
+        match w.as_str() {
+            "if" | "then" | "elif" | "else" | "while" | "until" | "do" | "!" | "{" | "time"
+            | "coproc" => k += 1,
+            "case" => {
+                // `case WORD in [(]PATTERN)`: the command follows.
+                k += 2;
+                if text.get(k).is_some_and(|w| w == "in") {
+                    k += 1;
+                }
+                if text.get(k).is_some_and(|w| w == "(") {
+                    k += 1;
+                }
+                if text.get(k).is_some_and(|w| w.ends_with(')')) {
+                    k += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    if k > 0 && k < text.len() {
+        let was = std::mem::replace(&mut facts.guessing, true);
+        collect_runs(from(&words, k), seg, 1, facts);
+        facts.guessing = was;
     }
 }
 
@@ -1953,6 +2037,7 @@ fn push_run<'w>(
         privileged_via: via,
         segment: seg,
         read_past: differs,
+        guessed: facts.guessing,
     });
     verb
 }
