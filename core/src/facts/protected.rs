@@ -367,15 +367,16 @@ pub fn protected_path(facts: &LineFacts, scope: &Scope<'_>) -> Option<String> {
         }
     }
     for (i, s) in facts.line.segments.iter().enumerate() {
-        let runs: Vec<&[String]> = facts.runs_of(i).map(|r| r.words).collect();
-        if let Some(shown) = segment(&here, &s.words, &s.known, &s.redirects, &runs) {
+        let runs = || facts.runs_of(i).map(|r| r.words);
+        if let Some(shown) = segment(&here, &s.words, &s.known, &s.redirects, runs) {
             return Some(shown);
         }
     }
     for (_, l) in &facts.inner_lines {
         for s in &l.segments {
             let run = verb_index(&s.words).map_or(&[][..], |v| &s.words[v..]);
-            if let Some(shown) = segment(&here, &s.words, &s.known, &s.redirects, &[run]) {
+            let runs = || std::iter::once(run);
+            if let Some(shown) = segment(&here, &s.words, &s.known, &s.redirects, runs) {
                 return Some(shown);
             }
         }
@@ -446,26 +447,26 @@ pub fn write_file_protected(req: &Request) -> Option<String> {
 }
 
 /// One segment: its redirections, its runs' git configuration, its words.
-fn segment(
+/// `runs` gives the words of each run of the segment (read past wrappers).
+fn segment<'r, I: Iterator<Item = &'r [String]>>(
     here: &Here<'_>,
     words: &[String],
     known: &[Known],
     redirects: &[Redirect],
-    runs: &[&[String]],
+    runs: impl Fn() -> I,
 ) -> Option<String> {
     for r in redirects {
         if r.known == Known::Exact && writes(r) && here.names(&r.target) {
             return Some(format!("{} {}", r.op, r.target));
         }
     }
-    if let Some(run) = runs.iter().find(|r| git_writes_config(r)) {
+    if let Some(run) = runs().find(|r| git_writes_config(r)) {
         return Some(run.join(" "));
     }
-    if runs.iter().all(|r| reads_only(r)) {
+    if runs().all(reads_only) {
         // Only the values these programs write.
-        return runs
-            .iter()
-            .flat_map(|r| written_values(r))
+        return runs()
+            .flat_map(written_values)
             .find(|v| here.names(v))
             .map(str::to_string);
     }
