@@ -52,6 +52,12 @@ fn class(name: &str) -> Option<fn(char) -> bool> {
     })
 }
 
+/// How many `[` may start a scan that finds no `]` ([`tokens`]).
+const MAX_FAILED_SETS: usize = 64;
+
+/// The longest class name (`xdigit`), with room to spare.
+const MAX_CLASS_NAME: usize = 8;
+
 /// The set of a `[` at `chars[at]`, and the index after its `]`; `None`
 /// when no `]` closes it (then the `[` is literal).
 fn set(chars: &[char], at: usize) -> Option<(Token, usize)> {
@@ -69,7 +75,9 @@ fn set(chars: &[char], at: usize) -> Option<(Token, usize)> {
         }
         first = false;
         if c == '[' && chars.get(i + 1) == Some(&':') {
-            let rest = &chars[i + 2..];
+            // Class names are short: look no further (a set of many `[:`
+            // stays linear).
+            let rest = &chars[i + 2..chars.len().min(i + 2 + MAX_CLASS_NAME + 2)];
             if let Some(end) = rest.windows(2).position(|w| w == [':', ']']) {
                 let name: String = rest[..end].iter().collect();
                 // An unknown class matches nothing, as in bash.
@@ -98,6 +106,8 @@ fn set(chars: &[char], at: usize) -> Option<(Token, usize)> {
 
 fn tokens(glob: &str) -> Vec<Token> {
     let chars: Vec<char> = glob.chars().collect();
+    let last_close = chars.iter().rposition(|&c| c == ']');
+    let mut failed = 0;
     let mut out = Vec::with_capacity(chars.len());
     let mut i = 0;
     while let Some(&c) = chars.get(i) {
@@ -117,12 +127,26 @@ fn tokens(glob: &str) -> Vec<Token> {
                 out.push(Token::Lit(chars.get(i + 1).copied().unwrap_or('\\')));
                 i += 2;
             }
+            // No `]` after it (past a first one, which is literal): no
+            // set can close, so no scan (a word of many `[` stays linear).
+            '[' if last_close.is_none_or(|k| k <= i + 1) => {
+                out.push(Token::Lit('['));
+                i += 1;
+            }
+            // Past a few scans that found no `]` (each may read to the
+            // end), a `[` stands for any one character: fail closed, and
+            // linear.
+            '[' if failed >= MAX_FAILED_SETS => {
+                out.push(Token::One);
+                i += 1;
+            }
             '[' => match set(&chars, i) {
                 Some((t, next)) => {
                     out.push(t);
                     i = next;
                 }
                 None => {
+                    failed += 1;
                     out.push(Token::Lit('['));
                     i += 1;
                 }
@@ -265,5 +289,11 @@ mod tests {
         let g = "*a".repeat(2000);
         let t = "a".repeat(1999);
         assert!(!m(&g, &t));
+        let opens = "[".repeat(200_000);
+        assert!(!m(&opens, ".git"));
+        let classes = format!("[{}]", "[:".repeat(100_000));
+        assert!(!m(&classes, ".git"));
+        let failing = format!("{}]", "[[:a:]".repeat(50_000));
+        assert!(!m(&failing, ".git"));
     }
 }

@@ -161,14 +161,19 @@ impl Here<'_> {
         if names_git(t) {
             return true;
         }
-        let trimmed = t.trim_end_matches('/');
+        // `x/permissions.json/.` is the file itself: trailing `/` and `/.`
+        // go (in a loop, never recursion: a word may be 256 KiB of them).
+        let mut trimmed = t.trim_end_matches('/');
+        while let Some(rest) = trimmed.strip_suffix("/.") {
+            trimmed = rest.trim_end_matches('/');
+        }
         let (dir, last) = match trimmed.rfind('/') {
             Some(k) => (&trimmed[..k + 1], &trimmed[k + 1..]),
             None => ("", trimmed),
         };
         if last == "." || last == ".." {
-            // `x/permissions.json/.` is the file itself; `..` names a folder.
-            return last == "." && self.names(dir);
+            // A folder (the current one, or a parent), no file.
+            return false;
         }
         if !has_glob(last) {
             return protected_name(last);
@@ -557,6 +562,9 @@ mod tests {
         assert!(at("rm config", "/p/.git").is_some());
         assert!(named("sudo tee .git/config").is_some());
         assert!(named("mv a.json b.json").is_none());
+        assert!(named("cp x permissions.json/./").is_some());
+        let deep = format!("cp x a{}", "/.".repeat(100_000));
+        assert!(named(&deep).is_none());
         assert!(named("rsync -av --exclude .git src/ dst/").is_none());
         assert!(named("tar --exclude=.git -czf a.tgz .").is_none());
         assert!(named("gh api repos/o/r/issues --paginate --jq .[].title").is_none());
