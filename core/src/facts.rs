@@ -1498,6 +1498,84 @@ mod tests {
         s.split(' ').map(str::to_string).collect()
     }
 
+    /// SPEC §6.2 round 3: `set`'s safe options, clusters with at most one
+    /// `o NAME` at the end.
+    #[test]
+    fn safe_set_options() {
+        for ok in [
+            "-euo pipefail",
+            "-Eeuo pipefail",
+            "-ex",
+            "+ex",
+            "-e -u -o nounset",
+            "-T",
+        ] {
+            assert!(safe_set_args(&w(ok)), "{ok}");
+        }
+        assert!(safe_set_args(&[]));
+        for bad in [
+            "-f",
+            "--",
+            "-- a",
+            "-o posix",
+            "-o",
+            "-oo pipefail errexit",
+            "-eo",
+            "x",
+            "-",
+            "+o vi",
+        ] {
+            assert!(!safe_set_args(&w(bad)), "{bad}");
+        }
+    }
+
+    /// SPEC §5.3 7e round 3: only a plain branch name may be unprotected.
+    #[test]
+    fn merge_targets() {
+        for p in [
+            "HEAD:main",
+            "+x",
+            "x..y",
+            "HEAD",
+            "a/HEAD",
+            "-x",
+            "x@{0}",
+            "x~1",
+            "x^",
+            "ｍａｉｎ",
+            "x\u{200b}",
+            "",
+        ] {
+            assert!(protected_branch(Some(p)), "{p}");
+        }
+        for u in ["feature-x", "team/fix_1.2", " feature-x ", "headline"] {
+            assert!(!protected_branch(Some(u)), "{u}");
+        }
+    }
+
+    /// A deny still denies in an unparsed line (SPEC §4.3 round 3): the
+    /// runs behind keywords and unplaced launchers are guesses, read by
+    /// the built-ins but not by the ceilings' tables.
+    #[test]
+    fn guessed_runs_deny_only() {
+        let f = LineFacts::of("unshare git push");
+        assert!(f.unparsed);
+        assert!(f.runs().any(|r| r.guessed && r.words == w("git push")));
+        assert!(f.external_effect().is_none());
+        assert!(LineFacts::of("numactl -C 0 rm -rf /")
+            .builtin_deny()
+            .is_some());
+        assert!(LineFacts::of("numactl -C 0 echo rm -rf /")
+            .builtin_deny()
+            .is_none());
+        let f = LineFacts::of("if true; then sudo git push; fi");
+        assert!(f.runs().any(|r| r.guessed && r.words == w("git push")));
+        assert!(f.privileged().is_none());
+        assert!(LineFacts::of("if true; then rm -rf /; fi")
+            .builtin_deny()
+            .is_some());
+    }
+
     /// The reasons stay unique and in first-seen order on both sides of
     /// [`FEW_REASONS`] (a scan below it, a set above).
     #[test]
