@@ -1481,7 +1481,7 @@ pub fn protected_branch(target: Option<&str>) -> bool {
 /// blanks, only ASCII letters, digits and `._/-`; no leading `-` or `+`;
 /// none of `..`, `@{`, `^`, `~`, `:` (the last three cannot pass the
 /// first test; `@{` neither, `@` not being allowed).
-fn plain_branch(t: &str) -> bool {
+pub(crate) fn plain_branch(t: &str) -> bool {
     let t = t.trim_matches(|c: char| c.is_ascii_whitespace());
     t.bytes()
         .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'/' | b'-'))

@@ -176,8 +176,16 @@ pub fn typed_external(action: ActionType) -> String {
 
 /// Step 7e, `ceiling.protected_merge`.
 pub fn protected_merge(target: Option<&str>) -> String {
-    let t = target.unwrap_or("(no target)");
-    format!("the merge targets the protected branch `{t}`")
+    match target {
+        Some(t) if !crate::facts::plain_branch(t) => format!(
+            "the merge target `{}` is not a plain branch name (git may read it as a refspec or a revision, or it may stand for a protected branch)",
+            t.escape_debug()
+        ),
+        _ => {
+            let t = target.unwrap_or("(no target)");
+            format!("the merge targets the protected branch `{t}`")
+        }
+    }
 }
 
 /// Step 7f, `ceiling.instruction_patch`.
