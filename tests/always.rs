@@ -558,7 +558,8 @@ fn check_recorded(cmd: &str) -> Result<(), TestCaseError> {
             }
             // Recording and deciding the same command: past no ceiling, and
             // when every segment is covered, the file allows it (or the
-            // scope ceiling, or a built-in deny, has the last word).
+            // scope ceiling, a protected path (SPEC §6.4), or a built-in
+            // deny, has the last word).
             let rules = rules_with_allow(&texts, "{}");
             let covered = facts.line.segments.iter().all(|s| {
                 rules
@@ -572,7 +573,10 @@ fn check_recorded(cmd: &str) -> Result<(), TestCaseError> {
                     prop_assert!(
                         matches!(
                             reason,
-                            Reason::FileAllow | Reason::CeilingScope | Reason::BuiltinDeny
+                            Reason::FileAllow
+                                | Reason::CeilingScope
+                                | Reason::CeilingProtectedPath
+                                | Reason::BuiltinDeny
                         ),
                         "{cmd:?} with {texts:?}: {policy} {reason}"
                     );

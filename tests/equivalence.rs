@@ -138,7 +138,7 @@ fn pattern() -> impl Strategy<Value = String> {
         8 => prop::collection::vec(pattern_token(), 1..4).prop_map(|t| format!("Terminal({})", t.join(" "))),
         1 => Just("Terminal()".to_string()),
         1 => prop::sample::select(&[
-            "GitPush()", "GitCommit()", "GitMerge()", "PrOpen()", "GitPush(x)", "InstructionPatch()",
+            "GitPush()", "GitCommit()", "GitMerge()", "PrOpen()", "GitPush(x)", "InstructionPatch()", "WriteFile()",
             "Terminal(cd src && npm test)", "Terminal(ls > x)", "Spend()", "ContainerRemove()",
         ][..]).prop_map(str::to_string),
     ]
@@ -199,6 +199,13 @@ const EXPANSIONS: &[&str] = &[
     "-xf/etc/x",
     "-C..",
     "k=/abs",
+    // Protected paths (SPEC §6.4) and globs that may reach them.
+    ".git/config",
+    "permissions.json",
+    ".gi?",
+    "*.json",
+    "x.permc",
+    "--output=autonomy.json",
 ];
 
 /// … and as the verb.
@@ -264,6 +271,8 @@ fn simple_segment() -> impl Strategy<Value = String> {
                 " > /etc/x",
                 " > out",
                 " < ../in",
+                " >> .git/config",
+                " < permissions.json",
             ][..],
         ),
         prop::option::weighted(0.15, prop::collection::vec(arg(), 1..3)),
@@ -361,6 +370,7 @@ const TYPES: &[&str] = &[
     "container_remove",
     "spend",
     "parallelize",
+    "write_file",
 ];
 
 fn request() -> impl Strategy<Value = Value> {
@@ -372,9 +382,24 @@ fn request() -> impl Strategy<Value = Value> {
         prop::sample::select(&["viewer", "developer", "maintainer", "owner", "owner"][..]),
         prop::sample::select(&["container", "mounted", "runner"][..]),
         any::<bool>(),
-        prop::sample::select(&["main", "refs/heads/dev", "feature/x", ""][..]),
+        prop::sample::select(&["main", "refs/heads/dev", "feature/x", "", "HEAD:main", "+x"][..]),
+        // write_file's `path` (SPEC §10.1).
+        prop::sample::select(
+            &[
+                "",
+                "src/a.ts",
+                ".git/config",
+                "permissions.json",
+                "/etc/x",
+                "~/x",
+                "../q/x",
+                "/p/.GIT",
+                "/work/x",
+                "/tmp/x",
+            ][..],
+        ),
     )
-        .prop_map(|(t, cmd, cwd, agent, role, mode, running, branch)| {
+        .prop_map(|(t, cmd, cwd, agent, role, mode, running, branch, path)| {
             let mut action = json!({"type": t, "command": cmd});
             if !cwd.is_empty() {
                 action["cwd"] = json!(cwd);
@@ -384,6 +409,9 @@ fn request() -> impl Strategy<Value = Value> {
             }
             if !branch.is_empty() {
                 action["targetBranch"] = json!(branch);
+            }
+            if !path.is_empty() {
+                action["path"] = json!(path);
             }
             json!({"action": action, "context": {"role": role, "executionMode": mode,
                    "containerRunning": running, "projectScopeRoot": "/p"}})

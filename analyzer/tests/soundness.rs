@@ -46,6 +46,7 @@ fn request(kind: ActionType, command: Option<String>) -> Request {
             cwd: None,
             agent: None,
             target_branch: Some("feature/x".into()),
+            path: None,
         },
         context: Context {
             role: Role::Owner,

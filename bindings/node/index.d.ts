@@ -11,6 +11,8 @@ export interface Request {
     cwd?: string | null;
     agent?: string | null;
     targetBranch?: string | null;
+    /** write_file: the file written (SPEC §10.1); needs `projectScopeRoot`. */
+    path?: string | null;
   };
   context: {
     role: "viewer" | "developer" | "maintainer" | "owner" | (string & {});
@@ -24,7 +26,7 @@ export interface Request {
 
 export interface Decision {
   policy: "auto_approve" | "require_approval" | "deny";
-  /** A reason of SPEC §5.3: `file.allow`, `ceiling.scope`… */
+  /** A reason of SPEC §5.3: `file.allow`, `ceiling.scope`, `ceiling.protected_path`… */
   reason: string;
   rule?: string;
   source?: string;

@@ -33,7 +33,7 @@ use std::fmt;
 /// The magic number.
 pub const MAGIC: [u8; 8] = *b"PERMC\x00AR";
 /// The format version this build reads and writes.
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 const HEADER: usize = 48;
 
 /// The hashes of the rule files an artifact was compiled from.

@@ -22,7 +22,7 @@ use crate::dag::Stage;
 use crate::matcher::{ALLOW, ASK, DENY, NONE};
 use crate::{CompiledPolicy, Resolved};
 use permc_core::decision::{Decision, Origin, Reason, RuleRef, Verdict};
-use permc_core::facts::{self, continuations, LineFacts, Scope, ScopeReport};
+use permc_core::facts::{self, continuations, protected, LineFacts, Scope, ScopeReport};
 use permc_core::phrases;
 use permc_core::reference;
 use permc_core::request::Request;
@@ -406,6 +406,10 @@ fn classify(
                 // §4.3 round 3): covered and uncovered at once.
                 c.first_uncovered.get_or_insert(i);
             }
+        } else if facts::safe_set(&s.words, &s.known) {
+            // A `set` of safe options is classified like cd-in-scope
+            // (SPEC §6.2 round 3).
+            c.any_covered = true;
         } else if facts::cd_target(&s.words).is_some()
             // Only a `cd` segment can be cd-in-scope: the scope is read
             // for it alone, so a line with no uncovered `cd` may never
@@ -633,10 +637,29 @@ fn ceiling_holds(
             Reason::CeilingContainerRemove,
             phrases::CONTAINER_REMOVE.into(),
         ),
+        Stage::CeilingScope if !automatic && action == ActionType::WriteFile => {
+            let path = protected::write_file_outside(req)?;
+            (Reason::CeilingScope, phrases::outside_scope(&path).into())
+        }
+        Stage::CeilingProtectedPath if action == ActionType::WriteFile => {
+            let path = protected::write_file_protected(req)?;
+            (
+                Reason::CeilingProtectedPath,
+                phrases::protected_path(&path).into(),
+            )
+        }
         Stage::CeilingScope if !automatic => {
             let f = line_of(line, req);
             let w = scope.get(f)?.outside.as_ref()?;
             (Reason::CeilingScope, phrases::outside_scope(w).into())
+        }
+        Stage::CeilingProtectedPath => {
+            let f = line_of(line, req);
+            let shown = protected::protected_path(f, &Scope::of(req)?)?;
+            (
+                Reason::CeilingProtectedPath,
+                phrases::protected_path(&shown).into(),
+            )
         }
         _ => return None,
     };

@@ -61,11 +61,13 @@ pub enum Stage {
     /// 7.0 `unknown.word`: a deny pattern or a built-in matches only
     /// possibly (SPEC §4.4). Numbered last so the bytes of the others stay.
     CeilingUnknownWord = 18,
+    /// 7j `ceiling.protected_path` (SPEC §6.4).
+    CeilingProtectedPath = 19,
 }
 
 impl Stage {
     /// Every stage, by code (SPEC §5.3's order, 7.0 added last).
-    pub const ALL: [Stage; 19] = [
+    pub const ALL: [Stage; 20] = [
         Stage::Start,
         Stage::Iam,
         Stage::Builtins,
@@ -85,6 +87,7 @@ impl Stage {
         Stage::Return,
         Stage::Deny,
         Stage::CeilingUnknownWord,
+        Stage::CeilingProtectedPath,
     ];
 
     /// The stage of a code, if it is one.
@@ -112,6 +115,7 @@ impl Stage {
             Stage::CeilingParallelism => "7g. ceiling.parallelism",
             Stage::CeilingContainerRemove => "7h. ceiling.container_remove",
             Stage::CeilingScope => "7i. ceiling.scope",
+            Stage::CeilingProtectedPath => "7j. ceiling.protected_path",
             Stage::Return => "8. return current",
             Stage::Deny => "deny",
         }
@@ -168,8 +172,9 @@ fn needed(t: ActionType, shape: &Shape) -> Vec<Stage> {
         ActionType::ContainerRemove => v.push(Stage::CeilingContainerRemove),
         _ => {}
     }
-    if terminal {
-        v.push(Stage::CeilingScope);
+    // write_file: its `path` (SPEC §10.1, round 3).
+    if terminal || t == ActionType::WriteFile {
+        v.extend([Stage::CeilingScope, Stage::CeilingProtectedPath]);
     }
     v
 }
@@ -393,7 +398,8 @@ mod tests {
                 Stage::CeilingExternalEffect,
                 Stage::CeilingPrivileged,
                 Stage::CeilingUnparsed,
-                Stage::CeilingScope
+                Stage::CeilingScope,
+                Stage::CeilingProtectedPath
             ]
         );
         assert_eq!(

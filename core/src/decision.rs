@@ -46,11 +46,13 @@ pub enum Reason {
     CeilingParallelism,
     CeilingContainerRemove,
     CeilingScope,
+    /// A protected path is named (SPEC §6.4, §5.3 step 7j).
+    CeilingProtectedPath,
 }
 
 impl Reason {
     /// Every reason.
-    pub const ALL: [Reason; 22] = [
+    pub const ALL: [Reason; 23] = [
         Reason::IamMinRole,
         Reason::BuiltinDeny,
         Reason::AutonomyDeny,
@@ -73,6 +75,7 @@ impl Reason {
         Reason::CeilingParallelism,
         Reason::CeilingContainerRemove,
         Reason::CeilingScope,
+        Reason::CeilingProtectedPath,
     ];
 
     /// The name of SPEC §5.3 (`file.allow`, `ceiling.scope`…).
@@ -100,6 +103,7 @@ impl Reason {
             Reason::CeilingParallelism => "ceiling.parallelism",
             Reason::CeilingContainerRemove => "ceiling.container_remove",
             Reason::CeilingScope => "ceiling.scope",
+            Reason::CeilingProtectedPath => "ceiling.protected_path",
         }
     }
 

@@ -7,11 +7,12 @@
 //! same tables ([`EXTERNAL_EFFECT`], [`PRIVILEGED`], [`BUILTIN_DENY`]).
 
 use crate::request::{ExecutionMode, Request};
-use permc_grammar::shell::{self, CommandLine, Known};
+use permc_grammar::shell::{self, CommandLine, Known, Unparsed};
 use std::borrow::Cow;
 
 pub mod continuations;
 pub mod glob;
+pub mod protected;
 mod scope;
 pub mod unknown;
 pub(crate) mod wrappers;
@@ -94,6 +95,13 @@ const GIT_VALUE_OPTIONS: &[&str] = &[
     "--config-env",
 ];
 
+/// The devices through which bash opens a network connection, with the
+/// external-effect entry each stands for (SPEC §6.1, round 3).
+const NETWORK_DEVICES: [(&str, &[&str]); 2] = [
+    ("/dev/tcp/", &["> /dev/tcp/…"]),
+    ("/dev/udp/", &["> /dev/udp/…"]),
+];
+
 /// Words that never count as outside the scope (SPEC §6.2), exactly.
 pub const DEV_FILES: &[&str] = &["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"];
 
@@ -120,6 +128,10 @@ pub struct Run<'f> {
     pub segment: usize,
     /// The words differ from the segment's own (something was read past).
     pub read_past: bool,
+    /// A guess, for denies only (SPEC §4.3, round 3): what may run behind
+    /// shell keywords or a launcher permc does not place, in a line that
+    /// is unparsed already. The ceilings' tables do not read it.
+    pub guessed: bool,
 }
 
 /// A run as [`LineFacts`] keeps it.
@@ -133,6 +145,7 @@ pub(crate) struct RunData {
     pub(crate) privileged_via: Option<&'static str>,
     pub(crate) segment: usize,
     pub(crate) read_past: bool,
+    pub(crate) guessed: bool,
 }
 
 /// The facts of one terminal command line.
@@ -171,6 +184,8 @@ pub struct LineFacts {
     /// How each segment is joined to the one before (`&&`, `;`…), for the
     /// scope's `cd` (SPEC §6.2).
     pub(crate) joints: scope::Joints,
+    /// Runs read now are guesses ([`Run::guessed`]).
+    pub(crate) guessing: bool,
     /// The reasons of `unparsed_why`, to keep them unique in O(1) each: a
     /// line of many distinct expansions (`$a1;$a2;…`) has as many reasons.
     /// Built past [`FEW_REASONS`] (a scan finds repeats among fewer), so
@@ -420,17 +435,19 @@ impl LineFacts {
         // runs are pushed into `facts`), then put back: moving a vector
         // moves its header only.
         let line_segments = std::mem::take(&mut facts.line.segments);
+        // A deny still denies in an unparsed line: a segment led by shell
+        // keywords is read past them too (SPEC §4.3, round 3).
+        let keywords = facts.unparsed && facts.line.unparsed.contains(&Unparsed::Keyword);
         for (i, seg) in line_segments.iter().enumerate() {
             facts.has_unknown |= !seg.known.all_exact();
-            wrappers::collect_runs(
-                wrappers::Words {
-                    text: &seg.words,
-                    known: &seg.known,
-                },
-                i,
-                0,
-                facts,
-            );
+            let words = || wrappers::Words {
+                text: &seg.words,
+                known: &seg.known,
+            };
+            wrappers::collect_runs(words(), i, 0, facts);
+            if keywords {
+                wrappers::behind_keywords(words(), i, facts);
+            }
         }
         // The placeholder `take` left is still empty: the runs never touch
         // the line.
@@ -501,6 +518,7 @@ impl LineFacts {
             privileged_via: r.privileged_via,
             segment: r.segment,
             read_past: r.read_past,
+            guessed: r.guessed,
         }
     }
 
@@ -555,6 +573,7 @@ impl LineFacts {
             privileged_via: None,
             segment: seg,
             read_past: true,
+            guessed: self.guessing,
         });
     }
 
@@ -605,12 +624,30 @@ impl LineFacts {
     /// §4.4: a possible ceiling acts as a match).
     pub fn external_effect(&self) -> Option<&'static [&'static str]> {
         self.runs()
+            .filter(|r| !r.guessed)
             .find_map(|r| external_effect_known(r.words, r.known))
+            .or_else(|| self.network_redirect())
+    }
+
+    /// A redirection to `/dev/tcp/…` or `/dev/udp/…`, in the line or an
+    /// inner line: bash opens a network connection (SPEC §6.1, round 3).
+    /// An unknown target is the scope's (§4.4), not this.
+    fn network_redirect(&self) -> Option<&'static [&'static str]> {
+        let lines = std::iter::once(&self.line).chain(self.inner_lines.iter().map(|(_, l)| l));
+        let targets = lines.flat_map(|l| &l.segments).flat_map(|s| &s.redirects);
+        for r in targets.filter(|r| r.op != "<<<") {
+            for (prefix, entry) in NETWORK_DEVICES {
+                if r.target.starts_with(prefix) {
+                    return Some(entry);
+                }
+            }
+        }
+        None
     }
 
     /// The first privileged run (SPEC §5 step 7b).
     pub fn privileged(&self) -> Option<Run<'_>> {
-        self.runs().find(|r| r.privileged)
+        self.runs().find(|r| r.privileged && !r.guessed)
     }
 
     /// The runs of segment `i` whose words differ from the segment's own
@@ -1390,6 +1427,61 @@ pub fn scope_root_label(req: &Request) -> Option<String> {
     Some([req.context.execution_mode.name(), ":", last].concat())
 }
 
+/// The `set -o` names SPEC §6.2 (round 3) reads past: they change only
+/// how the shell reports and stops, not what later words become.
+pub const SAFE_SET_NAMES: &[&str] = &[
+    "errexit",
+    "nounset",
+    "pipefail",
+    "xtrace",
+    "verbose",
+    "errtrace",
+    "functrace",
+];
+
+/// Are these `set` words (after `set`) only the safe options of SPEC §6.2
+/// (round 3): `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and their `+` forms,
+/// clusters of them with at most one `o NAME` of [`SAFE_SET_NAMES`] at
+/// the end (`set -euo pipefail`)? `set` alone only prints.
+pub fn safe_set_args(args: &[String]) -> bool {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let Some(rest) = a.strip_prefix('-').or_else(|| a.strip_prefix('+')) else {
+            return false;
+        };
+        if rest.is_empty() {
+            return false;
+        }
+        let named = rest.ends_with('o');
+        let flags = &rest[..rest.len() - usize::from(named)];
+        if !flags
+            .bytes()
+            .all(|b| matches!(b, b'e' | b'u' | b'x' | b'v' | b'E' | b'T'))
+        {
+            return false;
+        }
+        if named {
+            match args.get(i + 1) {
+                Some(n) if SAFE_SET_NAMES.contains(&n.as_str()) => i += 2,
+                _ => return false,
+            }
+        } else {
+            i += 1;
+        }
+    }
+    true
+}
+
+/// Is the segment a `set` of safe options only (SPEC §6.2 round 3),
+/// every word exact? Step 6 classifies it like `cd-in-scope`: it changes
+/// only the shell's own options.
+pub fn safe_set(words: &[String], known: &[Known]) -> bool {
+    let Some(v) = verb_index(words) else {
+        return false;
+    };
+    words[v] == "set" && known.iter().all(|k| *k == Known::Exact) && safe_set_args(&words[v + 1..])
+}
+
 /// The first verb word after assignments.
 pub fn verb_index(words: &[String]) -> Option<usize> {
     words.iter().position(|w| !is_assignment(w))
@@ -1405,18 +1497,37 @@ pub fn cd_target(words: &[String]) -> Option<Option<&str>> {
     Some(words.get(i).map(String::as_str).filter(|t| *t != "-"))
 }
 
-/// Is this merge target protected (SPEC §5 step 7e [hardening])? Its last
-/// `/`-separated component, after trimming blanks and trailing slashes, is
-/// one of [`PROTECTED_BRANCHES`], ignoring case; a missing or empty target
-/// counts as protected.
+/// Is this merge target protected (SPEC §5 step 7e [hardening], round 3)?
+/// Its last `/`-separated component, after trimming blanks and trailing
+/// slashes, is one of [`PROTECTED_BRANCHES`], ignoring case; a missing or
+/// empty target counts as protected. So does any target that is not a
+/// plain branch name ([`plain_branch`]): git reads it as a refspec or a
+/// revision, or a later normalization may make it `main`.
 pub fn protected_branch(target: Option<&str>) -> bool {
     let Some(t) = target else { return true };
+    if !plain_branch(t) {
+        return true;
+    }
     let t = t.trim().trim_end_matches('/').trim();
     let last = t.rsplit('/').next().unwrap_or("").trim();
     last.is_empty()
+        || last.eq_ignore_ascii_case("HEAD")
         || PROTECTED_BRANCHES
             .iter()
             .any(|p| p.eq_ignore_ascii_case(last))
+}
+
+/// A plain branch name (SPEC §5.3 7e, round 3): after trimming ASCII
+/// blanks, only ASCII letters, digits and `._/-`; no leading `-` or `+`;
+/// none of `..`, `@{`, `^`, `~`, `:` (the last three cannot pass the
+/// first test; `@{` neither, `@` not being allowed).
+pub(crate) fn plain_branch(t: &str) -> bool {
+    let t = t.trim_matches(|c: char| c.is_ascii_whitespace());
+    t.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'/' | b'-'))
+        && !t.starts_with('-')
+        && !t.starts_with('+')
+        && !t.contains("..")
 }
 
 #[cfg(test)]
@@ -1425,6 +1536,84 @@ mod tests {
 
     fn w(s: &str) -> Vec<String> {
         s.split(' ').map(str::to_string).collect()
+    }
+
+    /// SPEC §6.2 round 3: `set`'s safe options, clusters with at most one
+    /// `o NAME` at the end.
+    #[test]
+    fn safe_set_options() {
+        for ok in [
+            "-euo pipefail",
+            "-Eeuo pipefail",
+            "-ex",
+            "+ex",
+            "-e -u -o nounset",
+            "-T",
+        ] {
+            assert!(safe_set_args(&w(ok)), "{ok}");
+        }
+        assert!(safe_set_args(&[]));
+        for bad in [
+            "-f",
+            "--",
+            "-- a",
+            "-o posix",
+            "-o",
+            "-oo pipefail errexit",
+            "-eo",
+            "x",
+            "-",
+            "+o vi",
+        ] {
+            assert!(!safe_set_args(&w(bad)), "{bad}");
+        }
+    }
+
+    /// SPEC §5.3 7e round 3: only a plain branch name may be unprotected.
+    #[test]
+    fn merge_targets() {
+        for p in [
+            "HEAD:main",
+            "+x",
+            "x..y",
+            "HEAD",
+            "a/HEAD",
+            "-x",
+            "x@{0}",
+            "x~1",
+            "x^",
+            "ｍａｉｎ",
+            "x\u{200b}",
+            "",
+        ] {
+            assert!(protected_branch(Some(p)), "{p}");
+        }
+        for u in ["feature-x", "team/fix_1.2", " feature-x ", "headline"] {
+            assert!(!protected_branch(Some(u)), "{u}");
+        }
+    }
+
+    /// A deny still denies in an unparsed line (SPEC §4.3 round 3): the
+    /// runs behind keywords and unplaced launchers are guesses, read by
+    /// the built-ins but not by the ceilings' tables.
+    #[test]
+    fn guessed_runs_deny_only() {
+        let f = LineFacts::of("unshare git push");
+        assert!(f.unparsed);
+        assert!(f.runs().any(|r| r.guessed && r.words == w("git push")));
+        assert!(f.external_effect().is_none());
+        assert!(LineFacts::of("numactl -C 0 rm -rf /")
+            .builtin_deny()
+            .is_some());
+        assert!(LineFacts::of("numactl -C 0 echo rm -rf /")
+            .builtin_deny()
+            .is_none());
+        let f = LineFacts::of("if true; then sudo git push; fi");
+        assert!(f.runs().any(|r| r.guessed && r.words == w("git push")));
+        assert!(f.privileged().is_none());
+        assert!(LineFacts::of("if true; then rm -rf /; fi")
+            .builtin_deny()
+            .is_some());
     }
 
     /// The reasons stay unique and in first-seen order on both sides of

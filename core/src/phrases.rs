@@ -176,8 +176,16 @@ pub fn typed_external(action: ActionType) -> String {
 
 /// Step 7e, `ceiling.protected_merge`.
 pub fn protected_merge(target: Option<&str>) -> String {
-    let t = target.unwrap_or("(no target)");
-    format!("the merge targets the protected branch `{t}`")
+    match target {
+        Some(t) if !crate::facts::plain_branch(t) => format!(
+            "the merge target `{}` is not a plain branch name (git may read it as a refspec or a revision, or it may stand for a protected branch)",
+            t.escape_debug()
+        ),
+        _ => {
+            let t = target.unwrap_or("(no target)");
+            format!("the merge targets the protected branch `{t}`")
+        }
+    }
 }
 
 /// Step 7f, `ceiling.instruction_patch`.
@@ -192,6 +200,11 @@ pub const CONTAINER_REMOVE: &str = "removing a container is always reviewed";
 /// Step 7i, `ceiling.scope`.
 pub fn outside_scope(word: &str) -> String {
     format!("`{word}` is outside the project scope")
+}
+
+/// Step 7j, `ceiling.protected_path` (SPEC §6.4): what names the path.
+pub fn protected_path(shown: &str) -> String {
+    format!("`{shown}` names a protected path (a rule file or git's own directory, which change what runs or is allowed later)")
 }
 
 // ---------------------------------------------------------------------

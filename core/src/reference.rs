@@ -6,6 +6,7 @@
 
 use crate::decision::{Decision, Origin, Reason, RuleRef, Step, Verdict};
 use crate::facts::continuations;
+use crate::facts::protected;
 use crate::facts::unknown::{self, Hit};
 use crate::facts::{self, LineFacts, Scope};
 use crate::phrases::{
@@ -408,7 +409,9 @@ fn classify(rules: &Rules, req: &Request, f: &LineFacts) -> Vec<Class> {
             } else {
                 Class::Partial(k)
             }
-        } else if cd_inside.get(i).copied().unwrap_or(false) {
+        } else if cd_inside.get(i).copied().unwrap_or(false)
+            || facts::safe_set(&f.line.segments[i].words, &f.line.segments[i].known)
+        {
             Class::CdInScope
         } else {
             Class::Uncovered
@@ -610,8 +613,26 @@ fn ceilings(
     if typed.is_some() {
         return typed;
     }
-    // 7i, not in automatic mode.
-    let f = line.filter(|_| !automatic)?;
-    let outside = Scope::of(req)?.check(f).outside?;
-    Some((Reason::CeilingScope, phrases::outside_scope(&outside)))
+    // 7i, not in automatic mode: a terminal word, a written path.
+    let scope = Scope::of(req);
+    if !automatic {
+        if let (Some(f), Some(s)) = (line, &scope) {
+            if let Some(outside) = s.check(f).outside {
+                return Some((Reason::CeilingScope, phrases::outside_scope(&outside)));
+            }
+        }
+        if let Some(path) = protected::write_file_outside(req) {
+            return Some((Reason::CeilingScope, phrases::outside_scope(&path)));
+        }
+    }
+    // 7j, in every mode.
+    if let Some(path) = protected::write_file_protected(req) {
+        let phrase = phrases::protected_path(&path);
+        return Some((Reason::CeilingProtectedPath, phrase));
+    }
+    let shown = protected::protected_path(line?, &scope?)?;
+    Some((
+        Reason::CeilingProtectedPath,
+        phrases::protected_path(&shown),
+    ))
 }

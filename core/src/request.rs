@@ -50,6 +50,9 @@ pub struct Action {
     pub agent: Option<String>,
     /// `targetBranch` (git_merge).
     pub target_branch: Option<String>,
+    /// `path` (write_file, SPEC §10.1 round 3): the file written, absolute
+    /// or relative to `cwd`, else to the scope root.
+    pub path: Option<String>,
 }
 
 /// The context of a decision.
@@ -123,7 +126,7 @@ fn bounded(mut message: String) -> String {
 /// action type (`targetBranch` on `git_push`) is known and ignored.
 const ROOT_FIELDS: &[&str] = &["action", "context", "id"];
 /// The fields of `action` (a binding reads a request's keys against them).
-pub const ACTION_FIELDS: &[&str] = &["type", "command", "cwd", "agent", "targetBranch"];
+pub const ACTION_FIELDS: &[&str] = &["type", "command", "cwd", "agent", "targetBranch", "path"];
 /// The fields of `context`.
 pub const CONTEXT_FIELDS: &[&str] = &[
     "role",
@@ -426,7 +429,8 @@ fn object<'a, 't>(
 /// Reads `action`, field by field in document order.
 fn read_action(node: &Node) -> Result<Action, RequestError> {
     let mut kind = None;
-    let (mut command, mut cwd, mut agent, mut target_branch) = (None, None, None, None);
+    let (mut command, mut cwd, mut agent, mut target_branch, mut path) =
+        (None, None, None, None, None);
     for field in fields(object(node, "action")?, "action", ACTION_FIELDS) {
         let (key, value) = field?;
         match key {
@@ -440,6 +444,7 @@ fn read_action(node: &Node) -> Result<Action, RequestError> {
             "command" => command = opt_string(value, "action", key)?,
             "cwd" => cwd = opt_string(value, "action", key)?,
             "agent" => agent = opt_string(value, "action", key)?,
+            "path" => path = opt_string(value, "action", key)?,
             _ => target_branch = opt_string(value, "action", key)?,
         }
     }
@@ -450,6 +455,7 @@ fn read_action(node: &Node) -> Result<Action, RequestError> {
         cwd,
         agent,
         target_branch,
+        path,
     })
 }
 
@@ -548,6 +554,16 @@ fn complete(action: Action, context: Context) -> Result<Request, RequestError> {
                 "`context.projectScopeRoot` is required for terminal actions",
             ));
         }
+    }
+    // SPEC §10.1 (round 3): a written path is placed against the scope.
+    if action.kind == ActionType::WriteFile
+        && action.path.is_some()
+        && context.project_scope_root.is_none()
+    {
+        return Err(err(
+            "missing_field",
+            "`context.projectScopeRoot` is required for write_file with a `path`",
+        ));
     }
     // SPEC §5.1: the cwd is an absolute host path (empty is absent, the
     // project root). A relative one names no place: resolving it against
@@ -656,6 +672,7 @@ impl Request {
                 cwd: own(p.cwd),
                 agent: own(p.agent),
                 target_branch: own(p.target_branch),
+                path: own(p.path),
             },
             Context {
                 role,
@@ -691,6 +708,8 @@ pub struct Parts<'a> {
     pub agent: Option<&'a str>,
     /// `action.targetBranch`.
     pub target_branch: Option<&'a str>,
+    /// `action.path`.
+    pub path: Option<&'a str>,
     /// `context.role`.
     pub role: Option<&'a str>,
     /// `context.executionMode`.
@@ -931,8 +950,8 @@ mod plain {
 
         /// `action`, each field known, given once and of its type.
         fn action(&mut self) -> Option<Action> {
-            let (mut kind, mut command, mut cwd, mut agent, mut target_branch) =
-                (None, None, None, None, None);
+            let (mut kind, mut command, mut cwd, mut agent, mut target_branch, mut path) =
+                (None, None, None, None, None, None);
             let mut seen = 0u8;
             self.object(|p, key| {
                 match key {
@@ -956,6 +975,10 @@ mod plain {
                         Self::once(&mut seen, 16)?;
                         target_branch = p.opt_string()?;
                     }
+                    "path" => {
+                        Self::once(&mut seen, 32)?;
+                        path = p.opt_string()?;
+                    }
                     _ => return None,
                 }
                 Some(())
@@ -966,6 +989,7 @@ mod plain {
                 cwd,
                 agent,
                 target_branch,
+                path,
             })
         }
 
@@ -1190,6 +1214,7 @@ mod tests {
         ("cwd", TEXT),
         ("agent", TEXT),
         ("targetBranch", TEXT),
+        ("path", TEXT),
         ("typ", &["\"terminal\""]),
     ];
     const CONTEXT: &[(&str, &[&str])] = &[
@@ -1365,6 +1390,7 @@ mod tests {
                 cwd: cwds[ix[2]],
                 agent: agents[ix[3]],
                 target_branch: targets[ix[4]],
+                path: None,
                 role: roles[ix[5]],
                 execution_mode: modes[ix[6]],
                 container_running: running[ix[7]],

@@ -3,6 +3,7 @@
 use crate::answer::{not_utf8, Decider};
 use permc_core::request::{Request, RequestError};
 use permc_core::{reference, Rules};
+use permc_grammar::ActionType;
 
 /// The explanation of a request read from JSON text, or why it cannot be
 /// read.
@@ -31,6 +32,9 @@ pub fn explain(rules: &Rules, decider: &dyn Decider, req: &Request) -> String {
     }
     if let Some(t) = &a.target_branch {
         out.push_str(&format!(" into {t}"));
+    }
+    if let Some(p) = a.path.as_ref().filter(|_| a.kind == ActionType::WriteFile) {
+        out.push_str(&format!(" to {p}"));
     }
     out.push('\n');
     let c = &req.context;

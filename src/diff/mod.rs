@@ -129,6 +129,7 @@ fn action(kind: ActionType, command: Option<String>, agent: Option<&str>) -> Act
         // Not a protected branch: the merge's own ceiling would hide the
         // change (SPEC §5.3 7e).
         target_branch: (kind == ActionType::GitMerge).then(|| "feature/permc-diff".into()),
+        path: None,
     }
 }
 

@@ -12,7 +12,13 @@
 //! - Terminal entries with an absolute path that is outside the scope in
 //!   every mode: outside `/work`, `/tmp` and the project folder (given
 //!   with `--project-root`) — `ceiling.scope`, which lowers them except in
-//!   automatic mode.
+//!   automatic mode;
+//! - Terminal entries whose words already name a protected path (SPEC
+//!   §6.4) in every match, wherever they run: a program that may write
+//!   given a `.git` component or a rule file's name (`Terminal(tee
+//!   .git/config)`, `Terminal(cp x permissions.json)`), `git config` that
+//!   sets a key (`Terminal(git config user.name bot)`) —
+//!   `ceiling.protected_path`, which lowers them in every mode.
 //!
 //! It uses the runtime's own tables and readings (`permc_core::facts`)
 //! and, for the typed ceilings, asks the reference interpreter itself, so
@@ -40,7 +46,7 @@
 use super::{entries, Check, BUILTIN};
 use crate::analysis::{exact_prefix, facts_of_words, may_run_table_verb};
 use crate::FileContext;
-use permc_core::facts::{normalize, Scope, DEV_FILES};
+use permc_core::facts::{normalize, protected, Scope, DEV_FILES};
 use permc_core::request::{Action, Context, ExecutionMode, Request};
 use permc_core::{phrases, reference, Reason, Rules};
 use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
@@ -81,6 +87,7 @@ fn ask_reference(t: ActionType) -> Option<Reason> {
             cwd: None,
             agent: None,
             target_branch: Some("permc-analyzer/unprotected".into()),
+            path: None,
         },
         context: Context {
             role: Role::Owner,
@@ -123,6 +130,20 @@ fn terminal_ceiling(
                 phrases::RUNS_PRIVILEGED_BEHIND_WRAPPER.to_string()
             };
             return Some((Reason::CeilingPrivileged.name(), how));
+        }
+    }
+    // A protected path every match names, from whatever folder below the
+    // root it runs (a glob names the rule files only from the root).
+    if let Some(facts) = facts_of_words(&words) {
+        let below_root = Scope {
+            roots: vec![Cow::Borrowed("/work"), Cow::Borrowed("/tmp")].into(),
+            cwd: "/work/permc-analyzer".into(),
+        };
+        if let Some(shown) = protected::protected_path(&facts, &below_root) {
+            return Some((
+                Reason::CeilingProtectedPath.name(),
+                phrases::protected_path(&shown),
+            ));
         }
     }
     // The scope: an exact absolute path outside every mode's roots.

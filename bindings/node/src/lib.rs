@@ -371,6 +371,8 @@ impl NativePolicy {
             cwd: f[2],
             agent: f[3],
             target_branch: f[4],
+            // `path` is never packed: a request with one is sent as JSON.
+            path: None,
             role: f[5],
             execution_mode: f[6],
             container_running,

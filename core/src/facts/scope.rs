@@ -342,7 +342,7 @@ pub(crate) fn joints(src: &str, line: &CommandLine) -> Joints {
 /// cannot tell which letter takes it: from the first `/` (`-xf/etc/x`),
 /// and the `..` or `.` the first component ends with (`-xC..`,
 /// `-xC../x`).
-fn values(w: &str) -> impl Iterator<Item = &str> {
+pub(crate) fn values(w: &str) -> impl Iterator<Item = &str> {
     let eq = w.split_once('=').map(|(_, v)| v);
     let dash = w.len() > 2 && w.starts_with('-') && !w.starts_with("--");
     let attached = (dash && w.is_char_boundary(2)).then(|| &w[2..]);
@@ -522,6 +522,11 @@ impl Walk<'_, '_> {
         let mut chain: Vec<(u32, Here)> = Vec::new();
         // The last segment nested in the words of the chain's segments.
         let mut held_until = 0;
+        // The current and-or list may hold an `||` (or an operator permc
+        // does not place) before this segment: a `cd` after it may have
+        // been skipped, so it moves nothing for certain (SPEC §6.2 round
+        // 3). A `;` (or the start) begins a new list.
+        let mut or_in_list = false;
         // The inner lines by the segment that runs them, bucketed once: a
         // scan of every inner line per segment would be quadratic.
         let mut inner_of: Vec<Vec<&CommandLine>> = if top && !inner.is_empty() {
@@ -558,6 +563,7 @@ impl Walk<'_, '_> {
                     own[g as usize] = Some(self.either(before, now));
                 }
                 held_until = i + seg.holds;
+                or_in_list = i > 0 && joint == Joint::Other;
             }
             let group = seg.group as usize;
             let here = effective(&own, &line.groups, group);
@@ -592,7 +598,7 @@ impl Walk<'_, '_> {
                     group: seg.group,
                     before: here,
                     to,
-                    certain: top && matches!(joint, Joint::And | Joint::List),
+                    certain: top && (joint == Joint::List || (joint == Joint::And && !or_in_list)),
                 });
             } else if hidden.get(i).copied().unwrap_or(false) {
                 // `time cd x`, `command cd x`, `eval 'cd x'`: a move permc

@@ -897,6 +897,7 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
         }
         if let Some((_, why)) = UNREADABLE.iter().find(|(v, _)| *v == verb) {
             facts.unparsed_because((*why).to_string());
+            behind_unplaced(&words, i, seg, depth, facts);
             break;
         }
         let Some(wr) = wrapper(verb) else { break };
@@ -976,6 +977,89 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
     let verb = push_run(&words, i, seg, via, read_past, depth == 0, facts);
     if let Some(verb) = verb.filter(|v| super::has_shape(&RUNNER_SHAPES, v)) {
         runner(&words, i, verb, false, seg, depth, facts);
+    }
+}
+
+/// At most this many guesses of the command behind a launcher permc does
+/// not place ([`behind_unplaced`]).
+const MAX_GUESSES: usize = 4;
+
+/// The words from `k` on, as a word sequence of their own.
+fn from<'a>(words: &Words<'a>, k: usize) -> Words<'a> {
+    Words {
+        text: words.text.get(k..).unwrap_or_default(),
+        known: words.known.get(k..).unwrap_or_default(),
+    }
+}
+
+/// A deny still denies in an unparsed line (SPEC §4.3, round 3): behind a
+/// launcher whose options permc does not place (`unshare rm -rf /`,
+/// `numactl -C 0 rm -rf /`), each word that may be the command — the
+/// first word that is no option, and the next one while the word before
+/// may be an option's value — is read as a run, so the built-ins and the
+/// deny entries see it. The line is unparsed already: no run read here
+/// can approve anything.
+fn behind_unplaced(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+    if depth >= MAX_INNER_DEPTH {
+        return;
+    }
+    let text = words.text;
+    let mut after_option = false;
+    let mut guesses = 0;
+    let was = std::mem::replace(&mut facts.guessing, true);
+    for (k, w) in text.iter().enumerate().skip(at + 1) {
+        if words.known(k) != Known::Exact {
+            break;
+        }
+        if w == "--" {
+            collect_runs(from(words, k + 1), seg, depth + 1, facts);
+            break;
+        }
+        if w.len() > 1 && w.starts_with('-') {
+            after_option = true;
+            continue;
+        }
+        collect_runs(from(words, k), seg, depth + 1, facts);
+        guesses += 1;
+        if !after_option || guesses >= MAX_GUESSES {
+            break;
+        }
+        after_option = false;
+    }
+    facts.guessing = was;
+}
+
+/// A deny still denies in an unparsed line (SPEC §4.3, round 3): a
+/// segment that starts with shell keywords (`then git push`, `do rm -rf
+/// /`, `while git push`, `case x in git push`) is also read past them, as
+/// a run of its own, when the reader found a keyword at command position.
+pub(crate) fn behind_keywords(words: Words<'_>, seg: usize, facts: &mut LineFacts) {
+    let text = words.text;
+    let mut k = 0;
+    while let Some(w) = text.get(k) {
+        match w.as_str() {
+            "if" | "then" | "elif" | "else" | "while" | "until" | "do" | "!" | "{" | "time"
+            | "coproc" => k += 1,
+            "case" => {
+                // `case WORD in [(]PATTERN)`: the command follows.
+                k += 2;
+                if text.get(k).is_some_and(|w| w == "in") {
+                    k += 1;
+                }
+                if text.get(k).is_some_and(|w| w == "(") {
+                    k += 1;
+                }
+                if text.get(k).is_some_and(|w| w.ends_with(')')) {
+                    k += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    if k > 0 && k < text.len() {
+        let was = std::mem::replace(&mut facts.guessing, true);
+        collect_runs(from(&words, k), seg, 1, facts);
+        facts.guessing = was;
     }
 }
 
@@ -1403,6 +1487,21 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
         }
         if rest.is_empty() {
             break;
+        }
+        // `-O NAME`/`+O NAME` is `shopt`, `-o NAME` is `set -o`: only
+        // `set`'s safe names are read past (SPEC §4.3 round 3).
+        let named = rest.chars().filter(|c| matches!(c, 'o' | 'O')).count();
+        let unsafe_name = text
+            .get(i + 1..i + 1 + named)
+            .unwrap_or_default()
+            .iter()
+            .find(|n| !super::SAFE_SET_NAMES.contains(&n.as_str()));
+        if let Some(n) = unsafe_name.filter(|_| named > 0) {
+            // Unparsed, and what it runs is still read (a deny denies).
+            facts.unparsed_because(format!(
+                "`{shell} {word} {}` sets a shell option that changes how bash reads the words it runs",
+                short(n)
+            ));
         }
         let mut takes = 0;
         for c in rest.chars() {
@@ -1947,6 +2046,7 @@ fn push_run<'w>(
         privileged_via: via,
         segment: seg,
         read_past: differs,
+        guessed: facts.guessing,
     });
     verb
 }
@@ -1987,6 +2087,8 @@ const CODE_RUNNING_VERBS: &[&str] = &[
     "scp",
     "sftp",
     "git",
+    "shopt",
+    "set",
 ];
 
 /// The shapes of [`CODE_RUNNING_VERBS`].
@@ -2065,6 +2167,19 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
         }
         "enable" if args.iter().any(|a| option_has(a, &['f'])) => {
             "`enable -f` loads a shared object's code as a builtin".into()
+        }
+        // SPEC §6.2 (round 3): a shell option changes what later words
+        // become (`globskipdots`, `extglob`, `nullglob`, `dotglob`,
+        // `cdable_vars`) or where a `cd` leaves the shell (`lastpipe`).
+        "shopt"
+            if args.iter().any(|a| may_expand(a))
+                || (args.iter().any(|a| option_has(a, &['s', 'u']))
+                    && args.iter().any(|a| !a.starts_with('-'))) =>
+        {
+            "`shopt` sets or unsets a shell option, which changes how bash reads later words (`lastpipe`, `dotglob`, `extglob`…): permc reads them as bash does without it".into()
+        }
+        "set" if !super::safe_set_args(args) => {
+            "`set` with an option other than `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and `-o errexit|nounset|pipefail|xtrace|verbose|errtrace|functrace` changes how bash reads later words: permc cannot follow it".into()
         }
         "tar" | "gtar" | "bsdtar" | "rsync" | "ssh" | "scp" | "sftp" => {
             let o = program_runs_text(verb, args)?;
@@ -2398,7 +2513,7 @@ fn program_runs_text(verb: &str, args: &[String]) -> Option<&'static str> {
 /// before the first other word: `git config alias.st push --get` sets
 /// `alias.st` (`--get` is then a value pattern; git 2.47). The value of
 /// `-f`/`--file`, `--blob`, `--type` and `--default` is skipped.
-fn git_config_reads(words: &[String]) -> bool {
+pub(crate) fn git_config_reads(words: &[String]) -> bool {
     let mut i = 0;
     while let Some(w) = words.get(i) {
         if !w.starts_with('-') {

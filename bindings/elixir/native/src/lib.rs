@@ -517,6 +517,8 @@ fn typed(request: Term) -> Option<Result<Request, permc_runtime::RequestError>> 
                     "command" => (once(8)?, p.command = value),
                     "cwd" => (once(16)?, p.cwd = value),
                     "agent" => (once(32)?, p.agent = value),
+                    // write_file's `path` is read by the tree (rare).
+                    "path" => return None,
                     _ => (once(64)?, p.target_branch = value),
                 };
             } else {
