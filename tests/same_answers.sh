@@ -19,7 +19,9 @@ rev=${1:?usage: tests/same_answers.sh REV [RANDOM_LINES]}
 lines=${2:-20000}
 dir=target/same-answers
 mkdir -p "$dir"
-old="$dir/rev"
+# An absolute path: worktrees of the same repository (other checkouts)
+# must never be taken for this one's.
+old="$PWD/$dir/rev"
 git worktree remove --force "$old" 2>/dev/null || rm -rf "$old"
 git worktree add --quiet --detach "$old" "$rev"
 trap 'git worktree remove --force "$old" 2>/dev/null || true' EXIT
