@@ -268,10 +268,15 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
         for s in &l.segments {
             for (w, k) in s.words.iter().zip(&s.known) {
                 let exact = *k == Known::Exact;
-                if exact && !w.as_bytes().first().is_some_and(|&b| may_start_a_name(b)) {
+                if exact
+                    && !w.as_bytes().first().is_some_and(|&b| {
+                        // A lowercase first letter only for `npm_config_…`.
+                        may_start_a_name(b) && (b.is_ascii_uppercase() || w.starts_with("npm_"))
+                    })
+                {
                     continue;
                 }
-                if let Some(why) = variable_named(w, exact) {
+                if let Some(why) = variable_named(w, exact, assigns_names(&s.words)) {
                     return Some(why);
                 }
             }
@@ -280,17 +285,167 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
     None
 }
 
-/// Is `b` the first letter of a name of [`CODE_VARIABLES`] or
-/// [`COMMAND_VARIABLES`] (a unit test holds them to it)?
-fn may_start_a_name(b: u8) -> bool {
-    matches!(b, b'P' | b'B' | b'G' | b'E' | b'V' | b'L' | b'S')
+/// Does a segment run a builtin that assigns the names in its operands
+/// (`read HOME`, `declare -n r=HOME` aside)?
+fn assigns_names(words: &[String]) -> bool {
+    words.first().is_some_and(|v| {
+        matches!(
+            v.as_str(),
+            "read"
+                | "mapfile"
+                | "readarray"
+                | "printf"
+                | "getopts"
+                | "wait"
+                | "declare"
+                | "typeset"
+                | "local"
+        )
+    })
 }
 
-/// The reason for a word that names one of [`CODE_VARIABLES`], or one of
-/// [`COMMAND_VARIABLES`] not set to one of [`HARMLESS_COMMANDS`].
+/// Is `b` the first letter of a name of [`CODE_VARIABLES`],
+/// [`COMMAND_VARIABLES`], [`SETTING_VARIABLES`] or [`VARIABLE_FAMILIES`]?
+/// Built from the tables.
+fn may_start_a_name(b: u8) -> bool {
+    NAME_FIRST_BYTES[usize::from(b)]
+}
+
+/// The first bytes of the variables' names, from the tables themselves.
+const NAME_FIRST_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < CODE_VARIABLES.len() {
+        t[CODE_VARIABLES[i].0.as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < COMMAND_VARIABLES.len() {
+        t[COMMAND_VARIABLES[i].0.as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < SETTING_VARIABLES.len() {
+        t[SETTING_VARIABLES[i].0.as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < VARIABLE_FAMILIES.len() {
+        t[VARIABLE_FAMILIES[i].0.as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
+/// Variables that make a program run code it reads from a file or from
+/// their value (SPEC §4.3 [round 3]): `HOME` and `XDG_CONFIG_HOME` say
+/// where tools read their configuration (`~/.gitconfig` names commands),
+/// the others name a compiler wrapper, a runner, options or a library a
+/// program loads. Unlike [`CODE_VARIABLES`], expanding one is not naming
+/// it (`cat $HOME/x`): only an assignment is, a word's (`HOME=.`, `export
+/// HOME`) or an expansion's (`${HOME:=…}`).
+const SETTING_VARIABLES: &[(&str, &str)] = &[
+    ("HOME", "`HOME` says where programs read their configuration, which can name commands they run (`~/.gitconfig`)"),
+    ("XDG_CONFIG_HOME", "`XDG_CONFIG_HOME` says where programs read their configuration, which can name commands they run"),
+    ("GIT_DIR", "`GIT_DIR` points git at another repository, whose configuration can name commands git runs"),
+    ("RUSTC_WRAPPER", "`RUSTC_WRAPPER` names a program cargo runs in place of the compiler"),
+    ("RUSTC_WORKSPACE_WRAPPER", "`RUSTC_WORKSPACE_WRAPPER` names a program cargo runs in place of the compiler"),
+    ("RUSTC", "`RUSTC` names the program cargo runs as the compiler"),
+    ("RUSTDOC", "`RUSTDOC` names the program cargo runs as rustdoc"),
+    ("CARGO_BUILD_RUSTC_WRAPPER", "`CARGO_BUILD_RUSTC_WRAPPER` names a program cargo runs in place of the compiler"),
+    ("CARGO_BUILD_RUSTC", "`CARGO_BUILD_RUSTC` names the program cargo runs as the compiler"),
+    ("CARGO_HOME", "`CARGO_HOME` says where cargo reads its configuration, which can name runners and wrappers"),
+    ("GOFLAGS", "`GOFLAGS` gives the go command options, `-exec` and `-toolexec` among them"),
+    ("NODE_OPTIONS", "`NODE_OPTIONS` gives node options, `--require` and `--import` among them, which load code"),
+    ("LD_PRELOAD", "`LD_PRELOAD` loads a library's code into every program run"),
+    ("LD_AUDIT", "`LD_AUDIT` loads a library's code into every program run"),
+    ("PYTHONSTARTUP", "`PYTHONSTARTUP` names a file python runs first"),
+    ("PERL5OPT", "`PERL5OPT` gives perl options, `-M` among them, which load code"),
+    ("RUBYOPT", "`RUBYOPT` gives ruby options, `-r` among them, which load code"),
+    ("MAKEFLAGS", "`MAKEFLAGS` gives make options and variables, `--eval` and `SHELL` among them"),
+    ("ENV", "`ENV` names a file an interactive or POSIX shell runs first"),
+];
+
+/// Families of [`SETTING_VARIABLES`]: a name with this prefix and suffix
+/// (`CARGO_TARGET_<triple>_RUNNER`, `NPM_CONFIG_<key>`, read as
+/// [`SETTING_VARIABLES`] are).
+const VARIABLE_FAMILIES: &[(&str, &str, &str)] = &[
+    (
+        "CARGO_TARGET_",
+        "_RUNNER",
+        "`CARGO_TARGET_<triple>_RUNNER` names a program cargo runs the built binaries with",
+    ),
+    (
+        "CARGO_TARGET_",
+        "_LINKER",
+        "`CARGO_TARGET_<triple>_LINKER` names a program cargo runs as the linker",
+    ),
+    (
+        "NPM_CONFIG_",
+        "",
+        "`NPM_CONFIG_<key>` sets npm's configuration, `script-shell` and `node-options` among it",
+    ),
+    (
+        "npm_config_",
+        "",
+        "`npm_config_<key>` sets npm's configuration, `script-shell` and `node-options` among it",
+    ),
+];
+
+/// The reason for a word that assigns one of [`SETTING_VARIABLES`] or a
+/// name of [`VARIABLE_FAMILIES`]: when `exact`, a word that assigns it
+/// (`HOME=.`, `NPM_CONFIG_X+=y`) or, when `bare` (the operand of a builtin
+/// that assigns names: `read HOME`), is the name; otherwise an expansion
+/// that assigns it (`${HOME:=.}`). `cd HOME` and `export HOME` assign
+/// nothing.
+fn setting_named(w: &str, exact: bool, bare: bool) -> Option<&'static str> {
+    let b = w.as_bytes();
+    let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    // The name at `i` and whether what follows it assigns (or, exact, ends
+    // the word).
+    let name_at = |i: usize| {
+        let end = i + b[i..].iter().take_while(|&&c| is_name(c)).count();
+        let rest = &b[end..];
+        let assigns = if exact && i == 0 {
+            (bare && rest.is_empty()) || matches!(rest, [b'=' | b'[', ..] | [b'+', b'=', ..])
+        } else {
+            i > 0 && b[i - 1] == b'{' && matches!(rest, [b'=', ..] | [b':', b'=', ..])
+        };
+        (&w[i..end], assigns)
+    };
+    let starts = (0..b.len()).filter(|&i| {
+        if exact {
+            i == 0
+        } else {
+            i > 0 && b[i - 1] == b'{'
+        }
+    });
+    for i in starts {
+        let (name, assigns) = name_at(i);
+        if !assigns || name.is_empty() {
+            continue;
+        }
+        if let Some(&(_, why)) = SETTING_VARIABLES.iter().find(|(n, _)| *n == name) {
+            return Some(why);
+        }
+        if let Some(&(.., why)) = VARIABLE_FAMILIES.iter().find(|(p, s, _)| {
+            name.len() > p.len() + s.len() && name.starts_with(p) && name.ends_with(s)
+        }) {
+            return Some(why);
+        }
+    }
+    None
+}
+
+/// The reason for a word that names one of [`CODE_VARIABLES`], one of
+/// [`COMMAND_VARIABLES`] not set to one of [`HARMLESS_COMMANDS`], or
+/// assigns one of [`SETTING_VARIABLES`].
 #[inline(never)]
-fn variable_named(w: &str, exact: bool) -> Option<&'static str> {
+fn variable_named(w: &str, exact: bool, bare: bool) -> Option<&'static str> {
     if let Some(&(_, why)) = CODE_VARIABLES.iter().find(|(n, _)| names(w, n, exact)) {
+        return Some(why);
+    }
+    if let Some(why) = setting_named(w, exact, bare) {
         return Some(why);
     }
     // An editor or a pager is run as a command line; one set to a program
