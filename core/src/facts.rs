@@ -10,6 +10,7 @@ use crate::request::{ExecutionMode, Request};
 use permc_grammar::shell::{self, CommandLine, Known};
 use std::borrow::Cow;
 
+pub(crate) mod code_options;
 mod scope;
 pub mod unknown;
 pub(crate) mod wrappers;

@@ -67,6 +67,9 @@ pub(crate) struct Wrapper {
     pub bare_shell: bool,
     /// What follows the options.
     pub after: After,
+    /// Options whose value, when it starts with `|` or `!`, is a command
+    /// line the wrapper runs (`strace -o '|cmd'`): unparsed.
+    pub piped: &'static [&'static str],
 }
 
 const fn w(names: &'static [&'static str]) -> Wrapper {
@@ -84,6 +87,7 @@ const fn w(names: &'static [&'static str]) -> Wrapper {
         privileged: false,
         bare_shell: false,
         after: After::Verb,
+        piped: &[],
     }
 }
 
@@ -371,6 +375,7 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
             "strings-in-hex",
             "tips",
         ],
+        piped: &["o", "output"],
         ..w(&["strace"])
     },
     Wrapper {
@@ -1425,6 +1430,7 @@ fn read_options(
                 needs_next,
             } => {
                 let command_line = wr.command_line.contains(&name.as_str());
+                let piped_value = |v: Option<&str>| v.is_some_and(|v| v.starts_with(['|', '!']));
                 let value = if needs_next {
                     i += 1;
                     if words.known(i) != Known::Exact && i < text.len() && command_line {
@@ -1436,6 +1442,14 @@ fn read_options(
                     value
                 };
                 i += 1;
+                if wr.piped.contains(&name.as_str()) && piped_value(value) {
+                    facts.unparsed_because(format!(
+                        "`{} -{name} {}` runs a command line permc does not read",
+                        wr.names[0],
+                        short(value.unwrap_or_default())
+                    ));
+                    return None;
+                }
                 if command_line {
                     // `env -S STRING ARGS…`: the string, split, then the
                     // rest: a command line of its own.
@@ -2097,7 +2111,7 @@ fn push_run<'w>(
                 Some(sub) => git_program_running(sub, &rest[1..]),
                 None => code_running(v, &rest[1..]),
             };
-            if let Some(why) = why {
+            if let Some(why) = why.or_else(|| super::code_options::code_option(v, &rest[1..])) {
                 facts.unparsed_because(why);
             }
             if via.is_none()
@@ -2475,6 +2489,8 @@ fn git_runs_text(sub: &str, args: &[String]) -> Option<&'static str> {
             Some("--…-filter")
         }
         "difftool" if opt('x', "--extcmd") => Some("--extcmd"),
+        "push" | "send-pack" if long_opt("--receive-pack") => Some("--receive-pack"),
+        "push" | "send-pack" if long_opt("--exec") => Some("--exec"),
         "grep" if opt('O', "--open-files-in-pager") => Some("--open-files-in-pager"),
         _ => None,
     }
