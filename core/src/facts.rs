@@ -28,52 +28,169 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     &["git", "subtree", "push"],
     &["git", "p4", "submit"],
     &["git", "svn", "dcommit"],
+    // [round 3] It merges what others pushed; `git fetch` stays readable.
+    &["git", "pull"],
+    &["git", "http-push"],
+    &["git", "send-email"],
+    // They change where pushes go.
+    &["git", "remote", "rename"],
+    &["git", "remote", "remove"],
+    &["git", "remote", "set-head"],
+    &["git", "remote", "set-branches"],
+    &["git", "lfs", "push"],
     &["gh", "pr", "create"],
     &["gh", "pr", "merge"],
     &["gh", "release", "create"],
     &["gh", "workflow", "run"],
+    &["gh", "repo", "create"],
+    &["gh", "repo", "delete"],
+    &["gh", "repo", "edit"],
+    &["gh", "repo", "rename"],
+    &["gh", "repo", "archive"],
+    &["gh", "repo", "fork"],
+    &["gh", "repo", "sync"],
+    &["gh", "issue", "create"],
+    &["gh", "issue", "close"],
+    &["gh", "issue", "comment"],
+    &["gh", "issue", "edit"],
+    &["gh", "issue", "delete"],
+    &["gh", "pr", "comment"],
+    &["gh", "pr", "review"],
+    &["gh", "pr", "close"],
+    &["gh", "pr", "edit"],
+    &["gh", "pr", "ready"],
+    &["gh", "secret", "set"],
+    &["gh", "secret", "delete"],
+    &["gh", "variable", "set"],
+    &["gh", "variable", "delete"],
+    &["gh", "release", "upload"],
+    &["gh", "release", "delete"],
+    &["gh", "release", "edit"],
+    &["gh", "run", "rerun"],
+    &["gh", "run", "cancel"],
+    &["gh", "gist", "create"],
+    &["gh", "label", "create"],
+    &["gh", "label", "edit"],
+    &["gh", "label", "delete"],
     &["glab", "mr", "create"],
     &["glab", "mr", "merge"],
     &["glab", "release", "create"],
     &["glab", "ci", "run"],
+    &["glab", "repo", "create"],
+    &["glab", "repo", "delete"],
+    &["glab", "repo", "fork"],
+    &["glab", "repo", "archive"],
+    &["glab", "issue", "create"],
+    &["glab", "issue", "close"],
+    &["glab", "issue", "note"],
+    &["glab", "issue", "update"],
+    &["glab", "issue", "delete"],
+    &["glab", "mr", "note"],
+    &["glab", "mr", "close"],
+    &["glab", "mr", "update"],
+    &["glab", "mr", "approve"],
+    &["glab", "release", "upload"],
+    &["glab", "release", "delete"],
+    &["glab", "ci", "retry"],
+    &["glab", "ci", "cancel"],
+    &["glab", "variable", "set"],
+    &["glab", "variable", "update"],
+    &["glab", "variable", "delete"],
+    &["glab", "label", "create"],
     &["kubectl", "apply"],
     &["kubectl", "create"],
     &["kubectl", "delete"],
     &["kubectl", "patch"],
     &["kubectl", "replace"],
     &["kubectl", "rollout"],
+    &["kubectl", "scale"],
+    &["kubectl", "set"],
+    &["kubectl", "label"],
+    &["kubectl", "annotate"],
+    &["kubectl", "edit"],
+    &["kubectl", "drain"],
+    &["kubectl", "cordon"],
+    &["kubectl", "uncordon"],
+    &["kubectl", "taint"],
+    &["kubectl", "cp"],
+    &["kubectl", "expose"],
+    &["kubectl", "autoscale"],
+    // They act in the cluster.
+    &["kubectl", "exec"],
+    &["kubectl", "run"],
+    &["kubectl", "debug"],
+    &["kubectl", "attach"],
+    &["kubectl", "port-forward"],
     &["helm", "install"],
     &["helm", "upgrade"],
     &["helm", "uninstall"],
+    &["helm", "rollback"],
     &["terraform", "apply"],
     &["terraform", "destroy"],
+    &["terraform", "import"],
+    &["terraform", "taint"],
+    &["terraform", "untaint"],
+    &["terraform", "state", "rm"],
+    &["terraform", "state", "mv"],
+    &["terraform", "state", "push"],
     &["docker", "push"],
     &["docker", "image", "push"],
+    // A token that is an option: the option anywhere after the words
+    // before it.
+    &["docker", "buildx", "build", "--push"],
+    &["docker", "build", "--push"],
+    &["docker", "compose", "push"],
     &["podman", "push"],
+    &["podman", "image", "push"],
     &["npm", "publish"],
+    &["npm", "unpublish"],
+    &["npm", "deprecate"],
+    &["npm", "dist-tag", "add"],
+    &["npm", "owner"],
+    &["npm", "access"],
     &["pnpm", "publish"],
     &["yarn", "publish"],
     &["yarn", "npm", "publish"],
     &["cargo", "publish"],
+    &["cargo", "yank"],
+    &["cargo", "owner"],
     &["twine", "upload"],
     &["gem", "push"],
+    &["gem", "yank"],
+    &["gem", "owner"],
+    // Hosting CLIs.
+    &["vercel"],
+    &["heroku"],
+    &["netlify", "deploy"],
+    &["fly", "deploy"],
+    &["flyctl", "deploy"],
+    &["firebase", "deploy"],
+    &["wrangler", "deploy"],
+    &["wrangler", "publish"],
 ];
 
 /// Privileged verbs (SPEC §5 step 7b, with the [hardening] additions).
-pub const PRIVILEGED: &[&str] = &["sudo", "doas", "su", "pkexec", "run0"];
+pub const PRIVILEGED: &[&str] = &[
+    "sudo", "doas", "su", "pkexec", "run0", // [round 3]
+    "sudoedit", "sudo-rs", "ksu", "please", "dzdo", "pbrun", "gosu", "su-exec", "calife", "super",
+    "capsh", "setpriv",
+];
 
-/// Can a verb starting with `b` be [`PRIVILEGED`]? (Checked for every
-/// entry when compiling: most verbs are stopped before a compare.)
+/// Can a verb starting with `b` be [`PRIVILEGED`]? Most verbs are stopped
+/// before a compare; the first bytes are read off the table.
 pub(crate) const fn may_be_privileged(b: u8) -> bool {
-    matches!(b, b's' | b'd' | b'p' | b'r')
+    PRIVILEGED_FIRST[b as usize]
 }
 
-const _: () = {
+/// The first bytes of [`PRIVILEGED`]'s verbs.
+const PRIVILEGED_FIRST: [bool; 256] = {
+    let mut t = [false; 256];
     let mut i = 0;
     while i < PRIVILEGED.len() {
-        assert!(may_be_privileged(PRIVILEGED[i].as_bytes()[0]));
+        t[PRIVILEGED[i].as_bytes()[0] as usize] = true;
         i += 1;
     }
+    t
 };
 
 /// The built-in deny patterns (SPEC §5.2).
@@ -81,16 +198,6 @@ pub const BUILTIN_DENY: &[&str] = &[
     "Terminal(rm -rf /)",
     "Terminal(rm -rf /*)",
     "Terminal(rm -fr /)",
-];
-
-/// Git's global options that take a value as the next word (SPEC §6.1).
-const GIT_VALUE_OPTIONS: &[&str] = &[
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--config-env",
 ];
 
 /// Words that never count as outside the scope (SPEC §6.2), exactly.
@@ -364,6 +471,9 @@ const SETTING_VARIABLES: &[(&str, &str)] = &[
     ("PERL5OPT", "`PERL5OPT` gives perl options, `-M` among them, which load code"),
     ("RUBYOPT", "`RUBYOPT` gives ruby options, `-r` among them, which load code"),
     ("MAKEFLAGS", "`MAKEFLAGS` gives make options and variables, `--eval` and `SHELL` among them"),
+    ("DOCKER_HOST", "`DOCKER_HOST` sends docker's commands to another machine's daemon"),
+    ("DOCKER_CONTEXT", "`DOCKER_CONTEXT` sends docker's commands to another daemon"),
+    ("CONTAINER_HOST", "`CONTAINER_HOST` sends podman's commands to another machine's service"),
     ("ENV", "`ENV` names a file an interactive or POSIX shell runs first"),
 ];
 
@@ -1099,7 +1209,8 @@ pub(crate) fn has_shape(t: &Shapes, w: &str) -> bool {
     }
 }
 
-/// The shapes of the [`EXTERNAL_EFFECT`] tools' names, and `gh`'s.
+/// The shapes of the [`EXTERNAL_EFFECT`] tools' names and of
+/// [`EXTERNAL_READ_BY_WORDS`].
 const EXTERNAL_TOOLS: Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
@@ -1107,17 +1218,344 @@ const EXTERNAL_TOOLS: Shapes = {
         mark_shape(&mut t, EXTERNAL_EFFECT[i][0]);
         i += 1;
     }
-    mark_shape(&mut t, GH_API_WRITE[0]);
+    let mut i = 0;
+    while i < EXTERNAL_READ_BY_WORDS.len() {
+        mark_shape(&mut t, EXTERNAL_READ_BY_WORDS[i]);
+        i += 1;
+    }
     t
 };
 
 /// `gh api` that writes (SPEC §6.1): named like a table entry.
 pub const GH_API_WRITE: &[&str] = &["gh", "api"];
 
+/// Tools whose external effect is read from their words by
+/// [`external_by_words`], not by a table entry (SPEC §6.1 round 3): a
+/// remote daemon, a remote host or operand, a cloud verb that is not a
+/// read, `python -m twine upload`.
+pub const EXTERNAL_READ_BY_WORDS: &[&str] = &[
+    "gh", "docker", "podman", "ssh", "scp", "sftp", "rsync", "aws", "gcloud", "az", "doctl",
+    "python", "python3",
+];
+
+/// The names [`external_by_words`] gives what it finds (like entries).
+const REMOTE_DAEMON: &[&str] = &["docker", "--host"];
+const SSH_REMOTE: &[&str] = &["ssh", "HOST"];
+const COPY_REMOTE: &[&str] = &["scp", "HOST:PATH"];
+const CLOUD_WRITE: &[&str] = &["aws", "VERB"];
+const PYTHON_TWINE: &[&str] = &["python", "-m", "twine", "upload"];
+
+/// Subcommand aliases (SPEC §6.1 round 3): (tool, alias, the entry's
+/// word). `gh pr new` is `gh pr create`, `helm del` is `helm uninstall`.
+const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
+    ("gh", "new", "create"),
+    ("gh", "rm", "delete"),
+    ("glab", "accept", "merge"),
+    ("glab", "new", "create"),
+    ("helm", "delete", "uninstall"),
+    ("helm", "del", "uninstall"),
+    ("helm", "un", "uninstall"),
+    ("git", "rm", "remove"),
+    ("terraform", "remove", "rm"),
+];
+
+/// Tools that take a unique prefix of a subcommand for it (`npm pub`, `gem
+/// pus`), with their commands and aliases that are a prefix of an entry's
+/// word but another command (`npm un` is `uninstall`). A prefix of an
+/// entry's word counts (fail closed: an ambiguous one is an error the tool
+/// reports, never a read).
+const PREFIX_TOOLS: &[(&str, &[&str])] = &[("npm", &["un", "d"]), ("gem", &[])];
+
+/// Options that take the next word as their value, and options that take
+/// none, per tool (SPEC §6.1 round 3: options anywhere the program takes
+/// them). Any other option word without `=` is read both ways (fail
+/// closed: `git subtree -P x push` is a push whether or not `-P` takes
+/// `x`).
+const OPTION_GRAMMAR: &[(&str, &[&str], &[&str])] = &[
+    (
+        "git",
+        &[
+            "-C",
+            "-c",
+            "--git-dir",
+            "--work-tree",
+            "--namespace",
+            "--config-env",
+            "-m",
+            "--message",
+            "-t",
+            "--track",
+            "-o",
+            "--push-option",
+            "--repo",
+        ],
+        &[
+            "-p",
+            "--paginate",
+            "--no-pager",
+            "--bare",
+            "-v",
+            "--verbose",
+            "-q",
+            "--quiet",
+            "-f",
+            "--force",
+            "-n",
+            "--dry-run",
+            "-u",
+            "--set-upstream",
+            "--all",
+            "--tags",
+            "--mirror",
+            "--no-verify",
+            "--rebase",
+            "--ff-only",
+            "--no-ff",
+            "--squash",
+        ],
+    ),
+    (
+        "gh",
+        &[
+            "-R",
+            "--repo",
+            "-t",
+            "--title",
+            "-b",
+            "--body",
+            "-B",
+            "--base",
+            "-H",
+            "--head",
+            "-F",
+            "--body-file",
+            "-l",
+            "--label",
+            "-a",
+            "--assignee",
+            "-m",
+            "--milestone",
+            "-r",
+            "--reviewer",
+            "-e",
+            "--env",
+            "-o",
+            "--org",
+        ],
+        &[
+            "-w", "--web", "-d", "--draft", "-f", "--fill", "--yes", "-y", "--squash", "--merge",
+            "--rebase", "--admin", "--auto",
+        ],
+    ),
+    (
+        "helm",
+        &[
+            "-n",
+            "--namespace",
+            "--kube-context",
+            "--kubeconfig",
+            "-f",
+            "--values",
+            "--set",
+            "--set-string",
+            "--version",
+            "--timeout",
+            "--repo",
+        ],
+        &[
+            "--debug",
+            "--wait",
+            "--atomic",
+            "--dry-run",
+            "--install",
+            "-i",
+            "--create-namespace",
+            "--force",
+        ],
+    ),
+    (
+        "kubectl",
+        &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--kubeconfig",
+            "--cluster",
+            "--user",
+            "-s",
+            "--server",
+            "-f",
+            "--filename",
+            "-l",
+            "--selector",
+            "-o",
+            "--output",
+            "-c",
+            "--container",
+            "--replicas",
+            "--image",
+            "--type",
+            "--port",
+        ],
+        &[
+            "-A",
+            "--all-namespaces",
+            "-R",
+            "--recursive",
+            "--dry-run",
+            "-i",
+            "--stdin",
+            "-t",
+            "--tty",
+            "--overwrite",
+            "--force",
+        ],
+    ),
+    (
+        "docker",
+        &[
+            "--config",
+            "-l",
+            "--log-level",
+            "-t",
+            "--tag",
+            "-f",
+            "--file",
+            "--platform",
+            "--build-arg",
+            "--target",
+            "-o",
+            "--output",
+            "--builder",
+            "-p",
+            "--project-name",
+        ],
+        &[
+            "-D",
+            "--debug",
+            "--tls",
+            "--tlsverify",
+            "-q",
+            "--quiet",
+            "--push",
+            "--load",
+            "--no-cache",
+            "--pull",
+            "-a",
+            "--all-tags",
+        ],
+    ),
+    (
+        "npm",
+        &[
+            "-w",
+            "--workspace",
+            "--registry",
+            "--tag",
+            "--otp",
+            "--access",
+            "-C",
+            "--prefix",
+            "--userconfig",
+        ],
+        &[
+            "-g",
+            "--global",
+            "--dry-run",
+            "-ws",
+            "--workspaces",
+            "-f",
+            "--force",
+            "--provenance",
+            "--ignore-scripts",
+        ],
+    ),
+];
+
+/// How one tool's option words are read when matching its entries.
+struct EntryMatch<'a> {
+    tool: &'a str,
+    words: &'a [String],
+    known: &'a [Known],
+    valued: &'static [&'static str],
+    flags: &'static [&'static str],
+    prefixes: Option<&'static [&'static str]>,
+}
+
+impl EntryMatch<'_> {
+    fn k(&self, i: usize) -> Known {
+        self.known.get(i).copied().unwrap_or(Known::Exact)
+    }
+
+    /// Does word `w` stand for the entry's word `t` (itself, an alias, or,
+    /// first after the tool, a unique prefix the tool resolves)?
+    fn same_word(&self, w: &str, t: &str, first: bool) -> bool {
+        w == t
+            || SUBCOMMAND_ALIASES
+                .iter()
+                .any(|&(tool, a, c)| tool == self.tool && a == w && c == t)
+            || (first
+                && !w.is_empty()
+                && t.starts_with(w)
+                && self.prefixes.is_some_and(|not| !not.contains(&w)))
+    }
+
+    /// Do the words from `i` hold the entry's tokens `e[j..]`, options
+    /// read past where the tool takes them? `budget` bounds the readings
+    /// of options of unknown arity (past it, a match: fail closed).
+    fn holds(&self, i: usize, e: &[&str], j: usize, budget: &mut u32) -> bool {
+        let Some(&t) = e.get(j) else { return true };
+        if *budget == 0 {
+            return true;
+        }
+        *budget -= 1;
+        if t.starts_with('-') {
+            // An option token: anywhere after (or a word that may be it).
+            return (i..self.words.len()).any(|k| {
+                let w = &self.words[k];
+                self.k(k) != Known::Exact
+                    || w == t
+                    || w.strip_prefix(t).is_some_and(|r| r.starts_with('='))
+            });
+        }
+        let mut i = i;
+        loop {
+            let Some(w) = self.words.get(i) else {
+                return false;
+            };
+            match self.k(i) {
+                Known::AnyTokens => return true,
+                // Possibly the entry's word, or possibly an option.
+                Known::OneToken => {
+                    return self.holds(i + 1, e, j + 1, budget) || self.holds(i + 1, e, j, budget)
+                }
+                Known::Exact => {}
+            }
+            if w == "--" || !w.starts_with('-') || w == "-" {
+                if w == "--" {
+                    i += 1;
+                    continue;
+                }
+                return self.same_word(w, t, j == 1) && self.holds(i + 1, e, j + 1, budget);
+            }
+            if w.contains('=') || self.flags.contains(&w.as_str()) {
+                i += 1;
+            } else if self.valued.contains(&w.as_str()) {
+                i += 2;
+            } else {
+                // Unknown arity: both readings.
+                return self.holds(i + 1, e, j, budget) || self.holds(i + 2, e, j, budget);
+            }
+        }
+    }
+}
+
 /// [`external_effect`] with unknown words (SPEC §4.4): an unknown word is
 /// possibly any one token, an unquoted one any run of tokens, and a match
 /// that holds through them counts (a possible ceiling acts as a match). An
-/// unknown verb is not read (step 7c covers it).
+/// unknown verb is not read (step 7c covers it). Each entry is found under
+/// every spelling of SPEC §6.1 round 3: options anywhere, aliases, unique
+/// prefixes ([`OPTION_GRAMMAR`], [`SUBCOMMAND_ALIASES`], [`PREFIX_TOOLS`]).
 pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'static [&'static str]> {
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
     let verb = words.first()?;
@@ -1130,67 +1568,160 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
     // The table holds each tool's entries together (a unit test checks):
     // found once, the rest compares only the tool's own.
     let tool = tool_entries(verb);
-    let tool_entries = || tool.iter().copied();
-    if tool.is_empty() && verb != "gh" {
+    let by_words = EXTERNAL_READ_BY_WORDS.contains(&verb.as_str());
+    if tool.is_empty() && !by_words {
         return None;
     }
-    let is_git = verb == "git";
-    let mut i = 1;
+    let mut first = 1;
     // `cargo +nightly publish`: the toolchain word.
     if verb == "cargo" && words.get(1).is_some_and(|w| w.starts_with('+')) && k(1) == Known::Exact {
-        i = 2;
+        first = 2;
     }
-    while let Some(w) = words.get(i) {
-        if k(i) != Known::Exact {
-            // An unknown word where options or the subcommand may be: any
-            // entry of the tool is possible.
-            return tool_entries()
-                .next()
-                .or((verb == "gh").then_some(GH_API_WRITE));
-        }
-        if !is_option(w) || w == "--" {
-            break;
-        }
-        let takes_value = if is_git {
-            GIT_VALUE_OPTIONS.contains(&w.as_str())
-        } else {
-            !w.contains('=')
-        };
-        // The value word is skipped only when the word after it is not the
-        // subcommand itself (`kubectl --v apply`).
-        if takes_value && words.get(i + 1).is_some_and(|n| !is_option(n)) {
-            let next_is_sub = tool
-                .iter()
-                .any(|e| words.get(i + 1).map(String::as_str) == Some(e[1]))
-                || (verb == "gh" && words.get(i + 1).is_some_and(|n| n == "api"));
-            if is_git || !next_is_sub {
-                i += 2;
-                continue;
+    let (valued, flags) = OPTION_GRAMMAR
+        .iter()
+        .find(|g| g.0 == verb)
+        .map_or((&[][..], &[][..]), |g| (g.1, g.2));
+    let m = EntryMatch {
+        tool: verb,
+        words,
+        known,
+        valued,
+        flags,
+        prefixes: PREFIX_TOOLS.iter().find(|p| p.0 == verb).map(|p| p.1),
+    };
+    let mut budget = 64;
+    if let Some(e) = tool
+        .iter()
+        .copied()
+        .find(|e| m.holds(first, e, 1, &mut budget))
+    {
+        return Some(e);
+    }
+    if by_words {
+        return external_by_words(verb, words, &k);
+    }
+    None
+}
+
+/// The first word at or after `i` that is not an option (a value-taking
+/// option's value is read as a word: fail closed for what follows).
+fn positionals<'w>(words: &'w [String], from: usize) -> impl Iterator<Item = (usize, &'w String)> {
+    words
+        .iter()
+        .enumerate()
+        .skip(from)
+        .filter(|(_, w)| !w.starts_with('-'))
+}
+
+/// [`EXTERNAL_READ_BY_WORDS`]: `gh api` that writes; docker or podman
+/// with a remote daemon (`-H`, `--host`, `--context`); `ssh HOST …` (not
+/// `-V`, `-G`); scp, sftp or rsync with a remote operand; a cloud CLI's
+/// verb that is not a read; `python -m twine upload`.
+#[inline(never)]
+fn external_by_words(
+    verb: &str,
+    words: &[String],
+    k: &dyn Fn(usize) -> Known,
+) -> Option<&'static [&'static str]> {
+    let unknown = (1..words.len()).any(|i| k(i) != Known::Exact);
+    match verb {
+        "gh" => {
+            // The subcommand: the first word after gh's options (`-R o/r`
+            // takes a value).
+            let mut i = 1;
+            while words
+                .get(i)
+                .is_some_and(|w| w.starts_with('-') && k(i) == Known::Exact)
+            {
+                let w = &words[i];
+                let valued = matches!(w.as_str(), "-R" | "--repo" | "--hostname");
+                i += if valued { 2 } else { 1 };
             }
-        }
-        i += 1;
-    }
-    if w_is(words, i, "--") {
-        i += 1;
-    }
-    let start = i.min(words.len());
-    let rest = &words[start..];
-    let rk = |j: usize| k(start + j);
-    if verb == "gh" && rest.first().is_some_and(|w| w == "api") && rk(0) == Known::Exact {
-        return gh_api_writes(&rest[1..], |j| rk(j + 1)).then_some(GH_API_WRITE);
-    }
-    tool_entries().find(|e| {
-        for (j, t) in e[1..].iter().enumerate() {
-            match (rest.get(j), rk(j)) {
-                (None, _) => return false,
-                (Some(_), Known::AnyTokens) => return true,
-                (Some(_), Known::OneToken) => {}
-                (Some(w), Known::Exact) if w == t => {}
-                _ => return false,
+            words.get(i)?;
+            let api = words[i] == "api" && k(i) == Known::Exact;
+            if !api && k(i) == Known::Exact {
+                return None;
             }
+            let from = if api { i + 1 } else { i };
+            gh_api_writes(&words[from..], |j| k(j + from)).then_some(GH_API_WRITE)
         }
-        true
-    })
+        "docker" | "podman" => words
+            .iter()
+            .skip(1)
+            .take_while(|w| w.starts_with('-'))
+            .any(|w| {
+                matches!(w.as_str(), "-H" | "--host" | "--context" | "-c")
+                    || w.starts_with("--host=")
+                    || w.starts_with("--context=")
+                    || (w.starts_with("-H") && !w.starts_with("--"))
+            })
+            .then_some(REMOTE_DAEMON),
+        "ssh" => {
+            const VALUED: &str = "BbcDEeFIiJLlmOoPpQRSWw";
+            let mut i = 1;
+            while let Some(w) = words.get(i) {
+                if k(i) != Known::Exact {
+                    return Some(SSH_REMOTE);
+                }
+                if w == "--" {
+                    i += 1;
+                    break;
+                }
+                let Some(cluster) = w.strip_prefix('-') else {
+                    break;
+                };
+                for (p, c) in cluster.char_indices() {
+                    if c == 'V' || c == 'G' {
+                        // `ssh -V` prints its version, `ssh -G` its
+                        // configuration: neither connects.
+                        return None;
+                    }
+                    if VALUED.contains(c) {
+                        if p + 1 == cluster.len() {
+                            i += 1;
+                        }
+                        break;
+                    }
+                }
+                i += 1;
+            }
+            words.get(i).map(|_| SSH_REMOTE)
+        }
+        "scp" | "sftp" | "rsync" => {
+            let remote = |w: &str| {
+                w.contains("://") || w.find(':').is_some_and(|c| !w[..c].contains('/') && c > 0)
+            };
+            let found = unknown
+                || positionals(words, 1).any(|(_, w)| remote(w))
+                || (verb == "sftp" && positionals(words, 1).next().is_some());
+            found.then_some(COPY_REMOTE)
+        }
+        "aws" | "gcloud" | "az" | "doctl" => {
+            if unknown {
+                return Some(CLOUD_WRITE);
+            }
+            let read = |w: &str| {
+                ["describe", "get", "list"].iter().any(|r| w.starts_with(r))
+                    || matches!(w, "ls" | "show" | "help" | "version" | "whoami")
+            };
+            let mut any = false;
+            for (i, w) in positionals(words, 1).take(4) {
+                any = true;
+                // A word right after an option may be its value.
+                let maybe_value = words[i - 1].starts_with('-') && !words[i - 1].contains('=');
+                if read(w) && !maybe_value {
+                    return None;
+                }
+            }
+            any.then_some(CLOUD_WRITE)
+        }
+        "python" | "python3" => {
+            let rest = words.get(1..)?;
+            (rest.len() >= 3 && rest[0] == "-m" && rest[1] == "twine" && rest[2] == "upload")
+                .then_some(PYTHON_TWINE)
+        }
+        _ => None,
+    }
 }
 
 /// The [`EXTERNAL_EFFECT`] entries of one tool: a run of the table, found
@@ -1247,10 +1778,6 @@ const TOOL_RUNS: [(&str, usize, usize); TOOL_COUNT] = {
     }
     t
 };
-
-fn w_is(words: &[String], i: usize, s: &str) -> bool {
-    words.get(i).is_some_and(|w| w == s)
-}
 
 /// `gh api` arguments that write: a method other than GET, fields or a
 /// body; an unknown word may be any of them.
