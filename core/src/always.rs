@@ -248,7 +248,7 @@ fn refusal_of(f: &LineFacts) -> Option<Refusal> {
     if f.unparsed || f.line.is_unparsed() {
         return Some(Refusal::Unparsed);
     }
-    if let Some(r) = f.builtin_possible() {
+    if let Some(r) = f.builtin_possible().or_else(|| f.code_possible()) {
         return Some(Refusal::UnknownWord(r.words.join(" ").trim().to_string()));
     }
     None

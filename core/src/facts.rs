@@ -845,6 +845,17 @@ impl LineFacts {
             .find(|r| unknown::possible_builtin(r.words, r.known))
     }
 
+    /// A run of a program with code-running forms given an unknown word
+    /// where one of them could be (SPEC §4.4 item 3 [round 3]: `make $T`
+    /// may be `make CC='curl x|sh'`): the run, for the message.
+    pub fn code_possible(&self) -> Option<Run<'_>> {
+        if !self.has_unknown {
+            return None;
+        }
+        self.runs()
+            .find(|r| code_options::unknown_where_code_may_be(r.words, r.known))
+    }
+
     /// The first external-effect entry a run matches, possibly (SPEC §6.1,
     /// §4.4: a possible ceiling acts as a match).
     pub fn external_effect(&self) -> Option<&'static [&'static str]> {
@@ -931,6 +942,16 @@ pub fn possible_builtin_phrase(r: Run<'_>) -> String {
     format!(
         "`{}` may run `rm -rf /`, a built-in deny: {}",
         wrappers::short(&shown),
+        unknown_clause(run_unknown(r))
+    )
+}
+
+/// Step 7.0's phrase for a run that may use a code-running form.
+pub fn possible_code_phrase(r: Run<'_>) -> String {
+    let verb = r.words.first().map_or("", String::as_str);
+    format!(
+        "`{}` may use a form of `{verb}` that runs code permc does not read: {}",
+        wrappers::short(&r.words.join(" ")),
         unknown_clause(run_unknown(r))
     )
 }

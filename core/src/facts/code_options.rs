@@ -9,6 +9,7 @@
 //! verbs are stopped by their shape before any compare.
 
 use super::wrappers::short;
+use permc_grammar::shell::Known;
 
 /// How an option of a row is spelled.
 #[derive(Clone, Copy)]
@@ -596,4 +597,21 @@ fn sqlite(args: &[String]) -> bool {
         || sql
             .split([';', '\n'])
             .any(|s| s.trim_start().starts_with('.'))
+}
+
+/// Is a run of a program with code-running forms given an unknown word
+/// before any `--` (SPEC §4.4 item 3 [round 3]): `make $T`, `sed $S f`,
+/// `cargo test $ARGS` — each may be one of its forms. A word after `--`
+/// is an operand (`cargo run -- $X`).
+pub(crate) fn unknown_where_code_may_be(words: &[String], known: &[Known]) -> bool {
+    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    let Some(verb) = words.first() else {
+        return false;
+    };
+    if k(0) != Known::Exact || !is_code_program(verb) {
+        return false;
+    }
+    (1..words.len())
+        .take_while(|&i| !(k(i) == Known::Exact && words[i] == "--"))
+        .any(|i| k(i) != Known::Exact)
 }
