@@ -10,6 +10,7 @@ use crate::request::{ExecutionMode, Request};
 use permc_grammar::shell::{self, CommandLine, Known};
 use std::borrow::Cow;
 
+pub mod catalogue;
 pub(crate) mod code_options;
 mod scope;
 pub mod unknown;
@@ -1624,9 +1625,9 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
     None
 }
 
-/// The first word at or after `i` that is not an option (a value-taking
-/// option's value is read as a word: fail closed for what follows).
-fn positionals<'w>(words: &'w [String], from: usize) -> impl Iterator<Item = (usize, &'w String)> {
+/// The words from `from` on that are not options, with their indices (a
+/// value-taking option's value is read as one: fail closed).
+fn positionals(words: &[String], from: usize) -> impl Iterator<Item = (usize, &String)> {
     words
         .iter()
         .enumerate()

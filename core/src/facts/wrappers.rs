@@ -1103,7 +1103,7 @@ fn git_program_running(sub: &str, args: &[String]) -> Option<String> {
 
 /// How a package or environment runner's subcommand runs its command.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum RunsAs {
+pub(crate) enum RunsAs {
     /// The words after its options are a command and its arguments.
     Argv,
     /// Its operand is a shell command line (`bun exec 'cmd'`).
@@ -1129,7 +1129,7 @@ enum RunsAs {
 /// `npx`), and how it runs it. `pnpm exec git push` runs a push: the
 /// runner stays the segment's run and what it runs is read as a run of
 /// its own, as `find -exec`'s command is.
-const RUNNERS: &[(&str, &str, RunsAs)] = &[
+pub(crate) const RUNNERS: &[(&str, &str, RunsAs)] = &[
     // The most common first: a tool is found by a scan from the top.
     ("pnpm", "exec", RunsAs::Argv),
     ("pnpm", "dlx", RunsAs::Argv),
