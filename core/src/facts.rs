@@ -36,6 +36,7 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     // They change where pushes go.
     &["git", "remote", "rename"],
     &["git", "remote", "remove"],
+    &["git", "remote", "rm"],
     &["git", "remote", "set-head"],
     &["git", "remote", "set-branches"],
     &["git", "lfs", "push"],
@@ -378,10 +379,9 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
             for (w, k) in s.words.iter().zip(&s.known) {
                 let exact = *k == Known::Exact;
                 if exact
-                    && !w.as_bytes().first().is_some_and(|&b| {
+                    && !(may_start_with_a_name(w.as_bytes())
                         // A lowercase first letter only for `npm_config_…`.
-                        may_start_a_name(b) && (b.is_ascii_uppercase() || w.starts_with("npm_"))
-                    })
+                        && (w.as_bytes()[0].is_ascii_uppercase() || w.starts_with("npm_")))
                 {
                     continue;
                 }
@@ -413,34 +413,42 @@ fn assigns_names(words: &[String]) -> bool {
     })
 }
 
-/// Is `b` the first letter of a name of [`CODE_VARIABLES`],
-/// [`COMMAND_VARIABLES`], [`SETTING_VARIABLES`] or [`VARIABLE_FAMILIES`]?
-/// Built from the tables.
-fn may_start_a_name(b: u8) -> bool {
-    NAME_FIRST_BYTES[usize::from(b)]
+/// May word `w` start with a name of the variables' tables, by its first
+/// two bytes ([`NAME_SECOND_BYTES`]): `HEAD~1` and `TODO` are stopped
+/// before any compare.
+fn may_start_with_a_name(w: &[u8]) -> bool {
+    match w {
+        [f, s, ..] => NAME_SECOND_BYTES[usize::from(*f)] >> (s & 31) & 1 == 1,
+        _ => false,
+    }
 }
 
-/// The first bytes of the variables' names, from the tables themselves.
-const NAME_FIRST_BYTES: [bool; 256] = {
-    let mut t = [false; 256];
+/// Per first byte of a variable's name, a bit per second byte (mod 32),
+/// from the tables themselves.
+const NAME_SECOND_BYTES: [u32; 256] = {
+    const fn mark(t: &mut [u32; 256], name: &str) {
+        let b = name.as_bytes();
+        t[b[0] as usize] |= 1 << (b[1] & 31);
+    }
+    let mut t = [0u32; 256];
     let mut i = 0;
     while i < CODE_VARIABLES.len() {
-        t[CODE_VARIABLES[i].0.as_bytes()[0] as usize] = true;
+        mark(&mut t, CODE_VARIABLES[i].0);
         i += 1;
     }
     let mut i = 0;
     while i < COMMAND_VARIABLES.len() {
-        t[COMMAND_VARIABLES[i].0.as_bytes()[0] as usize] = true;
+        mark(&mut t, COMMAND_VARIABLES[i].0);
         i += 1;
     }
     let mut i = 0;
     while i < SETTING_VARIABLES.len() {
-        t[SETTING_VARIABLES[i].0.as_bytes()[0] as usize] = true;
+        mark(&mut t, SETTING_VARIABLES[i].0);
         i += 1;
     }
     let mut i = 0;
     while i < VARIABLE_FAMILIES.len() {
-        t[VARIABLE_FAMILIES[i].0.as_bytes()[0] as usize] = true;
+        mark(&mut t, VARIABLE_FAMILIES[i].0);
         i += 1;
     }
     t
@@ -1277,8 +1285,6 @@ const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
     ("helm", "delete", "uninstall"),
     ("helm", "del", "uninstall"),
     ("helm", "un", "uninstall"),
-    ("git", "rm", "remove"),
-    ("terraform", "remove", "rm"),
 ];
 
 /// Tools that take a unique prefix of a subcommand for it (`npm pub`, `gem
@@ -1502,6 +1508,9 @@ struct EntryMatch<'a> {
     valued: &'static [&'static str],
     flags: &'static [&'static str],
     prefixes: Option<&'static [&'static str]>,
+    /// The tool has rows in [`SUBCOMMAND_ALIASES`] (most have none: no
+    /// scan of them for each word).
+    aliased: bool,
 }
 
 impl EntryMatch<'_> {
@@ -1513,9 +1522,10 @@ impl EntryMatch<'_> {
     /// first after the tool, a unique prefix the tool resolves)?
     fn same_word(&self, w: &str, t: &str, first: bool) -> bool {
         w == t
-            || SUBCOMMAND_ALIASES
-                .iter()
-                .any(|&(tool, a, c)| tool == self.tool && a == w && c == t)
+            || (self.aliased
+                && SUBCOMMAND_ALIASES
+                    .iter()
+                    .any(|&(tool, a, c)| tool == self.tool && a == w && c == t))
             || (first
                 && !w.is_empty()
                 && t.starts_with(w)
@@ -1610,6 +1620,7 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
         valued,
         flags,
         prefixes: PREFIX_TOOLS.iter().find(|p| p.0 == verb).map(|p| p.1),
+        aliased: SUBCOMMAND_ALIASES.iter().any(|a| a.0 == verb),
     };
     let mut budget = 64;
     if let Some(e) = tool
@@ -2147,7 +2158,7 @@ mod tests {
         assert!(has_shape(&EXTERNAL_TOOLS, GH_API_WRITE[0]));
         // Every variable's name passes the one-byte filter of `code_variable`.
         for (name, _) in CODE_VARIABLES.iter().chain(COMMAND_VARIABLES) {
-            assert!(may_start_a_name(name.as_bytes()[0]), "{name}");
+            assert!(may_start_with_a_name(name.as_bytes()), "{name}");
         }
         // Each tool's entries are one run of the table (`tool_entries`).
         for e in EXTERNAL_EFFECT {

@@ -164,7 +164,13 @@ pub(crate) fn code_option(verb: &str, args: &[String]) -> Option<String> {
     if !may_run_code(verb) {
         return None;
     }
-    for r in CODE_OPTIONS.iter().filter(|r| r.programs.contains(&verb)) {
+    // Every spelling starts with `-`: a run of plain words (`pnpm test`)
+    // has none of them.
+    let options = args.iter().any(|a| a.starts_with('-'));
+    for r in CODE_OPTIONS
+        .iter()
+        .filter(|r| options && r.programs.contains(&verb))
+    {
         // Options stop at `--` (a file named `-f` after it is a file).
         if let Some(a) = args
             .iter()
