@@ -1622,12 +1622,11 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
         prefixes: PREFIX_TOOLS.iter().find(|p| p.0 == verb).map(|p| p.1),
         aliased: SUBCOMMAND_ALIASES.iter().any(|a| a.0 == verb),
     };
-    let mut budget = 64;
-    if let Some(e) = tool
-        .iter()
-        .copied()
-        .find(|e| m.holds(first, e, 1, &mut budget))
-    {
+    if let Some(e) = tool.iter().copied().find(|e| {
+        // Each entry's readings are bounded on their own.
+        let mut budget = 64;
+        m.holds(first, e, 1, &mut budget)
+    }) {
         return Some(e);
     }
     if by_words {
