@@ -1268,6 +1268,17 @@ pub const EXTERNAL_READ_BY_WORDS: &[&str] = &[
     "python", "python3",
 ];
 
+/// The shapes of [`EXTERNAL_READ_BY_WORDS`].
+const READ_BY_WORDS_SHAPES: Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < EXTERNAL_READ_BY_WORDS.len() {
+        mark_shape(&mut t, EXTERNAL_READ_BY_WORDS[i]);
+        i += 1;
+    }
+    t
+};
+
 /// The names [`external_by_words`] gives what it finds (like entries).
 const REMOTE_DAEMON: &[&str] = &["docker", "--host"];
 const SSH_REMOTE: &[&str] = &["ssh", "HOST"];
@@ -1505,9 +1516,6 @@ struct EntryMatch<'a> {
     tool: &'a str,
     words: &'a [String],
     known: &'a [Known],
-    valued: &'static [&'static str],
-    flags: &'static [&'static str],
-    prefixes: Option<&'static [&'static str]>,
     /// The tool has rows in [`SUBCOMMAND_ALIASES`] (most have none: no
     /// scan of them for each word).
     aliased: bool,
@@ -1529,7 +1537,9 @@ impl EntryMatch<'_> {
             || (first
                 && !w.is_empty()
                 && t.starts_with(w)
-                && self.prefixes.is_some_and(|not| !not.contains(&w)))
+                && PREFIX_TOOLS
+                    .iter()
+                    .any(|&(tool, not)| tool == self.tool && !not.contains(&w)))
     }
 
     /// Do the words from `i` hold the entry's tokens `e[j..]`, options
@@ -1570,9 +1580,14 @@ impl EntryMatch<'_> {
                 }
                 return self.same_word(w, t, j == 1) && self.holds(i + 1, e, j + 1, budget);
             }
-            if w.contains('=') || self.flags.contains(&w.as_str()) {
+            // The tool's grammar, looked up only for an option word.
+            let (valued, flags) = OPTION_GRAMMAR
+                .iter()
+                .find(|g| g.0 == self.tool)
+                .map_or((&[][..], &[][..]), |g| (g.1, g.2));
+            if w.contains('=') || flags.contains(&w.as_str()) {
                 i += 1;
-            } else if self.valued.contains(&w.as_str()) {
+            } else if valued.contains(&w.as_str()) {
                 i += 2;
             } else {
                 // Unknown arity: both readings.
@@ -1600,8 +1615,10 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
     // The table holds each tool's entries together (a unit test checks):
     // found once, the rest compares only the tool's own.
     let tool = tool_entries(verb);
-    let by_words = EXTERNAL_READ_BY_WORDS.contains(&verb.as_str());
-    if tool.is_empty() && !by_words {
+    let by_words = || {
+        has_shape(&READ_BY_WORDS_SHAPES, verb) && EXTERNAL_READ_BY_WORDS.contains(&verb.as_str())
+    };
+    if tool.is_empty() && !by_words() {
         return None;
     }
     let mut first = 1;
@@ -1609,17 +1626,10 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
     if verb == "cargo" && words.get(1).is_some_and(|w| w.starts_with('+')) && k(1) == Known::Exact {
         first = 2;
     }
-    let (valued, flags) = OPTION_GRAMMAR
-        .iter()
-        .find(|g| g.0 == verb)
-        .map_or((&[][..], &[][..]), |g| (g.1, g.2));
     let m = EntryMatch {
         tool: verb,
         words,
         known,
-        valued,
-        flags,
-        prefixes: PREFIX_TOOLS.iter().find(|p| p.0 == verb).map(|p| p.1),
         aliased: SUBCOMMAND_ALIASES.iter().any(|a| a.0 == verb),
     };
     if let Some(e) = tool.iter().copied().find(|e| {
@@ -1629,7 +1639,7 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
     }) {
         return Some(e);
     }
-    if by_words {
+    if by_words() {
         return external_by_words(verb, words, &k);
     }
     None
