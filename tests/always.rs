@@ -572,7 +572,8 @@ fn check_recorded(cmd: &str) -> Result<(), TestCaseError> {
     let past_ceiling = facts.external_effect().is_some()
         || facts.privileged().is_some()
         || facts.unparsed
-        || facts.builtin_possible().is_some();
+        || facts.builtin_possible().is_some()
+        || facts.code_possible().is_some();
     match terminal(cmd) {
         Derivation::Refused(_) => prop_assert!(past_ceiling, "refused without a ceiling: {cmd:?}"),
         Derivation::Autonomy { .. } => prop_assert!(false, "no agent, yet autonomy: {cmd:?}"),
