@@ -250,6 +250,65 @@ fn derivation_cases() {
 }
 
 /// SPEC §7 steps 1 and 2: what is refused, and only that.
+/// SPEC §7 [round 3] (issue 29, class J): the units are the catalogue's.
+/// A runner's unit extends to the program it runs, after the runner's own
+/// words; one it cannot place, a program that runs text as code (sed,
+/// awk, lua, expect…) and every wrapper record the whole segment; a unit
+/// that is a prefix of a table entry (`gh repo` of `gh repo delete`) too.
+#[test]
+fn round_three_units_are_the_catalogues() {
+    let cases: &[(&str, &[&str])] = &[
+        ("uv run pytest -k x", &["Terminal(uv run pytest)"]),
+        ("pnpm exec vitest run", &["Terminal(pnpm exec vitest)"]),
+        ("poetry run pytest", &["Terminal(poetry run pytest)"]),
+        (
+            "bundle exec rspec spec/x_spec.rb",
+            &["Terminal(bundle exec rspec)"],
+        ),
+        ("npm exec -- eslint .", &["Terminal(npm exec -- eslint)"]),
+        ("npx vitest run", &["Terminal(npx vitest)"]),
+        ("bunx vitest run", &["Terminal(bunx vitest)"]),
+        (
+            "docker exec app pytest -x",
+            &["Terminal(docker exec app pytest)"],
+        ),
+        // `npm` is a prefix of `npm publish`: the whole segment.
+        (
+            "docker exec app npm test",
+            &["Terminal(docker exec app npm test)"],
+        ),
+        // Not placed: the runner's own options, or a program that runs
+        // code itself.
+        (
+            "uv run --with x pytest",
+            &["Terminal(uv run --with x pytest)"],
+        ),
+        (
+            "docker exec -it app ls",
+            &["Terminal(docker exec -it app ls)"],
+        ),
+        ("npx sh -c 'ls'", &["Terminal(npx sh -c ls)"]),
+        ("uv run python x.py", &["Terminal(uv run python x.py)"]),
+        // Programs that run text as code, and wrappers.
+        ("sed s/a/b/ f", &["Terminal(sed s/a/b/ f)"]),
+        ("awk '{print $1}' f", &["Terminal(awk '{print $1}' f)"]),
+        ("lua x.lua", &["Terminal(lua x.lua)"]),
+        ("expect x.exp", &["Terminal(expect x.exp)"]),
+        ("chronic make test", &["Terminal(chronic make test)"]),
+        ("flock /tmp/l make", &["Terminal(flock /tmp/l make)"]),
+        // A prefix of a table entry.
+        ("gh repo view o/r", &["Terminal(gh repo view o/r)"]),
+        ("gh pr list", &["Terminal(gh pr list)"]),
+        // Other programs keep the units.
+        ("cargo build --release", &["Terminal(cargo build)"]),
+        ("make test", &["Terminal(make test)"]),
+        ("pnpm test", &["Terminal(pnpm test)"]),
+    ];
+    for (cmd, want) in cases {
+        assert_eq!(patterns(cmd), *want, "{cmd}");
+    }
+}
+
 #[test]
 fn refusals() {
     for t in REFUSED_TYPES {
@@ -513,7 +572,8 @@ fn check_recorded(cmd: &str) -> Result<(), TestCaseError> {
     let past_ceiling = facts.external_effect().is_some()
         || facts.privileged().is_some()
         || facts.unparsed
-        || facts.builtin_possible().is_some();
+        || facts.builtin_possible().is_some()
+        || facts.code_possible().is_some();
     match terminal(cmd) {
         Derivation::Refused(_) => prop_assert!(past_ceiling, "refused without a ceiling: {cmd:?}"),
         Derivation::Autonomy { .. } => prop_assert!(false, "no agent, yet autonomy: {cmd:?}"),

@@ -25,7 +25,9 @@
 //! one trie walk per entry, not a comparison per pair.
 
 use crate::coverage::TokenTrie;
-use permc_core::facts::{basename, LineFacts, BUILTIN_DENY, EXTERNAL_EFFECT, PRIVILEGED};
+use permc_core::facts::{
+    basename, LineFacts, BUILTIN_DENY, EXTERNAL_EFFECT, EXTERNAL_READ_BY_WORDS, PRIVILEGED,
+};
 use permc_grammar::pattern::{PatToken, Pattern, PatternBody};
 use permc_grammar::rules::{Entry, List, Permissions};
 use permc_grammar::ActionType;
@@ -105,6 +107,7 @@ pub fn may_run_table_verb(words: &[String]) -> bool {
             .filter_map(|e| e.first().copied())
             .collect();
         v.extend(PRIVILEGED);
+        v.extend(EXTERNAL_READ_BY_WORDS);
         v.sort_unstable();
         v.dedup();
         v

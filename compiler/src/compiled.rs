@@ -592,6 +592,8 @@ fn ceiling_holds(
                     Reason::UnknownWord,
                     phrases::possible_builtin_phrase(r).into(),
                 )
+            } else if let Some(r) = f.code_possible() {
+                (Reason::UnknownWord, phrases::possible_code_phrase(r).into())
             } else {
                 let (i, k) = (*possible.get_or_insert_with(|| possible_deny(p, f)))?;
                 let rule = p.entry_text(DENY, k);

@@ -42,6 +42,7 @@
 //! records nothing; `Terminal()` (which would match everything) is never
 //! recorded; derivation never panics.
 
+use crate::facts::catalogue::{self, RunnerProgram};
 use crate::facts::{basename, is_assignment, LineFacts, EXTERNAL_EFFECT, PRIVILEGED};
 use crate::request::Action;
 use permc_grammar::pattern::{PatToken, Pattern, PatternBody};
@@ -248,22 +249,25 @@ fn refusal_of(f: &LineFacts) -> Option<Refusal> {
     if f.unparsed || f.line.is_unparsed() {
         return Some(Refusal::Unparsed);
     }
-    if let Some(r) = f.builtin_possible() {
+    if let Some(r) = f.builtin_possible().or_else(|| f.code_possible()) {
         return Some(Refusal::UnknownWord(r.words.join(" ").trim().to_string()));
     }
     None
 }
 
-/// Verbs that run other code or destroy (SPEC §7 step 5 [hardening]): their
-/// unit is the whole segment, exact — matched on the verb's last path
-/// component (`/usr/bin/python3 x.py`). `npx`, `npm`, `pnpm` and `yarn`
-/// keep the usual units except a bare verb.
-pub const EXACT_VERBS: &[&str] = &[
-    "bash", "sh", "zsh", "eval", "exec", "source", "xargs", "env", "nohup", "timeout", "node",
-    "python", "python3", "perl", "ruby", "rm", "dd", "mv", "chmod", "chown", "curl", "wget",
-    "find", "python2", "php", "deno", "bun", "busybox", "ash", "dash", "ksh", "nice", "stdbuf",
-    "setsid", "command", "builtin", "time",
-];
+/// Verbs that destroy or send data away (SPEC §7 step 5 [hardening]), and
+/// `find`: their unit is the whole segment, exact — matched on the verb's
+/// last path component. The verbs that run other code are the catalogue's
+/// ([`exact_verb`]), not a list of their own (SPEC §7 round 3).
+pub const EXACT_VERBS: &[&str] = &["rm", "dd", "mv", "chmod", "chown", "curl", "wget", "find"];
+
+/// Is a segment with this verb recorded whole (SPEC §7 step 5): a verb of
+/// [`EXACT_VERBS`], or one that runs text as code (a shell, an
+/// interpreter, a script reader such as `sed` or `awk`) or the command in
+/// its operands (every wrapper of SPEC §4.3), as the catalogue says.
+pub fn exact_verb(verb: &str) -> bool {
+    EXACT_VERBS.contains(&verb) || catalogue::runs_text_as_code(verb) || catalogue::is_wrapper(verb)
+}
 
 /// The package managers whose bare verb is the whole segment (`npx ./x.js`).
 const PACKAGE_RUNNERS: &[&str] = &["npx", "npm", "pnpm", "yarn"];
@@ -311,15 +315,29 @@ pub fn segment_unit(words: &[String]) -> Option<(Unit, &[String])> {
     // Every wrapper of §4.3 is itself an exact verb, so whatever it runs
     // is never generalized either.
     let verb = basename(&words[0]);
+    let runner = catalogue::runner_program(words);
     let (unit, len) = if is_assignment(&words[0])
-        || EXACT_VERBS.contains(&verb)
+        || exact_verb(verb)
+        || runner == RunnerProgram::Unplaced
         || (PACKAGE_RUNNERS.contains(&verb) && len == 1 && words.len() > 1)
     {
         (Unit::Segment, words.len())
+    } else if let RunnerProgram::At(p) = runner {
+        // A runner's unit extends to the program it runs (SPEC §7 round
+        // 3: `uv run pytest -k x` → `uv run pytest`), whole when that
+        // program runs code or commands itself (`npx sh -c …`).
+        let program = basename(&words[p]);
+        if exact_verb(program)
+            || catalogue::runner_program(&words[p..]) != RunnerProgram::NotARunner
+        {
+            (Unit::Segment, words.len())
+        } else {
+            (Unit::Subcommand, p + 1)
+        }
     } else {
         (unit, len)
     };
-    // `len` is 1, 2 (only with two words or more) or `words.len()`.
+    // `len` is at most `words.len()`.
     let candidate = &words[..len];
     if !is_ceiling_prefix(candidate) {
         return Some((unit, candidate));
@@ -484,6 +502,21 @@ mod tests {
             patterns("cd src/app && npm test"),
             ["Terminal(cd)", "Terminal(npm test)"]
         );
+    }
+
+    #[test]
+    fn the_catalogue_keeps_every_earlier_exact_verb() {
+        for v in [
+            "bash", "sh", "zsh", "eval", "exec", "source", "xargs", "env", "nohup", "timeout",
+            "node", "python", "python3", "perl", "ruby", "python2", "php", "deno", "bun",
+            "busybox", "ash", "dash", "ksh", "nice", "stdbuf", "setsid", "command", "builtin",
+            "time", "sed", "awk", "lua", "expect",
+        ] {
+            assert!(exact_verb(v), "{v}");
+        }
+        for v in ["git", "npm", "cargo", "gcc", "make", "ls"] {
+            assert!(!exact_verb(v), "{v}");
+        }
     }
 
     #[test]

@@ -10,6 +10,8 @@ use crate::request::{ExecutionMode, Request};
 use permc_grammar::shell::{self, CommandLine, Known, Unparsed};
 use std::borrow::Cow;
 
+pub mod catalogue;
+pub(crate) mod code_options;
 pub mod continuations;
 pub mod glob;
 pub mod protected;
@@ -30,52 +32,170 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     &["git", "subtree", "push"],
     &["git", "p4", "submit"],
     &["git", "svn", "dcommit"],
+    // [round 3] It merges what others pushed; `git fetch` stays readable.
+    &["git", "pull"],
+    &["git", "http-push"],
+    &["git", "send-email"],
+    // They change where pushes go.
+    &["git", "remote", "rename"],
+    &["git", "remote", "remove"],
+    &["git", "remote", "rm"],
+    &["git", "remote", "set-head"],
+    &["git", "remote", "set-branches"],
+    &["git", "lfs", "push"],
     &["gh", "pr", "create"],
     &["gh", "pr", "merge"],
     &["gh", "release", "create"],
     &["gh", "workflow", "run"],
+    &["gh", "repo", "create"],
+    &["gh", "repo", "delete"],
+    &["gh", "repo", "edit"],
+    &["gh", "repo", "rename"],
+    &["gh", "repo", "archive"],
+    &["gh", "repo", "fork"],
+    &["gh", "repo", "sync"],
+    &["gh", "issue", "create"],
+    &["gh", "issue", "close"],
+    &["gh", "issue", "comment"],
+    &["gh", "issue", "edit"],
+    &["gh", "issue", "delete"],
+    &["gh", "pr", "comment"],
+    &["gh", "pr", "review"],
+    &["gh", "pr", "close"],
+    &["gh", "pr", "edit"],
+    &["gh", "pr", "ready"],
+    &["gh", "secret", "set"],
+    &["gh", "secret", "delete"],
+    &["gh", "variable", "set"],
+    &["gh", "variable", "delete"],
+    &["gh", "release", "upload"],
+    &["gh", "release", "delete"],
+    &["gh", "release", "edit"],
+    &["gh", "run", "rerun"],
+    &["gh", "run", "cancel"],
+    &["gh", "gist", "create"],
+    &["gh", "label", "create"],
+    &["gh", "label", "edit"],
+    &["gh", "label", "delete"],
     &["glab", "mr", "create"],
     &["glab", "mr", "merge"],
     &["glab", "release", "create"],
     &["glab", "ci", "run"],
+    &["glab", "repo", "create"],
+    &["glab", "repo", "delete"],
+    &["glab", "repo", "fork"],
+    &["glab", "repo", "archive"],
+    &["glab", "issue", "create"],
+    &["glab", "issue", "close"],
+    &["glab", "issue", "note"],
+    &["glab", "issue", "update"],
+    &["glab", "issue", "delete"],
+    &["glab", "mr", "note"],
+    &["glab", "mr", "close"],
+    &["glab", "mr", "update"],
+    &["glab", "mr", "approve"],
+    &["glab", "release", "upload"],
+    &["glab", "release", "delete"],
+    &["glab", "ci", "retry"],
+    &["glab", "ci", "cancel"],
+    &["glab", "variable", "set"],
+    &["glab", "variable", "update"],
+    &["glab", "variable", "delete"],
+    &["glab", "label", "create"],
     &["kubectl", "apply"],
     &["kubectl", "create"],
     &["kubectl", "delete"],
     &["kubectl", "patch"],
     &["kubectl", "replace"],
     &["kubectl", "rollout"],
+    &["kubectl", "scale"],
+    &["kubectl", "set"],
+    &["kubectl", "label"],
+    &["kubectl", "annotate"],
+    &["kubectl", "edit"],
+    &["kubectl", "drain"],
+    &["kubectl", "cordon"],
+    &["kubectl", "uncordon"],
+    &["kubectl", "taint"],
+    &["kubectl", "cp"],
+    &["kubectl", "expose"],
+    &["kubectl", "autoscale"],
+    // They act in the cluster.
+    &["kubectl", "exec"],
+    &["kubectl", "run"],
+    &["kubectl", "debug"],
+    &["kubectl", "attach"],
+    &["kubectl", "port-forward"],
     &["helm", "install"],
     &["helm", "upgrade"],
     &["helm", "uninstall"],
+    &["helm", "rollback"],
     &["terraform", "apply"],
     &["terraform", "destroy"],
+    &["terraform", "import"],
+    &["terraform", "taint"],
+    &["terraform", "untaint"],
+    &["terraform", "state", "rm"],
+    &["terraform", "state", "mv"],
+    &["terraform", "state", "push"],
     &["docker", "push"],
     &["docker", "image", "push"],
+    // A token that is an option: the option anywhere after the words
+    // before it.
+    &["docker", "buildx", "build", "--push"],
+    &["docker", "build", "--push"],
+    &["docker", "compose", "push"],
     &["podman", "push"],
+    &["podman", "image", "push"],
     &["npm", "publish"],
+    &["npm", "unpublish"],
+    &["npm", "deprecate"],
+    &["npm", "dist-tag", "add"],
+    &["npm", "owner"],
+    &["npm", "access"],
     &["pnpm", "publish"],
     &["yarn", "publish"],
     &["yarn", "npm", "publish"],
     &["cargo", "publish"],
+    &["cargo", "yank"],
+    &["cargo", "owner"],
     &["twine", "upload"],
     &["gem", "push"],
+    &["gem", "yank"],
+    &["gem", "owner"],
+    // Hosting CLIs.
+    &["vercel"],
+    &["heroku"],
+    &["netlify", "deploy"],
+    &["fly", "deploy"],
+    &["flyctl", "deploy"],
+    &["firebase", "deploy"],
+    &["wrangler", "deploy"],
+    &["wrangler", "publish"],
 ];
 
 /// Privileged verbs (SPEC §5 step 7b, with the [hardening] additions).
-pub const PRIVILEGED: &[&str] = &["sudo", "doas", "su", "pkexec", "run0"];
+pub const PRIVILEGED: &[&str] = &[
+    "sudo", "doas", "su", "pkexec", "run0", // [round 3]
+    "sudoedit", "sudo-rs", "ksu", "please", "dzdo", "pbrun", "gosu", "su-exec", "calife", "super",
+    "capsh", "setpriv",
+];
 
-/// Can a verb starting with `b` be [`PRIVILEGED`]? (Checked for every
-/// entry when compiling: most verbs are stopped before a compare.)
+/// Can a verb starting with `b` be [`PRIVILEGED`]? Most verbs are stopped
+/// before a compare; the first bytes are read off the table.
 pub(crate) const fn may_be_privileged(b: u8) -> bool {
-    matches!(b, b's' | b'd' | b'p' | b'r')
+    PRIVILEGED_FIRST[b as usize]
 }
 
-const _: () = {
+/// The first bytes of [`PRIVILEGED`]'s verbs.
+const PRIVILEGED_FIRST: [bool; 256] = {
+    let mut t = [false; 256];
     let mut i = 0;
     while i < PRIVILEGED.len() {
-        assert!(may_be_privileged(PRIVILEGED[i].as_bytes()[0]));
+        t[PRIVILEGED[i].as_bytes()[0] as usize] = true;
         i += 1;
     }
+    t
 };
 
 /// The built-in deny patterns (SPEC §5.2).
@@ -291,10 +411,14 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
         for s in &l.segments {
             for (w, k) in s.words.iter().zip(&s.known) {
                 let exact = !k.is_unknown();
-                if exact && !w.as_bytes().first().is_some_and(|&b| may_start_a_name(b)) {
+                if exact
+                    && !(may_start_with_a_name(w.as_bytes())
+                        // A lowercase first letter only for `npm_config_…`.
+                        && (w.as_bytes()[0].is_ascii_uppercase() || w.starts_with("npm_")))
+                {
                     continue;
                 }
-                if let Some(why) = variable_named(w, exact) {
+                if let Some(why) = variable_named(w, exact, assigns_names(&s.words)) {
                     return Some(why);
                 }
             }
@@ -303,17 +427,178 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
     None
 }
 
-/// Is `b` the first letter of a name of [`CODE_VARIABLES`] or
-/// [`COMMAND_VARIABLES`] (a unit test holds them to it)?
-fn may_start_a_name(b: u8) -> bool {
-    matches!(b, b'P' | b'B' | b'G' | b'E' | b'V' | b'L' | b'S')
+/// Does a segment run a builtin that assigns the names in its operands
+/// (`read HOME`, `declare -n r=HOME` aside)?
+fn assigns_names(words: &[String]) -> bool {
+    words.first().is_some_and(|v| {
+        matches!(
+            v.as_str(),
+            "read"
+                | "mapfile"
+                | "readarray"
+                | "printf"
+                | "getopts"
+                | "wait"
+                | "declare"
+                | "typeset"
+                | "local"
+        )
+    })
 }
 
-/// The reason for a word that names one of [`CODE_VARIABLES`], or one of
-/// [`COMMAND_VARIABLES`] not set to one of [`HARMLESS_COMMANDS`].
+/// May word `w` start with a name of the variables' tables, by its first
+/// two bytes ([`NAME_SECOND_BYTES`]): `HEAD~1` and `TODO` are stopped
+/// before any compare.
+fn may_start_with_a_name(w: &[u8]) -> bool {
+    match w {
+        [f, s, ..] => NAME_SECOND_BYTES[usize::from(*f)] >> (s & 31) & 1 == 1,
+        _ => false,
+    }
+}
+
+/// Per first byte of a variable's name, a bit per second byte (mod 32),
+/// from the tables themselves.
+const NAME_SECOND_BYTES: [u32; 256] = {
+    const fn mark(t: &mut [u32; 256], name: &str) {
+        let b = name.as_bytes();
+        t[b[0] as usize] |= 1 << (b[1] & 31);
+    }
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < CODE_VARIABLES.len() {
+        mark(&mut t, CODE_VARIABLES[i].0);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < COMMAND_VARIABLES.len() {
+        mark(&mut t, COMMAND_VARIABLES[i].0);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < SETTING_VARIABLES.len() {
+        mark(&mut t, SETTING_VARIABLES[i].0);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < VARIABLE_FAMILIES.len() {
+        mark(&mut t, VARIABLE_FAMILIES[i].0);
+        i += 1;
+    }
+    t
+};
+
+/// Variables that make a program run code it reads from a file or from
+/// their value (SPEC §4.3 [round 3]): `HOME` and `XDG_CONFIG_HOME` say
+/// where tools read their configuration (`~/.gitconfig` names commands),
+/// the others name a compiler wrapper, a runner, options or a library a
+/// program loads. Unlike [`CODE_VARIABLES`], expanding one is not naming
+/// it (`cat $HOME/x`): only an assignment is, a word's (`HOME=.`, `export
+/// HOME`) or an expansion's (`${HOME:=…}`).
+const SETTING_VARIABLES: &[(&str, &str)] = &[
+    ("HOME", "`HOME` says where programs read their configuration, which can name commands they run (`~/.gitconfig`)"),
+    ("XDG_CONFIG_HOME", "`XDG_CONFIG_HOME` says where programs read their configuration, which can name commands they run"),
+    ("GIT_DIR", "`GIT_DIR` points git at another repository, whose configuration can name commands git runs"),
+    ("RUSTC_WRAPPER", "`RUSTC_WRAPPER` names a program cargo runs in place of the compiler"),
+    ("RUSTC_WORKSPACE_WRAPPER", "`RUSTC_WORKSPACE_WRAPPER` names a program cargo runs in place of the compiler"),
+    ("RUSTC", "`RUSTC` names the program cargo runs as the compiler"),
+    ("RUSTDOC", "`RUSTDOC` names the program cargo runs as rustdoc"),
+    ("CARGO_BUILD_RUSTC_WRAPPER", "`CARGO_BUILD_RUSTC_WRAPPER` names a program cargo runs in place of the compiler"),
+    ("CARGO_BUILD_RUSTC", "`CARGO_BUILD_RUSTC` names the program cargo runs as the compiler"),
+    ("CARGO_HOME", "`CARGO_HOME` says where cargo reads its configuration, which can name runners and wrappers"),
+    ("GOFLAGS", "`GOFLAGS` gives the go command options, `-exec` and `-toolexec` among them"),
+    ("NODE_OPTIONS", "`NODE_OPTIONS` gives node options, `--require` and `--import` among them, which load code"),
+    ("LD_PRELOAD", "`LD_PRELOAD` loads a library's code into every program run"),
+    ("LD_AUDIT", "`LD_AUDIT` loads a library's code into every program run"),
+    ("PYTHONSTARTUP", "`PYTHONSTARTUP` names a file python runs first"),
+    ("PERL5OPT", "`PERL5OPT` gives perl options, `-M` among them, which load code"),
+    ("RUBYOPT", "`RUBYOPT` gives ruby options, `-r` among them, which load code"),
+    ("MAKEFLAGS", "`MAKEFLAGS` gives make options and variables, `--eval` and `SHELL` among them"),
+    ("DOCKER_HOST", "`DOCKER_HOST` sends docker's commands to another machine's daemon"),
+    ("DOCKER_CONTEXT", "`DOCKER_CONTEXT` sends docker's commands to another daemon"),
+    ("CONTAINER_HOST", "`CONTAINER_HOST` sends podman's commands to another machine's service"),
+    ("ENV", "`ENV` names a file an interactive or POSIX shell runs first"),
+];
+
+/// Families of [`SETTING_VARIABLES`]: a name with this prefix and suffix
+/// (`CARGO_TARGET_<triple>_RUNNER`, `NPM_CONFIG_<key>`, read as
+/// [`SETTING_VARIABLES`] are).
+const VARIABLE_FAMILIES: &[(&str, &str, &str)] = &[
+    (
+        "CARGO_TARGET_",
+        "_RUNNER",
+        "`CARGO_TARGET_<triple>_RUNNER` names a program cargo runs the built binaries with",
+    ),
+    (
+        "CARGO_TARGET_",
+        "_LINKER",
+        "`CARGO_TARGET_<triple>_LINKER` names a program cargo runs as the linker",
+    ),
+    (
+        "NPM_CONFIG_",
+        "",
+        "`NPM_CONFIG_<key>` sets npm's configuration, `script-shell` and `node-options` among it",
+    ),
+    (
+        "npm_config_",
+        "",
+        "`npm_config_<key>` sets npm's configuration, `script-shell` and `node-options` among it",
+    ),
+];
+
+/// The reason for a word that assigns one of [`SETTING_VARIABLES`] or a
+/// name of [`VARIABLE_FAMILIES`]: when `exact`, a word that assigns it
+/// (`HOME=.`, `NPM_CONFIG_X+=y`) or, when `bare` (the operand of a builtin
+/// that assigns names: `read HOME`), is the name; otherwise an expansion
+/// that assigns it (`${HOME:=.}`). `cd HOME` and `export HOME` assign
+/// nothing.
+fn setting_named(w: &str, exact: bool, bare: bool) -> Option<&'static str> {
+    let b = w.as_bytes();
+    let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    // The name at `i` and whether what follows it assigns (or, exact, ends
+    // the word).
+    let name_at = |i: usize| {
+        let end = i + b[i..].iter().take_while(|&&c| is_name(c)).count();
+        let rest = &b[end..];
+        let assigns = if exact && i == 0 {
+            (bare && rest.is_empty()) || matches!(rest, [b'=' | b'[', ..] | [b'+', b'=', ..])
+        } else {
+            i > 0 && b[i - 1] == b'{' && matches!(rest, [b'=', ..] | [b':', b'=', ..])
+        };
+        (&w[i..end], assigns)
+    };
+    let starts = (0..b.len()).filter(|&i| {
+        if exact {
+            i == 0
+        } else {
+            i > 0 && b[i - 1] == b'{'
+        }
+    });
+    for i in starts {
+        let (name, assigns) = name_at(i);
+        if !assigns || name.is_empty() {
+            continue;
+        }
+        if let Some(&(_, why)) = SETTING_VARIABLES.iter().find(|(n, _)| *n == name) {
+            return Some(why);
+        }
+        if let Some(&(.., why)) = VARIABLE_FAMILIES.iter().find(|(p, s, _)| {
+            name.len() > p.len() + s.len() && name.starts_with(p) && name.ends_with(s)
+        }) {
+            return Some(why);
+        }
+    }
+    None
+}
+
+/// The reason for a word that names one of [`CODE_VARIABLES`], one of
+/// [`COMMAND_VARIABLES`] not set to one of [`HARMLESS_COMMANDS`], or
+/// assigns one of [`SETTING_VARIABLES`].
 #[inline(never)]
-fn variable_named(w: &str, exact: bool) -> Option<&'static str> {
+fn variable_named(w: &str, exact: bool, bare: bool) -> Option<&'static str> {
     if let Some(&(_, why)) = CODE_VARIABLES.iter().find(|(n, _)| names(w, n, exact)) {
+        return Some(why);
+    }
+    if let Some(why) = setting_named(w, exact, bare) {
         return Some(why);
     }
     // An editor or a pager is run as a command line; one set to a program
@@ -620,6 +905,17 @@ impl LineFacts {
             .find(|r| unknown::possible_builtin(r.words, r.known))
     }
 
+    /// A run of a program with code-running forms given an unknown word
+    /// where one of them could be (SPEC §4.4 item 3 [round 3]: `make $T`
+    /// may be `make CC='curl x|sh'`): the run, for the message.
+    pub fn code_possible(&self) -> Option<Run<'_>> {
+        if !self.has_unknown {
+            return None;
+        }
+        self.runs()
+            .find(|r| code_options::unknown_where_code_may_be(r.words, r.known))
+    }
+
     /// The first external-effect entry a run matches, possibly (SPEC §6.1,
     /// §4.4: a possible ceiling acts as a match).
     pub fn external_effect(&self) -> Option<&'static [&'static str]> {
@@ -728,6 +1024,16 @@ pub fn possible_builtin_phrase(r: Run<'_>) -> String {
     format!(
         "`{}` may run `rm -rf /`, a built-in deny: {}",
         wrappers::short(&shown),
+        unknown_clause(run_unknown(r))
+    )
+}
+
+/// Step 7.0's phrase for a run that may use a code-running form.
+pub fn possible_code_phrase(r: Run<'_>) -> String {
+    let verb = r.words.first().map_or("", String::as_str);
+    format!(
+        "`{}` may use a form of `{verb}` that runs code permc does not read: {}",
+        wrappers::short(&r.words.join(" ")),
         unknown_clause(run_unknown(r))
     )
 }
@@ -1006,7 +1312,8 @@ pub(crate) fn has_shape(t: &Shapes, w: &str) -> bool {
     }
 }
 
-/// The shapes of the [`EXTERNAL_EFFECT`] tools' names, and `gh`'s.
+/// The shapes of the [`EXTERNAL_EFFECT`] tools' names and of
+/// [`EXTERNAL_READ_BY_WORDS`].
 const EXTERNAL_TOOLS: Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
@@ -1014,17 +1321,378 @@ const EXTERNAL_TOOLS: Shapes = {
         mark_shape(&mut t, EXTERNAL_EFFECT[i][0]);
         i += 1;
     }
-    mark_shape(&mut t, GH_API_WRITE[0]);
+    let mut i = 0;
+    while i < EXTERNAL_READ_BY_WORDS.len() {
+        mark_shape(&mut t, EXTERNAL_READ_BY_WORDS[i]);
+        i += 1;
+    }
     t
 };
 
 /// `gh api` that writes (SPEC §6.1): named like a table entry.
 pub const GH_API_WRITE: &[&str] = &["gh", "api"];
 
+/// Tools whose external effect is read from their words by
+/// [`external_by_words`], not by a table entry (SPEC §6.1 round 3): a
+/// remote daemon, a remote host or operand, a cloud verb that is not a
+/// read, `python -m twine upload`.
+pub const EXTERNAL_READ_BY_WORDS: &[&str] = &[
+    "gh", "docker", "podman", "ssh", "scp", "sftp", "rsync", "aws", "gcloud", "az", "doctl",
+    "python", "python3",
+];
+
+/// The shapes of [`EXTERNAL_READ_BY_WORDS`].
+const READ_BY_WORDS_SHAPES: Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < EXTERNAL_READ_BY_WORDS.len() {
+        mark_shape(&mut t, EXTERNAL_READ_BY_WORDS[i]);
+        i += 1;
+    }
+    t
+};
+
+/// The names [`external_by_words`] gives what it finds (like entries).
+const REMOTE_DAEMON: &[&str] = &["docker", "--host"];
+const SSH_REMOTE: &[&str] = &["ssh", "HOST"];
+const COPY_REMOTE: &[&str] = &["scp", "HOST:PATH"];
+const CLOUD_WRITE: &[&str] = &["aws", "VERB"];
+const PYTHON_TWINE: &[&str] = &["python", "-m", "twine", "upload"];
+
+/// Subcommand aliases (SPEC §6.1 round 3): (tool, alias, the entry's
+/// word). `gh pr new` is `gh pr create`, `helm del` is `helm uninstall`.
+const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
+    ("gh", "new", "create"),
+    ("gh", "rm", "delete"),
+    ("glab", "accept", "merge"),
+    ("glab", "new", "create"),
+    ("helm", "delete", "uninstall"),
+    ("helm", "del", "uninstall"),
+    ("helm", "un", "uninstall"),
+];
+
+/// Tools that take a unique prefix of a subcommand for it (`npm pub`, `gem
+/// pus`), with their commands and aliases that are a prefix of an entry's
+/// word but another command (`npm un` is `uninstall`). A prefix of an
+/// entry's word counts (fail closed: an ambiguous one is an error the tool
+/// reports, never a read).
+const PREFIX_TOOLS: &[(&str, &[&str])] = &[("npm", &["un", "d"]), ("gem", &[])];
+
+/// Options that take the next word as their value, and options that take
+/// none, per tool (SPEC §6.1 round 3: options anywhere the program takes
+/// them). Any other option word without `=` is read both ways (fail
+/// closed: `git subtree -P x push` is a push whether or not `-P` takes
+/// `x`).
+const OPTION_GRAMMAR: &[(&str, &[&str], &[&str])] = &[
+    (
+        "git",
+        &[
+            "-C",
+            "-c",
+            "--git-dir",
+            "--work-tree",
+            "--namespace",
+            "--config-env",
+            "-m",
+            "--message",
+            "-t",
+            "--track",
+            "-o",
+            "--push-option",
+            "--repo",
+        ],
+        &[
+            "-p",
+            "--paginate",
+            "--no-pager",
+            "--bare",
+            "-v",
+            "--verbose",
+            "-q",
+            "--quiet",
+            "-f",
+            "--force",
+            "-n",
+            "--dry-run",
+            "-u",
+            "--set-upstream",
+            "--all",
+            "--tags",
+            "--mirror",
+            "--no-verify",
+            "--rebase",
+            "--ff-only",
+            "--no-ff",
+            "--squash",
+        ],
+    ),
+    (
+        "gh",
+        &[
+            "-R",
+            "--repo",
+            "-t",
+            "--title",
+            "-b",
+            "--body",
+            "-B",
+            "--base",
+            "-H",
+            "--head",
+            "-F",
+            "--body-file",
+            "-l",
+            "--label",
+            "-a",
+            "--assignee",
+            "-m",
+            "--milestone",
+            "-r",
+            "--reviewer",
+            "-e",
+            "--env",
+            "-o",
+            "--org",
+        ],
+        &[
+            "-w", "--web", "-d", "--draft", "-f", "--fill", "--yes", "-y", "--squash", "--merge",
+            "--rebase", "--admin", "--auto",
+        ],
+    ),
+    (
+        "helm",
+        &[
+            "-n",
+            "--namespace",
+            "--kube-context",
+            "--kubeconfig",
+            "-f",
+            "--values",
+            "--set",
+            "--set-string",
+            "--version",
+            "--timeout",
+            "--repo",
+        ],
+        &[
+            "--debug",
+            "--wait",
+            "--atomic",
+            "--dry-run",
+            "--install",
+            "-i",
+            "--create-namespace",
+            "--force",
+        ],
+    ),
+    (
+        "kubectl",
+        &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--kubeconfig",
+            "--cluster",
+            "--user",
+            "-s",
+            "--server",
+            "-f",
+            "--filename",
+            "-l",
+            "--selector",
+            "-o",
+            "--output",
+            "-c",
+            "--container",
+            "--replicas",
+            "--image",
+            "--type",
+            "--port",
+        ],
+        &[
+            "-A",
+            "--all-namespaces",
+            "-R",
+            "--recursive",
+            "--dry-run",
+            "-i",
+            "--stdin",
+            "-t",
+            "--tty",
+            "--overwrite",
+            "--force",
+        ],
+    ),
+    (
+        "docker",
+        &[
+            "--config",
+            "-l",
+            "--log-level",
+            "-t",
+            "--tag",
+            "-f",
+            "--file",
+            "--platform",
+            "--build-arg",
+            "--target",
+            "-o",
+            "--output",
+            "--builder",
+            "-p",
+            "--project-name",
+        ],
+        &[
+            "-D",
+            "--debug",
+            "--tls",
+            "--tlsverify",
+            "-q",
+            "--quiet",
+            "--push",
+            "--load",
+            "--no-cache",
+            "--pull",
+            "-a",
+            "--all-tags",
+        ],
+    ),
+    (
+        "npm",
+        &[
+            "-w",
+            "--workspace",
+            "--registry",
+            "--tag",
+            "--otp",
+            "--access",
+            "-C",
+            "--prefix",
+            "--userconfig",
+        ],
+        &[
+            "-g",
+            "--global",
+            "--dry-run",
+            "-ws",
+            "--workspaces",
+            "-f",
+            "--force",
+            "--provenance",
+            "--ignore-scripts",
+        ],
+    ),
+];
+
+/// How one tool's option words are read when matching its entries.
+struct EntryMatch<'a> {
+    tool: &'a str,
+    words: &'a [String],
+    known: &'a [Known],
+    /// The tool has rows in [`SUBCOMMAND_ALIASES`] (most have none: no
+    /// scan of them for each word).
+    aliased: bool,
+}
+
+impl EntryMatch<'_> {
+    fn k(&self, i: usize) -> Known {
+        self.known.get(i).copied().unwrap_or(Known::Exact)
+    }
+
+    /// Does word `w` stand for the entry's word `t` (itself, an alias, or,
+    /// first after the tool, a unique prefix the tool resolves)?
+    fn same_word(&self, w: &str, t: &str, first: bool) -> bool {
+        w == t
+            || (self.aliased
+                && SUBCOMMAND_ALIASES
+                    .iter()
+                    .any(|&(tool, a, c)| tool == self.tool && a == w && c == t))
+            || (first
+                && !w.is_empty()
+                && t.starts_with(w)
+                && PREFIX_TOOLS
+                    .iter()
+                    .any(|&(tool, not)| tool == self.tool && !not.contains(&w)))
+    }
+
+    /// Do the words from `i` hold the entry's tokens `e[j..]`, options
+    /// read past where the tool takes them? `budget` bounds the readings
+    /// of options of unknown arity (past it, a match: fail closed).
+    fn holds(&self, i: usize, e: &[&str], j: usize, budget: &mut u32) -> bool {
+        let Some(&t) = e.get(j) else { return true };
+        if *budget == 0 {
+            return true;
+        }
+        *budget -= 1;
+        if t.starts_with('-') {
+            // An option token: anywhere after (or a word that may be it).
+            return (i..self.words.len()).any(|k| {
+                let w = &self.words[k];
+                self.k(k).is_unknown()
+                    || (self.k(k) == Known::Glob && glob::glob_matches(w, t))
+                    || w == t
+                    || w.strip_prefix(t).is_some_and(|r| r.starts_with('='))
+            });
+        }
+        let mut i = i;
+        loop {
+            let Some(w) = self.words.get(i) else {
+                return false;
+            };
+            match self.k(i) {
+                Known::AnyTokens => return true,
+                // Possibly the entry's word, or possibly an option.
+                Known::OneToken => {
+                    return self.holds(i + 1, e, j + 1, budget) || self.holds(i + 1, e, j, budget)
+                }
+                // Nothing (it may vanish) or options, or a run of the
+                // entry's words each matching it (SPEC §4.4 item 4).
+                Known::Glob => {
+                    if self.holds(i + 1, e, j, budget) {
+                        return true;
+                    }
+                    let g = glob::Glob::new(w);
+                    let mut jj = j;
+                    while e.get(jj).is_some_and(|t| g.matches(t)) {
+                        jj += 1;
+                        if self.holds(i + 1, e, jj, budget) {
+                            return true;
+                        }
+                    }
+                    return false;
+                }
+                Known::Exact => {}
+            }
+            if w == "--" || !w.starts_with('-') || w == "-" {
+                if w == "--" {
+                    i += 1;
+                    continue;
+                }
+                return self.same_word(w, t, j == 1) && self.holds(i + 1, e, j + 1, budget);
+            }
+            // The tool's grammar, looked up only for an option word.
+            let (valued, flags) = OPTION_GRAMMAR
+                .iter()
+                .find(|g| g.0 == self.tool)
+                .map_or((&[][..], &[][..]), |g| (g.1, g.2));
+            if w.contains('=') || flags.contains(&w.as_str()) {
+                i += 1;
+            } else if valued.contains(&w.as_str()) {
+                i += 2;
+            } else {
+                // Unknown arity: both readings.
+                return self.holds(i + 1, e, j, budget) || self.holds(i + 2, e, j, budget);
+            }
+        }
+    }
+}
+
 /// [`external_effect`] with unknown words (SPEC §4.4): an unknown word is
 /// possibly any one token, an unquoted one any run of tokens, and a match
 /// that holds through them counts (a possible ceiling acts as a match). An
-/// unknown verb is not read (step 7c covers it).
+/// unknown verb is not read (step 7c covers it). Each entry is found under
+/// every spelling of SPEC §6.1 round 3: options anywhere, aliases, unique
+/// prefixes ([`OPTION_GRAMMAR`], [`SUBCOMMAND_ALIASES`], [`PREFIX_TOOLS`]).
 pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'static [&'static str]> {
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
     let verb = words.first()?;
@@ -1037,70 +1705,155 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
     // The table holds each tool's entries together (a unit test checks):
     // found once, the rest compares only the tool's own.
     let tool = tool_entries(verb);
-    let tool_entries = || tool.iter().copied();
-    if tool.is_empty() && verb != "gh" {
+    let by_words = || {
+        has_shape(&READ_BY_WORDS_SHAPES, verb) && EXTERNAL_READ_BY_WORDS.contains(&verb.as_str())
+    };
+    if tool.is_empty() && !by_words() {
         return None;
     }
-    let is_git = verb == "git";
-    let mut i = 1;
+    let mut first = 1;
     // `cargo +nightly publish`: the toolchain word.
     if verb == "cargo" && words.get(1).is_some_and(|w| w.starts_with('+')) && !k(1).is_unknown() {
-        i = 2;
+        first = 2;
     }
-    while let Some(w) = words.get(i) {
-        if k(i).is_unknown() {
-            // An unknown word where options or the subcommand may be: any
-            // entry of the tool is possible.
-            return tool_entries()
-                .next()
-                .or((verb == "gh").then_some(GH_API_WRITE));
-        }
-        if !is_option(w) || w == "--" {
-            break;
-        }
-        let takes_value = if is_git {
-            GIT_VALUE_OPTIONS.contains(&w.as_str())
-        } else {
-            !w.contains('=')
-        };
-        // The value word is skipped only when the word after it is not the
-        // subcommand itself (`kubectl --v apply`).
-        if takes_value && words.get(i + 1).is_some_and(|n| !is_option(n)) {
-            let next_is_sub = tool
-                .iter()
-                .any(|e| words.get(i + 1).map(String::as_str) == Some(e[1]))
-                || (verb == "gh" && words.get(i + 1).is_some_and(|n| n == "api"));
-            if is_git || !next_is_sub {
-                i += 2;
-                continue;
+    let m = EntryMatch {
+        tool: verb,
+        words,
+        known,
+        aliased: SUBCOMMAND_ALIASES.iter().any(|a| a.0 == verb),
+    };
+    if let Some(e) = tool.iter().copied().find(|e| {
+        // Each entry's readings are bounded on their own.
+        let mut budget = 64;
+        m.holds(first, e, 1, &mut budget)
+    }) {
+        return Some(e);
+    }
+    if by_words() {
+        return external_by_words(verb, words, &k);
+    }
+    None
+}
+
+/// The words from `from` on that are not options, with their indices (a
+/// value-taking option's value is read as one: fail closed).
+fn positionals(words: &[String], from: usize) -> impl Iterator<Item = (usize, &String)> {
+    words
+        .iter()
+        .enumerate()
+        .skip(from)
+        .filter(|(_, w)| !w.starts_with('-'))
+}
+
+/// [`EXTERNAL_READ_BY_WORDS`]: `gh api` that writes; docker or podman
+/// with a remote daemon (`-H`, `--host`, `--context`); `ssh HOST …` (not
+/// `-V`, `-G`); scp, sftp or rsync with a remote operand; a cloud CLI's
+/// verb that is not a read; `python -m twine upload`.
+#[inline(never)]
+fn external_by_words(
+    verb: &str,
+    words: &[String],
+    k: &dyn Fn(usize) -> Known,
+) -> Option<&'static [&'static str]> {
+    let unknown = (1..words.len()).any(|i| k(i).is_unknown());
+    match verb {
+        "gh" => {
+            // The subcommand: the first word after gh's options (`-R o/r`
+            // takes a value).
+            let mut i = 1;
+            while words
+                .get(i)
+                .is_some_and(|w| w.starts_with('-') && !k(i).is_unknown())
+            {
+                let w = &words[i];
+                let valued = matches!(w.as_str(), "-R" | "--repo" | "--hostname");
+                i += if valued { 2 } else { 1 };
             }
-        }
-        i += 1;
-    }
-    if w_is(words, i, "--") {
-        i += 1;
-    }
-    let start = i.min(words.len());
-    let rest = &words[start..];
-    let rk = |j: usize| k(start + j);
-    if verb == "gh" && rest.first().is_some_and(|w| w == "api") && !rk(0).is_unknown() {
-        return gh_api_writes(&rest[1..], |j| rk(j + 1)).then_some(GH_API_WRITE);
-    }
-    tool_entries().find(|e| {
-        for (j, t) in e[1..].iter().enumerate() {
-            match (rest.get(j), rk(j)) {
-                (None, _) => return false,
-                (Some(_), Known::AnyTokens) => return true,
-                (Some(_), Known::OneToken) => {}
-                (Some(w), Known::Exact) if w == t => {}
-                // A glob is possibly any run of tokens each matching it:
-                // the entry's word (SPEC §4.4 item 4).
-                (Some(w), Known::Glob) if glob::glob_matches(w, t) => {}
-                _ => return false,
+            words.get(i)?;
+            let api = words[i] == "api" && !k(i).is_unknown();
+            if !api && !k(i).is_unknown() {
+                return None;
             }
+            let from = if api { i + 1 } else { i };
+            gh_api_writes(&words[from..], |j| k(j + from)).then_some(GH_API_WRITE)
         }
-        true
-    })
+        "docker" | "podman" => words
+            .iter()
+            .skip(1)
+            .take_while(|w| w.starts_with('-'))
+            .any(|w| {
+                matches!(w.as_str(), "-H" | "--host" | "--context" | "-c")
+                    || w.starts_with("--host=")
+                    || w.starts_with("--context=")
+                    || (w.starts_with("-H") && !w.starts_with("--"))
+            })
+            .then_some(REMOTE_DAEMON),
+        "ssh" => {
+            const VALUED: &str = "BbcDEeFIiJLlmOoPpQRSWw";
+            let mut i = 1;
+            while let Some(w) = words.get(i) {
+                if k(i).is_unknown() {
+                    return Some(SSH_REMOTE);
+                }
+                if w == "--" {
+                    i += 1;
+                    break;
+                }
+                let Some(cluster) = w.strip_prefix('-') else {
+                    break;
+                };
+                for (p, c) in cluster.char_indices() {
+                    if c == 'V' || c == 'G' {
+                        // `ssh -V` prints its version, `ssh -G` its
+                        // configuration: neither connects.
+                        return None;
+                    }
+                    if VALUED.contains(c) {
+                        if p + 1 == cluster.len() {
+                            i += 1;
+                        }
+                        break;
+                    }
+                }
+                i += 1;
+            }
+            words.get(i).map(|_| SSH_REMOTE)
+        }
+        "scp" | "sftp" | "rsync" => {
+            let remote = |w: &str| {
+                w.contains("://") || w.find(':').is_some_and(|c| !w[..c].contains('/') && c > 0)
+            };
+            let found = unknown
+                || positionals(words, 1).any(|(_, w)| remote(w))
+                || (verb == "sftp" && positionals(words, 1).next().is_some());
+            found.then_some(COPY_REMOTE)
+        }
+        "aws" | "gcloud" | "az" | "doctl" => {
+            if unknown {
+                return Some(CLOUD_WRITE);
+            }
+            let read = |w: &str| {
+                ["describe", "get", "list"].iter().any(|r| w.starts_with(r))
+                    || matches!(w, "ls" | "show" | "help" | "version" | "whoami")
+            };
+            let mut any = false;
+            for (i, w) in positionals(words, 1).take(4) {
+                any = true;
+                // A word right after an option may be its value.
+                let maybe_value = words[i - 1].starts_with('-') && !words[i - 1].contains('=');
+                if read(w) && !maybe_value {
+                    return None;
+                }
+            }
+            any.then_some(CLOUD_WRITE)
+        }
+        "python" | "python3" => {
+            let rest = words.get(1..)?;
+            (rest.len() >= 3 && rest[0] == "-m" && rest[1] == "twine" && rest[2] == "upload")
+                .then_some(PYTHON_TWINE)
+        }
+        _ => None,
+    }
 }
 
 /// The [`EXTERNAL_EFFECT`] entries of one tool: a run of the table, found
@@ -1157,10 +1910,6 @@ const TOOL_RUNS: [(&str, usize, usize); TOOL_COUNT] = {
     }
     t
 };
-
-fn w_is(words: &[String], i: usize, s: &str) -> bool {
-    words.get(i).is_some_and(|w| w == s)
-}
 
 /// `gh api` arguments that write: a method other than GET, fields or a
 /// body; an unknown word may be any of them.
@@ -1660,7 +2409,7 @@ mod tests {
         assert!(has_shape(&EXTERNAL_TOOLS, GH_API_WRITE[0]));
         // Every variable's name passes the one-byte filter of `code_variable`.
         for (name, _) in CODE_VARIABLES.iter().chain(COMMAND_VARIABLES) {
-            assert!(may_start_a_name(name.as_bytes()[0]), "{name}");
+            assert!(may_start_with_a_name(name.as_bytes()), "{name}");
         }
         // Each tool's entries are one run of the table (`tool_entries`).
         for e in EXTERNAL_EFFECT {
@@ -1712,14 +2461,38 @@ mod tests {
     /// SPEC §4.2's assignment word (`NAME=…`, `NAME+=…`, `NAME[…]=…`), read
     /// literally: the oracle of the one-pass `is_assignment`.
     fn is_assignment_literal(word: &str) -> bool {
-        // NAME, then `[` to its matching `]` (SPEC §4.1 round 3), then
-        // `=` or `+=`.
-        let name: String = word
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-            .collect();
-        if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
-            return false;
+        // A subscript runs to its matching `]` (SPEC §4.1, as bash's
+        // parse_matched_pair reads it): an `=` inside it is not the
+        // assignment's.
+        let first_eq = word.find('=');
+        let eq = match word.find('[') {
+            Some(open) if first_eq.is_none_or(|e| open < e) => {
+                let mut depth = 0usize;
+                let close = word[open..].bytes().position(|c| {
+                    match c {
+                        b'[' => depth += 1,
+                        b']' => depth -= 1,
+                        _ => {}
+                    }
+                    depth == 0
+                });
+                let Some(close) = close.map(|c| open + c) else {
+                    return false;
+                };
+                match &word[close + 1..] {
+                    r if r.starts_with('=') => close + 1,
+                    r if r.starts_with("+=") => close + 2,
+                    _ => return false,
+                }
+            }
+            _ => match first_eq {
+                Some(e) => e,
+                None => return false,
+            },
+        };
+        let mut name = &word[..eq];
+        if let Some(n) = name.strip_suffix('+') {
+            name = n;
         }
         let mut rest = &word[name.len()..];
         if rest.starts_with('[') {

@@ -13,7 +13,9 @@ use crate::decision::{Origin, Reason, RuleRef};
 use permc_grammar::{ActionType, Policy, Role};
 use std::fmt;
 
-pub use crate::facts::{possible_builtin_phrase, possible_deny_phrase, unparsed_phrase};
+pub use crate::facts::{
+    possible_builtin_phrase, possible_code_phrase, possible_deny_phrase, unparsed_phrase,
+};
 
 // ---------------------------------------------------------------------
 // Decision messages (SPEC §10.2), in the order of SPEC §5.3.

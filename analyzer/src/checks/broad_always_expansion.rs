@@ -3,9 +3,10 @@
 //! through (SPEC §11):
 //! - `Terminal()`, which matches every command;
 //! - a verb alone, or the verb and one more word, for verbs that run other
-//!   commands (`bash`, `sh`, `zsh`, `eval`, `exec`, `source`, `xargs`,
-//!   `env`, `nohup`, `timeout`, `npx`, `node`, `python`, `python3`,
-//!   `perl`, `ruby`, `npm run`, `pnpm run`, `yarn run`) or destroy and
+//!   commands — every runner, runner subcommand and code-running program
+//!   of the catalogue (SPEC §4.3 round 3: shells, interpreters, script
+//!   readers such as `sed` and `awk`, wrappers, `npx`, `uv run`, `pnpm
+//!   exec`, `docker exec`…), and `npm run`, `pnpm run`, `yarn run` — or destroy and
 //!   exfiltrate (`rm`, `dd`, `mv`, `chmod`, `chown`, `curl`, `wget`):
 //!   `Terminal(bash)`, `Terminal(bash -c)`, `Terminal(rm -rf)`,
 //!   `Terminal(npx vitest)`, `Terminal(npm run build)`.
@@ -41,6 +42,7 @@
 
 use super::{entries, tokens_match_verb, Check};
 use crate::FileContext;
+use permc_core::facts::catalogue;
 use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 use permc_grammar::pattern::PatToken;
 use permc_grammar::rules::List;
@@ -54,34 +56,24 @@ pub const CHECK: Check = Check {
     run,
 };
 
-/// Verbs that run other commands (SPEC §11, verbatim).
-const RUNNERS: &[&[&str]] = &[
-    &["bash"],
-    &["sh"],
-    &["zsh"],
-    &["eval"],
-    &["exec"],
-    &["source"],
-    &["xargs"],
-    &["env"],
-    &["nohup"],
-    &["timeout"],
-    &["npx"],
-    &["node"],
-    &["python"],
-    &["python3"],
-    &["perl"],
-    &["ruby"],
-    &["npm", "run"],
-    &["pnpm", "run"],
-    &["yarn", "run"],
-];
+/// Package scripts, which run other commands (SPEC §11, verbatim). The
+/// runners, runner subcommands and code-running programs are the
+/// catalogue's ([`catalogue`]), not a list of this check's own.
+const SCRIPT_RUNNERS: &[&[&str]] = &[&["npm", "run"], &["pnpm", "run"], &["yarn", "run"]];
 
-/// The runners that read a program text (a script file, `-c`, `-e`, stdin):
-/// what they run is code permc cannot read, whatever the words say.
-const INTERPRETERS: &[&str] = &[
-    "bash", "sh", "zsh", "eval", "source", "node", "python", "python3", "perl", "ruby",
-];
+/// The verb (or runner words) an entry expands, from the catalogue, and
+/// whether it reads a program text permc cannot read (an interpreter, a
+/// shell, a script reader) rather than running other commands.
+fn runner_of(a: &[PatToken]) -> Option<(String, bool)> {
+    if let Some(v) = catalogue::code_programs().find(|v| expands(a, &[v])) {
+        let reads_code = catalogue::runs_text_as_code(v) && !catalogue::is_wrapper(v);
+        return Some((v.to_string(), reads_code));
+    }
+    catalogue::runners()
+        .chain(SCRIPT_RUNNERS.iter().map(|r| r.to_vec()))
+        .find(|r| expands(a, r))
+        .map(|r| (r.join(" "), false))
+}
 
 /// Verbs that destroy or send data away (SPEC §11, verbatim).
 const DESTROYERS: &[&[&str]] = &[
@@ -114,9 +106,8 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                 "allow the commands you mean, one pattern each, like `Terminal(pnpm test)`"
                     .to_string(),
             )
-        } else if let Some(verb) = RUNNERS.iter().find(|v| expands(a, v)) {
-            let verb = verb.join(" ");
-            let runs = if INTERPRETERS.contains(&verb.as_str()) {
+        } else if let Some((verb, reads_code)) = runner_of(a) {
+            let runs = if reads_code {
                 "runs code permc cannot read (SPEC §4.3: a script's or a program's own text is beyond the reader)"
             } else {
                 "runs other commands"

@@ -67,6 +67,9 @@ pub(crate) struct Wrapper {
     pub bare_shell: bool,
     /// What follows the options.
     pub after: After,
+    /// Options whose value, when it starts with `|` or `!`, is a command
+    /// line the wrapper runs (`strace -o '|cmd'`): unparsed.
+    pub piped: &'static [&'static str],
 }
 
 const fn w(names: &'static [&'static str]) -> Wrapper {
@@ -84,6 +87,7 @@ const fn w(names: &'static [&'static str]) -> Wrapper {
         privileged: false,
         bare_shell: false,
         after: After::Verb,
+        piped: &[],
     }
 }
 
@@ -371,6 +375,7 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
             "strings-in-hex",
             "tips",
         ],
+        piped: &["o", "output"],
         ..w(&["strace"])
     },
     Wrapper {
@@ -489,6 +494,81 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
         after: After::Script,
         ..w(&["script"])
     },
+    Wrapper {
+        // OpenSSH ssh-agent(1): `ssh-agent [options] [CMD…]` runs CMD with
+        // the agent's environment.
+        flags: "cDdks",
+        valued: "aEOPt",
+        long_flags: &[],
+        ..w(&["ssh-agent"])
+    },
+    Wrapper {
+        // util-linux prlimit(1): `prlimit [options] [CMD…]`; a resource
+        // option's limits are attached only (`-n1024`, `--nofile=1024`).
+        flags: "hV",
+        valued: "po",
+        optional: "cdefilmnqrstuvxy",
+        long_flags: &["noheadings", "raw", "verbose", "help", "version"],
+        long_valued: &["pid", "output"],
+        long_optional: &[
+            "core",
+            "data",
+            "nice",
+            "fsize",
+            "sigpending",
+            "memlock",
+            "rss",
+            "nofile",
+            "msgqueue",
+            "rtprio",
+            "stack",
+            "cpu",
+            "nproc",
+            "as",
+            "locks",
+            "rttime",
+        ],
+        ..w(&["prlimit"])
+    },
+    Wrapper {
+        // moreutils chronic(1).
+        flags: "ev",
+        long_flags: &[],
+        ..w(&["chronic"])
+    },
+    Wrapper {
+        // proot(1): without a command it runs a shell. `-q` (a command
+        // line for qemu) is left out: it makes the line unparsed.
+        flags: "0hV",
+        valued: "rbmwkivRS",
+        long_flags: &[
+            "root-id",
+            "kill-on-exit",
+            "link2symlink",
+            "help",
+            "version",
+            "usage",
+        ],
+        long_valued: &[
+            "rootfs",
+            "bind",
+            "mount",
+            "pwd",
+            "cwd",
+            "kernel-release",
+            "change-id",
+            "verbose",
+        ],
+        bare_shell: true,
+        ..w(&["proot"])
+    },
+    Wrapper {
+        // daemonize(1): `daemonize [options] PATH [ARG…]`.
+        flags: "av",
+        valued: "ceEoplu",
+        long_flags: &[],
+        ..w(&["daemonize"])
+    },
 ];
 
 /// Programs that build the commands they run from their operands or their
@@ -602,7 +682,26 @@ const UNREADABLE: &[(&str, &str)] = &[
 ];
 
 /// The shells of SPEC §4.3.
-pub const SHELLS: &[&str] = &["sh", "bash", "zsh", "dash", "ksh", "ash"];
+pub const SHELLS: &[&str] = &[
+    "sh", "bash", "rbash", "zsh", "dash", "ksh", "ash", "mksh", "lksh", "yash", "posh",
+];
+
+/// Shells whose language is not sh's (fish, csh, PowerShell, nushell…):
+/// a script operand is the stated limit (SPEC §4.3), as for a shell; any
+/// option (`-c` among them) or none (standard input) is code permc does
+/// not read.
+pub const FOREIGN_SHELLS: &[&str] = &[
+    "fish",
+    "tcsh",
+    "csh",
+    "pwsh",
+    "powershell",
+    "nu",
+    "xonsh",
+    "elvish",
+    "rc",
+    "es",
+];
 
 /// bash's long options (`--rcfile` and `--init-file` take a value).
 const SHELL_LONG: &[&str] = &[
@@ -746,7 +845,7 @@ fn wrapper(verb: &str) -> Option<&'static Wrapper> {
 }
 
 /// The verbs [`collect_runs`] reads past or into, besides [`WRAPPERS`].
-const SPECIAL_VERBS: &[&str] = &["su", "eval", "trap", "busybox", "find"];
+const SPECIAL_VERBS: &[&str] = &["su", "eval", "trap", "busybox", "find", "fd", "fdfind"];
 
 /// The shapes ([`super::Shapes`]) of every verb [`collect_runs`] treats
 /// specially: a wrapper, a shell, [`SPECIAL_VERBS`], [`UNREADABLE`].
@@ -775,6 +874,11 @@ const SPECIAL_SHAPES: super::Shapes = {
     let mut i = 0;
     while i < UNREADABLE.len() {
         mark(&mut t, UNREADABLE[i].0);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < FOREIGN_SHELLS.len() {
+        mark(&mut t, FOREIGN_SHELLS[i]);
         i += 1;
     }
     t
@@ -893,6 +997,14 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
         }
         if verb == "find" {
             find_exec(&words, i, seg, depth, facts);
+            break;
+        }
+        if verb == "fd" || verb == "fdfind" {
+            fd_exec(&words, i, seg, depth, facts);
+            break;
+        }
+        if FOREIGN_SHELLS.contains(&verb) {
+            foreign_shell(&words, i, facts);
             break;
         }
         if let Some((_, why)) = UNREADABLE.iter().find(|(v, _)| *v == verb) {
@@ -1075,7 +1187,7 @@ fn git_program_running(sub: &str, args: &[String]) -> Option<String> {
 
 /// How a package or environment runner's subcommand runs its command.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum RunsAs {
+pub(crate) enum RunsAs {
     /// The words after its options are a command and its arguments.
     Argv,
     /// Its operand is a shell command line (`bun exec 'cmd'`).
@@ -1101,7 +1213,7 @@ enum RunsAs {
 /// `npx`), and how it runs it. `pnpm exec git push` runs a push: the
 /// runner stays the segment's run and what it runs is read as a run of
 /// its own, as `find -exec`'s command is.
-const RUNNERS: &[(&str, &str, RunsAs)] = &[
+pub(crate) const RUNNERS: &[(&str, &str, RunsAs)] = &[
     // The most common first: a tool is found by a scan from the top.
     ("pnpm", "exec", RunsAs::Argv),
     ("pnpm", "dlx", RunsAs::Argv),
@@ -1405,6 +1517,7 @@ fn read_options(
                 needs_next,
             } => {
                 let command_line = wr.command_line.contains(&name.as_str());
+                let piped_value = |v: Option<&str>| v.is_some_and(|v| v.starts_with(['|', '!']));
                 let value = if needs_next {
                     i += 1;
                     if words.known(i).is_unknown() && i < text.len() && command_line {
@@ -1416,6 +1529,14 @@ fn read_options(
                     value
                 };
                 i += 1;
+                if wr.piped.contains(&name.as_str()) && piped_value(value) {
+                    facts.unparsed_because(format!(
+                        "`{} -{name} {}` runs a command line permc does not read",
+                        wr.names[0],
+                        short(value.unwrap_or_default())
+                    ));
+                    return None;
+                }
                 if command_line {
                     // `env -S STRING ARGS…`: the string, split, then the
                     // rest: a command line of its own.
@@ -1505,7 +1626,7 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
         }
         let mut takes = 0;
         for c in rest.chars() {
-            let ok = if shell == "bash" {
+            let ok = if shell == "bash" || shell == "rbash" {
                 "abcefhiklmnprstuvxBCDEHPT".contains(c) || c == 'o' || c == 'O'
             } else {
                 c.is_ascii_alphabetic()
@@ -1753,6 +1874,93 @@ fn find_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut
     // The `find` itself: past wrappers or inside another command, never
     // the segment's own words.
     push_run(words, at, seg, None, at > 0 || depth > 0, depth == 0, facts);
+}
+
+/// `fd … -x|--exec|-X|--exec-batch CMD … [;]`: CMD runs on each path found
+/// (or all of them), a run of its own as `find -exec`'s is; a placeholder
+/// (`{}`, `{/}`, `{//}`, `{.}`, `{/.}`) is an unknown word, and without
+/// one fd appends the paths (unknown words).
+fn fd_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+    let text = words.text;
+    let is_exec = |w: &str| matches!(w, "-x" | "--exec" | "-X" | "--exec-batch");
+    let mut i = at + 1;
+    while i < text.len() {
+        let w = text[i].as_str();
+        if words.known(i) != Known::Exact {
+            if words.known(i) == Known::AnyTokens || i + 1 < text.len() {
+                facts.unparsed_because(format!(
+                    "`{}` is expanded by the shell among `fd`'s options: it may be `--exec`, so permc cannot know what runs",
+                    short(w)
+                ));
+                break;
+            }
+            i += 1;
+            continue;
+        }
+        if w.starts_with("--exec") && !is_exec(w) || w.starts_with("-x") && w.len() > 2 {
+            facts.unparsed_because(format!(
+                "`{}` runs a command permc does not place",
+                short(w)
+            ));
+            break;
+        }
+        if !is_exec(w) {
+            i += 1;
+            continue;
+        }
+        let start = i + 1;
+        let end = (start..text.len())
+            .find(|&k| text[k] == ";")
+            .unwrap_or(text.len());
+        let mut sub: Vec<String> = text[start..end].to_vec();
+        let mut known: Vec<Known> = (start..end).map(|k| words.known(k)).collect();
+        let mut placeholder = false;
+        for (t, k) in sub.iter().zip(known.iter_mut()) {
+            if ["{}", "{/}", "{//}", "{.}", "{/.}"]
+                .iter()
+                .any(|p| t.contains(p))
+            {
+                *k = (*k).max(Known::OneToken);
+                placeholder = true;
+            }
+        }
+        if !placeholder {
+            sub.push(String::new());
+            known.push(Known::AnyTokens);
+        }
+        if depth < MAX_INNER_DEPTH && start < end {
+            collect_runs(
+                Words {
+                    text: &sub,
+                    known: &known,
+                },
+                seg,
+                depth + 1,
+                facts,
+            );
+        } else if start < end {
+            facts.unparsed_because("commands nest more than 8 levels deep".to_string());
+        }
+        i = end + 1;
+    }
+    push_run(words, at, seg, None, at > 0 || depth > 0, depth == 0, facts);
+}
+
+/// A shell of another language ([`FOREIGN_SHELLS`]): with a script operand
+/// first, the stated limit; with an option (`-c`, `--command`, `-Command`…)
+/// or nothing (standard input), code permc does not read.
+fn foreign_shell(words: &Words<'_>, at: usize, facts: &mut LineFacts) {
+    let shell = basename(&words.text[at]);
+    match words.text.get(at + 1) {
+        Some(w) if words.known(at + 1) == Known::Exact && !w.starts_with(['-', '+']) => {}
+        Some(w) => facts.unparsed_because(format!(
+            "`{shell} {}` runs code in a language permc does not read",
+            short(w)
+        )),
+        None => facts.unparsed_because(format!(
+            "`{shell}` reads its commands from standard input: permc cannot read them"
+        )),
+    }
 }
 
 /// How many value words a primary (or leading option) of GNU find takes.
@@ -2011,7 +2219,7 @@ fn push_run<'w>(
                 Some(sub) => git_program_running(sub, &rest[1..]),
                 None => code_running(v, &rest[1..]),
             };
-            if let Some(why) = why {
+            if let Some(why) = why.or_else(|| super::code_options::code_option(v, &rest[1..])) {
                 facts.unparsed_because(why);
             }
             if via.is_none()
@@ -2405,6 +2613,8 @@ fn git_runs_text(sub: &str, args: &[String]) -> Option<&'static str> {
             Some("--…-filter")
         }
         "difftool" if opt('x', "--extcmd") => Some("--extcmd"),
+        "push" | "send-pack" if long_opt("--receive-pack") => Some("--receive-pack"),
+        "push" | "send-pack" if long_opt("--exec") => Some("--exec"),
         "grep" if opt('O', "--open-files-in-pager") => Some("--open-files-in-pager"),
         _ => None,
     }

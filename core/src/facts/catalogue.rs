@@ -1,0 +1,159 @@
+//! What the catalogue of commands says about a program, for the readers
+//! outside the facts (SPEC §4.3 [round 3] "One catalogue of commands"):
+//! always-allow's unit (§7) and the analyzer's `broad-always-expansion`
+//! (§11) ask here, and the answers are read off the same rows the facts
+//! read — [`super::wrappers`]' wrappers, shells and runners, and
+//! [`super::code_options`]' script readers — so that the three cannot
+//! disagree.
+
+use super::code_options;
+use super::wrappers::{self, RunsAs};
+
+/// Programs whose job is to run code they are given (a script file, `-c`,
+/// `-e`, standard input): the interpreters. Given code, they are SPEC
+/// §4.3's stated limit; always-allow records their segments exactly.
+pub const INTERPRETERS: &[&str] = &[
+    "python",
+    "python2",
+    "python3",
+    "node",
+    "nodejs",
+    "deno",
+    "bun",
+    "perl",
+    "ruby",
+    "php",
+    "lua",
+    "luajit",
+    "tclsh",
+    "wish",
+    "expect",
+    "Rscript",
+    "R",
+    "julia",
+    "osascript",
+    "groovy",
+    "scala",
+    "elixir",
+    "erl",
+    "escript",
+    "racket",
+    "guile",
+    "sbcl",
+    "runghc",
+    "swift",
+    "jshell",
+    "irb",
+    "ts-node",
+    "tsx",
+    "zx",
+];
+
+/// The shell's own words that run text as code.
+const SHELL_BUILTINS: &[&str] = &["eval", "source", ".", "exec", "trap", "su", "busybox"];
+
+/// The script readers: programs whose operand is a script in their own
+/// language (sed, awk).
+const SCRIPT_READERS: &[&str] = &["sed", "gsed", "awk", "gawk", "mawk", "nawk"];
+
+/// Does `verb` run text as code: a shell (of any language), an
+/// interpreter, a script reader, or one of the shell's own `eval`-like
+/// words?
+pub fn runs_text_as_code(verb: &str) -> bool {
+    wrappers::SHELLS.contains(&verb)
+        || wrappers::FOREIGN_SHELLS.contains(&verb)
+        || INTERPRETERS.contains(&verb)
+        || SCRIPT_READERS.contains(&verb)
+        || SHELL_BUILTINS.contains(&verb)
+}
+
+/// Is `verb` a wrapper (SPEC §4.3's table and the launchers beyond it):
+/// it runs the command in its operands.
+pub fn is_wrapper(verb: &str) -> bool {
+    wrappers::WRAPPERS.iter().any(|w| w.names.contains(&verb))
+}
+
+/// Every program that runs other code: shells, interpreters, script
+/// readers, wrappers (for the analyzer's list).
+pub fn code_programs() -> impl Iterator<Item = &'static str> {
+    wrappers::SHELLS
+        .iter()
+        .chain(wrappers::FOREIGN_SHELLS)
+        .chain(INTERPRETERS)
+        .chain(SCRIPT_READERS)
+        .chain(SHELL_BUILTINS)
+        .copied()
+        .chain(
+            wrappers::WRAPPERS
+                .iter()
+                .flat_map(|w| w.names.iter().copied()),
+        )
+}
+
+/// Every runner as the words that name it: `npx`, `uv run`, `pnpm exec`,
+/// `docker exec`… (not the command groups: `docker compose`).
+pub fn runners() -> impl Iterator<Item = Vec<&'static str>> {
+    wrappers::RUNNERS
+        .iter()
+        .filter(|r| !matches!(r.2, RunsAs::Group(_)))
+        .map(|r| {
+            if r.1.is_empty() {
+                vec![r.0]
+            } else {
+                vec![r.0, r.1]
+            }
+        })
+}
+
+/// Where a runner's program stands in a segment's words (SPEC §7 round 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunnerProgram {
+    /// Not a runner's words.
+    NotARunner,
+    /// The program is word `i` (`uv run pytest -k x`: 2).
+    At(usize),
+    /// A runner whose program cannot be placed (an option of its own
+    /// before it, an image's entrypoint, a shell line).
+    Unplaced,
+}
+
+/// Where the program a runner runs stands in `words` (the verb first, as
+/// the segment gives it): right after the runner's words (`npx vitest`,
+/// `pnpm exec vitest`, `npm exec -- vitest`), after the container for
+/// `docker exec C CMD`; any option word of the runner's own before it
+/// leaves it unplaced (its arity is not read here).
+pub fn runner_program(words: &[String]) -> RunnerProgram {
+    let Some(verb) = words.first().map(|w| super::basename(w)) else {
+        return RunnerProgram::NotARunner;
+    };
+    let rows = || wrappers::RUNNERS.iter().filter(|r| r.0 == verb);
+    let (how, mut at) = if let Some(r) = rows().find(|r| r.1.is_empty()) {
+        (r.2, 1)
+    } else {
+        let Some(sub) = words.get(1) else {
+            return RunnerProgram::NotARunner;
+        };
+        match rows().find(|r| r.1 == sub) {
+            Some(r) => (r.2, 2),
+            None => return RunnerProgram::NotARunner,
+        }
+    };
+    if words.get(at).is_some_and(|w| w == "--") && how == RunsAs::Argv {
+        at += 1;
+    }
+    let placed = match how {
+        RunsAs::Argv => at,
+        RunsAs::AfterOperand if words.get(at).is_some_and(|w| !w.starts_with('-')) => at + 1,
+        _ => return RunnerProgram::Unplaced,
+    };
+    match words.get(placed) {
+        Some(w) if !w.starts_with('-') => RunnerProgram::At(placed),
+        _ => RunnerProgram::Unplaced,
+    }
+}
+
+/// Is `verb` a program with code-running options or a script language of
+/// its own (`sed`, `make`, `cargo`, `gcc`…: SPEC §4.3's list)?
+pub fn has_code_forms(verb: &str) -> bool {
+    code_options::is_code_program(verb)
+}

@@ -1,0 +1,639 @@
+//! Options and scripts that make a program run code (SPEC §4.3 [round 3]:
+//! "Runs are read; code is unparsed"): a program whose job is something
+//! else (editing text, building, sorting, searching, testing) made to run
+//! a command by an option or a script named on its command line. Each
+//! option is one row of [`CODE_OPTIONS`]; the script readers whose text
+//! permc reads to find a command (sed, awk, make's assignments, sqlite3)
+//! and the programs that read commands from standard input (ed, ex) are
+//! [`SCRIPTS`]. [`code_option`] answers for a run's verb and words; most
+//! verbs are stopped by their shape before any compare.
+
+use super::wrappers::short;
+use permc_grammar::shell::Known;
+
+/// How an option of a row is spelled.
+#[derive(Clone, Copy)]
+enum Spell {
+    /// A getopt short option: alone, with its value attached, or in a
+    /// cluster (`-f F`, `-fF`, `-nf F`).
+    Short(char),
+    /// A long option: `--name`, `--name=V` (a program that does not take
+    /// abbreviations: clap, Go's flag).
+    Long(&'static str),
+    /// A GNU long option, also by a prefix of three letters or more
+    /// (`--compress-prog`), as getopt takes it.
+    GnuLong(&'static str),
+    /// A word exactly (`-exec`, `-TT`), or with `=V` attached.
+    Word(&'static str),
+    /// A word that starts so (`-fplugin=…`, `-Zbuild-std`).
+    Prefix(&'static str),
+}
+
+/// One code-running option: the programs that take it and its spelling.
+struct CodeOption {
+    programs: &'static [&'static str],
+    spell: Spell,
+}
+
+const fn row(programs: &'static [&'static str], spell: Spell) -> CodeOption {
+    CodeOption { programs, spell }
+}
+
+const SED: &[&str] = &["sed", "gsed"];
+const AWK: &[&str] = &["awk", "gawk", "mawk", "nawk"];
+const MAKE: &[&str] = &["make", "gmake"];
+const VIM: &[&str] = &["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim"];
+const CC: &[&str] = &["gcc", "cc", "clang", "g++", "c++", "clang++"];
+const NPM: &[&str] = &["npm", "pnpm", "yarn"];
+
+/// The code-running options of SPEC §4.3's list, as the programs' manuals
+/// (GNU sed 4.9, gawk 5, GNU make 4.4, cargo 1.8x, go 1.2x, vim 9, gcc 14,
+/// coreutils 9, Info-ZIP zip 3, ripgrep 14, man-db 2.12, rsync 3.3, npm
+/// 10) spell them.
+const CODE_OPTIONS: &[CodeOption] = &[
+    row(SED, Spell::Short('f')),
+    row(SED, Spell::GnuLong("--file")),
+    row(AWK, Spell::Short('f')),
+    row(AWK, Spell::GnuLong("--file")),
+    row(AWK, Spell::Short('i')),
+    row(AWK, Spell::GnuLong("--include")),
+    row(AWK, Spell::Short('l')),
+    row(AWK, Spell::GnuLong("--load")),
+    row(AWK, Spell::Short('E')),
+    row(AWK, Spell::GnuLong("--exec")),
+    row(MAKE, Spell::GnuLong("--eval")),
+    row(MAKE, Spell::Short('E')),
+    row(MAKE, Spell::Short('f')),
+    row(MAKE, Spell::GnuLong("--file")),
+    row(MAKE, Spell::GnuLong("--makefile")),
+    row(&["cargo"], Spell::Long("--config")),
+    row(&["cargo"], Spell::Prefix("-Z")),
+    row(&["go"], Spell::Word("-exec")),
+    row(&["go"], Spell::Word("--exec")),
+    row(&["go"], Spell::Word("-toolexec")),
+    row(&["go"], Spell::Word("--toolexec")),
+    row(&["go"], Spell::Word("-vettool")),
+    row(&["go"], Spell::Word("--vettool")),
+    row(VIM, Spell::Word("-c")),
+    row(VIM, Spell::Word("-S")),
+    row(VIM, Spell::Long("--cmd")),
+    row(CC, Spell::Word("-wrapper")),
+    row(CC, Spell::Prefix("-fplugin")),
+    row(&["sort"], Spell::GnuLong("--compress-program")),
+    row(&["split"], Spell::GnuLong("--filter")),
+    row(&["zip"], Spell::Word("-TT")),
+    row(&["zip"], Spell::GnuLong("--unzip-command")),
+    row(&["rg"], Spell::Long("--pre")),
+    row(&["rg"], Spell::Long("--hostname-bin")),
+    row(&["man"], Spell::Short('P')),
+    row(&["man"], Spell::GnuLong("--pager")),
+    row(&["man"], Spell::Short('H')),
+    row(&["man"], Spell::GnuLong("--html")),
+    row(&["rsync"], Spell::GnuLong("--rsync-path")),
+    row(NPM, Spell::Long("--script-shell")),
+    row(NPM, Spell::Long("--node-options")),
+];
+
+/// Programs whose script or operands permc reads for a command (sed, awk,
+/// make, less, vim's `+CMD`, sqlite3), or that read commands from
+/// standard input (ed, ex).
+const SCRIPTS: &[&str] = &[
+    "sed", "gsed", "awk", "gawk", "mawk", "nawk", "make", "gmake", "less", "vim", "vi", "nvim",
+    "view", "gvim", "vimdiff", "rvim", "ed", "red", "ex", "sqlite3", "sqlite",
+];
+
+/// The shapes of every program [`code_option`] reads.
+const SHAPES: super::Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < CODE_OPTIONS.len() {
+        let mut j = 0;
+        while j < CODE_OPTIONS[i].programs.len() {
+            super::mark_shape(&mut t, CODE_OPTIONS[i].programs[j]);
+            j += 1;
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < SCRIPTS.len() {
+        super::mark_shape(&mut t, SCRIPTS[i]);
+        i += 1;
+    }
+    t
+};
+
+/// Is `verb` one of the programs of [`CODE_OPTIONS`] or [`SCRIPTS`]
+/// (by shape: may say yes for another)?
+pub(crate) fn may_run_code(verb: &str) -> bool {
+    super::has_shape(&SHAPES, verb)
+}
+
+/// Is `verb` a program with a code-running option or script (exactly)?
+pub(crate) fn is_code_program(verb: &str) -> bool {
+    may_run_code(verb)
+        && (SCRIPTS.contains(&verb) || CODE_OPTIONS.iter().any(|r| r.programs.contains(&verb)))
+}
+
+/// Does `word` spell the option?
+fn spells(word: &str, spell: Spell) -> bool {
+    let long = |name: &str, abbrev: bool| {
+        let Some(rest) = word.strip_prefix("--") else {
+            return false;
+        };
+        let n = rest.split_once('=').map_or(rest, |(n, _)| n);
+        n == &name[2..] || (abbrev && n.len() >= 3 && name[2..].starts_with(n))
+    };
+    match spell {
+        Spell::Short(c) => {
+            word.len() > 1
+                && word.starts_with('-')
+                && !word.starts_with("--")
+                && word[1..].contains(c)
+        }
+        Spell::Long(name) => long(name, false),
+        Spell::GnuLong(name) => long(name, true),
+        Spell::Word(w) => word == w || word.strip_prefix(w).is_some_and(|r| r.starts_with('=')),
+        Spell::Prefix(p) => word.starts_with(p),
+    }
+}
+
+/// The reason `verb args` runs code permc does not read (SPEC §4.3), if
+/// it does: a code-running option, a script that runs or writes, a make
+/// variable naming a program, commands on standard input.
+pub(crate) fn code_option(verb: &str, args: &[String]) -> Option<String> {
+    if !may_run_code(verb) {
+        return None;
+    }
+    // Every spelling starts with `-`: a run of plain words (`pnpm test`)
+    // has none of them.
+    let options = args.iter().any(|a| a.starts_with('-'));
+    for r in CODE_OPTIONS
+        .iter()
+        .filter(|r| options && r.programs.contains(&verb))
+    {
+        // Options stop at `--` (a file named `-f` after it is a file).
+        if let Some(a) = args
+            .iter()
+            .take_while(|a| *a != "--")
+            .find(|a| spells(a, r.spell))
+        {
+            return Some(format!(
+                "`{verb} {}` makes `{verb}` run a command or code permc does not read",
+                short(a)
+            ));
+        }
+    }
+    script(verb, args)
+}
+
+/// The script readers of [`SCRIPTS`].
+fn script(verb: &str, args: &[String]) -> Option<String> {
+    let why = |what: &str| Some(format!("`{verb}` {what}, which permc does not read"));
+    match verb {
+        "sed" | "gsed" => {
+            let s = sed_scripts(args).into_iter().find(|s| sed_runs(s))?;
+            Some(format!(
+                "the `{verb}` script `{}` runs a command or writes a file (`e`, `w`, `W`, or the `e`/`w` flag of `s`), which permc does not read",
+                short(s)
+            ))
+        }
+        "awk" | "gawk" | "mawk" | "nawk" => {
+            let p = awk_programs(args).into_iter().find(|p| awk_runs(p))?;
+            Some(format!(
+                "the `{verb}` program `{}` runs a command or writes a file (`system`, `|`, `>`), which permc does not read",
+                short(p)
+            ))
+        }
+        "make" | "gmake" => {
+            let a = args
+                .iter()
+                .take_while(|a| *a != "--")
+                .find(|a| make_assignment_runs(a))?;
+            Some(format!(
+                "`{verb} {}` sets a variable make runs as a command, which permc does not read",
+                short(a)
+            ))
+        }
+        "less" if args.iter().any(|a| a.starts_with('+') && a.contains(['!', '|'])) => {
+            why("runs a shell command given by `+`")
+        }
+        "vim" | "vi" | "nvim" | "view" | "gvim" | "vimdiff" | "rvim"
+            if args.iter().any(|a| {
+                a.len() > 1 && a.starts_with('+') && !a[1..].bytes().all(|b| b.is_ascii_digit())
+            }) =>
+        {
+            why("runs the editor command given by `+CMD`")
+        }
+        // ed and ex read their commands (`!` runs a shell command) from
+        // standard input, whatever their operands.
+        "ed" | "red" | "ex" => why("reads commands from standard input (`!` runs a shell command)"),
+        "sqlite3" | "sqlite" => sqlite(args).then(|| {
+            format!("`{verb}` runs dot-commands (`.shell`, `.system`) or reads them from standard input, which permc does not read")
+        }),
+        _ => None,
+    }
+}
+
+/// sed's scripts: each `-e`/`--expression` value, else the first operand.
+fn sed_scripts(args: &[String]) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut given = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if a == "--" {
+            break;
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            let (n, v) = long
+                .split_once('=')
+                .map_or((long, None), |(n, v)| (n, Some(v)));
+            if n.len() >= 3 && "expression".starts_with(n) {
+                given = true;
+                out.extend(v.or_else(|| args.get(i).map(String::as_str)));
+                i += usize::from(v.is_none());
+            } else if n.len() >= 3 && "line-length".starts_with(n) && v.is_none() {
+                i += 1;
+            }
+            continue;
+        }
+        if a.len() > 1 && a.starts_with('-') {
+            for (k, c) in a.char_indices().skip(1) {
+                if c == 'e' || c == 'l' {
+                    let rest = &a[k + 1..];
+                    let v = if rest.is_empty() {
+                        i += 1;
+                        args.get(i - 1).map(String::as_str)
+                    } else {
+                        Some(rest)
+                    };
+                    if c == 'e' {
+                        given = true;
+                        out.extend(v);
+                    }
+                    break;
+                }
+                if c == 'i' {
+                    // `-i[SUFFIX]`: the rest of the word is the suffix.
+                    break;
+                }
+            }
+            continue;
+        }
+        if !given {
+            out.push(a);
+            given = true;
+        }
+    }
+    if !given {
+        if let Some(a) = args.get(i) {
+            out.push(a);
+        }
+    }
+    out
+}
+
+/// Does a sed script run a command or write a file: an `e`, `w` or `W`
+/// command, or `s` with the `e` or `w` flag? Read as GNU sed reads it;
+/// what it cannot read counts (fail closed).
+fn sed_runs(script: &str) -> bool {
+    let b = script.as_bytes();
+    let mut i = 0;
+    // Skips a delimited part (`/re/`, `s|a|b|`) from `i` (at the delimiter)
+    // and returns the index after its closing delimiter.
+    let delimited = |mut i: usize, d: u8| -> Option<usize> {
+        i += 1;
+        while i < b.len() {
+            match b[i] {
+                b'\\' => i += 2,
+                c if c == d => return Some(i + 1),
+                b'\n' if d != b'\n' => return None,
+                _ => i += 1,
+            }
+        }
+        None
+    };
+    let to_eol = |i: usize| {
+        b[i..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |p| i + p)
+    };
+    while i < b.len() {
+        let c = b[i];
+        match c {
+            b' ' | b'\t' | b'\n' | b';' | b'{' | b'}' | b'!' | b',' | b'$' | b'~' | b'+' => i += 1,
+            b'0'..=b'9' => i += 1,
+            b'/' => match delimited(i, b'/') {
+                Some(j) => i = j,
+                None => return true,
+            },
+            b'\\' => match b.get(i + 1).and_then(|&d| delimited(i + 1, d)) {
+                Some(j) => i = j,
+                None => return true,
+            },
+            b'#' | b'a' | b'i' | b'c' | b'r' | b'R' | b'b' | b't' | b'T' | b':' => {
+                // Text, a file read or a label: to the end of the line (a
+                // label or a branch also ends at `;`).
+                let end = to_eol(i);
+                if matches!(c, b'b' | b't' | b'T') {
+                    i = b[i..end]
+                        .iter()
+                        .position(|&x| x == b';')
+                        .map_or(end, |p| i + p);
+                } else {
+                    i = end;
+                }
+            }
+            b's' | b'y' => {
+                let Some(&d) = b.get(i + 1) else { return true };
+                if d == b'\n' || d == b'\\' {
+                    return true;
+                }
+                let Some(j) = delimited(i + 1, d) else {
+                    return true;
+                };
+                let Some(j) = delimited(j - 1, d) else {
+                    return true;
+                };
+                i = j;
+                if c == b's' {
+                    while i < b.len() && !matches!(b[i], b';' | b'\n' | b'}' | b' ') {
+                        if matches!(b[i], b'e' | b'w' | b'W') {
+                            return true;
+                        }
+                        i += 1;
+                    }
+                }
+            }
+            b'p' | b'P' | b'd' | b'D' | b'n' | b'N' | b'g' | b'G' | b'h' | b'H' | b'x' | b'='
+            | b'l' | b'L' | b'q' | b'Q' | b'z' | b'F' => i += 1,
+            // `e`, `w`, `W`, and anything sed would not read as above.
+            _ => return true,
+        }
+    }
+    false
+}
+
+/// awk's programs: each `-e`/`--source` value, else the first operand.
+fn awk_programs(args: &[String]) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut given = false;
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        if a == "--" {
+            break;
+        }
+        if let Some(long) = a.strip_prefix("--") {
+            let (n, v) = long
+                .split_once('=')
+                .map_or((long, None), |(n, v)| (n, Some(v)));
+            let valued = ["source", "assign", "field-separator"]
+                .iter()
+                .any(|l| n.len() >= 3 && l.starts_with(n));
+            if valued && v.is_none() {
+                i += 1;
+            }
+            if n.len() >= 3 && "source".starts_with(n) {
+                given = true;
+                out.extend(v.or_else(|| args.get(i - 1).map(String::as_str)));
+            }
+            continue;
+        }
+        if a.len() > 1 && a.starts_with('-') {
+            let c = a.as_bytes()[1];
+            if matches!(c, b'e' | b'v' | b'F') && a.len() == 2 {
+                i += 1;
+            }
+            if c == b'e' {
+                given = true;
+                let v = if a.len() == 2 {
+                    args.get(i - 1).map(String::as_str)
+                } else {
+                    Some(&a[2..])
+                };
+                out.extend(v);
+            }
+            continue;
+        }
+        if !given {
+            out.push(a);
+            given = true;
+        }
+    }
+    if !given {
+        if let Some(a) = args.get(i) {
+            out.push(a);
+        }
+    }
+    out
+}
+
+/// Does an awk program run a command or write a file: `system`, a pipe
+/// (`print | "cmd"`, `"cmd" | getline`), an output redirection after
+/// `print`/`printf` (`>`, `>>`), or gawk's `@load`/`@include`? String
+/// literals are read past; a `|` in a regular expression counts (fail
+/// closed).
+fn awk_runs(program: &str) -> bool {
+    // The program without its string literals.
+    let mut text = String::with_capacity(program.len());
+    let mut chars = program.chars();
+    while let Some(c) = chars.next() {
+        if c == '"' {
+            text.push_str("\"\"");
+            while let Some(d) = chars.next() {
+                match d {
+                    '\\' => {
+                        chars.next();
+                    }
+                    '"' => break,
+                    _ => {}
+                }
+            }
+        } else {
+            text.push(c);
+        }
+    }
+    if text.contains("system") || text.contains('@') {
+        return true;
+    }
+    let b = text.as_bytes();
+    if (0..b.len())
+        .any(|i| b[i] == b'|' && b.get(i + 1) != Some(&b'|') && (i == 0 || b[i - 1] != b'|'))
+    {
+        return true;
+    }
+    // `>` after `print`/`printf` in the same statement is a redirection.
+    text.split([';', '{', '}', '\n'])
+        .any(|stmt| stmt.find("print").is_some_and(|p| stmt[p..].contains('>')))
+}
+
+/// make's program variables: a command-line value runs as (part of) a
+/// command.
+const MAKE_PROGRAMS: &[&str] = &[
+    "SHELL",
+    ".SHELLFLAGS",
+    "MAKE",
+    "MAKEFLAGS",
+    "MFLAGS",
+    "CC",
+    "CXX",
+    "CPP",
+    "LD",
+    "AR",
+    "AS",
+    "RM",
+    "CP",
+    "MV",
+    "LN",
+    "INSTALL",
+    "PYTHON",
+    "PERL",
+    "FC",
+    "PC",
+    "YACC",
+    "LEX",
+    "M2C",
+    "CO",
+    "GET",
+    "LINT",
+    "MAKEINFO",
+    "TEX",
+    "TEXI2DVI",
+    "WEAVE",
+    "CWEAVE",
+    "TANGLE",
+    "CTANGLE",
+    "ECHO",
+    "MKDIR",
+    "SED",
+    "AWK",
+    "GREP",
+    "TAR",
+    "STRIP",
+    "RANLIB",
+    "NM",
+    "OBJCOPY",
+    "PKG_CONFIG",
+];
+
+/// Does a make operand assign a variable make runs as a command (a
+/// program variable, `SHELL`), or a value with a blank or a shell
+/// metacharacter, or by `!=` (a shell command's output)? `DESTDIR=build`
+/// does not.
+fn make_assignment_runs(a: &str) -> bool {
+    if a.starts_with('-') {
+        return false;
+    }
+    let Some(eq) = a.find('=') else { return false };
+    let name = a[..eq].trim_end_matches([':', '+', '?', '!']);
+    if a[..eq].ends_with('!') {
+        return true;
+    }
+    let value = &a[eq + 1..];
+    MAKE_PROGRAMS.contains(&name)
+        || name.ends_with("CMD")
+        || name.ends_with("COMMAND")
+        || value.bytes().any(|c| {
+            matches!(
+                c,
+                b' ' | b'\t'
+                    | b'\n'
+                    | b'|'
+                    | b'&'
+                    | b';'
+                    | b'<'
+                    | b'>'
+                    | b'('
+                    | b')'
+                    | b'$'
+                    | b'`'
+                    | b'\\'
+                    | b'"'
+                    | b'\''
+                    | b'*'
+                    | b'?'
+                    | b'['
+                    | b'#'
+                    | b'~'
+            )
+        })
+}
+
+/// Does sqlite3 run something permc does not read: commands from standard
+/// input (no SQL operand), `-cmd`/`-init`, a dot-command or the `edit()`
+/// function (which runs an editor) in its SQL?
+fn sqlite(args: &[String]) -> bool {
+    let mut operands = Vec::new();
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        i += 1;
+        let o = a.trim_start_matches('-');
+        if a.starts_with('-') && matches!(o, "cmd" | "init") {
+            return true;
+        }
+        if a.starts_with('-')
+            && matches!(
+                o,
+                "separator"
+                    | "newline"
+                    | "nullvalue"
+                    | "vfs"
+                    | "maxsize"
+                    | "pagecache"
+                    | "lookaside"
+                    | "mmap"
+                    | "heap"
+            )
+        {
+            i += 1;
+            continue;
+        }
+        if !a.starts_with('-') {
+            operands.push(a.as_str());
+        }
+    }
+    let Some(sql) = operands.get(1) else {
+        return !args
+            .iter()
+            .any(|a| a == "-version" || a == "--version" || a == "-help" || a == "--help");
+    };
+    sql.contains("edit(")
+        || sql
+            .split([';', '\n'])
+            .any(|s| s.trim_start().starts_with('.'))
+}
+
+/// Is a run of a program with code-running forms given an unknown word
+/// before any `--` (SPEC §4.4 item 3 [round 3]): `make $T`, `sed $S f`,
+/// `cargo test $ARGS` — each may be one of its forms. A word after `--`
+/// is an operand (`cargo run -- $X`).
+pub(crate) fn unknown_where_code_may_be(words: &[String], known: &[Known]) -> bool {
+    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    let Some(verb) = words.first() else {
+        return false;
+    };
+    if k(0) != Known::Exact || !is_code_program(verb) {
+        return false;
+    }
+    // The first operand: a script reader's script (`sed * f` may make a
+    // file named `e curl x` the script).
+    let first_operand = (1..words.len()).find(|&i| !words[i].starts_with('-'));
+    (1..words.len())
+        .take_while(|&i| k(i).is_unknown() || words[i] != "--")
+        .any(|i| match k(i) {
+            Known::Exact => false,
+            Known::OneToken | Known::AnyTokens => true,
+            // A glob may expand to an option, to a make assignment (a
+            // name in this folder holding `=`), or to a script (SPEC §4.4
+            // item 4).
+            Known::Glob => {
+                let w = &words[i];
+                super::glob::glob_may_start(w, "-")
+                    || (!w.contains('/')
+                        && (verb == "make"
+                            || (SCRIPTS.contains(&verb.as_str()) && Some(i) == first_operand)))
+            }
+        })
+}
