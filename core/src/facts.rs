@@ -1371,6 +1371,115 @@ const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
     ("helm", "un", "uninstall"),
 ];
 
+/// Tools whose canonical form (SPEC §4.3 round 3) differs from their
+/// words: they take global options before the subcommand, or aliases, or
+/// unique prefixes.
+pub(crate) fn has_canonical_form(verb: &str) -> bool {
+    OPTION_GRAMMAR.iter().any(|g| g.0 == verb)
+        || SUBCOMMAND_ALIASES.iter().any(|a| a.0 == verb)
+        || PREFIX_TOOLS.iter().any(|p| p.0 == verb)
+}
+
+/// The canonical forms of a run's words (SPEC §4.3 round 3), for deny and
+/// ask: the tool's options before its subcommand skipped (an option of
+/// unknown arity read both ways), `helm del` read as `helm uninstall`,
+/// `gh pr new` as `gh pr create`, `npm pub` as `npm publish`. Empty when
+/// the words are already canonical; at most a few forms.
+pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<String>, Vec<Known>)> {
+    let Some(tool) = words.first() else {
+        return Vec::new();
+    };
+    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    let (valued, flags) = OPTION_GRAMMAR
+        .iter()
+        .find(|g| g.0 == tool)
+        .map_or((&[][..], &[][..]), |g| (g.1, g.2));
+    // Where the subcommand may start: past the options, both readings of
+    // an option of unknown arity (bounded).
+    let mut starts = vec![1usize];
+    let mut done = Vec::new();
+    while let Some(i) = starts.pop() {
+        match words.get(i) {
+            Some(w) if !k(i).is_unknown() && w.starts_with('-') && w != "-" && w != "--" => {
+                if w.contains('=') || flags.contains(&w.as_str()) {
+                    starts.push(i + 1);
+                } else if valued.contains(&w.as_str()) {
+                    starts.push(i + 2);
+                } else if done.len() + starts.len() < 4 {
+                    starts.push(i + 1);
+                    starts.push(i + 2);
+                } else {
+                    done.push(i + 1);
+                }
+            }
+            Some(w) if w == "--" && !k(i).is_unknown() => done.push(i + 1),
+            _ => done.push(i),
+        }
+    }
+    let resolve = |w: &str, first: bool| -> Option<String> {
+        if let Some(&(_, _, c)) = SUBCOMMAND_ALIASES
+            .iter()
+            .find(|&&(t, a, _)| t == tool && a == w)
+        {
+            return Some(c.to_string());
+        }
+        let (_, not) = PREFIX_TOOLS.iter().find(|p| p.0 == tool)?;
+        if !first || w.is_empty() || not.contains(&w) {
+            return None;
+        }
+        // A prefix of exactly one of the tool's table words.
+        let mut hits = EXTERNAL_EFFECT
+            .iter()
+            .filter(|e| e[0] == tool.as_str())
+            .filter_map(|e| e.get(1))
+            .filter(|t| t.starts_with(w) && **t != w);
+        let hit = hits.next()?;
+        hits.all(|t| t == hit).then(|| (*hit).to_string())
+    };
+    let mut out: Vec<(Vec<String>, Vec<Known>)> = Vec::new();
+    for s in done {
+        let s = s.min(words.len());
+        let mut w: Vec<String> = std::iter::once(tool.clone())
+            .chain(words[s..].iter().cloned())
+            .collect();
+        let mut kn: Vec<Known> = std::iter::once(Known::Exact)
+            .chain((s..words.len()).map(k))
+            .collect();
+        if matches!(tool.as_str(), "gh" | "glab") {
+            // Persistent options of the subcommand tree (`gh pr -R o/r
+            // create`): read past before the second subcommand word.
+            let mut j = 2;
+            while w.get(j).is_some_and(|x| x.starts_with('-') && x != "--") && kn[j] == Known::Exact
+            {
+                j += if valued.contains(&w[j].as_str()) {
+                    2
+                } else {
+                    1
+                };
+            }
+            let j = j.min(w.len());
+            if j > 2 {
+                w.drain(2..j);
+                kn.drain(2..j);
+            }
+        }
+        for j in 1..w.len().min(3) {
+            if kn[j] == Known::Exact {
+                if let Some(c) = resolve(&w[j], j == 1) {
+                    w[j] = c;
+                }
+            }
+        }
+        if kn.len() != w.len() {
+            kn.resize(w.len(), Known::Exact);
+        }
+        if w.as_slice() != words && !out.iter().any(|(o, _)| *o == w) {
+            out.push((w, kn));
+        }
+    }
+    out
+}
+
 /// Tools that take a unique prefix of a subcommand for it (`npm pub`, `gem
 /// pus`), with their commands and aliases that are a prefix of an entry's
 /// word but another command (`npm un` is `uninstall`). A prefix of an

@@ -2231,6 +2231,7 @@ fn push_run<'w>(
             }
         }
     }
+    let words_ref = words;
     let words = (!own).then(|| {
         let mut known: Vec<Known> = (from..text.len()).map(|k| words.known(k)).collect();
         let mut run = Vec::with_capacity(rest.len() + 1);
@@ -2248,6 +2249,16 @@ fn push_run<'w>(
         }
         (run, known)
     });
+    // The canonical form (SPEC §4.3 round 3): global options skipped,
+    // aliases and unique prefixes resolved, for deny and ask. Only for the
+    // tools the catalogue describes (one comparison for any other verb).
+    let canonical = verb
+        .filter(|v| super::has_canonical_form(v))
+        .map(|_| match &words {
+            Some((w, k)) => super::canonical_forms(w, k),
+            None => super::canonical_forms(rest, &words_known(words_ref, from, text.len())),
+        })
+        .unwrap_or_default();
     facts.runs.push(RunData {
         words,
         privileged: via.is_some(),
@@ -2256,7 +2267,23 @@ fn push_run<'w>(
         read_past: differs,
         guessed: facts.guessing,
     });
+    let guessed = facts.guessing;
+    for c in canonical {
+        facts.runs.push(RunData {
+            words: Some(c),
+            privileged: via.is_some(),
+            privileged_via: via,
+            segment: seg,
+            read_past: true,
+            guessed,
+        });
+    }
     verb
+}
+
+/// What is known of `words[from..to]`.
+fn words_known(words: &Words<'_>, from: usize, to: usize) -> Vec<Known> {
+    (from..to).map(|k| words.known(k)).collect()
 }
 
 /// Every verb [`code_running`] (and [`assigned_names`], which it asks)
