@@ -42,6 +42,22 @@ pub enum Color {
     Never,
 }
 
+impl Color {
+    /// Whether to color output for people: `auto` when standard output is
+    /// a terminal (and not `to_file`) and `NO_COLOR` is not set.
+    pub fn enabled(self, to_file: bool) -> bool {
+        match self {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => {
+                !to_file
+                    && std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none()
+            }
+        }
+    }
+}
+
 /// The least severity that fails the run (`--fail-level`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailLevel {
@@ -302,15 +318,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
     }
     let text = match args.format {
         Format::Human => {
-            let color = match args.color {
-                Color::Always => true,
-                Color::Never => false,
-                Color::Auto => {
-                    args.output_file.is_none()
-                        && std::io::stdout().is_terminal()
-                        && std::env::var_os("NO_COLOR").is_none()
-                }
-            };
+            let color = args.color.enabled(args.output_file.is_some());
             output::human(&diags, &sources, color)
         }
         Format::Json => output::json(&diags, &sources) + "\n",
@@ -355,7 +363,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
 
 /// `[check]` of permc.toml applied to findings: severities overridden,
 /// suppressed findings dropped, and which suppressions matched.
-struct Suppressions<'c> {
+pub(crate) struct Suppressions<'c> {
     config: &'c crate::config::Config,
     used: Vec<bool>,
     /// A permissions.json, an autonomy.json was checked: a suppression is
@@ -393,7 +401,7 @@ fn entries_of(name: &str, bytes: &[u8]) -> (Option<usize>, Vec<(std::ops::Range<
 }
 
 impl<'c> Suppressions<'c> {
-    fn new(config: &'c crate::config::Config) -> Suppressions<'c> {
+    pub(crate) fn new(config: &'c crate::config::Config) -> Suppressions<'c> {
         Suppressions {
             config,
             used: vec![false; config.check.allow.len()],
@@ -401,7 +409,7 @@ impl<'c> Suppressions<'c> {
         }
     }
 
-    fn filter(
+    pub(crate) fn filter(
         &mut self,
         name: &str,
         bytes: &[u8],

@@ -18,6 +18,7 @@ mod decide;
 mod diff;
 mod engine;
 mod error;
+mod fix;
 mod load;
 mod out;
 mod project;
@@ -126,6 +127,10 @@ enum Command {
     /// The static analyzer (SPEC §11): what in the rule files does not do
     /// what it seems to.
     Check(check::CheckArgs),
+    /// Applies the analyzer's machine-applicable fixes to permissions.json,
+    /// atomically: the safe ones (no decision changes), and with
+    /// --unsafe-fixes those that change decisions on purpose.
+    Fix(fix::FixArgs),
     /// What a change of the rule files really grants: the exact commands,
     /// typed labels and autonomy rules whose decision changes, each with a
     /// witness decided before and after.
@@ -387,6 +392,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             })
         }
         Command::Check(args) => check::run(args),
+        Command::Fix(args) => fix::run(args),
         Command::Diff(args) => diff::run(args),
         Command::Test(args) => testing::run(args),
         Command::Compile(args) => compile::run(&args),

@@ -10,18 +10,18 @@
 
 mod autonomy_redundant;
 mod broad_always_expansion;
-mod dead_pattern;
+pub(crate) mod dead_pattern;
 mod duplicate_key;
 mod invalid_json;
 mod invalid_pattern;
 mod invalid_shape;
-mod literal_star;
+pub(crate) mod literal_star;
 mod literal_variable;
 mod neutralized_by_ceiling;
 mod redundant_rule;
 mod shadowed_by_ask;
 mod shadowed_by_deny;
-mod unanchored_mutating_verb;
+pub(crate) mod unanchored_mutating_verb;
 mod unknown_key;
 mod unknown_label;
 
@@ -290,7 +290,7 @@ fn entries<'a>(cx: &FileContext<'a>) -> Vec<&'a Entry> {
 /// Do the pattern tokens match these verb words, pairwise (as far as both
 /// go)? A command word written as a path counts by its last component
 /// (SPEC §4.3), so `Terminal(/usr/bin/find)` is `find`.
-fn tokens_match_verb(a: &[permc_grammar::pattern::PatToken], words: &[&str]) -> bool {
+pub(crate) fn tokens_match_verb(a: &[permc_grammar::pattern::PatToken], words: &[&str]) -> bool {
     use permc_grammar::pattern::PatToken;
     a.iter().zip(words).enumerate().all(|(i, (t, w))| match t {
         PatToken::Exact(x) if i == 0 => permc_core::facts::basename(x) == *w,
