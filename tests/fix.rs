@@ -209,3 +209,29 @@ fn suppressed_and_ignored_findings_are_not_fixed() {
     assert!(text.contains(r#""Terminal(cat src/*)""#), "{text}");
     assert_eq!(text.matches(r#""Terminal(ls)""#).count(), 1, "{text}");
 }
+
+#[test]
+fn check_statistics_counts_per_check_and_marks_the_fixable() {
+    let d = mixed("statistics");
+    let (out, _, code) = permc_in(&d, &["check", "--statistics"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.contains("    3  redundant-rule            warning  [3 fixable]\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    1  dead-pattern              warning  [1 fixable with --unsafe-fixes]\n"),
+        "{out}"
+    );
+    let (out, _, _) = permc_in(&d, &["check", "--statistics", "--format", "json"]);
+    let v: Value = serde_json::from_str(&out).expect("json");
+    let first = &v["statistics"][0];
+    assert_eq!(
+        (&first["check"], &first["count"], &first["fixable"]),
+        (
+            &Value::from("literal-star"),
+            &Value::from(4),
+            &Value::from(4)
+        )
+    );
+}
