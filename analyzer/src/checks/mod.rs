@@ -81,11 +81,14 @@ pub fn find(name: &str) -> Option<&'static Check> {
 
 /// A finding about a file as a whole rather than its rules, reported
 /// by the command line (`unreadable-file`) or before any check runs
-/// (`not-a-rule-file`). Documented like the checks; always errors.
+/// (`not-a-rule-file`), or about permc.toml (`stale-suppression`).
+/// Documented like the checks.
 #[derive(Debug, Clone, Copy)]
 pub struct FileFinding {
     /// Its name.
     pub name: &'static str,
+    /// The severity of its findings.
+    pub severity: Severity,
     /// Its documentation, in the checks' sections.
     pub docs: &'static str,
 }
@@ -94,11 +97,19 @@ pub struct FileFinding {
 pub const FILE_FINDINGS: &[FileFinding] = &[
     FileFinding {
         name: crate::output::UNREADABLE_FILE,
+        severity: Severity::Error,
         docs: include_str!("unreadable_file.md"),
     },
     FileFinding {
         name: crate::output::NOT_A_RULE_FILE,
+        severity: Severity::Error,
         docs: include_str!("not_a_rule_file.md"),
+    },
+    // Reported by the command line, which reads permc.toml.
+    FileFinding {
+        name: "stale-suppression",
+        severity: Severity::Warning,
+        docs: include_str!("stale_suppression.md"),
     },
 ];
 
@@ -112,7 +123,7 @@ pub fn all_docs() -> Vec<(&'static str, Severity, String)> {
         .chain(
             FILE_FINDINGS
                 .iter()
-                .map(|f| (f.name, Severity::Error, f.docs.to_string())),
+                .map(|f| (f.name, f.severity, f.docs.to_string())),
         )
         .collect()
 }
