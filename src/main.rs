@@ -20,6 +20,7 @@ mod engine;
 mod error;
 mod fix;
 mod load;
+mod lsp;
 mod out;
 mod project;
 mod seed;
@@ -131,6 +132,9 @@ enum Command {
     /// atomically: the safe ones (no decision changes), and with
     /// --unsafe-fixes those that change decisions on purpose.
     Fix(fix::FixArgs),
+    /// A Language Server over stdio for permissions.json and autonomy.json
+    /// (docs/editors.md): diagnostics, hover, fixes, completion.
+    Lsp,
     /// What a change of the rule files really grants: the exact commands,
     /// typed labels and autonomy rules whose decision changes, each with a
     /// witness decided before and after.
@@ -393,6 +397,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         }
         Command::Check(args) => check::run(args),
         Command::Fix(args) => fix::run(args),
+        Command::Lsp => lsp::run(),
         Command::Diff(args) => diff::run(args),
         Command::Test(args) => testing::run(args),
         Command::Compile(args) => compile::run(&args),
