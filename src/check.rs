@@ -42,6 +42,22 @@ pub enum Color {
     Never,
 }
 
+impl Color {
+    /// Whether to color output for people: `auto` when standard output is
+    /// a terminal (and not `to_file`) and `NO_COLOR` is not set.
+    pub fn enabled(self, to_file: bool) -> bool {
+        match self {
+            Color::Always => true,
+            Color::Never => false,
+            Color::Auto => {
+                !to_file
+                    && std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none()
+            }
+        }
+    }
+}
+
 /// The least severity that fails the run (`--fail-level`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum FailLevel {
@@ -115,6 +131,10 @@ pub struct CheckArgs {
     /// standard output.
     #[arg(long, short = 'o', value_name = "FILE")]
     output_file: Option<PathBuf>,
+    /// A count of findings per check instead of the findings (with how
+    /// many `permc fix` can fix); `--format json` prints them as JSON.
+    #[arg(long)]
+    statistics: bool,
     /// The name of the file read from standard input (`-`), for editors:
     /// it names the findings and tells the file's kind.
     #[arg(long, value_name = "NAME")]
@@ -253,6 +273,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
     let mut sources = Vec::new();
     let mut diags = Vec::new();
     let mut unreadable = false;
+    let mut fixable = Vec::new();
     for input in &inputs {
         let (name, read) = match input {
             Input::File(path) => (
@@ -283,7 +304,15 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
             }
         };
         let found = check_file(&name, &bytes, None, &options);
-        diags.extend(suppress.filter(&name, &bytes, found));
+        let found = suppress.filter(&name, &bytes, found);
+        if args.statistics {
+            fixable.extend(
+                permc_analyzer::fix::fixes(&name, &bytes, &found)
+                    .into_iter()
+                    .map(|f| (f.check, f.applicability)),
+            );
+        }
+        diags.extend(found);
         sources.push(Source {
             name,
             text: String::from_utf8_lossy(&bytes).into_owned(),
@@ -301,16 +330,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
         }
     }
     let text = match args.format {
+        _ if args.statistics => statistics(&diags, &fixable, args.format),
         Format::Human => {
-            let color = match args.color {
-                Color::Always => true,
-                Color::Never => false,
-                Color::Auto => {
-                    args.output_file.is_none()
-                        && std::io::stdout().is_terminal()
-                        && std::env::var_os("NO_COLOR").is_none()
-                }
-            };
+            let color = args.color.enabled(args.output_file.is_some());
             output::human(&diags, &sources, color)
         }
         Format::Json => output::json(&diags, &sources) + "\n",
@@ -353,9 +375,73 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
     })
 }
 
+/// `--statistics`: a line per check found, most found first — count,
+/// check, severity, and how many `permc fix` fixes (safe, and unsafe with
+/// `--unsafe-fixes`).
+fn statistics(
+    diags: &[permc_grammar::diagnostic::Diagnostic],
+    fixable: &[(
+        permc_grammar::diagnostic::CheckId,
+        permc_analyzer::fix::Applicability,
+    )],
+    format: Format,
+) -> String {
+    use permc_analyzer::fix::Applicability;
+    let mut rows: Vec<(&str, Severity, usize, usize, usize)> = Vec::new();
+    for d in diags {
+        let name = d.check.name();
+        match rows.iter_mut().find(|r| r.0 == name) {
+            Some(r) => r.2 += 1,
+            None => {
+                let fixes = |a| {
+                    fixable
+                        .iter()
+                        .filter(|(c, x)| *c == d.check && *x == a)
+                        .count()
+                };
+                rows.push((
+                    name,
+                    d.severity,
+                    1,
+                    fixes(Applicability::Safe),
+                    fixes(Applicability::Unsafe),
+                ));
+            }
+        }
+    }
+    rows.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)));
+    if format == Format::Json {
+        let v: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(name, sev, n, safe, unsafe_)| {
+                serde_json::json!({"check": name, "severity": sev.name(), "count": n,
+                    "fixable": safe, "unsafeFixable": unsafe_})
+            })
+            .collect();
+        return serde_json::json!({ "statistics": v }).to_string() + "\n";
+    }
+    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (name, sev, n, safe, unsafe_) in &rows {
+        let fix = match (safe, unsafe_) {
+            (0, 0) => String::new(),
+            (s, 0) => format!("  [{s} fixable]"),
+            (0, u) => format!("  [{u} fixable with --unsafe-fixes]"),
+            (s, u) => format!("  [{s} fixable, {u} more with --unsafe-fixes]"),
+        };
+        out.push_str(&format!("{n:>5}  {name:<width$}  {:<7}{fix}\n", sev.name()));
+    }
+    let total: usize = rows.iter().map(|r| r.2).sum();
+    out.push_str(&format!(
+        "permc check: {total} finding{}\n",
+        if total == 1 { "" } else { "s" }
+    ));
+    out
+}
+
 /// `[check]` of permc.toml applied to findings: severities overridden,
 /// suppressed findings dropped, and which suppressions matched.
-struct Suppressions<'c> {
+pub(crate) struct Suppressions<'c> {
     config: &'c crate::config::Config,
     used: Vec<bool>,
     /// A permissions.json, an autonomy.json was checked: a suppression is
@@ -393,7 +479,7 @@ fn entries_of(name: &str, bytes: &[u8]) -> (Option<usize>, Vec<(std::ops::Range<
 }
 
 impl<'c> Suppressions<'c> {
-    fn new(config: &'c crate::config::Config) -> Suppressions<'c> {
+    pub(crate) fn new(config: &'c crate::config::Config) -> Suppressions<'c> {
         Suppressions {
             config,
             used: vec![false; config.check.allow.len()],
@@ -401,7 +487,7 @@ impl<'c> Suppressions<'c> {
         }
     }
 
-    fn filter(
+    pub(crate) fn filter(
         &mut self,
         name: &str,
         bytes: &[u8],

@@ -18,7 +18,9 @@ mod decide;
 mod diff;
 mod engine;
 mod error;
+mod fix;
 mod load;
+mod lsp;
 mod out;
 mod project;
 mod seed;
@@ -126,6 +128,13 @@ enum Command {
     /// The static analyzer (SPEC §11): what in the rule files does not do
     /// what it seems to.
     Check(check::CheckArgs),
+    /// Applies the analyzer's machine-applicable fixes to permissions.json,
+    /// atomically: the safe ones (no decision changes), and with
+    /// --unsafe-fixes those that change decisions on purpose.
+    Fix(fix::FixArgs),
+    /// A Language Server over stdio for permissions.json and autonomy.json
+    /// (docs/editors.md): diagnostics, hover, fixes, completion.
+    Lsp,
     /// What a change of the rule files really grants: the exact commands,
     /// typed labels and autonomy rules whose decision changes, each with a
     /// witness decided before and after.
@@ -387,6 +396,8 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             })
         }
         Command::Check(args) => check::run(args),
+        Command::Fix(args) => fix::run(args),
+        Command::Lsp => lsp::run(),
         Command::Diff(args) => diff::run(args),
         Command::Test(args) => testing::run(args),
         Command::Compile(args) => compile::run(&args),

@@ -230,6 +230,12 @@ impl Lock {
         let mut text = serde_json::to_string_pretty(&Value::Object(object))
             .map_err(|e| CliError::Internal(format!("cannot write JSON: {e}")))?;
         text.push('\n');
+        self.store_text(&text)
+    }
+
+    /// Writes a new text of the file, loaded again before it replaces the
+    /// file atomically.
+    fn store_text(&self, text: &str) -> Result<(), CliError> {
         let name = self.target.display().to_string();
         let loads = match self.kind {
             Kind::Permissions => !load_permissions(&name, text.as_bytes()).has_errors(),
@@ -246,6 +252,39 @@ impl Lock {
         // while we hold it belong to a writer that died.
         remove_stale_temporaries(&self.target)?;
         write_atomic(&self.target, text.as_bytes(), pause_if_asked)
+    }
+
+    /// Rewrites the file's text with `edit`, reading it under the lock
+    /// (`permc fix`): `edit` gets the text as it is now and returns the new
+    /// text, or `None` to leave the file alone. A file that does not load
+    /// is refused, as by every writer. Returns whether it was written.
+    pub fn rewrite(&self, edit: impl FnOnce(&[u8]) -> Option<String>) -> Result<bool, CliError> {
+        let name = self.target.display().to_string();
+        let Some(bytes) = self.read()? else {
+            return Err(CliError::unreadable(
+                &self.target,
+                std::io::Error::from(std::io::ErrorKind::NotFound),
+            ));
+        };
+        let loaded = match self.kind {
+            Kind::Permissions => load_permissions(&name, &bytes).diagnostics,
+            Kind::Autonomy => load_autonomy(&name, &bytes).diagnostics,
+        };
+        if loaded.iter().any(|d| d.severity == Severity::Error) {
+            return Err(CliError::Rejected {
+                file: name,
+                text: String::from_utf8_lossy(&bytes).into_owned(),
+                diagnostics: loaded,
+                refused: Refused::Rewriting,
+            });
+        }
+        match edit(&bytes) {
+            Some(text) if text.as_bytes() != bytes => {
+                self.store_text(&text)?;
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
     }
 
     /// Appends to allow every pattern not already there (same text or an

@@ -267,3 +267,47 @@ fn the_readme_shows_real_diff_output() {
         shown
     );
 }
+
+#[test]
+fn coverage_has_percentages_and_a_threshold_gate() {
+    let o = permc(
+        &root(),
+        &["test", "--coverage", "--threshold", "21", "examples"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
+    assert!(stdout(&o).contains("(21.4%)"), "{}", stdout(&o));
+    // Below it: exit 1, and why on stderr; --threshold implies --coverage.
+    let o = permc(&root(), &["test", "--threshold", "21.5", "examples"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stdout(&o));
+    assert!(stdout(&o).contains("Coverage: 12 of 56"));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("coverage 21.4% is below the threshold 21.5%")
+    );
+    let o = permc(
+        &root(),
+        &["test", "--coverage", "--format", "json", "examples"],
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["coverage"]["percent"], 21.4);
+    assert_eq!(v["coverage"]["lists"]["deny"]["percent"], 50.0);
+    assert_eq!(v["coverage"]["lists"]["allow"]["entries"], 43);
+    let o = permc(
+        &root(),
+        &["test", "--coverage", "--format", "junit", "examples"],
+    );
+    let x = stdout(&o);
+    assert!(
+        x.contains("<property name=\"coverage\" value=\"21.4\"/>"),
+        "{x}"
+    );
+    assert!(x.contains("<property name=\"coverage.ask\" value=\"66.6\"/>"));
+    // Colors only when asked (or on a terminal without NO_COLOR).
+    let o = permc(&root(), &["test", "--color", "always", "examples"]);
+    assert!(
+        stdout(&o).contains("\x1b[32mok   examples/"),
+        "{}",
+        stdout(&o)
+    );
+    let o = permc(&root(), &["test", "examples"]);
+    assert!(!stdout(&o).contains('\x1b'));
+}

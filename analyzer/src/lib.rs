@@ -30,6 +30,7 @@
 pub mod analysis;
 pub mod checks;
 pub mod coverage;
+pub mod fix;
 pub mod output;
 pub mod recover;
 pub mod words;

@@ -81,6 +81,13 @@ pub struct TestArgs {
     /// decided at least one case, and which never did.
     #[arg(long)]
     coverage: bool,
+    /// With coverage: exit 1 when less than this percentage of the entries
+    /// (all lists together) decided a case (implies --coverage).
+    #[arg(long, value_name = "PERCENT")]
+    threshold: Option<f64>,
+    /// Colors in the human output.
+    #[arg(long, value_enum, default_value_t = crate::check::Color::Auto)]
+    color: crate::check::Color,
 }
 
 /// The rule files a test file runs against, loaded once.
@@ -307,16 +314,33 @@ pub fn run(args: TestArgs) -> Result<ExitCode, CliError> {
         let cases = parse(&name, &text, &projects[k].context)?;
         suites.push(run_suite(name, k, &projects[k], cases));
     }
-    let cov = args.coverage.then(|| coverage(&projects, &suites));
+    let cov = (args.coverage || args.threshold.is_some()).then(|| coverage(&projects, &suites));
     let text = match args.format {
         // Commands and rules may hold control characters: escaped for people.
-        Format::Human => crate::out::printable(human(&suites, cov.as_deref())),
+        Format::Human => {
+            let text = crate::out::printable(human(&suites, cov.as_deref()));
+            if args.color.enabled(false) {
+                report::paint(&text)
+            } else {
+                text
+            }
+        }
         Format::Json => json_out(&projects, &suites, cov.as_deref()),
-        Format::Junit => junit(&suites),
+        Format::Junit => junit(&suites, cov.as_deref()),
     };
     crate::out::print(&text)?;
     let (_, failed) = counts(&suites);
-    Ok(if failed > 0 {
+    let below = match (args.threshold, cov.as_deref()) {
+        (Some(min), Some(cov)) => {
+            let got = report::Percent::of(cov).overall();
+            if got < min {
+                eprintln!("permc test: coverage {got:.1}% is below the threshold {min}%");
+            }
+            got < min
+        }
+        _ => false,
+    };
+    Ok(if failed > 0 || below {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

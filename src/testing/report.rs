@@ -73,6 +73,50 @@ pub(super) fn coverage(projects: &[Project], suites: &[Suite]) -> Vec<Covered> {
     out
 }
 
+/// Coverage as percentages: per list (`deny`, `ask`, `allow`,
+/// `autonomy`, those with entries) and overall.
+pub(super) struct Percent {
+    /// `(list, decided, entries)`, in that order of lists.
+    pub lists: Vec<(&'static str, usize, usize)>,
+    /// Entries that decided a case, of all.
+    pub decided: usize,
+    /// All entries.
+    pub entries: usize,
+}
+
+impl Percent {
+    pub(super) fn of(cov: &[Covered]) -> Percent {
+        let lists = ["deny", "ask", "allow", "autonomy"]
+            .into_iter()
+            .filter_map(|l| {
+                let all = cov.iter().filter(|c| c.list == l).count();
+                let decided = cov.iter().filter(|c| c.list == l && c.cases > 0).count();
+                (all > 0).then_some((l, decided, all))
+            })
+            .collect();
+        Percent {
+            lists,
+            decided: cov.iter().filter(|c| c.cases > 0).count(),
+            entries: cov.len(),
+        }
+    }
+
+    /// Overall, in percent (100 with no entries: nothing is untested).
+    pub(super) fn overall(&self) -> f64 {
+        ratio(self.decided, self.entries)
+    }
+}
+
+/// `decided` of `all`, in percent, to one decimal (100 when `all` is 0).
+fn ratio(decided: usize, all: usize) -> f64 {
+    if all == 0 {
+        return 100.0;
+    }
+    // Counts of rule entries: far below 2^52, exact as f64.
+    let p = decided as f64 * 100.0 / all as f64;
+    (p * 10.0).floor() / 10.0
+}
+
 pub(super) fn counts(suites: &[Suite]) -> (usize, usize) {
     let all: usize = suites.iter().map(|s| s.outcomes.len()).sum();
     let failed = suites
@@ -123,11 +167,19 @@ pub(super) fn human(suites: &[Suite], cov: Option<&[Covered]>) -> String {
     if let Some(cov) = cov {
         let decided: Vec<&Covered> = cov.iter().filter(|c| c.cases > 0).collect();
         let never: Vec<&Covered> = cov.iter().filter(|c| c.cases == 0).collect();
+        let pc = Percent::of(cov);
         out.push_str(&format!(
-            "\nCoverage: {} of {} entries decided at least one case\n",
+            "\nCoverage: {} of {} entries decided at least one case ({:.1}%)\n",
             decided.len(),
-            cov.len()
+            cov.len(),
+            pc.overall()
         ));
+        for (list, d, all) in &pc.lists {
+            out.push_str(&format!(
+                "  {list:<8} {d} of {all} ({:.1}%)\n",
+                ratio(*d, *all)
+            ));
+        }
         let width = cov
             .iter()
             .map(|c| c.rule.chars().count())
@@ -163,6 +215,24 @@ pub(super) fn human(suites: &[Suite], cov: Option<&[Covered]>) -> String {
     out
 }
 
+/// The human report in color: failures red, passing files green.
+pub(super) fn paint(text: &str) -> String {
+    text.lines()
+        .map(|l| {
+            let code = if l.starts_with("FAIL") {
+                "31"
+            } else if l.starts_with("ok  ") {
+                "32"
+            } else if l.starts_with("Never decided") {
+                "33"
+            } else {
+                return format!("{l}\n");
+            };
+            format!("\x1b[{code}m{l}\x1b[0m\n")
+        })
+        .collect()
+}
+
 fn coverage_json(cov: &[Covered]) -> Value {
     let entry = |c: &Covered| {
         json!({
@@ -175,7 +245,20 @@ fn coverage_json(cov: &[Covered]) -> Value {
             "cases": c.cases,
         })
     };
+    let pc = Percent::of(cov);
+    let lists: serde_json::Map<String, Value> = pc
+        .lists
+        .iter()
+        .map(|(l, d, all)| {
+            (
+                l.to_string(),
+                json!({"entries": all, "decided": d, "percent": ratio(*d, *all)}),
+            )
+        })
+        .collect();
     json!({
+        "percent": pc.overall(),
+        "lists": lists,
         "entries": cov.len(),
         "decided": cov.iter().filter(|c| c.cases > 0).map(entry).collect::<Vec<_>>(),
         "never": cov.iter().filter(|c| c.cases == 0).map(entry).collect::<Vec<_>>(),
@@ -256,7 +339,26 @@ fn xml(s: &str) -> String {
     out
 }
 
-pub(super) fn junit(suites: &[Suite]) -> String {
+/// JUnit `<properties>` of the coverage: `coverage` overall and
+/// `coverage.<list>`, in percent.
+fn junit_properties(cov: &[Covered]) -> String {
+    let pc = Percent::of(cov);
+    let mut out = String::from("    <properties>\n");
+    out.push_str(&format!(
+        "      <property name=\"coverage\" value=\"{:.1}\"/>\n",
+        pc.overall()
+    ));
+    for (l, d, all) in &pc.lists {
+        out.push_str(&format!(
+            "      <property name=\"coverage.{l}\" value=\"{:.1}\"/>\n",
+            ratio(*d, *all)
+        ));
+    }
+    out.push_str("    </properties>\n");
+    out
+}
+
+pub(super) fn junit(suites: &[Suite], cov: Option<&[Covered]>) -> String {
     let (passed, failed) = counts(suites);
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     out.push_str(&format!(
@@ -270,6 +372,9 @@ pub(super) fn junit(suites: &[Suite]) -> String {
             xml(&s.file),
             s.outcomes.len()
         ));
+        if let Some(cov) = cov {
+            out.push_str(&junit_properties(cov));
+        }
         for o in &s.outcomes {
             let c = &o.case;
             let head = format!(

@@ -101,7 +101,7 @@ fn render(w: &Word) -> Option<String> {
 }
 
 /// `Terminal(…)` for every segment of the content that can be one.
-fn suggestions(e: &Entry) -> Vec<String> {
+pub(crate) fn suggestions(e: &Entry) -> Vec<String> {
     let line = read_detailed(super::content(e));
     let mut out: Vec<String> = Vec::new();
     for seg in &line.segments {

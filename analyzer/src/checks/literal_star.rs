@@ -48,13 +48,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         for (t, (span, w)) in tokens.iter().zip(words) {
-            // The trailing star of a prefix wildcard is not literal.
-            let last = w.end.checked_sub(1);
-            let literal = w
-                .unquoted_stars
-                .iter()
-                .any(|&s| !(matches!(t, PatToken::Prefix(_)) && Some(s) == last));
-            if !literal || t.text() == "/*" {
+            if literal_stars(t, &w).is_empty() {
                 continue;
             }
             let word = match t {
@@ -83,4 +77,20 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
             );
         }
     }
+}
+
+/// The offsets (in the pattern's content) of the `*` of one word that
+/// SPEC §3.2 reads literally where a glob or wildcard was likely meant:
+/// what this check reports, and what `permc fix` escapes.
+pub(crate) fn literal_stars(t: &PatToken, w: &crate::words::RawWord) -> Vec<usize> {
+    if t.text() == "/*" {
+        return Vec::new();
+    }
+    // The trailing star of a prefix wildcard is not literal.
+    let last = w.end.checked_sub(1);
+    w.unquoted_stars
+        .iter()
+        .copied()
+        .filter(|&s| !(matches!(t, PatToken::Prefix(_)) && Some(s) == last))
+        .collect()
 }

@@ -10,18 +10,18 @@
 
 mod autonomy_redundant;
 mod broad_always_expansion;
-mod dead_pattern;
+pub(crate) mod dead_pattern;
 mod duplicate_key;
 mod invalid_json;
 mod invalid_pattern;
 mod invalid_shape;
-mod literal_star;
+pub(crate) mod literal_star;
 mod literal_variable;
 mod neutralized_by_ceiling;
 mod redundant_rule;
 mod shadowed_by_ask;
 mod shadowed_by_deny;
-mod unanchored_mutating_verb;
+pub(crate) mod unanchored_mutating_verb;
 mod unknown_key;
 mod unknown_label;
 
@@ -81,11 +81,14 @@ pub fn find(name: &str) -> Option<&'static Check> {
 
 /// A finding about a file as a whole rather than its rules, reported
 /// by the command line (`unreadable-file`) or before any check runs
-/// (`not-a-rule-file`). Documented like the checks; always errors.
+/// (`not-a-rule-file`), or about permc.toml (`stale-suppression`).
+/// Documented like the checks.
 #[derive(Debug, Clone, Copy)]
 pub struct FileFinding {
     /// Its name.
     pub name: &'static str,
+    /// The severity of its findings.
+    pub severity: Severity,
     /// Its documentation, in the checks' sections.
     pub docs: &'static str,
 }
@@ -94,11 +97,19 @@ pub struct FileFinding {
 pub const FILE_FINDINGS: &[FileFinding] = &[
     FileFinding {
         name: crate::output::UNREADABLE_FILE,
+        severity: Severity::Error,
         docs: include_str!("unreadable_file.md"),
     },
     FileFinding {
         name: crate::output::NOT_A_RULE_FILE,
+        severity: Severity::Error,
         docs: include_str!("not_a_rule_file.md"),
+    },
+    // Reported by the command line, which reads permc.toml.
+    FileFinding {
+        name: "stale-suppression",
+        severity: Severity::Warning,
+        docs: include_str!("stale_suppression.md"),
     },
 ];
 
@@ -112,7 +123,7 @@ pub fn all_docs() -> Vec<(&'static str, Severity, String)> {
         .chain(
             FILE_FINDINGS
                 .iter()
-                .map(|f| (f.name, Severity::Error, f.docs.to_string())),
+                .map(|f| (f.name, f.severity, f.docs.to_string())),
         )
         .collect()
 }
@@ -290,7 +301,7 @@ fn entries<'a>(cx: &FileContext<'a>) -> Vec<&'a Entry> {
 /// Do the pattern tokens match these verb words, pairwise (as far as both
 /// go)? A command word written as a path counts by its last component
 /// (SPEC §4.3), so `Terminal(/usr/bin/find)` is `find`.
-fn tokens_match_verb(a: &[permc_grammar::pattern::PatToken], words: &[&str]) -> bool {
+pub(crate) fn tokens_match_verb(a: &[permc_grammar::pattern::PatToken], words: &[&str]) -> bool {
     use permc_grammar::pattern::PatToken;
     a.iter().zip(words).enumerate().all(|(i, (t, w))| match t {
         PatToken::Exact(x) if i == 0 => permc_core::facts::basename(x) == *w,

@@ -57,16 +57,16 @@ pub const CHECK: Check = Check {
 
 /// A verb of SPEC §11's list: its words, what its mutating continuations
 /// are, and the anchored forms to use.
-struct Verb {
-    words: &'static [&'static str],
+pub(crate) struct Verb {
+    pub(crate) words: &'static [&'static str],
     mutating: &'static str,
-    anchored: &'static [&'static str],
+    pub(crate) anchored: &'static [&'static str],
     note: &'static str,
 }
 
 /// The verbs of SPEC §11, the one-word ones after the two-word ones of
 /// the same tool so that `Terminal(git)` is reported as bare `git`.
-const VERBS: &[Verb] = &[
+pub(crate) const VERBS: &[Verb] = &[
     Verb {
         words: &["git", "branch"],
         mutating: "`git branch -D`, `-m`, `-f` and `git branch NAME`",
