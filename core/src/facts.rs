@@ -11,6 +11,7 @@ use permc_grammar::shell::{self, CommandLine, Known, Unparsed};
 use std::borrow::Cow;
 
 pub mod catalogue;
+pub mod catalogue_doc;
 pub(crate) mod code_options;
 pub mod continuations;
 pub mod glob;
@@ -2570,38 +2571,14 @@ mod tests {
     /// SPEC §4.2's assignment word (`NAME=…`, `NAME+=…`, `NAME[…]=…`), read
     /// literally: the oracle of the one-pass `is_assignment`.
     fn is_assignment_literal(word: &str) -> bool {
-        // A subscript runs to its matching `]` (SPEC §4.1, as bash's
-        // parse_matched_pair reads it): an `=` inside it is not the
-        // assignment's.
-        let first_eq = word.find('=');
-        let eq = match word.find('[') {
-            Some(open) if first_eq.is_none_or(|e| open < e) => {
-                let mut depth = 0usize;
-                let close = word[open..].bytes().position(|c| {
-                    match c {
-                        b'[' => depth += 1,
-                        b']' => depth -= 1,
-                        _ => {}
-                    }
-                    depth == 0
-                });
-                let Some(close) = close.map(|c| open + c) else {
-                    return false;
-                };
-                match &word[close + 1..] {
-                    r if r.starts_with('=') => close + 1,
-                    r if r.starts_with("+=") => close + 2,
-                    _ => return false,
-                }
-            }
-            _ => match first_eq {
-                Some(e) => e,
-                None => return false,
-            },
-        };
-        let mut name = &word[..eq];
-        if let Some(n) = name.strip_suffix('+') {
-            name = n;
+        // NAME, then `[` to its matching `]` (SPEC §4.1 round 3, as bash's
+        // parse_matched_pair reads it), then `=` or `+=`.
+        let name: String = word
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            return false;
         }
         let mut rest = &word[name.len()..];
         if rest.starts_with('[') {

@@ -30,9 +30,21 @@ enum Spell {
 }
 
 /// One code-running option: the programs that take it and its spelling.
-struct CodeOption {
-    programs: &'static [&'static str],
+pub(crate) struct CodeOption {
+    pub(crate) programs: &'static [&'static str],
     spell: Spell,
+}
+
+impl CodeOption {
+    /// The option as the documentation shows it.
+    pub(crate) fn spelled(&self) -> String {
+        match self.spell {
+            Spell::Short(c) => format!("-{c}"),
+            Spell::Long(n) | Spell::Word(n) => n.to_string(),
+            Spell::GnuLong(n) => format!("{n} (or a prefix)"),
+            Spell::Prefix(p) => format!("{p}…"),
+        }
+    }
 }
 
 const fn row(programs: &'static [&'static str], spell: Spell) -> CodeOption {
@@ -50,7 +62,7 @@ const NPM: &[&str] = &["npm", "pnpm", "yarn"];
 /// (GNU sed 4.9, gawk 5, GNU make 4.4, cargo 1.8x, go 1.2x, vim 9, gcc 14,
 /// coreutils 9, Info-ZIP zip 3, ripgrep 14, man-db 2.12, rsync 3.3, npm
 /// 10) spell them.
-const CODE_OPTIONS: &[CodeOption] = &[
+pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
     row(SED, Spell::Short('f')),
     row(SED, Spell::GnuLong("--file")),
     row(AWK, Spell::Short('f')),
@@ -97,7 +109,7 @@ const CODE_OPTIONS: &[CodeOption] = &[
 /// Programs whose script or operands permc reads for a command (sed, awk,
 /// make, less, vim's `+CMD`, sqlite3), or that read commands from
 /// standard input (ed, ex).
-const SCRIPTS: &[&str] = &[
+pub(crate) const SCRIPTS: &[&str] = &[
     "sed", "gsed", "awk", "gawk", "mawk", "nawk", "make", "gmake", "less", "vim", "vi", "nvim",
     "view", "gvim", "vimdiff", "rvim", "ed", "red", "ex", "sqlite3", "sqlite",
 ];

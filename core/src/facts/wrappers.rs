@@ -574,7 +574,7 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
 /// Programs that build the commands they run from their operands or their
 /// input in ways permc does not read (a `:::` argument list, a template, a
 /// shell string per operand): a line running one is unparsed.
-const UNREADABLE: &[(&str, &str)] = &[
+pub(crate) const UNREADABLE: &[(&str, &str)] = &[
     (
         "parallel",
         "`parallel` builds the commands it runs from its arguments and input, which permc does not read",

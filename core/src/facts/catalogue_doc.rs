@@ -1,0 +1,235 @@
+//! `docs/commands.md`, generated from the catalogue's rows (SPEC §4.3
+//! round 3: the documentation reads the same tables as the decision, so
+//! they cannot disagree). `tests/commands_doc.rs` keeps the file current;
+//! `PERMC_BLESS=1` rewrites it.
+
+use super::code_options::{CODE_OPTIONS, SCRIPTS};
+use super::continuations::{Shape, CONTINUATIONS};
+use super::protected::RULE_FILES;
+use super::wrappers::{RunsAs, FOREIGN_SHELLS, RUNNERS, SHELLS, UNREADABLE, WRAPPERS};
+use std::fmt::Write;
+
+fn code(items: &[&str]) -> String {
+    items
+        .iter()
+        .map(|s| format!("`{s}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+/// The whole page.
+pub fn markdown() -> String {
+    let mut o = String::new();
+    o.push_str(
+        "# What permc knows about commands\n\n\
+         Generated from the catalogue's rows (`core/src/facts/`) by \
+         `permc_core::facts::catalogue_doc`; `tests/commands_doc.rs` keeps it \
+         current (`PERMC_BLESS=1 cargo test --test commands_doc` rewrites it). \
+         Every reader — the decision, always-allow, the analyzer and this page — \
+         reads the same rows (SPEC §4.3). The rows describe bash 5.2, git 2.47, \
+         GNU coreutils 9, findutils 4.9, gh 2, npm 10–11 and cargo 1.8x; an option \
+         only a newer version has is an unknown option.\n\n",
+    );
+    wrappers(&mut o);
+    shells(&mut o);
+    runners(&mut o);
+    unreadable(&mut o);
+    code_options(&mut o);
+    external(&mut o);
+    continuations(&mut o);
+    variables(&mut o);
+    protected(&mut o);
+    o
+}
+
+fn wrappers(o: &mut String) {
+    o.push_str(
+        "## Wrappers (SPEC §4.3)\n\n\
+         Read past for deny, ask, the built-ins and the ceilings; an option the \
+         row does not list makes the line unparsed. Allow is not read past them.\n\n\
+         | names | options taking a value | options without one | privileged |\n|---|---|---|---|\n",
+    );
+    for w in WRAPPERS {
+        let valued: Vec<String> = w
+            .valued
+            .chars()
+            .map(|c| format!("-{c}"))
+            .chain(w.long_valued.iter().map(|l| format!("--{l}")))
+            .collect();
+        let flags: Vec<String> = w
+            .flags
+            .chars()
+            .map(|c| format!("-{c}"))
+            .chain(w.long_flags.iter().map(|l| format!("--{l}")))
+            .collect();
+        let refs = |v: &[String]| {
+            v.iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            o,
+            "| {} | {} | {} | {} |",
+            code(w.names),
+            cell(&refs(&valued)),
+            cell(&refs(&flags)),
+            if w.privileged { "yes" } else { "" }
+        );
+    }
+    o.push('\n');
+}
+
+fn shells(o: &mut String) {
+    let _ = write!(
+        o,
+        "## Shells and code readers\n\n\
+         Shells whose `-c STRING` is read as a command line: {}.\n\n\
+         Shells of other languages, whose `-c` (or standard input) makes the line \
+         unparsed: {}.\n\n\
+         Programs whose script or program operand is read for commands (SPEC \
+         §4.3): {}.\n\n",
+        code(SHELLS),
+        code(FOREIGN_SHELLS),
+        code(SCRIPTS)
+    );
+}
+
+fn runners(o: &mut String) {
+    o.push_str(
+        "## Runners (SPEC §4.3, §7)\n\n\
+         What they run is a segment of its own for every check, allow included; \
+         an allow entry that names the runner and the program covers the run.\n\n\
+         | runner | runs |\n|---|---|\n",
+    );
+    for (tool, sub, how) in RUNNERS {
+        let name = if sub.is_empty() {
+            (*tool).to_string()
+        } else {
+            format!("{tool} {sub}")
+        };
+        let how = match how {
+            RunsAs::Argv => "the command after its options".to_string(),
+            RunsAs::Shell => "a shell command line (unparsed)".to_string(),
+            RunsAs::Image => "an image's entrypoint (unparsed)".to_string(),
+            RunsAs::AfterOperand => "the command after the container".to_string(),
+            RunsAs::AfterDashes => "the command after `--`".to_string(),
+            RunsAs::Group(g) => format!("read as `{g}`"),
+        };
+        let _ = writeln!(o, "| `{name}` | {how} |");
+    }
+    o.push('\n');
+}
+
+fn unreadable(o: &mut String) {
+    o.push_str(
+        "## Launchers permc does not read past\n\n\
+         A line that runs one is unparsed (a deny found behind it still denies).\n\n\
+         | program | why |\n|---|---|\n",
+    );
+    for (v, why) in UNREADABLE {
+        let _ = writeln!(o, "| `{v}` | {} |", cell(why));
+    }
+    o.push('\n');
+}
+
+fn code_options(o: &mut String) {
+    o.push_str(
+        "## Options that run code (SPEC §4.3)\n\n\
+         Given one of these, the line is unparsed; an unknown word where one could \
+         be lowers with `unknown.word` (§4.4 item 3).\n\n\
+         | programs | option |\n|---|---|\n",
+    );
+    for r in CODE_OPTIONS {
+        let _ = writeln!(o, "| {} | `{}` |", code(r.programs), cell(&r.spelled()));
+    }
+    o.push('\n');
+}
+
+fn external(o: &mut String) {
+    o.push_str(
+        "## External effects (SPEC §6.1)\n\n\
+         Found under every spelling: options anywhere the program takes them, \
+         aliases, unique prefixes where the program resolves them, `git-<sub>`.\n\n",
+    );
+    for e in super::EXTERNAL_EFFECT {
+        let _ = writeln!(o, "- `{}`", e.join(" "));
+    }
+    o.push_str("\nAliases:\n\n");
+    for (tool, a, c) in super::SUBCOMMAND_ALIASES {
+        let _ = writeln!(o, "- `{tool} {a}` is `{tool} {c}`");
+    }
+    o.push_str("\nTools that take a unique prefix of a subcommand: ");
+    let tools: Vec<&str> = super::PREFIX_TOOLS.iter().map(|p| p.0).collect();
+    o.push_str(&code(&tools));
+    let _ = write!(
+        o,
+        ".\n\nPrivileged (SPEC §5 step 7b): {}.\n\n",
+        code(super::PRIVILEGED)
+    );
+}
+
+fn continuations(o: &mut String) {
+    o.push_str(
+        "## Mutating continuations (SPEC §3.2, §6.5)\n\n\
+         An allow entry covers a segment only when every one of these words after \
+         its tokens is named by the entry; a word the row cannot place counts as \
+         mutating.\n\n\
+         | command | mutating words | reads |\n|---|---|---|\n",
+    );
+    for r in CONTINUATIONS {
+        let extra = match r.shape {
+            Shape::Options {
+                operand_mutates: true,
+                ..
+            } => ", and a name operand outside list mode",
+            Shape::Subcommand {
+                all_but_reading: true,
+            } => ", and every subcommand but the reading ones",
+            Shape::Config => ", and a key with a value",
+            Shape::Expression => ", and any primary not listed",
+            _ => "",
+        };
+        let _ = writeln!(
+            o,
+            "| `{}` | {}{} | {} |",
+            r.command.join(" "),
+            cell(&code(r.mutating)),
+            extra,
+            cell(&code(r.reading))
+        );
+    }
+    o.push('\n');
+}
+
+fn variables(o: &mut String) {
+    o.push_str("## Variables that name code (SPEC §4.3)\n\nAssigned or named, they make the line unparsed.\n\n");
+    for (name, why) in super::CODE_VARIABLES {
+        let _ = writeln!(o, "- `{name}`: {why}");
+    }
+    for (name, why) in super::SETTING_VARIABLES {
+        let _ = writeln!(o, "- `{name}` (when assigned): {why}");
+    }
+    for (pre, suf, why) in super::VARIABLE_FAMILIES {
+        let _ = writeln!(o, "- `{pre}…{suf}` (when assigned): {why}");
+    }
+    for (name, why) in super::COMMAND_VARIABLES {
+        let _ = writeln!(
+            o,
+            "- `{name}` (unless `true`, `:`, `cat`, `less` or `more`): {why}"
+        );
+    }
+    o.push('\n');
+}
+
+fn protected(o: &mut String) {
+    let _ = writeln!(
+        o,
+        "## Protected names (SPEC §6.4)\n\n`.git`, {}, and any name ending in `.permc`, compared ignoring case.",
+        code(RULE_FILES)
+    );
+}
