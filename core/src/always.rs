@@ -372,7 +372,9 @@ pub fn is_ceiling_prefix(words: &[String]) -> bool {
     facts.unparsed
         || facts.external_effect().is_some()
         || facts.privileged().is_some()
-        || facts.runs().any(|r| is_table_prefix(r.words))
+        || facts
+            .runs()
+            .any(|r| !r.canonical && is_table_prefix(r.words))
 }
 
 /// Token prefix of a table entry. The empty sequence is a prefix of all.

@@ -253,6 +253,9 @@ pub struct Run<'f> {
     /// shell keywords or a launcher permc does not place, in a line that
     /// is unparsed already. The ceilings' tables do not read it.
     pub guessed: bool,
+    /// Another run's canonical form (SPEC §4.3 round 3: global options
+    /// skipped, aliases resolved), for deny and ask.
+    pub canonical: bool,
 }
 
 /// A run as [`LineFacts`] keeps it.
@@ -267,6 +270,7 @@ pub(crate) struct RunData {
     pub(crate) segment: usize,
     pub(crate) read_past: bool,
     pub(crate) guessed: bool,
+    pub(crate) canonical: bool,
 }
 
 /// The facts of one terminal command line.
@@ -805,6 +809,7 @@ impl LineFacts {
             segment: r.segment,
             read_past: r.read_past,
             guessed: r.guessed,
+            canonical: r.canonical,
         }
     }
 
@@ -860,6 +865,7 @@ impl LineFacts {
             segment: seg,
             read_past: true,
             guessed: self.guessing,
+            canonical: false,
         });
     }
 

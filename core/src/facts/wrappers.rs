@@ -2266,6 +2266,7 @@ fn push_run<'w>(
         segment: seg,
         read_past: differs,
         guessed: facts.guessing,
+        canonical: false,
     });
     let guessed = facts.guessing;
     for c in canonical {
@@ -2276,6 +2277,7 @@ fn push_run<'w>(
             segment: seg,
             read_past: true,
             guessed,
+            canonical: true,
         });
     }
     verb
