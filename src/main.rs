@@ -23,6 +23,7 @@ mod load;
 mod lsp;
 mod out;
 mod project;
+mod repo;
 mod seed;
 mod serve;
 mod testing;

@@ -271,8 +271,15 @@ fn escape_property(s: &str) -> String {
 
 pub(super) fn github(changes: &[Change]) -> String {
     let mut out = String::new();
+    // Annotations attach to a pull request's diff only by paths relative
+    // to the repository's top level (one git call a file).
+    let mut names = std::collections::HashMap::new();
     for c in changes {
         let (file, line, col) = position(c);
+        let file = names
+            .entry(file)
+            .or_insert_with_key(|f| crate::repo::relative_name(f))
+            .clone();
         let level = if c.direction == Direction::MorePermissive && c.witness.effect() {
             "warning"
         } else {
