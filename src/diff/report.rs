@@ -44,6 +44,34 @@ fn context_text(c: &Context) -> String {
     )
 }
 
+/// The human report, its change tags colored as a review reads them:
+/// more access red, less green, the rest (neutral, no effect) yellow.
+/// Applied to the escaped report: every escape in it is permc's own.
+pub(super) fn colored(text: &str) -> String {
+    let tags = [
+        (Direction::MorePermissive.name(), "1;31"),
+        (Direction::LessPermissive.name(), "32"),
+        (Direction::Neutral.name(), "33"),
+        ("no effect", "33"),
+    ];
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.split_inclusive('\n') {
+        let tag = tags.iter().find(|(t, _)| {
+            line.strip_prefix("  ")
+                .and_then(|l| l.strip_prefix(t))
+                .is_some_and(|rest| rest.starts_with(' '))
+        });
+        match tag {
+            Some((t, code)) => {
+                out.push_str(&format!("  \x1b[{code}m{t}\x1b[0m"));
+                out.push_str(&line[2 + t.len()..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
 pub(super) fn human(changes: &[Change], context: &Context) -> String {
     let mut out = String::new();
     let sections = [
