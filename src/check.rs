@@ -348,7 +348,18 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
             };
             output::sarif_at(&diags, &sources, Some(at)) + "\n"
         }
-        Format::Github => output::github(&diags, &sources),
+        Format::Github => {
+            // Annotations attach to a pull request's diff only by paths
+            // relative to the repository's top level.
+            let rename = |name: &mut String| *name = crate::repo::relative_name(name);
+            for d in &mut diags {
+                rename(&mut d.file);
+            }
+            for s in &mut sources {
+                rename(&mut s.name);
+            }
+            output::github(&diags, &sources)
+        }
     };
     match &args.output_file {
         // Written whole or not at all: CI never uploads half a report.

@@ -23,6 +23,7 @@ mod load;
 mod lsp;
 mod out;
 mod project;
+mod repo;
 mod seed;
 mod serve;
 mod testing;
@@ -75,7 +76,8 @@ struct RuleArgs {
 
 #[derive(Args, Clone)]
 struct RequestArgs {
-    /// One request, as JSON.
+    /// One request, as JSON; `-` reads it from standard input, `@FILE`
+    /// from a file.
     #[arg(long, value_name = "JSON", conflicts_with = "requests")]
     request: Option<String>,
     /// A JSON Lines file of requests, or `-` for standard input.
@@ -160,7 +162,8 @@ enum Command {
         /// with the project's permissions.json: the autonomy.json beside it.
         #[arg(long, value_name = "A")]
         autonomy: Option<PathBuf>,
-        /// The request (SPEC §10.1), as JSON.
+        /// The request (SPEC §10.1), as JSON; `-` reads it from standard
+        /// input, `@FILE` from a file.
         #[arg(long, value_name = "JSON")]
         request: String,
         /// Record it in permissions.json (or autonomy.json), atomically.
@@ -194,8 +197,15 @@ enum Command {
         #[arg(value_enum)]
         shell: clap_complete::Shell,
     },
-    /// The manual page (roff), on standard output: `permc man > permc.1`.
-    Man,
+    /// The manual page (roff), on standard output: `permc man > permc.1`;
+    /// with --dir, one page per subcommand too (`permc-check.1`…), as the
+    /// main page's references name them.
+    Man {
+        /// Write `permc.1` and a `permc-<command>.1` for each command into
+        /// this folder (created when missing) instead.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -256,6 +266,24 @@ fn policy(rules: &RuleArgs, requests: &RequestArgs) -> Result<RulesOrArtifact, C
     Ok(RulesOrArtifact::Rules(r))
 }
 
+/// The text of `--request`: the JSON given, or read from standard input
+/// (`-`) or a file (`@FILE`), as curl reads `--data`.
+fn request_text(given: String) -> Result<String, CliError> {
+    use std::io::Read;
+    if given == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(CliError::Requests)?;
+        return Ok(text);
+    }
+    match given.strip_prefix('@') {
+        Some(path) => permc_runtime::file::read_regular_text(std::path::Path::new(path))
+            .map_err(|e| CliError::unreadable(path, e)),
+        None => Ok(given),
+    }
+}
+
 fn open_requests(args: &RequestArgs) -> Result<(Box<dyn BufRead>, bool), CliError> {
     match (&args.request, &args.requests) {
         (Some(json), _) => Ok((
@@ -277,7 +305,11 @@ fn open_requests(args: &RequestArgs) -> Result<(Box<dyn BufRead>, bool), CliErro
 
 fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
-        Command::Decide { rules, requests } => {
+        Command::Decide {
+            rules,
+            mut requests,
+        } => {
+            requests.request = requests.request.map(request_text).transpose()?;
             let d = engine::build(requests.engine, policy(&rules, &requests)?)?;
             if let Some(json) = &requests.request {
                 // One request: one JSON value, whatever its whitespace; an
@@ -297,7 +329,11 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             decide::stream(d.as_ref(), &mut input, &mut out, interactive)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Explain { rules, requests } => {
+        Command::Explain {
+            rules,
+            mut requests,
+        } => {
+            requests.request = requests.request.map(request_text).transpose()?;
             let from = policy(&rules, &requests)?;
             // The steps are the reference interpreter's, over the rules.
             let r = from.rules()?;
@@ -373,7 +409,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             always::run(always::Options {
                 permissions,
                 autonomy,
-                request,
+                request: request_text(request)?,
                 write,
                 policy,
             })
@@ -407,9 +443,15 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             out::write_to(&mut std::io::stdout().lock(), &buf)?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Man => {
+        Command::Man { dir: Some(dir) } => {
+            std::fs::create_dir_all(&dir).map_err(|e| CliError::unreadable(&dir, e))?;
+            clap_mangen::generate_to(Cli::command(), &dir).map_err(out::write_error)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Man { dir: None } => {
             let mut buf = Vec::new();
-            clap_mangen::Man::new(Cli::command())
+            // As --dir renders it: no `help` command, whose page is none.
+            clap_mangen::Man::new(Cli::command().disable_help_subcommand(true))
                 .render(&mut buf)
                 .map_err(out::write_error)?;
             out::write_to(&mut std::io::stdout().lock(), &buf)?;

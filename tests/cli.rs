@@ -903,3 +903,99 @@ fn an_artifact_whose_body_is_not_its_sources_is_refused() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Issue 32 pt 5: `--request -` reads standard input and `--request @FILE`
+/// a file, wherever a request is taken (decide, explain, always), the
+/// same answer as the JSON given inline.
+#[test]
+fn a_request_from_stdin_or_a_file() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let d = scratch("request-from");
+    for f in ["permissions.json", "autonomy.json"] {
+        std::fs::copy(root.join("examples").join(f), d.join(f)).expect("copy");
+    }
+    let req = r#"{"action": {"type": "terminal", "command": "make build"}, "context": {"role": "developer", "projectScopeRoot": "/p"}}"#;
+    std::fs::write(d.join("req.json"), req).expect("write");
+    for cmd in ["decide", "explain", "always"] {
+        let inline = permc_in(&d, &[cmd, "--request", req], "");
+        assert_eq!(inline.2, 0, "{cmd}: {}", inline.1);
+        assert_eq!(
+            permc_in(&d, &[cmd, "--request", "-"], req),
+            inline,
+            "{cmd} -"
+        );
+        assert_eq!(
+            permc_in(&d, &[cmd, "--request", "@req.json"], ""),
+            inline,
+            "{cmd} @file"
+        );
+    }
+    let (_, err, code) = permc_in(&d, &["decide", "--request", "@missing.json"], "");
+    assert_eq!(code, 2);
+    assert!(err.contains("missing.json"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Issue 32 pt 5: `permc man --dir` writes a page for every reference the
+/// main page makes (`permc-check(1)`…), so none points nowhere.
+#[test]
+fn man_pages_for_every_reference() {
+    let d = scratch("man");
+    let (_, err, code) = permc_in(&d, &["man", "--dir", "pages"], "");
+    assert_eq!(code, 0, "{err}");
+    let main = std::fs::read_to_string(d.join("pages/permc.1")).expect("permc.1");
+    let (stdout_page, _, _) = permc_in(&d, &["man"], "");
+    assert_eq!(main, stdout_page, "the same main page either way");
+    let mut refs = 0;
+    for word in main.split(|c: char| c.is_whitespace()) {
+        if let Some(name) = word.strip_suffix("(1)") {
+            let file = format!("{}.1", name.replace("\\-", "-"));
+            assert!(d.join("pages").join(&file).is_file(), "{word}: no {file}");
+            refs += 1;
+        }
+    }
+    assert!(refs >= 10, "{refs} references");
+    let check = std::fs::read_to_string(d.join("pages/permc-check.1")).expect("page");
+    assert!(check.contains("\\-\\-explain"), "{check}");
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Issue 32 pt 5: every check the analyzer can emit, file findings
+/// included, has its `--explain`.
+#[test]
+fn every_check_id_explains() {
+    for id in permc_grammar::diagnostic::CheckId::ALL {
+        let (out, err, code) = permc(&["check", "--explain", id.name()]);
+        assert_eq!(code, 0, "{}: {err}", id.name());
+        assert!(out.starts_with(&format!("# {}", id.name())), "{out}");
+    }
+}
+
+/// Issue 32 pt 5: `diff --color always` colors the change tags,
+/// `--color never` and `NO_COLOR` under `auto` do not.
+#[test]
+fn diff_colors() {
+    let d = scratch("diff-color");
+    std::fs::create_dir_all(d.join("old")).expect("dir");
+    std::fs::create_dir_all(d.join("new")).expect("dir");
+    std::fs::write(
+        d.join("old/permissions.json"),
+        r#"{"allow": ["Terminal(ls)"]}"#,
+    )
+    .expect("write");
+    std::fs::write(
+        d.join("new/permissions.json"),
+        r#"{"allow": ["Terminal(ls)", "Terminal(make)"]}"#,
+    )
+    .expect("write");
+    let (out, _, code) = permc_in(&d, &["diff", "old", "new", "--color", "always"], "");
+    assert_eq!(code, 0);
+    assert!(out.contains("  \x1b[1;31mmore-permissive\x1b[0m"), "{out}");
+    let (plain, _, _) = permc_in(&d, &["diff", "old", "new", "--color", "never"], "");
+    assert!(
+        !plain.contains('\x1b') && plain.contains("  more-permissive "),
+        "{plain}"
+    );
+    assert_eq!(out.replace("\x1b[1;31m", "").replace("\x1b[0m", ""), plain);
+    let _ = std::fs::remove_dir_all(&d);
+}

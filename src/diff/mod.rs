@@ -76,6 +76,10 @@ pub struct DiffArgs {
     /// Exit 1 when a change of this kind is found (the "no new access" gate).
     #[arg(long, value_enum, value_name = "KIND")]
     fail_on: Option<FailOn>,
+    /// Colors in the human output (`auto`: on a terminal, unless
+    /// `NO_COLOR` is set).
+    #[arg(long, value_enum, default_value_t = crate::check::Color::Auto)]
+    color: crate::check::Color,
 }
 
 /// What a change's witness decided, before and after.
@@ -325,7 +329,14 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, CliError> {
     let (changes, context) = changes;
     let text = match args.format {
         // Patterns may hold control characters: escaped for people.
-        Format::Human => crate::out::printable(human(&changes, &context)),
+        Format::Human => {
+            let text = crate::out::printable(human(&changes, &context));
+            if args.color.enabled(false) {
+                report::colored(&text)
+            } else {
+                text
+            }
+        }
         Format::Json => json_out(&changes, &context),
         Format::Github => crate::out::printable(github(&changes)),
         Format::Sarif => sarif(&changes),

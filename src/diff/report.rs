@@ -44,6 +44,34 @@ fn context_text(c: &Context) -> String {
     )
 }
 
+/// The human report, its change tags colored as a review reads them:
+/// more access red, less green, the rest (neutral, no effect) yellow.
+/// Applied to the escaped report: every escape in it is permc's own.
+pub(super) fn colored(text: &str) -> String {
+    let tags = [
+        (Direction::MorePermissive.name(), "1;31"),
+        (Direction::LessPermissive.name(), "32"),
+        (Direction::Neutral.name(), "33"),
+        ("no effect", "33"),
+    ];
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.split_inclusive('\n') {
+        let tag = tags.iter().find(|(t, _)| {
+            line.strip_prefix("  ")
+                .and_then(|l| l.strip_prefix(t))
+                .is_some_and(|rest| rest.starts_with(' '))
+        });
+        match tag {
+            Some((t, code)) => {
+                out.push_str(&format!("  \x1b[{code}m{t}\x1b[0m"));
+                out.push_str(&line[2 + t.len()..]);
+            }
+            None => out.push_str(line),
+        }
+    }
+    out
+}
+
 pub(super) fn human(changes: &[Change], context: &Context) -> String {
     let mut out = String::new();
     let sections = [
@@ -271,8 +299,15 @@ fn escape_property(s: &str) -> String {
 
 pub(super) fn github(changes: &[Change]) -> String {
     let mut out = String::new();
+    // Annotations attach to a pull request's diff only by paths relative
+    // to the repository's top level (one git call a file).
+    let mut names = std::collections::HashMap::new();
     for c in changes {
         let (file, line, col) = position(c);
+        let file = names
+            .entry(file)
+            .or_insert_with_key(|f| crate::repo::relative_name(f))
+            .clone();
         let level = if c.direction == Direction::MorePermissive && c.witness.effect() {
             "warning"
         } else {

@@ -111,34 +111,8 @@ fn git_top() -> Result<PathBuf, CliError> {
 /// `git show REV:PATH` names. Symbolic links are resolved as far as the
 /// path exists (the file itself may be gone from the working tree).
 fn path_in_repo(top: &Path, file: &Path) -> Result<String, CliError> {
-    use std::path::Component;
     let cwd = std::env::current_dir().map_err(CliError::CurrentFolder)?;
-    let abs = cwd.join(file);
-    // The longest part of it that exists, resolved; the rest as written.
-    let mut base = abs.as_path();
-    let mut rest: Vec<Component<'_>> = Vec::new();
-    let resolved = loop {
-        if let Ok(r) = std::fs::canonicalize(base) {
-            break r;
-        }
-        match (base.parent(), base.components().next_back()) {
-            (Some(parent), Some(last)) => {
-                rest.push(last);
-                base = parent;
-            }
-            _ => break PathBuf::from("/"),
-        }
-    };
-    let mut full = resolved;
-    for c in rest.into_iter().rev() {
-        match c {
-            Component::ParentDir => {
-                full.pop();
-            }
-            Component::CurDir => {}
-            c => full.push(c),
-        }
-    }
+    let full = crate::repo::resolve(&cwd, file);
     let rel = full.strip_prefix(top).map_err(|_| {
         CliError::Usage(format!(
             "{} is not in the git repository at {}: --base and --staged compare only files git holds",
@@ -146,11 +120,7 @@ fn path_in_repo(top: &Path, file: &Path) -> Result<String, CliError> {
             top.display()
         ))
     })?;
-    let parts: Vec<String> = rel
-        .components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect();
-    Ok(parts.join("/"))
+    Ok(crate::repo::slashed(rel))
 }
 
 /// `git show SPEC` (SPEC's path relative to the repository's top level

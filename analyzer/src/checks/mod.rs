@@ -111,6 +111,18 @@ pub const FILE_FINDINGS: &[FileFinding] = &[
         severity: Severity::Warning,
         docs: include_str!("stale_suppression.md"),
     },
+    // Reported when permc itself fails (`permc serve`'s reload).
+    FileFinding {
+        name: "internal-error",
+        severity: Severity::Error,
+        docs: include_str!("internal_error.md"),
+    },
+    // Reported by `permc serve --policy`.
+    FileFinding {
+        name: "artifact",
+        severity: Severity::Error,
+        docs: include_str!("artifact.md"),
+    },
 ];
 
 /// Every name a finding can carry, checks and file findings, with its
