@@ -5,7 +5,8 @@
 # Builds the NIF and the addon with cargo (bindings/target, dev profile),
 # writes every request of examples/ and tests/corpus/ with `permc
 # decide`'s answer (permc-corpus-export), then runs ExUnit (mix test,
-# bindings/elixir) and `node --test` (bindings/node). Needs elixir (with
+# bindings/elixir), `node --test` (bindings/node) and the npm package
+# installed from its tarball (test/package.sh). Needs elixir (with
 # mix) and node: `apt-get install -y elixir erlang-dev nodejs`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -28,11 +29,15 @@ export PERMC_CORPUS="$CARGO_TARGET_DIR/corpus"
 "$B/permc-corpus-export" "$ROOT" "$PERMC" "$PERMC_CORPUS"
 mkdir -p bindings/elixir/priv
 cp "$B/libpermc_nif.so" bindings/elixir/priv/libpermc_nif.so
-if [ -f "$B/libpermc_node.so" ]; then cp "$B/libpermc_node.so" bindings/node/permc.node; fi
+# The addon under napi-rs's name (permc.linux-x64-gnu.node…), as
+# `npm run build` leaves it.
+node bindings/node/scripts/build.mjs --debug --no-cargo
 
 echo "bindings/test.sh: ExUnit (the NIF)"
 (cd bindings/elixir && MIX_ENV=test mix test)
 if [ -f bindings/node/package.json ]; then
   echo "bindings/test.sh: node --test (the addon)"
   (cd bindings/node && node --test --expose-gc test/)
+  echo "bindings/test.sh: the npm package (npm pack, npm install, tsc --strict)"
+  bash bindings/node/test/package.sh
 fi

@@ -5,19 +5,43 @@
 
 const path = require("node:path");
 
-// PERMC_NODE_ADDON names the addon; by default permc.node next to this file
-// (bindings/test.sh copies it there from bindings/target).
-const native = require(process.env.PERMC_NODE_ADDON || path.join(__dirname, "permc.node"));
+const { triple } = require("./platform.js");
+
+// PERMC_NODE_ADDON names the addon; by default this platform's build next
+// to this file, under napi-rs's name (`npm run build` puts it there).
+function addon() {
+  const file = process.env.PERMC_NODE_ADDON || path.join(__dirname, `permc.${triple()}.node`);
+  try {
+    return require(file);
+  } catch (e) {
+    if (e && e.code === "MODULE_NOT_FOUND" && !process.env.PERMC_NODE_ADDON) {
+      throw new Error(`permc has no addon for ${triple()} (${file}): build it with \`npm run build\` in the package (needs cargo)`);
+    }
+    throw e;
+  }
+}
+const native = addon();
 
 /** How deep a request may nest: serde_json's limit, as the CLI. */
 const MAX_DEPTH = 128;
 
+/**
+ * What every function throws: `code` is one of the error codes (the docs'
+ * table; `ErrorCode` in index.d.ts), `diagnostics` the rule files' errors
+ * of a rejected load, `version` the diagnostics' JSON version (1).
+ */
+class PermcError extends Error {
+  constructor(code, message, diagnostics = [], version = 1) {
+    super(message);
+    this.name = "PermcError";
+    this.code = code;
+    this.version = version;
+    this.diagnostics = diagnostics;
+  }
+}
+
 function permcError(code, message, diagnostics = [], version = 1) {
-  const e = new Error(message);
-  e.code = code;
-  e.version = version;
-  e.diagnostics = diagnostics;
-  return e;
+  return new PermcError(code, message, diagnostics, version);
 }
 
 // The addon throws its errors as JSON text: {code, message, version,
@@ -187,7 +211,7 @@ class Policy {
   /** @param {object} nativePolicy */
   constructor(nativePolicy) {
     if (!(nativePolicy instanceof native.NativePolicy)) {
-      throw permcError("invalid_argument", "load a policy with load() or loadArtifact()");
+      throw permcError("invalid_argument", "load a policy with load(), loadText() or loadArtifact()");
     }
     this._native = nativePolicy;
     Object.freeze(this);
@@ -245,29 +269,65 @@ class Policy {
   }
 }
 
-/** Loads and compiles permissions.json and (optionally) autonomy.json. */
-function load(options) {
-  if (options === null || typeof options !== "object") {
-    throw permcError("invalid_argument", "load({permissions, autonomy}) takes an object");
-  }
-  const { permissions, autonomy } = options;
-  const a = autonomy === undefined || autonomy === null ? null : str("autonomy", autonomy);
+/** A rule file's text (a string, a Buffer or a Uint8Array) as a Buffer. */
+function bytes(name, v) {
+  if (typeof v === "string") return Buffer.from(v, "utf8");
+  if (Buffer.isBuffer(v)) return v;
+  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  throw permcError("invalid_argument", `${name} must be a string, a Buffer or a Uint8Array`);
+}
+
+function loading(f) {
   try {
-    return new Policy(native.load(str("permissions", permissions), a));
+    return new Policy(f());
   } catch (e) {
     if (e && e.diagnostics) throw e;
     rethrow(e);
   }
 }
 
-/** Loads an artifact written by `permc compile`. */
-function loadArtifact(file) {
-  try {
-    return new Policy(native.loadArtifact(str("path", file)));
-  } catch (e) {
-    if (e && e.diagnostics) throw e;
-    rethrow(e);
+/**
+ * Loads and compiles permissions.json and (optionally) autonomy.json:
+ * `{permissions, autonomy}` are paths; `{permissionsText, autonomyText}`
+ * are the files' text already in memory (as `loadText`).
+ */
+function load(options) {
+  if (options === null || typeof options !== "object") {
+    throw permcError("invalid_argument", "load({permissions, autonomy}) takes an object");
   }
+  const { permissions, autonomy, permissionsText, autonomyText } = options;
+  if (permissionsText !== undefined || autonomyText !== undefined) {
+    if (permissions !== undefined || autonomy !== undefined) {
+      throw permcError("invalid_argument", "load() takes paths ({permissions, autonomy}) or text ({permissionsText, autonomyText}), not both");
+    }
+    return loadText({ permissions: permissionsText, autonomy: autonomyText });
+  }
+  const a = autonomy === undefined || autonomy === null ? null : str("autonomy", autonomy);
+  return loading(() => native.load(str("permissions", permissions), a));
+}
+
+/**
+ * Compiles rule files held in memory: `{permissions, autonomy}` are the
+ * files' text (strings, Buffers or Uint8Arrays); diagnostics name them
+ * permissions.json and autonomy.json.
+ */
+function loadText(options) {
+  if (options === null || typeof options !== "object") {
+    throw permcError("invalid_argument", "loadText({permissions, autonomy}) takes an object");
+  }
+  const { permissions, autonomy } = options;
+  const a = autonomy === undefined || autonomy === null ? null : bytes("autonomy", autonomy);
+  const p = bytes("permissions", permissions);
+  return loading(() => native.loadText(p, a));
+}
+
+/** Loads an artifact written by `permc compile`: its path, or its bytes (a Buffer or Uint8Array). */
+function loadArtifact(file) {
+  if (typeof file !== "string" && file instanceof Uint8Array) {
+    const b = bytes("the artifact", file);
+    return loading(() => native.loadArtifactBytes(b));
+  }
+  return loading(() => native.loadArtifact(str("path", file)));
 }
 
 /** SPEC §4's words and segments of a command line, as `permc tokens`. */
@@ -275,4 +335,4 @@ function tokens(command) {
   return JSON.parse(native.tokens(str("command", command)));
 }
 
-module.exports = { load, loadArtifact, tokens, Policy };
+module.exports = { load, loadText, loadArtifact, tokens, Policy, PermcError };

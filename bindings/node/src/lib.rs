@@ -19,7 +19,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use napi::bindgen_prelude::ObjectFinalize;
+use napi::bindgen_prelude::{Buffer, ObjectFinalize};
 use napi::{Env, Error, JsString, NapiRaw, Result, Status};
 use napi_derive::napi;
 use permc_runtime::answer::Decider;
@@ -143,6 +143,11 @@ impl NativePolicy {
             .filter_map(|f| std::fs::metadata(f).ok())
             .map(|m| m.len())
             .sum();
+        NativePolicy::of_bytes(env, policy, bytes, factor)
+    }
+
+    /// As [`NativePolicy::new`], from sources of `bytes` bytes in all.
+    fn of_bytes(env: &mut Env, policy: Policy, bytes: u64, factor: u64) -> NativePolicy {
         let external = i64::try_from(bytes.saturating_mul(factor)).unwrap_or(i64::MAX / 2);
         // A failed report only leaves V8's estimate as it was.
         let external = match env.adjust_external_memory(external) {
@@ -200,10 +205,58 @@ pub fn load_artifact(mut env: Env, path: String) -> Result<NativePolicy> {
     })
 }
 
+/// Compiles rule files' text held in memory (diagnostics name them
+/// `permissions.json` and `autonomy.json`).
+#[napi]
+pub fn load_text(
+    mut env: Env,
+    permissions: Buffer,
+    autonomy: Option<Buffer>,
+) -> Result<NativePolicy> {
+    guarded(|| {
+        let a = autonomy.as_deref();
+        match Policy::load_text(Some(&permissions), a) {
+            Ok(policy) => {
+                let bytes = permissions.len() + a.map_or(0, <[u8]>::len);
+                Ok(NativePolicy::of_bytes(&mut env, policy, bytes as u64, 20))
+            }
+            Err(e) => {
+                let file = match e.diagnostics.first().and_then(|d| d["file"].as_str()) {
+                    Some("autonomy.json") => "autonomy.json",
+                    _ => "permissions.json",
+                };
+                Err(load_error(e, file))
+            }
+        }
+    })
+}
+
+/// Loads an artifact's bytes held in memory.
+#[napi]
+pub fn load_artifact_bytes(mut env: Env, bytes: Buffer) -> Result<NativePolicy> {
+    guarded(|| match Policy::load_artifact_bytes(&bytes) {
+        Ok(policy) => Ok(NativePolicy::of_bytes(
+            &mut env,
+            policy,
+            bytes.len() as u64,
+            2,
+        )),
+        Err(e) => Err(load_error(e, "the artifact")),
+    })
+}
+
 /// SPEC §10.3's JSON for a command line.
 #[napi]
 pub fn tokens(command: String) -> Result<String> {
     guarded(|| Ok(permc_runtime::tokens_json(&command).to_string()))
+}
+
+/// The names index.d.ts's types are made of (action types, roles,
+/// policies, reasons, error codes), from the Rust enums: a test keeps the
+/// two equal.
+#[napi]
+pub fn vocabulary() -> String {
+    permc_runtime::codes::vocabulary().to_string()
 }
 
 /// Panics, to test that a panic comes back as an error.
