@@ -44,6 +44,20 @@ defmodule Permc do
   def load_artifact(path), do: Permc.Native.load_artifact(path(path))
 
   @doc """
+  Compiles rule files held in memory: permissions.json's and
+  autonomy.json's text (binaries), read as `load/2` reads the files;
+  diagnostics name them `permissions.json` and `autonomy.json`.
+  """
+  @spec load_text(binary, binary | nil) :: {:ok, policy} | {:error, [diagnostic]}
+  def load_text(permissions_text, autonomy_text \\ nil) do
+    Permc.Native.load_text(permissions_text, autonomy_text)
+  end
+
+  @doc "Loads an artifact's bytes held in memory, as `load_artifact/1` loads its file."
+  @spec load_artifact_bytes(binary) :: {:ok, policy} | {:error, [diagnostic]}
+  def load_artifact_bytes(bytes), do: Permc.Native.load_artifact_bytes(bytes)
+
+  @doc """
   Decides a request: a map in SPEC §10.2's shape (`policy` an atom:
   `:auto_approve`, `:require_approval` or `:deny`; `reason` a string), or
   `{:error, %{code: …, message: …}}` when the request cannot be read.
@@ -94,17 +108,41 @@ defmodule Permc.Native do
   @on_load :load_nif
 
   # PERMC_NIF names the library without its extension; by default
-  # priv/libpermc_nif next to lib/.
+  # libpermc_nif in the application's priv directory, found when the module
+  # loads (not fixed at compile time), so it works in a `mix release` and
+  # wherever the application was compiled.
   def load_nif do
     path =
-      System.get_env("PERMC_NIF") ||
-        Path.expand("../priv/libpermc_nif", __DIR__)
+      case System.get_env("PERMC_NIF") do
+        nil -> priv_nif()
+        nif -> String.to_charlist(nif)
+      end
 
-    :erlang.load_nif(String.to_charlist(path), 0)
+    case path && :erlang.load_nif(path, 0) do
+      :ok ->
+        :ok
+
+      nil ->
+        IO.warn("permc: no priv directory for :permc (is the application in the code path?)")
+        :abort
+
+      {:error, {reason, text}} ->
+        IO.warn("permc: cannot load the NIF #{path}.so (#{reason}: #{text}); `mix compile` builds it with cargo")
+        :abort
+    end
+  end
+
+  defp priv_nif do
+    case :code.priv_dir(:permc) do
+      {:error, _} -> nil
+      dir -> :filename.join(dir, ~c"libpermc_nif")
+    end
   end
 
   def load(_permissions, _autonomy), do: :erlang.nif_error(:nif_not_loaded)
   def load_artifact(_path), do: :erlang.nif_error(:nif_not_loaded)
+  def load_text(_permissions, _autonomy), do: :erlang.nif_error(:nif_not_loaded)
+  def load_artifact_bytes(_bytes), do: :erlang.nif_error(:nif_not_loaded)
   def decide(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def decide_dirty(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def decide_inline(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)

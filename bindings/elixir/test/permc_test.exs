@@ -140,6 +140,35 @@ defmodule PermcTest do
 
     File.rm!(art)
     assert {:error, [%{check: "unreadable-file", file: ^art, line: nil}]} = Permc.load_artifact(art)
+
+    # Its bytes, held in memory, load as the file.
+    {:ok, from_bytes} = Permc.load_artifact_bytes(bytes)
+
+    for c <- cases(), String.starts_with?(c["name"], "examples/") do
+      assert Permc.decide(from_bytes, c["request"]) == Permc.decide(p, c["request"])
+    end
+
+    assert {:error, [%{check: "invalid_artifact", file: "the artifact"}]} =
+             Permc.load_artifact_bytes(binary_part(bytes, 0, half))
+  end
+
+  test "rule files' text held in memory decides as the files" do
+    {:ok, from_text} =
+      Permc.load_text(
+        File.read!(Path.join(@repo, "examples/permissions.json")),
+        File.read!(Path.join(@repo, "examples/autonomy.json"))
+      )
+
+    p = examples_policy()
+
+    for c <- cases(), String.starts_with?(c["name"], "examples/") do
+      assert Permc.decide(from_text, c["request"]) == Permc.decide(p, c["request"])
+    end
+
+    assert {:error, [%{check: "invalid-json", file: "autonomy.json"} | _]} =
+             Permc.load_text(~s({"allow": []}), "{")
+
+    assert {:error, %{code: :invalid_argument}} = Permc.load_text(42)
   end
 
   test "a rejected rule file: every error, with file, line, column, check and message" do
@@ -405,7 +434,7 @@ defmodule PermcTest do
   # Issue 33, 12: a panic inside permc is returned, not printed with a
   # Rust backtrace on the VM's stderr.
   test "a panic inside the NIF prints nothing on stderr" do
-    nif = Path.expand("../priv/libpermc_nif", __DIR__)
+    nif = Path.join(:code.priv_dir(:permc), "libpermc_nif")
     lib = Path.expand("../lib/permc.ex", __DIR__)
     code = ~s|Code.require_file("#{lib}"); IO.inspect(Permc.Native.panic_for_test())|
     {out, 0} = System.cmd("elixir", ["-e", code], env: [{"PERMC_NIF", nif}], stderr_to_stdout: true)

@@ -652,6 +652,52 @@ fn load_artifact<'a>(env: Env<'a>, path: Term<'a>) -> Term<'a> {
     })
 }
 
+/// `load_text(permissions_text, autonomy_text | nil)`: rule files' text
+/// (binaries), named `permissions.json` and `autonomy.json`.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn load_text<'a>(env: Env<'a>, permissions: Term<'a>, autonomy: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let Ok(p) = permissions.decode_as_binary() else {
+            return error_map(
+                env,
+                "invalid_argument",
+                "the permissions text must be a binary",
+            );
+        };
+        let a = if autonomy == atoms::nil().to_term(env) {
+            None
+        } else {
+            match autonomy.decode_as_binary() {
+                Ok(a) => Some(a),
+                Err(_) => {
+                    return error_map(
+                        env,
+                        "invalid_argument",
+                        "the autonomy text must be a binary or nil",
+                    )
+                }
+            }
+        };
+        let r = Policy::load_text(Some(p.as_slice()), a.as_ref().map(|a| a.as_slice()));
+        load_result(env, r, "permissions.json")
+    })
+}
+
+/// `load_artifact_bytes(binary)`: an artifact's bytes.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn load_artifact_bytes<'a>(env: Env<'a>, bytes: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let Ok(b) = bytes.decode_as_binary() else {
+            return error_map(env, "invalid_argument", "the artifact must be a binary");
+        };
+        load_result(
+            env,
+            Policy::load_artifact_bytes(b.as_slice()),
+            "the artifact",
+        )
+    })
+}
+
 fn policy_arg<'a>(env: Env<'a>, t: Term<'a>) -> Result<ResourceArc<PolicyResource>, Term<'a>> {
     t.decode::<ResourceArc<PolicyResource>>().map_err(|_| {
         error_map(
