@@ -23,6 +23,15 @@ pub const ERROR_CODES: &[(&str, &str)] = &[
     ("panic", "a binding caught a panic (a bug: please report it)"),
 ];
 
+/// The Markdown table of [`ERROR_CODES`] that docs/error-codes.md holds.
+pub fn docs_table() -> String {
+    let mut t = String::from("| code | means |\n|---|---|\n");
+    for (code, means) in ERROR_CODES {
+        t.push_str(&format!("| `{code}` | {means} |\n"));
+    }
+    t
+}
+
 /// Whether `code` is one of [`ERROR_CODES`].
 pub fn is_error_code(code: &str) -> bool {
     ERROR_CODES.iter().any(|(c, _)| *c == code)
@@ -46,6 +55,31 @@ pub fn vocabulary() -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// docs/error-codes.md holds the table of [`ERROR_CODES`], current.
+    /// `PERMC_BLESS=1` writes it.
+    #[test]
+    fn the_docs_table_is_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/error-codes.md");
+        let have = std::fs::read_to_string(&path).unwrap_or_default();
+        let (start, end) = (
+            "<!-- table: permc_runtime::codes::ERROR_CODES -->\n",
+            "<!-- end table -->",
+        );
+        let (Some(a), Some(b)) = (have.find(start), have.find(end)) else {
+            panic!("{} has no table markers", path.display());
+        };
+        let want = format!("{}{start}{}{}", &have[..a], docs_table(), &have[b..]);
+        if std::env::var_os("PERMC_BLESS").is_some() {
+            std::fs::write(&path, &want).expect("write");
+        }
+        assert_eq!(
+            have,
+            want,
+            "{} is stale: run `PERMC_BLESS=1 cargo test -p permc-runtime codes`",
+            path.display()
+        );
+    }
 
     #[test]
     fn the_request_and_load_codes_are_in_the_vocabulary() {

@@ -158,12 +158,24 @@ fn rule_bytes<T>(
     }
 }
 
-/// The policy of an artifact's bytes (`what` names it in the error).
+/// The policy of an artifact's bytes (`what` names it in the error). A
+/// corrupt one is the `artifact` finding about the whole file, as `permc
+/// serve` reports it.
 fn artifact(bytes: &[u8], what: &str) -> Result<Policy, LoadError> {
-    let loaded = permc_compiler::artifact::decode(bytes).map_err(|e| LoadError {
-        code: "invalid_artifact",
-        message: format!("cannot load {what}: {e}"),
-        diagnostics: Vec::new(),
+    let loaded = permc_compiler::artifact::decode(bytes).map_err(|e| {
+        let message = format!("cannot load {what}: {e}");
+        let d = Diagnostic::new(
+            permc_grammar::diagnostic::CheckId::Artifact,
+            Severity::Error,
+            what,
+            permc_grammar::json::Span { start: 0, end: 0 },
+            &message,
+        );
+        LoadError {
+            code: "invalid_artifact",
+            message,
+            diagnostics: diagnostics_json(&[d], &[]),
+        }
     })?;
     Ok(Policy::from_compiled(loaded.policy))
 }
@@ -339,5 +351,12 @@ mod tests {
             .err()
             .expect("refused");
         assert_eq!(e.code, "invalid_artifact");
+        // The finding `permc serve` reports for it, about the whole file.
+        let d = &e.diagnostics[0];
+        assert_eq!(
+            (d["check"].as_str(), d["line"].is_null()),
+            (Some("artifact"), true),
+            "{d}"
+        );
     }
 }

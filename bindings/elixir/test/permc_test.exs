@@ -134,7 +134,7 @@ defmodule PermcTest do
 
     for bad <- [binary_part(bytes, 0, half), head <> <<Bitwise.bxor(b, 0xFF)>> <> tail, "not an artifact", ""] do
       File.write!(art, bad)
-      assert {:error, [%{check: "invalid_artifact", file: ^art, message: m}]} = Permc.load_artifact(art)
+      assert {:error, [%{check: "artifact", file: ^art, message: m}]} = Permc.load_artifact(art)
       assert is_binary(m)
     end
 
@@ -148,7 +148,7 @@ defmodule PermcTest do
       assert Permc.decide(from_bytes, c["request"]) == Permc.decide(p, c["request"])
     end
 
-    assert {:error, [%{check: "invalid_artifact", file: "the artifact"}]} =
+    assert {:error, [%{check: "artifact", file: "the artifact"}]} =
              Permc.load_artifact_bytes(binary_part(bytes, 0, half))
   end
 

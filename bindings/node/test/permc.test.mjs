@@ -391,6 +391,7 @@ test("load errors carry `permc check --format json`'s diagnostics, in its shape"
       assert.equal(e.diagnostics.length, 1);
       assert.deepEqual(Object.keys(e.diagnostics[0]).sort(), keys);
       assert.equal(e.diagnostics[0].file, perms);
+      assert.equal(e.diagnostics[0].check, "artifact"); // as permc serve's load_failed
       assert.equal(e.diagnostics[0].line, null);
       assert.deepEqual(e.diagnostics[0].related, []);
       return true;
