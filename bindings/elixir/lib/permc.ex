@@ -4,7 +4,7 @@ defmodule Permc do
   NIF over the library the `permc` CLI calls (same answers, byte for byte).
 
       {:ok, policy} = Permc.load("permissions.json", "autonomy.json")
-      %{policy: :auto_approve, reason: "file.allow"} =
+      {:ok, %{policy: :auto_approve, reason: :"file.allow"}} =
         Permc.decide(policy, %{
           action: %{type: "terminal", command: "pnpm test"},
           context: %{role: "developer", projectScopeRoot: "/home/ana/p"}
@@ -57,9 +57,24 @@ defmodule Permc do
   @spec load_artifact_bytes(binary) :: {:ok, policy} | {:error, [diagnostic]}
   def load_artifact_bytes(bytes), do: Permc.Native.load_artifact_bytes(bytes)
 
+  @typedoc """
+  SPEC §10.2's decision with snake_case atom keys. `policy` and `reason`
+  are both atoms (`:auto_approve`, `:"file.allow"`): both are closed sets
+  of names, so they are matched on as atoms and never leak atoms.
+  """
+  @type decision :: %{
+          required(:policy) => :auto_approve | :require_approval | :deny,
+          required(:reason) => atom(),
+          required(:message) => String.t(),
+          optional(:rule) => String.t(),
+          optional(:source) => String.t(),
+          optional(:autonomy_origin) => String.t(),
+          optional(:scope_root) => String.t(),
+          optional(:id) => term()
+        }
+
   @doc """
-  Decides a request: a map in SPEC §10.2's shape (`policy` an atom:
-  `:auto_approve`, `:require_approval` or `:deny`; `reason` a string), or
+  Decides a request: `{:ok, decision}` (SPEC §10.2, `t:decision/0`), or
   `{:error, %{code: …, message: …}}` when the request cannot be read.
 
   A small request is decided on the caller's scheduler; a large one (a
@@ -67,20 +82,48 @@ defmodule Permc do
   CPU scheduler, so it never pauses the other processes. A request over
   16 MiB is `{:error, %{code: :request_too_large}}`.
   """
-  @spec decide(policy, map) :: map | request_error
+  @spec decide(policy, map) :: {:ok, decision} | request_error
   def decide(policy, request) do
     case Permc.Native.decide(policy, request) do
       :dirty ->
         case Permc.Native.decide_dirty(policy, request) do
           # Nested too deep for a dirty scheduler's stack.
-          :inline -> Permc.Native.decide_inline(policy, request)
-          answer -> answer
+          :inline -> Permc.Native.decide_inline(policy, request) |> ok()
+          answer -> ok(answer)
         end
 
       answer ->
-        answer
+        ok(answer)
     end
   end
+
+  @doc "As `decide/2`, returning the decision or raising `Permc.Error`."
+  @spec decide!(policy, map) :: decision
+  def decide!(policy, request), do: policy |> decide(request) |> bang()
+
+  # A line longer than this is decided on a dirty CPU scheduler.
+  @json_inline 64 * 1024
+
+  @doc """
+  Decides a request given as one line of JSON text (SPEC §10.1), read by
+  the CLI's reader: for engines that hold requests as JSON. Returns as
+  `decide/2` (an `id` in the line is echoed in the decision).
+  """
+  @spec decide_json(policy, binary) :: {:ok, decision} | request_error
+  def decide_json(policy, line) when is_binary(line) and byte_size(line) > @json_inline,
+    do: policy |> Permc.Native.decide_json_dirty(line) |> ok()
+
+  def decide_json(policy, line), do: policy |> Permc.Native.decide_json(line) |> ok()
+
+  @doc "As `decide_json/2`, returning the decision or raising `Permc.Error`."
+  @spec decide_json!(policy, binary) :: decision
+  def decide_json!(policy, line), do: policy |> decide_json(line) |> bang()
+
+  defp ok({:error, _} = e), do: e
+  defp ok(decision), do: {:ok, decision}
+
+  defp bang({:ok, d}), do: d
+  defp bang({:error, %{code: code, message: message}}), do: raise(Permc.Error, code: code, message: message)
 
   @doc "The decision with every step that ran, as `permc explain` prints it."
   @spec explain(policy, map) :: String.t() | request_error
@@ -101,6 +144,11 @@ defmodule Permc do
   # refuses it.
   defp path(p) when is_list(p), do: List.to_string(p)
   defp path(p), do: p
+end
+
+defmodule Permc.Error do
+  @moduledoc "Raised by `Permc.decide!/2` and `Permc.decide_json!/2`: `code` is one of docs/error-codes.md's."
+  defexception [:code, :message]
 end
 
 defmodule Permc.Native do
@@ -146,6 +194,8 @@ defmodule Permc.Native do
   def decide(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def decide_dirty(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def decide_inline(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_json(_policy, _line), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_json_dirty(_policy, _line), do: :erlang.nif_error(:nif_not_loaded)
   def explain(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def always(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def tokens(_command), do: :erlang.nif_error(:nif_not_loaded)

@@ -59,8 +59,8 @@ mod atoms {
         reason,
         rule,
         source,
-        autonomy_origin = "autonomyOrigin",
-        scope_root = "scopeRoot",
+        autonomy_origin,
+        scope_root,
         id,
         auto_approve,
         require_approval,
@@ -834,6 +834,45 @@ fn decide_dirty<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'
     })
 }
 
+/// `decide_json(policy, line)`: a request as one line of JSON text (a
+/// binary), read by the CLI's reader; the decision map, or `{:error, …}`
+/// with the CLI's code for the line. On the caller's scheduler: the
+/// Elixir side sends a long line (`Permc.decide_json/2` says how long) to
+/// `decide_json_dirty`.
+#[rustler::nif]
+fn decide_json<'a>(env: Env<'a>, policy: Term<'a>, line: Term<'a>) -> Term<'a> {
+    decide_json_here(env, policy, line)
+}
+
+/// [`decide_json`] on a dirty CPU scheduler, for a long line.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn decide_json_dirty<'a>(env: Env<'a>, policy: Term<'a>, line: Term<'a>) -> Term<'a> {
+    decide_json_here(env, policy, line)
+}
+
+fn decide_json_here<'a>(env: Env<'a>, policy: Term<'a>, line: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let policy = match policy_arg(env, policy) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        let Ok(bin) = line.decode_as_binary() else {
+            return error_map(
+                env,
+                "invalid_argument",
+                "the request must be a binary of JSON text",
+            );
+        };
+        if bin.len() > MAX_WEIGHT {
+            return too_heavy_error(env);
+        }
+        match permc_runtime::answer::read_request(bin.as_slice()) {
+            (id, Ok(req)) => decision_term(env, &policy.0.decide(&req), id.as_ref()),
+            (_, Err(e)) => error_map(env, e.code, &e.message),
+        }
+    })
+}
+
 /// The stack of the thread a dirty decision runs on: as a main thread's.
 const DECIDE_STACK: usize = 8 << 20;
 
@@ -898,7 +937,10 @@ fn decision_term<'a>(env: Env<'a>, d: &permc_runtime::Decision, id: Option<&Valu
         n += 1;
     };
     put(atoms::policy().encode(env), policy.encode(env));
-    put(atoms::reason().encode(env), d.reason.name().encode(env));
+    // An atom, as the policy: both are closed sets of names (SPEC §5.3),
+    // matched on, never made from the caller's input.
+    let reason = Atom::from_str(env, d.reason.name()).unwrap_or_else(|_| atoms::error());
+    put(atoms::reason().encode(env), reason.encode(env));
     if let Some(r) = &d.rule {
         put(atoms::rule().encode(env), r.rule.encode(env));
         put(atoms::source().encode(env), r.source.encode(env));
