@@ -36,7 +36,7 @@ defmodule Tiny do
     {:ok, policy} = Permc.load(permissions, autonomy)
     request = @request
     case Permc.decide(policy, request) do
-      %{policy: p, reason: r} -> IO.puts("#{p} #{r}")
+      {:ok, %{policy: p, reason: r}} -> IO.puts("#{p} #{r}")
       other -> IO.puts("error #{inspect(other)}")
     end
   end
