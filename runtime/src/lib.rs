@@ -281,6 +281,11 @@ impl Policy {
         Ok(explain::explain(self.rules()?, self, req))
     }
 
+    /// [`Policy::explain`] as data ([`explain::explain_json`]).
+    pub fn explain_json(&self, req: &Request) -> Result<Value, String> {
+        Ok(explain::explain_json(self.rules()?, self, req))
+    }
+
     /// What always-allowing `req`'s action records (SPEC §7), as `permc
     /// always` without `--write` prints it.
     pub fn always(&self, req: &Request) -> Result<Value, String> {
