@@ -166,12 +166,28 @@ export type AlwaysOutcome =
   | { outcome: "autonomy"; agent: string; type: string; mode: string; message: string }
   | { outcome: "refused"; reason: "teto_do_sempre_permitir"; message: string };
 
+/** `permc explain --format json`'s object. */
+export interface Explanation {
+  action: { type: ActionType; command?: string; cwd?: string; agent?: string; targetBranch?: string };
+  context: { role: Role; executionMode: "container" | "mounted" | "runner"; containerRunning: boolean; projectScopeRoot?: string };
+  /** With a command: its segments (SPEC §4.2) and why it is unparsed, if it is. */
+  segments?: { words: string[]; nested: boolean }[];
+  unparsed?: string[];
+  /** Every step of SPEC §5.3 that ran: `1. IAM`, `6. Segment`, `7a. ceiling.external_effect`… */
+  steps: { step: string; outcome: string }[];
+  decision: Decision;
+  /** The compiled engine and the reference interpreter agree (always, or it is a bug). */
+  enginesAgree: boolean;
+}
+
 /** A policy loaded by `load` or `loadArtifact`: immutable, shared by any number of callers. */
 export interface LoadedPolicy {
   /** Throws a PermcError when the request cannot be read (never a decision). */
   decide(request: Request): Decision;
   /** The text of `permc explain`. */
   explain(request: Request): string;
+  /** `permc explain --format json`: the steps of SPEC §5.3 as data. */
+  explainData(request: Request): Explanation;
   /** What always-allowing the action would record; nothing is written. */
   always(request: Request): AlwaysOutcome;
 }

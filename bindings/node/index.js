@@ -258,6 +258,20 @@ class Policy {
     }
   }
 
+  /**
+   * `permc explain --format json` as an object: the action and context as
+   * read, the command's segments, every step of SPEC §5.3 that ran with
+   * its outcome, the decision, and whether the engines agree.
+   */
+  explainData(request) {
+    try {
+      return JSON.parse(this._native.explainJson(requestText(request)));
+    } catch (e) {
+      if (e && e.diagnostics) throw e;
+      rethrow(e);
+    }
+  }
+
   /** SPEC §7's outcome of always-allowing the request's action; nothing is written. */
   always(request) {
     try {

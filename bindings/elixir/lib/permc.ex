@@ -129,6 +129,15 @@ defmodule Permc do
   @spec explain(policy, map) :: String.t() | request_error
   def explain(policy, request), do: Permc.Native.explain(policy, request)
 
+  @doc """
+  `permc explain --format json` as data: `{:ok, map}` with snake_case atom
+  keys — `action`, `context`, `segments` and `unparsed` (with a command),
+  `steps` (every step of SPEC §5.3 that ran: `%{step: "1. IAM", outcome:
+  "…"}`), `decision` (as `decide/2` gives it) and `engines_agree`.
+  """
+  @spec explain_data(policy, map) :: {:ok, map} | request_error
+  def explain_data(policy, request), do: Permc.Native.explain_data(policy, request)
+
   @doc "A command line's words and segments (SPEC §4), as `permc tokens` prints them."
   @spec tokens(String.t()) :: map | {:error, map}
   def tokens(command), do: Permc.Native.tokens(command)
@@ -197,6 +206,7 @@ defmodule Permc.Native do
   def decide_json(_policy, _line), do: :erlang.nif_error(:nif_not_loaded)
   def decide_json_dirty(_policy, _line), do: :erlang.nif_error(:nif_not_loaded)
   def explain(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
+  def explain_data(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def always(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def tokens(_command), do: :erlang.nif_error(:nif_not_loaded)
   def panic_for_test(), do: :erlang.nif_error(:nif_not_loaded)

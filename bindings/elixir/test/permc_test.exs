@@ -177,6 +177,18 @@ defmodule PermcTest do
     assert_raise Permc.Error, ~r/JSON|json|EOF|end/i, fn -> Permc.decide_json!(p, "{") end
   end
 
+  test "explain_data/2: the steps of SPEC §5.3 as data, snake_case keys, the decision as decide/2's" do
+    p = examples_policy()
+    assert {:ok, e} = Permc.explain_data(p, @base)
+    assert e.decision == Permc.decide!(p, @base)
+    assert e.engines_agree == true
+    assert [%{step: "1. IAM", outcome: o} | _] = e.steps
+    assert is_binary(o)
+    assert %{role: "developer", execution_mode: "container", project_scope_root: _} = e.context
+    assert [%{words: _, nested: false} | _] = e.segments
+    assert {:error, %{code: :unknown_field}} = Permc.explain_data(p, put_in(@base, ["context", "rolee"], "x"))
+  end
+
   test "decide!/2 returns the decision, snake_case atom keys, policy and reason atoms" do
     p = examples_policy()
     d = Permc.decide!(p, @base)

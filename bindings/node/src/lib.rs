@@ -339,6 +339,18 @@ impl NativePolicy {
         })
     }
 
+    /// `permc explain --format json`'s object for a request, as JSON text.
+    #[napi]
+    pub fn explain_json(&self, request: String) -> Result<String> {
+        guarded(|| {
+            let req = read(&request)?;
+            self.policy
+                .explain_json(&req)
+                .map(|v| v.to_string())
+                .map_err(|m| error("invalid_artifact", &m, Vec::new()))
+        })
+    }
+
     /// SPEC §7's outcome (JSON text); nothing is written.
     #[napi]
     pub fn always(&self, request: String) -> Result<String> {

@@ -981,6 +981,64 @@ fn explain<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
     })
 }
 
+/// `explain_data(policy, request)` → `permc explain --format json`'s
+/// object as a map with snake_case atom keys, its decision as `decide`'s.
+#[rustler::nif]
+fn explain_data<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        if let Some(e) = too_heavy(env, request) {
+            return e;
+        }
+        let policy = match policy_arg(env, policy) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        let (_, req) = match read(env, request) {
+            Ok(r) => r,
+            Err(e) => return e,
+        };
+        let mut v = match policy.0.explain_json(&req) {
+            Ok(v) => v,
+            Err(m) => return error_map(env, "invalid_artifact", &m),
+        };
+        if let Some(o) = v.as_object_mut() {
+            o.remove("decision");
+        }
+        let map = value_term(env, &snake_keys(v), true);
+        let decision = decision_term(env, &policy.0.decide(&req), None);
+        let key = Atom::from_str(env, "decision").unwrap_or_else(|_| atoms::error());
+        let map = map
+            .map_put(key.encode(env), decision)
+            .unwrap_or_else(|_| error_map(env, "panic", "cannot build the explanation map"));
+        (atoms::ok(), map).encode(env)
+    })
+}
+
+/// `v` with every object key in snake_case (`executionMode` →
+/// `execution_mode`), as the Elixir side's maps have them.
+fn snake_keys(v: Value) -> Value {
+    match v {
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .map(|(k, v)| {
+                    let mut snake = String::with_capacity(k.len() + 4);
+                    for c in k.chars() {
+                        if c.is_ascii_uppercase() {
+                            snake.push('_');
+                            snake.push(c.to_ascii_lowercase());
+                        } else {
+                            snake.push(c);
+                        }
+                    }
+                    (snake, snake_keys(v))
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(snake_keys).collect()),
+        v => v,
+    }
+}
+
 /// `always(policy, request)` → SPEC §7's outcome (nothing written).
 #[rustler::nif]
 fn always<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
