@@ -21,6 +21,7 @@ mod error;
 mod load;
 mod out;
 mod project;
+mod schema;
 mod seed;
 mod serve;
 mod testing;
@@ -193,6 +194,13 @@ enum Command {
     },
     /// The manual page (roff), on standard output: `permc man > permc.1`.
     Man,
+    /// A JSON Schema (2020-12) of permc's files and outputs, on standard
+    /// output: `permc schema permissions > permissions.schema.json`.
+    Schema {
+        /// Which one.
+        #[arg(value_enum)]
+        name: schema::SchemaName,
+    },
 }
 
 fn main() -> ExitCode {
@@ -415,6 +423,10 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 .render(&mut buf)
                 .map_err(out::write_error)?;
             out::write_to(&mut std::io::stdout().lock(), &buf)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Schema { name } => {
+            out::print(name.text())?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Tokens { command } => {
