@@ -190,6 +190,8 @@ export interface LoadedPolicy {
   explainData(request: Request): Explanation;
   /** What always-allowing the action would record; nothing is written. */
   always(request: Request): AlwaysOutcome;
+  /** The policy as an artifact's bytes: post them to a worker and `loadArtifact(bytes)` there (a policy itself cannot be posted). */
+  artifact(): Uint8Array;
 }
 
 /** The class of loaded policies, for `instanceof`; made by `load`, never by `new`. */
@@ -204,6 +206,8 @@ export declare function load(
     | { permissions: string; autonomy?: string | null }
     | { permissionsText: RuleText; autonomyText?: RuleText | null },
 ): LoadedPolicy;
+/** `load({permissions, autonomy})` off the main thread (compiled on libuv's thread pool). */
+export declare function loadAsync(files: { permissions: string; autonomy?: string | null }): Promise<LoadedPolicy>;
 /** Compiles rule files held in memory (diagnostics name them permissions.json and autonomy.json). */
 export declare function loadText(files: { permissions: RuleText; autonomy?: RuleText | null }): LoadedPolicy;
 /** Loads an artifact written by `permc compile`: its path, or its bytes. */

@@ -214,7 +214,25 @@ class Policy {
       throw permcError("invalid_argument", "load a policy with load(), loadText() or loadArtifact()");
     }
     this._native = nativePolicy;
+    // Posting a policy to a worker would silently give it `{_native: {}}`:
+    // this function makes structured clone throw, and its text (in the
+    // DataCloneError's message) says what to post instead.
+    this._post = () => { /* a permc Policy cannot be posted to a worker: post policy.artifact() and loadArtifact(bytes) there */ };
     Object.freeze(this);
+  }
+
+  /**
+   * The policy as an artifact's bytes (`permc compile`'s format): post
+   * them to a worker_thread and `loadArtifact(bytes)` there.
+   */
+  artifact() {
+    try {
+      const b = this._native.artifact();
+      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    } catch (e) {
+      if (e && e.diagnostics) throw e;
+      rethrow(e);
+    }
   }
 
   /** SPEC §10.2's decision for a §10.1 request; throws when it cannot be read. */
@@ -321,6 +339,32 @@ function load(options) {
 }
 
 /**
+ * `load({permissions, autonomy})` off the main thread: the files are read
+ * and compiled on libuv's thread pool, so the event loop goes on. A
+ * promise of the policy; rejected with a PermcError.
+ */
+function loadAsync(options) {
+  if (options === null || typeof options !== "object") {
+    return Promise.reject(permcError("invalid_argument", "loadAsync({permissions, autonomy}) takes an object"));
+  }
+  let p, a;
+  try {
+    const { permissions, autonomy } = options;
+    a = autonomy === undefined || autonomy === null ? null : str("autonomy", autonomy);
+    p = str("permissions", permissions);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return native.loadAsync(p, a).then(
+    (n) => new Policy(n),
+    (e) => {
+      if (e && e.diagnostics) throw e;
+      rethrow(e);
+    },
+  );
+}
+
+/**
  * Compiles rule files held in memory: `{permissions, autonomy}` are the
  * files' text (strings, Buffers or Uint8Arrays); diagnostics name them
  * permissions.json and autonomy.json.
@@ -349,4 +393,4 @@ function tokens(command) {
   return JSON.parse(native.tokens(str("command", command)));
 }
 
-module.exports = { load, loadText, loadArtifact, tokens, Policy, PermcError };
+module.exports = { load, loadAsync, loadText, loadArtifact, tokens, Policy, PermcError };

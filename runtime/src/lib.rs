@@ -258,6 +258,13 @@ impl Policy {
         }
     }
 
+    /// The policy as an artifact's bytes (`permc compile`'s format, with
+    /// no source hashes): what [`Policy::load_artifact_bytes`] loads, in
+    /// another thread, worker or process.
+    pub fn artifact_bytes(&self) -> Vec<u8> {
+        permc_compiler::artifact::encode(&self.compiled, &Default::default())
+    }
+
     /// The compiled form.
     pub fn compiled(&self) -> &CompiledPolicy {
         &self.compiled
@@ -343,7 +350,8 @@ mod tests {
         let text = br#"{"allow": ["Terminal(pnpm test)"]}"#;
         let policy = Policy::load_text(Some(text), None).expect("loads");
         assert!(answer(&policy).starts_with(br#"{"policy":"auto_approve","reason":"file.allow""#));
-        let bytes = encode(policy.compiled(), &SourceHashes::default());
+        let bytes = policy.artifact_bytes();
+        assert_eq!(bytes, encode(policy.compiled(), &SourceHashes::default()));
         let again = Policy::load_artifact_bytes(&bytes).expect("loads");
         assert_eq!(answer(&again), answer(&policy));
 

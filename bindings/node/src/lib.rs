@@ -19,8 +19,8 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use napi::bindgen_prelude::{Buffer, ObjectFinalize};
-use napi::{Env, Error, JsString, NapiRaw, Result, Status};
+use napi::bindgen_prelude::{AsyncTask, Buffer, ObjectFinalize};
+use napi::{Env, Error, JsString, NapiRaw, Result, Status, Task};
 use napi_derive::napi;
 use permc_runtime::answer::Decider;
 use permc_runtime::answer::{read_request, write_answer_line};
@@ -231,6 +231,54 @@ pub fn load_text(
     })
 }
 
+/// Loading off the main thread: the rule files read and compiled on
+/// libuv's thread pool, the policy made on the main thread.
+pub struct LoadTask {
+    permissions: String,
+    autonomy: Option<String>,
+}
+
+impl Task for LoadTask {
+    type Output = Policy;
+    type JsValue = NativePolicy;
+
+    fn compute(&mut self) -> Result<Policy> {
+        guarded(|| {
+            Policy::load(
+                Some(Path::new(&self.permissions)),
+                self.autonomy.as_deref().map(Path::new),
+            )
+            .map_err(|e| {
+                let file = match &self.autonomy {
+                    Some(a)
+                        if e.message.contains(a.as_str())
+                            && !e.message.contains(&self.permissions) =>
+                    {
+                        a.clone()
+                    }
+                    _ => self.permissions.clone(),
+                };
+                load_error(e, &file)
+            })
+        })
+    }
+
+    fn resolve(&mut self, mut env: Env, policy: Policy) -> Result<NativePolicy> {
+        let files = [Some(self.permissions.as_str()), self.autonomy.as_deref()];
+        let files: Vec<&str> = files.into_iter().flatten().collect();
+        Ok(NativePolicy::new(&mut env, policy, &files, 20))
+    }
+}
+
+/// [`load`] off the main thread: a promise of the policy.
+#[napi(ts_return_type = "Promise<NativePolicy>")]
+pub fn load_async(permissions: String, autonomy: Option<String>) -> AsyncTask<LoadTask> {
+    AsyncTask::new(LoadTask {
+        permissions,
+        autonomy,
+    })
+}
+
 /// Loads an artifact's bytes held in memory.
 #[napi]
 pub fn load_artifact_bytes(mut env: Env, bytes: Buffer) -> Result<NativePolicy> {
@@ -337,6 +385,12 @@ impl NativePolicy {
                 .explain(&req)
                 .map_err(|m| error("invalid_artifact", &m, Vec::new()))
         })
+    }
+
+    /// The policy as an artifact's bytes, for `loadArtifact` in a worker.
+    #[napi]
+    pub fn artifact(&self) -> Result<Buffer> {
+        guarded(|| Ok(Buffer::from(self.policy.artifact_bytes())))
     }
 
     /// `permc explain --format json`'s object for a request, as JSON text.
