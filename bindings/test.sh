@@ -8,16 +8,28 @@
 # bindings/elixir), a `mix release` of an app depending on permc
 # (test/release.sh), `node --test` (bindings/node) and the npm package
 # installed from its tarball (test/package.sh). Needs elixir (with
-# mix) and node: `apt-get install -y elixir erlang-dev nodejs`.
+# mix), Erlang's headers and node (with npm): installed with apt-get
+# when missing and possible.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
-for tool in elixir mix node; do
-  command -v "$tool" >/dev/null || {
-    echo "bindings/test.sh: $tool is missing: apt-get install -y elixir erlang-dev nodejs" >&2
+# The runtimes: installed here when missing, with apt-get where it can
+# (as .ci/run does); otherwise one line says what to run.
+missing() {
+  for tool in elixir mix node npm; do command -v "$tool" >/dev/null || return 0; done
+  [ ! -d /usr/lib/erlang/usr/include ] && [ -z "$(ls -d /usr/lib/erlang/erts-*/include 2>/dev/null)" ]
+}
+if missing; then
+  SUDO=$([ "$(id -u)" = 0 ] || { command -v sudo >/dev/null && echo sudo; } || echo none)
+  if command -v apt-get >/dev/null && [ "$SUDO" != none ]; then
+    echo "bindings/test.sh: installing Elixir, Erlang's headers and Node (apt-get)" >&2
+    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq elixir erlang-dev nodejs npm
+  fi
+  if missing; then
+    echo "bindings/test.sh: needs Elixir (with mix), Erlang's headers and Node (with npm): sudo apt-get install -y elixir erlang-dev nodejs npm" >&2
     exit 1
-  }
-done
+  fi
+fi
 # The CLI the answers are compared with: the root workspace's.
 cargo build --quiet --bin permc
 PERMC="${CARGO_TARGET_DIR:-$ROOT/target}/debug/permc"
