@@ -206,6 +206,34 @@ export declare function load(
     | { permissions: string; autonomy?: string | null }
     | { permissionsText: RuleText; autonomyText?: RuleText | null },
 ): LoadedPolicy;
+/** `watch()`'s policy: follows its rule files, swapping atomically; broken files keep the last good one. */
+export declare class LivePolicy {
+  private constructor();
+  /** The policy in force now. */
+  readonly policy: LoadedPolicy;
+  /** 1 for the first load, one more at each reload. */
+  readonly generation: number;
+  decide(request: Request): Decision;
+  explain(request: Request): string;
+  explainData(request: Request): Explanation;
+  always(request: Request): AlwaysOutcome;
+  artifact(): Uint8Array;
+  /** Loads the files now, as on a change. */
+  reload(): Promise<void>;
+  /** Stops watching. */
+  close(): void;
+  on(event: "reload", listener: (e: { generation: number }) => void): this;
+  on(event: "reject", listener: (e: PermcError) => void): this;
+  once(event: "reload", listener: (e: { generation: number }) => void): this;
+  once(event: "reject", listener: (e: PermcError) => void): this;
+  off(event: "reload" | "reject", listener: (...args: any[]) => void): this;
+}
+
+/** Watches the rule files (polled every `interval` ms, default 500; `persistent`, default true, keeps the process alive until `close()`); throws when they are broken now. */
+export declare function watch(
+  files: { permissions: string; autonomy?: string | null },
+  options?: { interval?: number; persistent?: boolean },
+): LivePolicy;
 /** `load({permissions, autonomy})` off the main thread (compiled on libuv's thread pool). */
 export declare function loadAsync(files: { permissions: string; autonomy?: string | null }): Promise<LoadedPolicy>;
 /** Compiles rule files held in memory (diagnostics name them permissions.json and autonomy.json). */

@@ -4,6 +4,8 @@
 "use strict";
 
 const path = require("node:path");
+const fs = require("node:fs");
+const { EventEmitter } = require("node:events");
 
 const { triple } = require("./platform.js");
 
@@ -365,6 +367,106 @@ function loadAsync(options) {
 }
 
 /**
+ * A policy that follows its rule files: `watch()`'s. Decides with the last
+ * policy that loaded; when the files change it loads them anew (off the
+ * main thread) and swaps atomically, or keeps the last good one when they
+ * are broken, as `permc serve` does. Events: `reload` ({generation}) and
+ * `reject` (the PermcError, its diagnostics the files' errors).
+ */
+class LivePolicy extends EventEmitter {
+  constructor(files, policy, interval, persistent) {
+    super();
+    this._files = files;
+    this._policy = policy;
+    this.generation = 1;
+    this._loading = false;
+    this._again = false;
+    this._paths = [files.permissions, files.autonomy].filter((f) => typeof f === "string");
+    this._listener = () => this._reload();
+    for (const f of this._paths) fs.watchFile(f, { interval, persistent }, this._listener);
+  }
+
+  /** The policy in force now. */
+  get policy() {
+    return this._policy;
+  }
+
+  decide(request) {
+    return this._policy.decide(request);
+  }
+
+  explain(request) {
+    return this._policy.explain(request);
+  }
+
+  explainData(request) {
+    return this._policy.explainData(request);
+  }
+
+  always(request) {
+    return this._policy.always(request);
+  }
+
+  artifact() {
+    return this._policy.artifact();
+  }
+
+  /** Stops watching the files. */
+  close() {
+    for (const f of this._paths) fs.unwatchFile(f, this._listener);
+  }
+
+  /** Loads the files now (as on a change); resolves when done. */
+  reload() {
+    return this._reload();
+  }
+
+  _reload() {
+    // One load at a time; a change during a load loads again after it.
+    if (this._loading) {
+      this._again = true;
+      return this._pending;
+    }
+    this._loading = true;
+    this._pending = loadAsync(this._files)
+      .then(
+        (p) => {
+          this._policy = p;
+          this.generation += 1;
+          this.emit("reload", { generation: this.generation });
+        },
+        (e) => {
+          this.emit("reject", e);
+        },
+      )
+      .finally(() => {
+        this._loading = false;
+        if (this._again) {
+          this._again = false;
+          this._reload();
+        }
+      });
+    return this._pending;
+  }
+}
+
+/**
+ * Watches permissions.json and autonomy.json (paths): the policy they
+ * load now (throws when they are broken), then a new one each time they
+ * change, swapped atomically; broken files keep the last good policy.
+ * `options.interval`: how often the files are polled, in ms (default 500);
+ * `options.persistent`: whether watching keeps the process alive until
+ * `close()` (default true, as `fs.watchFile`).
+ */
+function watch(files, options = {}) {
+  const policy = load(files);
+  const o = options || {};
+  const interval = o.interval !== undefined ? o.interval : 500;
+  const persistent = o.persistent !== undefined ? Boolean(o.persistent) : true;
+  return new LivePolicy({ permissions: files.permissions, autonomy: files.autonomy }, policy, interval, persistent);
+}
+
+/**
  * Compiles rule files held in memory: `{permissions, autonomy}` are the
  * files' text (strings, Buffers or Uint8Arrays); diagnostics name them
  * permissions.json and autonomy.json.
@@ -393,4 +495,4 @@ function tokens(command) {
   return JSON.parse(native.tokens(str("command", command)));
 }
 
-module.exports = { load, loadAsync, loadText, loadArtifact, tokens, Policy, PermcError };
+module.exports = { load, loadAsync, loadText, loadArtifact, watch, LivePolicy, tokens, Policy, PermcError };

@@ -44,6 +44,25 @@ defmodule Permc do
   def load_artifact(path), do: Permc.Native.load_artifact(path(path))
 
   @doc """
+  Watches permissions.json and autonomy.json: starts a `Permc.Watcher`
+  (linked to the caller) whose policy is swapped atomically when the files
+  change and kept when they are broken, with a message to `notify:` (the
+  caller by default) for each reload or rejection. `interval:` is the
+  polling period in ms (default 500). `{:error, diagnostics}` when the
+  files cannot be loaded now.
+  """
+  @spec watch(Path.t(), Path.t() | nil, keyword) :: {:ok, pid} | {:error, term}
+  def watch(permissions, autonomy \\ nil, opts \\ []) do
+    opts = Keyword.put_new(opts, :notify, self())
+
+    case Permc.Watcher.start_link({path(permissions), path(autonomy), opts}) do
+      {:ok, pid} -> {:ok, pid}
+      {:error, {:rejected, diagnostics}} -> {:error, diagnostics}
+      other -> other
+    end
+  end
+
+  @doc """
   Compiles rule files held in memory: permissions.json's and
   autonomy.json's text (binaries), read as `load/2` reads the files;
   diagnostics name them `permissions.json` and `autonomy.json`.

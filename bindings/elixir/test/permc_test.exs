@@ -189,6 +189,33 @@ defmodule PermcTest do
     assert {:error, %{code: :unknown_field}} = Permc.explain_data(p, put_in(@base, ["context", "rolee"], "x"))
   end
 
+  test "watch/3: a policy that reloads on change and keeps the last good one when broken" do
+    dir = Path.join(System.tmp_dir!(), "permc-watch-#{System.unique_integer([:positive])}")
+    File.mkdir_p!(dir)
+    perms = Path.join(dir, "permissions.json")
+    File.write!(perms, ~S|{"allow": ["Terminal(pnpm test)"]}|)
+    Process.flag(:trap_exit, true)
+    {:ok, w} = Permc.watch(perms, nil, interval: 20)
+    assert {:ok, %{policy: :auto_approve}} = Permc.Watcher.decide(w, @base)
+
+    File.write!(perms, ~S|{"deny": ["Terminal(pnpm)"]}|)
+    assert_receive {:permc_watch, ^w, {:reloaded, 2}}, 5_000
+    assert {:ok, %{policy: :deny}} = Permc.Watcher.decide(w, @base)
+
+    File.write!(perms, ~S|{"deny": ["Terminal(pnpm)"|)
+    assert_receive {:permc_watch, ^w, {:rejected, [%{check: "invalid-json"} | _]}}, 5_000
+    assert {:ok, %{policy: :deny}} = Permc.Watcher.decide(w, @base)
+    assert Permc.Watcher.generation(w) == 2
+
+    File.write!(perms, ~S|{"allow": ["Terminal(pnpm test)"]}|)
+    assert_receive {:permc_watch, ^w, {:reloaded, 3}}, 5_000
+    assert {:ok, %{policy: :auto_approve}} = Permc.Watcher.decide(w, @base)
+
+    Permc.Watcher.stop(w)
+    File.rm_rf!(dir)
+    assert {:error, [%{check: "unreadable-file"}]} = Permc.watch(perms, nil)
+  end
+
   test "decide!/2 returns the decision, snake_case atom keys, policy and reason atoms" do
     p = examples_policy()
     d = Permc.decide!(p, @base)
