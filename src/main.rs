@@ -24,6 +24,7 @@ mod lsp;
 mod out;
 mod project;
 mod repo;
+mod schema;
 mod seed;
 mod serve;
 mod testing;
@@ -107,6 +108,12 @@ enum Command {
         rules: RuleArgs,
         #[command(flatten)]
         requests: RequestArgs,
+        /// `text` for people; `json`: one object a request (JSON Lines) with
+        /// the action, the segments, every step of SPEC §5.3 that ran and
+        /// its outcome, and the decision; an unreadable request is its
+        /// `{"error": …}` line.
+        #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
+        format: ExplainFormat,
     },
     /// A long-running evaluator: requests as JSON Lines on stdin, one answer
     /// a line on stdout, reloading the rule files when they change.
@@ -205,6 +212,13 @@ enum Command {
         /// this folder (created when missing) instead.
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
+    },
+    /// A JSON Schema (2020-12) of permc's files and outputs, on standard
+    /// output: `permc schema permissions > permissions.schema.json`.
+    Schema {
+        /// Which one.
+        #[arg(value_enum)]
+        name: schema::SchemaName,
     },
 }
 
@@ -332,12 +346,16 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Explain {
             rules,
             mut requests,
+            format,
         } => {
             requests.request = requests.request.map(request_text).transpose()?;
             let from = policy(&rules, &requests)?;
             // The steps are the reference interpreter's, over the rules.
             let r = from.rules()?;
             let d = engine::build(requests.engine, from)?;
+            if format == ExplainFormat::Json {
+                return explain_json(&r, d.as_ref(), &requests);
+            }
             if let Some(json) = &requests.request {
                 return match decide::explain_text(&r, d.as_ref(), json.as_bytes()) {
                     Ok(text) => out::print(&text).map(|_| ExitCode::SUCCESS),
@@ -457,9 +475,63 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             out::write_to(&mut std::io::stdout().lock(), &buf)?;
             Ok(ExitCode::SUCCESS)
         }
+        Command::Schema { name } => {
+            out::print(name.text())?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Tokens { command } => {
             out::println(&tokens::tokens_json(&command).to_string())?;
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `permc explain --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum ExplainFormat {
+    Text,
+    Json,
+}
+
+/// `permc explain --format json`: one line of JSON a request, as `decide`
+/// answers (an unreadable request is its error line; a single one exits 2).
+fn explain_json(
+    rules: &permc_core::Rules,
+    d: &dyn engine::Decider,
+    requests: &RequestArgs,
+) -> Result<ExitCode, CliError> {
+    let line = |buf: &[u8]| {
+        let (v, read) = permc_runtime::explain::explain_json_line(rules, d, buf);
+        (format!("{v}\n"), read)
+    };
+    let stdout = std::io::stdout();
+    let mut stdout = stdout.lock();
+    if let Some(json) = &requests.request {
+        let (text, read) = line(json.as_bytes());
+        out::write_to(&mut stdout, text.as_bytes())?;
+        return Ok(if read {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(2)
+        });
+    }
+    let (mut input, _) = open_requests(requests)?;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        if input
+            .read_until(b'\n', &mut buf)
+            .map_err(CliError::Requests)?
+            == 0
+        {
+            break;
+        }
+        if buf.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        if out::write_to(&mut stdout, line(&buf).0.as_bytes())? == out::Sent::Closed {
+            break;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }

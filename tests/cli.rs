@@ -78,6 +78,71 @@ fn explain() {
     }
 }
 
+/// `explain --format json`: per request the steps of SPEC §5.3 as data
+/// (the same steps as the text), and the decision `decide` gives; an
+/// unreadable request is its error line.
+#[test]
+fn explain_as_json_has_the_steps_and_the_decision() {
+    let mut args = vec!["decide"];
+    args.extend(example_rules());
+    args.extend(["--requests", "examples/requests.jsonl"]);
+    let (decided, err, code) = permc(&args);
+    assert_eq!(code, 0, "{err}");
+    args[0] = "explain";
+    args.extend(["--format", "json"]);
+    let (explained, err, code) = permc(&args);
+    assert_eq!(code, 0, "{err}");
+    let (decided, explained): (Vec<&str>, Vec<&str>) =
+        (decided.lines().collect(), explained.lines().collect());
+    assert_eq!(decided.len(), explained.len());
+    for (d, e) in decided.iter().zip(&explained) {
+        let d: serde_json::Value = serde_json::from_str(d).expect("json");
+        let e: serde_json::Value = serde_json::from_str(e).expect("json");
+        assert_eq!(e.get("id"), d.get("id"), "the id is echoed");
+        if d.get("error").is_some() {
+            assert_eq!(e, d);
+            continue;
+        }
+        let mut d = d;
+        d.as_object_mut().expect("object").remove("id");
+        assert_eq!(e["decision"], d, "{e}");
+        assert_eq!(e["enginesAgree"], true);
+        let steps = e["steps"].as_array().expect("steps");
+        assert!(!steps.is_empty(), "{e}");
+        assert!(steps
+            .iter()
+            .all(|s| s["step"].is_string() && s["outcome"].is_string()));
+    }
+    // The text form shows the same steps.
+    let request = r#"{"action": {"type": "terminal", "command": "cd src && pnpm test", "agent": "dev-web"}, "context": {"role": "developer", "projectScopeRoot": "/home/ana/p"}}"#;
+    let mut args = vec!["explain"];
+    args.extend(example_rules());
+    args.extend(["--request", request]);
+    let (text, _, _) = permc(&args);
+    args.extend(["--format", "json"]);
+    let (json, _, code) = permc(&args);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    for s in v["steps"].as_array().expect("steps") {
+        let outcome = s["outcome"].as_str().expect("outcome");
+        assert!(text.contains(outcome), "{outcome} not in {text}");
+    }
+    let (out, _, code) = permc(&[
+        "explain",
+        "--format",
+        "json",
+        "--permissions",
+        "examples/permissions.json",
+        "--request",
+        "{",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        out.starts_with(r#"{"error":{"code":"invalid_json""#),
+        "{out}"
+    );
+}
+
 #[test]
 fn decide_examples() {
     let mut args = vec!["decide"];

@@ -4,20 +4,46 @@
 "use strict";
 
 const path = require("node:path");
+const fs = require("node:fs");
+const { EventEmitter } = require("node:events");
 
-// PERMC_NODE_ADDON names the addon; by default permc.node next to this file
-// (bindings/test.sh copies it there from bindings/target).
-const native = require(process.env.PERMC_NODE_ADDON || path.join(__dirname, "permc.node"));
+const { triple } = require("./platform.js");
+
+// PERMC_NODE_ADDON names the addon; by default this platform's build next
+// to this file, under napi-rs's name (`npm run build` puts it there).
+function addon() {
+  const file = process.env.PERMC_NODE_ADDON || path.join(__dirname, `permc.${triple()}.node`);
+  try {
+    return require(file);
+  } catch (e) {
+    if (e && e.code === "MODULE_NOT_FOUND" && !process.env.PERMC_NODE_ADDON) {
+      throw new Error(`permc has no addon for ${triple()} (${file}): build it with \`npm run build\` in the package (needs cargo)`);
+    }
+    throw e;
+  }
+}
+const native = addon();
 
 /** How deep a request may nest: serde_json's limit, as the CLI. */
 const MAX_DEPTH = 128;
 
+/**
+ * What every function throws: `code` is one of the error codes (the docs'
+ * table; `ErrorCode` in index.d.ts), `diagnostics` the rule files' errors
+ * of a rejected load, `version` the diagnostics' JSON version (1).
+ */
+class PermcError extends Error {
+  constructor(code, message, diagnostics = [], version = 1) {
+    super(message);
+    this.name = "PermcError";
+    this.code = code;
+    this.version = version;
+    this.diagnostics = diagnostics;
+  }
+}
+
 function permcError(code, message, diagnostics = [], version = 1) {
-  const e = new Error(message);
-  e.code = code;
-  e.version = version;
-  e.diagnostics = diagnostics;
-  return e;
+  return new PermcError(code, message, diagnostics, version);
 }
 
 // The addon throws its errors as JSON text: {code, message, version,
@@ -187,10 +213,28 @@ class Policy {
   /** @param {object} nativePolicy */
   constructor(nativePolicy) {
     if (!(nativePolicy instanceof native.NativePolicy)) {
-      throw permcError("invalid_argument", "load a policy with load() or loadArtifact()");
+      throw permcError("invalid_argument", "load a policy with load(), loadText() or loadArtifact()");
     }
     this._native = nativePolicy;
+    // Posting a policy to a worker would silently give it `{_native: {}}`:
+    // this function makes structured clone throw, and its text (in the
+    // DataCloneError's message) says what to post instead.
+    this._post = () => { /* a permc Policy cannot be posted to a worker: post policy.artifact() and loadArtifact(bytes) there */ };
     Object.freeze(this);
+  }
+
+  /**
+   * The policy as an artifact's bytes (`permc compile`'s format): post
+   * them to a worker_thread and `loadArtifact(bytes)` there.
+   */
+  artifact() {
+    try {
+      const b = this._native.artifact();
+      return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+    } catch (e) {
+      if (e && e.diagnostics) throw e;
+      rethrow(e);
+    }
   }
 
   /** SPEC §10.2's decision for a §10.1 request; throws when it cannot be read. */
@@ -234,6 +278,20 @@ class Policy {
     }
   }
 
+  /**
+   * `permc explain --format json` as an object: the action and context as
+   * read, the command's segments, every step of SPEC §5.3 that ran with
+   * its outcome, the decision, and whether the engines agree.
+   */
+  explainData(request) {
+    try {
+      return JSON.parse(this._native.explainJson(requestText(request)));
+    } catch (e) {
+      if (e && e.diagnostics) throw e;
+      rethrow(e);
+    }
+  }
+
   /** SPEC §7's outcome of always-allowing the request's action; nothing is written. */
   always(request) {
     try {
@@ -245,29 +303,191 @@ class Policy {
   }
 }
 
-/** Loads and compiles permissions.json and (optionally) autonomy.json. */
-function load(options) {
-  if (options === null || typeof options !== "object") {
-    throw permcError("invalid_argument", "load({permissions, autonomy}) takes an object");
-  }
-  const { permissions, autonomy } = options;
-  const a = autonomy === undefined || autonomy === null ? null : str("autonomy", autonomy);
+/** A rule file's text (a string, a Buffer or a Uint8Array) as a Buffer. */
+function bytes(name, v) {
+  if (typeof v === "string") return Buffer.from(v, "utf8");
+  if (Buffer.isBuffer(v)) return v;
+  if (v instanceof Uint8Array) return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+  throw permcError("invalid_argument", `${name} must be a string, a Buffer or a Uint8Array`);
+}
+
+function loading(f) {
   try {
-    return new Policy(native.load(str("permissions", permissions), a));
+    return new Policy(f());
   } catch (e) {
     if (e && e.diagnostics) throw e;
     rethrow(e);
   }
 }
 
-/** Loads an artifact written by `permc compile`. */
-function loadArtifact(file) {
-  try {
-    return new Policy(native.loadArtifact(str("path", file)));
-  } catch (e) {
-    if (e && e.diagnostics) throw e;
-    rethrow(e);
+/**
+ * Loads and compiles permissions.json and (optionally) autonomy.json:
+ * `{permissions, autonomy}` are paths; `{permissionsText, autonomyText}`
+ * are the files' text already in memory (as `loadText`).
+ */
+function load(options) {
+  if (options === null || typeof options !== "object") {
+    throw permcError("invalid_argument", "load({permissions, autonomy}) takes an object");
   }
+  const { permissions, autonomy, permissionsText, autonomyText } = options;
+  if (permissionsText !== undefined || autonomyText !== undefined) {
+    if (permissions !== undefined || autonomy !== undefined) {
+      throw permcError("invalid_argument", "load() takes paths ({permissions, autonomy}) or text ({permissionsText, autonomyText}), not both");
+    }
+    return loadText({ permissions: permissionsText, autonomy: autonomyText });
+  }
+  const a = autonomy === undefined || autonomy === null ? null : str("autonomy", autonomy);
+  return loading(() => native.load(str("permissions", permissions), a));
+}
+
+/**
+ * `load({permissions, autonomy})` off the main thread: the files are read
+ * and compiled on libuv's thread pool, so the event loop goes on. A
+ * promise of the policy; rejected with a PermcError.
+ */
+function loadAsync(options) {
+  if (options === null || typeof options !== "object") {
+    return Promise.reject(permcError("invalid_argument", "loadAsync({permissions, autonomy}) takes an object"));
+  }
+  let p, a;
+  try {
+    const { permissions, autonomy } = options;
+    a = autonomy === undefined || autonomy === null ? null : str("autonomy", autonomy);
+    p = str("permissions", permissions);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return native.loadAsync(p, a).then(
+    (n) => new Policy(n),
+    (e) => {
+      if (e && e.diagnostics) throw e;
+      rethrow(e);
+    },
+  );
+}
+
+/**
+ * A policy that follows its rule files: `watch()`'s. Decides with the last
+ * policy that loaded; when the files change it loads them anew (off the
+ * main thread) and swaps atomically, or keeps the last good one when they
+ * are broken, as `permc serve` does. Events: `reload` ({generation}) and
+ * `reject` (the PermcError, its diagnostics the files' errors).
+ */
+class LivePolicy extends EventEmitter {
+  constructor(files, policy, interval, persistent) {
+    super();
+    this._files = files;
+    this._policy = policy;
+    this.generation = 1;
+    this._loading = false;
+    this._again = false;
+    this._paths = [files.permissions, files.autonomy].filter((f) => typeof f === "string");
+    this._listener = () => this._reload();
+    for (const f of this._paths) fs.watchFile(f, { interval, persistent }, this._listener);
+  }
+
+  /** The policy in force now. */
+  get policy() {
+    return this._policy;
+  }
+
+  decide(request) {
+    return this._policy.decide(request);
+  }
+
+  explain(request) {
+    return this._policy.explain(request);
+  }
+
+  explainData(request) {
+    return this._policy.explainData(request);
+  }
+
+  always(request) {
+    return this._policy.always(request);
+  }
+
+  artifact() {
+    return this._policy.artifact();
+  }
+
+  /** Stops watching the files. */
+  close() {
+    for (const f of this._paths) fs.unwatchFile(f, this._listener);
+  }
+
+  /** Loads the files now (as on a change); resolves when done. */
+  reload() {
+    return this._reload();
+  }
+
+  _reload() {
+    // One load at a time; a change during a load loads again after it.
+    if (this._loading) {
+      this._again = true;
+      return this._pending;
+    }
+    this._loading = true;
+    this._pending = loadAsync(this._files)
+      .then(
+        (p) => {
+          this._policy = p;
+          this.generation += 1;
+          this.emit("reload", { generation: this.generation });
+        },
+        (e) => {
+          this.emit("reject", e);
+        },
+      )
+      .finally(() => {
+        this._loading = false;
+        if (this._again) {
+          this._again = false;
+          this._reload();
+        }
+      });
+    return this._pending;
+  }
+}
+
+/**
+ * Watches permissions.json and autonomy.json (paths): the policy they
+ * load now (throws when they are broken), then a new one each time they
+ * change, swapped atomically; broken files keep the last good policy.
+ * `options.interval`: how often the files are polled, in ms (default 500);
+ * `options.persistent`: whether watching keeps the process alive until
+ * `close()` (default true, as `fs.watchFile`).
+ */
+function watch(files, options = {}) {
+  const policy = load(files);
+  const o = options || {};
+  const interval = o.interval !== undefined ? o.interval : 500;
+  const persistent = o.persistent !== undefined ? Boolean(o.persistent) : true;
+  return new LivePolicy({ permissions: files.permissions, autonomy: files.autonomy }, policy, interval, persistent);
+}
+
+/**
+ * Compiles rule files held in memory: `{permissions, autonomy}` are the
+ * files' text (strings, Buffers or Uint8Arrays); diagnostics name them
+ * permissions.json and autonomy.json.
+ */
+function loadText(options) {
+  if (options === null || typeof options !== "object") {
+    throw permcError("invalid_argument", "loadText({permissions, autonomy}) takes an object");
+  }
+  const { permissions, autonomy } = options;
+  const a = autonomy === undefined || autonomy === null ? null : bytes("autonomy", autonomy);
+  const p = bytes("permissions", permissions);
+  return loading(() => native.loadText(p, a));
+}
+
+/** Loads an artifact written by `permc compile`: its path, or its bytes (a Buffer or Uint8Array). */
+function loadArtifact(file) {
+  if (typeof file !== "string" && file instanceof Uint8Array) {
+    const b = bytes("the artifact", file);
+    return loading(() => native.loadArtifactBytes(b));
+  }
+  return loading(() => native.loadArtifact(str("path", file)));
 }
 
 /** SPEC §4's words and segments of a command line, as `permc tokens`. */
@@ -275,4 +495,4 @@ function tokens(command) {
   return JSON.parse(native.tokens(str("command", command)));
 }
 
-module.exports = { load, loadArtifact, tokens, Policy };
+module.exports = { load, loadAsync, loadText, loadArtifact, watch, LivePolicy, tokens, Policy, PermcError };

@@ -1,5 +1,5 @@
 // `import { load } from "permc"` (or this file): the CommonJS module.
 import permc from "./index.js";
 
-export const { load, loadArtifact, tokens, Policy } = permc;
+export const { load, loadAsync, loadText, loadArtifact, watch, LivePolicy, tokens, Policy, PermcError } = permc;
 export default permc;

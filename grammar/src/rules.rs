@@ -376,6 +376,9 @@ fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
     for i in keep {
         let m = &members[i];
         let list = match m.key.as_str() {
+            // An editor's JSON Schema (schemas/, `permc schema`): read by
+            // editors, ignored here.
+            SCHEMA_KEY => continue,
             "allow" => List::Allow,
             "deny" => List::Deny,
             "ask" => List::Ask,
@@ -489,6 +492,10 @@ pub fn load_autonomy_partial(file: &str, bytes: &[u8]) -> (Vec<Diagnostic>, Auto
     (r.diags, auto)
 }
 
+/// The key that names a rule file's JSON Schema for editors (`"$schema":
+/// "…/permissions.schema.json"`): accepted and ignored in both files.
+pub const SCHEMA_KEY: &str = "$schema";
+
 fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
     let Value::Object(agents) = &root.value else {
         r.error(
@@ -506,6 +513,9 @@ fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
     let keep = r.last_wins(agents, "agent");
     for i in keep {
         let a = &agents[i];
+        if a.key == SCHEMA_KEY {
+            continue;
+        }
         let Value::Object(rules) = &a.value.value else {
             r.error(
                 CheckId::InvalidShape,
@@ -641,5 +651,21 @@ mod tests {
         assert_eq!(a.rules[0].location.to_string(), "autonomy.json:2:20");
         let bad = load_autonomy("a.json", br#"{"x": {"terminl": "auto", "*": 1}}"#);
         assert_eq!(bad.diagnostics.len(), 2);
+    }
+
+    #[test]
+    fn a_schema_key_is_accepted_and_ignored_in_both_files() {
+        let p = load_permissions(
+            "permissions.json",
+            br#"{"$schema": "https://x/permissions.schema.json", "allow": ["Terminal(ls)"]}"#,
+        );
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+        assert_eq!(p.value.expect("read").allow.len(), 1);
+        let a = load_autonomy(
+            "autonomy.json",
+            br#"{"$schema": "https://x/autonomy.schema.json", "dev": {"*": "auto_approve"}}"#,
+        );
+        assert!(a.diagnostics.is_empty(), "{:?}", a.diagnostics);
+        assert_eq!(a.value.expect("read").rules.len(), 1);
     }
 }

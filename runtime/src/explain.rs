@@ -18,6 +18,28 @@ pub fn explain_text(
     Ok(explain(rules, decider, &req))
 }
 
+/// [`explain_json`] of a request read from one line of JSON text, with
+/// the line's `id` as `permc decide` echoes it, or the line's `{"error":
+/// …}` (with its `id`); `false` when the request cannot be read.
+pub fn explain_json_line(
+    rules: &Rules,
+    decider: &dyn Decider,
+    line: &[u8],
+) -> (serde_json::Value, bool) {
+    let (id, req) = crate::answer::read_request(line);
+    let (mut v, read) = match req {
+        Ok(req) => (explain_json(rules, decider, &req), true),
+        Err(e) => (
+            serde_json::json!({"error": {"code": e.code, "message": e.message}}),
+            false,
+        ),
+    };
+    if let Some(id) = id {
+        v["id"] = id;
+    }
+    (v, read)
+}
+
 /// The decision of `decider` with every step of SPEC §5.3 that ran (from
 /// the reference interpreter over `rules`), for people.
 pub fn explain(rules: &Rules, decider: &dyn Decider, req: &Request) -> String {
@@ -104,4 +126,59 @@ fn shell_join(words: &[String]) -> String {
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// [`explain`] as data (`permc explain --format json`, the bindings): the
+/// action and context as read, the command's segments, every step of SPEC
+/// §5.3 that ran with its outcome, the decision (SPEC §10.2, with its
+/// rule and source) and whether the engines agree.
+pub fn explain_json(rules: &Rules, decider: &dyn Decider, req: &Request) -> serde_json::Value {
+    use serde_json::{json, Map, Value};
+    let a = &req.action;
+    let mut action = Map::new();
+    action.insert("type".into(), a.kind.name().into());
+    for (k, v) in [
+        ("command", &a.command),
+        ("cwd", &a.cwd),
+        ("agent", &a.agent),
+        ("targetBranch", &a.target_branch),
+    ] {
+        if let Some(v) = v {
+            action.insert(k.into(), v.as_str().into());
+        }
+    }
+    let c = &req.context;
+    let mut out = Map::new();
+    out.insert("action".into(), Value::Object(action));
+    let mut context = json!({
+        "role": c.role.name(),
+        "executionMode": c.execution_mode.name(),
+        "containerRunning": c.container_running,
+    });
+    if let Some(root) = &c.project_scope_root {
+        context["projectScopeRoot"] = root.as_str().into();
+    }
+    out.insert("context".into(), context);
+    if let Some(cmd) = &a.command {
+        let facts = permc_core::facts::LineFacts::of(cmd);
+        let segments: Vec<Value> = facts
+            .line
+            .segments
+            .iter()
+            .map(|s| json!({"words": s.words, "nested": s.nested}))
+            .collect();
+        let unparsed: Vec<&str> = facts.line.unparsed.iter().map(|u| u.describe()).collect();
+        out.insert("segments".into(), segments.into());
+        out.insert("unparsed".into(), unparsed.into());
+    }
+    let (reference_decision, steps) = reference::explain(rules, req);
+    let steps: Vec<Value> = steps
+        .iter()
+        .map(|s| json!({"step": s.step, "outcome": s.outcome}))
+        .collect();
+    out.insert("steps".into(), steps.into());
+    let d = decider.decide(req);
+    out.insert("decision".into(), json!(d));
+    out.insert("enginesAgree".into(), (d == reference_decision).into());
+    Value::Object(out)
 }

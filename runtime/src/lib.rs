@@ -30,6 +30,7 @@
 
 pub mod always;
 pub mod answer;
+pub mod codes;
 pub mod explain;
 pub mod file;
 
@@ -115,8 +116,19 @@ fn rule_file<T>(
     load: impl Fn(&str, &[u8]) -> permc_grammar::rules::Loaded<T>,
 ) -> Result<T, LoadError> {
     let bytes = read(path)?;
-    let name = path.display().to_string();
-    let loaded = load(&name, &bytes);
+    rule_bytes(&path.display().to_string(), &bytes, kind, load)
+}
+
+/// Reads one rule file's bytes (`name` in its diagnostics) with `load`,
+/// refusing it when it has errors.
+fn rule_bytes<T>(
+    name: &str,
+    bytes: &[u8],
+    kind: Kind,
+    load: impl Fn(&str, &[u8]) -> permc_grammar::rules::Loaded<T>,
+) -> Result<T, LoadError> {
+    let name = name.to_string();
+    let loaded = load(&name, bytes);
     let rejected = loaded
         .diagnostics
         .iter()
@@ -124,10 +136,10 @@ fn rule_file<T>(
     match loaded.value {
         Some(v) if !rejected => Ok(v),
         _ => {
-            let diags = every_diagnostic(&name, &bytes, kind, loaded.diagnostics);
+            let diags = every_diagnostic(&name, bytes, kind, loaded.diagnostics);
             let source = Source {
                 name: name.clone(),
-                text: String::from_utf8_lossy(&bytes).into_owned(),
+                text: String::from_utf8_lossy(bytes).into_owned(),
             };
             let diagnostics: Vec<Value> = diagnostics_json(&diags, &[source])
                 .into_iter()
@@ -144,6 +156,28 @@ fn rule_file<T>(
             })
         }
     }
+}
+
+/// The policy of an artifact's bytes (`what` names it in the error). A
+/// corrupt one is the `artifact` finding about the whole file, as `permc
+/// serve` reports it.
+fn artifact(bytes: &[u8], what: &str) -> Result<Policy, LoadError> {
+    let loaded = permc_compiler::artifact::decode(bytes).map_err(|e| {
+        let message = format!("cannot load {what}: {e}");
+        let d = Diagnostic::new(
+            permc_grammar::diagnostic::CheckId::Artifact,
+            Severity::Error,
+            what,
+            permc_grammar::json::Span { start: 0, end: 0 },
+            &message,
+        );
+        LoadError {
+            code: "invalid_artifact",
+            message,
+            diagnostics: diagnostics_json(&[d], &[]),
+        }
+    })?;
+    Ok(Policy::from_compiled(loaded.policy))
 }
 
 /// A compiled policy, loaded once and then read by any number of threads.
@@ -166,23 +200,54 @@ impl Policy {
             Some(path) => rule_file(path, Kind::Autonomy, load_autonomy)?,
             None => Default::default(),
         };
-        let compiled = permc_compiler::compile(&p, &a);
-        Ok(Policy {
-            compiled,
-            rules: OnceLock::from(Ok(Rules::new(p, a))),
-        })
+        Ok(Policy::from_rules(p, a))
+    }
+
+    /// Compiles rule files held in memory: permissions.json's and
+    /// autonomy.json's text (`None`: an empty file), read exactly as
+    /// [`Policy::load`] reads the files; diagnostics name them
+    /// `permissions.json` and `autonomy.json`.
+    pub fn load_text(
+        permissions: Option<&[u8]>,
+        autonomy: Option<&[u8]>,
+    ) -> Result<Policy, LoadError> {
+        let p = match permissions {
+            Some(bytes) => rule_bytes(
+                "permissions.json",
+                bytes,
+                Kind::Permissions,
+                load_permissions,
+            )?,
+            None => Default::default(),
+        };
+        let a = match autonomy {
+            Some(bytes) => rule_bytes("autonomy.json", bytes, Kind::Autonomy, load_autonomy)?,
+            None => Default::default(),
+        };
+        Ok(Policy::from_rules(p, a))
     }
 
     /// Loads an artifact (`permc compile`), refusing a corrupt, truncated
     /// or other-version one.
     pub fn load_artifact(path: &Path) -> Result<Policy, LoadError> {
         let bytes = read(path)?;
-        let loaded = permc_compiler::artifact::decode(&bytes).map_err(|e| LoadError {
-            code: "invalid_artifact",
-            message: format!("cannot load {}: {e}", path.display()),
-            diagnostics: Vec::new(),
-        })?;
-        Ok(Policy::from_compiled(loaded.policy))
+        artifact(&bytes, &path.display().to_string())
+    }
+
+    /// Loads an artifact's bytes held in memory, as [`Policy::load_artifact`].
+    pub fn load_artifact_bytes(bytes: &[u8]) -> Result<Policy, LoadError> {
+        artifact(bytes, "the artifact")
+    }
+
+    /// The policy compiled from read rule files.
+    fn from_rules(
+        p: permc_grammar::rules::Permissions,
+        a: permc_grammar::rules::Autonomy,
+    ) -> Policy {
+        Policy {
+            compiled: permc_compiler::compile(&p, &a),
+            rules: OnceLock::from(Ok(Rules::new(p, a))),
+        }
     }
 
     /// A policy over an already compiled form.
@@ -191,6 +256,13 @@ impl Policy {
             compiled,
             rules: OnceLock::new(),
         }
+    }
+
+    /// The policy as an artifact's bytes (`permc compile`'s format, with
+    /// no source hashes): what [`Policy::load_artifact_bytes`] loads, in
+    /// another thread, worker or process.
+    pub fn artifact_bytes(&self) -> Vec<u8> {
+        permc_compiler::artifact::encode(&self.compiled, &Default::default())
     }
 
     /// The compiled form.
@@ -214,6 +286,11 @@ impl Policy {
     /// The explanation `permc explain` prints for `req`.
     pub fn explain(&self, req: &Request) -> Result<String, String> {
         Ok(explain::explain(self.rules()?, self, req))
+    }
+
+    /// [`Policy::explain`] as data ([`explain::explain_json`]).
+    pub fn explain_json(&self, req: &Request) -> Result<Value, String> {
+        Ok(explain::explain_json(self.rules()?, self, req))
     }
 
     /// What always-allowing `req`'s action records (SPEC §7), as `permc
@@ -252,4 +329,47 @@ pub fn tokens_json(command: &str) -> Value {
         .map(|&(u, offset)| json!({"condition": u.name(), "offset": offset, "message": u.describe()}))
         .collect();
     json!({ "unparsed": line.is_unparsed(), "why": why, "segments": segments })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use permc_compiler::artifact::{encode, SourceHashes};
+
+    const REQUEST: &[u8] = br#"{"action": {"type": "terminal", "command": "pnpm test"},
+        "context": {"role": "developer", "projectScopeRoot": "/p"}}"#;
+
+    fn answer(policy: &Policy) -> Vec<u8> {
+        let mut out = Vec::new();
+        answer::write_answer_line(policy, REQUEST, &mut out);
+        out
+    }
+
+    #[test]
+    fn text_and_artifact_bytes_load_as_files_do() {
+        let text = br#"{"allow": ["Terminal(pnpm test)"]}"#;
+        let policy = Policy::load_text(Some(text), None).expect("loads");
+        assert!(answer(&policy).starts_with(br#"{"policy":"auto_approve","reason":"file.allow""#));
+        let bytes = policy.artifact_bytes();
+        assert_eq!(bytes, encode(policy.compiled(), &SourceHashes::default()));
+        let again = Policy::load_artifact_bytes(&bytes).expect("loads");
+        assert_eq!(answer(&again), answer(&policy));
+
+        let e = Policy::load_text(Some(b"{\"allow\": [\"Nope(x)\"]}"), None)
+            .err()
+            .expect("rejected");
+        assert_eq!(e.code, "rejected");
+        assert_eq!(e.diagnostics[0]["file"], "permissions.json");
+        let e = Policy::load_artifact_bytes(&bytes[..bytes.len() / 2])
+            .err()
+            .expect("refused");
+        assert_eq!(e.code, "invalid_artifact");
+        // The finding `permc serve` reports for it, about the whole file.
+        let d = &e.diagnostics[0];
+        assert_eq!(
+            (d["check"].as_str(), d["line"].is_null()),
+            (Some("artifact"), true),
+            "{d}"
+        );
+    }
 }

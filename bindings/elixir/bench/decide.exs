@@ -32,7 +32,7 @@ defmodule Bench do
   def loop(_p, _reqs, 0, acc), do: acc
 
   def loop(p, reqs, n, acc) do
-    %{policy: _} = Permc.decide(p, elem(reqs, rem(n, tuple_size(reqs))))
+    {:ok, %{policy: _}} = Permc.decide(p, elem(reqs, rem(n, tuple_size(reqs))))
     loop(p, reqs, n - 1, acc + 1)
   end
 

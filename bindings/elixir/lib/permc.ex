@@ -4,7 +4,7 @@ defmodule Permc do
   NIF over the library the `permc` CLI calls (same answers, byte for byte).
 
       {:ok, policy} = Permc.load("permissions.json", "autonomy.json")
-      %{policy: :auto_approve, reason: "file.allow"} =
+      {:ok, %{policy: :auto_approve, reason: :"file.allow"}} =
         Permc.decide(policy, %{
           action: %{type: "terminal", command: "pnpm test"},
           context: %{role: "developer", projectScopeRoot: "/home/ana/p"}
@@ -44,8 +44,56 @@ defmodule Permc do
   def load_artifact(path), do: Permc.Native.load_artifact(path(path))
 
   @doc """
-  Decides a request: a map in SPEC §10.2's shape (`policy` an atom:
-  `:auto_approve`, `:require_approval` or `:deny`; `reason` a string), or
+  Watches permissions.json and autonomy.json: starts a `Permc.Watcher`
+  (linked to the caller) whose policy is swapped atomically when the files
+  change and kept when they are broken, with a message to `notify:` (the
+  caller by default) for each reload or rejection. `interval:` is the
+  polling period in ms (default 500). `{:error, diagnostics}` when the
+  files cannot be loaded now.
+  """
+  @spec watch(Path.t(), Path.t() | nil, keyword) :: {:ok, pid} | {:error, term}
+  def watch(permissions, autonomy \\ nil, opts \\ []) do
+    opts = Keyword.put_new(opts, :notify, self())
+
+    case Permc.Watcher.start_link({path(permissions), path(autonomy), opts}) do
+      {:ok, pid} -> {:ok, pid}
+      {:error, {:rejected, diagnostics}} -> {:error, diagnostics}
+      other -> other
+    end
+  end
+
+  @doc """
+  Compiles rule files held in memory: permissions.json's and
+  autonomy.json's text (binaries), read as `load/2` reads the files;
+  diagnostics name them `permissions.json` and `autonomy.json`.
+  """
+  @spec load_text(binary, binary | nil) :: {:ok, policy} | {:error, [diagnostic]}
+  def load_text(permissions_text, autonomy_text \\ nil) do
+    Permc.Native.load_text(permissions_text, autonomy_text)
+  end
+
+  @doc "Loads an artifact's bytes held in memory, as `load_artifact/1` loads its file."
+  @spec load_artifact_bytes(binary) :: {:ok, policy} | {:error, [diagnostic]}
+  def load_artifact_bytes(bytes), do: Permc.Native.load_artifact_bytes(bytes)
+
+  @typedoc """
+  SPEC §10.2's decision with snake_case atom keys. `policy` and `reason`
+  are both atoms (`:auto_approve`, `:"file.allow"`): both are closed sets
+  of names, so they are matched on as atoms and never leak atoms.
+  """
+  @type decision :: %{
+          required(:policy) => :auto_approve | :require_approval | :deny,
+          required(:reason) => atom(),
+          required(:message) => String.t(),
+          optional(:rule) => String.t(),
+          optional(:source) => String.t(),
+          optional(:autonomy_origin) => String.t(),
+          optional(:scope_root) => String.t(),
+          optional(:id) => term()
+        }
+
+  @doc """
+  Decides a request: `{:ok, decision}` (SPEC §10.2, `t:decision/0`), or
   `{:error, %{code: …, message: …}}` when the request cannot be read.
 
   A small request is decided on the caller's scheduler; a large one (a
@@ -53,24 +101,61 @@ defmodule Permc do
   CPU scheduler, so it never pauses the other processes. A request over
   16 MiB is `{:error, %{code: :request_too_large}}`.
   """
-  @spec decide(policy, map) :: map | request_error
+  @spec decide(policy, map) :: {:ok, decision} | request_error
   def decide(policy, request) do
     case Permc.Native.decide(policy, request) do
       :dirty ->
         case Permc.Native.decide_dirty(policy, request) do
           # Nested too deep for a dirty scheduler's stack.
-          :inline -> Permc.Native.decide_inline(policy, request)
-          answer -> answer
+          :inline -> Permc.Native.decide_inline(policy, request) |> ok()
+          answer -> ok(answer)
         end
 
       answer ->
-        answer
+        ok(answer)
     end
   end
+
+  @doc "As `decide/2`, returning the decision or raising `Permc.Error`."
+  @spec decide!(policy, map) :: decision
+  def decide!(policy, request), do: policy |> decide(request) |> bang()
+
+  # A line longer than this is decided on a dirty CPU scheduler.
+  @json_inline 64 * 1024
+
+  @doc """
+  Decides a request given as one line of JSON text (SPEC §10.1), read by
+  the CLI's reader: for engines that hold requests as JSON. Returns as
+  `decide/2` (an `id` in the line is echoed in the decision).
+  """
+  @spec decide_json(policy, binary) :: {:ok, decision} | request_error
+  def decide_json(policy, line) when is_binary(line) and byte_size(line) > @json_inline,
+    do: policy |> Permc.Native.decide_json_dirty(line) |> ok()
+
+  def decide_json(policy, line), do: policy |> Permc.Native.decide_json(line) |> ok()
+
+  @doc "As `decide_json/2`, returning the decision or raising `Permc.Error`."
+  @spec decide_json!(policy, binary) :: decision
+  def decide_json!(policy, line), do: policy |> decide_json(line) |> bang()
+
+  defp ok({:error, _} = e), do: e
+  defp ok(decision), do: {:ok, decision}
+
+  defp bang({:ok, d}), do: d
+  defp bang({:error, %{code: code, message: message}}), do: raise(Permc.Error, code: code, message: message)
 
   @doc "The decision with every step that ran, as `permc explain` prints it."
   @spec explain(policy, map) :: String.t() | request_error
   def explain(policy, request), do: Permc.Native.explain(policy, request)
+
+  @doc """
+  `permc explain --format json` as data: `{:ok, map}` with snake_case atom
+  keys — `action`, `context`, `segments` and `unparsed` (with a command),
+  `steps` (every step of SPEC §5.3 that ran: `%{step: "1. IAM", outcome:
+  "…"}`), `decision` (as `decide/2` gives it) and `engines_agree`.
+  """
+  @spec explain_data(policy, map) :: {:ok, map} | request_error
+  def explain_data(policy, request), do: Permc.Native.explain_data(policy, request)
 
   @doc "A command line's words and segments (SPEC §4), as `permc tokens` prints them."
   @spec tokens(String.t()) :: map | {:error, map}
@@ -89,26 +174,58 @@ defmodule Permc do
   defp path(p), do: p
 end
 
+defmodule Permc.Error do
+  @moduledoc "Raised by `Permc.decide!/2` and `Permc.decide_json!/2`: `code` is one of docs/error-codes.md's."
+  defexception [:code, :message]
+end
+
 defmodule Permc.Native do
   @moduledoc false
   @on_load :load_nif
 
   # PERMC_NIF names the library without its extension; by default
-  # priv/libpermc_nif next to lib/.
+  # libpermc_nif in the application's priv directory, found when the module
+  # loads (not fixed at compile time), so it works in a `mix release` and
+  # wherever the application was compiled.
   def load_nif do
     path =
-      System.get_env("PERMC_NIF") ||
-        Path.expand("../priv/libpermc_nif", __DIR__)
+      case System.get_env("PERMC_NIF") do
+        nil -> priv_nif()
+        nif -> String.to_charlist(nif)
+      end
 
-    :erlang.load_nif(String.to_charlist(path), 0)
+    case path && :erlang.load_nif(path, 0) do
+      :ok ->
+        :ok
+
+      nil ->
+        IO.warn("permc: no priv directory for :permc (is the application in the code path?)")
+        :abort
+
+      {:error, {reason, text}} ->
+        IO.warn("permc: cannot load the NIF #{path}.so (#{reason}: #{text}); `mix compile` builds it with cargo")
+        :abort
+    end
+  end
+
+  defp priv_nif do
+    case :code.priv_dir(:permc) do
+      {:error, _} -> nil
+      dir -> :filename.join(dir, ~c"libpermc_nif")
+    end
   end
 
   def load(_permissions, _autonomy), do: :erlang.nif_error(:nif_not_loaded)
   def load_artifact(_path), do: :erlang.nif_error(:nif_not_loaded)
+  def load_text(_permissions, _autonomy), do: :erlang.nif_error(:nif_not_loaded)
+  def load_artifact_bytes(_bytes), do: :erlang.nif_error(:nif_not_loaded)
   def decide(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def decide_dirty(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def decide_inline(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_json(_policy, _line), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_json_dirty(_policy, _line), do: :erlang.nif_error(:nif_not_loaded)
   def explain(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
+  def explain_data(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def always(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def tokens(_command), do: :erlang.nif_error(:nif_not_loaded)
   def panic_for_test(), do: :erlang.nif_error(:nif_not_loaded)

@@ -38,9 +38,12 @@ defmodule PermcTest do
   defp as_cli({:error, %{code: code, message: m}}),
     do: %{"error" => %{"code" => Atom.to_string(code), "message" => m}}
 
-  defp as_cli(%{} = d) do
+  defp as_cli({:ok, %{} = d}) do
     Map.new(d, fn
       {:policy, p} -> {"policy", Atom.to_string(p)}
+      {:reason, r} -> {"reason", Atom.to_string(r)}
+      {:autonomy_origin, o} -> {"autonomyOrigin", o}
+      {:scope_root, s} -> {"scopeRoot", s}
       {k, v} -> {Atom.to_string(k), v}
     end)
   end
@@ -77,7 +80,7 @@ defmodule PermcTest do
     policies = cases |> Enum.map(& &1["policy"]) |> Enum.uniq() |> Map.new(fn d -> {:ok, p} = load_dir(d); {d, p} end)
     without_id = fn
       {:error, e} -> {:error, e}
-      %{} = d -> Map.delete(d, :id)
+      {:ok, d} -> {:ok, Map.delete(d, :id)}
     end
 
     edges = [
@@ -134,12 +137,112 @@ defmodule PermcTest do
 
     for bad <- [binary_part(bytes, 0, half), head <> <<Bitwise.bxor(b, 0xFF)>> <> tail, "not an artifact", ""] do
       File.write!(art, bad)
-      assert {:error, [%{check: "invalid_artifact", file: ^art, message: m}]} = Permc.load_artifact(art)
+      assert {:error, [%{check: "artifact", file: ^art, message: m}]} = Permc.load_artifact(art)
       assert is_binary(m)
     end
 
     File.rm!(art)
     assert {:error, [%{check: "unreadable-file", file: ^art, line: nil}]} = Permc.load_artifact(art)
+
+    # Its bytes, held in memory, load as the file.
+    {:ok, from_bytes} = Permc.load_artifact_bytes(bytes)
+
+    for c <- cases(), String.starts_with?(c["name"], "examples/") do
+      assert Permc.decide(from_bytes, c["request"]) == Permc.decide(p, c["request"])
+    end
+
+    assert {:error, [%{check: "artifact", file: "the artifact"}]} =
+             Permc.load_artifact_bytes(binary_part(bytes, 0, half))
+  end
+
+  test "decide_json/2 decides a JSON line as decide/2 decides its map" do
+    lines = File.read!(Path.join(@repo, "examples/requests.jsonl")) |> String.split("\n", trim: true)
+    by_name = Map.new(cases(), &{&1["name"], &1})
+    assert length(lines) > 10
+
+    for {line, i} <- Enum.with_index(lines, 1), c = by_name["examples/requests.jsonl:#{i}"] do
+      {:ok, p} = load_dir(c["policy"])
+      assert Permc.decide_json(p, line) == Permc.decide(p, c["request"]), line
+    end
+
+    p = examples_policy()
+    assert {:error, %{code: :invalid_json}} = Permc.decide_json(p, "{")
+    assert {:error, %{code: :invalid_json}} = Permc.decide_json(p, <<0xFF>>)
+    assert {:error, %{code: :unknown_field}} = Permc.decide_json(p, ~s({"action": {"type": "spend"}, "context": {"role": "owner", "rolee": 1}}))
+    assert {:error, %{code: :invalid_argument}} = Permc.decide_json(p, 42)
+    # A long line: on a dirty scheduler, the same answer.
+    long = ~s({"action": {"type": "terminal", "command": "ls #{String.duplicate("x", 100_000)}"}, "context": {"role": "developer", "projectScopeRoot": "/p"}})
+    assert {:ok, %{policy: _}} = Permc.decide_json(p, long)
+    assert %{policy: _, id: 7} = Permc.decide_json!(p, ~s({"id": 7, "action": {"type": "spend"}, "context": {"role": "owner"}}))
+    assert_raise Permc.Error, ~r/JSON|json|EOF|end/i, fn -> Permc.decide_json!(p, "{") end
+  end
+
+  test "explain_data/2: the steps of SPEC §5.3 as data, snake_case keys, the decision as decide/2's" do
+    p = examples_policy()
+    assert {:ok, e} = Permc.explain_data(p, @base)
+    assert e.decision == Permc.decide!(p, @base)
+    assert e.engines_agree == true
+    assert [%{step: "1. IAM", outcome: o} | _] = e.steps
+    assert is_binary(o)
+    assert %{role: "developer", execution_mode: "container", project_scope_root: _} = e.context
+    assert [%{words: _, nested: false} | _] = e.segments
+    assert {:error, %{code: :unknown_field}} = Permc.explain_data(p, put_in(@base, ["context", "rolee"], "x"))
+  end
+
+  test "watch/3: a policy that reloads on change and keeps the last good one when broken" do
+    dir = Path.join(System.tmp_dir!(), "permc-watch-#{System.unique_integer([:positive])}")
+    File.mkdir_p!(dir)
+    perms = Path.join(dir, "permissions.json")
+    File.write!(perms, ~S|{"allow": ["Terminal(pnpm test)"]}|)
+    Process.flag(:trap_exit, true)
+    {:ok, w} = Permc.watch(perms, nil, interval: 20)
+    assert {:ok, %{policy: :auto_approve}} = Permc.Watcher.decide(w, @base)
+
+    File.write!(perms, ~S|{"deny": ["Terminal(pnpm)"]}|)
+    assert_receive {:permc_watch, ^w, {:reloaded, 2}}, 5_000
+    assert {:ok, %{policy: :deny}} = Permc.Watcher.decide(w, @base)
+
+    File.write!(perms, ~S|{"deny": ["Terminal(pnpm)"|)
+    assert_receive {:permc_watch, ^w, {:rejected, [%{check: "invalid-json"} | _]}}, 5_000
+    assert {:ok, %{policy: :deny}} = Permc.Watcher.decide(w, @base)
+    assert Permc.Watcher.generation(w) == 2
+
+    File.write!(perms, ~S|{"allow": ["Terminal(pnpm test)"]}|)
+    assert_receive {:permc_watch, ^w, {:reloaded, 3}}, 5_000
+    assert {:ok, %{policy: :auto_approve}} = Permc.Watcher.decide(w, @base)
+
+    Permc.Watcher.stop(w)
+    File.rm_rf!(dir)
+    assert {:error, [%{check: "unreadable-file"}]} = Permc.watch(perms, nil)
+  end
+
+  test "decide!/2 returns the decision, snake_case atom keys, policy and reason atoms" do
+    p = examples_policy()
+    d = Permc.decide!(p, @base)
+    assert is_atom(d.policy) and is_atom(d.reason)
+    assert Enum.all?(Map.keys(d), &(&1 in [:policy, :reason, :rule, :source, :autonomy_origin, :scope_root, :message]))
+    assert Map.has_key?(d, :scope_root)
+    err = assert_raise Permc.Error, fn -> Permc.decide!(p, put_in(@base, ["context", "rolee"], "x")) end
+    assert err.code == :unknown_field
+  end
+
+  test "rule files' text held in memory decides as the files" do
+    {:ok, from_text} =
+      Permc.load_text(
+        File.read!(Path.join(@repo, "examples/permissions.json")),
+        File.read!(Path.join(@repo, "examples/autonomy.json"))
+      )
+
+    p = examples_policy()
+
+    for c <- cases(), String.starts_with?(c["name"], "examples/") do
+      assert Permc.decide(from_text, c["request"]) == Permc.decide(p, c["request"])
+    end
+
+    assert {:error, [%{check: "invalid-json", file: "autonomy.json"} | _]} =
+             Permc.load_text(~s({"allow": []}), "{")
+
+    assert {:error, %{code: :invalid_argument}} = Permc.load_text(42)
   end
 
   test "a rejected rule file: every error, with file, line, column, check and message" do
@@ -234,7 +337,7 @@ defmodule PermcTest do
     assert {:error, %{code: :invalid_argument}} = Permc.decide(:not_a_policy, @base)
     assert {:error, %{code: :invalid_argument}} = Permc.explain(make_ref(), @base)
     # Atoms stand for strings; nil for null.
-    assert %{policy: :auto_approve} = Permc.decide(p, put_in(@base, ["action", "type"], :terminal))
+    assert {:ok, %{policy: :auto_approve}} = Permc.decide(p, put_in(@base, ["action", "type"], :terminal))
   end
 
   test "a term with no JSON form is named by its path in the request" do
@@ -320,7 +423,7 @@ defmodule PermcTest do
     # A request this policy would approve, so a hostile field that were
     # ignored would show as auto_approve.
     base = put_in(@base, ["action", "command"], "ls")
-    assert %{policy: :auto_approve} = Permc.decide(p, base)
+    assert {:ok, %{policy: :auto_approve}} = Permc.decide(p, base)
 
     for path <- paths, h <- hostile() do
       r = put_in(base, path, h)
@@ -351,12 +454,12 @@ defmodule PermcTest do
     end
 
     # The VM is still here, and still decides.
-    assert %{policy: :auto_approve} = Permc.decide(p, base)
+    assert {:ok, %{policy: :auto_approve}} = Permc.decide(p, base)
   end
 
   test "a string where permc expects a string: a huge command and invalid UTF-8 are read, not approved" do
     p = examples_policy()
-    assert %{policy: pol} = Permc.decide(p, put_in(@base, ["action", "command"], "ls " <> String.duplicate("x", 5_000_000)))
+    assert {:ok, %{policy: pol}} = Permc.decide(p, put_in(@base, ["action", "command"], "ls " <> String.duplicate("x", 5_000_000)))
     assert pol in [:auto_approve, :require_approval, :deny]
     assert {:error, %{code: :invalid_json}} = Permc.decide(p, put_in(@base, ["action", "command"], "ls " <> <<0xFF>>))
   end
@@ -374,9 +477,9 @@ defmodule PermcTest do
     wide = Map.put(@base, "id", keys)
     assert Permc.Native.decide(p, long) == :dirty
     assert Permc.Native.decide(p, wide) == :dirty
-    assert %{policy: pol} = Permc.decide(p, long)
+    assert {:ok, %{policy: pol}} = Permc.decide(p, long)
     assert pol != :auto_approve
-    assert %{policy: _, id: ^keys} = Permc.decide(p, wide)
+    assert {:ok, %{policy: _, id: ^keys}} = Permc.decide(p, wide)
     assert %{policy: _} = Permc.Native.decide(p, @base)
 
     huge = put_in(@base, ["action", "command"], String.duplicate("a|", 8_400_000))
@@ -405,7 +508,7 @@ defmodule PermcTest do
   # Issue 33, 12: a panic inside permc is returned, not printed with a
   # Rust backtrace on the VM's stderr.
   test "a panic inside the NIF prints nothing on stderr" do
-    nif = Path.expand("../priv/libpermc_nif", __DIR__)
+    nif = Path.join(:code.priv_dir(:permc), "libpermc_nif")
     lib = Path.expand("../lib/permc.ex", __DIR__)
     code = ~s|Code.require_file("#{lib}"); IO.inspect(Permc.Native.panic_for_test())|
     {out, 0} = System.cmd("elixir", ["-e", code], env: [{"PERMC_NIF", nif}], stderr_to_stdout: true)
@@ -416,7 +519,7 @@ defmodule PermcTest do
   test "a panic inside the NIF comes back as {:error, …}" do
     assert {:error, %{code: :panic, message: m}} = Permc.Native.panic_for_test()
     assert m =~ "panicked"
-    assert %{policy: _} = Permc.decide(examples_policy(), @base)
+    assert {:ok, %{policy: _}} = Permc.decide(examples_policy(), @base)
   end
 
   test "1,000 processes decide concurrently on one policy, each answer as permc decide's" do

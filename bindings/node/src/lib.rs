@@ -19,8 +19,8 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use napi::bindgen_prelude::ObjectFinalize;
-use napi::{Env, Error, JsString, NapiRaw, Result, Status};
+use napi::bindgen_prelude::{AsyncTask, Buffer, ObjectFinalize};
+use napi::{Env, Error, JsString, NapiRaw, Result, Status, Task};
 use napi_derive::napi;
 use permc_runtime::answer::Decider;
 use permc_runtime::answer::{read_request, write_answer_line};
@@ -143,6 +143,11 @@ impl NativePolicy {
             .filter_map(|f| std::fs::metadata(f).ok())
             .map(|m| m.len())
             .sum();
+        NativePolicy::of_bytes(env, policy, bytes, factor)
+    }
+
+    /// As [`NativePolicy::new`], from sources of `bytes` bytes in all.
+    fn of_bytes(env: &mut Env, policy: Policy, bytes: u64, factor: u64) -> NativePolicy {
         let external = i64::try_from(bytes.saturating_mul(factor)).unwrap_or(i64::MAX / 2);
         // A failed report only leaves V8's estimate as it was.
         let external = match env.adjust_external_memory(external) {
@@ -200,10 +205,106 @@ pub fn load_artifact(mut env: Env, path: String) -> Result<NativePolicy> {
     })
 }
 
+/// Compiles rule files' text held in memory (diagnostics name them
+/// `permissions.json` and `autonomy.json`).
+#[napi]
+pub fn load_text(
+    mut env: Env,
+    permissions: Buffer,
+    autonomy: Option<Buffer>,
+) -> Result<NativePolicy> {
+    guarded(|| {
+        let a = autonomy.as_deref();
+        match Policy::load_text(Some(&permissions), a) {
+            Ok(policy) => {
+                let bytes = permissions.len() + a.map_or(0, <[u8]>::len);
+                Ok(NativePolicy::of_bytes(&mut env, policy, bytes as u64, 20))
+            }
+            Err(e) => {
+                let file = match e.diagnostics.first().and_then(|d| d["file"].as_str()) {
+                    Some("autonomy.json") => "autonomy.json",
+                    _ => "permissions.json",
+                };
+                Err(load_error(e, file))
+            }
+        }
+    })
+}
+
+/// Loading off the main thread: the rule files read and compiled on
+/// libuv's thread pool, the policy made on the main thread.
+pub struct LoadTask {
+    permissions: String,
+    autonomy: Option<String>,
+}
+
+impl Task for LoadTask {
+    type Output = Policy;
+    type JsValue = NativePolicy;
+
+    fn compute(&mut self) -> Result<Policy> {
+        guarded(|| {
+            Policy::load(
+                Some(Path::new(&self.permissions)),
+                self.autonomy.as_deref().map(Path::new),
+            )
+            .map_err(|e| {
+                let file = match &self.autonomy {
+                    Some(a)
+                        if e.message.contains(a.as_str())
+                            && !e.message.contains(&self.permissions) =>
+                    {
+                        a.clone()
+                    }
+                    _ => self.permissions.clone(),
+                };
+                load_error(e, &file)
+            })
+        })
+    }
+
+    fn resolve(&mut self, mut env: Env, policy: Policy) -> Result<NativePolicy> {
+        let files = [Some(self.permissions.as_str()), self.autonomy.as_deref()];
+        let files: Vec<&str> = files.into_iter().flatten().collect();
+        Ok(NativePolicy::new(&mut env, policy, &files, 20))
+    }
+}
+
+/// [`load`] off the main thread: a promise of the policy.
+#[napi(ts_return_type = "Promise<NativePolicy>")]
+pub fn load_async(permissions: String, autonomy: Option<String>) -> AsyncTask<LoadTask> {
+    AsyncTask::new(LoadTask {
+        permissions,
+        autonomy,
+    })
+}
+
+/// Loads an artifact's bytes held in memory.
+#[napi]
+pub fn load_artifact_bytes(mut env: Env, bytes: Buffer) -> Result<NativePolicy> {
+    guarded(|| match Policy::load_artifact_bytes(&bytes) {
+        Ok(policy) => Ok(NativePolicy::of_bytes(
+            &mut env,
+            policy,
+            bytes.len() as u64,
+            2,
+        )),
+        Err(e) => Err(load_error(e, "the artifact")),
+    })
+}
+
 /// SPEC §10.3's JSON for a command line.
 #[napi]
 pub fn tokens(command: String) -> Result<String> {
     guarded(|| Ok(permc_runtime::tokens_json(&command).to_string()))
+}
+
+/// The names index.d.ts's types are made of (action types, roles,
+/// policies, reasons, error codes), from the Rust enums: a test keeps the
+/// two equal.
+#[napi]
+pub fn vocabulary() -> String {
+    permc_runtime::codes::vocabulary().to_string()
 }
 
 /// Panics, to test that a panic comes back as an error.
@@ -282,6 +383,24 @@ impl NativePolicy {
             let req = read(&request)?;
             self.policy
                 .explain(&req)
+                .map_err(|m| error("invalid_artifact", &m, Vec::new()))
+        })
+    }
+
+    /// The policy as an artifact's bytes, for `loadArtifact` in a worker.
+    #[napi]
+    pub fn artifact(&self) -> Result<Buffer> {
+        guarded(|| Ok(Buffer::from(self.policy.artifact_bytes())))
+    }
+
+    /// `permc explain --format json`'s object for a request, as JSON text.
+    #[napi]
+    pub fn explain_json(&self, request: String) -> Result<String> {
+        guarded(|| {
+            let req = read(&request)?;
+            self.policy
+                .explain_json(&req)
+                .map(|v| v.to_string())
                 .map_err(|m| error("invalid_artifact", &m, Vec::new()))
         })
     }

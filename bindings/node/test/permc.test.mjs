@@ -11,9 +11,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import permc, { load, loadArtifact, tokens } from "../index.mjs";
+import permc, { load, loadArtifact, tokens, PermcError } from "../index.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
+const { triple } = createRequire(import.meta.url)("../platform.js");
+const addonPath = path.join(here, `../permc.${triple()}.node`);
 const repo = path.resolve(here, "../../..");
 const corpus = process.env.PERMC_CORPUS || path.join(repo, "bindings/target/corpus");
 const cli = process.env.PERMC || path.join(repo, "target/debug/permc");
@@ -32,7 +34,7 @@ function answer(policy, request) {
   try {
     return policy.decide(request);
   } catch (e) {
-    assert.ok(e instanceof Error);
+    assert.ok(e instanceof PermcError);
     assert.ok(Array.isArray(e.diagnostics));
     return { error: { code: e.code, message: e.message } };
   }
@@ -228,7 +230,7 @@ test("hostile values in every field never crash and never yield auto_approve", (
 });
 
 test("a panic inside the addon is thrown as an Error, and the addon goes on", () => {
-  const native = createRequire(import.meta.url)(process.env.PERMC_NODE_ADDON || path.join(here, "../permc.node"));
+  const native = createRequire(import.meta.url)(process.env.PERMC_NODE_ADDON || addonPath);
   assert.throws(() => native.panicForTest(), (e) => /panicked/.test(e.message));
   assert.equal(examples().decide(base).policy, "auto_approve");
 });
@@ -236,7 +238,7 @@ test("a panic inside the addon is thrown as an Error, and the addon goes on", ()
 // Issue 33, 12: a panic inside permc is thrown, not printed with a Rust
 // backtrace on node's stderr.
 test("a panic inside the addon prints nothing on stderr", () => {
-  const addon = process.env.PERMC_NODE_ADDON || path.join(here, "../permc.node");
+  const addon = process.env.PERMC_NODE_ADDON || addonPath;
   const code = `const n = require(${JSON.stringify(addon)}); try { n.panicForTest(); } catch (e) { console.log("caught"); }`;
   const r = spawnSync(process.execPath, ["-e", code], { encoding: "utf8" });
   assert.equal(r.stdout.trim(), "caught");
@@ -389,6 +391,7 @@ test("load errors carry `permc check --format json`'s diagnostics, in its shape"
       assert.equal(e.diagnostics.length, 1);
       assert.deepEqual(Object.keys(e.diagnostics[0]).sort(), keys);
       assert.equal(e.diagnostics[0].file, perms);
+      assert.equal(e.diagnostics[0].check, "artifact"); // as permc serve's load_failed
       assert.equal(e.diagnostics[0].line, null);
       assert.deepEqual(e.diagnostics[0].related, []);
       return true;

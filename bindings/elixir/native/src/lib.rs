@@ -59,8 +59,8 @@ mod atoms {
         reason,
         rule,
         source,
-        autonomy_origin = "autonomyOrigin",
-        scope_root = "scopeRoot",
+        autonomy_origin,
+        scope_root,
         id,
         auto_approve,
         require_approval,
@@ -654,6 +654,52 @@ fn load_artifact<'a>(env: Env<'a>, path: Term<'a>) -> Term<'a> {
     })
 }
 
+/// `load_text(permissions_text, autonomy_text | nil)`: rule files' text
+/// (binaries), named `permissions.json` and `autonomy.json`.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn load_text<'a>(env: Env<'a>, permissions: Term<'a>, autonomy: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let Ok(p) = permissions.decode_as_binary() else {
+            return error_map(
+                env,
+                "invalid_argument",
+                "the permissions text must be a binary",
+            );
+        };
+        let a = if autonomy == atoms::nil().to_term(env) {
+            None
+        } else {
+            match autonomy.decode_as_binary() {
+                Ok(a) => Some(a),
+                Err(_) => {
+                    return error_map(
+                        env,
+                        "invalid_argument",
+                        "the autonomy text must be a binary or nil",
+                    )
+                }
+            }
+        };
+        let r = Policy::load_text(Some(p.as_slice()), a.as_ref().map(|a| a.as_slice()));
+        load_result(env, r, "permissions.json")
+    })
+}
+
+/// `load_artifact_bytes(binary)`: an artifact's bytes.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn load_artifact_bytes<'a>(env: Env<'a>, bytes: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let Ok(b) = bytes.decode_as_binary() else {
+            return error_map(env, "invalid_argument", "the artifact must be a binary");
+        };
+        load_result(
+            env,
+            Policy::load_artifact_bytes(b.as_slice()),
+            "the artifact",
+        )
+    })
+}
+
 fn policy_arg<'a>(env: Env<'a>, t: Term<'a>) -> Result<ResourceArc<PolicyResource>, Term<'a>> {
     t.decode::<ResourceArc<PolicyResource>>().map_err(|_| {
         error_map(
@@ -790,6 +836,45 @@ fn decide_dirty<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'
     })
 }
 
+/// `decide_json(policy, line)`: a request as one line of JSON text (a
+/// binary), read by the CLI's reader; the decision map, or `{:error, …}`
+/// with the CLI's code for the line. On the caller's scheduler: the
+/// Elixir side sends a long line (`Permc.decide_json/2` says how long) to
+/// `decide_json_dirty`.
+#[rustler::nif]
+fn decide_json<'a>(env: Env<'a>, policy: Term<'a>, line: Term<'a>) -> Term<'a> {
+    decide_json_here(env, policy, line)
+}
+
+/// [`decide_json`] on a dirty CPU scheduler, for a long line.
+#[rustler::nif(schedule = "DirtyCpu")]
+fn decide_json_dirty<'a>(env: Env<'a>, policy: Term<'a>, line: Term<'a>) -> Term<'a> {
+    decide_json_here(env, policy, line)
+}
+
+fn decide_json_here<'a>(env: Env<'a>, policy: Term<'a>, line: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let policy = match policy_arg(env, policy) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        let Ok(bin) = line.decode_as_binary() else {
+            return error_map(
+                env,
+                "invalid_argument",
+                "the request must be a binary of JSON text",
+            );
+        };
+        if bin.len() > MAX_WEIGHT {
+            return too_heavy_error(env);
+        }
+        match permc_runtime::answer::read_request(bin.as_slice()) {
+            (id, Ok(req)) => decision_term(env, &policy.0.decide(&req), id.as_ref()),
+            (_, Err(e)) => error_map(env, e.code, &e.message),
+        }
+    })
+}
+
 /// The stack of the thread a dirty decision runs on: as a main thread's.
 const DECIDE_STACK: usize = 8 << 20;
 
@@ -854,7 +939,10 @@ fn decision_term<'a>(env: Env<'a>, d: &permc_runtime::Decision, id: Option<&Valu
         n += 1;
     };
     put(atoms::policy().encode(env), policy.encode(env));
-    put(atoms::reason().encode(env), d.reason.name().encode(env));
+    // An atom, as the policy: both are closed sets of names (SPEC §5.3),
+    // matched on, never made from the caller's input.
+    let reason = Atom::from_str(env, d.reason.name()).unwrap_or_else(|_| atoms::error());
+    put(atoms::reason().encode(env), reason.encode(env));
     if let Some(r) = &d.rule {
         put(atoms::rule().encode(env), r.rule.encode(env));
         put(atoms::source().encode(env), r.source.encode(env));
@@ -893,6 +981,64 @@ fn explain<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
             Err(m) => error_map(env, "invalid_artifact", &m),
         }
     })
+}
+
+/// `explain_data(policy, request)` → `permc explain --format json`'s
+/// object as a map with snake_case atom keys, its decision as `decide`'s.
+#[rustler::nif]
+fn explain_data<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        if let Some(e) = too_heavy(env, request) {
+            return e;
+        }
+        let policy = match policy_arg(env, policy) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        let (_, req) = match read(env, request) {
+            Ok(r) => r,
+            Err(e) => return e,
+        };
+        let mut v = match policy.0.explain_json(&req) {
+            Ok(v) => v,
+            Err(m) => return error_map(env, "invalid_artifact", &m),
+        };
+        if let Some(o) = v.as_object_mut() {
+            o.remove("decision");
+        }
+        let map = value_term(env, &snake_keys(v), true);
+        let decision = decision_term(env, &policy.0.decide(&req), None);
+        let key = Atom::from_str(env, "decision").unwrap_or_else(|_| atoms::error());
+        let map = map
+            .map_put(key.encode(env), decision)
+            .unwrap_or_else(|_| error_map(env, "panic", "cannot build the explanation map"));
+        (atoms::ok(), map).encode(env)
+    })
+}
+
+/// `v` with every object key in snake_case (`executionMode` →
+/// `execution_mode`), as the Elixir side's maps have them.
+fn snake_keys(v: Value) -> Value {
+    match v {
+        Value::Object(o) => Value::Object(
+            o.into_iter()
+                .map(|(k, v)| {
+                    let mut snake = String::with_capacity(k.len() + 4);
+                    for c in k.chars() {
+                        if c.is_ascii_uppercase() {
+                            snake.push('_');
+                            snake.push(c.to_ascii_lowercase());
+                        } else {
+                            snake.push(c);
+                        }
+                    }
+                    (snake, snake_keys(v))
+                })
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.into_iter().map(snake_keys).collect()),
+        v => v,
+    }
 }
 
 /// `always(policy, request)` → SPEC §7's outcome (nothing written).
