@@ -1382,10 +1382,34 @@ const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
 /// words: they take global options before the subcommand, or aliases, or
 /// unique prefixes.
 pub(crate) fn has_canonical_form(verb: &str) -> bool {
-    OPTION_GRAMMAR.iter().any(|g| g.0 == verb)
-        || SUBCOMMAND_ALIASES.iter().any(|a| a.0 == verb)
-        || PREFIX_TOOLS.iter().any(|p| p.0 == verb)
+    // The tools' shapes first: one table load for any other verb.
+    has_shape(&CANONICAL_TOOLS, verb)
+        && (OPTION_GRAMMAR.iter().any(|g| g.0 == verb)
+            || SUBCOMMAND_ALIASES.iter().any(|a| a.0 == verb)
+            || PREFIX_TOOLS.iter().any(|p| p.0 == verb))
 }
+
+/// The shapes of the tools [`has_canonical_form`] names, derived from
+/// their tables.
+const CANONICAL_TOOLS: Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < OPTION_GRAMMAR.len() {
+        mark_shape(&mut t, OPTION_GRAMMAR[i].0);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < SUBCOMMAND_ALIASES.len() {
+        mark_shape(&mut t, SUBCOMMAND_ALIASES[i].0);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < PREFIX_TOOLS.len() {
+        mark_shape(&mut t, PREFIX_TOOLS[i].0);
+        i += 1;
+    }
+    t
+};
 
 /// The canonical forms of a run's words (SPEC §4.3 round 3), for deny and
 /// ask: the tool's options before its subcommand skipped (an option of
@@ -1397,6 +1421,28 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
         return Vec::new();
     };
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    // Most runs are canonical already (`git status`, `npm test`): no
+    // option before the subcommand, no alias, no prefix to resolve.
+    // Answered without building anything.
+    let option_at = |i: usize| words.get(i).is_some_and(|w| w.starts_with('-'));
+    let aliased = |i: usize| {
+        words.get(i).is_some_and(|w| {
+            SUBCOMMAND_ALIASES
+                .iter()
+                .any(|&(t, a, _)| t == tool && a == w)
+        })
+    };
+    let tree = matches!(tool.as_str(), "gh" | "glab");
+    let prefixed = PREFIX_TOOLS.iter().any(|p| p.0 == tool)
+        && words.get(1).is_some_and(|w| {
+            tool_entries(tool).iter().any(|e| {
+                e.get(1)
+                    .is_some_and(|t| t.starts_with(w.as_str()) && t != w)
+            })
+        });
+    if !option_at(1) && !aliased(1) && !prefixed && !(tree && (option_at(2) || aliased(2))) {
+        return Vec::new();
+    }
     let (valued, flags) = OPTION_GRAMMAR
         .iter()
         .find(|g| g.0 == tool)
@@ -1435,9 +1481,8 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
             return None;
         }
         // A prefix of exactly one of the tool's table words.
-        let mut hits = EXTERNAL_EFFECT
+        let mut hits = tool_entries(tool)
             .iter()
-            .filter(|e| e[0] == tool.as_str())
             .filter_map(|e| e.get(1))
             .filter(|t| t.starts_with(w) && **t != w);
         let hit = hits.next()?;

@@ -178,11 +178,10 @@ pub(crate) fn code_option(verb: &str, args: &[String]) -> Option<String> {
     }
     // Every spelling starts with `-`: a run of plain words (`pnpm test`)
     // has none of them.
-    let options = args.iter().any(|a| a.starts_with('-'));
-    for r in CODE_OPTIONS
-        .iter()
-        .filter(|r| options && r.programs.contains(&verb))
-    {
+    if !args.iter().any(|a| a.starts_with('-')) {
+        return script(verb, args);
+    }
+    for r in CODE_OPTIONS.iter().filter(|r| r.programs.contains(&verb)) {
         // Options stop at `--` (a file named `-f` after it is a file).
         if let Some(a) = args
             .iter()

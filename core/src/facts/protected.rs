@@ -363,6 +363,20 @@ pub fn protected_path(facts: &LineFacts, scope: &Scope<'_>) -> Option<String> {
     };
     let inner = facts.inner_lines.iter().map(|(_, l)| l);
     let lines = || std::iter::once(&facts.line).chain(inner.clone());
+    // Most lines can name nothing: no redirection, no word that holds a
+    // `.` or a glob character, no `git config|init|clone`, outside `.git`.
+    // Answered in one pass over the words.
+    let plain = !here.in_git
+        && lines().flat_map(|l| &l.segments).all(|s| {
+            s.redirects.is_empty()
+                && s.words.iter().all(|w| {
+                    !w.bytes().any(|b| matches!(b, b'.' | b'*' | b'?' | b'['))
+                        && !matches!(w.as_str(), "config" | "init" | "clone")
+                })
+        });
+    if plain {
+        return None;
+    }
     // Where the shell may be, read off every segment first (fail closed,
     // whatever the order).
     for s in lines().flat_map(|l| &l.segments) {

@@ -2256,7 +2256,7 @@ fn push_run<'w>(
         .filter(|v| super::has_canonical_form(v))
         .map(|_| match &words {
             Some((w, k)) => super::canonical_forms(w, k),
-            None => super::canonical_forms(rest, &words_known(words_ref, from, text.len())),
+            None => super::canonical_forms(rest, words_ref.known.get(from..).unwrap_or_default()),
         })
         .unwrap_or_default();
     facts.runs.push(RunData {
@@ -2281,11 +2281,6 @@ fn push_run<'w>(
         });
     }
     verb
-}
-
-/// What is known of `words[from..to]`.
-fn words_known(words: &Words<'_>, from: usize, to: usize) -> Vec<Known> {
-    (from..to).map(|k| words.known(k)).collect()
 }
 
 /// Every verb [`code_running`] (and [`assigned_names`], which it asks)
