@@ -528,10 +528,10 @@ fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch 
         ask: m[ASK],
         allow: m[ALLOW],
     };
-    if let Some(m) = continuations::mutating_from(&s.words, &s.known) {
+    if out.allow != NONE {
         // An allow entry that stops before a mutating continuation does
         // not cover the segment (SPEC §3.2, §6.5).
-        if out.allow != NONE {
+        if let Some(m) = continuations::mutating_from(&s.words, &s.known) {
             out.allow = p.terminal_allow_from(&s.words, m + 1);
         }
     }

@@ -182,18 +182,18 @@ pub const PRIVILEGED: &[&str] = &[
     "capsh", "setpriv",
 ];
 
-/// Can a verb starting with `b` be [`PRIVILEGED`]? Most verbs are stopped
-/// before a compare; the first bytes are read off the table.
-pub(crate) const fn may_be_privileged(b: u8) -> bool {
-    PRIVILEGED_FIRST[b as usize]
+/// May `verb` be [`PRIVILEGED`]? Most verbs are stopped before a compare
+/// by the table's shapes (first byte, last byte, length), derived from it.
+pub(crate) fn may_be_privileged(verb: &str) -> bool {
+    has_shape(&PRIVILEGED_SHAPES, verb)
 }
 
-/// The first bytes of [`PRIVILEGED`]'s verbs.
-const PRIVILEGED_FIRST: [bool; 256] = {
-    let mut t = [false; 256];
+/// The shapes of [`PRIVILEGED`]'s verbs.
+const PRIVILEGED_SHAPES: Shapes = {
+    let mut t = [0u32; 512];
     let mut i = 0;
     while i < PRIVILEGED.len() {
-        t[PRIVILEGED[i].as_bytes()[0] as usize] = true;
+        mark_shape(&mut t, PRIVILEGED[i]);
         i += 1;
     }
     t

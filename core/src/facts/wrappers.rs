@@ -2222,11 +2222,7 @@ fn push_run<'w>(
             if let Some(why) = why.or_else(|| super::code_options::code_option(v, &rest[1..])) {
                 facts.unparsed_because(why);
             }
-            if via.is_none()
-                && v.as_bytes()
-                    .first()
-                    .is_some_and(|&b| super::may_be_privileged(b))
-            {
+            if via.is_none() && super::may_be_privileged(v) {
                 via = super::PRIVILEGED.iter().copied().find(|p| *p == v);
             }
         }
