@@ -39,6 +39,10 @@ enum ClassItem {
 
 fn parse(glob: &str) -> Vec<Elem> {
     let cs: Vec<char> = glob.chars().collect();
+    // A `[` with no `]` after it is literal: known at once, so a word of
+    // many unclosed `[` is read in linear time, not by a scan from each.
+    let last_close = cs.iter().rposition(|&c| c == ']');
+    let last_colon_close = cs.windows(2).rposition(|w| w == [':', ']']);
     let mut out = Vec::with_capacity(cs.len());
     let mut i = 0;
     while i < cs.len() {
@@ -56,7 +60,11 @@ fn parse(glob: &str) -> Vec<Elem> {
             }
             '?' => out.push(Elem::One),
             '[' => {
-                if let Some((class, next)) = parse_class(&cs, i) {
+                let closable = last_close.is_some_and(|l| l > i + 1);
+                if let Some((class, next)) = closable
+                    .then(|| parse_class(&cs, i, last_colon_close))
+                    .flatten()
+                {
                     out.push(class);
                     i = next;
                     continue;
@@ -72,7 +80,7 @@ fn parse(glob: &str) -> Vec<Elem> {
 
 /// A bracket expression at `cs[open]` (`[`): the element and the index
 /// past its `]`, or `None` when it never closes (the `[` is literal).
-fn parse_class(cs: &[char], open: usize) -> Option<(Elem, usize)> {
+fn parse_class(cs: &[char], open: usize, last_colon_close: Option<usize>) -> Option<(Elem, usize)> {
     let mut i = open + 1;
     let negated = matches!(cs.get(i), Some('!' | '^'));
     if negated {
@@ -86,7 +94,7 @@ fn parse_class(cs: &[char], open: usize) -> Option<(Elem, usize)> {
             return Some((Elem::Class { negated, items }, i + 1));
         }
         first = false;
-        if c == '[' && cs.get(i + 1) == Some(&':') {
+        if c == '[' && cs.get(i + 1) == Some(&':') && last_colon_close.is_some_and(|l| l > i + 1) {
             // `[:alpha:]`
             let rest = &cs[i + 2..];
             if let Some(end) = rest.windows(2).position(|w| w == [':', ']']) {
@@ -154,47 +162,42 @@ impl Elem {
 }
 
 /// The automaton's states after reading `text`: element positions
-/// (`elems.len()` is the end). Empty when no string starting with `text`
-/// can match.
-fn run(elems: &[Elem], text: &str) -> Vec<bool> {
+/// (`elems.len()` is the end), only the live ones, so a long glob read
+/// against a short text costs the text's length, not the glob's. Empty
+/// when no string starting with `text` can match.
+fn run(elems: &[Elem], text: &str) -> Vec<usize> {
     let n = elems.len();
-    let close = |set: &mut Vec<bool>| {
+    let close = |set: &mut Vec<usize>| {
         // A `*` may match nothing: its position reaches the next one.
-        for i in 0..n {
-            if set[i] && elems[i] == Elem::Star {
-                set[i + 1] = true;
+        let mut k = 0;
+        while k < set.len() {
+            let i = set[k];
+            if i < n && elems[i] == Elem::Star && !set.contains(&(i + 1)) {
+                set.push(i + 1);
             }
+            k += 1;
         }
     };
-    let mut cur = vec![false; n + 1];
-    cur[0] = true;
+    let mut cur = vec![0];
     close(&mut cur);
     let mut prev = '/';
     for c in text.chars() {
         let leading_dot = c == '.' && prev == '/';
-        let mut next = vec![false; n + 1];
-        let mut any = false;
-        for i in 0..n {
-            if !cur[i] {
-                continue;
-            }
-            let e = &elems[i];
+        let mut next: Vec<usize> = Vec::with_capacity(cur.len() + 1);
+        for &i in &cur {
+            let Some(e) = elems.get(i) else { continue };
             let ok = if leading_dot {
                 *e == Elem::Lit('.')
             } else {
                 e.takes(c)
             };
-            if ok {
-                any = true;
-                if *e == Elem::Star {
-                    next[i] = true;
-                } else {
-                    next[i + 1] = true;
-                }
+            let to = if *e == Elem::Star { i } else { i + 1 };
+            if ok && !next.contains(&to) {
+                next.push(to);
             }
         }
-        if !any {
-            return Vec::new();
+        if next.is_empty() {
+            return next;
         }
         close(&mut next);
         cur = next;
@@ -215,13 +218,13 @@ impl Glob {
 
     /// Does it match `text` as bash's pathname expansion would?
     pub fn matches(&self, text: &str) -> bool {
-        run(&self.0, text).last().copied().unwrap_or(false)
+        run(&self.0, text).contains(&self.0.len())
     }
 
     /// Can it match some text that starts with `prefix` (the text of a
     /// prefix wildcard `pre*`)?
     pub fn may_start(&self, prefix: &str) -> bool {
-        run(&self.0, prefix).iter().any(|&s| s)
+        !run(&self.0, prefix).is_empty()
     }
 }
 
@@ -282,6 +285,19 @@ mod tests {
         ] {
             assert_eq!(glob_matches(g, t), want, "{g} ~ {t}");
         }
+    }
+
+    #[test]
+    fn many_unclosed_brackets_read_in_linear_time() {
+        // Each `[` would otherwise scan to the end: 40,000 of them.
+        let g = "g[$(x)".repeat(40_000);
+        assert!(!glob_matches(&g, "g"));
+        let g = "[:".repeat(40_000);
+        assert!(glob_matches(&g[..8], "[:[:[:[:"));
+        // A long glob against a short text: only live states are read.
+        let g = format!("*{}", "a*".repeat(100_000));
+        assert!(!glob_matches(&g, "push"));
+        assert!(Glob::new(&g).may_start("a"));
     }
 
     #[test]
