@@ -471,7 +471,12 @@ pub fn mutating_from(words: &[String], known: &[Known]) -> Option<usize> {
                         if !row.reading.contains(&name) {
                             return Some(i);
                         }
-                        if row.valued.contains(&w.as_str()) {
+                        // A value is never an option word: git's optional
+                        // values (`--contains [<commit>]`) leave `-D` an
+                        // option, so it is read, not skipped.
+                        if row.valued.contains(&w.as_str())
+                            && words.get(i + 1).is_some_and(|n| !n.starts_with('-'))
+                        {
                             i += 1;
                         }
                     }
@@ -532,7 +537,12 @@ pub fn mutating_from(words: &[String], known: &[Known]) -> Option<usize> {
                                 | "get"
                                 | "list"
                         );
-                        if row.valued.contains(&w.as_str()) {
+                        // A value is never an option word: git's optional
+                        // values (`--contains [<commit>]`) leave `-D` an
+                        // option, so it is read, not skipped.
+                        if row.valued.contains(&w.as_str())
+                            && words.get(i + 1).is_some_and(|n| !n.starts_with('-'))
+                        {
                             i += 1;
                         }
                     }
@@ -654,6 +664,8 @@ mod tests {
             ("git branch -D x", Some(2)),
             ("git branch -vD x", Some(2)),
             ("git branch --contains main", None),
+            ("git branch --contains -D feat", Some(3)),
+            ("git tag --merged -d v1", Some(3)),
             ("git branch -v ?D feat", Some(3)),
             ("git branch -v $X", Some(3)),
             ("git branch --no-advice", Some(2)),
