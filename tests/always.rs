@@ -97,6 +97,13 @@ const CASES: &[(&str, &[&str])] = &[
     ),
     ("git -C sub status", &["Terminal(git -C sub status)"]),
     ("git --version", &["Terminal(git --version)"]),
+    // SPEC §7 round 3: a unit whose next word is a mutating continuation
+    // (§6.5) is the whole segment, else it would not cover it (§3.2).
+    ("git branch -D x", &["Terminal(git branch -D x)"]),
+    ("git stash drop", &["Terminal(git stash drop)"]),
+    ("git branch -v newb", &["Terminal(git branch -v newb)"]),
+    ("git stash list", &["Terminal(git stash)"]),
+    ("git branch -a", &["Terminal(git branch)"]),
     // t2 a word [A-Za-z][A-Za-z0-9_:-]*.
     ("npx vitest run src", &["Terminal(npx vitest)"]),
     ("pnpm test:unit --watch", &["Terminal(pnpm test:unit)"]),

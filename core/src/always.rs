@@ -337,6 +337,13 @@ pub fn segment_unit(words: &[String]) -> Option<(Unit, &[String])> {
     } else {
         (unit, len)
     };
+    // A unit that stops at or before a mutating continuation (SPEC §6.5)
+    // would not cover the segment it records (§3.2): the whole segment
+    // (`git branch -D x`, `git stash drop`).
+    let (unit, len) = match crate::facts::continuations::mutating_from(words, &[]) {
+        Some(m) if m >= len => (Unit::Segment, words.len()),
+        _ => (unit, len),
+    };
     // `len` is at most `words.len()`.
     let candidate = &words[..len];
     if !is_ceiling_prefix(candidate) {
