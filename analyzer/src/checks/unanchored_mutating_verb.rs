@@ -170,3 +170,30 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         );
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::VERBS;
+    use permc_core::facts::continuations::CONTINUATIONS;
+
+    /// Every command of the catalogue's continuations (SPEC §6.5, what the
+    /// decision reads) has its row here, and no row names another: a new
+    /// continuation cannot go unreported by this check.
+    #[test]
+    fn the_verbs_are_the_catalogues_continuations() {
+        for row in CONTINUATIONS {
+            assert!(
+                VERBS.iter().any(|v| v.words == row.command),
+                "{:?} has continuations but no row here",
+                row.command
+            );
+        }
+        for v in VERBS {
+            assert!(
+                v.words == ["git"] || CONTINUATIONS.iter().any(|r| r.command == v.words),
+                "{:?} is no command of the catalogue's continuations",
+                v.words
+            );
+        }
+    }
+}
