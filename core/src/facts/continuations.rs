@@ -455,135 +455,172 @@ pub fn mutating_from(words: &[String], known: &[Known]) -> Option<usize> {
         Shape::Options {
             list_mode,
             operand_mutates,
-        } => {
-            let mut listing = false;
-            let mut options_done = false;
-            let mut i = from;
-            while let Some(w) = words.get(i) {
-                match classify(row, w, kn(i)) {
-                    Word::Unknown | Word::Mutating => return Some(i),
-                    Word::Literal if !options_done && w == "--" => options_done = true,
-                    Word::Literal if !options_done && is_option(w) => {
-                        let name = w.split('=').next().unwrap_or(w);
-                        if list_mode.contains(&name) {
-                            listing = true;
-                        }
-                        if !row.reading.contains(&name) {
-                            return Some(i);
-                        }
-                        // A value is never an option word: git's optional
-                        // values (`--contains [<commit>]`) leave `-D` an
-                        // option, so it is read, not skipped.
-                        if row.valued.contains(&w.as_str())
-                            && words.get(i + 1).is_some_and(|n| !n.starts_with('-'))
-                        {
-                            i += 1;
-                        }
-                    }
-                    Word::Literal => {
-                        if operand_mutates && !listing {
-                            return Some(i);
-                        }
-                    }
+        } => options(row, words, from, &kn, list_mode, operand_mutates),
+        Shape::Subcommand { all_but_reading } => subcommand(row, words, from, &kn, all_but_reading),
+        Shape::Config => config(row, words, from, &kn),
+        Shape::Expression => expression(row, words, from, &kn),
+    }
+}
+
+/// [`Shape::Options`]: the first mutating option, unknown option or (outside
+/// list mode) name operand.
+fn options(
+    row: &Continuations,
+    words: &[String],
+    from: usize,
+    kn: &dyn Fn(usize) -> Known,
+    list_mode: &[&str],
+    operand_mutates: bool,
+) -> Option<usize> {
+    let mut listing = false;
+    let mut options_done = false;
+    let mut i = from;
+    while let Some(w) = words.get(i) {
+        match classify(row, w, kn(i)) {
+            Word::Unknown | Word::Mutating => return Some(i),
+            Word::Literal if !options_done && w == "--" => options_done = true,
+            Word::Literal if !options_done && is_option(w) => {
+                let name = w.split('=').next().unwrap_or(w);
+                if list_mode.contains(&name) {
+                    listing = true;
                 }
-                i += 1;
-            }
-            None
-        }
-        Shape::Subcommand { all_but_reading } => {
-            let mut i = from;
-            while let Some(w) = words.get(i) {
-                match classify(row, w, kn(i)) {
-                    Word::Unknown | Word::Mutating => return Some(i),
-                    Word::Literal if is_option(w) => {
-                        if !row.reading.contains(&w.as_str()) || all_but_reading {
-                            // `git stash -p` is `git stash push -p`.
-                            return Some(i);
-                        }
-                    }
-                    Word::Literal => {
-                        return (all_but_reading && !row.reading.contains(&w.as_str()))
-                            .then_some(i);
-                    }
-                }
-                i += 1;
-            }
-            None
-        }
-        Shape::Config => {
-            let mut reading_mode = false;
-            let mut operands = 0;
-            let mut i = from;
-            while let Some(w) = words.get(i) {
-                match classify(row, w, kn(i)) {
-                    Word::Unknown | Word::Mutating => return Some(i),
-                    Word::Literal
-                        if is_option(w) || (operands == 0 && row.reading.contains(&w.as_str())) =>
-                    {
-                        let name = w.split('=').next().unwrap_or(w);
-                        if !row.reading.contains(&name) {
-                            return Some(i);
-                        }
-                        reading_mode |= matches!(
-                            name,
-                            "--get"
-                                | "--get-all"
-                                | "--get-regexp"
-                                | "--get-urlmatch"
-                                | "--get-color"
-                                | "--get-colorbool"
-                                | "--list"
-                                | "-l"
-                                | "get"
-                                | "list"
-                        );
-                        // A value is never an option word: git's optional
-                        // values (`--contains [<commit>]`) leave `-D` an
-                        // option, so it is read, not skipped.
-                        if row.valued.contains(&w.as_str())
-                            && words.get(i + 1).is_some_and(|n| !n.starts_with('-'))
-                        {
-                            i += 1;
-                        }
-                    }
-                    Word::Literal => {
-                        operands += 1;
-                        // The key's value: the config is written.
-                        if operands == 2 && !reading_mode {
-                            return Some(i);
-                        }
-                    }
-                }
-                i += 1;
-            }
-            None
-        }
-        Shape::Expression => {
-            let mut i = from;
-            while let Some(w) = words.get(i) {
-                if matches!(w.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
-                    // A run, read as a segment of its own (SPEC §4.3):
-                    // its words are not find's primaries.
-                    let end = (i + 1..words.len())
-                        .find(|&j| words[j] == ";" || (words[j] == "+" && words[j - 1] == "{}"));
-                    i = end.map_or(words.len(), |e| e + 1);
-                    continue;
-                }
-                let mutating = match classify(row, w, kn(i)) {
-                    Word::Unknown | Word::Mutating => true,
-                    // An unknown primary counts as mutating.
-                    Word::Literal => {
-                        w.starts_with('-') && w.len() > 1 && !row.reading.contains(&w.as_str())
-                    }
-                };
-                if mutating {
+                if !row.reading.contains(&name) {
                     return Some(i);
                 }
-                i += 1;
+                // A value is never an option word: git's optional
+                // values (`--contains [<commit>]`) leave `-D` an
+                // option, so it is read, not skipped.
+                if row.valued.contains(&w.as_str())
+                    && words.get(i + 1).is_some_and(|n| !n.starts_with('-'))
+                {
+                    i += 1;
+                }
             }
-            None
+            Word::Literal => {
+                if operand_mutates && !listing {
+                    return Some(i);
+                }
+            }
         }
+        i += 1;
     }
+    None
+}
+
+/// [`Shape::Subcommand`]: the subcommand, when it mutates.
+fn subcommand(
+    row: &Continuations,
+    words: &[String],
+    from: usize,
+    kn: &dyn Fn(usize) -> Known,
+    all_but_reading: bool,
+) -> Option<usize> {
+    let mut i = from;
+    while let Some(w) = words.get(i) {
+        match classify(row, w, kn(i)) {
+            Word::Unknown | Word::Mutating => return Some(i),
+            Word::Literal if is_option(w) => {
+                if !row.reading.contains(&w.as_str()) || all_but_reading {
+                    // `git stash -p` is `git stash push -p`.
+                    return Some(i);
+                }
+            }
+            Word::Literal => {
+                return (all_but_reading && !row.reading.contains(&w.as_str())).then_some(i);
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// [`Shape::Config`]: a writing option, or a key's value outside get and
+/// list modes.
+fn config(
+    row: &Continuations,
+    words: &[String],
+    from: usize,
+    kn: &dyn Fn(usize) -> Known,
+) -> Option<usize> {
+    let mut reading_mode = false;
+    let mut operands = 0;
+    let mut i = from;
+    while let Some(w) = words.get(i) {
+        match classify(row, w, kn(i)) {
+            Word::Unknown | Word::Mutating => return Some(i),
+            Word::Literal
+                if is_option(w) || (operands == 0 && row.reading.contains(&w.as_str())) =>
+            {
+                let name = w.split('=').next().unwrap_or(w);
+                if !row.reading.contains(&name) {
+                    return Some(i);
+                }
+                reading_mode |= matches!(
+                    name,
+                    "--get"
+                        | "--get-all"
+                        | "--get-regexp"
+                        | "--get-urlmatch"
+                        | "--get-color"
+                        | "--get-colorbool"
+                        | "--list"
+                        | "-l"
+                        | "get"
+                        | "list"
+                );
+                // A value is never an option word: git's optional
+                // values (`--contains [<commit>]`) leave `-D` an
+                // option, so it is read, not skipped.
+                if row.valued.contains(&w.as_str())
+                    && words.get(i + 1).is_some_and(|n| !n.starts_with('-'))
+                {
+                    i += 1;
+                }
+            }
+            Word::Literal => {
+                operands += 1;
+                // The key's value: the config is written.
+                if operands == 2 && !reading_mode {
+                    return Some(i);
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+/// [`Shape::Expression`]: a writing or unknown primary, `-exec` runs
+/// skipped (they are segments of their own).
+fn expression(
+    row: &Continuations,
+    words: &[String],
+    from: usize,
+    kn: &dyn Fn(usize) -> Known,
+) -> Option<usize> {
+    let mut i = from;
+    while let Some(w) = words.get(i) {
+        if matches!(w.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
+            // A run, read as a segment of its own (SPEC §4.3):
+            // its words are not find's primaries.
+            let end = (i + 1..words.len())
+                .find(|&j| words[j] == ";" || (words[j] == "+" && words[j - 1] == "{}"));
+            i = end.map_or(words.len(), |e| e + 1);
+            continue;
+        }
+        let mutating = match classify(row, w, kn(i)) {
+            Word::Unknown | Word::Mutating => true,
+            // An unknown primary counts as mutating.
+            Word::Literal => {
+                w.starts_with('-') && w.len() > 1 && !row.reading.contains(&w.as_str())
+            }
+        };
+        if mutating {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
 }
 
 enum Word {
