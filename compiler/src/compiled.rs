@@ -22,7 +22,7 @@ use crate::dag::Stage;
 use crate::matcher::{ALLOW, ASK, DENY, NONE};
 use crate::{CompiledPolicy, Resolved};
 use permc_core::decision::{Decision, Origin, Reason, RuleRef, Verdict};
-use permc_core::facts::{self, continuations, protected, LineFacts, Scope, ScopeReport};
+use permc_core::facts::{self, continuations, protected, LineFacts, ScopeReport};
 use permc_core::phrases;
 use permc_core::reference;
 use permc_core::request::Request;
@@ -230,7 +230,7 @@ impl LazyScope<'_> {
     fn get(&mut self, line: &LineFacts) -> Option<&ScopeReport> {
         let req = self.req;
         self.report
-            .get_or_insert_with(|| Scope::of(req).map(|s| s.check(line)))
+            .get_or_insert_with(|| facts::scope_of(req).map(|s| s.check(line)))
             .as_ref()
     }
 }
@@ -640,11 +640,11 @@ fn ceiling_holds(
             phrases::CONTAINER_REMOVE.into(),
         ),
         Stage::CeilingScope if !automatic && action == ActionType::WriteFile => {
-            let path = protected::write_file_outside(req)?;
+            let path = facts::write_file_outside(req)?;
             (Reason::CeilingScope, phrases::outside_scope(&path).into())
         }
         Stage::CeilingProtectedPath if action == ActionType::WriteFile => {
-            let path = protected::write_file_protected(req)?;
+            let path = facts::write_file_protected(req)?;
             (
                 Reason::CeilingProtectedPath,
                 phrases::protected_path(&path).into(),
@@ -657,7 +657,7 @@ fn ceiling_holds(
         }
         Stage::CeilingProtectedPath => {
             let f = line_of(line, req);
-            let shown = protected::protected_path(f, &Scope::of(req)?)?;
+            let shown = protected::protected_path(f, &facts::scope_of(req)?)?;
             (
                 Reason::CeilingProtectedPath,
                 phrases::protected_path(&shown).into(),

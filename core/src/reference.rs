@@ -8,7 +8,7 @@ use crate::decision::{Decision, Origin, Reason, RuleRef, Step, Verdict};
 use crate::facts::continuations;
 use crate::facts::protected;
 use crate::facts::unknown::{self, Hit};
-use crate::facts::{self, LineFacts, Scope};
+use crate::facts::{self, LineFacts};
 use crate::phrases::{
     self, STEP_AUTONOMY, STEP_BASE, STEP_BUILTINS, STEP_CEILINGS, STEP_FILE, STEP_FILE_TERMINAL,
     STEP_IAM,
@@ -388,7 +388,7 @@ fn possible_deny(rules: &Rules, f: &LineFacts) -> Option<(usize, usize)> {
 /// literal words only (SPEC §4.3, §4.4); `cd` resolves like §6.2.
 fn classify(rules: &Rules, req: &Request, f: &LineFacts) -> Vec<Class> {
     let p = &rules.permissions;
-    let cd_inside = Scope::of(req)
+    let cd_inside = facts::scope_of(req)
         .map(|s| s.check(f).cd_inside)
         .unwrap_or_default();
     let class = |i: usize| {
@@ -617,19 +617,19 @@ fn ceilings(
         return typed;
     }
     // 7i, not in automatic mode: a terminal word, a written path.
-    let scope = Scope::of(req);
+    let scope = facts::scope_of(req);
     if !automatic {
         if let (Some(f), Some(s)) = (line, &scope) {
             if let Some(outside) = s.check(f).outside {
                 return Some((Reason::CeilingScope, phrases::outside_scope(&outside)));
             }
         }
-        if let Some(path) = protected::write_file_outside(req) {
+        if let Some(path) = facts::write_file_outside(req) {
             return Some((Reason::CeilingScope, phrases::outside_scope(&path)));
         }
     }
     // 7j, in every mode.
-    if let Some(path) = protected::write_file_protected(req) {
+    if let Some(path) = facts::write_file_protected(req) {
         let phrase = phrases::protected_path(&path);
         return Some((Reason::CeilingProtectedPath, phrase));
     }

@@ -19,6 +19,9 @@
 //! - the analyzer renders every output format, and the JSON ones parse;
 //! - compiled ≡ reference on the whole decision, message included.
 
+#[path = "reading.rs"]
+mod reading;
+
 use arbitrary::{Arbitrary, Unstructured};
 use permc_compiler::artifact::{self, SourceHashes};
 use permc_compiler::compile;
@@ -35,23 +38,11 @@ fn text(data: &[u8]) -> std::borrow::Cow<'_, str> {
     String::from_utf8_lossy(data)
 }
 
-/// Shell reader (SPEC §4): never panics; `read` and `read_detailed` agree;
-/// the fast path reads a line exactly as the general reader does, when it
-/// reads it; the facts of the line (wrappers, built-ins, ceilings) never
-/// panic; and reading and deciding stay linear (see [`linear_time`]).
+/// Shell reader (SPEC §4): what [`reading::reading`] holds (no panic, the
+/// readers agree, the facts read), and reading and deciding stay linear
+/// (see [`linear_time`]).
 pub fn shell(data: &[u8]) {
-    let src = text(data);
-    let line = shell::read(&src);
-    if let Some(simple) = shell::read_simple(&src) {
-        assert_eq!(simple, shell::read_general(&src), "fast path differs");
-    }
-    let detailed = shell::read_detailed(&src);
-    assert_eq!(line.segments.len(), detailed.segments.len());
-    assert_eq!(line.unparsed, detailed.unparsed);
-    for (s, d) in line.segments.iter().zip(&detailed.segments) {
-        assert_eq!(s.words.len(), d.words.len());
-    }
-    let _ = LineFacts::of(&src);
+    reading::reading(&text(data));
     linear_time(data);
 }
 

@@ -1,6 +1,7 @@
 //! permc-grammar: the readers of permc.
 //!
-//! - [`shell`]: command lines → segments of words (SPEC §4);
+//! - [`shell`]: command lines → segments of words (SPEC §4), permc-shell's
+//!   reader re-exported;
 //! - [`pattern`]: `Label(content)` patterns and token-prefix matching (SPEC §3);
 //! - [`rules`]: permissions.json and autonomy.json with spans (SPEC §2);
 //! - [`action`]: the vocabulary of SPEC §1 (action types, roles, modes);
@@ -26,7 +27,9 @@ pub mod json;
 pub mod pattern;
 pub mod printable;
 pub mod rules;
-pub mod shell;
+/// The shell reader, from permc-shell (SPEC §4): here because patterns
+/// are read with it.
+pub use permc_shell::reader as shell;
 
 pub use action::{ActionType, Policy, Role};
 pub use diagnostic::{Diagnostic, Severity};

@@ -93,60 +93,6 @@ pub fn glob_token(glob: &str, t: &PatToken) -> bool {
     }
 }
 
-/// May this run be a built-in deny (SPEC §5.2) for some values of its
-/// unknown words? Only when it holds an unknown word: `rm` (or an unknown
-/// verb) with recursive, force and a root operand each given by a known
-/// word or by an unknown one (one token inside double quotes gives one of
-/// them, the options counting as one: `-rf`; an unquoted one gives all).
-pub fn possible_builtin(words: &[String], known: &[Known]) -> bool {
-    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
-    if words.is_empty() || (0..words.len()).all(|i| k(i) == Known::Exact) {
-        return false;
-    }
-    let rest_from = match k(0) {
-        Known::AnyTokens => return true,
-        Known::OneToken => 1,
-        Known::Glob if super::glob::glob_matches(&words[0], "rm") => 1,
-        Known::Exact if words[0] == "rm" => 1,
-        Known::Exact | Known::Glob => return false,
-    };
-    let (mut recursive, mut force, mut root) = (false, false, false);
-    let (mut one, mut any) = (0usize, false);
-    let mut options_done = false;
-    for (i, w) in words.iter().enumerate().skip(rest_from) {
-        match k(i) {
-            Known::AnyTokens => any = true,
-            Known::OneToken => one += 1,
-            // A glob that may be an option may be `-rf` (`rm -r? /`); its
-            // text may be a root operand (`/*`), never `/` itself.
-            Known::Glob if !options_done && super::glob::glob_may_start(w, "-") => {
-                recursive = true;
-                force = true;
-            }
-            Known::Glob => root |= super::root_operand(w).is_some(),
-            Known::Exact => {
-                if !options_done && w == "--" {
-                    options_done = true;
-                } else if !options_done && w.starts_with("--") {
-                    let (r, f) = super::rm_long(w);
-                    recursive |= r;
-                    force |= f;
-                } else if !options_done && w.starts_with('-') && w != "-" {
-                    recursive |= w.contains('r') || w.contains('R');
-                    force |= w.contains('f');
-                } else {
-                    root |= super::root_operand(w).is_some();
-                }
-            }
-        }
-    }
-    if any {
-        return true;
-    }
-    let needed = usize::from(!(recursive && force)) + usize::from(!root);
-    needed <= one
-}
-
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -181,27 +127,6 @@ mod tests {
         ] {
             let (w, k) = read(cmd);
             assert_eq!(hit(&push, &w, &k), want, "{cmd}");
-        }
-    }
-
-    #[test]
-    fn possible_builtins() {
-        for (cmd, want) in [
-            ("rm -rf $X", true),
-            ("rm -rf \"$X\"", true),
-            ("rm -f \"$X\"", false),
-            ("rm -f $X", true),
-            ("rm $O /", true),
-            ("rm \"$O\" /", true),
-            ("rm \"$O\" x", false),
-            ("\"$RM\" -rf /", true),
-            ("\"$G\"", false),
-            ("$G push", true),
-            ("ls $X", false),
-            ("rm -rf x", false),
-        ] {
-            let (w, k) = read(cmd);
-            assert_eq!(possible_builtin(&w, &k), want, "{cmd}");
         }
     }
 }

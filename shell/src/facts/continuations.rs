@@ -11,7 +11,7 @@
 //! option word (§4.4 item 4) count as mutating: fail closed.
 
 use super::glob::Glob;
-use permc_grammar::shell::Known;
+use crate::reader::Known;
 
 /// What the words after a command's name do.
 #[derive(Debug, Clone, Copy)]
@@ -682,7 +682,7 @@ mod tests {
     use super::*;
 
     fn at(cmd: &str) -> Option<usize> {
-        let l = permc_grammar::shell::read(cmd);
+        let l = crate::reader::read(cmd);
         let s = &l.segments[0];
         mutating_from(&s.words, &s.known)
     }

@@ -10,7 +10,7 @@
 //! and [`collect_runs`] reads past them.
 
 use super::{basename, is_assignment, LineFacts, RunData, MAX_INNER_DEPTH};
-use permc_grammar::shell::{self, Known};
+use crate::reader::{self, Known};
 
 /// How a wrapper treats the words after its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -2136,7 +2136,7 @@ pub(crate) fn inner_line(src: &str, seg: usize, depth: usize, facts: &mut LineFa
         facts.unparsed_because("commands nest more than 8 levels deep".to_string());
         return;
     }
-    let line = shell::read(src);
+    let line = reader::read(src);
     if line.is_unparsed() {
         let why: Vec<&str> = line.unparsed.iter().map(|u| u.describe()).collect();
         facts.unparsed_because(format!(

@@ -26,8 +26,8 @@ pub fn markdown() -> String {
     let mut o = String::new();
     o.push_str(
         "# What permc knows about commands\n\n\
-         Generated from the catalogue's rows (`core/src/facts/`) by \
-         `permc_core::facts::catalogue_doc`; `tests/commands_doc.rs` keeps it \
+         Generated from the catalogue's rows (`shell/src/facts/`) by \
+         `permc_shell::facts::catalogue_doc`; `tests/commands_doc.rs` keeps it \
          current (`PERMC_BLESS=1 cargo test --test commands_doc` rewrites it). \
          Every reader — the decision, always-allow, the analyzer and this page — \
          reads the same rows (SPEC §4.3). The rows describe bash 5.2, git 2.47, \

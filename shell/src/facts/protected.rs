@@ -27,10 +27,8 @@
 use super::glob::glob_matches;
 use super::scope::values;
 use super::wrappers::git_config_reads;
-use super::{basename, normalize, resolve, verb_index, LineFacts, Scope, DEV_FILES};
-use crate::request::{ExecutionMode, Request};
-use permc_grammar::shell::{Known, Redirect};
-use permc_grammar::ActionType;
+use super::{basename, normalize, resolve, verb_index, LineFacts, Scope};
+use crate::reader::{Known, Redirect};
 
 /// The rule files: protected in the project root (SPEC §6.4), and by
 /// name wherever a literal word points.
@@ -109,7 +107,7 @@ struct Here<'s> {
 
 /// Does a word hold a `.git` component, or a glob component that could be
 /// one?
-fn names_git(t: &str, glob: bool) -> bool {
+pub fn names_git(t: &str, glob: bool) -> bool {
     t.split('/')
         .any(|c| c.eq_ignore_ascii_case(".git") || (glob && has_glob(c) && could_be(c, ".git")))
 }
@@ -408,69 +406,6 @@ pub fn protected_path(facts: &LineFacts, scope: &Scope<'_>) -> Option<String> {
         }
     }
     None
-}
-
-/// The `path` of a write_file request placed as SPEC §10.1 and §6.4 say:
-/// absolute, or resolved against the cwd (else the scope root), then
-/// translated like the cwd (§6.2) and normalized; `Err` with the path as
-/// given when it starts with `~` (outside, its place unknown). `None`
-/// for any other request.
-fn written_path(req: &Request) -> Option<Result<String, &str>> {
-    if req.action.kind != ActionType::WriteFile {
-        return None;
-    }
-    let path = req.action.path.as_deref()?;
-    if path.starts_with('~') {
-        return Some(Err(path));
-    }
-    let raw_root = req.context.project_scope_root.as_deref()?;
-    let root = normalize(raw_root);
-    let base = match req.action.cwd.as_deref() {
-        Some(c) if !c.is_empty() => c,
-        _ => &root,
-    };
-    let host = resolve(base, path);
-    let in_container = matches!(
-        req.context.execution_mode,
-        ExecutionMode::Container | ExecutionMode::Mounted
-    ) && req.context.container_running;
-    if !in_container {
-        return Some(Ok(host));
-    }
-    let rest = if root == "/" {
-        Some(&host[..])
-    } else {
-        host.strip_prefix(&root[..])
-            .filter(|r| r.is_empty() || r.starts_with('/'))
-    };
-    Some(Ok(match rest {
-        Some(r) => ["/work", r].concat(),
-        None => host,
-    }))
-}
-
-/// A write_file `path` outside the scope (SPEC §5.3 7i, §10.1): the path
-/// as given.
-pub fn write_file_outside(req: &Request) -> Option<String> {
-    let shown = req.action.path.as_deref()?;
-    match written_path(req)? {
-        Err(_) => Some(shown.to_string()),
-        Ok(p) => {
-            let scope = Scope::of(req)?;
-            (!scope.contains(&p) && !DEV_FILES.contains(&p.as_str())).then(|| shown.to_string())
-        }
-    }
-}
-
-/// A write_file `path` that is protected (SPEC §5.3 7j, §6.4): it has a
-/// `.git` component (as given or placed) or its last component is a
-/// protected name; the path as given.
-pub fn write_file_protected(req: &Request) -> Option<String> {
-    let shown = req.action.path.as_deref()?;
-    let placed = written_path(req)?.ok()?;
-    let last = placed.rsplit('/').next().unwrap_or("");
-    (names_git(shown, false) || names_git(&placed, false) || protected_name(last))
-        .then(|| shown.to_string())
 }
 
 /// One segment: its redirections, its runs' git configuration, its words.

@@ -49,8 +49,8 @@
 //!
 //! The test is skipped, with a message, only when no `bash` is found.
 
-use permc_core::facts::glob;
-use permc_grammar::shell;
+use permc_shell::facts::glob;
+use permc_shell::reader as shell;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

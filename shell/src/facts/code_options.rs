@@ -9,7 +9,7 @@
 //! verbs are stopped by their shape before any compare.
 
 use super::wrappers::short;
-use permc_grammar::shell::Known;
+use crate::reader::Known;
 
 /// How an option of a row is spelled.
 #[derive(Clone, Copy)]

@@ -21,7 +21,7 @@
 //! the shell anywhere. Fail closed, and O(1) per move.
 
 use super::{skip_options, verb_index, LineFacts, Scope, DEV_FILES};
-use permc_grammar::shell::{CommandLine, Known, Segment};
+use crate::reader::{CommandLine, Known, Segment};
 
 /// The scope reading of a command line (SPEC §6.2).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -838,16 +838,15 @@ impl Scope<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::request::Request;
+    use crate::facts::Place;
 
     /// The first word outside, in runner mode under `root`.
     fn outside(cmd: &str, root: &str) -> Option<String> {
-        let req = Request::from_value(&serde_json::json!({
-            "action": {"type": "terminal", "command": cmd},
-            "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": root},
-        }))
-        .expect("request");
-        let scope = Scope::of(&req).expect("scope");
+        let scope = Scope::at(Place {
+            root: Some(root),
+            ..Place::default()
+        })
+        .expect("scope");
         scope.check(&LineFacts::of(cmd)).outside
     }
 
@@ -873,17 +872,12 @@ mod tests {
             container in proptest::bool::ANY,
         ) {
             let cmd = words.join(" ");
-            let req = Request::from_value(&serde_json::json!({
-                "action": {"type": "terminal", "command": cmd, "cwd": cwd},
-                "context": {
-                    "role": "developer",
-                    "executionMode": if container { "container" } else { "runner" },
-                    "containerRunning": container,
-                    "projectScopeRoot": "/p",
-                },
-            }))
-            .expect("request");
-            let scope = Scope::of(&req).expect("scope");
+            let scope = Scope::at(Place {
+                root: Some("/p"),
+                cwd: Some(cwd),
+                in_container: container,
+            })
+            .expect("scope");
             let facts = LineFacts::of(&cmd);
             let mut start = ScopeReport::default();
             if !scope.contains(&scope.cwd) {
@@ -906,7 +900,7 @@ mod tests {
     fn joints_read_the_operator_before_each_top_level_segment() {
         use Joint::*;
         let cmd = "cd x && a; b || c | d |& e\nf & g;h";
-        let line = permc_grammar::shell::read(cmd);
+        let line = crate::reader::read(cmd);
         let all = |j: &Joints| {
             (0..line.segments.len())
                 .map(|i| j.get(i))
@@ -918,7 +912,7 @@ mod tests {
         );
         // An escaped `&` is no `&&`; nested segments are never placed.
         let cmd = "a \\&& b; (c && d) && e $(f && g)";
-        let line = permc_grammar::shell::read(cmd);
+        let line = crate::reader::read(cmd);
         let j = joints(cmd, &line);
         let words: Vec<_> = line.segments.iter().map(|s| s.words[0].as_str()).collect();
         assert_eq!(words, ["a", "b", "c", "d", "e", "f", "g"]);
@@ -945,7 +939,7 @@ mod tests {
             .map(|i| format!("a{i}"))
             .collect::<Vec<_>>()
             .join(" && ");
-        let line = permc_grammar::shell::read(&cmd);
+        let line = crate::reader::read(&cmd);
         let j = joints(&cmd, &line);
         assert_eq!(j.get(0), List);
         assert!((1..70).all(|i| j.get(i) == And));
@@ -991,13 +985,12 @@ mod tests {
 
     #[test]
     fn only_cd_is_cd_in_scope() {
-        let req = Request::from_value(&serde_json::json!({
-            "action": {"type": "terminal", "command": "pushd src; cd src; X=1 cd src"},
-            "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": "/p"},
-        }))
-        .expect("request");
-        let f = LineFacts::of(req.action.command.as_deref().unwrap_or(""));
-        let r = Scope::of(&req).expect("scope").check(&f);
+        let f = LineFacts::of("pushd src; cd src; X=1 cd src");
+        let place = Place {
+            root: Some("/p"),
+            ..Place::default()
+        };
+        let r = Scope::at(place).expect("scope").check(&f);
         assert_eq!(r.cd_inside, [false, true, true]);
     }
 

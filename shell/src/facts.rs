@@ -1,0 +1,2841 @@
+//! What a command line really does: the facts both engines read off a
+//! request, independent of the rules (SPEC §4.3, §5.2, §6.1, §6.2).
+//!
+//! These are the spec's tables and per-request readings. They depend only
+//! on the request, never on the number of rules, so the reference
+//! interpreter and the compiled engine share them; the analyzer reads the
+//! same tables ([`EXTERNAL_EFFECT`], [`PRIVILEGED`], [`BUILTIN_DENY`]).
+
+use crate::reader::{self, CommandLine, Known, Unparsed};
+use std::borrow::Cow;
+
+pub mod catalogue;
+pub mod catalogue_doc;
+pub(crate) mod code_options;
+pub mod continuations;
+pub mod glob;
+pub mod protected;
+mod scope;
+pub(crate) mod wrappers;
+
+pub use scope::ScopeReport;
+
+/// The external-effect table (SPEC §6.1): a segment whose real words start
+/// with one of these, token by token, has an effect outside the machine.
+pub const EXTERNAL_EFFECT: &[&[&str]] = &[
+    &["git", "push"],
+    &["git", "merge"],
+    &["git", "remote", "add"],
+    &["git", "remote", "set-url"],
+    &["git", "send-pack"],
+    &["git", "subtree", "push"],
+    &["git", "p4", "submit"],
+    &["git", "svn", "dcommit"],
+    // [round 3] It merges what others pushed; `git fetch` stays readable.
+    &["git", "pull"],
+    &["git", "http-push"],
+    &["git", "send-email"],
+    // They change where pushes go.
+    &["git", "remote", "rename"],
+    &["git", "remote", "remove"],
+    &["git", "remote", "rm"],
+    &["git", "remote", "set-head"],
+    &["git", "remote", "set-branches"],
+    &["git", "lfs", "push"],
+    &["gh", "pr", "create"],
+    &["gh", "pr", "merge"],
+    &["gh", "release", "create"],
+    &["gh", "workflow", "run"],
+    &["gh", "repo", "create"],
+    &["gh", "repo", "delete"],
+    &["gh", "repo", "edit"],
+    &["gh", "repo", "rename"],
+    &["gh", "repo", "archive"],
+    &["gh", "repo", "fork"],
+    &["gh", "repo", "sync"],
+    &["gh", "issue", "create"],
+    &["gh", "issue", "close"],
+    &["gh", "issue", "comment"],
+    &["gh", "issue", "edit"],
+    &["gh", "issue", "delete"],
+    &["gh", "pr", "comment"],
+    &["gh", "pr", "review"],
+    &["gh", "pr", "close"],
+    &["gh", "pr", "edit"],
+    &["gh", "pr", "ready"],
+    &["gh", "secret", "set"],
+    &["gh", "secret", "delete"],
+    &["gh", "variable", "set"],
+    &["gh", "variable", "delete"],
+    &["gh", "release", "upload"],
+    &["gh", "release", "delete"],
+    &["gh", "release", "edit"],
+    &["gh", "run", "rerun"],
+    &["gh", "run", "cancel"],
+    &["gh", "gist", "create"],
+    &["gh", "label", "create"],
+    &["gh", "label", "edit"],
+    &["gh", "label", "delete"],
+    &["glab", "mr", "create"],
+    &["glab", "mr", "merge"],
+    &["glab", "release", "create"],
+    &["glab", "ci", "run"],
+    &["glab", "repo", "create"],
+    &["glab", "repo", "delete"],
+    &["glab", "repo", "fork"],
+    &["glab", "repo", "archive"],
+    &["glab", "issue", "create"],
+    &["glab", "issue", "close"],
+    &["glab", "issue", "note"],
+    &["glab", "issue", "update"],
+    &["glab", "issue", "delete"],
+    &["glab", "mr", "note"],
+    &["glab", "mr", "close"],
+    &["glab", "mr", "update"],
+    &["glab", "mr", "approve"],
+    &["glab", "release", "upload"],
+    &["glab", "release", "delete"],
+    &["glab", "ci", "retry"],
+    &["glab", "ci", "cancel"],
+    &["glab", "variable", "set"],
+    &["glab", "variable", "update"],
+    &["glab", "variable", "delete"],
+    &["glab", "label", "create"],
+    &["kubectl", "apply"],
+    &["kubectl", "create"],
+    &["kubectl", "delete"],
+    &["kubectl", "patch"],
+    &["kubectl", "replace"],
+    &["kubectl", "rollout"],
+    &["kubectl", "scale"],
+    &["kubectl", "set"],
+    &["kubectl", "label"],
+    &["kubectl", "annotate"],
+    &["kubectl", "edit"],
+    &["kubectl", "drain"],
+    &["kubectl", "cordon"],
+    &["kubectl", "uncordon"],
+    &["kubectl", "taint"],
+    &["kubectl", "cp"],
+    &["kubectl", "expose"],
+    &["kubectl", "autoscale"],
+    // They act in the cluster.
+    &["kubectl", "exec"],
+    &["kubectl", "run"],
+    &["kubectl", "debug"],
+    &["kubectl", "attach"],
+    &["kubectl", "port-forward"],
+    &["helm", "install"],
+    &["helm", "upgrade"],
+    &["helm", "uninstall"],
+    &["helm", "rollback"],
+    &["terraform", "apply"],
+    &["terraform", "destroy"],
+    &["terraform", "import"],
+    &["terraform", "taint"],
+    &["terraform", "untaint"],
+    &["terraform", "state", "rm"],
+    &["terraform", "state", "mv"],
+    &["terraform", "state", "push"],
+    &["docker", "push"],
+    &["docker", "image", "push"],
+    // A token that is an option: the option anywhere after the words
+    // before it.
+    &["docker", "buildx", "build", "--push"],
+    &["docker", "build", "--push"],
+    &["docker", "compose", "push"],
+    &["podman", "push"],
+    &["podman", "image", "push"],
+    &["npm", "publish"],
+    &["npm", "unpublish"],
+    &["npm", "deprecate"],
+    &["npm", "dist-tag", "add"],
+    &["npm", "owner"],
+    &["npm", "access"],
+    &["pnpm", "publish"],
+    &["yarn", "publish"],
+    &["yarn", "npm", "publish"],
+    &["cargo", "publish"],
+    &["cargo", "yank"],
+    &["cargo", "owner"],
+    &["twine", "upload"],
+    &["gem", "push"],
+    &["gem", "yank"],
+    &["gem", "owner"],
+    // Hosting CLIs.
+    &["vercel"],
+    &["heroku"],
+    &["netlify", "deploy"],
+    &["fly", "deploy"],
+    &["flyctl", "deploy"],
+    &["firebase", "deploy"],
+    &["wrangler", "deploy"],
+    &["wrangler", "publish"],
+];
+
+/// Privileged verbs (SPEC §5 step 7b, with the [hardening] additions).
+pub const PRIVILEGED: &[&str] = &[
+    "sudo", "doas", "su", "pkexec", "run0", // [round 3]
+    "sudoedit", "sudo-rs", "ksu", "please", "dzdo", "pbrun", "gosu", "su-exec", "calife", "super",
+    "capsh", "setpriv",
+];
+
+/// May `verb` be [`PRIVILEGED`]? Most verbs are stopped before a compare
+/// by the table's shapes (first byte, last byte, length), derived from it.
+pub(crate) fn may_be_privileged(verb: &str) -> bool {
+    has_shape(&PRIVILEGED_SHAPES, verb)
+}
+
+/// The shapes of [`PRIVILEGED`]'s verbs.
+const PRIVILEGED_SHAPES: Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < PRIVILEGED.len() {
+        mark_shape(&mut t, PRIVILEGED[i]);
+        i += 1;
+    }
+    t
+};
+
+/// The built-in deny patterns (SPEC §5.2).
+pub const BUILTIN_DENY: &[&str] = &[
+    "Terminal(rm -rf /)",
+    "Terminal(rm -rf /*)",
+    "Terminal(rm -fr /)",
+];
+
+/// Git's global options that take a value as the next word (SPEC §6.1).
+const GIT_VALUE_OPTIONS: &[&str] = &[
+    "-C",
+    "-c",
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "--config-env",
+];
+
+/// The devices through which bash opens a network connection, with the
+/// external-effect entry each stands for (SPEC §6.1, round 3).
+const NETWORK_DEVICES: [(&str, &[&str]); 2] = [
+    ("/dev/tcp/", &["> /dev/tcp/…"]),
+    ("/dev/udp/", &["> /dev/udp/…"]),
+];
+
+/// Words that never count as outside the scope (SPEC §6.2), exactly.
+pub const DEV_FILES: &[&str] = &["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"];
+
+/// Protected merge targets (SPEC §5 step 7e).
+pub const PROTECTED_BRANCHES: &[&str] = &["dev", "qa", "rc", "main"];
+
+/// Inner command lines (`sh -c`, `eval`, `env -S`) nest at most this deep.
+const MAX_INNER_DEPTH: usize = 8;
+
+/// One command a segment really runs, read past wrappers (SPEC §4.3): a
+/// view into [`LineFacts`], which keeps the words once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Run<'f> {
+    /// The words from the real verb on; the verb by its last path component.
+    pub words: &'f [String],
+    /// What is known of each word (SPEC §4.4), same length as `words`.
+    pub known: &'f [Known],
+    /// A privileged wrapper (`sudo`, `doas`) was read past, or the verb is
+    /// privileged itself.
+    pub privileged: bool,
+    /// The privileged verb, when there is one (`sudo`, `su`…).
+    pub privileged_via: Option<&'static str>,
+    /// The index in `line.segments` of the segment this run comes from.
+    pub segment: usize,
+    /// The words differ from the segment's own (something was read past).
+    pub read_past: bool,
+    /// A guess, for denies only (SPEC §4.3, round 3): what may run behind
+    /// shell keywords or a launcher permc does not place, in a line that
+    /// is unparsed already. The ceilings' tables do not read it.
+    pub guessed: bool,
+    /// Another run's canonical form (SPEC §4.3 round 3: global options
+    /// skipped, aliases resolved), for deny and ask.
+    pub canonical: bool,
+}
+
+/// A run as [`LineFacts`] keeps it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct RunData {
+    /// The run's words and what is known of them; `None` when they are
+    /// the segment's own, as the reader gave them (most runs: nothing read
+    /// past, the verb without a `/`), so they are not copied.
+    pub(crate) words: Option<(Vec<String>, Vec<Known>)>,
+    pub(crate) privileged: bool,
+    pub(crate) privileged_via: Option<&'static str>,
+    pub(crate) segment: usize,
+    pub(crate) read_past: bool,
+    pub(crate) guessed: bool,
+    pub(crate) canonical: bool,
+}
+
+/// The facts of one terminal command line.
+#[derive(Debug, Clone, Default)]
+pub struct LineFacts {
+    /// The line as read (SPEC §4).
+    pub line: CommandLine,
+    /// Every real command: one per segment, plus those of inner lines,
+    /// `find -exec` and `xargs` ([`LineFacts::runs`] shows them).
+    runs: Vec<RunData>,
+    /// Inner command lines (`bash -c '…'`, `eval`…) with the index of the
+    /// segment that runs them, checked for scope too.
+    pub inner_lines: Vec<(usize, CommandLine)>,
+    /// The line, or what it runs, is unparsed (SPEC §4.2, §4.3, §4.4).
+    pub unparsed: bool,
+    /// Why, beyond the reader's conditions: a sentence each, naming the
+    /// word (`` `$G` is expanded by the shell… ``).
+    pub unparsed_why: Vec<String>,
+    /// Segments holding a word whose text comes from an expansion.
+    pub has_unknown: bool,
+    /// Commands a segment's program runs given as argv (SPEC §4.3 round 3:
+    /// `find -exec CMD ;`, `xargs CMD`, `npx CMD`, `uv run CMD`…): `(segment,
+    /// start, end)`, the words `segment.words[start..end]` as written. Such
+    /// a run is a segment for allow too: the segment is covered only when
+    /// each of its runs is ([`LineFacts::given_runs`]). Empty on most lines.
+    pub given: Vec<(usize, usize, usize)>,
+    /// `runs[run_start[i]..run_start[i + 1]]` are the runs of segment `i`
+    /// (the runs are kept in segment order), so reading a segment's runs
+    /// costs their number, not every run of the line: a decision stays
+    /// linear in the line however many segments it holds. Empty when
+    /// `aligned` (or for one segment).
+    run_start: Vec<usize>,
+    /// Run `i` is segment `i`'s only run, for every segment (most lines):
+    /// the runs index themselves.
+    aligned: bool,
+    /// How each segment is joined to the one before (`&&`, `;`…), for the
+    /// scope's `cd` (SPEC §6.2).
+    pub(crate) joints: scope::Joints,
+    /// Runs read now are guesses ([`Run::guessed`]).
+    pub(crate) guessing: bool,
+    /// The reasons of `unparsed_why`, to keep them unique in O(1) each: a
+    /// line of many distinct expansions (`$a1;$a2;…`) has as many reasons.
+    /// Built past [`FEW_REASONS`] (a scan finds repeats among fewer), so
+    /// a line without reasons neither builds nor drops a set. Boxed: 8
+    /// bytes in the facts, not 48, for a set most lines never build.
+    #[allow(clippy::box_collection)]
+    unparsed_seen: Option<Box<std::collections::HashSet<String>>>,
+}
+
+/// Shell variables whose text bash runs as commands, or that change what a
+/// command word runs, with why: set by an assignment, `read`, `export`,
+/// `declare`, an array element…, or read by a prompt. A line with a word
+/// that names one (after quote removal, in any segment or inner line) is
+/// unparsed (SPEC §4.3: text evaluated as code), as `CDPATH` makes a `cd`
+/// unknowable (§6.2). `PS4` is expanded, command substitutions and all,
+/// before each command bash traces (`set -x`, `bash -x`), also in `bash
+/// -c`; the others in an interactive shell, or, for the two tables, when
+/// aliases are expanded or a name is run.
+const CODE_VARIABLES: &[(&str, &str)] = &[
+    (
+        "PS4",
+        "`PS4` is expanded as a prompt before each command bash traces (`set -x`), which runs the commands in it",
+    ),
+    (
+        "PROMPT_COMMAND",
+        "`PROMPT_COMMAND` is run as commands by an interactive shell before each prompt",
+    ),
+    (
+        "PS0",
+        "`PS0` is expanded as a prompt by an interactive shell, which runs the commands in it",
+    ),
+    (
+        "PS1",
+        "`PS1` is expanded as a prompt by an interactive shell, which runs the commands in it",
+    ),
+    (
+        "PS2",
+        "`PS2` is expanded as a prompt by an interactive shell, which runs the commands in it",
+    ),
+    (
+        "BASH_ALIASES",
+        "`BASH_ALIASES` defines aliases: permc cannot know what a later command word runs",
+    ),
+    (
+        "GIT_CONFIG",
+        "`GIT_CONFIG…` gives git configuration (aliases, commands) permc cannot read, as `git -c` does",
+    ),
+    (
+        "GIT_EXEC_PATH",
+        "`GIT_EXEC_PATH` sets where git finds its commands, as `git --exec-path` does",
+    ),
+    (
+        "GIT_EXTERNAL_DIFF",
+        "`GIT_EXTERNAL_DIFF` names a command git runs for diffs",
+    ),
+    (
+        "GIT_SSH",
+        "`GIT_SSH`/`GIT_SSH_COMMAND` names a command git runs to reach a remote",
+    ),
+    (
+        "GIT_ASKPASS",
+        "`GIT_ASKPASS` names a command git runs for credentials",
+    ),
+    (
+        "GIT_PROXY_COMMAND",
+        "`GIT_PROXY_COMMAND` names a command git runs to connect",
+    ),
+    (
+        "LESSOPEN",
+        "`LESSOPEN` names a command `less` runs on each file it opens",
+    ),
+    (
+        "LESSCLOSE",
+        "`LESSCLOSE` names a command `less` runs on each file it closes",
+    ),
+    (
+        "BASH_CMDS",
+        "`BASH_CMDS` sets the file a command name runs: permc cannot know what that name runs",
+    ),
+    (
+        "BASH_ENV",
+        "`BASH_ENV` names a file a non-interactive bash runs first (`<(…)` makes its text a command's output)",
+    ),
+    (
+        "GIT_TEMPLATE_DIR",
+        "`GIT_TEMPLATE_DIR` gives the hooks git copies into the repositories it makes, which later git commands run",
+    ),
+    (
+        "SSH_ASKPASS",
+        "`SSH_ASKPASS` names a command ssh runs for a passphrase",
+    ),
+];
+
+/// The reason of the first word of `line` or its inner lines naming one of
+/// [`CODE_VARIABLES`]. A name is assigned or read by a word it begins
+/// (`PS4=…`, `PS4+=…`, `BASH_CMDS[x]=…`, `read PS4`, `export PS4`), or
+/// inside an expansion (`${PS4:=…}`, an unknown word): an exact word is
+/// read only when it starts with the first letter of a name, so a typical
+/// word costs one comparison. Then [`COMMAND_VARIABLES`], unless set to
+/// one of [`HARMLESS_COMMANDS`].
+fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&'static str> {
+    for l in std::iter::once(line).chain(inner.iter().map(|(_, l)| l)) {
+        for s in &l.segments {
+            for (w, k) in s.words.iter().zip(&s.known) {
+                let exact = !k.is_unknown();
+                if exact
+                    && !(may_start_with_a_name(w.as_bytes())
+                        // A lowercase first letter only for `npm_config_…`.
+                        && (w.as_bytes()[0].is_ascii_uppercase() || w.starts_with("npm_")))
+                {
+                    continue;
+                }
+                if let Some(why) = variable_named(w, exact, assigns_names(&s.words)) {
+                    return Some(why);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Does a segment run a builtin that assigns the names in its operands
+/// (`read HOME`, `declare -n r=HOME` aside)?
+fn assigns_names(words: &[String]) -> bool {
+    words.first().is_some_and(|v| {
+        matches!(
+            v.as_str(),
+            "read"
+                | "mapfile"
+                | "readarray"
+                | "printf"
+                | "getopts"
+                | "wait"
+                | "declare"
+                | "typeset"
+                | "local"
+        )
+    })
+}
+
+/// May word `w` start with a name of the variables' tables, by its first
+/// two bytes ([`NAME_SECOND_BYTES`]): `HEAD~1` and `TODO` are stopped
+/// before any compare.
+fn may_start_with_a_name(w: &[u8]) -> bool {
+    match w {
+        [f, s, ..] => NAME_SECOND_BYTES[usize::from(*f)] >> (s & 31) & 1 == 1,
+        _ => false,
+    }
+}
+
+/// Per first byte of a variable's name, a bit per second byte (mod 32),
+/// from the tables themselves.
+const NAME_SECOND_BYTES: [u32; 256] = {
+    const fn mark(t: &mut [u32; 256], name: &str) {
+        let b = name.as_bytes();
+        t[b[0] as usize] |= 1 << (b[1] & 31);
+    }
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < CODE_VARIABLES.len() {
+        mark(&mut t, CODE_VARIABLES[i].0);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < COMMAND_VARIABLES.len() {
+        mark(&mut t, COMMAND_VARIABLES[i].0);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < SETTING_VARIABLES.len() {
+        mark(&mut t, SETTING_VARIABLES[i].0);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < VARIABLE_FAMILIES.len() {
+        mark(&mut t, VARIABLE_FAMILIES[i].0);
+        i += 1;
+    }
+    t
+};
+
+/// Variables that make a program run code it reads from a file or from
+/// their value (SPEC §4.3 [round 3]): `HOME` and `XDG_CONFIG_HOME` say
+/// where tools read their configuration (`~/.gitconfig` names commands),
+/// the others name a compiler wrapper, a runner, options or a library a
+/// program loads. Unlike [`CODE_VARIABLES`], expanding one is not naming
+/// it (`cat $HOME/x`): only an assignment is, a word's (`HOME=.`, `export
+/// HOME`) or an expansion's (`${HOME:=…}`).
+const SETTING_VARIABLES: &[(&str, &str)] = &[
+    ("HOME", "`HOME` says where programs read their configuration, which can name commands they run (`~/.gitconfig`)"),
+    ("XDG_CONFIG_HOME", "`XDG_CONFIG_HOME` says where programs read their configuration, which can name commands they run"),
+    ("GIT_DIR", "`GIT_DIR` points git at another repository, whose configuration can name commands git runs"),
+    ("RUSTC_WRAPPER", "`RUSTC_WRAPPER` names a program cargo runs in place of the compiler"),
+    ("RUSTC_WORKSPACE_WRAPPER", "`RUSTC_WORKSPACE_WRAPPER` names a program cargo runs in place of the compiler"),
+    ("RUSTC", "`RUSTC` names the program cargo runs as the compiler"),
+    ("RUSTDOC", "`RUSTDOC` names the program cargo runs as rustdoc"),
+    ("CARGO_BUILD_RUSTC_WRAPPER", "`CARGO_BUILD_RUSTC_WRAPPER` names a program cargo runs in place of the compiler"),
+    ("CARGO_BUILD_RUSTC", "`CARGO_BUILD_RUSTC` names the program cargo runs as the compiler"),
+    ("CARGO_HOME", "`CARGO_HOME` says where cargo reads its configuration, which can name runners and wrappers"),
+    ("GOFLAGS", "`GOFLAGS` gives the go command options, `-exec` and `-toolexec` among them"),
+    ("NODE_OPTIONS", "`NODE_OPTIONS` gives node options, `--require` and `--import` among them, which load code"),
+    ("LD_PRELOAD", "`LD_PRELOAD` loads a library's code into every program run"),
+    ("LD_AUDIT", "`LD_AUDIT` loads a library's code into every program run"),
+    ("PYTHONSTARTUP", "`PYTHONSTARTUP` names a file python runs first"),
+    ("PERL5OPT", "`PERL5OPT` gives perl options, `-M` among them, which load code"),
+    ("RUBYOPT", "`RUBYOPT` gives ruby options, `-r` among them, which load code"),
+    ("MAKEFLAGS", "`MAKEFLAGS` gives make options and variables, `--eval` and `SHELL` among them"),
+    ("DOCKER_HOST", "`DOCKER_HOST` sends docker's commands to another machine's daemon"),
+    ("DOCKER_CONTEXT", "`DOCKER_CONTEXT` sends docker's commands to another daemon"),
+    ("CONTAINER_HOST", "`CONTAINER_HOST` sends podman's commands to another machine's service"),
+    ("ENV", "`ENV` names a file an interactive or POSIX shell runs first"),
+];
+
+/// Families of [`SETTING_VARIABLES`]: a name with this prefix and suffix
+/// (`CARGO_TARGET_<triple>_RUNNER`, `NPM_CONFIG_<key>`, read as
+/// [`SETTING_VARIABLES`] are).
+const VARIABLE_FAMILIES: &[(&str, &str, &str)] = &[
+    (
+        "CARGO_TARGET_",
+        "_RUNNER",
+        "`CARGO_TARGET_<triple>_RUNNER` names a program cargo runs the built binaries with",
+    ),
+    (
+        "CARGO_TARGET_",
+        "_LINKER",
+        "`CARGO_TARGET_<triple>_LINKER` names a program cargo runs as the linker",
+    ),
+    (
+        "NPM_CONFIG_",
+        "",
+        "`NPM_CONFIG_<key>` sets npm's configuration, `script-shell` and `node-options` among it",
+    ),
+    (
+        "npm_config_",
+        "",
+        "`npm_config_<key>` sets npm's configuration, `script-shell` and `node-options` among it",
+    ),
+];
+
+/// The reason for a word that assigns one of [`SETTING_VARIABLES`] or a
+/// name of [`VARIABLE_FAMILIES`]: when `exact`, a word that assigns it
+/// (`HOME=.`, `NPM_CONFIG_X+=y`) or, when `bare` (the operand of a builtin
+/// that assigns names: `read HOME`), is the name; otherwise an expansion
+/// that assigns it (`${HOME:=.}`). `cd HOME` and `export HOME` assign
+/// nothing.
+fn setting_named(w: &str, exact: bool, bare: bool) -> Option<&'static str> {
+    let b = w.as_bytes();
+    let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    // The name at `i` and whether what follows it assigns (or, exact, ends
+    // the word).
+    let name_at = |i: usize| {
+        let end = i + b[i..].iter().take_while(|&&c| is_name(c)).count();
+        let rest = &b[end..];
+        let assigns = if exact && i == 0 {
+            (bare && rest.is_empty()) || matches!(rest, [b'=' | b'[', ..] | [b'+', b'=', ..])
+        } else {
+            i > 0 && b[i - 1] == b'{' && matches!(rest, [b'=', ..] | [b':', b'=', ..])
+        };
+        (&w[i..end], assigns)
+    };
+    let starts = (0..b.len()).filter(|&i| {
+        if exact {
+            i == 0
+        } else {
+            i > 0 && b[i - 1] == b'{'
+        }
+    });
+    for i in starts {
+        let (name, assigns) = name_at(i);
+        if !assigns || name.is_empty() {
+            continue;
+        }
+        if let Some(&(_, why)) = SETTING_VARIABLES.iter().find(|(n, _)| *n == name) {
+            return Some(why);
+        }
+        if let Some(&(.., why)) = VARIABLE_FAMILIES.iter().find(|(p, s, _)| {
+            name.len() > p.len() + s.len() && name.starts_with(p) && name.ends_with(s)
+        }) {
+            return Some(why);
+        }
+    }
+    None
+}
+
+/// The reason for a word that names one of [`CODE_VARIABLES`], one of
+/// [`COMMAND_VARIABLES`] not set to one of [`HARMLESS_COMMANDS`], or
+/// assigns one of [`SETTING_VARIABLES`].
+#[inline(never)]
+fn variable_named(w: &str, exact: bool, bare: bool) -> Option<&'static str> {
+    if let Some(&(_, why)) = CODE_VARIABLES.iter().find(|(n, _)| names(w, n, exact)) {
+        return Some(why);
+    }
+    if let Some(why) = setting_named(w, exact, bare) {
+        return Some(why);
+    }
+    // An editor or a pager is run as a command line; one set to a program
+    // that runs nothing more is read.
+    let &(name, why) = COMMAND_VARIABLES.iter().find(|(n, _)| names(w, n, exact))?;
+    let value = w.strip_prefix(name).and_then(|v| v.strip_prefix('='));
+    if exact && value.is_some_and(|v| HARMLESS_COMMANDS.contains(&v)) {
+        return None;
+    }
+    Some(why)
+}
+
+/// Does word `w` name variable `name`: at its start when `exact` (`PS4`,
+/// `PS4=…`, `PS4+=…`, `PS4[…]=…`), anywhere in an expansion otherwise
+/// (`${PS4:=…}`), never as part of a longer name (`PAGERDUTY_KEY`,
+/// `EDITORIAL.md`), nor as a file's name (`EDITOR.md`)? `GIT_CONFIG` and
+/// `GIT_SSH` stand for their families (`GIT_CONFIG_COUNT`,
+/// `GIT_SSH_COMMAND`).
+fn names(w: &str, name: &str, exact: bool) -> bool {
+    let family = name == "GIT_CONFIG" || name == "GIT_SSH";
+    let is_name = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let b = w.as_bytes();
+    let at = |i: usize| {
+        let end = i + name.len();
+        b.get(end)
+            .is_none_or(|&c| !is_name(c) || (family && c == b'_'))
+            && (i == 0 || !is_name(b[i - 1]))
+    };
+    if exact {
+        // As a name, or assigned: `PS4`, `PS4=…`, `PS4+=…`, `PS4[…]…`
+        // (not a file `PS4.log`).
+        w.starts_with(name)
+            && at(0)
+            && match b.get(name.len()) {
+                None | Some(b'=' | b'[') => true,
+                Some(b'+') => b.get(name.len() + 1) == Some(&b'='),
+                Some(b'_') => family,
+                _ => false,
+            }
+    } else {
+        w.match_indices(name).any(|(i, _)| at(i))
+    }
+}
+
+/// Variables that name a command line a program runs as its editor or
+/// pager (git's, and the ones git and others fall back to).
+const COMMAND_VARIABLES: &[(&str, &str)] = &[
+    (
+        "GIT_EDITOR",
+        "`GIT_EDITOR` names a command line git runs as its editor: permc cannot read it",
+    ),
+    (
+        "GIT_SEQUENCE_EDITOR",
+        "`GIT_SEQUENCE_EDITOR` names a command line git runs as its editor: permc cannot read it",
+    ),
+    (
+        "GIT_PAGER",
+        "`GIT_PAGER` names a command line git runs as its pager: permc cannot read it",
+    ),
+    (
+        "EDITOR",
+        "`EDITOR` names a command line programs run as their editor: permc cannot read it",
+    ),
+    (
+        "VISUAL",
+        "`VISUAL` names a command line programs run as their editor: permc cannot read it",
+    ),
+    (
+        "PAGER",
+        "`PAGER` names a command line programs run as their pager: permc cannot read it",
+    ),
+];
+
+/// Values of [`COMMAND_VARIABLES`] that run nothing beyond themselves
+/// (`GIT_PAGER=cat git log`, `GIT_EDITOR=true git rebase --continue`).
+const HARMLESS_COMMANDS: &[&str] = &["", "true", ":", "cat", "less", "more"];
+
+/// Up to this many reasons, a new one is checked against them by a scan
+/// ([`LineFacts::unparsed_because`]).
+const FEW_REASONS: usize = 8;
+
+impl LineFacts {
+    /// Reads a command line and everything it runs.
+    pub fn of(command: &str) -> LineFacts {
+        let mut facts = LineFacts::default();
+        facts.fill(command);
+        facts
+    }
+
+    /// [`LineFacts::of`] into `slot`, read in place (a decision keeps the
+    /// facts in its answer: built there, they are not copied into it).
+    pub fn of_in<'s>(slot: &'s mut Option<LineFacts>, command: &str) -> &'s LineFacts {
+        let facts = slot.insert(LineFacts::default());
+        facts.fill(command);
+        facts
+    }
+
+    /// Reads `command` into facts fresh from `default()`.
+    fn fill(&mut self, command: &str) {
+        let facts = self;
+        // The plain reader (SPEC §4's fast path, `reader::read`'s first
+        // try) reads a line of words and list operators only: no `$`, `{`,
+        // `}` or quote can stand in it. Read here as `read` does, each arm
+        // writing the line into its place.
+        let plain = match reader::read_simple(command) {
+            Some(line) => {
+                facts.line = line;
+                true
+            }
+            None => {
+                facts.line = reader::read_general(command);
+                false
+            }
+        };
+        let segments = facts.line.segments.len();
+        facts.unparsed = facts.line.is_unparsed();
+        put_in_empty(&mut facts.runs, Vec::with_capacity(segments));
+        // The segments are taken out while their runs are collected (the
+        // runs are pushed into `facts`), then put back: moving a vector
+        // moves its header only.
+        let line_segments = std::mem::take(&mut facts.line.segments);
+        // A deny still denies in an unparsed line: a segment led by shell
+        // keywords is read past them too (SPEC §4.3, round 3).
+        let keywords = facts.unparsed && facts.line.unparsed.contains(&Unparsed::Keyword);
+        for (i, seg) in line_segments.iter().enumerate() {
+            facts.has_unknown |= !seg.known.all_exact();
+            let words = || wrappers::Words {
+                text: &seg.words,
+                known: &seg.known,
+            };
+            wrappers::collect_runs(words(), i, 0, facts);
+            if keywords {
+                wrappers::behind_keywords(words(), i, facts);
+            }
+        }
+        // The placeholder `take` left is still empty: the runs never touch
+        // the line.
+        put_in_empty(&mut facts.line.segments, line_segments);
+        // A run sharing its segment's words was counted with the segment.
+        facts.has_unknown |= facts.runs.iter().any(|r| {
+            r.words
+                .as_ref()
+                .is_some_and(|(_, known)| known.iter().any(|k| *k != Known::Exact))
+        });
+        // One segment needs neither index: its runs are all the runs, and
+        // a lone segment's joint changes nothing (no segment runs after it).
+        if segments > 1 {
+            facts.index_runs(segments);
+            facts.joints = scope::joints(command, &facts.line);
+        }
+        if let Some(why) = code_variable(&facts.line, &facts.inner_lines) {
+            facts.unparsed_because(why.into());
+        }
+        // A plain line holds no `}`; otherwise a memchr first: most lines
+        // hold no `@`.
+        if !plain && command.as_bytes().contains(&b'@') && command.contains("@P}") {
+            facts.unparsed_because(
+                "`${…@P}` expands a value as a prompt string, which can run commands".into(),
+            );
+        }
+    }
+
+    /// Orders the runs by segment (a stable sort: already in order, it is
+    /// one linear pass) and records where each segment's runs begin.
+    fn index_runs(&mut self, segments: usize) {
+        self.runs.sort_by_key(|r| r.segment);
+        if self.runs.len() == segments && self.runs.iter().enumerate().all(|(i, r)| r.segment == i)
+        {
+            self.aligned = true;
+            return;
+        }
+        let mut start = Vec::with_capacity(segments + 1);
+        let mut k = 0;
+        for i in 0..=segments {
+            while self.runs.get(k).is_some_and(|r| r.segment < i) {
+                k += 1;
+            }
+            start.push(k);
+        }
+        // A run naming no segment of the line stays readable by the scan.
+        if k == self.runs.len() {
+            self.run_start = start;
+        }
+    }
+
+    /// A run as seen from outside: its own words, or its segment's.
+    fn view<'f>(&'f self, r: &'f RunData) -> Run<'f> {
+        let (words, known) = match &r.words {
+            Some((w, k)) => (w.as_slice(), k.as_slice()),
+            None => self
+                .line
+                .segments
+                .get(r.segment)
+                .map_or((&[][..], &[][..]), |s| {
+                    (s.words.as_slice(), s.known.as_slice())
+                }),
+        };
+        Run {
+            words,
+            known,
+            privileged: r.privileged,
+            privileged_via: r.privileged_via,
+            segment: r.segment,
+            read_past: r.read_past,
+            guessed: r.guessed,
+            canonical: r.canonical,
+        }
+    }
+
+    /// Every real command of the line, in segment order: one per segment,
+    /// plus those of inner lines, `find -exec` and `xargs`.
+    pub fn runs(&self) -> impl Iterator<Item = Run<'_>> {
+        self.runs.iter().map(|r| self.view(r))
+    }
+
+    /// The runs of segment `i`, in order: a slice of the index, or a scan
+    /// when there is none (a line of one segment).
+    pub fn runs_of(&self, i: usize) -> impl Iterator<Item = Run<'_>> {
+        let (slice, scan) = match (self.run_start.get(i), self.run_start.get(i + 1)) {
+            _ if self.aligned => (self.runs.get(i..=i).unwrap_or_default(), false),
+            (Some(&a), Some(&b)) => (&self.runs[a..b], false),
+            _ => (&self.runs[..], true),
+        };
+        slice
+            .iter()
+            .filter(move |r| !scan || r.segment == i)
+            .map(|r| self.view(r))
+    }
+
+    /// Marks the line unparsed with a reason for people.
+    pub(crate) fn unparsed_because(&mut self, why: String) {
+        self.unparsed = true;
+        if self.unparsed_why.len() < FEW_REASONS {
+            if !self.unparsed_why.contains(&why) {
+                self.unparsed_why.push(why);
+            }
+            return;
+        }
+        let why_list = &self.unparsed_why;
+        let seen = self
+            .unparsed_seen
+            .get_or_insert_with(|| Box::new(why_list.iter().cloned().collect()));
+        if seen.insert(why.clone()) {
+            self.unparsed_why.push(why);
+        }
+    }
+
+    /// A command line given by an unknown word (`bash -c "$X"`, `eval $X`):
+    /// unparsed, and it may run anything.
+    pub(crate) fn unknown_inner(&mut self, seg: usize, word: &str, what: &str) {
+        self.unparsed_because(format!(
+            "`{}` is expanded by the shell: permc cannot know the command line `{what}` runs",
+            wrappers::short(word)
+        ));
+        self.runs.push(RunData {
+            words: Some((vec![word.to_string()], vec![Known::AnyTokens])),
+            privileged: false,
+            privileged_via: None,
+            segment: seg,
+            read_past: true,
+            guessed: self.guessing,
+            canonical: false,
+        });
+    }
+
+    /// Every reason the line is unparsed, for people: the reader's
+    /// conditions, then those found behind wrappers.
+    pub fn unparsed_reasons(&self) -> Vec<String> {
+        self.line
+            .unparsed
+            .iter()
+            .map(|u| u.describe().to_string())
+            .chain(self.unparsed_why.iter().cloned())
+            .collect()
+    }
+
+    /// The first built-in deny pattern a run matches for certain (SPEC §5.2).
+    pub fn builtin_deny(&self) -> Option<&'static str> {
+        self.runs()
+            .find_map(|r| builtin_deny_known(r.words, r.known))
+    }
+
+    /// The words of each command segment `i` runs given as argv, as
+    /// written (see [`LineFacts::given`]), with the index of their first
+    /// word in the segment.
+    pub fn given_runs(&self, i: usize) -> impl Iterator<Item = (usize, &[String], &[Known])> {
+        let seg = self.line.segments.get(i);
+        self.given
+            .iter()
+            .filter(move |g| g.0 == i)
+            .filter_map(move |&(_, a, b)| {
+                let s = seg?;
+                Some((a, s.words.get(a..b)?, s.known.get(a..b)?))
+            })
+    }
+
+    /// A run that may be a built-in deny through its unknown words (SPEC
+    /// §4.4): the run's words, for the message.
+    pub fn builtin_possible(&self) -> Option<Run<'_>> {
+        // Only an unknown word makes one possible, and `has_unknown`
+        // counts every run's words.
+        if !self.has_unknown {
+            return None;
+        }
+        self.runs().find(|r| possible_builtin(r.words, r.known))
+    }
+
+    /// A run of a program with code-running forms given an unknown word
+    /// where one of them could be (SPEC §4.4 item 3 [round 3]: `make $T`
+    /// may be `make CC='curl x|sh'`): the run, for the message.
+    pub fn code_possible(&self) -> Option<Run<'_>> {
+        if !self.has_unknown {
+            return None;
+        }
+        self.runs()
+            .find(|r| code_options::unknown_where_code_may_be(r.words, r.known))
+    }
+
+    /// The first external-effect entry a run matches, possibly (SPEC §6.1,
+    /// §4.4: a possible ceiling acts as a match).
+    pub fn external_effect(&self) -> Option<&'static [&'static str]> {
+        self.runs()
+            .filter(|r| !r.guessed)
+            .find_map(|r| external_effect_known(r.words, r.known))
+            .or_else(|| self.network_redirect())
+    }
+
+    /// A redirection to `/dev/tcp/…` or `/dev/udp/…`, in the line or an
+    /// inner line: bash opens a network connection (SPEC §6.1, round 3).
+    /// An unknown target is the scope's (§4.4), not this.
+    fn network_redirect(&self) -> Option<&'static [&'static str]> {
+        let lines = std::iter::once(&self.line).chain(self.inner_lines.iter().map(|(_, l)| l));
+        let targets = lines.flat_map(|l| &l.segments).flat_map(|s| &s.redirects);
+        for r in targets.filter(|r| r.op != "<<<") {
+            for (prefix, entry) in NETWORK_DEVICES {
+                if r.target.starts_with(prefix) {
+                    return Some(entry);
+                }
+            }
+        }
+        None
+    }
+
+    /// The first privileged run (SPEC §5 step 7b).
+    pub fn privileged(&self) -> Option<Run<'_>> {
+        self.runs().find(|r| r.privileged && !r.guessed)
+    }
+
+    /// The runs of segment `i` whose words differ from the segment's own
+    /// (what deny and ask also read, SPEC §4.3).
+    pub fn read_past(&self, i: usize) -> impl Iterator<Item = Run<'_>> {
+        self.runs_of(i).filter(|r| r.read_past)
+    }
+}
+
+/// The unknown word to name for segment `i` (SPEC §4.4): the first of its
+/// own words, else the first of what it runs (`xargs`, `find -exec`).
+pub fn segment_unknown(f: &LineFacts, i: usize) -> Option<String> {
+    let own = f.line.segments.get(i).and_then(|s| {
+        s.words
+            .iter()
+            .zip(&s.known)
+            .find(|(_, k)| **k != Known::Exact)
+            .map(|(w, _)| w.clone())
+    });
+    own.or_else(|| {
+        f.runs_of(i)
+            .find_map(|r| run_unknown(r).map(str::to_string))
+    })
+}
+
+/// The first unknown word of a run.
+pub fn run_unknown(r: Run<'_>) -> Option<&str> {
+    r.words
+        .iter()
+        .zip(r.known)
+        .find(|(_, k)| **k != Known::Exact)
+        .map(|(w, _)| w.as_str())
+}
+
+/// Why an unknown word leaves the words open, for people.
+pub fn unknown_clause(word: Option<&str>) -> String {
+    match word {
+        Some("") => "xargs appends words permc cannot know".to_string(),
+        Some(w) if w.contains("{}") && !w.contains('$') && !w.contains('`') => {
+            format!("`{w}` is filled in by `find` or `xargs`, so permc cannot know the words")
+        }
+        Some(w) if !w.contains('$') && !w.contains('`') && w.contains(['*', '?', '[']) => format!(
+            "`{}` is a glob the shell expands against the files there (an earlier command can create them), so permc cannot know the words",
+            wrappers::short(w)
+        ),
+        Some(w) => format!(
+            "`{}` is expanded by the shell, so permc cannot know the words",
+            wrappers::short(w)
+        ),
+        None => "an expansion leaves the words unknown".to_string(),
+    }
+}
+
+/// Step 7.0's phrase for a deny pattern that matches only possibly.
+pub fn possible_deny_phrase(f: &LineFacts, i: usize, rule: &str) -> String {
+    let shown = f
+        .line
+        .segments
+        .get(i)
+        .map(|s| s.words.join(" "))
+        .unwrap_or_default();
+    format!(
+        "`{}` may be `{rule}` in deny: {}",
+        wrappers::short(&shown),
+        unknown_clause(segment_unknown(f, i).as_deref())
+    )
+}
+
+/// Step 7.0's phrase for a run that may be a built-in deny.
+pub fn possible_builtin_phrase(r: Run<'_>) -> String {
+    let shown = r
+        .words
+        .iter()
+        .filter(|w| !w.is_empty())
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(" ");
+    format!(
+        "`{}` may run `rm -rf /`, a built-in deny: {}",
+        wrappers::short(&shown),
+        unknown_clause(run_unknown(r))
+    )
+}
+
+/// Step 7.0's phrase for a run that may use a code-running form.
+pub fn possible_code_phrase(r: Run<'_>) -> String {
+    let verb = r.words.first().map_or("", String::as_str);
+    format!(
+        "`{}` may use a form of `{verb}` that runs code permc does not read: {}",
+        wrappers::short(&r.words.join(" ")),
+        unknown_clause(run_unknown(r))
+    )
+}
+
+/// Step 7c's phrase: every reason the line cannot be read exactly.
+pub fn unparsed_phrase(f: &LineFacts) -> String {
+    let why = f.unparsed_reasons();
+    let why = if why.is_empty() {
+        "an inner command line that cannot be read".to_string()
+    } else {
+        why.join("; ")
+    };
+    format!("the command cannot be read exactly ({why})")
+}
+
+/// The last path component of a command word (`/usr/bin/git` → `git`).
+pub fn basename(word: &str) -> &str {
+    if has_byte(word, b'/') {
+        word.rsplit('/').find(|c| !c.is_empty()).unwrap_or(word)
+    } else {
+        word
+    }
+}
+
+/// Puts `v` in `slot`, an empty vector that never allocated (a default,
+/// or what `mem::take` left): the placeholder is forgotten, not dropped,
+/// as dropping it was a call that freed nothing. (Were it ever not empty,
+/// this would leak it, never read freed memory.)
+fn put_in_empty<T>(slot: &mut Vec<T>, v: Vec<T>) {
+    let placeholder = std::mem::replace(slot, v);
+    debug_assert!(placeholder.capacity() == 0);
+    std::mem::forget(placeholder);
+}
+
+/// `word` holds the byte `b`: a byte loop, as command words are a few
+/// bytes long (a `memchr` call costs more than scanning them).
+#[inline]
+pub(crate) fn has_byte(word: &str, b: u8) -> bool {
+    word.bytes().any(|c| c == b)
+}
+
+/// A shell name's bytes: [`NAME_START`] for a letter or `_` (a name's
+/// first byte), 1 for a digit, 0 for any other byte.
+const NAME_BYTE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b: u8 = 0;
+    loop {
+        t[b as usize] = if b.is_ascii_alphabetic() || b == b'_' {
+            NAME_START
+        } else if b.is_ascii_digit() {
+            1
+        } else {
+            0
+        };
+        if b == u8::MAX {
+            break;
+        }
+        b += 1;
+    }
+    t
+};
+const NAME_START: u8 = 2;
+
+/// `NAME=value`, `NAME+=value` or `NAME[…]=value` with a valid name.
+pub fn is_assignment(word: &str) -> bool {
+    // One pass over the name, a table load a byte (most words are a name
+    // to their end: `git`, `pnpm`).
+    let b = word.as_bytes();
+    if b.first()
+        .is_none_or(|&c| NAME_BYTE[usize::from(c)] != NAME_START)
+    {
+        return false;
+    }
+    let name = 1 + b[1..]
+        .iter()
+        .take_while(|&&c| NAME_BYTE[usize::from(c)] != 0)
+        .count();
+    match &b[name..] {
+        [b'=', ..] | [b'+', b'=', ..] => true,
+        // `NAME[subscript]=` or `+=`: the subscript runs to the matching
+        // `]`, as bash reads it (SPEC §4.1).
+        rest @ [b'[', ..] => {
+            let mut depth = 0usize;
+            let close = rest.iter().position(|&c| {
+                match c {
+                    b'[' => depth += 1,
+                    b']' => depth -= 1,
+                    _ => {}
+                }
+                depth == 0
+            });
+            close.is_some_and(|k| {
+                let after = &rest[k + 1..];
+                after.starts_with(b"=") || after.starts_with(b"+=")
+            })
+        }
+        _ => false,
+    }
+}
+
+fn is_option(word: &str) -> bool {
+    word.starts_with('-') && word != "-"
+}
+
+/// Skips option words from `i`; `takes_value` names the options whose
+/// value is the next word when not attached. Returns the first non-option.
+fn skip_options(words: &[String], mut i: usize, takes_value: &[&str]) -> usize {
+    while let Some(w) = words.get(i) {
+        if w == "--" {
+            return i + 1;
+        }
+        if !is_option(w) {
+            break;
+        }
+        i += if takes_value.contains(&w.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    i
+}
+
+/// Is this run one of the built-in denies (SPEC §5.2), all its words known?
+/// Returns the built-in pattern it counts as.
+pub fn builtin_deny(words: &[String]) -> Option<&'static str> {
+    builtin_deny_known(words, &[])
+}
+
+/// [`builtin_deny`] reading only the known words: an unknown word neither
+/// gives an option nor a root operand for certain (it may, §4.4: see
+/// [`LineFacts::builtin_possible`]).
+pub fn builtin_deny_known(words: &[String], known: &[Known]) -> Option<&'static str> {
+    let exact = |i: usize| known.get(i).is_none_or(|k| !k.is_unknown());
+    if words.first().map(String::as_str) != Some("rm") || !exact(0) {
+        return None;
+    }
+    // The literal patterns, as token prefixes.
+    for (pattern, tokens) in [
+        (BUILTIN_DENY[0], ["rm", "-rf", "/"]),
+        (BUILTIN_DENY[1], ["rm", "-rf", "/*"]),
+        (BUILTIN_DENY[2], ["rm", "-fr", "/"]),
+    ] {
+        if words.len() >= 3 && words.iter().zip(tokens).all(|(w, t)| w == t) {
+            return Some(pattern);
+        }
+    }
+    // [hardening] Any recursive + force rm of the root.
+    let (mut recursive, mut force) = (false, false);
+    let mut root = None;
+    let mut options_done = false;
+    for (i, w) in words.iter().enumerate().skip(1) {
+        if !exact(i) {
+            continue;
+        }
+        if !options_done && w == "--" {
+            options_done = true;
+        } else if !options_done && w.starts_with("--") {
+            let (r, f) = rm_long(w);
+            recursive |= r;
+            force |= f;
+        } else if !options_done && is_option(w) {
+            recursive |= w.contains('r') || w.contains('R');
+            force |= w.contains('f');
+        } else if root.is_none() {
+            root = root_operand(w);
+        }
+    }
+    if recursive && force {
+        root
+    } else {
+        None
+    }
+}
+
+/// GNU rm's long options by unambiguous prefix: (recursive, force).
+/// `--r…` can only be `--recursive` (the other `r` option is none), `--f…`
+/// only `--force`.
+pub(crate) fn rm_long(w: &str) -> (bool, bool) {
+    let name = w[2..].split_once('=').map_or(&w[2..], |(n, _)| n);
+    if name.is_empty() {
+        return (false, false);
+    }
+    ("recursive".starts_with(name), "force".starts_with(name))
+}
+
+/// The root, lexically: `/` followed only by slashes and glob characters
+/// (`/`, `//`, `/*`, `/?*`, `/**`, `//*`, `/[a-z]*`, and at any depth or
+/// with a trailing slash: `/*/`, `/*/*`, `/?/`, `/**/`, `/*//`), `.`
+/// and `..` components included (`/.`, `/./*`, `/../*`) → the built-in it
+/// counts as.
+/// Every component of such a word is empty, `.`, `..` or glob characters
+/// only, so what it matches is the root or lies below it at any depth:
+/// bash passes rm every top-level entry (or everything under them).
+pub(crate) fn root_operand(w: &str) -> Option<&'static str> {
+    if !w.starts_with('/') {
+        return None;
+    }
+    let mut glob = false;
+    for c in w.split('/') {
+        match c {
+            "" | "." | ".." => {}
+            c if is_glob_only(c) => glob = true,
+            _ => return None,
+        }
+    }
+    Some(if glob {
+        BUILTIN_DENY[1]
+    } else {
+        BUILTIN_DENY[0]
+    })
+}
+
+/// A component made only of glob characters (`*`, `?`, `[…]`) and at least
+/// one of them.
+fn is_glob_only(c: &str) -> bool {
+    let b = c.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'*' | b'?' => i += 1,
+            b'[' => match b[i + 1..].iter().position(|&x| x == b']') {
+                // `[]…]`: a `]` right after `[` is literal.
+                Some(0) => match b[i + 2..].iter().position(|&x| x == b']') {
+                    Some(e) => i += e + 3,
+                    None => return false,
+                },
+                Some(e) => i += e + 2,
+                None => return false,
+            },
+            _ => return false,
+        }
+    }
+    !b.is_empty()
+}
+
+/// Does this run start with an external-effect entry (SPEC §6.1)? All its
+/// words known.
+pub fn external_effect(words: &[String]) -> Option<&'static [&'static str]> {
+    external_effect_known(words, &[])
+}
+
+/// Word shapes: per first byte, bit `n` set when some word of a table has
+/// that first byte and length `n` (lengths from 31 share bit 31); then the
+/// same per mix of first and last byte ([`ends`]). Built at compile time from the table itself, it
+/// tells in a few loads that a word is none of the table's (most verbs,
+/// for every run of every decision: `echo` has the first byte and length
+/// of `entr`, not its ends), before any string compare; a word it
+/// lets through is then compared exactly.
+pub(crate) type Shapes = [u32; 512];
+
+/// Adds `w`'s shape to `t` (for the `const` tables).
+pub(crate) const fn mark_shape(t: &mut Shapes, w: &str) {
+    let b = w.as_bytes();
+    if !b.is_empty() {
+        let n = if b.len() > 31 { 31 } else { b.len() };
+        t[b[0] as usize] |= 1 << n;
+        t[256 + ends(b[0], b[b.len() - 1])] |= 1 << n;
+    }
+}
+
+/// A word's first and last bytes, mixed into one table index.
+const fn ends(first: u8, last: u8) -> usize {
+    (first.wrapping_mul(31) ^ last) as usize
+}
+
+/// May `w` be a word of the table `t` was built from?
+pub(crate) fn has_shape(t: &Shapes, w: &str) -> bool {
+    let b = w.as_bytes();
+    let n = b.len().min(31);
+    match (b.first(), b.last()) {
+        (Some(&f), Some(&l)) => {
+            t[usize::from(f)] >> n & 1 == 1 && t[256 + ends(f, l)] >> n & 1 == 1
+        }
+        _ => false,
+    }
+}
+
+/// The shapes of the [`EXTERNAL_EFFECT`] tools' names and of
+/// [`EXTERNAL_READ_BY_WORDS`].
+const EXTERNAL_TOOLS: Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < EXTERNAL_EFFECT.len() {
+        mark_shape(&mut t, EXTERNAL_EFFECT[i][0]);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < EXTERNAL_READ_BY_WORDS.len() {
+        mark_shape(&mut t, EXTERNAL_READ_BY_WORDS[i]);
+        i += 1;
+    }
+    t
+};
+
+/// `gh api` that writes (SPEC §6.1): named like a table entry.
+pub const GH_API_WRITE: &[&str] = &["gh", "api"];
+
+/// Tools whose external effect is read from their words by
+/// [`external_by_words`], not by a table entry (SPEC §6.1 round 3): a
+/// remote daemon, a remote host or operand, a cloud verb that is not a
+/// read, `python -m twine upload`.
+pub const EXTERNAL_READ_BY_WORDS: &[&str] = &[
+    "gh", "docker", "podman", "ssh", "scp", "sftp", "rsync", "aws", "gcloud", "az", "doctl",
+    "python", "python3",
+];
+
+/// The shapes of [`EXTERNAL_READ_BY_WORDS`].
+const READ_BY_WORDS_SHAPES: Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < EXTERNAL_READ_BY_WORDS.len() {
+        mark_shape(&mut t, EXTERNAL_READ_BY_WORDS[i]);
+        i += 1;
+    }
+    t
+};
+
+/// The names [`external_by_words`] gives what it finds (like entries).
+const REMOTE_DAEMON: &[&str] = &["docker", "--host"];
+const SSH_REMOTE: &[&str] = &["ssh", "HOST"];
+const COPY_REMOTE: &[&str] = &["scp", "HOST:PATH"];
+const CLOUD_WRITE: &[&str] = &["aws", "VERB"];
+const PYTHON_TWINE: &[&str] = &["python", "-m", "twine", "upload"];
+
+/// Subcommand aliases (SPEC §6.1 round 3): (tool, alias, the entry's
+/// word). `gh pr new` is `gh pr create`, `helm del` is `helm uninstall`.
+const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
+    ("gh", "new", "create"),
+    ("gh", "rm", "delete"),
+    ("glab", "accept", "merge"),
+    ("glab", "new", "create"),
+    ("helm", "delete", "uninstall"),
+    ("helm", "del", "uninstall"),
+    ("helm", "un", "uninstall"),
+];
+
+/// Tools whose canonical form (SPEC §4.3 round 3) differs from their
+/// words: they take global options before the subcommand, or aliases, or
+/// unique prefixes.
+pub(crate) fn has_canonical_form(verb: &str) -> bool {
+    // The tools' shapes first: one table load for any other verb.
+    has_shape(&CANONICAL_TOOLS, verb)
+        && (OPTION_GRAMMAR.iter().any(|g| g.0 == verb)
+            || SUBCOMMAND_ALIASES.iter().any(|a| a.0 == verb)
+            || PREFIX_TOOLS.iter().any(|p| p.0 == verb))
+}
+
+/// The shapes of the tools [`has_canonical_form`] names, derived from
+/// their tables.
+const CANONICAL_TOOLS: Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < OPTION_GRAMMAR.len() {
+        mark_shape(&mut t, OPTION_GRAMMAR[i].0);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < SUBCOMMAND_ALIASES.len() {
+        mark_shape(&mut t, SUBCOMMAND_ALIASES[i].0);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < PREFIX_TOOLS.len() {
+        mark_shape(&mut t, PREFIX_TOOLS[i].0);
+        i += 1;
+    }
+    t
+};
+
+/// The canonical forms of a run's words (SPEC §4.3 round 3), for deny and
+/// ask: the tool's options before its subcommand skipped (an option of
+/// unknown arity read both ways), `helm del` read as `helm uninstall`,
+/// `gh pr new` as `gh pr create`, `npm pub` as `npm publish`. Empty when
+/// the words are already canonical; at most a few forms.
+pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<String>, Vec<Known>)> {
+    let Some(tool) = words.first() else {
+        return Vec::new();
+    };
+    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    // Most runs are canonical already (`git status`, `npm test`): no
+    // option before the subcommand, no alias, no prefix to resolve.
+    // Answered without building anything.
+    let option_at = |i: usize| words.get(i).is_some_and(|w| w.starts_with('-'));
+    let aliased = |i: usize| {
+        words.get(i).is_some_and(|w| {
+            SUBCOMMAND_ALIASES
+                .iter()
+                .any(|&(t, a, _)| t == tool && a == w)
+        })
+    };
+    let tree = matches!(tool.as_str(), "gh" | "glab");
+    let prefixed = PREFIX_TOOLS.iter().any(|p| p.0 == tool)
+        && words.get(1).is_some_and(|w| {
+            tool_entries(tool).iter().any(|e| {
+                e.get(1)
+                    .is_some_and(|t| t.starts_with(w.as_str()) && t != w)
+            })
+        });
+    if !option_at(1) && !aliased(1) && !prefixed && !(tree && (option_at(2) || aliased(2))) {
+        return Vec::new();
+    }
+    let (valued, flags) = OPTION_GRAMMAR
+        .iter()
+        .find(|g| g.0 == tool)
+        .map_or((&[][..], &[][..]), |g| (g.1, g.2));
+    // Where the subcommand may start: past the options, both readings of
+    // an option of unknown arity (bounded).
+    let mut starts = vec![1usize];
+    let mut done = Vec::new();
+    while let Some(i) = starts.pop() {
+        match words.get(i) {
+            Some(w) if !k(i).is_unknown() && w.starts_with('-') && w != "-" && w != "--" => {
+                if w.contains('=') || flags.contains(&w.as_str()) {
+                    starts.push(i + 1);
+                } else if valued.contains(&w.as_str()) {
+                    starts.push(i + 2);
+                } else if done.len() + starts.len() < 4 {
+                    starts.push(i + 1);
+                    starts.push(i + 2);
+                } else {
+                    done.push(i + 1);
+                }
+            }
+            Some(w) if w == "--" && !k(i).is_unknown() => done.push(i + 1),
+            _ => done.push(i),
+        }
+    }
+    let resolve = |w: &str, first: bool| -> Option<String> {
+        if let Some(&(_, _, c)) = SUBCOMMAND_ALIASES
+            .iter()
+            .find(|&&(t, a, _)| t == tool && a == w)
+        {
+            return Some(c.to_string());
+        }
+        let (_, not) = PREFIX_TOOLS.iter().find(|p| p.0 == tool)?;
+        if !first || w.is_empty() || not.contains(&w) {
+            return None;
+        }
+        // A prefix of exactly one of the tool's table words.
+        let mut hits = tool_entries(tool)
+            .iter()
+            .filter_map(|e| e.get(1))
+            .filter(|t| t.starts_with(w) && **t != w);
+        let hit = hits.next()?;
+        hits.all(|t| t == hit).then(|| (*hit).to_string())
+    };
+    let mut out: Vec<(Vec<String>, Vec<Known>)> = Vec::new();
+    for s in done {
+        let s = s.min(words.len());
+        let mut w: Vec<String> = std::iter::once(tool.clone())
+            .chain(words[s..].iter().cloned())
+            .collect();
+        let mut kn: Vec<Known> = std::iter::once(Known::Exact)
+            .chain((s..words.len()).map(k))
+            .collect();
+        if matches!(tool.as_str(), "gh" | "glab") {
+            // Persistent options of the subcommand tree (`gh pr -R o/r
+            // create`): read past before the second subcommand word.
+            let mut j = 2;
+            while w.get(j).is_some_and(|x| x.starts_with('-') && x != "--") && kn[j] == Known::Exact
+            {
+                j += if valued.contains(&w[j].as_str()) {
+                    2
+                } else {
+                    1
+                };
+            }
+            let j = j.min(w.len());
+            if j > 2 {
+                w.drain(2..j);
+                kn.drain(2..j);
+            }
+        }
+        for j in 1..w.len().min(3) {
+            if kn[j] == Known::Exact {
+                if let Some(c) = resolve(&w[j], j == 1) {
+                    w[j] = c;
+                }
+            }
+        }
+        if kn.len() != w.len() {
+            kn.resize(w.len(), Known::Exact);
+        }
+        if w.as_slice() != words && !out.iter().any(|(o, _)| *o == w) {
+            out.push((w, kn));
+        }
+    }
+    out
+}
+
+/// Tools that take a unique prefix of a subcommand for it (`npm pub`, `gem
+/// pus`), with their commands and aliases that are a prefix of an entry's
+/// word but another command (`npm un` is `uninstall`). A prefix of an
+/// entry's word counts (fail closed: an ambiguous one is an error the tool
+/// reports, never a read).
+const PREFIX_TOOLS: &[(&str, &[&str])] = &[("npm", &["un", "d"]), ("gem", &[])];
+
+/// Options that take the next word as their value, and options that take
+/// none, per tool (SPEC §6.1 round 3: options anywhere the program takes
+/// them). Any other option word without `=` is read both ways (fail
+/// closed: `git subtree -P x push` is a push whether or not `-P` takes
+/// `x`).
+const OPTION_GRAMMAR: &[(&str, &[&str], &[&str])] = &[
+    (
+        "git",
+        &[
+            "-C",
+            "-c",
+            "--git-dir",
+            "--work-tree",
+            "--namespace",
+            "--config-env",
+            "-m",
+            "--message",
+            "-t",
+            "--track",
+            "-o",
+            "--push-option",
+            "--repo",
+        ],
+        &[
+            "-p",
+            "--paginate",
+            "--no-pager",
+            "--bare",
+            "-v",
+            "--verbose",
+            "-q",
+            "--quiet",
+            "-f",
+            "--force",
+            "-n",
+            "--dry-run",
+            "-u",
+            "--set-upstream",
+            "--all",
+            "--tags",
+            "--mirror",
+            "--no-verify",
+            "--rebase",
+            "--ff-only",
+            "--no-ff",
+            "--squash",
+        ],
+    ),
+    (
+        "gh",
+        &[
+            "-R",
+            "--repo",
+            "-t",
+            "--title",
+            "-b",
+            "--body",
+            "-B",
+            "--base",
+            "-H",
+            "--head",
+            "-F",
+            "--body-file",
+            "-l",
+            "--label",
+            "-a",
+            "--assignee",
+            "-m",
+            "--milestone",
+            "-r",
+            "--reviewer",
+            "-e",
+            "--env",
+            "-o",
+            "--org",
+        ],
+        &[
+            "-w", "--web", "-d", "--draft", "-f", "--fill", "--yes", "-y", "--squash", "--merge",
+            "--rebase", "--admin", "--auto",
+        ],
+    ),
+    (
+        "helm",
+        &[
+            "-n",
+            "--namespace",
+            "--kube-context",
+            "--kubeconfig",
+            "-f",
+            "--values",
+            "--set",
+            "--set-string",
+            "--version",
+            "--timeout",
+            "--repo",
+        ],
+        &[
+            "--debug",
+            "--wait",
+            "--atomic",
+            "--dry-run",
+            "--install",
+            "-i",
+            "--create-namespace",
+            "--force",
+        ],
+    ),
+    (
+        "kubectl",
+        &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--kubeconfig",
+            "--cluster",
+            "--user",
+            "-s",
+            "--server",
+            "-f",
+            "--filename",
+            "-l",
+            "--selector",
+            "-o",
+            "--output",
+            "-c",
+            "--container",
+            "--replicas",
+            "--image",
+            "--type",
+            "--port",
+        ],
+        &[
+            "-A",
+            "--all-namespaces",
+            "-R",
+            "--recursive",
+            "--dry-run",
+            "-i",
+            "--stdin",
+            "-t",
+            "--tty",
+            "--overwrite",
+            "--force",
+        ],
+    ),
+    (
+        "docker",
+        &[
+            "--config",
+            "-l",
+            "--log-level",
+            "-t",
+            "--tag",
+            "-f",
+            "--file",
+            "--platform",
+            "--build-arg",
+            "--target",
+            "-o",
+            "--output",
+            "--builder",
+            "-p",
+            "--project-name",
+        ],
+        &[
+            "-D",
+            "--debug",
+            "--tls",
+            "--tlsverify",
+            "-q",
+            "--quiet",
+            "--push",
+            "--load",
+            "--no-cache",
+            "--pull",
+            "-a",
+            "--all-tags",
+        ],
+    ),
+    (
+        "npm",
+        &[
+            "-w",
+            "--workspace",
+            "--registry",
+            "--tag",
+            "--otp",
+            "--access",
+            "-C",
+            "--prefix",
+            "--userconfig",
+        ],
+        &[
+            "-g",
+            "--global",
+            "--dry-run",
+            "-ws",
+            "--workspaces",
+            "-f",
+            "--force",
+            "--provenance",
+            "--ignore-scripts",
+        ],
+    ),
+];
+
+/// How one tool's option words are read when matching its entries.
+struct EntryMatch<'a> {
+    tool: &'a str,
+    words: &'a [String],
+    known: &'a [Known],
+    /// The tool has rows in [`SUBCOMMAND_ALIASES`] (most have none: no
+    /// scan of them for each word).
+    aliased: bool,
+}
+
+impl EntryMatch<'_> {
+    fn k(&self, i: usize) -> Known {
+        self.known.get(i).copied().unwrap_or(Known::Exact)
+    }
+
+    /// Does word `w` stand for the entry's word `t` (itself, an alias, or,
+    /// first after the tool, a unique prefix the tool resolves)?
+    fn same_word(&self, w: &str, t: &str, first: bool) -> bool {
+        w == t
+            || (self.aliased
+                && SUBCOMMAND_ALIASES
+                    .iter()
+                    .any(|&(tool, a, c)| tool == self.tool && a == w && c == t))
+            || (first
+                && !w.is_empty()
+                && t.starts_with(w)
+                && PREFIX_TOOLS
+                    .iter()
+                    .any(|&(tool, not)| tool == self.tool && !not.contains(&w)))
+    }
+
+    /// Do the words from `i` hold the entry's tokens `e[j..]`, options
+    /// read past where the tool takes them? `budget` bounds the readings
+    /// of options of unknown arity (past it, a match: fail closed).
+    fn holds(&self, i: usize, e: &[&str], j: usize, budget: &mut u32) -> bool {
+        let Some(&t) = e.get(j) else { return true };
+        if *budget == 0 {
+            return true;
+        }
+        *budget -= 1;
+        if t.starts_with('-') {
+            // An option token: anywhere after (or a word that may be it).
+            return (i..self.words.len()).any(|k| {
+                let w = &self.words[k];
+                self.k(k).is_unknown()
+                    || (self.k(k) == Known::Glob && glob::glob_matches(w, t))
+                    || w == t
+                    || w.strip_prefix(t).is_some_and(|r| r.starts_with('='))
+            });
+        }
+        let mut i = i;
+        loop {
+            let Some(w) = self.words.get(i) else {
+                return false;
+            };
+            match self.k(i) {
+                Known::AnyTokens => return true,
+                // Possibly the entry's word, or possibly an option.
+                Known::OneToken => {
+                    return self.holds(i + 1, e, j + 1, budget) || self.holds(i + 1, e, j, budget)
+                }
+                // Nothing (it may vanish) or options, or a run of the
+                // entry's words each matching it (SPEC §4.4 item 4).
+                Known::Glob => {
+                    if self.holds(i + 1, e, j, budget) {
+                        return true;
+                    }
+                    let g = glob::Glob::new(w);
+                    let mut jj = j;
+                    while e.get(jj).is_some_and(|t| g.matches(t)) {
+                        jj += 1;
+                        if self.holds(i + 1, e, jj, budget) {
+                            return true;
+                        }
+                    }
+                    return false;
+                }
+                Known::Exact => {}
+            }
+            if w == "--" || !w.starts_with('-') || w == "-" {
+                if w == "--" {
+                    i += 1;
+                    continue;
+                }
+                return self.same_word(w, t, j == 1) && self.holds(i + 1, e, j + 1, budget);
+            }
+            // The tool's grammar, looked up only for an option word.
+            let (valued, flags) = OPTION_GRAMMAR
+                .iter()
+                .find(|g| g.0 == self.tool)
+                .map_or((&[][..], &[][..]), |g| (g.1, g.2));
+            if w.contains('=') || flags.contains(&w.as_str()) {
+                i += 1;
+            } else if valued.contains(&w.as_str()) {
+                i += 2;
+            } else {
+                // Unknown arity: both readings.
+                return self.holds(i + 1, e, j, budget) || self.holds(i + 2, e, j, budget);
+            }
+        }
+    }
+}
+
+/// [`external_effect`] with unknown words (SPEC §4.4): an unknown word is
+/// possibly any one token, an unquoted one any run of tokens, and a match
+/// that holds through them counts (a possible ceiling acts as a match). An
+/// unknown verb is not read (step 7c covers it). Each entry is found under
+/// every spelling of SPEC §6.1 round 3: options anywhere, aliases, unique
+/// prefixes ([`OPTION_GRAMMAR`], [`SUBCOMMAND_ALIASES`], [`PREFIX_TOOLS`]).
+pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'static [&'static str]> {
+    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    let verb = words.first()?;
+    if k(0).is_unknown() {
+        return None;
+    }
+    if !has_shape(&EXTERNAL_TOOLS, verb) {
+        return None;
+    }
+    // The table holds each tool's entries together (a unit test checks):
+    // found once, the rest compares only the tool's own.
+    let tool = tool_entries(verb);
+    let by_words = || {
+        has_shape(&READ_BY_WORDS_SHAPES, verb) && EXTERNAL_READ_BY_WORDS.contains(&verb.as_str())
+    };
+    if tool.is_empty() && !by_words() {
+        return None;
+    }
+    let mut first = 1;
+    // `cargo +nightly publish`: the toolchain word.
+    if verb == "cargo" && words.get(1).is_some_and(|w| w.starts_with('+')) && !k(1).is_unknown() {
+        first = 2;
+    }
+    let m = EntryMatch {
+        tool: verb,
+        words,
+        known,
+        aliased: SUBCOMMAND_ALIASES.iter().any(|a| a.0 == verb),
+    };
+    if let Some(e) = tool.iter().copied().find(|e| {
+        // Each entry's readings are bounded on their own.
+        let mut budget = 64;
+        m.holds(first, e, 1, &mut budget)
+    }) {
+        return Some(e);
+    }
+    if by_words() {
+        return external_by_words(verb, words, &k);
+    }
+    None
+}
+
+/// The words from `from` on that are not options, with their indices (a
+/// value-taking option's value is read as one: fail closed).
+fn positionals(words: &[String], from: usize) -> impl Iterator<Item = (usize, &String)> {
+    words
+        .iter()
+        .enumerate()
+        .skip(from)
+        .filter(|(_, w)| !w.starts_with('-'))
+}
+
+/// [`EXTERNAL_READ_BY_WORDS`]: `gh api` that writes; docker or podman
+/// with a remote daemon (`-H`, `--host`, `--context`); `ssh HOST …` (not
+/// `-V`, `-G`); scp, sftp or rsync with a remote operand; a cloud CLI's
+/// verb that is not a read; `python -m twine upload`.
+#[inline(never)]
+fn external_by_words(
+    verb: &str,
+    words: &[String],
+    k: &dyn Fn(usize) -> Known,
+) -> Option<&'static [&'static str]> {
+    let unknown = (1..words.len()).any(|i| k(i).is_unknown());
+    match verb {
+        "gh" => {
+            // The subcommand: the first word after gh's options (`-R o/r`
+            // takes a value).
+            let mut i = 1;
+            while words
+                .get(i)
+                .is_some_and(|w| w.starts_with('-') && !k(i).is_unknown())
+            {
+                let w = &words[i];
+                let valued = matches!(w.as_str(), "-R" | "--repo" | "--hostname");
+                i += if valued { 2 } else { 1 };
+            }
+            words.get(i)?;
+            let api = words[i] == "api" && !k(i).is_unknown();
+            if !api && !k(i).is_unknown() {
+                return None;
+            }
+            let from = if api { i + 1 } else { i };
+            gh_api_writes(&words[from..], |j| k(j + from)).then_some(GH_API_WRITE)
+        }
+        "docker" | "podman" => words
+            .iter()
+            .skip(1)
+            .take_while(|w| w.starts_with('-'))
+            .any(|w| {
+                matches!(w.as_str(), "-H" | "--host" | "--context" | "-c")
+                    || w.starts_with("--host=")
+                    || w.starts_with("--context=")
+                    || (w.starts_with("-H") && !w.starts_with("--"))
+            })
+            .then_some(REMOTE_DAEMON),
+        "ssh" => {
+            const VALUED: &str = "BbcDEeFIiJLlmOoPpQRSWw";
+            let mut i = 1;
+            while let Some(w) = words.get(i) {
+                if k(i).is_unknown() {
+                    return Some(SSH_REMOTE);
+                }
+                if w == "--" {
+                    i += 1;
+                    break;
+                }
+                let Some(cluster) = w.strip_prefix('-') else {
+                    break;
+                };
+                for (p, c) in cluster.char_indices() {
+                    if c == 'V' || c == 'G' {
+                        // `ssh -V` prints its version, `ssh -G` its
+                        // configuration: neither connects.
+                        return None;
+                    }
+                    if VALUED.contains(c) {
+                        if p + 1 == cluster.len() {
+                            i += 1;
+                        }
+                        break;
+                    }
+                }
+                i += 1;
+            }
+            words.get(i).map(|_| SSH_REMOTE)
+        }
+        "scp" | "sftp" | "rsync" => {
+            let remote = |w: &str| {
+                w.contains("://") || w.find(':').is_some_and(|c| !w[..c].contains('/') && c > 0)
+            };
+            let found = unknown
+                || positionals(words, 1).any(|(_, w)| remote(w))
+                || (verb == "sftp" && positionals(words, 1).next().is_some());
+            found.then_some(COPY_REMOTE)
+        }
+        "aws" | "gcloud" | "az" | "doctl" => {
+            if unknown {
+                return Some(CLOUD_WRITE);
+            }
+            let read = |w: &str| {
+                ["describe", "get", "list"].iter().any(|r| w.starts_with(r))
+                    || matches!(w, "ls" | "show" | "help" | "version" | "whoami")
+            };
+            let mut any = false;
+            for (i, w) in positionals(words, 1).take(4) {
+                any = true;
+                // A word right after an option may be its value.
+                let maybe_value = words[i - 1].starts_with('-') && !words[i - 1].contains('=');
+                if read(w) && !maybe_value {
+                    return None;
+                }
+            }
+            any.then_some(CLOUD_WRITE)
+        }
+        "python" | "python3" => {
+            let rest = words.get(1..)?;
+            (rest.len() >= 3 && rest[0] == "-m" && rest[1] == "twine" && rest[2] == "upload")
+                .then_some(PYTHON_TWINE)
+        }
+        _ => None,
+    }
+}
+
+/// The [`EXTERNAL_EFFECT`] entries of one tool: a run of the table, found
+/// among the tools' runs ([`TOOL_RUNS`]), not by comparing every entry.
+fn tool_entries(verb: &str) -> &'static [&'static [&'static str]] {
+    TOOL_RUNS
+        .iter()
+        .find(|&&(tool, ..)| tool == verb)
+        .map_or(&[], |&(_, from, len)| &EXTERNAL_EFFECT[from..from + len])
+}
+
+/// `a == b`, in a `const` context.
+const fn const_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// How many runs of one tool [`EXTERNAL_EFFECT`] holds.
+const TOOL_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < EXTERNAL_EFFECT.len() {
+        if i == 0 || !const_eq(EXTERNAL_EFFECT[i][0], EXTERNAL_EFFECT[i - 1][0]) {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// Each tool's run of [`EXTERNAL_EFFECT`]: (tool, first entry, entries),
+/// built from the table at compile time.
+const TOOL_RUNS: [(&str, usize, usize); TOOL_COUNT] = {
+    let mut t = [("", 0, 0); TOOL_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < EXTERNAL_EFFECT.len() {
+        if i == 0 || !const_eq(EXTERNAL_EFFECT[i][0], EXTERNAL_EFFECT[i - 1][0]) {
+            t[n] = (EXTERNAL_EFFECT[i][0], i, 0);
+            n += 1;
+        }
+        t[n - 1].2 += 1;
+        i += 1;
+    }
+    t
+};
+
+/// `gh api` arguments that write: a method other than GET, fields or a
+/// body; an unknown word may be any of them.
+fn gh_api_writes(args: &[String], known: impl Fn(usize) -> Known) -> bool {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        if known(i).is_unknown() {
+            return true;
+        }
+        let method = if a == "-X" || a == "--method" {
+            i += 1;
+            if args.get(i).is_some() && known(i).is_unknown() {
+                return true;
+            }
+            args.get(i).map(String::as_str)
+        } else if let Some(m) = a.strip_prefix("--method=") {
+            Some(m)
+        } else if a.starts_with("-X") && a.len() > 2 {
+            Some(&a[2..])
+        } else {
+            None
+        };
+        if let Some(m) = method {
+            if !m.eq_ignore_ascii_case("GET") {
+                return true;
+            }
+        } else if a == "-f"
+            || a == "-F"
+            || (a.starts_with("-f") || a.starts_with("-F")) && !a.starts_with("--")
+            || ["--field", "--raw-field", "--input"]
+                .iter()
+                .any(|o| a == o || a.starts_with(&format!("{o}=")))
+        {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Lexical normalization of an absolute path (SPEC §6.2): repeated slashes
+/// fold, `.` drops, `..` pops (never above `/`), trailing slashes trim.
+/// Linear time.
+pub fn normalize(path: &str) -> String {
+    // Most paths are already normal: one byte scan, one copy.
+    if is_normal(path) {
+        return path.to_string();
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for c in path.split('/') {
+        match c {
+            "" | "." => {}
+            ".." => {
+                parts.pop();
+            }
+            c => parts.push(c),
+        }
+    }
+    let mut out = String::with_capacity(path.len());
+    for p in &parts {
+        out.push('/');
+        out.push_str(p);
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    out
+}
+
+/// Does `path` name `/`, the root of the machine (normalized)? Without a
+/// copy for a path that is already normal (most roots).
+pub fn is_machine_root(path: &str) -> bool {
+    if is_normal(path) {
+        path == "/"
+    } else {
+        normalize(path) == "/"
+    }
+}
+
+/// Is `path` what [`normalize`] would return for it: absolute, no empty,
+/// `.` or `..` component, no trailing slash (except `/` itself)?
+pub fn is_normal(path: &str) -> bool {
+    let b = path.as_bytes();
+    if b.first() != Some(&b'/') {
+        return false;
+    }
+    // An empty, `.` or `..` component needs `//`, a trailing `/` or `/.`:
+    // without them (most paths) one pass over the bytes decides.
+    let suspect = b.last() == Some(&b'/') || slash_then_dot_or_slash(b);
+    if b.len() == 1 || !suspect {
+        return true;
+    }
+    let mut start = 1;
+    for i in 1..=b.len() {
+        if i == b.len() || b[i] == b'/' {
+            let c = &b[start..i];
+            if (c.is_empty() && b.len() > 1) || c == b"." || c == b".." {
+                return false;
+            }
+            start = i + 1;
+        }
+    }
+    true
+}
+
+/// Does `b` hold a `/` followed by `.` or `/`? Eight bytes at a time, the
+/// words overlapping by one so a pair across two words is seen: every
+/// scope check asks it of the cwd and the root (and most are 30 bytes and
+/// more).
+fn slash_then_dot_or_slash(b: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    // The high bit of each byte of `x` equal to `c`, exactly (no carry
+    // crosses a byte: `(y & 0x7f) + 0x7f` is at most 0xfe).
+    let eq = |x: u64, c: u8| {
+        let y = x ^ (LO * u64::from(c));
+        !(((y & LOW7) + LOW7) | y) & HI
+    };
+    let mut i = 0;
+    while i + 8 <= b.len() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[i..i + 8]);
+        let x = u64::from_le_bytes(w);
+        let slash = eq(x, b'/');
+        // Byte k is a `/` and byte k + 1 a `.` or `/` (little-endian:
+        // byte k + 1's bit, shifted down one byte).
+        if slash & ((eq(x, b'.') | slash) >> 8) != 0 {
+            return true;
+        }
+        i += 7;
+    }
+    b[i..]
+        .windows(2)
+        .any(|w| w[0] == b'/' && matches!(w[1], b'.' | b'/'))
+}
+
+/// Joins a relative path to a directory and normalizes.
+pub fn resolve(dir: &str, word: &str) -> String {
+    if word.starts_with('/') {
+        normalize(word)
+    } else {
+        let mut s = String::with_capacity(dir.len() + word.len() + 1);
+        s.push_str(dir);
+        s.push('/');
+        s.push_str(word);
+        normalize(&s)
+    }
+}
+
+/// Where a command line runs (SPEC §6.2): what the scope needs of a
+/// request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Place<'a> {
+    /// The project scope root as given; `None`: no scope.
+    pub root: Option<&'a str>,
+    /// The working directory as given (absolute, or relative to the root).
+    pub cwd: Option<&'a str>,
+    /// Runs inside the container (a container or mounted mode with the
+    /// container running): the roots are `/work` and `/tmp`.
+    pub in_container: bool,
+}
+
+/// The scope of a terminal request (SPEC §6.2).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Scope<'a> {
+    /// Normalized roots (a container's two are static text).
+    pub roots: Cow<'a, [Cow<'a, str>]>,
+    /// The (translated, normalized) cwd: borrowed from the request, or
+    /// static, when nothing was resolved or translated.
+    pub cwd: Cow<'a, str>,
+}
+
+impl<'a> Scope<'a> {
+    /// The scope of a command line run at `place`; `None` without a
+    /// project scope root.
+    pub fn at(place: Place<'a>) -> Option<Scope<'a>> {
+        let raw = place.root?;
+        const ROOTS: &[Cow<'static, str>] = &[Cow::Borrowed("/work"), Cow::Borrowed("/tmp")];
+        let in_container = place.in_container;
+        if in_container && place.cwd.is_none_or(|c| c.is_empty() || c == raw) {
+            // At the root, in a container: the cwd is the mount itself,
+            // whatever the root's spelling (most requests).
+            return Some(Scope {
+                roots: Cow::Borrowed(ROOTS),
+                cwd: Cow::Borrowed("/work"),
+            });
+        }
+        // Borrowed when already normal (most roots): a container needs the
+        // root only to translate the cwd.
+        let root: Cow<'_, str> = if is_normal(raw) {
+            raw.into()
+        } else {
+            normalize(raw).into()
+        };
+        let cwd: Cow<'_, str> = match place.cwd {
+            None | Some("") => root.clone(),
+            // Most requests run at the root or below it, written normal:
+            // nothing to resolve or copy.
+            Some(c) if c == raw => root.clone(),
+            Some(c) if is_normal(c) => c.into(),
+            Some(c) => resolve(&root, c).into(),
+        };
+        if in_container {
+            let cwd: Cow<'a, str> = if cwd == root {
+                Cow::Borrowed("/work")
+            } else if root == "/" {
+                ["/work", &cwd].concat().into()
+            } else if let Some(rest) = cwd.strip_prefix(&*root).filter(|r| r.starts_with('/')) {
+                ["/work", rest].concat().into()
+            } else {
+                cwd
+            };
+            Some(Scope {
+                roots: Cow::Borrowed(ROOTS),
+                cwd,
+            })
+        } else {
+            Some(Scope {
+                roots: Cow::Owned(vec![root]),
+                cwd,
+            })
+        }
+    }
+
+    /// Is a normalized absolute path inside a root?
+    pub fn contains(&self, path: &str) -> bool {
+        self.roots.iter().any(|r| {
+            path == r
+                || r == "/"
+                || (path.len() > r.len()
+                    && path.starts_with(&**r)
+                    && path.as_bytes()[r.len()] == b'/')
+        })
+    }
+}
+
+/// The `set -o` names SPEC §6.2 (round 3) reads past: they change only
+/// how the shell reports and stops, not what later words become.
+pub const SAFE_SET_NAMES: &[&str] = &[
+    "errexit",
+    "nounset",
+    "pipefail",
+    "xtrace",
+    "verbose",
+    "errtrace",
+    "functrace",
+];
+
+/// Are these `set` words (after `set`) only the safe options of SPEC §6.2
+/// (round 3): `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and their `+` forms,
+/// clusters of them with at most one `o NAME` of [`SAFE_SET_NAMES`] at
+/// the end (`set -euo pipefail`)? `set` alone only prints.
+pub fn safe_set_args(args: &[String]) -> bool {
+    let mut i = 0;
+    while let Some(a) = args.get(i) {
+        let Some(rest) = a.strip_prefix('-').or_else(|| a.strip_prefix('+')) else {
+            return false;
+        };
+        if rest.is_empty() {
+            return false;
+        }
+        let named = rest.ends_with('o');
+        let flags = &rest[..rest.len() - usize::from(named)];
+        if !flags
+            .bytes()
+            .all(|b| matches!(b, b'e' | b'u' | b'x' | b'v' | b'E' | b'T'))
+        {
+            return false;
+        }
+        if named {
+            match args.get(i + 1) {
+                Some(n) if SAFE_SET_NAMES.contains(&n.as_str()) => i += 2,
+                _ => return false,
+            }
+        } else {
+            i += 1;
+        }
+    }
+    true
+}
+
+/// Is the segment a `set` of safe options only (SPEC §6.2 round 3),
+/// every word exact? Step 6 classifies it like `cd-in-scope`: it changes
+/// only the shell's own options.
+pub fn safe_set(words: &[String], known: &[Known]) -> bool {
+    let Some(v) = verb_index(words) else {
+        return false;
+    };
+    words[v] == "set" && known.iter().all(|k| *k == Known::Exact) && safe_set_args(&words[v + 1..])
+}
+
+/// The first verb word after assignments.
+pub fn verb_index(words: &[String]) -> Option<usize> {
+    words.iter().position(|w| !is_assignment(w))
+}
+
+/// The target of a `cd` segment: `None` when it has none (or `-`).
+pub fn cd_target(words: &[String]) -> Option<Option<&str>> {
+    let v = verb_index(words)?;
+    if words[v] != "cd" {
+        return None;
+    }
+    let i = skip_options(words, v + 1, &[]);
+    Some(words.get(i).map(String::as_str).filter(|t| *t != "-"))
+}
+
+/// Is this merge target protected (SPEC §5 step 7e [hardening], round 3)?
+/// Its last `/`-separated component, after trimming blanks and trailing
+/// slashes, is one of [`PROTECTED_BRANCHES`], ignoring case; a missing or
+/// empty target counts as protected. So does any target that is not a
+/// plain branch name ([`plain_branch`]): git reads it as a refspec or a
+/// revision, or a later normalization may make it `main`.
+pub fn protected_branch(target: Option<&str>) -> bool {
+    let Some(t) = target else { return true };
+    if !plain_branch(t) {
+        return true;
+    }
+    let t = t.trim().trim_end_matches('/').trim();
+    let last = t.rsplit('/').next().unwrap_or("").trim();
+    last.is_empty()
+        || last.eq_ignore_ascii_case("HEAD")
+        || PROTECTED_BRANCHES
+            .iter()
+            .any(|p| p.eq_ignore_ascii_case(last))
+}
+
+/// A plain branch name (SPEC §5.3 7e, round 3): after trimming ASCII
+/// blanks, only ASCII letters, digits and `._/-`; no leading `-` or `+`;
+/// none of `..`, `@{`, `^`, `~`, `:` (the last three cannot pass the
+/// first test; `@{` neither, `@` not being allowed).
+pub fn plain_branch(t: &str) -> bool {
+    let t = t.trim_matches(|c: char| c.is_ascii_whitespace());
+    t.bytes()
+        .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'/' | b'-'))
+        && !t.starts_with('-')
+        && !t.starts_with('+')
+        && !t.contains("..")
+}
+
+/// May this run be a built-in deny (SPEC §5.2) for some values of its
+/// unknown words? Only when it holds an unknown word: `rm` (or an unknown
+/// verb) with recursive, force and a root operand each given by a known
+/// word or by an unknown one (one token inside double quotes gives one of
+/// them, the options counting as one: `-rf`; an unquoted one gives all).
+pub fn possible_builtin(words: &[String], known: &[Known]) -> bool {
+    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    if words.is_empty() || (0..words.len()).all(|i| k(i) == Known::Exact) {
+        return false;
+    }
+    let rest_from = match k(0) {
+        Known::AnyTokens => return true,
+        Known::OneToken => 1,
+        Known::Glob if glob::glob_matches(&words[0], "rm") => 1,
+        Known::Exact if words[0] == "rm" => 1,
+        Known::Exact | Known::Glob => return false,
+    };
+    let (mut recursive, mut force, mut root) = (false, false, false);
+    let (mut one, mut any) = (0usize, false);
+    let mut options_done = false;
+    for (i, w) in words.iter().enumerate().skip(rest_from) {
+        match k(i) {
+            Known::AnyTokens => any = true,
+            Known::OneToken => one += 1,
+            // A glob that may be an option may be `-rf` (`rm -r? /`); its
+            // text may be a root operand (`/*`), never `/` itself.
+            Known::Glob if !options_done && glob::glob_may_start(w, "-") => {
+                recursive = true;
+                force = true;
+            }
+            Known::Glob => root |= root_operand(w).is_some(),
+            Known::Exact => {
+                if !options_done && w == "--" {
+                    options_done = true;
+                } else if !options_done && w.starts_with("--") {
+                    let (r, f) = rm_long(w);
+                    recursive |= r;
+                    force |= f;
+                } else if !options_done && w.starts_with('-') && w != "-" {
+                    recursive |= w.contains('r') || w.contains('R');
+                    force |= w.contains('f');
+                } else {
+                    root |= root_operand(w).is_some();
+                }
+            }
+        }
+    }
+    if any {
+        return true;
+    }
+    let needed = usize::from(!(recursive && force)) + usize::from(!root);
+    needed <= one
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn possible_builtins() {
+        for (cmd, want) in [
+            ("rm -rf $X", true),
+            ("rm -rf \"$X\"", true),
+            ("rm -f \"$X\"", false),
+            ("rm -f $X", true),
+            ("rm $O /", true),
+            ("rm \"$O\" /", true),
+            ("rm \"$O\" x", false),
+            ("\"$RM\" -rf /", true),
+            ("\"$G\"", false),
+            ("$G push", true),
+            ("ls $X", false),
+            ("rm -rf x", false),
+        ] {
+            let s = reader::read(cmd).segments.remove(0);
+            let (w, k) = (s.words, s.known.to_vec());
+            assert_eq!(possible_builtin(&w, &k), want, "{cmd}");
+        }
+    }
+
+    fn w(s: &str) -> Vec<String> {
+        s.split(' ').map(str::to_string).collect()
+    }
+
+    /// SPEC §6.2 round 3: `set`'s safe options, clusters with at most one
+    /// `o NAME` at the end.
+    #[test]
+    fn safe_set_options() {
+        for ok in [
+            "-euo pipefail",
+            "-Eeuo pipefail",
+            "-ex",
+            "+ex",
+            "-e -u -o nounset",
+            "-T",
+        ] {
+            assert!(safe_set_args(&w(ok)), "{ok}");
+        }
+        assert!(safe_set_args(&[]));
+        for bad in [
+            "-f",
+            "--",
+            "-- a",
+            "-o posix",
+            "-o",
+            "-oo pipefail errexit",
+            "-eo",
+            "x",
+            "-",
+            "+o vi",
+        ] {
+            assert!(!safe_set_args(&w(bad)), "{bad}");
+        }
+    }
+
+    /// SPEC §5.3 7e round 3: only a plain branch name may be unprotected.
+    #[test]
+    fn merge_targets() {
+        for p in [
+            "HEAD:main",
+            "+x",
+            "x..y",
+            "HEAD",
+            "a/HEAD",
+            "-x",
+            "x@{0}",
+            "x~1",
+            "x^",
+            "ｍａｉｎ",
+            "x\u{200b}",
+            "",
+        ] {
+            assert!(protected_branch(Some(p)), "{p}");
+        }
+        for u in ["feature-x", "team/fix_1.2", " feature-x ", "headline"] {
+            assert!(!protected_branch(Some(u)), "{u}");
+        }
+    }
+
+    /// A deny still denies in an unparsed line (SPEC §4.3 round 3): the
+    /// runs behind keywords and unplaced launchers are guesses, read by
+    /// the built-ins but not by the ceilings' tables.
+    #[test]
+    fn guessed_runs_deny_only() {
+        let f = LineFacts::of("unshare git push");
+        assert!(f.unparsed);
+        assert!(f.runs().any(|r| r.guessed && r.words == w("git push")));
+        assert!(f.external_effect().is_none());
+        assert!(LineFacts::of("numactl -C 0 rm -rf /")
+            .builtin_deny()
+            .is_some());
+        assert!(LineFacts::of("numactl -C 0 echo rm -rf /")
+            .builtin_deny()
+            .is_none());
+        let f = LineFacts::of("if true; then sudo git push; fi");
+        assert!(f.runs().any(|r| r.guessed && r.words == w("git push")));
+        assert!(f.privileged().is_none());
+        assert!(LineFacts::of("if true; then rm -rf /; fi")
+            .builtin_deny()
+            .is_some());
+    }
+
+    /// The reasons stay unique and in first-seen order on both sides of
+    /// [`FEW_REASONS`] (a scan below it, a set above).
+    #[test]
+    fn unparsed_reasons_are_unique_in_order() {
+        for n in [1, FEW_REASONS - 1, FEW_REASONS, FEW_REASONS + 1, 40] {
+            let names: Vec<String> = (0..n).map(|i| format!("$a{i}")).collect();
+            let once = names.join("; ");
+            let f = LineFacts::of(&format!("{once}; {once}; {once}"));
+            let one = LineFacts::of(&once);
+            assert!(f.unparsed, "{n}");
+            assert_eq!(f.unparsed_why.len(), n, "{n}: {:?}", f.unparsed_why);
+            assert_eq!(f.unparsed_why, one.unparsed_why, "{n}");
+            for (why, name) in f.unparsed_why.iter().zip(&names) {
+                assert!(why.contains(&format!("`{name}`")), "{why}");
+            }
+        }
+    }
+
+    /// Each tool's run found by `tool_entries` is exactly the entries of
+    /// the table naming it (so the table holds each tool's entries
+    /// together), and a verb of no entry has none.
+    #[test]
+    fn tool_runs_hold_each_tools_entries() {
+        for e in EXTERNAL_EFFECT {
+            let all: Vec<_> = EXTERNAL_EFFECT.iter().filter(|f| f[0] == e[0]).collect();
+            let run: Vec<_> = tool_entries(e[0]).iter().collect();
+            assert_eq!(run, all, "{}", e[0]);
+        }
+        for v in ["gh", "ls", "", "gitx", "pnp"] {
+            assert!(tool_entries(v).iter().all(|e| e[0] == v), "{v}");
+        }
+        assert!(tool_entries("ls").is_empty());
+    }
+
+    /// The tools' shapes let every tool of the table through, and stop
+    /// the common verbs.
+    #[test]
+    fn the_external_tool_shapes_hold_every_tool() {
+        for e in EXTERNAL_EFFECT {
+            assert!(has_shape(&EXTERNAL_TOOLS, e[0]), "{}", e[0]);
+        }
+        assert!(has_shape(&EXTERNAL_TOOLS, GH_API_WRITE[0]));
+        // Every variable's name passes the one-byte filter of `code_variable`.
+        for (name, _) in CODE_VARIABLES.iter().chain(COMMAND_VARIABLES) {
+            assert!(may_start_with_a_name(name.as_bytes()), "{name}");
+        }
+        // Each tool's entries are one run of the table (`tool_entries`).
+        for e in EXTERNAL_EFFECT {
+            let all: Vec<_> = EXTERNAL_EFFECT.iter().filter(|x| x[0] == e[0]).collect();
+            let run: Vec<_> = tool_entries(e[0]).iter().collect();
+            assert_eq!(all, run, "{}", e[0]);
+        }
+        // (`grep` has `glab`'s shape: a word let through is compared.)
+        for w in ["ls", "cat", "", "bash", "sudo", "env", "echo", "make"] {
+            assert!(!has_shape(&EXTERNAL_TOOLS, w), "{w}");
+        }
+    }
+
+    /// SPEC §4.2's assignment word (`NAME=…`, `NAME+=…`, `NAME[…]=…`), read
+    /// literally: the oracle of the one-pass `is_assignment`.
+    fn is_assignment_literal(word: &str) -> bool {
+        // NAME, then `[` to its matching `]` (SPEC §4.1 round 3, as bash's
+        // parse_matched_pair reads it), then `=` or `+=`.
+        let name: String = word
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+            .collect();
+        if !name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            return false;
+        }
+        let mut rest = &word[name.len()..];
+        if rest.starts_with('[') {
+            let mut depth = 0;
+            let mut close = None;
+            for (i, c) in rest.char_indices() {
+                match c {
+                    '[' => depth += 1,
+                    ']' => depth -= 1,
+                    _ => {}
+                }
+                if depth == 0 {
+                    close = Some(i);
+                    break;
+                }
+            }
+            let Some(close) = close else { return false };
+            rest = &rest[close + 1..];
+        }
+        rest.starts_with('=') || rest.starts_with("+=")
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(20_000))]
+        #[test]
+        fn is_assignment_reads_like_the_literal_rule(w in "[a-zA-Z_0-9=+\\[\\]\\-/. é]{0,8}") {
+            proptest::prop_assert_eq!(is_assignment(&w), is_assignment_literal(&w), "{:?}", w);
+        }
+    }
+
+    #[test]
+    fn a_quoted_glob_verb_is_unparsed_only_behind_a_wrapper() {
+        // Quoted, bash does not expand it in the first word (SPEC §4.2);
+        // behind a wrapper the wrapper's exec sees the word as text, but
+        // permc reads §4.3 literally: a glob verb found there is unparsed.
+        // A `/` in the verb changes neither (it only names the verb by its
+        // last component).
+        for cmd in ["'/usr/bin/l[s]' x", "'l[s]' x"] {
+            let f = LineFacts::of(cmd);
+            assert!(!f.unparsed, "{cmd}: {:?}", f.unparsed_reasons());
+        }
+        for cmd in ["env '/usr/bin/l[s]' x", "env 'l[s]' x"] {
+            assert!(LineFacts::of(cmd).unparsed, "{cmd}");
+        }
+    }
+
+    #[test]
+    fn wrappers_are_read_past() {
+        let f = LineFacts::of("sudo -u root env A=1 timeout -s KILL 5 /usr/bin/git -C /tmp push");
+        let r = f.runs().next().expect("a run");
+        assert_eq!(r.words, w("git -C /tmp push"));
+        assert!(r.privileged);
+        assert_eq!(f.external_effect(), Some(&["git", "push"][..]));
+        let f = LineFacts::of("bash -lc 'rm -rf /'");
+        assert_eq!(f.builtin_deny(), Some("Terminal(rm -rf /)"));
+        let f = LineFacts::of("find . | xargs -n 1 rm -fr /*");
+        assert_eq!(f.builtin_deny(), Some("Terminal(rm -rf /*)"));
+        assert!(LineFacts::of("eval git push").external_effect().is_some());
+        assert!(LineFacts::of("env -S 'git push'")
+            .external_effect()
+            .is_some());
+    }
+
+    #[test]
+    fn builtins() {
+        for c in [
+            "rm -rf /",
+            "rm -fr /",
+            "rm -r -f /",
+            "rm --recursive --force /*",
+            "rm -Rfi /",
+            "rm / -rf",
+            "rm -rf -- /",
+            "rm -rf //",
+            "rm -rf /*/",
+            "rm -rf /*/*",
+            "rm -rf /?/",
+            "rm -rf //*/",
+            "rm -rf /**/",
+            "rm -rf /*//",
+            "rm -fr /*/",
+            "rm -rf /[a-z]*/*",
+        ] {
+            assert!(builtin_deny(&w(c)).is_some(), "{c}");
+        }
+        for c in [
+            "rm -rf /home",
+            "rm -r /",
+            "rm -f /",
+            "rm -rf ./",
+            "rmdir -rf /",
+            "rm -rf /*/x",
+            "rm -rf /home/*",
+            "rm -rf /.*",
+            "rm -rf /*/../x",
+        ] {
+            assert!(builtin_deny(&w(c)).is_none(), "{c}");
+        }
+    }
+
+    #[test]
+    fn external() {
+        for c in [
+            "git push",
+            "git -C x push origin",
+            "git --no-pager -c a=b push",
+            "kubectl -n prod apply -f x",
+            "gh -R o/r pr create",
+            "git remote add o u",
+        ] {
+            assert!(external_effect(&w(c)).is_some(), "{c}");
+        }
+        for c in ["git status", "git remote -v", "gh pr list", "git log push"] {
+            assert!(external_effect(&w(c)).is_none(), "{c}");
+        }
+    }
+
+    #[test]
+    fn normalization_fast_path_agrees() {
+        // Every string up to 7 bytes over `/`, `.`, `a`: the fast path must
+        // return exactly what the component walk returns.
+        fn slow(path: &str) -> String {
+            let mut parts: Vec<&str> = Vec::new();
+            for c in path.split('/') {
+                match c {
+                    "" | "." => {}
+                    ".." => {
+                        parts.pop();
+                    }
+                    c => parts.push(c),
+                }
+            }
+            let out: String = parts.iter().map(|p| format!("/{p}")).collect();
+            if out.is_empty() {
+                "/".into()
+            } else {
+                out
+            }
+        }
+        let mut layer = vec![String::new()];
+        for _ in 0..7 {
+            let mut next = Vec::new();
+            for s in &layer {
+                for c in ['/', '.', 'a'] {
+                    let t = format!("{s}{c}");
+                    assert_eq!(normalize(&t), slow(&t), "{t:?}");
+                    next.push(t);
+                }
+            }
+            layer = next;
+        }
+    }
+
+    #[test]
+    fn a_path_is_normal_exactly_when_normalizing_keeps_it() {
+        // The word-at-a-time search for `/.` and `//`: the pair at every
+        // offset of paths up to 40 bytes, across word boundaries, among
+        // bytes that look alike (`.` alone, `a/`, bytes of 0x80 and up).
+        let mut paths = Vec::new();
+        for k in 0..30 {
+            for m in 0..10 {
+                for pair in ["//", "/.", "/a", ".a", "a/", "/..", "é/", "/\u{2f}"] {
+                    for fill in ["a", ".", "é", "\u{ae}"] {
+                        paths.push(format!("/{}{pair}{}", fill.repeat(k), "b".repeat(m)));
+                    }
+                }
+            }
+        }
+        for p in paths {
+            assert_eq!(is_normal(&p), normalize(&p) == p, "{p:?}");
+            let slow = p
+                .as_bytes()
+                .windows(2)
+                .any(|w| w[0] == b'/' && matches!(w[1], b'.' | b'/'));
+            assert_eq!(slash_then_dot_or_slash(p.as_bytes()), slow, "{p:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any path of `/`, `.`, letters and non-ASCII: the word-at-a-time
+        /// search agrees with the pair-at-a-time one.
+        #[test]
+        fn the_slash_pair_search_agrees_with_a_byte_scan(
+            p in "[/.aé\u{2e80}]{0,40}",
+        ) {
+            let slow = p
+                .as_bytes()
+                .windows(2)
+                .any(|w| w[0] == b'/' && matches!(w[1], b'.' | b'/'));
+            proptest::prop_assert_eq!(slash_then_dot_or_slash(p.as_bytes()), slow);
+        }
+    }
+
+    #[test]
+    fn normalization() {
+        assert_eq!(normalize("/a//b/./c/../d/"), "/a/b/d");
+        assert_eq!(normalize("/../.."), "/");
+        assert_eq!(normalize(&"/".repeat(200_000)), "/");
+    }
+}

@@ -1,0 +1,178 @@
+//! The fast path (SPEC §4): a line of plain words and control operators,
+//! read in one pass over a byte table; anything else goes to the general
+//! reader, which reads it the same (a test and the fuzz target hold them
+//! equal).
+
+use super::*;
+
+/// What [`read_simple`] makes of a byte: [`REFUSED`] (the general reader
+/// reads the line), a byte of a word, a blank, or a byte of an operator.
+pub(super) const REFUSED: u8 = 0;
+
+pub(super) const WORD: u8 = 1;
+
+pub(super) const BLANK: u8 = 2;
+
+pub(super) const OPERATOR: u8 = 3;
+
+/// [`read_simple`]'s byte classes, one load a byte: a [`is_plain`] byte,
+/// and a few more that mean something only beside bytes it refuses (`.`
+/// `,` in a brace expansion, `=` in an array subscript, `~` nowhere to
+/// the reader), make words; blanks; the bytes of `;`, `&`, `|`, `&&`,
+/// `||`, `|&`. Every other byte is refused. (A unit test holds the table
+/// to [`is_plain`].)
+pub(super) const SIMPLE: [u8; 256] = {
+    let mut t = [REFUSED; 256];
+    let mut b: u8 = 0;
+    loop {
+        t[b as usize] = if b.is_ascii_alphanumeric()
+            || matches!(
+                b,
+                b'-' | b'/' | b'_' | b':' | b'+' | b'@' | b'%' | b'^' | b'.' | b',' | b'=' | b'~'
+            ) {
+            WORD
+        } else if b == b' ' || b == b'\t' {
+            BLANK
+        } else if b == b';' || b == b'&' || b == b'|' {
+            OPERATOR
+        } else {
+            REFUSED
+        };
+        if b == u8::MAX {
+            break;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// A shell keyword ([`KEYWORDS`]) or `time`, by length first (a unit test
+/// holds it to the table).
+pub(super) fn is_keyword_or_time(w: &str) -> bool {
+    matches!(
+        w,
+        "if" | "then"
+            | "elif"
+            | "else"
+            | "fi"
+            | "for"
+            | "while"
+            | "until"
+            | "do"
+            | "done"
+            | "case"
+            | "esac"
+            | "function"
+            | "select"
+            | "coproc"
+            | "[["
+            | "]]"
+            | "!"
+            | "time"
+    )
+}
+
+/// The fast path of [`read`]: most command lines an agent proposes are
+/// plain words joined by control operators (`git status && pnpm test`).
+/// Such a line has no quoting, expansion, redirection, nesting, newline,
+/// glob or brace to read, so its words are the runs of non-blank bytes
+/// between operators, every one [`Known::Exact`]. Returns `None` — the
+/// general reader then reads the line — for any other byte, any
+/// condition of SPEC §4.2 (a keyword or `time` at command position, an
+/// operator without a command, `;;`, an empty line), so it never has to
+/// record one: a line it reads parses. Its answer equals the general
+/// reader's (a unit test, a property test and the `shell` fuzz target
+/// compare them). One pass, one table load a byte: a refused byte
+/// anywhere returns `None` when the pass reaches it.
+pub fn read_simple(src: &str) -> Option<CommandLine> {
+    let b = src.as_bytes();
+    if b.len() > MAX_LEN {
+        return None;
+    }
+    let class = |i: usize| b.get(i).map(|&c| SIMPLE[usize::from(c)]);
+    let mut segments: Vec<Segment> = Vec::with_capacity(4);
+    // Group 0 alone is no group at all (see `CommandLine::groups`).
+    let mut groups: Vec<u32> = Vec::new();
+    let mut i = 0;
+    let mut in_pipe = false;
+    loop {
+        while class(i) == Some(BLANK) {
+            i += 1;
+        }
+        match class(i) {
+            None => {
+                // The end, after a command, `;` or `&` (an empty line goes
+                // to the general reader).
+                return (!segments.is_empty()).then_some(CommandLine {
+                    segments,
+                    unparsed: Vec::new(),
+                    unparsed_at: Vec::new(),
+                    groups,
+                });
+            }
+            // An operator where a command belongs (a syntax error), or a
+            // byte the general reader reads.
+            Some(c) if c != WORD => return None,
+            Some(_) => {}
+        }
+        let start = i;
+        let mut words = Vec::with_capacity(4);
+        while class(i) == Some(WORD) {
+            let from = i;
+            while class(i) == Some(WORD) {
+                i += 1;
+            }
+            let word = &src[from..i];
+            // `time` is a reserved word at command position (and after
+            // it); a keyword first makes the line unparsed.
+            if word == "time" || (words.is_empty() && is_keyword_or_time(word)) {
+                return None;
+            }
+            words.push(word.to_string());
+            while class(i) == Some(BLANK) {
+                i += 1;
+            }
+        }
+        // Here the line ends, or an operator or a refused byte stands.
+        let (piped, own_process, need_command, len) = match (b.get(i), b.get(i + 1)) {
+            (None, _) => (false, false, false, 0),
+            (Some(b'&'), Some(b'&')) | (Some(b'|'), Some(b'|')) => (false, false, true, 2),
+            (Some(b'|'), Some(b'&')) => (true, true, true, 2),
+            (Some(b'|'), _) => (true, true, true, 1),
+            (Some(b'&'), _) => (false, true, false, 1),
+            (Some(b';'), Some(b';' | b'&')) => return None,
+            (Some(b';'), _) => (false, false, false, 1),
+            _ => return None,
+        };
+        i += len;
+        let mut group = 0;
+        if own_process || in_pipe {
+            // A pipeline element or an `&` command: a group of its own.
+            if groups.is_empty() {
+                groups.push(0);
+            }
+            group = group_id(groups.len());
+            groups.push(0);
+        }
+        in_pipe = piped;
+        segments.push(Segment {
+            known: Knowns::exact(words.len()),
+            words,
+            redirects: Vec::new(),
+            nested: false,
+            start,
+            group,
+            holds: 0,
+        });
+        if need_command {
+            while class(i) == Some(BLANK) {
+                i += 1;
+            }
+            if class(i) != Some(WORD) {
+                // `a &&` at the end, `a | | b`: a syntax error (or a byte
+                // the general reader reads).
+                return None;
+            }
+        }
+    }
+}
