@@ -1444,47 +1444,7 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
         .iter()
         .find(|g| g.0 == tool)
         .map_or((&[][..], &[][..]), |g| (g.1, g.2));
-    // Where the subcommand may start: past the options, both readings of
-    // an option of unknown arity (bounded).
-    let mut starts = vec![1usize];
-    let mut done = Vec::new();
-    while let Some(i) = starts.pop() {
-        match words.get(i) {
-            Some(w) if !k(i).is_unknown() && w.starts_with('-') && w != "-" && w != "--" => {
-                if w.contains('=') || flags.contains(&w.as_str()) {
-                    starts.push(i + 1);
-                } else if valued.contains(&w.as_str()) {
-                    starts.push(i + 2);
-                } else if done.len() + starts.len() < 4 {
-                    starts.push(i + 1);
-                    starts.push(i + 2);
-                } else {
-                    done.push(i + 1);
-                }
-            }
-            Some(w) if w == "--" && !k(i).is_unknown() => done.push(i + 1),
-            _ => done.push(i),
-        }
-    }
-    let resolve = |w: &str, first: bool| -> Option<String> {
-        if let Some(&(_, _, c)) = SUBCOMMAND_ALIASES
-            .iter()
-            .find(|&&(t, a, _)| t == tool && a == w)
-        {
-            return Some(c.to_string());
-        }
-        let (_, not) = PREFIX_TOOLS.iter().find(|p| p.0 == tool)?;
-        if !first || w.is_empty() || not.contains(&w) {
-            return None;
-        }
-        // A prefix of exactly one of the tool's table words.
-        let mut hits = tool_entries(tool)
-            .iter()
-            .filter_map(|e| e.get(1))
-            .filter(|t| t.starts_with(w) && **t != w);
-        let hit = hits.next()?;
-        hits.all(|t| t == hit).then(|| (*hit).to_string())
-    };
+    let done = subcommand_starts(words, known, valued, flags);
     let mut out: Vec<(Vec<String>, Vec<Known>)> = Vec::new();
     for s in done {
         let s = s.min(words.len());
@@ -1514,7 +1474,7 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
         }
         for j in 1..w.len().min(3) {
             if kn[j] == Known::Exact {
-                if let Some(c) = resolve(&w[j], j == 1) {
+                if let Some(c) = resolve_subcommand(tool, &w[j], j == 1) {
                     w[j] = c;
                 }
             }
@@ -1527,6 +1487,60 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
         }
     }
     out
+}
+
+/// Where a tool's subcommand may start in `words`: past the options
+/// before it, both readings of an option of unknown arity (at most a few).
+fn subcommand_starts(
+    words: &[String],
+    known: &[Known],
+    valued: &[&str],
+    flags: &[&str],
+) -> Vec<usize> {
+    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    let mut starts = vec![1usize];
+    let mut done = Vec::new();
+    while let Some(i) = starts.pop() {
+        match words.get(i) {
+            Some(w) if !k(i).is_unknown() && w.starts_with('-') && w != "-" && w != "--" => {
+                if w.contains('=') || flags.contains(&w.as_str()) {
+                    starts.push(i + 1);
+                } else if valued.contains(&w.as_str()) {
+                    starts.push(i + 2);
+                } else if done.len() + starts.len() < 4 {
+                    starts.push(i + 1);
+                    starts.push(i + 2);
+                } else {
+                    done.push(i + 1);
+                }
+            }
+            Some(w) if w == "--" && !k(i).is_unknown() => done.push(i + 1),
+            _ => done.push(i),
+        }
+    }
+    done
+}
+
+/// A subcommand word's canonical spelling: its alias's command, or (first
+/// word only) the one table word it is a unique prefix of.
+fn resolve_subcommand(tool: &str, w: &str, first: bool) -> Option<String> {
+    if let Some(&(_, _, c)) = SUBCOMMAND_ALIASES
+        .iter()
+        .find(|&&(t, a, _)| t == tool && a == w)
+    {
+        return Some(c.to_string());
+    }
+    let (_, not) = PREFIX_TOOLS.iter().find(|p| p.0 == tool)?;
+    if !first || w.is_empty() || not.contains(&w) {
+        return None;
+    }
+    // A prefix of exactly one of the tool's table words.
+    let mut hits = tool_entries(tool)
+        .iter()
+        .filter_map(|e| e.get(1))
+        .filter(|t| t.starts_with(w) && **t != w);
+    let hit = hits.next()?;
+    hits.all(|t| t == hit).then(|| (*hit).to_string())
 }
 
 /// Tools that take a unique prefix of a subcommand for it (`npm pub`, `gem
@@ -1903,6 +1917,60 @@ fn positionals(words: &[String], from: usize) -> impl Iterator<Item = (usize, &S
         .filter(|(_, w)| !w.starts_with('-'))
 }
 
+/// `gh api` that writes (SPEC §6.1): the subcommand is the first word
+/// after gh's options (`-R o/r` takes a value).
+fn gh_external(words: &[String], k: &dyn Fn(usize) -> Known) -> Option<&'static [&'static str]> {
+    let mut i = 1;
+    while words
+        .get(i)
+        .is_some_and(|w| w.starts_with('-') && !k(i).is_unknown())
+    {
+        let w = &words[i];
+        let valued = matches!(w.as_str(), "-R" | "--repo" | "--hostname");
+        i += if valued { 2 } else { 1 };
+    }
+    words.get(i)?;
+    let api = words[i] == "api" && !k(i).is_unknown();
+    if !api && !k(i).is_unknown() {
+        return None;
+    }
+    let from = if api { i + 1 } else { i };
+    gh_api_writes(&words[from..], |j| k(j + from)).then_some(GH_API_WRITE)
+}
+
+/// `ssh HOST …` connects (SPEC §6.1); `ssh -V` and `ssh -G` do not.
+fn ssh_external(words: &[String], k: &dyn Fn(usize) -> Known) -> Option<&'static [&'static str]> {
+    const VALUED: &str = "BbcDEeFIiJLlmOoPpQRSWw";
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        if k(i).is_unknown() {
+            return Some(SSH_REMOTE);
+        }
+        if w == "--" {
+            i += 1;
+            break;
+        }
+        let Some(cluster) = w.strip_prefix('-') else {
+            break;
+        };
+        for (p, c) in cluster.char_indices() {
+            if c == 'V' || c == 'G' {
+                // `ssh -V` prints its version, `ssh -G` its
+                // configuration: neither connects.
+                return None;
+            }
+            if VALUED.contains(c) {
+                if p + 1 == cluster.len() {
+                    i += 1;
+                }
+                break;
+            }
+        }
+        i += 1;
+    }
+    words.get(i).map(|_| SSH_REMOTE)
+}
+
 /// [`EXTERNAL_READ_BY_WORDS`]: `gh api` that writes; docker or podman
 /// with a remote daemon (`-H`, `--host`, `--context`); `ssh HOST …` (not
 /// `-V`, `-G`); scp, sftp or rsync with a remote operand; a cloud CLI's
@@ -1915,26 +1983,7 @@ fn external_by_words(
 ) -> Option<&'static [&'static str]> {
     let unknown = (1..words.len()).any(|i| k(i).is_unknown());
     match verb {
-        "gh" => {
-            // The subcommand: the first word after gh's options (`-R o/r`
-            // takes a value).
-            let mut i = 1;
-            while words
-                .get(i)
-                .is_some_and(|w| w.starts_with('-') && !k(i).is_unknown())
-            {
-                let w = &words[i];
-                let valued = matches!(w.as_str(), "-R" | "--repo" | "--hostname");
-                i += if valued { 2 } else { 1 };
-            }
-            words.get(i)?;
-            let api = words[i] == "api" && !k(i).is_unknown();
-            if !api && !k(i).is_unknown() {
-                return None;
-            }
-            let from = if api { i + 1 } else { i };
-            gh_api_writes(&words[from..], |j| k(j + from)).then_some(GH_API_WRITE)
-        }
+        "gh" => gh_external(words, k),
         "docker" | "podman" => words
             .iter()
             .skip(1)
@@ -1946,37 +1995,7 @@ fn external_by_words(
                     || (w.starts_with("-H") && !w.starts_with("--"))
             })
             .then_some(REMOTE_DAEMON),
-        "ssh" => {
-            const VALUED: &str = "BbcDEeFIiJLlmOoPpQRSWw";
-            let mut i = 1;
-            while let Some(w) = words.get(i) {
-                if k(i).is_unknown() {
-                    return Some(SSH_REMOTE);
-                }
-                if w == "--" {
-                    i += 1;
-                    break;
-                }
-                let Some(cluster) = w.strip_prefix('-') else {
-                    break;
-                };
-                for (p, c) in cluster.char_indices() {
-                    if c == 'V' || c == 'G' {
-                        // `ssh -V` prints its version, `ssh -G` its
-                        // configuration: neither connects.
-                        return None;
-                    }
-                    if VALUED.contains(c) {
-                        if p + 1 == cluster.len() {
-                            i += 1;
-                        }
-                        break;
-                    }
-                }
-                i += 1;
-            }
-            words.get(i).map(|_| SSH_REMOTE)
-        }
+        "ssh" => ssh_external(words, k),
         "scp" | "sftp" | "rsync" => {
             let remote = |w: &str| {
                 w.contains("://") || w.find(':').is_some_and(|c| !w[..c].contains('/') && c > 0)

@@ -527,20 +527,7 @@ impl Walk<'_, '_> {
         // been skipped, so it moves nothing for certain (SPEC §6.2 round
         // 3). A `;` (or the start) begins a new list.
         let mut or_in_list = false;
-        // The inner lines by the segment that runs them, bucketed once: a
-        // scan of every inner line per segment would be quadratic.
-        let mut inner_of: Vec<Vec<&CommandLine>> = if top && !inner.is_empty() {
-            vec![Vec::new(); line.segments.len()]
-        } else {
-            Vec::new()
-        };
-        for (s, l) in inner.iter().filter(|_| top) {
-            match inner_of.get_mut(*s) {
-                Some(b) => b.push(l),
-                // A segment the line does not hold: check it from the start.
-                None => self.line(l, start, &[], &Joints::default(), &[], false),
-            }
-        }
+        let mut inner_of = self.inner_by_segment(line, start, inner, top);
         for (i, seg) in line.segments.iter().enumerate() {
             while let Some(p) = pending.pop_if(|p| i > p.until) {
                 let g = p.group as usize;
@@ -568,47 +555,19 @@ impl Walk<'_, '_> {
             let group = seg.group as usize;
             let here = effective(&own, &line.groups, group);
             self.reads_dirs(seg);
-            let mut cd_inside = false;
             let until = i + seg.holds;
-            if let Some(m) = dir_move(seg, self.cdpath, self.cdable) {
-                let to = match m {
-                    Move::To(t, k) if !hidden_target(t, k) => {
-                        let (to, inside) = self.target(t, here);
-                        if inside {
-                            // Only `cd` is cd-in-scope (SPEC §5.3 step 6);
-                            // `pushd` moves like it.
-                            cd_inside = verb_is(seg, "cd");
-                        } else {
-                            self.note(t);
-                        }
-                        to
-                    }
-                    Move::To(t, _) => {
-                        self.note(t);
-                        Here::Anywhere
-                    }
-                    Move::Unknowable(why) => {
-                        let shown = seg.words.join(" ");
-                        self.note(if shown.is_empty() { why } else { &shown });
-                        Here::Anywhere
-                    }
-                };
+            let hidden = hidden.get(i).copied().unwrap_or(false);
+            let mut cd_inside = false;
+            if let Some((to, inside, followed)) = self.segment_move(seg, here, hidden) {
+                cd_inside = inside;
                 pending.push(Pending {
                     until,
                     group: seg.group,
                     before: here,
                     to,
-                    certain: top && (joint == Joint::List || (joint == Joint::And && !or_in_list)),
-                });
-            } else if hidden.get(i).copied().unwrap_or(false) {
-                // `time cd x`, `command cd x`, `eval 'cd x'`: a move permc
-                // does not follow.
-                pending.push(Pending {
-                    until,
-                    group: seg.group,
-                    before: here,
-                    to: Here::Anywhere,
-                    certain: false,
+                    certain: followed
+                        && top
+                        && (joint == Joint::List || (joint == Joint::And && !or_in_list)),
                 });
             }
             if top {
@@ -634,6 +593,68 @@ impl Walk<'_, '_> {
                 }
             }
         }
+    }
+
+    /// The inner lines by the segment that runs them, bucketed once (a
+    /// scan of every inner line per segment would be quadratic); one of a
+    /// segment the line does not hold is checked from the start here.
+    fn inner_by_segment<'l>(
+        &mut self,
+        line: &CommandLine,
+        start: Here,
+        inner: &'l [(usize, CommandLine)],
+        top: bool,
+    ) -> Vec<Vec<&'l CommandLine>> {
+        let mut inner_of: Vec<Vec<&CommandLine>> = if top && !inner.is_empty() {
+            vec![Vec::new(); line.segments.len()]
+        } else {
+            Vec::new()
+        };
+        for (s, l) in inner.iter().filter(|_| top) {
+            match inner_of.get_mut(*s) {
+                Some(b) => b.push(l),
+                None => self.line(l, start, &[], &Joints::default(), &[], false),
+            }
+        }
+        inner_of
+    }
+
+    /// Where segment `seg` may move the directory from `here`: the
+    /// target (`Anywhere` when permc cannot follow it), whether it is a
+    /// `cd` inside the scope (SPEC §5.3 step 6: only `cd`; `pushd` moves
+    /// like it), and whether the move is one permc follows (`hidden`:
+    /// `time cd x`, `command cd x`, `eval 'cd x'` are not).
+    fn segment_move(
+        &mut self,
+        seg: &Segment,
+        here: Here,
+        hidden: bool,
+    ) -> Option<(Here, bool, bool)> {
+        let Some(m) = dir_move(seg, self.cdpath, self.cdable) else {
+            return hidden.then_some((Here::Anywhere, false, false));
+        };
+        let mut cd_inside = false;
+        let to = match m {
+            Move::To(t, k) if !hidden_target(t, k) => {
+                let (to, inside) = self.target(t, here);
+                if inside {
+                    cd_inside = verb_is(seg, "cd");
+                } else {
+                    self.note(t);
+                }
+                to
+            }
+            Move::To(t, _) => {
+                self.note(t);
+                Here::Anywhere
+            }
+            Move::Unknowable(why) => {
+                let shown = seg.words.join(" ");
+                self.note(if shown.is_empty() { why } else { &shown });
+                Here::Anywhere
+            }
+        };
+        Some((to, cd_inside, true))
     }
 }
 

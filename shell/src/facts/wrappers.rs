@@ -940,39 +940,82 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
             // must be in [`SPECIAL_VERBS`], [`SHELLS`] or [`WRAPPERS`].)
             break;
         }
-        if verb == "su" {
-            via.get_or_insert("su");
-            su(&words, i, seg, depth, facts);
-            break;
-        }
-        if verb == "eval" {
-            let mut j = i + 1;
-            if text.get(j).is_some_and(|w| w == "--") {
-                j += 1;
+        let step = match special_verb(&words, i, verb, seg, depth, facts, &mut via) {
+            Some(step) => step,
+            None => match wrapper(verb) {
+                Some(wr) => past_wrapper(wr, &words, i, seg, depth, facts, &mut via),
+                None => Step::Here,
+            },
+        };
+        match step {
+            Step::Here => break,
+            Step::Past(j) => {
+                (i, read_past) = (j, true);
+                break;
             }
-            inner_words(&words, j, text.len(), seg, depth, facts, "eval");
-            break;
+            Step::Next(j) => (i, read_past) = (j, true),
+            Step::Done => return,
         }
-        if verb == "trap" {
-            trap(&words, i, seg, depth, facts);
-            break;
+    }
+    let verb = push_run(&words, i, seg, via, read_past, depth == 0, facts);
+    if let Some(verb) = verb.filter(|v| super::has_shape(&RUNNER_SHAPES, v)) {
+        runner(&words, i, verb, false, seg, depth, facts);
+    }
+}
+
+/// Where [`collect_runs`] goes on after a word it reads specially.
+enum Step {
+    /// The run is this word on (what was read past stays so).
+    Here,
+    /// The run starts at this word, past what was read.
+    Past(usize),
+    /// Read on from this word.
+    Next(usize),
+    /// Every run was recorded (`xargs`).
+    Done,
+}
+
+/// The verbs read before any wrapper — `su`, `eval`, `trap`, `busybox`,
+/// the shells, `find`, `fd`, the foreign shells and the unreadable ones —
+/// or `None` for any other verb.
+fn special_verb(
+    words: &Words<'_>,
+    i: usize,
+    verb: &str,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+    via: &mut Option<&'static str>,
+) -> Option<Step> {
+    let text = words.text;
+    match verb {
+        "su" => {
+            via.get_or_insert("su");
+            su(words, i, seg, depth, facts);
         }
-        if verb == "busybox" && text.get(i + 1).is_some() && words.known(i + 1).is_unknown() {
+        "eval" => {
+            let j = if text.get(i + 1).is_some_and(|w| w == "--") {
+                i + 2
+            } else {
+                i + 1
+            };
+            inner_words(words, j, text.len(), seg, depth, facts, "eval");
+        }
+        "trap" => trap(words, i, seg, depth, facts),
+        "busybox" if text.get(i + 1).is_some() && words.known(i + 1).is_unknown() => {
             // `busybox $X`: the applet may be `sh`, and its words `-c …`.
             facts.unparsed_because(format!(
                 "`busybox {}`: the applet is expanded by the shell, so permc cannot know what runs",
                 short(&text[i + 1])
             ));
-            break;
         }
-        if SHELLS.contains(&verb) || (verb == "busybox" && is_busybox_shell(text.get(i + 1))) {
+        _ if SHELLS.contains(&verb) || (verb == "busybox" && is_busybox_shell(text.get(i + 1))) => {
             let at = if verb == "busybox" { i + 1 } else { i };
-            shell_words(&words, at, seg, depth, facts);
+            shell_words(words, at, seg, depth, facts);
             // The shell itself is the run (a script operand is matched
             // like any other command, SPEC §4.3's stated limit).
-            break;
         }
-        if verb == "busybox" {
+        "busybox" => {
             // `busybox APPLET ARGS…` runs `APPLET ARGS…`. BusyBox's own
             // options (its manual: `--list`, `--list-full`, `--install`,
             // `--show`, `--help`) run no applet; any other `-…` word is
@@ -985,111 +1028,95 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
                             short(w)
                         ));
                     }
-                    break;
                 }
-                Some(_) => {
-                    i += 1;
-                    read_past = true;
-                    continue;
-                }
-                None => break,
+                Some(_) => return Some(Step::Next(i + 1)),
+                None => {}
             }
         }
-        if verb == "find" {
-            find_exec(&words, i, seg, depth, facts);
-            break;
-        }
-        if verb == "fd" || verb == "fdfind" {
-            fd_exec(&words, i, seg, depth, facts);
-            break;
-        }
-        if FOREIGN_SHELLS.contains(&verb) {
-            foreign_shell(&words, i, facts);
-            break;
-        }
-        if let Some((_, why)) = UNREADABLE.iter().find(|(v, _)| *v == verb) {
+        "find" => find_exec(words, i, seg, depth, facts),
+        "fd" | "fdfind" => fd_exec(words, i, seg, depth, facts),
+        _ if FOREIGN_SHELLS.contains(&verb) => foreign_shell(words, i, facts),
+        _ => {
+            let (_, why) = UNREADABLE.iter().find(|(v, _)| *v == verb)?;
             facts.unparsed_because((*why).to_string());
-            behind_unplaced(&words, i, seg, depth, facts);
-            break;
-        }
-        let Some(wr) = wrapper(verb) else { break };
-        if wr.privileged {
-            via.get_or_insert(wr.names[0]);
-        }
-        // Where the wrapper stands: a launcher that runs a command line
-        // is itself the run, as a shell with `-c` is.
-        let (at, past_at) = (i, read_past);
-        match read_options(wr, &words, i + 1, seg, depth, facts) {
-            Some(usize::MAX) => {
-                // An option's command line is all that runs (`env -S`,
-                // `script -c`).
-                if wr.after == After::Script {
-                    (i, read_past) = (at, past_at);
-                } else {
-                    (i, read_past) = (usize::MAX, true);
-                }
-                break;
-            }
-            Some(next) => {
-                i = next;
-                read_past = true;
-            }
-            None => {
-                // An option permc cannot place: unparsed, and the wrapper
-                // itself is what we know runs.
-                break;
-            }
-        }
-        if matches!(wr.after, After::Duration | After::Lock) {
-            if words.known(i).is_unknown() && i < text.len() {
-                // An unknown duration (or lock file) may be anything,
-                // options included.
-                break;
-            }
-            if i < text.len() {
-                i += 1;
-            }
-        }
-        if wr.after == After::Lock && text.get(i).is_some_and(|w| w == "-c" || w == "--command") {
-            // `flock FILE -c CMD`: the command line is all that runs.
-            if words.known(i + 1).is_unknown() && i + 1 < text.len() {
-                facts.unknown_inner(seg, &text[i + 1], "flock -c");
-            } else if let Some(line) = text.get(i + 1) {
-                inner_line(line, seg, depth, facts);
-            }
-            (i, read_past) = (at, past_at);
-            break;
-        }
-        if wr.after == After::ShellLine {
-            // `watch CMD…`: `sh -c` runs the words joined by spaces.
-            inner_words(&words, i, text.len(), seg, depth, facts, wr.names[0]);
-            (i, read_past) = (at, past_at);
-            break;
-        }
-        if wr.after == After::Script {
-            // No `-c`: an interactive shell reads standard input.
-            facts.unparsed_because(format!(
-                "`{}` without `-c` runs an interactive shell, which reads its commands from standard input",
-                wr.names[0]
-            ));
-            break;
-        }
-        if wr.bare_shell && i >= text.len() {
-            facts.unparsed_because(format!(
-                "`{}` without a command runs an interactive shell, which reads its commands from standard input",
-                wr.names[0]
-            ));
-            break;
-        }
-        if wr.after == After::Xargs {
-            xargs(&words, i, seg, depth, facts, via);
-            return;
+            behind_unplaced(words, i, seg, depth, facts);
         }
     }
-    let verb = push_run(&words, i, seg, via, read_past, depth == 0, facts);
-    if let Some(verb) = verb.filter(|v| super::has_shape(&RUNNER_SHAPES, v)) {
-        runner(&words, i, verb, false, seg, depth, facts);
+    Some(Step::Here)
+}
+
+/// Past a wrapper at `i` (SPEC §4.3): its options, its duration or lock
+/// file, and what it runs — a command line of its own, an interactive
+/// shell, or the words after it.
+fn past_wrapper(
+    wr: &'static Wrapper,
+    words: &Words<'_>,
+    i: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+    via: &mut Option<&'static str>,
+) -> Step {
+    let text = words.text;
+    if wr.privileged {
+        via.get_or_insert(wr.names[0]);
     }
+    // Where the wrapper stands: a launcher that runs a command line
+    // is itself the run, as a shell with `-c` is.
+    let mut i = match read_options(wr, words, i + 1, seg, depth, facts) {
+        // An option's command line is all that runs (`env -S`,
+        // `script -c`).
+        Some(usize::MAX) if wr.after == After::Script => return Step::Here,
+        Some(usize::MAX) => return Step::Past(usize::MAX),
+        Some(next) => next,
+        // An option permc cannot place: unparsed, and the wrapper
+        // itself is what we know runs.
+        None => return Step::Here,
+    };
+    if matches!(wr.after, After::Duration | After::Lock) {
+        if words.known(i).is_unknown() && i < text.len() {
+            // An unknown duration (or lock file) may be anything,
+            // options included.
+            return Step::Past(i);
+        }
+        if i < text.len() {
+            i += 1;
+        }
+    }
+    if wr.after == After::Lock && text.get(i).is_some_and(|w| w == "-c" || w == "--command") {
+        // `flock FILE -c CMD`: the command line is all that runs.
+        if words.known(i + 1).is_unknown() && i + 1 < text.len() {
+            facts.unknown_inner(seg, &text[i + 1], "flock -c");
+        } else if let Some(line) = text.get(i + 1) {
+            inner_line(line, seg, depth, facts);
+        }
+        return Step::Here;
+    }
+    if wr.after == After::ShellLine {
+        // `watch CMD…`: `sh -c` runs the words joined by spaces.
+        inner_words(words, i, text.len(), seg, depth, facts, wr.names[0]);
+        return Step::Here;
+    }
+    if wr.after == After::Script {
+        // No `-c`: an interactive shell reads standard input.
+        facts.unparsed_because(format!(
+            "`{}` without `-c` runs an interactive shell, which reads its commands from standard input",
+            wr.names[0]
+        ));
+        return Step::Past(i);
+    }
+    if wr.bare_shell && i >= text.len() {
+        facts.unparsed_because(format!(
+            "`{}` without a command runs an interactive shell, which reads its commands from standard input",
+            wr.names[0]
+        ));
+        return Step::Past(i);
+    }
+    if wr.after == After::Xargs {
+        xargs(words, i, seg, depth, facts, *via);
+        return Step::Done;
+    }
+    Step::Next(i)
 }
 
 /// At most this many guesses of the command behind a launcher permc does
@@ -1328,58 +1355,11 @@ fn runner(
     facts: &mut LineFacts,
 ) {
     let text = words.text;
-    // The tool's rows, together in the table (a unit test checks): found
-    // once.
-    let Some(from) = RUNNERS.iter().position(|r| same(r.0, tool)) else {
+    let Some((runs_as, sub, mut k)) =
+        runner_subcommand(words, at, tool, grouped, seg, depth, facts)
+    else {
         return;
     };
-    let len = RUNNERS[from..]
-        .iter()
-        .take_while(|r| same(r.0, tool))
-        .count();
-    let tool_rows = &RUNNERS[from..from + len];
-    let rows = || tool_rows.iter();
-    let mut k = at + 1;
-    let (runs_as, sub);
-    if let Some(&(_, _, how)) = rows().find(|r| r.1.is_empty()) {
-        (runs_as, sub) = (how, "");
-    } else {
-        // The subcommand: the first word not an option, or the one after
-        // it when it may be an option's value (`pnpm --filter web exec`).
-        let mut may_be_value = false;
-        loop {
-            let Some(w) = text.get(k) else { return };
-            if words.known(k).is_unknown() {
-                facts.unparsed_because(format!(
-                    "`{}` is expanded by the shell where `{tool}` reads its subcommand: it may be one that runs a command, so permc cannot know what runs",
-                    short(w)
-                ));
-                return;
-            }
-            k += 1;
-            if w.starts_with('-') {
-                may_be_value = !w.contains('=');
-                continue;
-            }
-            if let Some(&(_, row_sub, how)) = rows().find(|r| same(r.1, w)) {
-                if let RunsAs::Group(group) = how {
-                    // `docker compose exec` is `docker-compose exec`: the
-                    // group's subcommand is read after its word, once (a
-                    // group word inside a group is another subcommand).
-                    if !grouped {
-                        runner(words, k - 1, group, true, seg, depth, facts);
-                    }
-                    return;
-                }
-                (runs_as, sub) = (how, row_sub);
-                break;
-            }
-            if !std::mem::take(&mut may_be_value) {
-                // Another subcommand (`pnpm test`).
-                return;
-            }
-        }
-    }
     if runs_as == RunsAs::Shell {
         facts.unparsed_because(format!(
             "`{tool}` runs a shell command line given in its operands, which permc does not read"
@@ -1400,44 +1380,9 @@ fn runner(
             k = d;
         }
     }
-    let mut starts = Vec::new();
-    while let Some(w) = text.get(k) {
-        if words.known(k).is_unknown() || !w.starts_with('-') {
-            starts.push(k);
-            break;
-        }
-        if w == "--" {
-            starts.push(k + 1);
-            break;
-        }
-        if container && (w == "--entrypoint" || w.starts_with("--entrypoint=")) {
-            facts.unparsed_because(format!(
-                "`{tool} {w}` runs another program with the command's words, which permc does not place"
-            ));
-            return;
-        }
-        if !container
-            && (matches!(w.as_str(), "-c" | "--call" | "--shell-mode") || w.starts_with("--call="))
-        {
-            facts.unparsed_because(format!(
-                "`{tool} {w}` runs a shell command line, which permc does not read"
-            ));
-            return;
-        }
-        if !w.contains('=') && text.get(k + 1).is_some_and(|n| !n.starts_with('-')) {
-            // `--with x CMD` or `--flag CMD`: both readings.
-            starts.push(k + 1);
-            k += 2;
-        } else {
-            k += 1;
-        }
-        if starts.len() > MAX_RUNNER_STARTS {
-            facts.unparsed_because(format!(
-                "`{tool}` is given more options than permc places: it cannot know what runs"
-            ));
-            return;
-        }
-    }
+    let Some(mut starts) = runner_starts(words, k, tool, container, facts) else {
+        return;
+    };
     if container {
         // Each possible start is the container; the command is after it
         // (after `--` itself, for `kubectl exec … -- CMD`).
@@ -1466,6 +1411,126 @@ fn runner(
             facts,
         );
     }
+}
+
+/// The runner row that applies at `at` (its own, or its subcommand's: the
+/// first word not an option, or the one after it when it may be an
+/// option's value), with the subcommand and where its operands start;
+/// `None` when it runs nothing permc reads (a group's subcommand was read
+/// here).
+fn runner_subcommand(
+    words: &Words<'_>,
+    at: usize,
+    tool: &str,
+    grouped: bool,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+) -> Option<(RunsAs, &'static str, usize)> {
+    let text = words.text;
+    // The tool's rows, together in the table (a unit test checks): found
+    // once.
+    let from = RUNNERS.iter().position(|r| same(r.0, tool))?;
+    let len = RUNNERS[from..]
+        .iter()
+        .take_while(|r| same(r.0, tool))
+        .count();
+    let tool_rows = &RUNNERS[from..from + len];
+    let rows = || tool_rows.iter();
+    let mut k = at + 1;
+    let (runs_as, sub): (RunsAs, &'static str);
+    if let Some(&(_, _, how)) = rows().find(|r| r.1.is_empty()) {
+        (runs_as, sub) = (how, "");
+    } else {
+        // The subcommand: the first word not an option, or the one after
+        // it when it may be an option's value (`pnpm --filter web exec`).
+        let mut may_be_value = false;
+        loop {
+            let Some(w) = text.get(k) else { return None };
+            if words.known(k).is_unknown() {
+                facts.unparsed_because(format!(
+                    "`{}` is expanded by the shell where `{tool}` reads its subcommand: it may be one that runs a command, so permc cannot know what runs",
+                    short(w)
+                ));
+                return None;
+            }
+            k += 1;
+            if w.starts_with('-') {
+                may_be_value = !w.contains('=');
+                continue;
+            }
+            if let Some(&(_, row_sub, how)) = rows().find(|r| same(r.1, w)) {
+                if let RunsAs::Group(group) = how {
+                    // `docker compose exec` is `docker-compose exec`: the
+                    // group's subcommand is read after its word, once (a
+                    // group word inside a group is another subcommand).
+                    if !grouped {
+                        runner(words, k - 1, group, true, seg, depth, facts);
+                    }
+                    return None;
+                }
+                (runs_as, sub) = (how, row_sub);
+                break;
+            }
+            if !std::mem::take(&mut may_be_value) {
+                // Another subcommand (`pnpm test`).
+                return None;
+            }
+        }
+    }
+    Some((runs_as, sub, k))
+}
+
+/// Where the command a runner runs may start, past its options from `k`
+/// (both readings of an option that may take a value); `None` when an
+/// option runs something permc does not read (marked unparsed).
+fn runner_starts(
+    words: &Words<'_>,
+    mut k: usize,
+    tool: &str,
+    container: bool,
+    facts: &mut LineFacts,
+) -> Option<Vec<usize>> {
+    let text = words.text;
+    let mut starts = Vec::new();
+    while let Some(w) = text.get(k) {
+        if words.known(k).is_unknown() || !w.starts_with('-') {
+            starts.push(k);
+            break;
+        }
+        if w == "--" {
+            starts.push(k + 1);
+            break;
+        }
+        if container && (w == "--entrypoint" || w.starts_with("--entrypoint=")) {
+            facts.unparsed_because(format!(
+                "`{tool} {w}` runs another program with the command's words, which permc does not place"
+            ));
+            return None;
+        }
+        if !container
+            && (matches!(w.as_str(), "-c" | "--call" | "--shell-mode") || w.starts_with("--call="))
+        {
+            facts.unparsed_because(format!(
+                "`{tool} {w}` runs a shell command line, which permc does not read"
+            ));
+            return None;
+        }
+        if !w.contains('=') && text.get(k + 1).is_some_and(|n| !n.starts_with('-')) {
+            // `--with x CMD` or `--flag CMD`: both readings.
+            starts.push(k + 1);
+            k += 2;
+        } else {
+            k += 1;
+        }
+        if starts.len() > MAX_RUNNER_STARTS {
+            facts.unparsed_because(format!(
+                "`{tool}` is given more options than permc places: it cannot know what runs"
+            ));
+            return None;
+        }
+    }
+    Some(starts)
 }
 
 /// Reads the options of a wrapper from word `i` by its row of
@@ -1569,6 +1634,38 @@ fn is_busybox_shell(w: Option<&String>) -> bool {
 fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
     let text = words.text;
     let shell = basename(&text[at]);
+    let Some((i, has_c, stdin)) = shell_options(words, at, shell, facts) else {
+        return;
+    };
+    if has_c {
+        match text.get(i) {
+            Some(s) if !words.known(i).is_unknown() => inner_line(s, seg, depth, facts),
+            Some(s) => facts.unknown_inner(seg, s, shell),
+            None => facts.unparsed_because(format!(
+                "`{shell} -c` without a command line is an error bash would report"
+            )),
+        }
+    } else if stdin || text.get(i).is_none() {
+        facts.unparsed_because(format!(
+            "`{shell}` reads its commands from standard input: permc cannot read them"
+        ));
+    } else if words.known(i).is_unknown() {
+        // After `--`: an unknown script operand may be no word at all
+        // (then the shell reads standard input).
+        facts.unparsed_because(shell_unknown(&text[i], shell));
+    }
+}
+
+/// A shell's options from `at + 1` (bash's `internal_getopt` and its long
+/// options): where its operands start, whether `-c` and `-s` were given;
+/// `None` when an option makes the line unreadable (marked unparsed).
+fn shell_options(
+    words: &Words<'_>,
+    at: usize,
+    shell: &str,
+    facts: &mut LineFacts,
+) -> Option<(usize, bool, bool)> {
+    let text = words.text;
     let mut i = at + 1;
     let mut has_c = false;
     let mut stdin = false;
@@ -1579,7 +1676,7 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
             // `find -exec … +`): it may be `-c STRING`, `-s` or any option
             // that makes the shell read code permc cannot see.
             facts.unparsed_because(shell_unknown(word, shell));
-            return;
+            return None;
         }
         if word == "--" || word == "-" {
             i += 1;
@@ -1604,7 +1701,7 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
             facts.unparsed_because(format!(
                 "`{word}` is not an option of `{shell}` that permc can place: it cannot know what runs"
             ));
-            return;
+            return None;
         }
         if rest.is_empty() {
             break;
@@ -1635,7 +1732,7 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
                 facts.unparsed_because(format!(
                     "`{word}` is not an option of `{shell}` that permc can place: it cannot know what runs"
                 ));
-                return;
+                return None;
             }
             match c {
                 'c' if sign == '-' => has_c = true,
@@ -1650,25 +1747,9 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
     // may be several words, options among them.
     if let Some(k) = (at + 1..i.min(text.len())).find(|&k| words.known(k).is_unknown()) {
         facts.unparsed_because(shell_unknown(&text[k], shell));
-        return;
+        return None;
     }
-    if has_c {
-        match text.get(i) {
-            Some(s) if !words.known(i).is_unknown() => inner_line(s, seg, depth, facts),
-            Some(s) => facts.unknown_inner(seg, s, shell),
-            None => facts.unparsed_because(format!(
-                "`{shell} -c` without a command line is an error bash would report"
-            )),
-        }
-    } else if stdin || text.get(i).is_none() {
-        facts.unparsed_because(format!(
-            "`{shell}` reads its commands from standard input: permc cannot read them"
-        ));
-    } else if words.known(i).is_unknown() {
-        // After `--`: an unknown script operand may be no word at all
-        // (then the shell reads standard input).
-        facts.unparsed_because(shell_unknown(&text[i], shell));
-    }
+    Some((i, has_c, stdin))
 }
 
 /// Why an unknown word among a shell's options makes the line unparsed.
@@ -1803,70 +1884,7 @@ fn find_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut
         if matches!(text[i].as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
             && !words.known(i).is_unknown()
         {
-            let start = i + 1;
-            let mut end = start;
-            let mut plus = false;
-            while end < text.len() {
-                let t = text[end].as_str();
-                if t == ";" {
-                    break;
-                }
-                if t == "+" && end > start && text[end - 1] == "{}" {
-                    plus = true;
-                    break;
-                }
-                end += 1;
-            }
-            // An unknown word of the shell inside CMD may end it (`;`) and
-            // start another primary: split, it may be `; -exec CMD2`; one
-            // token, it may be the `;` before a later `-exec`.
-            let exec_after = |k: usize| {
-                (k + 1..text.len()).any(|j| {
-                    words.known(j).is_unknown()
-                        || matches!(text[j].as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
-                })
-            };
-            if let Some(k) = (start..end).find(|&k| {
-                words.known(k) == Known::AnyTokens
-                    || (words.known(k) == Known::OneToken && exec_after(k))
-            }) {
-                facts.unparsed_because(format!(
-                    "`{}` is expanded by the shell in `find {}`: it may end the command and start another, so permc cannot know what runs",
-                    short(&text[k]),
-                    text[i]
-                ));
-            }
-            if depth == 0 && start < end {
-                facts.given.push((seg, start, end));
-            }
-            let sub: Vec<String> = text[start..end].to_vec();
-            let known: Vec<Known> = (start..end)
-                .map(|k| {
-                    if text[k].contains("{}") {
-                        if plus {
-                            Known::AnyTokens
-                        } else {
-                            Known::OneToken
-                        }
-                    } else {
-                        words.known(k)
-                    }
-                })
-                .collect();
-            if depth < MAX_INNER_DEPTH && !sub.is_empty() {
-                collect_runs(
-                    Words {
-                        text: &sub,
-                        known: &known,
-                    },
-                    seg,
-                    depth + 1,
-                    facts,
-                );
-            } else if !sub.is_empty() {
-                facts.unparsed_because("commands nest more than 8 levels deep".to_string());
-            }
-            i = end + 1;
+            i = find_command(words, i, seg, depth, facts) + 1;
         } else {
             i += 1;
         }
@@ -1874,6 +1892,82 @@ fn find_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut
     // The `find` itself: past wrappers or inside another command, never
     // the segment's own words.
     push_run(words, at, seg, None, at > 0 || depth > 0, depth == 0, facts);
+}
+
+/// The command of `find`'s `-exec` (`-execdir`, `-ok`, `-okdir`) at `i`,
+/// up to its `;` or `{} +`: a run given as argv (SPEC §4.3), `{}` one
+/// unknown token (any tokens before `+`). Returns where it ends.
+fn find_command(
+    words: &Words<'_>,
+    i: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+) -> usize {
+    let text = words.text;
+    let start = i + 1;
+    let mut end = start;
+    let mut plus = false;
+    while end < text.len() {
+        let t = text[end].as_str();
+        if t == ";" {
+            break;
+        }
+        if t == "+" && end > start && text[end - 1] == "{}" {
+            plus = true;
+            break;
+        }
+        end += 1;
+    }
+    // An unknown word of the shell inside CMD may end it (`;`) and
+    // start another primary: split, it may be `; -exec CMD2`; one
+    // token, it may be the `;` before a later `-exec`.
+    let exec_after = |k: usize| {
+        (k + 1..text.len()).any(|j| {
+            words.known(j).is_unknown()
+                || matches!(text[j].as_str(), "-exec" | "-execdir" | "-ok" | "-okdir")
+        })
+    };
+    if let Some(k) = (start..end).find(|&k| {
+        words.known(k) == Known::AnyTokens || (words.known(k) == Known::OneToken && exec_after(k))
+    }) {
+        facts.unparsed_because(format!(
+            "`{}` is expanded by the shell in `find {}`: it may end the command and start another, so permc cannot know what runs",
+            short(&text[k]),
+            text[i]
+        ));
+    }
+    if depth == 0 && start < end {
+        facts.given.push((seg, start, end));
+    }
+    let sub: Vec<String> = text[start..end].to_vec();
+    let known: Vec<Known> = (start..end)
+        .map(|k| {
+            if text[k].contains("{}") {
+                if plus {
+                    Known::AnyTokens
+                } else {
+                    Known::OneToken
+                }
+            } else {
+                words.known(k)
+            }
+        })
+        .collect();
+    if depth < MAX_INNER_DEPTH && !sub.is_empty() {
+        collect_runs(
+            Words {
+                text: &sub,
+                known: &known,
+            },
+            seg,
+            depth + 1,
+            facts,
+        );
+    } else if !sub.is_empty() {
+        facts.unparsed_because("commands nest more than 8 levels deep".to_string());
+    }
+    end
 }
 
 /// `fd … -x|--exec|-X|--exec-batch CMD … [;]`: CMD runs on each path found
@@ -2201,31 +2295,16 @@ fn push_run<'w>(
     // exactly the segment's: kept once, not copied.
     let own = top && from == 0 && !differs;
     if let Some(first) = rest.first() {
-        let verb_known = words.known(from);
-        if verb_known.is_unknown() {
-            facts.unparsed_because(format!(
-                "`{}` is expanded by the shell: permc cannot know the command it runs",
-                short(first)
-            ));
-        } else {
-            let v = verb.unwrap_or_default();
-            if read_past && first.bytes().any(|b| matches!(b, b'*' | b'?' | b'[')) && first != "[" {
-                facts.unparsed_because(format!(
-                    "the command word `{}` is a glob pattern: permc cannot know what runs",
-                    short(first)
-                ));
-            }
-            let why = match git_sub {
-                Some(sub) => git_program_running(sub, &rest[1..]),
-                None => code_running(v, &rest[1..]),
-            };
-            if let Some(why) = why.or_else(|| super::code_options::code_option(v, &rest[1..])) {
-                facts.unparsed_because(why);
-            }
-            if via.is_none() && super::may_be_privileged(v) {
-                via = super::PRIVILEGED.iter().copied().find(|p| *p == v);
-            }
-        }
+        verb_facts(
+            words.known(from),
+            first,
+            verb,
+            git_sub,
+            rest,
+            read_past,
+            &mut via,
+            facts,
+        );
     }
     let words_ref = words;
     let words = (!own).then(|| {
@@ -2277,6 +2356,98 @@ fn push_run<'w>(
         });
     }
     verb
+}
+
+/// What makes `git ARGS…` run code permc does not read: `-c` and
+/// `--config-env` (aliases and commands for this run), `--exec-path`,
+/// `git config` setting a key that names code, a subcommand's option that
+/// runs text (SPEC §4.3).
+fn git_code(args: &[String]) -> Option<String> {
+    let mut i = 0;
+    let mut found = None;
+    while let Some(a) = args.get(i) {
+        if a == "-c"
+            || a.starts_with("--config-env")
+            || a.starts_with("--exec-path")
+            || (a.starts_with("-c") && a.len() > 2 && !a.starts_with("--"))
+        {
+            found = Some(a.clone());
+            break;
+        }
+        if !a.starts_with('-') {
+            break;
+        }
+        i += if ["-C", "--git-dir", "--work-tree", "--namespace"].contains(&a.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    if let Some(a) = found {
+        Some(format!(
+            "`git {a}` can define aliases and commands permc cannot read"
+        ))
+    } else if args.get(i).is_some_and(|a| a == "config") {
+        // What `git -c` gives for one command, `git config` keeps
+        // for every later one: `alias.st push` makes `git st` a
+        // push; `core.pager` runs a command. Reading one is read
+        // (`git config --get alias.st`, SPEC §8's seed).
+        let rest = &args[i + 1..];
+        if git_config_reads(rest) {
+            return None;
+        }
+        let key = git_config_code_key(rest)?;
+        Some(format!(
+            "`git config {}` sets an alias or a command git runs later, which permc cannot read",
+            short(key)
+        ))
+    } else {
+        let sub = args.get(i)?;
+        let how = git_runs_text(sub, &args[i + 1..])?;
+        Some(format!(
+            "`git {sub} {how}` runs a command permc does not read"
+        ))
+    }
+}
+
+/// What a run's command word says of it: unknown (expanded by the
+/// shell), a glob read past a wrapper, code the program runs from its
+/// words (SPEC §4.3), a privileged program.
+#[allow(clippy::too_many_arguments)]
+fn verb_facts(
+    verb_known: Known,
+    first: &str,
+    verb: Option<&str>,
+    git_sub: Option<&str>,
+    rest: &[String],
+    read_past: bool,
+    via: &mut Option<&'static str>,
+    facts: &mut LineFacts,
+) {
+    if verb_known.is_unknown() {
+        facts.unparsed_because(format!(
+            "`{}` is expanded by the shell: permc cannot know the command it runs",
+            short(first)
+        ));
+    } else {
+        let v = verb.unwrap_or_default();
+        if read_past && first.bytes().any(|b| matches!(b, b'*' | b'?' | b'[')) && first != "[" {
+            facts.unparsed_because(format!(
+                "the command word `{}` is a glob pattern: permc cannot know what runs",
+                short(first)
+            ));
+        }
+        let why = match git_sub {
+            Some(sub) => git_program_running(sub, &rest[1..]),
+            None => code_running(v, &rest[1..]),
+        };
+        if let Some(why) = why.or_else(|| super::code_options::code_option(v, &rest[1..])) {
+            facts.unparsed_because(why);
+        }
+        if via.is_none() && super::may_be_privileged(v) {
+            *via = super::PRIVILEGED.iter().copied().find(|p| *p == v);
+        }
+    }
 }
 
 /// Every verb [`code_running`] (and [`assigned_names`], which it asks)
@@ -2413,49 +2584,7 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
             let o = program_runs_text(verb, args)?;
             format!("`{verb} {o}` runs a command permc does not read")
         }
-        "git" => {
-            let mut i = 0;
-            let mut found = None;
-            while let Some(a) = args.get(i) {
-                if a == "-c"
-                    || a.starts_with("--config-env")
-                    || a.starts_with("--exec-path")
-                    || (a.starts_with("-c") && a.len() > 2 && !a.starts_with("--"))
-                {
-                    found = Some(a.clone());
-                    break;
-                }
-                if !a.starts_with('-') {
-                    break;
-                }
-                i += if ["-C", "--git-dir", "--work-tree", "--namespace"].contains(&a.as_str()) {
-                    2
-                } else {
-                    1
-                };
-            }
-            if let Some(a) = found {
-                format!("`git {a}` can define aliases and commands permc cannot read")
-            } else if args.get(i).is_some_and(|a| a == "config") {
-                // What `git -c` gives for one command, `git config` keeps
-                // for every later one: `alias.st push` makes `git st` a
-                // push; `core.pager` runs a command. Reading one is read
-                // (`git config --get alias.st`, SPEC §8's seed).
-                let rest = &args[i + 1..];
-                if git_config_reads(rest) {
-                    return None;
-                }
-                let key = git_config_code_key(rest)?;
-                format!(
-                    "`git config {}` sets an alias or a command git runs later, which permc cannot read",
-                    short(key)
-                )
-            } else {
-                let sub = args.get(i)?;
-                let how = git_runs_text(sub, &args[i + 1..])?;
-                format!("`git {sub} {how}` runs a command permc does not read")
-            }
-        }
+        "git" => git_code(args)?,
         _ => return None,
     };
     Some(why)

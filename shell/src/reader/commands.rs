@@ -18,57 +18,10 @@ impl<'a> Parser<'a> {
         let mut since_pipe: Option<(usize, bool)> = None;
         loop {
             self.skip_blanks();
-            let Some(b) = self.peek() else {
-                if need_command {
-                    self.mark(Unparsed::SyntaxError);
-                }
-                if close != Close::Eof {
-                    self.mark(Unparsed::UnclosedSubstitution);
-                }
-                return;
-            };
-            match b {
-                b'\n' => {
-                    self.bump(1);
-                    self.newline_read();
-                    since_pipe = since_pipe.map(|(n, amp)| (n + 1, amp));
-                    // `a &&\n b` is one list in bash: keep need_command.
-                    continue;
-                }
-                b'#' => {
-                    self.skip_comment();
-                    continue;
-                }
-                b')' => {
-                    self.bump(1);
-                    if close == Close::Paren {
-                        if need_command {
-                            self.mark(Unparsed::SyntaxError);
-                        }
-                        return;
-                    }
-                    self.mark(Unparsed::SyntaxError);
-                    continue;
-                }
-                b'}' if close == Close::Brace && self.at_brace_close() => {
-                    self.bump(1);
-                    if need_command {
-                        self.mark(Unparsed::SyntaxError);
-                    }
-                    return;
-                }
-                b';' | b'|' => {
-                    // An operator with no command before it.
-                    self.mark(Unparsed::SyntaxError);
-                    self.read_operator();
-                    continue;
-                }
-                b'&' if self.peek_at(1) != Some(b'>') => {
-                    self.mark(Unparsed::SyntaxError);
-                    self.read_operator();
-                    continue;
-                }
-                _ => {}
+            match self.list_stop(close, need_command, &mut since_pipe) {
+                Stop::End => return,
+                Stop::Again => continue,
+                Stop::Word => {}
             }
             let (seg_start, group_start) = (self.out.len(), self.groups.len());
             if since_pipe.is_some_and(|(n, amp)| n >= 2 || (amp && n >= 1))
@@ -95,27 +48,12 @@ impl<'a> Parser<'a> {
             }
             need_command = false;
             self.skip_blanks();
-            let (mut own_process, mut piped) = (false, false);
-            match self.peek() {
-                None => {}
-                Some(b'\n') => {
-                    self.bump(1);
-                    self.newline_read();
+            let (own_process, piped, op) = self.list_operator();
+            if let Some(op) = op {
+                if matches!(op, Op::Pipe | Op::PipeAmp) {
+                    since_pipe = Some((0, matches!(op, Op::PipeAmp)));
                 }
-                Some(b';' | b'&' | b'|') => {
-                    let op = self.read_operator();
-                    piped = matches!(op, Op::Pipe | Op::PipeAmp);
-                    own_process = piped || matches!(op, Op::Amp);
-                    if matches!(op, Op::Pipe | Op::PipeAmp) {
-                        since_pipe = Some((0, matches!(op, Op::PipeAmp)));
-                    }
-                    match op {
-                        Op::AndAnd | Op::OrOr | Op::Pipe | Op::PipeAmp => need_command = true,
-                        Op::Semi | Op::Amp => {}
-                        Op::Bad => self.mark(Unparsed::SyntaxError),
-                    }
-                }
-                _ => {}
+                need_command = matches!(op, Op::AndAnd | Op::OrOr | Op::Pipe | Op::PipeAmp);
             }
             if own_process || in_pipe {
                 self.regroup(seg_start, group_start);
@@ -188,12 +126,137 @@ impl<'a> Parser<'a> {
         op
     }
 
+    /// What comes where a command of a list may start: the list's end
+    /// (its closer, or the end of the line), something read here (a
+    /// newline, a comment, a misplaced operator), or a command.
+    fn list_stop(
+        &mut self,
+        close: Close,
+        need_command: bool,
+        since_pipe: &mut Option<(usize, bool)>,
+    ) -> Stop {
+        let Some(b) = self.peek() else {
+            if need_command {
+                self.mark(Unparsed::SyntaxError);
+            }
+            if close != Close::Eof {
+                self.mark(Unparsed::UnclosedSubstitution);
+            }
+            return Stop::End;
+        };
+        match b {
+            b'\n' => {
+                self.bump(1);
+                self.newline_read();
+                *since_pipe = since_pipe.map(|(n, amp)| (n + 1, amp));
+                // `a &&\n b` is one list in bash: keep need_command.
+                return Stop::Again;
+            }
+            b'#' => {
+                self.skip_comment();
+                return Stop::Again;
+            }
+            b')' => {
+                self.bump(1);
+                if close == Close::Paren {
+                    if need_command {
+                        self.mark(Unparsed::SyntaxError);
+                    }
+                    return Stop::End;
+                }
+                self.mark(Unparsed::SyntaxError);
+                return Stop::Again;
+            }
+            b'}' if close == Close::Brace && self.at_brace_close() => {
+                self.bump(1);
+                if need_command {
+                    self.mark(Unparsed::SyntaxError);
+                }
+                return Stop::End;
+            }
+            b';' | b'|' => {
+                // An operator with no command before it.
+                self.mark(Unparsed::SyntaxError);
+                self.read_operator();
+                return Stop::Again;
+            }
+            b'&' if self.peek_at(1) != Some(b'>') => {
+                self.mark(Unparsed::SyntaxError);
+                self.read_operator();
+                return Stop::Again;
+            }
+            _ => Stop::Word,
+        }
+    }
+
+    /// The operator after a command, if any: whether the command runs in
+    /// a process of its own (`&`, a pipe), whether it is piped into the
+    /// next, and the operator read.
+    fn list_operator(&mut self) -> (bool, bool, Option<Op>) {
+        match self.peek() {
+            Some(b'\n') => {
+                self.bump(1);
+                self.newline_read();
+                (false, false, None)
+            }
+            Some(b';' | b'&' | b'|') => {
+                let op = self.read_operator();
+                if matches!(op, Op::Bad) {
+                    self.mark(Unparsed::SyntaxError);
+                }
+                let piped = matches!(op, Op::Pipe | Op::PipeAmp);
+                (piped || matches!(op, Op::Amp), piped, Some(op))
+            }
+            _ => (false, false, None),
+        }
+    }
+
     /// One command: a subshell, a group, or a simple command, with its
     /// redirections. Returns false when nothing was read.
     pub(super) fn parse_command(&mut self, close: Close) -> bool {
         let start = self.pos;
-        // `time`, `time -p`, `time --` (and again: `time time x`) are
-        // reserved words: what follows is at command position (SPEC §4.1).
+        let prefix = self.time_prefix();
+        if self.compound_command() {
+            return true;
+        }
+        let index = self.out.len();
+        self.out.push(DetailedSegment {
+            words: Vec::with_capacity(4),
+            redirects: Vec::new(),
+            nested: self.nested,
+            start,
+            group: self.group,
+            holds: 0,
+        });
+        self.cmd_index = prefix.len();
+        // One past the last word that is no assignment: the words from the
+        // command word on are all assignments when it is at or before
+        // the command word, known in O(1) per word (a scan of them per
+        // word made a line of `a=$b ` repeated quadratic).
+        let after_plain = prefix
+            .iter()
+            .rposition(|(w, _)| !w.assignment)
+            .map_or(0, |i| i + 1);
+        if let Some(seg) = self.out.get_mut(index) {
+            seg.words.extend(prefix.into_iter().map(|(w, _)| w));
+        }
+        self.simple_command_words(index, close, after_plain);
+        let after = self.out.len();
+        if let Some(seg) = self.out.get_mut(index) {
+            seg.holds = after - index - 1;
+        }
+        let seg = &self.out[index];
+        if seg.words.is_empty() && seg.redirects.is_empty() {
+            self.out.truncate(index);
+            // Something followed (a closer or operator) but no command.
+            return self.pos != start;
+        }
+        true
+    }
+
+    /// `time`, `time -p`, `time --` (and again: `time time x`): reserved
+    /// words, after which the rest is at command position (SPEC §4.1).
+    fn time_prefix(&mut self) -> Vec<(Word, usize)> {
         let mut prefix: Vec<(Word, usize)> = Vec::new();
         while self.time_ok && self.at_reserved(b"time") {
             let at = self.pos;
@@ -216,148 +279,147 @@ impl<'a> Parser<'a> {
             // `time | a`, `time && a`: a timed pipeline needs a command.
             self.mark(Unparsed::SyntaxError);
         }
+        prefix
+    }
+
+    /// A subshell `( )`, a group `{ ;}` or an arithmetic command `(( ))`
+    /// at command position, with its redirections: true when one was read.
+    fn compound_command(&mut self) -> bool {
         match self.peek() {
-            Some(b'(') if self.peek_at(1) == Some(b'(') && self.read_arith_command() => {
-                return true;
-            }
+            Some(b'(') if self.peek_at(1) == Some(b'(') && self.read_arith_command() => true,
             Some(b'(') => {
                 self.bump(1);
                 let first = self.out.len();
                 self.parse_nested_list(Close::Paren);
                 self.trailing_redirects(first);
-                return true;
+                true
             }
             Some(b'{') if self.peek_at(1).is_some_and(|b| is_blank(b) || b == b'\n') => {
                 self.bump(1);
                 let first = self.out.len();
                 self.parse_nested_list(Close::Brace);
                 self.trailing_redirects(first);
-                return true;
+                true
             }
-            _ => {}
+            _ => false,
         }
-        let index = self.out.len();
-        self.out.push(DetailedSegment {
-            words: Vec::with_capacity(4),
-            redirects: Vec::new(),
-            nested: self.nested,
-            start,
-            group: self.group,
-            holds: 0,
-        });
-        self.cmd_index = prefix.len();
-        // One past the last word that is no assignment: the words from the
-        // command word on are all assignments when it is at or before
-        // the command word, known in O(1) per word (a scan of them per
-        // word made a line of `a=$b ` repeated quadratic).
-        let mut after_plain = prefix
-            .iter()
-            .rposition(|(w, _)| !w.assignment)
-            .map_or(0, |i| i + 1);
-        if let Some(seg) = self.out.get_mut(index) {
-            seg.words.extend(prefix.into_iter().map(|(w, _)| w));
-        }
+    }
+
+    /// The words and redirections of a simple command, into segment
+    /// `index`, until an operator, a closer or a comment.
+    fn simple_command_words(&mut self, index: usize, close: Close, mut after_plain: usize) {
         let mut after_redirect = false;
         loop {
             self.skip_blanks();
-            let Some(b) = self.peek() else { break };
-            match b {
-                b'\n' | b';' | b'|' | b')' => break,
-                b'&' if self.peek_at(1) != Some(b'>') => break,
-                b'}' if close == Close::Brace
-                    && self.segment_words(index) == 0
-                    && self.at_brace_close() =>
-                {
-                    break
-                }
-                b'#' => {
-                    self.skip_comment();
-                    break;
-                }
-                b'(' => {
-                    // `name()` is a function definition; any other `(` after
-                    // words is a syntax error. Read what follows anyway.
-                    if self.segment_words(index) == 1 && self.peek_at(1) == Some(b')') {
-                        self.mark(Unparsed::FunctionDefinition);
-                        self.bump(2);
-                    } else {
-                        self.mark(Unparsed::SyntaxError);
-                        self.bump(1);
-                        self.parse_nested_list(Close::Paren);
-                    }
-                    continue;
-                }
-                b'{' if self.segment_words(index) == 0
-                    && self.peek_at(1).is_some_and(|b| is_blank(b) || b == b'\n') =>
-                {
-                    // Cannot happen (handled above) except after a redirect;
-                    // bash rejects `>x { a; }`.
+            match self.command_stop(index, close) {
+                Stop::End => break,
+                Stop::Again => continue,
+                Stop::Word => {}
+            }
+            after_redirect = self.command_part(index, &mut after_plain, after_redirect);
+        }
+    }
+
+    /// What the next byte of a simple command is: its end, a part read
+    /// here (a function definition's `()`, a misplaced `(` or `{`), or a
+    /// word or redirection to read.
+    fn command_stop(&mut self, index: usize, close: Close) -> Stop {
+        let Some(b) = self.peek() else {
+            return Stop::End;
+        };
+        match b {
+            b'\n' | b';' | b'|' | b')' => Stop::End,
+            b'&' if self.peek_at(1) != Some(b'>') => Stop::End,
+            b'}' if close == Close::Brace
+                && self.segment_words(index) == 0
+                && self.at_brace_close() =>
+            {
+                Stop::End
+            }
+            b'#' => {
+                self.skip_comment();
+                Stop::End
+            }
+            b'(' => {
+                // `name()` is a function definition; any other `(` after
+                // words is a syntax error. Read what follows anyway.
+                if self.segment_words(index) == 1 && self.peek_at(1) == Some(b')') {
+                    self.mark(Unparsed::FunctionDefinition);
+                    self.bump(2);
+                } else {
                     self.mark(Unparsed::SyntaxError);
                     self.bump(1);
-                    continue;
+                    self.parse_nested_list(Close::Paren);
                 }
-                _ => {}
+                Stop::Again
             }
-            let word_at = self.pos;
-            if self.at_process_substitution() {
-                let w = self.read_word();
-                self.push_word(index, w, word_at, &mut after_plain);
-                continue;
-            }
-            if let Some(op) = self.read_redirect_op(None) {
-                self.redirect_target(index, op, word_at);
-                after_redirect = true;
-                continue;
-            }
-            // Bash's `assignment_acceptable`: before any word (after
-            // redirections too, `PST_REDIRLIST`), or right after an
-            // assignment word (not after a redirection that follows one).
-            // O(1): `after_plain` says whether every word from the
-            // command's place on is an assignment.
-            let (assign_ok, split_by_redirect) =
-                self.out.get(index).map_or((false, false), |seg| {
-                    let cmd = self.cmd_index.min(seg.words.len());
-                    let none = seg.words.len() == cmd;
-                    let assignments = cmd >= after_plain;
-                    (
-                        none || (!after_redirect && assignments),
-                        !none && after_redirect && assignments,
-                    )
-                });
-            self.assign_ok = assign_ok;
-            after_redirect = false;
-            let w = self.read_word();
-            if split_by_redirect && unclosed_subscript(&w.text) {
-                // `a=1 >f b[x y]=2 …`: bash splits this `NAME[` word (no
-                // assignment is accepted after a redirection that follows
-                // a word), a reader easily does not: fail closed.
-                self.mark_at(Unparsed::ArraySubscript, word_at);
-            }
-            // `2>x`, `{fd}>x`: an unquoted all-digit or `{NAME}` word
-            // directly before `<`/`>` is the redirection's fd.
-            if is_fd_word(&w)
-                && matches!(self.peek(), Some(b'<' | b'>'))
-                && !self.at_process_substitution()
+            b'{' if self.segment_words(index) == 0
+                && self.peek_at(1).is_some_and(|b| is_blank(b) || b == b'\n') =>
             {
-                if let Some(op) = self.read_redirect_op(Some(w.text.clone())) {
-                    self.redirect_target(index, op, word_at);
-                    after_redirect = true;
-                    continue;
-                }
+                // Cannot happen (handled above) except after a redirect;
+                // bash rejects `>x { a; }`.
+                self.mark(Unparsed::SyntaxError);
+                self.bump(1);
+                Stop::Again
             }
-            self.push_word(index, w, word_at, &mut after_plain);
+            _ => Stop::Word,
         }
-        let after = self.out.len();
-        if let Some(seg) = self.out.get_mut(index) {
-            seg.holds = after - index - 1;
+    }
+
+    /// One word or redirection of a simple command into segment `index`;
+    /// returns whether it was a redirection (bash's assignment rule reads
+    /// it: `PST_REDIRLIST`).
+    fn command_part(
+        &mut self,
+        index: usize,
+        after_plain: &mut usize,
+        after_redirect: bool,
+    ) -> bool {
+        let word_at = self.pos;
+        if self.at_process_substitution() {
+            let w = self.read_word();
+            self.push_word(index, w, word_at, after_plain);
+            return after_redirect;
         }
-        let seg = &self.out[index];
-        if seg.words.is_empty() && seg.redirects.is_empty() {
-            self.out.truncate(index);
-            // Something followed (a closer or operator) but no command.
-            return self.pos != start;
+        if let Some(op) = self.read_redirect_op(None) {
+            self.redirect_target(index, op, word_at);
+            return true;
         }
-        true
+        // Bash's `assignment_acceptable`: before any word (after
+        // redirections too, `PST_REDIRLIST`), or right after an
+        // assignment word (not after a redirection that follows one).
+        // O(1): `after_plain` says whether every word from the
+        // command's place on is an assignment.
+        let (assign_ok, split_by_redirect) = self.out.get(index).map_or((false, false), |seg| {
+            let cmd = self.cmd_index.min(seg.words.len());
+            let none = seg.words.len() == cmd;
+            let assignments = cmd >= *after_plain;
+            (
+                none || (!after_redirect && assignments),
+                !none && after_redirect && assignments,
+            )
+        });
+        self.assign_ok = assign_ok;
+        let w = self.read_word();
+        if split_by_redirect && unclosed_subscript(&w.text) {
+            // `a=1 >f b[x y]=2 …`: bash splits this `NAME[` word (no
+            // assignment is accepted after a redirection that follows
+            // a word), a reader easily does not: fail closed.
+            self.mark_at(Unparsed::ArraySubscript, word_at);
+        }
+        // `2>x`, `{fd}>x`: an unquoted all-digit or `{NAME}` word
+        // directly before `<`/`>` is the redirection's fd.
+        if is_fd_word(&w)
+            && matches!(self.peek(), Some(b'<' | b'>'))
+            && !self.at_process_substitution()
+        {
+            if let Some(op) = self.read_redirect_op(Some(w.text.clone())) {
+                self.redirect_target(index, op, word_at);
+                return true;
+            }
+        }
+        self.push_word(index, w, word_at, after_plain);
+        false
     }
 
     /// `((…))` at command position: an arithmetic command when the `(`
@@ -449,4 +511,14 @@ impl<'a> Parser<'a> {
             self.mark_at(Unparsed::BraceExpansion, at);
         }
     }
+}
+
+/// What [`Parser::command_stop`] found.
+enum Stop {
+    /// The simple command ends here.
+    End,
+    /// A part was read: look again.
+    Again,
+    /// A word or a redirection follows.
+    Word,
 }

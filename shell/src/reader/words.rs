@@ -37,37 +37,8 @@ impl<'a> Parser<'a> {
                 break;
             }
             match b {
-                b'\\' => match self.escaped() {
-                    Some(c) => {
-                        w.quoted_byte(c);
-                        self.bump_escape();
-                        if c >= 0x80 {
-                            self.copy_utf8_tail(&mut w);
-                        }
-                    }
-                    None => {
-                        // A trailing backslash stays literal.
-                        w.quoted_byte(b'\\');
-                        self.bump(1);
-                    }
-                },
-                b'\'' => {
-                    // Single quotes read raw: nothing, not even a
-                    // backslash-newline, is special inside.
-                    self.bump(1);
-                    w.quoted = true;
-                    match self.src[self.pos..].iter().position(|&c| c == b'\'') {
-                        Some(n) => {
-                            w.literal_quoted(&self.src[self.pos..self.pos + n]);
-                            self.pos += n + 1;
-                        }
-                        None => {
-                            w.literal_quoted(&self.src[self.pos..]);
-                            self.pos = self.src.len();
-                            self.mark(Unparsed::UnclosedQuote);
-                        }
-                    }
-                }
+                b'\\' => self.read_escape(&mut w),
+                b'\'' => self.read_single_quoted(&mut w),
                 b'"' => {
                     self.bump(1);
                     w.quoted = true;
@@ -106,6 +77,42 @@ impl<'a> Parser<'a> {
             w.brace = brace_expands(raw, self.depth);
         }
         w.finish()
+    }
+
+    /// A backslash outside quotes: the next byte taken literally (a
+    /// trailing backslash stays itself).
+    fn read_escape(&mut self, w: &mut WordBuilder) {
+        match self.escaped() {
+            Some(c) => {
+                w.quoted_byte(c);
+                self.bump_escape();
+                if c >= 0x80 {
+                    self.copy_utf8_tail(w);
+                }
+            }
+            None => {
+                w.quoted_byte(b'\\');
+                self.bump(1);
+            }
+        }
+    }
+
+    /// `'…'`: read raw; nothing, not even a backslash-newline, is special
+    /// inside.
+    fn read_single_quoted(&mut self, w: &mut WordBuilder) {
+        self.bump(1);
+        w.quoted = true;
+        match self.src[self.pos..].iter().position(|&c| c == b'\'') {
+            Some(n) => {
+                w.literal_quoted(&self.src[self.pos..self.pos + n]);
+                self.pos += n + 1;
+            }
+            None => {
+                w.literal_quoted(&self.src[self.pos..]);
+                self.pos = self.src.len();
+                self.mark(Unparsed::UnclosedQuote);
+            }
+        }
     }
 
     /// `NAME[` at an assignment's place: bash reads the subscript to the
