@@ -1021,14 +1021,13 @@ fn special_verb(
             // `--show`, `--help`) run no applet; any other `-…` word is
             // not one permc can place.
             match text.get(i + 1) {
-                Some(w) if w.starts_with('-') => {
-                    if !BUSYBOX_OPTIONS.contains(&w.as_str()) {
-                        facts.unparsed_because(format!(
-                            "`{}` is not an option of `busybox` that permc can place: it cannot know what runs",
-                            short(w)
-                        ));
-                    }
+                Some(w) if w.starts_with('-') && !BUSYBOX_OPTIONS.contains(&w.as_str()) => {
+                    facts.unparsed_because(format!(
+                        "`{}` is not an option of `busybox` that permc can place: it cannot know what runs",
+                        short(w)
+                    ));
                 }
+                Some(w) if w.starts_with('-') => {}
                 Some(_) => return Some(Step::Next(i + 1)),
                 None => {}
             }
@@ -1446,7 +1445,7 @@ fn runner_subcommand(
         // it when it may be an option's value (`pnpm --filter web exec`).
         let mut may_be_value = false;
         loop {
-            let Some(w) = text.get(k) else { return None };
+            let w = text.get(k)?;
             if words.known(k).is_unknown() {
                 facts.unparsed_because(format!(
                     "`{}` is expanded by the shell where `{tool}` reads its subcommand: it may be one that runs a command, so permc cannot know what runs",
