@@ -1,20 +1,33 @@
-//! `permc lsp`: a Language Server over stdio for permissions.json and
-//! autonomy.json (docs/editors.md). Diagnostics are the analyzer's
-//! (`permc check`'s, related places included) on open and change; code
-//! actions are `permc fix`'s fixes ([`permc_analyzer::fix`]); hover on a
-//! pattern shows its tokens; completion offers labels and action types.
+//! `permc lsp`: a Language Server over stdio for permissions.json,
+//! autonomy.json, `*.permc-test.toml` and permc.toml (docs/editors.md).
+//!
+//! - Diagnostics on open and change: for rule files the analyzer's
+//!   (`permc check`'s, related places included, the project's permc.toml
+//!   applied: ignored checks, severities, suppressions); for test files
+//!   their mistakes and failing cases; for permc.toml its mistakes and
+//!   stale suppressions. A change to any open document publishes every
+//!   open document's again (a test's outcome depends on the rule files).
+//! - Code actions are `permc fix`'s fixes ([`permc_analyzer::fix`]).
+//! - Hover on a pattern: [`hover`].
+//! - Completion offers labels and action types.
 //!
 //! The protocol's framing and types come from `lsp-server` and
-//! `lsp-types`; documents are kept whole (full sync) in memory, and no
-//! file is read or written: the editor applies the edits.
+//! `lsp-types`; documents are kept whole (full sync) in memory. The
+//! project's files not open in the editor are read from disk; none is
+//! written: the editor applies the edits.
+
+mod hover;
+mod project;
 
 use crate::error::CliError;
 use lsp_server::{Connection, Message, Notification, Request, Response};
 use lsp_types as lt;
 use permc_analyzer::fix::{self, Applicability};
-use permc_analyzer::{check_file, Kind, Options};
+use permc_analyzer::Kind;
+use permc_grammar::diagnostic::Diagnostic;
 use permc_grammar::json::Span;
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// A byte offset as an LSP position (line, UTF-16 column).
@@ -53,60 +66,183 @@ fn range(text: &str, s: Span) -> lt::Range {
     lt::Range::new(position(text, s.start), position(text, s.end))
 }
 
-/// The file name the analyzer is told (its kind is read from it).
-fn name_of(uri: &lt::Uri) -> String {
-    uri.path().as_str().to_string()
-}
-
-fn is_rule_file(name: &str) -> bool {
-    name.ends_with(".json")
-}
-
-fn diagnostics(uri: &lt::Uri, text: &str) -> Vec<lt::Diagnostic> {
-    let name = name_of(uri);
-    if !is_rule_file(&name) {
-        return Vec::new();
-    }
-    check_file(&name, text.as_bytes(), None, &Options::default())
-        .into_iter()
-        .map(|d| {
-            let related = d
-                .related
-                .iter()
-                .filter(|r| r.file == name)
-                .map(|r| lt::DiagnosticRelatedInformation {
-                    location: lt::Location::new(uri.clone(), range(text, r.span)),
-                    message: r.message.clone(),
-                })
-                .collect::<Vec<_>>();
-            let message = match &d.help {
-                Some(h) => format!("{}\nhelp: {h}", d.message),
-                None => d.message.clone(),
-            };
-            lt::Diagnostic {
-                range: range(text, d.span),
-                severity: Some(match d.severity {
-                    permc_grammar::Severity::Error => lt::DiagnosticSeverity::ERROR,
-                    permc_grammar::Severity::Warning => lt::DiagnosticSeverity::WARNING,
-                    _ => lt::DiagnosticSeverity::INFORMATION,
-                }),
-                code: Some(lt::NumberOrString::String(d.check.name().to_string())),
-                source: Some("permc".into()),
-                message,
-                related_information: (!related.is_empty()).then_some(related),
-                ..Default::default()
+/// A URI's path, percent-decoded: the file name the analyzer is told (its
+/// kind is read from it) and the key of the open documents.
+fn path_of(uri: &lt::Uri) -> PathBuf {
+    let raw = uri.path().as_str().as_bytes();
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        let hex = raw
+            .get(i + 1..i + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (raw[i], hex) {
+            (b'%', Some(b)) => {
+                out.push(b);
+                i += 3;
             }
-        })
-        .collect()
+            (b, _) => {
+                out.push(b);
+                i += 1;
+            }
+        }
+    }
+    PathBuf::from(String::from_utf8_lossy(&out).into_owned())
 }
 
-fn code_actions(uri: &lt::Uri, text: &str, want: lt::Range) -> Vec<lt::CodeActionOrCommand> {
+fn name_of(uri: &lt::Uri) -> String {
+    path_of(uri).display().to_string()
+}
+
+/// What an open document is, by its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DocKind {
+    /// permissions.json, autonomy.json: a `.json` the analyzer knows
+    /// ([`Kind::sniff`]; `package.json` is none).
+    Rules,
+    /// `*.permc-test.toml`.
+    Test,
+    /// permc.toml.
+    Config,
+    Other,
+}
+
+fn kind_of(path: &Path) -> DocKind {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if name.ends_with(crate::testing::SUFFIX) {
+        DocKind::Test
+    } else if name == crate::project::CONFIG {
+        DocKind::Config
+    } else if name.ends_with(".json") {
+        DocKind::Rules
+    } else {
+        DocKind::Other
+    }
+}
+
+/// A finding as an LSP diagnostic (related places in the same file kept).
+fn to_lsp(uri: &lt::Uri, name: &str, text: &str, d: &Diagnostic) -> lt::Diagnostic {
+    let related = d
+        .related
+        .iter()
+        .filter(|r| r.file == name)
+        .map(|r| lt::DiagnosticRelatedInformation {
+            location: lt::Location::new(uri.clone(), range(text, r.span)),
+            message: r.message.clone(),
+        })
+        .collect::<Vec<_>>();
+    let message = match &d.help {
+        Some(h) => format!("{}\nhelp: {h}", d.message),
+        None => d.message.clone(),
+    };
+    lt::Diagnostic {
+        range: range(text, d.span),
+        severity: Some(match d.severity {
+            permc_grammar::Severity::Error => lt::DiagnosticSeverity::ERROR,
+            permc_grammar::Severity::Warning => lt::DiagnosticSeverity::WARNING,
+            _ => lt::DiagnosticSeverity::INFORMATION,
+        }),
+        code: Some(lt::NumberOrString::String(d.check.name().to_string())),
+        source: Some("permc".into()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        ..Default::default()
+    }
+}
+
+/// A diagnostic of permc's own (not an analyzer check) over `span`; an
+/// empty span shows to the end of its line.
+fn plain(text: &str, span: std::ops::Range<usize>, code: &str, message: String) -> lt::Diagnostic {
+    let start = span.start.min(text.len());
+    let end = if span.end > start {
+        span.end.min(text.len())
+    } else {
+        text[start..].find('\n').map_or(text.len(), |n| start + n)
+    };
+    lt::Diagnostic {
+        range: range(text, Span { start, end }),
+        severity: Some(lt::DiagnosticSeverity::ERROR),
+        code: Some(lt::NumberOrString::String(code.into())),
+        source: Some("permc".into()),
+        message,
+        ..Default::default()
+    }
+}
+
+fn diagnostics(open: &project::Open, uri: &lt::Uri, text: &str) -> Vec<lt::Diagnostic> {
+    let path = path_of(uri);
+    let name = name_of(uri);
+    match kind_of(&path) {
+        DocKind::Rules if Kind::sniff(&name, text.as_bytes()).is_none() => Vec::new(),
+        DocKind::Rules => {
+            let config = project::config(open, &project::root_of(open, &path));
+            project::rule_file_findings(&config, &name, text)
+                .iter()
+                .map(|d| to_lsp(uri, &name, text, d))
+                .collect()
+        }
+        DocKind::Config => match crate::config::read(text) {
+            Err(m) => vec![plain(
+                text,
+                m.span.unwrap_or(0..0),
+                "invalid-config",
+                m.message,
+            )],
+            Ok(mut config) => {
+                config.path = Some(path.clone());
+                let root = path.parent().unwrap_or(Path::new("/"));
+                project::stale_suppressions(open, &config, root, &path)
+                    .iter()
+                    .map(|d| to_lsp(uri, &name, text, d))
+                    .collect()
+            }
+        },
+        DocKind::Test => match project::run_tests(open, &path, text) {
+            project::TestRun::Mistake(m) => {
+                let message = if m.fix.is_empty() {
+                    m.what
+                } else {
+                    format!("{}\nhelp: {}", m.what, m.fix)
+                };
+                vec![plain(text, m.span, "invalid-test", message)]
+            }
+            project::TestRun::NoRules(why) => {
+                let mut d = plain(text, 0..0, "no-rules", why);
+                d.severity = Some(lt::DiagnosticSeverity::WARNING);
+                vec![d]
+            }
+            project::TestRun::Failures(failed) => failed
+                .into_iter()
+                .map(|(case, why)| {
+                    plain(
+                        text,
+                        case.span,
+                        "failing-case",
+                        format!("`{}` fails: {why}", case.name),
+                    )
+                })
+                .collect(),
+        },
+        DocKind::Other => Vec::new(),
+    }
+}
+
+/// `permc fix`'s fixes for the entries in `want`; an ignored or
+/// suppressed finding is not fixed, as with `permc fix`.
+fn code_actions(
+    open: &project::Open,
+    uri: &lt::Uri,
+    text: &str,
+    want: lt::Range,
+) -> Vec<lt::CodeActionOrCommand> {
     let name = name_of(uri);
     if Kind::sniff(&name, text.as_bytes()) != Some(Kind::Permissions) {
         return Vec::new();
     }
     let (from, to) = (offset(text, want.start), offset(text, want.end));
-    let found = check_file(&name, text.as_bytes(), None, &Options::default());
+    let config = project::config(open, &project::root_of(open, &path_of(uri)));
+    let found = project::rule_file_findings(&config, &name, text);
     fix::fixes(&name, text.as_bytes(), &found)
         .into_iter()
         .filter(|f| f.entry.start <= to && from <= f.entry.end)
@@ -135,9 +271,14 @@ fn code_actions(uri: &lt::Uri, text: &str, want: lt::Range) -> Vec<lt::CodeActio
         .collect()
 }
 
-/// What a pattern under the cursor matches: its tokens, and whether it
-/// ends in a wildcard.
-fn hover(uri: &lt::Uri, text: &str, at: lt::Position) -> Option<lt::Hover> {
+/// The entry under the cursor: what it matches, examples decided by the
+/// reference interpreter, the ceilings that still lower it ([`hover`]).
+fn hover_at(
+    open: &project::Open,
+    uri: &lt::Uri,
+    text: &str,
+    at: lt::Position,
+) -> Option<lt::Hover> {
     let name = name_of(uri);
     if Kind::sniff(&name, text.as_bytes()) != Some(Kind::Permissions) {
         return None;
@@ -147,36 +288,15 @@ fn hover(uri: &lt::Uri, text: &str, at: lt::Position) -> Option<lt::Hover> {
     let e = perms
         .entries()
         .find(|e| e.span.start <= o && o <= e.span.end)?;
-    let mut md = format!("**`{}`** in {}\n\n", e.pattern.text, e.list.name());
-    match e.pattern.tokens() {
-        Some(tokens) => {
-            let shown: Vec<String> = tokens
-                .iter()
-                .map(|t| match t {
-                    permc_grammar::pattern::PatToken::Exact(x) => format!("`{x}`"),
-                    permc_grammar::pattern::PatToken::Prefix(p) => {
-                        format!("`{p}*` (any word starting `{p}`)")
-                    }
-                })
-                .collect();
-            let wildcard = tokens
-                .iter()
-                .any(|t| matches!(t, permc_grammar::pattern::PatToken::Prefix(_)));
-            md.push_str(&format!(
-                "tokens: {}\n\nwildcard: {}\n\nmatches a command segment whose words start with these tokens (SPEC §3.2): more words may follow",
-                if shown.is_empty() { "none: every command".into() } else { shown.join(" ") },
-                if wildcard { "yes" } else { "no" },
-            ));
-        }
-        None => md.push_str(&format!(
-            "every `{}` action (a typed label has no content)",
-            e.pattern.action.name()
-        )),
-    }
+    let path = path_of(uri);
+    let root = project::root_of(open, &path);
+    let config = project::config(open, &root);
+    let context =
+        crate::config::context_of(crate::config::context_fields(&config, Some(&root))).ok()?;
     Some(lt::Hover {
         contents: lt::HoverContents::Markup(lt::MarkupContent {
             kind: lt::MarkupKind::Markdown,
-            value: md,
+            value: hover::markdown(e, &perms, &context),
         }),
         range: Some(range(text, e.span)),
     })
@@ -208,12 +328,32 @@ fn params<P: serde::de::DeserializeOwned>(v: serde_json::Value) -> Result<P, Cli
     serde_json::from_value(v).map_err(|e| CliError::Usage(format!("lsp: bad params: {e}")))
 }
 
-fn publish(c: &Connection, uri: &lt::Uri, text: &str) -> Result<(), CliError> {
-    let p = lt::PublishDiagnosticsParams::new(uri.clone(), diagnostics(uri, text), None);
-    send(
-        c,
-        Notification::new("textDocument/publishDiagnostics".into(), p).into(),
-    )
+/// The open documents: their text by path, and the URI the editor named
+/// each by.
+#[derive(Default)]
+struct Docs {
+    text: project::Open,
+    uri: HashMap<PathBuf, lt::Uri>,
+}
+
+/// Publishes every open document's diagnostics: a change to one may change
+/// another's (a rule file's a test's, permc.toml's a rule file's).
+fn publish_all(c: &Connection, docs: &Docs) -> Result<(), CliError> {
+    for (path, uri) in &docs.uri {
+        let Some(text) = docs.text.get(path) else {
+            continue;
+        };
+        let p = lt::PublishDiagnosticsParams::new(
+            uri.clone(),
+            diagnostics(&docs.text, uri, text),
+            None,
+        );
+        send(
+            c,
+            Notification::new("textDocument/publishDiagnostics".into(), p).into(),
+        )?;
+    }
+    Ok(())
 }
 
 fn send(c: &Connection, m: Message) -> Result<(), CliError> {
@@ -240,8 +380,7 @@ pub fn run() -> Result<ExitCode, CliError> {
     let caps = serde_json::to_value(caps).map_err(|e| CliError::Internal(e.to_string()))?;
     c.initialize(caps)
         .map_err(|e| CliError::Usage(format!("lsp: initialize: {e}")))?;
-    // Keyed by the URI's text (`Uri` caches inside, so it is no map key).
-    let mut docs: HashMap<String, String> = HashMap::new();
+    let mut docs = Docs::default();
     for m in &c.receiver {
         match m {
             Message::Request(r) => {
@@ -256,22 +395,27 @@ pub fn run() -> Result<ExitCode, CliError> {
             Message::Notification(n) => match n.method.as_str() {
                 "textDocument/didOpen" => {
                     let p: lt::DidOpenTextDocumentParams = params(n.params)?;
-                    publish(&c, &p.text_document.uri, &p.text_document.text)?;
-                    docs.insert(
-                        p.text_document.uri.as_str().to_string(),
-                        p.text_document.text,
-                    );
+                    let path = path_of(&p.text_document.uri);
+                    docs.text.insert(path.clone(), p.text_document.text);
+                    docs.uri.insert(path, p.text_document.uri);
+                    publish_all(&c, &docs)?;
                 }
                 "textDocument/didChange" => {
                     let p: lt::DidChangeTextDocumentParams = params(n.params)?;
                     if let Some(last) = p.content_changes.into_iter().last() {
-                        publish(&c, &p.text_document.uri, &last.text)?;
-                        docs.insert(p.text_document.uri.as_str().to_string(), last.text);
+                        let path = path_of(&p.text_document.uri);
+                        docs.text.insert(path.clone(), last.text);
+                        docs.uri.insert(path, p.text_document.uri);
+                        publish_all(&c, &docs)?;
                     }
                 }
                 "textDocument/didClose" => {
                     let p: lt::DidCloseTextDocumentParams = params(n.params)?;
-                    docs.remove(p.text_document.uri.as_str());
+                    let path = path_of(&p.text_document.uri);
+                    docs.text.remove(&path);
+                    docs.uri.remove(&path);
+                    // The others may have read it: now from disk again.
+                    publish_all(&c, &docs)?;
                 }
                 _ => {}
             },
@@ -285,21 +429,23 @@ pub fn run() -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn answer(docs: &HashMap<String, String>, r: Request) -> Result<Response, CliError> {
+fn answer(docs: &Docs, r: Request) -> Result<Response, CliError> {
     let value = match r.method.as_str() {
         "textDocument/hover" => {
             let p: lt::HoverParams = params(r.params)?;
             let d = &p.text_document_position_params;
             let h = docs
-                .get(d.text_document.uri.as_str())
-                .and_then(|t| hover(&d.text_document.uri, t, d.position));
+                .text
+                .get(&path_of(&d.text_document.uri))
+                .and_then(|t| hover_at(&docs.text, &d.text_document.uri, t, d.position));
             serde_json::to_value(h)
         }
         "textDocument/codeAction" => {
             let p: lt::CodeActionParams = params(r.params)?;
             let a = docs
-                .get(p.text_document.uri.as_str())
-                .map(|t| code_actions(&p.text_document.uri, t, p.range))
+                .text
+                .get(&path_of(&p.text_document.uri))
+                .map(|t| code_actions(&docs.text, &p.text_document.uri, t, p.range))
                 .unwrap_or_default();
             serde_json::to_value(a)
         }
@@ -307,7 +453,8 @@ fn answer(docs: &HashMap<String, String>, r: Request) -> Result<Response, CliErr
             let p: lt::CompletionParams = params(r.params)?;
             let u = &p.text_document_position.text_document.uri;
             let items = docs
-                .get(u.as_str())
+                .text
+                .get(&path_of(u))
                 .map(|t| completion(u, t))
                 .unwrap_or_default();
             serde_json::to_value(items)
