@@ -316,31 +316,22 @@ pub fn markdown(entry: &Entry, file: &Permissions, context: &Context) -> String 
     }
     md.push_str("\n\n");
     let probe = Probe::new(entry, file, context);
+    let found = examples(list, tokens, &probe);
     let mine = own_reason(list);
     let (verb, not) = match list {
         List::Allow => ("allows", "does not allow"),
         List::Deny => ("denies", "does not deny"),
         List::Ask => ("asks for", "does not ask for"),
     };
-    let mut decided: Vec<(String, Decision)> = Vec::new();
-    let mut seen = Vec::new();
-    for c in matching(tokens) {
-        let (cmd, alone, whole) = probe.terminal(&c);
-        if alone.reason == mine && !seen.contains(&cmd) {
-            seen.push(cmd.clone());
-            decided.push((cmd, whole));
-        }
-    }
-    // Examples the whole file agrees with first.
-    decided.sort_by_key(|(_, whole)| whole.reason != mine);
-    if decided.is_empty() {
+    if found.decided.is_empty() {
         md.push_str(&format!(
             "{verb}: no example found (every command tried is lowered, see below)\n\n"
         ));
     } else {
         md.push_str(&format!("{verb}, e.g.:\n"));
-        for (cmd, whole) in decided.iter().take(2) {
-            md.push_str(&format!("- `{cmd}`"));
+        for e in &found.decided {
+            let whole = &e.whole;
+            md.push_str(&format!("- `{}`", e.command));
             if whole.reason != mine || whole.rule.as_ref().map(|r| &r.rule) != Some(&p.text) {
                 md.push_str(&format!(
                     " (in this file: {} by {}, `{}`)",
@@ -356,46 +347,99 @@ pub fn markdown(entry: &Entry, file: &Permissions, context: &Context) -> String 
         }
         md.push('\n');
     }
-    let miss = near_misses(tokens).into_iter().find_map(|c| {
-        let (cmd, alone, _) = probe.terminal(&c);
-        let matched = alone.reason == mine || is_ceiling(alone.reason);
-        (!matched).then_some((cmd, alone))
-    });
-    if let Some((cmd, d)) = miss {
-        md.push_str(&format!("{not}: `{cmd}` ({}, {})\n\n", d.policy, d.reason));
+    if let Some(e) = &found.miss {
+        md.push_str(&format!(
+            "{not}: `{}` ({}, {})\n\n",
+            e.command, e.alone.policy, e.alone.reason
+        ));
     }
-    md.push_str(&ceilings(list, tokens, &probe));
+    match list {
+        List::Deny => md.push_str("ceilings: none apply: a deny is final (SPEC §5.3)"),
+        List::Ask => {
+            md.push_str("ceilings: none apply: a written ask always asks (SPEC §5.3 step 6)")
+        }
+        List::Allow if found.lowered.is_empty() => {
+            md.push_str("ceilings: none met by the commands tried")
+        }
+        List::Allow => {
+            md.push_str("still lowered to require_approval by the ceilings (SPEC §5.3 step 7):\n");
+            for e in &found.lowered {
+                md.push_str(&format!(
+                    "- `{}`: `{}`: {}\n",
+                    e.alone.reason,
+                    e.command,
+                    lowered_why(&e.alone.message)
+                ));
+            }
+        }
+    }
     md
 }
 
-/// The ceilings met by commands the entry allows, one example each.
-fn ceilings(list: List, tokens: &[PatToken], probe: &Probe) -> String {
-    match list {
-        List::Deny => return "ceilings: none apply: a deny is final (SPEC §5.3)".into(),
-        List::Ask => {
-            return "ceilings: none apply: a written ask always asks (SPEC §5.3 step 6)".into()
+/// A command tried, decided over the entry alone and over the whole file.
+struct Example {
+    command: String,
+    alone: Decision,
+    whole: Decision,
+}
+
+/// What a Terminal entry's hover shows, each claim a decision.
+struct Examples {
+    /// Up to two commands the entry decides (over it alone: its list's
+    /// reason), those the whole file agrees with first.
+    decided: Vec<Example>,
+    /// A command it does not decide and no ceiling lowers.
+    miss: Option<Example>,
+    /// For an allow entry: one command per ceiling that lowers it.
+    lowered: Vec<Example>,
+}
+
+fn examples(list: List, tokens: &[PatToken], probe: &Probe) -> Examples {
+    let mine = own_reason(list);
+    let mut decided: Vec<Example> = Vec::new();
+    for c in matching(tokens) {
+        let (command, alone, whole) = probe.terminal(&c);
+        if alone.reason == mine && !decided.iter().any(|e| e.command == command) {
+            decided.push(Example {
+                command,
+                alone,
+                whole,
+            });
         }
-        List::Allow => {}
     }
-    let mut found: Vec<(Reason, String, String)> = Vec::new();
-    for c in ceiling_probes(tokens) {
-        let (cmd, alone, _) = probe.terminal(&c);
-        if alone.policy == Policy::RequireApproval
-            && is_ceiling(alone.reason)
-            && !found.iter().any(|(r, _, _)| *r == alone.reason)
-        {
-            found.push((alone.reason, cmd, lowered_why(&alone.message)));
+    // Examples the whole file agrees with first (a stable sort).
+    decided.sort_by_key(|e| e.whole.reason != mine);
+    decided.truncate(2);
+    let miss = near_misses(tokens).into_iter().find_map(|c| {
+        let (command, alone, whole) = probe.terminal(&c);
+        let matched = alone.reason == mine || is_ceiling(alone.reason);
+        (!matched).then_some(Example {
+            command,
+            alone,
+            whole,
+        })
+    });
+    let mut lowered: Vec<Example> = Vec::new();
+    if list == List::Allow {
+        for c in ceiling_probes(tokens) {
+            let (command, alone, whole) = probe.terminal(&c);
+            if alone.policy == Policy::RequireApproval
+                && is_ceiling(alone.reason)
+                && !lowered.iter().any(|e| e.alone.reason == alone.reason)
+            {
+                lowered.push(Example {
+                    command,
+                    alone,
+                    whole,
+                });
+            }
         }
     }
-    if found.is_empty() {
-        return "ceilings: none met by the commands tried".into();
+    Examples {
+        decided,
+        miss,
+        lowered,
     }
-    let mut s =
-        "still lowered to require_approval by the ceilings (SPEC §5.3 step 7):\n".to_string();
-    for (r, cmd, why) in found {
-        s.push_str(&format!("- `{r}`: `{cmd}`: {why}\n"));
-    }
-    s
 }
 
 /// A typed label (`GitPush()`): every action of its type.
@@ -500,4 +544,78 @@ fn describe(r: &Request) -> String {
         s.push_str(&format!(" to {p}"));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use permc_core::request::ExecutionMode;
+    use permc_grammar::Role;
+
+    /// Every claim of every hover on the shipped example is decided the
+    /// same by the compiled engine over the entry alone: an example shown
+    /// as decided is, the miss is not, and each ceiling named lowers its
+    /// command. The hover's candidates are the reference interpreter's
+    /// choice; this holds the other engine to it too.
+    #[test]
+    fn the_compiled_engine_agrees_with_every_example() {
+        let text = include_str!("../../examples/permissions.json");
+        let file = permc_grammar::rules::load_permissions("permissions.json", text.as_bytes())
+            .value
+            .expect("the example loads");
+        let context = Context {
+            role: Role::Developer,
+            execution_mode: ExecutionMode::Runner,
+            container_running: false,
+            project_scope_root: Some("/home/ana/loja".into()),
+        };
+        let mut shown = 0;
+        for entry in file.entries() {
+            let Some(tokens) = entry.pattern.tokens() else {
+                continue;
+            };
+            let probe = Probe::new(entry, &file, &context);
+            let compiled = permc_compiler::compile(&probe.alone.permissions, &probe.alone.autonomy);
+            let found = examples(entry.list, tokens, &probe);
+            let mine = own_reason(entry.list);
+            let decide = |command: &str| {
+                let req = probe.request(ActionType::Terminal, Some(command.to_string()));
+                permc_compiler::compiled::decide(&compiled, &req)
+            };
+            assert!(
+                !found.decided.is_empty() || entry.list == List::Allow,
+                "{}: no example",
+                entry.pattern.text
+            );
+            for e in &found.decided {
+                assert_eq!(
+                    decide(&e.command).reason,
+                    mine,
+                    "{}: {}",
+                    entry.pattern.text,
+                    e.command
+                );
+                shown += 1;
+            }
+            if let Some(e) = &found.miss {
+                let d = decide(&e.command);
+                assert!(
+                    d.reason != mine && !is_ceiling(d.reason),
+                    "{}: {}",
+                    entry.pattern.text,
+                    e.command
+                );
+            }
+            for e in &found.lowered {
+                assert_eq!(
+                    decide(&e.command),
+                    e.alone,
+                    "{}: {}",
+                    entry.pattern.text,
+                    e.command
+                );
+            }
+        }
+        assert!(shown > 20, "{shown}");
+    }
 }
