@@ -287,72 +287,88 @@ fn hover_shows_examples_and_the_ceilings_that_lower_an_entry() {
 "#;
     c.open(uri, text);
     c.published(1);
-
-    let git = c.hover(uri, 2, 8);
-    assert!(git.contains("tokens: `git`"), "{git}");
-    assert!(git.contains("wildcard: no"), "{git}");
-    assert!(
-        git.contains("allows, e.g.:\n- `git`\n- `git --help`\n"),
-        "{git}"
-    );
-    // A mutating continuation the entry does not name (SPEC §3.2, §6.5).
-    assert!(
-        git.contains("does not allow: `git branch -d x` (require_approval, default)"),
-        "{git}"
-    );
-    assert!(git.contains("- `ceiling.external_effect`: `git push`: `git push` has an effect outside the machine, so a person approves it\n"), "{git}");
-
-    let rm = c.hover(uri, 3, 8);
-    assert!(rm.contains("- `ceiling.scope`: `rm /etc/passwd`"), "{rm}");
-    assert!(
-        rm.contains("- `ceiling.protected_path`: `rm permissions.json`"),
-        "{rm}"
-    );
-    assert!(rm.contains("does not allow: `rmx`"), "{rm}");
-
-    let sudo = c.hover(uri, 4, 8);
-    assert!(sudo.contains("- `ceiling.privileged`: `sudo`: "), "{sudo}");
-    assert!(sudo.contains("allows: no example found"), "{sudo}");
-
-    let push = c.hover(uri, 5, 8);
-    assert!(push.contains("matches every `git_push` action"), "{push}");
-    assert!(
-        push.contains("- `ceiling.typed_external`: `git_push`"),
-        "{push}"
-    );
-    assert!(
-        push.contains("does not match the terminal command `git push`"),
-        "{push}"
-    );
-
-    // A lone `*` is a literal word, not a wildcard (SPEC §3.2).
-    let star = c.hover(uri, 6, 8);
-    assert!(star.contains("wildcard: no"), "{star}");
-    assert!(star.contains("is a literal character"), "{star}");
-    assert!(star.contains("- `git '*'`"), "{star}");
-
-    let branch = c.hover(uri, 7, 8);
-    // Allowed by this entry alone; in the file, `Terminal(git)` decides
-    // it first, and the hover says so.
-    assert!(
-        branch.contains(
-            "- `git branch -v` (in this file: auto_approve by `Terminal(git)`, `file.allow`)\n"
+    // (line, column, what the hover must say)
+    let cases: &[(u32, u32, &[&str])] = &[
+        (
+            2,
+            8,
+            &[
+                "tokens: `git`",
+                "wildcard: no",
+                "allows, e.g.:\n- `git`\n- `git --help`\n",
+                // A mutating continuation the entry does not name (SPEC
+                // §3.2, §6.5).
+                "does not allow: `git branch -d x` (require_approval, default)",
+                "- `ceiling.external_effect`: `git push`: `git push` has an effect outside the machine, so a person approves it\n",
+            ],
         ),
-        "{branch}"
-    );
-    assert!(
-        branch.contains("does not allow: `git branch -v -d x`"),
-        "{branch}"
-    );
-
-    let curl = c.hover(uri, 9, 14);
-    assert!(curl.contains("denies, e.g.:\n- `curl`\n"), "{curl}");
-    assert!(curl.contains("does not deny: `curlx`"), "{curl}");
-    assert!(curl.contains("a deny is final"), "{curl}");
-
-    let ask = c.hover(uri, 10, 14);
-    assert!(ask.contains("asks for, e.g.:\n- `npm publish`\n"), "{ask}");
-    assert!(ask.contains("does not ask for: `npm`"), "{ask}");
+        (
+            3,
+            8,
+            &[
+                "- `ceiling.scope`: `rm /etc/passwd`",
+                "- `ceiling.protected_path`: `rm permissions.json`",
+                "does not allow: `rmx`",
+            ],
+        ),
+        (
+            4,
+            8,
+            &[
+                "- `ceiling.privileged`: `sudo`: ",
+                "allows: no example found",
+            ],
+        ),
+        (
+            5,
+            8,
+            &[
+                "matches every `git_push` action",
+                "minimum role: maintainer",
+                "- `ceiling.typed_external`: `git_push`",
+                "does not match the terminal command `git push`",
+            ],
+        ),
+        // A lone `*` is a literal word, not a wildcard (SPEC §3.2).
+        (
+            6,
+            8,
+            &["wildcard: no", "is a literal character", "- `git '*'`"],
+        ),
+        // Allowed by this entry alone; in the file `Terminal(git)` decides
+        // it first, and the hover says so.
+        (
+            7,
+            8,
+            &[
+                "- `git branch -v` (in this file: auto_approve by `Terminal(git)`, `file.allow`)\n",
+                "does not allow: `git branch -v -d x`",
+            ],
+        ),
+        (
+            9,
+            14,
+            &[
+                "denies, e.g.:\n- `curl`\n",
+                "does not deny: `curlx`",
+                "a deny is final",
+            ],
+        ),
+        (
+            10,
+            14,
+            &[
+                "asks for, e.g.:\n- `npm publish`\n",
+                "does not ask for: `npm`",
+            ],
+        ),
+    ];
+    for (line, column, wants) in cases {
+        let md = c.hover(uri, *line, *column);
+        for want in *wants {
+            assert!(md.contains(want), "line {line}: {want:?} in\n{md}");
+        }
+    }
     c.stop();
 }
 

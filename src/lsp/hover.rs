@@ -33,16 +33,7 @@ impl Candidate {
     }
 
     fn command(&self) -> String {
-        let mut s = self
-            .words
-            .iter()
-            .map(|w| {
-                shlex::try_quote(w)
-                    .map(|q| q.into_owned())
-                    .unwrap_or_else(|_| w.clone())
-            })
-            .collect::<Vec<_>>()
-            .join(" ");
+        let mut s = permc_runtime::explain::shell_join(&self.words);
         s.push_str(self.tail);
         s
     }

@@ -158,7 +158,9 @@ fn plain(text: &str, span: std::ops::Range<usize>, code: &str, message: String) 
     let end = if span.end > start {
         span.end.min(text.len())
     } else {
-        text[start..].find('\n').map_or(text.len(), |n| start + n)
+        text.get(start..)
+            .and_then(|t| t.find('\n'))
+            .map_or(text.len(), |n| start + n)
     };
     lt::Diagnostic {
         range: range(text, Span { start, end }),
