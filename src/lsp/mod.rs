@@ -191,8 +191,7 @@ fn diagnostics(open: &project::Open, uri: &lt::Uri, text: &str) -> Vec<lt::Diagn
                 "invalid-config",
                 m.message,
             )],
-            Ok(mut config) => {
-                config.path = Some(path.clone());
+            Ok(config) => {
                 let root = path.parent().unwrap_or(Path::new("/"));
                 project::stale_suppressions(open, &config, root, &path)
                     .iter()
