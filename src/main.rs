@@ -114,6 +114,10 @@ enum Command {
         /// `{"error": …}` line.
         #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
         format: ExplainFormat,
+        /// Colors in the text (`auto`: on a terminal, unless `NO_COLOR` is
+        /// set); none in `--format json`.
+        #[arg(long, value_enum, default_value_t = check::Color::Auto)]
+        color: check::Color,
     },
     /// A long-running evaluator: requests as JSON Lines on stdin, one answer
     /// a line on stdout, reloading the rule files when they change.
@@ -347,6 +351,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             rules,
             mut requests,
             format,
+            color,
         } => {
             requests.request = requests.request.map(request_text).transpose()?;
             let from = policy(&rules, &requests)?;
@@ -356,9 +361,16 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             if format == ExplainFormat::Json {
                 return explain_json(&r, d.as_ref(), &requests);
             }
+            let paint = |text: String| {
+                if color.enabled(false) {
+                    decide::paint_explain(&text)
+                } else {
+                    text
+                }
+            };
             if let Some(json) = &requests.request {
                 return match decide::explain_text(&r, d.as_ref(), json.as_bytes()) {
-                    Ok(text) => out::print(&text).map(|_| ExitCode::SUCCESS),
+                    Ok(text) => out::print(&paint(text)).map(|_| ExitCode::SUCCESS),
                     Err(e) => Err(CliError::Request(e)),
                 };
             }
@@ -386,7 +398,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 // In a stream, an unreadable request is answered in its
                 // place and the stream goes on.
                 match decide::explain_text(&r, d.as_ref(), &buf) {
-                    Ok(t) => text.push_str(&t),
+                    Ok(t) => text.push_str(&paint(t)),
                     Err(e) => text.push_str(&format!("{}\n", CliError::Request(e))),
                 }
                 if out::write_to(&mut stdout, text.as_bytes())? == out::Sent::Closed {

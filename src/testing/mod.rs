@@ -39,7 +39,7 @@ use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use read::{parse, Case};
+pub(crate) use read::{cases, parse, Case, Mistake};
 use report::{counts, coverage, human, json_out, junit};
 
 /// The suffix that marks a test file.
@@ -240,7 +240,7 @@ fn load_project(
 }
 
 /// Why a decision does not meet a case (`None`: it does).
-fn failure(case: &Case, d: &Decision) -> Option<String> {
+pub(crate) fn failure(case: &Case, d: &Decision) -> Option<String> {
     let mut wrong = Vec::new();
     if d.policy != case.expect {
         wrong.push(format!("expected {}, got {}", case.expect, d.policy));
