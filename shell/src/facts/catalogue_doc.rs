@@ -132,7 +132,7 @@ fn unreadable(o: &mut String) {
          | program | why |\n|---|---|\n",
     );
     for (v, why) in UNREADABLE {
-        let _ = writeln!(o, "| `{v}` | {} |", cell(why));
+        let _ = writeln!(o, "| `{v}` | {} |", cell(&why.why(v)));
     }
     o.push('\n');
 }

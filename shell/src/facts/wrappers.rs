@@ -574,112 +574,89 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
 /// Programs that build the commands they run from their operands or their
 /// input in ways permc does not read (a `:::` argument list, a template, a
 /// shell string per operand): a line running one is unparsed.
-pub(crate) const UNREADABLE: &[(&str, &str)] = &[
+pub(crate) const UNREADABLE: &[(&str, Unreadable)] = &[
     (
         "parallel",
-        "`parallel` builds the commands it runs from its arguments and input, which permc does not read",
+        Unreadable::Builds("builds the commands it runs from its arguments and input"),
     ),
     (
         "hyperfine",
-        "`hyperfine` runs each of its operands as a shell command line, which permc does not read",
+        Unreadable::Builds("runs each of its operands as a shell command line"),
     ),
     (
         "entr",
-        "`entr` runs a command built from its operands and the files it watches, which permc does not read",
+        Unreadable::Builds("runs a command built from its operands and the files it watches"),
     ),
     (
         "sem",
-        "`sem` (GNU parallel) builds the command it runs from its arguments, which permc does not read",
+        Unreadable::Builds("(GNU parallel) builds the command it runs from its arguments"),
     ),
     // Commands run later or in another session, from standard input, a
     // file or a shell string: not read.
     (
         "tmux",
-        "`tmux` runs shell commands in a session of its own (`new-session CMD`, `send-keys`), which permc does not read",
+        Unreadable::Builds(
+            "runs shell commands in a session of its own (`new-session CMD`, `send-keys`)",
+        ),
     ),
     (
         "screen",
-        "`screen` runs commands in a session of its own, which permc does not read",
+        Unreadable::Builds("runs commands in a session of its own"),
     ),
     (
         "at",
-        "`at` runs commands read from standard input or a file later, which permc does not read",
+        Unreadable::Builds("runs commands read from standard input or a file later"),
     ),
     (
         "batch",
-        "`batch` runs commands read from standard input or a file later, which permc does not read",
+        Unreadable::Builds("runs commands read from standard input or a file later"),
     ),
     (
         "crontab",
-        "`crontab` installs commands cron runs later, which permc does not read",
+        Unreadable::Builds("installs commands cron runs later"),
     ),
     // Launchers whose many options permc does not place (user, namespace,
     // sandbox and profiler launchers): what they run is not read.
-    (
-        "runuser",
-        "`runuser` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "setpriv",
-        "`setpriv` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "unshare",
-        "`unshare` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "nsenter",
-        "`nsenter` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "systemd-run",
-        "`systemd-run` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "firejail",
-        "`firejail` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "bwrap",
-        "`bwrap` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "cgexec",
-        "`cgexec` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "chpst",
-        "`chpst` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "numactl",
-        "`numactl` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "valgrind",
-        "`valgrind` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "perf",
-        "`perf` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "gdb",
-        "`gdb` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "ltrace",
-        "`ltrace` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "rr",
-        "`rr` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "catchsegv",
-        "`catchsegv` runs a command given in its operands, past options permc does not read",
-    ),
+    ("runuser", Unreadable::Launcher),
+    ("setpriv", Unreadable::Launcher),
+    ("unshare", Unreadable::Launcher),
+    ("nsenter", Unreadable::Launcher),
+    ("systemd-run", Unreadable::Launcher),
+    ("firejail", Unreadable::Launcher),
+    ("bwrap", Unreadable::Launcher),
+    ("cgexec", Unreadable::Launcher),
+    ("chpst", Unreadable::Launcher),
+    ("numactl", Unreadable::Launcher),
+    ("valgrind", Unreadable::Launcher),
+    ("perf", Unreadable::Launcher),
+    ("gdb", Unreadable::Launcher),
+    ("ltrace", Unreadable::Launcher),
+    ("rr", Unreadable::Launcher),
+    ("catchsegv", Unreadable::Launcher),
 ];
+
+/// Why permc does not read past an [`UNREADABLE`] program: one sentence
+/// per kind, the program's name as data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unreadable {
+    /// A launcher whose many options permc does not place (user,
+    /// namespace, sandbox and profiler launchers).
+    Launcher,
+    /// It builds or runs its commands this way (after the program's name).
+    Builds(&'static str),
+}
+
+impl Unreadable {
+    /// The sentence for `program`.
+    pub(crate) fn why(self, program: &str) -> String {
+        match self {
+            Unreadable::Launcher => format!(
+                "`{program}` runs a command given in its operands, past options permc does not read"
+            ),
+            Unreadable::Builds(what) => format!("`{program}` {what}, which permc does not read"),
+        }
+    }
+}
 
 /// The shells of SPEC §4.3.
 pub const SHELLS: &[&str] = &[
@@ -1036,8 +1013,8 @@ fn special_verb(
         "fd" | "fdfind" => fd_exec(words, i, seg, depth, facts),
         _ if FOREIGN_SHELLS.contains(&verb) => foreign_shell(words, i, facts),
         _ => {
-            let (_, why) = UNREADABLE.iter().find(|(v, _)| *v == verb)?;
-            facts.unparsed_because((*why).to_string());
+            let (v, why) = UNREADABLE.iter().find(|(v, _)| *v == verb)?;
+            facts.unparsed_because(why.why(v));
             behind_unplaced(words, i, seg, depth, facts);
         }
     }
