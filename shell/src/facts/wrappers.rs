@@ -1306,7 +1306,7 @@ const RUNNER_SHAPES: super::Shapes = {
 /// costs more than these two loads.
 #[inline]
 fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+    super::quick_eq(a, b)
 }
 
 /// At most this many readings of where a runner's command starts (each
@@ -2320,6 +2320,10 @@ fn push_run<'w>(
         canonical: false,
     });
     let guessed = facts.guessing;
+    // Most runs have none: no loop to set up and drop.
+    if canonical.is_empty() {
+        return verb;
+    }
     for c in canonical {
         facts.runs.push(RunData {
             words: Some(c),
