@@ -725,13 +725,13 @@ fn the_readme_and_docs_links_work_in_a_clone() {
     for page in markdown_pages(root) {
         let text = std::fs::read_to_string(&page).expect("page");
         let dir = page.parent().expect("folder");
-        let name = page.strip_prefix(root).unwrap_or(&page).display().to_string();
+        let name = page
+            .strip_prefix(root)
+            .unwrap_or(&page)
+            .display()
+            .to_string();
         // Links in code blocks are code, not links.
-        let prose: String = text
-            .split("```")
-            .step_by(2)
-            .collect::<Vec<_>>()
-            .join("\n");
+        let prose: String = text.split("```").step_by(2).collect::<Vec<_>>().join("\n");
         for part in prose.split("](").skip(1) {
             let target = part.split(')').next().unwrap_or("");
             if target.contains("://") || target.contains(' ') || target.is_empty() {
@@ -826,7 +826,11 @@ fn docs_console_blocks_run_as_shown() {
     let mut blocks = 0;
     for page in markdown_pages(root) {
         let text = std::fs::read_to_string(&page).expect("page");
-        let name = page.strip_prefix(root).unwrap_or(&page).display().to_string();
+        let name = page
+            .strip_prefix(root)
+            .unwrap_or(&page)
+            .display()
+            .to_string();
         for part in text.split("<!-- runs: ").skip(1) {
             let mode = part.split_whitespace().next().unwrap_or("");
             let block = part
@@ -896,7 +900,10 @@ fn the_readme_test_command_is_what_ci_runs() {
         .expect("the two commands");
     let lines: Vec<&str> = block.lines().collect();
     assert_eq!(lines.len(), 2, "{block}");
-    assert!(lines[0].starts_with("cargo run --release -- decide "), "{block}");
+    assert!(
+        lines[0].starts_with("cargo run --release -- decide "),
+        "{block}"
+    );
     assert_eq!(lines[1], "bash tests/all.sh");
     let ci = std::fs::read_to_string(root.join(".ci/run")).expect(".ci/run");
     assert!(ci.lines().any(|l| l == "bash tests/all.sh"), "{ci}");

@@ -231,7 +231,10 @@ fn doc_block(page: &str, command: &str) -> String {
 #[test]
 fn the_docs_show_real_coverage_output() {
     let o = permc(&root(), &["test", "--coverage", "examples"]);
-    assert_eq!(doc_block("docs/policy-as-code.md", "permc test --coverage examples"), stdout(&o));
+    assert_eq!(
+        doc_block("docs/policy-as-code.md", "permc test --coverage examples"),
+        stdout(&o)
+    );
 }
 
 /// docs/diff.md's `permc diff examples new` is what it prints, `new` being
