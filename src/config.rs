@@ -335,7 +335,7 @@ pub fn context_of(
 
 /// The text a `permc seed` project's config starts with: the answers to
 /// the seeded defaults' own warnings (SPEC §8), each with its reason.
-pub const SEEDED: &str = r#"# permc's project config (README "permc.toml"), written by `permc seed`.
+pub const SEEDED: &str = r#"# permc's project config (docs/config.md), written by `permc seed`.
 # The activation defaults (SPEC §8) hold three entries the analyzer warns
 # about; the platform seeds them on purpose, so they are answered here.
 

@@ -4,7 +4,7 @@
 /// mimalloc instead of the system allocator: a decision allocates a few
 /// dozen small strings and vectors, and glibc's free was a tenth of its
 /// instructions (callgrind: 17% fewer instructions per decision, 12%
-/// fewer for `shlex::split`; README "Performance"). Not in the bindings:
+/// fewer for `shlex::split`; docs/performance.md). Not in the bindings:
 /// inside the BEAM, loading the 100k-rule artifact took 30–105 ms with it
 /// against 23–30 ms with the system allocator (the < 50 ms target).
 #[global_allocator]
@@ -38,7 +38,7 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The exit statuses, one rule for every command (README "Exit status").
+/// The exit statuses, one rule for every command (README.md and docs/cli.md, "Exit status").
 const EXIT_STATUS: &str = "\
 Exit status:
   0  success; a stream (--requests, serve) answered every line, even the
