@@ -15,6 +15,8 @@ pub(crate) mod code_options;
 pub mod continuations;
 pub mod glob;
 pub mod protected;
+#[cfg(test)]
+mod rows_attacked;
 mod scope;
 pub(crate) mod wrappers;
 

@@ -37,6 +37,18 @@ pub(crate) struct CodeOption {
 
 impl CodeOption {
     /// The option as the documentation shows it.
+    /// One word that spells the option with a value (for tests that
+    /// attack every row).
+    #[cfg(test)]
+    pub(crate) fn example(&self) -> String {
+        match self.spell {
+            Spell::Short(c) => format!("-{c}x"),
+            Spell::Long(n) | Spell::GnuLong(n) => format!("{n}=x"),
+            Spell::Word(w) => format!("{w} x"),
+            Spell::Prefix(p) => format!("{p}x"),
+        }
+    }
+
     pub(crate) fn spelled(&self) -> String {
         match self.spell {
             Spell::Short(c) => format!("-{c}"),
@@ -285,6 +297,12 @@ pub(crate) fn code_option(verb: &str, args: &[String]) -> Option<String> {
     script(verb, args)
 }
 
+/// The editors that read their commands from standard input whatever
+/// their operands (`ed`, `ex`): a line running one is unparsed.
+pub(crate) fn reads_stdin(verb: &str) -> bool {
+    matches!(verb, "ed" | "red" | "ex")
+}
+
 /// The script readers of [`SCRIPTS`].
 fn script(verb: &str, args: &[String]) -> Option<String> {
     let why = |what: &str| Some(format!("`{verb}` {what}, which permc does not read"));
@@ -325,7 +343,7 @@ fn script(verb: &str, args: &[String]) -> Option<String> {
         }
         // ed and ex read their commands (`!` runs a shell command) from
         // standard input, whatever their operands.
-        "ed" | "red" | "ex" => why("reads commands from standard input (`!` runs a shell command)"),
+        _ if reads_stdin(verb) => why("reads commands from standard input (`!` runs a shell command)"),
         "sqlite3" | "sqlite" => sqlite(args).then(|| {
             format!("`{verb}` runs dot-commands (`.shell`, `.system`) or reads them from standard input, which permc does not read")
         }),
