@@ -4,7 +4,9 @@
 //! longer holds fails here with the line.
 
 use super::code_options::CODE_OPTIONS;
-use super::wrappers::{After, RunsAs, FOREIGN_SHELLS, RUNNERS, SHELLS, UNREADABLE, WRAPPERS};
+use super::wrappers::{
+    After, RunsAs, CODE_FORMS, FOREIGN_SHELLS, RUNNERS, SHELLS, UNREADABLE, WRAPPERS,
+};
 use super::{LineFacts, EXTERNAL_EFFECT, PRIVILEGED};
 
 /// What a wrapper needs between its name and the command it runs.
@@ -184,6 +186,15 @@ fn every_variable_that_names_code_is_caught_when_set_and_another_name_is_not() {
         // Any word that assigns it counts (`export HOME=.`, `env HOME=.`:
         // fail closed); a longer name does not.
         let near = format!("MY{n}=./x cargo test");
+        assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+    }
+}
+
+#[test]
+fn every_code_form_catches_its_example_and_not_as_an_argument() {
+    for r in CODE_FORMS {
+        assert!(LineFacts::of(r.example).unparsed, "`{}`", r.example);
+        let near = format!("echo {}", r.example);
         assert!(!LineFacts::of(&near).unparsed, "`{near}`");
     }
 }

@@ -2430,16 +2430,22 @@ fn verb_facts(
     }
 }
 
-/// Every verb [`code_running`] (and [`assigned_names`], which it asks)
-/// reads: any other verb runs no text of its own. A unit test reads both
-/// functions' match arms and holds each verb named there to this list.
-const CODE_RUNNING_VERBS: &[&str] = &[
-    "source",
-    ".",
-    "let",
-    "printf",
-    "test",
-    "[",
+/// A form of a builtin or a program that runs text permc does not read
+/// (SPEC §4.3): the verbs it applies to and what it reads of their words.
+/// A run's verb is asked of its rows in order; the first that answers is
+/// the reason its line is unparsed.
+pub(crate) struct CodeForm {
+    /// The verbs of the row.
+    pub(crate) verbs: &'static [&'static str],
+    /// A line the row catches (docs/commands.md shows it; a test runs it).
+    pub(crate) example: &'static str,
+    /// The reason, when the words (after the verb) make the verb run text.
+    pub(crate) reads: fn(&str, &[String]) -> Option<String>,
+}
+
+/// The verbs of [`NAME_OPERANDS`]: the builtins that assign the names in
+/// their operands.
+const ASSIGNING: &[&str] = &[
     "declare",
     "typeset",
     "local",
@@ -2451,123 +2457,201 @@ const CODE_RUNNING_VERBS: &[&str] = &[
     "getopts",
     "wait",
     "unset",
-    "compgen",
-    "jobs",
-    "sg",
-    "newgrp",
-    "alias",
-    "hash",
-    "enable",
-    "tar",
-    "gtar",
-    "bsdtar",
-    "rsync",
-    "ssh",
-    "scp",
-    "sftp",
-    "git",
-    "shopt",
-    "set",
 ];
 
-/// The shapes of [`CODE_RUNNING_VERBS`].
-const CODE_RUNNING_SHAPES: super::Shapes = {
+/// Every form of [`CodeForm`], one row each.
+pub(crate) const CODE_FORMS: &[CodeForm] = &[
+    CodeForm {
+        verbs: &["source", "."],
+        example: "source ./env.sh",
+        reads: |v, _| Some(format!("`{v}` runs a file's text as commands")),
+    },
+    CodeForm {
+        verbs: &["let"],
+        example: "let x=1",
+        reads: |_, _| {
+            Some("`let` evaluates its words as arithmetic, which can run commands".into())
+        },
+    },
+    CodeForm {
+        verbs: &["printf"],
+        example: "printf -v x %s y",
+        reads: |_, a| {
+            a.first()
+                .is_some_and(|a| a.starts_with("-v") || may_expand(a))
+                .then(|| "`printf -v` assigns to a name that may hold code".into())
+        },
+    },
+    CodeForm {
+        verbs: &["test", "["],
+        example: "test -v x",
+        reads: |v, a| {
+            a.iter()
+                .any(|a| a == "-v")
+                .then(|| format!("`{v} -v` evaluates a name that may hold code"))
+        },
+    },
+    CodeForm {
+        verbs: &["declare", "typeset", "local"],
+        example: "declare -i x",
+        reads: |v, a| {
+            a.iter()
+                .any(|a| a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'n']))
+                .then(|| format!("`{v} -i`/`-n` makes later assignments and expansions evaluate values as arithmetic or names, which can run commands"))
+        },
+    },
+    // A name bash assigns (or `unset` removes) that is not a plain name:
+    // an array element, whose subscript bash evaluates, or a name from an
+    // expansion, which may be one, or `PS4`, `CDPATH`… (its text is not
+    // read: `x=PS4; read "$x"`).
+    CodeForm {
+        verbs: ASSIGNING,
+        example: "read a[$x]",
+        reads: |v, a| {
+            if !assigned_names(v, a, |n| !is_identifier(n)) {
+                None
+            } else if assigned_names(v, a, |n| n.contains('[')) {
+                Some(format!(
+                    "`{v}` of an array element evaluates its subscript as code"
+                ))
+            } else {
+                Some(format!("`{v}` assigns a name given by an expansion, which may be an array element or a variable bash runs (`PS4`)"))
+            }
+        },
+    },
+    CodeForm {
+        verbs: &["mapfile", "readarray"],
+        example: "mapfile -C cb arr",
+        reads: |v, a| {
+            a.iter()
+                .any(|a| option_has(a, &['C']))
+                .then(|| format!("`{v} -C` runs its callback text as commands"))
+        },
+    },
+    CodeForm {
+        verbs: &["compgen"],
+        example: "compgen -C cmd",
+        reads: |_, a| {
+            a.iter()
+                .any(|a| option_has(a, &['C', 'F']))
+                .then(|| "`compgen -C`/`-F` runs a command or a function to make its words".into())
+        },
+    },
+    // Commands run from a builtin's or a launcher's words that SPEC §4.3
+    // does not read past: `jobs -x CMD …` runs CMD; `sg GROUP -c CMD`
+    // (and `sg GROUP CMD`) runs CMD through a shell, as `su -c`, and `sg
+    // GROUP` or `newgrp GROUP` alone a shell reading stdin.
+    CodeForm {
+        verbs: &["jobs"],
+        example: "jobs -x cmd",
+        reads: |_, a| {
+            a.iter().any(|a| option_has(a, &['x'])).then(|| {
+                "`jobs -x` runs the command in its words, which permc does not read past".into()
+            })
+        },
+    },
+    CodeForm {
+        verbs: &["sg", "newgrp"],
+        example: "sg wheel cmd",
+        reads: |v, a| {
+            a.iter().any(|a| !a.starts_with('-')).then(|| {
+                format!(
+                    "`{v} GROUP` runs a shell or a command through one, which permc does not read"
+                )
+            })
+        },
+    },
+    // A later command word then runs text or a file permc never sees there
+    // (bash runs the alias's text in the word's place; `hash -p` sets the
+    // file a name runs; `enable -f` loads a shared object's code as a
+    // builtin).
+    CodeForm {
+        verbs: &["alias"],
+        example: "alias ls=cmd",
+        reads: |_, a| {
+            a.iter()
+                .any(|a| !a.starts_with('-') && (a.contains('=') || may_expand(a)))
+                .then(|| "`alias` defines text that bash runs in place of a later command word: permc cannot know what that word runs".into())
+        },
+    },
+    CodeForm {
+        verbs: &["hash"],
+        example: "hash -p ./x ls",
+        reads: |_, a| {
+            a.iter().any(|a| option_has(a, &['p'])).then(|| {
+                "`hash -p` sets the file a command name runs: permc cannot know what that name runs".into()
+            })
+        },
+    },
+    CodeForm {
+        verbs: &["enable"],
+        example: "enable -f ./x.so x",
+        reads: |_, a| {
+            a.iter()
+                .any(|a| option_has(a, &['f']))
+                .then(|| "`enable -f` loads a shared object's code as a builtin".into())
+        },
+    },
+    // SPEC §6.2 (round 3): a shell option changes what later words become
+    // (`globskipdots`, `extglob`, `nullglob`, `dotglob`, `cdable_vars`) or
+    // where a `cd` leaves the shell (`lastpipe`).
+    CodeForm {
+        verbs: &["shopt"],
+        example: "shopt -s extglob",
+        reads: |_, a| {
+            (a.iter().any(|a| may_expand(a))
+                || (a.iter().any(|a| option_has(a, &['s', 'u'])) && a.iter().any(|a| !a.starts_with('-'))))
+                .then(|| "`shopt` sets or unsets a shell option, which changes how bash reads later words (`lastpipe`, `dotglob`, `extglob`…): permc reads them as bash does without it".into())
+        },
+    },
+    CodeForm {
+        verbs: &["set"],
+        example: "set -o posix",
+        reads: |_, a| {
+            (!super::safe_set_args(a)).then(|| "`set` with an option other than `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and `-o errexit|nounset|pipefail|xtrace|verbose|errtrace|functrace` changes how bash reads later words: permc cannot follow it".into())
+        },
+    },
+    CodeForm {
+        verbs: &["tar", "gtar", "bsdtar", "rsync", "ssh", "scp", "sftp"],
+        example: "tar -cf a.tar --to-command=cmd .",
+        reads: |v, a| {
+            let o = program_runs_text(v, a)?;
+            Some(format!("`{v} {o}` runs a command permc does not read"))
+        },
+    },
+    CodeForm {
+        verbs: &["git"],
+        example: "git -c core.pager=cmd log",
+        reads: |_, a| git_code(a),
+    },
+];
+
+/// The shapes of every verb of [`CODE_FORMS`], built from the rows.
+const CODE_FORM_SHAPES: super::Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
-    while i < CODE_RUNNING_VERBS.len() {
-        super::mark_shape(&mut t, CODE_RUNNING_VERBS[i]);
+    while i < CODE_FORMS.len() {
+        let mut j = 0;
+        while j < CODE_FORMS[i].verbs.len() {
+            super::mark_shape(&mut t, CODE_FORMS[i].verbs[j]);
+            j += 1;
+        }
         i += 1;
     }
     t
 };
 
-/// The code-running forms of SPEC §4.3: a phrase when `verb args` is one.
+/// Why `verb ARGS…` runs text permc does not read: the first row of
+/// [`CODE_FORMS`] that answers.
 fn code_running(verb: &str, args: &[String]) -> Option<String> {
     // Most verbs are none of them: two loads, before any compare.
-    if !super::has_shape(&CODE_RUNNING_SHAPES, verb) {
+    if !super::has_shape(&CODE_FORM_SHAPES, verb) {
         return None;
     }
-    let has = |o: &str| args.iter().any(|a| a == o);
-    let why = match verb {
-        "source" | "." => format!("`{verb}` runs a file's text as commands"),
-        "let" => "`let` evaluates its words as arithmetic, which can run commands".into(),
-        "printf" if args.first().is_some_and(|a| a.starts_with("-v") || may_expand(a)) => {
-            "`printf -v` assigns to a name that may hold code".into()
-        }
-        "test" | "[" if has("-v") => format!("`{verb} -v` evaluates a name that may hold code"),
-        "declare" | "typeset" | "local"
-            if args.iter().any(|a| {
-                a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'n'])
-            }) =>
-        {
-            format!(
-                "`{verb} -i`/`-n` makes later assignments and expansions evaluate values as arithmetic or names, which can run commands"
-            )
-        }
-        // A name bash assigns (or `unset` removes) that is not a plain
-        // name: an array element, whose subscript bash evaluates, or a
-        // name from an expansion, which may be one, or `PS4`, `CDPATH`…
-        // (its text is not read: `x=PS4; read "$x"`).
-        _ if assigned_names(verb, args, |n| !is_identifier(n)) => {
-            if assigned_names(verb, args, |n| n.contains('[')) {
-                format!("`{verb}` of an array element evaluates its subscript as code")
-            } else {
-                format!(
-                    "`{verb}` assigns a name given by an expansion, which may be an array element or a variable bash runs (`PS4`)"
-                )
-            }
-        }
-        "mapfile" | "readarray" if args.iter().any(|a| option_has(a, &['C'])) => {
-            format!("`{verb} -C` runs its callback text as commands")
-        }
-        "compgen" if args.iter().any(|a| option_has(a, &['C', 'F'])) => {
-            "`compgen -C`/`-F` runs a command or a function to make its words".into()
-        }
-        // Commands run from a builtin's or a launcher's words that SPEC
-        // §4.3 does not read past: `jobs -x CMD …` runs CMD; `sg GROUP -c
-        // CMD` (and `sg GROUP CMD`) runs CMD through a shell, as `su -c`,
-        // and `sg GROUP` or `newgrp GROUP` alone a shell reading stdin.
-        "jobs" if args.iter().any(|a| option_has(a, &['x'])) => {
-            "`jobs -x` runs the command in its words, which permc does not read past".into()
-        }
-        "sg" | "newgrp" if args.iter().any(|a| !a.starts_with('-')) => {
-            format!("`{verb} GROUP` runs a shell or a command through one, which permc does not read")
-        }
-        // A later command word then runs text or a file permc never sees
-        // there (bash runs the alias's text in the word's place; `hash -p`
-        // sets the file a name runs; `enable -f` loads a shared object's
-        // code as a builtin).
-        "alias" if args.iter().any(|a| !a.starts_with('-') && (a.contains('=') || may_expand(a))) => {
-            "`alias` defines text that bash runs in place of a later command word: permc cannot know what that word runs".into()
-        }
-        "hash" if args.iter().any(|a| option_has(a, &['p'])) => {
-            "`hash -p` sets the file a command name runs: permc cannot know what that name runs"
-                .into()
-        }
-        "enable" if args.iter().any(|a| option_has(a, &['f'])) => {
-            "`enable -f` loads a shared object's code as a builtin".into()
-        }
-        // SPEC §6.2 (round 3): a shell option changes what later words
-        // become (`globskipdots`, `extglob`, `nullglob`, `dotglob`,
-        // `cdable_vars`) or where a `cd` leaves the shell (`lastpipe`).
-        "shopt"
-            if args.iter().any(|a| may_expand(a))
-                || (args.iter().any(|a| option_has(a, &['s', 'u']))
-                    && args.iter().any(|a| !a.starts_with('-'))) =>
-        {
-            "`shopt` sets or unsets a shell option, which changes how bash reads later words (`lastpipe`, `dotglob`, `extglob`…): permc reads them as bash does without it".into()
-        }
-        "set" if !super::safe_set_args(args) => {
-            "`set` with an option other than `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and `-o errexit|nounset|pipefail|xtrace|verbose|errtrace|functrace` changes how bash reads later words: permc cannot follow it".into()
-        }
-        "tar" | "gtar" | "bsdtar" | "rsync" | "ssh" | "scp" | "sftp" => {
-            let o = program_runs_text(verb, args)?;
-            format!("`{verb} {o}` runs a command permc does not read")
-        }
-        "git" => git_code(args)?,
-        _ => return None,
-    };
-    Some(why)
+    CODE_FORMS
+        .iter()
+        .filter(|r| r.verbs.iter().any(|v| super::quick_eq(v, verb)))
+        .find_map(|r| (r.reads)(verb, args))
 }
 
 /// May word `a` be something else once bash expands it (a `$…` or a
@@ -2942,53 +3026,25 @@ fn git_config_code_key(words: &[String]) -> Option<&String> {
 mod tests {
     use super::*;
 
-    /// Every verb a match arm of `code_running` or `assigned_names`
-    /// names is in CODE_RUNNING_VERBS (the shape filter before them), read
-    /// from this file's text: an arm added without its verb fails here.
+    /// Every verb `assigned_names` reads is a row's (so the shapes before
+    /// it hold it), and every row's verb reads names: `VERB a[x]` (or the
+    /// form that names one) is caught.
     #[test]
-    fn code_running_verbs_hold_every_arm() {
-        let src = include_str!("wrappers.rs");
-        let mut seen = 0;
-        for f in ["fn code_running(", "fn assigned_names("] {
-            let start = src.find(f).expect("the function");
-            let body = &src[start..start + src[start..].find("\n}\n").expect("its end")];
-            // An arm's head: `"a" | "b"` then `=>`, ` if`, or the line's
-            // end (a guard below); a string that starts a line otherwise
-            // is an arm's value.
-            let head = |line: &'static str| -> Option<Vec<&'static str>> {
-                let mut rest = line.trim();
-                let mut verbs = Vec::new();
-                loop {
-                    let r = rest.strip_prefix('"')?;
-                    let end = r.find('"')?;
-                    verbs.push(&r[..end]);
-                    rest = r[end + 1..].trim_start();
-                    if let Some(r) = rest.strip_prefix('|') {
-                        rest = r.trim_start();
-                        continue;
-                    }
-                    let ends = rest.is_empty() || rest.starts_with("=>") || rest.starts_with("if ");
-                    return ends.then_some(verbs);
-                }
+    fn assigning_verbs_are_the_names_readers() {
+        for v in ASSIGNING {
+            let args: &[&str] = match *v {
+                "getopts" => &["ab", "a[x]"],
+                "wait" => &["-p", "a[x]"],
+                _ => &["a[x]"],
             };
-            // Arms stand at the match's indent (eight spaces).
-            let arms = body.lines().filter(|l| {
-                l.strip_prefix("        ")
-                    .is_some_and(|r| r.starts_with('"'))
-            });
-            for verb in arms.filter_map(head).flatten() {
-                assert!(CODE_RUNNING_VERBS.contains(&verb), "`{verb}` is not listed");
-                assert!(
-                    crate::facts::has_shape(&CODE_RUNNING_SHAPES, verb),
-                    "{verb}"
-                );
-                seen += 1;
-            }
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            assert!(assigned_names(v, &args, |n| n.contains('[')), "{v}");
+            assert!(code_running(v, &args).is_some(), "{v}");
         }
-        assert!(
-            seen >= CODE_RUNNING_VERBS.len() - 2,
-            "only {seen} arms read"
-        );
+        let args = vec!["a[x]".to_string()];
+        for v in ["echo", "ls", "cd", "printf"] {
+            assert!(!assigned_names(v, &args, |n| n.contains('[')), "{v}");
+        }
     }
 
     /// Every command group reads rows that exist.
