@@ -124,7 +124,7 @@ impl Verb {
         } else {
             ""
         };
-        items.extend(row.shown.iter().map(|w| (format!("{gap}{w}"), false)));
+        items.extend(row.shown.iter().map(|w| (w.to_string(), false)));
         if let Shape::Options {
             operand_mutates: true,
             ..
@@ -138,13 +138,13 @@ impl Verb {
         let shown: Vec<String> = items
             .iter()
             .enumerate()
-            .map(|(i, (w, placeholder))| {
-                if i == 0 || *placeholder || whole {
-                    format!("`{name} {w}`")
-                } else {
-                    format!("`{}`", w.trim_start_matches(gap))
-                }
-            })
+            .map(
+                |(i, (w, placeholder))| match (i == 0 || whole, *placeholder) {
+                    (_, true) => format!("`{name} {w}`"),
+                    (true, false) => format!("`{name} {gap}{w}`"),
+                    (false, false) => format!("`{w}`"),
+                },
+            )
             .collect();
         and_list(&shown)
     }
