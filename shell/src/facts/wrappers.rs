@@ -821,11 +821,8 @@ fn wrapper(verb: &str) -> Option<&'static Wrapper> {
     WRAPPERS.iter().find(|w| w.names.contains(&verb))
 }
 
-/// The verbs [`collect_runs`] reads past or into, besides [`WRAPPERS`].
-const SPECIAL_VERBS: &[&str] = &["su", "eval", "trap", "busybox", "find", "fd", "fdfind"];
-
 /// The shapes ([`super::Shapes`]) of every verb [`collect_runs`] treats
-/// specially: a wrapper, a shell, [`SPECIAL_VERBS`], [`UNREADABLE`].
+/// specially: a wrapper, a shell, [`SPECIAL_READERS`], [`UNREADABLE`].
 const SPECIAL_SHAPES: super::Shapes = {
     use super::mark_shape as mark;
     let mut t = [0u32; 512];
@@ -844,8 +841,12 @@ const SPECIAL_SHAPES: super::Shapes = {
         i += 1;
     }
     let mut i = 0;
-    while i < SPECIAL_VERBS.len() {
-        mark(&mut t, SPECIAL_VERBS[i]);
+    while i < SPECIAL_READERS.len() {
+        let mut j = 0;
+        while j < SPECIAL_READERS[i].0.len() {
+            mark(&mut t, SPECIAL_READERS[i].0[j]);
+            j += 1;
+        }
         i += 1;
     }
     let mut i = 0;
@@ -914,7 +915,7 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
         if !may_be_special(verb) {
             // Not a wrapper, a shell, `su`, `eval`, `trap`, `busybox` or
             // `find`: the run starts here. (A verb read specially below
-            // must be in [`SPECIAL_VERBS`], [`SHELLS`] or [`WRAPPERS`].)
+            // has a row: [`SPECIAL_READERS`], [`SHELLS`], [`WRAPPERS`]…)
             break;
         }
         let step = match special_verb(&words, i, verb, seg, depth, facts, &mut via) {
@@ -952,9 +953,87 @@ enum Step {
     Done,
 }
 
-/// The verbs read before any wrapper — `su`, `eval`, `trap`, `busybox`,
-/// the shells, `find`, `fd`, the foreign shells and the unreadable ones —
-/// or `None` for any other verb.
+/// A reader of a verb's own grammar (`su`, `eval`, `trap`, `busybox`,
+/// `find`, `fd`): what its words run, recorded; where the run goes on.
+type SpecialReader =
+    fn(&Words<'_>, usize, usize, usize, &mut LineFacts, &mut Option<&'static str>) -> Step;
+
+/// The verbs with a grammar of their own, read before any wrapper: one row
+/// each, the names it is run by and its reader. [`SPECIAL_SHAPES`] is
+/// built from these rows, the wrappers and the shells.
+const SPECIAL_READERS: &[(&[&str], SpecialReader)] = &[
+    (&["su"], |words, i, seg, depth, facts, via| {
+        via.get_or_insert("su");
+        su(words, i, seg, depth, facts);
+        Step::Here
+    }),
+    (&["eval"], |words, i, seg, depth, facts, _| {
+        let text = words.text;
+        let j = if text.get(i + 1).is_some_and(|w| w == "--") {
+            i + 2
+        } else {
+            i + 1
+        };
+        inner_words(words, j, text.len(), seg, depth, facts, "eval");
+        Step::Here
+    }),
+    (&["trap"], |words, i, seg, depth, facts, _| {
+        trap(words, i, seg, depth, facts);
+        Step::Here
+    }),
+    (&["busybox"], busybox),
+    (&["find"], |words, i, seg, depth, facts, _| {
+        find_exec(words, i, seg, depth, facts);
+        Step::Here
+    }),
+    (&["fd", "fdfind"], |words, i, seg, depth, facts, _| {
+        fd_exec(words, i, seg, depth, facts);
+        Step::Here
+    }),
+];
+
+/// `busybox APPLET ARGS…` runs `APPLET ARGS…`; `busybox sh` is a shell.
+/// BusyBox's own options (its manual: `--list`, `--list-full`,
+/// `--install`, `--show`, `--help`) run no applet; any other `-…` word is
+/// not one permc can place, nor an applet the shell expands.
+fn busybox(
+    words: &Words<'_>,
+    i: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+    _: &mut Option<&'static str>,
+) -> Step {
+    let text = words.text;
+    match text.get(i + 1) {
+        Some(w) if words.known(i + 1).is_unknown() => {
+            // `busybox $X`: the applet may be `sh`, and its words `-c …`.
+            facts.unparsed_because(format!(
+                "`busybox {}`: the applet is expanded by the shell, so permc cannot know what runs",
+                short(w)
+            ));
+        }
+        _ if is_busybox_shell(text.get(i + 1)) => {
+            // The shell itself is the run (a script operand is matched
+            // like any other command, SPEC §4.3's stated limit).
+            shell_words(words, i + 1, seg, depth, facts);
+        }
+        Some(w) if w.starts_with('-') && !BUSYBOX_OPTIONS.contains(&w.as_str()) => {
+            facts.unparsed_because(format!(
+                "`{}` is not an option of `busybox` that permc can place: it cannot know what runs",
+                short(w)
+            ));
+        }
+        Some(w) if w.starts_with('-') => {}
+        Some(_) => return Step::Next(i + 1),
+        None => {}
+    }
+    Step::Here
+}
+
+/// The verbs read before any wrapper — [`SPECIAL_READERS`]' rows, the
+/// shells, the foreign shells and the unreadable launchers — or `None` for
+/// any other verb.
 fn special_verb(
     words: &Words<'_>,
     i: usize,
@@ -964,59 +1043,22 @@ fn special_verb(
     facts: &mut LineFacts,
     via: &mut Option<&'static str>,
 ) -> Option<Step> {
-    let text = words.text;
-    match verb {
-        "su" => {
-            via.get_or_insert("su");
-            su(words, i, seg, depth, facts);
-        }
-        "eval" => {
-            let j = if text.get(i + 1).is_some_and(|w| w == "--") {
-                i + 2
-            } else {
-                i + 1
-            };
-            inner_words(words, j, text.len(), seg, depth, facts, "eval");
-        }
-        "trap" => trap(words, i, seg, depth, facts),
-        "busybox" if text.get(i + 1).is_some() && words.known(i + 1).is_unknown() => {
-            // `busybox $X`: the applet may be `sh`, and its words `-c …`.
-            facts.unparsed_because(format!(
-                "`busybox {}`: the applet is expanded by the shell, so permc cannot know what runs",
-                short(&text[i + 1])
-            ));
-        }
-        _ if SHELLS.contains(&verb) || (verb == "busybox" && is_busybox_shell(text.get(i + 1))) => {
-            let at = if verb == "busybox" { i + 1 } else { i };
-            shell_words(words, at, seg, depth, facts);
-            // The shell itself is the run (a script operand is matched
-            // like any other command, SPEC §4.3's stated limit).
-        }
-        "busybox" => {
-            // `busybox APPLET ARGS…` runs `APPLET ARGS…`. BusyBox's own
-            // options (its manual: `--list`, `--list-full`, `--install`,
-            // `--show`, `--help`) run no applet; any other `-…` word is
-            // not one permc can place.
-            match text.get(i + 1) {
-                Some(w) if w.starts_with('-') && !BUSYBOX_OPTIONS.contains(&w.as_str()) => {
-                    facts.unparsed_because(format!(
-                        "`{}` is not an option of `busybox` that permc can place: it cannot know what runs",
-                        short(w)
-                    ));
-                }
-                Some(w) if w.starts_with('-') => {}
-                Some(_) => return Some(Step::Next(i + 1)),
-                None => {}
-            }
-        }
-        "find" => find_exec(words, i, seg, depth, facts),
-        "fd" | "fdfind" => fd_exec(words, i, seg, depth, facts),
-        _ if FOREIGN_SHELLS.contains(&verb) => foreign_shell(words, i, facts),
-        _ => {
-            let (v, why) = UNREADABLE.iter().find(|(v, _)| *v == verb)?;
-            facts.unparsed_because(why.why(v));
-            behind_unplaced(words, i, seg, depth, facts);
-        }
+    if let Some((_, read)) = SPECIAL_READERS
+        .iter()
+        .find(|(names, _)| names.iter().any(|n| super::quick_eq(n, verb)))
+    {
+        return Some(read(words, i, seg, depth, facts, via));
+    }
+    if SHELLS.contains(&verb) {
+        // The shell itself is the run (a script operand is matched like
+        // any other command, SPEC §4.3's stated limit).
+        shell_words(words, i, seg, depth, facts);
+    } else if FOREIGN_SHELLS.contains(&verb) {
+        foreign_shell(words, i, facts);
+    } else {
+        let (v, why) = UNREADABLE.iter().find(|(v, _)| *v == verb)?;
+        facts.unparsed_because(why.why(v));
+        behind_unplaced(words, i, seg, depth, facts);
     }
     Some(Step::Here)
 }
@@ -3085,7 +3127,8 @@ mod tests {
     fn the_special_verb_shapes_hold_every_special_verb() {
         let names = WRAPPERS.iter().flat_map(|w| w.names.iter());
         let unreadable = UNREADABLE.iter().map(|(v, _)| v);
-        for v in names.chain(SHELLS).chain(SPECIAL_VERBS).chain(unreadable) {
+        let special = SPECIAL_READERS.iter().flat_map(|(n, _)| n.iter());
+        for v in names.chain(SHELLS).chain(special).chain(unreadable) {
             assert!(may_be_special(v), "{v}");
         }
         let common = [
