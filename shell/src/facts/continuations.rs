@@ -459,14 +459,28 @@ fn row_of(words: &[String], known: &[Known]) -> Option<(&'static Continuations, 
         .map(|r| (r, i + 1))
 }
 
+/// The first bytes of the rows' commands, and `/` and `.` (a verb given
+/// by its path: `/usr/bin/git`, `./git`), built from [`CONTINUATIONS`].
+const COMMAND_FIRST_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'/' as usize] = true;
+    t[b'.' as usize] = true;
+    let mut i = 0;
+    while i < CONTINUATIONS.len() {
+        t[CONTINUATIONS[i].command[0].as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// The index of the first mutating continuation in a segment's words
 /// (SPEC §6.5), or `None` when it only reads. An allow entry of `k`
 /// tokens covers the segment only when `k` is past it (§3.2).
 pub fn mutating_from(words: &[String], known: &[Known]) -> Option<usize> {
     let first = words.first()?.as_bytes().first().copied()?;
-    // Cheap gate: the commands of the table start with `g` or `f`, or a
-    // path or an assignment may hide them.
-    if !matches!(first, b'g' | b'f' | b'/' | b'.') && !super::is_assignment(&words[0]) {
+    // Cheap gate: the first bytes of the rows' commands (built from the
+    // rows), or a path or an assignment that may hide one.
+    if !COMMAND_FIRST_BYTES[usize::from(first)] && !super::is_assignment(&words[0]) {
         return None;
     }
     let (row, from) = row_of(words, known)?;
