@@ -2355,6 +2355,9 @@ fn push_run<'w>(
             canonical: true,
         });
     }
+    if facts.project.is_some() {
+        super::project::at_run(words_ref, from, seg, top, facts);
+    }
     verb
 }
 
