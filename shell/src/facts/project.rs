@@ -23,6 +23,60 @@ use std::sync::Arc;
 /// Where project rows come from, as the reasons name it.
 pub const SOURCE: &str = "permc.toml";
 
+/// The section of `docs/commands.md` about project rows.
+pub const DOC: &str = r#"
+## Project rows (permc.toml)
+
+A project describes its own tools in `permc.toml` (beside
+permissions.json), one `[[command]]` table a tool. The rows are read by
+the same code as the built-in rows above — the decision of both engines,
+`permc explain`, `permc test`, `permc serve`, a compiled artifact (which
+holds them), the bindings' `load` and `permc check` — and `permc check`
+validates them (`invalid-command`, `duplicate-command`).
+
+```toml
+[[command]]
+name = "./deploy.sh"          # the command word
+effects = ["external"]        # any of "external", "privileged", "code"
+
+[[command]]
+name = "with-env"             # no `/`: any word whose last path component is `with-env`
+runs = "argv"                 # a runner: `with-env -e prod pnpm test` runs `pnpm test`
+options_with_value = ["-e", "--env"]
+
+[[command]]
+name = "./build.sh"
+code_options = ["--hook"]     # `--hook`, `--hook=x`, `--ho x` run code permc does not read
+```
+
+| field | what it adds |
+|---|---|
+| `name` | required. With a `/`, the exact word as written (`./deploy.sh` is not `deploy.sh` nor `scripts/deploy.sh`); without, a program name matched on the word's last path component (`release` matches `release` and `bin/release`). One word: no blank. The row applies wherever permc finds the command: its own segment, behind wrappers (`nohup ./deploy.sh`), in an inner line (`bash -c './deploy.sh'`), run by a runner or `find -exec`. |
+| `effects` | `"external"`: the run has an effect outside the machine — `ceiling.external_effect` lowers an approval in every mode, automatic mode and the container floor included (SPEC §6.1). `"privileged"`: as `sudo` — `ceiling.privileged` (§5 step 7b). `"code"`: it runs code permc does not read — the line is unparsed, `ceiling.unparsed` (§5 step 7c). |
+| `runs` | `"argv"`: a runner. Its first word that is not an option (past the values of `options_with_value`, or after `--`) starts a command it runs, read as a run of its own: deny, ask, the built-ins and the ceilings read it, and allow must cover it too (SPEC §4.3 round 3) — `Terminal(with-env)` alone does not approve `with-env -e prod curl x`; `Terminal(with-env)` with `Terminal(pnpm test)`, or `Terminal(with-env -e prod pnpm)`, approves `with-env -e prod pnpm test`. An expansion before the command may be an option or the command: both are read. `"shell"`: its operands are a shell command line permc does not read — the line is unparsed. |
+| `options_with_value` | with `runs = "argv"` only: the options that take the next word as their value. Any other option is read as taking none: list every option that takes a value. |
+| `code_options` | options that make the tool run code permc does not read: present in any spelling — the option, `--hook=x`, a unique prefix of a long option (`--ho`), a one-letter option attached (`-kx`) or in a cluster (`-vk`) — the line is unparsed; an expansion where one could be (`./build.sh $OPTS`) lowers with `unknown.word` (SPEC §4.4 item 3). For a runner, only its own options (before its command) are read. |
+
+**A row only adds.** It can add an effect, a command it runs or a code
+option; it can never remove or loosen what permc knows. The built-in
+rows are read first and whole, and a project row after them: a row named
+`git` adds to git, and `git push` stays external whatever the row says;
+a row cannot make a wrapper, a runner or a shell read differently, nor
+lift a ceiling. Two rows of one name add up (`duplicate-command` warns).
+
+**No row is skipped.** A row permc cannot read — an unknown field or
+effect, an empty name or one holding a blank, `options_with_value`
+without `runs = "argv"` — is an error (`invalid-command`, with file, line
+and column): everything that decides refuses the config whole (exit 2)
+rather than decide without the row, and `permc check` reports each one.
+An artifact holds the rows it was compiled with; used beside a permc.toml
+whose rows differ, it is stale (compile it again).
+
+The reasons name the row: `` `./deploy.sh` has an effect outside the
+machine (permc.toml) ``, `` `./gen` runs code permc does not read
+(permc.toml) ``.
+"#;
+
 /// The effects a project row adds (`effects = [...]`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct Effects {
