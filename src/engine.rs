@@ -40,12 +40,12 @@ impl RulesOrArtifact {
     pub fn rules(&self) -> Result<Rules, CliError> {
         match self {
             RulesOrArtifact::Rules(r) => Ok(r.clone()),
-            RulesOrArtifact::Artifact { policy, path } => policy
-                .rules()
-                .map_err(|e| CliError::Artifact {
+            RulesOrArtifact::Artifact { policy, path } => {
+                policy.rules().map_err(|e| CliError::Artifact {
                     path: path.clone(),
                     problem: ArtifactProblem::NoRules(e),
-                }),
+                })
+            }
         }
     }
 }

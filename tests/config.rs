@@ -186,7 +186,10 @@ fn project_rows_reach_decide_explain_test_compile_and_check() {
     }
     // Given explicitly, from elsewhere: the permc.toml beside them.
     let v = decide(
-        &["--permissions", d.join("permissions.json").to_str().unwrap_or("")],
+        &[
+            "--permissions",
+            d.join("permissions.json").to_str().unwrap_or(""),
+        ],
         "./deploy.sh",
     );
     assert_eq!(v["reason"], "ceiling.external_effect", "{v}");
@@ -268,16 +271,24 @@ options_with_value = ["-e"]
 [[command]]
 name = "./gen"
 effects = ["code"]
+
+[[command]]
+name = "./gen"
+runs = "shell"
 "#,
     )
     .expect("write");
     let o = permc(&d, &["check", "--config", "permc.toml", "--color", "never"]);
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
-    insta::assert_snapshot!("project_rows_check_human", String::from_utf8_lossy(&o.stdout));
+    insta::assert_snapshot!(
+        "project_rows_check_human",
+        String::from_utf8_lossy(&o.stdout)
+    );
     let o = permc(&d, &["check", "--config", "permc.toml", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     insta::assert_json_snapshot!("project_rows_check_json", v);
-    let req = r#"{"action": {"type": "terminal", "command": "ls"}, "context": {"role": "developer"}}"#;
+    let req =
+        r#"{"action": {"type": "terminal", "command": "ls"}, "context": {"role": "developer"}}"#;
     let o = permc(&d, &["decide", "--request", req]);
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(o.stdout.is_empty());

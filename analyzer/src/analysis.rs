@@ -24,8 +24,8 @@
 //! Entries are indexed in [`TokenTrie`]s, so a 100k-entry file costs about
 //! one trie walk per entry, not a comparison per pair.
 
-use permc_core::facts::project::ProjectRows;
 use crate::coverage::TokenTrie;
+use permc_core::facts::project::ProjectRows;
 use permc_core::facts::{
     basename, LineFacts, BUILTIN_DENY, EXTERNAL_EFFECT, EXTERNAL_READ_BY_WORDS, PRIVILEGED,
 };

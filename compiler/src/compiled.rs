@@ -273,7 +273,11 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
     let line = &mut out.line;
     if action == ActionType::Terminal && !p.project.is_empty() {
         // The project's rows are read with the facts (`line_of` finds them).
-        LineFacts::of_in_with(line, req.action.command.as_deref().unwrap_or(""), &p.project);
+        LineFacts::of_in_with(
+            line,
+            req.action.command.as_deref().unwrap_or(""),
+            &p.project,
+        );
     }
     let mut scope = LazyScope { req, report: None };
     // The first possible-only deny match (segment, entry), once the file

@@ -45,9 +45,9 @@ pub mod diff;
 pub mod hash;
 pub(crate) mod matcher;
 
-use permc_core::facts::project::ProjectRows;
 use dag::{Shape, Stage, StageGraph};
 use matcher::{Matcher, TriePattern, ALLOW, ASK, DENY, NONE};
+use permc_core::facts::project::ProjectRows;
 use permc_core::Origin;
 use permc_grammar::diagnostic::Location;
 use permc_grammar::json::Span;

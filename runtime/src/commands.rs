@@ -71,8 +71,14 @@ impl Row<'_> {
     fn error(&mut self, at: Span, message: String, help: &str) {
         self.ok = false;
         self.out.push(
-            Diagnostic::new(CheckId::InvalidCommand, Severity::Error, self.file, at, message)
-                .with_help(help),
+            Diagnostic::new(
+                CheckId::InvalidCommand,
+                Severity::Error,
+                self.file,
+                at,
+                message,
+            )
+            .with_help(help),
         );
     }
 
@@ -141,8 +147,17 @@ fn bad_option(o: &str) -> Option<String> {
 }
 
 /// Reads one row's table: `None` when it has an error.
-fn row(file: &str, table: &dyn toml_edit::TableLike, at: Span, out: &mut Vec<Diagnostic>) -> Option<CommandRow> {
-    let mut r = Row { file, out, ok: true };
+fn row(
+    file: &str,
+    table: &dyn toml_edit::TableLike,
+    at: Span,
+    out: &mut Vec<Diagnostic>,
+) -> Option<CommandRow> {
+    let mut r = Row {
+        file,
+        out,
+        ok: true,
+    };
     let mut row = CommandRow::default();
     let mut name = None;
     let mut options_key = None;
@@ -204,7 +219,11 @@ fn row(file: &str, table: &dyn toml_edit::TableLike, at: Span, out: &mut Vec<Dia
         );
     }
     if name.is_none() && !table.contains_key("name") {
-        r.error(at, "a [[command]] row without a `name`".into(), "add `name = \"./deploy.sh\"`: the command word the row is about");
+        r.error(
+            at,
+            "a [[command]] row without a `name`".into(),
+            "add `name = \"./deploy.sh\"`: the command word the row is about",
+        );
     }
     row.name = name?;
     r.ok.then_some(row)
@@ -219,8 +238,14 @@ pub fn read(file: &str, text: &str) -> Read {
         Err(e) => {
             let msg = format!("{file} is not TOML: {}", e.message());
             out.push(
-                Diagnostic::new(CheckId::InvalidCommand, Severity::Error, file, span(e.span()), msg)
-                    .with_help("correct the TOML syntax at this place"),
+                Diagnostic::new(
+                    CheckId::InvalidCommand,
+                    Severity::Error,
+                    file,
+                    span(e.span()),
+                    msg,
+                )
+                .with_help("correct the TOML syntax at this place"),
             );
             return Read {
                 rows: ProjectRows::default(),
@@ -237,19 +262,35 @@ pub fn read(file: &str, text: &str) -> Read {
             .collect(),
         Some(Item::Value(Value::Array(a))) if a.iter().all(|v| v.is_inline_table()) => a
             .iter()
-            .filter_map(|v| Some((v.as_inline_table()? as &dyn toml_edit::TableLike, span(v.span()))))
+            .filter_map(|v| {
+                Some((
+                    v.as_inline_table()? as &dyn toml_edit::TableLike,
+                    span(v.span()),
+                ))
+            })
             .collect(),
         Some(other) => {
             out.push(
-                Diagnostic::new(CheckId::InvalidCommand, Severity::Error, file, span(other.span()), "`command` is not a list of rows")
-                    .with_help("write each row as a `[[command]]` table"),
+                Diagnostic::new(
+                    CheckId::InvalidCommand,
+                    Severity::Error,
+                    file,
+                    span(other.span()),
+                    "`command` is not a list of rows",
+                )
+                .with_help("write each row as a `[[command]]` table"),
             );
             Vec::new()
         }
     };
     for (t, at) in tables {
         if let Some(r) = row(file, t, at, &mut out) {
-            rows.push((r, at));
+            // A duplicate is shown at its name.
+            let name_at = t
+                .get("name")
+                .and_then(Item::span)
+                .map_or(at, |r| span(Some(r)));
+            rows.push((r, name_at));
         }
     }
     for (i, (r, at)) in rows.iter().enumerate() {
@@ -262,8 +303,10 @@ pub fn read(file: &str, text: &str) -> Read {
                     *at,
                     format!("a second [[command]] row named `{}`", r.name),
                 )
-                .with_help("write one row: both count (a row only adds), but a reader sees one at a time")
-                .with_related(file, *first, "the first row of that name"),
+                .with_help(
+                    "write one row: both count (a row only adds), but a reader sees one at a time",
+                )
+                .with_related(file, *first, "the first row of that name is here"),
             );
         }
     }
@@ -315,17 +358,38 @@ effects = ["privileged"]
     #[test]
     fn every_mistake_is_an_error_at_its_place() {
         for (text, says) in [
-            ("[[command]]\nname = \"x\"\nefects = [\"external\"]\n", "unknown field `efects` in a [[command]] row (did you mean `effects`?)"),
-            ("[[command]]\nname = \"x\"\neffects = [\"network\"]\n", "`network` cannot be in `effects`"),
+            (
+                "[[command]]\nname = \"x\"\nefects = [\"external\"]\n",
+                "unknown field `efects` in a [[command]] row (did you mean `effects`?)",
+            ),
+            (
+                "[[command]]\nname = \"x\"\neffects = [\"network\"]\n",
+                "`network` cannot be in `effects`",
+            ),
             ("[[command]]\nname = \"  \"\n", "the row's `name` is empty"),
-            ("[[command]]\nname = \"./deploy.sh prod\"\n", "holds a blank"),
+            (
+                "[[command]]\nname = \"./deploy.sh prod\"\n",
+                "holds a blank",
+            ),
             ("[[command]]\nname = \"bin/\"\n", "ends in `/`"),
             ("[[command]]\nname = 3\n", "not a string"),
             ("[[command]]\neffects = [\"code\"]\n", "without a `name`"),
-            ("[[command]]\nname = \"x\"\noptions_with_value = [\"-e\"]\n", "read only for a runner"),
-            ("[[command]]\nname = \"x\"\nruns = \"argc\"\n", "not a way to run a command"),
-            ("[[command]]\nname = \"x\"\ncode_options = [\"hook\"]\n", "`hook` cannot be in `code_options`"),
-            ("[[command]]\nname = \"x\"\neffects = \"external\"\n", "`effects` is not a list"),
+            (
+                "[[command]]\nname = \"x\"\noptions_with_value = [\"-e\"]\n",
+                "read only for a runner",
+            ),
+            (
+                "[[command]]\nname = \"x\"\nruns = \"argc\"\n",
+                "not a way to run a command",
+            ),
+            (
+                "[[command]]\nname = \"x\"\ncode_options = [\"hook\"]\n",
+                "`hook` cannot be in `code_options`",
+            ),
+            (
+                "[[command]]\nname = \"x\"\neffects = \"external\"\n",
+                "`effects` is not a list",
+            ),
             ("command = 1\n", "not a list of rows"),
             ("[[command]\n", "is not TOML"),
         ] {

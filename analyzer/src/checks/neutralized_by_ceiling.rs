@@ -45,8 +45,8 @@
 
 use super::{entries, Check, BUILTIN};
 use crate::analysis::{exact_prefix, facts_of_words, facts_of_words_with, may_run_table_verb};
-use permc_core::facts::project::ProjectRows;
 use crate::FileContext;
+use permc_core::facts::project::ProjectRows;
 use permc_core::facts::{normalize, protected, Scope, DEV_FILES};
 use permc_core::request::{Action, Context, ExecutionMode, Request};
 use permc_core::{phrases, reference, Reason, Rules};
