@@ -246,8 +246,8 @@ defmodule PermcTest do
   end
 
   test "permc.toml's [[command]] rows: from a path and from text; a malformed row rejects" do
-    perms = ~s({"allow": ["Terminal(./deploy.sh)", "Terminal(./other.sh)"]})
-    config = ~s([[command]]\nname = "./deploy.sh"\neffects = ["external"]\n)
+    perms = ~s<{"allow": ["Terminal(./deploy.sh)", "Terminal(./other.sh)"]}>
+    config = ~s<[[command]]\nname = "./deploy.sh"\neffects = ["external"]\n>
 
     req = fn cmd ->
       %{
@@ -275,7 +275,7 @@ defmodule PermcTest do
     assert {:ok, %{policy: :auto_approve}} = Permc.decide(without, req.("./deploy.sh"))
 
     assert {:error, [%{check: "invalid-command", file: "permc.toml", line: 3} | _]} =
-             Permc.load_text(perms, nil, config_text: ~s([[command]]\nname = "x"\nefects = []\n))
+             Permc.load_text(perms, nil, config_text: ~s<[[command]]\nname = "x"\nefects = []\n>)
   end
 
   test "a rejected rule file: every error, with file, line, column, check and message" do

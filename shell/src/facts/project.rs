@@ -70,7 +70,9 @@ without `runs = "argv"` — is an error (`invalid-command`, with file, line
 and column): everything that decides refuses the config whole (exit 2)
 rather than decide without the row, and `permc check` reports each one.
 An artifact holds the rows it was compiled with; used beside a permc.toml
-whose rows differ, it is stale (compile it again).
+whose rows differ, it is stale (compile it again). permc.toml is a
+protected path (SPEC §6.4): an agent's command or write that names it
+asks a person.
 
 The reasons name the row: `` `./deploy.sh` has an effect outside the
 machine (permc.toml) ``, `` `./gen` runs code permc does not read
