@@ -234,6 +234,10 @@ fn project_rows_reach_decide_explain_test_compile_and_check() {
         .filter_map(|d| d["check"].as_str())
         .collect();
     assert_eq!(checks, ["neutralized-by-ceiling"], "{v:#}");
+    // always-allow refuses what the row says leaves the machine.
+    let o = permc(&d, &["always", "--request", &request("./deploy.sh prod")]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["reason"], "teto_do_sempre_permitir", "{v}");
     // permc test reads them too.
     std::fs::write(
         d.join("deploy.permc-test.toml"),

@@ -487,27 +487,32 @@ fn project_rows() -> impl Strategy<Value = ProjectRows> {
         prop::sample::select(&["x", "ls", "cat", "git", "curl", "./x", "src", "pnpm"][..]),
         (any::<bool>(), any::<bool>(), any::<bool>()),
         prop::sample::select(&[None, Some(Runs::Argv), Some(Runs::Shell)][..]),
-        prop::collection::vec(prop::sample::select(&["-C", "-la", "-rf", "--out"][..]), 0..2),
+        prop::collection::vec(
+            prop::sample::select(&["-C", "-la", "-rf", "--out"][..]),
+            0..2,
+        ),
     )
-        .prop_map(|(name, (external, privileged, code), runs, options)| CommandRow {
-            name: name.to_string(),
-            effects: Effects {
-                external,
-                privileged,
-                code,
+        .prop_map(
+            |(name, (external, privileged, code), runs, options)| CommandRow {
+                name: name.to_string(),
+                effects: Effects {
+                    external,
+                    privileged,
+                    code,
+                },
+                runs,
+                options_with_value: if runs == Some(Runs::Argv) {
+                    options.iter().map(|o| o.to_string()).collect()
+                } else {
+                    Vec::new()
+                },
+                code_options: if runs == Some(Runs::Argv) {
+                    Vec::new()
+                } else {
+                    options.iter().map(|o| o.to_string()).collect()
+                },
             },
-            runs,
-            options_with_value: if runs == Some(Runs::Argv) {
-                options.iter().map(|o| o.to_string()).collect()
-            } else {
-                Vec::new()
-            },
-            code_options: if runs == Some(Runs::Argv) {
-                Vec::new()
-            } else {
-                options.iter().map(|o| o.to_string()).collect()
-            },
-        });
+        );
     prop::collection::vec(row, 1..3).prop_map(ProjectRows::new)
 }
 

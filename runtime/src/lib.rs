@@ -361,7 +361,12 @@ impl Policy {
     /// What always-allowing `req`'s action records (SPEC §7), as `permc
     /// always` without `--write` prints it.
     pub fn always(&self, req: &Request) -> Result<Value, String> {
-        Ok(always::outcome(req, &self.rules()?.permissions))
+        let rules = self.rules()?;
+        Ok(always::outcome_with(
+            req,
+            &rules.permissions,
+            &rules.project,
+        ))
     }
 }
 
