@@ -150,12 +150,12 @@ fn project_rows_reach_decide_explain_test_compile_and_check() {
     let d = scratch("config", "rows");
     std::fs::write(
         d.join("permissions.json"),
-        r#"{"allow": ["Terminal(./deploy.sh)", "Terminal(./other.sh)"]}"#,
+        r#"{"allow": ["Terminal(./deploy.sh)", "Terminal(./other.sh)", "Terminal(./with-env)"]}"#,
     )
     .expect("write");
     std::fs::write(
         d.join("permc.toml"),
-        "[[command]]\nname = \"./deploy.sh\"\neffects = [\"external\"]\n",
+        "[[command]]\nname = \"./deploy.sh\"\neffects = [\"external\"]\n\n[[command]]\nname = \"./with-env\"\nruns = \"argv\"\n",
     )
     .expect("write");
     let request = |cmd: &str| {
@@ -224,7 +224,8 @@ fn project_rows_reach_decide_explain_test_compile_and_check() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("stale"), "{}", text(&o));
-    // permc check: the allow entry the row's ceiling always lowers.
+    // permc check: the allow entry the row's ceiling always lowers, and
+    // the project runner allowed whole.
     let o = permc(&d, &["check", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     let checks: Vec<&str> = v["diagnostics"]
@@ -233,7 +234,11 @@ fn project_rows_reach_decide_explain_test_compile_and_check() {
         .iter()
         .filter_map(|d| d["check"].as_str())
         .collect();
-    assert_eq!(checks, ["neutralized-by-ceiling"], "{v:#}");
+    assert_eq!(
+        checks,
+        ["neutralized-by-ceiling", "broad-always-expansion"],
+        "{v:#}"
+    );
     // always-allow refuses what the row says leaves the machine.
     let o = permc(&d, &["always", "--request", &request("./deploy.sh prod")]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
