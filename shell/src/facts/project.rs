@@ -30,9 +30,16 @@ pub const DOC: &str = r#"
 A project describes its own tools in `permc.toml` (beside
 permissions.json), one `[[command]]` table a tool. The rows are read by
 the same code as the built-in rows above — the decision of both engines,
-`permc explain`, `permc test`, `permc serve`, a compiled artifact (which
-holds them), the bindings' `load` and `permc check` — and `permc check`
-validates them (`invalid-command`, `duplicate-command`).
+`permc decide`, `explain`, `test`, `serve` (read once, at start), `diff`'s
+witnesses, `always` (it refuses what a row says leaves the machine or
+runs privileged), a compiled artifact (which holds them), the bindings
+(`load({permissions, config})`, `loadText({…, config})`, `Permc.load(p, a,
+config: path)`, `Permc.load_text(p, a, config_text: text)`) and `permc
+check` — and `permc check` validates them (`invalid-command`,
+`duplicate-command`) and reads them where it reads the catalogue
+(`neutralized-by-ceiling`, `broad-always-expansion`). The commands that
+decide take `--config FILE`; by default they read the permc.toml beside
+permissions.json (`--config /dev/null`: none).
 
 ```toml
 [[command]]
@@ -402,8 +409,8 @@ fn spells(opt: &str, word: &str) -> bool {
         return !stem.is_empty() && long.starts_with(stem);
     }
     let Some(short) = opt.strip_prefix('-') else {
-        // Not an option (a keyword such as `hook`): itself only.
-        return false;
+        // `+x` (vim's `+CMD`): with anything attached.
+        return opt.starts_with('+') && word.starts_with(opt);
     };
     if short.chars().count() != 1 {
         // `-exec` style: itself or with `=`.

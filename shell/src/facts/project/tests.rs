@@ -83,7 +83,7 @@ fn code_and_shell_rows_make_the_line_unparsed_naming_the_row() {
 #[test]
 fn code_options_in_every_spelling() {
     let mut t = row("tool");
-    t.code_options = vec!["--hook".into(), "-k".into(), "-exec".into()];
+    t.code_options = vec!["--hook".into(), "-k".into(), "-exec".into(), "+x".into()];
     let r = rows(&[t]);
     for (line, unparsed) in [
         ("tool --hook x", true),
@@ -94,6 +94,9 @@ fn code_options_in_every_spelling() {
         ("tool -vk", true),
         ("tool -exec x", true),
         ("tool -exec=x", true),
+        ("tool +x", true),
+        ("tool +xq", true),
+        ("tool x+x", false),
         ("tool --help", false),
         ("tool -v hook", false),
         ("tool x", false),
