@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# End-to-end runs of `permc decide` for the README's Performance table.
+# End-to-end runs of `permc decide` for docs/performance.md's end-to-end table.
 #
 #   bash benches/cli.sh [DIR]
 #

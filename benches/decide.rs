@@ -1,5 +1,5 @@
 //! Decisions per second, compile time and artifact load time at 10, 1k,
-//! 10k and 100k rules (README "Performance").
+//! 10k and 100k rules (docs/performance.md).
 //!
 //! `cargo bench --bench decide` runs the criterion groups:
 //! - `compiled/N`, `reference/N`: one decision of a typical 1–3-segment

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Throughput of `permc serve` over stdio, pipelined: N typical requests are
 # piped into one `permc serve` process, its answers piped out and counted.
-# The figure (decisions per second, best of RUNS) goes in README
+# The figure (decisions per second, best of RUNS) goes in docs/performance.md
 # "Engine integration (permc serve)".
 #
 #   benches/serve.sh [N] [RUNS]        # default 500000 requests, 3 runs

@@ -2,9 +2,10 @@
 # Benchmarks of the in-process bindings (issue 10), not timed tests:
 #
 #   bash bindings/bench.sh [DIR]        # from the repository root
+#   bash bindings/bench.sh --calls      # only the newer calls (below)
 #
 # Builds permc, the NIF and the addon in release, writes benches/decide.rs'
-# generated rules (10 and 100,000; the same as the README's in-process
+# generated rules (10 and 100,000; the same as docs/performance.md's in-process
 # figures) and the 100k-rule artifact to DIR (default
 # bindings/target/bench), then prints, for 10 and 100k rules:
 #   - in-process Rust (benches/decide.rs' PERMC_BENCH_PROFILE loop, 5 s);
@@ -15,17 +16,37 @@
 #     of 8 loads) from both runtimes.
 # The requests are benches/decide.rs' 8 typical commands in a running
 # container. `permc serve`'s figure comes from benches/serve.sh.
+# Then the newer calls (alone with --calls, which builds only the
+# bindings): Elixir's decide_json/2 against decide/2
+# (bindings/elixir/bench/decide_json.exs), Node's loadAsync against load
+# (bindings/node/bench/async.mjs, 20,000 and 100,000 rules) and a policy
+# shared with a worker_thread as its artifact's bytes
+# (bindings/node/bench/worker.mjs). docs/performance.md has the figures.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
+CALLS_ONLY=
+if [ "${1:-}" = --calls ]; then CALLS_ONLY=1; shift; fi
 DIR=${1:-$ROOT/bindings/target/bench}
 mkdir -p "$DIR"
+R="$ROOT/bindings/target/release"
+calls() {
+  echo "# newer calls: $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  PERMC_NIF="$R/libpermc_nif" elixir -r bindings/elixir/lib/permc.ex -r bindings/elixir/lib/permc/watcher.ex bindings/elixir/bench/decide_json.exs
+  for n in 20000 100000; do PERMC_NODE_ADDON="$R/permc.node" node bindings/node/bench/async.mjs "$n"; done
+  PERMC_NODE_ADDON="$R/permc.node" node bindings/node/bench/worker.mjs 20000 100000
+}
+if [ -n "$CALLS_ONLY" ]; then
+  CARGO_TARGET_DIR="$ROOT/bindings/target" cargo build --release --quiet --manifest-path bindings/Cargo.toml -p permc_nif -p permc_node
+  cp "$R/libpermc_node.so" "$R/permc.node"
+  calls
+  exit 0
+fi
 cargo build --release --quiet --bin permc
 T=${CARGO_TARGET_DIR:-$ROOT/target}
 PERMC_BENCH_WRITE="$DIR" cargo bench --quiet --bench decide >/dev/null 2>&1
 "$T/release/permc" compile --permissions "$DIR/permissions-100000.json" --autonomy "$DIR/autonomy.json" -o "$DIR/policy-100000.permc"
 CARGO_TARGET_DIR="$ROOT/bindings/target" cargo build --release --quiet --manifest-path bindings/Cargo.toml -p permc_nif -p permc_node
-R="$ROOT/bindings/target/release"
 cp "$R/libpermc_node.so" "$R/permc.node"
 
 echo "# $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); load: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -35,3 +56,4 @@ for n in 10 100000; do
 done
 PERMC_NIF="$R/libpermc_nif" elixir -r bindings/elixir/lib/permc.ex bindings/elixir/bench/decide.exs "$DIR"
 PERMC_NODE_ADDON="$R/permc.node" node bindings/node/bench/decide.mjs "$DIR"
+calls

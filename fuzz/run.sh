@@ -4,7 +4,7 @@
 # run's figures (target, seconds, executions, coverage, corpus, findings) to
 # fuzz/RUNS.md. Minimize into fuzz/corpus/<target> afterwards with
 # `cargo +nightly fuzz cmin … -- -use_counters=0 -use_value_profile=0`
-# (see the README's "Fuzzing").
+# (see docs/testing.md, "Fuzzing").
 #
 #   fuzz/run.sh shell rules          # 30 minutes each, one core
 #   SECONDS_EACH=600 fuzz/run.sh differential

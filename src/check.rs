@@ -549,7 +549,7 @@ impl<'c> Suppressions<'c> {
 
     /// A finding for each suppression that matched nothing: it answers a
     /// finding that is gone, and would hide a new one on the same entry.
-    fn stale(&self, config_name: &str) -> Vec<permc_grammar::diagnostic::Diagnostic> {
+    pub(crate) fn stale(&self, config_name: &str) -> Vec<permc_grammar::diagnostic::Diagnostic> {
         self.config
             .check
             .allow

@@ -37,6 +37,7 @@ use permc_grammar::Severity;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
+use toml::Spanned;
 
 /// `permc.toml`, read.
 #[derive(Debug, Clone, Default)]
@@ -54,58 +55,98 @@ pub struct Config {
 }
 
 /// `[check]`.
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone, Default)]
 pub struct CheckConfig {
     /// Checks not to run.
-    #[serde(default)]
     pub ignore: Vec<String>,
     /// Per-check severity: `error`, `warning` or `info`.
-    #[serde(default)]
     pub severity: BTreeMap<String, String>,
     /// Per-entry suppressions.
-    #[serde(default)]
     pub allow: Vec<Suppression>,
 }
 
 /// One `[[check.allow]]`: a finding of `check` on `entry`, kept quiet.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Debug, Clone)]
 pub struct Suppression {
     /// The check's name.
     pub check: String,
     /// The entry as written: a pattern (`Terminal(npm run)`), or an
     /// autonomy rule's agent and key (`dev-api: terminal`).
     pub entry: toml::Spanned<String>,
-    /// Why it is fine (required, not empty).
+    /// Why it is fine (required, not empty; read for people, kept here
+    /// as written).
+    #[allow(dead_code)]
     pub reason: String,
     /// Only in this rule file (its name or a path ending in it).
-    #[serde(default)]
     pub file: Option<String>,
 }
 
+/// The file as TOML, each word that can be wrong with its place.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ConfigToml {
     #[serde(default)]
-    check: CheckConfig,
+    check: CheckToml,
     #[serde(default)]
-    context: Option<toml::Table>,
+    context: Option<toml::Spanned<toml::Table>>,
     /// Read with its spans by [`permc_runtime::commands::read`].
     #[serde(default)]
     #[allow(dead_code)]
     command: Option<toml::Value>,
 }
 
-fn bad(path: &Path, why: impl std::fmt::Display) -> CliError {
-    CliError::Invalid(format!("{}: {why}", path.display()))
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CheckToml {
+    #[serde(default)]
+    ignore: Vec<Spanned<String>>,
+    #[serde(default)]
+    severity: BTreeMap<Spanned<String>, Spanned<String>>,
+    #[serde(default)]
+    allow: Vec<Spanned<SuppressionToml>>,
 }
 
-fn unknown_check(path: &Path, name: &str) -> CliError {
-    let hint = permc_grammar::action::closest(name, checks::CHECKS.iter().map(|c| c.name()))
-        .map(|s| format!(" (did you mean `{s}`?)"))
-        .unwrap_or_default();
-    bad(path, format!("unknown check `{name}`{hint}"))
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SuppressionToml {
+    check: Spanned<String>,
+    entry: Spanned<String>,
+    reason: Spanned<String>,
+    #[serde(default)]
+    file: Option<String>,
+}
+
+/// A mistake in permc.toml: what is wrong, and the bytes it is about when
+/// known. `permc check` and the others print it after the file's name
+/// (exit 2); `permc lsp` shows it at its range.
+#[derive(Debug, Clone)]
+pub struct Mistake {
+    /// Its bytes in the file.
+    pub span: Option<std::ops::Range<usize>>,
+    /// What is wrong, and the fix.
+    pub message: String,
+    /// What `permc check` prints, when it says more than `message`
+    /// (TOML's report quotes the line).
+    report: Option<String>,
+}
+
+fn mistake(span: std::ops::Range<usize>, message: impl std::fmt::Display) -> Mistake {
+    Mistake {
+        span: Some(span),
+        message: message.to_string(),
+        report: None,
+    }
+}
+
+fn unknown_check(name: &Spanned<String>) -> Mistake {
+    let hint =
+        permc_grammar::action::closest(name.get_ref(), checks::CHECKS.iter().map(|c| c.name()))
+            .map(|s| format!(" (did you mean `{s}`?)"))
+            .unwrap_or_default();
+    mistake(
+        name.span(),
+        format!("unknown check `{}`{hint}", name.get_ref()),
+    )
 }
 
 /// Parses a severity word.
@@ -120,43 +161,69 @@ pub fn severity(word: &str) -> Option<Severity> {
 
 /// Reads and checks `permc.toml` text.
 pub fn parse(path: &Path, text: &str) -> Result<Config, CliError> {
-    let raw: ConfigToml = toml::from_str(text).map_err(|e| bad(path, e.to_string().trim_end()))?;
+    read(text)
+        .map_err(|m| {
+            let why = m.report.unwrap_or(m.message);
+            CliError::Invalid(format!("{}: {why}", path.display()))
+        })
+        .map(|mut c| {
+            c.path = Some(path.to_path_buf());
+            // The `[[command]]` rows' findings name the file.
+            c.commands = permc_runtime::commands::read(&path.display().to_string(), text);
+            c
+        })
+}
+
+/// [`parse`], its mistake as data (the config's `path` is left `None`).
+pub fn read(text: &str) -> Result<Config, Mistake> {
+    let raw: ConfigToml = toml::from_str(text).map_err(|e| Mistake {
+        span: e.span(),
+        message: e.message().trim_end().to_string(),
+        report: Some(e.to_string().trim_end().to_string()),
+    })?;
     let c = &raw.check;
     for name in c.ignore.iter().chain(c.severity.keys()) {
-        let check = checks::find(name).ok_or_else(|| unknown_check(path, name))?;
+        let check = checks::find(name.get_ref()).ok_or_else(|| unknown_check(name))?;
         if check.severity == Severity::Error {
-            return Err(bad(
-                path,
+            return Err(mistake(
+                name.span(),
                 format!(
-                    "`{name}` finds errors, which reject a file whole (SPEC §2): it cannot be ignored or lowered"
+                    "`{}` finds errors, which reject a file whole (SPEC §2): it cannot be ignored or lowered",
+                    name.get_ref()
                 ),
             ));
         }
     }
     for (name, word) in &c.severity {
-        if severity(word).is_none() {
-            return Err(bad(
-                path,
+        if severity(word.get_ref()).is_none() {
+            return Err(mistake(
+                word.span(),
                 format!(
-                    "[check.severity] {name} = \"{word}\": a severity is error, warning or info"
+                    "[check.severity] {} = \"{}\": a severity is error, warning or info",
+                    name.get_ref(),
+                    word.get_ref()
                 ),
             ));
         }
     }
     for s in &c.allow {
-        let check = checks::find(&s.check).ok_or_else(|| unknown_check(path, &s.check))?;
+        let s = s.get_ref();
+        let check = checks::find(s.check.get_ref()).ok_or_else(|| unknown_check(&s.check))?;
         if check.severity == Severity::Error {
-            return Err(bad(
-                path,
-                format!("`{}` finds errors, which cannot be suppressed", s.check),
+            return Err(mistake(
+                s.check.span(),
+                format!(
+                    "`{}` finds errors, which cannot be suppressed",
+                    s.check.get_ref()
+                ),
             ));
         }
-        if s.reason.trim().is_empty() {
-            return Err(bad(
-                path,
+        if s.reason.get_ref().trim().is_empty() {
+            return Err(mistake(
+                s.reason.span(),
                 format!(
                     "the suppression of `{}` on `{}` needs a reason: say why the finding is fine",
-                    s.check,
+                    s.check.get_ref(),
                     s.entry.get_ref()
                 ),
             ));
@@ -164,17 +231,41 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, CliError> {
     }
     let context = match raw.context {
         None => serde_json::Map::new(),
-        Some(t) => match serde_json::to_value(t) {
-            Ok(serde_json::Value::Object(m)) => m,
-            _ => return Err(bad(path, "[context] must be a table")),
-        },
+        Some(t) => {
+            let span = t.span();
+            match serde_json::to_value(t.into_inner()) {
+                Ok(serde_json::Value::Object(m)) => m,
+                _ => return Err(mistake(span, "[context] must be a table")),
+            }
+        }
     };
+    let check = raw.check;
     Ok(Config {
-        path: Some(path.to_path_buf()),
+        path: None,
         text: text.to_string(),
-        check: raw.check,
+        check: CheckConfig {
+            ignore: check.ignore.into_iter().map(Spanned::into_inner).collect(),
+            severity: check
+                .severity
+                .into_iter()
+                .map(|(k, v)| (k.into_inner(), v.into_inner()))
+                .collect(),
+            allow: check
+                .allow
+                .into_iter()
+                .map(|s| {
+                    let s = s.into_inner();
+                    Suppression {
+                        check: s.check.into_inner(),
+                        entry: s.entry,
+                        reason: s.reason.into_inner(),
+                        file: s.file,
+                    }
+                })
+                .collect(),
+        },
         context,
-        commands: permc_runtime::commands::read(&path.display().to_string(), text),
+        commands: permc_runtime::commands::read(CONFIG, text),
     })
 }
 
@@ -317,7 +408,7 @@ pub fn context_of(
 
 /// The text a `permc seed` project's config starts with: the answers to
 /// the seeded defaults' own warnings (SPEC §8), each with its reason.
-pub const SEEDED: &str = r#"# permc's project config (README "permc.toml"), written by `permc seed`.
+pub const SEEDED: &str = r#"# permc's project config (docs/config.md), written by `permc seed`.
 # The activation defaults (SPEC §8) hold three entries the analyzer warns
 # about; the platform seeds them on purpose, so they are answered here.
 

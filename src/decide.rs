@@ -42,3 +42,46 @@ pub fn stream(
     }
     crate::out::sent(out.flush()).map(|_| ())
 }
+
+/// `permc explain`'s text in color (`--color`): the headings bold, the
+/// decision's policy as a review reads it (deny red, require_approval
+/// yellow, auto_approve green), the engines' disagreement red. Applied to
+/// the escaped text: every escape in it is permc's own.
+pub fn paint_explain(text: &str) -> String {
+    use permc_grammar::Policy;
+    const HEADINGS: &[&str] = &["action:", "context:", "segments:", "steps:", "decision:"];
+    let policy_color = |p: Policy| match p {
+        Policy::Deny => "1;31",
+        Policy::RequireApproval => "33",
+        Policy::AutoApprove => "32",
+    };
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.split_inclusive('\n') {
+        if line.starts_with("  warning: ") {
+            let body = line.trim_end_matches('\n');
+            out.push_str(&format!("\x1b[1;31m{body}\x1b[0m"));
+            out.push_str(&line[body.len()..]);
+            continue;
+        }
+        let Some(h) = HEADINGS.iter().find(|h| line.starts_with(**h)) else {
+            out.push_str(line);
+            continue;
+        };
+        out.push_str(&format!("\x1b[1m{h}\x1b[0m"));
+        let rest = &line[h.len()..];
+        let policy = (*h == "decision:")
+            .then(|| rest.trim_start().split(' ').next())
+            .flatten()
+            .and_then(|w| Policy::parse(w.trim_end()).map(|p| (w.trim_end(), p)));
+        match policy {
+            Some((word, p)) => {
+                let at = rest.find(word).unwrap_or(0);
+                out.push_str(&rest[..at]);
+                out.push_str(&format!("\x1b[{}m{word}\x1b[0m", policy_color(p)));
+                out.push_str(&rest[at + word.len()..]);
+            }
+            None => out.push_str(rest),
+        }
+    }
+    out
+}

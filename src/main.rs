@@ -4,7 +4,7 @@
 /// mimalloc instead of the system allocator: a decision allocates a few
 /// dozen small strings and vectors, and glibc's free was a tenth of its
 /// instructions (callgrind: 17% fewer instructions per decision, 12%
-/// fewer for `shlex::split`; README "Performance"). Not in the bindings:
+/// fewer for `shlex::split`; docs/performance.md). Not in the bindings:
 /// inside the BEAM, loading the 100k-rule artifact took 30–105 ms with it
 /// against 23–30 ms with the system allocator (the < 50 ms target).
 #[global_allocator]
@@ -38,7 +38,7 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// The exit statuses, one rule for every command (README "Exit status").
+/// The exit statuses, one rule for every command (README.md and docs/cli.md, "Exit status").
 const EXIT_STATUS: &str = "\
 Exit status:
   0  success; a stream (--requests, serve) answered every line, even the
@@ -118,6 +118,10 @@ enum Command {
         /// `{"error": …}` line.
         #[arg(long, value_enum, default_value_t = ExplainFormat::Text)]
         format: ExplainFormat,
+        /// Colors in the text (`auto`: on a terminal, unless `NO_COLOR` is
+        /// set); none in `--format json`.
+        #[arg(long, value_enum, default_value_t = check::Color::Auto)]
+        color: check::Color,
     },
     /// A long-running evaluator: requests as JSON Lines on stdin, one answer
     /// a line on stdout, reloading the rule files when they change.
@@ -358,6 +362,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             rules,
             mut requests,
             format,
+            color,
         } => {
             requests.request = requests.request.map(request_text).transpose()?;
             let from = policy(&rules, &requests)?;
@@ -367,9 +372,16 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             if format == ExplainFormat::Json {
                 return explain_json(&r, d.as_ref(), &requests);
             }
+            let paint = |text: String| {
+                if color.enabled(false) {
+                    decide::paint_explain(&text)
+                } else {
+                    text
+                }
+            };
             if let Some(json) = &requests.request {
                 return match decide::explain_text(&r, d.as_ref(), json.as_bytes()) {
-                    Ok(text) => out::print(&text).map(|_| ExitCode::SUCCESS),
+                    Ok(text) => out::print(&paint(text)).map(|_| ExitCode::SUCCESS),
                     Err(e) => Err(CliError::Request(e)),
                 };
             }
@@ -397,7 +409,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 // In a stream, an unreadable request is answered in its
                 // place and the stream goes on.
                 match decide::explain_text(&r, d.as_ref(), &buf) {
-                    Ok(t) => text.push_str(&t),
+                    Ok(t) => text.push_str(&paint(t)),
                     Err(e) => text.push_str(&format!("{}\n", CliError::Request(e))),
                 }
                 if out::write_to(&mut stdout, text.as_bytes())? == out::Sent::Closed {

@@ -8,7 +8,7 @@
 //!
 //! The suite runs `PERMC_DIFF_PAIRS` generated pairs (default 300) over
 //! commands of up to `PERMC_DIFF_WORDS` words (default 3: every command
-//! of 0 to 3 of the 8 words, 585), plus proptest. The larger run README
+//! of 0 to 3 of the 8 words, 585), plus proptest. The larger run docs/diff.md
 //! reports, in release — 5 words, 37,449 commands:
 //! `PERMC_DIFF_PAIRS=20000 PERMC_DIFF_WORDS=5 cargo test --release --test diff
 //! regions_equal_brute_force_exhaustively`.
@@ -196,18 +196,18 @@ fn words_knob(text: &str) -> Vec<usize> {
         .collect()
 }
 
-/// README and this file's header name the same larger run, and the
-/// number of commands README gives is what `PERMC_DIFF_WORDS` makes:
+/// docs/diff.md and this file's header name the same larger run, and the
+/// number of commands the page gives is what `PERMC_DIFF_WORDS` makes:
 /// every command of up to that many words.
 #[test]
 fn the_larger_run_is_described_as_the_knob_does() {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let readme = std::fs::read_to_string(root().join("docs/diff.md")).expect("docs/diff.md");
     let here = include_str!("diff.rs");
     let (r, h) = (words_knob(&readme), words_knob(here));
-    assert_eq!(r.len(), 1, "README names the larger run once: {r:?}");
+    assert_eq!(r.len(), 1, "docs/diff.md names the larger run once: {r:?}");
     assert!(
         !h.is_empty() && h.iter().all(|n| *n == r[0]),
-        "README {r:?}, tests/diff.rs {h:?}"
+        "docs/diff.md {r:?}, tests/diff.rs {h:?}"
     );
     let n = r[0];
     let said = format!("every command of up to {n} words (");
@@ -222,12 +222,12 @@ fn the_larger_run_is_described_as_the_knob_does() {
                 .take_while(|c| c.is_ascii_digit() || *c == ',')
                 .collect::<String>()
         })
-        .unwrap_or_else(|| panic!("README: {said}…"));
+        .unwrap_or_else(|| panic!("docs/diff.md: {said}…"));
     let count: usize = at.replace(',', "").parse().expect("a count");
     assert_eq!(
         count,
         universe(n).len(),
-        "README's command count for {n} words"
+        "docs/diff.md's command count for {n} words"
     );
 }
 

@@ -762,7 +762,7 @@ fn exhaustive_decisions_up_to_3_patterns() {
 /// entries, 254,080 policies) against every command of up to 3 words over
 /// `a`, `b`, `ab`, `abc` in 1 or 2 segments (456 requests): about 116
 /// million decisions per engine: 571 s in release on the machine of the
-/// README's Performance section (all equal).
+/// docs/performance.md (all equal).
 #[test]
 #[ignore = "about 10 minutes in release; cargo test --release --test equivalence -- --ignored"]
 fn exhaustive_decisions_full_universe() {

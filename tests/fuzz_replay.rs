@@ -2,7 +2,7 @@
 //! input the fuzzers kept — seeds, coverage-increasing finds and past
 //! crashes — stays checked without nightly. The checks are the fuzz
 //! targets' own (`fuzz/src/checks.rs`, compiled here through `#[path]`);
-//! see the README's "Fuzzing" section for running the fuzzers.
+//! see docs/testing.md, "Fuzzing", for running the fuzzers.
 
 #[path = "../fuzz/src/checks.rs"]
 #[allow(dead_code)]

@@ -213,30 +213,34 @@ fn contexts_layer_from_the_config_to_the_case() {
     assert_eq!(o.status.code(), Some(0), "{}", stdout(&o));
 }
 
-/// The console block of README.md that starts with `$ COMMAND`, the
-/// lines after it.
-fn readme_block(command: &str) -> String {
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+/// The console block of the docs page `page` that starts with
+/// `$ COMMAND`, the lines after it.
+fn doc_block(page: &str, command: &str) -> String {
+    let readme = std::fs::read_to_string(root().join(page)).expect("docs page");
     let start = readme
         .find(&format!("$ {command}\n"))
-        .unwrap_or_else(|| panic!("README shows `{command}`"))
+        .unwrap_or_else(|| panic!("{page} shows `{command}`"))
         + command.len()
         + 3;
     let end = readme[start..].find("```").expect("block end") + start;
     readme[start..end].to_string()
 }
 
-/// README's `permc test --coverage examples` is what it prints.
+/// docs/policy-as-code.md's `permc test --coverage examples` is what it
+/// prints.
 #[test]
-fn the_readme_shows_real_coverage_output() {
+fn the_docs_show_real_coverage_output() {
     let o = permc(&root(), &["test", "--coverage", "examples"]);
-    assert_eq!(readme_block("permc test --coverage examples"), stdout(&o));
+    assert_eq!(
+        doc_block("docs/policy-as-code.md", "permc test --coverage examples"),
+        stdout(&o)
+    );
 }
 
-/// README's `permc diff examples new` is what it prints, `new` being
+/// docs/diff.md's `permc diff examples new` is what it prints, `new` being
 /// examples/ with two allow entries added and one removed.
 #[test]
-fn the_readme_shows_real_diff_output() {
+fn the_docs_show_real_diff_output() {
     let d = files::scratch("test", "readme-diff");
     std::fs::create_dir_all(d.join("examples")).expect("dir");
     std::fs::create_dir_all(d.join("new")).expect("dir");
@@ -263,7 +267,10 @@ fn the_readme_shows_real_diff_output() {
     assert_eq!(o.status.code(), Some(1));
     let shown = stdout(&o).replace(&*d.to_string_lossy(), "/tmp/p") + "$ echo $?\n1\n";
     assert_eq!(
-        readme_block("permc diff examples new --fail-on more-permissive"),
+        doc_block(
+            "docs/diff.md",
+            "permc diff examples new --fail-on more-permissive"
+        ),
         shown
     );
 }

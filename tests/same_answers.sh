@@ -3,7 +3,7 @@
 # reader, the facts, the scope), which both engines share, so neither the
 # equivalence tests nor the differential fuzz target can see a change in it.
 #
-#   bash tests/same_answers.sh REV [RANDOM_LINES]     # from the repository root
+#   bash tests/same_answers.sh [--tighter-ok] REV [RANDOM_LINES]   # from the repository root
 #
 # Builds permc at REV (a git worktree under target/same-answers) and at the
 # working tree, in release, then decides with both, over the examples' rules,
@@ -13,9 +13,24 @@
 # not), path verbs, moves, redirections and expansions, and compares the
 # answers byte for byte. Exits 1 and shows the first differences if any
 # answer differs. Not run by `cargo test`: it builds a second permc.
+#
+# --tighter-ok (what .ci/run uses when the reading code changes, issue 29):
+# an answer that was auto_approve at REV and is require_approval or deny now
+# is a line the change learned to read more strictly: it is listed (all of
+# them in target/same-answers/tighter.txt), not a failure. Every other
+# change still fails: an answer that became more permissive (to
+# auto_approve, or deny to require_approval), require_approval becoming
+# deny, a change of reason, rule or message under the same policy, and an
+# error where a decision was (or the reverse). Those are not "now asks for
+# what it approved"; each wants a look, and a corpus case.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-rev=${1:?usage: tests/same_answers.sh REV [RANDOM_LINES]}
+tighter_ok=0
+if [ "${1:-}" = --tighter-ok ]; then
+  tighter_ok=1
+  shift
+fi
+rev=${1:?usage: tests/same_answers.sh [--tighter-ok] REV [RANDOM_LINES]}
 lines=${2:-20000}
 dir=target/same-answers
 mkdir -p "$dir"
@@ -25,7 +40,12 @@ old="$PWD/$dir/rev"
 git worktree remove --force "$old" 2>/dev/null || rm -rf "$old"
 git worktree add --quiet --detach "$old" "$rev"
 trap 'git worktree remove --force "$old" 2>/dev/null || true' EXIT
+# REV builds in a target directory of its own: cargo names a workspace's
+# crates by their path inside the workspace, so in a shared one REV's build
+# and the working tree's look the same to it, and the second is "fresh"
+# with the first's binary (then every answer is the same, vacuously).
 (cd "$old" && CARGO_TARGET_DIR="$PWD/../rev-target" cargo build --release --quiet --bin permc)
+target=${CARGO_TARGET_DIR:-$PWD/target}
 cargo build --release --quiet --bin permc
 
 python3 - "$dir/requests.jsonl" "$lines" <<'EOF'
@@ -101,12 +121,57 @@ EOF
 args=(decide --permissions examples/permissions.json --autonomy examples/autonomy.json
   --requests "$dir/requests.jsonl")
 "$dir/rev-target/release/permc" "${args[@]}" >"$dir/rev.jsonl" || true
-target/release/permc "${args[@]}" >"$dir/now.jsonl" || true
+"$target/release/permc" "${args[@]}" >"$dir/now.jsonl" || true
 n=$(wc -l <"$dir/requests.jsonl")
 if cmp -s "$dir/rev.jsonl" "$dir/now.jsonl"; then
   echo "same answers as $rev on $n requests"
-else
-  echo "answers differ from $rev on $(diff "$dir/rev.jsonl" "$dir/now.jsonl" | grep -c '^<') of $n requests; the first:"
-  diff "$dir/rev.jsonl" "$dir/now.jsonl" | head -6
-  exit 1
+  exit 0
 fi
+python3 - "$dir" "$rev" "$tighter_ok" <<'EOF'
+import json, sys
+
+d, rev, tighter_ok = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
+reqs = open(f"{d}/requests.jsonl").read().splitlines()
+was = open(f"{d}/rev.jsonl").read().splitlines()
+now = open(f"{d}/now.jsonl").read().splitlines()
+if not len(reqs) == len(was) == len(now):
+    print(f"answers missing: {len(reqs)} requests, {len(was)} answers at {rev}, {len(now)} now")
+    sys.exit(1)
+
+def policy(line):
+    try:
+        return json.loads(line).get("policy")
+    except ValueError:
+        return None
+
+def show(req, a, b):
+    r = json.loads(req)
+    ctx, act = r["context"], r["action"]
+    where = f'{ctx["executionMode"]}, cwd {act["cwd"]}, agent {act.get("agent", "-")}'
+    return f"  {act['command']!r} ({where})\n    {rev}: {a}\n    now: {b}"
+
+tighter, other = [], []
+for req, a, b in zip(reqs, was, now):
+    if a != b:
+        stricter = policy(a) == "auto_approve" and policy(b) in ("require_approval", "deny")
+        (tighter if stricter else other).append((req, a, b))
+
+if tighter:
+    with open(f"{d}/tighter.txt", "w") as f:
+        f.writelines(show(*t) + "\n" for t in tighter)
+    cmds = list(dict.fromkeys(json.loads(r)["action"]["command"] for r, _, _ in tighter))
+    print(f"{len(tighter)} of {len(reqs)} answers went from auto_approve to require_approval"
+          f" or deny, {len(cmds)} commands (each answer in {d}/tighter.txt):")
+    for c in cmds[:100]:
+        print(f"  {c!r}")
+    if len(cmds) > 100:
+        print(f"  … and {len(cmds) - 100} more")
+bad = other if tighter_ok else tighter + other
+if bad:
+    kind = " other than by asking for what was approved" if tighter_ok else ""
+    print(f"answers differ from {rev}{kind} on {len(bad)} of {len(reqs)} requests; the first:")
+    for t in bad[:10]:
+        print(show(*t))
+    sys.exit(1)
+print(f"otherwise same answers as {rev} on {len(reqs)} requests")
+EOF

@@ -155,7 +155,7 @@ fn every_example_corpus_file_and_output_is_schema_valid() {
     assert!(diff.contains("\"changes\""), "{diff}");
     std::fs::write(scratch.join("diff.json"), diff).expect("write");
 
-    // permc seed's permc.toml, and the README's.
+    // permc seed's permc.toml, and the one docs/config.md shows.
     let seeded = scratch.join("seeded");
     std::fs::create_dir_all(&seeded).expect("dir");
     let (_, code) = permc(
@@ -171,13 +171,13 @@ fn every_example_corpus_file_and_output_is_schema_valid() {
     assert_eq!(code, 0);
     std::fs::copy(seeded.join("permc.toml"), scratch.join("permc.toml"))
         .expect("seed writes permc.toml");
-    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
-    let (_, after) = readme
-        .split_once("## Project config (permc.toml)")
+    let page = std::fs::read_to_string(root().join("docs/config.md")).expect("docs/config.md");
+    let (_, after) = page
+        .split_once("# Project config (permc.toml)")
         .expect("section");
     let (_, block) = after.split_once("```toml\n").expect("toml block");
     let (block, _) = block.split_once("```").expect("end");
-    std::fs::write(scratch.join("readme-permc.toml"), block).expect("write");
+    std::fs::write(scratch.join("docs-permc.toml"), block).expect("write");
 
     let out = Command::new("python3")
         .arg(root().join("tests/support/validate_schemas.py"))

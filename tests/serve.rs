@@ -1,4 +1,4 @@
-//! `permc serve` (README "Engine integration"): the protocol (ids, errors,
+//! `permc serve` (docs/serve.md): the protocol (ids, errors,
 //! order, end of input), hot reload (edit, atomic rename, broken edit, a
 //! deleted file), robustness (1 MB lines, invalid UTF-8, over-long lines,
 //! a client that stops reading, SIGTERM) and the Node client.

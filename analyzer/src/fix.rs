@@ -257,17 +257,17 @@ fn split(source: &str, e: &Entry) -> Option<Fix> {
 /// verb with mutating continuations.
 fn anchor(source: &str, e: &Entry) -> Option<Fix> {
     let tokens = e.pattern.tokens()?;
-    let verb = unanchored_mutating_verb::VERBS.iter().find(|v| {
+    let verb = unanchored_mutating_verb::verbs().iter().find(|v| {
         v.words.len() == tokens.len() && crate::checks::tokens_match_verb(tokens, v.words)
     })?;
-    if verb.anchored.is_empty() {
-        return None;
-    }
     let forms: Vec<String> = verb
-        .anchored
+        .anchored()
         .iter()
         .map(|f| format!("Terminal({f})"))
         .collect();
+    if forms.is_empty() {
+        return None;
+    }
     Some(fix(
         CheckId::UnanchoredMutatingVerb,
         e,

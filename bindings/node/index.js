@@ -1,6 +1,6 @@
 // permc in process: a Node-API addon (src/lib.rs, built with cargo) over
 // the library the permc CLI calls, so answers are `permc decide`'s byte
-// for byte. See index.d.ts and the README's "Use from Node/TypeScript".
+// for byte. See index.d.ts and docs/bindings.md.
 "use strict";
 
 const path = require("node:path");

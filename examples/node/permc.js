@@ -1,5 +1,5 @@
 'use strict';
-// A client for `permc serve` (README, "Engine integration (permc serve)"):
+// A client for `permc serve` (docs/serve.md):
 // one long-running permc process, requests written as JSON Lines with an
 // `id`, answers matched back to their promises. Node's standard library only.
 //

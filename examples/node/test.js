@@ -122,9 +122,9 @@ test('a missing binary says ENOENT, in ready() and decide()', async () => {
   await assert.rejects(permc.decide(terminal('ls')), (e) => e.code === 'spawn' && e.message.includes('ENOENT'));
 });
 
-test('the README snippet runs as written (CommonJS, no top-level await)', async () => {
-  const readme = fs.readFileSync(path.join(__dirname, '..', '..', 'README.md'), 'utf8');
-  const block = readme.split('### From Node.js')[1].split('```js\n')[1].split('```')[0];
+test('the snippet of docs/serve.md runs as written (CommonJS, no top-level await)', async () => {
+  const page = fs.readFileSync(path.join(__dirname, '..', '..', 'docs', 'serve.md'), 'utf8');
+  const block = page.split('## From Node.js\n')[1].split('```js\n')[1].split('```')[0];
   assert.ok(!/^await /m.test(block), 'no top-level await in a CommonJS snippet');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'permc-readme-'));
   fs.writeFileSync(path.join(dir, 'permissions.json'), JSON.stringify({ allow: ['Terminal(pnpm test)'] }));

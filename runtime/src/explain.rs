@@ -116,7 +116,9 @@ pub fn explain(rules: &Rules, decider: &dyn Decider, req: &Request) -> String {
     }
 }
 
-fn shell_join(words: &[String]) -> String {
+/// Words as one command line, each quoted for the shell where it needs
+/// it (`git '*'`), as `permc explain` shows a segment.
+pub fn shell_join(words: &[String]) -> String {
     words
         .iter()
         .map(|w| {

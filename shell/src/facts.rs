@@ -16,6 +16,8 @@ pub mod continuations;
 pub mod glob;
 pub mod project;
 pub mod protected;
+#[cfg(test)]
+mod rows_attacked;
 mod scope;
 pub(crate) mod wrappers;
 
@@ -1387,9 +1389,9 @@ const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
 pub(crate) fn has_canonical_form(verb: &str) -> bool {
     // The tools' shapes first: one table load for any other verb.
     has_shape(&CANONICAL_TOOLS, verb)
-        && (OPTION_GRAMMAR.iter().any(|g| g.0 == verb)
-            || SUBCOMMAND_ALIASES.iter().any(|a| a.0 == verb)
-            || PREFIX_TOOLS.iter().any(|p| p.0 == verb))
+        && (OPTION_GRAMMAR.iter().any(|g| quick_eq(g.0, verb))
+            || SUBCOMMAND_ALIASES.iter().any(|a| quick_eq(a.0, verb))
+            || PREFIX_TOOLS.iter().any(|p| quick_eq(p.0, verb)))
 }
 
 /// The shapes of the tools [`has_canonical_form`] names, derived from
@@ -1428,15 +1430,17 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
     // option before the subcommand, no alias, no prefix to resolve.
     // Answered without building anything.
     let option_at = |i: usize| words.get(i).is_some_and(|w| w.starts_with('-'));
+    let has_aliases = SUBCOMMAND_ALIASES.iter().any(|a| quick_eq(a.0, tool));
     let aliased = |i: usize| {
-        words.get(i).is_some_and(|w| {
-            SUBCOMMAND_ALIASES
-                .iter()
-                .any(|&(t, a, _)| t == tool && a == w)
-        })
+        has_aliases
+            && words.get(i).is_some_and(|w| {
+                SUBCOMMAND_ALIASES
+                    .iter()
+                    .any(|&(t, a, _)| quick_eq(t, tool) && quick_eq(a, w))
+            })
     };
     let tree = matches!(tool.as_str(), "gh" | "glab");
-    let prefixed = PREFIX_TOOLS.iter().any(|p| p.0 == tool)
+    let prefixed = PREFIX_TOOLS.iter().any(|p| quick_eq(p.0, tool))
         && words.get(1).is_some_and(|w| {
             tool_entries(tool).iter().any(|e| {
                 e.get(1)
@@ -1900,7 +1904,20 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
         known,
         aliased: SUBCOMMAND_ALIASES.iter().any(|a| a.0 == verb),
     };
+    // Most lines are all exact words of a tool that resolves neither
+    // aliases nor prefixes: then an entry whose subcommand word is not
+    // among the words cannot hold (`git status` against git's entries).
+    let literal = !m.aliased
+        && known.iter().all(|k| *k == Known::Exact)
+        && !PREFIX_TOOLS.iter().any(|p| p.0 == verb);
+    let rest = words.get(first..).unwrap_or_default();
     if let Some(e) = tool.iter().copied().find(|e| {
+        if literal
+            && e.get(1)
+                .is_some_and(|t| !t.starts_with('-') && !rest.iter().any(|w| quick_eq(w, t)))
+        {
+            return false;
+        }
         // Each entry's readings are bounded on their own.
         let mut budget = 64;
         m.holds(first, e, 1, &mut budget)
@@ -2044,12 +2061,19 @@ fn external_by_words(
 fn tool_entries(verb: &str) -> &'static [&'static [&'static str]] {
     TOOL_RUNS
         .iter()
-        .find(|&&(tool, ..)| tool == verb)
+        .find(|&&(tool, ..)| quick_eq(tool, verb))
         .map_or(&[], |&(_, from, len)| &EXTERNAL_EFFECT[from..from + len])
 }
 
+/// `a == b`, the length and the first byte compared before the bytes
+/// (most table words differ there: no call to compare them).
+#[inline]
+pub(crate) fn quick_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+}
+
 /// `a == b`, in a `const` context.
-const fn const_eq(a: &str, b: &str) -> bool {
+pub(crate) const fn const_eq(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
     if a.len() != b.len() {
         return false;

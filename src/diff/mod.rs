@@ -33,7 +33,7 @@ use witness::Witnesser;
 pub enum Format {
     /// For people.
     Human,
-    /// `{"version": 1, "changes": [...]}` (README "permc diff").
+    /// `{"version": 1, "changes": [...]}` (docs/diff.md).
     Json,
     /// GitHub Actions workflow-command annotations.
     Github,

@@ -1,7 +1,7 @@
 //! `permc serve`: a long-running evaluator for the platform's engine and API
 //! (an Elixir Port, a Node child process). SPEC §10.1–§10.2 on the wire.
 //!
-//! The protocol, in short (README "Engine integration" has it whole):
+//! The protocol, in short (docs/serve.md has it whole):
 //! - stdin: one request (SPEC §10.1) per line, JSON Lines; blank lines are
 //!   skipped;
 //! - stdout: exactly one answer line per request, in request order — a

@@ -39,7 +39,7 @@ use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use read::{parse, Case};
+pub(crate) use read::{cases, parse, Case, Mistake};
 use report::{counts, coverage, human, json_out, junit};
 
 /// The suffix that marks a test file.
@@ -50,7 +50,7 @@ pub const SUFFIX: &str = ".permc-test.toml";
 pub enum Format {
     /// For people: each failing case with its trace, then counts.
     Human,
-    /// `{"version": 1, "files": [...], "summary": ...}` (README "permc test").
+    /// `{"version": 1, "files": [...], "summary": ...}` (docs/policy-as-code.md).
     Json,
     /// JUnit XML, for CI test reports.
     Junit,
@@ -140,7 +140,7 @@ fn test_files_in(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
 
 fn no_tests(dir: &Path) -> CliError {
     CliError::Usage(format!(
-        "no test files: {} holds no *{SUFFIX}\n  help: write one beside permissions.json (README \"permc test\"), or name the files",
+        "no test files: {} holds no *{SUFFIX}\n  help: write one beside permissions.json (docs/policy-as-code.md), or name the files",
         shown(dir)
     ))
 }
@@ -242,7 +242,7 @@ fn load_project(
 }
 
 /// Why a decision does not meet a case (`None`: it does).
-fn failure(case: &Case, d: &Decision) -> Option<String> {
+pub(crate) fn failure(case: &Case, d: &Decision) -> Option<String> {
     let mut wrong = Vec::new();
     if d.policy != case.expect {
         wrong.push(format!("expected {}, got {}", case.expect, d.policy));

@@ -61,6 +61,9 @@ pub struct Case {
     pub reason: Option<Reason>,
     /// The expected deciding rule's text, if given.
     pub rule: Option<String>,
+    /// Its bytes in the file: the shorthand's string, or the `expect`
+    /// value of a `[[case]]` (where `permc lsp` shows a failure).
+    pub span: std::ops::Range<usize>,
 }
 
 /// Line starts of a text, for byte offset → line:column.
@@ -108,14 +111,37 @@ impl<'a> Lines<'a> {
     }
 }
 
-/// A test file error: `file:line:col: what is wrong` and the fix.
-fn error_at(file: &str, lines: &Lines, offset: usize, what: &str, fix: &str) -> CliError {
-    let (line, column) = lines.at(offset);
-    let mut s = format!("{file}:{line}:{column}: {what}");
-    if !fix.is_empty() {
-        s.push_str(&format!("\n  help: {fix}"));
+/// A mistake in a test file: where (bytes), what is wrong and the fix.
+/// `permc test` prints it as `file:line:col: what` (a [`CliError`]); `permc
+/// lsp` shows it at its range.
+#[derive(Debug)]
+pub struct Mistake {
+    /// Its bytes in the file (empty: a place, not a range).
+    pub span: std::ops::Range<usize>,
+    /// What is wrong.
+    pub what: String,
+    /// How to fix it (may be empty).
+    pub fix: String,
+}
+
+impl Mistake {
+    /// `file:line:col: what is wrong` and the fix.
+    fn into_error(self, file: &str, text: &str) -> CliError {
+        let (line, column) = Lines::new(text).at(self.span.start);
+        let mut s = format!("{file}:{line}:{column}: {}", self.what);
+        if !self.fix.is_empty() {
+            s.push_str(&format!("\n  help: {}", self.fix));
+        }
+        CliError::Invalid(s)
     }
-    CliError::Invalid(s)
+}
+
+fn mistake(offset: usize, what: &str, fix: &str) -> Mistake {
+    Mistake {
+        span: offset..offset,
+        what: what.to_string(),
+        fix: fix.to_string(),
+    }
 }
 
 fn toml_to_json(t: &toml::Table) -> Map<String, Value> {
@@ -137,7 +163,7 @@ const CASE_KEYS: &[&str] = &[
 ];
 
 /// A TOML syntax or shape error, with the fix when one is known.
-fn toml_error(file: &str, lines: &Lines, e: &toml::de::Error) -> CliError {
+fn toml_error(e: &toml::de::Error) -> Mistake {
     let offset = e.span().map_or(0, |s| s.start);
     let msg = e.message().trim_end().to_string();
     let mut fix = String::new();
@@ -159,27 +185,28 @@ fn toml_error(file: &str, lines: &Lines, e: &toml::de::Error) -> CliError {
     } else if msg.starts_with("missing field `expect`") {
         fix = "say what the case must decide: expect = \"auto_approve\", \"require_approval\" or \"deny\"".into();
     }
-    error_at(file, lines, offset, &msg, &fix)
+    let mut m = mistake(offset, &msg, &fix);
+    if let Some(span) = e.span() {
+        m.span = span;
+    }
+    m
 }
 
-fn policy_of(file: &str, lines: &Lines, s: &Spanned<String>) -> Result<Policy, CliError> {
+fn policy_of(s: &Spanned<String>) -> Result<Policy, Mistake> {
     Policy::parse(s.get_ref()).ok_or_else(|| {
         let names = ["auto_approve", "require_approval", "deny"];
         let fix = match closest(s.get_ref(), names) {
             Some(c) => format!("did you mean \"{c}\"? A policy is auto_approve, require_approval or deny (SPEC §10.2)"),
             None => "a policy is auto_approve, require_approval or deny (SPEC §10.2)".into(),
         };
-        error_at(
-            file,
-            lines,
-            s.span().start,
+        mistake(s.span().start,
             &format!("expect = \"{}\" is not a policy", s.get_ref()),
             &fix,
         )
     })
 }
 
-fn reason_of(file: &str, lines: &Lines, s: &Spanned<String>) -> Result<Reason, CliError> {
+fn reason_of(s: &Spanned<String>) -> Result<Reason, Mistake> {
     Reason::parse(s.get_ref()).ok_or_else(|| {
         let fix = match closest(s.get_ref(), Reason::ALL.iter().map(|r| r.name())) {
             Some(c) => format!("did you mean \"{c}\"?"),
@@ -188,9 +215,7 @@ fn reason_of(file: &str, lines: &Lines, s: &Spanned<String>) -> Result<Reason, C
                 Reason::ALL.map(Reason::name).join(", ")
             ),
         };
-        error_at(
-            file,
-            lines,
+        mistake(
             s.span().start,
             &format!("reason = \"{}\" is not a reason of SPEC §5.3", s.get_ref()),
             &fix,
@@ -217,17 +242,19 @@ fn action_name(action: &Map<String, Value>) -> String {
 /// Reads a test file's text into its cases; `context` is the project's
 /// default context (SPEC §10.1 fields).
 pub fn parse(file: &str, text: &str, context: &Map<String, Value>) -> Result<Vec<Case>, CliError> {
+    cases(text, context).map_err(|m| m.into_error(file, text))
+}
+
+/// [`parse`], its mistake as data.
+pub fn cases(text: &str, context: &Map<String, Value>) -> Result<Vec<Case>, Mistake> {
     let lines = Lines::new(text);
-    let raw: FileToml = toml::from_str(text).map_err(|e| toml_error(file, &lines, &e))?;
+    let raw: FileToml = toml::from_str(text).map_err(|e| toml_error(&e))?;
     let mut base = context.clone();
     let file_context_at = raw.context.as_ref().map(|c| c.span().start);
     if let Some(c) = &raw.context {
         // TOML puts every key after `[context]` in that table.
         if let Some(k) = FILE_KEYS.iter().find(|k| c.get_ref().contains_key(**k)) {
-            return Err(error_at(
-                file,
-                &lines,
-                c.span().start,
+            return Err(mistake(c.span().start,
                 &format!("`{k}` is inside [context]"),
                 &format!("move `{k} = …` above the [context] header: TOML puts every key after a header in that table"),
             ));
@@ -240,7 +267,7 @@ pub fn parse(file: &str, text: &str, context: &Map<String, Value>) -> Result<Vec
                 action_at: Option<usize>,
                 ctx: Map<String, Value>,
                 ctx_at: Option<usize>|
-     -> Result<(Value, Request), CliError> {
+     -> Result<(Value, Request), Mistake> {
         let v = json!({"action": action, "context": ctx});
         let r = Request::from_value(&v).map_err(|e| {
             let about_context = e.code == "unknown_role" || e.message.contains("context");
@@ -256,10 +283,7 @@ pub fn parse(file: &str, text: &str, context: &Map<String, Value>) -> Result<Vec
             } else {
                 ""
             };
-            error_at(
-                file,
-                &lines,
-                place,
+            mistake(place,
                 &format!("this case is not a request permc can read ({}): {}", e.code, e.message),
                 fix,
             )
@@ -279,6 +303,7 @@ pub fn parse(file: &str, text: &str, context: &Map<String, Value>) -> Result<Vec
             let (request_json, request) = read(at, action, Some(at), base.clone(), None)?;
             let (line, column) = lines.at(at);
             cases.push(Case {
+                span: c.span(),
                 name: c.get_ref().clone(),
                 line,
                 column,
@@ -302,19 +327,13 @@ pub fn parse(file: &str, text: &str, context: &Map<String, Value>) -> Result<Vec
             }
             (None, Some(a)) => (toml_to_json(a.get_ref()), a.span().start),
             (Some(_), Some(a)) => {
-                return Err(error_at(
-                    file,
-                    &lines,
-                    a.span().start,
+                return Err(mistake(a.span().start,
                     "this case has both `command` and `action`",
                     "keep one: `command = \"…\"` is short for `action = { type = \"terminal\", command = \"…\" }`",
                 ))
             }
             (None, None) => {
-                return Err(error_at(
-                    file,
-                    &lines,
-                    at,
+                return Err(mistake(at,
                     "this case has no request",
                     "add `command = \"…\"` (a terminal action) or `action = { type = \"…\", … }`",
                 ))
@@ -334,17 +353,14 @@ pub fn parse(file: &str, text: &str, context: &Map<String, Value>) -> Result<Vec
         )?;
         let (line, column) = lines.at(at);
         cases.push(Case {
+            span: case.expect.span(),
             name,
             line,
             column,
             request_json,
             request,
-            expect: policy_of(file, &lines, &case.expect)?,
-            reason: case
-                .reason
-                .as_ref()
-                .map(|r| reason_of(file, &lines, r))
-                .transpose()?,
+            expect: policy_of(&case.expect)?,
+            reason: case.reason.as_ref().map(reason_of).transpose()?,
             rule: case.rule.as_ref().map(|r| r.get_ref().clone()),
         });
     }

@@ -6,7 +6,7 @@ Schema 2020-12) with Python's jsonschema; run by tests/schemas.rs.
 REPO: the repository (schemas/, examples/, tests/corpus/). SCRATCH: the
 outputs tests/schemas.rs wrote there: decide.jsonl (permc decide's
 answers to examples/requests.jsonl), check.json, diff.json, permc.toml
-(permc seed's) and readme-permc.toml (the README's). Prints each
+(permc seed's) and docs-permc.toml (docs/config.md's). Prints each
 failure and exits 1 when there is one; prints how many documents were
 valid otherwise.
 """
@@ -68,7 +68,7 @@ for path in sorted(glob.glob(os.path.join(repo, "tests", "corpus", "*.toml"))):
 
 check("check", json.load(open(os.path.join(scratch, "check.json"))), "permc check --format json")
 check("diff", json.load(open(os.path.join(scratch, "diff.json"))), "permc diff --format json")
-for toml_file in ["permc.toml", "readme-permc.toml"]:
+for toml_file in ["permc.toml", "docs-permc.toml"]:
     check("permc-toml", tomllib.load(open(os.path.join(scratch, toml_file), "rb")), toml_file)
 
 # The examples of the schemas' own descriptions are patterns they accept.

@@ -2,7 +2,7 @@
 //! Reports, in autonomy.json, a specific `auto_approve` for an agent that
 //! also has a wildcard `"*": "auto_approve"`, and points at the wildcard.
 //!
-//! Such a rule resolves as the wildcard (SPEC §2.2, ADR 0189 §2): the
+//! Such a rule resolves as the wildcard (SPEC §2.2): the
 //! action runs in automatic mode, with origin `wildcard`, exactly as if
 //! the specific rule were not there.
 //!
@@ -74,7 +74,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                     r.agent
                 ),
             )
-            .with_help("remove it: it changes no decision (ADR 0189 §2)")
+            .with_help("remove it: it changes no decision (SPEC §2.2)")
             .with_related(
                 cx.name,
                 Span {

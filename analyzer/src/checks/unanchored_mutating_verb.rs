@@ -12,8 +12,13 @@
 //! | `git config` | `git config KEY VALUE`, `--unset` | `git config --get` |
 //! | `git tag` | `git tag -d`, `git tag NAME` | `git tag --list` (not in SPEC §8) |
 //! | `git stash` | `git stash drop`, `git stash clear` | `git stash list`, `git stash show` (not in SPEC §8) |
-//! | bare `git` | every mutating form above | `git status`, `git diff`, `git log`, `git show`… |
+//! | bare `git` | the mutating forms of every `git` row above | what SPEC §8 seeds for git: `git status`, `git diff`, `git log`, `git show`, `git branch -a`… |
 //! | `find` | `find … -delete`, `-fprint`, `-fls` | `find` itself (`-exec` runs a command that must be allowed on its own) |
+//!
+//! The rows are the catalogue's mutating continuations (SPEC §6.5), the
+//! ones the decision reads: the words a message names and the anchored
+//! forms it suggests are fields of those rows, so a new row is reported
+//! with nothing to add here.
 //!
 //! "Stops at" means the entry matches the verb itself: it is the verb, or
 //! a prefix of it, or a wildcard matching it (`Terminal(git bra*)`). A
@@ -42,9 +47,12 @@
 
 use super::{entries, tokens_match_verb, Check};
 use crate::FileContext;
+use permc_core::facts::continuations::{Continuations, Shape, CONTINUATIONS};
+use permc_core::seed::DEFAULT_ALLOW;
 use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 use permc_grammar::pattern::PatToken;
 use permc_grammar::rules::List;
+use std::sync::OnceLock;
 
 /// `unanchored-mutating-verb`.
 pub const CHECK: Check = Check {
@@ -55,67 +63,135 @@ pub const CHECK: Check = Check {
     run,
 };
 
-/// A verb of SPEC §11's list: its words, what its mutating continuations
-/// are, and the anchored forms to use.
+/// A verb of SPEC §11's list: a row of the catalogue's continuations
+/// (SPEC §6.5), or a program some of whose subcommands have one (bare
+/// `git`). Derived from [`CONTINUATIONS`], never listed here.
 pub(crate) struct Verb {
     pub(crate) words: &'static [&'static str],
-    mutating: &'static str,
-    pub(crate) anchored: &'static [&'static str],
-    note: &'static str,
+    row: Option<&'static Continuations>,
 }
 
-/// The verbs of SPEC §11, the one-word ones after the two-word ones of
-/// the same tool so that `Terminal(git)` is reported as bare `git`.
-pub(crate) const VERBS: &[Verb] = &[
-    Verb {
-        words: &["git", "branch"],
-        mutating: "`git branch -D`, `-m`, `-f` and `git branch NAME`",
-        anchored: &["git branch -a", "git branch -r", "git branch -v", "git branch --list", "git branch --show-current"],
-        note: "",
-    },
-    Verb {
-        words: &["git", "remote"],
-        mutating: "`git remote add`, `remove` and `set-url`",
-        anchored: &["git remote -v", "git remote show"],
-        note: "",
-    },
-    Verb {
-        words: &["git", "worktree"],
-        mutating: "`git worktree add` and `git worktree remove`",
-        anchored: &["git worktree list"],
-        note: "",
-    },
-    Verb {
-        words: &["git", "config"],
-        mutating: "`git config KEY VALUE` and `--unset`",
-        anchored: &["git config --get"],
-        note: "",
-    },
-    Verb {
-        words: &["git", "tag"],
-        mutating: "`git tag -d` and `git tag NAME`",
-        anchored: &["git tag --list"],
-        note: " (SPEC §8 seeds no form of git tag)",
-    },
-    Verb {
-        words: &["git", "stash"],
-        mutating: "`git stash drop` and `git stash clear`",
-        anchored: &["git stash list", "git stash show"],
-        note: " (SPEC §8 seeds no form of git stash)",
-    },
-    Verb {
-        words: &["git"],
-        mutating: "the mutating forms of git's subcommands (`git branch -D`, `git remote add`, `git stash drop`…)",
-        anchored: &["git status", "git diff", "git log", "git show", "git branch --list", "git remote -v"],
-        note: "",
-    },
-    Verb {
-        words: &["find"],
-        mutating: "`find … -delete`, `-fprint` and `-fls`",
-        anchored: &[],
-        note: "",
-    },
-];
+/// The verbs: every row of [`CONTINUATIONS`], then each program whose
+/// subcommands have rows, after them so that `Terminal(git)` is reported
+/// as bare `git`.
+pub(crate) fn verbs() -> &'static [Verb] {
+    static VERBS: OnceLock<Vec<Verb>> = OnceLock::new();
+    VERBS.get_or_init(|| {
+        let mut v: Vec<Verb> = CONTINUATIONS
+            .iter()
+            .map(|r| Verb {
+                words: r.command,
+                row: Some(r),
+            })
+            .collect();
+        for r in CONTINUATIONS.iter().filter(|r| r.command.len() > 1) {
+            let words = &r.command[..1];
+            if !v.iter().any(|x| x.words == words) {
+                v.push(Verb { words, row: None });
+            }
+        }
+        v
+    })
+}
+
+impl Verb {
+    /// The rows of a program's subcommands (bare `git`), or the verb's own.
+    fn rows(&self) -> impl Iterator<Item = &'static Continuations> + '_ {
+        CONTINUATIONS
+            .iter()
+            .filter(|r| r.command.starts_with(self.words))
+    }
+
+    /// What keeps asking, for the message: the row's `shown` words, a
+    /// name operand or a key and value where the row's shape makes them
+    /// mutate; for a program, the subcommands with rows.
+    fn mutating(&self) -> String {
+        let name = self.words.join(" ");
+        let Some(row) = self.row else {
+            let subs: Vec<String> = self
+                .rows()
+                .map(|r| format!("`{}`", r.command.join(" ")))
+                .collect();
+            return format!("the mutating forms of {}", and_list(&subs));
+        };
+        // (text, a placeholder such as NAME: always written whole)
+        let mut items: Vec<(String, bool)> = Vec::new();
+        if let Shape::Config = row.shape {
+            items.push(("KEY VALUE".into(), true));
+        }
+        let gap = if let Shape::Expression = row.shape {
+            "… "
+        } else {
+            ""
+        };
+        items.extend(row.shown.iter().map(|w| (w.to_string(), false)));
+        if let Shape::Options {
+            operand_mutates: true,
+            ..
+        } = row.shape
+        {
+            items.push(("NAME".into(), true));
+        }
+        // Two plain forms are both written whole; otherwise the words after
+        // the first are written alone (`git branch -D`, `-m`).
+        let whole = items.len() == 2 && !items.iter().any(|(_, p)| *p);
+        let shown: Vec<String> = items
+            .iter()
+            .enumerate()
+            .map(
+                |(i, (w, placeholder))| match (i == 0 || whole, *placeholder) {
+                    (_, true) => format!("`{name} {w}`"),
+                    (true, false) => format!("`{name} {gap}{w}`"),
+                    (false, false) => format!("`{w}`"),
+                },
+            )
+            .collect();
+        and_list(&shown)
+    }
+
+    /// The anchored forms to suggest: the row's (SPEC §8); for a program,
+    /// the entries SPEC §8 seeds for it that this check does not report.
+    pub(crate) fn anchored(&self) -> Vec<String> {
+        let name = self.words.join(" ");
+        match self.row {
+            Some(row) => row.anchored.iter().map(|w| format!("{name} {w}")).collect(),
+            None => DEFAULT_ALLOW
+                .iter()
+                .filter_map(|e| e.strip_prefix("Terminal(")?.strip_suffix(')'))
+                .filter(|e| e.split(' ').next() == Some(self.words[0]))
+                .filter(|e| {
+                    let words: Vec<&str> = e.split(' ').collect();
+                    !verbs()
+                        .iter()
+                        .any(|v| words.len() <= v.words.len() && v.words.starts_with(&words))
+                })
+                .map(str::to_string)
+                .collect(),
+        }
+    }
+
+    /// Said after the anchored forms when SPEC §8 seeds none of them.
+    fn note(&self) -> String {
+        let seeded = self
+            .anchored()
+            .iter()
+            .any(|f| DEFAULT_ALLOW.contains(&format!("Terminal({f})").as_str()));
+        if seeded || self.anchored().is_empty() {
+            String::new()
+        } else {
+            format!(" (SPEC §8 seeds no form of {})", self.words.join(" "))
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn and_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
 
 /// Does the entry (tokens `a`) match the verb's words themselves?
 fn stops_at(a: &[PatToken], verb: &Verb) -> bool {
@@ -130,7 +206,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         let Some(a) = e.pattern.tokens() else {
             continue;
         };
-        let matching = || VERBS.iter().filter(|v| stops_at(a, v));
+        let matching = || verbs().iter().filter(|v| stops_at(a, v));
         let Some(verb) = matching()
             .find(|v| v.words.len() == a.len())
             .or_else(|| matching().next())
@@ -138,20 +214,20 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
             continue;
         };
         let name = verb.words.join(" ");
-        let help = if verb.anchored.is_empty() {
+        let anchored = verb.anchored();
+        let help = if anchored.is_empty() {
             format!(
                 "to allow one on purpose, name it in an entry of its own; `-exec` runs a command that must be allowed on its own (`{}` covers `{name}` with reading primaries)",
                 e.pattern.text
             )
         } else {
-            let forms: Vec<String> = verb
-                .anchored
+            let forms: Vec<String> = anchored
                 .iter()
                 .map(|f| format!("`Terminal({f})`"))
                 .collect();
             format!(
                 "to let an agent read, the anchored forms say so{}: {}; to allow a mutating form on purpose, name it in an entry of its own",
-                verb.note,
+                verb.note(),
                 forms.join(", ")
             )
         };
@@ -163,7 +239,8 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                 e.span,
                 format!(
                     "`{}` in allow stops at `{name}`: {} keep asking (mutating continuations, SPEC §3.2)",
-                    e.pattern.text, verb.mutating
+                    e.pattern.text,
+                    verb.mutating()
                 ),
             )
             .with_help(help),
@@ -173,27 +250,46 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
 
 #[cfg(test)]
 mod tests {
-    use super::VERBS;
+    use super::verbs;
     use permc_core::facts::continuations::CONTINUATIONS;
 
-    /// Every command of the catalogue's continuations (SPEC §6.5, what the
-    /// decision reads) has its row here, and no row names another: a new
-    /// continuation cannot go unreported by this check.
+    /// The words a row shows and suggests are its own: shown words mutate,
+    /// anchored words read, so a message never names a form the decision
+    /// reads otherwise.
     #[test]
-    fn the_verbs_are_the_catalogues_continuations() {
-        for row in CONTINUATIONS {
+    fn shown_and_anchored_words_are_the_rows_own() {
+        for r in CONTINUATIONS {
             assert!(
-                VERBS.iter().any(|v| v.words == row.command),
-                "{:?} has continuations but no row here",
-                row.command
+                !r.shown.is_empty(),
+                "{:?} shows no mutating word",
+                r.command
             );
+            for w in r.shown {
+                assert!(
+                    r.mutating.contains(w),
+                    "{:?}: `{w}` is not mutating",
+                    r.command
+                );
+            }
+            for w in r.anchored {
+                assert!(
+                    r.reading.contains(w),
+                    "{:?}: `{w}` does not read",
+                    r.command
+                );
+            }
         }
-        for v in VERBS {
-            assert!(
-                v.words == ["git"] || CONTINUATIONS.iter().any(|r| r.command == v.words),
-                "{:?} is no command of the catalogue's continuations",
-                v.words
-            );
+    }
+
+    /// Every row is a verb, and the one verb that is no row is a program
+    /// whose subcommands have rows.
+    #[test]
+    fn the_verbs_are_the_catalogues_rows() {
+        for r in CONTINUATIONS {
+            assert!(verbs().iter().any(|v| v.words == r.command));
         }
+        let programs: Vec<_> = verbs().iter().filter(|v| v.row.is_none()).collect();
+        assert_eq!(programs.len(), 1);
+        assert_eq!(programs[0].words, ["git"]);
     }
 }

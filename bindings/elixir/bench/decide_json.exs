@@ -1,6 +1,7 @@
 # Permc.decide_json/2 (a request as a JSON line) against Permc.decide/2 (a
 # map), on the shipped examples' rules, one process:
-#   cd bindings/elixir && mix run bench/decide_json.exs
+#   bash bindings/bench.sh --calls      (a release NIF), or
+#   cd bindings/elixir && MIX_ENV=prod mix run bench/decide_json.exs
 repo = Path.expand("../../..", __DIR__)
 {:ok, p} = Permc.load(Path.join(repo, "examples/permissions.json"), Path.join(repo, "examples/autonomy.json"))
 root = "/home/ana/projetos/loja-1a2b3c4d"

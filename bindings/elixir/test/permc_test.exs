@@ -584,9 +584,9 @@ defmodule PermcTest do
     assert {:error, %{code: :unknown_field}} = Permc.always(p, Map.put(@base, "x", 1))
   end
 
-  test "the README's Use from Elixir snippet runs" do
-    readme = File.read!(Path.join(@repo, "README.md"))
-    [_, section] = String.split(readme, "## Use from Elixir", parts: 2)
+  test "the Elixir snippet of docs/bindings.md runs" do
+    page = File.read!(Path.join(@repo, "docs/bindings.md"))
+    [_, section] = String.split(page, "## Elixir\n", parts: 2)
     [_, code | _] = String.split(section, ~r/^```elixir\n|^```$/m)
     File.cd!(@repo, fn -> Code.eval_string(code) end)
   end

@@ -130,13 +130,13 @@ impl NativePolicy {
     /// A policy, its memory reported to V8 (`napi_adjust_external_memory`)
     /// as an estimate from the files it was read from: a compiled policy
     /// holds about 2× its artifact's bytes, about 20× its rule files'
-    /// (README's resident-memory figures at 100k rules). V8 sees only a
+    /// (docs/performance.md's resident-memory figures at 100k rules). V8 sees only a
     /// small wrapper object otherwise, and a process that reloads its
     /// policy (each activation) would keep the replaced ones, tens of MB
     /// each at 100k rules, until an unrelated collection. Taken back when
     /// V8 finalizes the object. (It does not make loading faster: a slow
     /// load of the 100k-rule artifact is system time in page faults of
-    /// fresh memory, as many faults as a fast one, README "Performance".)
+    /// fresh memory, as many faults as a fast one, docs/performance.md.)
     fn new(env: &mut Env, policy: Policy, files: &[&str], factor: u64) -> NativePolicy {
         let bytes: u64 = files
             .iter()

@@ -1,7 +1,7 @@
 // The addon in Node: every request of examples/ and tests/corpus/ answered
 // as `permc decide` answers it (byte for byte), errors thrown with `code`
 // and `diagnostics`, hostile values refused, 10,000 decisions without
-// memory growth, the README snippet. Run by bindings/test.sh (which sets
+// memory growth, the snippet of docs/bindings.md. Run by bindings/test.sh (which sets
 // PERMC_CORPUS and PERMC): node --test --expose-gc test/
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -335,9 +335,9 @@ test("explain, tokens and always give what the CLI prints", () => {
   assert.deepEqual(p.always(noAgent), JSON.parse(viaCli));
 });
 
-test("the README's Use from Node/TypeScript snippet runs", () => {
-  const readme = fs.readFileSync(path.join(repo, "README.md"), "utf8");
-  const section = readme.split("## Use from Node/TypeScript")[1];
+test("the Node/TypeScript snippet of docs/bindings.md runs", () => {
+  const page = fs.readFileSync(path.join(repo, "docs", "bindings.md"), "utf8");
+  const section = page.split("## Node/TypeScript\n")[1];
   const code = section.split("```js\n")[1].split("```")[0];
   const cwd = process.cwd();
   process.chdir(repo);

@@ -6,7 +6,7 @@
 use super::code_options::{CODE_OPTIONS, SCRIPTS};
 use super::continuations::{Shape, CONTINUATIONS};
 use super::protected::RULE_FILES;
-use super::wrappers::{RunsAs, FOREIGN_SHELLS, RUNNERS, SHELLS, UNREADABLE, WRAPPERS};
+use super::wrappers::{RunsAs, CODE_FORMS, FOREIGN_SHELLS, RUNNERS, SHELLS, UNREADABLE, WRAPPERS};
 use std::fmt::Write;
 
 fn code(items: &[&str]) -> String {
@@ -40,6 +40,7 @@ pub fn markdown() -> String {
     runners(&mut o);
     unreadable(&mut o);
     code_options(&mut o);
+    code_forms(&mut o);
     external(&mut o);
     continuations(&mut o);
     variables(&mut o);
@@ -134,7 +135,7 @@ fn unreadable(o: &mut String) {
          | program | why |\n|---|---|\n",
     );
     for (v, why) in UNREADABLE {
-        let _ = writeln!(o, "| `{v}` | {} |", cell(why));
+        let _ = writeln!(o, "| `{v}` | {} |", cell(&why.why(v)));
     }
     o.push('\n');
 }
@@ -148,6 +149,20 @@ fn code_options(o: &mut String) {
     );
     for r in CODE_OPTIONS {
         let _ = writeln!(o, "| {} | `{}` |", code(r.programs), cell(&r.spelled()));
+    }
+    o.push('\n');
+}
+
+fn code_forms(o: &mut String) {
+    o.push_str(
+        "## Builtins and programs that run text (SPEC §4.3, §6.2)\n\n\
+         A line with one of these forms is unparsed: the text it runs (a file, a \
+         callback, an alias, a name bash evaluates, a shell option that changes \
+         how later words are read) is not read.\n\n\
+         | verbs | a line it catches |\n|---|---|\n",
+    );
+    for r in CODE_FORMS {
+        let _ = writeln!(o, "| {} | `{}` |", code(r.verbs), cell(r.example));
     }
     o.push('\n');
 }

@@ -37,6 +37,18 @@ pub(crate) struct CodeOption {
 
 impl CodeOption {
     /// The option as the documentation shows it.
+    /// One word that spells the option with a value (for tests that
+    /// attack every row).
+    #[cfg(test)]
+    pub(crate) fn example(&self) -> String {
+        match self.spell {
+            Spell::Short(c) => format!("-{c}x"),
+            Spell::Long(n) | Spell::GnuLong(n) => format!("{n}=x"),
+            Spell::Word(w) => format!("{w} x"),
+            Spell::Prefix(p) => format!("{p}x"),
+        }
+    }
+
     pub(crate) fn spelled(&self) -> String {
         match self.spell {
             Spell::Short(c) => format!("-{c}"),
@@ -142,8 +154,7 @@ pub(crate) fn may_run_code(verb: &str) -> bool {
 
 /// Is `verb` a program with a code-running option or script (exactly)?
 pub(crate) fn is_code_program(verb: &str) -> bool {
-    may_run_code(verb)
-        && (SCRIPTS.contains(&verb) || CODE_OPTIONS.iter().any(|r| r.programs.contains(&verb)))
+    may_run_code(verb) && (SCRIPTS.contains(&verb) || program_rows(verb) != 0)
 }
 
 /// Does `word` spell the option?
@@ -169,6 +180,91 @@ fn spells(word: &str, spell: Spell) -> bool {
     }
 }
 
+/// The distinct programs of [`CODE_OPTIONS`], sorted, each with the mask
+/// of its rows (bit `i`: row `i`): built from the rows at compile time, so
+/// a program's rows are found by a binary search, not a scan of every
+/// row's programs.
+const PROGRAM_ROWS: [(&str, u64); program_count()] = {
+    let mut t: [(&str, u64); program_count()] = [("", 0); program_count()];
+    let mut n = 0;
+    let mut i = 0;
+    while i < CODE_OPTIONS.len() {
+        let mut j = 0;
+        while j < CODE_OPTIONS[i].programs.len() {
+            let p = CODE_OPTIONS[i].programs[j];
+            let mut k = 0;
+            while k < n && !super::const_eq(t[k].0, p) {
+                k += 1;
+            }
+            if k == n {
+                // Inserted in order.
+                let mut at = n;
+                while at > 0 && str_less(p, t[at - 1].0) {
+                    t[at] = t[at - 1];
+                    at -= 1;
+                }
+                t[at] = (p, 0);
+                n += 1;
+                k = at;
+            }
+            t[k].1 |= 1 << i;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// How many distinct programs [`CODE_OPTIONS`] names.
+const fn program_count() -> usize {
+    assert!(CODE_OPTIONS.len() <= 64, "a row mask is a u64");
+    let mut n = 0;
+    let mut i = 0;
+    while i < CODE_OPTIONS.len() {
+        let mut j = 0;
+        while j < CODE_OPTIONS[i].programs.len() {
+            let p = CODE_OPTIONS[i].programs[j];
+            // Counted where it first appears.
+            let mut seen = false;
+            let mut a = 0;
+            while a <= i {
+                let mut b = 0;
+                while b < CODE_OPTIONS[a].programs.len() && (a < i || b < j) {
+                    seen |= super::const_eq(CODE_OPTIONS[a].programs[b], p);
+                    b += 1;
+                }
+                a += 1;
+            }
+            if !seen {
+                n += 1;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// `a < b`, byte-wise, in a `const` context.
+const fn str_less(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut i = 0;
+    while i < a.len() && i < b.len() {
+        if a[i] != b[i] {
+            return a[i] < b[i];
+        }
+        i += 1;
+    }
+    a.len() < b.len()
+}
+
+/// The mask of `verb`'s rows in [`CODE_OPTIONS`].
+fn program_rows(verb: &str) -> u64 {
+    PROGRAM_ROWS
+        .binary_search_by(|(p, _)| p.as_bytes().cmp(verb.as_bytes()))
+        .map_or(0, |k| PROGRAM_ROWS[k].1)
+}
+
 /// The reason `verb args` runs code permc does not read (SPEC §4.3), if
 /// it does: a code-running option, a script that runs or writes, a make
 /// variable naming a program, commands on standard input.
@@ -181,7 +277,11 @@ pub(crate) fn code_option(verb: &str, args: &[String]) -> Option<String> {
     if !args.iter().any(|a| a.starts_with('-')) {
         return script(verb, args);
     }
-    for r in CODE_OPTIONS.iter().filter(|r| r.programs.contains(&verb)) {
+    // The program's rows, bit by bit (most programs have one to four).
+    let mut rows = program_rows(verb);
+    while rows != 0 {
+        let r = &CODE_OPTIONS[rows.trailing_zeros() as usize];
+        rows &= rows - 1;
         // Options stop at `--` (a file named `-f` after it is a file).
         if let Some(a) = args
             .iter()
@@ -195,6 +295,12 @@ pub(crate) fn code_option(verb: &str, args: &[String]) -> Option<String> {
         }
     }
     script(verb, args)
+}
+
+/// The editors that read their commands from standard input whatever
+/// their operands (`ed`, `ex`): a line running one is unparsed.
+pub(crate) fn reads_stdin(verb: &str) -> bool {
+    matches!(verb, "ed" | "red" | "ex")
 }
 
 /// The script readers of [`SCRIPTS`].
@@ -237,7 +343,7 @@ fn script(verb: &str, args: &[String]) -> Option<String> {
         }
         // ed and ex read their commands (`!` runs a shell command) from
         // standard input, whatever their operands.
-        "ed" | "red" | "ex" => why("reads commands from standard input (`!` runs a shell command)"),
+        _ if reads_stdin(verb) => why("reads commands from standard input (`!` runs a shell command)"),
         "sqlite3" | "sqlite" => sqlite(args).then(|| {
             format!("`{verb}` runs dot-commands (`.shell`, `.system`) or reads them from standard input, which permc does not read")
         }),
@@ -647,4 +753,28 @@ pub(crate) fn unknown_where_code_may_be(words: &[String], known: &[Known]) -> bo
                             || (SCRIPTS.contains(&verb.as_str()) && Some(i) == first_operand)))
             }
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn program_rows_are_every_row_of_the_program() {
+        for (i, r) in CODE_OPTIONS.iter().enumerate() {
+            for p in r.programs {
+                assert!(program_rows(p) >> i & 1 == 1, "{p} row {i}");
+            }
+        }
+        for (k, (p, mask)) in PROGRAM_ROWS.iter().enumerate() {
+            let rows = CODE_OPTIONS
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.programs.contains(p));
+            assert_eq!(*mask, rows.fold(0, |m, (i, _)| m | 1 << i), "{p}");
+            assert!(k == 0 || PROGRAM_ROWS[k - 1].0 < *p, "sorted");
+        }
+        assert_eq!(program_rows("pnpm") & program_rows("cargo"), 0);
+        assert_eq!(program_rows("ls"), 0);
+    }
 }

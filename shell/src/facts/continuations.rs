@@ -52,6 +52,12 @@ pub struct Continuations {
     pub valued: &'static [&'static str],
     /// How the words after the command are read.
     pub shape: Shape,
+    /// The mutating words a message names first (a few of `mutating`; the
+    /// analyzer's `unanchored-mutating-verb`).
+    pub shown: &'static [&'static str],
+    /// Reading words to allow instead of the bare command (SPEC §8's
+    /// anchored forms, each among `reading`; the analyzer suggests them).
+    pub anchored: &'static [&'static str],
 }
 
 const BRANCH_LIST: &[&str] = &[
@@ -139,6 +145,8 @@ pub const CONTINUATIONS: &[Continuations] = &[
             list_mode: BRANCH_LIST,
             operand_mutates: true,
         },
+        shown: &["-D", "-m", "-f"],
+        anchored: &["-a", "-r", "-v", "--list", "--show-current"],
     },
     Continuations {
         command: &["git", "tag"],
@@ -205,6 +213,8 @@ pub const CONTINUATIONS: &[Continuations] = &[
             ],
             operand_mutates: true,
         },
+        shown: &["-d"],
+        anchored: &["--list"],
     },
     Continuations {
         command: &["git", "remote"],
@@ -224,6 +234,8 @@ pub const CONTINUATIONS: &[Continuations] = &[
         shape: Shape::Subcommand {
             all_but_reading: false,
         },
+        shown: &["add", "remove", "set-url"],
+        anchored: &["-v", "show"],
     },
     Continuations {
         command: &["git", "worktree"],
@@ -233,6 +245,8 @@ pub const CONTINUATIONS: &[Continuations] = &[
         shape: Shape::Subcommand {
             all_but_reading: false,
         },
+        shown: &["add", "remove"],
+        anchored: &["list"],
     },
     Continuations {
         command: &["git", "stash"],
@@ -244,6 +258,8 @@ pub const CONTINUATIONS: &[Continuations] = &[
         shape: Shape::Subcommand {
             all_but_reading: true,
         },
+        shown: &["drop", "clear"],
+        anchored: &["list", "show"],
     },
     Continuations {
         command: &["git", "config"],
@@ -298,6 +314,8 @@ pub const CONTINUATIONS: &[Continuations] = &[
         ],
         valued: &["--file", "-f", "--blob", "--type", "--default"],
         shape: Shape::Config,
+        shown: &["--unset"],
+        anchored: &["--get"],
     },
     Continuations {
         command: &["find"],
@@ -305,6 +323,8 @@ pub const CONTINUATIONS: &[Continuations] = &[
         reading: FIND_PRIMARIES,
         valued: &[],
         shape: Shape::Expression,
+        shown: &["-delete", "-fprint", "-fls"],
+        anchored: &[],
     },
 ];
 
@@ -439,14 +459,28 @@ fn row_of(words: &[String], known: &[Known]) -> Option<(&'static Continuations, 
         .map(|r| (r, i + 1))
 }
 
+/// The first bytes of the rows' commands, and `/` and `.` (a verb given
+/// by its path: `/usr/bin/git`, `./git`), built from [`CONTINUATIONS`].
+const COMMAND_FIRST_BYTES: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'/' as usize] = true;
+    t[b'.' as usize] = true;
+    let mut i = 0;
+    while i < CONTINUATIONS.len() {
+        t[CONTINUATIONS[i].command[0].as_bytes()[0] as usize] = true;
+        i += 1;
+    }
+    t
+};
+
 /// The index of the first mutating continuation in a segment's words
 /// (SPEC §6.5), or `None` when it only reads. An allow entry of `k`
 /// tokens covers the segment only when `k` is past it (§3.2).
 pub fn mutating_from(words: &[String], known: &[Known]) -> Option<usize> {
     let first = words.first()?.as_bytes().first().copied()?;
-    // Cheap gate: the commands of the table start with `g` or `f`, or a
-    // path or an assignment may hide them.
-    if !matches!(first, b'g' | b'f' | b'/' | b'.') && !super::is_assignment(&words[0]) {
+    // Cheap gate: the first bytes of the rows' commands (built from the
+    // rows), or a path or an assignment that may hide one.
+    if !COMMAND_FIRST_BYTES[usize::from(first)] && !super::is_assignment(&words[0]) {
         return None;
     }
     let (row, from) = row_of(words, known)?;

@@ -574,112 +574,89 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
 /// Programs that build the commands they run from their operands or their
 /// input in ways permc does not read (a `:::` argument list, a template, a
 /// shell string per operand): a line running one is unparsed.
-pub(crate) const UNREADABLE: &[(&str, &str)] = &[
+pub(crate) const UNREADABLE: &[(&str, Unreadable)] = &[
     (
         "parallel",
-        "`parallel` builds the commands it runs from its arguments and input, which permc does not read",
+        Unreadable::Builds("builds the commands it runs from its arguments and input"),
     ),
     (
         "hyperfine",
-        "`hyperfine` runs each of its operands as a shell command line, which permc does not read",
+        Unreadable::Builds("runs each of its operands as a shell command line"),
     ),
     (
         "entr",
-        "`entr` runs a command built from its operands and the files it watches, which permc does not read",
+        Unreadable::Builds("runs a command built from its operands and the files it watches"),
     ),
     (
         "sem",
-        "`sem` (GNU parallel) builds the command it runs from its arguments, which permc does not read",
+        Unreadable::Builds("(GNU parallel) builds the command it runs from its arguments"),
     ),
     // Commands run later or in another session, from standard input, a
     // file or a shell string: not read.
     (
         "tmux",
-        "`tmux` runs shell commands in a session of its own (`new-session CMD`, `send-keys`), which permc does not read",
+        Unreadable::Builds(
+            "runs shell commands in a session of its own (`new-session CMD`, `send-keys`)",
+        ),
     ),
     (
         "screen",
-        "`screen` runs commands in a session of its own, which permc does not read",
+        Unreadable::Builds("runs commands in a session of its own"),
     ),
     (
         "at",
-        "`at` runs commands read from standard input or a file later, which permc does not read",
+        Unreadable::Builds("runs commands read from standard input or a file later"),
     ),
     (
         "batch",
-        "`batch` runs commands read from standard input or a file later, which permc does not read",
+        Unreadable::Builds("runs commands read from standard input or a file later"),
     ),
     (
         "crontab",
-        "`crontab` installs commands cron runs later, which permc does not read",
+        Unreadable::Builds("installs commands cron runs later"),
     ),
     // Launchers whose many options permc does not place (user, namespace,
     // sandbox and profiler launchers): what they run is not read.
-    (
-        "runuser",
-        "`runuser` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "setpriv",
-        "`setpriv` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "unshare",
-        "`unshare` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "nsenter",
-        "`nsenter` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "systemd-run",
-        "`systemd-run` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "firejail",
-        "`firejail` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "bwrap",
-        "`bwrap` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "cgexec",
-        "`cgexec` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "chpst",
-        "`chpst` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "numactl",
-        "`numactl` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "valgrind",
-        "`valgrind` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "perf",
-        "`perf` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "gdb",
-        "`gdb` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "ltrace",
-        "`ltrace` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "rr",
-        "`rr` runs a command given in its operands, past options permc does not read",
-    ),
-    (
-        "catchsegv",
-        "`catchsegv` runs a command given in its operands, past options permc does not read",
-    ),
+    ("runuser", Unreadable::Launcher),
+    ("setpriv", Unreadable::Launcher),
+    ("unshare", Unreadable::Launcher),
+    ("nsenter", Unreadable::Launcher),
+    ("systemd-run", Unreadable::Launcher),
+    ("firejail", Unreadable::Launcher),
+    ("bwrap", Unreadable::Launcher),
+    ("cgexec", Unreadable::Launcher),
+    ("chpst", Unreadable::Launcher),
+    ("numactl", Unreadable::Launcher),
+    ("valgrind", Unreadable::Launcher),
+    ("perf", Unreadable::Launcher),
+    ("gdb", Unreadable::Launcher),
+    ("ltrace", Unreadable::Launcher),
+    ("rr", Unreadable::Launcher),
+    ("catchsegv", Unreadable::Launcher),
 ];
+
+/// Why permc does not read past an [`UNREADABLE`] program: one sentence
+/// per kind, the program's name as data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unreadable {
+    /// A launcher whose many options permc does not place (user,
+    /// namespace, sandbox and profiler launchers).
+    Launcher,
+    /// It builds or runs its commands this way (after the program's name).
+    Builds(&'static str),
+}
+
+impl Unreadable {
+    /// The sentence for `program`.
+    pub(crate) fn why(self, program: &str) -> String {
+        match self {
+            Unreadable::Launcher => format!(
+                "`{program}` runs a command given in its operands, past options permc does not read"
+            ),
+            Unreadable::Builds(what) => format!("`{program}` {what}, which permc does not read"),
+        }
+    }
+}
 
 /// The shells of SPEC §4.3.
 pub const SHELLS: &[&str] = &[
@@ -844,11 +821,8 @@ fn wrapper(verb: &str) -> Option<&'static Wrapper> {
     WRAPPERS.iter().find(|w| w.names.contains(&verb))
 }
 
-/// The verbs [`collect_runs`] reads past or into, besides [`WRAPPERS`].
-const SPECIAL_VERBS: &[&str] = &["su", "eval", "trap", "busybox", "find", "fd", "fdfind"];
-
 /// The shapes ([`super::Shapes`]) of every verb [`collect_runs`] treats
-/// specially: a wrapper, a shell, [`SPECIAL_VERBS`], [`UNREADABLE`].
+/// specially: a wrapper, a shell, [`SPECIAL_READERS`], [`UNREADABLE`].
 const SPECIAL_SHAPES: super::Shapes = {
     use super::mark_shape as mark;
     let mut t = [0u32; 512];
@@ -867,8 +841,12 @@ const SPECIAL_SHAPES: super::Shapes = {
         i += 1;
     }
     let mut i = 0;
-    while i < SPECIAL_VERBS.len() {
-        mark(&mut t, SPECIAL_VERBS[i]);
+    while i < SPECIAL_READERS.len() {
+        let mut j = 0;
+        while j < SPECIAL_READERS[i].0.len() {
+            mark(&mut t, SPECIAL_READERS[i].0[j]);
+            j += 1;
+        }
         i += 1;
     }
     let mut i = 0;
@@ -937,7 +915,7 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
         if !may_be_special(verb) {
             // Not a wrapper, a shell, `su`, `eval`, `trap`, `busybox` or
             // `find`: the run starts here. (A verb read specially below
-            // must be in [`SPECIAL_VERBS`], [`SHELLS`] or [`WRAPPERS`].)
+            // has a row: [`SPECIAL_READERS`], [`SHELLS`], [`WRAPPERS`]…)
             break;
         }
         let step = match special_verb(&words, i, verb, seg, depth, facts, &mut via) {
@@ -975,9 +953,87 @@ enum Step {
     Done,
 }
 
-/// The verbs read before any wrapper — `su`, `eval`, `trap`, `busybox`,
-/// the shells, `find`, `fd`, the foreign shells and the unreadable ones —
-/// or `None` for any other verb.
+/// A reader of a verb's own grammar (`su`, `eval`, `trap`, `busybox`,
+/// `find`, `fd`): what its words run, recorded; where the run goes on.
+type SpecialReader =
+    fn(&Words<'_>, usize, usize, usize, &mut LineFacts, &mut Option<&'static str>) -> Step;
+
+/// The verbs with a grammar of their own, read before any wrapper: one row
+/// each, the names it is run by and its reader. [`SPECIAL_SHAPES`] is
+/// built from these rows, the wrappers and the shells.
+const SPECIAL_READERS: &[(&[&str], SpecialReader)] = &[
+    (&["su"], |words, i, seg, depth, facts, via| {
+        via.get_or_insert("su");
+        su(words, i, seg, depth, facts);
+        Step::Here
+    }),
+    (&["eval"], |words, i, seg, depth, facts, _| {
+        let text = words.text;
+        let j = if text.get(i + 1).is_some_and(|w| w == "--") {
+            i + 2
+        } else {
+            i + 1
+        };
+        inner_words(words, j, text.len(), seg, depth, facts, "eval");
+        Step::Here
+    }),
+    (&["trap"], |words, i, seg, depth, facts, _| {
+        trap(words, i, seg, depth, facts);
+        Step::Here
+    }),
+    (&["busybox"], busybox),
+    (&["find"], |words, i, seg, depth, facts, _| {
+        find_exec(words, i, seg, depth, facts);
+        Step::Here
+    }),
+    (&["fd", "fdfind"], |words, i, seg, depth, facts, _| {
+        fd_exec(words, i, seg, depth, facts);
+        Step::Here
+    }),
+];
+
+/// `busybox APPLET ARGS…` runs `APPLET ARGS…`; `busybox sh` is a shell.
+/// BusyBox's own options (its manual: `--list`, `--list-full`,
+/// `--install`, `--show`, `--help`) run no applet; any other `-…` word is
+/// not one permc can place, nor an applet the shell expands.
+fn busybox(
+    words: &Words<'_>,
+    i: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+    _: &mut Option<&'static str>,
+) -> Step {
+    let text = words.text;
+    match text.get(i + 1) {
+        Some(w) if words.known(i + 1).is_unknown() => {
+            // `busybox $X`: the applet may be `sh`, and its words `-c …`.
+            facts.unparsed_because(format!(
+                "`busybox {}`: the applet is expanded by the shell, so permc cannot know what runs",
+                short(w)
+            ));
+        }
+        _ if is_busybox_shell(text.get(i + 1)) => {
+            // The shell itself is the run (a script operand is matched
+            // like any other command, SPEC §4.3's stated limit).
+            shell_words(words, i + 1, seg, depth, facts);
+        }
+        Some(w) if w.starts_with('-') && !BUSYBOX_OPTIONS.contains(&w.as_str()) => {
+            facts.unparsed_because(format!(
+                "`{}` is not an option of `busybox` that permc can place: it cannot know what runs",
+                short(w)
+            ));
+        }
+        Some(w) if w.starts_with('-') => {}
+        Some(_) => return Step::Next(i + 1),
+        None => {}
+    }
+    Step::Here
+}
+
+/// The verbs read before any wrapper — [`SPECIAL_READERS`]' rows, the
+/// shells, the foreign shells and the unreadable launchers — or `None` for
+/// any other verb.
 fn special_verb(
     words: &Words<'_>,
     i: usize,
@@ -987,60 +1043,22 @@ fn special_verb(
     facts: &mut LineFacts,
     via: &mut Option<&'static str>,
 ) -> Option<Step> {
-    let text = words.text;
-    match verb {
-        "su" => {
-            via.get_or_insert("su");
-            su(words, i, seg, depth, facts);
-        }
-        "eval" => {
-            let j = if text.get(i + 1).is_some_and(|w| w == "--") {
-                i + 2
-            } else {
-                i + 1
-            };
-            inner_words(words, j, text.len(), seg, depth, facts, "eval");
-        }
-        "trap" => trap(words, i, seg, depth, facts),
-        "busybox" if text.get(i + 1).is_some() && words.known(i + 1).is_unknown() => {
-            // `busybox $X`: the applet may be `sh`, and its words `-c …`.
-            facts.unparsed_because(format!(
-                "`busybox {}`: the applet is expanded by the shell, so permc cannot know what runs",
-                short(&text[i + 1])
-            ));
-        }
-        _ if SHELLS.contains(&verb) || (verb == "busybox" && is_busybox_shell(text.get(i + 1))) => {
-            let at = if verb == "busybox" { i + 1 } else { i };
-            shell_words(words, at, seg, depth, facts);
-            // The shell itself is the run (a script operand is matched
-            // like any other command, SPEC §4.3's stated limit).
-        }
-        "busybox" => {
-            // `busybox APPLET ARGS…` runs `APPLET ARGS…`. BusyBox's own
-            // options (its manual: `--list`, `--list-full`, `--install`,
-            // `--show`, `--help`) run no applet; any other `-…` word is
-            // not one permc can place.
-            match text.get(i + 1) {
-                Some(w) if w.starts_with('-') => {
-                    if !BUSYBOX_OPTIONS.contains(&w.as_str()) {
-                        facts.unparsed_because(format!(
-                            "`{}` is not an option of `busybox` that permc can place: it cannot know what runs",
-                            short(w)
-                        ));
-                    }
-                }
-                Some(_) => return Some(Step::Next(i + 1)),
-                None => {}
-            }
-        }
-        "find" => find_exec(words, i, seg, depth, facts),
-        "fd" | "fdfind" => fd_exec(words, i, seg, depth, facts),
-        _ if FOREIGN_SHELLS.contains(&verb) => foreign_shell(words, i, facts),
-        _ => {
-            let (_, why) = UNREADABLE.iter().find(|(v, _)| *v == verb)?;
-            facts.unparsed_because((*why).to_string());
-            behind_unplaced(words, i, seg, depth, facts);
-        }
+    if let Some((_, read)) = SPECIAL_READERS
+        .iter()
+        .find(|(names, _)| names.iter().any(|n| super::quick_eq(n, verb)))
+    {
+        return Some(read(words, i, seg, depth, facts, via));
+    }
+    if SHELLS.contains(&verb) {
+        // The shell itself is the run (a script operand is matched like
+        // any other command, SPEC §4.3's stated limit).
+        shell_words(words, i, seg, depth, facts);
+    } else if FOREIGN_SHELLS.contains(&verb) {
+        foreign_shell(words, i, facts);
+    } else {
+        let (v, why) = UNREADABLE.iter().find(|(v, _)| *v == verb)?;
+        facts.unparsed_because(why.why(v));
+        behind_unplaced(words, i, seg, depth, facts);
     }
     Some(Step::Here)
 }
@@ -1330,7 +1348,7 @@ const RUNNER_SHAPES: super::Shapes = {
 /// costs more than these two loads.
 #[inline]
 fn same(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+    super::quick_eq(a, b)
 }
 
 /// At most this many readings of where a runner's command starts (each
@@ -1446,7 +1464,7 @@ fn runner_subcommand(
         // it when it may be an option's value (`pnpm --filter web exec`).
         let mut may_be_value = false;
         loop {
-            let Some(w) = text.get(k) else { return None };
+            let w = text.get(k)?;
             if words.known(k).is_unknown() {
                 facts.unparsed_because(format!(
                     "`{}` is expanded by the shell where `{tool}` reads its subcommand: it may be one that runs a command, so permc cannot know what runs",
@@ -2344,6 +2362,10 @@ fn push_run<'w>(
         canonical: false,
     });
     let guessed = facts.guessing;
+    // Most runs have none: no loop to set up and drop.
+    if canonical.is_empty() {
+        return verb;
+    }
     for c in canonical {
         facts.runs.push(RunData {
             words: Some(c),
@@ -2453,16 +2475,22 @@ fn verb_facts(
     }
 }
 
-/// Every verb [`code_running`] (and [`assigned_names`], which it asks)
-/// reads: any other verb runs no text of its own. A unit test reads both
-/// functions' match arms and holds each verb named there to this list.
-const CODE_RUNNING_VERBS: &[&str] = &[
-    "source",
-    ".",
-    "let",
-    "printf",
-    "test",
-    "[",
+/// A form of a builtin or a program that runs text permc does not read
+/// (SPEC §4.3): the verbs it applies to and what it reads of their words.
+/// A run's verb is asked of its rows in order; the first that answers is
+/// the reason its line is unparsed.
+pub(crate) struct CodeForm {
+    /// The verbs of the row.
+    pub(crate) verbs: &'static [&'static str],
+    /// A line the row catches (docs/commands.md shows it; a test runs it).
+    pub(crate) example: &'static str,
+    /// The reason, when the words (after the verb) make the verb run text.
+    pub(crate) reads: fn(&str, &[String]) -> Option<String>,
+}
+
+/// The verbs of [`NAME_OPERANDS`]: the builtins that assign the names in
+/// their operands.
+const ASSIGNING: &[&str] = &[
     "declare",
     "typeset",
     "local",
@@ -2474,123 +2502,201 @@ const CODE_RUNNING_VERBS: &[&str] = &[
     "getopts",
     "wait",
     "unset",
-    "compgen",
-    "jobs",
-    "sg",
-    "newgrp",
-    "alias",
-    "hash",
-    "enable",
-    "tar",
-    "gtar",
-    "bsdtar",
-    "rsync",
-    "ssh",
-    "scp",
-    "sftp",
-    "git",
-    "shopt",
-    "set",
 ];
 
-/// The shapes of [`CODE_RUNNING_VERBS`].
-const CODE_RUNNING_SHAPES: super::Shapes = {
+/// Every form of [`CodeForm`], one row each.
+pub(crate) const CODE_FORMS: &[CodeForm] = &[
+    CodeForm {
+        verbs: &["source", "."],
+        example: "source ./env.sh",
+        reads: |v, _| Some(format!("`{v}` runs a file's text as commands")),
+    },
+    CodeForm {
+        verbs: &["let"],
+        example: "let x=1",
+        reads: |_, _| {
+            Some("`let` evaluates its words as arithmetic, which can run commands".into())
+        },
+    },
+    CodeForm {
+        verbs: &["printf"],
+        example: "printf -v x %s y",
+        reads: |_, a| {
+            a.first()
+                .is_some_and(|a| a.starts_with("-v") || may_expand(a))
+                .then(|| "`printf -v` assigns to a name that may hold code".into())
+        },
+    },
+    CodeForm {
+        verbs: &["test", "["],
+        example: "test -v x",
+        reads: |v, a| {
+            a.iter()
+                .any(|a| a == "-v")
+                .then(|| format!("`{v} -v` evaluates a name that may hold code"))
+        },
+    },
+    CodeForm {
+        verbs: &["declare", "typeset", "local"],
+        example: "declare -i x",
+        reads: |v, a| {
+            a.iter()
+                .any(|a| a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'n']))
+                .then(|| format!("`{v} -i`/`-n` makes later assignments and expansions evaluate values as arithmetic or names, which can run commands"))
+        },
+    },
+    // A name bash assigns (or `unset` removes) that is not a plain name:
+    // an array element, whose subscript bash evaluates, or a name from an
+    // expansion, which may be one, or `PS4`, `CDPATH`… (its text is not
+    // read: `x=PS4; read "$x"`).
+    CodeForm {
+        verbs: ASSIGNING,
+        example: "read a[$x]",
+        reads: |v, a| {
+            if !assigned_names(v, a, |n| !is_identifier(n)) {
+                None
+            } else if assigned_names(v, a, |n| n.contains('[')) {
+                Some(format!(
+                    "`{v}` of an array element evaluates its subscript as code"
+                ))
+            } else {
+                Some(format!("`{v}` assigns a name given by an expansion, which may be an array element or a variable bash runs (`PS4`)"))
+            }
+        },
+    },
+    CodeForm {
+        verbs: &["mapfile", "readarray"],
+        example: "mapfile -C cb arr",
+        reads: |v, a| {
+            a.iter()
+                .any(|a| option_has(a, &['C']))
+                .then(|| format!("`{v} -C` runs its callback text as commands"))
+        },
+    },
+    CodeForm {
+        verbs: &["compgen"],
+        example: "compgen -C cmd",
+        reads: |_, a| {
+            a.iter()
+                .any(|a| option_has(a, &['C', 'F']))
+                .then(|| "`compgen -C`/`-F` runs a command or a function to make its words".into())
+        },
+    },
+    // Commands run from a builtin's or a launcher's words that SPEC §4.3
+    // does not read past: `jobs -x CMD …` runs CMD; `sg GROUP -c CMD`
+    // (and `sg GROUP CMD`) runs CMD through a shell, as `su -c`, and `sg
+    // GROUP` or `newgrp GROUP` alone a shell reading stdin.
+    CodeForm {
+        verbs: &["jobs"],
+        example: "jobs -x cmd",
+        reads: |_, a| {
+            a.iter().any(|a| option_has(a, &['x'])).then(|| {
+                "`jobs -x` runs the command in its words, which permc does not read past".into()
+            })
+        },
+    },
+    CodeForm {
+        verbs: &["sg", "newgrp"],
+        example: "sg wheel cmd",
+        reads: |v, a| {
+            a.iter().any(|a| !a.starts_with('-')).then(|| {
+                format!(
+                    "`{v} GROUP` runs a shell or a command through one, which permc does not read"
+                )
+            })
+        },
+    },
+    // A later command word then runs text or a file permc never sees there
+    // (bash runs the alias's text in the word's place; `hash -p` sets the
+    // file a name runs; `enable -f` loads a shared object's code as a
+    // builtin).
+    CodeForm {
+        verbs: &["alias"],
+        example: "alias ls=cmd",
+        reads: |_, a| {
+            a.iter()
+                .any(|a| !a.starts_with('-') && (a.contains('=') || may_expand(a)))
+                .then(|| "`alias` defines text that bash runs in place of a later command word: permc cannot know what that word runs".into())
+        },
+    },
+    CodeForm {
+        verbs: &["hash"],
+        example: "hash -p ./x ls",
+        reads: |_, a| {
+            a.iter().any(|a| option_has(a, &['p'])).then(|| {
+                "`hash -p` sets the file a command name runs: permc cannot know what that name runs".into()
+            })
+        },
+    },
+    CodeForm {
+        verbs: &["enable"],
+        example: "enable -f ./x.so x",
+        reads: |_, a| {
+            a.iter()
+                .any(|a| option_has(a, &['f']))
+                .then(|| "`enable -f` loads a shared object's code as a builtin".into())
+        },
+    },
+    // SPEC §6.2 (round 3): a shell option changes what later words become
+    // (`globskipdots`, `extglob`, `nullglob`, `dotglob`, `cdable_vars`) or
+    // where a `cd` leaves the shell (`lastpipe`).
+    CodeForm {
+        verbs: &["shopt"],
+        example: "shopt -s extglob",
+        reads: |_, a| {
+            (a.iter().any(|a| may_expand(a))
+                || (a.iter().any(|a| option_has(a, &['s', 'u'])) && a.iter().any(|a| !a.starts_with('-'))))
+                .then(|| "`shopt` sets or unsets a shell option, which changes how bash reads later words (`lastpipe`, `dotglob`, `extglob`…): permc reads them as bash does without it".into())
+        },
+    },
+    CodeForm {
+        verbs: &["set"],
+        example: "set -o posix",
+        reads: |_, a| {
+            (!super::safe_set_args(a)).then(|| "`set` with an option other than `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and `-o errexit|nounset|pipefail|xtrace|verbose|errtrace|functrace` changes how bash reads later words: permc cannot follow it".into())
+        },
+    },
+    CodeForm {
+        verbs: &["tar", "gtar", "bsdtar", "rsync", "ssh", "scp", "sftp"],
+        example: "tar -cf a.tar --to-command=cmd .",
+        reads: |v, a| {
+            let o = program_runs_text(v, a)?;
+            Some(format!("`{v} {o}` runs a command permc does not read"))
+        },
+    },
+    CodeForm {
+        verbs: &["git"],
+        example: "git -c core.pager=cmd log",
+        reads: |_, a| git_code(a),
+    },
+];
+
+/// The shapes of every verb of [`CODE_FORMS`], built from the rows.
+const CODE_FORM_SHAPES: super::Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
-    while i < CODE_RUNNING_VERBS.len() {
-        super::mark_shape(&mut t, CODE_RUNNING_VERBS[i]);
+    while i < CODE_FORMS.len() {
+        let mut j = 0;
+        while j < CODE_FORMS[i].verbs.len() {
+            super::mark_shape(&mut t, CODE_FORMS[i].verbs[j]);
+            j += 1;
+        }
         i += 1;
     }
     t
 };
 
-/// The code-running forms of SPEC §4.3: a phrase when `verb args` is one.
+/// Why `verb ARGS…` runs text permc does not read: the first row of
+/// [`CODE_FORMS`] that answers.
 fn code_running(verb: &str, args: &[String]) -> Option<String> {
     // Most verbs are none of them: two loads, before any compare.
-    if !super::has_shape(&CODE_RUNNING_SHAPES, verb) {
+    if !super::has_shape(&CODE_FORM_SHAPES, verb) {
         return None;
     }
-    let has = |o: &str| args.iter().any(|a| a == o);
-    let why = match verb {
-        "source" | "." => format!("`{verb}` runs a file's text as commands"),
-        "let" => "`let` evaluates its words as arithmetic, which can run commands".into(),
-        "printf" if args.first().is_some_and(|a| a.starts_with("-v") || may_expand(a)) => {
-            "`printf -v` assigns to a name that may hold code".into()
-        }
-        "test" | "[" if has("-v") => format!("`{verb} -v` evaluates a name that may hold code"),
-        "declare" | "typeset" | "local"
-            if args.iter().any(|a| {
-                a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'n'])
-            }) =>
-        {
-            format!(
-                "`{verb} -i`/`-n` makes later assignments and expansions evaluate values as arithmetic or names, which can run commands"
-            )
-        }
-        // A name bash assigns (or `unset` removes) that is not a plain
-        // name: an array element, whose subscript bash evaluates, or a
-        // name from an expansion, which may be one, or `PS4`, `CDPATH`…
-        // (its text is not read: `x=PS4; read "$x"`).
-        _ if assigned_names(verb, args, |n| !is_identifier(n)) => {
-            if assigned_names(verb, args, |n| n.contains('[')) {
-                format!("`{verb}` of an array element evaluates its subscript as code")
-            } else {
-                format!(
-                    "`{verb}` assigns a name given by an expansion, which may be an array element or a variable bash runs (`PS4`)"
-                )
-            }
-        }
-        "mapfile" | "readarray" if args.iter().any(|a| option_has(a, &['C'])) => {
-            format!("`{verb} -C` runs its callback text as commands")
-        }
-        "compgen" if args.iter().any(|a| option_has(a, &['C', 'F'])) => {
-            "`compgen -C`/`-F` runs a command or a function to make its words".into()
-        }
-        // Commands run from a builtin's or a launcher's words that SPEC
-        // §4.3 does not read past: `jobs -x CMD …` runs CMD; `sg GROUP -c
-        // CMD` (and `sg GROUP CMD`) runs CMD through a shell, as `su -c`,
-        // and `sg GROUP` or `newgrp GROUP` alone a shell reading stdin.
-        "jobs" if args.iter().any(|a| option_has(a, &['x'])) => {
-            "`jobs -x` runs the command in its words, which permc does not read past".into()
-        }
-        "sg" | "newgrp" if args.iter().any(|a| !a.starts_with('-')) => {
-            format!("`{verb} GROUP` runs a shell or a command through one, which permc does not read")
-        }
-        // A later command word then runs text or a file permc never sees
-        // there (bash runs the alias's text in the word's place; `hash -p`
-        // sets the file a name runs; `enable -f` loads a shared object's
-        // code as a builtin).
-        "alias" if args.iter().any(|a| !a.starts_with('-') && (a.contains('=') || may_expand(a))) => {
-            "`alias` defines text that bash runs in place of a later command word: permc cannot know what that word runs".into()
-        }
-        "hash" if args.iter().any(|a| option_has(a, &['p'])) => {
-            "`hash -p` sets the file a command name runs: permc cannot know what that name runs"
-                .into()
-        }
-        "enable" if args.iter().any(|a| option_has(a, &['f'])) => {
-            "`enable -f` loads a shared object's code as a builtin".into()
-        }
-        // SPEC §6.2 (round 3): a shell option changes what later words
-        // become (`globskipdots`, `extglob`, `nullglob`, `dotglob`,
-        // `cdable_vars`) or where a `cd` leaves the shell (`lastpipe`).
-        "shopt"
-            if args.iter().any(|a| may_expand(a))
-                || (args.iter().any(|a| option_has(a, &['s', 'u']))
-                    && args.iter().any(|a| !a.starts_with('-'))) =>
-        {
-            "`shopt` sets or unsets a shell option, which changes how bash reads later words (`lastpipe`, `dotglob`, `extglob`…): permc reads them as bash does without it".into()
-        }
-        "set" if !super::safe_set_args(args) => {
-            "`set` with an option other than `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and `-o errexit|nounset|pipefail|xtrace|verbose|errtrace|functrace` changes how bash reads later words: permc cannot follow it".into()
-        }
-        "tar" | "gtar" | "bsdtar" | "rsync" | "ssh" | "scp" | "sftp" => {
-            let o = program_runs_text(verb, args)?;
-            format!("`{verb} {o}` runs a command permc does not read")
-        }
-        "git" => git_code(args)?,
-        _ => return None,
-    };
-    Some(why)
+    CODE_FORMS
+        .iter()
+        .filter(|r| r.verbs.iter().any(|v| super::quick_eq(v, verb)))
+        .find_map(|r| (r.reads)(verb, args))
 }
 
 /// May word `a` be something else once bash expands it (a `$…` or a
@@ -2965,53 +3071,25 @@ fn git_config_code_key(words: &[String]) -> Option<&String> {
 mod tests {
     use super::*;
 
-    /// Every verb a match arm of `code_running` or `assigned_names`
-    /// names is in CODE_RUNNING_VERBS (the shape filter before them), read
-    /// from this file's text: an arm added without its verb fails here.
+    /// Every verb `assigned_names` reads is a row's (so the shapes before
+    /// it hold it), and every row's verb reads names: `VERB a[x]` (or the
+    /// form that names one) is caught.
     #[test]
-    fn code_running_verbs_hold_every_arm() {
-        let src = include_str!("wrappers.rs");
-        let mut seen = 0;
-        for f in ["fn code_running(", "fn assigned_names("] {
-            let start = src.find(f).expect("the function");
-            let body = &src[start..start + src[start..].find("\n}\n").expect("its end")];
-            // An arm's head: `"a" | "b"` then `=>`, ` if`, or the line's
-            // end (a guard below); a string that starts a line otherwise
-            // is an arm's value.
-            let head = |line: &'static str| -> Option<Vec<&'static str>> {
-                let mut rest = line.trim();
-                let mut verbs = Vec::new();
-                loop {
-                    let r = rest.strip_prefix('"')?;
-                    let end = r.find('"')?;
-                    verbs.push(&r[..end]);
-                    rest = r[end + 1..].trim_start();
-                    if let Some(r) = rest.strip_prefix('|') {
-                        rest = r.trim_start();
-                        continue;
-                    }
-                    let ends = rest.is_empty() || rest.starts_with("=>") || rest.starts_with("if ");
-                    return ends.then_some(verbs);
-                }
+    fn assigning_verbs_are_the_names_readers() {
+        for v in ASSIGNING {
+            let args: &[&str] = match *v {
+                "getopts" => &["ab", "a[x]"],
+                "wait" => &["-p", "a[x]"],
+                _ => &["a[x]"],
             };
-            // Arms stand at the match's indent (eight spaces).
-            let arms = body.lines().filter(|l| {
-                l.strip_prefix("        ")
-                    .is_some_and(|r| r.starts_with('"'))
-            });
-            for verb in arms.filter_map(head).flatten() {
-                assert!(CODE_RUNNING_VERBS.contains(&verb), "`{verb}` is not listed");
-                assert!(
-                    crate::facts::has_shape(&CODE_RUNNING_SHAPES, verb),
-                    "{verb}"
-                );
-                seen += 1;
-            }
+            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            assert!(assigned_names(v, &args, |n| n.contains('[')), "{v}");
+            assert!(code_running(v, &args).is_some(), "{v}");
         }
-        assert!(
-            seen >= CODE_RUNNING_VERBS.len() - 2,
-            "only {seen} arms read"
-        );
+        let args = vec!["a[x]".to_string()];
+        for v in ["echo", "ls", "cd", "printf"] {
+            assert!(!assigned_names(v, &args, |n| n.contains('[')), "{v}");
+        }
     }
 
     /// Every command group reads rows that exist.
@@ -3052,7 +3130,8 @@ mod tests {
     fn the_special_verb_shapes_hold_every_special_verb() {
         let names = WRAPPERS.iter().flat_map(|w| w.names.iter());
         let unreadable = UNREADABLE.iter().map(|(v, _)| v);
-        for v in names.chain(SHELLS).chain(SPECIAL_VERBS).chain(unreadable) {
+        let special = SPECIAL_READERS.iter().flat_map(|(n, _)| n.iter());
+        for v in names.chain(SHELLS).chain(special).chain(unreadable) {
             assert!(may_be_special(v), "{v}");
         }
         let common = [

@@ -150,11 +150,11 @@ impl<'a> Parser<'a> {
                 self.newline_read();
                 *since_pipe = since_pipe.map(|(n, amp)| (n + 1, amp));
                 // `a &&\n b` is one list in bash: keep need_command.
-                return Stop::Again;
+                Stop::Again
             }
             b'#' => {
                 self.skip_comment();
-                return Stop::Again;
+                Stop::Again
             }
             b')' => {
                 self.bump(1);
@@ -165,25 +165,25 @@ impl<'a> Parser<'a> {
                     return Stop::End;
                 }
                 self.mark(Unparsed::SyntaxError);
-                return Stop::Again;
+                Stop::Again
             }
             b'}' if close == Close::Brace && self.at_brace_close() => {
                 self.bump(1);
                 if need_command {
                     self.mark(Unparsed::SyntaxError);
                 }
-                return Stop::End;
+                Stop::End
             }
             b';' | b'|' => {
                 // An operator with no command before it.
                 self.mark(Unparsed::SyntaxError);
                 self.read_operator();
-                return Stop::Again;
+                Stop::Again
             }
             b'&' if self.peek_at(1) != Some(b'>') => {
                 self.mark(Unparsed::SyntaxError);
                 self.read_operator();
-                return Stop::Again;
+                Stop::Again
             }
             _ => Stop::Word,
         }

@@ -1,0 +1,200 @@
+//! Every row of the catalogue attacked (issue "Commands as data"): for
+//! each row, one line the row must catch and one near miss it must not.
+//! A new row is attacked the day it is written; a row whose example no
+//! longer holds fails here with the line.
+
+use super::code_options::CODE_OPTIONS;
+use super::wrappers::{
+    After, RunsAs, CODE_FORMS, FOREIGN_SHELLS, RUNNERS, SHELLS, UNREADABLE, WRAPPERS,
+};
+use super::{LineFacts, EXTERNAL_EFFECT, PRIVILEGED};
+
+/// What a wrapper needs between its name and the command it runs.
+fn filler(after: After) -> &'static str {
+    match after {
+        After::Duration => " 5",
+        After::Lock => " lockfile",
+        _ => "",
+    }
+}
+
+#[test]
+fn every_wrapper_reads_through_to_a_deny_and_not_to_a_listing() {
+    for w in WRAPPERS {
+        for name in w.names {
+            let (caught, near) = if w.after == After::Script {
+                (
+                    format!("{name} -c 'rm -rf /'"),
+                    format!("{name} -c 'ls -la'"),
+                )
+            } else {
+                let f = filler(w.after);
+                (format!("{name}{f} rm -rf /"), format!("{name}{f} ls -la"))
+            };
+            let f = LineFacts::of(&caught);
+            assert!(
+                f.builtin_deny().is_some(),
+                "`{caught}`: the built-in deny behind `{name}` is not read"
+            );
+            let f = LineFacts::of(&near);
+            assert!(f.builtin_deny().is_none(), "`{near}` is taken for a deny");
+        }
+    }
+}
+
+#[test]
+fn every_runner_row_reads_its_command() {
+    for &(tool, sub, how) in RUNNERS {
+        let lead = if sub.is_empty() {
+            tool.to_string()
+        } else {
+            format!("{tool} {sub}")
+        };
+        let (caught, near) = match how {
+            RunsAs::Argv => (format!("{lead} git push"), format!("{lead} ls")),
+            RunsAs::AfterOperand => (format!("{lead} box git push"), format!("{lead} box ls")),
+            RunsAs::AfterDashes => (
+                format!("{lead} pod -- git push"),
+                format!("{lead} pod -- ls"),
+            ),
+            // Read as the group's own row (`docker compose exec`): its
+            // rows are attacked under the group's name.
+            RunsAs::Group(_) => continue,
+            RunsAs::Shell | RunsAs::Image => {
+                let line = format!("{lead} x");
+                assert!(
+                    LineFacts::of(&line).unparsed,
+                    "`{line}` runs what permc does not read: unparsed"
+                );
+                let near = format!("echo {lead} x");
+                assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+                continue;
+            }
+        };
+        let f = LineFacts::of(&caught);
+        assert!(
+            f.runs()
+                .any(|r| r.words.starts_with(&["git".into(), "push".into()])
+                    && super::external_effect_known(r.words, r.known).is_some()),
+            "`{caught}`: the push behind `{lead}` is not read"
+        );
+        assert!(
+            f.given.iter().any(|g| g.0 == 0),
+            "`{caught}`: the command `{lead}` runs is not a run given as argv"
+        );
+        // The near miss: what the runner runs has no effect of its own
+        // (the runner itself may: `kubectl exec` reaches a cluster).
+        let f = LineFacts::of(&near);
+        assert!(
+            f.runs()
+                .skip(1)
+                .all(|r| super::external_effect_known(r.words, r.known).is_none()),
+            "`{near}` is taken for a push"
+        );
+    }
+}
+
+#[test]
+fn every_code_option_is_unparsed_and_its_program_alone_is_not() {
+    let mut wrong = Vec::new();
+    for r in CODE_OPTIONS {
+        for p in r.programs {
+            let caught = format!("{p} {} file", r.example());
+            if !LineFacts::of(&caught).unparsed {
+                wrong.push(format!(
+                    "`{caught}` runs code permc does not read: unparsed"
+                ));
+            }
+            // The near miss: a program that reads its commands from
+            // standard input without a script (`ex`, `ed`) is unparsed
+            // however it is run; the others print their version.
+            let near = format!("{p} --version");
+            if !super::code_options::reads_stdin(p) && LineFacts::of(&near).unparsed {
+                wrong.push(format!("`{near}` is unparsed"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+#[test]
+fn every_unreadable_launcher_and_foreign_shell_is_unparsed_only_as_a_command() {
+    let names = UNREADABLE
+        .iter()
+        .map(|(v, _)| *v)
+        .chain(FOREIGN_SHELLS.iter().copied());
+    for v in names {
+        let caught = format!("{v} -c ls");
+        assert!(LineFacts::of(&caught).unparsed, "`{caught}`");
+        let near = format!("echo {v}");
+        assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+    }
+}
+
+#[test]
+fn every_shell_reads_its_command_line() {
+    for sh in SHELLS {
+        let caught = format!("{sh} -c 'rm -rf /'");
+        assert!(
+            LineFacts::of(&caught).builtin_deny().is_some(),
+            "`{caught}`"
+        );
+        let near = format!("{sh} -c 'ls -la'");
+        let f = LineFacts::of(&near);
+        assert!(f.builtin_deny().is_none() && !f.unparsed, "`{near}`");
+    }
+}
+
+#[test]
+fn every_external_effect_entry_is_caught_and_not_as_an_argument() {
+    for e in EXTERNAL_EFFECT {
+        let caught = e.join(" ");
+        assert!(
+            LineFacts::of(&caught).external_effect().is_some(),
+            "`{caught}` is not an external effect"
+        );
+        let near = format!("echo {caught}");
+        assert!(
+            LineFacts::of(&near).external_effect().is_none(),
+            "`{near}` is taken for an external effect"
+        );
+    }
+}
+
+#[test]
+fn every_privileged_program_is_caught_and_not_as_an_argument() {
+    for p in PRIVILEGED {
+        let caught = format!("{p} ls");
+        assert!(LineFacts::of(&caught).privileged().is_some(), "`{caught}`");
+        let near = format!("echo {p} ls");
+        assert!(LineFacts::of(&near).privileged().is_none(), "`{near}`");
+    }
+}
+
+#[test]
+fn every_variable_that_names_code_is_caught_when_set_and_another_name_is_not() {
+    let families = super::VARIABLE_FAMILIES
+        .iter()
+        .map(|(pre, post, _)| format!("{pre}X{post}"));
+    let names = super::SETTING_VARIABLES
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .chain(families);
+    for n in names {
+        let caught = format!("{n}=./x cargo test");
+        assert!(LineFacts::of(&caught).unparsed, "`{caught}`");
+        // Any word that assigns it counts (`export HOME=.`, `env HOME=.`:
+        // fail closed); a longer name does not.
+        let near = format!("MY{n}=./x cargo test");
+        assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+    }
+}
+
+#[test]
+fn every_code_form_catches_its_example_and_not_as_an_argument() {
+    for r in CODE_FORMS {
+        assert!(LineFacts::of(r.example).unparsed, "`{}`", r.example);
+        let near = format!("echo {}", r.example);
+        assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+    }
+}

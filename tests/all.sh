@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The whole test suite, its set-up included: the README's test command,
+# and what .ci/run runs after fmt and clippy.
+#
+#   bash tests/all.sh           # from anywhere in a clone
+#
+# Needs the Rust toolchain. What else the suites need is installed here
+# when it is missing: Python's jsonschema and pre-commit (pip; the schema
+# and hook tests), Elixir with mix, Erlang's headers, Node with npm
+# (apt-get; bindings/test.sh and the Node client of `permc serve`). Where
+# it cannot install, it says in one line what to run and exits 1, so no
+# test is skipped without a word. PERMC_NO_INSTALL=1 installs nothing.
+set -euo pipefail
+# Builtins only until the check below, so that a machine missing every
+# tool still gets its one line.
+case ${BASH_SOURCE[0]} in */*) cd "${BASH_SOURCE[0]%/*}" ;; esac
+cd ..
+
+# The Debian/Ubuntu packages of what is missing, and the Python modules.
+missing_packages() {
+  local p=()
+  command -v git >/dev/null || p+=(git)
+  command -v python3 >/dev/null || p+=(python3 python3-pip)
+  { command -v elixir >/dev/null && command -v mix >/dev/null; } || p+=(elixir)
+  [ -d /usr/lib/erlang/usr/include ] || compgen -G '/usr/lib/erlang/erts-*/include' >/dev/null \
+    || compgen -G '/usr/local/lib/erlang/erts-*/include' >/dev/null || p+=(erlang-dev)
+  command -v node >/dev/null || p+=(nodejs)
+  command -v npm >/dev/null || p+=(npm)
+  echo "${p[*]}"
+}
+missing_modules() {
+  local m=()
+  if command -v python3 >/dev/null; then
+    python3 -c 'import jsonschema' 2>/dev/null || m+=(jsonschema)
+    python3 -m pre_commit --version >/dev/null 2>&1 || m+=(pre-commit)
+  else
+    m=(jsonschema pre-commit)
+  fi
+  echo "${m[*]}"
+}
+
+if ! command -v cargo >/dev/null; then
+  echo "tests/all.sh: needs the Rust toolchain (1.89 or later): install it from https://rustup.rs, then run bash tests/all.sh again" >&2
+  exit 1
+fi
+packages=$(missing_packages)
+if [ -n "$packages" ] && [ -z "${PERMC_NO_INSTALL:-}" ] && command -v apt-get >/dev/null; then
+  SUDO=
+  if [ "$EUID" != 0 ]; then SUDO=$(command -v sudo || echo none); fi
+  if [ "$SUDO" != none ]; then
+    echo "tests/all.sh: installing $packages (apt-get)" >&2
+    # shellcheck disable=SC2086 # a list of package names
+    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq $packages >/dev/null || true
+    packages=$(missing_packages)
+  fi
+fi
+modules=$(missing_modules)
+if [ -n "$modules" ] && [ -z "${PERMC_NO_INSTALL:-}" ] && command -v python3 >/dev/null; then
+  echo "tests/all.sh: installing $modules (pip)" >&2
+  # shellcheck disable=SC2086 # a list of module names
+  python3 -m pip install --quiet $modules 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages $modules 2>/dev/null \
+    || python3 -m pip install --quiet --user --break-system-packages $modules 2>/dev/null || true
+  modules=$(missing_modules)
+fi
+if [ -n "$packages$modules" ]; then
+  todo=()
+  [ -n "$packages" ] && todo+=("sudo apt-get install -y $packages")
+  [ -n "$modules" ] && todo+=("python3 -m pip install $modules")
+  line="${todo[0]}"
+  [ ${#todo[@]} = 2 ] && line="$line && ${todo[1]}"
+  # shellcheck disable=SC2086 # joined with single spaces
+  what=$(echo $packages $modules)
+  echo "tests/all.sh: missing $what: run \`$line\` (or your system's equivalent), then bash tests/all.sh again" >&2
+  exit 1
+fi
+
+# Everything is there: the tests that would skip without a tool must run.
+export PERMC_REQUIRE_SCHEMA=1 PERMC_REQUIRE_PRE_COMMIT=1
+cargo test --workspace
+bash bindings/test.sh
