@@ -2361,6 +2361,10 @@ fn push_run<'w>(
         guessed: facts.guessing,
         canonical: false,
     });
+    // The project's rows (permc.toml) read the run after the built-ins.
+    if facts.project.is_some() {
+        super::project::at_run(words_ref, from, seg, top, facts);
+    }
     let guessed = facts.guessing;
     // Most runs have none: no loop to set up and drop.
     if canonical.is_empty() {
@@ -2376,9 +2380,6 @@ fn push_run<'w>(
             guessed,
             canonical: true,
         });
-    }
-    if facts.project.is_some() {
-        super::project::at_run(words_ref, from, seg, top, facts);
     }
     verb
 }
