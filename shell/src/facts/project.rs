@@ -314,8 +314,18 @@ impl LineFacts {
 /// Reads the run `words[from..]` of segment `seg` by the project rows that
 /// name its command word (`top`: `words` are the segment's own, so a run
 /// it gives as argv is one allow must cover, [`LineFacts::given`]).
-/// Called for every run the facts record, after the built-in readings.
+/// Called for every run the facts record, after the built-in readings:
+/// without rows, one test.
+#[inline]
 pub(crate) fn at_run(words: &Words<'_>, from: usize, seg: usize, top: bool, facts: &mut LineFacts) {
+    if facts.project.is_some() {
+        read_run(words, from, seg, top, facts);
+    }
+}
+
+/// [`at_run`] with rows.
+#[inline(never)]
+fn read_run(words: &Words<'_>, from: usize, seg: usize, top: bool, facts: &mut LineFacts) {
     let Some(state) = facts.project.as_ref() else {
         return;
     };
