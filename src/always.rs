@@ -47,7 +47,10 @@ pub fn run(o: Options) -> Result<ExitCode, CliError> {
     if let Some(a) = o.autonomy.as_deref().filter(|a| a.exists()) {
         load::autonomy(Some(a))?;
     }
-    let out = match always::derive(&req.action) {
+    // The project's own tools (permc.toml beside the rule files).
+    let rows =
+        crate::config::rows_beside(None, [Some(o.permissions.as_path()), o.autonomy.as_deref()])?;
+    let out = match always::derive_with(&req.action, &rows) {
         Derivation::Refused(why) => outcome::refused(&why),
         Derivation::Autonomy { agent, action } => {
             let mut message = outcome::autonomy_message(&agent, action);

@@ -268,6 +268,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
     let options = Options {
         project_root: project_root(&args, &cwd),
         ignore,
+        commands: config.commands.rows.clone(),
     };
     let mut suppress = Suppressions::new(&config);
     let mut sources = Vec::new();
@@ -320,7 +321,10 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
     }
     if let Some(path) = &config.path {
         let name = path.display().to_string();
-        let stale = suppress.stale(&name);
+        // The findings about its `[[command]]` rows, then stale
+        // suppressions.
+        let mut stale = config.commands.diagnostics.clone();
+        stale.extend(suppress.stale(&name));
         if !stale.is_empty() {
             diags.extend(stale);
             sources.push(Source {

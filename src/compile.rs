@@ -28,6 +28,10 @@ pub struct CompileArgs {
     /// autonomy.json
     #[arg(long, value_name = "A")]
     pub autonomy: Option<PathBuf>,
+    /// The project config whose `[[command]]` rows the artifact holds
+    /// (default: the permc.toml beside permissions.json).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// Where to write the artifact.
     #[arg(
         short = 'o',
@@ -45,7 +49,11 @@ pub struct CompileArgs {
 pub fn run(args: &CompileArgs) -> Result<ExitCode, CliError> {
     let (permissions, autonomy) =
         crate::project::rule_files(args.permissions.as_deref(), args.autonomy.as_deref())?;
-    let (policy, sources) = compile_sources(permissions.as_deref(), autonomy.as_deref())?;
+    let (policy, sources) = compile_sources(
+        permissions.as_deref(),
+        autonomy.as_deref(),
+        args.config.as_deref(),
+    )?;
     if let Some(out) = &args.output {
         write_artifact(&policy, &sources, out)?;
     }
@@ -58,19 +66,48 @@ pub fn run(args: &CompileArgs) -> Result<ExitCode, CliError> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The rule files compiled, with the `[[command]]` rows of the config
+/// given or beside them (an artifact holds them: recompiling after
+/// `always --write` or `seed` keeps them).
 fn compile_sources(
     permissions: Option<&Path>,
     autonomy: Option<&Path>,
+    config: Option<&Path>,
 ) -> Result<(CompiledPolicy, SourceHashes), CliError> {
+    let rows = crate::config::rows_beside(config, [permissions, autonomy])?;
     let (rules, pb, ab) = load::rules(permissions, autonomy)?;
     let sources = SourceHashes::of(
         permissions.map(|_| pb.as_slice()),
         autonomy.map(|_| ab.as_slice()),
     );
-    Ok((
-        permc_compiler::compile(&rules.permissions, &rules.autonomy),
-        sources,
-    ))
+    Ok((permc_runtime::compile(&rules.with_project(rows)), sources))
+}
+
+/// An artifact used with rule files or a config given: the `[[command]]`
+/// rows of the config (given, or beside the rule files) must be the ones
+/// it was compiled with, else it is stale (exit 2): an artifact never
+/// decides without a row its project now holds.
+pub fn check_rows(
+    path: &Path,
+    policy: &CompiledPolicy,
+    config: Option<&Path>,
+    rule_files: [Option<&Path>; 2],
+) -> Result<(), CliError> {
+    let found = crate::config::beside(config, rule_files)?;
+    let rows = found.rows_for_deciding()?;
+    if &rows == policy.project() {
+        return Ok(());
+    }
+    Err(CliError::Artifact {
+        path: path.to_path_buf(),
+        problem: ArtifactProblem::Stale {
+            file: found
+                .path
+                .unwrap_or_else(|| PathBuf::from(crate::project::CONFIG)),
+            kind: "permc.toml",
+            compiled_without: policy.project().is_empty(),
+        },
+    })
 }
 
 fn write_artifact(
@@ -89,7 +126,7 @@ pub fn compile_to_file(
     autonomy: Option<&Path>,
     out: &Path,
 ) -> Result<(), CliError> {
-    let (policy, sources) = compile_sources(permissions, autonomy)?;
+    let (policy, sources) = compile_sources(permissions, autonomy, None)?;
     write_artifact(&policy, &sources, out)
 }
 
@@ -146,7 +183,11 @@ pub fn load_policy(
             None => Some(Default::default()),
         };
         let same = match (p, a) {
-            (Some(p), Some(a)) => permc_compiler::compile(&p, &a).same_tables(&loaded.policy),
+            // The rows come from permc.toml, which the header does not
+            // hash: compared by `check_rows`.
+            (Some(p), Some(a)) => permc_compiler::compile(&p, &a)
+                .with_project(loaded.policy.project().clone())
+                .same_tables(&loaded.policy),
             // It loaded when it was compiled: it does not now, so it is
             // not what the artifact holds.
             _ => false,

@@ -14,14 +14,25 @@
 //! [context]                            # the default context of diff and test
 //! role = "developer"
 //! executionMode = "runner"
+//!
+//! [[command]]                          # a project row (docs/commands.md)
+//! name = "./deploy.sh"
+//! effects = ["external"]
 //! ```
+//!
+//! The `[[command]]` rows are read by [`permc_runtime::commands`] (the
+//! bindings read them there too); whatever decides refuses a config with
+//! a row in error ([`Config::rows_for_deciding`]), and `permc check`
+//! reports every finding about them.
 //!
 //! JSON cannot hold a `# noqa`, so suppressions live here, and each must
 //! say why. Unknown keys and checks are errors (a typo must not silently
 //! let a finding through); a suppression that matches nothing is reported.
 
 use crate::error::CliError;
+use crate::project::CONFIG;
 use permc_analyzer::checks;
+use permc_core::facts::project::ProjectRows;
 use permc_grammar::Severity;
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -39,6 +50,8 @@ pub struct Config {
     pub check: CheckConfig,
     /// `[context]`: request context fields (SPEC §10.1), as JSON.
     pub context: serde_json::Map<String, serde_json::Value>,
+    /// `[[command]]`: the project's rows, and the findings about them.
+    pub commands: permc_runtime::commands::Read,
 }
 
 /// `[check]`.
@@ -76,6 +89,10 @@ struct ConfigToml {
     check: CheckToml,
     #[serde(default)]
     context: Option<toml::Spanned<toml::Table>>,
+    /// Read with its spans by [`permc_runtime::commands::read`].
+    #[serde(default)]
+    #[allow(dead_code)]
+    command: Option<toml::Value>,
 }
 
 #[derive(Default, Deserialize)]
@@ -151,6 +168,8 @@ pub fn parse(path: &Path, text: &str) -> Result<Config, CliError> {
         })
         .map(|mut c| {
             c.path = Some(path.to_path_buf());
+            // The `[[command]]` rows' findings name the file.
+            c.commands = permc_runtime::commands::read(&path.display().to_string(), text);
             c
         })
 }
@@ -246,7 +265,61 @@ pub fn read(text: &str) -> Result<Config, Mistake> {
                 .collect(),
         },
         context,
+        commands: permc_runtime::commands::read(CONFIG, text),
     })
+}
+
+impl Config {
+    /// The project's rows for a command that decides: warnings about them
+    /// printed on stderr; a row in error refuses the config whole (exit 2,
+    /// every finding shown) — never a decision without a row it holds.
+    pub fn rows_for_deciding(&self) -> Result<ProjectRows, CliError> {
+        let c = &self.commands;
+        let name = self
+            .path
+            .as_ref()
+            .map_or_else(|| CONFIG.to_string(), |p| p.display().to_string());
+        if c.has_errors() {
+            return Err(CliError::Rejected {
+                file: name,
+                text: self.text.clone(),
+                diagnostics: c.diagnostics.clone(),
+                refused: crate::error::Refused::Deciding,
+            });
+        }
+        let warnings = permc_analyzer::output::plain(&c.diagnostics, &self.text);
+        if !warnings.is_empty() {
+            eprint!("{warnings}");
+        }
+        Ok(c.rows.clone())
+    }
+}
+
+/// The config of a command that decides: `--config FILE` when given, else
+/// the permc.toml beside the rule file it decides with (permissions.json,
+/// else autonomy.json), else none.
+pub fn beside(given: Option<&Path>, rule_files: [Option<&Path>; 2]) -> Result<Config, CliError> {
+    if let Some(path) = given {
+        return load(path);
+    }
+    let Some(file) = rule_files.into_iter().flatten().next() else {
+        return Ok(Config::default());
+    };
+    let dir = std::path::absolute(file)
+        .ok()
+        .and_then(|f| f.parent().map(Path::to_path_buf));
+    match dir.map(|d| d.join(CONFIG)).filter(|c| c.is_file()) {
+        Some(c) => load(&c),
+        None => Ok(Config::default()),
+    }
+}
+
+/// [`beside`]'s rows for deciding ([`Config::rows_for_deciding`]).
+pub fn rows_beside(
+    given: Option<&Path>,
+    rule_files: [Option<&Path>; 2],
+) -> Result<ProjectRows, CliError> {
+    beside(given, rule_files)?.rows_for_deciding()
 }
 
 /// Reads a `permc.toml`.

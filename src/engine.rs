@@ -40,13 +40,12 @@ impl RulesOrArtifact {
     pub fn rules(&self) -> Result<Rules, CliError> {
         match self {
             RulesOrArtifact::Rules(r) => Ok(r.clone()),
-            RulesOrArtifact::Artifact { policy, path } => policy
-                .to_rules()
-                .map(|(p, a)| Rules::new(p, a))
-                .map_err(|e| CliError::Artifact {
+            RulesOrArtifact::Artifact { policy, path } => {
+                policy.rules().map_err(|e| CliError::Artifact {
                     path: path.clone(),
                     problem: ArtifactProblem::NoRules(e),
-                }),
+                })
+            }
         }
     }
 }
@@ -67,10 +66,7 @@ pub fn build(engine: Engine, from: RulesOrArtifact) -> Result<AnyDecider, CliErr
 /// [`build`] over loaded rules, which cannot fail.
 pub fn from_rules(engine: Engine, rules: Rules) -> AnyDecider {
     match engine {
-        Engine::Compiled => Box::new(CompiledDecider(permc_compiler::compile(
-            &rules.permissions,
-            &rules.autonomy,
-        ))),
+        Engine::Compiled => Box::new(CompiledDecider(permc_runtime::compile(&rules))),
         Engine::Reference => Box::new(ReferenceDecider(rules)),
     }
 }

@@ -130,6 +130,8 @@ pub fn run(args: FixArgs) -> Result<ExitCode, CliError> {
     let options = Options {
         project_root: None,
         ignore,
+        // Fixes read the project's tools as `permc check` does.
+        commands: config.commands.rows.clone(),
     };
     let allowed = if args.unsafe_fixes {
         Applicability::Unsafe

@@ -73,6 +73,10 @@ struct RuleArgs {
     /// autonomy.json
     #[arg(long, value_name = "A")]
     autonomy: Option<PathBuf>,
+    /// The project config, whose `[[command]]` rows describe the project's
+    /// own tools (default: the permc.toml beside permissions.json).
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
 }
 
 #[derive(Args, Clone)]
@@ -271,17 +275,24 @@ fn clap_output(e: &clap::Error) -> ExitCode {
 /// the rule files given, or the project's.
 fn policy(rules: &RuleArgs, requests: &RequestArgs) -> Result<RulesOrArtifact, CliError> {
     let (p, a) = (rules.permissions.as_deref(), rules.autonomy.as_deref());
+    let config = rules.config.as_deref();
     if let Some(artifact) = &requests.policy {
         // The artifact stands for the sources; sources given too are only
-        // checked against its hashes (stale → exit 2).
+        // checked against its hashes (stale → exit 2), a config given (or
+        // beside them) against the rows it holds.
+        let policy = compile::load_policy(artifact, p, a)?;
+        if config.is_some() || p.is_some() || a.is_some() {
+            compile::check_rows(artifact, &policy, config, [p, a])?;
+        }
         return Ok(RulesOrArtifact::Artifact {
-            policy: Box::new(compile::load_policy(artifact, p, a)?),
+            policy: Box::new(policy),
             path: artifact.clone(),
         });
     }
     let (p, a) = project::rule_files(p, a)?;
+    let rows = config::rows_beside(config, [p.as_deref(), a.as_deref()])?;
     let (r, _, _) = load::rules(p.as_deref(), a.as_deref())?;
-    Ok(RulesOrArtifact::Rules(r))
+    Ok(RulesOrArtifact::Rules(r.with_project(rows)))
 }
 
 /// The text of `--request`: the JSON given, or read from standard input
@@ -419,6 +430,16 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             } else {
                 project::rule_files(rules.permissions.as_deref(), rules.autonomy.as_deref())?
             };
+            // The rows are read once, at start (a change to permc.toml
+            // needs a restart); an artifact holds its own.
+            let project = if policy.is_some() {
+                Default::default()
+            } else {
+                config::rows_beside(
+                    rules.config.as_deref(),
+                    [permissions.as_deref(), autonomy.as_deref()],
+                )?
+            };
             Ok(serve::run(serve::Options {
                 permissions,
                 autonomy,
@@ -426,6 +447,8 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 engine,
                 max_line_bytes,
                 threads,
+                project,
+                config: rules.config,
             }))
         }
         Command::Always {

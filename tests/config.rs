@@ -141,3 +141,168 @@ fn a_bad_config_is_an_error_naming_it() {
     assert!(text(&o).contains("permc.toml"), "{}", text(&o));
     assert!(text(&o).contains("reason"), "{}", text(&o));
 }
+
+/// Issue 29 point 5: permc.toml's `[[command]]` rows, read by `permc
+/// decide` (the permc.toml beside permissions.json, or `--config`),
+/// `explain`, `test`, `compile` (the artifact holds them) and `check`.
+#[test]
+fn project_rows_reach_decide_explain_test_compile_and_check() {
+    let d = scratch("config", "rows");
+    std::fs::write(
+        d.join("permissions.json"),
+        r#"{"allow": ["Terminal(./deploy.sh)", "Terminal(./other.sh)", "Terminal(./with-env)"]}"#,
+    )
+    .expect("write");
+    std::fs::write(
+        d.join("permc.toml"),
+        "[[command]]\nname = \"./deploy.sh\"\neffects = [\"external\"]\n\n[[command]]\nname = \"./with-env\"\nruns = \"argv\"\n",
+    )
+    .expect("write");
+    let request = |cmd: &str| {
+        format!(
+            r#"{{"action": {{"type": "terminal", "command": "{cmd}"}}, "context": {{"role": "developer", "executionMode": "runner", "projectScopeRoot": "/p"}}}}"#
+        )
+    };
+    let decide = |args: &[&str], cmd: &str| -> serde_json::Value {
+        let req = request(cmd);
+        let mut all = vec!["decide", "--request", req.as_str()];
+        all.extend(args);
+        let o = permc(&d, &all);
+        assert!(o.status.success(), "{}", text(&o));
+        serde_json::from_slice(&o.stdout).expect("json")
+    };
+    for engine in ["compiled", "reference"] {
+        let v = decide(&["--engine", engine], "./deploy.sh prod");
+        assert_eq!(v["policy"], "require_approval", "{engine}: {v}");
+        assert_eq!(v["reason"], "ceiling.external_effect");
+        let msg = v["message"].as_str().unwrap_or("");
+        assert!(
+            msg.contains("`./deploy.sh` has an effect outside the machine (permc.toml)"),
+            "{msg}"
+        );
+        // The near miss stays approved.
+        let v = decide(&["--engine", engine], "./other.sh prod");
+        assert_eq!(v["policy"], "auto_approve", "{v}");
+    }
+    // Given explicitly, from elsewhere: the permc.toml beside them.
+    let v = decide(
+        &[
+            "--permissions",
+            d.join("permissions.json").to_str().unwrap_or(""),
+        ],
+        "./deploy.sh",
+    );
+    assert_eq!(v["reason"], "ceiling.external_effect", "{v}");
+    // `--config /dev/null`: no rows.
+    let v = decide(&["--config", "/dev/null"], "./deploy.sh");
+    assert_eq!(v["policy"], "auto_approve", "{v}");
+    // explain names the row.
+    let req = request("./deploy.sh prod");
+    let o = permc(&d, &["explain", "--request", &req]);
+    assert!(
+        text(&o).contains("`./deploy.sh` has an effect outside the machine (permc.toml)"),
+        "{}",
+        text(&o)
+    );
+    // The artifact holds the rows; with a permc.toml whose rows differ,
+    // it is stale.
+    let o = permc(&d, &["compile", "-o", "policy.permc"]);
+    assert!(o.status.success(), "{}", text(&o));
+    let v = decide(&["--policy", "policy.permc"], "./deploy.sh");
+    assert_eq!(v["reason"], "ceiling.external_effect", "{v}");
+    let o = permc(
+        &d,
+        &[
+            "decide",
+            "--policy",
+            "policy.permc",
+            "--config",
+            "/dev/null",
+            "--request",
+            &request("./deploy.sh"),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(text(&o).contains("stale"), "{}", text(&o));
+    // permc check: the allow entry the row's ceiling always lowers, and
+    // the project runner allowed whole.
+    let o = permc(&d, &["check", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let checks: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter_map(|d| d["check"].as_str())
+        .collect();
+    assert_eq!(
+        checks,
+        ["neutralized-by-ceiling", "broad-always-expansion"],
+        "{v:#}"
+    );
+    // always-allow refuses what the row says leaves the machine.
+    let o = permc(&d, &["always", "--request", &request("./deploy.sh prod")]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    assert_eq!(v["reason"], "teto_do_sempre_permitir", "{v}");
+    // permc test reads them too.
+    std::fs::write(
+        d.join("deploy.permc-test.toml"),
+        "require_approval = [\"./deploy.sh prod\"]\nauto_approve = [\"./other.sh prod\"]\n",
+    )
+    .expect("write");
+    let o = permc(&d, &["test", "deploy.permc-test.toml"]);
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+/// A malformed row is never ignored: `permc check` reports every finding
+/// about the rows (rustc-like, file:line:col), and whatever decides
+/// refuses the config (exit 2).
+#[test]
+fn malformed_rows_are_errors_with_their_place() {
+    let d = scratch("config", "bad-rows");
+    std::fs::write(d.join("permissions.json"), r#"{"allow": ["Terminal(ls)"]}"#).expect("write");
+    std::fs::write(
+        d.join("permc.toml"),
+        r#"[[command]]
+name = "./deploy.sh"
+efects = ["external"]
+
+[[command]]
+name = "./gen"
+effects = ["network", "code"]
+
+[[command]]
+name = "deploy prod"
+
+[[command]]
+name = "./with-env"
+options_with_value = ["-e"]
+
+[[command]]
+name = "./gen"
+effects = ["code"]
+
+[[command]]
+name = "./gen"
+runs = "shell"
+"#,
+    )
+    .expect("write");
+    let o = permc(&d, &["check", "--config", "permc.toml", "--color", "never"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    insta::assert_snapshot!(
+        "project_rows_check_human",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = permc(&d, &["check", "--config", "permc.toml", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    insta::assert_json_snapshot!("project_rows_check_json", v);
+    let req =
+        r#"{"action": {"type": "terminal", "command": "ls"}, "context": {"role": "developer"}}"#;
+    let o = permc(&d, &["decide", "--request", req]);
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o));
+    assert!(o.stdout.is_empty());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("permc.toml:3:1"), "{err}");
+    assert!(err.contains("unknown field `efects`"), "{err}");
+    assert!(err.contains("nothing is decided"), "{err}");
+}

@@ -19,7 +19,15 @@ fn rules_of(case: &Case) -> Rules {
     let a = a
         .value
         .unwrap_or_else(|| panic!("{}: autonomy does not load: {:?}", case.id, a.diagnostics));
-    Rules::new(p, a)
+    // The case's project rows, read as permc.toml's are.
+    let rows = permc_runtime::commands::read("permc.toml", &case.config);
+    assert!(
+        rows.diagnostics.is_empty(),
+        "{}: the rows do not read: {:?}",
+        case.id,
+        rows.diagnostics
+    );
+    Rules::new(p, a).with_project(rows.rows)
 }
 
 fn answer(d: &permc_core::Decision) -> Answer {
@@ -49,7 +57,7 @@ fn reference_engine() {
 fn compiled_engine() {
     corpus::run_all("compiled", |case| {
         let rules = rules_of(case);
-        let policy = permc_compiler::compile(&rules.permissions, &rules.autonomy);
+        let policy = permc_runtime::compile(&rules);
         match Request::from_json(&case.request) {
             Ok(req) => answer(&permc_compiler::compiled::decide(&policy, &req)),
             Err(e) => Answer::Error(e.code.to_string()),
@@ -62,7 +70,7 @@ fn compiled_engine_through_the_artifact() {
     use permc_compiler::artifact;
     corpus::run_all("artifact", |case| {
         let rules = rules_of(case);
-        let policy = permc_compiler::compile(&rules.permissions, &rules.autonomy);
+        let policy = permc_runtime::compile(&rules);
         let bytes = artifact::encode(&policy, &artifact::SourceHashes::default());
         let loaded = artifact::decode(&bytes).expect("the artifact loads").policy;
         match Request::from_json(&case.request) {
@@ -84,7 +92,7 @@ fn engines_agree_on_every_case_message_included() {
             continue;
         };
         let rules = rules_of(case);
-        let policy = permc_compiler::compile(&rules.permissions, &rules.autonomy);
+        let policy = permc_runtime::compile(&rules);
         let bytes = artifact::encode(&policy, &artifact::SourceHashes::default());
         let loaded = artifact::decode(&bytes).expect("the artifact loads").policy;
         let expect = reference::decide(&rules, &req);
@@ -116,6 +124,8 @@ fn cli_engine() {
         let a = dir.join("autonomy.json");
         std::fs::write(&p, &case.permissions).expect("write");
         std::fs::write(&a, &case.autonomy).expect("write");
+        let c = dir.join("permc.toml");
+        std::fs::write(&c, &case.config).expect("write");
         // Through a file: a request can be longer than one argv entry may
         // be (128 KiB on Linux), and a stream line holds no newline.
         let r = dir.join("request.jsonl");
@@ -129,6 +139,8 @@ fn cli_engine() {
             .arg(&p)
             .arg("--autonomy")
             .arg(&a)
+            .arg("--config")
+            .arg(&c)
             .arg("--requests")
             .arg(&r)
             .output()

@@ -21,6 +21,7 @@
 use permc_compiler::artifact::{self, SourceHashes};
 use permc_compiler::compiled;
 use permc_compiler::{compile, compile_nondeterministic, CompiledPolicy};
+use permc_core::facts::project::{CommandRow, Effects, ProjectRows, Runs};
 use permc_core::{reference, Decision, Request, Rules};
 use permc_grammar::diagnostic::Location;
 use permc_grammar::json::Span;
@@ -470,6 +471,97 @@ fn differential_random_policies_and_requests() {
                         r,
                         ptext,
                         atext
+                    );
+                }
+            }
+            Ok(())
+        })
+        .unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Project rows (permc.toml's `[[command]]`) over the vocabulary's words:
+/// each of the three effects, a runner (some of its options taking a
+/// value), a shell line, code options.
+fn project_rows() -> impl Strategy<Value = ProjectRows> {
+    let row = (
+        prop::sample::select(&["x", "ls", "cat", "git", "curl", "./x", "src", "pnpm"][..]),
+        (any::<bool>(), any::<bool>(), any::<bool>()),
+        prop::sample::select(&[None, Some(Runs::Argv), Some(Runs::Shell)][..]),
+        prop::collection::vec(
+            prop::sample::select(&["-C", "-la", "-rf", "--out"][..]),
+            0..2,
+        ),
+    )
+        .prop_map(
+            |(name, (external, privileged, code), runs, options)| CommandRow {
+                name: name.to_string(),
+                effects: Effects {
+                    external,
+                    privileged,
+                    code,
+                },
+                runs,
+                options_with_value: if runs == Some(Runs::Argv) {
+                    options.iter().map(|o| o.to_string()).collect()
+                } else {
+                    Vec::new()
+                },
+                code_options: if runs == Some(Runs::Argv) {
+                    Vec::new()
+                } else {
+                    options.iter().map(|o| o.to_string()).collect()
+                },
+            },
+        );
+    prop::collection::vec(row, 1..3).prop_map(ProjectRows::new)
+}
+
+/// The engines agree with project rows too (issue 29 point 5): the rows
+/// reach both through `LineFacts::of_with`, and the artifact keeps them.
+#[test]
+fn differential_with_project_rows() {
+    let mut runner = TestRunner::new(Config {
+        cases: cases() / 4,
+        failure_persistence: None,
+        ..Config::default()
+    });
+    let strategy = (
+        permissions(),
+        autonomy(),
+        project_rows(),
+        prop::collection::vec(request(), 1..5),
+    );
+    runner
+        .run(&strategy, |(perms, auto, rows, requests)| {
+            let ptext = perms.to_string();
+            let atext = auto.to_string();
+            let p = load_permissions("permissions.json", ptext.as_bytes());
+            let a = load_autonomy("autonomy.json", atext.as_bytes());
+            let (Some(p), Some(a)) = (p.value, a.value) else {
+                return Err(TestCaseError::fail(format!(
+                    "rules do not load: {ptext} {atext}"
+                )));
+            };
+            let rules = Rules::new(p, a).with_project(rows.clone());
+            let dfa = compile(&rules.permissions, &rules.autonomy).with_project(rows.clone());
+            let bytes = artifact::encode(&dfa, &SourceHashes::default());
+            let loaded = artifact::decode(&bytes)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?
+                .policy;
+            for r in &requests {
+                let req = Request::from_value(r).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                let expect = reference::decide(&rules, &req);
+                for (name, policy) in [("dfa", &dfa), ("artifact", &loaded)] {
+                    let got = compiled::decide(policy, &req);
+                    prop_assert_eq!(
+                        key(&got),
+                        key(&expect),
+                        "{} engine on {} with {} {} {:?}",
+                        name,
+                        r,
+                        ptext,
+                        atext,
+                        rows
                     );
                 }
             }

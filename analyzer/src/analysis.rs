@@ -25,6 +25,7 @@
 //! one trie walk per entry, not a comparison per pair.
 
 use crate::coverage::TokenTrie;
+use permc_core::facts::project::ProjectRows;
 use permc_core::facts::{
     basename, LineFacts, BUILTIN_DENY, EXTERNAL_EFFECT, EXTERNAL_READ_BY_WORDS, PRIVILEGED,
 };
@@ -84,11 +85,16 @@ pub fn exact_prefix(tokens: &[PatToken]) -> Vec<String> {
 /// The runtime's facts (SPEC §4.3) of a segment made of exactly these
 /// words; `None` when they cannot be written as a command line.
 pub fn facts_of_words(words: &[String]) -> Option<LineFacts> {
+    facts_of_words_with(words, &ProjectRows::default())
+}
+
+/// [`facts_of_words`] with a project's `[[command]]` rows (permc.toml).
+pub fn facts_of_words_with(words: &[String], rows: &ProjectRows) -> Option<LineFacts> {
     if words.is_empty() {
         return None;
     }
     let text = permc_core::always::render_words(words)?;
-    let facts = LineFacts::of(&text);
+    let facts = LineFacts::of_with(&text, rows);
     // The rendering must read back to the same single segment.
     (facts.line.segments.len() == 1 && facts.line.segments[0].words == words).then_some(facts)
 }

@@ -163,6 +163,9 @@ pub struct Options {
     pub project_root: Option<String>,
     /// Checks not to run (`--ignore`).
     pub ignore: Vec<String>,
+    /// The project's `[[command]]` rows (permc.toml): read with the
+    /// built-in catalogue where a check reads the facts.
+    pub commands: permc_core::facts::project::ProjectRows,
 }
 
 /// One rule file, read, with what the checks need.

@@ -12,6 +12,7 @@ fn run_all(bytes: &[u8]) {
         let options = Options {
             project_root: Some("/home/ana/p".into()),
             ignore: Vec::new(),
+            ..Options::default()
         };
         let diags = check_file("f.json", bytes, Some(kind), &options);
         let sources = [Source {

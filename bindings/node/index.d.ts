@@ -203,11 +203,11 @@ export declare const Policy: (abstract new (native: never) => LoadedPolicy) & { 
 /** A rule file's text: a string (UTF-8 when bytes). */
 export type RuleText = string | Uint8Array;
 
-/** Loads and compiles permissions.json and autonomy.json: their paths, or their text already in memory. */
+/** Loads and compiles permissions.json and autonomy.json, and permc.toml's `[[command]]` rows when a config is given: their paths, or their text already in memory. */
 export declare function load(
   files:
-    | { permissions: string; autonomy?: string | null }
-    | { permissionsText: RuleText; autonomyText?: RuleText | null },
+    | { permissions: string; autonomy?: string | null; config?: string | null }
+    | { permissionsText: RuleText; autonomyText?: RuleText | null; configText?: RuleText | null },
 ): LoadedPolicy;
 /** `watch()`'s policy: follows its rule files, swapping atomically; broken files keep the last good one. */
 export declare class LivePolicy {
@@ -238,9 +238,9 @@ export declare function watch(
   options?: { interval?: number; persistent?: boolean },
 ): LivePolicy;
 /** `load({permissions, autonomy})` off the main thread (compiled on libuv's thread pool). */
-export declare function loadAsync(files: { permissions: string; autonomy?: string | null }): Promise<LoadedPolicy>;
+export declare function loadAsync(files: { permissions: string; autonomy?: string | null; config?: string | null }): Promise<LoadedPolicy>;
 /** Compiles rule files held in memory (diagnostics name them permissions.json and autonomy.json). */
-export declare function loadText(files: { permissions: RuleText; autonomy?: RuleText | null }): LoadedPolicy;
+export declare function loadText(files: { permissions: RuleText; autonomy?: RuleText | null; config?: RuleText | null }): LoadedPolicy;
 /** Loads an artifact written by `permc compile`: its path, or its bytes. */
 export declare function loadArtifact(artifact: string | Uint8Array): LoadedPolicy;
 export declare function tokens(command: string): Tokens;

@@ -321,23 +321,26 @@ function loading(f) {
 }
 
 /**
- * Loads and compiles permissions.json and (optionally) autonomy.json:
- * `{permissions, autonomy}` are paths; `{permissionsText, autonomyText}`
- * are the files' text already in memory (as `loadText`).
+ * Loads and compiles permissions.json and (optionally) autonomy.json and
+ * the project config permc.toml, whose `[[command]]` rows describe the
+ * project's own tools: `{permissions, autonomy, config}` are paths;
+ * `{permissionsText, autonomyText, configText}` are the files' text
+ * already in memory (as `loadText`).
  */
 function load(options) {
   if (options === null || typeof options !== "object") {
     throw permcError("invalid_argument", "load({permissions, autonomy}) takes an object");
   }
-  const { permissions, autonomy, permissionsText, autonomyText } = options;
-  if (permissionsText !== undefined || autonomyText !== undefined) {
-    if (permissions !== undefined || autonomy !== undefined) {
-      throw permcError("invalid_argument", "load() takes paths ({permissions, autonomy}) or text ({permissionsText, autonomyText}), not both");
+  const { permissions, autonomy, config, permissionsText, autonomyText, configText } = options;
+  if (permissionsText !== undefined || autonomyText !== undefined || configText !== undefined) {
+    if (permissions !== undefined || autonomy !== undefined || config !== undefined) {
+      throw permcError("invalid_argument", "load() takes paths ({permissions, autonomy, config}) or text ({permissionsText, autonomyText, configText}), not both");
     }
-    return loadText({ permissions: permissionsText, autonomy: autonomyText });
+    return loadText({ permissions: permissionsText, autonomy: autonomyText, config: configText });
   }
   const a = autonomy === undefined || autonomy === null ? null : str("autonomy", autonomy);
-  return loading(() => native.load(str("permissions", permissions), a));
+  const c = config === undefined || config === null ? null : str("config", config);
+  return loading(() => native.load(str("permissions", permissions), a, c));
 }
 
 /**
@@ -349,15 +352,16 @@ function loadAsync(options) {
   if (options === null || typeof options !== "object") {
     return Promise.reject(permcError("invalid_argument", "loadAsync({permissions, autonomy}) takes an object"));
   }
-  let p, a;
+  let p, a, c;
   try {
-    const { permissions, autonomy } = options;
+    const { permissions, autonomy, config } = options;
     a = autonomy === undefined || autonomy === null ? null : str("autonomy", autonomy);
+    c = config === undefined || config === null ? null : str("config", config);
     p = str("permissions", permissions);
   } catch (e) {
     return Promise.reject(e);
   }
-  return native.loadAsync(p, a).then(
+  return native.loadAsync(p, a, c).then(
     (n) => new Policy(n),
     (e) => {
       if (e && e.diagnostics) throw e;
@@ -475,10 +479,11 @@ function loadText(options) {
   if (options === null || typeof options !== "object") {
     throw permcError("invalid_argument", "loadText({permissions, autonomy}) takes an object");
   }
-  const { permissions, autonomy } = options;
+  const { permissions, autonomy, config } = options;
   const a = autonomy === undefined || autonomy === null ? null : bytes("autonomy", autonomy);
+  const c = config === undefined || config === null ? null : bytes("config", config);
   const p = bytes("permissions", permissions);
-  return loading(() => native.loadText(p, a));
+  return loading(() => native.loadText(p, a, c));
 }
 
 /** Loads an artifact written by `permc compile`: its path, or its bytes (a Buffer or Uint8Array). */

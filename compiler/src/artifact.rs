@@ -13,7 +13,11 @@
 //! ```
 //!
 //! The body is the policy's flat tables in a fixed order: integers little
-//! endian, every array and string prefixed by its length (u64). Loading
+//! endian, every array and string prefixed by its length (u64). Version 4
+//! added the project's command rows (permc.toml's `[[command]]`) last:
+//! a count, then per row its name, its effects (a bit each: external,
+//! privileged, code), what it runs (0 nothing, 1 argv, 2 shell), its
+//! options with a value and its code options (each a count of strings). Loading
 //! copies arrays (no table is rebuilt, no hash map is filled), so a 100k-rule
 //! artifact loads in milliseconds. The encoding is hand-written: the tables
 //! are a handful of `Vec<u32>`, and a serialization framework would add a
@@ -28,12 +32,13 @@ use crate::dag::Stage;
 use crate::hash::xxh64;
 use crate::matcher::{FlatMap, Matcher};
 use crate::{AutonomyTable, CompiledPolicy, EntryTable, StrTable};
+use permc_core::facts::project::{CommandRow, Effects, ProjectRows, Runs};
 use std::fmt;
 
 /// The magic number.
 pub const MAGIC: [u8; 8] = *b"PERMC\x00AR";
 /// The format version this build reads and writes.
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 const HEADER: usize = 48;
 
 /// The hashes of the rule files an artifact was compiled from.
@@ -286,6 +291,7 @@ pub fn encode(policy: &CompiledPolicy, sources: &SourceHashes) -> Vec<u8> {
         let codes: Vec<u8> = p.iter().map(|&s| s as u8).collect();
         w.bytes(&codes);
     }
+    project_rows(&mut w, &policy.project);
     let body = w.buf;
 
     let mut out = Vec::with_capacity(HEADER + body.len());
@@ -409,6 +415,7 @@ fn decode_body(body: &[u8]) -> R<CompiledPolicy> {
         let p: Option<Vec<Stage>> = codes.iter().map(|&c| Stage::from_code(c)).collect();
         programs.push(p.ok_or_else(|| corrupt("an unknown stage"))?);
     }
+    let project = read_project_rows(&mut r)?;
     if r.pos != body.len() {
         return Err(corrupt("bytes after the last table"));
     }
@@ -420,7 +427,72 @@ fn decode_body(body: &[u8]) -> R<CompiledPolicy> {
         typed,
         autonomy,
         programs,
+        project,
     })
+}
+
+/// The project's command rows, as the body's last table.
+fn project_rows(w: &mut Writer, rows: &ProjectRows) {
+    w.len(rows.rows().len());
+    for r in rows.rows() {
+        w.bytes(r.name.as_bytes());
+        let e = r.effects;
+        w.u8(u8::from(e.external) | (u8::from(e.privileged) << 1) | (u8::from(e.code) << 2));
+        w.u8(match r.runs {
+            None => 0,
+            Some(Runs::Argv) => 1,
+            Some(Runs::Shell) => 2,
+        });
+        for list in [&r.options_with_value, &r.code_options] {
+            w.len(list.len());
+            for o in list {
+                w.bytes(o.as_bytes());
+            }
+        }
+    }
+}
+
+/// [`project_rows`] read back; any value it cannot write is corrupt.
+fn read_project_rows(r: &mut Reader<'_>) -> R<ProjectRows> {
+    let n = r.len(1)?;
+    let mut rows = Vec::with_capacity(n);
+    for _ in 0..n {
+        let name = r.string()?;
+        let bits = r.u8()?;
+        if bits > 7 {
+            return Err(corrupt("a project row's effects"));
+        }
+        let runs = match r.u8()? {
+            0 => None,
+            1 => Some(Runs::Argv),
+            2 => Some(Runs::Shell),
+            _ => return Err(corrupt("a project row's runs")),
+        };
+        let mut lists = [Vec::new(), Vec::new()];
+        for list in &mut lists {
+            let k = r.len(1)?;
+            for _ in 0..k {
+                list.push(r.string()?);
+            }
+        }
+        let [options_with_value, code_options] = lists;
+        rows.push(CommandRow {
+            name,
+            effects: Effects {
+                external: bits & 1 != 0,
+                privileged: bits & 2 != 0,
+                code: bits & 4 != 0,
+            },
+            runs,
+            options_with_value,
+            code_options,
+        });
+    }
+    let project = ProjectRows::new(rows);
+    if project.rows().len() != n {
+        return Err(corrupt("two project rows of one name"));
+    }
+    Ok(project)
 }
 
 #[cfg(test)]
@@ -463,6 +535,30 @@ mod tests {
             bytes,
             "encoding is deterministic"
         );
+    }
+
+    #[test]
+    fn project_rows_round_trip() {
+        let (p, s) = sample();
+        let rows = ProjectRows::new(vec![CommandRow {
+            name: "./deploy.sh".into(),
+            effects: Effects {
+                external: true,
+                privileged: false,
+                code: true,
+            },
+            runs: Some(Runs::Argv),
+            options_with_value: vec!["-e".into()],
+            code_options: vec!["--hook".into()],
+        }]);
+        let p = p.with_project(rows.clone());
+        let bytes = encode(&p, &s);
+        let back = decode(&bytes).expect("decodes");
+        assert_eq!(back.policy.project(), &rows);
+        assert_eq!(back.policy, p);
+        for cut in 0..bytes.len() {
+            assert!(decode(&bytes[..cut]).is_err(), "cut at {cut}");
+        }
     }
 
     #[test]

@@ -271,6 +271,14 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
     );
     let mut automatic = false;
     let line = &mut out.line;
+    if action == ActionType::Terminal && !p.project.is_empty() {
+        // The project's rows are read with the facts (`line_of` finds them).
+        LineFacts::of_in_with(
+            line,
+            req.action.command.as_deref().unwrap_or(""),
+            &p.project,
+        );
+    }
     let mut scope = LazyScope { req, report: None };
     // The first possible-only deny match (segment, entry), once the file
     // stage has looked (SPEC §4.4, step 7.0).
@@ -604,16 +612,12 @@ fn ceiling_holds(
             }
         }
         Stage::CeilingExternalEffect => {
-            let e = line_of(line, req).external_effect()?;
-            (
-                Reason::CeilingExternalEffect,
-                phrases::external_effect(e).into(),
-            )
+            let phrase = phrases::external_effect_of(line_of(line, req))?;
+            (Reason::CeilingExternalEffect, phrase.into())
         }
         Stage::CeilingPrivileged => {
-            let r = line_of(line, req).privileged()?;
-            let verb = r.privileged_via.unwrap_or("sudo");
-            (Reason::CeilingPrivileged, phrases::privileged(verb).into())
+            let phrase = phrases::privileged_of(line_of(line, req))?;
+            (Reason::CeilingPrivileged, phrase.into())
         }
         Stage::CeilingUnparsed => {
             let f = line_of(line, req);

@@ -47,6 +47,7 @@ pub(crate) mod matcher;
 
 use dag::{Shape, Stage, StageGraph};
 use matcher::{Matcher, TriePattern, ALLOW, ASK, DENY, NONE};
+use permc_core::facts::project::ProjectRows;
 use permc_core::Origin;
 use permc_grammar::diagnostic::Location;
 use permc_grammar::json::Span;
@@ -352,9 +353,32 @@ pub struct CompiledPolicy {
     pub(crate) autonomy: AutonomyTable,
     /// Per action type, the stages it runs (codes of [`Stage`]).
     pub(crate) programs: Vec<Vec<Stage>>,
+    /// The project's command rows (permc.toml's `[[command]]`), read with
+    /// the built-in catalogue by every terminal decision.
+    pub(crate) project: ProjectRows,
 }
 
 impl CompiledPolicy {
+    /// This policy with a project's command rows (permc.toml's
+    /// `[[command]]`): its terminal decisions read them as the reference
+    /// interpreter does over [`permc_core::Rules::project`].
+    pub fn with_project(mut self, project: ProjectRows) -> CompiledPolicy {
+        self.project = project;
+        self
+    }
+
+    /// The project's command rows.
+    pub fn project(&self) -> &ProjectRows {
+        &self.project
+    }
+
+    /// The rules read back ([`CompiledPolicy::to_rules`]), with the
+    /// project's rows.
+    pub fn rules(&self) -> Result<permc_core::Rules, String> {
+        let (p, a) = self.to_rules()?;
+        Ok(permc_core::Rules::new(p, a).with_project(self.project.clone()))
+    }
+
     /// Do `self` and `other` hold the same tables, whatever their rule
     /// files were named? An artifact's checksum only says it was not
     /// damaged; a body changed and checksummed again is caught by this
@@ -535,6 +559,7 @@ fn compile_with(permissions: &Permissions, autonomy: &Autonomy, nfa: bool) -> Co
         typed,
         autonomy: AutonomyTable::of(autonomy),
         programs: Vec::new(),
+        project: ProjectRows::default(),
     };
     // The graph of a well-formed shape always checks; an empty program set
     // would make every request fail closed in the runtime.

@@ -43,6 +43,7 @@
 //! recorded; derivation never panics.
 
 use crate::facts::catalogue::{self, RunnerProgram};
+use crate::facts::project::ProjectRows;
 use crate::facts::{basename, is_assignment, LineFacts, EXTERNAL_EFFECT, PRIVILEGED};
 use crate::request::Action;
 use permc_grammar::pattern::{PatToken, Pattern, PatternBody};
@@ -203,6 +204,13 @@ pub fn is_module_agent(agent: &str) -> bool {
 /// Derives what "always allow" records for an action (SPEC §7, steps in
 /// order: refusals, module agent, `Label()`, terminal patterns).
 pub fn derive(action: &Action) -> Derivation {
+    derive_with(action, &ProjectRows::default())
+}
+
+/// [`derive`] with a project's `[[command]]` rows (permc.toml): a run a
+/// row gives an external effect or privilege is refused as the built-in
+/// ones are, a code row makes the line unparsed.
+pub fn derive_with(action: &Action, rows: &ProjectRows) -> Derivation {
     // 1. Typed actions a ceiling always reviews.
     if REFUSED_TYPES.contains(&action.kind) {
         return Derivation::Refused(Refusal::Typed(action.kind));
@@ -210,7 +218,7 @@ pub fn derive(action: &Action) -> Derivation {
     // 2. Terminal commands past a ceiling: the same facts as SPEC §5 step 7
     //    (wrappers, nested commands and inner `sh -c` lines included).
     let facts = (action.kind == ActionType::Terminal)
-        .then(|| LineFacts::of(action.command.as_deref().unwrap_or("")));
+        .then(|| LineFacts::of_with(action.command.as_deref().unwrap_or(""), rows));
     if let Some(f) = &facts {
         if let Some(refusal) = refusal_of(f) {
             return Derivation::Refused(refusal);
@@ -245,6 +253,13 @@ fn refusal_of(f: &LineFacts) -> Option<Refusal> {
     if let Some(r) = f.privileged() {
         let verb = r.words.first().map_or("sudo", String::as_str);
         return Some(Refusal::Privileged(verb.to_string()));
+    }
+    // The project's rows (permc.toml).
+    if let Some(name) = f.project_external() {
+        return Some(Refusal::ExternalEffect(name.to_string()));
+    }
+    if let Some(name) = f.project_privileged() {
+        return Some(Refusal::Privileged(name.to_string()));
     }
     if f.unparsed || f.line.is_unparsed() {
         return Some(Refusal::Unparsed);

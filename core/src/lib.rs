@@ -41,22 +41,34 @@ pub use decision::{Decision, Origin, Reason, RuleRef, Step};
 pub use request::{Request, RequestError};
 
 use permc_grammar::rules::{Autonomy, Permissions};
+use permc_shell::facts::project::ProjectRows;
 
-/// The rule files a decision reads: permissions.json and autonomy.json.
+/// The rule files a decision reads: permissions.json and autonomy.json,
+/// and the project's own command rows (permc.toml's `[[command]]`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Rules {
     /// permissions.json.
     pub permissions: Permissions,
     /// autonomy.json.
     pub autonomy: Autonomy,
+    /// The project's command rows, read with the built-in catalogue
+    /// ([`facts::LineFacts::of_with`]); empty without a permc.toml.
+    pub project: ProjectRows,
 }
 
 impl Rules {
-    /// Bundles the two files.
+    /// Bundles the two files (no project rows).
     pub fn new(permissions: Permissions, autonomy: Autonomy) -> Rules {
         Rules {
             permissions,
             autonomy,
+            project: ProjectRows::default(),
         }
+    }
+
+    /// These rules with a project's command rows.
+    pub fn with_project(mut self, project: ProjectRows) -> Rules {
+        self.project = project;
+        self
     }
 }

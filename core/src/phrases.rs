@@ -171,6 +171,39 @@ pub fn privileged(verb: &str) -> String {
     format!("the command runs privileged (`{verb}`)")
 }
 
+/// Step 7a over a line's facts: a built-in external-effect entry a run
+/// matches, else a project row with an external effect a run names
+/// (permc.toml), named: both engines call this.
+pub fn external_effect_of(f: &crate::facts::LineFacts) -> Option<String> {
+    if let Some(e) = f.external_effect() {
+        return Some(external_effect(e));
+    }
+    f.project_external().map(project_external)
+}
+
+/// Step 7a, a project row's: "`./deploy.sh` has an effect outside the
+/// machine (permc.toml)".
+pub fn project_external(name: &str) -> String {
+    external_effect(&[name]) + " (" + crate::facts::project::SOURCE + ")"
+}
+
+/// Step 7b over a line's facts: a privileged run, else a privileged
+/// project row a run names: both engines call this.
+pub fn privileged_of(f: &crate::facts::LineFacts) -> Option<String> {
+    if let Some(r) = f.privileged() {
+        return Some(privileged(r.privileged_via.unwrap_or("sudo")));
+    }
+    f.project_privileged().map(project_privileged)
+}
+
+/// Step 7b, a project row's.
+pub fn project_privileged(name: &str) -> String {
+    format!(
+        "the command runs privileged (`{name}`, {})",
+        crate::facts::project::SOURCE
+    )
+}
+
 /// Step 7d, `ceiling.typed_external`.
 pub fn typed_external(action: ActionType) -> String {
     [action.name(), " ", OUTSIDE_THE_MACHINE].concat()

@@ -105,7 +105,7 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
 
     // Terminal facts, read once.
     let line = (action == ActionType::Terminal)
-        .then(|| LineFacts::of(req.action.command.as_deref().unwrap_or("")));
+        .then(|| LineFacts::of_with(req.action.command.as_deref().unwrap_or(""), &rules.project));
 
     // 2. Built-ins (SPEC §5.2).
     if let Some(f) = &line {
@@ -578,12 +578,11 @@ fn ceilings(
             return Some((Reason::UnknownWord, phrase));
         }
         // 7a–c.
-        if let Some(e) = f.external_effect() {
-            return Some((Reason::CeilingExternalEffect, phrases::external_effect(e)));
+        if let Some(phrase) = phrases::external_effect_of(f) {
+            return Some((Reason::CeilingExternalEffect, phrase));
         }
-        if let Some(r) = f.privileged() {
-            let verb = r.privileged_via.unwrap_or("sudo");
-            return Some((Reason::CeilingPrivileged, phrases::privileged(verb)));
+        if let Some(phrase) = phrases::privileged_of(f) {
+            return Some((Reason::CeilingPrivileged, phrase));
         }
         if f.unparsed {
             return Some((Reason::CeilingUnparsed, phrases::unparsed_phrase(f)));

@@ -69,6 +69,10 @@ pub enum CheckId {
     NotARuleFile,
     /// `stale-suppression`: a permc.toml suppression that matches nothing.
     StaleSuppression,
+    /// `invalid-command`: a permc.toml `[[command]]` row permc cannot use.
+    InvalidCommand,
+    /// `duplicate-command`: two permc.toml `[[command]]` rows of one name.
+    DuplicateCommand,
     /// `internal-error`: a check that failed (a bug in permc).
     InternalError,
     /// `artifact`: a compiled artifact that cannot be loaded (`permc serve`).
@@ -77,7 +81,7 @@ pub enum CheckId {
 
 impl CheckId {
     /// Every check id.
-    pub const ALL: [CheckId; 21] = [
+    pub const ALL: [CheckId; 23] = [
         CheckId::InvalidJson,
         CheckId::InvalidShape,
         CheckId::InvalidPattern,
@@ -97,6 +101,8 @@ impl CheckId {
         CheckId::UnreadableFile,
         CheckId::NotARuleFile,
         CheckId::StaleSuppression,
+        CheckId::InvalidCommand,
+        CheckId::DuplicateCommand,
         CheckId::InternalError,
         CheckId::Artifact,
     ];
@@ -123,6 +129,8 @@ impl CheckId {
             CheckId::UnreadableFile => "unreadable-file",
             CheckId::NotARuleFile => "not-a-rule-file",
             CheckId::StaleSuppression => "stale-suppression",
+            CheckId::InvalidCommand => "invalid-command",
+            CheckId::DuplicateCommand => "duplicate-command",
             CheckId::InternalError => "internal-error",
             CheckId::Artifact => "artifact",
         }

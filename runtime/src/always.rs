@@ -73,7 +73,16 @@ pub fn not_yet_allowed(recorded: &[Recorded], permissions: &Permissions) -> Vec<
 /// The outcome of always-allowing `req`'s action against `permissions`,
 /// without writing anything: what `permc always` (no `--write`) prints.
 pub fn outcome(req: &Request, permissions: &Permissions) -> Value {
-    match always::derive(&req.action) {
+    outcome_with(req, permissions, &Default::default())
+}
+
+/// [`outcome`] with the project's `[[command]]` rows (permc.toml).
+pub fn outcome_with(
+    req: &Request,
+    permissions: &Permissions,
+    rows: &permc_core::facts::project::ProjectRows,
+) -> Value {
+    match always::derive_with(&req.action, rows) {
         Derivation::Refused(why) => refused(&why),
         Derivation::Autonomy { agent, action } => {
             let message = autonomy_message(&agent, action);

@@ -71,7 +71,7 @@ pub fn explain(rules: &Rules, decider: &dyn Decider, req: &Request) -> String {
         }
     ));
     if let Some(cmd) = &a.command {
-        let facts = permc_core::facts::LineFacts::of(cmd);
+        let facts = permc_core::facts::LineFacts::of_with(cmd, &rules.project);
         out.push_str("segments:\n");
         for (i, s) in facts.line.segments.iter().enumerate() {
             out.push_str(&format!(
@@ -162,7 +162,7 @@ pub fn explain_json(rules: &Rules, decider: &dyn Decider, req: &Request) -> serd
     }
     out.insert("context".into(), context);
     if let Some(cmd) = &a.command {
-        let facts = permc_core::facts::LineFacts::of(cmd);
+        let facts = permc_core::facts::LineFacts::of_with(cmd, &rules.project);
         let segments: Vec<Value> = facts
             .line
             .segments

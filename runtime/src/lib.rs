@@ -31,6 +31,7 @@
 pub mod always;
 pub mod answer;
 pub mod codes;
+pub mod commands;
 pub mod explain;
 pub mod file;
 
@@ -180,6 +181,41 @@ fn artifact(bytes: &[u8], what: &str) -> Result<Policy, LoadError> {
     Ok(Policy::from_compiled(loaded.policy))
 }
 
+/// The compiled form of `rules`, project rows included.
+pub fn compile(rules: &Rules) -> CompiledPolicy {
+    permc_compiler::compile(&rules.permissions, &rules.autonomy).with_project(rules.project.clone())
+}
+
+/// permc.toml's `[[command]]` rows ([`commands::read`]), refused whole
+/// (`rejected`, every diagnostic) when one has an error.
+pub fn project_rows(
+    name: &str,
+    bytes: &[u8],
+) -> Result<permc_core::facts::project::ProjectRows, LoadError> {
+    let text = String::from_utf8_lossy(bytes);
+    let read = commands::read(name, &text);
+    if !read.has_errors() {
+        return Ok(read.rows);
+    }
+    let source = Source {
+        name: name.to_string(),
+        text: text.into_owned(),
+    };
+    let diagnostics: Vec<Value> = diagnostics_json(&read.diagnostics, &[source])
+        .into_iter()
+        .filter(|d| d["severity"] == "error")
+        .collect();
+    Err(LoadError {
+        code: "rejected",
+        message: format!(
+            "{name} was rejected ({} error{} in its [[command]] rows): nothing is decided without the project's rows",
+            diagnostics.len(),
+            if diagnostics.len() == 1 { "" } else { "s" }
+        ),
+        diagnostics,
+    })
+}
+
 /// A compiled policy, loaded once and then read by any number of threads.
 pub struct Policy {
     compiled: CompiledPolicy,
@@ -192,6 +228,25 @@ impl Policy {
     /// Loads and compiles permissions.json and autonomy.json (`None`: an
     /// empty file), as `permc decide --permissions P --autonomy A` does.
     pub fn load(permissions: Option<&Path>, autonomy: Option<&Path>) -> Result<Policy, LoadError> {
+        Policy::load_with(permissions, autonomy, None)
+    }
+
+    /// [`Policy::load`] with a project config, permc.toml (`None`: no
+    /// config): its `[[command]]` rows are read with the built-in
+    /// catalogue by every decision; a row with an error refuses the
+    /// config whole (`rejected`, with every diagnostic).
+    pub fn load_with(
+        permissions: Option<&Path>,
+        autonomy: Option<&Path>,
+        config: Option<&Path>,
+    ) -> Result<Policy, LoadError> {
+        let rows = match config {
+            Some(path) => {
+                let bytes = read(path)?;
+                project_rows(&path.display().to_string(), &bytes)?
+            }
+            None => Default::default(),
+        };
         let p = match permissions {
             Some(path) => rule_file(path, Kind::Permissions, load_permissions)?,
             None => Default::default(),
@@ -200,7 +255,7 @@ impl Policy {
             Some(path) => rule_file(path, Kind::Autonomy, load_autonomy)?,
             None => Default::default(),
         };
-        Ok(Policy::from_rules(p, a))
+        Ok(Policy::from_rules(Rules::new(p, a).with_project(rows)))
     }
 
     /// Compiles rule files held in memory: permissions.json's and
@@ -211,6 +266,20 @@ impl Policy {
         permissions: Option<&[u8]>,
         autonomy: Option<&[u8]>,
     ) -> Result<Policy, LoadError> {
+        Policy::load_text_with(permissions, autonomy, None)
+    }
+
+    /// [`Policy::load_text`] with permc.toml's text (`None`: no config),
+    /// named `permc.toml` in its diagnostics ([`Policy::load_with`]).
+    pub fn load_text_with(
+        permissions: Option<&[u8]>,
+        autonomy: Option<&[u8]>,
+        config: Option<&[u8]>,
+    ) -> Result<Policy, LoadError> {
+        let rows = match config {
+            Some(bytes) => project_rows("permc.toml", bytes)?,
+            None => Default::default(),
+        };
         let p = match permissions {
             Some(bytes) => rule_bytes(
                 "permissions.json",
@@ -224,7 +293,7 @@ impl Policy {
             Some(bytes) => rule_bytes("autonomy.json", bytes, Kind::Autonomy, load_autonomy)?,
             None => Default::default(),
         };
-        Ok(Policy::from_rules(p, a))
+        Ok(Policy::from_rules(Rules::new(p, a).with_project(rows)))
     }
 
     /// Loads an artifact (`permc compile`), refusing a corrupt, truncated
@@ -239,14 +308,11 @@ impl Policy {
         artifact(bytes, "the artifact")
     }
 
-    /// The policy compiled from read rule files.
-    fn from_rules(
-        p: permc_grammar::rules::Permissions,
-        a: permc_grammar::rules::Autonomy,
-    ) -> Policy {
+    /// The policy compiled from read rule files (and project rows).
+    pub fn from_rules(rules: Rules) -> Policy {
         Policy {
-            compiled: permc_compiler::compile(&p, &a),
-            rules: OnceLock::from(Ok(Rules::new(p, a))),
+            compiled: compile(&rules),
+            rules: OnceLock::from(Ok(rules)),
         }
     }
 
@@ -275,8 +341,7 @@ impl Policy {
         self.rules
             .get_or_init(|| {
                 self.compiled
-                    .to_rules()
-                    .map(|(p, a)| Rules::new(p, a))
+                    .rules()
                     .map_err(|e| format!("cannot read the rules back from the artifact: {e}"))
             })
             .as_ref()
@@ -296,7 +361,12 @@ impl Policy {
     /// What always-allowing `req`'s action records (SPEC §7), as `permc
     /// always` without `--write` prints it.
     pub fn always(&self, req: &Request) -> Result<Value, String> {
-        Ok(always::outcome(req, &self.rules()?.permissions))
+        let rules = self.rules()?;
+        Ok(always::outcome_with(
+            req,
+            &rules.permissions,
+            &rules.project,
+        ))
     }
 }
 

@@ -14,6 +14,7 @@ pub mod catalogue_doc;
 pub(crate) mod code_options;
 pub mod continuations;
 pub mod glob;
+pub mod project;
 pub mod protected;
 #[cfg(test)]
 mod rows_attacked;
@@ -318,6 +319,10 @@ pub struct LineFacts {
     /// bytes in the facts, not 48, for a set most lines never build.
     #[allow(clippy::box_collection)]
     unparsed_seen: Option<Box<std::collections::HashSet<String>>>,
+    /// A project's rows and what they found (`permc.toml`'s `[[command]]`,
+    /// [`LineFacts::of_with`]); `None` without rows. Boxed: 8 bytes in
+    /// the facts of every line.
+    pub(crate) project: Option<Box<project::ProjectFacts>>,
 }
 
 /// Shell variables whose text bash runs as commands, or that change what a
@@ -920,6 +925,7 @@ impl LineFacts {
         }
         self.runs()
             .find(|r| code_options::unknown_where_code_may_be(r.words, r.known))
+            .or_else(|| self.project_code_possible())
     }
 
     /// The first external-effect entry a run matches, possibly (SPEC §6.1,

@@ -280,7 +280,7 @@ fn changes(old: &Version, new: &Version, context: &Context) -> Vec<Change> {
 /// Runs `permc diff`.
 pub fn run(args: DiffArgs) -> Result<ExitCode, CliError> {
     let from_git = args.base.is_some() || args.staged;
-    let pairs: Vec<(Version, Version)> = if from_git {
+    let mut pairs: Vec<(Version, Version)> = if from_git {
         git_groups(&args)?
             .iter()
             .map(|files| versions_from_git(&args, files))
@@ -313,6 +313,13 @@ pub fn run(args: DiffArgs) -> Result<ExitCode, CliError> {
         }
     }
     let context = crate::config::context(&config, root.as_deref(), args.context.as_deref())?;
+    // The witnesses are decided with the project's own tools, as
+    // permc.toml describes them (the same rows before and after).
+    let rows = config.rows_for_deciding()?;
+    for (old, new) in &mut pairs {
+        old.rules.project = rows.clone();
+        new.rules.project = rows.clone();
+    }
     // Deep tries (long patterns) recurse deeply: a thread with room.
     let changes = std::thread::Builder::new()
         .stack_size(512 << 20)

@@ -51,7 +51,8 @@ impl<'a> Witnesser<'a> {
                 ..Default::default()
             },
             rules.autonomy.clone(),
-        );
+        )
+        .with_project(rules.project.clone());
         Witnesser {
             rules,
             exact,

@@ -51,6 +51,7 @@ pub fn rule_file_findings(config: &Config, name: &str, text: &str) -> Vec<Diagno
     let options = Options {
         project_root: None,
         ignore: config.check.ignore.clone(),
+        commands: config.commands.rows.clone(),
     };
     let found = check_file(name, text.as_bytes(), None, &options);
     crate::check::Suppressions::new(config).filter(name, text.as_bytes(), found)
@@ -72,6 +73,7 @@ pub fn stale_suppressions(
             let options = Options {
                 project_root: None,
                 ignore: config.check.ignore.clone(),
+                commands: config.commands.rows.clone(),
             };
             let found = check_file(&name, text.as_bytes(), None, &options);
             s.filter(&name, text.as_bytes(), found);

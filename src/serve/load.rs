@@ -173,7 +173,10 @@ pub(super) fn load_decider(
         return Err(Failure { diagnostics });
     };
     Ok(Loaded {
-        decider: engine::from_rules(opts.engine, Rules::new(permissions, autonomy)),
+        decider: engine::from_rules(
+            opts.engine,
+            Rules::new(permissions, autonomy).with_project(opts.project.clone()),
+        ),
         warnings: diagnostics,
     })
 }
@@ -191,8 +194,11 @@ pub(super) fn load_artifact(opts: &Options, path: &Path) -> Result<Loaded, Failu
             &e.message().to_string(),
         )],
     };
-    let policy = compile::load_policy(path, opts.permissions.as_deref(), opts.autonomy.as_deref())
-        .map_err(fail)?;
+    let (p, a) = (opts.permissions.as_deref(), opts.autonomy.as_deref());
+    let policy = compile::load_policy(path, p, a).map_err(fail)?;
+    if opts.config.is_some() || p.is_some() || a.is_some() {
+        compile::check_rows(path, &policy, opts.config.as_deref(), [p, a]).map_err(fail)?;
+    }
     let from = RulesOrArtifact::Artifact {
         policy: Box::new(policy),
         path: path.to_path_buf(),

@@ -76,6 +76,10 @@ pub struct Options {
     pub max_line_bytes: usize,
     /// Threads deciding a pipelined batch; 0 = one per core.
     pub threads: usize,
+    /// The project's `[[command]]` rows (permc.toml), read once at start.
+    pub project: permc_core::facts::project::ProjectRows,
+    /// Where they were read from (`--config`, or beside the rule files).
+    pub config: Option<PathBuf>,
 }
 
 /// The decider type every thread shares.

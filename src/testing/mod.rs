@@ -228,6 +228,8 @@ fn load_project(
 ) -> Result<Project, CliError> {
     let (rules, _, _) = crate::load::rules(permissions.as_deref(), autonomy.as_deref())?;
     let (cfg, root): (Config, Option<PathBuf>) = config::discover(anchor)?;
+    // The project's own tools, as permc.toml describes them.
+    let rules = rules.with_project(cfg.rows_for_deciding()?);
     let context = config::context_fields(&cfg, Some(root.as_deref().unwrap_or(anchor)));
     let decider = engine::build(args.engine, RulesOrArtifact::Rules(rules.clone()))?;
     Ok(Project {

@@ -39,6 +39,8 @@ struct CaseToml {
     rule: Option<String>,
     #[serde(default)]
     error: bool,
+    /// Project rows, as permc.toml's `[[command]]` tables.
+    commands: Option<Vec<toml::Table>>,
 }
 
 /// What a case expects.
@@ -67,6 +69,9 @@ pub struct Case {
     pub request: String,
     /// The expectation.
     pub expect: Expect,
+    /// permc.toml's text holding the case's `commands` as `[[command]]`
+    /// rows; empty without them.
+    pub config: String,
 }
 
 /// What an engine answered.
@@ -178,6 +183,12 @@ pub fn load_file(path: &Path) -> Vec<Case> {
                     .map_or("{}".into(), |t| to_json(t).to_string()),
                 request,
                 expect,
+                config: c.commands.as_ref().map_or_else(String::new, |rows| {
+                    let mut doc = toml::Table::new();
+                    let rows = rows.iter().cloned().map(toml::Value::Table).collect();
+                    doc.insert("command".into(), toml::Value::Array(rows));
+                    toml::to_string(&doc).expect("rows write as TOML")
+                }),
             }
         })
         .collect()
@@ -205,8 +216,8 @@ pub fn check(case: &Case, answer: &Answer) -> Result<(), String> {
         Ok(())
     } else {
         Err(format!(
-            "{}\n  request:  {}\n  rules:    {} {}\n  expected: {:?}\n  got:      {:?}",
-            case.id, case.request, case.permissions, case.autonomy, case.expect, answer
+            "{}\n  request:  {}\n  rules:    {} {}\n  rows:     {}\n  expected: {:?}\n  got:      {:?}",
+            case.id, case.request, case.permissions, case.autonomy, case.config, case.expect, answer
         ))
     }
 }

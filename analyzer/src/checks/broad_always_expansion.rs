@@ -76,6 +76,27 @@ fn runner_of(a: &[PatToken]) -> Option<(String, bool)> {
 }
 
 /// Verbs that destroy or send data away (SPEC §11, verbatim).
+/// A project row (permc.toml's `[[command]]`) that runs a command given
+/// in its operands or code permc does not read, named by the entry's first
+/// word with at most one word after it: its name, and whether it runs code.
+fn project_runner(
+    a: &[PatToken],
+    rows: &permc_core::facts::project::ProjectRows,
+) -> Option<(String, bool)> {
+    let Some(PatToken::Exact(first)) = a.first() else {
+        return None;
+    };
+    if a.len() > 2 {
+        return None;
+    }
+    rows.naming(first)
+        .find(|r| r.runs.is_some() || r.effects.code)
+        .map(|r| {
+            let code = r.effects.code || r.runs == Some(permc_core::facts::project::Runs::Shell);
+            (r.name.clone(), code)
+        })
+}
+
 const DESTROYERS: &[&[&str]] = &[
     &["rm"],
     &["dd"],
@@ -106,7 +127,9 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                 "allow the commands you mean, one pattern each, like `Terminal(pnpm test)`"
                     .to_string(),
             )
-        } else if let Some((verb, reads_code)) = runner_of(a) {
+        } else if let Some((verb, reads_code)) =
+            runner_of(a).or_else(|| project_runner(a, &cx.options.commands))
+        {
             let runs = if reads_code {
                 "runs code permc cannot read (SPEC §4.3: a script's or a program's own text is beyond the reader)"
             } else {

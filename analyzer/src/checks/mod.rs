@@ -81,7 +81,8 @@ pub fn find(name: &str) -> Option<&'static Check> {
 
 /// A finding about a file as a whole rather than its rules, reported
 /// by the command line (`unreadable-file`) or before any check runs
-/// (`not-a-rule-file`), or about permc.toml (`stale-suppression`).
+/// (`not-a-rule-file`), or about permc.toml (`stale-suppression`,
+/// `invalid-command`, `duplicate-command`).
 /// Documented like the checks.
 #[derive(Debug, Clone, Copy)]
 pub struct FileFinding {
@@ -110,6 +111,17 @@ pub const FILE_FINDINGS: &[FileFinding] = &[
         name: "stale-suppression",
         severity: Severity::Warning,
         docs: include_str!("stale_suppression.md"),
+    },
+    // Reported by whatever reads permc.toml's `[[command]]` rows.
+    FileFinding {
+        name: "invalid-command",
+        severity: Severity::Error,
+        docs: include_str!("invalid_command.md"),
+    },
+    FileFinding {
+        name: "duplicate-command",
+        severity: Severity::Warning,
+        docs: include_str!("duplicate_command.md"),
     },
     // Reported when permc itself fails (`permc serve`'s reload).
     FileFinding {

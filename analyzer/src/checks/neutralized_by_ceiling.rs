@@ -44,8 +44,9 @@
 //! ```
 
 use super::{entries, Check, BUILTIN};
-use crate::analysis::{exact_prefix, facts_of_words, may_run_table_verb};
+use crate::analysis::{exact_prefix, facts_of_words, facts_of_words_with, may_run_table_verb};
 use crate::FileContext;
+use permc_core::facts::project::ProjectRows;
 use permc_core::facts::{normalize, protected, Scope, DEV_FILES};
 use permc_core::request::{Action, Context, ExecutionMode, Request};
 use permc_core::{phrases, reference, Reason, Rules};
@@ -106,12 +107,14 @@ fn ask_reference(t: ActionType) -> Option<Reason> {
 fn terminal_ceiling(
     tokens: &[PatToken],
     project_root: Option<&str>,
+    rows: &ProjectRows,
 ) -> Option<(&'static str, String)> {
     // Every match starts with the leading exact words; running an
     // external-effect or privileged command is kept by appending words.
     let words = exact_prefix(tokens);
-    let facts = if may_run_table_verb(&words) {
-        facts_of_words(&words)
+    // A project row may name any word: with rows, every entry is read.
+    let facts = if may_run_table_verb(&words) || !rows.is_empty() {
+        facts_of_words_with(&words, rows)
     } else {
         None
     };
@@ -130,6 +133,19 @@ fn terminal_ceiling(
                 phrases::RUNS_PRIVILEGED_BEHIND_WRAPPER.to_string()
             };
             return Some((Reason::CeilingPrivileged.name(), how));
+        }
+        // The project's own rows (permc.toml's `[[command]]`).
+        if let Some(name) = facts.project_external() {
+            return Some((
+                Reason::CeilingExternalEffect.name(),
+                phrases::project_external(name),
+            ));
+        }
+        if let Some(name) = facts.project_privileged() {
+            return Some((
+                Reason::CeilingPrivileged.name(),
+                phrases::project_privileged(name),
+            ));
         }
     }
     // A protected path every match names, from whatever folder below the
@@ -252,7 +268,11 @@ fn entry_finding(cx: &FileContext<'_>, e: &Entry) -> Option<Diagnostic> {
             )
         }
         (PatternBody::Tokens(tokens), ActionType::Terminal) => {
-            let (reason, why) = terminal_ceiling(tokens, cx.options.project_root.as_deref())?;
+            let (reason, why) = terminal_ceiling(
+                tokens,
+                cx.options.project_root.as_deref(),
+                &cx.options.commands,
+            )?;
             let help = if reason == Reason::CeilingScope.name() {
                 "use a path inside the project, pass --project-root if this is the project folder, or move it to ask".to_string()
             } else {

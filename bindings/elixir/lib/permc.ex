@@ -33,10 +33,15 @@ defmodule Permc do
 
   @type request_error :: {:error, %{code: atom(), message: String.t()}}
 
-  @doc "Loads and compiles permissions.json and autonomy.json (on a dirty CPU scheduler)."
-  @spec load(Path.t(), Path.t() | nil) :: {:ok, policy} | {:error, [diagnostic]}
-  def load(permissions_path, autonomy_path \\ nil) do
-    Permc.Native.load(path(permissions_path), path(autonomy_path))
+  @doc """
+  Loads and compiles permissions.json and autonomy.json (on a dirty CPU
+  scheduler). `config:` is the path of the project config, permc.toml,
+  whose `[[command]]` rows describe the project's own tools
+  (docs/commands.md, "Project rows"); a row in error rejects the load.
+  """
+  @spec load(Path.t(), Path.t() | nil, keyword) :: {:ok, policy} | {:error, [diagnostic]}
+  def load(permissions_path, autonomy_path \\ nil, opts \\ []) do
+    Permc.Native.load(path(permissions_path), path(autonomy_path), path(opts[:config]))
   end
 
   @doc "Loads an artifact written by `permc compile` (on a dirty CPU scheduler)."
@@ -64,12 +69,13 @@ defmodule Permc do
 
   @doc """
   Compiles rule files held in memory: permissions.json's and
-  autonomy.json's text (binaries), read as `load/2` reads the files;
-  diagnostics name them `permissions.json` and `autonomy.json`.
+  autonomy.json's text (binaries), read as `load/3` reads the files, and
+  `config_text:` permc.toml's; diagnostics name them `permissions.json`,
+  `autonomy.json` and `permc.toml`.
   """
-  @spec load_text(binary, binary | nil) :: {:ok, policy} | {:error, [diagnostic]}
-  def load_text(permissions_text, autonomy_text \\ nil) do
-    Permc.Native.load_text(permissions_text, autonomy_text)
+  @spec load_text(binary, binary | nil, keyword) :: {:ok, policy} | {:error, [diagnostic]}
+  def load_text(permissions_text, autonomy_text \\ nil, opts \\ []) do
+    Permc.Native.load_text(permissions_text, autonomy_text, opts[:config_text])
   end
 
   @doc "Loads an artifact's bytes held in memory, as `load_artifact/1` loads its file."
@@ -215,9 +221,9 @@ defmodule Permc.Native do
     end
   end
 
-  def load(_permissions, _autonomy), do: :erlang.nif_error(:nif_not_loaded)
+  def load(_permissions, _autonomy, _config), do: :erlang.nif_error(:nif_not_loaded)
   def load_artifact(_path), do: :erlang.nif_error(:nif_not_loaded)
-  def load_text(_permissions, _autonomy), do: :erlang.nif_error(:nif_not_loaded)
+  def load_text(_permissions, _autonomy, _config), do: :erlang.nif_error(:nif_not_loaded)
   def load_artifact_bytes(_bytes), do: :erlang.nif_error(:nif_not_loaded)
   def decide(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def decide_dirty(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)

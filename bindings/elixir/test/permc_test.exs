@@ -245,6 +245,39 @@ defmodule PermcTest do
     assert {:error, %{code: :invalid_argument}} = Permc.load_text(42)
   end
 
+  test "permc.toml's [[command]] rows: from a path and from text; a malformed row rejects" do
+    perms = ~s<{"allow": ["Terminal(./deploy.sh)", "Terminal(./other.sh)"]}>
+    config = ~s<[[command]]\nname = "./deploy.sh"\neffects = ["external"]\n>
+
+    req = fn cmd ->
+      %{
+        "action" => %{"type" => "terminal", "command" => cmd},
+        "context" => %{"role" => "developer", "executionMode" => "runner", "projectScopeRoot" => "/p"}
+      }
+    end
+
+    dir = Path.join(System.tmp_dir!(), "permc-nif-rows-#{System.unique_integer([:positive])}")
+    File.mkdir_p!(dir)
+    File.write!(Path.join(dir, "permissions.json"), perms)
+    File.write!(Path.join(dir, "permc.toml"), config)
+    {:ok, from_path} = Permc.load(Path.join(dir, "permissions.json"), nil, config: Path.join(dir, "permc.toml"))
+    {:ok, from_text} = Permc.load_text(perms, nil, config_text: config)
+
+    for p <- [from_path, from_text] do
+      assert {:ok, %{policy: :require_approval, reason: :"ceiling.external_effect", message: m}} =
+               Permc.decide(p, req.("./deploy.sh prod"))
+
+      assert m =~ "`./deploy.sh` has an effect outside the machine (permc.toml)"
+      assert {:ok, %{policy: :auto_approve}} = Permc.decide(p, req.("./other.sh prod"))
+    end
+
+    {:ok, without} = Permc.load(Path.join(dir, "permissions.json"))
+    assert {:ok, %{policy: :auto_approve}} = Permc.decide(without, req.("./deploy.sh"))
+
+    assert {:error, [%{check: "invalid-command", file: "permc.toml", line: 3} | _]} =
+             Permc.load_text(perms, nil, config_text: ~s<[[command]]\nname = "x"\nefects = []\n>)
+  end
+
   test "a rejected rule file: every error, with file, line, column, check and message" do
     dir = Path.join(System.tmp_dir!(), "permc-nif-#{System.unique_integer([:positive])}")
     File.mkdir_p!(dir)

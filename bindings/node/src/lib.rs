@@ -167,13 +167,20 @@ impl ObjectFinalize for NativePolicy {
     }
 }
 
-/// Loads and compiles the rule files.
+/// Loads and compiles the rule files, with permc.toml's `[[command]]`
+/// rows when `config` (its path) is given.
 #[napi]
-pub fn load(mut env: Env, permissions: String, autonomy: Option<String>) -> Result<NativePolicy> {
+pub fn load(
+    mut env: Env,
+    permissions: String,
+    autonomy: Option<String>,
+    config: Option<String>,
+) -> Result<NativePolicy> {
     guarded(|| {
-        let r = Policy::load(
+        let r = Policy::load_with(
             Some(Path::new(&permissions)),
             autonomy.as_deref().map(Path::new),
+            config.as_deref().map(Path::new),
         );
         match r {
             Ok(policy) => {
@@ -182,8 +189,9 @@ pub fn load(mut env: Env, permissions: String, autonomy: Option<String>) -> Resu
                 Ok(NativePolicy::new(&mut env, policy, &files, 20))
             }
             Err(e) => {
-                let file = match &autonomy {
-                    Some(a)
+                let file = match (&autonomy, &config) {
+                    (_, Some(c)) if e.message.contains(c.as_str()) => c.clone(),
+                    (Some(a), _)
                         if e.message.contains(a.as_str()) && !e.message.contains(&permissions) =>
                     {
                         a.clone()
@@ -206,16 +214,17 @@ pub fn load_artifact(mut env: Env, path: String) -> Result<NativePolicy> {
 }
 
 /// Compiles rule files' text held in memory (diagnostics name them
-/// `permissions.json` and `autonomy.json`).
+/// `permissions.json`, `autonomy.json` and `permc.toml`).
 #[napi]
 pub fn load_text(
     mut env: Env,
     permissions: Buffer,
     autonomy: Option<Buffer>,
+    config: Option<Buffer>,
 ) -> Result<NativePolicy> {
     guarded(|| {
         let a = autonomy.as_deref();
-        match Policy::load_text(Some(&permissions), a) {
+        match Policy::load_text_with(Some(&permissions), a, config.as_deref()) {
             Ok(policy) => {
                 let bytes = permissions.len() + a.map_or(0, <[u8]>::len);
                 Ok(NativePolicy::of_bytes(&mut env, policy, bytes as u64, 20))
@@ -223,6 +232,7 @@ pub fn load_text(
             Err(e) => {
                 let file = match e.diagnostics.first().and_then(|d| d["file"].as_str()) {
                     Some("autonomy.json") => "autonomy.json",
+                    Some("permc.toml") => "permc.toml",
                     _ => "permissions.json",
                 };
                 Err(load_error(e, file))
@@ -236,6 +246,7 @@ pub fn load_text(
 pub struct LoadTask {
     permissions: String,
     autonomy: Option<String>,
+    config: Option<String>,
 }
 
 impl Task for LoadTask {
@@ -244,12 +255,20 @@ impl Task for LoadTask {
 
     fn compute(&mut self) -> Result<Policy> {
         guarded(|| {
-            Policy::load(
+            Policy::load_with(
                 Some(Path::new(&self.permissions)),
                 self.autonomy.as_deref().map(Path::new),
+                self.config.as_deref().map(Path::new),
             )
             .map_err(|e| {
                 let file = match &self.autonomy {
+                    _ if self
+                        .config
+                        .as_ref()
+                        .is_some_and(|c| e.message.contains(c.as_str())) =>
+                    {
+                        self.config.clone().unwrap_or_default()
+                    }
                     Some(a)
                         if e.message.contains(a.as_str())
                             && !e.message.contains(&self.permissions) =>
@@ -272,10 +291,15 @@ impl Task for LoadTask {
 
 /// [`load`] off the main thread: a promise of the policy.
 #[napi(ts_return_type = "Promise<NativePolicy>")]
-pub fn load_async(permissions: String, autonomy: Option<String>) -> AsyncTask<LoadTask> {
+pub fn load_async(
+    permissions: String,
+    autonomy: Option<String>,
+    config: Option<String>,
+) -> AsyncTask<LoadTask> {
     AsyncTask::new(LoadTask {
         permissions,
         autonomy,
+        config,
     })
 }
 

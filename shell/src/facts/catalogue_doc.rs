@@ -32,7 +32,8 @@ pub fn markdown() -> String {
          Every reader — the decision, always-allow, the analyzer and this page — \
          reads the same rows (SPEC §4.3). The rows describe bash 5.2, git 2.47, \
          GNU coreutils 9, findutils 4.9, gh 2, npm 10–11 and cargo 1.8x; an option \
-         only a newer version has is an unknown option.\n\n",
+         only a newer version has is an unknown option. A project adds rows for \
+         its own tools in permc.toml: see [Project rows](#project-rows-permctoml).\n\n",
     );
     wrappers(&mut o);
     shells(&mut o);
@@ -44,6 +45,7 @@ pub fn markdown() -> String {
     continuations(&mut o);
     variables(&mut o);
     protected(&mut o);
+    o.push_str(super::project::DOC);
     o
 }
 

@@ -2361,6 +2361,7 @@ fn push_run<'w>(
         guessed: facts.guessing,
         canonical: false,
     });
+    super::project::at_run(words_ref, from, seg, top, facts); // permc.toml's rows
     let guessed = facts.guessing;
     // Most runs have none: no loop to set up and drop.
     if canonical.is_empty() {

@@ -601,8 +601,22 @@ fn load_result<'a>(env: Env<'a>, r: Result<Policy, LoadError>, file: &str) -> Te
 
 /// `load(permissions_path, autonomy_path | nil)`.
 #[rustler::nif(schedule = "DirtyCpu")]
-fn load<'a>(env: Env<'a>, permissions: Term<'a>, autonomy: Term<'a>) -> Term<'a> {
+fn load<'a>(env: Env<'a>, permissions: Term<'a>, autonomy: Term<'a>, config: Term<'a>) -> Term<'a> {
     guarded(env, || {
+        let c = if config == atoms::nil().to_term(env) {
+            None
+        } else {
+            match path_arg(config) {
+                Some(c) => Some(c),
+                None => {
+                    return error_map(
+                        env,
+                        "invalid_argument",
+                        "the config path must be a string or nil",
+                    )
+                }
+            }
+        };
         let Some(p) = path_arg(permissions) else {
             return error_map(
                 env,
@@ -624,9 +638,16 @@ fn load<'a>(env: Env<'a>, permissions: Term<'a>, autonomy: Term<'a>) -> Term<'a>
                 }
             }
         };
-        let r = Policy::load(Some(Path::new(&p)), a.as_deref().map(Path::new));
+        let r = Policy::load_with(
+            Some(Path::new(&p)),
+            a.as_deref().map(Path::new),
+            c.as_deref().map(Path::new),
+        );
         // Which file failed, for the one-diagnostic errors.
         let file = match &r {
+            Err(e) if c.as_ref().is_some_and(|c| e.message.contains(c.as_str())) => {
+                c.clone().unwrap_or_default()
+            }
             Err(e)
                 if a.as_ref().is_some_and(|a| e.message.contains(a.as_str()))
                     && !e.message.contains(p.as_str()) =>
@@ -654,11 +675,31 @@ fn load_artifact<'a>(env: Env<'a>, path: Term<'a>) -> Term<'a> {
     })
 }
 
-/// `load_text(permissions_text, autonomy_text | nil)`: rule files' text
-/// (binaries), named `permissions.json` and `autonomy.json`.
+/// `load_text(permissions_text, autonomy_text | nil, config_text | nil)`:
+/// rule files' text (binaries), named `permissions.json`, `autonomy.json`
+/// and `permc.toml`.
 #[rustler::nif(schedule = "DirtyCpu")]
-fn load_text<'a>(env: Env<'a>, permissions: Term<'a>, autonomy: Term<'a>) -> Term<'a> {
+fn load_text<'a>(
+    env: Env<'a>,
+    permissions: Term<'a>,
+    autonomy: Term<'a>,
+    config: Term<'a>,
+) -> Term<'a> {
     guarded(env, || {
+        let c = if config == atoms::nil().to_term(env) {
+            None
+        } else {
+            match config.decode_as_binary() {
+                Ok(c) => Some(c),
+                Err(_) => {
+                    return error_map(
+                        env,
+                        "invalid_argument",
+                        "the config text must be a binary or nil",
+                    )
+                }
+            }
+        };
         let Ok(p) = permissions.decode_as_binary() else {
             return error_map(
                 env,
@@ -680,7 +721,11 @@ fn load_text<'a>(env: Env<'a>, permissions: Term<'a>, autonomy: Term<'a>) -> Ter
                 }
             }
         };
-        let r = Policy::load_text(Some(p.as_slice()), a.as_ref().map(|a| a.as_slice()));
+        let r = Policy::load_text_with(
+            Some(p.as_slice()),
+            a.as_ref().map(|a| a.as_slice()),
+            c.as_ref().map(|c| c.as_slice()),
+        );
         load_result(env, r, "permissions.json")
     })
 }
