@@ -217,6 +217,30 @@ const GIT_VALUE_OPTIONS: &[&str] = &[
     "--config-env",
 ];
 
+/// Where git's subcommand is in `words`, past git's global options from
+/// `from` (the ones of [`GIT_VALUE_OPTIONS`] take the next word): the one
+/// reading of them every reader shares (the continuations, the code forms,
+/// the protected paths). Stops at the first word that is no option or
+/// that `exact` says is not known exactly.
+pub(crate) fn git_subcommand_at(
+    words: &[String],
+    from: usize,
+    exact: impl Fn(usize) -> bool,
+) -> usize {
+    let mut i = from;
+    while let Some(w) = words.get(i) {
+        if !exact(i) || !w.starts_with('-') {
+            break;
+        }
+        i += if GIT_VALUE_OPTIONS.contains(&w.as_str()) {
+            2
+        } else {
+            1
+        };
+    }
+    i
+}
+
 /// The devices through which bash opens a network connection, with the
 /// external-effect entry each stands for (SPEC §6.1, round 3).
 const NETWORK_DEVICES: [(&str, &[&str]); 2] = [

@@ -438,17 +438,7 @@ fn row_of(words: &[String], known: &[Known]) -> Option<(&'static Continuations, 
         return None;
     }
     // git's global options, read as §6.1 reads them.
-    let mut i = v + 1;
-    while let Some(w) = words.get(i) {
-        if !exact(i) || !w.starts_with('-') {
-            break;
-        }
-        i += if super::GIT_VALUE_OPTIONS.contains(&w.as_str()) {
-            2
-        } else {
-            1
-        };
-    }
+    let i = super::git_subcommand_at(words, v + 1, exact);
     let sub = words.get(i)?;
     if !exact(i) {
         return None;

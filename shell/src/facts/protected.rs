@@ -228,15 +228,9 @@ fn reads_only(words: &[String]) -> bool {
 
 /// git's subcommand, past its global options, and the words after it.
 fn git_sub(words: &[String]) -> Option<(&str, &[String])> {
-    let mut i = 1;
-    while let Some(w) = words.get(i) {
-        if !w.starts_with('-') {
-            return Some((w.as_str(), &words[i + 1..]));
-        }
-        let valued = ["-C", "-c", "--git-dir", "--work-tree", "--namespace"].contains(&w.as_str());
-        i += if valued { 2 } else { 1 };
-    }
-    None
+    let i = super::git_subcommand_at(words, 1, |_| true);
+    let sub = words.get(i)?;
+    Some((sub.as_str(), &words[i + 1..]))
 }
 
 /// The values a reading program writes (SPEC §6.4): `sort -o`, `tree -o`,

@@ -2386,26 +2386,18 @@ fn push_run<'w>(
 /// `git config` setting a key that names code, a subcommand's option that
 /// runs text (SPEC §4.3).
 fn git_code(args: &[String]) -> Option<String> {
-    let mut i = 0;
-    let mut found = None;
-    while let Some(a) = args.get(i) {
-        if a == "-c"
-            || a.starts_with("--config-env")
-            || a.starts_with("--exec-path")
-            || (a.starts_with("-c") && a.len() > 2 && !a.starts_with("--"))
-        {
-            found = Some(a.clone());
-            break;
-        }
-        if !a.starts_with('-') {
-            break;
-        }
-        i += if ["-C", "--git-dir", "--work-tree", "--namespace"].contains(&a.as_str()) {
-            2
-        } else {
-            1
-        };
-    }
+    // git's global options (the shared reading of them): one that gives
+    // configuration or programs for this run is code.
+    let i = super::git_subcommand_at(args, 0, |_| true);
+    let found = args[..i.min(args.len())]
+        .iter()
+        .find(|a| {
+            *a == "-c"
+                || a.starts_with("--config-env")
+                || a.starts_with("--exec-path")
+                || (a.starts_with("-c") && a.len() > 2 && !a.starts_with("--"))
+        })
+        .cloned();
     if let Some(a) = found {
         Some(format!(
             "`git {a}` can define aliases and commands permc cannot read"
