@@ -217,26 +217,31 @@ const GIT_VALUE_OPTIONS: &[&str] = &[
     "--config-env",
 ];
 
-/// Where git's subcommand is in `words`, past git's global options from
-/// `from` (the ones of [`GIT_VALUE_OPTIONS`] take the next word): the one
-/// reading of them every reader shares (the continuations, the code forms,
-/// the protected paths). Stops at the first word that is no option or
-/// that `exact` says is not known exactly.
-pub(crate) fn git_subcommand_at(
+/// Each program's global options that take the next word, before its
+/// subcommand: one row a program.
+const GLOBAL_VALUE_OPTIONS: &[(&str, &[&str])] = &[("git", GIT_VALUE_OPTIONS)];
+
+/// Where `program`'s subcommand is in `words`, past its global options
+/// from `from` (the ones of its [`GLOBAL_VALUE_OPTIONS`] row take the next
+/// word): the one reading of them every reader shares (the continuations,
+/// the code forms, the protected paths). Stops at the first word that is
+/// no option or that `exact` says is not known exactly.
+pub(crate) fn subcommand_at(
+    program: &str,
     words: &[String],
     from: usize,
     exact: impl Fn(usize) -> bool,
 ) -> usize {
+    let valued = GLOBAL_VALUE_OPTIONS
+        .iter()
+        .find(|(p, _)| quick_eq(p, program))
+        .map_or(&[][..], |(_, v)| *v);
     let mut i = from;
     while let Some(w) = words.get(i) {
         if !exact(i) || !w.starts_with('-') {
             break;
         }
-        i += if GIT_VALUE_OPTIONS.contains(&w.as_str()) {
-            2
-        } else {
-            1
-        };
+        i += if valued.contains(&w.as_str()) { 2 } else { 1 };
     }
     i
 }

@@ -419,8 +419,8 @@ const FIND_PRIMARIES: &[&str] = &[
 ];
 
 /// The row for the command `words` start with, after leading assignments
-/// and git's global options, and the index of the first word after the
-/// command's name. Cheap for other commands: one comparison of the verb.
+/// and the program's global options, and the index of the first word
+/// after the command's name: found by the rows' own commands.
 fn row_of(words: &[String], known: &[Known]) -> Option<(&'static Continuations, usize)> {
     let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
     let v = words.iter().position(|w| !super::is_assignment(w))?;
@@ -428,24 +428,29 @@ fn row_of(words: &[String], known: &[Known]) -> Option<(&'static Continuations, 
         return None;
     }
     let verb = super::basename(&words[v]);
-    if verb == "find" {
-        return CONTINUATIONS
-            .iter()
-            .find(|r| r.command == ["find"])
-            .map(|r| (r, v + 1));
+    // A row of the program itself (`find`).
+    if let Some(r) = CONTINUATIONS
+        .iter()
+        .find(|r| r.command.len() == 1 && super::quick_eq(r.command[0], verb))
+    {
+        return Some((r, v + 1));
     }
-    if verb != "git" {
+    // A row of one of its subcommands (`git branch`), past the program's
+    // global options.
+    if !CONTINUATIONS
+        .iter()
+        .any(|r| r.command.len() == 2 && super::quick_eq(r.command[0], verb))
+    {
         return None;
     }
-    // git's global options, read as §6.1 reads them.
-    let i = super::git_subcommand_at(words, v + 1, exact);
+    let i = super::subcommand_at(verb, words, v + 1, exact);
     let sub = words.get(i)?;
     if !exact(i) {
         return None;
     }
     CONTINUATIONS
         .iter()
-        .find(|r| r.command.len() == 2 && r.command[1] == sub)
+        .find(|r| r.command.len() == 2 && r.command[0] == verb && r.command[1] == sub)
         .map(|r| (r, i + 1))
 }
 

@@ -228,7 +228,7 @@ fn reads_only(words: &[String]) -> bool {
 
 /// git's subcommand, past its global options, and the words after it.
 fn git_sub(words: &[String]) -> Option<(&str, &[String])> {
-    let i = super::git_subcommand_at(words, 1, |_| true);
+    let i = super::subcommand_at("git", words, 1, |_| true);
     let sub = words.get(i)?;
     Some((sub.as_str(), &words[i + 1..]))
 }

@@ -2388,7 +2388,7 @@ fn push_run<'w>(
 fn git_code(args: &[String]) -> Option<String> {
     // git's global options (the shared reading of them): one that gives
     // configuration or programs for this run is code.
-    let i = super::git_subcommand_at(args, 0, |_| true);
+    let i = super::subcommand_at("git", args, 0, |_| true);
     let found = args[..i.min(args.len())]
         .iter()
         .find(|a| {
