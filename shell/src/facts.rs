@@ -1373,14 +1373,82 @@ const EXTERNAL_TOOLS: Shapes = {
 /// `gh api` that writes (SPEC §6.1): named like a table entry.
 pub const GH_API_WRITE: &[&str] = &["gh", "api"];
 
-/// Tools whose external effect is read from their words by
-/// [`external_by_words`], not by a table entry (SPEC §6.1 round 3): a
-/// remote daemon, a remote host or operand, a cloud verb that is not a
-/// read, `python -m twine upload`.
-pub const EXTERNAL_READ_BY_WORDS: &[&str] = &[
-    "gh", "docker", "podman", "ssh", "scp", "sftp", "rsync", "aws", "gcloud", "az", "doctl",
-    "python", "python3",
+/// How a tool's words say it reaches outside the machine (SPEC §6.1
+/// round 3), read by [`external_by_words`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ByWords {
+    /// `gh api` with a method other than GET, fields or a body.
+    GhApi,
+    /// A container client with a remote daemon (`-H`, `--host`,
+    /// `--context`, `-c`) among its leading options.
+    RemoteDaemon,
+    /// `ssh HOST …` connects (`ssh -V`, `ssh -G` do not).
+    SshHost,
+    /// A copy with a remote operand (`HOST:PATH`, `scheme://…`); `any`:
+    /// every operand is remote (`sftp HOST`).
+    RemoteOperand {
+        /// Any operand at all reaches a remote.
+        any: bool,
+    },
+    /// A cloud CLI's verb that is not a read (`describe`, `get`, `list`,
+    /// `ls`, `show`, `help`, `version`, `whoami` are).
+    CloudVerb,
+    /// These words right after the program (`python -m twine upload`),
+    /// named as `named` says.
+    Words {
+        /// The words after the program.
+        words: &'static [&'static str],
+        /// What the effect is called (like a table entry).
+        named: &'static [&'static str],
+    },
+}
+
+/// The tools whose external effect is in their words, not in a table
+/// entry: one row a reading, with the programs it applies to.
+pub(crate) const BY_WORDS: &[(&[&str], ByWords)] = &[
+    (&["gh"], ByWords::GhApi),
+    (&["docker", "podman"], ByWords::RemoteDaemon),
+    (&["ssh"], ByWords::SshHost),
+    (&["scp", "rsync"], ByWords::RemoteOperand { any: false }),
+    (&["sftp"], ByWords::RemoteOperand { any: true }),
+    (&["aws", "gcloud", "az", "doctl"], ByWords::CloudVerb),
+    (
+        &["python", "python3"],
+        ByWords::Words {
+            words: &["-m", "twine", "upload"],
+            named: PYTHON_TWINE,
+        },
+    ),
 ];
+
+/// How many programs [`BY_WORDS`] names.
+const BY_WORDS_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < BY_WORDS.len() {
+        n += BY_WORDS[i].0.len();
+        i += 1;
+    }
+    n
+};
+
+/// Every program of [`BY_WORDS`], built from the rows (the analyzer lists
+/// them).
+pub const EXTERNAL_READ_BY_WORDS: [&str; BY_WORDS_COUNT] = {
+    let mut t = [""; BY_WORDS_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < BY_WORDS.len() {
+        let mut j = 0;
+        while j < BY_WORDS[i].0.len() {
+            t[n] = BY_WORDS[i].0[j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// The shapes of [`EXTERNAL_READ_BY_WORDS`].
 const READ_BY_WORDS_SHAPES: Shapes = {
@@ -2033,10 +2101,13 @@ fn external_by_words(
     words: &[String],
     k: &dyn Fn(usize) -> Known,
 ) -> Option<&'static [&'static str]> {
+    let (_, how) = BY_WORDS
+        .iter()
+        .find(|(names, _)| names.iter().any(|n| quick_eq(n, verb)))?;
     let unknown = (1..words.len()).any(|i| k(i).is_unknown());
-    match verb {
-        "gh" => gh_external(words, k),
-        "docker" | "podman" => words
+    match *how {
+        ByWords::GhApi => gh_external(words, k),
+        ByWords::RemoteDaemon => words
             .iter()
             .skip(1)
             .take_while(|w| w.starts_with('-'))
@@ -2047,42 +2118,43 @@ fn external_by_words(
                     || (w.starts_with("-H") && !w.starts_with("--"))
             })
             .then_some(REMOTE_DAEMON),
-        "ssh" => ssh_external(words, k),
-        "scp" | "sftp" | "rsync" => {
+        ByWords::SshHost => ssh_external(words, k),
+        ByWords::RemoteOperand { any } => {
             let remote = |w: &str| {
                 w.contains("://") || w.find(':').is_some_and(|c| !w[..c].contains('/') && c > 0)
             };
             let found = unknown
                 || positionals(words, 1).any(|(_, w)| remote(w))
-                || (verb == "sftp" && positionals(words, 1).next().is_some());
+                || (any && positionals(words, 1).next().is_some());
             found.then_some(COPY_REMOTE)
         }
-        "aws" | "gcloud" | "az" | "doctl" => {
-            if unknown {
-                return Some(CLOUD_WRITE);
-            }
-            let read = |w: &str| {
-                ["describe", "get", "list"].iter().any(|r| w.starts_with(r))
-                    || matches!(w, "ls" | "show" | "help" | "version" | "whoami")
-            };
-            let mut any = false;
-            for (i, w) in positionals(words, 1).take(4) {
-                any = true;
-                // A word right after an option may be its value.
-                let maybe_value = words[i - 1].starts_with('-') && !words[i - 1].contains('=');
-                if read(w) && !maybe_value {
-                    return None;
-                }
-            }
-            any.then_some(CLOUD_WRITE)
-        }
-        "python" | "python3" => {
+        ByWords::CloudVerb => cloud_external(words, unknown),
+        ByWords::Words { words: w, named } => {
             let rest = words.get(1..)?;
-            (rest.len() >= 3 && rest[0] == "-m" && rest[1] == "twine" && rest[2] == "upload")
-                .then_some(PYTHON_TWINE)
+            (rest.len() >= w.len() && rest.iter().zip(w).all(|(a, b)| a == b)).then_some(named)
         }
-        _ => None,
     }
+}
+
+/// A cloud CLI's verb that is not a read ([`ByWords::CloudVerb`]).
+fn cloud_external(words: &[String], unknown: bool) -> Option<&'static [&'static str]> {
+    if unknown {
+        return Some(CLOUD_WRITE);
+    }
+    let read = |w: &str| {
+        ["describe", "get", "list"].iter().any(|r| w.starts_with(r))
+            || matches!(w, "ls" | "show" | "help" | "version" | "whoami")
+    };
+    let mut any = false;
+    for (i, w) in positionals(words, 1).take(4) {
+        any = true;
+        // A word right after an option may be its value.
+        let maybe_value = words[i - 1].starts_with('-') && !words[i - 1].contains('=');
+        if read(w) && !maybe_value {
+            return None;
+        }
+    }
+    any.then_some(CLOUD_WRITE)
 }
 
 /// The [`EXTERNAL_EFFECT`] entries of one tool: a run of the table, found

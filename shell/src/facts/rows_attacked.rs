@@ -198,3 +198,33 @@ fn every_code_form_catches_its_example_and_not_as_an_argument() {
         assert!(!LineFacts::of(&near).unparsed, "`{near}`");
     }
 }
+
+#[test]
+fn every_reading_by_words_catches_its_form_and_not_a_read() {
+    use super::ByWords;
+    for (names, how) in super::BY_WORDS {
+        for p in *names {
+            let (caught, near) = match how {
+                ByWords::GhApi => (format!("{p} api -X POST /x"), format!("{p} api /x")),
+                ByWords::RemoteDaemon => (format!("{p} -H tcp://h ps"), format!("{p} ps")),
+                ByWords::SshHost => (format!("{p} host ls"), format!("{p} -V")),
+                ByWords::RemoteOperand { any: false } => {
+                    (format!("{p} a host:b"), format!("{p} a b"))
+                }
+                ByWords::RemoteOperand { any: true } => {
+                    (format!("{p} host"), format!("echo {p} host"))
+                }
+                ByWords::CloudVerb => (format!("{p} s3 rm x"), format!("{p} s3 ls")),
+                ByWords::Words { words, .. } => (
+                    format!("{p} {}", words.join(" ")),
+                    format!("{p} {} x", words[..words.len() - 1].join(" ")),
+                ),
+            };
+            assert!(
+                LineFacts::of(&caught).external_effect().is_some(),
+                "`{caught}`"
+            );
+            assert!(LineFacts::of(&near).external_effect().is_none(), "`{near}`");
+        }
+    }
+}
