@@ -217,6 +217,10 @@ const GIT_VALUE_OPTIONS: &[&str] = &[
     "--config-env",
 ];
 
+/// Programs whose first word may be rustup's toolchain selector
+/// (`cargo +nightly publish`): read past before the subcommand.
+const TOOLCHAIN_WORD: &[&str] = &["cargo"];
+
 /// Each program's global options that take the next word, before its
 /// subcommand: one row a program.
 const GLOBAL_VALUE_OPTIONS: &[(&str, &[&str])] = &[("git", GIT_VALUE_OPTIONS)];
@@ -1992,7 +1996,10 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
     }
     let mut first = 1;
     // `cargo +nightly publish`: the toolchain word.
-    if verb == "cargo" && words.get(1).is_some_and(|w| w.starts_with('+')) && !k(1).is_unknown() {
+    if TOOLCHAIN_WORD.iter().any(|t| quick_eq(t, verb))
+        && words.get(1).is_some_and(|w| w.starts_with('+'))
+        && !k(1).is_unknown()
+    {
         first = 2;
     }
     let m = EntryMatch {
