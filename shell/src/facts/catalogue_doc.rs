@@ -6,7 +6,9 @@
 use super::code_options::{CODE_OPTIONS, SCRIPTS};
 use super::continuations::{Shape, CONTINUATIONS};
 use super::protected::RULE_FILES;
-use super::wrappers::{RunsAs, CODE_FORMS, FOREIGN_SHELLS, RUNNERS, SHELLS, UNREADABLE, WRAPPERS};
+use super::wrappers::{
+    RunsAs, CODE_FORMS, FOREIGN_SHELLS, GIT_CODE_OPTIONS, RUNNERS, SHELLS, UNREADABLE, WRAPPERS,
+};
 use std::fmt::Write;
 
 fn code(items: &[&str]) -> String {
@@ -41,6 +43,7 @@ pub fn markdown() -> String {
     unreadable(&mut o);
     code_options(&mut o);
     code_forms(&mut o);
+    git_code_options(&mut o);
     external(&mut o);
     continuations(&mut o);
     variables(&mut o);
@@ -163,6 +166,22 @@ fn code_forms(o: &mut String) {
     );
     for r in CODE_FORMS {
         let _ = writeln!(o, "| {} | `{}` |", code(r.verbs), cell(r.example));
+    }
+    o.push('\n');
+}
+
+fn git_code_options(o: &mut String) {
+    o.push_str(
+        "## git subcommands' options that run code (SPEC §4.3)\n\n\
+         Read as git's parse-options reads them (clusters, `--name=value`, a long \
+         name's unique prefix); an expanded word where one may stand counts. A \
+         line with one is unparsed.\n\n\
+         | subcommands | options |\n|---|---|\n",
+    );
+    for r in GIT_CODE_OPTIONS {
+        let spells: Vec<String> = r.spells.iter().map(|s| s.spelled()).collect();
+        let spells: Vec<&str> = spells.iter().map(String::as_str).collect();
+        let _ = writeln!(o, "| {} | {} |", code(r.subcommands), code(&spells));
     }
     o.push('\n');
 }

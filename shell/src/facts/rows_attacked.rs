@@ -228,3 +228,17 @@ fn every_reading_by_words_catches_its_form_and_not_a_read() {
         }
     }
 }
+
+#[test]
+fn every_git_code_option_is_unparsed_and_a_quiet_run_is_not() {
+    for r in super::wrappers::GIT_CODE_OPTIONS {
+        for sub in r.subcommands {
+            for spell in r.spells {
+                let caught = format!("git {sub} {} y", spell.example());
+                assert!(LineFacts::of(&caught).unparsed, "`{caught}`");
+            }
+            let near = format!("git {sub} -q");
+            assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+        }
+    }
+}

@@ -2812,61 +2812,177 @@ fn assigned_names(verb: &str, args: &[String], test: impl Fn(&str) -> bool) -> b
 /// git command runs (`clone -c`, a `--template` directory's hooks), named
 /// as git's manual names it; `None` for any other.
 fn git_runs_text(sub: &str, args: &[String]) -> Option<&'static str> {
-    // As git's parse-options reads them: `-x CMD`, `-xCMD`, in a cluster
-    // (`-ix CMD`), `--exec CMD`, `--exec=CMD`, or a long name's prefix
-    // (`--exe CMD`). A word that only may be one counts (fail closed).
-    let long = |a: &str, long: &str| {
-        a.strip_prefix("--").is_some_and(|rest| {
-            let name = rest.split_once('=').map_or(rest, |(n, _)| n);
-            name.len() >= 2 && long[2..].starts_with(name)
-        })
-    };
-    let opt = |short: char, l: &str| {
-        args.iter().any(|a| {
-            if a.starts_with("--") {
-                long(a, l)
-            } else {
-                option_has(a, &[short])
+    GIT_CODE_OPTIONS
+        .iter()
+        .filter(|r| r.subcommands.contains(&sub))
+        .find(|r| r.spells.iter().any(|s| s.given(args)))
+        .map(|r| r.shown)
+}
+
+/// How a git subcommand's option (or word) is given, as git's
+/// parse-options reads it: `-x CMD`, `-xCMD`, in a cluster (`-ix CMD`),
+/// `--exec CMD`, `--exec=CMD`, or a long name's prefix (`--exe CMD`). A
+/// word that only may be one counts (fail closed).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum GitSpell {
+    /// A long option without a short form: an expandable word may be it.
+    Long(&'static str),
+    /// A short option and its long name.
+    Both(char, &'static str),
+    /// An operand word (`submodule foreach`, `bisect run`).
+    Word(&'static str),
+    /// Any long option ending so (`filter-branch --…-filter`).
+    LongEnding(&'static str),
+}
+
+impl GitSpell {
+    /// How docs/commands.md shows it, and one word that gives it (for the
+    /// tests that attack every row).
+    pub(crate) fn spelled(self) -> String {
+        match self {
+            GitSpell::Long(l) => l.to_string(),
+            GitSpell::Both(c, l) => format!("-{c}, {l}"),
+            GitSpell::Word(w) => w.to_string(),
+            GitSpell::LongEnding(e) => format!("--…{e}"),
+        }
+    }
+
+    /// A word that gives it.
+    #[cfg(test)]
+    pub(crate) fn example(self) -> String {
+        match self {
+            GitSpell::Long(l) => format!("{l}=x"),
+            GitSpell::Both(c, _) => format!("-{c}x"),
+            GitSpell::Word(w) => w.to_string(),
+            GitSpell::LongEnding(e) => format!("--tree{e}=x"),
+        }
+    }
+
+    /// Is it given among `args`?
+    fn given(self, args: &[String]) -> bool {
+        let long = |a: &str, long: &str| {
+            a.strip_prefix("--").is_some_and(|rest| {
+                let name = rest.split_once('=').map_or(rest, |(n, _)| n);
+                name.len() >= 2 && long[2..].starts_with(name)
+            })
+        };
+        args.iter().any(|a| match self {
+            GitSpell::Long(l) => long(a, l) || may_expand(a),
+            GitSpell::Both(_, l) if a.starts_with("--") => long(a, l),
+            GitSpell::Both(short, _) => option_has(a, &[short]),
+            GitSpell::Word(w) => a == w || may_expand(a),
+            GitSpell::LongEnding(end) => {
+                let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
+                (name.starts_with("--") && name.ends_with(end)) || may_expand(a)
             }
         })
-    };
-    // A long option alone (no short form): an expandable word may be it.
-    let long_opt = |l: &str| args.iter().any(|a| long(a, l) || may_expand(a));
-    const SEND_EMAIL: &[&str] = &[
-        "--smtp-server",
-        "--sendmail-cmd",
-        "--to-cmd",
-        "--cc-cmd",
-        "--header-cmd",
-    ];
-    match sub {
-        "fetch" | "pull" | "ls-remote" | "fetch-pack" if long_opt("--upload-pack") => {
-            Some("--upload-pack")
-        }
-        "ls-remote" | "fetch-pack" | "archive" if long_opt("--exec") => Some("--exec"),
-        "clone" if opt('u', "--upload-pack") => Some("--upload-pack"),
-        "clone" if opt('c', "--config") => Some("--config"),
-        "clone" | "init" if long_opt("--template") => Some("--template"),
-        "send-email" if SEND_EMAIL.iter().any(|&l| long_opt(l)) => Some("--sendmail-cmd"),
-        "instaweb" if opt('d', "--httpd") || opt('b', "--browser") => Some("--httpd"),
-        "rebase" if opt('x', "--exec") => Some("--exec"),
-        "submodule" if args.iter().any(|a| a == "foreach" || may_expand(a)) => Some("foreach"),
-        "bisect" if args.iter().any(|a| a == "run" || may_expand(a)) => Some("run"),
-        "filter-branch"
-            if args.iter().any(|a| {
-                let name = a.split_once('=').map_or(a.as_str(), |(n, _)| n);
-                (name.starts_with("--") && name.ends_with("-filter")) || may_expand(a)
-            }) =>
-        {
-            Some("--…-filter")
-        }
-        "difftool" if opt('x', "--extcmd") => Some("--extcmd"),
-        "push" | "send-pack" if long_opt("--receive-pack") => Some("--receive-pack"),
-        "push" | "send-pack" if long_opt("--exec") => Some("--exec"),
-        "grep" if opt('O', "--open-files-in-pager") => Some("--open-files-in-pager"),
-        _ => None,
     }
 }
+
+/// A git subcommand's option that runs text or words, or sets what a later
+/// git command runs: one row each, the subcommands it belongs to, its
+/// spellings, and how the reason names it.
+pub(crate) struct GitCodeOption {
+    /// The subcommands that take it.
+    pub(crate) subcommands: &'static [&'static str],
+    /// Its spellings (any of them).
+    pub(crate) spells: &'static [GitSpell],
+    /// As the reason shows it.
+    pub(crate) shown: &'static str,
+}
+
+/// Every [`GitCodeOption`]: the program a fetch, clone or `ls-remote`
+/// runs as `upload-pack` (git runs it with the shell for a local
+/// repository), `archive --exec`, send-email's commands, instaweb's
+/// server and browser, `rebase -x`, `submodule foreach`, `bisect run`, a
+/// `filter-branch` filter, `difftool -x`, `grep -O`, `push --receive-pack`;
+/// `clone -c` and a `--template` directory's hooks.
+pub(crate) const GIT_CODE_OPTIONS: &[GitCodeOption] = &[
+    GitCodeOption {
+        subcommands: &["fetch", "pull", "ls-remote", "fetch-pack"],
+        spells: &[GitSpell::Long("--upload-pack")],
+        shown: "--upload-pack",
+    },
+    GitCodeOption {
+        subcommands: &["ls-remote", "fetch-pack", "archive"],
+        spells: &[GitSpell::Long("--exec")],
+        shown: "--exec",
+    },
+    GitCodeOption {
+        subcommands: &["clone"],
+        spells: &[GitSpell::Both('u', "--upload-pack")],
+        shown: "--upload-pack",
+    },
+    GitCodeOption {
+        subcommands: &["clone"],
+        spells: &[GitSpell::Both('c', "--config")],
+        shown: "--config",
+    },
+    GitCodeOption {
+        subcommands: &["clone", "init"],
+        spells: &[GitSpell::Long("--template")],
+        shown: "--template",
+    },
+    GitCodeOption {
+        subcommands: &["send-email"],
+        spells: &[
+            GitSpell::Long("--smtp-server"),
+            GitSpell::Long("--sendmail-cmd"),
+            GitSpell::Long("--to-cmd"),
+            GitSpell::Long("--cc-cmd"),
+            GitSpell::Long("--header-cmd"),
+        ],
+        shown: "--sendmail-cmd",
+    },
+    GitCodeOption {
+        subcommands: &["instaweb"],
+        spells: &[
+            GitSpell::Both('d', "--httpd"),
+            GitSpell::Both('b', "--browser"),
+        ],
+        shown: "--httpd",
+    },
+    GitCodeOption {
+        subcommands: &["rebase"],
+        spells: &[GitSpell::Both('x', "--exec")],
+        shown: "--exec",
+    },
+    GitCodeOption {
+        subcommands: &["submodule"],
+        spells: &[GitSpell::Word("foreach")],
+        shown: "foreach",
+    },
+    GitCodeOption {
+        subcommands: &["bisect"],
+        spells: &[GitSpell::Word("run")],
+        shown: "run",
+    },
+    GitCodeOption {
+        subcommands: &["filter-branch"],
+        spells: &[GitSpell::LongEnding("-filter")],
+        shown: "--…-filter",
+    },
+    GitCodeOption {
+        subcommands: &["difftool"],
+        spells: &[GitSpell::Both('x', "--extcmd")],
+        shown: "--extcmd",
+    },
+    GitCodeOption {
+        subcommands: &["push", "send-pack"],
+        spells: &[GitSpell::Long("--receive-pack")],
+        shown: "--receive-pack",
+    },
+    GitCodeOption {
+        subcommands: &["push", "send-pack"],
+        spells: &[GitSpell::Long("--exec")],
+        shown: "--exec",
+    },
+    GitCodeOption {
+        subcommands: &["grep"],
+        spells: &[GitSpell::Both('O', "--open-files-in-pager")],
+        shown: "--open-files-in-pager",
+    },
+];
 
 /// The option of `tar`, `rsync`, `ssh`, `scp` or `sftp` that runs a
 /// command given as its text (GNU tar's `--to-command`, `-I`/
