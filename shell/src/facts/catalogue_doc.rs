@@ -7,7 +7,8 @@ use super::code_options::{CODE_OPTIONS, SCRIPTS};
 use super::continuations::{Shape, CONTINUATIONS};
 use super::protected::RULE_FILES;
 use super::wrappers::{
-    RunsAs, CODE_FORMS, FOREIGN_SHELLS, GIT_CODE_OPTIONS, RUNNERS, SHELLS, UNREADABLE, WRAPPERS,
+    RunsAs, CODE_FORMS, FOREIGN_SHELLS, GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_OPTIONS,
+    GIT_CODE_SECTIONS, RUNNERS, SHELLS, UNREADABLE, WRAPPERS,
 };
 use std::fmt::Write;
 
@@ -44,6 +45,7 @@ pub fn markdown() -> String {
     code_options(&mut o);
     code_forms(&mut o);
     git_code_options(&mut o);
+    git_code_keys(&mut o);
     external(&mut o);
     continuations(&mut o);
     variables(&mut o);
@@ -184,6 +186,19 @@ fn git_code_options(o: &mut String) {
         let _ = writeln!(o, "| {} | {} |", code(r.subcommands), code(&spells));
     }
     o.push('\n');
+}
+
+fn git_code_keys(o: &mut String) {
+    let _ = write!(
+        o,
+        "## git configuration that names code (SPEC §4.3, §6.4)\n\n\
+         `git config` setting one of these (or a key given by an expansion) is \
+         unparsed; `git -c` with any key is. Keys are case-insensitive.\n\n\
+         - sections: {}\n- keys: {}\n- any key ending in: {}\n\n",
+        code(GIT_CODE_SECTIONS),
+        code(GIT_CODE_KEYS),
+        code(GIT_CODE_NAMES)
+    );
 }
 
 fn external(o: &mut String) {

@@ -242,3 +242,19 @@ fn every_git_code_option_is_unparsed_and_a_quiet_run_is_not() {
         }
     }
 }
+
+#[test]
+fn every_git_configuration_key_that_names_code_is_caught_and_a_name_is_not() {
+    use super::wrappers::{GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_SECTIONS};
+    let keys = GIT_CODE_KEYS
+        .iter()
+        .map(|k| k.to_string())
+        .chain(GIT_CODE_SECTIONS.iter().map(|s| format!("{s}.x")))
+        .chain(GIT_CODE_NAMES.iter().map(|n| format!("diff.x.{n}")));
+    for k in keys {
+        let caught = format!("git config {k} 'curl x'");
+        assert!(LineFacts::of(&caught).unparsed, "`{caught}`");
+    }
+    let near = "git config user.name bot";
+    assert!(!LineFacts::of(near).unparsed, "`{near}`");
+}

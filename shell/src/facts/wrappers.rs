@@ -3105,59 +3105,65 @@ pub(crate) fn git_config_reads(words: &[String]) -> bool {
     false
 }
 
+/// git configuration sections whose keys name code (aliases, includes,
+/// filters, pagers, credential helpers…).
+pub(crate) const GIT_CODE_SECTIONS: &[&str] = &[
+    "alias",
+    "include",
+    "includeif",
+    "filter",
+    "pager",
+    "credential",
+    "gpg",
+    "protocol",
+    "uploadpack",
+    "difftool",
+    "mergetool",
+    "browser",
+    "man",
+    "sendemail",
+];
+/// git configuration keys that name a command git runs.
+pub(crate) const GIT_CODE_KEYS: &[&str] = &[
+    "core.pager",
+    "core.editor",
+    "core.sshcommand",
+    "core.fsmonitor",
+    "core.hookspath",
+    "core.askpass",
+    "core.gitproxy",
+    "core.alternaterefscommand",
+    "diff.external",
+    "sequence.editor",
+    "interactive.difffilter",
+    "web.browser",
+    // Its hooks are copied into every repository git init or clone
+    // makes, and run there.
+    "init.templatedir",
+];
+/// The last part of a key that names a command in any section
+/// (`diff.<driver>.textconv`, `merge.<driver>.driver`…).
+pub(crate) const GIT_CODE_NAMES: &[&str] = &[
+    "textconv",
+    "command",
+    "cmd",
+    "driver",
+    "helper",
+    "program",
+    "uploadpack",
+    "receivepack",
+    "proxy",
+    // `submodule.<name>.update = !command` runs on `git submodule
+    // update`.
+    "update",
+];
+
 /// The first key among `git config`'s words that defines an alias or a
 /// command git runs (or a file or transport it reads them from); `None`
 /// when no word is one. Every word not an option is read as a key, so a
 /// value or a subcommand word never hides one (`git config set alias.x
 /// push`); keys are case-insensitive.
 fn git_config_code_key(words: &[String]) -> Option<&String> {
-    const SECTIONS: &[&str] = &[
-        "alias",
-        "include",
-        "includeif",
-        "filter",
-        "pager",
-        "credential",
-        "gpg",
-        "protocol",
-        "uploadpack",
-        "difftool",
-        "mergetool",
-        "browser",
-        "man",
-        "sendemail",
-    ];
-    const KEYS: &[&str] = &[
-        "core.pager",
-        "core.editor",
-        "core.sshcommand",
-        "core.fsmonitor",
-        "core.hookspath",
-        "core.askpass",
-        "core.gitproxy",
-        "core.alternaterefscommand",
-        "diff.external",
-        "sequence.editor",
-        "interactive.difffilter",
-        "web.browser",
-        // Its hooks are copied into every repository git init or clone
-        // makes, and run there.
-        "init.templatedir",
-    ];
-    const NAMES: &[&str] = &[
-        "textconv",
-        "command",
-        "cmd",
-        "driver",
-        "helper",
-        "program",
-        "uploadpack",
-        "receivepack",
-        "proxy",
-        // `submodule.<name>.update = !command` runs on `git submodule
-        // update`.
-        "update",
-    ];
     words.iter().filter(|w| !w.starts_with('-')).find(|w| {
         if may_expand(w) {
             // A key given by an expansion may be any key.
@@ -3168,7 +3174,9 @@ fn git_config_code_key(words: &[String]) -> Option<&String> {
             return false;
         };
         let name = k.rsplit('.').next().unwrap_or("");
-        SECTIONS.contains(&section) || KEYS.contains(&k.as_str()) || NAMES.contains(&name)
+        GIT_CODE_SECTIONS.contains(&section)
+            || GIT_CODE_KEYS.contains(&k.as_str())
+            || GIT_CODE_NAMES.contains(&name)
     })
 }
 
