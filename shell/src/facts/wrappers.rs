@@ -2478,21 +2478,101 @@ pub(crate) struct CodeForm {
     pub(crate) reads: fn(&str, &[String]) -> Option<String>,
 }
 
-/// The verbs of [`NAME_OPERANDS`]: the builtins that assign the names in
-/// their operands.
-const ASSIGNING: &[&str] = &[
-    "declare",
-    "typeset",
-    "local",
-    "export",
-    "readonly",
-    "read",
-    "mapfile",
-    "readarray",
-    "getopts",
-    "wait",
-    "unset",
+/// Which operands of a name-assigning builtin (the words after its
+/// options) are names.
+#[derive(Debug, Clone, Copy)]
+enum Names {
+    All,
+    Second,
+    None,
+}
+
+/// How a builtin that assigns the names in its operands reads its words.
+#[derive(Debug, Clone, Copy)]
+enum NameGrammar {
+    /// `declare`, `typeset`, `local`, `export`, `readonly`: no option
+    /// takes a value (`+x` is an option), `-f`/`-F` name functions.
+    Declare,
+    /// Options, of which `values` take a value and `named` take a name;
+    /// then the operands.
+    Options {
+        values: &'static str,
+        named: &'static str,
+        operands: Names,
+    },
+    /// `unset`: names, unless `-f` (function names, not evaluated).
+    Unset,
+}
+
+/// The builtins that assign the names in their operands, a row each
+/// reading.
+const NAME_OPERANDS: &[(&[&str], NameGrammar)] = &[
+    (
+        &["declare", "typeset", "local", "export", "readonly"],
+        NameGrammar::Declare,
+    ),
+    (
+        &["read"],
+        NameGrammar::Options {
+            values: "dinNptua",
+            named: "a",
+            operands: Names::All,
+        },
+    ),
+    (
+        &["mapfile", "readarray"],
+        NameGrammar::Options {
+            values: "dnOsuCc",
+            named: "",
+            operands: Names::All,
+        },
+    ),
+    (
+        &["getopts"],
+        NameGrammar::Options {
+            values: "",
+            named: "",
+            operands: Names::Second,
+        },
+    ),
+    (
+        &["wait"],
+        NameGrammar::Options {
+            values: "p",
+            named: "p",
+            operands: Names::None,
+        },
+    ),
+    (&["unset"], NameGrammar::Unset),
 ];
+
+/// How many builtins [`NAME_OPERANDS`] names.
+const ASSIGNING_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < NAME_OPERANDS.len() {
+        n += NAME_OPERANDS[i].0.len();
+        i += 1;
+    }
+    n
+};
+
+/// The builtins of [`NAME_OPERANDS`], built from its rows.
+const ASSIGNING: [&str; ASSIGNING_COUNT] = {
+    let mut t = [""; ASSIGNING_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < NAME_OPERANDS.len() {
+        let mut j = 0;
+        while j < NAME_OPERANDS[i].0.len() {
+            t[n] = NAME_OPERANDS[i].0[j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
 
 /// Every form of [`CodeForm`], one row each.
 pub(crate) const CODE_FORMS: &[CodeForm] = &[
@@ -2540,7 +2620,7 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
     // expansion, which may be one, or `PS4`, `CDPATH`… (its text is not
     // read: `x=PS4; read "$x"`).
     CodeForm {
-        verbs: ASSIGNING,
+        verbs: &ASSIGNING,
         example: "read a[$x]",
         reads: |v, a| {
             if !assigned_names(v, a, |n| !is_identifier(n)) {
@@ -2720,16 +2800,14 @@ fn is_identifier(n: &str) -> bool {
 /// `readarray NAME`, `getopts OPTSTRING NAME`, `wait -p NAME`, `unset
 /// NAME…` (not with `-f`). `false` for any other verb.
 fn assigned_names(verb: &str, args: &[String], test: impl Fn(&str) -> bool) -> bool {
-    /// Which operands (the words after the options) are names.
-    enum Names {
-        All,
-        Second,
-        None,
-    }
-    // (letters taking a value, of them the ones whose value is a name,
-    // the operands that are names).
-    let (values, named, operands) = match verb {
-        "declare" | "typeset" | "local" | "export" | "readonly" => {
+    let Some(&(_, grammar)) = NAME_OPERANDS
+        .iter()
+        .find(|(names, _)| names.contains(&verb))
+    else {
+        return false;
+    };
+    let (values, named, operands) = match grammar {
+        NameGrammar::Declare => {
             let functions = args
                 .iter()
                 .take_while(|a| *a != "--")
@@ -2753,12 +2831,13 @@ fn assigned_names(verb: &str, args: &[String], test: impl Fn(&str) -> bool) -> b
                 test(name.strip_suffix('+').unwrap_or(name))
             });
         }
-        "read" => ("dinNptua", "a", Names::All),
-        "mapfile" | "readarray" => ("dnOsuCc", "", Names::All),
-        "getopts" => ("", "", Names::Second),
-        "wait" => ("p", "p", Names::None),
+        NameGrammar::Options {
+            values,
+            named,
+            operands,
+        } => (values, named, operands),
         // `unset -f`: function names, not evaluated.
-        "unset"
+        NameGrammar::Unset
             if args
                 .iter()
                 .take_while(|a| a.starts_with('-') && *a != "--")
@@ -2766,8 +2845,7 @@ fn assigned_names(verb: &str, args: &[String], test: impl Fn(&str) -> bool) -> b
         {
             return false
         }
-        "unset" => ("", "", Names::All),
-        _ => return false,
+        NameGrammar::Unset => ("", "", Names::All),
     };
     let mut i = 0;
     while let Some(a) = args.get(i) {
@@ -3191,7 +3269,7 @@ mod tests {
     #[test]
     fn assigning_verbs_are_the_names_readers() {
         for v in ASSIGNING {
-            let args: &[&str] = match *v {
+            let args: &[&str] = match v {
                 "getopts" => &["ab", "a[x]"],
                 "wait" => &["-p", "a[x]"],
                 _ => &["a[x]"],
