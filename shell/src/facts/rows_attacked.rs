@@ -258,3 +258,44 @@ fn every_git_configuration_key_that_names_code_is_caught_and_a_name_is_not() {
     let near = "git config user.name bot";
     assert!(!LineFacts::of(near).unparsed, "`{near}`");
 }
+
+#[test]
+fn every_program_that_runs_text_is_caught_by_its_options_and_not_without() {
+    use super::wrappers::{TextOptions, PROGRAM_TEXT};
+    for (names, how) in PROGRAM_TEXT {
+        for p in *names {
+            let (mut caught, near) = match how {
+                TextOptions::Tar => (
+                    vec![
+                        format!("{p} -cf a.tar --to-command=x ."),
+                        format!("{p} -cIx -f a ."),
+                    ],
+                    format!("{p} -cf a.tar ."),
+                ),
+                TextOptions::RemoteShell => (
+                    vec![
+                        format!("{p} -e 'sh -c x' a h:b"),
+                        format!("{p} --rsh=x a h:b"),
+                    ],
+                    format!("{p} -e ssh a h:b"),
+                ),
+                TextOptions::Ssh { .. } => (
+                    vec![format!("{p} -o ProxyCommand=x h")],
+                    format!("{p} -o Port=22 h"),
+                ),
+            };
+            if let TextOptions::Ssh { program, server } = how {
+                if *program {
+                    caught.push(format!("{p} -S x a h:b"));
+                }
+                if *server {
+                    caught.push(format!("{p} -D x h"));
+                }
+            }
+            for c in caught {
+                assert!(LineFacts::of(&c).unparsed, "`{c}`");
+            }
+            assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+        }
+    }
+}

@@ -2938,12 +2938,7 @@ impl GitSpell {
 
     /// Is it given among `args`?
     fn given(self, args: &[String]) -> bool {
-        let long = |a: &str, long: &str| {
-            a.strip_prefix("--").is_some_and(|rest| {
-                let name = rest.split_once('=').map_or(rest, |(n, _)| n);
-                name.len() >= 2 && long[2..].starts_with(name)
-            })
-        };
+        let long = long_option;
         args.iter().any(|a| match self {
             GitSpell::Long(l) => long(a, l) || may_expand(a),
             GitSpell::Both(_, l) if a.starts_with("--") => long(a, l),
@@ -3073,91 +3068,146 @@ pub(crate) const GIT_CODE_OPTIONS: &[GitCodeOption] = &[
 /// getopt takes them; an expandable word where an option may stand counts
 /// (fail closed).
 fn program_runs_text(verb: &str, args: &[String]) -> Option<&'static str> {
-    let long = |a: &str, l: &'static str| {
-        a.strip_prefix("--").is_some_and(|rest| {
-            let name = rest.split_once('=').map_or(rest, |(n, _)| n);
-            name.len() >= 2 && l[2..].starts_with(name)
-        })
-    };
-    match verb {
-        "tar" | "gtar" | "bsdtar" => {
-            const LONG: &[&str] = &[
-                "--to-command",
-                "--use-compress-program",
-                "--checkpoint-action",
-                "--info-script",
-                "--new-volume-script",
-                "--rsh-command",
-                "--rmt-command",
-            ];
-            args.iter().enumerate().find_map(|(i, a)| {
-                if let Some(&l) = LONG.iter().find(|&&l| long(a, l)) {
-                    return Some(l);
-                }
-                // `-I PROG`, `-F SCRIPT`, in a cluster too, or in the
-                // old-style first word (`tar xIf PROG a.tar`).
-                let old_style = i == 0 && !a.starts_with('-') && a.contains(['I', 'F']);
-                (option_has(a, &['I', 'F']) || old_style).then_some("-I")
-            })
+    let (_, how) = PROGRAM_TEXT
+        .iter()
+        .find(|(names, _)| names.iter().any(|n| super::quick_eq(n, verb)))?;
+    match *how {
+        TextOptions::Tar => tar_text(args),
+        TextOptions::RemoteShell => rsync_text(args),
+        TextOptions::Ssh { program, server } => ssh_text(args, program, server),
+    }
+}
+
+/// Does word `a` give long option `long` (`--name`), as getopt and git's
+/// parse-options read one: `--name`, `--name=value`, or a prefix of two
+/// letters or more (`--exe` for `--exec`)?
+fn long_option(a: &str, long: &str) -> bool {
+    a.strip_prefix("--").is_some_and(|rest| {
+        let name = rest.split_once('=').map_or(rest, |(n, _)| n);
+        name.len() >= 2 && long[2..].starts_with(name)
+    })
+}
+
+/// Which options of a program run a command given as text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum TextOptions {
+    /// GNU tar's (`--to-command`, `-I`…, also in the old-style first word).
+    Tar,
+    /// rsync's `-e`/`--rsh`, other than plain `ssh`.
+    RemoteShell,
+    /// ssh's `-o` naming a command; `program`: `-S PROGRAM` (scp, sftp);
+    /// `server`: `-D SERVER` (sftp).
+    Ssh { program: bool, server: bool },
+}
+
+/// The programs [`program_runs_text`] reads, a row each reading.
+pub(crate) const PROGRAM_TEXT: &[(&[&str], TextOptions)] = &[
+    (&["tar", "gtar", "bsdtar"], TextOptions::Tar),
+    (&["rsync"], TextOptions::RemoteShell),
+    (
+        &["ssh"],
+        TextOptions::Ssh {
+            program: false,
+            server: false,
+        },
+    ),
+    (
+        &["scp"],
+        TextOptions::Ssh {
+            program: true,
+            server: false,
+        },
+    ),
+    (
+        &["sftp"],
+        TextOptions::Ssh {
+            program: true,
+            server: true,
+        },
+    ),
+];
+
+/// [`TextOptions::Tar`].
+fn tar_text(args: &[String]) -> Option<&'static str> {
+    let long = long_option;
+    const LONG: &[&str] = &[
+        "--to-command",
+        "--use-compress-program",
+        "--checkpoint-action",
+        "--info-script",
+        "--new-volume-script",
+        "--rsh-command",
+        "--rmt-command",
+    ];
+    args.iter().enumerate().find_map(|(i, a)| {
+        if let Some(&l) = LONG.iter().find(|&&l| long(a, l)) {
+            return Some(l);
         }
-        "rsync" => {
-            let mut words = args.iter();
-            while let Some(a) = words.next() {
-                let value = if long(a, "--rsh") {
-                    match a.split_once('=') {
-                        Some((_, v)) => Some(v),
-                        None => words.next().map(String::as_str),
-                    }
-                } else if a.starts_with('-') && !a.starts_with("--") && a.contains('e') {
-                    // `-e CMD`, `-avzeCMD`, `-avze CMD`: rsync's short
-                    // options take no other letter `e`.
-                    let rest = &a[a.find('e').map_or(a.len(), |k| k + 1)..];
-                    if rest.is_empty() {
-                        words.next().map(String::as_str)
-                    } else {
-                        Some(rest)
-                    }
-                } else if may_expand(a) {
-                    return Some("-e");
-                } else {
-                    continue;
-                };
-                if value != Some("ssh") {
-                    return Some("-e");
-                }
+        // `-I PROG`, `-F SCRIPT`, in a cluster too, or in the
+        // old-style first word (`tar xIf PROG a.tar`).
+        let old_style = i == 0 && !a.starts_with('-') && a.contains(['I', 'F']);
+        (option_has(a, &['I', 'F']) || old_style).then_some("-I")
+    })
+}
+
+/// [`TextOptions::RemoteShell`].
+fn rsync_text(args: &[String]) -> Option<&'static str> {
+    let long = long_option;
+    let mut words = args.iter();
+    while let Some(a) = words.next() {
+        let value = if long(a, "--rsh") {
+            match a.split_once('=') {
+                Some((_, v)) => Some(v),
+                None => words.next().map(String::as_str),
             }
-            None
-        }
-        _ => {
-            // ssh, scp, sftp.
-            let mut words = args.iter();
-            while let Some(a) = words.next() {
-                if may_expand(a) {
-                    return Some("-o");
-                }
-                if !a.starts_with('-') || a.starts_with("--") {
-                    continue;
-                }
-                if (verb != "ssh" && option_has(a, &['S']))
-                    || (verb == "sftp" && option_has(a, &['D']))
-                {
-                    return Some("-S");
-                }
-                if let Some(k) = a.find('o') {
-                    let rest = &a[k + 1..];
-                    let value = if rest.is_empty() {
-                        words.next().map_or("", String::as_str)
-                    } else {
-                        rest
-                    };
-                    if value.to_ascii_lowercase().contains("command") || may_expand(value) {
-                        return Some("-o");
-                    }
-                }
+        } else if a.starts_with('-') && !a.starts_with("--") && a.contains('e') {
+            // `-e CMD`, `-avzeCMD`, `-avze CMD`: rsync's short
+            // options take no other letter `e`.
+            let rest = &a[a.find('e').map_or(a.len(), |k| k + 1)..];
+            if rest.is_empty() {
+                words.next().map(String::as_str)
+            } else {
+                Some(rest)
             }
-            None
+        } else if may_expand(a) {
+            return Some("-e");
+        } else {
+            continue;
+        };
+        if value != Some("ssh") {
+            return Some("-e");
         }
     }
+    None
+}
+
+/// [`TextOptions::Ssh`].
+fn ssh_text(args: &[String], program: bool, server: bool) -> Option<&'static str> {
+    // ssh, scp, sftp.
+    let mut words = args.iter();
+    while let Some(a) = words.next() {
+        if may_expand(a) {
+            return Some("-o");
+        }
+        if !a.starts_with('-') || a.starts_with("--") {
+            continue;
+        }
+        if (program && option_has(a, &['S'])) || (server && option_has(a, &['D'])) {
+            return Some("-S");
+        }
+        if let Some(k) = a.find('o') {
+            let rest = &a[k + 1..];
+            let value = if rest.is_empty() {
+                words.next().map_or("", String::as_str)
+            } else {
+                rest
+            };
+            if value.to_ascii_lowercase().contains("command") || may_expand(value) {
+                return Some("-o");
+            }
+        }
+    }
+    None
 }
 
 /// Does `git config` with these words only read (`--get…`, `--list`,
