@@ -470,8 +470,12 @@ fn kill_term(child: &Child) {
 
 /// A permissions.json holding `{}`: an empty policy, asked for explicitly
 /// (with no rule files at all, permc refuses to start).
+/// One file per call: tests run at once, and a file another test is
+/// rewriting reads empty (`load_failed`, a race seen under load).
 fn empty_policy() -> String {
-    let p = std::env::temp_dir().join(format!("permc-serve-{}-empty.json", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let p = std::env::temp_dir().join(format!("permc-serve-{}-{n}-empty.json", std::process::id()));
     std::fs::write(&p, "{}").expect("write");
     p.to_str().expect("utf-8 path").to_string()
 }
