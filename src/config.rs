@@ -299,19 +299,21 @@ impl Config {
 /// the permc.toml beside the rule file it decides with (permissions.json,
 /// else autonomy.json), else none.
 pub fn beside(given: Option<&Path>, rule_files: [Option<&Path>; 2]) -> Result<Config, CliError> {
-    if let Some(path) = given {
-        return load(path);
-    }
-    let Some(file) = rule_files.into_iter().flatten().next() else {
-        return Ok(Config::default());
-    };
-    let dir = std::path::absolute(file)
-        .ok()
-        .and_then(|f| f.parent().map(Path::to_path_buf));
-    match dir.map(|d| d.join(CONFIG)).filter(|c| c.is_file()) {
+    match path_beside(given, rule_files) {
         Some(c) => load(&c),
         None => Ok(Config::default()),
     }
+}
+
+/// The permc.toml [`beside`] reads: the one given, else the one in the
+/// first rule file's folder when there is one.
+pub fn path_beside(given: Option<&Path>, rule_files: [Option<&Path>; 2]) -> Option<PathBuf> {
+    if let Some(path) = given {
+        return Some(path.to_path_buf());
+    }
+    let file = rule_files.into_iter().flatten().next()?;
+    let dir = std::path::absolute(file).ok()?.parent()?.to_path_buf();
+    Some(dir.join(CONFIG)).filter(|c| c.is_file())
 }
 
 /// [`beside`]'s rows for deciding ([`Config::rows_for_deciding`]).

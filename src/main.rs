@@ -430,15 +430,19 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             } else {
                 project::rule_files(rules.permissions.as_deref(), rules.autonomy.as_deref())?
             };
-            // The rows are read once, at start (a change to permc.toml
-            // needs a restart); an artifact holds its own.
+            // The rows are read at start and watched with the rule files
+            // (serve reads permc.toml again on a change); an artifact holds
+            // its own.
+            let beside = [permissions.as_deref(), autonomy.as_deref()];
             let project = if policy.is_some() {
                 Default::default()
             } else {
-                config::rows_beside(
-                    rules.config.as_deref(),
-                    [permissions.as_deref(), autonomy.as_deref()],
-                )?
+                config::rows_beside(rules.config.as_deref(), beside)?
+            };
+            let config = if policy.is_some() {
+                rules.config
+            } else {
+                config::path_beside(rules.config.as_deref(), beside)
             };
             Ok(serve::run(serve::Options {
                 permissions,
@@ -448,7 +452,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 max_line_bytes,
                 threads,
                 project,
-                config: rules.config,
+                config,
             }))
         }
         Command::Always {

@@ -354,6 +354,47 @@ fn a_broken_edit_keeps_the_last_good_policy_and_says_why() {
     assert_eq!(serve.finish().1, Some(0));
 }
 
+/// permc.toml's `[[command]]` rows are part of the policy: found beside
+/// the rule files, watched with them, an edit reloads them, a broken edit
+/// keeps the last good rows.
+#[test]
+fn an_edit_of_permc_toml_reloads_its_rows() {
+    let dir = Scratch::new("rows");
+    let p = dir.file(
+        "permissions.json",
+        r#"{"allow": ["Terminal(./deploy.sh)"]}"#,
+    );
+    let config = dir.file("permc.toml", "# no rows yet\n");
+    let mut serve = Serve::start(&["--permissions", p.to_str().expect("utf-8 path")]);
+    assert_eq!(
+        serve.ask(&terminal(1, "./deploy.sh prod"))["policy"],
+        "auto_approve"
+    );
+    atomic_write(
+        &config,
+        "[[command]]\nname = \"./deploy.sh\"\neffects = [\"code\"]\n",
+    );
+    assert_eq!(expect_event(&serve, "reloaded")["generation"], 2);
+    let d = serve.ask(&terminal(2, "./deploy.sh prod"));
+    assert_eq!(
+        (d["policy"].as_str(), d["reason"].as_str()),
+        (Some("require_approval"), Some("ceiling.unparsed")),
+        "{d}"
+    );
+    // A row in error: reported, the last good rows stay in force.
+    atomic_write(
+        &config,
+        "[[command]]\nname = \"./deploy.sh\"\neffects = [\"codee\"]\n",
+    );
+    let e = expect_event(&serve, "reload_failed");
+    assert_eq!(e["diagnostics"][0]["check"], "invalid-command", "{e}");
+    assert_eq!(
+        serve.ask(&terminal(3, "./deploy.sh prod"))["policy"],
+        "require_approval"
+    );
+    assert_eq!(serve.finish().1, Some(0));
+}
+
 /// Issue 33, 6: a FIFO renamed in for permissions.json, then a symlink to
 /// `/dev/zero`, each blocked the watcher for good (no event, and the valid
 /// file renamed in afterwards was never loaded). Each is now a

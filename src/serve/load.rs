@@ -10,6 +10,8 @@ pub(super) enum WatchedFile {
     Permissions,
     Autonomy,
     Artifact,
+    /// permc.toml, for its `[[command]]` rows.
+    Config,
 }
 
 /// One read of one watched file: its fingerprint taken *before* the read,
@@ -40,6 +42,15 @@ impl Sources {
         }
         if let Some(p) = &opts.policy {
             files.push((WatchedFile::Artifact, p.clone()));
+        }
+        // permc.toml's rows are part of the policy: an edit reloads it as
+        // an edit of a rule file does (a broken one keeps the last good).
+        if let Some(p) = opts
+            .config
+            .as_ref()
+            .filter(|p| p.as_os_str() != "/dev/null")
+        {
+            files.push((WatchedFile::Config, p.clone()));
         }
         Sources { files }
     }
@@ -137,6 +148,7 @@ pub(super) fn load_decider(
     // loads without an error.
     let mut permissions = opts.permissions.is_none().then(Permissions::default);
     let mut autonomy = opts.autonomy.is_none().then(Autonomy::default);
+    let mut project = opts.project.clone();
     for ((role, path), read) in sources.files.iter().zip(reads) {
         let bytes = match &read.bytes {
             Ok(b) => b,
@@ -164,6 +176,18 @@ pub(super) fn load_decider(
                 failed |= diags.iter().any(|d| d.severity == Severity::Error);
                 autonomy = l.value;
             }
+            WatchedFile::Config => match std::str::from_utf8(bytes) {
+                Ok(text) => {
+                    let r = permc_runtime::commands::read(&name, text);
+                    diagnostics.extend(diagnostics_json(&r.diagnostics, &name, bytes));
+                    failed |= r.has_errors();
+                    project = r.rows;
+                }
+                Err(_) => {
+                    diagnostics.push(unreadable(path, "it is not UTF-8 text"));
+                    failed = true;
+                }
+            },
             WatchedFile::Artifact => {}
         }
     }
@@ -175,7 +199,7 @@ pub(super) fn load_decider(
     Ok(Loaded {
         decider: engine::from_rules(
             opts.engine,
-            Rules::new(permissions, autonomy).with_project(opts.project.clone()),
+            Rules::new(permissions, autonomy).with_project(project),
         ),
         warnings: diagnostics,
     })

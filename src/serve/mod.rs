@@ -76,7 +76,8 @@ pub struct Options {
     pub max_line_bytes: usize,
     /// Threads deciding a pipelined batch; 0 = one per core.
     pub threads: usize,
-    /// The project's `[[command]]` rows (permc.toml), read once at start.
+    /// The project's `[[command]]` rows (permc.toml), as read at start;
+    /// `config` is watched and read again with the rule files.
     pub project: permc_core::facts::project::ProjectRows,
     /// Where they were read from (`--config`, or beside the rule files).
     pub config: Option<PathBuf>,

@@ -30,7 +30,7 @@ pub const DOC: &str = r#"
 A project describes its own tools in `permc.toml` (beside
 permissions.json), one `[[command]]` table a tool. The rows are read by
 the same code as the built-in rows above — the decision of both engines,
-`permc decide`, `explain`, `test`, `serve` (read once, at start), `diff`'s
+`permc decide`, `explain`, `test`, `serve` (watched and reloaded with the rule files), `diff`'s
 witnesses, `always` (it refuses what a row says leaves the machine or
 runs privileged), a compiled artifact (which holds them), the bindings
 (`load({permissions, config})`, `loadText({…, config})`, `Permc.load(p, a,
