@@ -232,9 +232,9 @@ export declare class LivePolicy {
   off(event: "reload" | "reject", listener: (...args: any[]) => void): this;
 }
 
-/** Watches the rule files (polled every `interval` ms, default 500; `persistent`, default true, keeps the process alive until `close()`); throws when they are broken now. */
+/** Watches the rule files and permc.toml when `config` is given (polled every `interval` ms, default 500; `persistent`, default true, keeps the process alive until `close()`); throws when they are broken now. */
 export declare function watch(
-  files: { permissions: string; autonomy?: string | null },
+  files: { permissions: string; autonomy?: string | null; config?: string | null },
   options?: { interval?: number; persistent?: boolean },
 ): LivePolicy;
 /** `load({permissions, autonomy})` off the main thread (compiled on libuv's thread pool). */

@@ -385,7 +385,7 @@ class LivePolicy extends EventEmitter {
     this.generation = 1;
     this._loading = false;
     this._again = false;
-    this._paths = [files.permissions, files.autonomy].filter((f) => typeof f === "string");
+    this._paths = [files.permissions, files.autonomy, files.config].filter((f) => typeof f === "string");
     this._listener = () => this._reload();
     for (const f of this._paths) fs.watchFile(f, { interval, persistent }, this._listener);
   }
@@ -455,9 +455,10 @@ class LivePolicy extends EventEmitter {
 }
 
 /**
- * Watches permissions.json and autonomy.json (paths): the policy they
- * load now (throws when they are broken), then a new one each time they
- * change, swapped atomically; broken files keep the last good policy.
+ * Watches permissions.json and autonomy.json (paths), and permc.toml
+ * (`config`) when given: the policy they load now (throws when they are
+ * broken), then a new one each time one of them changes, swapped
+ * atomically; broken files keep the last good policy.
  * `options.interval`: how often the files are polled, in ms (default 500);
  * `options.persistent`: whether watching keeps the process alive until
  * `close()` (default true, as `fs.watchFile`).
@@ -467,7 +468,10 @@ function watch(files, options = {}) {
   const o = options || {};
   const interval = o.interval !== undefined ? o.interval : 500;
   const persistent = o.persistent !== undefined ? Boolean(o.persistent) : true;
-  return new LivePolicy({ permissions: files.permissions, autonomy: files.autonomy }, policy, interval, persistent);
+  // permc.toml's rows are part of the policy: kept on every reload, and
+  // watched with the rule files.
+  const kept = { permissions: files.permissions, autonomy: files.autonomy, config: files.config };
+  return new LivePolicy(kept, policy, interval, persistent);
 }
 
 /**

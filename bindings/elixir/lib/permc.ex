@@ -53,8 +53,9 @@ defmodule Permc do
   (linked to the caller) whose policy is swapped atomically when the files
   change and kept when they are broken, with a message to `notify:` (the
   caller by default) for each reload or rejection. `interval:` is the
-  polling period in ms (default 500). `{:error, diagnostics}` when the
-  files cannot be loaded now.
+  polling period in ms (default 500); `config:` a permc.toml whose
+  `[[command]]` rows are read on every load and watched with the files.
+  `{:error, diagnostics}` when the files cannot be loaded now.
   """
   @spec watch(Path.t(), Path.t() | nil, keyword) :: {:ok, pid} | {:error, term}
   def watch(permissions, autonomy \\ nil, opts \\ []) do

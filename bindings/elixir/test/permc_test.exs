@@ -216,6 +216,30 @@ defmodule PermcTest do
     assert {:error, [%{check: "unreadable-file"}]} = Permc.watch(perms, nil)
   end
 
+  test "watch/3 with config: keeps permc.toml's rows on reload and reloads them when it changes" do
+    dir = Path.join(System.tmp_dir!(), "permc-watch-rows-#{System.unique_integer([:positive])}")
+    File.mkdir_p!(dir)
+    perms = Path.join(dir, "permissions.json")
+    config = Path.join(dir, "permc.toml")
+    File.write!(perms, ~S|{"allow": ["Terminal(./deploy.sh)"]}|)
+    File.write!(config, "[[command]]\nname = \"./deploy.sh\"\neffects = [\"code\"]\n")
+    deploy = put_in(@base, ["action", "command"], "./deploy.sh prod")
+    Process.flag(:trap_exit, true)
+    {:ok, w} = Permc.watch(perms, nil, interval: 20, config: config)
+    assert {:ok, %{policy: :require_approval}} = Permc.Watcher.decide(w, deploy)
+
+    File.write!(perms, ~S|{"allow": ["Terminal(./deploy.sh)", "Terminal(ls)"]}|)
+    assert_receive {:permc_watch, ^w, {:reloaded, 2}}, 5_000
+    assert {:ok, %{policy: :require_approval}} = Permc.Watcher.decide(w, deploy)
+
+    File.write!(config, "# no rows\n")
+    assert_receive {:permc_watch, ^w, {:reloaded, 3}}, 5_000
+    assert {:ok, %{policy: :auto_approve}} = Permc.Watcher.decide(w, deploy)
+
+    Permc.Watcher.stop(w)
+    File.rm_rf!(dir)
+  end
+
   test "decide!/2 returns the decision, snake_case atom keys, policy and reason atoms" do
     p = examples_policy()
     d = Permc.decide!(p, @base)

@@ -48,3 +48,29 @@ test("a watched policy reloads on change and keeps the last good one when broken
   }
   assert.throws(() => watch({ permissions: path.join(dir, "missing.json") }), (e) => e instanceof PermcError && e.code === "unreadable");
 });
+
+test("a watched policy keeps permc.toml's rows on reload and reloads them when it changes", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "permc-watch-rows-"));
+  const permissions = path.join(dir, "permissions.json");
+  const config = path.join(dir, "permc.toml");
+  fs.writeFileSync(permissions, '{"allow": ["Terminal(./deploy.sh)"]}');
+  fs.writeFileSync(config, '[[command]]\nname = "./deploy.sh"\neffects = ["code"]\n');
+  const deploy = { ...request, action: { type: "terminal", command: "./deploy.sh prod", agent: "dev-web" } };
+  const live = watch({ permissions, config }, { interval: 20 });
+  try {
+    assert.equal(live.decide(deploy).policy, "require_approval");
+    // A rule file's change reloads with the rows still read.
+    const reloaded = once(live, "reload");
+    fs.writeFileSync(permissions, '{"allow": ["Terminal(./deploy.sh)", "Terminal(ls)"]}');
+    await reloaded;
+    assert.equal(live.decide(deploy).policy, "require_approval");
+    // permc.toml's change reloads too: the row gone, the entry allows.
+    const again = once(live, "reload");
+    fs.writeFileSync(config, "# no rows\n");
+    await again;
+    assert.equal(live.decide(deploy).policy, "auto_approve");
+  } finally {
+    live.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -32,15 +32,21 @@ defmodule Permc.Watcher do
 
   @impl true
   def init({permissions, autonomy, opts}) do
-    case Permc.load(permissions, autonomy) do
+    # permc.toml's rows are part of the policy: read on every reload and
+    # watched with the rule files.
+    config = Keyword.get(opts, :config)
+    load_opts = if config, do: [config: config], else: []
+
+    case Permc.load(permissions, autonomy, load_opts) do
       {:ok, policy} ->
         Process.flag(:trap_exit, true)
         :persistent_term.put({__MODULE__, self()}, {policy, 1})
-        files = Enum.reject([permissions, autonomy], &is_nil/1)
+        files = Enum.reject([permissions, autonomy, config], &is_nil/1)
 
         state = %{
           permissions: permissions,
           autonomy: autonomy,
+          load_opts: load_opts,
           files: files,
           seen: Map.new(files, &{&1, fingerprint(&1, nil)}),
           generation: 1,
@@ -72,7 +78,7 @@ defmodule Permc.Watcher do
   end
 
   defp reload(state) do
-    case Permc.load(state.permissions, state.autonomy) do
+    case Permc.load(state.permissions, state.autonomy, state.load_opts) do
       {:ok, policy} ->
         generation = state.generation + 1
         :persistent_term.put({__MODULE__, self()}, {policy, generation})
