@@ -271,11 +271,71 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
         commands: config.commands.rows.clone(),
     };
     let mut suppress = Suppressions::new(&config);
+    let (mut sources, mut diags, unreadable, fixable) =
+        read_inputs(&inputs, &options, &mut suppress, args.statistics);
+    if let Some(path) = &config.path {
+        let name = path.display().to_string();
+        // The findings about its `[[command]]` rows, then stale
+        // suppressions.
+        let mut stale = config.commands.diagnostics.clone();
+        stale.extend(suppress.stale(&name));
+        if !stale.is_empty() {
+            diags.extend(stale);
+            sources.push(Source {
+                name,
+                text: config.text.clone(),
+            });
+        }
+    }
+    let text = render(&args, &options, &cwd, &mut diags, &mut sources, &fixable);
+    match &args.output_file {
+        // Written whole or not at all: CI never uploads half a report.
+        Some(path) => write_whole(path, text.as_bytes())?,
+        // A closed pipe (`permc check | head`) is not an analyzer failure; a
+        // failed write is (exit 2).
+        None => {
+            crate::out::print(&text)?;
+        }
+    }
+    if unreadable {
+        return Ok(ExitCode::from(2));
+    }
+    let level = match (args.fail_level, args.deny) {
+        (Some(l), _) => l.severity(),
+        (None, Some(DenyLevel::Warnings)) => Severity::Warning,
+        (None, None) => Severity::Error,
+    };
+    let fails = diags.iter().any(|d| d.severity >= level);
+    Ok(if fails {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Every input read and checked (suppressions applied): the sources, the
+/// findings, whether one could not be read, and the fixes `--statistics`
+/// counts.
+#[allow(clippy::type_complexity)]
+fn read_inputs(
+    inputs: &[Input],
+    options: &Options,
+    suppress: &mut Suppressions,
+    statistics: bool,
+) -> (
+    Vec<Source>,
+    Vec<permc_grammar::diagnostic::Diagnostic>,
+    bool,
+    Vec<(
+        permc_grammar::diagnostic::CheckId,
+        permc_analyzer::fix::Applicability,
+    )>,
+) {
     let mut sources = Vec::new();
     let mut diags = Vec::new();
     let mut unreadable = false;
     let mut fixable = Vec::new();
-    for input in &inputs {
+    for input in inputs {
         let (name, read) = match input {
             Input::File(path) => (
                 path.display().to_string(),
@@ -304,9 +364,9 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
                 continue;
             }
         };
-        let found = check_file(&name, &bytes, None, &options);
+        let found = check_file(&name, &bytes, None, options);
         let found = suppress.filter(&name, &bytes, found);
-        if args.statistics {
+        if statistics {
             fixable.extend(
                 permc_analyzer::fix::fixes(&name, &bytes, &found)
                     .into_iter()
@@ -319,75 +379,50 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
             text: String::from_utf8_lossy(&bytes).into_owned(),
         });
     }
-    if let Some(path) = &config.path {
-        let name = path.display().to_string();
-        // The findings about its `[[command]]` rows, then stale
-        // suppressions.
-        let mut stale = config.commands.diagnostics.clone();
-        stale.extend(suppress.stale(&name));
-        if !stale.is_empty() {
-            diags.extend(stale);
-            sources.push(Source {
-                name,
-                text: config.text.clone(),
-            });
-        }
-    }
-    let text = match args.format {
-        _ if args.statistics => statistics(&diags, &fixable, args.format),
+    (sources, diags, unreadable, fixable)
+}
+
+/// The report in the format asked for (`--statistics` first).
+fn render(
+    args: &CheckArgs,
+    options: &Options,
+    cwd: &Path,
+    diags: &mut [permc_grammar::diagnostic::Diagnostic],
+    sources: &mut [Source],
+    fixable: &[(
+        permc_grammar::diagnostic::CheckId,
+        permc_analyzer::fix::Applicability,
+    )],
+) -> String {
+    match args.format {
+        _ if args.statistics => statistics(diags, fixable, args.format),
         Format::Human => {
             let color = args.color.enabled(args.output_file.is_some());
-            output::human(&diags, &sources, color)
+            output::human(diags, sources, color)
         }
-        Format::Json => output::json(&diags, &sources) + "\n",
+        Format::Json => output::json(diags, sources) + "\n",
         Format::Sarif => {
             // Artifact URIs relative to the project folder (%SRCROOT%).
             let root = match &options.project_root {
                 Some(r) => PathBuf::from(r),
-                None => crate::project::discover(&cwd).map_or_else(|| cwd.clone(), |p| p.root),
+                None => crate::project::discover(cwd).map_or_else(|| cwd.to_path_buf(), |p| p.root),
             };
-            let at = output::SarifRoot {
-                root: &root,
-                cwd: &cwd,
-            };
-            output::sarif_at(&diags, &sources, Some(at)) + "\n"
+            let at = output::SarifRoot { root: &root, cwd };
+            output::sarif_at(diags, sources, Some(at)) + "\n"
         }
         Format::Github => {
             // Annotations attach to a pull request's diff only by paths
             // relative to the repository's top level.
             let rename = |name: &mut String| *name = crate::repo::relative_name(name);
-            for d in &mut diags {
+            for d in diags.iter_mut() {
                 rename(&mut d.file);
             }
-            for s in &mut sources {
+            for s in sources.iter_mut() {
                 rename(&mut s.name);
             }
-            output::github(&diags, &sources)
-        }
-    };
-    match &args.output_file {
-        // Written whole or not at all: CI never uploads half a report.
-        Some(path) => write_whole(path, text.as_bytes())?,
-        // A closed pipe (`permc check | head`) is not an analyzer failure; a
-        // failed write is (exit 2).
-        None => {
-            crate::out::print(&text)?;
+            output::github(diags, sources)
         }
     }
-    if unreadable {
-        return Ok(ExitCode::from(2));
-    }
-    let level = match (args.fail_level, args.deny) {
-        (Some(l), _) => l.severity(),
-        (None, Some(DenyLevel::Warnings)) => Severity::Warning,
-        (None, None) => Severity::Error,
-    };
-    let fails = diags.iter().any(|d| d.severity >= level);
-    Ok(if fails {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
 }
 
 /// `--statistics`: a line per check found, most found first — count,

@@ -334,127 +334,20 @@ fn open_requests(args: &RequestArgs) -> Result<(Box<dyn BufRead>, bool), CliErro
 
 fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command {
-        Command::Decide {
-            rules,
-            mut requests,
-        } => {
-            requests.request = requests.request.map(request_text).transpose()?;
-            let d = engine::build(requests.engine, policy(&rules, &requests)?)?;
-            if let Some(json) = &requests.request {
-                // One request: one JSON value, whatever its whitespace; an
-                // unreadable one is answered and the status is 2.
-                let mut answer = Vec::new();
-                let read = decide::write_answer_line(d.as_ref(), json.as_bytes(), &mut answer);
-                out::write_to(&mut std::io::stdout().lock(), &answer)?;
-                return Ok(if read {
-                    ExitCode::SUCCESS
-                } else {
-                    ExitCode::from(2)
-                });
-            }
-            let (mut input, interactive) = open_requests(&requests)?;
-            let stdout = std::io::stdout();
-            let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
-            decide::stream(d.as_ref(), &mut input, &mut out, interactive)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Decide { rules, requests } => run_decide(&rules, requests),
         Command::Explain {
             rules,
-            mut requests,
+            requests,
             format,
             color,
-        } => {
-            requests.request = requests.request.map(request_text).transpose()?;
-            let from = policy(&rules, &requests)?;
-            // The steps are the reference interpreter's, over the rules.
-            let r = from.rules()?;
-            let d = engine::build(requests.engine, from)?;
-            if format == ExplainFormat::Json {
-                return explain_json(&r, d.as_ref(), &requests);
-            }
-            let paint = |text: String| {
-                if color.enabled(false) {
-                    decide::paint_explain(&text)
-                } else {
-                    text
-                }
-            };
-            if let Some(json) = &requests.request {
-                return match decide::explain_text(&r, d.as_ref(), json.as_bytes()) {
-                    Ok(text) => out::print(&paint(text)).map(|_| ExitCode::SUCCESS),
-                    Err(e) => Err(CliError::Request(e)),
-                };
-            }
-            let (mut input, _) = open_requests(&requests)?;
-            let mut buf = Vec::new();
-            let mut first = true;
-            let stdout = std::io::stdout();
-            let mut stdout = stdout.lock();
-            loop {
-                buf.clear();
-                let n = input
-                    .read_until(b'\n', &mut buf)
-                    .map_err(CliError::Requests)?;
-                if n == 0 {
-                    break;
-                }
-                if buf.iter().all(u8::is_ascii_whitespace) {
-                    continue;
-                }
-                let mut text = String::new();
-                if !first {
-                    text.push('\n');
-                }
-                first = false;
-                // In a stream, an unreadable request is answered in its
-                // place and the stream goes on.
-                match decide::explain_text(&r, d.as_ref(), &buf) {
-                    Ok(t) => text.push_str(&paint(t)),
-                    Err(e) => text.push_str(&format!("{}\n", CliError::Request(e))),
-                }
-                if out::write_to(&mut stdout, text.as_bytes())? == out::Sent::Closed {
-                    break;
-                }
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        } => run_explain(&rules, requests, format, color),
         Command::Serve {
             rules,
             policy,
             engine,
             max_line_bytes,
             threads,
-        } => {
-            let (permissions, autonomy) = if policy.is_some() {
-                (rules.permissions, rules.autonomy)
-            } else {
-                project::rule_files(rules.permissions.as_deref(), rules.autonomy.as_deref())?
-            };
-            // The rows are read at start and watched with the rule files
-            // (serve reads permc.toml again on a change); an artifact holds
-            // its own.
-            let beside = [permissions.as_deref(), autonomy.as_deref()];
-            let project = if policy.is_some() {
-                Default::default()
-            } else {
-                config::rows_beside(rules.config.as_deref(), beside)?
-            };
-            let config = if policy.is_some() {
-                rules.config
-            } else {
-                config::path_beside(rules.config.as_deref(), beside)
-            };
-            Ok(serve::run(serve::Options {
-                permissions,
-                autonomy,
-                policy,
-                engine,
-                max_line_bytes,
-                threads,
-                project,
-                config,
-            }))
-        }
+        } => run_serve(rules, policy, engine, max_line_bytes, threads),
         Command::Always {
             permissions,
             autonomy,
@@ -523,6 +416,131 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `permc decide`: one request, or a stream of them.
+fn run_decide(rules: &RuleArgs, mut requests: RequestArgs) -> Result<ExitCode, CliError> {
+    requests.request = requests.request.map(request_text).transpose()?;
+    let d = engine::build(requests.engine, policy(rules, &requests)?)?;
+    if let Some(json) = &requests.request {
+        // One request: one JSON value, whatever its whitespace; an
+        // unreadable one is answered and the status is 2.
+        let mut answer = Vec::new();
+        let read = decide::write_answer_line(d.as_ref(), json.as_bytes(), &mut answer);
+        out::write_to(&mut std::io::stdout().lock(), &answer)?;
+        return Ok(if read {
+            ExitCode::SUCCESS
+        } else {
+            ExitCode::from(2)
+        });
+    }
+    let (mut input, interactive) = open_requests(&requests)?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, stdout.lock());
+    decide::stream(d.as_ref(), &mut input, &mut out, interactive)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `permc explain`: the steps of each request's decision, as text or JSON.
+fn run_explain(
+    rules: &RuleArgs,
+    mut requests: RequestArgs,
+    format: ExplainFormat,
+    color: check::Color,
+) -> Result<ExitCode, CliError> {
+    requests.request = requests.request.map(request_text).transpose()?;
+    let from = policy(rules, &requests)?;
+    // The steps are the reference interpreter's, over the rules.
+    let r = from.rules()?;
+    let d = engine::build(requests.engine, from)?;
+    if format == ExplainFormat::Json {
+        return explain_json(&r, d.as_ref(), &requests);
+    }
+    let paint = |text: String| {
+        if color.enabled(false) {
+            decide::paint_explain(&text)
+        } else {
+            text
+        }
+    };
+    if let Some(json) = &requests.request {
+        return match decide::explain_text(&r, d.as_ref(), json.as_bytes()) {
+            Ok(text) => out::print(&paint(text)).map(|_| ExitCode::SUCCESS),
+            Err(e) => Err(CliError::Request(e)),
+        };
+    }
+    let (mut input, _) = open_requests(&requests)?;
+    let mut buf = Vec::new();
+    let mut first = true;
+    let stdout = std::io::stdout();
+    let mut stdout = stdout.lock();
+    loop {
+        buf.clear();
+        let n = input
+            .read_until(b'\n', &mut buf)
+            .map_err(CliError::Requests)?;
+        if n == 0 {
+            break;
+        }
+        if buf.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let mut text = String::new();
+        if !first {
+            text.push('\n');
+        }
+        first = false;
+        // In a stream, an unreadable request is answered in its
+        // place and the stream goes on.
+        match decide::explain_text(&r, d.as_ref(), &buf) {
+            Ok(t) => text.push_str(&paint(t)),
+            Err(e) => text.push_str(&format!("{}\n", CliError::Request(e))),
+        }
+        if out::write_to(&mut stdout, text.as_bytes())? == out::Sent::Closed {
+            break;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `permc serve`: the rule files (or an artifact) and permc.toml, found and
+/// handed to the long-running evaluator.
+fn run_serve(
+    rules: RuleArgs,
+    policy: Option<PathBuf>,
+    engine: Engine,
+    max_line_bytes: usize,
+    threads: usize,
+) -> Result<ExitCode, CliError> {
+    let (permissions, autonomy) = if policy.is_some() {
+        (rules.permissions, rules.autonomy)
+    } else {
+        project::rule_files(rules.permissions.as_deref(), rules.autonomy.as_deref())?
+    };
+    // The rows are read at start and watched with the rule files
+    // (serve reads permc.toml again on a change); an artifact holds
+    // its own.
+    let beside = [permissions.as_deref(), autonomy.as_deref()];
+    let project = if policy.is_some() {
+        Default::default()
+    } else {
+        config::rows_beside(rules.config.as_deref(), beside)?
+    };
+    let config = if policy.is_some() {
+        rules.config
+    } else {
+        config::path_beside(rules.config.as_deref(), beside)
+    };
+    Ok(serve::run(serve::Options {
+        permissions,
+        autonomy,
+        policy,
+        engine,
+        max_line_bytes,
+        threads,
+        project,
+        config,
+    }))
 }
 
 /// `permc explain --format`.
