@@ -14,6 +14,7 @@ pub mod catalogue_doc;
 pub(crate) mod code_options;
 pub mod continuations;
 pub mod glob;
+mod name_index;
 pub mod project;
 pub mod protected;
 #[cfg(test)]
@@ -2167,11 +2168,22 @@ fn cloud_external(words: &[String], unknown: bool) -> Option<&'static [&'static 
 /// The [`EXTERNAL_EFFECT`] entries of one tool: a run of the table, found
 /// among the tools' runs ([`TOOL_RUNS`]), not by comparing every entry.
 fn tool_entries(verb: &str) -> &'static [&'static [&'static str]] {
-    TOOL_RUNS
-        .iter()
-        .find(|&&(tool, ..)| quick_eq(tool, verb))
-        .map_or(&[], |&(_, from, len)| &EXTERNAL_EFFECT[from..from + len])
+    TOOL_INDEX.find(verb, |i| TOOL_RUNS[i].0).map_or(&[], |t| {
+        let (_, from, len) = TOOL_RUNS[t];
+        &EXTERNAL_EFFECT[from..from + len]
+    })
 }
+
+/// [`TOOL_RUNS`] by name: one probe (a scan compared up to 60 names).
+const TOOL_INDEX: name_index::NameIndex = {
+    let mut names = [""; TOOL_COUNT];
+    let mut i = 0;
+    while i < TOOL_COUNT {
+        names[i] = TOOL_RUNS[i].0;
+        i += 1;
+    }
+    name_index::NameIndex::new(&names)
+};
 
 /// `a == b`, the length and the first byte compared before the bytes
 /// (most table words differ there: no call to compare them).

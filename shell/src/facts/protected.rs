@@ -108,6 +108,10 @@ struct Here<'s> {
 /// Does a word hold a `.git` component, or a glob component that could be
 /// one?
 pub fn names_git(t: &str, glob: bool) -> bool {
+    // Without a glob, a component `.git` holds a `.` (most words: none).
+    if !glob && !t.as_bytes().contains(&b'.') {
+        return false;
+    }
     t.split('/')
         .any(|c| c.eq_ignore_ascii_case(".git") || (glob && has_glob(c) && could_be(c, ".git")))
 }

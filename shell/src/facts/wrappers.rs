@@ -1343,6 +1343,54 @@ const RUNNER_SHAPES: super::Shapes = {
     t
 };
 
+/// How many tools [`RUNNERS`] has rows for.
+const RUNNER_TOOL_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < RUNNERS.len() {
+        if i == 0 || !super::const_eq(RUNNERS[i].0, RUNNERS[i - 1].0) {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// Each tool's rows of [`RUNNERS`] (together in the table: a unit test
+/// checks): (tool, first row, rows), built from the table.
+const RUNNER_TOOLS: [(&str, usize, usize); RUNNER_TOOL_COUNT] = {
+    let mut t = [("", 0, 0); RUNNER_TOOL_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < RUNNERS.len() {
+        if i == 0 || !super::const_eq(RUNNERS[i].0, RUNNERS[i - 1].0) {
+            t[n] = (RUNNERS[i].0, i, 0);
+            n += 1;
+        }
+        t[n - 1].2 += 1;
+        i += 1;
+    }
+    t
+};
+
+/// [`RUNNER_TOOLS`] by name.
+const RUNNER_INDEX: super::name_index::NameIndex = {
+    let mut names = [""; RUNNER_TOOL_COUNT];
+    let mut i = 0;
+    while i < RUNNER_TOOL_COUNT {
+        names[i] = RUNNER_TOOLS[i].0;
+        i += 1;
+    }
+    super::name_index::NameIndex::new(&names)
+};
+
+/// The rows of [`RUNNERS`] for `tool`, if it has any.
+fn runner_rows(tool: &str) -> Option<&'static [(&'static str, &'static str, RunsAs)]> {
+    let t = RUNNER_INDEX.find(tool, |i| RUNNER_TOOLS[i].0)?;
+    let (_, from, len) = RUNNER_TOOLS[t];
+    Some(&RUNNERS[from..from + len])
+}
+
 /// `a == b`, by length and first byte before the bytes: a table's names
 /// of one length mostly differ at their first byte, and a `memcmp` call
 /// costs more than these two loads.
@@ -1448,12 +1496,7 @@ fn runner_subcommand(
     let text = words.text;
     // The tool's rows, together in the table (a unit test checks): found
     // once.
-    let from = RUNNERS.iter().position(|r| same(r.0, tool))?;
-    let len = RUNNERS[from..]
-        .iter()
-        .take_while(|r| same(r.0, tool))
-        .count();
-    let tool_rows = &RUNNERS[from..from + len];
+    let tool_rows = runner_rows(tool)?;
     let rows = || tool_rows.iter();
     let mut k = at + 1;
     let (runs_as, sub): (RunsAs, &'static str);
