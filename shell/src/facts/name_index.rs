@@ -70,6 +70,61 @@ impl NameIndex {
     }
 }
 
+/// The rows of a table that name a program, by name: built at compile time
+/// from the rows ([`RowIndex::add`] for each name of each row), read as a
+/// mask of row numbers (a table of at most 64 rows, 127 names).
+pub(crate) struct RowIndex {
+    names: [&'static str; MAX_NAMES],
+    masks: [u64; MAX_NAMES],
+    len: usize,
+    index: NameIndex,
+}
+
+const MAX_NAMES: usize = SLOTS / 2 - 1;
+
+impl RowIndex {
+    pub(crate) const fn new() -> RowIndex {
+        RowIndex {
+            names: [""; MAX_NAMES],
+            masks: [0; MAX_NAMES],
+            len: 0,
+            index: NameIndex { slots: [0; SLOTS] },
+        }
+    }
+
+    /// Row `row` names `name`.
+    pub(crate) const fn add(mut self, name: &'static str, row: usize) -> RowIndex {
+        assert!(row < 64, "a row index covers 64 rows");
+        let mut i = 0;
+        while i < self.len {
+            if super::const_eq(self.names[i], name) {
+                self.masks[i] |= 1 << row;
+                return self;
+            }
+            i += 1;
+        }
+        assert!(self.len < MAX_NAMES, "a row index holds 127 names");
+        self.names[self.len] = name;
+        self.masks[self.len] = 1 << row;
+        self.len += 1;
+        self
+    }
+
+    /// The index, once every name is added.
+    pub(crate) const fn build(mut self) -> RowIndex {
+        self.index = NameIndex::new(self.names.split_at(self.len).0);
+        self
+    }
+
+    /// The rows naming `name`, bit `r` for row `r` (0: none).
+    #[inline]
+    pub(crate) fn rows(&self, name: &str) -> u64 {
+        self.index
+            .find(name, |i| self.names[i])
+            .map_or(0, |i| self.masks[i])
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -84,5 +139,19 @@ mod tests {
         for n in ["gi", "gitt", "Git", "pnp", "b", "docker-compose"] {
             assert_eq!(INDEX.find(n, |k| NAMES[k]), None, "{n}");
         }
+    }
+
+    #[test]
+    fn rows_of_a_name_are_every_row_naming_it() {
+        const ROWS: RowIndex = RowIndex::new()
+            .add("sed", 0)
+            .add("awk", 1)
+            .add("sed", 3)
+            .add("git", 2)
+            .build();
+        assert_eq!(ROWS.rows("sed"), 0b1001);
+        assert_eq!(ROWS.rows("awk"), 0b10);
+        assert_eq!(ROWS.rows("git"), 0b100);
+        assert_eq!(ROWS.rows("gawk"), 0);
     }
 }

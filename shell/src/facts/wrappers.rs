@@ -2806,11 +2806,32 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
     if !super::has_shape(&CODE_FORM_SHAPES, verb) {
         return None;
     }
-    CODE_FORMS
-        .iter()
-        .filter(|r| r.verbs.iter().any(|v| super::quick_eq(v, verb)))
-        .find_map(|r| (r.reads)(verb, args))
+    let mut rows = CODE_FORM_ROWS.rows(verb);
+    while rows != 0 {
+        let r = &CODE_FORMS[rows.trailing_zeros() as usize];
+        rows &= rows - 1;
+        if let Some(why) = (r.reads)(verb, args) {
+            return Some(why);
+        }
+    }
+    None
 }
+
+/// [`CODE_FORMS`]' rows by verb, built from the rows: one probe, not a
+/// compare of every row's verbs (`git` is the last row).
+const CODE_FORM_ROWS: super::name_index::RowIndex = {
+    let mut x = super::name_index::RowIndex::new();
+    let mut i = 0;
+    while i < CODE_FORMS.len() {
+        let mut j = 0;
+        while j < CODE_FORMS[i].verbs.len() {
+            x = x.add(CODE_FORMS[i].verbs[j], i);
+            j += 1;
+        }
+        i += 1;
+    }
+    x.build()
+};
 
 /// May word `a` be something else once bash expands it (a `$…` or a
 /// backtick in its text, which the reader keeps as written)? Where an
