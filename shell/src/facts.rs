@@ -346,6 +346,10 @@ pub struct LineFacts {
     pub(crate) joints: scope::Joints,
     /// Runs read now are guesses ([`Run::guessed`]).
     pub(crate) guessing: bool,
+    /// What no word of the line holds, when the plain reader read it
+    /// (`reader::HAS_EQ`… set here means: proven absent). 0, nothing
+    /// proven, for any other line: every check then reads the words.
+    pub(crate) absent: u8,
     /// The reasons of `unparsed_why`, to keep them unique in O(1) each: a
     /// line of many distinct expansions (`$a1;$a2;…`) has as many reasons.
     /// Built past [`FEW_REASONS`] (a scan finds repeats among fewer), so
@@ -747,9 +751,10 @@ impl LineFacts {
         // try) reads a line of words and list operators only: no `$`, `{`,
         // `}` or quote can stand in it. Read here as `read` does, each arm
         // writing the line into its place.
-        let plain = match reader::read_simple(command) {
-            Some(line) => {
+        let plain = match reader::read_simple_noting(command) {
+            Some((line, notes)) => {
                 facts.line = line;
+                facts.absent = !notes & reader::ANY_NOTE;
                 true
             }
             None => {

@@ -362,11 +362,14 @@ pub fn protected_path(facts: &LineFacts, scope: &Scope<'_>) -> Option<String> {
     // Most lines can name nothing: no redirection, no word that holds a
     // `.` or a glob character, no `git config|init|clone`, outside `.git`.
     // Answered in one pass over the words.
+    // A plain line without a `.` holds neither (the plain reader reads no
+    // glob character).
+    let no_dot = facts.absent & crate::reader::HAS_DOT != 0;
     let plain = !here.in_git
         && lines().flat_map(|l| &l.segments).all(|s| {
             s.redirects.is_empty()
                 && s.words.iter().all(|w| {
-                    !w.bytes().any(|b| matches!(b, b'.' | b'*' | b'?' | b'['))
+                    (no_dot || !w.bytes().any(|b| matches!(b, b'.' | b'*' | b'?' | b'[')))
                         && !matches!(w.as_str(), "config" | "init" | "clone")
                 })
         });

@@ -902,8 +902,10 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
     // What an inner line, `find -exec` or `xargs` runs is never the
     // segment's own words.
     let mut read_past = depth > 0;
+    // A segment of a plain line without a `=` holds no assignment.
+    let no_eq = depth == 0 && facts.absent & crate::reader::HAS_EQ != 0;
     loop {
-        while text.get(i).is_some_and(|w| is_assignment(w)) {
+        while !no_eq && text.get(i).is_some_and(|w| is_assignment(w)) {
             i += 1;
             read_past = true;
         }
