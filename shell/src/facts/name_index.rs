@@ -41,7 +41,10 @@ impl NameIndex {
             while slots[s] != 0 {
                 s = (s + 1) % SLOTS;
             }
-            slots[s] = (i + 1) as u8;
+            #[allow(clippy::cast_possible_truncation)] // i + 1 < 128, asserted above
+            {
+                slots[s] = (i + 1) as u8;
+            }
             i += 1;
         }
         NameIndex { slots }
