@@ -2194,7 +2194,16 @@ const TOOL_INDEX: name_index::NameIndex = {
 /// (most table words differ there: no call to compare them).
 #[inline]
 pub(crate) fn quick_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    // Table words are short: compared here, byte by byte, not by a call
+    // to `memcmp` (its call and setup cost more than the bytes).
+    a.len() == b.len() && {
+        let mut i = 0;
+        while i < a.len() && a[i] == b[i] {
+            i += 1;
+        }
+        i == a.len()
+    }
 }
 
 /// `a == b`, in a `const` context.
