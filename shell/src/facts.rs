@@ -1551,7 +1551,7 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
         && words.get(1).is_some_and(|w| {
             tool_entries(tool).iter().any(|e| {
                 e.get(1)
-                    .is_some_and(|t| t.starts_with(w.as_str()) && t != w)
+                    .is_some_and(|t| t.len() > w.len() && quick_prefix(t, w))
             })
         });
     if !option_at(1) && !aliased(1) && !prefixed && !(tree && (option_at(2) || aliased(2))) {
@@ -2203,6 +2203,19 @@ pub(crate) fn quick_eq(a: &str, b: &str) -> bool {
             i += 1;
         }
         i == a.len()
+    }
+}
+
+/// Does `t` start with `w`? Inline, as [`quick_eq`].
+#[inline]
+pub(crate) fn quick_prefix(t: &str, w: &str) -> bool {
+    let (t, w) = (t.as_bytes(), w.as_bytes());
+    t.len() >= w.len() && {
+        let mut i = 0;
+        while i < w.len() && t[i] == w[i] {
+            i += 1;
+        }
+        i == w.len()
     }
 }
 
