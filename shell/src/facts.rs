@@ -12,6 +12,7 @@ use std::borrow::Cow;
 pub mod catalogue;
 pub mod catalogue_doc;
 pub(crate) mod code_options;
+pub(crate) mod options;
 pub mod continuations;
 pub mod glob;
 mod name_index;
