@@ -10,6 +10,7 @@
 //! and [`collect_runs`] reads past them.
 
 use super::{basename, is_assignment, LineFacts, RunData, MAX_INNER_DEPTH};
+use super::options::{self, Grammar, Item, Mode, Value};
 use crate::reader::{self, Known};
 
 /// How a wrapper treats the words after its options.
@@ -88,6 +89,24 @@ const fn w(names: &'static [&'static str]) -> Wrapper {
         bare_shell: false,
         after: After::Verb,
         piped: &[],
+    }
+}
+
+impl Wrapper {
+    /// The row's options as the option reader reads them: getopt_long,
+    /// stopping at the verb (its first operand).
+    pub(crate) fn grammar(&self) -> Grammar<'_> {
+        Grammar {
+            flags: self.flags,
+            valued: self.valued,
+            optional: self.optional,
+            long_flags: self.long_flags,
+            long_valued: self.long_valued,
+            long_optional: self.long_optional,
+            lone_dash: self.lone_dash,
+            numeric: self.numeric,
+            ..Grammar::new(Mode::Gnu)
+        }
     }
 }
 
@@ -721,101 +740,6 @@ const SU: Wrapper = Wrapper {
     privileged: true,
     ..w(&["su"])
 };
-
-/// What one option word of a wrapper is.
-#[derive(Debug, PartialEq, Eq)]
-enum Opt<'w> {
-    /// A known option; `value` is its value when attached, `needs_next`
-    /// when its value is the next word. `name` is its canonical letter or
-    /// long name.
-    Known {
-        name: String,
-        value: Option<&'w str>,
-        needs_next: bool,
-    },
-    /// Not an option of this wrapper: the line is unparsed.
-    Unknown,
-}
-
-/// Reads one option word (`-abc`, `-uroot`, `--user`, `--us=root`).
-fn option<'w>(wr: &Wrapper, word: &'w str) -> Opt<'w> {
-    if let Some(long) = word.strip_prefix("--") {
-        let (name, value) = match long.split_once('=') {
-            Some((n, v)) => (n, Some(v)),
-            None => (long, None),
-        };
-        // GNU: a long option by any unambiguous prefix, exact names first.
-        let all = wr
-            .long_flags
-            .iter()
-            .map(|n| (*n, 0u8))
-            .chain(wr.long_valued.iter().map(|n| (*n, 1)))
-            .chain(wr.long_optional.iter().map(|n| (*n, 2)));
-        let mut found = None;
-        let mut count = 0;
-        for (n, kind) in all {
-            if n == name {
-                found = Some((n, kind));
-                count = 1;
-                break;
-            }
-            if !name.is_empty() && n.starts_with(name) {
-                found = Some((n, kind));
-                count += 1;
-            }
-        }
-        let Some((n, kind)) = found.filter(|_| count == 1) else {
-            return Opt::Unknown;
-        };
-        return match (kind, value) {
-            (0, Some(_)) => Opt::Unknown,
-            (0, None) | (2, _) => Opt::Known {
-                name: n.to_string(),
-                value,
-                needs_next: false,
-            },
-            (_, Some(v)) => Opt::Known {
-                name: n.to_string(),
-                value: Some(v),
-                needs_next: false,
-            },
-            (_, None) => Opt::Known {
-                name: n.to_string(),
-                value: None,
-                needs_next: true,
-            },
-        };
-    }
-    let Some(cluster) = word.strip_prefix('-') else {
-        return Opt::Unknown;
-    };
-    // A cluster of short options: flags, then at most one with a value.
-    let mut last = String::new();
-    for (i, c) in cluster.char_indices() {
-        if wr.flags.contains(c) && c.is_ascii_alphanumeric() {
-            last = c.to_string();
-            continue;
-        }
-        if (wr.valued.contains(c) || wr.optional.contains(c)) && c.is_ascii_alphanumeric() {
-            let rest = &cluster[i + c.len_utf8()..];
-            let attached = (!rest.is_empty()).then_some(rest);
-            return Opt::Known {
-                name: c.to_string(),
-                value: attached,
-                needs_next: attached.is_none() && wr.valued.contains(c),
-            };
-        }
-        return Opt::Unknown;
-    }
-    if cluster.is_empty() {
-        return Opt::Unknown;
-    }
-    Opt::Known {
-        name: last,
-        value: None,
-        needs_next: false,
-    }
-}
 
 fn wrapper(verb: &str) -> Option<&'static Wrapper> {
     WRAPPERS.iter().find(|w| w.names.contains(&verb))
@@ -1597,92 +1521,70 @@ fn runner_starts(
 }
 
 /// Reads the options of a wrapper from word `i` by its row of
-/// [`WRAPPERS`]; returns the index of the first word after them (past the
-/// end when an option's command line is all that runs), or `None` (after
-/// marking the line unparsed) when an option cannot be placed.
+/// [`WRAPPERS`] (getopt_long, stopping at the verb); returns the index of
+/// the first word after them (past the end when an option's command line
+/// is all that runs), or `None` (after marking the line unparsed) when an
+/// option cannot be placed.
 fn read_options(
     wr: &Wrapper,
     words: &Words<'_>,
-    mut i: usize,
+    i: usize,
     seg: usize,
     depth: usize,
     facts: &mut LineFacts,
 ) -> Option<usize> {
     let text = words.text;
-    while let Some(word) = text.get(i) {
-        if words.known(i).is_unknown() {
+    let mut options = options::read(wr.grammar(), text, i);
+    while let Some(item) = options.next() {
+        if words.known(item.index()).is_unknown() {
             // An unknown word where options may be: the verb is unknown.
-            return Some(i);
+            return Some(item.index());
         }
-        if word == "--" {
-            return Some(i + 1);
-        }
-        if word == "-" && wr.lone_dash {
-            i += 1;
-            continue;
-        }
-        if !word.starts_with('-') || word == "-" {
-            return Some(i);
-        }
-        if wr.numeric {
-            let n = word.trim_start_matches('-').trim_start_matches('+');
-            if !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) {
-                i += 1;
-                continue;
-            }
-        }
-        match option(wr, word) {
-            Opt::Unknown => {
+        let (name, value) = match item {
+            Item::End { index } => return Some(index + 1),
+            Item::Operand { index } => return Some(index),
+            Item::Unknown { index } => {
                 facts.unparsed_because(format!(
                     "`{}` is not an option of `{}` that permc can place: it cannot know what runs",
-                    word, wr.names[0]
+                    text[index], wr.names[0]
                 ));
                 return None;
             }
-            Opt::Known {
-                name,
-                value,
-                needs_next,
-            } => {
-                let command_line = wr.command_line.contains(&name.as_str());
-                let piped_value = |v: Option<&str>| v.is_some_and(|v| v.starts_with(['|', '!']));
-                let value = if needs_next {
-                    i += 1;
-                    if words.known(i).is_unknown() && i < text.len() && command_line {
-                        let what = format!("{} -{}", wr.names[0], wr.command_line[0]);
-                        facts.unknown_inner(seg, &text[i], &what);
-                    }
-                    text.get(i).map(String::as_str)
-                } else {
-                    value
-                };
-                i += 1;
-                if wr.piped.contains(&name.as_str()) && piped_value(value) {
-                    facts.unparsed_because(format!(
-                        "`{} -{name} {}` runs a command line permc does not read",
-                        wr.names[0],
-                        short(value.unwrap_or_default())
-                    ));
-                    return None;
-                }
-                if command_line {
-                    // `env -S STRING ARGS…`: the string, split, then the
-                    // rest: a command line of its own.
-                    if let Some(s) = value {
-                        let mut line = s.to_string();
-                        for w in &text[i.min(text.len())..] {
-                            line.push(' ');
-                            line.push_str(&quote(w));
-                        }
-                        inner_line(&line, seg, depth, facts);
-                    }
-                    // Nothing else runs after `-S`: the inner line is it.
-                    return Some(usize::MAX);
-                }
+            Item::Flag { .. } => continue,
+            Item::Valued { name, value, .. } => (name, value),
+        };
+        let command_line = wr.command_line.contains(&name);
+        if let Value::Next(v) = value {
+            if command_line && v < text.len() && words.known(v).is_unknown() {
+                let what = format!("{} -{}", wr.names[0], wr.command_line[0]);
+                facts.unknown_inner(seg, &text[v], &what);
             }
         }
+        let value = value.text(text);
+        if wr.piped.contains(&name) && value.is_some_and(|v| v.starts_with(['|', '!'])) {
+            facts.unparsed_because(format!(
+                "`{} -{name} {}` runs a command line permc does not read",
+                wr.names[0],
+                short(value.unwrap_or_default())
+            ));
+            return None;
+        }
+        if command_line {
+            // `env -S STRING ARGS…`: the string, split, then the rest: a
+            // command line of its own.
+            if let Some(s) = value {
+                let mut line = s.to_string();
+                for w in &text[options.position().min(text.len())..] {
+                    line.push(' ');
+                    line.push_str(&quote(w));
+                }
+                inner_line(&line, seg, depth, facts);
+            }
+            // Nothing else runs after `-S`: the inner line is it.
+            return Some(usize::MAX);
+        }
     }
-    Some(i)
+    Some(options.position())
 }
 
 /// BusyBox's own options (busybox(1)): none of them runs an applet.
@@ -1839,47 +1741,39 @@ fn is_zsh_long(name: &str) -> bool {
 /// `su [options] [-] [user [args]]`: `-c`/`--command` is a command line.
 fn su(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
     let text = words.text;
-    let mut i = at + 1;
-    while let Some(word) = text.get(i) {
-        if words.known(i).is_unknown() {
-            facts.unknown_inner(seg, word, "su");
+    // getopt_long, permuting: `su root -c CMD`.
+    let grammar = Grammar {
+        permute: true,
+        ..SU.grammar()
+    };
+    for item in options::read(grammar, text, at + 1) {
+        let index = item.index();
+        if words.known(index).is_unknown() {
+            facts.unknown_inner(seg, &text[index], "su");
             return;
         }
-        if word == "--" {
-            break;
-        }
-        if word == "-" || !word.starts_with('-') {
-            i += 1;
-            continue;
-        }
-        match option(&SU, word) {
-            Opt::Unknown => {
+        match item {
+            Item::End { .. } => return,
+            Item::Operand { .. } | Item::Flag { .. } => {}
+            Item::Unknown { .. } => {
                 facts.unparsed_because(format!(
-                    "`{word}` is not an option of `su` that permc can place: it cannot know what runs"
+                    "`{}` is not an option of `su` that permc can place: it cannot know what runs",
+                    text[index]
                 ));
                 return;
             }
-            Opt::Known {
-                name,
-                value,
-                needs_next,
-            } => {
-                let value = if needs_next {
-                    i += 1;
-                    if text.get(i).is_some() && words.known(i).is_unknown() {
-                        facts.unknown_inner(seg, &text[i], "su -c");
+            Item::Valued { name, value, .. } => {
+                if let Value::Next(v) = value {
+                    if v < text.len() && words.known(v).is_unknown() {
+                        facts.unknown_inner(seg, &text[v], "su -c");
                         return;
                     }
-                    text.get(i).map(String::as_str)
-                } else {
-                    value
-                };
-                if SU.command_line.contains(&name.as_str()) {
-                    if let Some(s) = value {
+                }
+                if SU.command_line.contains(&name) {
+                    if let Some(s) = value.text(text) {
                         inner_line(s, seg, depth, facts);
                     }
                 }
-                i += 1;
             }
         }
     }
@@ -3450,46 +3344,45 @@ mod tests {
         }
     }
 
+    /// What a wrapper's row reads of one option word: the last item of
+    /// the word, and where its value is.
+    fn option(wr: &Wrapper, word: &str) -> Option<(String, Option<String>, bool)> {
+        let words = [wr.names[0].to_string(), word.to_string()];
+        let mut last = None;
+        for item in options::read(wr.grammar(), &words, 1) {
+            last = match item {
+                Item::Flag { name, .. } => Some((name.to_string(), None, false)),
+                Item::Valued { name, value, .. } => Some((
+                    name.to_string(),
+                    value.text(&words).map(str::to_string),
+                    matches!(value, Value::Next(_)),
+                )),
+                _ => return None,
+            };
+        }
+        last
+    }
+
     #[test]
     fn options_by_manual() {
         let env = wrapper("env").unwrap();
-        assert!(
-            matches!(option(env, "-vS"), Opt::Known { ref name, needs_next: true, .. } if name == "S")
-        );
-        assert!(matches!(
+        assert_eq!(option(env, "-vS"), Some(("S".into(), None, true)));
+        assert_eq!(
             option(env, "--unset=HOME"),
-            Opt::Known {
-                value: Some("HOME"),
-                ..
-            }
-        ));
-        assert!(matches!(
-            option(env, "--ch"),
-            Opt::Known {
-                needs_next: true,
-                ..
-            }
-        ));
-        assert_eq!(option(env, "--frobnicate"), Opt::Unknown);
-        assert_eq!(option(env, "-z"), Opt::Unknown);
+            Some(("unset".into(), Some("HOME".into()), false))
+        );
+        assert_eq!(option(env, "--ch"), Some(("chdir".into(), None, true)));
+        assert_eq!(option(env, "--frobnicate"), None);
+        assert_eq!(option(env, "-z"), None);
         let sudo = wrapper("sudo").unwrap();
-        assert!(matches!(
-            option(sudo, "--user"),
-            Opt::Known {
-                needs_next: true,
-                ..
-            }
-        ));
-        assert!(matches!(
+        assert_eq!(option(sudo, "--user"), Some(("user".into(), None, true)));
+        assert_eq!(
             option(sudo, "-uroot"),
-            Opt::Known {
-                value: Some("root"),
-                ..
-            }
-        ));
-        // `--u` is ambiguous for sudo (user, …)? No: only `user` starts with `u`.
-        assert!(matches!(option(sudo, "--u"), Opt::Known { .. }));
+            Some(("u".into(), Some("root".into()), false))
+        );
+        // `--u` is not ambiguous for sudo: only `user` starts with `u`.
+        assert!(option(sudo, "--u").is_some());
         // `--c` is ambiguous (close-from, chdir, chroot, command-timeout).
-        assert_eq!(option(sudo, "--c"), Opt::Unknown);
+        assert_eq!(option(sudo, "--c"), None);
     }
 }
