@@ -2898,7 +2898,7 @@ impl GitSpell {
 
     /// Is it given among `args`?
     fn given(self, args: &[String]) -> bool {
-        let long = long_option;
+        let long = options::names_long;
         args.iter().any(|a| match self {
             GitSpell::Long(l) => long(a, l) || may_expand(a),
             GitSpell::Both(_, l) if a.starts_with("--") => long(a, l),
@@ -3038,16 +3038,6 @@ fn program_runs_text(verb: &str, args: &[String]) -> Option<&'static str> {
     }
 }
 
-/// Does word `a` give long option `long` (`--name`), as getopt and git's
-/// parse-options read one: `--name`, `--name=value`, or a prefix of two
-/// letters or more (`--exe` for `--exec`)?
-fn long_option(a: &str, long: &str) -> bool {
-    a.strip_prefix("--").is_some_and(|rest| {
-        let name = rest.split_once('=').map_or(rest, |(n, _)| n);
-        name.len() >= 2 && long[2..].starts_with(name)
-    })
-}
-
 /// Which options of a program run a command given as text.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum TextOptions {
@@ -3089,7 +3079,7 @@ pub(crate) const PROGRAM_TEXT: &[(&[&str], TextOptions)] = &[
 
 /// [`TextOptions::Tar`].
 fn tar_text(args: &[String]) -> Option<&'static str> {
-    let long = long_option;
+    let long = options::names_long;
     const LONG: &[&str] = &[
         "--to-command",
         "--use-compress-program",
@@ -3112,7 +3102,7 @@ fn tar_text(args: &[String]) -> Option<&'static str> {
 
 /// [`TextOptions::RemoteShell`].
 fn rsync_text(args: &[String]) -> Option<&'static str> {
-    let long = long_option;
+    let long = options::names_long;
     let mut words = args.iter();
     while let Some(a) = words.next() {
         let value = if long(a, "--rsh") {
