@@ -1621,6 +1621,35 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
     }
 }
 
+/// A shell's options as the option reader reads them (bash's own option
+/// reading): bash's letters, or any letter for the other shells; `-o` and
+/// `-O` take a word each; `--rcfile`/`--init-file` a value.
+fn shell_grammar(shell: &str) -> Grammar<'static> {
+    let bash = shell == "bash" || shell == "rbash";
+    Grammar {
+        flags: if bash {
+            "abcefhiklmnprstuvxBCDEHPT"
+        } else {
+            "abcdefghijklmnpqrstuvwxyzABCDEFGHIJKLMNPQRSTUVWXYZ"
+        },
+        valued: "oO",
+        long_flags: SHELL_LONG,
+        long_valued: &["rcfile", "init-file"],
+        ..Grammar::new(Mode::Bash)
+    }
+}
+
+/// What [`shell_options`] holds of the option word being read: the first
+/// name it sets that is not a safe one (`-o NAME`, `-O NAME`), the last
+/// word its values take, a letter the shell does not know.
+#[derive(Default)]
+struct ShellWord {
+    index: usize,
+    unsafe_name: Option<usize>,
+    last_value: usize,
+    bad: bool,
+}
+
 /// A shell's options from `at + 1` (bash's `internal_getopt` and its long
 /// options): where its operands start, whether `-c` and `-s` were given;
 /// `None` when an option makes the line unreadable (marked unparsed).
@@ -1631,90 +1660,97 @@ fn shell_options(
     facts: &mut LineFacts,
 ) -> Option<(usize, bool, bool)> {
     let text = words.text;
-    let mut i = at + 1;
-    let mut has_c = false;
-    let mut stdin = false;
-    while let Some(word) = text.get(i) {
-        if words.known(i).is_unknown() {
+    let mut options = options::read(shell_grammar(shell), text, at + 1);
+    let (mut has_c, mut stdin) = (false, false);
+    let mut word = ShellWord::default();
+    let end = loop {
+        let item = options.next();
+        let index = item.map_or(usize::MAX, Item::index);
+        if index != word.index {
+            // The word before is read whole: what it sets, then whether
+            // the shell knows its letters.
+            shell_word_done(&word, text, shell, facts)?;
+            word = ShellWord {
+                index,
+                ..ShellWord::default()
+            };
+        }
+        let Some(item) = item else {
+            break options.position();
+        };
+        if words.known(index).is_unknown() {
             // An unknown word where the shell reads its options (`sh $X`,
             // `bash -$X`, `bash -c$X`, what xargs appends, the `{}` of
             // `find -exec … +`): it may be `-c STRING`, `-s` or any option
             // that makes the shell read code permc cannot see.
-            facts.unparsed_because(shell_unknown(word, shell));
+            facts.unparsed_because(shell_unknown(&text[index], shell));
             return None;
         }
-        if word == "--" || word == "-" {
-            i += 1;
-            break;
-        }
-        let (sign, rest) = match word.as_bytes().first() {
-            Some(b'-') => ('-', &word[1..]),
-            Some(b'+') => ('+', &word[1..]),
-            _ => break,
-        };
-        if sign == '-' && rest.starts_with('-') {
-            let long = &rest[1..];
-            let name = long.split_once('=').map_or(long, |(n, _)| n);
-            if name == "rcfile" || name == "init-file" {
-                i += if long.contains('=') { 1 } else { 2 };
-                continue;
+        match item {
+            Item::End { index } => break index + 1,
+            Item::Operand { index } => break index,
+            Item::Flag { name, off, .. } => {
+                has_c |= name == "c" && !off;
+                stdin |= name == "s" && !off;
             }
-            if SHELL_LONG.contains(&name) || (shell == "zsh" && is_zsh_long(name)) {
-                i += 1;
-                continue;
+            Item::Valued { name, value, .. } => {
+                // `-O NAME`/`+O NAME` is `shopt`, `-o NAME` is `set -o`:
+                // only `set`'s safe names are read past (SPEC §4.3 round 3).
+                if let (Value::Next(v), "o" | "O") = (value, name) {
+                    word.last_value = v;
+                    let safe = text
+                        .get(v)
+                        .is_none_or(|n| super::SAFE_SET_NAMES.contains(&n.as_str()));
+                    if !safe && word.unsafe_name.is_none() {
+                        word.unsafe_name = Some(v);
+                    }
+                }
             }
-            facts.unparsed_because(format!(
-                "`{word}` is not an option of `{shell}` that permc can place: it cannot know what runs"
-            ));
-            return None;
-        }
-        if rest.is_empty() {
-            break;
-        }
-        // `-O NAME`/`+O NAME` is `shopt`, `-o NAME` is `set -o`: only
-        // `set`'s safe names are read past (SPEC §4.3 round 3).
-        let named = rest.chars().filter(|c| matches!(c, 'o' | 'O')).count();
-        let unsafe_name = text
-            .get(i + 1..i + 1 + named)
-            .unwrap_or_default()
-            .iter()
-            .find(|n| !super::SAFE_SET_NAMES.contains(&n.as_str()));
-        if let Some(n) = unsafe_name.filter(|_| named > 0) {
-            // Unparsed, and what it runs is still read (a deny denies).
-            facts.unparsed_because(format!(
-                "`{shell} {word} {}` sets a shell option that changes how bash reads the words it runs",
-                short(n)
-            ));
-        }
-        let mut takes = 0;
-        for c in rest.chars() {
-            let ok = if shell == "bash" || shell == "rbash" {
-                "abcefhiklmnprstuvxBCDEHPT".contains(c) || c == 'o' || c == 'O'
-            } else {
-                c.is_ascii_alphabetic()
-            };
-            if !ok {
-                facts.unparsed_because(format!(
-                    "`{word}` is not an option of `{shell}` that permc can place: it cannot know what runs"
-                ));
-                return None;
+            Item::Unknown { index } if text[index].starts_with("--") => {
+                let long = &text[index][2..];
+                let name = long.split_once('=').map_or(long, |(n, _)| n);
+                if !(shell == "zsh" && is_zsh_long(name)) {
+                    facts.unparsed_because(not_an_option(&text[index], shell));
+                    return None;
+                }
             }
-            match c {
-                'c' if sign == '-' => has_c = true,
-                's' if sign == '-' => stdin = true,
-                'o' | 'O' => takes += 1,
-                _ => {}
-            }
+            Item::Unknown { .. } => word.bad = true,
         }
-        i += 1 + takes;
-    }
+    };
     // The values of `-o`, `-O`, `--rcfile`: an unquoted expansion there
     // may be several words, options among them.
-    if let Some(k) = (at + 1..i.min(text.len())).find(|&k| words.known(k).is_unknown()) {
+    if let Some(k) = (at + 1..end.min(text.len())).find(|&k| words.known(k).is_unknown()) {
         facts.unparsed_because(shell_unknown(&text[k], shell));
         return None;
     }
-    Some((i, has_c, stdin))
+    Some((end, has_c, stdin))
+}
+
+/// The end of a shell's option word: a name it sets that changes how bash
+/// reads (unparsed, and what it runs is still read: a deny denies), then
+/// a letter the shell does not know (`None`: the line is unparsed).
+fn shell_word_done(
+    word: &ShellWord,
+    text: &[String],
+    shell: &str,
+    facts: &mut LineFacts,
+) -> Option<()> {
+    if let Some(n) = word.unsafe_name.filter(|_| word.last_value < text.len()) {
+        facts.unparsed_because(format!(
+            "`{shell} {} {}` sets a shell option that changes how bash reads the words it runs",
+            text[word.index],
+            short(&text[n])
+        ));
+    }
+    if word.bad {
+        facts.unparsed_because(not_an_option(&text[word.index], shell));
+        return None;
+    }
+    Some(())
+}
+
+fn not_an_option(word: &str, shell: &str) -> String {
+    format!("`{word}` is not an option of `{shell}` that permc can place: it cannot know what runs")
 }
 
 /// Why an unknown word among a shell's options makes the line unparsed.
