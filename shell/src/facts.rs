@@ -227,29 +227,46 @@ const TOOLCHAIN_WORD: &[&str] = &["cargo"];
 /// subcommand: one row a program.
 const GLOBAL_VALUE_OPTIONS: &[(&str, &[&str])] = &[("git", GIT_VALUE_OPTIONS)];
 
+/// `program`'s global options before its subcommand, as the option reader
+/// reads them: git's `handle_options` (whole words; the ones of its
+/// [`GLOBAL_VALUE_OPTIONS`] row take the next word, and `--name=value`),
+/// `-` alone read past as an option.
+fn global_grammar(program: &str) -> options::Grammar<'static> {
+    let valued = GLOBAL_VALUE_OPTIONS
+        .iter()
+        .find(|(p, _)| quick_eq(p, program))
+        .map_or(&[][..], |(_, v)| *v);
+    options::Grammar {
+        valued_words: valued,
+        lone_dash: true,
+        ..options::Grammar::new(options::Mode::Git)
+    }
+}
+
 /// Where `program`'s subcommand is in `words`, past its global options
-/// from `from` (the ones of its [`GLOBAL_VALUE_OPTIONS`] row take the next
-/// word): the one reading of them every reader shares (the continuations,
-/// the code forms, the protected paths). Stops at the first word that is
-/// no option or that `exact` says is not known exactly.
+/// from `from` ([`global_grammar`]; any other option word is read past
+/// alone): the one reading of them every reader shares (the
+/// continuations, the code forms, the protected paths). Stops at the first
+/// word that is no option or that `exact` says is not known exactly.
 pub(crate) fn subcommand_at(
     program: &str,
     words: &[String],
     from: usize,
     exact: impl Fn(usize) -> bool,
 ) -> usize {
-    let valued = GLOBAL_VALUE_OPTIONS
-        .iter()
-        .find(|(p, _)| quick_eq(p, program))
-        .map_or(&[][..], |(_, v)| *v);
-    let mut i = from;
-    while let Some(w) = words.get(i) {
-        if !exact(i) || !w.starts_with('-') {
-            break;
+    let grammar = global_grammar(program);
+    let mut options = options::read(grammar, words, from);
+    while let Some(item) = options.next() {
+        match item {
+            _ if !exact(item.index()) => return item.index(),
+            options::Item::Operand { index } => return index,
+            // git.c knows no `--` (it stops with its usage): read past it
+            // as any other unknown option word, the options going on.
+            options::Item::End { index } => options = options::read(grammar, words, index + 1),
+            _ => {}
         }
-        i += if valued.contains(&w.as_str()) { 2 } else { 1 };
     }
-    i
+    options.position()
 }
 
 /// The devices through which bash opens a network connection, with the

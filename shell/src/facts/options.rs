@@ -63,6 +63,13 @@ pub(crate) struct Grammar<'g> {
     pub long_valued: &'g [&'g str],
     /// Long options whose value is given only with `=`.
     pub long_optional: &'g [&'g str],
+    /// Options matched as whole words, dashes included, that take the
+    /// next word (`-C`, `--git-dir`; a long one also as `--git-dir=x`):
+    /// git.c's `handle_options` compares whole words, and the tables of
+    /// programs' global options are spelled so.
+    pub valued_words: &'g [&'g str],
+    /// Options matched as whole words, dashes included, without a value.
+    pub flag_words: &'g [&'g str],
     /// A long option is read by any unambiguous prefix of its name
     /// (getopt_long, parse-options); else only by its name.
     pub abbreviations: bool,
@@ -90,6 +97,8 @@ impl Grammar<'_> {
             long_flags: &[],
             long_valued: &[],
             long_optional: &[],
+            valued_words: &[],
+            flag_words: &[],
             abbreviations: matches!(mode, Mode::Gnu),
             permute: false,
             lone_dash: false,
@@ -252,6 +261,17 @@ impl<'g, 'w> Reader<'g, 'w> {
             Some((n, v)) => (n, Some(v)),
             None => (long, None),
         };
+        if let Some(v) = attached {
+            let whole = g.valued_words.iter().find(|n| n.strip_prefix("--") == Some(name));
+            if let Some(&name) = whole {
+                return Item::Valued {
+                    name,
+                    value: Value::Attached(v),
+                    index,
+                    off: false,
+                };
+            }
+        }
         let (found, off) = match find_long(&g, name) {
             Some(f) => (Some(f), false),
             None if g.mode == Mode::Git => match name.strip_prefix("no-") {
@@ -329,6 +349,18 @@ impl<'g, 'w> Iterator for Reader<'g, 'w> {
                     off,
                 });
             }
+        }
+        if let Some(&name) = g.valued_words.iter().find(|n| **n == word) {
+            self.next += 1;
+            return Some(Item::Valued {
+                name,
+                value: Value::Next(self.next - 1),
+                index,
+                off,
+            });
+        }
+        if let Some(&name) = g.flag_words.iter().find(|n| **n == word) {
+            return Some(Item::Flag { name, index, off });
         }
         if let Some(long) = word.strip_prefix("--").filter(|_| !off) {
             return Some(self.long(index, long));
@@ -536,6 +568,20 @@ mod tests {
         assert_eq!(items(GIT, "git --exec-path=d x"), ["exec-path=d", "@x"]);
         // No abbreviations before the subcommand.
         assert_eq!(items(GIT, "git --git-d x push"), ["?--git-d", "@x", "@push"]);
+    }
+
+    #[test]
+    fn git_options_as_whole_words() {
+        // The table of git's global options, spelled with their dashes.
+        let g = Grammar {
+            valued_words: &["-C", "-c", "--git-dir"],
+            flag_words: &["--no-pager"],
+            lone_dash: true,
+            ..Grammar::new(Mode::Git)
+        };
+        assert_eq!(items(g, "git -C d --no-pager push"), ["-C=d", "--no-pager", "@push"]);
+        assert_eq!(items(g, "git --git-dir=x - push"), ["--git-dir=x", "-", "@push"]);
+        assert_eq!(items(g, "git -Cd --bare push"), ["?-Cd", "?-Cd", "?--bare", "@push"]);
     }
 
     #[test]
