@@ -1575,11 +1575,8 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
     if !option_at(1) && !aliased(1) && !prefixed && !(tree && (option_at(2) || aliased(2))) {
         return Vec::new();
     }
-    let (valued, flags) = OPTION_GRAMMAR
-        .iter()
-        .find(|g| g.0 == tool)
-        .map_or((&[][..], &[][..]), |g| (g.1, g.2));
-    let done = subcommand_starts(words, known, valued, flags);
+    let grammar = option_grammar(tool);
+    let done = subcommand_starts(words, known, grammar);
     let mut out: Vec<(Vec<String>, Vec<Known>)> = Vec::new();
     for s in done {
         let s = s.min(words.len());
@@ -1595,11 +1592,7 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
             let mut j = 2;
             while w.get(j).is_some_and(|x| x.starts_with('-') && x != "--") && kn[j] == Known::Exact
             {
-                j += if valued.contains(&w[j].as_str()) {
-                    2
-                } else {
-                    1
-                };
+                j += option_arity(grammar, &w, j).unwrap_or(1);
             }
             let j = j.min(w.len());
             if j > 2 {
@@ -1626,22 +1619,15 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
 
 /// Where a tool's subcommand may start in `words`: past the options
 /// before it, both readings of an option of unknown arity (at most a few).
-fn subcommand_starts(
-    words: &[String],
-    known: &[Known],
-    valued: &[&str],
-    flags: &[&str],
-) -> Vec<usize> {
+fn subcommand_starts(words: &[String], known: &[Known], grammar: options::Grammar<'_>) -> Vec<usize> {
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
     let mut starts = vec![1usize];
     let mut done = Vec::new();
     while let Some(i) = starts.pop() {
         match words.get(i) {
             Some(w) if !k(i).is_unknown() && w.starts_with('-') && w != "-" && w != "--" => {
-                if w.contains('=') || flags.contains(&w.as_str()) {
-                    starts.push(i + 1);
-                } else if valued.contains(&w.as_str()) {
-                    starts.push(i + 2);
+                if let Some(n) = option_arity(grammar, words, i) {
+                    starts.push(i + n);
                 } else if done.len() + starts.len() < 4 {
                     starts.push(i + 1);
                     starts.push(i + 2);
@@ -1684,6 +1670,36 @@ fn resolve_subcommand(tool: &str, w: &str, first: bool) -> Option<String> {
 /// entry's word counts (fail closed: an ambiguous one is an error the tool
 /// reports, never a read).
 const PREFIX_TOOLS: &[(&str, &[&str])] = &[("npm", &["un", "d"]), ("gem", &[])];
+
+/// A tool's row of [`OPTION_GRAMMAR`] as the option reader reads it: each
+/// option the whole word the row spells (a valued one also as
+/// `--name=value`).
+fn option_grammar(tool: &str) -> options::Grammar<'static> {
+    let (valued, flags) = OPTION_GRAMMAR
+        .iter()
+        .find(|g| quick_eq(g.0, tool))
+        .map_or((&[][..], &[][..]), |g| (g.1, g.2));
+    options::Grammar {
+        valued_words: valued,
+        flag_words: flags,
+        ..options::Grammar::new(options::Mode::Gnu)
+    }
+}
+
+/// How many words the option word at `i` takes by `grammar`: 1 (a flag,
+/// a value attached or after `=`) or 2 (its value the next word); `None`
+/// when the grammar does not know it: both readings (fail closed).
+fn option_arity(grammar: options::Grammar<'_>, words: &[String], i: usize) -> Option<usize> {
+    match options::read(grammar, words, i).next()? {
+        options::Item::Valued {
+            value: options::Value::Next(_),
+            ..
+        } => Some(2),
+        options::Item::Flag { .. } | options::Item::Valued { .. } => Some(1),
+        _ if words[i].contains('=') => Some(1),
+        _ => None,
+    }
+}
 
 /// Options that take the next word as their value, and options that take
 /// none, per tool (SPEC §6.1 round 3: options anywhere the program takes
@@ -1978,17 +1994,10 @@ impl EntryMatch<'_> {
                 return self.same_word(w, t, j == 1) && self.holds(i + 1, e, j + 1, budget);
             }
             // The tool's grammar, looked up only for an option word.
-            let (valued, flags) = OPTION_GRAMMAR
-                .iter()
-                .find(|g| g.0 == self.tool)
-                .map_or((&[][..], &[][..]), |g| (g.1, g.2));
-            if w.contains('=') || flags.contains(&w.as_str()) {
-                i += 1;
-            } else if valued.contains(&w.as_str()) {
-                i += 2;
-            } else {
+            match option_arity(option_grammar(self.tool), self.words, i) {
+                Some(n) => i += n,
                 // Unknown arity: both readings.
-                return self.holds(i + 1, e, j, budget) || self.holds(i + 2, e, j, budget);
+                None => return self.holds(i + 1, e, j, budget) || self.holds(i + 2, e, j, budget),
             }
         }
     }
