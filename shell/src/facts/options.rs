@@ -76,8 +76,14 @@ pub(crate) struct Grammar<'g> {
     /// Options are read after operands too (getopt_long's permutation);
     /// else the first operand ends them.
     pub permute: bool,
-    /// `-` alone is an option (`env -` is `env -i`), not an operand.
+    /// `-` alone is an option (`env -` is `env -i`), not an operand; in
+    /// [`Mode::Bash`], it ends the options like `--` (the shell binary:
+    /// `bash - script`), where `internal_getopt` leaves it an operand
+    /// (`cd -`).
     pub lone_dash: bool,
+    /// [`Mode::Bash`]: `+x` is an option too (`set +e`, `bash +O NAME`),
+    /// as `internal_getopt` reads it for `set` and the shell binary.
+    pub plus: bool,
     /// `-N`, `--N`, `-+N` (digits) is an obsolete option (`nice -5`),
     /// yielded as the valued option [`NUMERIC`].
     pub numeric: bool,
@@ -102,6 +108,7 @@ impl Grammar<'_> {
             abbreviations: matches!(mode, Mode::Gnu),
             permute: false,
             lone_dash: false,
+            plus: false,
             numeric: false,
         }
     }
@@ -322,10 +329,10 @@ impl<'g, 'w> Iterator for Reader<'g, 'w> {
         let bytes = word.as_bytes();
         let off = match bytes.first() {
             Some(b'-') => false,
-            Some(b'+') if g.mode == Mode::Bash && word.len() > 1 => true,
+            Some(b'+') if g.plus && g.mode == Mode::Bash && word.len() > 1 => true,
             _ => return Some(self.operand(index)),
         };
-        if word == "--" || (word == "-" && g.mode == Mode::Bash) {
+        if word == "--" || (word == "-" && g.lone_dash && g.mode == Mode::Bash) {
             self.ended = true;
             return Some(Item::End { index });
         }
@@ -608,6 +615,8 @@ mod tests {
         valued: "oO",
         long_flags: &["norc", "noprofile", "posix", "login"],
         long_valued: &["rcfile", "init-file"],
+        lone_dash: true,
+        plus: true,
         ..Grammar::new(Mode::Bash)
     };
 
@@ -625,6 +634,26 @@ mod tests {
         assert_eq!(items(BASH, "bash --nor s -c x"), ["?--nor", "@s", "@-c", "@x"]);
         assert_eq!(items(BASH, "bash -eZ"), ["e", "?-eZ"]);
         assert_eq!(items(BASH, "bash + x"), ["@+", "@x"]);
+    }
+
+    #[test]
+    fn bash_builtins_options() {
+        // `cd [-L|[-P [-e]] [-@]] [dir]`: internal_getopt without `+`.
+        let cd = Grammar {
+            flags: "LPe@",
+            ..Grammar::new(Mode::Bash)
+        };
+        assert_eq!(items(cd, "cd -Pe dir"), ["P", "e", "@dir"]);
+        assert_eq!(items(cd, "cd - x"), ["@-", "@x"]);
+        assert_eq!(items(cd, "cd +1"), ["@+1"]);
+        assert_eq!(items(cd, "cd -- -d"), ["--", "@-d"]);
+        let set = Grammar {
+            flags: "euxvET",
+            valued: "o",
+            plus: true,
+            ..Grammar::new(Mode::Bash)
+        };
+        assert_eq!(items(set, "set -euo pipefail +x"), ["e", "u", "o=pipefail", "+x"]);
     }
 
     #[test]

@@ -1635,6 +1635,9 @@ fn shell_grammar(shell: &str) -> Grammar<'static> {
         valued: "oO",
         long_flags: SHELL_LONG,
         long_valued: &["rcfile", "init-file"],
+        // `bash - script`, `bash +O NAME`.
+        lone_dash: true,
+        plus: true,
         ..Grammar::new(Mode::Bash)
     }
 }
