@@ -1207,23 +1207,24 @@ fn is_option(word: &str) -> bool {
     word.starts_with('-') && word != "-"
 }
 
-/// Skips option words from `i`; `takes_value` names the options whose
-/// value is the next word when not attached. Returns the first non-option.
-fn skip_options(words: &[String], mut i: usize, takes_value: &[&str]) -> usize {
-    while let Some(w) = words.get(i) {
-        if w == "--" {
-            return i + 1;
+/// Where `cd`'s or `pushd`'s operand is, its options read from `i` as
+/// bash's `internal_getopt` reads them (`-L`, `-P`, `-e`, `-@`; `cd -` is
+/// an operand, `--` ends the options). An option bash does not know is
+/// read past as one (bash then fails, and does not move).
+fn cd_operand(words: &[String], i: usize) -> usize {
+    const CD: options::Grammar<'static> = options::Grammar {
+        flags: "LPe@",
+        ..options::Grammar::new(options::Mode::Bash)
+    };
+    let mut options = options::read(CD, words, i);
+    while let Some(item) = options.next() {
+        match item {
+            options::Item::End { index } => return index + 1,
+            options::Item::Operand { index } => return index,
+            _ => {}
         }
-        if !is_option(w) {
-            break;
-        }
-        i += if takes_value.contains(&w.as_str()) {
-            2
-        } else {
-            1
-        };
     }
-    i
+    options.position()
 }
 
 /// Is this run one of the built-in denies (SPEC §5.2), all its words known?
@@ -2545,32 +2546,25 @@ pub const SAFE_SET_NAMES: &[&str] = &[
 /// clusters of them with at most one `o NAME` of [`SAFE_SET_NAMES`] at
 /// the end (`set -euo pipefail`)? `set` alone only prints.
 pub fn safe_set_args(args: &[String]) -> bool {
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        let Some(rest) = a.strip_prefix('-').or_else(|| a.strip_prefix('+')) else {
-            return false;
-        };
-        if rest.is_empty() {
-            return false;
+    const SET: options::Grammar<'static> = options::Grammar {
+        flags: "euxvET",
+        valued: "o",
+        plus: true,
+        ..options::Grammar::new(options::Mode::Bash)
+    };
+    options::read(SET, args, 0).all(|item| match item {
+        options::Item::Flag { .. } => true,
+        // One `o NAME`, the cluster's last letter.
+        options::Item::Valued { value, index, .. } => {
+            let a = &args[index];
+            a.ends_with('o')
+                && a.bytes().filter(|&b| b == b'o').count() == 1
+                && value
+                    .text(args)
+                    .is_some_and(|n| SAFE_SET_NAMES.contains(&n))
         }
-        let named = rest.ends_with('o');
-        let flags = &rest[..rest.len() - usize::from(named)];
-        if !flags
-            .bytes()
-            .all(|b| matches!(b, b'e' | b'u' | b'x' | b'v' | b'E' | b'T'))
-        {
-            return false;
-        }
-        if named {
-            match args.get(i + 1) {
-                Some(n) if SAFE_SET_NAMES.contains(&n.as_str()) => i += 2,
-                _ => return false,
-            }
-        } else {
-            i += 1;
-        }
-    }
-    true
+        _ => false,
+    })
 }
 
 /// Is the segment a `set` of safe options only (SPEC §6.2 round 3),
@@ -2594,7 +2588,7 @@ pub fn cd_target(words: &[String]) -> Option<Option<&str>> {
     if words[v] != "cd" {
         return None;
     }
-    let i = skip_options(words, v + 1, &[]);
+    let i = cd_operand(words, v + 1);
     Some(words.get(i).map(String::as_str).filter(|t| *t != "-"))
 }
 

@@ -20,7 +20,7 @@
 //! outside. A `cd` permc does not follow (`time cd x`, `eval cd x`) leaves
 //! the shell anywhere. Fail closed, and O(1) per move.
 
-use super::{skip_options, verb_index, LineFacts, Scope, DEV_FILES};
+use super::{cd_operand, verb_index, LineFacts, Scope, DEV_FILES};
 use crate::reader::{CommandLine, Known, Segment};
 
 /// The scope reading of a command line (SPEC §6.2).
@@ -204,7 +204,7 @@ fn dir_move<'w>(seg: &'w Segment, cdpath: bool, cdable: bool) -> Option<Move<'w>
                     "a `cd` after `cdable_vars` may be set (a directory name can stand for a variable's value)",
                 ));
             }
-            let i = skip_options(&seg.words, v + 1, &[]);
+            let i = cd_operand(&seg.words, v + 1);
             match seg.words.get(i) {
                 None => Some(Move::Unknowable("`cd` without a directory goes home")),
                 Some(t) if t == "-" => Some(Move::Unknowable("`cd -` goes back")),
