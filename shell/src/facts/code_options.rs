@@ -8,6 +8,7 @@
 //! [`SCRIPTS`]. [`code_option`] answers for a run's verb and words; most
 //! verbs are stopped by their shape before any compare.
 
+use super::options::{self, Grammar, Item, Mode};
 use super::wrappers::short;
 use crate::reader::Known;
 
@@ -287,60 +288,53 @@ fn script(verb: &str, args: &[String]) -> Option<String> {
     }
 }
 
-/// sed's scripts: each `-e`/`--expression` value, else the first operand.
+/// GNU sed's options (sed(1), 4.9), as getopt_long reads them.
+const SED_OPTIONS: Grammar<'static> = Grammar {
+    flags: "nrsuzEbh",
+    valued: "efl",
+    optional: "i",
+    long_flags: &[
+        "quiet",
+        "silent",
+        "debug",
+        "posix",
+        "regexp-extended",
+        "separate",
+        "sandbox",
+        "unbuffered",
+        "null-data",
+        "zero-terminated",
+        "binary",
+        "follow-symlinks",
+        "help",
+        "version",
+    ],
+    long_valued: &["expression", "file", "line-length"],
+    long_optional: &["in-place"],
+    permute: true,
+    ..Grammar::new(Mode::Gnu)
+};
+
+/// sed's scripts: each `-e`/`--expression` value, else the first operand;
+/// a `-f`/`--file` value is read as one too (its text is all permc has of
+/// that script, and the scanner this replaced read it so).
 fn sed_scripts(args: &[String]) -> Vec<&str> {
     let mut out = Vec::new();
     let mut given = false;
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        i += 1;
-        if a == "--" {
-            break;
-        }
-        if let Some(long) = a.strip_prefix("--") {
-            let (n, v) = long
-                .split_once('=')
-                .map_or((long, None), |(n, v)| (n, Some(v)));
-            if n.len() >= 3 && "expression".starts_with(n) {
+    for item in options::read(SED_OPTIONS, args, 0) {
+        match item {
+            Item::Valued { name, value, .. } if name == "e" || name == "expression" => {
                 given = true;
-                out.extend(v.or_else(|| args.get(i).map(String::as_str)));
-                i += usize::from(v.is_none());
-            } else if n.len() >= 3 && "line-length".starts_with(n) && v.is_none() {
-                i += 1;
+                out.extend(value.text(args));
             }
-            continue;
-        }
-        if a.len() > 1 && a.starts_with('-') {
-            for (k, c) in a.char_indices().skip(1) {
-                if c == 'e' || c == 'l' {
-                    let rest = &a[k + 1..];
-                    let v = if rest.is_empty() {
-                        i += 1;
-                        args.get(i - 1).map(String::as_str)
-                    } else {
-                        Some(rest)
-                    };
-                    if c == 'e' {
-                        given = true;
-                        out.extend(v);
-                    }
-                    break;
-                }
-                if c == 'i' {
-                    // `-i[SUFFIX]`: the rest of the word is the suffix.
-                    break;
-                }
+            Item::Valued { name, value, .. } if name == "f" || name == "file" => {
+                out.extend(value.text(args));
             }
-            continue;
-        }
-        if !given {
-            out.push(a);
-            given = true;
-        }
-    }
-    if !given {
-        if let Some(a) = args.get(i) {
-            out.push(a);
+            Item::Operand { index } if !given => {
+                out.push(args[index].as_str());
+                given = true;
+            }
+            _ => {}
         }
     }
     out
