@@ -422,56 +422,69 @@ fn sed_runs(script: &str) -> bool {
     false
 }
 
-/// awk's programs: each `-e`/`--source` value, else the first operand.
+/// awk's options (gawk(1), 5.3; the other awks take a subset), as
+/// getopt_long reads them, operands permuted (gawk stops at the program,
+/// which reads no more here: fail closed).
+const AWK_OPTIONS: Grammar<'static> = Grammar {
+    flags: "bcCghnNOMPrsStVY",
+    valued: "FfveEil",
+    optional: "dDLop",
+    long_flags: &[
+        "characters-as-bytes",
+        "traditional",
+        "copyright",
+        "gen-pot",
+        "help",
+        "bignum",
+        "use-lc-numeric",
+        "non-decimal-data",
+        "optimize",
+        "no-optimize",
+        "posix",
+        "re-interval",
+        "sandbox",
+        "lint-old",
+        "csv",
+        "version",
+    ],
+    long_valued: &[
+        "field-separator",
+        "file",
+        "assign",
+        "source",
+        "exec",
+        "include",
+        "load",
+    ],
+    long_optional: &["dump-variables", "debug", "lint", "pretty-print", "profile"],
+    permute: true,
+    ..Grammar::new(Mode::Gnu)
+};
+
+/// awk's programs: each `-e`/`--source` value, else the first operand; the
+/// value of an option that names a program file (`-f`, `-E`, `-i`, `-l`)
+/// is read as one too (its text is all permc has of it, and the scanner
+/// this replaced read it so).
 fn awk_programs(args: &[String]) -> Vec<&str> {
     let mut out = Vec::new();
     let mut given = false;
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        i += 1;
-        if a == "--" {
-            break;
-        }
-        if let Some(long) = a.strip_prefix("--") {
-            let (n, v) = long
-                .split_once('=')
-                .map_or((long, None), |(n, v)| (n, Some(v)));
-            let valued = ["source", "assign", "field-separator"]
-                .iter()
-                .any(|l| n.len() >= 3 && l.starts_with(n));
-            if valued && v.is_none() {
-                i += 1;
-            }
-            if n.len() >= 3 && "source".starts_with(n) {
+    for item in options::read(AWK_OPTIONS, args, 0) {
+        match item {
+            Item::Valued { name, value, .. } => match name {
+                "e" | "source" => {
+                    given = true;
+                    out.extend(value.text(args));
+                }
+                "f" | "E" | "i" | "l" | "file" | "exec" | "include" | "load" => {
+                    out.extend(value.text(args));
+                }
+                _ => {}
+            },
+            Item::Operand { index } if !given => {
+                out.push(args[index].as_str());
                 given = true;
-                out.extend(v.or_else(|| args.get(i - 1).map(String::as_str)));
             }
-            continue;
-        }
-        if a.len() > 1 && a.starts_with('-') {
-            let c = a.as_bytes()[1];
-            if matches!(c, b'e' | b'v' | b'F') && a.len() == 2 {
-                i += 1;
-            }
-            if c == b'e' {
-                given = true;
-                let v = if a.len() == 2 {
-                    args.get(i - 1).map(String::as_str)
-                } else {
-                    Some(&a[2..])
-                };
-                out.extend(v);
-            }
-            continue;
-        }
-        if !given {
-            out.push(a);
-            given = true;
-        }
-    }
-    if !given {
-        if let Some(a) = args.get(i) {
-            out.push(a);
+            _ => {}
         }
     }
     out
