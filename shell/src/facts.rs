@@ -1261,13 +1261,10 @@ pub fn builtin_deny_known(words: &[String], known: &[Known]) -> Option<&'static 
         }
         if !options_done && w == "--" {
             options_done = true;
-        } else if !options_done && w.starts_with("--") {
-            let (r, f) = rm_long(w);
+        } else if !options_done && is_option(w) {
+            let (r, f) = rm_option(w);
             recursive |= r;
             force |= f;
-        } else if !options_done && is_option(w) {
-            recursive |= w.contains('r') || w.contains('R');
-            force |= w.contains('f');
         } else if root.is_none() {
             root = root_operand(w);
         }
@@ -1277,6 +1274,41 @@ pub fn builtin_deny_known(words: &[String], known: &[Known]) -> Option<&'static 
     } else {
         None
     }
+}
+
+/// What one option word of rm gives: (recursive, force), read by the
+/// option reader over GNU rm's grammar (clusters, long options by unique
+/// prefix). A letter rm does not know is passed over and the others still
+/// count, and a long option rm would reject (`--force=x`) counts by its
+/// name ([`rm_long`]): this reads for a deny, so it fails closed.
+fn rm_option(w: &String) -> (bool, bool) {
+    const RM: options::Grammar<'static> = options::Grammar {
+        flags: "dfiIrRv",
+        long_flags: &[
+            "force",
+            "one-file-system",
+            "no-preserve-root",
+            "recursive",
+            "dir",
+            "verbose",
+            "help",
+            "version",
+        ],
+        long_optional: &["interactive", "preserve-root"],
+        ..options::Grammar::new(options::Mode::Gnu)
+    };
+    let (mut recursive, mut force) = (false, false);
+    for item in options::read(RM, std::slice::from_ref(w), 0) {
+        match item {
+            options::Item::Flag { name, .. } => {
+                recursive |= matches!(name, "r" | "R" | "recursive");
+                force |= matches!(name, "f" | "force");
+            }
+            options::Item::Unknown { .. } if w.starts_with("--") => return rm_long(w),
+            _ => {}
+        }
+    }
+    (recursive, force)
 }
 
 /// GNU rm's long options by unambiguous prefix: (recursive, force).
@@ -2659,13 +2691,10 @@ pub fn possible_builtin(words: &[String], known: &[Known]) -> bool {
             Known::Exact => {
                 if !options_done && w == "--" {
                     options_done = true;
-                } else if !options_done && w.starts_with("--") {
-                    let (r, f) = rm_long(w);
+                } else if !options_done && is_option(w) {
+                    let (r, f) = rm_option(w);
                     recursive |= r;
                     force |= f;
-                } else if !options_done && w.starts_with('-') && w != "-" {
-                    recursive |= w.contains('r') || w.contains('R');
-                    force |= w.contains('f');
                 } else {
                     root |= root_operand(w).is_some();
                 }
