@@ -12,10 +12,10 @@ use std::borrow::Cow;
 pub mod catalogue;
 pub mod catalogue_doc;
 pub(crate) mod code_options;
-pub(crate) mod options;
 pub mod continuations;
 pub mod glob;
 mod name_index;
+pub(crate) mod options;
 pub mod project;
 pub mod protected;
 #[cfg(test)]
@@ -1652,7 +1652,11 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
 
 /// Where a tool's subcommand may start in `words`: past the options
 /// before it, both readings of an option of unknown arity (at most a few).
-fn subcommand_starts(words: &[String], known: &[Known], grammar: options::Grammar<'_>) -> Vec<usize> {
+fn subcommand_starts(
+    words: &[String],
+    known: &[Known],
+    grammar: options::Grammar<'_>,
+) -> Vec<usize> {
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
     let mut starts = vec![1usize];
     let mut done = Vec::new();

@@ -198,7 +198,11 @@ struct Cluster {
 }
 
 /// Reads `words` from `from` by `grammar`.
-pub(crate) fn read<'g, 'w>(grammar: Grammar<'g>, words: &'w [String], from: usize) -> Reader<'g, 'w> {
+pub(crate) fn read<'g, 'w>(
+    grammar: Grammar<'g>,
+    words: &'w [String],
+    from: usize,
+) -> Reader<'g, 'w> {
     Reader {
         grammar,
         words,
@@ -269,7 +273,10 @@ impl<'g, 'w> Reader<'g, 'w> {
             None => (long, None),
         };
         if let Some(v) = attached {
-            let whole = g.valued_words.iter().find(|n| n.strip_prefix("--") == Some(name));
+            let whole = g
+                .valued_words
+                .iter()
+                .find(|n| n.strip_prefix("--") == Some(name));
             if let Some(&name) = whole {
                 return Item::Valued {
                     name,
@@ -507,7 +514,13 @@ mod tests {
         // A missing value: past the end.
         let w = words("p --user");
         let mut r = read(GNU, &w, 1);
-        assert!(matches!(r.next(), Some(Item::Valued { value: Value::Next(2), .. })));
+        assert!(matches!(
+            r.next(),
+            Some(Item::Valued {
+                value: Value::Next(2),
+                ..
+            })
+        ));
         assert_eq!(r.next(), None);
         assert_eq!(r.position(), 3);
     }
@@ -564,17 +577,35 @@ mod tests {
 
     #[test]
     fn git_global_options() {
-        assert_eq!(items(GIT, "git --no-pager log -p"), ["no-pager", "@log", "@-p"]);
+        assert_eq!(
+            items(GIT, "git --no-pager log -p"),
+            ["no-pager", "@log", "@-p"]
+        );
         assert_eq!(items(GIT, "git -C dir push"), ["C=dir", "@push"]);
-        assert_eq!(items(GIT, "git -cname=value push"), ["c=name=value", "@push"]);
-        assert_eq!(items(GIT, "git -c name=value push"), ["c=name=value", "@push"]);
-        assert_eq!(items(GIT, "git --git-dir=x status"), ["git-dir=x", "@status"]);
-        assert_eq!(items(GIT, "git --git-dir x status"), ["git-dir=x", "@status"]);
+        assert_eq!(
+            items(GIT, "git -cname=value push"),
+            ["c=name=value", "@push"]
+        );
+        assert_eq!(
+            items(GIT, "git -c name=value push"),
+            ["c=name=value", "@push"]
+        );
+        assert_eq!(
+            items(GIT, "git --git-dir=x status"),
+            ["git-dir=x", "@status"]
+        );
+        assert_eq!(
+            items(GIT, "git --git-dir x status"),
+            ["git-dir=x", "@status"]
+        );
         // `--exec-path` prints the path; `--exec-path=DIR` sets it.
         assert_eq!(items(GIT, "git --exec-path"), ["exec-path=<none>"]);
         assert_eq!(items(GIT, "git --exec-path=d x"), ["exec-path=d", "@x"]);
         // No abbreviations before the subcommand.
-        assert_eq!(items(GIT, "git --git-d x push"), ["?--git-d", "@x", "@push"]);
+        assert_eq!(
+            items(GIT, "git --git-d x push"),
+            ["?--git-d", "@x", "@push"]
+        );
     }
 
     #[test]
@@ -586,9 +617,18 @@ mod tests {
             lone_dash: true,
             ..Grammar::new(Mode::Git)
         };
-        assert_eq!(items(g, "git -C d --no-pager push"), ["-C=d", "--no-pager", "@push"]);
-        assert_eq!(items(g, "git --git-dir=x - push"), ["--git-dir=x", "-", "@push"]);
-        assert_eq!(items(g, "git -Cd --bare push"), ["?-Cd", "?-Cd", "?--bare", "@push"]);
+        assert_eq!(
+            items(g, "git -C d --no-pager push"),
+            ["-C=d", "--no-pager", "@push"]
+        );
+        assert_eq!(
+            items(g, "git --git-dir=x - push"),
+            ["--git-dir=x", "-", "@push"]
+        );
+        assert_eq!(
+            items(g, "git -Cd --bare push"),
+            ["?-Cd", "?-Cd", "?--bare", "@push"]
+        );
     }
 
     #[test]
@@ -603,7 +643,10 @@ mod tests {
             ..Grammar::new(Mode::Git)
         };
         assert_eq!(items(g, "c --no-verify --mess=x"), ["+verify", "message=x"]);
-        assert_eq!(items(g, "c --no-edit -fmhello"), ["no-edit", "f", "m=hello"]);
+        assert_eq!(
+            items(g, "c --no-edit -fmhello"),
+            ["no-edit", "f", "m=hello"]
+        );
         // `--no-NAME` negates flags only.
         assert_eq!(items(g, "c --no-message"), ["?--no-message"]);
         assert_eq!(items(g, "c --for a"), ["force", "@a"]);
@@ -631,7 +674,10 @@ mod tests {
         assert_eq!(items(BASH, "bash -- script -c"), ["--", "@script", "@-c"]);
         assert_eq!(items(BASH, "bash - script"), ["--", "@script"]);
         // No abbreviations, and bash's operands are never permuted.
-        assert_eq!(items(BASH, "bash --nor s -c x"), ["?--nor", "@s", "@-c", "@x"]);
+        assert_eq!(
+            items(BASH, "bash --nor s -c x"),
+            ["?--nor", "@s", "@-c", "@x"]
+        );
         assert_eq!(items(BASH, "bash -eZ"), ["e", "?-eZ"]);
         assert_eq!(items(BASH, "bash + x"), ["@+", "@x"]);
     }
@@ -653,7 +699,10 @@ mod tests {
             plus: true,
             ..Grammar::new(Mode::Bash)
         };
-        assert_eq!(items(set, "set -euo pipefail +x"), ["e", "u", "o=pipefail", "+x"]);
+        assert_eq!(
+            items(set, "set -euo pipefail +x"),
+            ["e", "u", "o=pipefail", "+x"]
+        );
     }
 
     #[test]

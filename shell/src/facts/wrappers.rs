@@ -9,8 +9,8 @@
 //! xargs' appended words); one function, [`read_options`], reads every row,
 //! and [`collect_runs`] reads past them.
 
-use super::{basename, is_assignment, LineFacts, RunData, MAX_INNER_DEPTH};
 use super::options::{self, Grammar, Item, Mode, Value};
+use super::{basename, is_assignment, LineFacts, RunData, MAX_INNER_DEPTH};
 use crate::reader::{self, Known};
 
 /// How a wrapper treats the words after its options.
