@@ -1217,7 +1217,7 @@ fn cd_operand(words: &[String], i: usize) -> usize {
         ..options::Grammar::new(options::Mode::Bash)
     };
     let mut options = options::read(CD, words, i);
-    while let Some(item) = options.next() {
+    for item in options.by_ref() {
         match item {
             options::Item::End { index } => return index + 1,
             options::Item::Operand { index } => return index,
