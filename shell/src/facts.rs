@@ -2586,6 +2586,7 @@ pub fn safe_set_args(args: &[String]) -> bool {
         flags: "euxvET",
         valued: "o",
         plus: true,
+        values_apart: true,
         ..options::Grammar::new(options::Mode::Bash)
     };
     options::read(SET, args, 0).all(|item| match item {

@@ -18,11 +18,14 @@
 //!   there (git.c's `handle_options`) and by unique prefix in a
 //!   subcommand's `parse-options` (`abbreviations`), where `--no-NAME`
 //!   negates `--NAME` (and `--NAME` the listed `--no-NAME`).
-//! - [`Mode::Bash`] is bash's `internal_getopt` and its own argument
-//!   reading (`bash -ec 'x'`): `-x` sets and `+x` unsets, a valued letter
-//!   (`-o NAME`, `+O NAME`) takes the next word, one more word for each
-//!   such letter of a cluster (`-oo a b`), never the rest of its own word;
-//!   long options are exact names, `--` and a lone `-` end the options.
+//! - [`Mode::Bash`] is bash's `internal_getopt` (the builtins: `read -a
+//!   NAME`, `cd -P`) and the shell binary's own reading (`bash -ec 'x'`):
+//!   `-x` sets and `+x` unsets where the grammar takes `+` (`plus`), no
+//!   abbreviations (the shell's long options are exact names), `--` ends
+//!   the options, and a lone `-` too for the shell binary (`lone_dash`;
+//!   `cd -` is an operand). The shell binary and `set` read a valued
+//!   letter's value from the next word, one word per such letter of a
+//!   cluster (`-oo a b`, `values_apart`), never the rest of its own.
 //!
 //! A [`Grammar`] is a borrowed view: the rows keep their own types (a
 //! wrapper's row, a program's global options) and lend their strings. The
@@ -81,6 +84,11 @@ pub(crate) struct Grammar<'g> {
     /// `bash - script`), where `internal_getopt` leaves it an operand
     /// (`cd -`).
     pub lone_dash: bool,
+    /// A valued letter takes the next word, never the rest of its own,
+    /// one more word for each such letter of a cluster: the shell binary's
+    /// and `set`'s `-o NAME` (`-oo a b`). Else (getopt, `internal_getopt`)
+    /// the rest of the word, or the next word when nothing is left.
+    pub values_apart: bool,
     /// [`Mode::Bash`]: `+x` is an option too (`set +e`, `bash +O NAME`),
     /// as `internal_getopt` reads it for `set` and the shell binary.
     pub plus: bool,
@@ -109,6 +117,7 @@ impl Grammar<'_> {
             permute: false,
             lone_dash: false,
             plus: false,
+            values_apart: false,
             numeric: false,
         }
     }
@@ -242,8 +251,8 @@ impl<'g, 'w> Reader<'g, 'w> {
             return Some(Item::Unknown { index: c.word });
         };
         let rest = &word[after..];
-        let value = if g.mode == Mode::Bash && valued.is_some() {
-            // bash: the next word, one more for each such letter.
+        let value = if g.values_apart && valued.is_some() {
+            // The next word, one more for each such letter.
             self.next += 1;
             Value::Next(self.next - 1)
         } else {
@@ -660,6 +669,7 @@ mod tests {
         long_valued: &["rcfile", "init-file"],
         lone_dash: true,
         plus: true,
+        values_apart: true,
         ..Grammar::new(Mode::Bash)
     };
 
@@ -697,12 +707,21 @@ mod tests {
             flags: "euxvET",
             valued: "o",
             plus: true,
+            values_apart: true,
             ..Grammar::new(Mode::Bash)
         };
         assert_eq!(
             items(set, "set -euo pipefail +x"),
             ["e", "u", "o=pipefail", "+x"]
         );
+        // internal_getopt: a value attached, or the next word.
+        let read = Grammar {
+            flags: "ers",
+            valued: "adinNptu",
+            ..Grammar::new(Mode::Bash)
+        };
+        assert_eq!(items(read, "read -ra arr x"), ["r", "a=arr", "@x"]);
+        assert_eq!(items(read, "read -rarr x"), ["r", "a=rr", "@x"]);
     }
 
     #[test]

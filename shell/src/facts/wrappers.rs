@@ -1638,6 +1638,7 @@ fn shell_grammar(shell: &str) -> Grammar<'static> {
         // `bash - script`, `bash +O NAME`.
         lone_dash: true,
         plus: true,
+        values_apart: true,
         ..Grammar::new(Mode::Bash)
     }
 }
