@@ -2847,32 +2847,26 @@ fn assigned_names(verb: &str, args: &[String], test: impl Fn(&str) -> bool) -> b
         }
         NameGrammar::Unset => ("", "", Names::All),
     };
-    let mut i = 0;
-    while let Some(a) = args.get(i) {
-        i += 1;
-        if a == "--" {
-            break;
-        }
-        if a.len() < 2 || !a.starts_with('-') {
-            i -= 1;
-            break;
-        }
-        for (k, c) in a.char_indices().skip(1) {
-            if values.contains(c) {
-                let rest = &a[k + c.len_utf8()..];
-                let value = if rest.is_empty() {
-                    i += 1;
-                    args.get(i - 1).map_or("", String::as_str)
-                } else {
-                    rest
-                };
-                if named.contains(c) && test(value) {
+    // internal_getopt: a valued letter takes the rest of its word, else
+    // the next word; the other letters are passed over.
+    let grammar = Grammar {
+        valued: values,
+        ..Grammar::new(Mode::Bash)
+    };
+    let mut options = options::read(grammar, args, 0);
+    let i = loop {
+        match options.next() {
+            None => break options.position(),
+            Some(Item::End { index }) => break index + 1,
+            Some(Item::Operand { index }) => break index,
+            Some(Item::Valued { name, value, .. }) => {
+                if named.contains(name) && test(value.text(args).unwrap_or("")) {
                     return true;
                 }
-                break;
             }
+            Some(_) => {}
         }
-    }
+    };
     let rest = args.get(i..).unwrap_or_default();
     match operands {
         Names::All => rest.iter().any(|a| test(a)),
