@@ -1713,7 +1713,10 @@ fn shell_options(
             Item::Unknown { index } if text[index].starts_with("--") => {
                 let long = &text[index][2..];
                 let name = long.split_once('=').map_or(long, |(n, _)| n);
-                if !(shell == "zsh" && is_zsh_long(name)) {
+                // A long flag given a value (`--norc=x`) is read past as
+                // the flag: bash stops with an error there, and what the
+                // line runs is still read (a deny denies).
+                if !(SHELL_LONG.contains(&name) || (shell == "zsh" && is_zsh_long(name))) {
                     facts.unparsed_because(not_an_option(&text[index], shell));
                     return None;
                 }
