@@ -315,16 +315,28 @@ const SED_OPTIONS: Grammar<'static> = Grammar {
     ..Grammar::new(Mode::Gnu)
 };
 
-/// sed's scripts: each `-e`/`--expression` value, else the first operand;
-/// a `-f`/`--file` value is read as one too (its text is all permc has of
-/// that script, and the scanner this replaced read it so).
+/// Is `word` a long option abbreviated (`--ex` for `--expression`)? Only
+/// getopt_long takes one: BSD's sed and awk, mawk and busybox's take it
+/// for an error or an operand, so a script given so leaves the first
+/// operand read as a script too (fail closed).
+fn abbreviated(word: &str, name: &str) -> bool {
+    word.strip_prefix("--")
+        .is_some_and(|long| long.split_once('=').map_or(long, |(n, _)| n) != name)
+}
+
+/// sed's scripts: each `-e`/`--expression` value, else (or after only an
+/// abbreviated `--expression`) the first operand; a `-f`/`--file` value is
+/// read as one too (its text is all permc has of that script, and the
+/// scanner this replaced read it so).
 fn sed_scripts(args: &[String]) -> Vec<&str> {
     let mut out = Vec::new();
     let mut given = false;
     for item in options::read(SED_OPTIONS, args, 0) {
         match item {
-            Item::Valued { name, value, .. } if name == "e" || name == "expression" => {
-                given = true;
+            Item::Valued {
+                name, value, index, ..
+            } if name == "e" || name == "expression" => {
+                given |= !abbreviated(&args[index], name);
                 out.extend(value.text(args));
             }
             Item::Valued { name, value, .. } if name == "f" || name == "file" => {
@@ -461,7 +473,8 @@ const AWK_OPTIONS: Grammar<'static> = Grammar {
     ..Grammar::new(Mode::Gnu)
 };
 
-/// awk's programs: each `-e`/`--source` value, else the first operand; the
+/// awk's programs: each `-e`/`--source` value, else (or after only an
+/// abbreviated `--source`) the first operand; the
 /// value of an option that names a program file (`-f`, `-E`, `-i`, `-l`)
 /// is read as one too (its text is all permc has of it, and the scanner
 /// this replaced read it so).
@@ -470,9 +483,11 @@ fn awk_programs(args: &[String]) -> Vec<&str> {
     let mut given = false;
     for item in options::read(AWK_OPTIONS, args, 0) {
         match item {
-            Item::Valued { name, value, .. } => match name {
+            Item::Valued {
+                name, value, index, ..
+            } => match name {
                 "e" | "source" => {
-                    given = true;
+                    given |= !abbreviated(&args[index], name);
                     out.extend(value.text(args));
                 }
                 "f" | "E" | "i" | "l" | "file" | "exec" | "include" | "load" => {
