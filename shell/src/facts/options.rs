@@ -10,9 +10,10 @@
 //!   (`-i[SUFFIX]`), a long option is read by any unambiguous prefix of its
 //!   name (`--verb` is `--verbose` unless another long option starts so),
 //!   `--name=value` attaches a value, `--` ends the options, and `-` alone
-//!   is an operand. Operands are permuted (`su root -c CMD`) unless the
-//!   grammar stops at the first one (`+` in getopt's option string, or
-//!   `POSIXLY_CORRECT`), as a wrapper does before its verb.
+//!   is an operand. Operands are permuted where the grammar says so
+//!   (`permute`: `su root -c CMD`); else the first one ends the options
+//!   (`+` in getopt's option string, or `POSIXLY_CORRECT`), as a wrapper's
+//!   verb does.
 //! - [`Mode::Git`] is git: its options before a subcommand stop at the
 //!   first non-option (`git -C dir --no-pager log`); long names are exact
 //!   there (git.c's `handle_options`) and by unique prefix in a
@@ -56,7 +57,7 @@ pub(crate) struct Grammar<'g> {
     /// Short options without a value, one letter each.
     pub flags: &'g str,
     /// Short options with a value (the rest of the word or the next word;
-    /// in [`Mode::Bash`], the next word).
+    /// with `values_apart`, the next word).
     pub valued: &'g str,
     /// Short options whose value, if any, is attached only (`-i[R]`).
     pub optional: &'g str,
