@@ -254,6 +254,11 @@ pub(crate) fn subcommand_at(
     from: usize,
     exact: impl Fn(usize) -> bool,
 ) -> usize {
+    // The commonest run (`git status`): no option before the subcommand,
+    // answered before a grammar is built.
+    if words.get(from).is_none_or(|w| !w.starts_with('-')) {
+        return from;
+    }
     let grammar = global_grammar(program);
     let mut options = options::read(grammar, words, from);
     while let Some(item) = options.next() {
@@ -1216,6 +1221,10 @@ fn cd_operand(words: &[String], i: usize) -> usize {
         flags: "LPe@",
         ..options::Grammar::new(options::Mode::Bash)
     };
+    // The commonest `cd` (`cd src`): no option.
+    if words.get(i).is_none_or(|w| !w.starts_with('-')) {
+        return i;
+    }
     let mut options = options::read(CD, words, i);
     for item in options.by_ref() {
         match item {
