@@ -8,32 +8,9 @@
 //! [`SCRIPTS`]. [`code_option`] answers for a run's verb and words; most
 //! verbs are stopped by their shape before any compare.
 
+use super::catalogue::code::{CodeOption, Spell, CODE_OPTIONS, MAKE_PROGRAMS, SCRIPTS};
 use super::wrappers::short;
 use crate::reader::Known;
-
-/// How an option of a row is spelled.
-#[derive(Clone, Copy)]
-enum Spell {
-    /// A getopt short option: alone, with its value attached, or in a
-    /// cluster (`-f F`, `-fF`, `-nf F`).
-    Short(char),
-    /// A long option: `--name`, `--name=V` (a program that does not take
-    /// abbreviations: clap, Go's flag).
-    Long(&'static str),
-    /// A GNU long option, also by a prefix of three letters or more
-    /// (`--compress-prog`), as getopt takes it.
-    GnuLong(&'static str),
-    /// A word exactly (`-exec`, `-TT`), or with `=V` attached.
-    Word(&'static str),
-    /// A word that starts so (`-fplugin=…`, `-Zbuild-std`).
-    Prefix(&'static str),
-}
-
-/// One code-running option: the programs that take it and its spelling.
-pub(crate) struct CodeOption {
-    pub(crate) programs: &'static [&'static str],
-    spell: Spell,
-}
 
 impl CodeOption {
     /// The option as the documentation shows it.
@@ -58,73 +35,6 @@ impl CodeOption {
         }
     }
 }
-
-const fn row(programs: &'static [&'static str], spell: Spell) -> CodeOption {
-    CodeOption { programs, spell }
-}
-
-const SED: &[&str] = &["sed", "gsed"];
-const AWK: &[&str] = &["awk", "gawk", "mawk", "nawk"];
-const MAKE: &[&str] = &["make", "gmake"];
-const VIM: &[&str] = &["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim"];
-const CC: &[&str] = &["gcc", "cc", "clang", "g++", "c++", "clang++"];
-const NPM: &[&str] = &["npm", "pnpm", "yarn"];
-
-/// The code-running options of SPEC §4.3's list, as the programs' manuals
-/// (GNU sed 4.9, gawk 5, GNU make 4.4, cargo 1.8x, go 1.2x, vim 9, gcc 14,
-/// coreutils 9, Info-ZIP zip 3, ripgrep 14, man-db 2.12, rsync 3.3, npm
-/// 10) spell them.
-pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
-    row(SED, Spell::Short('f')),
-    row(SED, Spell::GnuLong("--file")),
-    row(AWK, Spell::Short('f')),
-    row(AWK, Spell::GnuLong("--file")),
-    row(AWK, Spell::Short('i')),
-    row(AWK, Spell::GnuLong("--include")),
-    row(AWK, Spell::Short('l')),
-    row(AWK, Spell::GnuLong("--load")),
-    row(AWK, Spell::Short('E')),
-    row(AWK, Spell::GnuLong("--exec")),
-    row(MAKE, Spell::GnuLong("--eval")),
-    row(MAKE, Spell::Short('E')),
-    row(MAKE, Spell::Short('f')),
-    row(MAKE, Spell::GnuLong("--file")),
-    row(MAKE, Spell::GnuLong("--makefile")),
-    row(&["cargo"], Spell::Long("--config")),
-    row(&["cargo"], Spell::Prefix("-Z")),
-    row(&["go"], Spell::Word("-exec")),
-    row(&["go"], Spell::Word("--exec")),
-    row(&["go"], Spell::Word("-toolexec")),
-    row(&["go"], Spell::Word("--toolexec")),
-    row(&["go"], Spell::Word("-vettool")),
-    row(&["go"], Spell::Word("--vettool")),
-    row(VIM, Spell::Word("-c")),
-    row(VIM, Spell::Word("-S")),
-    row(VIM, Spell::Long("--cmd")),
-    row(CC, Spell::Word("-wrapper")),
-    row(CC, Spell::Prefix("-fplugin")),
-    row(&["sort"], Spell::GnuLong("--compress-program")),
-    row(&["split"], Spell::GnuLong("--filter")),
-    row(&["zip"], Spell::Word("-TT")),
-    row(&["zip"], Spell::GnuLong("--unzip-command")),
-    row(&["rg"], Spell::Long("--pre")),
-    row(&["rg"], Spell::Long("--hostname-bin")),
-    row(&["man"], Spell::Short('P')),
-    row(&["man"], Spell::GnuLong("--pager")),
-    row(&["man"], Spell::Short('H')),
-    row(&["man"], Spell::GnuLong("--html")),
-    row(&["rsync"], Spell::GnuLong("--rsync-path")),
-    row(NPM, Spell::Long("--script-shell")),
-    row(NPM, Spell::Long("--node-options")),
-];
-
-/// Programs whose script or operands permc reads for a command (sed, awk,
-/// make, less, vim's `+CMD`, sqlite3), or that read commands from
-/// standard input (ed, ex).
-pub(crate) const SCRIPTS: &[&str] = &[
-    "sed", "gsed", "awk", "gawk", "mawk", "nawk", "make", "gmake", "less", "vim", "vi", "nvim",
-    "view", "gvim", "vimdiff", "rvim", "ed", "red", "ex", "sqlite3", "sqlite",
-];
 
 /// The shapes of every program [`code_option`] reads.
 const SHAPES: super::Shapes = {
@@ -585,55 +495,6 @@ fn awk_runs(program: &str) -> bool {
     text.split([';', '{', '}', '\n'])
         .any(|stmt| stmt.find("print").is_some_and(|p| stmt[p..].contains('>')))
 }
-
-/// make's program variables: a command-line value runs as (part of) a
-/// command.
-const MAKE_PROGRAMS: &[&str] = &[
-    "SHELL",
-    ".SHELLFLAGS",
-    "MAKE",
-    "MAKEFLAGS",
-    "MFLAGS",
-    "CC",
-    "CXX",
-    "CPP",
-    "LD",
-    "AR",
-    "AS",
-    "RM",
-    "CP",
-    "MV",
-    "LN",
-    "INSTALL",
-    "PYTHON",
-    "PERL",
-    "FC",
-    "PC",
-    "YACC",
-    "LEX",
-    "M2C",
-    "CO",
-    "GET",
-    "LINT",
-    "MAKEINFO",
-    "TEX",
-    "TEXI2DVI",
-    "WEAVE",
-    "CWEAVE",
-    "TANGLE",
-    "CTANGLE",
-    "ECHO",
-    "MKDIR",
-    "SED",
-    "AWK",
-    "GREP",
-    "TAR",
-    "STRIP",
-    "RANLIB",
-    "NM",
-    "OBJCOPY",
-    "PKG_CONFIG",
-];
 
 /// Does a make operand assign a variable make runs as a command (a
 /// program variable, `SHELL`), or a value with a blank or a shell

@@ -24,18 +24,13 @@
 //! A value inside a reading program's word is taken as a glob (fail
 //! closed).
 
+use super::catalogue::paths::POLICY_SUFFIX;
+pub use super::catalogue::paths::RULE_FILES;
 use super::glob::glob_matches;
 use super::scope::values;
 use super::wrappers::git_config_reads;
 use super::{basename, normalize, resolve, verb_index, LineFacts, Scope};
 use crate::reader::{Known, Redirect};
-
-/// The rule files: protected in the project root (SPEC §6.4), and by
-/// name wherever a literal word points.
-pub const RULE_FILES: &[&str] = &["permissions.json", "autonomy.json", "permc.toml"];
-
-/// A compiled policy's name ends so.
-const POLICY_SUFFIX: &str = ".permc";
 
 /// Does the word hold a glob character (`*`, `?`, `[`)? Quoting is not
 /// known here, so a quoted one counts too (see the module's notes).

@@ -6,62 +6,26 @@
 //! [`super::code_options`]' script readers — so that the three cannot
 //! disagree.
 
+pub mod code;
+pub mod continuations;
+pub mod effects;
+pub mod git;
+pub mod paths;
+pub mod shells;
+pub mod variables;
+pub mod wrappers;
+
 use super::code_options;
-use super::wrappers::{self, RunsAs};
-
-/// Programs whose job is to run code they are given (a script file, `-c`,
-/// `-e`, standard input): the interpreters. Given code, they are SPEC
-/// §4.3's stated limit; always-allow records their segments exactly.
-pub const INTERPRETERS: &[&str] = &[
-    "python",
-    "python2",
-    "python3",
-    "node",
-    "nodejs",
-    "deno",
-    "bun",
-    "perl",
-    "ruby",
-    "php",
-    "lua",
-    "luajit",
-    "tclsh",
-    "wish",
-    "expect",
-    "Rscript",
-    "R",
-    "julia",
-    "osascript",
-    "groovy",
-    "scala",
-    "elixir",
-    "erl",
-    "escript",
-    "racket",
-    "guile",
-    "sbcl",
-    "runghc",
-    "swift",
-    "jshell",
-    "irb",
-    "ts-node",
-    "tsx",
-    "zx",
-];
-
-/// The shell's own words that run text as code.
-const SHELL_BUILTINS: &[&str] = &["eval", "source", ".", "exec", "trap", "su", "busybox"];
-
-/// The script readers: programs whose operand is a script in their own
-/// language (sed, awk).
-const SCRIPT_READERS: &[&str] = &["sed", "gsed", "awk", "gawk", "mawk", "nawk"];
+pub use code::INTERPRETERS;
+use code::{SCRIPT_READERS, SHELL_BUILTINS};
+use wrappers::RunsAs;
 
 /// Does `verb` run text as code: a shell (of any language), an
 /// interpreter, a script reader, or one of the shell's own `eval`-like
 /// words?
 pub fn runs_text_as_code(verb: &str) -> bool {
-    wrappers::SHELLS.contains(&verb)
-        || wrappers::FOREIGN_SHELLS.contains(&verb)
+    shells::SHELLS.contains(&verb)
+        || shells::FOREIGN_SHELLS.contains(&verb)
         || INTERPRETERS.contains(&verb)
         || SCRIPT_READERS.contains(&verb)
         || SHELL_BUILTINS.contains(&verb)
@@ -76,9 +40,9 @@ pub fn is_wrapper(verb: &str) -> bool {
 /// Every program that runs other code: shells, interpreters, script
 /// readers, wrappers (for the analyzer's list).
 pub fn code_programs() -> impl Iterator<Item = &'static str> {
-    wrappers::SHELLS
+    shells::SHELLS
         .iter()
-        .chain(wrappers::FOREIGN_SHELLS)
+        .chain(shells::FOREIGN_SHELLS)
         .chain(INTERPRETERS)
         .chain(SCRIPT_READERS)
         .chain(SHELL_BUILTINS)
@@ -156,4 +120,50 @@ pub fn runner_program(words: &[String]) -> RunnerProgram {
 /// its own (`sed`, `make`, `cargo`, `gcc`…: SPEC §4.3's list)?
 pub fn has_code_forms(verb: &str) -> bool {
     code_options::is_code_program(verb)
+}
+
+/// Every program (and builtin) the catalogue describes, by every name it
+/// is run by, sorted, once each: the first word of every row of every
+/// table. `tests/catalogue_only.rs` holds that no code outside the
+/// catalogue names one of them (issue 29: the catalogue is the only place
+/// a program is described).
+pub fn program_names() -> Vec<&'static str> {
+    let firsts = |rows: &'static [&'static [&'static str]]| rows.iter().filter_map(|r| r.first());
+    let mut names: Vec<&'static str> = Vec::new();
+    names.extend(wrappers::WRAPPERS.iter().flat_map(|w| w.names));
+    names.extend(wrappers::SU.names);
+    names.extend(wrappers::UNREADABLE.iter().map(|r| r.0));
+    names.extend(wrappers::SPECIAL_READERS.iter().flat_map(|r| r.0));
+    names.extend(wrappers::RUNNERS.iter().map(|r| r.0));
+    names.extend(shells::SHELLS);
+    names.extend(shells::FOREIGN_SHELLS);
+    names.extend(code::CODE_FORMS.iter().flat_map(|f| f.verbs));
+    names.extend(code::NAME_OPERANDS.iter().flat_map(|r| r.0));
+    names.extend(code::PROGRAM_TEXT.iter().flat_map(|r| r.0));
+    names.extend(code::CODE_OPTIONS.iter().flat_map(|r| r.programs));
+    names.extend(code::SCRIPTS);
+    names.extend(code::INTERPRETERS);
+    names.extend(code::SHELL_BUILTINS);
+    names.extend(code::SCRIPT_READERS);
+    names.extend(firsts(effects::EXTERNAL_EFFECT));
+    names.extend(effects::PRIVILEGED);
+    names.extend(effects::TOOLCHAIN_WORD);
+    names.extend(effects::BY_WORDS.iter().flat_map(|r| r.0));
+    names.extend(effects::SUBCOMMAND_ALIASES.iter().map(|r| r.0));
+    names.extend(effects::PREFIX_TOOLS.iter().map(|r| r.0));
+    names.extend(effects::OPTION_GRAMMAR.iter().map(|r| r.0));
+    names.extend(git::GLOBAL_VALUE_OPTIONS.iter().map(|r| r.0));
+    names.extend(
+        continuations::CONTINUATIONS
+            .iter()
+            .filter_map(|c| c.command.first()),
+    );
+    names.extend(
+        variables::HARMLESS_COMMANDS
+            .iter()
+            .filter(|n| !n.is_empty()),
+    );
+    names.sort_unstable();
+    names.dedup();
+    names
 }
