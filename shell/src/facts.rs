@@ -7,11 +7,15 @@
 //! same tables ([`EXTERNAL_EFFECT`], [`PRIVILEGED`], [`BUILTIN_DENY`]).
 
 use crate::reader::{self, CommandLine, Known, Unparsed};
+use catalogue::builtins::{dir_move_of, DirMove, NAME_ASSIGNING, SET};
 use catalogue::effects::{
-    ByWords, BY_WORDS, CLOUD_WRITE, COPY_REMOTE, NETWORK_DEVICES, OPTION_GRAMMAR, PREFIX_TOOLS,
-    REMOTE_DAEMON, SSH_REMOTE, SUBCOMMAND_ALIASES, TOOLCHAIN_WORD,
+    ByWords, BY_WORDS, CLOUD_READ_PREFIXES, CLOUD_READ_VERBS, CLOUD_WRITE, COPY_REMOTE,
+    NETWORK_DEVICES, OPTION_GRAMMAR, PREFIX_TOOLS, REMOTE_DAEMON, SSH_REMOTE, SUBCOMMAND_ALIASES,
+    SUBCOMMAND_TREES, TOOLCHAIN_WORD,
 };
-pub use catalogue::effects::{BUILTIN_DENY, EXTERNAL_EFFECT, GH_API_WRITE, PRIVILEGED};
+pub use catalogue::effects::{
+    BUILTIN_DENY, BUILTIN_DENY_VERB, EXTERNAL_EFFECT, GH_API_WRITE, PRIVILEGED, PRIVILEGED_SHOWN,
+};
 use catalogue::git::GLOBAL_VALUE_OPTIONS;
 pub use catalogue::git::PROTECTED_BRANCHES;
 pub use catalogue::paths::DEV_FILES;
@@ -203,20 +207,9 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
 /// Does a segment run a builtin that assigns the names in its operands
 /// (`read HOME`, `declare -n r=HOME` aside)?
 fn assigns_names(words: &[String]) -> bool {
-    words.first().is_some_and(|v| {
-        matches!(
-            v.as_str(),
-            "read"
-                | "mapfile"
-                | "readarray"
-                | "printf"
-                | "getopts"
-                | "wait"
-                | "declare"
-                | "typeset"
-                | "local"
-        )
-    })
+    words
+        .first()
+        .is_some_and(|v| NAME_ASSIGNING.contains(&v.as_str()))
 }
 
 /// May word `w` start with a name of the variables' tables, by its first
@@ -852,14 +845,14 @@ pub fn builtin_deny(words: &[String]) -> Option<&'static str> {
 /// [`LineFacts::builtin_possible`]).
 pub fn builtin_deny_known(words: &[String], known: &[Known]) -> Option<&'static str> {
     let exact = |i: usize| known.get(i).is_none_or(|k| !k.is_unknown());
-    if words.first().map(String::as_str) != Some("rm") || !exact(0) {
+    if words.first().map(String::as_str) != Some(BUILTIN_DENY_VERB) || !exact(0) {
         return None;
     }
     // The literal patterns, as token prefixes.
     for (pattern, tokens) in [
-        (BUILTIN_DENY[0], ["rm", "-rf", "/"]),
-        (BUILTIN_DENY[1], ["rm", "-rf", "/*"]),
-        (BUILTIN_DENY[2], ["rm", "-fr", "/"]),
+        (BUILTIN_DENY[0], [BUILTIN_DENY_VERB, "-rf", "/"]),
+        (BUILTIN_DENY[1], [BUILTIN_DENY_VERB, "-rf", "/*"]),
+        (BUILTIN_DENY[2], [BUILTIN_DENY_VERB, "-fr", "/"]),
     ] {
         if words.len() >= 3 && words.iter().zip(tokens).all(|(w, t)| w == t) {
             return Some(pattern);
@@ -1109,7 +1102,7 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
                     .any(|&(t, a, _)| quick_eq(t, tool) && quick_eq(a, w))
             })
     };
-    let tree = matches!(tool.as_str(), "gh" | "glab");
+    let tree = SUBCOMMAND_TREES.contains(&tool.as_str());
     let prefixed = PREFIX_TOOLS.iter().any(|p| quick_eq(p.0, tool))
         && words.get(1).is_some_and(|w| {
             tool_entries(tool).iter().any(|e| {
@@ -1134,7 +1127,7 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
         let mut kn: Vec<Known> = std::iter::once(Known::Exact)
             .chain((s..words.len()).map(k))
             .collect();
-        if matches!(tool.as_str(), "gh" | "glab") {
+        if SUBCOMMAND_TREES.contains(&tool.as_str()) {
             // Persistent options of the subcommand tree (`gh pr -R o/r
             // create`): read past before the second subcommand word.
             let mut j = 2;
@@ -1413,7 +1406,7 @@ fn gh_external(words: &[String], k: &dyn Fn(usize) -> Known) -> Option<&'static 
         i += if valued { 2 } else { 1 };
     }
     words.get(i)?;
-    let api = words[i] == "api" && !k(i).is_unknown();
+    let api = words[i] == GH_API_WRITE[1] && !k(i).is_unknown();
     if !api && !k(i).is_unknown() {
         return None;
     }
@@ -1505,8 +1498,7 @@ fn cloud_external(words: &[String], unknown: bool) -> Option<&'static [&'static 
         return Some(CLOUD_WRITE);
     }
     let read = |w: &str| {
-        ["describe", "get", "list"].iter().any(|r| w.starts_with(r))
-            || matches!(w, "ls" | "show" | "help" | "version" | "whoami")
+        CLOUD_READ_PREFIXES.iter().any(|r| w.starts_with(r)) || CLOUD_READ_VERBS.contains(&w)
     };
     let mut any = false;
     for (i, w) in positionals(words, 1).take(4) {
@@ -1858,7 +1850,7 @@ pub fn safe_set(words: &[String], known: &[Known]) -> bool {
     let Some(v) = verb_index(words) else {
         return false;
     };
-    words[v] == "set" && known.iter().all(|k| *k == Known::Exact) && safe_set_args(&words[v + 1..])
+    words[v] == SET && known.iter().all(|k| *k == Known::Exact) && safe_set_args(&words[v + 1..])
 }
 
 /// The first verb word after assignments.
@@ -1869,7 +1861,7 @@ pub fn verb_index(words: &[String]) -> Option<usize> {
 /// The target of a `cd` segment: `None` when it has none (or `-`).
 pub fn cd_target(words: &[String]) -> Option<Option<&str>> {
     let v = verb_index(words)?;
-    if words[v] != "cd" {
+    if dir_move_of(&words[v]) != Some(DirMove::Cd) {
         return None;
     }
     let i = skip_options(words, v + 1, &[]);
@@ -1922,8 +1914,8 @@ pub fn possible_builtin(words: &[String], known: &[Known]) -> bool {
     let rest_from = match k(0) {
         Known::AnyTokens => return true,
         Known::OneToken => 1,
-        Known::Glob if glob::glob_matches(&words[0], "rm") => 1,
-        Known::Exact if words[0] == "rm" => 1,
+        Known::Glob if glob::glob_matches(&words[0], BUILTIN_DENY_VERB) => 1,
+        Known::Exact if words[0] == BUILTIN_DENY_VERB => 1,
         Known::Exact | Known::Glob => return false,
     };
     let (mut recursive, mut force, mut root) = (false, false, false);

@@ -8,7 +8,10 @@
 //! [`SCRIPTS`]. [`code_option`] answers for a run's verb and words; most
 //! verbs are stopped by their shape before any compare.
 
-use super::catalogue::code::{CodeOption, Spell, CODE_OPTIONS, MAKE_PROGRAMS, SCRIPTS};
+use super::catalogue::code::{
+    script_language, CodeOption, ScriptLanguage, Spell, ASSIGNMENT_OPERANDS, CODE_OPTIONS,
+    MAKE_PROGRAMS, SCRIPTS,
+};
 use super::wrappers::short;
 use crate::reader::Known;
 
@@ -207,31 +210,25 @@ pub(crate) fn code_option(verb: &str, args: &[String]) -> Option<String> {
     script(verb, args)
 }
 
-/// The editors that read their commands from standard input whatever
-/// their operands (`ed`, `ex`): a line running one is unparsed.
-pub(crate) fn reads_stdin(verb: &str) -> bool {
-    matches!(verb, "ed" | "red" | "ex")
-}
-
 /// The script readers of [`SCRIPTS`].
 fn script(verb: &str, args: &[String]) -> Option<String> {
     let why = |what: &str| Some(format!("`{verb}` {what}, which permc does not read"));
-    match verb {
-        "sed" | "gsed" => {
+    match script_language(verb)? {
+        ScriptLanguage::Sed => {
             let s = sed_scripts(args).into_iter().find(|s| sed_runs(s))?;
             Some(format!(
                 "the `{verb}` script `{}` runs a command or writes a file (`e`, `w`, `W`, or the `e`/`w` flag of `s`), which permc does not read",
                 short(s)
             ))
         }
-        "awk" | "gawk" | "mawk" | "nawk" => {
+        ScriptLanguage::Awk => {
             let p = awk_programs(args).into_iter().find(|p| awk_runs(p))?;
             Some(format!(
                 "the `{verb}` program `{}` runs a command or writes a file (`system`, `|`, `>`), which permc does not read",
                 short(p)
             ))
         }
-        "make" | "gmake" => {
+        ScriptLanguage::Make => {
             let a = args
                 .iter()
                 .take_while(|a| *a != "--")
@@ -241,10 +238,10 @@ fn script(verb: &str, args: &[String]) -> Option<String> {
                 short(a)
             ))
         }
-        "less" if args.iter().any(|a| a.starts_with('+') && a.contains(['!', '|'])) => {
+        ScriptLanguage::Less if args.iter().any(|a| a.starts_with('+') && a.contains(['!', '|'])) => {
             why("runs a shell command given by `+`")
         }
-        "vim" | "vi" | "nvim" | "view" | "gvim" | "vimdiff" | "rvim"
+        ScriptLanguage::Vim
             if args.iter().any(|a| {
                 a.len() > 1 && a.starts_with('+') && !a[1..].bytes().all(|b| b.is_ascii_digit())
             }) =>
@@ -253,8 +250,8 @@ fn script(verb: &str, args: &[String]) -> Option<String> {
         }
         // ed and ex read their commands (`!` runs a shell command) from
         // standard input, whatever their operands.
-        _ if reads_stdin(verb) => why("reads commands from standard input (`!` runs a shell command)"),
-        "sqlite3" | "sqlite" => sqlite(args).then(|| {
+        ScriptLanguage::Stdin => why("reads commands from standard input (`!` runs a shell command)"),
+        ScriptLanguage::Sqlite => sqlite(args).then(|| {
             format!("`{verb}` runs dot-commands (`.shell`, `.system`) or reads them from standard input, which permc does not read")
         }),
         _ => None,
@@ -610,7 +607,7 @@ pub(crate) fn unknown_where_code_may_be(words: &[String], known: &[Known]) -> bo
                 let w = &words[i];
                 super::glob::glob_may_start(w, "-")
                     || (!w.contains('/')
-                        && (verb == "make"
+                        && (ASSIGNMENT_OPERANDS.contains(&verb.as_str())
                             || (SCRIPTS.contains(&verb.as_str()) && Some(i) == first_operand)))
             }
         })

@@ -10,15 +10,16 @@
 //! and [`collect_runs`] reads past them.
 
 use super::catalogue::code::{
-    NameGrammar, Names, TextOptions, CODE_FORMS, NAME_OPERANDS, PROGRAM_TEXT,
+    NameGrammar, Names, TextOptions, CODE_FORMS, NAME_OPERANDS, PLAIN_REMOTE_SHELLS, PROGRAM_TEXT,
 };
 use super::catalogue::git::{
-    GitSpell, GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_OPTIONS, GIT_CODE_SECTIONS,
+    GitSpell, GIT, GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_OPTIONS, GIT_CODE_SECTIONS,
 };
-use super::catalogue::shells::{FOREIGN_SHELLS, SHELLS, SHELL_LONG};
+use super::catalogue::shells::{BASH_OPTIONS, FOREIGN_SHELLS, SHELLS, SHELL_LONG, ZSH_OPTIONS};
+use super::catalogue::wrappers::XARGS_DEFAULT;
 use super::catalogue::wrappers::{
-    After, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, RUNNERS, SPECIAL_READERS, SU, UNREADABLE,
-    WRAPPERS,
+    After, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, RUNNERS, SPECIAL_READERS,
+    SU, TRAP, UNREADABLE, WRAPPERS,
 };
 use super::{basename, is_assignment, LineFacts, RunData, MAX_INNER_DEPTH};
 use crate::reader::{self, Known};
@@ -501,7 +502,7 @@ fn git_program_running(sub: &str, args: &[String]) -> Option<String> {
     let args: Vec<String> = std::iter::once(sub.to_string())
         .chain(args.iter().cloned())
         .collect();
-    code_running("git", &args)
+    code_running(GIT, &args)
 }
 
 /// The shapes of [`RUNNERS`]' tools: most verbs are none, in two loads.
@@ -813,7 +814,7 @@ fn read_options(
 }
 
 fn is_busybox_shell(w: Option<&String>) -> bool {
-    w.is_some_and(|w| w == "sh" || w == "ash")
+    w.is_some_and(|w| BUSYBOX_SHELLS.contains(&w.as_str()))
 }
 
 /// `sh`/`bash`/… with options: `-c STRING` is a command line of its own; a
@@ -881,7 +882,7 @@ fn shell_options(
                 i += if long.contains('=') { 1 } else { 2 };
                 continue;
             }
-            if SHELL_LONG.contains(&name) || (shell == "zsh" && is_zsh_long(name)) {
+            if SHELL_LONG.contains(&name) || (ZSH_OPTIONS.contains(&shell) && is_zsh_long(name)) {
                 i += 1;
                 continue;
             }
@@ -910,7 +911,7 @@ fn shell_options(
         }
         let mut takes = 0;
         for c in rest.chars() {
-            let ok = if shell == "bash" || shell == "rbash" {
+            let ok = if BASH_OPTIONS.contains(&shell) {
                 "abcefhiklmnprstuvxBCDEHPT".contains(c) || c == 'o' || c == 'O'
             } else {
                 c.is_ascii_alphabetic()
@@ -966,7 +967,7 @@ pub(crate) fn su(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: 
     let mut i = at + 1;
     while let Some(word) = text.get(i) {
         if words.known(i).is_unknown() {
-            facts.unknown_inner(seg, word, "su");
+            facts.unknown_inner(seg, word, SU.names[0]);
             return;
         }
         if word == "--" {
@@ -1027,11 +1028,11 @@ pub(crate) fn trap(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts
         if !words.known(i).is_unknown() {
             inner_line(&text[i], seg, depth, facts);
         } else {
-            facts.unknown_inner(seg, &text[i], "trap");
+            facts.unknown_inner(seg, &text[i], TRAP);
         }
     } else if text.get(i).is_some() && words.known(i) == Known::AnyTokens {
         // `trap $X`: split, it may be `STRING SIGNAL`.
-        facts.unknown_inner(seg, &text[i], "trap");
+        facts.unknown_inner(seg, &text[i], TRAP);
     }
 }
 
@@ -1331,7 +1332,7 @@ fn xargs(
     let mut known: Vec<Known> = (i..text.len()).map(|k| words.known(k)).collect();
     if sub.is_empty() {
         // xargs runs `echo` by default.
-        sub.push("echo".into());
+        sub.push(XARGS_DEFAULT.into());
         known.push(Known::Exact);
     }
     match &replace {
@@ -1510,7 +1511,7 @@ fn push_run<'w>(
         let mut known: Vec<Known> = (from..text.len()).map(|k| words.known(k)).collect();
         let mut run = Vec::with_capacity(rest.len() + 1);
         if let Some(sub) = git_sub {
-            run.extend(["git".to_string(), sub.to_string()]);
+            run.extend([GIT.to_string(), sub.to_string()]);
             run.extend(rest[1..].iter().cloned());
             known.insert(0, Known::Exact);
         } else if let Some(first) = rest.first() {
@@ -1569,7 +1570,7 @@ fn push_run<'w>(
 pub(crate) fn git_code(args: &[String]) -> Option<String> {
     // git's global options (the shared reading of them): one that gives
     // configuration or programs for this run is code.
-    let i = super::subcommand_at("git", args, 0, |_| true);
+    let i = super::subcommand_at(GIT, args, 0, |_| true);
     let found = args[..i.min(args.len())]
         .iter()
         .find(|a| {
@@ -1947,7 +1948,7 @@ fn rsync_text(args: &[String]) -> Option<&'static str> {
         } else {
             continue;
         };
-        if value != Some("ssh") {
+        if !value.is_some_and(|v| PLAIN_REMOTE_SHELLS.contains(&v)) {
             return Some("-e");
         }
     }

@@ -484,3 +484,55 @@ pub(crate) const SHELL_BUILTINS: &[&str] =
 /// The script readers: programs whose operand is a script in their own
 /// language (sed, awk).
 pub(crate) const SCRIPT_READERS: &[&str] = &["sed", "gsed", "awk", "gawk", "mawk", "nawk"];
+
+/// The language of a script reader's script, as permc reads it for a
+/// command (SPEC §4.3 round 3, "code is unparsed").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ScriptLanguage {
+    /// sed's scripts: `e`, `w`, `W`, or the `e`/`w` flag of `s`.
+    Sed,
+    /// awk's programs: `system`, `|`, `>`, `getline` from a command.
+    Awk,
+    /// make's `NAME=VALUE` operands that set a program variable.
+    Make,
+    /// less's `+CMD` with `!` or `|`.
+    Less,
+    /// vim's `+CMD` (not `+N`).
+    Vim,
+    /// Commands read from standard input whatever the operands (`!` runs a
+    /// shell command): ed and ex.
+    Stdin,
+    /// sqlite3's dot-commands (`.shell`, `.system`), or standard input.
+    Sqlite,
+}
+
+/// The script readers of [`SCRIPTS`], a row each language.
+pub(crate) const SCRIPT_LANGUAGES: &[(&[&str], ScriptLanguage)] = &[
+    (SED, ScriptLanguage::Sed),
+    (AWK, ScriptLanguage::Awk),
+    (MAKE, ScriptLanguage::Make),
+    (&["less"], ScriptLanguage::Less),
+    (
+        &["vim", "vi", "nvim", "view", "gvim", "vimdiff", "rvim"],
+        ScriptLanguage::Vim,
+    ),
+    (&["ed", "red", "ex"], ScriptLanguage::Stdin),
+    (&["sqlite3", "sqlite"], ScriptLanguage::Sqlite),
+];
+
+/// The language `verb` reads its script in, if it is a script reader
+/// ([`SCRIPT_LANGUAGES`]).
+pub(crate) fn script_language(verb: &str) -> Option<ScriptLanguage> {
+    SCRIPT_LANGUAGES
+        .iter()
+        .find(|(names, _)| names.contains(&verb))
+        .map(|&(_, l)| l)
+}
+
+/// Programs whose operands may be assignments (`make CC=…`): a glob
+/// operand without a `/` may expand to one (SPEC §4.4 item 4).
+pub(crate) const ASSIGNMENT_OPERANDS: &[&str] = &["make"];
+
+/// The remote shell rsync's `-e`/`--rsh` may name without running text
+/// permc does not read (SPEC §4.3 round 3).
+pub(crate) const PLAIN_REMOTE_SHELLS: &[&str] = &["ssh"];

@@ -466,3 +466,25 @@ pub(crate) const OPTION_GRAMMAR: &[(&str, &[&str], &[&str])] = &[
         ],
     ),
 ];
+
+/// Tools whose subcommands are a tree with persistent options, read past
+/// before the second subcommand word (`gh pr -R o/r create`: SPEC §4.3
+/// round 3).
+pub(crate) const SUBCOMMAND_TREES: &[&str] = &["gh", "glab"];
+
+/// A cloud CLI's verbs that read ([`ByWords::CloudVerb`]): a verb starting
+/// with one of [`CLOUD_READ_PREFIXES`] (`describe-instances`), or one of
+/// these exactly.
+pub(crate) const CLOUD_READ_VERBS: &[&str] = &["ls", "show", "help", "version", "whoami"];
+
+/// The prefixes of a cloud CLI's verbs that read (`describe-…`, `get-…`,
+/// `list-…`).
+pub(crate) const CLOUD_READ_PREFIXES: &[&str] = &["describe", "get", "list"];
+
+/// The program SPEC §5.2's built-in denies name (`rm -rf /`): an unknown
+/// word may still be it (§4.4).
+pub const BUILTIN_DENY_VERB: &str = "rm";
+
+/// The privileged verb a message names when a privileged run has no verb
+/// of its own to show (SPEC §5 step 7b): the first of [`PRIVILEGED`].
+pub const PRIVILEGED_SHOWN: &str = PRIVILEGED[0];

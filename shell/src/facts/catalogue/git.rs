@@ -193,3 +193,30 @@ pub(crate) const GIT_CODE_NAMES: &[&str] = &[
     // update`.
     "update",
 ];
+
+/// git itself: the program the rows of this file describe (its
+/// subcommands, configuration and hooks).
+pub(crate) const GIT: &str = "git";
+
+/// git's subcommand that reads and writes its configuration (SPEC §6.4).
+pub(crate) const GIT_CONFIG: &str = "config";
+
+/// git's subcommands that copy a `--template` directory's hooks into the
+/// repository (SPEC §6.4).
+pub(crate) const GIT_TEMPLATE_SUBCOMMANDS: &[&str] = &["init", "clone"];
+
+/// `git config`'s options that set, add or remove a key (SPEC §6.5).
+pub(crate) const GIT_CONFIG_WRITING_OPTIONS: &[&str] = &[
+    "--unset",
+    "--unset-all",
+    "--add",
+    "--replace-all",
+    "--edit",
+    "-e",
+    "--rename-section",
+    "--remove-section",
+];
+
+/// `git config`'s subcommands (git 2.46+) that write (SPEC §6.5).
+pub(crate) const GIT_CONFIG_WRITING_SUBCOMMANDS: &[&str] =
+    &["set", "unset", "rename-section", "remove-section", "edit"];

@@ -6,12 +6,14 @@
 //! [`super::code_options`]' script readers — so that the three cannot
 //! disagree.
 
+pub mod builtins;
 pub mod code;
 pub mod continuations;
 pub mod effects;
 pub mod git;
 pub mod paths;
 pub mod shells;
+pub mod units;
 pub mod variables;
 pub mod wrappers;
 
@@ -148,6 +150,20 @@ pub fn program_names() -> Vec<&'static str> {
     names.extend(firsts(effects::EXTERNAL_EFFECT));
     names.extend(effects::PRIVILEGED);
     names.extend(effects::TOOLCHAIN_WORD);
+    names.extend(effects::SUBCOMMAND_TREES);
+    names.push(effects::BUILTIN_DENY_VERB);
+    names.extend(code::SCRIPT_LANGUAGES.iter().flat_map(|r| r.0));
+    names.extend(code::ASSIGNMENT_OPERANDS);
+    names.extend(paths::READS_ONLY);
+    names.extend(paths::READS_ONLY_UNLESS.iter().map(|r| r.0));
+    names.extend(paths::READING_SUBCOMMANDS.iter().map(|r| r.0));
+    names.extend(paths::OUTPUT_OPTION_O);
+    names.push(git::GIT);
+    names.extend(shells::BASH_OPTIONS);
+    names.extend(shells::ZSH_OPTIONS);
+    names.extend(wrappers::BUSYBOX_SHELLS);
+    names.push(wrappers::TRAP);
+    names.push(wrappers::XARGS_DEFAULT);
     names.extend(effects::BY_WORDS.iter().flat_map(|r| r.0));
     names.extend(effects::SUBCOMMAND_ALIASES.iter().map(|r| r.0));
     names.extend(effects::PREFIX_TOOLS.iter().map(|r| r.0));
@@ -158,6 +174,12 @@ pub fn program_names() -> Vec<&'static str> {
             .iter()
             .filter_map(|c| c.command.first()),
     );
+    names.extend(builtins::DIRECTORY_MOVES.iter().map(|r| r.0));
+    names.extend([builtins::SHOPT, builtins::SET]);
+    names.extend(builtins::NAME_ASSIGNING);
+    names.extend(units::EXACT_VERBS);
+    names.extend(units::PACKAGE_RUNNERS);
+    names.extend(firsts(units::SCRIPT_RUNNERS));
     names.extend(
         variables::HARMLESS_COMMANDS
             .iter()
@@ -166,4 +188,32 @@ pub fn program_names() -> Vec<&'static str> {
     names.sort_unstable();
     names.dedup();
     names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::code::{SCRIPTS, SCRIPT_LANGUAGES};
+
+    /// [`SCRIPTS`] (the shapes' list) names the script readers of
+    /// [`SCRIPT_LANGUAGES`], each once.
+    #[test]
+    fn scripts_are_the_script_languages() {
+        let mut rows: Vec<&str> = SCRIPT_LANGUAGES
+            .iter()
+            .flat_map(|r| r.0.iter().copied())
+            .collect();
+        let mut scripts = SCRIPTS.to_vec();
+        rows.sort_unstable();
+        scripts.sort_unstable();
+        assert_eq!(rows, scripts);
+    }
+
+    #[test]
+    fn program_names_are_sorted_once_each() {
+        let names = super::program_names();
+        assert!(names.windows(2).all(|w| w[0] < w[1]));
+        for n in ["git", "cd", "sed", "sudo", "npx", "bash", "rm"] {
+            assert!(names.contains(&n), "{n}");
+        }
+    }
 }

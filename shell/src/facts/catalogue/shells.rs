@@ -38,3 +38,10 @@ pub(crate) const SHELL_LONG: &[&str] = &[
     "noediting",
     "pretty-print",
 ];
+
+/// The shells that take bash's option letters (`-O`/`+O NAME` among them);
+/// the others take sh's (SPEC §4.3).
+pub(crate) const BASH_OPTIONS: &[&str] = &["bash", "rbash"];
+
+/// The shells that also take zsh's long options (`--emulate`, `--no-rcs`…).
+pub(crate) const ZSH_OPTIONS: &[&str] = &["zsh"];

@@ -686,7 +686,7 @@ pub(crate) const SPECIAL_READERS: &[(&[&str], SpecialReader)] = &[
         inner_words(words, j, text.len(), seg, depth, facts, "eval");
         Step::Here
     }),
-    (&["trap"], |words, i, seg, depth, facts, _| {
+    (&[TRAP], |words, i, seg, depth, facts, _| {
         trap(words, i, seg, depth, facts);
         Step::Here
     }),
@@ -806,3 +806,12 @@ pub(crate) const RUNNERS: &[(&str, &str, RunsAs)] = &[
 /// BusyBox's own options (busybox(1)): none of them runs an applet.
 pub(crate) const BUSYBOX_OPTIONS: &[&str] =
     &["--list", "--list-full", "--install", "--show", "--help"];
+
+/// The applets by which `busybox APPLET` is a shell (SPEC §4.3).
+pub(crate) const BUSYBOX_SHELLS: &[&str] = &["sh", "ash"];
+
+/// `trap`'s name: its first operand is a command line run later.
+pub(crate) const TRAP: &str = "trap";
+
+/// The command `xargs` runs when it is given none (GNU findutils).
+pub(crate) const XARGS_DEFAULT: &str = "echo";
