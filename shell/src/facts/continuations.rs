@@ -11,6 +11,7 @@
 //! option word (§4.4 item 4) count as mutating: fail closed.
 
 pub use super::catalogue::continuations::{Continuations, Shape, CONTINUATIONS};
+use super::catalogue::git::GIT_CONFIG_READING_MODES;
 use super::glob::Glob;
 use crate::reader::Known;
 
@@ -180,19 +181,7 @@ fn config(
                 if !row.reading.contains(&name) {
                     return Some(i);
                 }
-                reading_mode |= matches!(
-                    name,
-                    "--get"
-                        | "--get-all"
-                        | "--get-regexp"
-                        | "--get-urlmatch"
-                        | "--get-color"
-                        | "--get-colorbool"
-                        | "--list"
-                        | "-l"
-                        | "get"
-                        | "list"
-                );
+                reading_mode |= GIT_CONFIG_READING_MODES.contains(&name);
                 // A value is never an option word: git's optional
                 // values (`--contains [<commit>]`) leave `-D` an
                 // option, so it is read, not skipped.

@@ -220,3 +220,18 @@ pub(crate) const GIT_CONFIG_WRITING_OPTIONS: &[&str] = &[
 /// `git config`'s subcommands (git 2.46+) that write (SPEC §6.5).
 pub(crate) const GIT_CONFIG_WRITING_SUBCOMMANDS: &[&str] =
     &["set", "unset", "rename-section", "remove-section", "edit"];
+
+/// `git config`'s options and subcommands that read: its get and list
+/// modes, after which operands are keys to read, not to set (SPEC §6.5).
+pub(crate) const GIT_CONFIG_READING_MODES: &[&str] = &[
+    "--get",
+    "--get-all",
+    "--get-regexp",
+    "--get-urlmatch",
+    "--get-color",
+    "--get-colorbool",
+    "--list",
+    "-l",
+    "get",
+    "list",
+];
