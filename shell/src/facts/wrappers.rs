@@ -12,6 +12,7 @@
 use super::catalogue::code::{
     NameGrammar, Names, TextOptions, CODE_FORMS, NAME_OPERANDS, PLAIN_REMOTE_SHELLS, PROGRAM_TEXT,
 };
+use super::catalogue::git::GIT_DASHED;
 use super::catalogue::git::{
     GitSpell, GIT, GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_OPTIONS, GIT_CODE_SECTIONS,
 };
@@ -1484,7 +1485,7 @@ fn push_run<'w>(
         .filter(|_| !words.known(from).is_unknown())
         .map(|f| basename(f));
     let git_sub = verb
-        .and_then(|v| v.strip_prefix("git-"))
+        .and_then(|v| v.strip_prefix(GIT_DASHED))
         .filter(|sub| !sub.is_empty());
     // Read past something, or a verb shown by its last path component:
     // the run's words differ from the segment's.

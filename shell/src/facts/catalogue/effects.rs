@@ -184,7 +184,7 @@ pub(crate) const NETWORK_DEVICES: [(&str, &[&str]); 2] = [
 pub const GH_API_WRITE: &[&str] = &["gh", "api"];
 
 /// How a tool's words say it reaches outside the machine (SPEC §6.1
-/// round 3), read by [`external_by_words`].
+/// round 3), read by [`external_by_words`](crate::facts::external_by_words).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum ByWords {
     /// `gh api` with a method other than GET, fields or a body.
@@ -231,7 +231,7 @@ pub(crate) const BY_WORDS: &[(&[&str], ByWords)] = &[
     ),
 ];
 
-/// The names [`external_by_words`] gives what it finds (like entries).
+/// The names [`external_by_words`](crate::facts::external_by_words) gives what it finds (like entries).
 pub(crate) const REMOTE_DAEMON: &[&str] = &["docker", "--host"];
 
 pub(crate) const SSH_REMOTE: &[&str] = &["ssh", "HOST"];

@@ -235,3 +235,7 @@ pub(crate) const GIT_CONFIG_READING_MODES: &[&str] = &[
     "get",
     "list",
 ];
+
+/// The prefix of git's commands run by their dashed name (`git-clean`,
+/// `git-upload-pack`): read as `git clean` (SPEC §4.3 round 3).
+pub(crate) const GIT_DASHED: &str = "git-";

@@ -1,10 +1,15 @@
-//! What the catalogue of commands says about a program, for the readers
-//! outside the facts (SPEC §4.3 [round 3] "One catalogue of commands"):
-//! always-allow's unit (§7) and the analyzer's `broad-always-expansion`
-//! (§11) ask here, and the answers are read off the same rows the facts
-//! read — [`super::wrappers`]' wrappers, shells and runners, and
-//! [`super::code_options`]' script readers — so that the three cannot
-//! disagree.
+//! The catalogue of commands (SPEC §4.3 [round 3] "One catalogue of
+//! commands"): everything permc knows about programs, as row tables —
+//! data, not code — one topic a module. The facts' logic (the walk past
+//! wrappers, the code forms and options, the continuations, the protected
+//! paths, the ceilings' readings, the scope) reads these rows and names no
+//! program of its own; `tests/catalogue_only.rs` holds that, over every
+//! crate, against [`program_names`].
+//!
+//! The functions here are what the readers outside the facts ask of the
+//! rows: always-allow's unit (§7) and the analyzer's
+//! `broad-always-expansion` (§11), read off the same rows the facts read,
+//! so that the three cannot disagree.
 
 pub mod builtins;
 pub mod code;

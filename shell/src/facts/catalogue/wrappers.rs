@@ -668,7 +668,7 @@ pub(crate) type SpecialReader =
     fn(&Words<'_>, usize, usize, usize, &mut LineFacts, &mut Option<&'static str>) -> Step;
 
 /// The verbs with a grammar of their own, read before any wrapper: one row
-/// each, the names it is run by and its reader. [`SPECIAL_SHAPES`] is
+/// each, the names it is run by and its reader. [`SPECIAL_SHAPES`](crate::facts::wrappers::SPECIAL_SHAPES) is
 /// built from these rows, the wrappers and the shells.
 pub(crate) const SPECIAL_READERS: &[(&[&str], SpecialReader)] = &[
     (&["su"], |words, i, seg, depth, facts, via| {
