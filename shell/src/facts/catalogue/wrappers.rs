@@ -668,8 +668,9 @@ pub(crate) type SpecialReader =
     fn(&Words<'_>, usize, usize, usize, &mut LineFacts, &mut Option<&'static str>) -> Step;
 
 /// The verbs with a grammar of their own, read before any wrapper: one row
-/// each, the names it is run by and its reader. [`SPECIAL_SHAPES`](crate::facts::wrappers::SPECIAL_SHAPES) is
-/// built from these rows, the wrappers and the shells.
+/// each, the names it is run by and its reader. `SPECIAL_SHAPES` (in
+/// `facts/wrappers.rs`) is built from these rows, the wrappers and the
+/// shells.
 pub(crate) const SPECIAL_READERS: &[(&[&str], SpecialReader)] = &[
     (&["su"], |words, i, seg, depth, facts, via| {
         via.get_or_insert("su");
