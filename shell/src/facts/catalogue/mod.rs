@@ -213,6 +213,30 @@ mod tests {
         assert_eq!(rows, scripts);
     }
 
+    /// The git config continuation row (SPEC §6.5) and the rows the
+    /// protected paths (§6.4) and the continuations' reading mode read
+    /// say the same of `git config`: kept apart so that the existing row
+    /// keeps its literal form, held in step here.
+    #[test]
+    fn git_config_rows_agree() {
+        use super::git::{
+            GIT_CONFIG_READING_MODES, GIT_CONFIG_WRITING_OPTIONS, GIT_CONFIG_WRITING_SUBCOMMANDS,
+        };
+        let row = super::continuations::CONTINUATIONS
+            .iter()
+            .find(|c| c.command == ["git", "config"])
+            .expect("git config has a continuation row");
+        let writing: Vec<&str> = GIT_CONFIG_WRITING_OPTIONS
+            .iter()
+            .chain(GIT_CONFIG_WRITING_SUBCOMMANDS)
+            .copied()
+            .collect();
+        assert_eq!(row.mutating, writing.as_slice());
+        assert!(GIT_CONFIG_READING_MODES
+            .iter()
+            .all(|m| row.reading.contains(m)));
+    }
+
     #[test]
     fn program_names_are_sorted_once_each() {
         let names = super::program_names();
