@@ -316,6 +316,22 @@ pub fn path_beside(given: Option<&Path>, rule_files: [Option<&Path>; 2]) -> Opti
     Some(dir.join(CONFIG)).filter(|c| c.is_file())
 }
 
+/// Where a watcher looks for the project config: the one given, else
+/// permc.toml beside the first rule file, whether or not it exists yet
+/// (`permc serve` picks up one created after it started). The flag says
+/// the path was not given: absent, it means no rows, not an error.
+pub fn watched_path(
+    given: Option<&Path>,
+    rule_files: [Option<&Path>; 2],
+) -> Option<(PathBuf, bool)> {
+    if let Some(path) = given {
+        return Some((path.to_path_buf(), false));
+    }
+    let file = rule_files.into_iter().flatten().next()?;
+    let dir = std::path::absolute(file).ok()?.parent()?.to_path_buf();
+    Some((dir.join(CONFIG), true))
+}
+
 /// [`beside`]'s rows for deciding ([`Config::rows_for_deciding`]).
 pub fn rows_beside(
     given: Option<&Path>,

@@ -526,10 +526,13 @@ fn run_serve(
     } else {
         config::rows_beside(rules.config.as_deref(), beside)?
     };
-    let config = if policy.is_some() {
-        rules.config
+    let (config, config_optional) = if policy.is_some() {
+        (rules.config, false)
     } else {
-        config::path_beside(rules.config.as_deref(), beside)
+        match config::watched_path(rules.config.as_deref(), beside) {
+            Some((path, optional)) => (Some(path), optional),
+            None => (None, false),
+        }
     };
     Ok(serve::run(serve::Options {
         permissions,
@@ -540,6 +543,7 @@ fn run_serve(
         threads,
         project,
         config,
+        config_optional,
     }))
 }
 

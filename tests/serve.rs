@@ -395,6 +395,42 @@ fn an_edit_of_permc_toml_reloads_its_rows() {
     assert_eq!(serve.finish().1, Some(0));
 }
 
+/// A permc.toml created beside the rule files after serve started is read
+/// as an edit is; deleted again, its rows go with it (no file, no rows, as
+/// at start).
+#[test]
+fn a_permc_toml_created_after_start_is_read() {
+    let dir = Scratch::new("rows-later");
+    let p = dir.file(
+        "permissions.json",
+        r#"{"allow": ["Terminal(./deploy.sh)"]}"#,
+    );
+    let mut serve = Serve::start(&["--permissions", p.to_str().expect("utf-8 path")]);
+    assert_eq!(
+        serve.ask(&terminal(1, "./deploy.sh prod"))["policy"],
+        "auto_approve"
+    );
+    let config = dir.0.join("permc.toml");
+    atomic_write(
+        &config,
+        "[[command]]\nname = \"./deploy.sh\"\neffects = [\"external\"]\n",
+    );
+    assert_eq!(expect_event(&serve, "reloaded")["generation"], 2);
+    let d = serve.ask(&terminal(2, "./deploy.sh prod"));
+    assert_eq!(
+        (d["policy"].as_str(), d["reason"].as_str()),
+        (Some("require_approval"), Some("ceiling.external_effect")),
+        "{d}"
+    );
+    std::fs::remove_file(&config).expect("delete");
+    assert_eq!(expect_event(&serve, "reloaded")["generation"], 3);
+    assert_eq!(
+        serve.ask(&terminal(3, "./deploy.sh prod"))["policy"],
+        "auto_approve"
+    );
+    assert_eq!(serve.finish().1, Some(0));
+}
+
 /// Issue 33, 6: a FIFO renamed in for permissions.json, then a symlink to
 /// `/dev/zero`, each blocked the watcher for good (no event, and the valid
 /// file renamed in afterwards was never loaded). Each is now a

@@ -223,15 +223,34 @@ fn entry_ref(p: &CompiledPolicy, list: usize, k: u32) -> RuleRef {
 /// The scope reading, computed at most once per request, when first needed.
 struct LazyScope<'r> {
     req: &'r Request,
+    /// The scope, read off the request once (the scope ceiling and the
+    /// protected paths both read it).
+    scope: Option<Option<facts::Scope<'r>>>,
     report: Option<Option<ScopeReport>>,
 }
 
-impl LazyScope<'_> {
-    fn get(&mut self, line: &LineFacts) -> Option<&ScopeReport> {
+impl<'r> LazyScope<'r> {
+    fn new(req: &'r Request) -> Self {
+        LazyScope {
+            req,
+            scope: None,
+            report: None,
+        }
+    }
+
+    fn scope(&mut self) -> Option<&facts::Scope<'r>> {
         let req = self.req;
-        self.report
-            .get_or_insert_with(|| facts::scope_of(req).map(|s| s.check(line)))
+        self.scope
+            .get_or_insert_with(|| facts::scope_of(req))
             .as_ref()
+    }
+
+    fn get(&mut self, line: &LineFacts) -> Option<&ScopeReport> {
+        if self.report.is_none() {
+            let report = self.scope().map(|s| s.check(line));
+            self.report = Some(report);
+        }
+        self.report.as_ref().and_then(Option::as_ref)
     }
 }
 
@@ -279,7 +298,7 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
             &p.project,
         );
     }
-    let mut scope = LazyScope { req, report: None };
+    let mut scope = LazyScope::new(req);
     // The first possible-only deny match (segment, entry), once the file
     // stage has looked (SPEC §4.4, step 7.0).
     let mut possible: Option<Option<(usize, u32)>> = None;
@@ -661,7 +680,7 @@ fn ceiling_holds(
         }
         Stage::CeilingProtectedPath => {
             let f = line_of(line, req);
-            let shown = protected::protected_path(f, &facts::scope_of(req)?)?;
+            let shown = protected::protected_path(f, scope.scope()?)?;
             (
                 Reason::CeilingProtectedPath,
                 phrases::protected_path(&shown).into(),

@@ -30,6 +30,7 @@ pub mod catalogue_doc;
 pub(crate) mod code_options;
 pub mod continuations;
 pub mod glob;
+mod name_index;
 pub mod project;
 pub mod protected;
 #[cfg(test)]
@@ -163,6 +164,10 @@ pub struct LineFacts {
     pub(crate) joints: scope::Joints,
     /// Runs read now are guesses ([`Run::guessed`]).
     pub(crate) guessing: bool,
+    /// What no word of the line holds, when the plain reader read it
+    /// (`reader::HAS_EQ`… set here means: proven absent). 0, nothing
+    /// proven, for any other line: every check then reads the words.
+    pub(crate) absent: u8,
     /// The reasons of `unparsed_why`, to keep them unique in O(1) each: a
     /// line of many distinct expansions (`$a1;$a2;…`) has as many reasons.
     /// Built past [`FEW_REASONS`] (a scan finds repeats among fewer), so
@@ -378,9 +383,10 @@ impl LineFacts {
         // try) reads a line of words and list operators only: no `$`, `{`,
         // `}` or quote can stand in it. Read here as `read` does, each arm
         // writing the line into its place.
-        let plain = match reader::read_simple(command) {
-            Some(line) => {
+        let plain = match reader::read_simple_noting(command) {
+            Some((line, notes)) => {
                 facts.line = line;
+                facts.absent = !notes & reader::ANY_NOTE;
                 true
             }
             None => {
@@ -1107,7 +1113,7 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
         && words.get(1).is_some_and(|w| {
             tool_entries(tool).iter().any(|e| {
                 e.get(1)
-                    .is_some_and(|t| t.starts_with(w.as_str()) && t != w)
+                    .is_some_and(|t| t.len() > w.len() && quick_prefix(t, w))
             })
         });
     if !option_at(1) && !aliased(1) && !prefixed && !(tree && (option_at(2) || aliased(2))) {
@@ -1515,17 +1521,50 @@ fn cloud_external(words: &[String], unknown: bool) -> Option<&'static [&'static 
 /// The [`EXTERNAL_EFFECT`] entries of one tool: a run of the table, found
 /// among the tools' runs ([`TOOL_RUNS`]), not by comparing every entry.
 fn tool_entries(verb: &str) -> &'static [&'static [&'static str]] {
-    TOOL_RUNS
-        .iter()
-        .find(|&&(tool, ..)| quick_eq(tool, verb))
-        .map_or(&[], |&(_, from, len)| &EXTERNAL_EFFECT[from..from + len])
+    TOOL_INDEX.find(verb, |i| TOOL_RUNS[i].0).map_or(&[], |t| {
+        let (_, from, len) = TOOL_RUNS[t];
+        &EXTERNAL_EFFECT[from..from + len]
+    })
 }
+
+/// [`TOOL_RUNS`] by name: one probe (a scan compared up to 60 names).
+const TOOL_INDEX: name_index::NameIndex = {
+    let mut names = [""; TOOL_COUNT];
+    let mut i = 0;
+    while i < TOOL_COUNT {
+        names[i] = TOOL_RUNS[i].0;
+        i += 1;
+    }
+    name_index::NameIndex::new(&names)
+};
 
 /// `a == b`, the length and the first byte compared before the bytes
 /// (most table words differ there: no call to compare them).
 #[inline]
 pub(crate) fn quick_eq(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    // Table words are short: compared here, byte by byte, not by a call
+    // to `memcmp` (its call and setup cost more than the bytes).
+    a.len() == b.len() && {
+        let mut i = 0;
+        while i < a.len() && a[i] == b[i] {
+            i += 1;
+        }
+        i == a.len()
+    }
+}
+
+/// Does `t` start with `w`? Inline, as [`quick_eq`].
+#[inline]
+pub(crate) fn quick_prefix(t: &str, w: &str) -> bool {
+    let (t, w) = (t.as_bytes(), w.as_bytes());
+    t.len() >= w.len() && {
+        let mut i = 0;
+        while i < w.len() && t[i] == w[i] {
+            i += 1;
+        }
+        i == w.len()
+    }
 }
 
 /// `a == b`, in a `const` context.

@@ -23,6 +23,7 @@ mod simple;
 mod words;
 
 pub use simple::read_simple;
+pub(crate) use simple::{read_simple_noting, ANY_NOTE, HAS_DOT, HAS_EQ, HAS_PATH_BYTE};
 
 #[cfg(test)]
 mod bash_facts;

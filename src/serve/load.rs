@@ -152,6 +152,12 @@ pub(super) fn load_decider(
     for ((role, path), read) in sources.files.iter().zip(reads) {
         let bytes = match &read.bytes {
             Ok(b) => b,
+            // permc.toml beside the rule files, not there (yet, or any
+            // more): no rows.
+            Err(_) if *role == WatchedFile::Config && opts.config_optional && !path.exists() => {
+                project = Default::default();
+                continue;
+            }
             Err(why) => {
                 diagnostics.push(unreadable(path, why));
                 failed = true;

@@ -81,6 +81,10 @@ pub struct Options {
     pub project: permc_core::facts::project::ProjectRows,
     /// Where they were read from (`--config`, or beside the rule files).
     pub config: Option<PathBuf>,
+    /// `config` was not given but found beside the rule files: while it
+    /// does not exist the project has no rows (created later, it is read
+    /// as an edit is).
+    pub config_optional: bool,
 }
 
 /// The decider type every thread shares.

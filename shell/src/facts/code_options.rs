@@ -93,90 +93,26 @@ fn spells(word: &str, spell: Spell) -> bool {
     }
 }
 
-/// The distinct programs of [`CODE_OPTIONS`], sorted, each with the mask
-/// of its rows (bit `i`: row `i`): built from the rows at compile time, so
-/// a program's rows are found by a binary search, not a scan of every
-/// row's programs.
-const PROGRAM_ROWS: [(&str, u64); program_count()] = {
-    let mut t: [(&str, u64); program_count()] = [("", 0); program_count()];
-    let mut n = 0;
-    let mut i = 0;
-    while i < CODE_OPTIONS.len() {
-        let mut j = 0;
-        while j < CODE_OPTIONS[i].programs.len() {
-            let p = CODE_OPTIONS[i].programs[j];
-            let mut k = 0;
-            while k < n && !super::const_eq(t[k].0, p) {
-                k += 1;
-            }
-            if k == n {
-                // Inserted in order.
-                let mut at = n;
-                while at > 0 && str_less(p, t[at - 1].0) {
-                    t[at] = t[at - 1];
-                    at -= 1;
-                }
-                t[at] = (p, 0);
-                n += 1;
-                k = at;
-            }
-            t[k].1 |= 1 << i;
-            j += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-/// How many distinct programs [`CODE_OPTIONS`] names.
-const fn program_count() -> usize {
-    assert!(CODE_OPTIONS.len() <= 64, "a row mask is a u64");
-    let mut n = 0;
-    let mut i = 0;
-    while i < CODE_OPTIONS.len() {
-        let mut j = 0;
-        while j < CODE_OPTIONS[i].programs.len() {
-            let p = CODE_OPTIONS[i].programs[j];
-            // Counted where it first appears.
-            let mut seen = false;
-            let mut a = 0;
-            while a <= i {
-                let mut b = 0;
-                while b < CODE_OPTIONS[a].programs.len() && (a < i || b < j) {
-                    seen |= super::const_eq(CODE_OPTIONS[a].programs[b], p);
-                    b += 1;
-                }
-                a += 1;
-            }
-            if !seen {
-                n += 1;
-            }
-            j += 1;
-        }
-        i += 1;
-    }
-    n
-}
-
-/// `a < b`, byte-wise, in a `const` context.
-const fn str_less(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let mut i = 0;
-    while i < a.len() && i < b.len() {
-        if a[i] != b[i] {
-            return a[i] < b[i];
-        }
-        i += 1;
-    }
-    a.len() < b.len()
-}
-
 /// The mask of `verb`'s rows in [`CODE_OPTIONS`].
 fn program_rows(verb: &str) -> u64 {
-    PROGRAM_ROWS
-        .binary_search_by(|(p, _)| p.as_bytes().cmp(verb.as_bytes()))
-        .map_or(0, |k| PROGRAM_ROWS[k].1)
+    PROGRAM_INDEX.rows(verb)
 }
+
+/// [`CODE_OPTIONS`]' rows by program, built from the rows: one probe (a
+/// binary search over the sorted programs compared up to seven names).
+const PROGRAM_INDEX: super::name_index::RowIndex = {
+    let mut x = super::name_index::RowIndex::new();
+    let mut i = 0;
+    while i < CODE_OPTIONS.len() {
+        let mut j = 0;
+        while j < CODE_OPTIONS[i].programs.len() {
+            x = x.add(CODE_OPTIONS[i].programs[j], i);
+            j += 1;
+        }
+        i += 1;
+    }
+    x.build()
+};
 
 /// The reason `verb args` runs code permc does not read (SPEC §4.3), if
 /// it does: a code-running option, a script that runs or writes, a make
@@ -624,13 +560,12 @@ mod tests {
                 assert!(program_rows(p) >> i & 1 == 1, "{p} row {i}");
             }
         }
-        for (k, (p, mask)) in PROGRAM_ROWS.iter().enumerate() {
+        for p in CODE_OPTIONS.iter().flat_map(|r| r.programs) {
             let rows = CODE_OPTIONS
                 .iter()
                 .enumerate()
                 .filter(|(_, r)| r.programs.contains(p));
-            assert_eq!(*mask, rows.fold(0, |m, (i, _)| m | 1 << i), "{p}");
-            assert!(k == 0 || PROGRAM_ROWS[k - 1].0 < *p, "sorted");
+            assert_eq!(program_rows(p), rows.fold(0, |m, (i, _)| m | 1 << i), "{p}");
         }
         assert_eq!(program_rows("pnpm") & program_rows("cargo"), 0);
         assert_eq!(program_rows("ls"), 0);

@@ -112,6 +112,10 @@ struct Here<'s> {
 /// Does a word hold a `.git` component, or a glob component that could be
 /// one?
 pub fn names_git(t: &str, glob: bool) -> bool {
+    // Without a glob, a component `.git` holds a `.` (most words: none).
+    if !glob && !t.as_bytes().contains(&b'.') {
+        return false;
+    }
     t.split('/')
         .any(|c| c.eq_ignore_ascii_case(".git") || (glob && has_glob(c) && could_be(c, ".git")))
 }
@@ -333,11 +337,14 @@ pub fn protected_path(facts: &LineFacts, scope: &Scope<'_>) -> Option<String> {
     // Most lines can name nothing: no redirection, no word that holds a
     // `.` or a glob character, no `git config|init|clone`, outside `.git`.
     // Answered in one pass over the words.
+    // A plain line without a `.` holds neither (the plain reader reads no
+    // glob character).
+    let no_dot = facts.absent & crate::reader::HAS_DOT != 0;
     let plain = !here.in_git
         && lines().flat_map(|l| &l.segments).all(|s| {
             s.redirects.is_empty()
                 && s.words.iter().all(|w| {
-                    !w.bytes().any(|b| matches!(b, b'.' | b'*' | b'?' | b'['))
+                    (no_dot || !w.bytes().any(|b| matches!(b, b'.' | b'*' | b'?' | b'[')))
                         && w != GIT_CONFIG
                         && !GIT_TEMPLATE_SUBCOMMANDS.contains(&w.as_str())
                 })

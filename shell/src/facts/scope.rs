@@ -710,7 +710,10 @@ fn inert(w: &str) -> bool {
 /// moves the directory (`cd`, `pushd`, `popd`, read past wrappers or not)?
 /// Then the walk starts and stays at the cwd and notes nothing.
 fn plain(facts: &LineFacts) -> bool {
-    let simple = |w: &str| inert(w);
+    // A plain line without `/`, `.` or `~` holds no word that may name a
+    // path: every word is inert.
+    let no_path = facts.absent & crate::reader::HAS_PATH_BYTE != 0;
+    let simple = |w: &str| no_path || inert(w);
     let mover = |w: &String| moves_dir(w);
     facts.inner_lines.is_empty()
         && facts.line.segments.iter().all(|s| {

@@ -217,8 +217,10 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
     // What an inner line, `find -exec` or `xargs` runs is never the
     // segment's own words.
     let mut read_past = depth > 0;
+    // A segment of a plain line without a `=` holds no assignment.
+    let no_eq = depth == 0 && facts.absent & crate::reader::HAS_EQ != 0;
     loop {
-        while text.get(i).is_some_and(|w| is_assignment(w)) {
+        while !no_eq && text.get(i).is_some_and(|w| is_assignment(w)) {
             i += 1;
             read_past = true;
         }
@@ -517,6 +519,54 @@ const RUNNER_SHAPES: super::Shapes = {
     t
 };
 
+/// How many tools [`RUNNERS`] has rows for.
+const RUNNER_TOOL_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < RUNNERS.len() {
+        if i == 0 || !super::const_eq(RUNNERS[i].0, RUNNERS[i - 1].0) {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// Each tool's rows of [`RUNNERS`] (together in the table: a unit test
+/// checks): (tool, first row, rows), built from the table.
+const RUNNER_TOOLS: [(&str, usize, usize); RUNNER_TOOL_COUNT] = {
+    let mut t = [("", 0, 0); RUNNER_TOOL_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < RUNNERS.len() {
+        if i == 0 || !super::const_eq(RUNNERS[i].0, RUNNERS[i - 1].0) {
+            t[n] = (RUNNERS[i].0, i, 0);
+            n += 1;
+        }
+        t[n - 1].2 += 1;
+        i += 1;
+    }
+    t
+};
+
+/// [`RUNNER_TOOLS`] by name.
+const RUNNER_INDEX: super::name_index::NameIndex = {
+    let mut names = [""; RUNNER_TOOL_COUNT];
+    let mut i = 0;
+    while i < RUNNER_TOOL_COUNT {
+        names[i] = RUNNER_TOOLS[i].0;
+        i += 1;
+    }
+    super::name_index::NameIndex::new(&names)
+};
+
+/// The rows of [`RUNNERS`] for `tool`, if it has any.
+fn runner_rows(tool: &str) -> Option<&'static [(&'static str, &'static str, RunsAs)]> {
+    let t = RUNNER_INDEX.find(tool, |i| RUNNER_TOOLS[i].0)?;
+    let (_, from, len) = RUNNER_TOOLS[t];
+    Some(&RUNNERS[from..from + len])
+}
+
 /// `a == b`, by length and first byte before the bytes: a table's names
 /// of one length mostly differ at their first byte, and a `memcmp` call
 /// costs more than these two loads.
@@ -622,12 +672,7 @@ fn runner_subcommand(
     let text = words.text;
     // The tool's rows, together in the table (a unit test checks): found
     // once.
-    let from = RUNNERS.iter().position(|r| same(r.0, tool))?;
-    let len = RUNNERS[from..]
-        .iter()
-        .take_while(|r| same(r.0, tool))
-        .count();
-    let tool_rows = &RUNNERS[from..from + len];
+    let tool_rows = runner_rows(tool)?;
     let rows = || tool_rows.iter();
     let mut k = at + 1;
     let (runs_as, sub): (RunsAs, &'static str);
@@ -1698,11 +1743,32 @@ fn code_running(verb: &str, args: &[String]) -> Option<String> {
     if !super::has_shape(&CODE_FORM_SHAPES, verb) {
         return None;
     }
-    CODE_FORMS
-        .iter()
-        .filter(|r| r.verbs.iter().any(|v| super::quick_eq(v, verb)))
-        .find_map(|r| (r.reads)(verb, args))
+    let mut rows = CODE_FORM_ROWS.rows(verb);
+    while rows != 0 {
+        let r = &CODE_FORMS[rows.trailing_zeros() as usize];
+        rows &= rows - 1;
+        if let Some(why) = (r.reads)(verb, args) {
+            return Some(why);
+        }
+    }
+    None
 }
+
+/// [`CODE_FORMS`]' rows by verb, built from the rows: one probe, not a
+/// compare of every row's verbs (`git` is the last row).
+const CODE_FORM_ROWS: super::name_index::RowIndex = {
+    let mut x = super::name_index::RowIndex::new();
+    let mut i = 0;
+    while i < CODE_FORMS.len() {
+        let mut j = 0;
+        while j < CODE_FORMS[i].verbs.len() {
+            x = x.add(CODE_FORMS[i].verbs[j], i);
+            j += 1;
+        }
+        i += 1;
+    }
+    x.build()
+};
 
 /// May word `a` be something else once bash expands it (a `$…` or a
 /// backtick in its text, which the reader keeps as written)? Where an

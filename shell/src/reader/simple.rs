@@ -46,6 +46,28 @@ pub(super) const SIMPLE: [u8; 256] = {
     t
 };
 
+/// What [`read_simple_noting`] notes of a line's word bytes, for the facts:
+/// a `=` (an assignment may stand), a `/`, `.` or `~` (a word may name a
+/// path), a `.` (a word may name `.git` or a rule file).
+pub(crate) const HAS_EQ: u8 = 1;
+
+pub(crate) const HAS_PATH_BYTE: u8 = 2;
+
+pub(crate) const HAS_DOT: u8 = 4;
+
+/// Every note at once.
+pub(crate) const ANY_NOTE: u8 = HAS_EQ | HAS_PATH_BYTE | HAS_DOT;
+
+/// The notes of each byte of a word.
+const NOTES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'=' as usize] = HAS_EQ;
+    t[b'/' as usize] = HAS_PATH_BYTE;
+    t[b'~' as usize] = HAS_PATH_BYTE;
+    t[b'.' as usize] = HAS_PATH_BYTE | HAS_DOT;
+    t
+};
+
 /// A shell keyword ([`KEYWORDS`]) or `time`, by length first (a unit test
 /// holds it to the table).
 pub(super) fn is_keyword_or_time(w: &str) -> bool {
@@ -85,7 +107,16 @@ pub(super) fn is_keyword_or_time(w: &str) -> bool {
 /// compare them). One pass, one table load a byte: a refused byte
 /// anywhere returns `None` when the pass reaches it.
 pub fn read_simple(src: &str) -> Option<CommandLine> {
+    read_simple_noting(src).map(|(line, _)| line)
+}
+
+/// [`read_simple`], with what its words' bytes hold ([`HAS_EQ`],
+/// [`HAS_PATH_BYTE`], [`HAS_DOT`]): noted in the same pass, so that the
+/// facts need not scan the words again to know that none is an
+/// assignment or a path.
+pub(crate) fn read_simple_noting(src: &str) -> Option<(CommandLine, u8)> {
     let b = src.as_bytes();
+    let mut notes = 0u8;
     if b.len() > MAX_LEN {
         return None;
     }
@@ -103,12 +134,13 @@ pub fn read_simple(src: &str) -> Option<CommandLine> {
             None => {
                 // The end, after a command, `;` or `&` (an empty line goes
                 // to the general reader).
-                return (!segments.is_empty()).then_some(CommandLine {
+                let line = CommandLine {
                     segments,
                     unparsed: Vec::new(),
                     unparsed_at: Vec::new(),
                     groups,
-                });
+                };
+                return (!line.segments.is_empty()).then_some((line, notes));
             }
             // An operator where a command belongs (a syntax error), or a
             // byte the general reader reads.
@@ -120,6 +152,7 @@ pub fn read_simple(src: &str) -> Option<CommandLine> {
         while class(i) == Some(WORD) {
             let from = i;
             while class(i) == Some(WORD) {
+                notes |= NOTES[usize::from(b[i])];
                 i += 1;
             }
             let word = &src[from..i];

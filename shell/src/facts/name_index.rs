@@ -1,0 +1,160 @@
+//! A program's rows found by one hash probe, not by a scan of the table.
+//!
+//! The catalogue's tables keep each program's rows together (the runners,
+//! the external-effect entries); a run finds its program's rows with a
+//! [`NameIndex`] built from the table at compile time: FNV-1a of the name,
+//! open addressing over 256 slots. A scan that compared every tool name
+//! cost a run of `pnpm` about 200 instructions in the runners and as many
+//! in the external-effect entries; a probe costs the hash of the name and
+//! one compare.
+
+/// Positions in a list of at most 255 names, by name: slot `h` holds the
+/// position + 1 of a name hashing to `h` (0: empty), the next slots the
+/// names that collided.
+pub(crate) struct NameIndex {
+    slots: [u8; SLOTS],
+}
+
+const SLOTS: usize = 256;
+
+/// FNV-1a, 32 bits, in a `const` context too.
+const fn fnv(name: &[u8]) -> usize {
+    let mut h: u32 = 0x811c_9dc5;
+    let mut i = 0;
+    while i < name.len() {
+        h ^= name[i] as u32;
+        h = h.wrapping_mul(0x0100_0193);
+        i += 1;
+    }
+    (h ^ (h >> 16)) as usize % SLOTS
+}
+
+impl NameIndex {
+    /// The index of `names` (distinct; fewer than half the slots, so that
+    /// a probe ends soon).
+    pub(crate) const fn new(names: &[&str]) -> NameIndex {
+        assert!(names.len() < SLOTS / 2, "a name index holds < 128 names");
+        let mut slots = [0u8; SLOTS];
+        let mut i = 0;
+        while i < names.len() {
+            let mut s = fnv(names[i].as_bytes());
+            while slots[s] != 0 {
+                s = (s + 1) % SLOTS;
+            }
+            #[allow(clippy::cast_possible_truncation)] // i + 1 < 128, asserted above
+            {
+                slots[s] = (i + 1) as u8;
+            }
+            i += 1;
+        }
+        NameIndex { slots }
+    }
+
+    /// The position of `name` in the list the index was built from
+    /// (`name_at` reads it back), if it is there.
+    #[inline]
+    pub(crate) fn find(
+        &self,
+        name: &str,
+        name_at: impl Fn(usize) -> &'static str,
+    ) -> Option<usize> {
+        let mut s = fnv(name.as_bytes());
+        loop {
+            let v = self.slots[s];
+            if v == 0 {
+                return None;
+            }
+            let i = usize::from(v) - 1;
+            if super::quick_eq(name_at(i), name) {
+                return Some(i);
+            }
+            s = (s + 1) % SLOTS;
+        }
+    }
+}
+
+/// The rows of a table that name a program, by name: built at compile time
+/// from the rows ([`RowIndex::add`] for each name of each row), read as a
+/// mask of row numbers (a table of at most 64 rows, 127 names).
+pub(crate) struct RowIndex {
+    names: [&'static str; MAX_NAMES],
+    masks: [u64; MAX_NAMES],
+    len: usize,
+    index: NameIndex,
+}
+
+const MAX_NAMES: usize = SLOTS / 2 - 1;
+
+impl RowIndex {
+    pub(crate) const fn new() -> RowIndex {
+        RowIndex {
+            names: [""; MAX_NAMES],
+            masks: [0; MAX_NAMES],
+            len: 0,
+            index: NameIndex { slots: [0; SLOTS] },
+        }
+    }
+
+    /// Row `row` names `name`.
+    pub(crate) const fn add(mut self, name: &'static str, row: usize) -> RowIndex {
+        assert!(row < 64, "a row index covers 64 rows");
+        let mut i = 0;
+        while i < self.len {
+            if super::const_eq(self.names[i], name) {
+                self.masks[i] |= 1 << row;
+                return self;
+            }
+            i += 1;
+        }
+        assert!(self.len < MAX_NAMES, "a row index holds 127 names");
+        self.names[self.len] = name;
+        self.masks[self.len] = 1 << row;
+        self.len += 1;
+        self
+    }
+
+    /// The index, once every name is added.
+    pub(crate) const fn build(mut self) -> RowIndex {
+        self.index = NameIndex::new(self.names.split_at(self.len).0);
+        self
+    }
+
+    /// The rows naming `name`, bit `r` for row `r` (0: none).
+    #[inline]
+    pub(crate) fn rows(&self, name: &str) -> u64 {
+        self.index
+            .find(name, |i| self.names[i])
+            .map_or(0, |i| self.masks[i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_every_name_and_no_other() {
+        const NAMES: &[&str] = &["git", "npm", "pnpm", "npx", "docker", "uv", "a", ""];
+        const INDEX: NameIndex = NameIndex::new(NAMES);
+        for (i, n) in NAMES.iter().enumerate() {
+            assert_eq!(INDEX.find(n, |k| NAMES[k]), Some(i), "{n}");
+        }
+        for n in ["gi", "gitt", "Git", "pnp", "b", "docker-compose"] {
+            assert_eq!(INDEX.find(n, |k| NAMES[k]), None, "{n}");
+        }
+    }
+
+    #[test]
+    fn rows_of_a_name_are_every_row_naming_it() {
+        const ROWS: RowIndex = RowIndex::new()
+            .add("sed", 0)
+            .add("awk", 1)
+            .add("sed", 3)
+            .add("git", 2)
+            .build();
+        assert_eq!(ROWS.rows("sed"), 0b1001);
+        assert_eq!(ROWS.rows("awk"), 0b10);
+        assert_eq!(ROWS.rows("git"), 0b100);
+        assert_eq!(ROWS.rows("gawk"), 0);
+    }
+}
