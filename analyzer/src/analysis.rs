@@ -206,7 +206,9 @@ fn hardened_builtin(tokens: &[PatToken]) -> Option<&'static str> {
     // A run of `rm` needs the text `rm` in some word (inner command lines
     // are parts of words): skip reading the others.
     if tokens.iter().any(|t| matches!(t, PatToken::Prefix(_)))
-        || !tokens.iter().any(|t| t.text().contains("rm"))
+        || !tokens
+            .iter()
+            .any(|t| t.text().contains(permc_core::facts::BUILTIN_DENY_VERB))
     {
         return None;
     }

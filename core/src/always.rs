@@ -44,7 +44,9 @@
 
 use crate::facts::catalogue::{self, RunnerProgram};
 use crate::facts::project::ProjectRows;
-use crate::facts::{basename, is_assignment, LineFacts, EXTERNAL_EFFECT, PRIVILEGED};
+use crate::facts::{
+    basename, is_assignment, LineFacts, EXTERNAL_EFFECT, PRIVILEGED, PRIVILEGED_SHOWN,
+};
 use crate::request::Action;
 use permc_grammar::pattern::{PatToken, Pattern, PatternBody};
 use permc_grammar::shell;
@@ -251,7 +253,7 @@ fn refusal_of(f: &LineFacts) -> Option<Refusal> {
         return Some(Refusal::ExternalEffect(e.join(" ")));
     }
     if let Some(r) = f.privileged() {
-        let verb = r.words.first().map_or("sudo", String::as_str);
+        let verb = r.words.first().map_or(PRIVILEGED_SHOWN, String::as_str);
         return Some(Refusal::Privileged(verb.to_string()));
     }
     // The project's rows (permc.toml).
@@ -272,9 +274,8 @@ fn refusal_of(f: &LineFacts) -> Option<Refusal> {
 
 /// Verbs that destroy or send data away (SPEC §7 step 5 [hardening]), and
 /// `find`: their unit is the whole segment, exact — matched on the verb's
-/// last path component. The verbs that run other code are the catalogue's
-/// ([`exact_verb`]), not a list of their own (SPEC §7 round 3).
-pub const EXACT_VERBS: &[&str] = &["rm", "dd", "mv", "chmod", "chown", "curl", "wget", "find"];
+/// last path component. The catalogue's rows, re-exported.
+pub use crate::facts::catalogue::units::EXACT_VERBS;
 
 /// Is a segment with this verb recorded whole (SPEC §7 step 5): a verb of
 /// [`EXACT_VERBS`], or one that runs text as code (a shell, an
@@ -284,8 +285,9 @@ pub fn exact_verb(verb: &str) -> bool {
     EXACT_VERBS.contains(&verb) || catalogue::runs_text_as_code(verb) || catalogue::is_wrapper(verb)
 }
 
-/// The package managers whose bare verb is the whole segment (`npx ./x.js`).
-const PACKAGE_RUNNERS: &[&str] = &["npx", "npm", "pnpm", "yarn"];
+// The package managers whose bare verb is the whole segment (`npx
+// ./x.js`): the catalogue's rows.
+use crate::facts::catalogue::units::PACKAGE_RUNNERS;
 
 /// SPEC §7 step 5 over every segment of the line (nested ones included,
 /// not the inner lines of `sh -c`), in order, without duplicates.

@@ -191,7 +191,9 @@ pub fn project_external(name: &str) -> String {
 /// project row a run names: both engines call this.
 pub fn privileged_of(f: &crate::facts::LineFacts) -> Option<String> {
     if let Some(r) = f.privileged() {
-        return Some(privileged(r.privileged_via.unwrap_or("sudo")));
+        return Some(privileged(
+            r.privileged_via.unwrap_or(crate::facts::PRIVILEGED_SHOWN),
+        ));
     }
     f.project_privileged().map(project_privileged)
 }

@@ -7,6 +7,22 @@
 //! same tables ([`EXTERNAL_EFFECT`], [`PRIVILEGED`], [`BUILTIN_DENY`]).
 
 use crate::reader::{self, CommandLine, Known, Unparsed};
+use catalogue::builtins::{dir_move_of, DirMove, CD_OPTIONS, NAME_ASSIGNING, SET, SET_OPTIONS};
+use catalogue::effects::{
+    ByWords, BY_WORDS, CLOUD_READ_PREFIXES, CLOUD_READ_VERBS, CLOUD_WRITE, COPY_REMOTE,
+    NETWORK_DEVICES, OPTION_GRAMMAR, PREFIX_TOOLS, REMOTE_DAEMON, RM_FORCE, RM_OPTIONS,
+    RM_RECURSIVE, SSH_REMOTE, SUBCOMMAND_ALIASES, SUBCOMMAND_TREES, TOOLCHAIN_WORD,
+};
+pub use catalogue::effects::{
+    BUILTIN_DENY, BUILTIN_DENY_VERB, EXTERNAL_EFFECT, GH_API_WRITE, PRIVILEGED, PRIVILEGED_SHOWN,
+};
+use catalogue::git::GLOBAL_VALUE_OPTIONS;
+pub use catalogue::git::PROTECTED_BRANCHES;
+pub use catalogue::paths::DEV_FILES;
+pub use catalogue::variables::SAFE_SET_NAMES;
+use catalogue::variables::{
+    CODE_VARIABLES, COMMAND_VARIABLES, HARMLESS_COMMANDS, SETTING_VARIABLES, VARIABLE_FAMILIES,
+};
 use std::borrow::Cow;
 
 pub mod catalogue;
@@ -25,166 +41,6 @@ pub(crate) mod wrappers;
 
 pub use scope::ScopeReport;
 
-/// The external-effect table (SPEC §6.1): a segment whose real words start
-/// with one of these, token by token, has an effect outside the machine.
-pub const EXTERNAL_EFFECT: &[&[&str]] = &[
-    &["git", "push"],
-    &["git", "merge"],
-    &["git", "remote", "add"],
-    &["git", "remote", "set-url"],
-    &["git", "send-pack"],
-    &["git", "subtree", "push"],
-    &["git", "p4", "submit"],
-    &["git", "svn", "dcommit"],
-    // [round 3] It merges what others pushed; `git fetch` stays readable.
-    &["git", "pull"],
-    &["git", "http-push"],
-    &["git", "send-email"],
-    // They change where pushes go.
-    &["git", "remote", "rename"],
-    &["git", "remote", "remove"],
-    &["git", "remote", "rm"],
-    &["git", "remote", "set-head"],
-    &["git", "remote", "set-branches"],
-    &["git", "lfs", "push"],
-    &["gh", "pr", "create"],
-    &["gh", "pr", "merge"],
-    &["gh", "release", "create"],
-    &["gh", "workflow", "run"],
-    &["gh", "repo", "create"],
-    &["gh", "repo", "delete"],
-    &["gh", "repo", "edit"],
-    &["gh", "repo", "rename"],
-    &["gh", "repo", "archive"],
-    &["gh", "repo", "fork"],
-    &["gh", "repo", "sync"],
-    &["gh", "issue", "create"],
-    &["gh", "issue", "close"],
-    &["gh", "issue", "comment"],
-    &["gh", "issue", "edit"],
-    &["gh", "issue", "delete"],
-    &["gh", "pr", "comment"],
-    &["gh", "pr", "review"],
-    &["gh", "pr", "close"],
-    &["gh", "pr", "edit"],
-    &["gh", "pr", "ready"],
-    &["gh", "secret", "set"],
-    &["gh", "secret", "delete"],
-    &["gh", "variable", "set"],
-    &["gh", "variable", "delete"],
-    &["gh", "release", "upload"],
-    &["gh", "release", "delete"],
-    &["gh", "release", "edit"],
-    &["gh", "run", "rerun"],
-    &["gh", "run", "cancel"],
-    &["gh", "gist", "create"],
-    &["gh", "label", "create"],
-    &["gh", "label", "edit"],
-    &["gh", "label", "delete"],
-    &["glab", "mr", "create"],
-    &["glab", "mr", "merge"],
-    &["glab", "release", "create"],
-    &["glab", "ci", "run"],
-    &["glab", "repo", "create"],
-    &["glab", "repo", "delete"],
-    &["glab", "repo", "fork"],
-    &["glab", "repo", "archive"],
-    &["glab", "issue", "create"],
-    &["glab", "issue", "close"],
-    &["glab", "issue", "note"],
-    &["glab", "issue", "update"],
-    &["glab", "issue", "delete"],
-    &["glab", "mr", "note"],
-    &["glab", "mr", "close"],
-    &["glab", "mr", "update"],
-    &["glab", "mr", "approve"],
-    &["glab", "release", "upload"],
-    &["glab", "release", "delete"],
-    &["glab", "ci", "retry"],
-    &["glab", "ci", "cancel"],
-    &["glab", "variable", "set"],
-    &["glab", "variable", "update"],
-    &["glab", "variable", "delete"],
-    &["glab", "label", "create"],
-    &["kubectl", "apply"],
-    &["kubectl", "create"],
-    &["kubectl", "delete"],
-    &["kubectl", "patch"],
-    &["kubectl", "replace"],
-    &["kubectl", "rollout"],
-    &["kubectl", "scale"],
-    &["kubectl", "set"],
-    &["kubectl", "label"],
-    &["kubectl", "annotate"],
-    &["kubectl", "edit"],
-    &["kubectl", "drain"],
-    &["kubectl", "cordon"],
-    &["kubectl", "uncordon"],
-    &["kubectl", "taint"],
-    &["kubectl", "cp"],
-    &["kubectl", "expose"],
-    &["kubectl", "autoscale"],
-    // They act in the cluster.
-    &["kubectl", "exec"],
-    &["kubectl", "run"],
-    &["kubectl", "debug"],
-    &["kubectl", "attach"],
-    &["kubectl", "port-forward"],
-    &["helm", "install"],
-    &["helm", "upgrade"],
-    &["helm", "uninstall"],
-    &["helm", "rollback"],
-    &["terraform", "apply"],
-    &["terraform", "destroy"],
-    &["terraform", "import"],
-    &["terraform", "taint"],
-    &["terraform", "untaint"],
-    &["terraform", "state", "rm"],
-    &["terraform", "state", "mv"],
-    &["terraform", "state", "push"],
-    &["docker", "push"],
-    &["docker", "image", "push"],
-    // A token that is an option: the option anywhere after the words
-    // before it.
-    &["docker", "buildx", "build", "--push"],
-    &["docker", "build", "--push"],
-    &["docker", "compose", "push"],
-    &["podman", "push"],
-    &["podman", "image", "push"],
-    &["npm", "publish"],
-    &["npm", "unpublish"],
-    &["npm", "deprecate"],
-    &["npm", "dist-tag", "add"],
-    &["npm", "owner"],
-    &["npm", "access"],
-    &["pnpm", "publish"],
-    &["yarn", "publish"],
-    &["yarn", "npm", "publish"],
-    &["cargo", "publish"],
-    &["cargo", "yank"],
-    &["cargo", "owner"],
-    &["twine", "upload"],
-    &["gem", "push"],
-    &["gem", "yank"],
-    &["gem", "owner"],
-    // Hosting CLIs.
-    &["vercel"],
-    &["heroku"],
-    &["netlify", "deploy"],
-    &["fly", "deploy"],
-    &["flyctl", "deploy"],
-    &["firebase", "deploy"],
-    &["wrangler", "deploy"],
-    &["wrangler", "publish"],
-];
-
-/// Privileged verbs (SPEC §5 step 7b, with the [hardening] additions).
-pub const PRIVILEGED: &[&str] = &[
-    "sudo", "doas", "su", "pkexec", "run0", // [round 3]
-    "sudoedit", "sudo-rs", "ksu", "please", "dzdo", "pbrun", "gosu", "su-exec", "calife", "super",
-    "capsh", "setpriv",
-];
-
 /// May `verb` be [`PRIVILEGED`]? Most verbs are stopped before a compare
 /// by the table's shapes (first byte, last byte, length), derived from it.
 pub(crate) fn may_be_privileged(verb: &str) -> bool {
@@ -201,31 +57,6 @@ const PRIVILEGED_SHAPES: Shapes = {
     }
     t
 };
-
-/// The built-in deny patterns (SPEC §5.2).
-pub const BUILTIN_DENY: &[&str] = &[
-    "Terminal(rm -rf /)",
-    "Terminal(rm -rf /*)",
-    "Terminal(rm -fr /)",
-];
-
-/// Git's global options that take a value as the next word (SPEC §6.1).
-const GIT_VALUE_OPTIONS: &[&str] = &[
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--config-env",
-];
-
-/// Programs whose first word may be rustup's toolchain selector
-/// (`cargo +nightly publish`): read past before the subcommand.
-const TOOLCHAIN_WORD: &[&str] = &["cargo"];
-
-/// Each program's global options that take the next word, before its
-/// subcommand: one row a program.
-const GLOBAL_VALUE_OPTIONS: &[(&str, &[&str])] = &[("git", GIT_VALUE_OPTIONS)];
 
 /// `program`'s global options before its subcommand, as the option reader
 /// reads them: git's `handle_options` (whole words; the ones of its
@@ -273,19 +104,6 @@ pub(crate) fn subcommand_at(
     }
     options.position()
 }
-
-/// The devices through which bash opens a network connection, with the
-/// external-effect entry each stands for (SPEC §6.1, round 3).
-const NETWORK_DEVICES: [(&str, &[&str]); 2] = [
-    ("/dev/tcp/", &["> /dev/tcp/…"]),
-    ("/dev/udp/", &["> /dev/udp/…"]),
-];
-
-/// Words that never count as outside the scope (SPEC §6.2), exactly.
-pub const DEV_FILES: &[&str] = &["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"];
-
-/// Protected merge targets (SPEC §5 step 7e).
-pub const PROTECTED_BRANCHES: &[&str] = &["dev", "qa", "rc", "main"];
 
 /// Inner command lines (`sh -c`, `eval`, `env -S`) nest at most this deep.
 const MAX_INNER_DEPTH: usize = 8;
@@ -386,90 +204,6 @@ pub struct LineFacts {
     pub(crate) project: Option<Box<project::ProjectFacts>>,
 }
 
-/// Shell variables whose text bash runs as commands, or that change what a
-/// command word runs, with why: set by an assignment, `read`, `export`,
-/// `declare`, an array element…, or read by a prompt. A line with a word
-/// that names one (after quote removal, in any segment or inner line) is
-/// unparsed (SPEC §4.3: text evaluated as code), as `CDPATH` makes a `cd`
-/// unknowable (§6.2). `PS4` is expanded, command substitutions and all,
-/// before each command bash traces (`set -x`, `bash -x`), also in `bash
-/// -c`; the others in an interactive shell, or, for the two tables, when
-/// aliases are expanded or a name is run.
-const CODE_VARIABLES: &[(&str, &str)] = &[
-    (
-        "PS4",
-        "`PS4` is expanded as a prompt before each command bash traces (`set -x`), which runs the commands in it",
-    ),
-    (
-        "PROMPT_COMMAND",
-        "`PROMPT_COMMAND` is run as commands by an interactive shell before each prompt",
-    ),
-    (
-        "PS0",
-        "`PS0` is expanded as a prompt by an interactive shell, which runs the commands in it",
-    ),
-    (
-        "PS1",
-        "`PS1` is expanded as a prompt by an interactive shell, which runs the commands in it",
-    ),
-    (
-        "PS2",
-        "`PS2` is expanded as a prompt by an interactive shell, which runs the commands in it",
-    ),
-    (
-        "BASH_ALIASES",
-        "`BASH_ALIASES` defines aliases: permc cannot know what a later command word runs",
-    ),
-    (
-        "GIT_CONFIG",
-        "`GIT_CONFIG…` gives git configuration (aliases, commands) permc cannot read, as `git -c` does",
-    ),
-    (
-        "GIT_EXEC_PATH",
-        "`GIT_EXEC_PATH` sets where git finds its commands, as `git --exec-path` does",
-    ),
-    (
-        "GIT_EXTERNAL_DIFF",
-        "`GIT_EXTERNAL_DIFF` names a command git runs for diffs",
-    ),
-    (
-        "GIT_SSH",
-        "`GIT_SSH`/`GIT_SSH_COMMAND` names a command git runs to reach a remote",
-    ),
-    (
-        "GIT_ASKPASS",
-        "`GIT_ASKPASS` names a command git runs for credentials",
-    ),
-    (
-        "GIT_PROXY_COMMAND",
-        "`GIT_PROXY_COMMAND` names a command git runs to connect",
-    ),
-    (
-        "LESSOPEN",
-        "`LESSOPEN` names a command `less` runs on each file it opens",
-    ),
-    (
-        "LESSCLOSE",
-        "`LESSCLOSE` names a command `less` runs on each file it closes",
-    ),
-    (
-        "BASH_CMDS",
-        "`BASH_CMDS` sets the file a command name runs: permc cannot know what that name runs",
-    ),
-    (
-        "BASH_ENV",
-        "`BASH_ENV` names a file a non-interactive bash runs first (`<(…)` makes its text a command's output)",
-    ),
-    (
-        "GIT_TEMPLATE_DIR",
-        "`GIT_TEMPLATE_DIR` gives the hooks git copies into the repositories it makes, which later git commands run",
-    ),
-    (
-        "SSH_ASKPASS",
-        "`SSH_ASKPASS` names a command ssh runs for a passphrase",
-    ),
-];
-
 /// The reason of the first word of `line` or its inner lines naming one of
 /// [`CODE_VARIABLES`]. A name is assigned or read by a word it begins
 /// (`PS4=…`, `PS4+=…`, `BASH_CMDS[x]=…`, `read PS4`, `export PS4`), or
@@ -501,20 +235,9 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
 /// Does a segment run a builtin that assigns the names in its operands
 /// (`read HOME`, `declare -n r=HOME` aside)?
 fn assigns_names(words: &[String]) -> bool {
-    words.first().is_some_and(|v| {
-        matches!(
-            v.as_str(),
-            "read"
-                | "mapfile"
-                | "readarray"
-                | "printf"
-                | "getopts"
-                | "wait"
-                | "declare"
-                | "typeset"
-                | "local"
-        )
-    })
+    words
+        .first()
+        .is_some_and(|v| NAME_ASSIGNING.contains(&v.as_str()))
 }
 
 /// May word `w` start with a name of the variables' tables, by its first
@@ -557,64 +280,6 @@ const NAME_SECOND_BYTES: [u32; 256] = {
     }
     t
 };
-
-/// Variables that make a program run code it reads from a file or from
-/// their value (SPEC §4.3 [round 3]): `HOME` and `XDG_CONFIG_HOME` say
-/// where tools read their configuration (`~/.gitconfig` names commands),
-/// the others name a compiler wrapper, a runner, options or a library a
-/// program loads. Unlike [`CODE_VARIABLES`], expanding one is not naming
-/// it (`cat $HOME/x`): only an assignment is, a word's (`HOME=.`, `export
-/// HOME`) or an expansion's (`${HOME:=…}`).
-const SETTING_VARIABLES: &[(&str, &str)] = &[
-    ("HOME", "`HOME` says where programs read their configuration, which can name commands they run (`~/.gitconfig`)"),
-    ("XDG_CONFIG_HOME", "`XDG_CONFIG_HOME` says where programs read their configuration, which can name commands they run"),
-    ("GIT_DIR", "`GIT_DIR` points git at another repository, whose configuration can name commands git runs"),
-    ("RUSTC_WRAPPER", "`RUSTC_WRAPPER` names a program cargo runs in place of the compiler"),
-    ("RUSTC_WORKSPACE_WRAPPER", "`RUSTC_WORKSPACE_WRAPPER` names a program cargo runs in place of the compiler"),
-    ("RUSTC", "`RUSTC` names the program cargo runs as the compiler"),
-    ("RUSTDOC", "`RUSTDOC` names the program cargo runs as rustdoc"),
-    ("CARGO_BUILD_RUSTC_WRAPPER", "`CARGO_BUILD_RUSTC_WRAPPER` names a program cargo runs in place of the compiler"),
-    ("CARGO_BUILD_RUSTC", "`CARGO_BUILD_RUSTC` names the program cargo runs as the compiler"),
-    ("CARGO_HOME", "`CARGO_HOME` says where cargo reads its configuration, which can name runners and wrappers"),
-    ("GOFLAGS", "`GOFLAGS` gives the go command options, `-exec` and `-toolexec` among them"),
-    ("NODE_OPTIONS", "`NODE_OPTIONS` gives node options, `--require` and `--import` among them, which load code"),
-    ("LD_PRELOAD", "`LD_PRELOAD` loads a library's code into every program run"),
-    ("LD_AUDIT", "`LD_AUDIT` loads a library's code into every program run"),
-    ("PYTHONSTARTUP", "`PYTHONSTARTUP` names a file python runs first"),
-    ("PERL5OPT", "`PERL5OPT` gives perl options, `-M` among them, which load code"),
-    ("RUBYOPT", "`RUBYOPT` gives ruby options, `-r` among them, which load code"),
-    ("MAKEFLAGS", "`MAKEFLAGS` gives make options and variables, `--eval` and `SHELL` among them"),
-    ("DOCKER_HOST", "`DOCKER_HOST` sends docker's commands to another machine's daemon"),
-    ("DOCKER_CONTEXT", "`DOCKER_CONTEXT` sends docker's commands to another daemon"),
-    ("CONTAINER_HOST", "`CONTAINER_HOST` sends podman's commands to another machine's service"),
-    ("ENV", "`ENV` names a file an interactive or POSIX shell runs first"),
-];
-
-/// Families of [`SETTING_VARIABLES`]: a name with this prefix and suffix
-/// (`CARGO_TARGET_<triple>_RUNNER`, `NPM_CONFIG_<key>`, read as
-/// [`SETTING_VARIABLES`] are).
-const VARIABLE_FAMILIES: &[(&str, &str, &str)] = &[
-    (
-        "CARGO_TARGET_",
-        "_RUNNER",
-        "`CARGO_TARGET_<triple>_RUNNER` names a program cargo runs the built binaries with",
-    ),
-    (
-        "CARGO_TARGET_",
-        "_LINKER",
-        "`CARGO_TARGET_<triple>_LINKER` names a program cargo runs as the linker",
-    ),
-    (
-        "NPM_CONFIG_",
-        "",
-        "`NPM_CONFIG_<key>` sets npm's configuration, `script-shell` and `node-options` among it",
-    ),
-    (
-        "npm_config_",
-        "",
-        "`npm_config_<key>` sets npm's configuration, `script-shell` and `node-options` among it",
-    ),
-];
 
 /// The reason for a word that assigns one of [`SETTING_VARIABLES`] or a
 /// name of [`VARIABLE_FAMILIES`]: when `exact`, a word that assigns it
@@ -713,39 +378,6 @@ fn names(w: &str, name: &str, exact: bool) -> bool {
         w.match_indices(name).any(|(i, _)| at(i))
     }
 }
-
-/// Variables that name a command line a program runs as its editor or
-/// pager (git's, and the ones git and others fall back to).
-const COMMAND_VARIABLES: &[(&str, &str)] = &[
-    (
-        "GIT_EDITOR",
-        "`GIT_EDITOR` names a command line git runs as its editor: permc cannot read it",
-    ),
-    (
-        "GIT_SEQUENCE_EDITOR",
-        "`GIT_SEQUENCE_EDITOR` names a command line git runs as its editor: permc cannot read it",
-    ),
-    (
-        "GIT_PAGER",
-        "`GIT_PAGER` names a command line git runs as its pager: permc cannot read it",
-    ),
-    (
-        "EDITOR",
-        "`EDITOR` names a command line programs run as their editor: permc cannot read it",
-    ),
-    (
-        "VISUAL",
-        "`VISUAL` names a command line programs run as their editor: permc cannot read it",
-    ),
-    (
-        "PAGER",
-        "`PAGER` names a command line programs run as their pager: permc cannot read it",
-    ),
-];
-
-/// Values of [`COMMAND_VARIABLES`] that run nothing beyond themselves
-/// (`GIT_PAGER=cat git log`, `GIT_EDITOR=true git rebase --continue`).
-const HARMLESS_COMMANDS: &[&str] = &["", "true", ":", "cat", "less", "more"];
 
 /// Up to this many reasons, a new one is checked against them by a scan
 /// ([`LineFacts::unparsed_because`]).
@@ -1217,15 +849,11 @@ fn is_option(word: &str) -> bool {
 /// an operand, `--` ends the options). An option bash does not know is
 /// read past as one (bash then fails, and does not move).
 fn cd_operand(words: &[String], i: usize) -> usize {
-    const CD: options::Grammar<'static> = options::Grammar {
-        flags: "LPe@",
-        ..options::Grammar::new(options::Mode::Bash)
-    };
     // The commonest `cd` (`cd src`): no option.
     if words.get(i).is_none_or(|w| !w.starts_with('-')) {
         return i;
     }
-    let mut options = options::read(CD, words, i);
+    let mut options = options::read(CD_OPTIONS, words, i);
     for item in options.by_ref() {
         match item {
             options::Item::End { index } => return index + 1,
@@ -1247,14 +875,14 @@ pub fn builtin_deny(words: &[String]) -> Option<&'static str> {
 /// [`LineFacts::builtin_possible`]).
 pub fn builtin_deny_known(words: &[String], known: &[Known]) -> Option<&'static str> {
     let exact = |i: usize| known.get(i).is_none_or(|k| !k.is_unknown());
-    if words.first().map(String::as_str) != Some("rm") || !exact(0) {
+    if words.first().map(String::as_str) != Some(BUILTIN_DENY_VERB) || !exact(0) {
         return None;
     }
     // The literal patterns, as token prefixes.
     for (pattern, tokens) in [
-        (BUILTIN_DENY[0], ["rm", "-rf", "/"]),
-        (BUILTIN_DENY[1], ["rm", "-rf", "/*"]),
-        (BUILTIN_DENY[2], ["rm", "-fr", "/"]),
+        (BUILTIN_DENY[0], [BUILTIN_DENY_VERB, "-rf", "/"]),
+        (BUILTIN_DENY[1], [BUILTIN_DENY_VERB, "-rf", "/*"]),
+        (BUILTIN_DENY[2], [BUILTIN_DENY_VERB, "-fr", "/"]),
     ] {
         if words.len() >= 3 && words.iter().zip(tokens).all(|(w, t)| w == t) {
             return Some(pattern);
@@ -1291,27 +919,12 @@ pub fn builtin_deny_known(words: &[String], known: &[Known]) -> Option<&'static 
 /// count, and a long option rm would reject (`--force=x`) counts by its
 /// name ([`rm_long`]): this reads for a deny, so it fails closed.
 fn rm_option(w: &String) -> (bool, bool) {
-    const RM: options::Grammar<'static> = options::Grammar {
-        flags: "dfiIrRv",
-        long_flags: &[
-            "force",
-            "one-file-system",
-            "no-preserve-root",
-            "recursive",
-            "dir",
-            "verbose",
-            "help",
-            "version",
-        ],
-        long_optional: &["interactive", "preserve-root"],
-        ..options::Grammar::new(options::Mode::Gnu)
-    };
     let (mut recursive, mut force) = (false, false);
-    for item in options::read(RM, std::slice::from_ref(w), 0) {
+    for item in options::read(RM_OPTIONS, std::slice::from_ref(w), 0) {
         match item {
             options::Item::Flag { name, .. } => {
-                recursive |= matches!(name, "r" | "R" | "recursive");
-                force |= matches!(name, "f" | "force");
+                recursive |= RM_RECURSIVE.contains(&name);
+                force |= RM_FORCE.contains(&name);
             }
             options::Item::Unknown { .. } if w.starts_with("--") => return rm_long(w),
             _ => {}
@@ -1440,57 +1053,6 @@ const EXTERNAL_TOOLS: Shapes = {
     t
 };
 
-/// `gh api` that writes (SPEC §6.1): named like a table entry.
-pub const GH_API_WRITE: &[&str] = &["gh", "api"];
-
-/// How a tool's words say it reaches outside the machine (SPEC §6.1
-/// round 3), read by [`external_by_words`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ByWords {
-    /// `gh api` with a method other than GET, fields or a body.
-    GhApi,
-    /// A container client with a remote daemon (`-H`, `--host`,
-    /// `--context`, `-c`) among its leading options.
-    RemoteDaemon,
-    /// `ssh HOST …` connects (`ssh -V`, `ssh -G` do not).
-    SshHost,
-    /// A copy with a remote operand (`HOST:PATH`, `scheme://…`); `any`:
-    /// every operand is remote (`sftp HOST`).
-    RemoteOperand {
-        /// Any operand at all reaches a remote.
-        any: bool,
-    },
-    /// A cloud CLI's verb that is not a read (`describe`, `get`, `list`,
-    /// `ls`, `show`, `help`, `version`, `whoami` are).
-    CloudVerb,
-    /// These words right after the program (`python -m twine upload`),
-    /// named as `named` says.
-    Words {
-        /// The words after the program.
-        words: &'static [&'static str],
-        /// What the effect is called (like a table entry).
-        named: &'static [&'static str],
-    },
-}
-
-/// The tools whose external effect is in their words, not in a table
-/// entry: one row a reading, with the programs it applies to.
-pub(crate) const BY_WORDS: &[(&[&str], ByWords)] = &[
-    (&["gh"], ByWords::GhApi),
-    (&["docker", "podman"], ByWords::RemoteDaemon),
-    (&["ssh"], ByWords::SshHost),
-    (&["scp", "rsync"], ByWords::RemoteOperand { any: false }),
-    (&["sftp"], ByWords::RemoteOperand { any: true }),
-    (&["aws", "gcloud", "az", "doctl"], ByWords::CloudVerb),
-    (
-        &["python", "python3"],
-        ByWords::Words {
-            words: &["-m", "twine", "upload"],
-            named: PYTHON_TWINE,
-        },
-    ),
-];
-
 /// How many programs [`BY_WORDS`] names.
 const BY_WORDS_COUNT: usize = {
     let mut n = 0;
@@ -1530,25 +1092,6 @@ const READ_BY_WORDS_SHAPES: Shapes = {
     }
     t
 };
-
-/// The names [`external_by_words`] gives what it finds (like entries).
-const REMOTE_DAEMON: &[&str] = &["docker", "--host"];
-const SSH_REMOTE: &[&str] = &["ssh", "HOST"];
-const COPY_REMOTE: &[&str] = &["scp", "HOST:PATH"];
-const CLOUD_WRITE: &[&str] = &["aws", "VERB"];
-const PYTHON_TWINE: &[&str] = &["python", "-m", "twine", "upload"];
-
-/// Subcommand aliases (SPEC §6.1 round 3): (tool, alias, the entry's
-/// word). `gh pr new` is `gh pr create`, `helm del` is `helm uninstall`.
-const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
-    ("gh", "new", "create"),
-    ("gh", "rm", "delete"),
-    ("glab", "accept", "merge"),
-    ("glab", "new", "create"),
-    ("helm", "delete", "uninstall"),
-    ("helm", "del", "uninstall"),
-    ("helm", "un", "uninstall"),
-];
 
 /// Tools whose canonical form (SPEC §4.3 round 3) differs from their
 /// words: they take global options before the subcommand, or aliases, or
@@ -1606,7 +1149,7 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
                     .any(|&(t, a, _)| quick_eq(t, tool) && quick_eq(a, w))
             })
     };
-    let tree = matches!(tool.as_str(), "gh" | "glab");
+    let tree = SUBCOMMAND_TREES.contains(&tool.as_str());
     let prefixed = PREFIX_TOOLS.iter().any(|p| quick_eq(p.0, tool))
         && words.get(1).is_some_and(|w| {
             tool_entries(tool).iter().any(|e| {
@@ -1628,7 +1171,7 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
         let mut kn: Vec<Known> = std::iter::once(Known::Exact)
             .chain((s..words.len()).map(k))
             .collect();
-        if matches!(tool.as_str(), "gh" | "glab") {
+        if SUBCOMMAND_TREES.contains(&tool.as_str()) {
             // Persistent options of the subcommand tree (`gh pr -R o/r
             // create`): read past before the second subcommand word.
             let mut j = 2;
@@ -1710,13 +1253,6 @@ fn resolve_subcommand(tool: &str, w: &str, first: bool) -> Option<String> {
     hits.all(|t| t == hit).then(|| (*hit).to_string())
 }
 
-/// Tools that take a unique prefix of a subcommand for it (`npm pub`, `gem
-/// pus`), with their commands and aliases that are a prefix of an entry's
-/// word but another command (`npm un` is `uninstall`). A prefix of an
-/// entry's word counts (fail closed: an ambiguous one is an error the tool
-/// reports, never a read).
-const PREFIX_TOOLS: &[(&str, &[&str])] = &[("npm", &["un", "d"]), ("gem", &[])];
-
 /// A tool's row of [`OPTION_GRAMMAR`] as the option reader reads it: each
 /// option the whole word the row spells (a valued one also as
 /// `--name=value`).
@@ -1746,212 +1282,6 @@ fn option_arity(grammar: options::Grammar<'_>, words: &[String], i: usize) -> Op
         _ => None,
     }
 }
-
-/// Options that take the next word as their value, and options that take
-/// none, per tool (SPEC §6.1 round 3: options anywhere the program takes
-/// them). Any other option word without `=` is read both ways (fail
-/// closed: `git subtree -P x push` is a push whether or not `-P` takes
-/// `x`).
-const OPTION_GRAMMAR: &[(&str, &[&str], &[&str])] = &[
-    (
-        "git",
-        &[
-            "-C",
-            "-c",
-            "--git-dir",
-            "--work-tree",
-            "--namespace",
-            "--config-env",
-            "-m",
-            "--message",
-            "-t",
-            "--track",
-            "-o",
-            "--push-option",
-            "--repo",
-        ],
-        &[
-            "-p",
-            "--paginate",
-            "--no-pager",
-            "--bare",
-            "-v",
-            "--verbose",
-            "-q",
-            "--quiet",
-            "-f",
-            "--force",
-            "-n",
-            "--dry-run",
-            "-u",
-            "--set-upstream",
-            "--all",
-            "--tags",
-            "--mirror",
-            "--no-verify",
-            "--rebase",
-            "--ff-only",
-            "--no-ff",
-            "--squash",
-        ],
-    ),
-    (
-        "gh",
-        &[
-            "-R",
-            "--repo",
-            "-t",
-            "--title",
-            "-b",
-            "--body",
-            "-B",
-            "--base",
-            "-H",
-            "--head",
-            "-F",
-            "--body-file",
-            "-l",
-            "--label",
-            "-a",
-            "--assignee",
-            "-m",
-            "--milestone",
-            "-r",
-            "--reviewer",
-            "-e",
-            "--env",
-            "-o",
-            "--org",
-        ],
-        &[
-            "-w", "--web", "-d", "--draft", "-f", "--fill", "--yes", "-y", "--squash", "--merge",
-            "--rebase", "--admin", "--auto",
-        ],
-    ),
-    (
-        "helm",
-        &[
-            "-n",
-            "--namespace",
-            "--kube-context",
-            "--kubeconfig",
-            "-f",
-            "--values",
-            "--set",
-            "--set-string",
-            "--version",
-            "--timeout",
-            "--repo",
-        ],
-        &[
-            "--debug",
-            "--wait",
-            "--atomic",
-            "--dry-run",
-            "--install",
-            "-i",
-            "--create-namespace",
-            "--force",
-        ],
-    ),
-    (
-        "kubectl",
-        &[
-            "-n",
-            "--namespace",
-            "--context",
-            "--kubeconfig",
-            "--cluster",
-            "--user",
-            "-s",
-            "--server",
-            "-f",
-            "--filename",
-            "-l",
-            "--selector",
-            "-o",
-            "--output",
-            "-c",
-            "--container",
-            "--replicas",
-            "--image",
-            "--type",
-            "--port",
-        ],
-        &[
-            "-A",
-            "--all-namespaces",
-            "-R",
-            "--recursive",
-            "--dry-run",
-            "-i",
-            "--stdin",
-            "-t",
-            "--tty",
-            "--overwrite",
-            "--force",
-        ],
-    ),
-    (
-        "docker",
-        &[
-            "--config",
-            "-l",
-            "--log-level",
-            "-t",
-            "--tag",
-            "-f",
-            "--file",
-            "--platform",
-            "--build-arg",
-            "--target",
-            "-o",
-            "--output",
-            "--builder",
-            "-p",
-            "--project-name",
-        ],
-        &[
-            "-D",
-            "--debug",
-            "--tls",
-            "--tlsverify",
-            "-q",
-            "--quiet",
-            "--push",
-            "--load",
-            "--no-cache",
-            "--pull",
-            "-a",
-            "--all-tags",
-        ],
-    ),
-    (
-        "npm",
-        &[
-            "-w",
-            "--workspace",
-            "--registry",
-            "--tag",
-            "--otp",
-            "--access",
-            "-C",
-            "--prefix",
-            "--userconfig",
-        ],
-        &[
-            "-g",
-            "--global",
-            "--dry-run",
-            "-ws",
-            "--workspaces",
-            "-f",
-            "--force",
-            "--provenance",
-            "--ignore-scripts",
-        ],
-    ),
-];
 
 /// How one tool's option words are read when matching its entries.
 struct EntryMatch<'a> {
@@ -2136,7 +1466,7 @@ fn gh_external(words: &[String], k: &dyn Fn(usize) -> Known) -> Option<&'static 
         i += if valued { 2 } else { 1 };
     }
     words.get(i)?;
-    let api = words[i] == "api" && !k(i).is_unknown();
+    let api = words[i] == GH_API_WRITE[1] && !k(i).is_unknown();
     if !api && !k(i).is_unknown() {
         return None;
     }
@@ -2228,8 +1558,7 @@ fn cloud_external(words: &[String], unknown: bool) -> Option<&'static [&'static 
         return Some(CLOUD_WRITE);
     }
     let read = |w: &str| {
-        ["describe", "get", "list"].iter().any(|r| w.starts_with(r))
-            || matches!(w, "ls" | "show" | "help" | "version" | "whoami")
+        CLOUD_READ_PREFIXES.iter().any(|r| w.starts_with(r)) || CLOUD_READ_VERBS.contains(&w)
     };
     let mut any = false;
     for (i, w) in positionals(words, 1).take(4) {
@@ -2574,31 +1903,12 @@ impl<'a> Scope<'a> {
     }
 }
 
-/// The `set -o` names SPEC §6.2 (round 3) reads past: they change only
-/// how the shell reports and stops, not what later words become.
-pub const SAFE_SET_NAMES: &[&str] = &[
-    "errexit",
-    "nounset",
-    "pipefail",
-    "xtrace",
-    "verbose",
-    "errtrace",
-    "functrace",
-];
-
 /// Are these `set` words (after `set`) only the safe options of SPEC §6.2
 /// (round 3): `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and their `+` forms,
 /// clusters of them with at most one `o NAME` of [`SAFE_SET_NAMES`] at
 /// the end (`set -euo pipefail`)? `set` alone only prints.
 pub fn safe_set_args(args: &[String]) -> bool {
-    const SET: options::Grammar<'static> = options::Grammar {
-        flags: "euxvET",
-        valued: "o",
-        plus: true,
-        values_apart: true,
-        ..options::Grammar::new(options::Mode::Bash)
-    };
-    options::read(SET, args, 0).all(|item| match item {
+    options::read(SET_OPTIONS, args, 0).all(|item| match item {
         options::Item::Flag { .. } => true,
         // One `o NAME`, the cluster's last letter.
         options::Item::Valued { value, index, .. } => {
@@ -2620,7 +1930,7 @@ pub fn safe_set(words: &[String], known: &[Known]) -> bool {
     let Some(v) = verb_index(words) else {
         return false;
     };
-    words[v] == "set" && known.iter().all(|k| *k == Known::Exact) && safe_set_args(&words[v + 1..])
+    words[v] == SET && known.iter().all(|k| *k == Known::Exact) && safe_set_args(&words[v + 1..])
 }
 
 /// The first verb word after assignments.
@@ -2631,7 +1941,7 @@ pub fn verb_index(words: &[String]) -> Option<usize> {
 /// The target of a `cd` segment: `None` when it has none (or `-`).
 pub fn cd_target(words: &[String]) -> Option<Option<&str>> {
     let v = verb_index(words)?;
-    if words[v] != "cd" {
+    if dir_move_of(&words[v]) != Some(DirMove::Cd) {
         return None;
     }
     let i = cd_operand(words, v + 1);
@@ -2684,8 +1994,8 @@ pub fn possible_builtin(words: &[String], known: &[Known]) -> bool {
     let rest_from = match k(0) {
         Known::AnyTokens => return true,
         Known::OneToken => 1,
-        Known::Glob if glob::glob_matches(&words[0], "rm") => 1,
-        Known::Exact if words[0] == "rm" => 1,
+        Known::Glob if glob::glob_matches(&words[0], BUILTIN_DENY_VERB) => 1,
+        Known::Exact if words[0] == BUILTIN_DENY_VERB => 1,
         Known::Exact | Known::Glob => return false,
     };
     let (mut recursive, mut force, mut root) = (false, false, false);

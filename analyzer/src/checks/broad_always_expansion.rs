@@ -56,10 +56,11 @@ pub const CHECK: Check = Check {
     run,
 };
 
-/// Package scripts, which run other commands (SPEC §11, verbatim). The
-/// runners, runner subcommands and code-running programs are the
-/// catalogue's ([`catalogue`]), not a list of this check's own.
-const SCRIPT_RUNNERS: &[&[&str]] = &[&["npm", "run"], &["pnpm", "run"], &["yarn", "run"]];
+// Package scripts, which run other commands, and the verbs that destroy
+// or send data away (SPEC §11, verbatim): like the runners, runner
+// subcommands and code-running programs, the catalogue's rows, not lists
+// of this check's own.
+use catalogue::units::{DESTROYERS, SCRIPT_RUNNERS};
 
 /// The verb (or runner words) an entry expands, from the catalogue, and
 /// whether it reads a program text permc cannot read (an interpreter, a
@@ -75,7 +76,6 @@ fn runner_of(a: &[PatToken]) -> Option<(String, bool)> {
         .map(|r| (r.join(" "), false))
 }
 
-/// Verbs that destroy or send data away (SPEC §11, verbatim).
 /// A project row (permc.toml's `[[command]]`) that runs a command given
 /// in its operands or code permc does not read, named by the entry's first
 /// word with at most one word after it: its name, and whether it runs code.
@@ -96,16 +96,6 @@ fn project_runner(
             (r.name.clone(), code)
         })
 }
-
-const DESTROYERS: &[&[&str]] = &[
-    &["rm"],
-    &["dd"],
-    &["mv"],
-    &["chmod"],
-    &["chown"],
-    &["curl"],
-    &["wget"],
-];
 
 /// Does the entry (tokens `a`) match the verb, with at most one more word?
 fn expands(a: &[PatToken], verb: &[&str]) -> bool {
@@ -139,8 +129,7 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                 format!("`{text}` in allow lets any command through: `{verb}` {runs}, and every word after the entry is free"),
                 format!("allow the exact commands you mean, every word that matters written out, or move `{text}` to ask"),
             )
-        } else if let Some(verb) = DESTROYERS.iter().find(|v| expands(a, v)) {
-            let verb = verb.join(" ");
+        } else if let Some(verb) = DESTROYERS.iter().find(|v| expands(a, &[v])) {
             (
                 format!("`{text}` in allow lets any destruction through: `{verb}` can destroy or send away any file, and every word after the entry is free"),
                 format!("allow the exact commands you mean, every word that matters written out, or move `{text}` to ask"),

@@ -126,7 +126,10 @@ fn terminal_ceiling(
             ));
         }
         if let Some(r) = facts.privileged() {
-            let verb = r.words.first().map(String::as_str).unwrap_or("sudo");
+            let verb = r
+                .words
+                .first()
+                .map_or(permc_core::facts::PRIVILEGED_SHOWN, String::as_str);
             let how = if words.first().is_some_and(|w| w == verb) {
                 phrases::verb_runs_privileged(verb)
             } else {

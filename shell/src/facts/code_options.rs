@@ -8,33 +8,17 @@
 //! [`SCRIPTS`]. [`code_option`] answers for a run's verb and words; most
 //! verbs are stopped by their shape before any compare.
 
-use super::options::{self, Grammar, Item, Mode};
+use super::catalogue::code::{
+    script_language, CodeOption, ScriptLanguage, Spell, ASSIGNMENT_OPERANDS, CODE_OPTIONS,
+    MAKE_PROGRAMS, SCRIPTS,
+};
+use super::catalogue::code::{
+    AWK_FILE_OPTIONS, AWK_OPTIONS, AWK_PROGRAM_OPTIONS, SED_FILE_OPTIONS, SED_OPTIONS,
+    SED_SCRIPT_OPTIONS,
+};
+use super::options::{self, Item};
 use super::wrappers::short;
 use crate::reader::Known;
-
-/// How an option of a row is spelled.
-#[derive(Clone, Copy)]
-enum Spell {
-    /// A getopt short option: alone, with its value attached, or in a
-    /// cluster (`-f F`, `-fF`, `-nf F`).
-    Short(char),
-    /// A long option: `--name`, `--name=V` (a program that does not take
-    /// abbreviations: clap, Go's flag).
-    Long(&'static str),
-    /// A GNU long option, also by a prefix of three letters or more
-    /// (`--compress-prog`), as getopt takes it.
-    GnuLong(&'static str),
-    /// A word exactly (`-exec`, `-TT`), or with `=V` attached.
-    Word(&'static str),
-    /// A word that starts so (`-fplugin=…`, `-Zbuild-std`).
-    Prefix(&'static str),
-}
-
-/// One code-running option: the programs that take it and its spelling.
-pub(crate) struct CodeOption {
-    pub(crate) programs: &'static [&'static str],
-    spell: Spell,
-}
 
 impl CodeOption {
     /// The option as the documentation shows it.
@@ -59,73 +43,6 @@ impl CodeOption {
         }
     }
 }
-
-const fn row(programs: &'static [&'static str], spell: Spell) -> CodeOption {
-    CodeOption { programs, spell }
-}
-
-const SED: &[&str] = &["sed", "gsed"];
-const AWK: &[&str] = &["awk", "gawk", "mawk", "nawk"];
-const MAKE: &[&str] = &["make", "gmake"];
-const VIM: &[&str] = &["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim"];
-const CC: &[&str] = &["gcc", "cc", "clang", "g++", "c++", "clang++"];
-const NPM: &[&str] = &["npm", "pnpm", "yarn"];
-
-/// The code-running options of SPEC §4.3's list, as the programs' manuals
-/// (GNU sed 4.9, gawk 5, GNU make 4.4, cargo 1.8x, go 1.2x, vim 9, gcc 14,
-/// coreutils 9, Info-ZIP zip 3, ripgrep 14, man-db 2.12, rsync 3.3, npm
-/// 10) spell them.
-pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
-    row(SED, Spell::Short('f')),
-    row(SED, Spell::GnuLong("--file")),
-    row(AWK, Spell::Short('f')),
-    row(AWK, Spell::GnuLong("--file")),
-    row(AWK, Spell::Short('i')),
-    row(AWK, Spell::GnuLong("--include")),
-    row(AWK, Spell::Short('l')),
-    row(AWK, Spell::GnuLong("--load")),
-    row(AWK, Spell::Short('E')),
-    row(AWK, Spell::GnuLong("--exec")),
-    row(MAKE, Spell::GnuLong("--eval")),
-    row(MAKE, Spell::Short('E')),
-    row(MAKE, Spell::Short('f')),
-    row(MAKE, Spell::GnuLong("--file")),
-    row(MAKE, Spell::GnuLong("--makefile")),
-    row(&["cargo"], Spell::Long("--config")),
-    row(&["cargo"], Spell::Prefix("-Z")),
-    row(&["go"], Spell::Word("-exec")),
-    row(&["go"], Spell::Word("--exec")),
-    row(&["go"], Spell::Word("-toolexec")),
-    row(&["go"], Spell::Word("--toolexec")),
-    row(&["go"], Spell::Word("-vettool")),
-    row(&["go"], Spell::Word("--vettool")),
-    row(VIM, Spell::Word("-c")),
-    row(VIM, Spell::Word("-S")),
-    row(VIM, Spell::Long("--cmd")),
-    row(CC, Spell::Word("-wrapper")),
-    row(CC, Spell::Prefix("-fplugin")),
-    row(&["sort"], Spell::GnuLong("--compress-program")),
-    row(&["split"], Spell::GnuLong("--filter")),
-    row(&["zip"], Spell::Word("-TT")),
-    row(&["zip"], Spell::GnuLong("--unzip-command")),
-    row(&["rg"], Spell::Long("--pre")),
-    row(&["rg"], Spell::Long("--hostname-bin")),
-    row(&["man"], Spell::Short('P')),
-    row(&["man"], Spell::GnuLong("--pager")),
-    row(&["man"], Spell::Short('H')),
-    row(&["man"], Spell::GnuLong("--html")),
-    row(&["rsync"], Spell::GnuLong("--rsync-path")),
-    row(NPM, Spell::Long("--script-shell")),
-    row(NPM, Spell::Long("--node-options")),
-];
-
-/// Programs whose script or operands permc reads for a command (sed, awk,
-/// make, less, vim's `+CMD`, sqlite3), or that read commands from
-/// standard input (ed, ex).
-pub(crate) const SCRIPTS: &[&str] = &[
-    "sed", "gsed", "awk", "gawk", "mawk", "nawk", "make", "gmake", "less", "vim", "vi", "nvim",
-    "view", "gvim", "vimdiff", "rvim", "ed", "red", "ex", "sqlite3", "sqlite",
-];
 
 /// The shapes of every program [`code_option`] reads.
 const SHAPES: super::Shapes = {
@@ -234,31 +151,25 @@ pub(crate) fn code_option(verb: &str, args: &[String]) -> Option<String> {
     script(verb, args)
 }
 
-/// The editors that read their commands from standard input whatever
-/// their operands (`ed`, `ex`): a line running one is unparsed.
-pub(crate) fn reads_stdin(verb: &str) -> bool {
-    matches!(verb, "ed" | "red" | "ex")
-}
-
 /// The script readers of [`SCRIPTS`].
 fn script(verb: &str, args: &[String]) -> Option<String> {
     let why = |what: &str| Some(format!("`{verb}` {what}, which permc does not read"));
-    match verb {
-        "sed" | "gsed" => {
+    match script_language(verb)? {
+        ScriptLanguage::Sed => {
             let s = sed_scripts(args).into_iter().find(|s| sed_runs(s))?;
             Some(format!(
                 "the `{verb}` script `{}` runs a command or writes a file (`e`, `w`, `W`, or the `e`/`w` flag of `s`), which permc does not read",
                 short(s)
             ))
         }
-        "awk" | "gawk" | "mawk" | "nawk" => {
+        ScriptLanguage::Awk => {
             let p = awk_programs(args).into_iter().find(|p| awk_runs(p))?;
             Some(format!(
                 "the `{verb}` program `{}` runs a command or writes a file (`system`, `|`, `>`), which permc does not read",
                 short(p)
             ))
         }
-        "make" | "gmake" => {
+        ScriptLanguage::Make => {
             let a = args
                 .iter()
                 .take_while(|a| *a != "--")
@@ -268,10 +179,10 @@ fn script(verb: &str, args: &[String]) -> Option<String> {
                 short(a)
             ))
         }
-        "less" if args.iter().any(|a| a.starts_with('+') && a.contains(['!', '|'])) => {
+        ScriptLanguage::Less if args.iter().any(|a| a.starts_with('+') && a.contains(['!', '|'])) => {
             why("runs a shell command given by `+`")
         }
-        "vim" | "vi" | "nvim" | "view" | "gvim" | "vimdiff" | "rvim"
+        ScriptLanguage::Vim
             if args.iter().any(|a| {
                 a.len() > 1 && a.starts_with('+') && !a[1..].bytes().all(|b| b.is_ascii_digit())
             }) =>
@@ -280,40 +191,13 @@ fn script(verb: &str, args: &[String]) -> Option<String> {
         }
         // ed and ex read their commands (`!` runs a shell command) from
         // standard input, whatever their operands.
-        _ if reads_stdin(verb) => why("reads commands from standard input (`!` runs a shell command)"),
-        "sqlite3" | "sqlite" => sqlite(args).then(|| {
+        ScriptLanguage::Stdin => why("reads commands from standard input (`!` runs a shell command)"),
+        ScriptLanguage::Sqlite => sqlite(args).then(|| {
             format!("`{verb}` runs dot-commands (`.shell`, `.system`) or reads them from standard input, which permc does not read")
         }),
         _ => None,
     }
 }
-
-/// GNU sed's options (sed(1), 4.9), as getopt_long reads them.
-const SED_OPTIONS: Grammar<'static> = Grammar {
-    flags: "nrsuzEbh",
-    valued: "efl",
-    optional: "i",
-    long_flags: &[
-        "quiet",
-        "silent",
-        "debug",
-        "posix",
-        "regexp-extended",
-        "separate",
-        "sandbox",
-        "unbuffered",
-        "null-data",
-        "zero-terminated",
-        "binary",
-        "follow-symlinks",
-        "help",
-        "version",
-    ],
-    long_valued: &["expression", "file", "line-length"],
-    long_optional: &["in-place"],
-    permute: true,
-    ..Grammar::new(Mode::Gnu)
-};
 
 /// Is `word` a long option abbreviated (`--ex` for `--expression`)? Only
 /// getopt_long takes one: BSD's sed and awk, mawk and busybox's take it
@@ -335,11 +219,11 @@ fn sed_scripts(args: &[String]) -> Vec<&str> {
         match item {
             Item::Valued {
                 name, value, index, ..
-            } if name == "e" || name == "expression" => {
+            } if SED_SCRIPT_OPTIONS.contains(&name) => {
                 given |= !abbreviated(&args[index], name);
                 out.extend(value.text(args));
             }
-            Item::Valued { name, value, .. } if name == "f" || name == "file" => {
+            Item::Valued { name, value, .. } if SED_FILE_OPTIONS.contains(&name) => {
                 out.extend(value.text(args));
             }
             Item::Operand { index } if !given => {
@@ -434,45 +318,6 @@ fn sed_runs(script: &str) -> bool {
     false
 }
 
-/// awk's options (gawk(1), 5.3; the other awks take a subset), as
-/// getopt_long reads them, operands permuted (gawk stops at the program,
-/// which reads no more here: fail closed).
-const AWK_OPTIONS: Grammar<'static> = Grammar {
-    flags: "bcCghnNOMPrsStVY",
-    valued: "FfveEil",
-    optional: "dDLop",
-    long_flags: &[
-        "characters-as-bytes",
-        "traditional",
-        "copyright",
-        "gen-pot",
-        "help",
-        "bignum",
-        "use-lc-numeric",
-        "non-decimal-data",
-        "optimize",
-        "no-optimize",
-        "posix",
-        "re-interval",
-        "sandbox",
-        "lint-old",
-        "csv",
-        "version",
-    ],
-    long_valued: &[
-        "field-separator",
-        "file",
-        "assign",
-        "source",
-        "exec",
-        "include",
-        "load",
-    ],
-    long_optional: &["dump-variables", "debug", "lint", "pretty-print", "profile"],
-    permute: true,
-    ..Grammar::new(Mode::Gnu)
-};
-
 /// awk's programs: each `-e`/`--source` value, else (or after only an
 /// abbreviated `--source`) the first operand; the
 /// value of an option that names a program file (`-f`, `-E`, `-i`, `-l`)
@@ -485,16 +330,14 @@ fn awk_programs(args: &[String]) -> Vec<&str> {
         match item {
             Item::Valued {
                 name, value, index, ..
-            } => match name {
-                "e" | "source" => {
+            } => {
+                if AWK_PROGRAM_OPTIONS.contains(&name) {
                     given |= !abbreviated(&args[index], name);
                     out.extend(value.text(args));
-                }
-                "f" | "E" | "i" | "l" | "file" | "exec" | "include" | "load" => {
+                } else if AWK_FILE_OPTIONS.contains(&name) {
                     out.extend(value.text(args));
                 }
-                _ => {}
-            },
+            }
             Item::Operand { index } if !given => {
                 out.push(args[index].as_str());
                 given = true;
@@ -543,55 +386,6 @@ fn awk_runs(program: &str) -> bool {
     text.split([';', '{', '}', '\n'])
         .any(|stmt| stmt.find("print").is_some_and(|p| stmt[p..].contains('>')))
 }
-
-/// make's program variables: a command-line value runs as (part of) a
-/// command.
-const MAKE_PROGRAMS: &[&str] = &[
-    "SHELL",
-    ".SHELLFLAGS",
-    "MAKE",
-    "MAKEFLAGS",
-    "MFLAGS",
-    "CC",
-    "CXX",
-    "CPP",
-    "LD",
-    "AR",
-    "AS",
-    "RM",
-    "CP",
-    "MV",
-    "LN",
-    "INSTALL",
-    "PYTHON",
-    "PERL",
-    "FC",
-    "PC",
-    "YACC",
-    "LEX",
-    "M2C",
-    "CO",
-    "GET",
-    "LINT",
-    "MAKEINFO",
-    "TEX",
-    "TEXI2DVI",
-    "WEAVE",
-    "CWEAVE",
-    "TANGLE",
-    "CTANGLE",
-    "ECHO",
-    "MKDIR",
-    "SED",
-    "AWK",
-    "GREP",
-    "TAR",
-    "STRIP",
-    "RANLIB",
-    "NM",
-    "OBJCOPY",
-    "PKG_CONFIG",
-];
 
 /// Does a make operand assign a variable make runs as a command (a
 /// program variable, `SHELL`), or a value with a blank or a shell
@@ -707,7 +501,7 @@ pub(crate) fn unknown_where_code_may_be(words: &[String], known: &[Known]) -> bo
                 let w = &words[i];
                 super::glob::glob_may_start(w, "-")
                     || (!w.contains('/')
-                        && (verb == "make"
+                        && (ASSIGNMENT_OPERANDS.contains(&verb.as_str())
                             || (SCRIPTS.contains(&verb.as_str()) && Some(i) == first_operand)))
             }
         })

@@ -24,18 +24,22 @@
 //! A value inside a reading program's word is taken as a glob (fail
 //! closed).
 
+use super::catalogue::builtins::moves_dir;
+use super::catalogue::code::SCRIPT_READERS;
+use super::catalogue::git::{
+    GIT, GIT_CONFIG, GIT_CONFIG_WRITING_OPTIONS, GIT_CONFIG_WRITING_SUBCOMMANDS,
+    GIT_TEMPLATE_SUBCOMMANDS,
+};
+use super::catalogue::paths::POLICY_SUFFIX;
+pub use super::catalogue::paths::RULE_FILES;
+use super::catalogue::paths::{
+    OUTPUT_OPTION_O, READING_SUBCOMMANDS, READS_ONLY, READS_ONLY_UNLESS,
+};
 use super::glob::glob_matches;
 use super::scope::values;
 use super::wrappers::git_config_reads;
 use super::{basename, normalize, resolve, verb_index, LineFacts, Scope};
 use crate::reader::{Known, Redirect};
-
-/// The rule files: protected in the project root (SPEC §6.4), and by
-/// name wherever a literal word points.
-pub const RULE_FILES: &[&str] = &["permissions.json", "autonomy.json", "permc.toml"];
-
-/// A compiled policy's name ends so.
-const POLICY_SUFFIX: &str = ".permc";
 
 /// Does the word hold a glob character (`*`, `?`, `[`)? Quoting is not
 /// known here, so a quoted one counts too (see the module's notes).
@@ -194,45 +198,25 @@ fn reads_only(words: &[String]) -> bool {
     let Some(verb) = words.first() else {
         return true;
     };
-    match basename(verb) {
-        "cat" | "head" | "tail" | "less" | "more" | "grep" | "egrep" | "fgrep" | "rg" | "ls"
-        | "stat" | "du" | "tree" | "wc" | "diff" | "cmp" | "file" | "echo" | "printf" | "pwd"
-        | "realpath" | "readlink" | "basename" | "dirname" | "test" | "[" | "md5sum"
-        | "sha1sum" | "sha256sum" | "sha512sum" | "nl" | "od" | "cut" | "sort" | "cd" | "pushd"
-        | "popd" | "true" | "false" | ":" => true,
-        "find" => !words[1..].iter().any(|w| {
-            matches!(
-                w.as_str(),
-                "-delete" | "-fprint" | "-fprint0" | "-fprintf" | "-fls"
-            )
-        }),
-        "git" => git_sub(words).is_some_and(|(sub, _)| {
-            matches!(
-                sub,
-                "log"
-                    | "show"
-                    | "diff"
-                    | "status"
-                    | "blame"
-                    | "ls-files"
-                    | "ls-tree"
-                    | "rev-parse"
-                    | "cat-file"
-                    | "grep"
-                    | "shortlog"
-                    | "describe"
-                    | "check-ignore"
-                    | "add"
-                    | "commit"
-            )
-        }),
-        _ => false,
+    let verb = basename(verb);
+    if READS_ONLY.contains(&verb) {
+        return true;
     }
+    if let Some((_, writing)) = READS_ONLY_UNLESS.iter().find(|(p, _)| *p == verb) {
+        return !words[1..].iter().any(|w| writing.contains(&w.as_str()));
+    }
+    READING_SUBCOMMANDS
+        .iter()
+        .find(|(p, _)| *p == verb)
+        .is_some_and(|(p, reading)| {
+            program_sub(p, words).is_some_and(|(sub, _)| reading.contains(&sub))
+        })
 }
 
-/// git's subcommand, past its global options, and the words after it.
-fn git_sub(words: &[String]) -> Option<(&str, &[String])> {
-    let i = super::subcommand_at("git", words, 1, |_| true);
+/// `program`'s subcommand, past its global options, and the words after
+/// it.
+fn program_sub<'w>(program: &str, words: &'w [String]) -> Option<(&'w str, &'w [String])> {
+    let i = super::subcommand_at(program, words, 1, |_| true);
     let sub = words.get(i)?;
     Some((sub.as_str(), &words[i + 1..]))
 }
@@ -241,7 +225,7 @@ fn git_sub(words: &[String]) -> Option<(&str, &[String])> {
 /// `--output` of git's and sort's.
 fn written_values(words: &[String]) -> impl Iterator<Item = &str> {
     let verb = words.first().map_or("", |v| basename(v));
-    let short_o = matches!(verb, "sort" | "tree");
+    let short_o = OUTPUT_OPTION_O.contains(&verb);
     words.iter().enumerate().skip(1).filter_map(move |(i, w)| {
         let next = || words.get(i + 1).map(String::as_str);
         if let Some(v) = w.strip_prefix("--output=") {
@@ -263,21 +247,10 @@ fn git_config_writes(rest: &[String]) -> bool {
     if git_config_reads(rest) {
         return false;
     }
-    const WRITING: &[&str] = &[
-        "--unset",
-        "--unset-all",
-        "--add",
-        "--replace-all",
-        "--edit",
-        "-e",
-        "--rename-section",
-        "--remove-section",
-    ];
-    const SUBCOMMANDS: &[&str] = &["set", "unset", "rename-section", "remove-section", "edit"];
     let mut operands = 0;
     let mut i = 0;
     while let Some(w) = rest.get(i) {
-        if WRITING.contains(&w.as_str()) {
+        if GIT_CONFIG_WRITING_OPTIONS.contains(&w.as_str()) {
             return true;
         }
         if w.starts_with('-') {
@@ -285,7 +258,7 @@ fn git_config_writes(rest: &[String]) -> bool {
             i += if valued { 2 } else { 1 };
             continue;
         }
-        if operands == 0 && SUBCOMMANDS.contains(&w.as_str()) {
+        if operands == 0 && GIT_CONFIG_WRITING_SUBCOMMANDS.contains(&w.as_str()) {
             return true;
         }
         operands += 1;
@@ -296,12 +269,14 @@ fn git_config_writes(rest: &[String]) -> bool {
 
 /// Does the run (from its verb) write git's configuration or its hooks?
 fn git_writes_config(words: &[String]) -> bool {
-    if words.first().map(|v| basename(v)) != Some("git") {
+    if words.first().map(|v| basename(v)) != Some(GIT) {
         return false;
     }
-    match git_sub(words) {
-        Some(("config", rest)) => git_config_writes(rest),
-        Some(("init" | "clone", rest)) => rest.iter().any(|w| w.starts_with("--template")),
+    match program_sub(GIT, words) {
+        Some((GIT_CONFIG, rest)) => git_config_writes(rest),
+        Some((sub, rest)) if GIT_TEMPLATE_SUBCOMMANDS.contains(&sub) => {
+            rest.iter().any(|w| w.starts_with("--template"))
+        }
         _ => false,
     }
 }
@@ -320,7 +295,7 @@ fn writes(r: &Redirect) -> bool {
 /// not a path: its index among `words` (from the verb), if any.
 fn script_operand(words: &[String]) -> Option<usize> {
     let verb = basename(words.first()?);
-    if !matches!(verb, "sed" | "gsed" | "awk" | "gawk" | "mawk" | "nawk") {
+    if !SCRIPT_READERS.contains(&verb) {
         return None;
     }
     let mut i = 1;
@@ -370,7 +345,8 @@ pub fn protected_path(facts: &LineFacts, scope: &Scope<'_>) -> Option<String> {
             s.redirects.is_empty()
                 && s.words.iter().all(|w| {
                     (no_dot || !w.bytes().any(|b| matches!(b, b'.' | b'*' | b'?' | b'[')))
-                        && !matches!(w.as_str(), "config" | "init" | "clone")
+                        && w != GIT_CONFIG
+                        && !GIT_TEMPLATE_SUBCOMMANDS.contains(&w.as_str())
                 })
         });
     if plain {
@@ -379,10 +355,7 @@ pub fn protected_path(facts: &LineFacts, scope: &Scope<'_>) -> Option<String> {
     // Where the shell may be, read off every segment first (fail closed,
     // whatever the order).
     for s in lines().flat_map(|l| &l.segments) {
-        if s.words
-            .iter()
-            .any(|w| matches!(w.as_str(), "cd" | "pushd" | "popd"))
-        {
+        if s.words.iter().any(|w| moves_dir(w)) {
             here.moved = true;
             here.in_git |= s
                 .words

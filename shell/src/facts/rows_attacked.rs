@@ -3,10 +3,9 @@
 //! A new row is attacked the day it is written; a row whose example no
 //! longer holds fails here with the line.
 
-use super::code_options::CODE_OPTIONS;
-use super::wrappers::{
-    After, RunsAs, CODE_FORMS, FOREIGN_SHELLS, RUNNERS, SHELLS, UNREADABLE, WRAPPERS,
-};
+use super::catalogue::code::{script_language, ScriptLanguage, CODE_FORMS, CODE_OPTIONS};
+use super::catalogue::shells::{FOREIGN_SHELLS, SHELLS};
+use super::catalogue::wrappers::{After, RunsAs, RUNNERS, UNREADABLE, WRAPPERS};
 use super::{LineFacts, EXTERNAL_EFFECT, PRIVILEGED};
 
 /// What a wrapper needs between its name and the command it runs.
@@ -109,7 +108,8 @@ fn every_code_option_is_unparsed_and_its_program_alone_is_not() {
             // standard input without a script (`ex`, `ed`) is unparsed
             // however it is run; the others print their version.
             let near = format!("{p} --version");
-            if !super::code_options::reads_stdin(p) && LineFacts::of(&near).unparsed {
+            let stdin = script_language(p) == Some(ScriptLanguage::Stdin);
+            if !stdin && LineFacts::of(&near).unparsed {
                 wrong.push(format!("`{near}` is unparsed"));
             }
         }
@@ -231,7 +231,7 @@ fn every_reading_by_words_catches_its_form_and_not_a_read() {
 
 #[test]
 fn every_git_code_option_is_unparsed_and_a_quiet_run_is_not() {
-    for r in super::wrappers::GIT_CODE_OPTIONS {
+    for r in super::catalogue::git::GIT_CODE_OPTIONS {
         for sub in r.subcommands {
             for spell in r.spells {
                 let caught = format!("git {sub} {} y", spell.example());
@@ -245,7 +245,7 @@ fn every_git_code_option_is_unparsed_and_a_quiet_run_is_not() {
 
 #[test]
 fn every_git_configuration_key_that_names_code_is_caught_and_a_name_is_not() {
-    use super::wrappers::{GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_SECTIONS};
+    use super::catalogue::git::{GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_SECTIONS};
     let keys = GIT_CODE_KEYS
         .iter()
         .map(|k| k.to_string())
@@ -261,7 +261,7 @@ fn every_git_configuration_key_that_names_code_is_caught_and_a_name_is_not() {
 
 #[test]
 fn every_program_that_runs_text_is_caught_by_its_options_and_not_without() {
-    use super::wrappers::{TextOptions, PROGRAM_TEXT};
+    use super::catalogue::code::{TextOptions, PROGRAM_TEXT};
     for (names, how) in PROGRAM_TEXT {
         for p in *names {
             let (mut caught, near) = match how {

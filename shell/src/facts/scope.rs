@@ -20,6 +20,7 @@
 //! outside. A `cd` permc does not follow (`time cd x`, `eval cd x`) leaves
 //! the shell anywhere. Fail closed, and O(1) per move.
 
+use super::catalogue::builtins::{dir_move_of, moves_dir, DirMove, SHOPT};
 use super::{cd_operand, verb_index, LineFacts, Scope, DEV_FILES};
 use crate::reader::{CommandLine, Known, Segment};
 
@@ -177,8 +178,8 @@ enum Move<'w> {
 }
 
 /// Is the segment's verb (after assignments) this word?
-fn verb_is(seg: &Segment, verb: &str) -> bool {
-    verb_index(&seg.words).is_some_and(|v| seg.words[v] == verb)
+fn is_cd(seg: &Segment) -> bool {
+    verb_index(&seg.words).is_some_and(|v| dir_move_of(&seg.words[v]) == Some(DirMove::Cd))
 }
 
 /// A `cd` target whose place permc cannot know: an expansion, `~`, or a
@@ -194,8 +195,8 @@ fn dir_move<'w>(seg: &'w Segment, cdpath: bool, cdable: bool) -> Option<Move<'w>
     if seg.known.get(v).is_some_and(|k| k.is_unknown()) {
         return None;
     }
-    match verb {
-        "cd" | "pushd" => {
+    match dir_move_of(verb)? {
+        how @ (DirMove::Cd | DirMove::Pushd) => {
             if cdpath || seg.words[..v].iter().any(|w| w.starts_with("CDPATH")) {
                 return Some(Move::Unknowable("a `cd` while CDPATH is assigned"));
             }
@@ -208,7 +209,7 @@ fn dir_move<'w>(seg: &'w Segment, cdpath: bool, cdable: bool) -> Option<Move<'w>
             match seg.words.get(i) {
                 None => Some(Move::Unknowable("`cd` without a directory goes home")),
                 Some(t) if t == "-" => Some(Move::Unknowable("`cd -` goes back")),
-                Some(t) if verb == "pushd" && (t.starts_with('+') || t.starts_with('-')) => {
+                Some(t) if how == DirMove::Pushd && (t.starts_with('+') || t.starts_with('-')) => {
                     Some(Move::Unknowable("`pushd` rotates the stack"))
                 }
                 Some(t) => Some(Move::To(
@@ -217,8 +218,7 @@ fn dir_move<'w>(seg: &'w Segment, cdpath: bool, cdable: bool) -> Option<Move<'w>
                 )),
             }
         }
-        "popd" => Some(Move::Unknowable("`popd` goes back")),
-        _ => None,
+        DirMove::Popd => Some(Move::Unknowable("`popd` goes back")),
     }
 }
 
@@ -412,7 +412,7 @@ impl Walk<'_, '_> {
         for w in &seg.words {
             self.cdpath |= names_cdpath(w);
             self.cdable |= names_cdable(w);
-            shopt |= w == "shopt";
+            shopt |= w == SHOPT;
         }
         self.cdable |= shopt && seg.known.iter().any(|k| k.is_unknown());
     }
@@ -638,7 +638,7 @@ impl Walk<'_, '_> {
             Move::To(t, k) if !hidden_target(t, k) => {
                 let (to, inside) = self.target(t, here);
                 if inside {
-                    cd_inside = verb_is(seg, "cd");
+                    cd_inside = is_cd(seg);
                 } else {
                     self.note(t);
                 }
@@ -714,7 +714,7 @@ fn plain(facts: &LineFacts) -> bool {
     // path: every word is inert.
     let no_path = facts.absent & crate::reader::HAS_PATH_BYTE != 0;
     let simple = |w: &str| no_path || inert(w);
-    let mover = |w: &String| matches!(w.as_str(), "cd" | "pushd" | "popd");
+    let mover = |w: &String| moves_dir(w);
     facts.inner_lines.is_empty()
         && facts.line.segments.iter().all(|s| {
             s.known.all_exact()
@@ -738,9 +738,9 @@ fn plain(facts: &LineFacts) -> bool {
 /// behind a wrapper), so no [`inert`] word is noted: per segment, whether
 /// it is one of those `cd`s. `None` for any other line (the walk reads it).
 fn plain_cds(facts: &LineFacts) -> Option<Vec<bool>> {
-    let mover = |w: &str| matches!(w, "cd" | "pushd" | "popd");
+    let mover = moves_dir;
     // Words that change where a `cd` goes (as `Walk::reads_dirs` reads).
-    let names_dirs = |w: &str| names_cdpath(w) || names_cdable(w) || w == "shopt";
+    let names_dirs = |w: &str| names_cdpath(w) || names_cdable(w) || w == SHOPT;
     let plain_name = |t: &str| {
         !t.starts_with('-')
             && !names_dirs(t)
@@ -759,8 +759,7 @@ fn plain_cds(facts: &LineFacts) -> Option<Vec<bool>> {
         {
             return None;
         }
-        let cd =
-            matches!(s.words.as_slice(), [v, t] if v == "cd" && !t.is_empty() && plain_name(t));
+        let cd = matches!(s.words.as_slice(), [v, t] if dir_move_of(v) == Some(DirMove::Cd) && !t.is_empty() && plain_name(t));
         if !cd
             && s.words
                 .iter()
@@ -839,12 +838,9 @@ impl Scope<'_> {
         let hidden: Vec<bool> = (0..facts.line.segments.len())
             .filter(|_| any_read_past)
             .map(|i| {
-                facts.runs_of(i).any(|r| {
-                    r.read_past
-                        && r.words
-                            .first()
-                            .is_some_and(|v| matches!(v.as_str(), "cd" | "pushd" | "popd"))
-                })
+                facts
+                    .runs_of(i)
+                    .any(|r| r.read_past && r.words.first().is_some_and(|v| moves_dir(v)))
             })
             .collect();
         walk.line(

@@ -9,88 +9,22 @@
 //! xargs' appended words); one function, [`read_options`], reads every row,
 //! and [`collect_runs`] reads past them.
 
+use super::catalogue::code::{
+    NameGrammar, Names, TextOptions, CODE_FORMS, NAME_OPERANDS, PLAIN_REMOTE_SHELLS, PROGRAM_TEXT,
+};
+use super::catalogue::git::GIT_DASHED;
+use super::catalogue::git::{
+    GitSpell, GIT, GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_OPTIONS, GIT_CODE_SECTIONS,
+};
+use super::catalogue::shells::{BASH_OPTIONS, FOREIGN_SHELLS, SHELLS, SHELL_LONG, ZSH_OPTIONS};
+use super::catalogue::wrappers::XARGS_DEFAULT;
+use super::catalogue::wrappers::{
+    After, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, RUNNERS, SPECIAL_READERS,
+    SU, TRAP, UNREADABLE, WRAPPERS,
+};
 use super::options::{self, Grammar, Item, Mode, Value};
 use super::{basename, is_assignment, LineFacts, RunData, MAX_INNER_DEPTH};
 use crate::reader::{self, Known};
-
-/// How a wrapper treats the words after its options.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum After {
-    /// The next word is the verb.
-    Verb,
-    /// `timeout`: a duration, then the verb.
-    Duration,
-    /// `xargs`: the verb, followed by words xargs appends (unknown).
-    Xargs,
-    /// `flock`: the lock file, then the verb, or `-c`/`--command` and a
-    /// command line.
-    Lock,
-    /// `watch`: the words after the options, joined by spaces, are a
-    /// command line `sh -c` runs.
-    ShellLine,
-    /// `script`: no verb (its operand is a log file); only a command-line
-    /// option (`-c`) says what runs, else an interactive shell does.
-    Script,
-}
-
-/// One wrapper's option grammar (GNU getopt: clusters, attached values,
-/// long options by unambiguous prefix, `--name=value`).
-#[derive(Debug)]
-pub(crate) struct Wrapper {
-    /// The names it is run by.
-    pub names: &'static [&'static str],
-    /// Short options without a value.
-    pub flags: &'static str,
-    /// Short options whose value is the rest of the word or the next word.
-    pub valued: &'static str,
-    /// Short options whose value, if any, is attached only (`-i[R]`).
-    pub optional: &'static str,
-    /// Long options without a value.
-    pub long_flags: &'static [&'static str],
-    /// Long options with a value (`--user root`, `--user=root`).
-    pub long_valued: &'static [&'static str],
-    /// Long options whose value is given only with `=`.
-    pub long_optional: &'static [&'static str],
-    /// Options whose value is a command line of its own (`env -S`, `su
-    /// -c`), by canonical letter or long name; the first names it in
-    /// messages.
-    pub command_line: &'static [&'static str],
-    /// `-` alone is an option (`env -` is `env -i`), not the verb.
-    pub lone_dash: bool,
-    /// `-N`, `--N`, `-+N` (digits) is the obsolete form of an option
-    /// (`nice -5` is `nice -n 5`).
-    pub numeric: bool,
-    /// A privileged wrapper (SPEC §5 step 7b).
-    pub privileged: bool,
-    /// Without a verb it runs an interactive shell (`chroot DIR`,
-    /// `fakeroot`), which reads its commands from standard input: the
-    /// line is unparsed, as for a shell (SPEC §4.3).
-    pub bare_shell: bool,
-    /// What follows the options.
-    pub after: After,
-    /// Options whose value, when it starts with `|` or `!`, is a command
-    /// line the wrapper runs (`strace -o '|cmd'`): unparsed.
-    pub piped: &'static [&'static str],
-}
-
-const fn w(names: &'static [&'static str]) -> Wrapper {
-    Wrapper {
-        names,
-        flags: "",
-        valued: "",
-        optional: "",
-        long_flags: &["help", "version"],
-        long_valued: &[],
-        long_optional: &[],
-        command_line: &[],
-        lone_dash: false,
-        numeric: false,
-        privileged: false,
-        bare_shell: false,
-        after: After::Verb,
-        piped: &[],
-    }
-}
 
 impl Wrapper {
     /// The row's options as the option reader reads them: getopt_long,
@@ -110,561 +44,6 @@ impl Wrapper {
     }
 }
 
-/// The wrappers of SPEC §4.3, with every option of their manuals (GNU
-/// coreutils, findutils, sudo 1.9, OpenBSD doas, util-linux, bash's
-/// `command`/`builtin`/`exec`/`time`).
-pub(crate) const WRAPPERS: &[Wrapper] = &[
-    Wrapper {
-        flags: "i0v",
-        valued: "uCS",
-        long_flags: &[
-            "ignore-environment",
-            "null",
-            "debug",
-            "list-signal-handling",
-            "help",
-            "version",
-        ],
-        long_valued: &["unset", "chdir", "split-string"],
-        long_optional: &["block-signal", "default-signal", "ignore-signal"],
-        command_line: &["S", "split-string"],
-        lone_dash: true,
-        ..w(&["env"])
-    },
-    Wrapper {
-        flags: "AbBEeHiKklNnPSsVv",
-        valued: "acCDghpRrtTUu",
-        long_flags: &[
-            "askpass",
-            "background",
-            "bell",
-            "edit",
-            "help",
-            "set-home",
-            "login",
-            "remove-timestamp",
-            "reset-timestamp",
-            "list",
-            "no-update",
-            "non-interactive",
-            "preserve-groups",
-            "stdin",
-            "shell",
-            "version",
-            "validate",
-        ],
-        long_valued: &[
-            "auth-type",
-            "close-from",
-            "chdir",
-            "group",
-            "host",
-            "login-class",
-            "prompt",
-            "chroot",
-            "role",
-            "type",
-            "command-timeout",
-            "other-user",
-            "user",
-        ],
-        long_optional: &["preserve-env"],
-        privileged: true,
-        ..w(&["sudo"])
-    },
-    Wrapper {
-        flags: "Lns",
-        valued: "aCu",
-        long_flags: &[],
-        privileged: true,
-        ..w(&["doas"])
-    },
-    Wrapper {
-        long_flags: &["disable-internal-agent", "keep-cwd", "help", "version"],
-        long_valued: &["user"],
-        privileged: true,
-        ..w(&["pkexec"])
-    },
-    Wrapper {
-        flags: "h",
-        valued: "ugD",
-        long_flags: &[
-            "no-ask-password",
-            "pty",
-            "pipe",
-            "help",
-            "version",
-            "via-shell",
-        ],
-        long_valued: &[
-            "user",
-            "group",
-            "nice",
-            "chdir",
-            "setenv",
-            "unit",
-            "property",
-            "description",
-            "slice",
-            "slice-inherit",
-            "background",
-            "machine",
-            "shell-prompt-prefix",
-        ],
-        privileged: true,
-        ..w(&["run0"])
-    },
-    Wrapper {
-        flags: "pvV",
-        long_flags: &[],
-        ..w(&["command"])
-    },
-    Wrapper {
-        long_flags: &[],
-        ..w(&["builtin", "nohup"])
-    },
-    Wrapper {
-        flags: "cfw",
-        long_flags: &["ctty", "fork", "wait", "help", "version"],
-        ..w(&["setsid"])
-    },
-    Wrapper {
-        flags: "cl",
-        valued: "a",
-        long_flags: &[],
-        ..w(&["exec"])
-    },
-    Wrapper {
-        valued: "n",
-        long_valued: &["adjustment"],
-        numeric: true,
-        ..w(&["nice"])
-    },
-    Wrapper {
-        flags: "p",
-        long_flags: &[],
-        ..w(&["time"])
-    },
-    Wrapper {
-        flags: "v",
-        valued: "sk",
-        long_flags: &[
-            "foreground",
-            "preserve-status",
-            "verbose",
-            "help",
-            "version",
-        ],
-        long_valued: &["signal", "kill-after"],
-        after: After::Duration,
-        ..w(&["timeout"])
-    },
-    Wrapper {
-        valued: "ioe",
-        long_valued: &["input", "output", "error"],
-        ..w(&["stdbuf"])
-    },
-    Wrapper {
-        flags: "0oprtx",
-        valued: "aEdILnPs",
-        optional: "eil",
-        long_flags: &[
-            "null",
-            "open-tty",
-            "interactive",
-            "no-run-if-empty",
-            "verbose",
-            "exit",
-            "show-limits",
-            "help",
-            "version",
-        ],
-        long_valued: &[
-            "arg-file",
-            "delimiter",
-            "max-args",
-            "max-procs",
-            "max-chars",
-            "process-slot-var",
-        ],
-        long_optional: &["eof", "replace", "max-lines"],
-        after: After::Xargs,
-        ..w(&["xargs"])
-    },
-    // Launchers beyond SPEC §4.3's table: each runs the command in its
-    // operands, so reading it as a plain verb let `watch git push` or
-    // `strace -f git push` pass the ceilings under an allow-all pattern.
-    // Read past like the table's wrappers (fail closed: an option their
-    // manual does not define makes the line unparsed).
-    Wrapper {
-        // util-linux flock(1): `flock [options] FILE CMD…` or `FILE -c CMD`.
-        flags: "sexnouFhV",
-        valued: "wEc",
-        long_flags: &[
-            "shared",
-            "exclusive",
-            "nonblock",
-            "nb",
-            "close",
-            "unlock",
-            "no-fork",
-            "verbose",
-            "help",
-            "version",
-        ],
-        long_valued: &["wait", "timeout", "conflict-exit-code", "command"],
-        command_line: &["c", "command"],
-        after: After::Lock,
-        ..w(&["flock"])
-    },
-    Wrapper {
-        // procps-ng watch(1): the command is joined and run by `sh -c`.
-        flags: "bcCeghprtvwx",
-        valued: "nq",
-        optional: "d",
-        long_flags: &[
-            "beep", "color", "no-color", "errexit", "chgexit", "precise", "no-rerun", "no-title",
-            "no-wrap", "exec", "help", "version",
-        ],
-        long_valued: &["interval", "equexit"],
-        long_optional: &["differences"],
-        after: After::ShellLine,
-        ..w(&["watch"])
-    },
-    Wrapper {
-        // strace(1), 6.x.
-        flags: "AcCdDfFhikNnqrtTvVwxyYzZ",
-        valued: "abeEIoOpPsSuUX",
-        long_flags: &[
-            "follow-forks",
-            "output-separately",
-            "output-append-mode",
-            "summary-only",
-            "summary",
-            "summary-wall-clock",
-            "stack-traces",
-            "seccomp-bpf",
-            "no-abbrev",
-            "instruction-pointer",
-            "syscall-number",
-            "successful-only",
-            "failed-only",
-            "debug",
-            "help",
-            "version",
-        ],
-        long_valued: &[
-            "trace",
-            "trace-fds",
-            "trace-path",
-            "signal",
-            "status",
-            "abbrev",
-            "verbose",
-            "raw",
-            "read",
-            "write",
-            "fault",
-            "inject",
-            "kvm",
-            "columns",
-            "attach",
-            "user",
-            "env",
-            "string-limit",
-            "output",
-            "summary-sort-by",
-            "summary-columns",
-            "summary-syscall-overhead",
-            "detach-on",
-            "interruptible",
-            "const-print-style",
-            "argv0",
-            "decode-pids",
-        ],
-        long_optional: &[
-            "daemonize",
-            "quiet",
-            "silent",
-            "decode-fds",
-            "absolute-timestamps",
-            "timestamps",
-            "relative-timestamps",
-            "syscall-times",
-            "strings-in-hex",
-            "tips",
-        ],
-        piped: &["o", "output"],
-        ..w(&["strace"])
-    },
-    Wrapper {
-        // util-linux taskset(1): `taskset [options] MASK CMD…`.
-        flags: "acphV",
-        long_flags: &["all-tasks", "cpu-list", "pid", "help", "version"],
-        after: After::Duration,
-        ..w(&["taskset"])
-    },
-    Wrapper {
-        // util-linux ionice(1).
-        flags: "thV",
-        valued: "cnpPu",
-        long_flags: &["ignore", "help", "version"],
-        long_valued: &["class", "classdata", "pid", "pgid", "uid"],
-        ..w(&["ionice"])
-    },
-    Wrapper {
-        // util-linux chrt(1): `chrt [options] PRIORITY CMD…`.
-        flags: "abdefimoprRvhV",
-        valued: "TPD",
-        long_flags: &[
-            "all-tasks",
-            "batch",
-            "deadline",
-            "ext",
-            "fifo",
-            "idle",
-            "other",
-            "rr",
-            "reset-on-fork",
-            "max",
-            "pid",
-            "verbose",
-            "help",
-            "version",
-        ],
-        long_valued: &["sched-runtime", "sched-period", "sched-deadline"],
-        after: After::Duration,
-        ..w(&["chrt"])
-    },
-    Wrapper {
-        // GNU coreutils chroot(1): `chroot [options] NEWROOT [CMD…]`.
-        long_flags: &["skip-chdir", "help", "version"],
-        long_valued: &["groups", "userspec"],
-        bare_shell: true,
-        after: After::Duration,
-        ..w(&["chroot"])
-    },
-    Wrapper {
-        // expect's unbuffer(1).
-        flags: "p",
-        long_flags: &[],
-        ..w(&["unbuffer"])
-    },
-    Wrapper {
-        // Debian's xvfb-run(1).
-        flags: "adhl",
-        valued: "efnpsw",
-        long_flags: &["auto-servernum", "auto-display", "help", "listen-tcp"],
-        long_valued: &[
-            "error-file",
-            "auth-file",
-            "server-num",
-            "xauth-protocol",
-            "server-args",
-            "wait",
-        ],
-        ..w(&["xvfb-run"])
-    },
-    Wrapper {
-        // dbus-run-session(1).
-        long_flags: &["help", "version"],
-        long_valued: &["config-file", "dbus-daemon"],
-        ..w(&["dbus-run-session"])
-    },
-    Wrapper {
-        // fakeroot(1): without a command it runs $SHELL.
-        flags: "uhv",
-        valued: "lisb",
-        long_flags: &["unknown-is-real", "help", "version"],
-        long_valued: &["lib", "faked", "fd-base"],
-        bare_shell: true,
-        ..w(&["fakeroot"])
-    },
-    Wrapper {
-        // libfaketime's faketime(1): `faketime [options] TIMESTAMP CMD…`.
-        flags: "mfh",
-        valued: "p",
-        long_flags: &["exclude-monotonic", "disable-shm", "help", "version"],
-        long_valued: &["date-prog"],
-        after: After::Duration,
-        ..w(&["faketime"])
-    },
-    Wrapper {
-        // util-linux script(1): `-c CMD` is a command line; without it an
-        // interactive shell runs.
-        flags: "aefqhV",
-        valued: "cEBIOTmo",
-        optional: "t",
-        long_flags: &[
-            "append", "return", "flush", "force", "quiet", "help", "version",
-        ],
-        long_valued: &[
-            "command",
-            "echo",
-            "log-io",
-            "log-in",
-            "log-out",
-            "log-timing",
-            "logging-format",
-            "output-limit",
-        ],
-        long_optional: &["timing"],
-        command_line: &["c", "command"],
-        after: After::Script,
-        ..w(&["script"])
-    },
-    Wrapper {
-        // OpenSSH ssh-agent(1): `ssh-agent [options] [CMD…]` runs CMD with
-        // the agent's environment.
-        flags: "cDdks",
-        valued: "aEOPt",
-        long_flags: &[],
-        ..w(&["ssh-agent"])
-    },
-    Wrapper {
-        // util-linux prlimit(1): `prlimit [options] [CMD…]`; a resource
-        // option's limits are attached only (`-n1024`, `--nofile=1024`).
-        flags: "hV",
-        valued: "po",
-        optional: "cdefilmnqrstuvxy",
-        long_flags: &["noheadings", "raw", "verbose", "help", "version"],
-        long_valued: &["pid", "output"],
-        long_optional: &[
-            "core",
-            "data",
-            "nice",
-            "fsize",
-            "sigpending",
-            "memlock",
-            "rss",
-            "nofile",
-            "msgqueue",
-            "rtprio",
-            "stack",
-            "cpu",
-            "nproc",
-            "as",
-            "locks",
-            "rttime",
-        ],
-        ..w(&["prlimit"])
-    },
-    Wrapper {
-        // moreutils chronic(1).
-        flags: "ev",
-        long_flags: &[],
-        ..w(&["chronic"])
-    },
-    Wrapper {
-        // proot(1): without a command it runs a shell. `-q` (a command
-        // line for qemu) is left out: it makes the line unparsed.
-        flags: "0hV",
-        valued: "rbmwkivRS",
-        long_flags: &[
-            "root-id",
-            "kill-on-exit",
-            "link2symlink",
-            "help",
-            "version",
-            "usage",
-        ],
-        long_valued: &[
-            "rootfs",
-            "bind",
-            "mount",
-            "pwd",
-            "cwd",
-            "kernel-release",
-            "change-id",
-            "verbose",
-        ],
-        bare_shell: true,
-        ..w(&["proot"])
-    },
-    Wrapper {
-        // daemonize(1): `daemonize [options] PATH [ARG…]`.
-        flags: "av",
-        valued: "ceEoplu",
-        long_flags: &[],
-        ..w(&["daemonize"])
-    },
-];
-
-/// Programs that build the commands they run from their operands or their
-/// input in ways permc does not read (a `:::` argument list, a template, a
-/// shell string per operand): a line running one is unparsed.
-pub(crate) const UNREADABLE: &[(&str, Unreadable)] = &[
-    (
-        "parallel",
-        Unreadable::Builds("builds the commands it runs from its arguments and input"),
-    ),
-    (
-        "hyperfine",
-        Unreadable::Builds("runs each of its operands as a shell command line"),
-    ),
-    (
-        "entr",
-        Unreadable::Builds("runs a command built from its operands and the files it watches"),
-    ),
-    (
-        "sem",
-        Unreadable::Builds("(GNU parallel) builds the command it runs from its arguments"),
-    ),
-    // Commands run later or in another session, from standard input, a
-    // file or a shell string: not read.
-    (
-        "tmux",
-        Unreadable::Builds(
-            "runs shell commands in a session of its own (`new-session CMD`, `send-keys`)",
-        ),
-    ),
-    (
-        "screen",
-        Unreadable::Builds("runs commands in a session of its own"),
-    ),
-    (
-        "at",
-        Unreadable::Builds("runs commands read from standard input or a file later"),
-    ),
-    (
-        "batch",
-        Unreadable::Builds("runs commands read from standard input or a file later"),
-    ),
-    (
-        "crontab",
-        Unreadable::Builds("installs commands cron runs later"),
-    ),
-    // Launchers whose many options permc does not place (user, namespace,
-    // sandbox and profiler launchers): what they run is not read.
-    ("runuser", Unreadable::Launcher),
-    ("setpriv", Unreadable::Launcher),
-    ("unshare", Unreadable::Launcher),
-    ("nsenter", Unreadable::Launcher),
-    ("systemd-run", Unreadable::Launcher),
-    ("firejail", Unreadable::Launcher),
-    ("bwrap", Unreadable::Launcher),
-    ("cgexec", Unreadable::Launcher),
-    ("chpst", Unreadable::Launcher),
-    ("numactl", Unreadable::Launcher),
-    ("valgrind", Unreadable::Launcher),
-    ("perf", Unreadable::Launcher),
-    ("gdb", Unreadable::Launcher),
-    ("ltrace", Unreadable::Launcher),
-    ("rr", Unreadable::Launcher),
-    ("catchsegv", Unreadable::Launcher),
-];
-
-/// Why permc does not read past an [`UNREADABLE`] program: one sentence
-/// per kind, the program's name as data.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Unreadable {
-    /// A launcher whose many options permc does not place (user,
-    /// namespace, sandbox and profiler launchers).
-    Launcher,
-    /// It builds or runs its commands this way (after the program's name).
-    Builds(&'static str),
-}
-
 impl Unreadable {
     /// The sentence for `program`.
     pub(crate) fn why(self, program: &str) -> String {
@@ -676,70 +55,6 @@ impl Unreadable {
         }
     }
 }
-
-/// The shells of SPEC §4.3.
-pub const SHELLS: &[&str] = &[
-    "sh", "bash", "rbash", "zsh", "dash", "ksh", "ash", "mksh", "lksh", "yash", "posh",
-];
-
-/// Shells whose language is not sh's (fish, csh, PowerShell, nushell…):
-/// a script operand is the stated limit (SPEC §4.3), as for a shell; any
-/// option (`-c` among them) or none (standard input) is code permc does
-/// not read.
-pub const FOREIGN_SHELLS: &[&str] = &[
-    "fish",
-    "tcsh",
-    "csh",
-    "pwsh",
-    "powershell",
-    "nu",
-    "xonsh",
-    "elvish",
-    "rc",
-    "es",
-];
-
-/// bash's long options (`--rcfile` and `--init-file` take a value).
-const SHELL_LONG: &[&str] = &[
-    "login",
-    "noprofile",
-    "norc",
-    "posix",
-    "restricted",
-    "verbose",
-    "version",
-    "help",
-    "debugger",
-    "dump-strings",
-    "dump-po-strings",
-    "noediting",
-    "pretty-print",
-];
-
-/// su's options (util-linux): `-c`/`--command` is a command line.
-const SU: Wrapper = Wrapper {
-    flags: "flmpPhV",
-    valued: "cgGsw",
-    long_flags: &[
-        "fast",
-        "login",
-        "preserve-environment",
-        "pty",
-        "help",
-        "version",
-    ],
-    long_valued: &[
-        "command",
-        "session-command",
-        "group",
-        "supp-group",
-        "shell",
-        "whitelist-environment",
-    ],
-    command_line: &["c", "command", "session-command"],
-    privileged: true,
-    ..w(&["su"])
-};
 
 fn wrapper(verb: &str) -> Option<&'static Wrapper> {
     WRAPPERS.iter().find(|w| w.names.contains(&verb))
@@ -868,7 +183,7 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
 }
 
 /// Where [`collect_runs`] goes on after a word it reads specially.
-enum Step {
+pub(crate) enum Step {
     /// The run is this word on (what was read past stays so).
     Here,
     /// The run starts at this word, past what was read.
@@ -879,50 +194,11 @@ enum Step {
     Done,
 }
 
-/// A reader of a verb's own grammar (`su`, `eval`, `trap`, `busybox`,
-/// `find`, `fd`): what its words run, recorded; where the run goes on.
-type SpecialReader =
-    fn(&Words<'_>, usize, usize, usize, &mut LineFacts, &mut Option<&'static str>) -> Step;
-
-/// The verbs with a grammar of their own, read before any wrapper: one row
-/// each, the names it is run by and its reader. [`SPECIAL_SHAPES`] is
-/// built from these rows, the wrappers and the shells.
-const SPECIAL_READERS: &[(&[&str], SpecialReader)] = &[
-    (&["su"], |words, i, seg, depth, facts, via| {
-        via.get_or_insert("su");
-        su(words, i, seg, depth, facts);
-        Step::Here
-    }),
-    (&["eval"], |words, i, seg, depth, facts, _| {
-        let text = words.text;
-        let j = if text.get(i + 1).is_some_and(|w| w == "--") {
-            i + 2
-        } else {
-            i + 1
-        };
-        inner_words(words, j, text.len(), seg, depth, facts, "eval");
-        Step::Here
-    }),
-    (&["trap"], |words, i, seg, depth, facts, _| {
-        trap(words, i, seg, depth, facts);
-        Step::Here
-    }),
-    (&["busybox"], busybox),
-    (&["find"], |words, i, seg, depth, facts, _| {
-        find_exec(words, i, seg, depth, facts);
-        Step::Here
-    }),
-    (&["fd", "fdfind"], |words, i, seg, depth, facts, _| {
-        fd_exec(words, i, seg, depth, facts);
-        Step::Here
-    }),
-];
-
 /// `busybox APPLET ARGS…` runs `APPLET ARGS…`; `busybox sh` is a shell.
 /// BusyBox's own options (its manual: `--list`, `--list-full`,
 /// `--install`, `--show`, `--help`) run no applet; any other `-…` word is
 /// not one permc can place, nor an applet the shell expands.
-fn busybox(
+pub(crate) fn busybox(
     words: &Words<'_>,
     i: usize,
     seg: usize,
@@ -1153,110 +429,8 @@ fn git_program_running(sub: &str, args: &[String]) -> Option<String> {
     let args: Vec<String> = std::iter::once(sub.to_string())
         .chain(args.iter().cloned())
         .collect();
-    code_running("git", &args)
+    code_running(GIT, &args)
 }
-
-/// How a package or environment runner's subcommand runs its command.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum RunsAs {
-    /// The words after its options are a command and its arguments.
-    Argv,
-    /// Its operand is a shell command line (`bun exec 'cmd'`).
-    Shell,
-    /// An image's entrypoint runs, with the words after the image as its
-    /// arguments (`docker run IMAGE …`): what runs is the image's, not
-    /// the line's.
-    Image,
-    /// A container comes first, then the command (`docker exec [options]
-    /// CONTAINER CMD…`).
-    AfterOperand,
-    /// The command follows `--` (`kubectl exec POD -- CMD…`), else an
-    /// operand as for [`RunsAs::AfterOperand`].
-    AfterDashes,
-    /// A command group: its subcommand, after the group's word, is read
-    /// with the rows of this tool (`docker container exec` is `docker
-    /// exec`, `docker compose exec` is `docker-compose exec`).
-    Group(&'static str),
-}
-
-/// Package and environment runners: the tool, the subcommand that runs a
-/// command given in its operands ("" when the tool itself is the runner:
-/// `npx`), and how it runs it. `pnpm exec git push` runs a push: the
-/// runner stays the segment's run and what it runs is read as a run of
-/// its own, as `find -exec`'s command is.
-pub(crate) const RUNNERS: &[(&str, &str, RunsAs)] = &[
-    // The most common first: a tool is found by a scan from the top.
-    ("pnpm", "exec", RunsAs::Argv),
-    ("pnpm", "dlx", RunsAs::Argv),
-    ("npm", "exec", RunsAs::Argv),
-    ("npm", "x", RunsAs::Argv),
-    ("npx", "", RunsAs::Argv),
-    ("pnpx", "", RunsAs::Argv),
-    ("bunx", "", RunsAs::Argv),
-    ("uvx", "", RunsAs::Argv),
-    ("yarn", "exec", RunsAs::Argv),
-    ("yarn", "dlx", RunsAs::Argv),
-    ("bun", "x", RunsAs::Argv),
-    ("bun", "exec", RunsAs::Shell),
-    ("uv", "run", RunsAs::Argv),
-    ("poetry", "run", RunsAs::Argv),
-    ("pipenv", "run", RunsAs::Argv),
-    ("pdm", "run", RunsAs::Argv),
-    ("hatch", "run", RunsAs::Argv),
-    ("rye", "run", RunsAs::Argv),
-    ("bundle", "exec", RunsAs::Argv),
-    ("conda", "run", RunsAs::Argv),
-    ("mamba", "run", RunsAs::Argv),
-    ("micromamba", "run", RunsAs::Argv),
-    ("pixi", "run", RunsAs::Argv),
-    ("pixi", "exec", RunsAs::Argv),
-    ("mise", "exec", RunsAs::Argv),
-    ("mise", "x", RunsAs::Argv),
-    ("asdf", "exec", RunsAs::Argv),
-    ("devbox", "run", RunsAs::Argv),
-    // Containers: the command runs in a container, with the network (a
-    // push from there is a push).
-    // `create` keeps the image's command for a later `docker start`,
-    // which names none.
-    ("docker", "run", RunsAs::Image),
-    ("docker", "create", RunsAs::Image),
-    ("docker", "exec", RunsAs::AfterOperand),
-    ("docker", "container", RunsAs::Group("docker")),
-    ("docker", "compose", RunsAs::Group("docker-compose")),
-    ("docker", "service", RunsAs::Group("docker-service")),
-    ("podman", "run", RunsAs::Image),
-    ("podman", "create", RunsAs::Image),
-    ("podman", "exec", RunsAs::AfterOperand),
-    ("podman", "container", RunsAs::Group("podman")),
-    ("podman", "compose", RunsAs::Group("podman-compose")),
-    ("nerdctl", "run", RunsAs::Image),
-    ("nerdctl", "create", RunsAs::Image),
-    ("nerdctl", "exec", RunsAs::AfterOperand),
-    ("nerdctl", "container", RunsAs::Group("nerdctl")),
-    ("nerdctl", "compose", RunsAs::Group("docker-compose")),
-    // A compose service's container (`docker compose …` is read as
-    // `docker-compose …`): `run` starts the service's image,
-    // entrypoint and all; `exec` runs a command in its running container.
-    ("docker-compose", "run", RunsAs::Image),
-    ("docker-compose", "exec", RunsAs::AfterOperand),
-    ("podman-compose", "run", RunsAs::Image),
-    ("podman-compose", "exec", RunsAs::AfterOperand),
-    // A swarm service runs its image's entrypoint, in the cluster.
-    ("docker-service", "create", RunsAs::Image),
-    ("kubectl", "exec", RunsAs::AfterDashes),
-    ("kubectl", "debug", RunsAs::AfterDashes),
-    ("kubectl", "run", RunsAs::Image),
-    // OpenShift's client: kubectl's `exec`, `debug` and `run`, and `rsh
-    // POD CMD`.
-    ("oc", "exec", RunsAs::AfterDashes),
-    ("oc", "debug", RunsAs::AfterDashes),
-    ("oc", "run", RunsAs::Image),
-    ("oc", "rsh", RunsAs::AfterOperand),
-    // System containers and VMs: `lxc exec C -- CMD`.
-    ("lxc", "exec", RunsAs::AfterDashes),
-    ("incus", "exec", RunsAs::AfterDashes),
-    ("multipass", "exec", RunsAs::AfterDashes),
-];
 
 /// The shapes of [`RUNNERS`]' tools: most verbs are none, in two loads.
 const RUNNER_SHAPES: super::Shapes = {
@@ -1587,11 +761,8 @@ fn read_options(
     Some(options.position())
 }
 
-/// BusyBox's own options (busybox(1)): none of them runs an applet.
-const BUSYBOX_OPTIONS: &[&str] = &["--list", "--list-full", "--install", "--show", "--help"];
-
 fn is_busybox_shell(w: Option<&String>) -> bool {
-    w.is_some_and(|w| w == "sh" || w == "ash")
+    w.is_some_and(|w| BUSYBOX_SHELLS.contains(&w.as_str()))
 }
 
 /// `sh`/`bash`/… with options: `-c STRING` is a command line of its own; a
@@ -1625,7 +796,7 @@ fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &m
 /// reading): bash's letters, or any letter for the other shells; `-o` and
 /// `-O` take a word each; `--rcfile`/`--init-file` a value.
 fn shell_grammar(shell: &str) -> Grammar<'static> {
-    let bash = shell == "bash" || shell == "rbash";
+    let bash = BASH_OPTIONS.contains(&shell);
     Grammar {
         flags: if bash {
             "abcefhiklmnprstuvxBCDEHPT"
@@ -1716,7 +887,9 @@ fn shell_options(
                 // A long flag given a value (`--norc=x`) is read past as
                 // the flag: bash stops with an error there, and what the
                 // line runs is still read (a deny denies).
-                if !(SHELL_LONG.contains(&name) || (shell == "zsh" && is_zsh_long(name))) {
+                if !(SHELL_LONG.contains(&name)
+                    || (ZSH_OPTIONS.contains(&shell) && is_zsh_long(name)))
+                {
                     facts.unparsed_because(not_an_option(&text[index], shell));
                     return None;
                 }
@@ -1782,7 +955,7 @@ fn is_zsh_long(name: &str) -> bool {
 }
 
 /// `su [options] [-] [user [args]]`: `-c`/`--command` is a command line.
-fn su(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+pub(crate) fn su(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
     let text = words.text;
     // getopt_long, permuting: `su root -c CMD`.
     let grammar = Grammar {
@@ -1792,7 +965,7 @@ fn su(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFa
     for item in options::read(grammar, text, at + 1) {
         let index = item.index();
         if words.known(index).is_unknown() {
-            facts.unknown_inner(seg, &text[index], "su");
+            facts.unknown_inner(seg, &text[index], SU.names[0]);
             return;
         }
         match item {
@@ -1823,7 +996,7 @@ fn su(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFa
 }
 
 /// `trap [-lp] [--] STRING SIGNAL…`: the string runs later.
-fn trap(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+pub(crate) fn trap(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
     let text = words.text;
     let mut i = at + 1;
     while text
@@ -1840,17 +1013,23 @@ fn trap(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut Line
         if !words.known(i).is_unknown() {
             inner_line(&text[i], seg, depth, facts);
         } else {
-            facts.unknown_inner(seg, &text[i], "trap");
+            facts.unknown_inner(seg, &text[i], TRAP);
         }
     } else if text.get(i).is_some() && words.known(i) == Known::AnyTokens {
         // `trap $X`: split, it may be `STRING SIGNAL`.
-        facts.unknown_inner(seg, &text[i], "trap");
+        facts.unknown_inner(seg, &text[i], TRAP);
     }
 }
 
 /// `find … -exec|-execdir|-ok|-okdir CMD … ;|+`: each `CMD …` runs, its
 /// `{}` an unknown word (SPEC §4.3, §4.4).
-fn find_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+pub(crate) fn find_exec(
+    words: &Words<'_>,
+    at: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+) {
     let text = words.text;
     let mut i = at + 1;
     // Words left that are the value of the primary before them (`-name X`).
@@ -1974,7 +1153,13 @@ fn find_command(
 /// (or all of them), a run of its own as `find -exec`'s is; a placeholder
 /// (`{}`, `{/}`, `{//}`, `{.}`, `{/.}`) is an unknown word, and without
 /// one fd appends the paths (unknown words).
-fn fd_exec(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+pub(crate) fn fd_exec(
+    words: &Words<'_>,
+    at: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+) {
     let text = words.text;
     let is_exec = |w: &str| matches!(w, "-x" | "--exec" | "-X" | "--exec-batch");
     let mut i = at + 1;
@@ -2132,7 +1317,7 @@ fn xargs(
     let mut known: Vec<Known> = (i..text.len()).map(|k| words.known(k)).collect();
     if sub.is_empty() {
         // xargs runs `echo` by default.
-        sub.push("echo".into());
+        sub.push(XARGS_DEFAULT.into());
         known.push(Known::Exact);
     }
     match &replace {
@@ -2203,7 +1388,7 @@ fn replace_string(text: &[String]) -> Option<String> {
 }
 
 /// Words `from..to` of `eval` joined: a command line of its own.
-fn inner_words(
+pub(crate) fn inner_words(
     words: &Words<'_>,
     from: usize,
     to: usize,
@@ -2284,7 +1469,7 @@ fn push_run<'w>(
         .filter(|_| !words.known(from).is_unknown())
         .map(|f| basename(f));
     let git_sub = verb
-        .and_then(|v| v.strip_prefix("git-"))
+        .and_then(|v| v.strip_prefix(GIT_DASHED))
         .filter(|sub| !sub.is_empty());
     // Read past something, or a verb shown by its last path component:
     // the run's words differ from the segment's.
@@ -2311,7 +1496,7 @@ fn push_run<'w>(
         let mut known: Vec<Known> = (from..text.len()).map(|k| words.known(k)).collect();
         let mut run = Vec::with_capacity(rest.len() + 1);
         if let Some(sub) = git_sub {
-            run.extend(["git".to_string(), sub.to_string()]);
+            run.extend([GIT.to_string(), sub.to_string()]);
             run.extend(rest[1..].iter().cloned());
             known.insert(0, Known::Exact);
         } else if let Some(first) = rest.first() {
@@ -2367,10 +1552,10 @@ fn push_run<'w>(
 /// `--config-env` (aliases and commands for this run), `--exec-path`,
 /// `git config` setting a key that names code, a subcommand's option that
 /// runs text (SPEC §4.3).
-fn git_code(args: &[String]) -> Option<String> {
+pub(crate) fn git_code(args: &[String]) -> Option<String> {
     // git's global options (the shared reading of them): one that gives
     // configuration or programs for this run is code.
-    let i = super::subcommand_at("git", args, 0, |_| true);
+    let i = super::subcommand_at(GIT, args, 0, |_| true);
     let found = args[..i.min(args.len())]
         .iter()
         .find(|a| {
@@ -2447,87 +1632,6 @@ fn verb_facts(
     }
 }
 
-/// A form of a builtin or a program that runs text permc does not read
-/// (SPEC §4.3): the verbs it applies to and what it reads of their words.
-/// A run's verb is asked of its rows in order; the first that answers is
-/// the reason its line is unparsed.
-pub(crate) struct CodeForm {
-    /// The verbs of the row.
-    pub(crate) verbs: &'static [&'static str],
-    /// A line the row catches (docs/commands.md shows it; a test runs it).
-    pub(crate) example: &'static str,
-    /// The reason, when the words (after the verb) make the verb run text.
-    pub(crate) reads: fn(&str, &[String]) -> Option<String>,
-}
-
-/// Which operands of a name-assigning builtin (the words after its
-/// options) are names.
-#[derive(Debug, Clone, Copy)]
-enum Names {
-    All,
-    Second,
-    None,
-}
-
-/// How a builtin that assigns the names in its operands reads its words.
-#[derive(Debug, Clone, Copy)]
-enum NameGrammar {
-    /// `declare`, `typeset`, `local`, `export`, `readonly`: no option
-    /// takes a value (`+x` is an option), `-f`/`-F` name functions.
-    Declare,
-    /// Options, of which `values` take a value and `named` take a name;
-    /// then the operands.
-    Options {
-        values: &'static str,
-        named: &'static str,
-        operands: Names,
-    },
-    /// `unset`: names, unless `-f` (function names, not evaluated).
-    Unset,
-}
-
-/// The builtins that assign the names in their operands, a row each
-/// reading.
-const NAME_OPERANDS: &[(&[&str], NameGrammar)] = &[
-    (
-        &["declare", "typeset", "local", "export", "readonly"],
-        NameGrammar::Declare,
-    ),
-    (
-        &["read"],
-        NameGrammar::Options {
-            values: "dinNptua",
-            named: "a",
-            operands: Names::All,
-        },
-    ),
-    (
-        &["mapfile", "readarray"],
-        NameGrammar::Options {
-            values: "dnOsuCc",
-            named: "",
-            operands: Names::All,
-        },
-    ),
-    (
-        &["getopts"],
-        NameGrammar::Options {
-            values: "",
-            named: "",
-            operands: Names::Second,
-        },
-    ),
-    (
-        &["wait"],
-        NameGrammar::Options {
-            values: "p",
-            named: "p",
-            operands: Names::None,
-        },
-    ),
-    (&["unset"], NameGrammar::Unset),
-];
-
 /// How many builtins [`NAME_OPERANDS`] names.
 const ASSIGNING_COUNT: usize = {
     let mut n = 0;
@@ -2540,7 +1644,7 @@ const ASSIGNING_COUNT: usize = {
 };
 
 /// The builtins of [`NAME_OPERANDS`], built from its rows.
-const ASSIGNING: [&str; ASSIGNING_COUNT] = {
+pub(crate) const ASSIGNING: [&str; ASSIGNING_COUNT] = {
     let mut t = [""; ASSIGNING_COUNT];
     let mut n = 0;
     let mut i = 0;
@@ -2555,173 +1659,6 @@ const ASSIGNING: [&str; ASSIGNING_COUNT] = {
     }
     t
 };
-
-/// Every form of [`CodeForm`], one row each.
-pub(crate) const CODE_FORMS: &[CodeForm] = &[
-    CodeForm {
-        verbs: &["source", "."],
-        example: "source ./env.sh",
-        reads: |v, _| Some(format!("`{v}` runs a file's text as commands")),
-    },
-    CodeForm {
-        verbs: &["let"],
-        example: "let x=1",
-        reads: |_, _| {
-            Some("`let` evaluates its words as arithmetic, which can run commands".into())
-        },
-    },
-    CodeForm {
-        verbs: &["printf"],
-        example: "printf -v x %s y",
-        reads: |_, a| {
-            a.first()
-                .is_some_and(|a| a.starts_with("-v") || may_expand(a))
-                .then(|| "`printf -v` assigns to a name that may hold code".into())
-        },
-    },
-    CodeForm {
-        verbs: &["test", "["],
-        example: "test -v x",
-        reads: |v, a| {
-            a.iter()
-                .any(|a| a == "-v")
-                .then(|| format!("`{v} -v` evaluates a name that may hold code"))
-        },
-    },
-    CodeForm {
-        verbs: &["declare", "typeset", "local"],
-        example: "declare -i x",
-        reads: |v, a| {
-            a.iter()
-                .any(|a| a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'n']))
-                .then(|| format!("`{v} -i`/`-n` makes later assignments and expansions evaluate values as arithmetic or names, which can run commands"))
-        },
-    },
-    // A name bash assigns (or `unset` removes) that is not a plain name:
-    // an array element, whose subscript bash evaluates, or a name from an
-    // expansion, which may be one, or `PS4`, `CDPATH`… (its text is not
-    // read: `x=PS4; read "$x"`).
-    CodeForm {
-        verbs: &ASSIGNING,
-        example: "read a[$x]",
-        reads: |v, a| {
-            if !assigned_names(v, a, |n| !is_identifier(n)) {
-                None
-            } else if assigned_names(v, a, |n| n.contains('[')) {
-                Some(format!(
-                    "`{v}` of an array element evaluates its subscript as code"
-                ))
-            } else {
-                Some(format!("`{v}` assigns a name given by an expansion, which may be an array element or a variable bash runs (`PS4`)"))
-            }
-        },
-    },
-    CodeForm {
-        verbs: &["mapfile", "readarray"],
-        example: "mapfile -C cb arr",
-        reads: |v, a| {
-            a.iter()
-                .any(|a| option_has(a, &['C']))
-                .then(|| format!("`{v} -C` runs its callback text as commands"))
-        },
-    },
-    CodeForm {
-        verbs: &["compgen"],
-        example: "compgen -C cmd",
-        reads: |_, a| {
-            a.iter()
-                .any(|a| option_has(a, &['C', 'F']))
-                .then(|| "`compgen -C`/`-F` runs a command or a function to make its words".into())
-        },
-    },
-    // Commands run from a builtin's or a launcher's words that SPEC §4.3
-    // does not read past: `jobs -x CMD …` runs CMD; `sg GROUP -c CMD`
-    // (and `sg GROUP CMD`) runs CMD through a shell, as `su -c`, and `sg
-    // GROUP` or `newgrp GROUP` alone a shell reading stdin.
-    CodeForm {
-        verbs: &["jobs"],
-        example: "jobs -x cmd",
-        reads: |_, a| {
-            a.iter().any(|a| option_has(a, &['x'])).then(|| {
-                "`jobs -x` runs the command in its words, which permc does not read past".into()
-            })
-        },
-    },
-    CodeForm {
-        verbs: &["sg", "newgrp"],
-        example: "sg wheel cmd",
-        reads: |v, a| {
-            a.iter().any(|a| !a.starts_with('-')).then(|| {
-                format!(
-                    "`{v} GROUP` runs a shell or a command through one, which permc does not read"
-                )
-            })
-        },
-    },
-    // A later command word then runs text or a file permc never sees there
-    // (bash runs the alias's text in the word's place; `hash -p` sets the
-    // file a name runs; `enable -f` loads a shared object's code as a
-    // builtin).
-    CodeForm {
-        verbs: &["alias"],
-        example: "alias ls=cmd",
-        reads: |_, a| {
-            a.iter()
-                .any(|a| !a.starts_with('-') && (a.contains('=') || may_expand(a)))
-                .then(|| "`alias` defines text that bash runs in place of a later command word: permc cannot know what that word runs".into())
-        },
-    },
-    CodeForm {
-        verbs: &["hash"],
-        example: "hash -p ./x ls",
-        reads: |_, a| {
-            a.iter().any(|a| option_has(a, &['p'])).then(|| {
-                "`hash -p` sets the file a command name runs: permc cannot know what that name runs".into()
-            })
-        },
-    },
-    CodeForm {
-        verbs: &["enable"],
-        example: "enable -f ./x.so x",
-        reads: |_, a| {
-            a.iter()
-                .any(|a| option_has(a, &['f']))
-                .then(|| "`enable -f` loads a shared object's code as a builtin".into())
-        },
-    },
-    // SPEC §6.2 (round 3): a shell option changes what later words become
-    // (`globskipdots`, `extglob`, `nullglob`, `dotglob`, `cdable_vars`) or
-    // where a `cd` leaves the shell (`lastpipe`).
-    CodeForm {
-        verbs: &["shopt"],
-        example: "shopt -s extglob",
-        reads: |_, a| {
-            (a.iter().any(|a| may_expand(a))
-                || (a.iter().any(|a| option_has(a, &['s', 'u'])) && a.iter().any(|a| !a.starts_with('-'))))
-                .then(|| "`shopt` sets or unsets a shell option, which changes how bash reads later words (`lastpipe`, `dotglob`, `extglob`…): permc reads them as bash does without it".into())
-        },
-    },
-    CodeForm {
-        verbs: &["set"],
-        example: "set -o posix",
-        reads: |_, a| {
-            (!super::safe_set_args(a)).then(|| "`set` with an option other than `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and `-o errexit|nounset|pipefail|xtrace|verbose|errtrace|functrace` changes how bash reads later words: permc cannot follow it".into())
-        },
-    },
-    CodeForm {
-        verbs: &["tar", "gtar", "bsdtar", "rsync", "ssh", "scp", "sftp"],
-        example: "tar -cf a.tar --to-command=cmd .",
-        reads: |v, a| {
-            let o = program_runs_text(v, a)?;
-            Some(format!("`{v} {o}` runs a command permc does not read"))
-        },
-    },
-    CodeForm {
-        verbs: &["git"],
-        example: "git -c core.pager=cmd log",
-        reads: |_, a| git_code(a),
-    },
-];
 
 /// The shapes of every verb of [`CODE_FORMS`], built from the rows.
 const CODE_FORM_SHAPES: super::Shapes = {
@@ -2776,18 +1713,18 @@ const CODE_FORM_ROWS: super::name_index::RowIndex = {
 /// backtick in its text, which the reader keeps as written)? Where an
 /// option or a keyword that runs text may stand, such a word may be it
 /// (SPEC §4.4: an unknown word is possibly any token).
-fn may_expand(a: &str) -> bool {
+pub(crate) fn may_expand(a: &str) -> bool {
     a.contains(['$', '`'])
 }
 
 /// Is `a` an option word holding one of `letters` (`-x`, in a cluster
 /// `-ix`), or a word that may expand to one?
-fn option_has(a: &str, letters: &[char]) -> bool {
+pub(crate) fn option_has(a: &str, letters: &[char]) -> bool {
     (a.starts_with('-') && !a.starts_with("--") && a[1..].contains(letters)) || may_expand(a)
 }
 
 /// Is `n` a plain shell name (`[A-Za-z_][A-Za-z0-9_]*`)?
-fn is_identifier(n: &str) -> bool {
+pub(crate) fn is_identifier(n: &str) -> bool {
     let b = n.as_bytes();
     b.first()
         .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_')
@@ -2802,7 +1739,7 @@ fn is_identifier(n: &str) -> bool {
 /// `-f`/`-F`: function names), `read [-a NAME] NAME…`, `mapfile`/
 /// `readarray NAME`, `getopts OPTSTRING NAME`, `wait -p NAME`, `unset
 /// NAME…` (not with `-f`). `false` for any other verb.
-fn assigned_names(verb: &str, args: &[String], test: impl Fn(&str) -> bool) -> bool {
+pub(crate) fn assigned_names(verb: &str, args: &[String], test: impl Fn(&str) -> bool) -> bool {
     let Some(&(_, grammar)) = NAME_OPERANDS
         .iter()
         .find(|(names, _)| names.contains(&verb))
@@ -2894,22 +1831,6 @@ fn git_runs_text(sub: &str, args: &[String]) -> Option<&'static str> {
         .map(|r| r.shown)
 }
 
-/// How a git subcommand's option (or word) is given, as git's
-/// parse-options reads it: `-x CMD`, `-xCMD`, in a cluster (`-ix CMD`),
-/// `--exec CMD`, `--exec=CMD`, or a long name's prefix (`--exe CMD`). A
-/// word that only may be one counts (fail closed).
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum GitSpell {
-    /// A long option without a short form: an expandable word may be it.
-    Long(&'static str),
-    /// A short option and its long name.
-    Both(char, &'static str),
-    /// An operand word (`submodule foreach`, `bisect run`).
-    Word(&'static str),
-    /// Any long option ending so (`filter-branch --…-filter`).
-    LongEnding(&'static str),
-}
-
 impl GitSpell {
     /// How docs/commands.md shows it, and one word that gives it (for the
     /// tests that attack every row).
@@ -2949,111 +1870,6 @@ impl GitSpell {
     }
 }
 
-/// A git subcommand's option that runs text or words, or sets what a later
-/// git command runs: one row each, the subcommands it belongs to, its
-/// spellings, and how the reason names it.
-pub(crate) struct GitCodeOption {
-    /// The subcommands that take it.
-    pub(crate) subcommands: &'static [&'static str],
-    /// Its spellings (any of them).
-    pub(crate) spells: &'static [GitSpell],
-    /// As the reason shows it.
-    pub(crate) shown: &'static str,
-}
-
-/// Every [`GitCodeOption`]: the program a fetch, clone or `ls-remote`
-/// runs as `upload-pack` (git runs it with the shell for a local
-/// repository), `archive --exec`, send-email's commands, instaweb's
-/// server and browser, `rebase -x`, `submodule foreach`, `bisect run`, a
-/// `filter-branch` filter, `difftool -x`, `grep -O`, `push --receive-pack`;
-/// `clone -c` and a `--template` directory's hooks.
-pub(crate) const GIT_CODE_OPTIONS: &[GitCodeOption] = &[
-    GitCodeOption {
-        subcommands: &["fetch", "pull", "ls-remote", "fetch-pack"],
-        spells: &[GitSpell::Long("--upload-pack")],
-        shown: "--upload-pack",
-    },
-    GitCodeOption {
-        subcommands: &["ls-remote", "fetch-pack", "archive"],
-        spells: &[GitSpell::Long("--exec")],
-        shown: "--exec",
-    },
-    GitCodeOption {
-        subcommands: &["clone"],
-        spells: &[GitSpell::Both('u', "--upload-pack")],
-        shown: "--upload-pack",
-    },
-    GitCodeOption {
-        subcommands: &["clone"],
-        spells: &[GitSpell::Both('c', "--config")],
-        shown: "--config",
-    },
-    GitCodeOption {
-        subcommands: &["clone", "init"],
-        spells: &[GitSpell::Long("--template")],
-        shown: "--template",
-    },
-    GitCodeOption {
-        subcommands: &["send-email"],
-        spells: &[
-            GitSpell::Long("--smtp-server"),
-            GitSpell::Long("--sendmail-cmd"),
-            GitSpell::Long("--to-cmd"),
-            GitSpell::Long("--cc-cmd"),
-            GitSpell::Long("--header-cmd"),
-        ],
-        shown: "--sendmail-cmd",
-    },
-    GitCodeOption {
-        subcommands: &["instaweb"],
-        spells: &[
-            GitSpell::Both('d', "--httpd"),
-            GitSpell::Both('b', "--browser"),
-        ],
-        shown: "--httpd",
-    },
-    GitCodeOption {
-        subcommands: &["rebase"],
-        spells: &[GitSpell::Both('x', "--exec")],
-        shown: "--exec",
-    },
-    GitCodeOption {
-        subcommands: &["submodule"],
-        spells: &[GitSpell::Word("foreach")],
-        shown: "foreach",
-    },
-    GitCodeOption {
-        subcommands: &["bisect"],
-        spells: &[GitSpell::Word("run")],
-        shown: "run",
-    },
-    GitCodeOption {
-        subcommands: &["filter-branch"],
-        spells: &[GitSpell::LongEnding("-filter")],
-        shown: "--…-filter",
-    },
-    GitCodeOption {
-        subcommands: &["difftool"],
-        spells: &[GitSpell::Both('x', "--extcmd")],
-        shown: "--extcmd",
-    },
-    GitCodeOption {
-        subcommands: &["push", "send-pack"],
-        spells: &[GitSpell::Long("--receive-pack")],
-        shown: "--receive-pack",
-    },
-    GitCodeOption {
-        subcommands: &["push", "send-pack"],
-        spells: &[GitSpell::Long("--exec")],
-        shown: "--exec",
-    },
-    GitCodeOption {
-        subcommands: &["grep"],
-        spells: &[GitSpell::Both('O', "--open-files-in-pager")],
-        shown: "--open-files-in-pager",
-    },
-];
-
 /// The option of `tar`, `rsync`, `ssh`, `scp` or `sftp` that runs a
 /// command given as its text (GNU tar's `--to-command`, `-I`/
 /// `--use-compress-program`, `--checkpoint-action`, `-F`/`--info-script`/
@@ -3064,7 +1880,7 @@ pub(crate) const GIT_CODE_OPTIONS: &[GitCodeOption] = &[
 /// any other. Long options count by any prefix of two letters or more, as
 /// getopt takes them; an expandable word where an option may stand counts
 /// (fail closed).
-fn program_runs_text(verb: &str, args: &[String]) -> Option<&'static str> {
+pub(crate) fn program_runs_text(verb: &str, args: &[String]) -> Option<&'static str> {
     let (_, how) = PROGRAM_TEXT
         .iter()
         .find(|(names, _)| names.iter().any(|n| super::quick_eq(n, verb)))?;
@@ -3074,45 +1890,6 @@ fn program_runs_text(verb: &str, args: &[String]) -> Option<&'static str> {
         TextOptions::Ssh { program, server } => ssh_text(args, program, server),
     }
 }
-
-/// Which options of a program run a command given as text.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum TextOptions {
-    /// GNU tar's (`--to-command`, `-I`…, also in the old-style first word).
-    Tar,
-    /// rsync's `-e`/`--rsh`, other than plain `ssh`.
-    RemoteShell,
-    /// ssh's `-o` naming a command; `program`: `-S PROGRAM` (scp, sftp);
-    /// `server`: `-D SERVER` (sftp).
-    Ssh { program: bool, server: bool },
-}
-
-/// The programs [`program_runs_text`] reads, a row each reading.
-pub(crate) const PROGRAM_TEXT: &[(&[&str], TextOptions)] = &[
-    (&["tar", "gtar", "bsdtar"], TextOptions::Tar),
-    (&["rsync"], TextOptions::RemoteShell),
-    (
-        &["ssh"],
-        TextOptions::Ssh {
-            program: false,
-            server: false,
-        },
-    ),
-    (
-        &["scp"],
-        TextOptions::Ssh {
-            program: true,
-            server: false,
-        },
-    ),
-    (
-        &["sftp"],
-        TextOptions::Ssh {
-            program: true,
-            server: true,
-        },
-    ),
-];
 
 /// [`TextOptions::Tar`].
 fn tar_text(args: &[String]) -> Option<&'static str> {
@@ -3161,7 +1938,7 @@ fn rsync_text(args: &[String]) -> Option<&'static str> {
         } else {
             continue;
         };
-        if value != Some("ssh") {
+        if !value.is_some_and(|v| PLAIN_REMOTE_SHELLS.contains(&v)) {
             return Some("-e");
         }
     }
@@ -3219,59 +1996,6 @@ pub(crate) fn git_config_reads(words: &[String]) -> bool {
     }
     false
 }
-
-/// git configuration sections whose keys name code (aliases, includes,
-/// filters, pagers, credential helpers…).
-pub(crate) const GIT_CODE_SECTIONS: &[&str] = &[
-    "alias",
-    "include",
-    "includeif",
-    "filter",
-    "pager",
-    "credential",
-    "gpg",
-    "protocol",
-    "uploadpack",
-    "difftool",
-    "mergetool",
-    "browser",
-    "man",
-    "sendemail",
-];
-/// git configuration keys that name a command git runs.
-pub(crate) const GIT_CODE_KEYS: &[&str] = &[
-    "core.pager",
-    "core.editor",
-    "core.sshcommand",
-    "core.fsmonitor",
-    "core.hookspath",
-    "core.askpass",
-    "core.gitproxy",
-    "core.alternaterefscommand",
-    "diff.external",
-    "sequence.editor",
-    "interactive.difffilter",
-    "web.browser",
-    // Its hooks are copied into every repository git init or clone
-    // makes, and run there.
-    "init.templatedir",
-];
-/// The last part of a key that names a command in any section
-/// (`diff.<driver>.textconv`, `merge.<driver>.driver`…).
-pub(crate) const GIT_CODE_NAMES: &[&str] = &[
-    "textconv",
-    "command",
-    "cmd",
-    "driver",
-    "helper",
-    "program",
-    "uploadpack",
-    "receivepack",
-    "proxy",
-    // `submodule.<name>.update = !command` runs on `git submodule
-    // update`.
-    "update",
-];
 
 /// The first key among `git config`'s words that defines an alias or a
 /// command git runs (or a file or transport it reads them from); `None`

@@ -1,0 +1,77 @@
+//! The shell's builtins that change its own state (SPEC §6.2): where it
+//! stands and how it reads later words. The scope follows the first, and
+//! reads the second as "cannot follow".
+
+use crate::facts::options::{Grammar, Mode};
+
+/// How a builtin moves the shell's directory (SPEC §6.2: the scope
+/// follows `cd`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum DirMove {
+    /// `cd DIR`: to its operand (not without one, nor to `-`).
+    Cd,
+    /// `pushd DIR`: to its operand, or rotates the stack (`+N`, `-N`).
+    Pushd,
+    /// `popd`: back to a directory permc did not see pushed.
+    Popd,
+}
+
+/// The builtins that move the directory, a row each.
+pub(crate) const DIRECTORY_MOVES: &[(&str, DirMove)] = &[
+    ("cd", DirMove::Cd),
+    ("pushd", DirMove::Pushd),
+    ("popd", DirMove::Popd),
+];
+
+/// How `verb` moves the directory, if it does ([`DIRECTORY_MOVES`]).
+pub(crate) fn dir_move_of(verb: &str) -> Option<DirMove> {
+    DIRECTORY_MOVES
+        .iter()
+        .find(|(n, _)| *n == verb)
+        .map(|&(_, m)| m)
+}
+
+/// Does `verb` move the directory ([`DIRECTORY_MOVES`])?
+pub(crate) fn moves_dir(verb: &str) -> bool {
+    dir_move_of(verb).is_some()
+}
+
+/// The builtin that sets bash's own options (`shopt -s cdable_vars` makes
+/// a `cd` operand a variable's value: SPEC §6.2).
+pub(crate) const SHOPT: &str = "shopt";
+
+/// The builtin that sets the shell's options; the ones SPEC §6.2 (round 3)
+/// reads past are [`super::variables::SAFE_SET_NAMES`].
+pub(crate) const SET: &str = "set";
+
+/// `set`'s options that permc reads past (SPEC §6.2 round 3), as bash
+/// reads them: `-x` and `+x`, `-o NAME` taking the next word.
+pub(crate) const SET_OPTIONS: Grammar<'static> = Grammar {
+    flags: "euxvET",
+    valued: "o",
+    plus: true,
+    values_apart: true,
+    ..Grammar::new(Mode::Bash)
+};
+
+/// `cd`'s and `pushd`'s options (`cd [-L|[-P [-e]] [-@]] [dir]`), as
+/// bash's `internal_getopt` reads them.
+pub(crate) const CD_OPTIONS: Grammar<'static> = Grammar {
+    flags: "LPe@",
+    ..Grammar::new(Mode::Bash)
+};
+
+/// The builtins that assign the names in their operands (`read HOME`,
+/// `printf -v HOME`): a variable that names code, named there, is
+/// assigned (SPEC §4.3 round 3).
+pub(crate) const NAME_ASSIGNING: &[&str] = &[
+    "read",
+    "mapfile",
+    "readarray",
+    "printf",
+    "getopts",
+    "wait",
+    "declare",
+    "typeset",
+    "local",
+];

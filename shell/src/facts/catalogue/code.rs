@@ -1,0 +1,620 @@
+//! Programs and builtins that run text permc does not read (SPEC §4.3
+//! round 3, "code is unparsed"): code forms, code-running options, script
+//! readers, interpreters.
+
+use crate::facts::options::{Grammar, Mode};
+use crate::facts::wrappers::{
+    assigned_names, git_code, is_identifier, may_expand, option_has, program_runs_text, ASSIGNING,
+};
+/// A form of a builtin or a program that runs text permc does not read
+/// (SPEC §4.3): the verbs it applies to and what it reads of their words.
+/// A run's verb is asked of its rows in order; the first that answers is
+/// the reason its line is unparsed.
+pub(crate) struct CodeForm {
+    /// The verbs of the row.
+    pub(crate) verbs: &'static [&'static str],
+    /// A line the row catches (docs/commands.md shows it; a test runs it).
+    pub(crate) example: &'static str,
+    /// The reason, when the words (after the verb) make the verb run text.
+    pub(crate) reads: fn(&str, &[String]) -> Option<String>,
+}
+
+/// Which operands of a name-assigning builtin (the words after its
+/// options) are names.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Names {
+    All,
+    Second,
+    None,
+}
+
+/// How a builtin that assigns the names in its operands reads its words.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum NameGrammar {
+    /// `declare`, `typeset`, `local`, `export`, `readonly`: no option
+    /// takes a value (`+x` is an option), `-f`/`-F` name functions.
+    Declare,
+    /// Options, of which `values` take a value and `named` take a name;
+    /// then the operands.
+    Options {
+        values: &'static str,
+        named: &'static str,
+        operands: Names,
+    },
+    /// `unset`: names, unless `-f` (function names, not evaluated).
+    Unset,
+}
+
+/// The builtins that assign the names in their operands, a row each
+/// reading.
+pub(crate) const NAME_OPERANDS: &[(&[&str], NameGrammar)] = &[
+    (
+        &["declare", "typeset", "local", "export", "readonly"],
+        NameGrammar::Declare,
+    ),
+    (
+        &["read"],
+        NameGrammar::Options {
+            values: "dinNptua",
+            named: "a",
+            operands: Names::All,
+        },
+    ),
+    (
+        &["mapfile", "readarray"],
+        NameGrammar::Options {
+            values: "dnOsuCc",
+            named: "",
+            operands: Names::All,
+        },
+    ),
+    (
+        &["getopts"],
+        NameGrammar::Options {
+            values: "",
+            named: "",
+            operands: Names::Second,
+        },
+    ),
+    (
+        &["wait"],
+        NameGrammar::Options {
+            values: "p",
+            named: "p",
+            operands: Names::None,
+        },
+    ),
+    (&["unset"], NameGrammar::Unset),
+];
+
+/// Every form of [`CodeForm`], one row each.
+pub(crate) const CODE_FORMS: &[CodeForm] = &[
+    CodeForm {
+        verbs: &["source", "."],
+        example: "source ./env.sh",
+        reads: |v, _| Some(format!("`{v}` runs a file's text as commands")),
+    },
+    CodeForm {
+        verbs: &["let"],
+        example: "let x=1",
+        reads: |_, _| {
+            Some("`let` evaluates its words as arithmetic, which can run commands".into())
+        },
+    },
+    CodeForm {
+        verbs: &["printf"],
+        example: "printf -v x %s y",
+        reads: |_, a| {
+            a.first()
+                .is_some_and(|a| a.starts_with("-v") || may_expand(a))
+                .then(|| "`printf -v` assigns to a name that may hold code".into())
+        },
+    },
+    CodeForm {
+        verbs: &["test", "["],
+        example: "test -v x",
+        reads: |v, a| {
+            a.iter()
+                .any(|a| a == "-v")
+                .then(|| format!("`{v} -v` evaluates a name that may hold code"))
+        },
+    },
+    CodeForm {
+        verbs: &["declare", "typeset", "local"],
+        example: "declare -i x",
+        reads: |v, a| {
+            a.iter()
+                .any(|a| a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'n']))
+                .then(|| format!("`{v} -i`/`-n` makes later assignments and expansions evaluate values as arithmetic or names, which can run commands"))
+        },
+    },
+    // A name bash assigns (or `unset` removes) that is not a plain name:
+    // an array element, whose subscript bash evaluates, or a name from an
+    // expansion, which may be one, or `PS4`, `CDPATH`… (its text is not
+    // read: `x=PS4; read "$x"`).
+    CodeForm {
+        verbs: &ASSIGNING,
+        example: "read a[$x]",
+        reads: |v, a| {
+            if !assigned_names(v, a, |n| !is_identifier(n)) {
+                None
+            } else if assigned_names(v, a, |n| n.contains('[')) {
+                Some(format!(
+                    "`{v}` of an array element evaluates its subscript as code"
+                ))
+            } else {
+                Some(format!("`{v}` assigns a name given by an expansion, which may be an array element or a variable bash runs (`PS4`)"))
+            }
+        },
+    },
+    CodeForm {
+        verbs: &["mapfile", "readarray"],
+        example: "mapfile -C cb arr",
+        reads: |v, a| {
+            a.iter()
+                .any(|a| option_has(a, &['C']))
+                .then(|| format!("`{v} -C` runs its callback text as commands"))
+        },
+    },
+    CodeForm {
+        verbs: &["compgen"],
+        example: "compgen -C cmd",
+        reads: |_, a| {
+            a.iter()
+                .any(|a| option_has(a, &['C', 'F']))
+                .then(|| "`compgen -C`/`-F` runs a command or a function to make its words".into())
+        },
+    },
+    // Commands run from a builtin's or a launcher's words that SPEC §4.3
+    // does not read past: `jobs -x CMD …` runs CMD; `sg GROUP -c CMD`
+    // (and `sg GROUP CMD`) runs CMD through a shell, as `su -c`, and `sg
+    // GROUP` or `newgrp GROUP` alone a shell reading stdin.
+    CodeForm {
+        verbs: &["jobs"],
+        example: "jobs -x cmd",
+        reads: |_, a| {
+            a.iter().any(|a| option_has(a, &['x'])).then(|| {
+                "`jobs -x` runs the command in its words, which permc does not read past".into()
+            })
+        },
+    },
+    CodeForm {
+        verbs: &["sg", "newgrp"],
+        example: "sg wheel cmd",
+        reads: |v, a| {
+            a.iter().any(|a| !a.starts_with('-')).then(|| {
+                format!(
+                    "`{v} GROUP` runs a shell or a command through one, which permc does not read"
+                )
+            })
+        },
+    },
+    // A later command word then runs text or a file permc never sees there
+    // (bash runs the alias's text in the word's place; `hash -p` sets the
+    // file a name runs; `enable -f` loads a shared object's code as a
+    // builtin).
+    CodeForm {
+        verbs: &["alias"],
+        example: "alias ls=cmd",
+        reads: |_, a| {
+            a.iter()
+                .any(|a| !a.starts_with('-') && (a.contains('=') || may_expand(a)))
+                .then(|| "`alias` defines text that bash runs in place of a later command word: permc cannot know what that word runs".into())
+        },
+    },
+    CodeForm {
+        verbs: &["hash"],
+        example: "hash -p ./x ls",
+        reads: |_, a| {
+            a.iter().any(|a| option_has(a, &['p'])).then(|| {
+                "`hash -p` sets the file a command name runs: permc cannot know what that name runs".into()
+            })
+        },
+    },
+    CodeForm {
+        verbs: &["enable"],
+        example: "enable -f ./x.so x",
+        reads: |_, a| {
+            a.iter()
+                .any(|a| option_has(a, &['f']))
+                .then(|| "`enable -f` loads a shared object's code as a builtin".into())
+        },
+    },
+    // SPEC §6.2 (round 3): a shell option changes what later words become
+    // (`globskipdots`, `extglob`, `nullglob`, `dotglob`, `cdable_vars`) or
+    // where a `cd` leaves the shell (`lastpipe`).
+    CodeForm {
+        verbs: &["shopt"],
+        example: "shopt -s extglob",
+        reads: |_, a| {
+            (a.iter().any(|a| may_expand(a))
+                || (a.iter().any(|a| option_has(a, &['s', 'u'])) && a.iter().any(|a| !a.starts_with('-'))))
+                .then(|| "`shopt` sets or unsets a shell option, which changes how bash reads later words (`lastpipe`, `dotglob`, `extglob`…): permc reads them as bash does without it".into())
+        },
+    },
+    CodeForm {
+        verbs: &["set"],
+        example: "set -o posix",
+        reads: |_, a| {
+            (!crate::facts::safe_set_args(a)).then(|| "`set` with an option other than `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and `-o errexit|nounset|pipefail|xtrace|verbose|errtrace|functrace` changes how bash reads later words: permc cannot follow it".into())
+        },
+    },
+    CodeForm {
+        verbs: &["tar", "gtar", "bsdtar", "rsync", "ssh", "scp", "sftp"],
+        example: "tar -cf a.tar --to-command=cmd .",
+        reads: |v, a| {
+            let o = program_runs_text(v, a)?;
+            Some(format!("`{v} {o}` runs a command permc does not read"))
+        },
+    },
+    CodeForm {
+        verbs: &["git"],
+        example: "git -c core.pager=cmd log",
+        reads: |_, a| git_code(a),
+    },
+];
+
+/// Which options of a program run a command given as text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum TextOptions {
+    /// GNU tar's (`--to-command`, `-I`…, also in the old-style first word).
+    Tar,
+    /// rsync's `-e`/`--rsh`, other than plain `ssh`.
+    RemoteShell,
+    /// ssh's `-o` naming a command; `program`: `-S PROGRAM` (scp, sftp);
+    /// `server`: `-D SERVER` (sftp).
+    Ssh { program: bool, server: bool },
+}
+
+/// The programs [`program_runs_text`] reads, a row each reading.
+pub(crate) const PROGRAM_TEXT: &[(&[&str], TextOptions)] = &[
+    (&["tar", "gtar", "bsdtar"], TextOptions::Tar),
+    (&["rsync"], TextOptions::RemoteShell),
+    (
+        &["ssh"],
+        TextOptions::Ssh {
+            program: false,
+            server: false,
+        },
+    ),
+    (
+        &["scp"],
+        TextOptions::Ssh {
+            program: true,
+            server: false,
+        },
+    ),
+    (
+        &["sftp"],
+        TextOptions::Ssh {
+            program: true,
+            server: true,
+        },
+    ),
+];
+
+/// How an option of a row is spelled.
+#[derive(Clone, Copy)]
+pub(crate) enum Spell {
+    /// A getopt short option: alone, with its value attached, or in a
+    /// cluster (`-f F`, `-fF`, `-nf F`).
+    Short(char),
+    /// A long option: `--name`, `--name=V` (a program that does not take
+    /// abbreviations: clap, Go's flag).
+    Long(&'static str),
+    /// A GNU long option, also by a prefix of three letters or more
+    /// (`--compress-prog`), as getopt takes it.
+    GnuLong(&'static str),
+    /// A word exactly (`-exec`, `-TT`), or with `=V` attached.
+    Word(&'static str),
+    /// A word that starts so (`-fplugin=…`, `-Zbuild-std`).
+    Prefix(&'static str),
+}
+
+/// One code-running option: the programs that take it and its spelling.
+pub(crate) struct CodeOption {
+    pub(crate) programs: &'static [&'static str],
+    pub(crate) spell: Spell,
+}
+
+pub(crate) const fn row(programs: &'static [&'static str], spell: Spell) -> CodeOption {
+    CodeOption { programs, spell }
+}
+
+pub(crate) const SED: &[&str] = &["sed", "gsed"];
+
+pub(crate) const AWK: &[&str] = &["awk", "gawk", "mawk", "nawk"];
+
+pub(crate) const MAKE: &[&str] = &["make", "gmake"];
+
+pub(crate) const VIM: &[&str] = &["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim"];
+
+pub(crate) const CC: &[&str] = &["gcc", "cc", "clang", "g++", "c++", "clang++"];
+
+pub(crate) const NPM: &[&str] = &["npm", "pnpm", "yarn"];
+
+/// The code-running options of SPEC §4.3's list, as the programs' manuals
+/// (GNU sed 4.9, gawk 5, GNU make 4.4, cargo 1.8x, go 1.2x, vim 9, gcc 14,
+/// coreutils 9, Info-ZIP zip 3, ripgrep 14, man-db 2.12, rsync 3.3, npm
+/// 10) spell them.
+pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
+    row(SED, Spell::Short('f')),
+    row(SED, Spell::GnuLong("--file")),
+    row(AWK, Spell::Short('f')),
+    row(AWK, Spell::GnuLong("--file")),
+    row(AWK, Spell::Short('i')),
+    row(AWK, Spell::GnuLong("--include")),
+    row(AWK, Spell::Short('l')),
+    row(AWK, Spell::GnuLong("--load")),
+    row(AWK, Spell::Short('E')),
+    row(AWK, Spell::GnuLong("--exec")),
+    row(MAKE, Spell::GnuLong("--eval")),
+    row(MAKE, Spell::Short('E')),
+    row(MAKE, Spell::Short('f')),
+    row(MAKE, Spell::GnuLong("--file")),
+    row(MAKE, Spell::GnuLong("--makefile")),
+    row(&["cargo"], Spell::Long("--config")),
+    row(&["cargo"], Spell::Prefix("-Z")),
+    row(&["go"], Spell::Word("-exec")),
+    row(&["go"], Spell::Word("--exec")),
+    row(&["go"], Spell::Word("-toolexec")),
+    row(&["go"], Spell::Word("--toolexec")),
+    row(&["go"], Spell::Word("-vettool")),
+    row(&["go"], Spell::Word("--vettool")),
+    row(VIM, Spell::Word("-c")),
+    row(VIM, Spell::Word("-S")),
+    row(VIM, Spell::Long("--cmd")),
+    row(CC, Spell::Word("-wrapper")),
+    row(CC, Spell::Prefix("-fplugin")),
+    row(&["sort"], Spell::GnuLong("--compress-program")),
+    row(&["split"], Spell::GnuLong("--filter")),
+    row(&["zip"], Spell::Word("-TT")),
+    row(&["zip"], Spell::GnuLong("--unzip-command")),
+    row(&["rg"], Spell::Long("--pre")),
+    row(&["rg"], Spell::Long("--hostname-bin")),
+    row(&["man"], Spell::Short('P')),
+    row(&["man"], Spell::GnuLong("--pager")),
+    row(&["man"], Spell::Short('H')),
+    row(&["man"], Spell::GnuLong("--html")),
+    row(&["rsync"], Spell::GnuLong("--rsync-path")),
+    row(NPM, Spell::Long("--script-shell")),
+    row(NPM, Spell::Long("--node-options")),
+];
+
+/// Programs whose script or operands permc reads for a command (sed, awk,
+/// make, less, vim's `+CMD`, sqlite3), or that read commands from
+/// standard input (ed, ex).
+pub(crate) const SCRIPTS: &[&str] = &[
+    "sed", "gsed", "awk", "gawk", "mawk", "nawk", "make", "gmake", "less", "vim", "vi", "nvim",
+    "view", "gvim", "vimdiff", "rvim", "ed", "red", "ex", "sqlite3", "sqlite",
+];
+
+/// make's program variables: a command-line value runs as (part of) a
+/// command.
+pub(crate) const MAKE_PROGRAMS: &[&str] = &[
+    "SHELL",
+    ".SHELLFLAGS",
+    "MAKE",
+    "MAKEFLAGS",
+    "MFLAGS",
+    "CC",
+    "CXX",
+    "CPP",
+    "LD",
+    "AR",
+    "AS",
+    "RM",
+    "CP",
+    "MV",
+    "LN",
+    "INSTALL",
+    "PYTHON",
+    "PERL",
+    "FC",
+    "PC",
+    "YACC",
+    "LEX",
+    "M2C",
+    "CO",
+    "GET",
+    "LINT",
+    "MAKEINFO",
+    "TEX",
+    "TEXI2DVI",
+    "WEAVE",
+    "CWEAVE",
+    "TANGLE",
+    "CTANGLE",
+    "ECHO",
+    "MKDIR",
+    "SED",
+    "AWK",
+    "GREP",
+    "TAR",
+    "STRIP",
+    "RANLIB",
+    "NM",
+    "OBJCOPY",
+    "PKG_CONFIG",
+];
+
+/// Programs whose job is to run code they are given (a script file, `-c`,
+/// `-e`, standard input): the interpreters. Given code, they are SPEC
+/// §4.3's stated limit; always-allow records their segments exactly.
+pub const INTERPRETERS: &[&str] = &[
+    "python",
+    "python2",
+    "python3",
+    "node",
+    "nodejs",
+    "deno",
+    "bun",
+    "perl",
+    "ruby",
+    "php",
+    "lua",
+    "luajit",
+    "tclsh",
+    "wish",
+    "expect",
+    "Rscript",
+    "R",
+    "julia",
+    "osascript",
+    "groovy",
+    "scala",
+    "elixir",
+    "erl",
+    "escript",
+    "racket",
+    "guile",
+    "sbcl",
+    "runghc",
+    "swift",
+    "jshell",
+    "irb",
+    "ts-node",
+    "tsx",
+    "zx",
+];
+
+/// The shell's own words that run text as code.
+pub(crate) const SHELL_BUILTINS: &[&str] =
+    &["eval", "source", ".", "exec", "trap", "su", "busybox"];
+
+/// The script readers: programs whose operand is a script in their own
+/// language (sed, awk).
+pub(crate) const SCRIPT_READERS: &[&str] = &["sed", "gsed", "awk", "gawk", "mawk", "nawk"];
+
+/// The language of a script reader's script, as permc reads it for a
+/// command (SPEC §4.3 round 3, "code is unparsed").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ScriptLanguage {
+    /// sed's scripts: `e`, `w`, `W`, or the `e`/`w` flag of `s`.
+    Sed,
+    /// awk's programs: `system`, `|`, `>`, `getline` from a command.
+    Awk,
+    /// make's `NAME=VALUE` operands that set a program variable.
+    Make,
+    /// less's `+CMD` with `!` or `|`.
+    Less,
+    /// vim's `+CMD` (not `+N`).
+    Vim,
+    /// Commands read from standard input whatever the operands (`!` runs a
+    /// shell command): ed and ex.
+    Stdin,
+    /// sqlite3's dot-commands (`.shell`, `.system`), or standard input.
+    Sqlite,
+}
+
+/// The script readers of [`SCRIPTS`], a row each language.
+pub(crate) const SCRIPT_LANGUAGES: &[(&[&str], ScriptLanguage)] = &[
+    (SED, ScriptLanguage::Sed),
+    (AWK, ScriptLanguage::Awk),
+    (MAKE, ScriptLanguage::Make),
+    (&["less"], ScriptLanguage::Less),
+    (
+        &["vim", "vi", "nvim", "view", "gvim", "vimdiff", "rvim"],
+        ScriptLanguage::Vim,
+    ),
+    (&["ed", "red", "ex"], ScriptLanguage::Stdin),
+    (&["sqlite3", "sqlite"], ScriptLanguage::Sqlite),
+];
+
+/// The language `verb` reads its script in, if it is a script reader
+/// ([`SCRIPT_LANGUAGES`]).
+pub(crate) fn script_language(verb: &str) -> Option<ScriptLanguage> {
+    SCRIPT_LANGUAGES
+        .iter()
+        .find(|(names, _)| names.contains(&verb))
+        .map(|&(_, l)| l)
+}
+
+/// Programs whose operands may be assignments (`make CC=…`): a glob
+/// operand without a `/` may expand to one (SPEC §4.4 item 4).
+pub(crate) const ASSIGNMENT_OPERANDS: &[&str] = &["make"];
+
+/// The remote shell rsync's `-e`/`--rsh` may name without running text
+/// permc does not read (SPEC §4.3 round 3).
+pub(crate) const PLAIN_REMOTE_SHELLS: &[&str] = &["ssh"];
+
+/// GNU sed's options (sed(1), 4.9), as getopt_long reads them.
+pub(crate) const SED_OPTIONS: Grammar<'static> = Grammar {
+    flags: "nrsuzEbh",
+    valued: "efl",
+    optional: "i",
+    long_flags: &[
+        "quiet",
+        "silent",
+        "debug",
+        "posix",
+        "regexp-extended",
+        "separate",
+        "sandbox",
+        "unbuffered",
+        "null-data",
+        "zero-terminated",
+        "binary",
+        "follow-symlinks",
+        "help",
+        "version",
+    ],
+    long_valued: &["expression", "file", "line-length"],
+    long_optional: &["in-place"],
+    permute: true,
+    ..Grammar::new(Mode::Gnu)
+};
+
+/// awk's options (gawk(1), 5.3; the other awks take a subset), as
+/// getopt_long reads them, operands permuted (gawk stops at the program,
+/// which reads no more here: fail closed).
+pub(crate) const AWK_OPTIONS: Grammar<'static> = Grammar {
+    flags: "bcCghnNOMPrsStVY",
+    valued: "FfveEil",
+    optional: "dDLop",
+    long_flags: &[
+        "characters-as-bytes",
+        "traditional",
+        "copyright",
+        "gen-pot",
+        "help",
+        "bignum",
+        "use-lc-numeric",
+        "non-decimal-data",
+        "optimize",
+        "no-optimize",
+        "posix",
+        "re-interval",
+        "sandbox",
+        "lint-old",
+        "csv",
+        "version",
+    ],
+    long_valued: &[
+        "field-separator",
+        "file",
+        "assign",
+        "source",
+        "exec",
+        "include",
+        "load",
+    ],
+    long_optional: &["dump-variables", "debug", "lint", "pretty-print", "profile"],
+    permute: true,
+    ..Grammar::new(Mode::Gnu)
+};
+
+/// The options of [`SED_OPTIONS`] whose value is a sed script.
+pub(crate) const SED_SCRIPT_OPTIONS: &[&str] = &["e", "expression"];
+
+/// The options of [`SED_OPTIONS`] whose value names a script file (its
+/// text is all permc has of that script).
+pub(crate) const SED_FILE_OPTIONS: &[&str] = &["f", "file"];
+
+/// The options of [`AWK_OPTIONS`] whose value is an awk program.
+pub(crate) const AWK_PROGRAM_OPTIONS: &[&str] = &["e", "source"];
+
+/// The options of [`AWK_OPTIONS`] whose value names a program file
+/// (`-f`, `-E`, `-i`, `-l`: its text is all permc has of that program).
+pub(crate) const AWK_FILE_OPTIONS: &[&str] =
+    &["f", "E", "i", "l", "file", "exec", "include", "load"];

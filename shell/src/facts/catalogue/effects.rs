@@ -1,0 +1,516 @@
+//! Effects (SPEC §6.1): the external-effect and privileged tables, the
+//! built-in denies (§5.2), and what the ceilings read to find a tool's
+//! canonical form (options, aliases, prefixes: §4.3 round 3).
+
+use crate::facts::options::{Grammar, Mode};
+
+/// The external-effect table (SPEC §6.1): a segment whose real words start
+/// with one of these, token by token, has an effect outside the machine.
+pub const EXTERNAL_EFFECT: &[&[&str]] = &[
+    &["git", "push"],
+    &["git", "merge"],
+    &["git", "remote", "add"],
+    &["git", "remote", "set-url"],
+    &["git", "send-pack"],
+    &["git", "subtree", "push"],
+    &["git", "p4", "submit"],
+    &["git", "svn", "dcommit"],
+    // [round 3] It merges what others pushed; `git fetch` stays readable.
+    &["git", "pull"],
+    &["git", "http-push"],
+    &["git", "send-email"],
+    // They change where pushes go.
+    &["git", "remote", "rename"],
+    &["git", "remote", "remove"],
+    &["git", "remote", "rm"],
+    &["git", "remote", "set-head"],
+    &["git", "remote", "set-branches"],
+    &["git", "lfs", "push"],
+    &["gh", "pr", "create"],
+    &["gh", "pr", "merge"],
+    &["gh", "release", "create"],
+    &["gh", "workflow", "run"],
+    &["gh", "repo", "create"],
+    &["gh", "repo", "delete"],
+    &["gh", "repo", "edit"],
+    &["gh", "repo", "rename"],
+    &["gh", "repo", "archive"],
+    &["gh", "repo", "fork"],
+    &["gh", "repo", "sync"],
+    &["gh", "issue", "create"],
+    &["gh", "issue", "close"],
+    &["gh", "issue", "comment"],
+    &["gh", "issue", "edit"],
+    &["gh", "issue", "delete"],
+    &["gh", "pr", "comment"],
+    &["gh", "pr", "review"],
+    &["gh", "pr", "close"],
+    &["gh", "pr", "edit"],
+    &["gh", "pr", "ready"],
+    &["gh", "secret", "set"],
+    &["gh", "secret", "delete"],
+    &["gh", "variable", "set"],
+    &["gh", "variable", "delete"],
+    &["gh", "release", "upload"],
+    &["gh", "release", "delete"],
+    &["gh", "release", "edit"],
+    &["gh", "run", "rerun"],
+    &["gh", "run", "cancel"],
+    &["gh", "gist", "create"],
+    &["gh", "label", "create"],
+    &["gh", "label", "edit"],
+    &["gh", "label", "delete"],
+    &["glab", "mr", "create"],
+    &["glab", "mr", "merge"],
+    &["glab", "release", "create"],
+    &["glab", "ci", "run"],
+    &["glab", "repo", "create"],
+    &["glab", "repo", "delete"],
+    &["glab", "repo", "fork"],
+    &["glab", "repo", "archive"],
+    &["glab", "issue", "create"],
+    &["glab", "issue", "close"],
+    &["glab", "issue", "note"],
+    &["glab", "issue", "update"],
+    &["glab", "issue", "delete"],
+    &["glab", "mr", "note"],
+    &["glab", "mr", "close"],
+    &["glab", "mr", "update"],
+    &["glab", "mr", "approve"],
+    &["glab", "release", "upload"],
+    &["glab", "release", "delete"],
+    &["glab", "ci", "retry"],
+    &["glab", "ci", "cancel"],
+    &["glab", "variable", "set"],
+    &["glab", "variable", "update"],
+    &["glab", "variable", "delete"],
+    &["glab", "label", "create"],
+    &["kubectl", "apply"],
+    &["kubectl", "create"],
+    &["kubectl", "delete"],
+    &["kubectl", "patch"],
+    &["kubectl", "replace"],
+    &["kubectl", "rollout"],
+    &["kubectl", "scale"],
+    &["kubectl", "set"],
+    &["kubectl", "label"],
+    &["kubectl", "annotate"],
+    &["kubectl", "edit"],
+    &["kubectl", "drain"],
+    &["kubectl", "cordon"],
+    &["kubectl", "uncordon"],
+    &["kubectl", "taint"],
+    &["kubectl", "cp"],
+    &["kubectl", "expose"],
+    &["kubectl", "autoscale"],
+    // They act in the cluster.
+    &["kubectl", "exec"],
+    &["kubectl", "run"],
+    &["kubectl", "debug"],
+    &["kubectl", "attach"],
+    &["kubectl", "port-forward"],
+    &["helm", "install"],
+    &["helm", "upgrade"],
+    &["helm", "uninstall"],
+    &["helm", "rollback"],
+    &["terraform", "apply"],
+    &["terraform", "destroy"],
+    &["terraform", "import"],
+    &["terraform", "taint"],
+    &["terraform", "untaint"],
+    &["terraform", "state", "rm"],
+    &["terraform", "state", "mv"],
+    &["terraform", "state", "push"],
+    &["docker", "push"],
+    &["docker", "image", "push"],
+    // A token that is an option: the option anywhere after the words
+    // before it.
+    &["docker", "buildx", "build", "--push"],
+    &["docker", "build", "--push"],
+    &["docker", "compose", "push"],
+    &["podman", "push"],
+    &["podman", "image", "push"],
+    &["npm", "publish"],
+    &["npm", "unpublish"],
+    &["npm", "deprecate"],
+    &["npm", "dist-tag", "add"],
+    &["npm", "owner"],
+    &["npm", "access"],
+    &["pnpm", "publish"],
+    &["yarn", "publish"],
+    &["yarn", "npm", "publish"],
+    &["cargo", "publish"],
+    &["cargo", "yank"],
+    &["cargo", "owner"],
+    &["twine", "upload"],
+    &["gem", "push"],
+    &["gem", "yank"],
+    &["gem", "owner"],
+    // Hosting CLIs.
+    &["vercel"],
+    &["heroku"],
+    &["netlify", "deploy"],
+    &["fly", "deploy"],
+    &["flyctl", "deploy"],
+    &["firebase", "deploy"],
+    &["wrangler", "deploy"],
+    &["wrangler", "publish"],
+];
+
+/// Privileged verbs (SPEC §5 step 7b, with the [hardening] additions).
+pub const PRIVILEGED: &[&str] = &[
+    "sudo", "doas", "su", "pkexec", "run0", // [round 3]
+    "sudoedit", "sudo-rs", "ksu", "please", "dzdo", "pbrun", "gosu", "su-exec", "calife", "super",
+    "capsh", "setpriv",
+];
+
+/// The built-in deny patterns (SPEC §5.2).
+pub const BUILTIN_DENY: &[&str] = &[
+    "Terminal(rm -rf /)",
+    "Terminal(rm -rf /*)",
+    "Terminal(rm -fr /)",
+];
+
+/// Programs whose first word may be rustup's toolchain selector
+/// (`cargo +nightly publish`): read past before the subcommand.
+pub(crate) const TOOLCHAIN_WORD: &[&str] = &["cargo"];
+
+/// The devices through which bash opens a network connection, with the
+/// external-effect entry each stands for (SPEC §6.1, round 3).
+pub(crate) const NETWORK_DEVICES: [(&str, &[&str]); 2] = [
+    ("/dev/tcp/", &["> /dev/tcp/…"]),
+    ("/dev/udp/", &["> /dev/udp/…"]),
+];
+
+/// `gh api` that writes (SPEC §6.1): named like a table entry.
+pub const GH_API_WRITE: &[&str] = &["gh", "api"];
+
+/// How a tool's words say it reaches outside the machine (SPEC §6.1
+/// round 3), read by [`external_by_words`](crate::facts::external_by_words).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ByWords {
+    /// `gh api` with a method other than GET, fields or a body.
+    GhApi,
+    /// A container client with a remote daemon (`-H`, `--host`,
+    /// `--context`, `-c`) among its leading options.
+    RemoteDaemon,
+    /// `ssh HOST …` connects (`ssh -V`, `ssh -G` do not).
+    SshHost,
+    /// A copy with a remote operand (`HOST:PATH`, `scheme://…`); `any`:
+    /// every operand is remote (`sftp HOST`).
+    RemoteOperand {
+        /// Any operand at all reaches a remote.
+        any: bool,
+    },
+    /// A cloud CLI's verb that is not a read (`describe`, `get`, `list`,
+    /// `ls`, `show`, `help`, `version`, `whoami` are).
+    CloudVerb,
+    /// These words right after the program (`python -m twine upload`),
+    /// named as `named` says.
+    Words {
+        /// The words after the program.
+        words: &'static [&'static str],
+        /// What the effect is called (like a table entry).
+        named: &'static [&'static str],
+    },
+}
+
+/// The tools whose external effect is in their words, not in a table
+/// entry: one row a reading, with the programs it applies to.
+pub(crate) const BY_WORDS: &[(&[&str], ByWords)] = &[
+    (&["gh"], ByWords::GhApi),
+    (&["docker", "podman"], ByWords::RemoteDaemon),
+    (&["ssh"], ByWords::SshHost),
+    (&["scp", "rsync"], ByWords::RemoteOperand { any: false }),
+    (&["sftp"], ByWords::RemoteOperand { any: true }),
+    (&["aws", "gcloud", "az", "doctl"], ByWords::CloudVerb),
+    (
+        &["python", "python3"],
+        ByWords::Words {
+            words: &["-m", "twine", "upload"],
+            named: PYTHON_TWINE,
+        },
+    ),
+];
+
+/// The names [`external_by_words`](crate::facts::external_by_words) gives what it finds (like entries).
+pub(crate) const REMOTE_DAEMON: &[&str] = &["docker", "--host"];
+
+pub(crate) const SSH_REMOTE: &[&str] = &["ssh", "HOST"];
+
+pub(crate) const COPY_REMOTE: &[&str] = &["scp", "HOST:PATH"];
+
+pub(crate) const CLOUD_WRITE: &[&str] = &["aws", "VERB"];
+
+pub(crate) const PYTHON_TWINE: &[&str] = &["python", "-m", "twine", "upload"];
+
+/// Subcommand aliases (SPEC §6.1 round 3): (tool, alias, the entry's
+/// word). `gh pr new` is `gh pr create`, `helm del` is `helm uninstall`.
+pub(crate) const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
+    ("gh", "new", "create"),
+    ("gh", "rm", "delete"),
+    ("glab", "accept", "merge"),
+    ("glab", "new", "create"),
+    ("helm", "delete", "uninstall"),
+    ("helm", "del", "uninstall"),
+    ("helm", "un", "uninstall"),
+];
+
+/// Tools that take a unique prefix of a subcommand for it (`npm pub`, `gem
+/// pus`), with their commands and aliases that are a prefix of an entry's
+/// word but another command (`npm un` is `uninstall`). A prefix of an
+/// entry's word counts (fail closed: an ambiguous one is an error the tool
+/// reports, never a read).
+pub(crate) const PREFIX_TOOLS: &[(&str, &[&str])] = &[("npm", &["un", "d"]), ("gem", &[])];
+
+/// Options that take the next word as their value, and options that take
+/// none, per tool (SPEC §6.1 round 3: options anywhere the program takes
+/// them). Any other option word without `=` is read both ways (fail
+/// closed: `git subtree -P x push` is a push whether or not `-P` takes
+/// `x`).
+pub(crate) const OPTION_GRAMMAR: &[(&str, &[&str], &[&str])] = &[
+    (
+        "git",
+        &[
+            "-C",
+            "-c",
+            "--git-dir",
+            "--work-tree",
+            "--namespace",
+            "--config-env",
+            "-m",
+            "--message",
+            "-t",
+            "--track",
+            "-o",
+            "--push-option",
+            "--repo",
+        ],
+        &[
+            "-p",
+            "--paginate",
+            "--no-pager",
+            "--bare",
+            "-v",
+            "--verbose",
+            "-q",
+            "--quiet",
+            "-f",
+            "--force",
+            "-n",
+            "--dry-run",
+            "-u",
+            "--set-upstream",
+            "--all",
+            "--tags",
+            "--mirror",
+            "--no-verify",
+            "--rebase",
+            "--ff-only",
+            "--no-ff",
+            "--squash",
+        ],
+    ),
+    (
+        "gh",
+        &[
+            "-R",
+            "--repo",
+            "-t",
+            "--title",
+            "-b",
+            "--body",
+            "-B",
+            "--base",
+            "-H",
+            "--head",
+            "-F",
+            "--body-file",
+            "-l",
+            "--label",
+            "-a",
+            "--assignee",
+            "-m",
+            "--milestone",
+            "-r",
+            "--reviewer",
+            "-e",
+            "--env",
+            "-o",
+            "--org",
+        ],
+        &[
+            "-w", "--web", "-d", "--draft", "-f", "--fill", "--yes", "-y", "--squash", "--merge",
+            "--rebase", "--admin", "--auto",
+        ],
+    ),
+    (
+        "helm",
+        &[
+            "-n",
+            "--namespace",
+            "--kube-context",
+            "--kubeconfig",
+            "-f",
+            "--values",
+            "--set",
+            "--set-string",
+            "--version",
+            "--timeout",
+            "--repo",
+        ],
+        &[
+            "--debug",
+            "--wait",
+            "--atomic",
+            "--dry-run",
+            "--install",
+            "-i",
+            "--create-namespace",
+            "--force",
+        ],
+    ),
+    (
+        "kubectl",
+        &[
+            "-n",
+            "--namespace",
+            "--context",
+            "--kubeconfig",
+            "--cluster",
+            "--user",
+            "-s",
+            "--server",
+            "-f",
+            "--filename",
+            "-l",
+            "--selector",
+            "-o",
+            "--output",
+            "-c",
+            "--container",
+            "--replicas",
+            "--image",
+            "--type",
+            "--port",
+        ],
+        &[
+            "-A",
+            "--all-namespaces",
+            "-R",
+            "--recursive",
+            "--dry-run",
+            "-i",
+            "--stdin",
+            "-t",
+            "--tty",
+            "--overwrite",
+            "--force",
+        ],
+    ),
+    (
+        "docker",
+        &[
+            "--config",
+            "-l",
+            "--log-level",
+            "-t",
+            "--tag",
+            "-f",
+            "--file",
+            "--platform",
+            "--build-arg",
+            "--target",
+            "-o",
+            "--output",
+            "--builder",
+            "-p",
+            "--project-name",
+        ],
+        &[
+            "-D",
+            "--debug",
+            "--tls",
+            "--tlsverify",
+            "-q",
+            "--quiet",
+            "--push",
+            "--load",
+            "--no-cache",
+            "--pull",
+            "-a",
+            "--all-tags",
+        ],
+    ),
+    (
+        "npm",
+        &[
+            "-w",
+            "--workspace",
+            "--registry",
+            "--tag",
+            "--otp",
+            "--access",
+            "-C",
+            "--prefix",
+            "--userconfig",
+        ],
+        &[
+            "-g",
+            "--global",
+            "--dry-run",
+            "-ws",
+            "--workspaces",
+            "-f",
+            "--force",
+            "--provenance",
+            "--ignore-scripts",
+        ],
+    ),
+];
+
+/// Tools whose subcommands are a tree with persistent options, read past
+/// before the second subcommand word (`gh pr -R o/r create`: SPEC §4.3
+/// round 3).
+pub(crate) const SUBCOMMAND_TREES: &[&str] = &["gh", "glab"];
+
+/// A cloud CLI's verbs that read ([`ByWords::CloudVerb`]): a verb starting
+/// with one of [`CLOUD_READ_PREFIXES`] (`describe-instances`), or one of
+/// these exactly.
+pub(crate) const CLOUD_READ_VERBS: &[&str] = &["ls", "show", "help", "version", "whoami"];
+
+/// The prefixes of a cloud CLI's verbs that read (`describe-…`, `get-…`,
+/// `list-…`).
+pub(crate) const CLOUD_READ_PREFIXES: &[&str] = &["describe", "get", "list"];
+
+/// The program SPEC §5.2's built-in denies name (`rm -rf /`): an unknown
+/// word may still be it (§4.4).
+pub const BUILTIN_DENY_VERB: &str = "rm";
+
+/// GNU rm's options (rm(1), coreutils 9), as getopt_long reads them: what
+/// the built-in denies read of an rm's options.
+pub(crate) const RM_OPTIONS: Grammar<'static> = Grammar {
+    flags: "dfiIrRv",
+    long_flags: &[
+        "force",
+        "one-file-system",
+        "no-preserve-root",
+        "recursive",
+        "dir",
+        "verbose",
+        "help",
+        "version",
+    ],
+    long_optional: &["interactive", "preserve-root"],
+    ..Grammar::new(Mode::Gnu)
+};
+
+/// The options of [`RM_OPTIONS`] that make rm recursive.
+pub(crate) const RM_RECURSIVE: &[&str] = &["r", "R", "recursive"];
+
+/// The options of [`RM_OPTIONS`] that make rm force.
+pub(crate) const RM_FORCE: &[&str] = &["f", "force"];
+
+/// The privileged verb a message names when a privileged run has no verb
+/// of its own to show (SPEC §5 step 7b): the first of [`PRIVILEGED`].
+pub const PRIVILEGED_SHOWN: &str = PRIVILEGED[0];

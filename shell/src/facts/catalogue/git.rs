@@ -1,0 +1,241 @@
+//! git's own rows: global options, the options and configuration that
+//! name code (SPEC §4.3 round 3), protected branches (SPEC §5 step 7e).
+
+/// Git's global options that take a value as the next word (SPEC §6.1).
+pub(crate) const GIT_VALUE_OPTIONS: &[&str] = &[
+    "-C",
+    "-c",
+    "--git-dir",
+    "--work-tree",
+    "--namespace",
+    "--config-env",
+];
+
+/// Each program's global options that take the next word, before its
+/// subcommand: one row a program.
+pub(crate) const GLOBAL_VALUE_OPTIONS: &[(&str, &[&str])] = &[("git", GIT_VALUE_OPTIONS)];
+
+/// Protected merge targets (SPEC §5 step 7e).
+pub const PROTECTED_BRANCHES: &[&str] = &["dev", "qa", "rc", "main"];
+
+/// How a git subcommand's option (or word) is given, as git's
+/// parse-options reads it: `-x CMD`, `-xCMD`, in a cluster (`-ix CMD`),
+/// `--exec CMD`, `--exec=CMD`, or a long name's prefix (`--exe CMD`). A
+/// word that only may be one counts (fail closed).
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum GitSpell {
+    /// A long option without a short form: an expandable word may be it.
+    Long(&'static str),
+    /// A short option and its long name.
+    Both(char, &'static str),
+    /// An operand word (`submodule foreach`, `bisect run`).
+    Word(&'static str),
+    /// Any long option ending so (`filter-branch --…-filter`).
+    LongEnding(&'static str),
+}
+
+/// A git subcommand's option that runs text or words, or sets what a later
+/// git command runs: one row each, the subcommands it belongs to, its
+/// spellings, and how the reason names it.
+pub(crate) struct GitCodeOption {
+    /// The subcommands that take it.
+    pub(crate) subcommands: &'static [&'static str],
+    /// Its spellings (any of them).
+    pub(crate) spells: &'static [GitSpell],
+    /// As the reason shows it.
+    pub(crate) shown: &'static str,
+}
+
+/// Every [`GitCodeOption`]: the program a fetch, clone or `ls-remote`
+/// runs as `upload-pack` (git runs it with the shell for a local
+/// repository), `archive --exec`, send-email's commands, instaweb's
+/// server and browser, `rebase -x`, `submodule foreach`, `bisect run`, a
+/// `filter-branch` filter, `difftool -x`, `grep -O`, `push --receive-pack`;
+/// `clone -c` and a `--template` directory's hooks.
+pub(crate) const GIT_CODE_OPTIONS: &[GitCodeOption] = &[
+    GitCodeOption {
+        subcommands: &["fetch", "pull", "ls-remote", "fetch-pack"],
+        spells: &[GitSpell::Long("--upload-pack")],
+        shown: "--upload-pack",
+    },
+    GitCodeOption {
+        subcommands: &["ls-remote", "fetch-pack", "archive"],
+        spells: &[GitSpell::Long("--exec")],
+        shown: "--exec",
+    },
+    GitCodeOption {
+        subcommands: &["clone"],
+        spells: &[GitSpell::Both('u', "--upload-pack")],
+        shown: "--upload-pack",
+    },
+    GitCodeOption {
+        subcommands: &["clone"],
+        spells: &[GitSpell::Both('c', "--config")],
+        shown: "--config",
+    },
+    GitCodeOption {
+        subcommands: &["clone", "init"],
+        spells: &[GitSpell::Long("--template")],
+        shown: "--template",
+    },
+    GitCodeOption {
+        subcommands: &["send-email"],
+        spells: &[
+            GitSpell::Long("--smtp-server"),
+            GitSpell::Long("--sendmail-cmd"),
+            GitSpell::Long("--to-cmd"),
+            GitSpell::Long("--cc-cmd"),
+            GitSpell::Long("--header-cmd"),
+        ],
+        shown: "--sendmail-cmd",
+    },
+    GitCodeOption {
+        subcommands: &["instaweb"],
+        spells: &[
+            GitSpell::Both('d', "--httpd"),
+            GitSpell::Both('b', "--browser"),
+        ],
+        shown: "--httpd",
+    },
+    GitCodeOption {
+        subcommands: &["rebase"],
+        spells: &[GitSpell::Both('x', "--exec")],
+        shown: "--exec",
+    },
+    GitCodeOption {
+        subcommands: &["submodule"],
+        spells: &[GitSpell::Word("foreach")],
+        shown: "foreach",
+    },
+    GitCodeOption {
+        subcommands: &["bisect"],
+        spells: &[GitSpell::Word("run")],
+        shown: "run",
+    },
+    GitCodeOption {
+        subcommands: &["filter-branch"],
+        spells: &[GitSpell::LongEnding("-filter")],
+        shown: "--…-filter",
+    },
+    GitCodeOption {
+        subcommands: &["difftool"],
+        spells: &[GitSpell::Both('x', "--extcmd")],
+        shown: "--extcmd",
+    },
+    GitCodeOption {
+        subcommands: &["push", "send-pack"],
+        spells: &[GitSpell::Long("--receive-pack")],
+        shown: "--receive-pack",
+    },
+    GitCodeOption {
+        subcommands: &["push", "send-pack"],
+        spells: &[GitSpell::Long("--exec")],
+        shown: "--exec",
+    },
+    GitCodeOption {
+        subcommands: &["grep"],
+        spells: &[GitSpell::Both('O', "--open-files-in-pager")],
+        shown: "--open-files-in-pager",
+    },
+];
+
+/// git configuration sections whose keys name code (aliases, includes,
+/// filters, pagers, credential helpers…).
+pub(crate) const GIT_CODE_SECTIONS: &[&str] = &[
+    "alias",
+    "include",
+    "includeif",
+    "filter",
+    "pager",
+    "credential",
+    "gpg",
+    "protocol",
+    "uploadpack",
+    "difftool",
+    "mergetool",
+    "browser",
+    "man",
+    "sendemail",
+];
+
+/// git configuration keys that name a command git runs.
+pub(crate) const GIT_CODE_KEYS: &[&str] = &[
+    "core.pager",
+    "core.editor",
+    "core.sshcommand",
+    "core.fsmonitor",
+    "core.hookspath",
+    "core.askpass",
+    "core.gitproxy",
+    "core.alternaterefscommand",
+    "diff.external",
+    "sequence.editor",
+    "interactive.difffilter",
+    "web.browser",
+    // Its hooks are copied into every repository git init or clone
+    // makes, and run there.
+    "init.templatedir",
+];
+
+/// The last part of a key that names a command in any section
+/// (`diff.<driver>.textconv`, `merge.<driver>.driver`…).
+pub(crate) const GIT_CODE_NAMES: &[&str] = &[
+    "textconv",
+    "command",
+    "cmd",
+    "driver",
+    "helper",
+    "program",
+    "uploadpack",
+    "receivepack",
+    "proxy",
+    // `submodule.<name>.update = !command` runs on `git submodule
+    // update`.
+    "update",
+];
+
+/// git itself: the program the rows of this file describe (its
+/// subcommands, configuration and hooks).
+pub(crate) const GIT: &str = "git";
+
+/// git's subcommand that reads and writes its configuration (SPEC §6.4).
+pub(crate) const GIT_CONFIG: &str = "config";
+
+/// git's subcommands that copy a `--template` directory's hooks into the
+/// repository (SPEC §6.4).
+pub(crate) const GIT_TEMPLATE_SUBCOMMANDS: &[&str] = &["init", "clone"];
+
+/// `git config`'s options that set, add or remove a key (SPEC §6.5).
+pub(crate) const GIT_CONFIG_WRITING_OPTIONS: &[&str] = &[
+    "--unset",
+    "--unset-all",
+    "--add",
+    "--replace-all",
+    "--edit",
+    "-e",
+    "--rename-section",
+    "--remove-section",
+];
+
+/// `git config`'s subcommands (git 2.46+) that write (SPEC §6.5).
+pub(crate) const GIT_CONFIG_WRITING_SUBCOMMANDS: &[&str] =
+    &["set", "unset", "rename-section", "remove-section", "edit"];
+
+/// `git config`'s options and subcommands that read: its get and list
+/// modes, after which operands are keys to read, not to set (SPEC §6.5).
+pub(crate) const GIT_CONFIG_READING_MODES: &[&str] = &[
+    "--get",
+    "--get-all",
+    "--get-regexp",
+    "--get-urlmatch",
+    "--get-color",
+    "--get-colorbool",
+    "--list",
+    "-l",
+    "get",
+    "list",
+];
+
+/// The prefix of git's commands run by their dashed name (`git-clean`,
+/// `git-upload-pack`): read as `git clean` (SPEC §4.3 round 3).
+pub(crate) const GIT_DASHED: &str = "git-";

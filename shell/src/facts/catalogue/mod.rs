@@ -1,0 +1,248 @@
+//! The catalogue of commands (SPEC §4.3 [round 3] "One catalogue of
+//! commands"): everything permc knows about programs, as row tables —
+//! data, not code — one topic a module. The facts' logic (the walk past
+//! wrappers, the code forms and options, the continuations, the protected
+//! paths, the ceilings' readings, the scope) reads these rows and names no
+//! program of its own; `tests/catalogue_only.rs` holds that, over every
+//! crate, against [`program_names`].
+//!
+//! The functions here are what the readers outside the facts ask of the
+//! rows: always-allow's unit (§7) and the analyzer's
+//! `broad-always-expansion` (§11), read off the same rows the facts read,
+//! so that the three cannot disagree.
+
+pub mod builtins;
+pub mod code;
+pub mod continuations;
+pub mod effects;
+pub mod git;
+pub mod paths;
+pub mod shells;
+pub mod units;
+pub mod variables;
+pub mod wrappers;
+
+use super::code_options;
+pub use code::INTERPRETERS;
+use code::{SCRIPT_READERS, SHELL_BUILTINS};
+use wrappers::RunsAs;
+
+/// Does `verb` run text as code: a shell (of any language), an
+/// interpreter, a script reader, or one of the shell's own `eval`-like
+/// words?
+pub fn runs_text_as_code(verb: &str) -> bool {
+    shells::SHELLS.contains(&verb)
+        || shells::FOREIGN_SHELLS.contains(&verb)
+        || INTERPRETERS.contains(&verb)
+        || SCRIPT_READERS.contains(&verb)
+        || SHELL_BUILTINS.contains(&verb)
+}
+
+/// Is `verb` a wrapper (SPEC §4.3's table and the launchers beyond it):
+/// it runs the command in its operands.
+pub fn is_wrapper(verb: &str) -> bool {
+    wrappers::WRAPPERS.iter().any(|w| w.names.contains(&verb))
+}
+
+/// Every program that runs other code: shells, interpreters, script
+/// readers, wrappers (for the analyzer's list).
+pub fn code_programs() -> impl Iterator<Item = &'static str> {
+    shells::SHELLS
+        .iter()
+        .chain(shells::FOREIGN_SHELLS)
+        .chain(INTERPRETERS)
+        .chain(SCRIPT_READERS)
+        .chain(SHELL_BUILTINS)
+        .copied()
+        .chain(
+            wrappers::WRAPPERS
+                .iter()
+                .flat_map(|w| w.names.iter().copied()),
+        )
+}
+
+/// Every runner as the words that name it: `npx`, `uv run`, `pnpm exec`,
+/// `docker exec`… (not the command groups: `docker compose`).
+pub fn runners() -> impl Iterator<Item = Vec<&'static str>> {
+    wrappers::RUNNERS
+        .iter()
+        .filter(|r| !matches!(r.2, RunsAs::Group(_)))
+        .map(|r| {
+            if r.1.is_empty() {
+                vec![r.0]
+            } else {
+                vec![r.0, r.1]
+            }
+        })
+}
+
+/// Where a runner's program stands in a segment's words (SPEC §7 round 3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunnerProgram {
+    /// Not a runner's words.
+    NotARunner,
+    /// The program is word `i` (`uv run pytest -k x`: 2).
+    At(usize),
+    /// A runner whose program cannot be placed (an option of its own
+    /// before it, an image's entrypoint, a shell line).
+    Unplaced,
+}
+
+/// Where the program a runner runs stands in `words` (the verb first, as
+/// the segment gives it): right after the runner's words (`npx vitest`,
+/// `pnpm exec vitest`, `npm exec -- vitest`), after the container for
+/// `docker exec C CMD`; any option word of the runner's own before it
+/// leaves it unplaced (its arity is not read here).
+pub fn runner_program(words: &[String]) -> RunnerProgram {
+    let Some(verb) = words.first().map(|w| super::basename(w)) else {
+        return RunnerProgram::NotARunner;
+    };
+    let rows = || wrappers::RUNNERS.iter().filter(|r| r.0 == verb);
+    let (how, mut at) = if let Some(r) = rows().find(|r| r.1.is_empty()) {
+        (r.2, 1)
+    } else {
+        let Some(sub) = words.get(1) else {
+            return RunnerProgram::NotARunner;
+        };
+        match rows().find(|r| r.1 == sub) {
+            Some(r) => (r.2, 2),
+            None => return RunnerProgram::NotARunner,
+        }
+    };
+    if words.get(at).is_some_and(|w| w == "--") && how == RunsAs::Argv {
+        at += 1;
+    }
+    let placed = match how {
+        RunsAs::Argv => at,
+        RunsAs::AfterOperand if words.get(at).is_some_and(|w| !w.starts_with('-')) => at + 1,
+        _ => return RunnerProgram::Unplaced,
+    };
+    match words.get(placed) {
+        Some(w) if !w.starts_with('-') => RunnerProgram::At(placed),
+        _ => RunnerProgram::Unplaced,
+    }
+}
+
+/// Is `verb` a program with code-running options or a script language of
+/// its own (`sed`, `make`, `cargo`, `gcc`…: SPEC §4.3's list)?
+pub fn has_code_forms(verb: &str) -> bool {
+    code_options::is_code_program(verb)
+}
+
+/// Every program (and builtin) the catalogue describes, by every name it
+/// is run by, sorted, once each: the first word of every row of every
+/// table. `tests/catalogue_only.rs` holds that no code outside the
+/// catalogue names one of them (issue 29: the catalogue is the only place
+/// a program is described).
+pub fn program_names() -> Vec<&'static str> {
+    let firsts = |rows: &'static [&'static [&'static str]]| rows.iter().filter_map(|r| r.first());
+    let mut names: Vec<&'static str> = Vec::new();
+    names.extend(wrappers::WRAPPERS.iter().flat_map(|w| w.names));
+    names.extend(wrappers::SU.names);
+    names.extend(wrappers::UNREADABLE.iter().map(|r| r.0));
+    names.extend(wrappers::SPECIAL_READERS.iter().flat_map(|r| r.0));
+    names.extend(wrappers::RUNNERS.iter().map(|r| r.0));
+    names.extend(shells::SHELLS);
+    names.extend(shells::FOREIGN_SHELLS);
+    names.extend(code::CODE_FORMS.iter().flat_map(|f| f.verbs));
+    names.extend(code::NAME_OPERANDS.iter().flat_map(|r| r.0));
+    names.extend(code::PROGRAM_TEXT.iter().flat_map(|r| r.0));
+    names.extend(code::CODE_OPTIONS.iter().flat_map(|r| r.programs));
+    names.extend(code::SCRIPTS);
+    names.extend(code::INTERPRETERS);
+    names.extend(code::SHELL_BUILTINS);
+    names.extend(code::SCRIPT_READERS);
+    names.extend(firsts(effects::EXTERNAL_EFFECT));
+    names.extend(effects::PRIVILEGED);
+    names.extend(effects::TOOLCHAIN_WORD);
+    names.extend(effects::SUBCOMMAND_TREES);
+    names.push(effects::BUILTIN_DENY_VERB);
+    names.extend(code::SCRIPT_LANGUAGES.iter().flat_map(|r| r.0));
+    names.extend(code::ASSIGNMENT_OPERANDS);
+    names.extend(paths::READS_ONLY);
+    names.extend(paths::READS_ONLY_UNLESS.iter().map(|r| r.0));
+    names.extend(paths::READING_SUBCOMMANDS.iter().map(|r| r.0));
+    names.extend(paths::OUTPUT_OPTION_O);
+    names.push(git::GIT);
+    names.extend(shells::BASH_OPTIONS);
+    names.extend(shells::ZSH_OPTIONS);
+    names.extend(wrappers::BUSYBOX_SHELLS);
+    names.push(wrappers::TRAP);
+    names.push(wrappers::XARGS_DEFAULT);
+    names.extend(effects::BY_WORDS.iter().flat_map(|r| r.0));
+    names.extend(effects::SUBCOMMAND_ALIASES.iter().map(|r| r.0));
+    names.extend(effects::PREFIX_TOOLS.iter().map(|r| r.0));
+    names.extend(effects::OPTION_GRAMMAR.iter().map(|r| r.0));
+    names.extend(git::GLOBAL_VALUE_OPTIONS.iter().map(|r| r.0));
+    names.extend(
+        continuations::CONTINUATIONS
+            .iter()
+            .filter_map(|c| c.command.first()),
+    );
+    names.extend(builtins::DIRECTORY_MOVES.iter().map(|r| r.0));
+    names.extend([builtins::SHOPT, builtins::SET]);
+    names.extend(builtins::NAME_ASSIGNING);
+    names.extend(units::EXACT_VERBS);
+    names.extend(units::PACKAGE_RUNNERS);
+    names.extend(firsts(units::SCRIPT_RUNNERS));
+    names.extend(
+        variables::HARMLESS_COMMANDS
+            .iter()
+            .filter(|n| !n.is_empty()),
+    );
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+#[cfg(test)]
+mod tests {
+    use super::code::{SCRIPTS, SCRIPT_LANGUAGES};
+
+    /// [`SCRIPTS`] (the shapes' list) names the script readers of
+    /// [`SCRIPT_LANGUAGES`], each once.
+    #[test]
+    fn scripts_are_the_script_languages() {
+        let mut rows: Vec<&str> = SCRIPT_LANGUAGES
+            .iter()
+            .flat_map(|r| r.0.iter().copied())
+            .collect();
+        let mut scripts = SCRIPTS.to_vec();
+        rows.sort_unstable();
+        scripts.sort_unstable();
+        assert_eq!(rows, scripts);
+    }
+
+    /// The git config continuation row (SPEC §6.5) and the rows the
+    /// protected paths (§6.4) and the continuations' reading mode read
+    /// say the same of `git config`: kept apart so that the existing row
+    /// keeps its literal form, held in step here.
+    #[test]
+    fn git_config_rows_agree() {
+        use super::git::{
+            GIT_CONFIG_READING_MODES, GIT_CONFIG_WRITING_OPTIONS, GIT_CONFIG_WRITING_SUBCOMMANDS,
+        };
+        let row = super::continuations::CONTINUATIONS
+            .iter()
+            .find(|c| c.command == ["git", "config"])
+            .expect("git config has a continuation row");
+        let writing: Vec<&str> = GIT_CONFIG_WRITING_OPTIONS
+            .iter()
+            .chain(GIT_CONFIG_WRITING_SUBCOMMANDS)
+            .copied()
+            .collect();
+        assert_eq!(row.mutating, writing.as_slice());
+        assert!(GIT_CONFIG_READING_MODES
+            .iter()
+            .all(|m| row.reading.contains(m)));
+    }
+
+    #[test]
+    fn program_names_are_sorted_once_each() {
+        let names = super::program_names();
+        assert!(names.windows(2).all(|w| w[0] < w[1]));
+        for n in ["git", "cd", "sed", "sudo", "npx", "bash", "rm"] {
+            assert!(names.contains(&n), "{n}");
+        }
+    }
+}

@@ -1,0 +1,818 @@
+//! Wrappers, launchers and runners (SPEC §4.3's table and the launchers
+//! beyond it): each program's option grammar and where its command is.
+
+use crate::facts::wrappers::{busybox, fd_exec, find_exec, inner_words, su, trap, Step, Words};
+use crate::facts::LineFacts;
+/// How a wrapper treats the words after its options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum After {
+    /// The next word is the verb.
+    Verb,
+    /// `timeout`: a duration, then the verb.
+    Duration,
+    /// `xargs`: the verb, followed by words xargs appends (unknown).
+    Xargs,
+    /// `flock`: the lock file, then the verb, or `-c`/`--command` and a
+    /// command line.
+    Lock,
+    /// `watch`: the words after the options, joined by spaces, are a
+    /// command line `sh -c` runs.
+    ShellLine,
+    /// `script`: no verb (its operand is a log file); only a command-line
+    /// option (`-c`) says what runs, else an interactive shell does.
+    Script,
+}
+
+/// One wrapper's option grammar (GNU getopt: clusters, attached values,
+/// long options by unambiguous prefix, `--name=value`).
+#[derive(Debug)]
+pub(crate) struct Wrapper {
+    /// The names it is run by.
+    pub names: &'static [&'static str],
+    /// Short options without a value.
+    pub flags: &'static str,
+    /// Short options whose value is the rest of the word or the next word.
+    pub valued: &'static str,
+    /// Short options whose value, if any, is attached only (`-i[R]`).
+    pub optional: &'static str,
+    /// Long options without a value.
+    pub long_flags: &'static [&'static str],
+    /// Long options with a value (`--user root`, `--user=root`).
+    pub long_valued: &'static [&'static str],
+    /// Long options whose value is given only with `=`.
+    pub long_optional: &'static [&'static str],
+    /// Options whose value is a command line of its own (`env -S`, `su
+    /// -c`), by canonical letter or long name; the first names it in
+    /// messages.
+    pub command_line: &'static [&'static str],
+    /// `-` alone is an option (`env -` is `env -i`), not the verb.
+    pub lone_dash: bool,
+    /// `-N`, `--N`, `-+N` (digits) is the obsolete form of an option
+    /// (`nice -5` is `nice -n 5`).
+    pub numeric: bool,
+    /// A privileged wrapper (SPEC §5 step 7b).
+    pub privileged: bool,
+    /// Without a verb it runs an interactive shell (`chroot DIR`,
+    /// `fakeroot`), which reads its commands from standard input: the
+    /// line is unparsed, as for a shell (SPEC §4.3).
+    pub bare_shell: bool,
+    /// What follows the options.
+    pub after: After,
+    /// Options whose value, when it starts with `|` or `!`, is a command
+    /// line the wrapper runs (`strace -o '|cmd'`): unparsed.
+    pub piped: &'static [&'static str],
+}
+
+pub(crate) const fn w(names: &'static [&'static str]) -> Wrapper {
+    Wrapper {
+        names,
+        flags: "",
+        valued: "",
+        optional: "",
+        long_flags: &["help", "version"],
+        long_valued: &[],
+        long_optional: &[],
+        command_line: &[],
+        lone_dash: false,
+        numeric: false,
+        privileged: false,
+        bare_shell: false,
+        after: After::Verb,
+        piped: &[],
+    }
+}
+
+/// The wrappers of SPEC §4.3, with every option of their manuals (GNU
+/// coreutils, findutils, sudo 1.9, OpenBSD doas, util-linux, bash's
+/// `command`/`builtin`/`exec`/`time`).
+pub(crate) const WRAPPERS: &[Wrapper] = &[
+    Wrapper {
+        flags: "i0v",
+        valued: "uCS",
+        long_flags: &[
+            "ignore-environment",
+            "null",
+            "debug",
+            "list-signal-handling",
+            "help",
+            "version",
+        ],
+        long_valued: &["unset", "chdir", "split-string"],
+        long_optional: &["block-signal", "default-signal", "ignore-signal"],
+        command_line: &["S", "split-string"],
+        lone_dash: true,
+        ..w(&["env"])
+    },
+    Wrapper {
+        flags: "AbBEeHiKklNnPSsVv",
+        valued: "acCDghpRrtTUu",
+        long_flags: &[
+            "askpass",
+            "background",
+            "bell",
+            "edit",
+            "help",
+            "set-home",
+            "login",
+            "remove-timestamp",
+            "reset-timestamp",
+            "list",
+            "no-update",
+            "non-interactive",
+            "preserve-groups",
+            "stdin",
+            "shell",
+            "version",
+            "validate",
+        ],
+        long_valued: &[
+            "auth-type",
+            "close-from",
+            "chdir",
+            "group",
+            "host",
+            "login-class",
+            "prompt",
+            "chroot",
+            "role",
+            "type",
+            "command-timeout",
+            "other-user",
+            "user",
+        ],
+        long_optional: &["preserve-env"],
+        privileged: true,
+        ..w(&["sudo"])
+    },
+    Wrapper {
+        flags: "Lns",
+        valued: "aCu",
+        long_flags: &[],
+        privileged: true,
+        ..w(&["doas"])
+    },
+    Wrapper {
+        long_flags: &["disable-internal-agent", "keep-cwd", "help", "version"],
+        long_valued: &["user"],
+        privileged: true,
+        ..w(&["pkexec"])
+    },
+    Wrapper {
+        flags: "h",
+        valued: "ugD",
+        long_flags: &[
+            "no-ask-password",
+            "pty",
+            "pipe",
+            "help",
+            "version",
+            "via-shell",
+        ],
+        long_valued: &[
+            "user",
+            "group",
+            "nice",
+            "chdir",
+            "setenv",
+            "unit",
+            "property",
+            "description",
+            "slice",
+            "slice-inherit",
+            "background",
+            "machine",
+            "shell-prompt-prefix",
+        ],
+        privileged: true,
+        ..w(&["run0"])
+    },
+    Wrapper {
+        flags: "pvV",
+        long_flags: &[],
+        ..w(&["command"])
+    },
+    Wrapper {
+        long_flags: &[],
+        ..w(&["builtin", "nohup"])
+    },
+    Wrapper {
+        flags: "cfw",
+        long_flags: &["ctty", "fork", "wait", "help", "version"],
+        ..w(&["setsid"])
+    },
+    Wrapper {
+        flags: "cl",
+        valued: "a",
+        long_flags: &[],
+        ..w(&["exec"])
+    },
+    Wrapper {
+        valued: "n",
+        long_valued: &["adjustment"],
+        numeric: true,
+        ..w(&["nice"])
+    },
+    Wrapper {
+        flags: "p",
+        long_flags: &[],
+        ..w(&["time"])
+    },
+    Wrapper {
+        flags: "v",
+        valued: "sk",
+        long_flags: &[
+            "foreground",
+            "preserve-status",
+            "verbose",
+            "help",
+            "version",
+        ],
+        long_valued: &["signal", "kill-after"],
+        after: After::Duration,
+        ..w(&["timeout"])
+    },
+    Wrapper {
+        valued: "ioe",
+        long_valued: &["input", "output", "error"],
+        ..w(&["stdbuf"])
+    },
+    Wrapper {
+        flags: "0oprtx",
+        valued: "aEdILnPs",
+        optional: "eil",
+        long_flags: &[
+            "null",
+            "open-tty",
+            "interactive",
+            "no-run-if-empty",
+            "verbose",
+            "exit",
+            "show-limits",
+            "help",
+            "version",
+        ],
+        long_valued: &[
+            "arg-file",
+            "delimiter",
+            "max-args",
+            "max-procs",
+            "max-chars",
+            "process-slot-var",
+        ],
+        long_optional: &["eof", "replace", "max-lines"],
+        after: After::Xargs,
+        ..w(&["xargs"])
+    },
+    // Launchers beyond SPEC §4.3's table: each runs the command in its
+    // operands, so reading it as a plain verb let `watch git push` or
+    // `strace -f git push` pass the ceilings under an allow-all pattern.
+    // Read past like the table's wrappers (fail closed: an option their
+    // manual does not define makes the line unparsed).
+    Wrapper {
+        // util-linux flock(1): `flock [options] FILE CMD…` or `FILE -c CMD`.
+        flags: "sexnouFhV",
+        valued: "wEc",
+        long_flags: &[
+            "shared",
+            "exclusive",
+            "nonblock",
+            "nb",
+            "close",
+            "unlock",
+            "no-fork",
+            "verbose",
+            "help",
+            "version",
+        ],
+        long_valued: &["wait", "timeout", "conflict-exit-code", "command"],
+        command_line: &["c", "command"],
+        after: After::Lock,
+        ..w(&["flock"])
+    },
+    Wrapper {
+        // procps-ng watch(1): the command is joined and run by `sh -c`.
+        flags: "bcCeghprtvwx",
+        valued: "nq",
+        optional: "d",
+        long_flags: &[
+            "beep", "color", "no-color", "errexit", "chgexit", "precise", "no-rerun", "no-title",
+            "no-wrap", "exec", "help", "version",
+        ],
+        long_valued: &["interval", "equexit"],
+        long_optional: &["differences"],
+        after: After::ShellLine,
+        ..w(&["watch"])
+    },
+    Wrapper {
+        // strace(1), 6.x.
+        flags: "AcCdDfFhikNnqrtTvVwxyYzZ",
+        valued: "abeEIoOpPsSuUX",
+        long_flags: &[
+            "follow-forks",
+            "output-separately",
+            "output-append-mode",
+            "summary-only",
+            "summary",
+            "summary-wall-clock",
+            "stack-traces",
+            "seccomp-bpf",
+            "no-abbrev",
+            "instruction-pointer",
+            "syscall-number",
+            "successful-only",
+            "failed-only",
+            "debug",
+            "help",
+            "version",
+        ],
+        long_valued: &[
+            "trace",
+            "trace-fds",
+            "trace-path",
+            "signal",
+            "status",
+            "abbrev",
+            "verbose",
+            "raw",
+            "read",
+            "write",
+            "fault",
+            "inject",
+            "kvm",
+            "columns",
+            "attach",
+            "user",
+            "env",
+            "string-limit",
+            "output",
+            "summary-sort-by",
+            "summary-columns",
+            "summary-syscall-overhead",
+            "detach-on",
+            "interruptible",
+            "const-print-style",
+            "argv0",
+            "decode-pids",
+        ],
+        long_optional: &[
+            "daemonize",
+            "quiet",
+            "silent",
+            "decode-fds",
+            "absolute-timestamps",
+            "timestamps",
+            "relative-timestamps",
+            "syscall-times",
+            "strings-in-hex",
+            "tips",
+        ],
+        piped: &["o", "output"],
+        ..w(&["strace"])
+    },
+    Wrapper {
+        // util-linux taskset(1): `taskset [options] MASK CMD…`.
+        flags: "acphV",
+        long_flags: &["all-tasks", "cpu-list", "pid", "help", "version"],
+        after: After::Duration,
+        ..w(&["taskset"])
+    },
+    Wrapper {
+        // util-linux ionice(1).
+        flags: "thV",
+        valued: "cnpPu",
+        long_flags: &["ignore", "help", "version"],
+        long_valued: &["class", "classdata", "pid", "pgid", "uid"],
+        ..w(&["ionice"])
+    },
+    Wrapper {
+        // util-linux chrt(1): `chrt [options] PRIORITY CMD…`.
+        flags: "abdefimoprRvhV",
+        valued: "TPD",
+        long_flags: &[
+            "all-tasks",
+            "batch",
+            "deadline",
+            "ext",
+            "fifo",
+            "idle",
+            "other",
+            "rr",
+            "reset-on-fork",
+            "max",
+            "pid",
+            "verbose",
+            "help",
+            "version",
+        ],
+        long_valued: &["sched-runtime", "sched-period", "sched-deadline"],
+        after: After::Duration,
+        ..w(&["chrt"])
+    },
+    Wrapper {
+        // GNU coreutils chroot(1): `chroot [options] NEWROOT [CMD…]`.
+        long_flags: &["skip-chdir", "help", "version"],
+        long_valued: &["groups", "userspec"],
+        bare_shell: true,
+        after: After::Duration,
+        ..w(&["chroot"])
+    },
+    Wrapper {
+        // expect's unbuffer(1).
+        flags: "p",
+        long_flags: &[],
+        ..w(&["unbuffer"])
+    },
+    Wrapper {
+        // Debian's xvfb-run(1).
+        flags: "adhl",
+        valued: "efnpsw",
+        long_flags: &["auto-servernum", "auto-display", "help", "listen-tcp"],
+        long_valued: &[
+            "error-file",
+            "auth-file",
+            "server-num",
+            "xauth-protocol",
+            "server-args",
+            "wait",
+        ],
+        ..w(&["xvfb-run"])
+    },
+    Wrapper {
+        // dbus-run-session(1).
+        long_flags: &["help", "version"],
+        long_valued: &["config-file", "dbus-daemon"],
+        ..w(&["dbus-run-session"])
+    },
+    Wrapper {
+        // fakeroot(1): without a command it runs $SHELL.
+        flags: "uhv",
+        valued: "lisb",
+        long_flags: &["unknown-is-real", "help", "version"],
+        long_valued: &["lib", "faked", "fd-base"],
+        bare_shell: true,
+        ..w(&["fakeroot"])
+    },
+    Wrapper {
+        // libfaketime's faketime(1): `faketime [options] TIMESTAMP CMD…`.
+        flags: "mfh",
+        valued: "p",
+        long_flags: &["exclude-monotonic", "disable-shm", "help", "version"],
+        long_valued: &["date-prog"],
+        after: After::Duration,
+        ..w(&["faketime"])
+    },
+    Wrapper {
+        // util-linux script(1): `-c CMD` is a command line; without it an
+        // interactive shell runs.
+        flags: "aefqhV",
+        valued: "cEBIOTmo",
+        optional: "t",
+        long_flags: &[
+            "append", "return", "flush", "force", "quiet", "help", "version",
+        ],
+        long_valued: &[
+            "command",
+            "echo",
+            "log-io",
+            "log-in",
+            "log-out",
+            "log-timing",
+            "logging-format",
+            "output-limit",
+        ],
+        long_optional: &["timing"],
+        command_line: &["c", "command"],
+        after: After::Script,
+        ..w(&["script"])
+    },
+    Wrapper {
+        // OpenSSH ssh-agent(1): `ssh-agent [options] [CMD…]` runs CMD with
+        // the agent's environment.
+        flags: "cDdks",
+        valued: "aEOPt",
+        long_flags: &[],
+        ..w(&["ssh-agent"])
+    },
+    Wrapper {
+        // util-linux prlimit(1): `prlimit [options] [CMD…]`; a resource
+        // option's limits are attached only (`-n1024`, `--nofile=1024`).
+        flags: "hV",
+        valued: "po",
+        optional: "cdefilmnqrstuvxy",
+        long_flags: &["noheadings", "raw", "verbose", "help", "version"],
+        long_valued: &["pid", "output"],
+        long_optional: &[
+            "core",
+            "data",
+            "nice",
+            "fsize",
+            "sigpending",
+            "memlock",
+            "rss",
+            "nofile",
+            "msgqueue",
+            "rtprio",
+            "stack",
+            "cpu",
+            "nproc",
+            "as",
+            "locks",
+            "rttime",
+        ],
+        ..w(&["prlimit"])
+    },
+    Wrapper {
+        // moreutils chronic(1).
+        flags: "ev",
+        long_flags: &[],
+        ..w(&["chronic"])
+    },
+    Wrapper {
+        // proot(1): without a command it runs a shell. `-q` (a command
+        // line for qemu) is left out: it makes the line unparsed.
+        flags: "0hV",
+        valued: "rbmwkivRS",
+        long_flags: &[
+            "root-id",
+            "kill-on-exit",
+            "link2symlink",
+            "help",
+            "version",
+            "usage",
+        ],
+        long_valued: &[
+            "rootfs",
+            "bind",
+            "mount",
+            "pwd",
+            "cwd",
+            "kernel-release",
+            "change-id",
+            "verbose",
+        ],
+        bare_shell: true,
+        ..w(&["proot"])
+    },
+    Wrapper {
+        // daemonize(1): `daemonize [options] PATH [ARG…]`.
+        flags: "av",
+        valued: "ceEoplu",
+        long_flags: &[],
+        ..w(&["daemonize"])
+    },
+];
+
+/// Programs that build the commands they run from their operands or their
+/// input in ways permc does not read (a `:::` argument list, a template, a
+/// shell string per operand): a line running one is unparsed.
+pub(crate) const UNREADABLE: &[(&str, Unreadable)] = &[
+    (
+        "parallel",
+        Unreadable::Builds("builds the commands it runs from its arguments and input"),
+    ),
+    (
+        "hyperfine",
+        Unreadable::Builds("runs each of its operands as a shell command line"),
+    ),
+    (
+        "entr",
+        Unreadable::Builds("runs a command built from its operands and the files it watches"),
+    ),
+    (
+        "sem",
+        Unreadable::Builds("(GNU parallel) builds the command it runs from its arguments"),
+    ),
+    // Commands run later or in another session, from standard input, a
+    // file or a shell string: not read.
+    (
+        "tmux",
+        Unreadable::Builds(
+            "runs shell commands in a session of its own (`new-session CMD`, `send-keys`)",
+        ),
+    ),
+    (
+        "screen",
+        Unreadable::Builds("runs commands in a session of its own"),
+    ),
+    (
+        "at",
+        Unreadable::Builds("runs commands read from standard input or a file later"),
+    ),
+    (
+        "batch",
+        Unreadable::Builds("runs commands read from standard input or a file later"),
+    ),
+    (
+        "crontab",
+        Unreadable::Builds("installs commands cron runs later"),
+    ),
+    // Launchers whose many options permc does not place (user, namespace,
+    // sandbox and profiler launchers): what they run is not read.
+    ("runuser", Unreadable::Launcher),
+    ("setpriv", Unreadable::Launcher),
+    ("unshare", Unreadable::Launcher),
+    ("nsenter", Unreadable::Launcher),
+    ("systemd-run", Unreadable::Launcher),
+    ("firejail", Unreadable::Launcher),
+    ("bwrap", Unreadable::Launcher),
+    ("cgexec", Unreadable::Launcher),
+    ("chpst", Unreadable::Launcher),
+    ("numactl", Unreadable::Launcher),
+    ("valgrind", Unreadable::Launcher),
+    ("perf", Unreadable::Launcher),
+    ("gdb", Unreadable::Launcher),
+    ("ltrace", Unreadable::Launcher),
+    ("rr", Unreadable::Launcher),
+    ("catchsegv", Unreadable::Launcher),
+];
+
+/// Why permc does not read past an [`UNREADABLE`] program: one sentence
+/// per kind, the program's name as data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Unreadable {
+    /// A launcher whose many options permc does not place (user,
+    /// namespace, sandbox and profiler launchers).
+    Launcher,
+    /// It builds or runs its commands this way (after the program's name).
+    Builds(&'static str),
+}
+
+/// su's options (util-linux): `-c`/`--command` is a command line.
+pub(crate) const SU: Wrapper = Wrapper {
+    flags: "flmpPhV",
+    valued: "cgGsw",
+    long_flags: &[
+        "fast",
+        "login",
+        "preserve-environment",
+        "pty",
+        "help",
+        "version",
+    ],
+    long_valued: &[
+        "command",
+        "session-command",
+        "group",
+        "supp-group",
+        "shell",
+        "whitelist-environment",
+    ],
+    command_line: &["c", "command", "session-command"],
+    privileged: true,
+    ..w(&["su"])
+};
+
+/// A reader of a verb's own grammar (`su`, `eval`, `trap`, `busybox`,
+/// `find`, `fd`): what its words run, recorded; where the run goes on.
+pub(crate) type SpecialReader =
+    fn(&Words<'_>, usize, usize, usize, &mut LineFacts, &mut Option<&'static str>) -> Step;
+
+/// The verbs with a grammar of their own, read before any wrapper: one row
+/// each, the names it is run by and its reader. `SPECIAL_SHAPES` (in
+/// `facts/wrappers.rs`) is built from these rows, the wrappers and the
+/// shells.
+pub(crate) const SPECIAL_READERS: &[(&[&str], SpecialReader)] = &[
+    (&["su"], |words, i, seg, depth, facts, via| {
+        via.get_or_insert("su");
+        su(words, i, seg, depth, facts);
+        Step::Here
+    }),
+    (&["eval"], |words, i, seg, depth, facts, _| {
+        let text = words.text;
+        let j = if text.get(i + 1).is_some_and(|w| w == "--") {
+            i + 2
+        } else {
+            i + 1
+        };
+        inner_words(words, j, text.len(), seg, depth, facts, "eval");
+        Step::Here
+    }),
+    (&[TRAP], |words, i, seg, depth, facts, _| {
+        trap(words, i, seg, depth, facts);
+        Step::Here
+    }),
+    (&["busybox"], busybox),
+    (&["find"], |words, i, seg, depth, facts, _| {
+        find_exec(words, i, seg, depth, facts);
+        Step::Here
+    }),
+    (&["fd", "fdfind"], |words, i, seg, depth, facts, _| {
+        fd_exec(words, i, seg, depth, facts);
+        Step::Here
+    }),
+];
+
+/// How a package or environment runner's subcommand runs its command.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RunsAs {
+    /// The words after its options are a command and its arguments.
+    Argv,
+    /// Its operand is a shell command line (`bun exec 'cmd'`).
+    Shell,
+    /// An image's entrypoint runs, with the words after the image as its
+    /// arguments (`docker run IMAGE …`): what runs is the image's, not
+    /// the line's.
+    Image,
+    /// A container comes first, then the command (`docker exec [options]
+    /// CONTAINER CMD…`).
+    AfterOperand,
+    /// The command follows `--` (`kubectl exec POD -- CMD…`), else an
+    /// operand as for [`RunsAs::AfterOperand`].
+    AfterDashes,
+    /// A command group: its subcommand, after the group's word, is read
+    /// with the rows of this tool (`docker container exec` is `docker
+    /// exec`, `docker compose exec` is `docker-compose exec`).
+    Group(&'static str),
+}
+
+/// Package and environment runners: the tool, the subcommand that runs a
+/// command given in its operands ("" when the tool itself is the runner:
+/// `npx`), and how it runs it. `pnpm exec git push` runs a push: the
+/// runner stays the segment's run and what it runs is read as a run of
+/// its own, as `find -exec`'s command is.
+pub(crate) const RUNNERS: &[(&str, &str, RunsAs)] = &[
+    // The most common first: a tool is found by a scan from the top.
+    ("pnpm", "exec", RunsAs::Argv),
+    ("pnpm", "dlx", RunsAs::Argv),
+    ("npm", "exec", RunsAs::Argv),
+    ("npm", "x", RunsAs::Argv),
+    ("npx", "", RunsAs::Argv),
+    ("pnpx", "", RunsAs::Argv),
+    ("bunx", "", RunsAs::Argv),
+    ("uvx", "", RunsAs::Argv),
+    ("yarn", "exec", RunsAs::Argv),
+    ("yarn", "dlx", RunsAs::Argv),
+    ("bun", "x", RunsAs::Argv),
+    ("bun", "exec", RunsAs::Shell),
+    ("uv", "run", RunsAs::Argv),
+    ("poetry", "run", RunsAs::Argv),
+    ("pipenv", "run", RunsAs::Argv),
+    ("pdm", "run", RunsAs::Argv),
+    ("hatch", "run", RunsAs::Argv),
+    ("rye", "run", RunsAs::Argv),
+    ("bundle", "exec", RunsAs::Argv),
+    ("conda", "run", RunsAs::Argv),
+    ("mamba", "run", RunsAs::Argv),
+    ("micromamba", "run", RunsAs::Argv),
+    ("pixi", "run", RunsAs::Argv),
+    ("pixi", "exec", RunsAs::Argv),
+    ("mise", "exec", RunsAs::Argv),
+    ("mise", "x", RunsAs::Argv),
+    ("asdf", "exec", RunsAs::Argv),
+    ("devbox", "run", RunsAs::Argv),
+    // Containers: the command runs in a container, with the network (a
+    // push from there is a push).
+    // `create` keeps the image's command for a later `docker start`,
+    // which names none.
+    ("docker", "run", RunsAs::Image),
+    ("docker", "create", RunsAs::Image),
+    ("docker", "exec", RunsAs::AfterOperand),
+    ("docker", "container", RunsAs::Group("docker")),
+    ("docker", "compose", RunsAs::Group("docker-compose")),
+    ("docker", "service", RunsAs::Group("docker-service")),
+    ("podman", "run", RunsAs::Image),
+    ("podman", "create", RunsAs::Image),
+    ("podman", "exec", RunsAs::AfterOperand),
+    ("podman", "container", RunsAs::Group("podman")),
+    ("podman", "compose", RunsAs::Group("podman-compose")),
+    ("nerdctl", "run", RunsAs::Image),
+    ("nerdctl", "create", RunsAs::Image),
+    ("nerdctl", "exec", RunsAs::AfterOperand),
+    ("nerdctl", "container", RunsAs::Group("nerdctl")),
+    ("nerdctl", "compose", RunsAs::Group("docker-compose")),
+    // A compose service's container (`docker compose …` is read as
+    // `docker-compose …`): `run` starts the service's image,
+    // entrypoint and all; `exec` runs a command in its running container.
+    ("docker-compose", "run", RunsAs::Image),
+    ("docker-compose", "exec", RunsAs::AfterOperand),
+    ("podman-compose", "run", RunsAs::Image),
+    ("podman-compose", "exec", RunsAs::AfterOperand),
+    // A swarm service runs its image's entrypoint, in the cluster.
+    ("docker-service", "create", RunsAs::Image),
+    ("kubectl", "exec", RunsAs::AfterDashes),
+    ("kubectl", "debug", RunsAs::AfterDashes),
+    ("kubectl", "run", RunsAs::Image),
+    // OpenShift's client: kubectl's `exec`, `debug` and `run`, and `rsh
+    // POD CMD`.
+    ("oc", "exec", RunsAs::AfterDashes),
+    ("oc", "debug", RunsAs::AfterDashes),
+    ("oc", "run", RunsAs::Image),
+    ("oc", "rsh", RunsAs::AfterOperand),
+    // System containers and VMs: `lxc exec C -- CMD`.
+    ("lxc", "exec", RunsAs::AfterDashes),
+    ("incus", "exec", RunsAs::AfterDashes),
+    ("multipass", "exec", RunsAs::AfterDashes),
+];
+
+/// BusyBox's own options (busybox(1)): none of them runs an applet.
+pub(crate) const BUSYBOX_OPTIONS: &[&str] =
+    &["--list", "--list-full", "--install", "--show", "--help"];
+
+/// The applets by which `busybox APPLET` is a shell (SPEC §4.3).
+pub(crate) const BUSYBOX_SHELLS: &[&str] = &["sh", "ash"];
+
+/// `trap`'s name: its first operand is a command line run later.
+pub(crate) const TRAP: &str = "trap";
+
+/// The command `xargs` runs when it is given none (GNU findutils).
+pub(crate) const XARGS_DEFAULT: &str = "echo";
