@@ -532,7 +532,7 @@ pub(crate) fn script_language(verb: &str) -> Option<ScriptLanguage> {
 
 /// Programs whose operands may be assignments (`make CC=…`): a glob
 /// operand without a `/` may expand to one (SPEC §4.4 item 4).
-pub(crate) const ASSIGNMENT_OPERANDS: &[&str] = &["make"];
+pub(crate) const ASSIGNMENT_OPERANDS: &[&str] = MAKE;
 
 /// The remote shell rsync's `-e`/`--rsh` may name without running text
 /// permc does not read (SPEC §4.3 round 3).
