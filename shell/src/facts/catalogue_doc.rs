@@ -102,7 +102,7 @@ fn shells(o: &mut String) {
          §4.3): {}.\n\n",
         code(SHELLS),
         code(FOREIGN_SHELLS),
-        code(SCRIPTS)
+        code(&SCRIPTS)
     );
 }
 

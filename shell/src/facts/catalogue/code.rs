@@ -383,11 +383,32 @@ pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
 
 /// Programs whose script or operands permc reads for a command (sed, awk,
 /// make, less, vim's `+CMD`, sqlite3), or that read commands from
-/// standard input (ed, ex).
-pub(crate) const SCRIPTS: &[&str] = &[
-    "sed", "gsed", "awk", "gawk", "mawk", "nawk", "make", "gmake", "less", "vim", "vi", "nvim",
-    "view", "gvim", "vimdiff", "rvim", "ed", "red", "ex", "sqlite3", "sqlite",
-];
+/// standard input (ed, ex): the names of [`SCRIPT_LANGUAGES`], in order,
+/// built from its rows.
+pub(crate) const SCRIPTS: [&str; script_count()] = {
+    let mut t = [""; script_count()];
+    let (mut n, mut i) = (0, 0);
+    while i < SCRIPT_LANGUAGES.len() {
+        let mut j = 0;
+        while j < SCRIPT_LANGUAGES[i].0.len() {
+            t[n] = SCRIPT_LANGUAGES[i].0[j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// How many names [`SCRIPT_LANGUAGES`] holds.
+const fn script_count() -> usize {
+    let (mut n, mut i) = (0, 0);
+    while i < SCRIPT_LANGUAGES.len() {
+        n += SCRIPT_LANGUAGES[i].0.len();
+        i += 1;
+    }
+    n
+}
 
 /// make's program variables: a command-line value runs as (part of) a
 /// command.

@@ -197,21 +197,6 @@ pub fn program_names() -> Vec<&'static str> {
 
 #[cfg(test)]
 mod tests {
-    use super::code::{SCRIPTS, SCRIPT_LANGUAGES};
-
-    /// [`SCRIPTS`] (the shapes' list) names the script readers of
-    /// [`SCRIPT_LANGUAGES`], each once.
-    #[test]
-    fn scripts_are_the_script_languages() {
-        let mut rows: Vec<&str> = SCRIPT_LANGUAGES
-            .iter()
-            .flat_map(|r| r.0.iter().copied())
-            .collect();
-        let mut scripts = SCRIPTS.to_vec();
-        rows.sort_unstable();
-        scripts.sort_unstable();
-        assert_eq!(rows, scripts);
-    }
 
     /// The git config continuation row (SPEC §6.5) and the rows the
     /// protected paths (§6.4) and the continuations' reading mode read
