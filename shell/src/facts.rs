@@ -1462,7 +1462,7 @@ fn gh_external(words: &[String], k: &dyn Fn(usize) -> Known) -> Option<&'static 
         .is_some_and(|w| w.starts_with('-') && !k(i).is_unknown())
     {
         let w = &words[i];
-        let valued = matches!(w.as_str(), "-R" | "--repo" | "--hostname");
+        let valued = catalogue::effects::GH_VALUED_OPTIONS.contains(&w.as_str());
         i += if valued { 2 } else { 1 };
     }
     words.get(i)?;

@@ -10,7 +10,7 @@
 
 use super::catalogue::code::{
     script_language, CodeOption, ScriptLanguage, Spell, ASSIGNMENT_OPERANDS, CODE_OPTIONS,
-    MAKE_PROGRAMS, SCRIPTS,
+    MAKE_PROGRAMS, SCRIPTS, SQLITE_CODE_OPTIONS, SQLITE_VALUED_OPTIONS,
 };
 use super::catalogue::code::{
     AWK_FILE_OPTIONS, AWK_OPTIONS, AWK_PROGRAM_OPTIONS, SED_FILE_OPTIONS, SED_OPTIONS,
@@ -439,23 +439,10 @@ fn sqlite(args: &[String]) -> bool {
     while let Some(a) = args.get(i) {
         i += 1;
         let o = a.trim_start_matches('-');
-        if a.starts_with('-') && matches!(o, "cmd" | "init") {
+        if a.starts_with('-') && SQLITE_CODE_OPTIONS.contains(&o) {
             return true;
         }
-        if a.starts_with('-')
-            && matches!(
-                o,
-                "separator"
-                    | "newline"
-                    | "nullvalue"
-                    | "vfs"
-                    | "maxsize"
-                    | "pagecache"
-                    | "lookaside"
-                    | "mmap"
-                    | "heap"
-            )
-        {
+        if a.starts_with('-') && SQLITE_VALUED_OPTIONS.contains(&o) {
             i += 1;
             continue;
         }

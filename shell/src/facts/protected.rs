@@ -254,7 +254,7 @@ fn git_config_writes(rest: &[String]) -> bool {
             return true;
         }
         if w.starts_with('-') {
-            let valued = ["-f", "--file", "--blob", "--type", "--default"].contains(&w.as_str());
+            let valued = super::catalogue::git::GIT_CONFIG_VALUED_OPTIONS.contains(&w.as_str());
             i += if valued { 2 } else { 1 };
             continue;
         }

@@ -1991,7 +1991,7 @@ pub(crate) fn git_config_reads(words: &[String]) -> bool {
         if w.starts_with("--get") || w == "--list" || w == "-l" {
             return true;
         }
-        let takes_value = ["-f", "--file", "--blob", "--type", "--default"].contains(&w.as_str());
+        let takes_value = super::catalogue::git::GIT_CONFIG_VALUED_OPTIONS.contains(&w.as_str());
         i += if takes_value { 2 } else { 1 };
     }
     false

@@ -639,3 +639,21 @@ pub(crate) const AWK_PROGRAM_OPTIONS: &[&str] = &["e", "source"];
 /// (`-f`, `-E`, `-i`, `-l`: its text is all permc has of that program).
 pub(crate) const AWK_FILE_OPTIONS: &[&str] =
     &["f", "E", "i", "l", "file", "exec", "include", "load"];
+
+/// sqlite3's options that run commands permc does not read (`-cmd`,
+/// `-init`), written with one dash or two.
+pub(crate) const SQLITE_CODE_OPTIONS: &[&str] = &["cmd", "init"];
+
+/// sqlite3's options that take a value (the next word), with one dash or
+/// two.
+pub(crate) const SQLITE_VALUED_OPTIONS: &[&str] = &[
+    "separator",
+    "newline",
+    "nullvalue",
+    "vfs",
+    "maxsize",
+    "pagecache",
+    "lookaside",
+    "mmap",
+    "heap",
+];

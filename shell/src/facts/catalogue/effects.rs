@@ -185,6 +185,10 @@ pub(crate) const NETWORK_DEVICES: [(&str, &[&str]); 2] = [
 /// `gh api` that writes (SPEC §6.1): named like a table entry.
 pub const GH_API_WRITE: &[&str] = &["gh", "api"];
 
+/// gh's options before its subcommand that take a value (`gh -R o/r api
+/// …`): the subcommand is the first word after them.
+pub(crate) const GH_VALUED_OPTIONS: &[&str] = &["-R", "--repo", "--hostname"];
+
 /// How a tool's words say it reaches outside the machine (SPEC §6.1
 /// round 3), read by [`external_by_words`](crate::facts::external_by_words).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

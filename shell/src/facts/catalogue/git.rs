@@ -239,3 +239,8 @@ pub(crate) const GIT_CONFIG_READING_MODES: &[&str] = &[
 /// The prefix of git's commands run by their dashed name (`git-clean`,
 /// `git-upload-pack`): read as `git clean` (SPEC §4.3 round 3).
 pub(crate) const GIT_DASHED: &str = "git-";
+
+/// `git config`'s options that take a value (`-f FILE`, `--type bool`):
+/// the word after one is its value, not a key or a subcommand.
+pub(crate) const GIT_CONFIG_VALUED_OPTIONS: &[&str] =
+    &["-f", "--file", "--blob", "--type", "--default"];
