@@ -21,6 +21,7 @@ const SLOTS: usize = 256;
 /// The slot of a name: its length and its first, second and last bytes,
 /// mixed (a few operations whatever the length; the catalogue's names
 /// differ there, and a collision costs one more probe).
+#[allow(clippy::cast_possible_truncation)] // the length is mixed into a hash: its low bits serve
 const fn slot_of(name: &[u8]) -> usize {
     let n = name.len();
     if n == 0 {
