@@ -1240,7 +1240,7 @@ fn resolve_subcommand(tool: &str, w: &str, first: bool) -> Option<String> {
     {
         return Some(c.to_string());
     }
-    let (_, not) = PREFIX_TOOLS.iter().find(|p| p.0 == tool)?;
+    let (_, not) = PREFIX_TOOLS.iter().find(|p| quick_eq(p.0, tool))?;
     if !first || w.is_empty() || not.contains(&w) {
         return None;
     }
@@ -1415,14 +1415,14 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
         tool: verb,
         words,
         known,
-        aliased: SUBCOMMAND_ALIASES.iter().any(|a| a.0 == verb),
+        aliased: SUBCOMMAND_ALIASES.iter().any(|a| quick_eq(a.0, verb)),
     };
     // Most lines are all exact words of a tool that resolves neither
     // aliases nor prefixes: then an entry whose subcommand word is not
     // among the words cannot hold (`git status` against git's entries).
     let literal = !m.aliased
         && known.iter().all(|k| *k == Known::Exact)
-        && !PREFIX_TOOLS.iter().any(|p| p.0 == verb);
+        && !PREFIX_TOOLS.iter().any(|p| quick_eq(p.0, verb));
     let rest = words.get(first..).unwrap_or_default();
     if let Some(e) = tool.iter().copied().find(|e| {
         if literal

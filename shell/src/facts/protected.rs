@@ -199,15 +199,18 @@ fn reads_only(words: &[String]) -> bool {
         return true;
     };
     let verb = basename(verb);
-    if READS_ONLY.contains(&verb) {
+    if READS_ONLY.iter().any(|p| super::quick_eq(p, verb)) {
         return true;
     }
-    if let Some((_, writing)) = READS_ONLY_UNLESS.iter().find(|(p, _)| *p == verb) {
+    if let Some((_, writing)) = READS_ONLY_UNLESS
+        .iter()
+        .find(|(p, _)| super::quick_eq(p, verb))
+    {
         return !words[1..].iter().any(|w| writing.contains(&w.as_str()));
     }
     READING_SUBCOMMANDS
         .iter()
-        .find(|(p, _)| *p == verb)
+        .find(|(p, _)| super::quick_eq(p, verb))
         .is_some_and(|(p, reading)| {
             program_sub(p, words).is_some_and(|(sub, _)| reading.contains(&sub))
         })

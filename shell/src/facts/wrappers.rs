@@ -258,7 +258,7 @@ fn special_verb(
     } else if FOREIGN_SHELLS.contains(&verb) {
         foreign_shell(words, i, facts);
     } else {
-        let (v, why) = UNREADABLE.iter().find(|(v, _)| *v == verb)?;
+        let (v, why) = UNREADABLE.iter().find(|(v, _)| super::quick_eq(v, verb))?;
         facts.unparsed_because(why.why(v));
         behind_unplaced(words, i, seg, depth, facts);
     }

@@ -27,7 +27,7 @@ pub(crate) const DIRECTORY_MOVES: &[(&str, DirMove)] = &[
 pub(crate) fn dir_move_of(verb: &str) -> Option<DirMove> {
     DIRECTORY_MOVES
         .iter()
-        .find(|(n, _)| *n == verb)
+        .find(|(n, _)| crate::facts::quick_eq(n, verb))
         .map(|&(_, m)| m)
 }
 
