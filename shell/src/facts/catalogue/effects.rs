@@ -275,21 +275,7 @@ pub(crate) const PREFIX_TOOLS: &[(&str, &[&str])] = &[("npm", &["un", "d"]), ("g
 pub(crate) const OPTION_GRAMMAR: &[(&str, &[&str], &[&str])] = &[
     (
         "git",
-        &[
-            "-C",
-            "-c",
-            "--git-dir",
-            "--work-tree",
-            "--namespace",
-            "--config-env",
-            "-m",
-            "--message",
-            "-t",
-            "--track",
-            "-o",
-            "--push-option",
-            "--repo",
-        ],
+        &GIT_GRAMMAR_VALUED,
         &[
             "-p",
             "--paginate",
@@ -518,3 +504,21 @@ pub(crate) const RM_FORCE: &[&str] = &["f", "force"];
 /// The privileged verb a message names when a privileged run has no verb
 /// of its own to show (SPEC §5 step 7b): the first of [`PRIVILEGED`].
 pub const PRIVILEGED_SHOWN: &str = PRIVILEGED[0];
+
+/// git's options that take the next word, for [`OPTION_GRAMMAR`]: its
+/// global ones ([`super::git::GIT_VALUE_OPTIONS`]), then its subcommands'.
+const GIT_GRAMMAR_VALUED: [&str;
+    super::git::GIT_VALUE_OPTIONS.len() + GIT_SUBCOMMAND_VALUED.len()] =
+    super::concat(&[super::git::GIT_VALUE_OPTIONS, GIT_SUBCOMMAND_VALUED]);
+
+/// git's subcommands' options that take the next word (`commit -m`, `push
+/// -o`, `branch -t`…).
+const GIT_SUBCOMMAND_VALUED: &[&str] = &[
+    "-m",
+    "--message",
+    "-t",
+    "--track",
+    "-o",
+    "--push-option",
+    "--repo",
+];

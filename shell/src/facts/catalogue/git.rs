@@ -244,3 +244,54 @@ pub(crate) const GIT_DASHED: &str = "git-";
 /// the word after one is its value, not a key or a subcommand.
 pub(crate) const GIT_CONFIG_VALUED_OPTIONS: &[&str] =
     &["-f", "--file", "--blob", "--type", "--default"];
+
+/// `git config`'s words that write (SPEC §6.5): its writing options, then
+/// its writing subcommands — the continuation row's mutating words.
+pub(crate) const GIT_CONFIG_MUTATING: [&str;
+    GIT_CONFIG_WRITING_OPTIONS.len() + GIT_CONFIG_WRITING_SUBCOMMANDS.len()] =
+    super::concat(&[GIT_CONFIG_WRITING_OPTIONS, GIT_CONFIG_WRITING_SUBCOMMANDS]);
+
+/// `git config`'s options that neither write nor select a reading mode:
+/// where the configuration is, how values are typed and shown.
+pub(crate) const GIT_CONFIG_SETTING_OPTIONS: &[&str] = &[
+    "--show-origin",
+    "--show-scope",
+    "--name-only",
+    "--global",
+    "--system",
+    "--local",
+    "--worktree",
+    "--file",
+    "-f",
+    "--blob",
+    "--type",
+    "--bool",
+    "--int",
+    "--bool-or-int",
+    "--path",
+    "--expiry-date",
+    "-z",
+    "--null",
+    "--default",
+    "--includes",
+    "--no-includes",
+    "--",
+];
+
+/// `git config`'s words that only read: its reading modes and the options
+/// that qualify them — the continuation row's reading words.
+pub(crate) const GIT_CONFIG_READING: [&str;
+    GIT_CONFIG_READING_MODES.len() + GIT_CONFIG_SETTING_OPTIONS.len()] =
+    super::concat(&[GIT_CONFIG_READING_MODES, GIT_CONFIG_SETTING_OPTIONS]);
+
+/// The ref-filter options `git branch` and `git tag` share (git's
+/// `ref-filter.h`), each taking a value.
+pub(crate) const GIT_REF_FILTER_VALUED: &[&str] = &[
+    "--contains",
+    "--no-contains",
+    "--merged",
+    "--no-merged",
+    "--points-at",
+    "--sort",
+    "--format",
+];
