@@ -308,12 +308,8 @@ pub fn beside(given: Option<&Path>, rule_files: [Option<&Path>; 2]) -> Result<Co
 /// The permc.toml [`beside`] reads: the one given, else the one in the
 /// first rule file's folder when there is one.
 pub fn path_beside(given: Option<&Path>, rule_files: [Option<&Path>; 2]) -> Option<PathBuf> {
-    if let Some(path) = given {
-        return Some(path.to_path_buf());
-    }
-    let file = rule_files.into_iter().flatten().next()?;
-    let dir = std::path::absolute(file).ok()?.parent()?.to_path_buf();
-    Some(dir.join(CONFIG)).filter(|c| c.is_file())
+    let (path, implied) = watched_path(given, rule_files)?;
+    (!implied || path.is_file()).then_some(path)
 }
 
 /// Where a watcher looks for the project config: the one given, else

@@ -1596,19 +1596,12 @@ const TOOL_INDEX: name_index::NameIndex = {
 /// (most table words differ there: no call to compare them).
 #[inline]
 pub(crate) fn quick_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    // Table words are short: compared here, byte by byte, not by a call
+    // Table words are short: compared byte by byte, inline, not by a call
     // to `memcmp` (its call and setup cost more than the bytes).
-    a.len() == b.len() && {
-        let mut i = 0;
-        while i < a.len() && a[i] == b[i] {
-            i += 1;
-        }
-        i == a.len()
-    }
+    a.len() == b.len() && quick_prefix(a, b)
 }
 
-/// Does `t` start with `w`? Inline, as [`quick_eq`].
+/// Does `t` start with `w`? Byte by byte, inline (see [`quick_eq`]).
 #[inline]
 pub(crate) fn quick_prefix(t: &str, w: &str) -> bool {
     let (t, w) = (t.as_bytes(), w.as_bytes());
