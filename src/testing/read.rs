@@ -249,6 +249,35 @@ pub fn parse(file: &str, text: &str, context: &Map<String, Value>) -> Result<Vec
 pub fn cases(text: &str, context: &Map<String, Value>) -> Result<Vec<Case>, Mistake> {
     let lines = Lines::new(text);
     let raw: FileToml = toml::from_str(text).map_err(|e| toml_error(&e))?;
+    let (base, file_context_at) = file_context(&raw, context)?;
+    let reader = CaseReader {
+        base: &base,
+        file_context_at,
+        lines: &lines,
+    };
+    let mut cases = Vec::new();
+    for (policy, list) in [
+        (Policy::AutoApprove, &raw.auto_approve),
+        (Policy::RequireApproval, &raw.require_approval),
+        (Policy::Deny, &raw.deny),
+    ] {
+        for c in list {
+            cases.push(reader.shorthand(c, policy)?);
+        }
+    }
+    for c in &raw.case {
+        cases.push(reader.table(c)?);
+    }
+    cases.sort_by_key(|c| (c.line, c.column));
+    Ok(cases)
+}
+
+/// The context every case of the file starts from: permc.toml's, then the
+/// file's `[context]`; and where the file's table starts.
+fn file_context(
+    raw: &FileToml,
+    context: &Map<String, Value>,
+) -> Result<(Map<String, Value>, Option<usize>), Mistake> {
     let mut base = context.clone();
     let file_context_at = raw.context.as_ref().map(|c| c.span().start);
     if let Some(c) = &raw.context {
@@ -261,18 +290,32 @@ pub fn cases(text: &str, context: &Map<String, Value>) -> Result<Vec<Case>, Mist
         }
         base.extend(toml_to_json(c.get_ref()));
     }
-    let mut cases = Vec::new();
-    let read = |at: usize,
-                action: Map<String, Value>,
-                action_at: Option<usize>,
-                ctx: Map<String, Value>,
-                ctx_at: Option<usize>|
-     -> Result<(Value, Request), Mistake> {
+    Ok((base, file_context_at))
+}
+
+/// Reads the cases of one file against its base context.
+struct CaseReader<'a> {
+    base: &'a Map<String, Value>,
+    file_context_at: Option<usize>,
+    lines: &'a Lines<'a>,
+}
+
+impl CaseReader<'_> {
+    /// One case as a request, or the mistake placed where it is: in the
+    /// action, or in the context (the case's, else the file's).
+    fn read(
+        &self,
+        at: usize,
+        action: Map<String, Value>,
+        action_at: Option<usize>,
+        ctx: Map<String, Value>,
+        ctx_at: Option<usize>,
+    ) -> Result<(Value, Request), Mistake> {
         let v = json!({"action": action, "context": ctx});
         let r = Request::from_value(&v).map_err(|e| {
             let about_context = e.code == "unknown_role" || e.message.contains("context");
             let place = if about_context {
-                ctx_at.or(file_context_at).unwrap_or(at)
+                ctx_at.or(self.file_context_at).unwrap_or(at)
             } else {
                 action_at.unwrap_or(at)
             };
@@ -289,33 +332,31 @@ pub fn cases(text: &str, context: &Map<String, Value>) -> Result<Vec<Case>, Mist
             )
         })?;
         Ok((v, r))
-    };
-    for (policy, list) in [
-        (Policy::AutoApprove, &raw.auto_approve),
-        (Policy::RequireApproval, &raw.require_approval),
-        (Policy::Deny, &raw.deny),
-    ] {
-        for c in list {
-            let at = c.span().start;
-            let mut action = Map::new();
-            action.insert("type".into(), "terminal".into());
-            action.insert("command".into(), c.get_ref().clone().into());
-            let (request_json, request) = read(at, action, Some(at), base.clone(), None)?;
-            let (line, column) = lines.at(at);
-            cases.push(Case {
-                span: c.span(),
-                name: c.get_ref().clone(),
-                line,
-                column,
-                request_json,
-                request,
-                expect: policy,
-                reason: None,
-                rule: None,
-            });
-        }
     }
-    for c in &raw.case {
+
+    /// A command listed under `auto_approve`, `require_approval` or `deny`.
+    fn shorthand(&self, c: &Spanned<String>, policy: Policy) -> Result<Case, Mistake> {
+        let at = c.span().start;
+        let mut action = Map::new();
+        action.insert("type".into(), "terminal".into());
+        action.insert("command".into(), c.get_ref().clone().into());
+        let (request_json, request) = self.read(at, action, Some(at), self.base.clone(), None)?;
+        let (line, column) = self.lines.at(at);
+        Ok(Case {
+            span: c.span(),
+            name: c.get_ref().clone(),
+            line,
+            column,
+            request_json,
+            request,
+            expect: policy,
+            reason: None,
+            rule: None,
+        })
+    }
+
+    /// A `[[case]]` table.
+    fn table(&self, c: &Spanned<CaseToml>) -> Result<Case, Mistake> {
         let at = c.span().start;
         let case = c.get_ref();
         let action = match (&case.command, &case.action) {
@@ -339,20 +380,20 @@ pub fn cases(text: &str, context: &Map<String, Value>) -> Result<Vec<Case>, Mist
                 ))
             }
         };
-        let mut ctx = base.clone();
+        let mut ctx = self.base.clone();
         if let Some(o) = &case.context {
             ctx.extend(toml_to_json(o.get_ref()));
         }
         let name = case.name.clone().unwrap_or_else(|| action_name(&action.0));
-        let (request_json, request) = read(
+        let (request_json, request) = self.read(
             at,
             action.0,
             Some(action.1),
             ctx,
             case.context.as_ref().map(|c| c.span().start),
         )?;
-        let (line, column) = lines.at(at);
-        cases.push(Case {
+        let (line, column) = self.lines.at(at);
+        Ok(Case {
             span: case.expect.span(),
             name,
             line,
@@ -362,10 +403,8 @@ pub fn cases(text: &str, context: &Map<String, Value>) -> Result<Vec<Case>, Mist
             expect: policy_of(&case.expect)?,
             reason: case.reason.as_ref().map(reason_of).transpose()?,
             rule: case.rule.as_ref().map(|r| r.get_ref().clone()),
-        });
+        })
     }
-    cases.sort_by_key(|c| (c.line, c.column));
-    Ok(cases)
 }
 
 #[cfg(test)]
