@@ -433,19 +433,19 @@ fn classify(
                 // §4.3 round 3): covered and uncovered at once.
                 c.first_uncovered.get_or_insert(i);
             }
-        } else if facts::safe_set(&s.words, &s.known) {
+        } else if f.verb_index(i).is_some_and(|v| {
             // A `set` of safe options is classified like cd-in-scope
             // (SPEC §6.2 round 3).
-            c.any_covered = true;
-        } else if facts::cd_target(&s.words).is_some()
-            // Only a `cd` segment can be cd-in-scope: the scope is read
-            // for it alone, so a line with no uncovered `cd` may never
-            // need the scope at all.
-            && scope
-                .get(f)
-                .and_then(|r| r.cd_inside.get(i).copied())
-                .unwrap_or(false)
-        {
+            facts::safe_set_at(&s.words, &s.known, v)
+                // Only a `cd` segment can be cd-in-scope: the scope is
+                // read for it alone, so a line with no uncovered `cd` may
+                // never need the scope at all.
+                || (facts::cd_target_at(&s.words, v).is_some()
+                    && scope
+                        .get(f)
+                        .and_then(|r| r.cd_inside.get(i).copied())
+                        .unwrap_or(false))
+        }) {
             c.any_covered = true;
         } else {
             c.first_uncovered.get_or_insert(i);

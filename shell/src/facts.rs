@@ -647,6 +647,16 @@ impl LineFacts {
         None
     }
 
+    /// [`verb_index`] of segment `i`'s words: the first word, without a
+    /// look at it, when the plain reader proved no word holds a `=`.
+    pub fn verb_index(&self, i: usize) -> Option<usize> {
+        let words = &self.line.segments.get(i)?.words;
+        if self.absent & reader::HAS_EQ != 0 {
+            return (!words.is_empty()).then_some(0);
+        }
+        verb_index(words)
+    }
+
     /// The first privileged run (SPEC §5 step 7b).
     pub fn privileged(&self) -> Option<Run<'_>> {
         self.runs().find(|r| r.privileged && !r.guessed)
@@ -1920,9 +1930,11 @@ pub fn safe_set_args(args: &[String]) -> bool {
 /// every word exact? Step 6 classifies it like `cd-in-scope`: it changes
 /// only the shell's own options.
 pub fn safe_set(words: &[String], known: &[Known]) -> bool {
-    let Some(v) = verb_index(words) else {
-        return false;
-    };
+    verb_index(words).is_some_and(|v| safe_set_at(words, known, v))
+}
+
+/// [`safe_set`] with the verb at `v` (from [`verb_index`]).
+pub fn safe_set_at(words: &[String], known: &[Known], v: usize) -> bool {
     words[v] == SET && known.iter().all(|k| *k == Known::Exact) && safe_set_args(&words[v + 1..])
 }
 
@@ -1933,7 +1945,11 @@ pub fn verb_index(words: &[String]) -> Option<usize> {
 
 /// The target of a `cd` segment: `None` when it has none (or `-`).
 pub fn cd_target(words: &[String]) -> Option<Option<&str>> {
-    let v = verb_index(words)?;
+    cd_target_at(words, verb_index(words)?)
+}
+
+/// [`cd_target`] with the verb at `v` (from [`verb_index`]).
+pub fn cd_target_at(words: &[String], v: usize) -> Option<Option<&str>> {
     if dir_move_of(&words[v]) != Some(DirMove::Cd) {
         return None;
     }
