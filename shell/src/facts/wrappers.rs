@@ -1824,12 +1824,32 @@ pub(crate) fn assigned_names(verb: &str, args: &[String], test: impl Fn(&str) ->
 /// git command runs (`clone -c`, a `--template` directory's hooks), named
 /// as git's manual names it; `None` for any other.
 fn git_runs_text(sub: &str, args: &[String]) -> Option<&'static str> {
-    GIT_CODE_OPTIONS
-        .iter()
-        .filter(|r| r.subcommands.contains(&sub))
-        .find(|r| r.spells.iter().any(|s| s.given(args)))
-        .map(|r| r.shown)
+    // The subcommand's rows by one probe (most subcommands have none).
+    let mut rows = GIT_CODE_OPTION_ROWS.rows(sub);
+    while rows != 0 {
+        let r = &GIT_CODE_OPTIONS[rows.trailing_zeros() as usize];
+        rows &= rows - 1;
+        if r.spells.iter().any(|s| s.given(args)) {
+            return Some(r.shown);
+        }
+    }
+    None
 }
+
+/// [`GIT_CODE_OPTIONS`]' rows by subcommand, built from the rows.
+const GIT_CODE_OPTION_ROWS: super::name_index::RowIndex = {
+    let mut x = super::name_index::RowIndex::new();
+    let mut i = 0;
+    while i < GIT_CODE_OPTIONS.len() {
+        let mut j = 0;
+        while j < GIT_CODE_OPTIONS[i].subcommands.len() {
+            x = x.add(GIT_CODE_OPTIONS[i].subcommands[j], i);
+            j += 1;
+        }
+        i += 1;
+    }
+    x.build()
+};
 
 impl GitSpell {
     /// How docs/commands.md shows it, and one word that gives it (for the
