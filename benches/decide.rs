@@ -24,7 +24,8 @@
 //!
 //! `PERMC_BENCH_COUNT=ITERS` runs a fixed amount of work for callgrind
 //! instead (see `main`; `PERMC_BENCH_ONLY=K` the K-th command alone,
-//! `PERMC_BENCH_RULES=N` over N rules alone).
+//! `PERMC_BENCH_RULES=N` over N rules alone, `PERMC_BENCH_ANSWER_ONLY=1`
+//! the answers alone: every call count is then per answer too).
 //!
 //! `PERMC_BENCH_WRITE=DIR cargo bench --bench decide` instead writes the
 //! generated rule files and request streams to DIR for `benches/cli.sh`
@@ -390,10 +391,11 @@ fn main() {
                 permc_compiler::compile(&r.permissions, &r.autonomy)
             })
             .collect();
-        let answer_only = std::env::var_os("PERMC_BENCH_ANSWER_ONLY").is_some();
+        // `PERMC_BENCH_ANSWER_ONLY=1`: the answers alone, so that every
+        // function's call count is per answer too.
+        let others = std::env::var_os("PERMC_BENCH_ANSWER_ONLY").is_none();
         for _ in 0..iters {
-            for &c in &commands {
-                if answer_only { break; }
+            for &c in commands.iter().filter(|_| others) {
                 black_box(shlex::split(black_box(c)));
                 black_box(permc_grammar::shell::read(black_box(c)));
                 black_box(permc_core::facts::LineFacts::of(black_box(c)));
@@ -402,8 +404,7 @@ fn main() {
                 for req in &reqs {
                     one_answer(policy, req);
                 }
-                for req in &reqs {
-                    if answer_only { break; }
+                for req in reqs.iter().filter(|_| others) {
                     black_box(compiled::decide(policy, req));
                 }
             }
