@@ -23,7 +23,7 @@ mod simple;
 mod words;
 
 pub use simple::read_simple;
-pub(crate) use simple::{read_simple_noting, ANY_NOTE, HAS_DOT, HAS_EQ, HAS_PATH_BYTE};
+pub(crate) use simple::{read_simple_noting, ANY_NOTE, HAS_DOT, HAS_EQ, HAS_PATH_BYTE, HAS_SLASH};
 
 #[cfg(test)]
 mod bash_facts;

@@ -1464,17 +1464,21 @@ fn push_run<'w>(
     // `git-push …` (`/usr/lib/git-core/git-push`, or on a PATH that holds
     // git's own programs) is `git push …`, as git runs its subcommands:
     // read as such by every check.
+    // A segment's own words of a plain line without a `/` (most): no verb
+    // is named by a path, without a look at the words.
+    let no_slash = top && facts.absent & crate::reader::HAS_SLASH != 0;
     let verb = rest
         .first()
         .filter(|_| !words.known(from).is_unknown())
-        .map(|f| basename(f));
+        .map(|f| if no_slash { f.as_str() } else { basename(f) });
     let git_sub = verb
         .and_then(|v| v.strip_prefix(GIT_DASHED))
         .filter(|sub| !sub.is_empty());
     // Read past something, or a verb shown by its last path component:
     // the run's words differ from the segment's.
-    let differs =
-        read_past || git_sub.is_some() || text.first().is_some_and(|f| super::has_byte(f, b'/'));
+    let differs = read_past
+        || git_sub.is_some()
+        || (!no_slash && text.first().is_some_and(|f| super::has_byte(f, b'/')));
     // `top`: `words` are the segment's own, as the reader gave them. Read
     // from the first word, with the verb as written, the run's words are
     // exactly the segment's: kept once, not copied.

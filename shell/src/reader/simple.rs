@@ -48,21 +48,25 @@ pub(super) const SIMPLE: [u8; 256] = {
 
 /// What [`read_simple_noting`] notes of a line's word bytes, for the facts:
 /// a `=` (an assignment may stand), a `/`, `.` or `~` (a word may name a
-/// path), a `.` (a word may name `.git` or a rule file).
+/// path), a `.` (a word may name `.git` or a rule file), a `/` (a verb may
+/// be named by its path).
 pub(crate) const HAS_EQ: u8 = 1;
 
 pub(crate) const HAS_PATH_BYTE: u8 = 2;
 
 pub(crate) const HAS_DOT: u8 = 4;
 
+/// A `/` (a verb may be named by a path: `/usr/bin/git`).
+pub(crate) const HAS_SLASH: u8 = 8;
+
 /// Every note at once.
-pub(crate) const ANY_NOTE: u8 = HAS_EQ | HAS_PATH_BYTE | HAS_DOT;
+pub(crate) const ANY_NOTE: u8 = HAS_EQ | HAS_PATH_BYTE | HAS_DOT | HAS_SLASH;
 
 /// The notes of each byte of a word.
 const NOTES: [u8; 256] = {
     let mut t = [0u8; 256];
     t[b'=' as usize] = HAS_EQ;
-    t[b'/' as usize] = HAS_PATH_BYTE;
+    t[b'/' as usize] = HAS_PATH_BYTE | HAS_SLASH;
     t[b'~' as usize] = HAS_PATH_BYTE;
     t[b'.' as usize] = HAS_PATH_BYTE | HAS_DOT;
     t

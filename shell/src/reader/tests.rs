@@ -443,18 +443,19 @@ proptest::proptest! {
 }
 
 /// The plain reader notes exactly the bytes its words hold that the facts
-/// ask about: `=`, a path byte, a `.`.
+/// ask about: `=`, a path byte, a `.`, a `/`.
 #[test]
 fn simple_reader_notes_what_words_hold() {
-    use super::simple::{read_simple_noting, HAS_DOT, HAS_EQ, HAS_PATH_BYTE};
+    use super::simple::{read_simple_noting, HAS_DOT, HAS_EQ, HAS_PATH_BYTE, HAS_SLASH};
     for (line, want) in [
         ("ls -la src", 0),
         ("A=1 make", HAS_EQ),
-        ("cat src/x", HAS_PATH_BYTE),
+        ("cat src/x", HAS_PATH_BYTE | HAS_SLASH),
+        ("/usr/bin/git status", HAS_PATH_BYTE | HAS_SLASH),
         ("cd ~ && ls", HAS_PATH_BYTE),
         ("tee out.log", HAS_PATH_BYTE | HAS_DOT),
         ("git diff HEAD~1 -- a.rs | wc -l", HAS_PATH_BYTE | HAS_DOT),
-        ("make X=a/b.c", HAS_EQ | HAS_PATH_BYTE | HAS_DOT),
+        ("make X=a/b.c", HAS_EQ | HAS_PATH_BYTE | HAS_DOT | HAS_SLASH),
     ] {
         let (_, notes) = read_simple_noting(line).expect(line);
         assert_eq!(notes, want, "{line}");
