@@ -139,8 +139,10 @@ pub struct Run<'f> {
 pub(crate) struct RunData {
     /// The run's words and what is known of them; `None` when they are
     /// the segment's own, as the reader gave them (most runs: nothing read
-    /// past, the verb without a `/`), so they are not copied.
-    pub(crate) words: Option<(Vec<String>, Vec<Known>)>,
+    /// past, the verb without a `/`), so they are not copied. Boxed: the
+    /// runs are pushed and read on every line, their own words are rare.
+    #[allow(clippy::type_complexity)]
+    pub(crate) words: Option<Box<(Vec<String>, Vec<Known>)>>,
     pub(crate) privileged: bool,
     pub(crate) privileged_via: Option<&'static str>,
     pub(crate) segment: usize,
@@ -445,7 +447,7 @@ impl LineFacts {
         facts.has_unknown |= facts.runs.iter().any(|r| {
             r.words
                 .as_ref()
-                .is_some_and(|(_, known)| known.iter().any(|k| *k != Known::Exact))
+                .is_some_and(|w| w.1.iter().any(|k| *k != Known::Exact))
         });
         // One segment needs neither index: its runs are all the runs, and
         // a lone segment's joint changes nothing (no segment runs after it).
@@ -491,7 +493,7 @@ impl LineFacts {
     /// A run as seen from outside: its own words, or its segment's.
     fn view<'f>(&'f self, r: &'f RunData) -> Run<'f> {
         let (words, known) = match &r.words {
-            Some((w, k)) => (w.as_slice(), k.as_slice()),
+            Some(w) => (w.0.as_slice(), w.1.as_slice()),
             None => self
                 .line
                 .segments
@@ -558,7 +560,7 @@ impl LineFacts {
             wrappers::short(word)
         ));
         self.runs.push(RunData {
-            words: Some((vec![word.to_string()], vec![Known::AnyTokens])),
+            words: Some(Box::new((vec![word.to_string()], vec![Known::AnyTokens]))),
             privileged: false,
             privileged_via: None,
             segment: seg,

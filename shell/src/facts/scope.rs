@@ -727,7 +727,7 @@ fn plain(facts: &LineFacts) -> bool {
         && facts.runs.iter().all(|r| {
             r.words
                 .as_ref()
-                .is_none_or(|(words, _)| !words.first().is_some_and(mover))
+                .is_none_or(|w| !w.0.first().is_some_and(mover))
         })
 }
 

@@ -1511,7 +1511,7 @@ fn push_run<'w>(
             });
             run.extend(rest[1..].iter().cloned());
         }
-        (run, known)
+        Box::new((run, known))
     });
     // The canonical form (SPEC §4.3 round 3): global options skipped,
     // aliases and unique prefixes resolved, for deny and ask. Only for the
@@ -1519,7 +1519,7 @@ fn push_run<'w>(
     let canonical = verb
         .filter(|v| super::has_canonical_form(v))
         .map(|_| match &words {
-            Some((w, k)) => super::canonical_forms(w, k),
+            Some(w) => super::canonical_forms(&w.0, &w.1),
             None => super::canonical_forms(rest, words_ref.known.get(from..).unwrap_or_default()),
         })
         .unwrap_or_default();
@@ -1540,7 +1540,7 @@ fn push_run<'w>(
     }
     for c in canonical {
         facts.runs.push(RunData {
-            words: Some(c),
+            words: Some(Box::new(c)),
             privileged: via.is_some(),
             privileged_via: via,
             segment: seg,
