@@ -92,6 +92,11 @@ const EXEMPT: &[(&str, &[&str], &str)] = &[
         "the `source` of a built-in rule, a label",
     ),
     (
+        "runtime/src/lib.rs",
+        &["op"],
+        "a redirection's JSON field `op` (`permc tokens`)",
+    ),
+    (
         "runtime/src/commands.rs",
         &["command"],
         "permc.toml's table `[[command]]`",

@@ -19,8 +19,8 @@ use super::catalogue::git::{
 use super::catalogue::shells::{BASH_OPTIONS, FOREIGN_SHELLS, SHELLS, SHELL_LONG, ZSH_OPTIONS};
 use super::catalogue::wrappers::XARGS_DEFAULT;
 use super::catalogue::wrappers::{
-    After, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, RUNNERS, SPECIAL_READERS,
-    SU, TRAP, UNREADABLE, WRAPPERS,
+    After, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, RUNNERS,
+    RUNNER_SHELL_OPTIONS, SPECIAL_READERS, SU, TRAP, UNREADABLE, WRAPPERS,
 };
 use super::options::{self, Grammar, Item, Mode, Value};
 use super::{basename, is_assignment, LineFacts, RunData, MAX_INNER_DEPTH};
@@ -508,8 +508,8 @@ const MAX_RUNNER_STARTS: usize = 16;
 /// option word without `=` may take the next word as its value or not, so
 /// the command may start after either, and both readings are runs (fail
 /// closed: `uv run --with x git push` is a push if `x` is a value, and
-/// harmless `x git push` otherwise — both are checked). `-c`, `--call`
-/// and `--shell-mode` run a shell line: unparsed.
+/// harmless `x git push` otherwise — both are checked). The options of
+/// [`RUNNER_SHELL_OPTIONS`] run a shell line: unparsed.
 #[inline(never)]
 fn runner(
     words: &Words<'_>,
@@ -670,7 +670,11 @@ fn runner_starts(
             return None;
         }
         if !container
-            && (matches!(w.as_str(), "-c" | "--call" | "--shell-mode") || w.starts_with("--call="))
+            && RUNNER_SHELL_OPTIONS.iter().any(|o| {
+                w == o
+                    || (o.starts_with("--")
+                        && w.strip_prefix(o).is_some_and(|r| r.starts_with('=')))
+            })
         {
             facts.unparsed_because(format!(
                 "`{tool} {w}` runs a shell command line, which permc does not read"
@@ -1496,23 +1500,7 @@ fn push_run<'w>(
         );
     }
     let words_ref = words;
-    let words = (!own).then(|| {
-        let mut known: Vec<Known> = (from..text.len()).map(|k| words.known(k)).collect();
-        let mut run = Vec::with_capacity(rest.len() + 1);
-        if let Some(sub) = git_sub {
-            run.extend([GIT.to_string(), sub.to_string()]);
-            run.extend(rest[1..].iter().cloned());
-            known.insert(0, Known::Exact);
-        } else if let Some(first) = rest.first() {
-            run.push(if known[0] == Known::Exact {
-                basename(first).to_string()
-            } else {
-                first.clone()
-            });
-            run.extend(rest[1..].iter().cloned());
-        }
-        Box::new((run, known))
-    });
+    let words = (!own).then(|| own_words(words, from, git_sub));
     // The canonical form (SPEC §4.3 round 3): global options skipped,
     // aliases and unique prefixes resolved, for deny and ask. Only for the
     // tools the catalogue describes (one comparison for any other verb).
@@ -1550,6 +1538,33 @@ fn push_run<'w>(
         });
     }
     verb
+}
+
+/// A run's words of its own, from word `from`: the verb by its last path
+/// component, `git-SUB` as `git SUB`.
+#[allow(clippy::type_complexity)]
+fn own_words(
+    words: &Words<'_>,
+    from: usize,
+    git_sub: Option<&str>,
+) -> Box<(Vec<String>, Vec<Known>)> {
+    let text = words.text;
+    let rest = &text[from..];
+    let mut known: Vec<Known> = (from..text.len()).map(|k| words.known(k)).collect();
+    let mut run = Vec::with_capacity(rest.len() + 1);
+    if let Some(sub) = git_sub {
+        run.extend([GIT.to_string(), sub.to_string()]);
+        run.extend(rest[1..].iter().cloned());
+        known.insert(0, Known::Exact);
+    } else if let Some(first) = rest.first() {
+        run.push(if known[0] == Known::Exact {
+            basename(first).to_string()
+        } else {
+            first.clone()
+        });
+        run.extend(rest[1..].iter().cloned());
+    }
+    Box::new((run, known))
 }
 
 /// What makes `git ARGS…` run code permc does not read: `-c` and

@@ -560,6 +560,79 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
         long_flags: &[],
         ..w(&["daemonize"])
     },
+    // Launchers that set the environment or the network for the command
+    // in their operands (npm's cross-env, env-cmd and dotenv-cli; torsocks,
+    // proxychains; sshpass; macOS caffeinate): read past like `env`, the
+    // assignments after them included (`cross-env NODE_ENV=test CMD`).
+    Wrapper {
+        // cross-env has no options: its assignments, then the command.
+        long_flags: &[],
+        ..w(&["cross-env"])
+    },
+    Wrapper {
+        // `cross-env-shell NAME=VALUE… 'CMD'`: the words after the
+        // assignments, joined, are a command line a shell runs.
+        long_flags: &[],
+        after: After::ShellLine,
+        ..w(&["cross-env-shell"])
+    },
+    Wrapper {
+        // env-cmd 10: `--use-shell` (the command through a shell) is left
+        // out: it makes the line unparsed.
+        flags: "v",
+        valued: "fre",
+        long_flags: &[
+            "fallback",
+            "no-override",
+            "silent",
+            "expand-envs",
+            "verbose",
+            "help",
+        ],
+        long_valued: &["file", "rc-file", "environments"],
+        ..w(&["env-cmd"])
+    },
+    Wrapper {
+        // dotenv-cli 7: `dotenv [-e FILE]… [-v NAME=VALUE]… [--] CMD`.
+        // `-c` (its value optional, in the next word) and `-p` (prints a
+        // value) are left out: unparsed.
+        flags: "o",
+        valued: "ev",
+        long_flags: &["no-expand", "debug", "quiet", "override", "help"],
+        ..w(&["dotenv"])
+    },
+    Wrapper {
+        // torsocks(1): without a command (`--shell`, `-i` alone) it runs
+        // a shell.
+        flags: "idq",
+        valued: "uapP",
+        long_flags: &["isolate", "debug", "quiet", "shell", "help", "version"],
+        long_valued: &["user", "pass", "address", "port"],
+        bare_shell: true,
+        ..w(&["torsocks"])
+    },
+    Wrapper {
+        // proxychains-ng: `proxychains4 [-q] [-f CONFIG] CMD`.
+        flags: "q",
+        valued: "f",
+        long_flags: &[],
+        ..w(&["proxychains", "proxychains4"])
+    },
+    Wrapper {
+        // sshpass(1): the password's source, then the command (`sshpass -p
+        // x ssh host CMD`).
+        flags: "ehV",
+        valued: "fdpP",
+        long_flags: &[],
+        ..w(&["sshpass"])
+    },
+    Wrapper {
+        // macOS caffeinate(8): `caffeinate [-disu] [-t S] [-w PID] CMD`.
+        flags: "dimsu",
+        valued: "tw",
+        long_flags: &[],
+        ..w(&["caffeinate"])
+    },
 ];
 
 /// Programs that build the commands they run from their operands or their
@@ -624,6 +697,25 @@ pub(crate) const UNREADABLE: &[(&str, Unreadable)] = &[
     ("ltrace", Unreadable::Launcher),
     ("rr", Unreadable::Launcher),
     ("catchsegv", Unreadable::Launcher),
+    // Watchers and task runners that run shell command lines given as
+    // strings (`concurrently 'npm:a' 'git push'`, `nodemon --exec CMD`,
+    // `watchexec -- CMD`), and expect's Tcl scripts.
+    (
+        "concurrently",
+        Unreadable::Builds("runs each of its operands as a shell command line"),
+    ),
+    (
+        "nodemon",
+        Unreadable::Builds("runs a command built from its options and the files it watches"),
+    ),
+    (
+        "watchexec",
+        Unreadable::Builds("runs a command built from its operands and the files it watches"),
+    ),
+    (
+        "expect",
+        Unreadable::Builds("runs Tcl scripts that spawn commands"),
+    ),
 ];
 
 /// Why permc does not read past an [`UNREADABLE`] program: one sentence
@@ -725,6 +817,11 @@ pub(crate) enum RunsAs {
     Group(&'static str),
 }
 
+/// A runner's options whose value is a shell command line (`mise exec -c
+/// 'CMD'`, `doppler run --command 'CMD'`, `npm exec --call`, `rye run
+/// --shell-mode`): the line is unparsed. Long ones also as `--name=VALUE`.
+pub(crate) const RUNNER_SHELL_OPTIONS: &[&str] = &["-c", "--call", "--shell-mode", "--command"];
+
 /// Package and environment runners: the tool, the subcommand that runs a
 /// command given in its operands ("" when the tool itself is the runner:
 /// `npx`), and how it runs it. `pnpm exec git push` runs a push: the
@@ -760,6 +857,21 @@ pub(crate) const RUNNERS: &[(&str, &str, RunsAs)] = &[
     ("mise", "x", RunsAs::Argv),
     ("asdf", "exec", RunsAs::Argv),
     ("devbox", "run", RunsAs::Argv),
+    // Environment and secret loaders: the command after their options
+    // (`op run -- CMD`, `doppler run -- CMD`), or after the directory or
+    // profile they load (`direnv exec DIR CMD`, `aws-vault exec P -- CMD`).
+    ("direnv", "exec", RunsAs::AfterOperand),
+    ("aws-vault", "exec", RunsAs::AfterDashes),
+    ("op", "run", RunsAs::Argv),
+    ("doppler", "run", RunsAs::Argv),
+    ("infisical", "run", RunsAs::Argv),
+    ("dotenvx", "run", RunsAs::Argv),
+    // Version managers: the command under a chosen version.
+    ("volta", "run", RunsAs::Argv),
+    ("fnm", "exec", RunsAs::Argv),
+    ("rbenv", "exec", RunsAs::Argv),
+    ("pyenv", "exec", RunsAs::Argv),
+    ("nodenv", "exec", RunsAs::Argv),
     // Containers: the command runs in a container, with the network (a
     // push from there is a push).
     // `create` keeps the image's command for a later `docker start`,
