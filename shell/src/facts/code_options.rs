@@ -195,6 +195,12 @@ fn script(verb: &str, args: &[String]) -> Option<String> {
         ScriptLanguage::Sqlite => sqlite(args).then(|| {
             format!("`{verb}` runs dot-commands (`.shell`, `.system`) or reads them from standard input, which permc does not read")
         }),
+        ScriptLanguage::Psql => psql(args).then(|| {
+            format!("`{verb}` runs meta-commands that can run a shell command (`\\!`, `\\o |CMD`, a script file) or reads them from standard input, which permc does not read")
+        }),
+        ScriptLanguage::Mysql => mysql(args).then(|| {
+            format!("`{verb}` runs client commands that can run a shell command (`system`, `\\!`, `pager`) or reads them from standard input, which permc does not read")
+        }),
         _ => None,
     }
 }
@@ -459,6 +465,49 @@ fn sqlite(args: &[String]) -> bool {
         || sql
             .split([';', '\n'])
             .any(|s| s.trim_start().starts_with('.'))
+}
+
+/// Does psql run a shell command or read its commands from somewhere
+/// permc does not see? Any word (an option's value or not: fail closed)
+/// with `\!`, a `\` beside a `|` (`\o |CMD`, `\g |CMD`), `PROGRAM`
+/// (`COPY … FROM PROGRAM`) or a leading `|` (`-o '|CMD'`); a script file
+/// (`-f`, `--file`, or `f` in a cluster); or no `-c` at all (it reads
+/// standard input), unless it only lists or prints its version or help.
+fn psql(args: &[String]) -> bool {
+    let cluster = |a: &str| a.starts_with('-') && !a.starts_with("--");
+    let runs = args.iter().any(|a| {
+        a.contains("\\!")
+            || (a.contains('\\') && a.contains('|'))
+            || a.starts_with('|')
+            || a.to_ascii_lowercase().contains("program")
+            || a.starts_with("--file")
+            || (cluster(a) && a.contains('f'))
+    });
+    let commands = args
+        .iter()
+        .any(|a| a.starts_with("--command") || (cluster(a) && a.contains('c')));
+    let only_lists = args
+        .iter()
+        .any(|a| matches!(a.as_str(), "-l" | "--list" | "-V" | "--version" | "-?" | "--help"));
+    runs || !(commands || only_lists)
+}
+
+/// Does the mysql client run a shell command or read its commands from
+/// standard input? Any word with a `\`, `system` or `pager` (any case:
+/// fail closed), or no `-e`/`--execute` at all, unless it only prints its
+/// version or help.
+fn mysql(args: &[String]) -> bool {
+    let runs = args.iter().any(|a| {
+        let l = a.to_ascii_lowercase();
+        a.contains('\\') || l.contains("system") || l.contains("pager")
+    });
+    let commands = args.iter().any(|a| {
+        a.starts_with("--execute") || (a.starts_with('-') && !a.starts_with("--") && a.contains('e'))
+    });
+    let only_prints = args
+        .iter()
+        .any(|a| matches!(a.as_str(), "-V" | "--version" | "-?" | "--help"));
+    runs || !(commands || only_prints)
 }
 
 /// Is a run of a program with code-running forms given an unknown word

@@ -379,7 +379,25 @@ pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
     row(&["rsync"], Spell::GnuLong("--rsync-path")),
     row(NPM, Spell::Long("--script-shell")),
     row(NPM, Spell::Long("--node-options")),
+    // cmake 3: `-E` runs one of its tools (`env` runs a command, `rm`
+    // deletes), `-P` a cmake script (`execute_process`).
+    row(&["cmake"], Spell::Word("-E")),
+    row(&["cmake"], Spell::Word("-P")),
+    // Emacs 29: Lisp given to evaluate, load or call (`shell-command`).
+    row(EMACS, Spell::Word("-l")),
+    row(EMACS, Spell::Long("--load")),
+    row(EMACS, Spell::Word("-f")),
+    row(EMACS, Spell::Long("--funcall")),
+    row(EMACS, Spell::Long("--eval")),
+    row(EMACS, Spell::Long("--execute")),
+    row(EMACS, Spell::Long("--script")),
+    row(EMACS, Spell::Word("-x")),
+    row(&["emacsclient"], Spell::Word("-e")),
+    row(&["emacsclient"], Spell::Long("--eval")),
 ];
+
+/// Emacs and its batch form.
+pub(crate) const EMACS: &[&str] = &["emacs", "emacs-nox"];
 
 /// Programs whose script or operands permc reads for a command (sed, awk,
 /// make, less, vim's `+CMD`, sqlite3), or that read commands from
@@ -526,6 +544,13 @@ pub(crate) enum ScriptLanguage {
     Stdin,
     /// sqlite3's dot-commands (`.shell`, `.system`), or standard input.
     Sqlite,
+    /// psql's meta-commands that run a shell command (`\!`, `\o |CMD`,
+    /// `COPY … PROGRAM`), a script file (`-f`), output to a command (`-o
+    /// '|CMD'`), or standard input.
+    Psql,
+    /// The mysql client's commands that run a shell command (`system`,
+    /// `\!`, `pager`), or standard input.
+    Mysql,
 }
 
 /// The script readers of [`SCRIPTS`], a row each language.
@@ -540,6 +565,8 @@ pub(crate) const SCRIPT_LANGUAGES: &[(&[&str], ScriptLanguage)] = &[
     ),
     (&["ed", "red", "ex"], ScriptLanguage::Stdin),
     (&["sqlite3", "sqlite"], ScriptLanguage::Sqlite),
+    (&["psql"], ScriptLanguage::Psql),
+    (&["mysql", "mariadb"], ScriptLanguage::Mysql),
 ];
 
 /// The language `verb` reads its script in, if it is a script reader

@@ -115,6 +115,23 @@ pub(crate) const SETTING_VARIABLES: &[(&str, &str)] = &[
     ("DOCKER_CONTEXT", "`DOCKER_CONTEXT` sends docker's commands to another daemon"),
     ("CONTAINER_HOST", "`CONTAINER_HOST` sends podman's commands to another machine's service"),
     ("ENV", "`ENV` names a file an interactive or POSIX shell runs first"),
+    // Found by attacking the catalogue: each names code a trusted program
+    // then runs (`RUSTFLAGS='-C linker=./x' cargo build`, `CC=./x cargo
+    // build` through a build script's compiler, `LD_LIBRARY_PATH=./x git
+    // status` loading a library of the project's).
+    ("RUSTFLAGS", "`RUSTFLAGS` gives rustc options, `-C linker=` among them, which name a program cargo runs"),
+    ("RUSTDOCFLAGS", "`RUSTDOCFLAGS` gives rustdoc options, `--runtool` among them, which name a program cargo runs"),
+    ("CARGO_BUILD_RUSTFLAGS", "`CARGO_BUILD_RUSTFLAGS` gives rustc options, `-C linker=` among them, which name a program cargo runs"),
+    ("CARGO_BUILD_RUSTDOCFLAGS", "`CARGO_BUILD_RUSTDOCFLAGS` gives rustdoc options, which can name a program cargo runs"),
+    ("CARGO_ENCODED_RUSTFLAGS", "`CARGO_ENCODED_RUSTFLAGS` gives rustc options, `-C linker=` among them, which name a program cargo runs"),
+    ("CARGO_ENCODED_RUSTDOCFLAGS", "`CARGO_ENCODED_RUSTDOCFLAGS` gives rustdoc options, which can name a program cargo runs"),
+    ("CC", "`CC` names the C compiler build tools run (make, cargo's build scripts, cgo, node-gyp)"),
+    ("CXX", "`CXX` names the C++ compiler build tools run (make, cargo's build scripts, cgo, node-gyp)"),
+    ("AR", "`AR` names the archiver build tools run (make, cargo's build scripts)"),
+    ("LD", "`LD` names the linker build tools run (make, cargo's build scripts)"),
+    ("LD_LIBRARY_PATH", "`LD_LIBRARY_PATH` makes every program run load its libraries from there first"),
+    ("DYLD_INSERT_LIBRARIES", "`DYLD_INSERT_LIBRARIES` loads a library's code into every program run"),
+    ("DYLD_LIBRARY_PATH", "`DYLD_LIBRARY_PATH` makes every program run load its libraries from there first"),
 ];
 
 /// Families of [`SETTING_VARIABLES`]: a name with this prefix and suffix
@@ -130,6 +147,11 @@ pub(crate) const VARIABLE_FAMILIES: &[(&str, &str, &str)] = &[
         "CARGO_TARGET_",
         "_LINKER",
         "`CARGO_TARGET_<triple>_LINKER` names a program cargo runs as the linker",
+    ),
+    (
+        "CARGO_TARGET_",
+        "_RUSTFLAGS",
+        "`CARGO_TARGET_<triple>_RUSTFLAGS` gives rustc options, `-C linker=` among them, which name a program cargo runs",
     ),
     (
         "NPM_CONFIG_",
@@ -169,6 +191,26 @@ pub(crate) const COMMAND_VARIABLES: &[(&str, &str)] = &[
     (
         "PAGER",
         "`PAGER` names a command line programs run as their pager: permc cannot read it",
+    ),
+    (
+        "MANPAGER",
+        "`MANPAGER` names a command line man runs as its pager: permc cannot read it",
+    ),
+    (
+        "BROWSER",
+        "`BROWSER` names a command line programs run to open a page (gh, python's webbrowser, xdg-open): permc cannot read it",
+    ),
+    (
+        "GH_PAGER",
+        "`GH_PAGER` names a command line gh runs as its pager: permc cannot read it",
+    ),
+    (
+        "GH_EDITOR",
+        "`GH_EDITOR` names a command line gh runs as its editor: permc cannot read it",
+    ),
+    (
+        "GH_BROWSER",
+        "`GH_BROWSER` names a command line gh runs to open a page: permc cannot read it",
     ),
 ];
 
