@@ -486,9 +486,12 @@ fn psql(args: &[String]) -> bool {
     let commands = args
         .iter()
         .any(|a| a.starts_with("--command") || (cluster(a) && a.contains('c')));
-    let only_lists = args
-        .iter()
-        .any(|a| matches!(a.as_str(), "-l" | "--list" | "-V" | "--version" | "-?" | "--help"));
+    let only_lists = args.iter().any(|a| {
+        matches!(
+            a.as_str(),
+            "-l" | "--list" | "-V" | "--version" | "-?" | "--help"
+        )
+    });
     runs || !(commands || only_lists)
 }
 
@@ -502,7 +505,8 @@ fn mysql(args: &[String]) -> bool {
         a.contains('\\') || l.contains("system") || l.contains("pager")
     });
     let commands = args.iter().any(|a| {
-        a.starts_with("--execute") || (a.starts_with('-') && !a.starts_with("--") && a.contains('e'))
+        a.starts_with("--execute")
+            || (a.starts_with('-') && !a.starts_with("--") && a.contains('e'))
     });
     let only_prints = args
         .iter()

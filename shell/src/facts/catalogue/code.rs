@@ -247,12 +247,56 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
             Some(format!("`{v} {o}` runs a command permc does not read"))
         },
     },
+    // Configuration that names code later commands run, kept in the
+    // person's own files (found by attacking the catalogue): gh's shell
+    // aliases (`gh co` then runs the alias's command), npm's
+    // configuration (`script-shell`, `node-options`), as `git config`.
+    CodeForm {
+        verbs: &["gh"],
+        example: "gh alias set co '!git push'",
+        reads: |_, a| {
+            gh_alias_runs(a).then(|| {
+                "`gh alias` defines an alias: a later `gh NAME` runs a shell command or another gh command permc cannot read".into()
+            })
+        },
+    },
+    CodeForm {
+        verbs: NPM,
+        example: "npm config set script-shell ./x",
+        reads: |v, a| {
+            package_config_set(a).then(|| {
+                format!("`{v} config set` writes configuration later commands read (`script-shell`, `node-options`), which permc cannot read")
+            })
+        },
+    },
     CodeForm {
         verbs: &["git"],
         example: "git -c core.pager=cmd log",
         reads: |_, a| git_code(a),
     },
 ];
+
+/// Does `gh ARGS…` define aliases (`alias set`, `alias import`)? A later
+/// `gh NAME` then runs the alias: a shell command (`!…`, `--shell`) or
+/// another gh command (`pr merge`), neither of which permc sees there,
+/// as `git config alias.*` (the group or subcommand may expand to them).
+fn gh_alias_runs(args: &[String]) -> bool {
+    let (Some(group), Some(sub)) = (args.first(), args.get(1)) else {
+        return false;
+    };
+    (group == "alias" || may_expand(group)) && (sub == "set" || sub == "import" || may_expand(sub))
+}
+
+/// Does `npm|pnpm|yarn ARGS…` set configuration (`config set`, `c set`,
+/// npm's `set`), read past the options before the subcommand?
+fn package_config_set(args: &[String]) -> bool {
+    let mut words = args.iter().filter(|w| !w.starts_with('-'));
+    match words.next().map(String::as_str) {
+        Some("set") => true,
+        Some("config" | "c") => words.next().is_some_and(|w| w == "set"),
+        _ => false,
+    }
+}
 
 /// Which options of a program run a command given as text.
 #[derive(Debug, Clone, Copy)]
