@@ -699,7 +699,8 @@ pub(crate) const UNREADABLE: &[(&str, Unreadable)] = &[
     ("catchsegv", Unreadable::Launcher),
     // Watchers and task runners that run shell command lines given as
     // strings (`concurrently 'npm:a' 'git push'`, `nodemon --exec CMD`,
-    // `watchexec -- CMD`), and expect's Tcl scripts.
+    // `watchexec -- CMD`). (expect is a language's interpreter, as
+    // python: its scripts are SPEC §4.3's stated limit.)
     (
         "concurrently",
         Unreadable::Builds("runs each of its operands as a shell command line"),
@@ -711,10 +712,6 @@ pub(crate) const UNREADABLE: &[(&str, Unreadable)] = &[
     (
         "watchexec",
         Unreadable::Builds("runs a command built from its operands and the files it watches"),
-    ),
-    (
-        "expect",
-        Unreadable::Builds("runs Tcl scripts that spawn commands"),
     ),
 ];
 
