@@ -7,7 +7,9 @@
 //! same tables ([`EXTERNAL_EFFECT`], [`PRIVILEGED`], [`BUILTIN_DENY`]).
 
 use crate::reader::{self, CommandLine, Known, Unparsed};
-use catalogue::builtins::{dir_move_of, DirMove, CD_OPTIONS, NAME_ASSIGNING, SET, SET_OPTIONS};
+use catalogue::builtins::{
+    dir_move_of, DirMove, CD_OPTIONS, NAME_ASSIGNING, NAME_OPERANDS_ONLY, SET, SET_OPTIONS,
+};
 use catalogue::effects::{
     ByWords, BY_WORDS, CLOUD_READ_PREFIXES, CLOUD_READ_VERBS, CLOUD_WRITE, COPY_REMOTE,
     NETWORK_DEVICES, OPTION_GRAMMAR, PREFIX_TOOLS, REMOTE_DAEMON, RM_FORCE, RM_OPTIONS,
@@ -225,7 +227,7 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
                 {
                     continue;
                 }
-                if let Some(why) = variable_named(w, exact, assigns_names(&s.words)) {
+                if let Some(why) = variable_named(w, exact, &s.words) {
                     return Some(why);
                 }
             }
@@ -234,12 +236,17 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
     None
 }
 
-/// Does a segment run a builtin that assigns the names in its operands
-/// (`read HOME`, `declare -n r=HOME` aside)?
-fn assigns_names(words: &[String]) -> bool {
-    words
-        .first()
-        .is_some_and(|v| NAME_ASSIGNING.contains(&v.as_str()))
+/// Is a bare word (a name alone) of a segment with these words the
+/// operand of a builtin that assigns it (`read HOME`), or, `or_names`, of
+/// one that names it (`export PS4`, `unset PS4`: SPEC §4.3's "named")?
+/// Any word of the segment counts, not only its first: the builtin may
+/// stand behind assignments or wrappers (`X=1 read PS4`, `builtin export
+/// PS4`); fail closed. Asked only of a word that is a table's name alone.
+fn bare_name(words: &[String], or_names: bool) -> bool {
+    words.iter().any(|v| {
+        NAME_ASSIGNING.contains(&v.as_str())
+            || (or_names && NAME_OPERANDS_ONLY.contains(&v.as_str()))
+    })
 }
 
 /// May word `w` start with a name of the variables' tables, by its first
@@ -289,7 +296,7 @@ const NAME_SECOND_BYTES: [u32; 256] = {
 /// that assigns names: `read HOME`), is the name; otherwise an expansion
 /// that assigns it (`${HOME:=.}`). `cd HOME` and `export HOME` assign
 /// nothing.
-fn setting_named(w: &str, exact: bool, bare: bool) -> Option<&'static str> {
+fn setting_named(w: &str, exact: bool, bare: impl Fn() -> bool) -> Option<&'static str> {
     let b = w.as_bytes();
     let is_name = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
     // The name at `i` and whether what follows it assigns (or, exact, ends
@@ -298,7 +305,7 @@ fn setting_named(w: &str, exact: bool, bare: bool) -> Option<&'static str> {
         let end = i + b[i..].iter().take_while(|&&c| is_name(c)).count();
         let rest = &b[end..];
         let assigns = if exact && i == 0 {
-            (bare && rest.is_empty()) || matches!(rest, [b'=' | b'[', ..] | [b'+', b'=', ..])
+            (rest.is_empty() && bare()) || matches!(rest, [b'=' | b'[', ..] | [b'+', b'=', ..])
         } else {
             i > 0 && b[i - 1] == b'{' && matches!(rest, [b'=', ..] | [b':', b'=', ..])
         };
@@ -332,16 +339,22 @@ fn setting_named(w: &str, exact: bool, bare: bool) -> Option<&'static str> {
 /// [`COMMAND_VARIABLES`] not set to one of [`HARMLESS_COMMANDS`], or
 /// assigns one of [`SETTING_VARIABLES`].
 #[inline(never)]
-fn variable_named(w: &str, exact: bool, bare: bool) -> Option<&'static str> {
-    if let Some(&(_, why)) = CODE_VARIABLES.iter().find(|(n, _)| names(w, n, exact)) {
+fn variable_named(w: &str, exact: bool, words: &[String]) -> Option<&'static str> {
+    let named = || bare_name(words, true);
+    if let Some(&(_, why)) = CODE_VARIABLES
+        .iter()
+        .find(|(n, _)| names(w, n, exact, &named))
+    {
         return Some(why);
     }
-    if let Some(why) = setting_named(w, exact, bare) {
+    if let Some(why) = setting_named(w, exact, || bare_name(words, false)) {
         return Some(why);
     }
     // An editor or a pager is run as a command line; one set to a program
     // that runs nothing more is read.
-    let &(name, why) = COMMAND_VARIABLES.iter().find(|(n, _)| names(w, n, exact))?;
+    let &(name, why) = COMMAND_VARIABLES
+        .iter()
+        .find(|(n, _)| names(w, n, exact, &named))?;
     let value = w.strip_prefix(name).and_then(|v| v.strip_prefix('='));
     if exact && value.is_some_and(|v| HARMLESS_COMMANDS.contains(&v)) {
         return None;
@@ -349,13 +362,15 @@ fn variable_named(w: &str, exact: bool, bare: bool) -> Option<&'static str> {
     Some(why)
 }
 
-/// Does word `w` name variable `name`: at its start when `exact` (`PS4`,
-/// `PS4=…`, `PS4+=…`, `PS4[…]=…`), anywhere in an expansion otherwise
+/// Does word `w` name variable `name`: at its start when `exact` (`PS4=…`,
+/// `PS4+=…`, `PS4[…]=…`, and `PS4` alone when `bare`, the operand of a
+/// builtin that assigns names: `read PS4`, SPEC §4.3's "named" — `grep
+/// PAGER src` names nothing), anywhere in an expansion otherwise
 /// (`${PS4:=…}`), never as part of a longer name (`PAGERDUTY_KEY`,
 /// `EDITORIAL.md`), nor as a file's name (`EDITOR.md`)? `GIT_CONFIG` and
 /// `GIT_SSH` stand for their families (`GIT_CONFIG_COUNT`,
 /// `GIT_SSH_COMMAND`).
-fn names(w: &str, name: &str, exact: bool) -> bool {
+fn names(w: &str, name: &str, exact: bool, bare: impl Fn() -> bool) -> bool {
     let family = name == "GIT_CONFIG" || name == "GIT_SSH";
     let is_name = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let b = w.as_bytes();
@@ -371,7 +386,8 @@ fn names(w: &str, name: &str, exact: bool) -> bool {
         w.starts_with(name)
             && at(0)
             && match b.get(name.len()) {
-                None | Some(b'=' | b'[') => true,
+                None => bare(),
+                Some(b'=' | b'[') => true,
                 Some(b'+') => b.get(name.len() + 1) == Some(&b'='),
                 Some(b'_') => family,
                 _ => false,

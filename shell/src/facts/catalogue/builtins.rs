@@ -61,6 +61,12 @@ pub(crate) const CD_OPTIONS: Grammar<'static> = Grammar {
     ..Grammar::new(Mode::Bash)
 };
 
+/// The builtins whose operands name variables without assigning them
+/// (`export PS4`, `unset PS4`): a variable that names code, named there,
+/// is named (SPEC §4.3 round 3); one that only sets where programs look
+/// (`export HOME`) is not assigned.
+pub(crate) const NAME_OPERANDS_ONLY: &[&str] = &["export", "unset", "readonly"];
+
 /// The builtins that assign the names in their operands (`read HOME`,
 /// `printf -v HOME`): a variable that names code, named there, is
 /// assigned (SPEC §4.3 round 3).
