@@ -343,7 +343,7 @@ fn variable_named(w: &str, exact: bool, words: &[String]) -> Option<&'static str
     let named = || bare_name(words, true);
     if let Some(&(_, why)) = CODE_VARIABLES
         .iter()
-        .find(|(n, _)| names(w, n, exact, &named))
+        .find(|(n, _)| names(w, n, exact, named))
     {
         return Some(why);
     }
@@ -354,7 +354,7 @@ fn variable_named(w: &str, exact: bool, words: &[String]) -> Option<&'static str
     // that runs nothing more is read.
     let &(name, why) = COMMAND_VARIABLES
         .iter()
-        .find(|(n, _)| names(w, n, exact, &named))?;
+        .find(|(n, _)| names(w, n, exact, named))?;
     let value = w.strip_prefix(name).and_then(|v| v.strip_prefix('='));
     if exact && value.is_some_and(|v| HARMLESS_COMMANDS.contains(&v)) {
         return None;
