@@ -1185,7 +1185,15 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
                     .is_some_and(|t| t.len() > w.len() && quick_prefix(t, w))
             })
         });
-    if !option_at(1) && !aliased(1) && !prefixed && !(tree && (option_at(2) || aliased(2))) {
+    // A subcommand in capitals: `git PUSH` runs git's `git-push` program
+    // on a file system that ignores case.
+    let upper = |i: usize| words.get(i).is_some_and(|w| wrappers::has_upper(w));
+    if !option_at(1)
+        && !aliased(1)
+        && !prefixed
+        && !upper(1)
+        && !(tree && (option_at(2) || aliased(2) || upper(2)))
+    {
         return Vec::new();
     }
     let grammar = option_grammar(tool);
@@ -1215,6 +1223,9 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
         }
         for j in 1..w.len().min(3) {
             if kn[j] == Known::Exact {
+                if wrappers::has_upper(&w[j]) {
+                    w[j] = w[j].to_ascii_lowercase();
+                }
                 if let Some(c) = resolve_subcommand(tool, &w[j], j == 1) {
                     w[j] = c;
                 }

@@ -23,7 +23,9 @@ mod simple;
 mod words;
 
 pub use simple::read_simple;
-pub(crate) use simple::{read_simple_noting, ANY_NOTE, HAS_DOT, HAS_EQ, HAS_PATH_BYTE, HAS_SLASH};
+pub(crate) use simple::{
+    read_simple_noting, ANY_NOTE, HAS_DOT, HAS_EQ, HAS_PATH_BYTE, HAS_SLASH, HAS_UPPER,
+};
 
 #[cfg(test)]
 mod bash_facts;

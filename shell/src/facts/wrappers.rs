@@ -141,8 +141,10 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
     // What an inner line, `find -exec` or `xargs` runs is never the
     // segment's own words.
     let mut read_past = depth > 0;
-    // A segment of a plain line without a `=` holds no assignment.
+    // A segment of a plain line without a `=` holds no assignment, and
+    // one without a capital no command word in capitals.
     let no_eq = depth == 0 && facts.absent & crate::reader::HAS_EQ != 0;
+    let may_fold = depth > 0 || facts.absent & crate::reader::HAS_UPPER == 0;
     loop {
         while !no_eq && text.get(i).is_some_and(|w| is_assignment(w)) {
             i += 1;
@@ -153,6 +155,9 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
             break;
         }
         let verb = basename(word);
+        if may_fold && depth < MAX_INNER_DEPTH && has_upper(verb) {
+            fold(&words, i, verb, seg, depth, facts);
+        }
         if !may_be_special(verb) {
             // Not a wrapper, a shell, `su`, `eval`, `trap`, `busybox` or
             // `find`: the run starts here. (A verb read specially below
@@ -180,6 +185,34 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
     if let Some(verb) = verb.filter(|v| super::has_shape(&RUNNER_SHAPES, v)) {
         runner(&words, i, verb, false, seg, depth, facts);
     }
+}
+
+/// Reads the words from `i` again with the command word (which holds a
+/// capital) in lower case. A file system that ignores case (macOS's by
+/// default) runs `GIT` as `git`: such a run is also read in lower case (a
+/// run read past: deny, ask, the built-ins and the ceilings see it; allow
+/// reads the words as written). A subcommand in capitals (`git PUSH`, run
+/// through git's `git-push` program there) is the canonical form's.
+#[cold]
+#[inline(never)]
+fn fold(words: &Words<'_>, i: usize, verb: &str, seg: usize, depth: usize, facts: &mut LineFacts) {
+    let mut lowered = words.text[i..].to_vec();
+    lowered[0] = verb.to_ascii_lowercase();
+    let known = words.known.get(i..).unwrap_or_default();
+    collect_runs(
+        Words {
+            text: &lowered,
+            known,
+        },
+        seg,
+        depth + 1,
+        facts,
+    );
+}
+
+/// Does `w` hold a capital letter?
+pub(crate) fn has_upper(w: &str) -> bool {
+    w.bytes().any(|b| b.is_ascii_uppercase())
 }
 
 /// Where [`collect_runs`] goes on after a word it reads specially.

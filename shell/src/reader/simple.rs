@@ -59,8 +59,11 @@ pub(crate) const HAS_DOT: u8 = 4;
 /// A `/` (a verb may be named by a path: `/usr/bin/git`).
 pub(crate) const HAS_SLASH: u8 = 8;
 
+/// A capital letter (a verb may be a program's name in capitals: `GIT`).
+pub(crate) const HAS_UPPER: u8 = 16;
+
 /// Every note at once.
-pub(crate) const ANY_NOTE: u8 = HAS_EQ | HAS_PATH_BYTE | HAS_DOT | HAS_SLASH;
+pub(crate) const ANY_NOTE: u8 = HAS_EQ | HAS_PATH_BYTE | HAS_DOT | HAS_SLASH | HAS_UPPER;
 
 /// The notes of each byte of a word.
 const NOTES: [u8; 256] = {
@@ -69,6 +72,11 @@ const NOTES: [u8; 256] = {
     t[b'/' as usize] = HAS_PATH_BYTE | HAS_SLASH;
     t[b'~' as usize] = HAS_PATH_BYTE;
     t[b'.' as usize] = HAS_PATH_BYTE | HAS_DOT;
+    let mut c = b'A';
+    while c <= b'Z' {
+        t[c as usize] = HAS_UPPER;
+        c += 1;
+    }
     t
 };
 

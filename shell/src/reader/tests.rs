@@ -446,16 +446,23 @@ proptest::proptest! {
 /// ask about: `=`, a path byte, a `.`, a `/`.
 #[test]
 fn simple_reader_notes_what_words_hold() {
-    use super::simple::{read_simple_noting, HAS_DOT, HAS_EQ, HAS_PATH_BYTE, HAS_SLASH};
+    use super::simple::{read_simple_noting, HAS_DOT, HAS_EQ, HAS_PATH_BYTE, HAS_SLASH, HAS_UPPER};
     for (line, want) in [
         ("ls -la src", 0),
-        ("A=1 make", HAS_EQ),
+        ("A=1 make", HAS_EQ | HAS_UPPER),
+        ("GIT push", HAS_UPPER),
         ("cat src/x", HAS_PATH_BYTE | HAS_SLASH),
         ("/usr/bin/git status", HAS_PATH_BYTE | HAS_SLASH),
         ("cd ~ && ls", HAS_PATH_BYTE),
         ("tee out.log", HAS_PATH_BYTE | HAS_DOT),
-        ("git diff HEAD~1 -- a.rs | wc -l", HAS_PATH_BYTE | HAS_DOT),
-        ("make X=a/b.c", HAS_EQ | HAS_PATH_BYTE | HAS_DOT | HAS_SLASH),
+        (
+            "git diff HEAD~1 -- a.rs | wc -l",
+            HAS_PATH_BYTE | HAS_DOT | HAS_UPPER,
+        ),
+        (
+            "make X=a/b.c",
+            HAS_EQ | HAS_PATH_BYTE | HAS_DOT | HAS_SLASH | HAS_UPPER,
+        ),
     ] {
         let (_, notes) = read_simple_noting(line).expect(line);
         assert_eq!(notes, want, "{line}");
