@@ -984,7 +984,19 @@ impl Matcher {
             flat.extend_from_slice(v);
         }
         succ_off.push(ix(flat.len()));
-        // Post-order, iteratively (patterns may be long).
+        let below = self.below(&succ_off, &flat);
+        Reach {
+            succ_off,
+            succ: flat,
+            below,
+        }
+    }
+
+    /// Per state, the first entry of each list accepting at it or at any
+    /// state it reaches (`succ_off`/`flat`: the successors), by a
+    /// post-order walk, iteratively (patterns may be long).
+    fn below(&self, succ_off: &[u32], flat: &[u32]) -> Vec<[u32; 3]> {
+        let n = self.bt_root.len();
         let mut below: Vec<[u32; 3]> = (0..n)
             .map(|s| {
                 let i = s * 3;
@@ -1026,11 +1038,7 @@ impl Matcher {
                 }
             }
         }
-        Reach {
-            succ_off,
-            succ: flat,
-            below,
-        }
+        below
     }
 
     /// Shape checks of a loaded matcher: every id in range, every hash table

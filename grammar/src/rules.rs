@@ -409,58 +409,65 @@ fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
             );
             continue;
         };
-        let mut entries = Vec::new();
-        for item in items {
-            let Value::String { text, raw } = &item.value else {
-                r.error(
-                    CheckId::InvalidShape,
-                    item.span,
-                    format!(
-                        "`{}` must hold only strings, found {}",
-                        m.key,
-                        item.value.kind()
-                    ),
-                    "write each pattern as a string, like \"Terminal(pnpm test)\"".into(),
-                );
-                continue;
-            };
-            match Pattern::parse(text) {
-                Ok(pattern) => {
-                    let index = entries.len();
-                    entries.push(Entry {
-                        pattern,
-                        list,
-                        index,
-                        span: item.span,
-                        location: r.location(item.span.start),
-                    });
-                }
-                Err(e) => {
-                    let span = if *raw {
-                        let start = item.span.start + 1 + e.offset;
-                        Span {
-                            start,
-                            end: (start + e.len)
-                                .min(item.span.end.saturating_sub(1))
-                                .max(start + 1),
-                        }
-                    } else {
-                        item.span
-                    };
-                    let check = match e.kind {
-                        PatternErrorKind::UnknownLabel { .. } => CheckId::UnknownLabel,
-                        _ => CheckId::InvalidPattern,
-                    };
-                    r.error(check, span, e.message, e.help);
-                }
-            }
-        }
+        let entries = read_entries(r, &m.key, items, list);
         match list {
             List::Allow => perms.allow = entries,
             List::Deny => perms.deny = entries,
             List::Ask => perms.ask = entries,
         }
     }
+}
+
+/// The pattern entries of one list (`allow`, `deny`, `ask`) in file order,
+/// each item that is not a string or not a pattern an error at its place.
+fn read_entries(r: &mut Reader<'_>, key: &str, items: &[Node], list: List) -> Vec<Entry> {
+    let mut entries = Vec::new();
+    for item in items {
+        let Value::String { text, raw } = &item.value else {
+            r.error(
+                CheckId::InvalidShape,
+                item.span,
+                format!(
+                    "`{}` must hold only strings, found {}",
+                    key,
+                    item.value.kind()
+                ),
+                "write each pattern as a string, like \"Terminal(pnpm test)\"".into(),
+            );
+            continue;
+        };
+        match Pattern::parse(text) {
+            Ok(pattern) => {
+                let index = entries.len();
+                entries.push(Entry {
+                    pattern,
+                    list,
+                    index,
+                    span: item.span,
+                    location: r.location(item.span.start),
+                });
+            }
+            Err(e) => {
+                let span = if *raw {
+                    let start = item.span.start + 1 + e.offset;
+                    Span {
+                        start,
+                        end: (start + e.len)
+                            .min(item.span.end.saturating_sub(1))
+                            .max(start + 1),
+                    }
+                } else {
+                    item.span
+                };
+                let check = match e.kind {
+                    PatternErrorKind::UnknownLabel { .. } => CheckId::UnknownLabel,
+                    _ => CheckId::InvalidPattern,
+                };
+                r.error(check, span, e.message, e.help);
+            }
+        }
+    }
+    entries
 }
 
 /// Reads autonomy.json (SPEC §2.2).
