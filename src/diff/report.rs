@@ -92,76 +92,8 @@ pub(super) fn human(changes: &[Change], context: &Context) -> String {
         }
         out.push_str(heading);
         out.push('\n');
-        // Autonomy rows that say the same for one agent are shown once,
-        // their types listed (JSON keeps one row per type).
-        let mut groups: Vec<(&Change, Vec<&str>)> = Vec::new();
-        for c in mine {
-            let key = |c: &Change| {
-                (
-                    c.title.split(": ").next().map(str::to_string),
-                    c.old.clone(),
-                    c.new.clone(),
-                    c.direction,
-                    c.automatic_switch,
-                    c.witness.before.policy,
-                    c.witness.before.reason,
-                    c.witness.after.policy,
-                    c.witness.after.reason,
-                )
-            };
-            match groups.last_mut() {
-                Some((first, types)) if c.kind == "autonomy" && key(first) == key(c) => {
-                    types.push(c.title.split(": ").nth(1).unwrap_or(""));
-                }
-                _ => groups.push((c, vec![c.title.split(": ").nth(1).unwrap_or("")])),
-            }
-        }
-        for (c, types) in groups {
-            let title = if types.len() > 1 {
-                let agent = c.title.split(": ").next().unwrap_or("");
-                format!("{agent}: {}", types.join(", "))
-            } else {
-                c.title.clone()
-            };
-            let tag = if c.witness.effect() {
-                c.direction.name()
-            } else {
-                "no effect"
-            };
-            out.push_str(&format!(
-                "  {tag:<16} {}: was {}, now {}\n",
-                title, c.old, c.new
-            ));
-            if let Some(r) = &c.region {
-                for e in &r.except {
-                    out.push_str(&format!("      except   {e}\n"));
-                }
-            }
-            if c.automatic_switch {
-                out.push_str("      automatic mode switches (a wildcard auto_approve)\n");
-            }
-            if let Some(e) = &c.entry {
-                let at = if e.side == "old" {
-                    format!("{} (removed)", e.source)
-                } else {
-                    let (file, line, col) = position(c);
-                    format!("{file}:{line}:{col}")
-                };
-                out.push_str(&format!("      entry    {} at {at}\n", e.rule));
-            }
-            if c.behind_wrappers {
-                out.push_str("      also behind wrappers (sudo, env, bash -c…): deny and ask entries read past them\n");
-            }
-            let w = &c.witness;
-            out.push_str(&format!("      witness  {}\n", w.shown));
-            out.push_str(&format!("        before {}\n", decision_line(&w.before)));
-            out.push_str(&format!("        after  {}\n", decision_line(&w.after)));
-            if !w.effect() {
-                out.push_str(&format!(
-                    "        no effect in this context: {}\n",
-                    w.after.reason
-                ));
-            }
+        for (c, types) in grouped(mine) {
+            change_lines(&mut out, c, &types);
         }
         out.push('\n');
     }
@@ -175,6 +107,85 @@ pub(super) fn human(changes: &[Change], context: &Context) -> String {
     }
     out.push_str(&format!("  (context: {})\n", context_text(context)));
     out
+}
+
+/// The changes of one section, autonomy rows that say the same for one
+/// agent grouped (shown once, their types listed; JSON keeps one row per
+/// type).
+fn grouped(mine: Vec<&Change>) -> Vec<(&Change, Vec<&str>)> {
+    let mut groups: Vec<(&Change, Vec<&str>)> = Vec::new();
+    for c in mine {
+        let key = |c: &Change| {
+            (
+                c.title.split(": ").next().map(str::to_string),
+                c.old.clone(),
+                c.new.clone(),
+                c.direction,
+                c.automatic_switch,
+                c.witness.before.policy,
+                c.witness.before.reason,
+                c.witness.after.policy,
+                c.witness.after.reason,
+            )
+        };
+        match groups.last_mut() {
+            Some((first, types)) if c.kind == "autonomy" && key(first) == key(c) => {
+                types.push(c.title.split(": ").nth(1).unwrap_or(""));
+            }
+            _ => groups.push((c, vec![c.title.split(": ").nth(1).unwrap_or("")])),
+        }
+    }
+    groups
+}
+
+/// One change's lines: the title and what changes, the entry, the witness
+/// before and after.
+fn change_lines(out: &mut String, c: &Change, types: &[&str]) {
+    let title = if types.len() > 1 {
+        let agent = c.title.split(": ").next().unwrap_or("");
+        format!("{agent}: {}", types.join(", "))
+    } else {
+        c.title.clone()
+    };
+    let tag = if c.witness.effect() {
+        c.direction.name()
+    } else {
+        "no effect"
+    };
+    out.push_str(&format!(
+        "  {tag:<16} {}: was {}, now {}\n",
+        title, c.old, c.new
+    ));
+    if let Some(r) = &c.region {
+        for e in &r.except {
+            out.push_str(&format!("      except   {e}\n"));
+        }
+    }
+    if c.automatic_switch {
+        out.push_str("      automatic mode switches (a wildcard auto_approve)\n");
+    }
+    if let Some(e) = &c.entry {
+        let at = if e.side == "old" {
+            format!("{} (removed)", e.source)
+        } else {
+            let (file, line, col) = position(c);
+            format!("{file}:{line}:{col}")
+        };
+        out.push_str(&format!("      entry    {} at {at}\n", e.rule));
+    }
+    if c.behind_wrappers {
+        out.push_str("      also behind wrappers (sudo, env, bash -c…): deny and ask entries read past them\n");
+    }
+    let w = &c.witness;
+    out.push_str(&format!("      witness  {}\n", w.shown));
+    out.push_str(&format!("        before {}\n", decision_line(&w.before)));
+    out.push_str(&format!("        after  {}\n", decision_line(&w.after)));
+    if !w.effect() {
+        out.push_str(&format!(
+            "        no effect in this context: {}\n",
+            w.after.reason
+        ));
+    }
 }
 
 fn context_json(c: &Context) -> Value {
