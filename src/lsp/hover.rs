@@ -280,31 +280,7 @@ pub fn markdown(entry: &Entry, file: &Permissions, context: &Context) -> String 
         PatternBody::Any => &[][..],
         PatternBody::Tokens(t) => t.as_slice(),
     };
-    let shown: Vec<String> = tokens
-        .iter()
-        .map(|t| match t {
-            PatToken::Exact(x) => format!("`{x}`"),
-            PatToken::Prefix(x) => format!("`{x}*` (any word starting `{x}`)"),
-        })
-        .collect();
-    let wildcard = tokens.iter().any(|t| matches!(t, PatToken::Prefix(_)));
-    md.push_str(&format!(
-        "tokens: {}\n\nwildcard: {}\n\nmatches a command segment whose words start with these tokens, whole words only (SPEC §3.2): more words may follow",
-        if shown.is_empty() {
-            "none: every command".into()
-        } else {
-            shown.join(" ")
-        },
-        if wildcard { "yes" } else { "no" },
-    ));
-    if tokens
-        .iter()
-        .any(|t| matches!(t, PatToken::Exact(x) if x.contains('*')))
-    {
-        md.push_str(
-            "\n\na `*` here is a literal character, not a wildcard: only a `*` ending a token after some text is one (SPEC §3.2)",
-        );
-    }
+    tokens_text(&mut md, tokens);
     md.push_str("\n\n");
     let probe = Probe::new(entry, file, context);
     let found = examples(list, tokens, &probe);
@@ -344,6 +320,41 @@ pub fn markdown(entry: &Entry, file: &Permissions, context: &Context) -> String 
             e.command, e.alone.policy, e.alone.reason
         ));
     }
+    ceilings_text(&mut md, list, &found);
+    md
+}
+
+/// What the pattern's tokens are and how they match.
+fn tokens_text(md: &mut String, tokens: &[PatToken]) {
+    let shown: Vec<String> = tokens
+        .iter()
+        .map(|t| match t {
+            PatToken::Exact(x) => format!("`{x}`"),
+            PatToken::Prefix(x) => format!("`{x}*` (any word starting `{x}`)"),
+        })
+        .collect();
+    let wildcard = tokens.iter().any(|t| matches!(t, PatToken::Prefix(_)));
+    md.push_str(&format!(
+        "tokens: {}\n\nwildcard: {}\n\nmatches a command segment whose words start with these tokens, whole words only (SPEC §3.2): more words may follow",
+        if shown.is_empty() {
+            "none: every command".into()
+        } else {
+            shown.join(" ")
+        },
+        if wildcard { "yes" } else { "no" },
+    ));
+    if tokens
+        .iter()
+        .any(|t| matches!(t, PatToken::Exact(x) if x.contains('*')))
+    {
+        md.push_str(
+            "\n\na `*` here is a literal character, not a wildcard: only a `*` ending a token after some text is one (SPEC §3.2)",
+        );
+    }
+}
+
+/// Which ceilings still lower what the entry decides.
+fn ceilings_text(md: &mut String, list: List, found: &Examples) {
     match list {
         List::Deny => md.push_str("ceilings: none apply: a deny is final (SPEC §5.3)"),
         List::Ask => {
@@ -364,7 +375,6 @@ pub fn markdown(entry: &Entry, file: &Permissions, context: &Context) -> String 
             }
         }
     }
-    md
 }
 
 /// A command tried, decided over the entry alone and over the whole file.
