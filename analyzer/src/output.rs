@@ -100,22 +100,48 @@ pub fn full_message(d: &Diagnostic) -> String {
 /// Lines longer than this (in bytes) are not quoted in the human output.
 pub const MAX_QUOTED_LINE: usize = 400;
 
-/// rustc-style text, with colors or without. Lines longer than
-/// [`MAX_QUOTED_LINE`] are not quoted: the finding gives its position.
-pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
-    let pos = Positions::new(sources);
-    let lines: Vec<(&str, Vec<usize>)> = sources
-        .iter()
-        .map(|s| {
-            let mut starts = vec![0];
-            starts.extend(s.text.match_indices('\n').map(|(i, _)| i + 1));
-            starts.push(s.text.len() + 1);
-            (s.name.as_str(), starts)
-        })
-        .collect();
-    // Is every line the span touches short enough to quote?
-    let quotable = |file: &str, span: Span| {
-        let Some((_, starts)) = lines.iter().find(|(n, _)| *n == file) else {
+/// codespan's severity for a finding's.
+fn cs_severity(s: Severity) -> CsSeverity {
+    match s {
+        Severity::Error => CsSeverity::Error,
+        Severity::Warning => CsSeverity::Warning,
+        Severity::Info => CsSeverity::Note,
+    }
+}
+
+/// `span` of the source moved into its escaped text, clamped into it.
+fn moved(e: &Escaped, span: Span) -> std::ops::Range<usize> {
+    clamp(
+        &e.text,
+        Span {
+            start: e.offset(span.start),
+            end: e.offset(span.end),
+        },
+    )
+}
+
+/// Where each line of each source starts (and one past its end), to tell
+/// whether a span's lines are short enough to quote.
+struct LineStarts<'a>(Vec<(&'a str, Vec<usize>)>);
+
+impl<'a> LineStarts<'a> {
+    fn new(sources: &'a [Source]) -> Self {
+        LineStarts(
+            sources
+                .iter()
+                .map(|s| {
+                    let mut starts = vec![0];
+                    starts.extend(s.text.match_indices('\n').map(|(i, _)| i + 1));
+                    starts.push(s.text.len() + 1);
+                    (s.name.as_str(), starts)
+                })
+                .collect(),
+        )
+    }
+
+    /// Is every line the span touches short enough to quote?
+    fn quotable(&self, file: &str, span: Span) -> bool {
+        let Some((_, starts)) = self.0.iter().find(|(n, _)| *n == file) else {
             return true;
         };
         let first = starts
@@ -128,7 +154,15 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
             (Some(a), Some(b)) => b - a <= MAX_QUOTED_LINE,
             _ => true,
         })
-    };
+    }
+}
+
+/// rustc-style text, with colors or without. Lines longer than
+/// [`MAX_QUOTED_LINE`] are not quoted: the finding gives its position.
+pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
+    let pos = Positions::new(sources);
+    let lines = LineStarts::new(sources);
+    let quotable = |file: &str, span: Span| lines.quotable(file, span);
     let mut files = SimpleFiles::new();
     // Each file's id among `files`, with its text (the spans are clamped
     // into it).
@@ -148,26 +182,13 @@ pub fn human(diags: &[Diagnostic], sources: &[Source], color: bool) -> String {
             .find(|(n, _, _)| *n == name)
             .map(|&(_, id, e)| (id, e))
     };
-    let moved = |e: &Escaped, span: Span| {
-        clamp(
-            &e.text,
-            Span {
-                start: e.offset(span.start),
-                end: e.offset(span.end),
-            },
-        )
-    };
     let config = Config {
         chars: Chars::ascii(),
         ..Config::default()
     };
     let mut rendered = Vec::new();
     for d in diags {
-        let severity = match d.severity {
-            Severity::Error => CsSeverity::Error,
-            Severity::Warning => CsSeverity::Warning,
-            Severity::Info => CsSeverity::Note,
-        };
+        let severity = cs_severity(d.severity);
         let mut labels = Vec::new();
         let mut notes = Vec::new();
         // A minified file is one long line: quoting it for every finding
