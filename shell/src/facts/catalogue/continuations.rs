@@ -1,5 +1,8 @@
 //! The mutating continuations (SPEC §3.2, §6.5): one row a command.
 
+use super::concat;
+use super::git::{GIT_REF_FILTERS, GIT_REF_FILTER_VALUED};
+
 /// What the words after a command's name do.
 #[derive(Debug, Clone, Copy)]
 pub enum Shape {
@@ -47,20 +50,74 @@ pub struct Continuations {
     pub anchored: &'static [&'static str],
 }
 
-pub(crate) const BRANCH_LIST: &[&str] = &[
+/// `git branch`'s options that make it list: its own, then the ref
+/// filters.
+const BRANCH_LIST_OWN: &[&str] = &[
     "-l",
     "--list",
     "-a",
     "--all",
     "-r",
     "--remotes",
-    "--contains",
-    "--no-contains",
-    "--merged",
-    "--no-merged",
-    "--points-at",
     "--show-current",
 ];
+
+pub(crate) const BRANCH_LIST: [&str; BRANCH_LIST_OWN.len() + GIT_REF_FILTERS.len()] =
+    concat(&[BRANCH_LIST_OWN, GIT_REF_FILTERS]);
+
+/// `git branch`'s own reading options (the ref filters' follow).
+const BRANCH_READING_OWN: &[&str] = &[
+    "-l",
+    "--list",
+    "-a",
+    "--all",
+    "-r",
+    "--remotes",
+    "-v",
+    "-vv",
+    "--verbose",
+    "-q",
+    "--quiet",
+    "--show-current",
+    "--color",
+    "--no-color",
+    "--column",
+    "--no-column",
+    "-i",
+    "--ignore-case",
+    "--abbrev",
+    "--no-abbrev",
+    "--omit-empty",
+    "--",
+];
+
+const BRANCH_READING: [&str; BRANCH_READING_OWN.len() + GIT_REF_FILTER_VALUED.len()] =
+    concat(&[BRANCH_READING_OWN, &GIT_REF_FILTER_VALUED]);
+
+/// `git tag`'s options that make it list: its own, then the ref filters.
+const TAG_LIST_OWN: &[&str] = &["-l", "--list", "-n", "-v", "--verify"];
+
+const TAG_LIST: [&str; TAG_LIST_OWN.len() + GIT_REF_FILTERS.len()] =
+    concat(&[TAG_LIST_OWN, GIT_REF_FILTERS]);
+
+/// `git tag`'s own reading options (the ref filters' follow).
+const TAG_READING_OWN: &[&str] = &[
+    "-l",
+    "--list",
+    "-n",
+    "-v",
+    "--verify",
+    "--color",
+    "--column",
+    "--no-column",
+    "-i",
+    "--ignore-case",
+    "--omit-empty",
+    "--",
+];
+
+const TAG_READING: [&str; TAG_READING_OWN.len() + GIT_REF_FILTER_VALUED.len()] =
+    concat(&[TAG_READING_OWN, &GIT_REF_FILTER_VALUED]);
 
 /// The catalogue's continuations (SPEC §6.5, git 2.47, findutils 4.9).
 pub const CONTINUATIONS: &[Continuations] = &[
@@ -88,40 +145,10 @@ pub const CONTINUATIONS: &[Continuations] = &[
             "--create-reflog",
             "--recurse-submodules",
         ],
-        reading: &[
-            "-l",
-            "--list",
-            "-a",
-            "--all",
-            "-r",
-            "--remotes",
-            "-v",
-            "-vv",
-            "--verbose",
-            "-q",
-            "--quiet",
-            "--show-current",
-            "--contains",
-            "--no-contains",
-            "--merged",
-            "--no-merged",
-            "--points-at",
-            "--sort",
-            "--format",
-            "--color",
-            "--no-color",
-            "--column",
-            "--no-column",
-            "-i",
-            "--ignore-case",
-            "--abbrev",
-            "--no-abbrev",
-            "--omit-empty",
-            "--",
-        ],
-        valued: super::git::GIT_REF_FILTER_VALUED,
+        reading: &BRANCH_READING,
+        valued: &GIT_REF_FILTER_VALUED,
         shape: Shape::Options {
-            list_mode: BRANCH_LIST,
+            list_mode: &BRANCH_LIST,
             operand_mutates: true,
         },
         shown: &["-D", "-m", "-f"],
@@ -147,41 +174,10 @@ pub const CONTINUATIONS: &[Continuations] = &[
             "-e",
             "--edit",
         ],
-        reading: &[
-            "-l",
-            "--list",
-            "-n",
-            "-v",
-            "--verify",
-            "--contains",
-            "--no-contains",
-            "--merged",
-            "--no-merged",
-            "--points-at",
-            "--sort",
-            "--format",
-            "--color",
-            "--column",
-            "--no-column",
-            "-i",
-            "--ignore-case",
-            "--omit-empty",
-            "--",
-        ],
-        valued: super::git::GIT_REF_FILTER_VALUED,
+        reading: &TAG_READING,
+        valued: &GIT_REF_FILTER_VALUED,
         shape: Shape::Options {
-            list_mode: &[
-                "-l",
-                "--list",
-                "-n",
-                "-v",
-                "--verify",
-                "--contains",
-                "--no-contains",
-                "--merged",
-                "--no-merged",
-                "--points-at",
-            ],
+            list_mode: &TAG_LIST,
             operand_mutates: true,
         },
         shown: &["-d"],

@@ -285,13 +285,16 @@ pub(crate) const GIT_CONFIG_READING: [&str;
     super::concat(&[GIT_CONFIG_READING_MODES, GIT_CONFIG_SETTING_OPTIONS]);
 
 /// The ref-filter options `git branch` and `git tag` share (git's
-/// `ref-filter.h`), each taking a value.
-pub(crate) const GIT_REF_FILTER_VALUED: &[&str] = &[
+/// `ref-filter.h`) that filter what is listed: given one, both list.
+pub(crate) const GIT_REF_FILTERS: &[&str] = &[
     "--contains",
     "--no-contains",
     "--merged",
     "--no-merged",
     "--points-at",
-    "--sort",
-    "--format",
 ];
+
+/// Every ref-filter option, each taking a value: the filters, then how
+/// the list is sorted and shown.
+pub(crate) const GIT_REF_FILTER_VALUED: [&str; GIT_REF_FILTERS.len() + 2] =
+    super::concat(&[GIT_REF_FILTERS, &["--sort", "--format"]]);
