@@ -109,11 +109,7 @@ const PROGRAM_INDEX: super::name_index::RowIndex = {
     let mut x = super::name_index::RowIndex::new();
     let mut i = 0;
     while i < CODE_OPTIONS.len() {
-        let mut j = 0;
-        while j < CODE_OPTIONS[i].programs.len() {
-            x = x.add(CODE_OPTIONS[i].programs[j], i);
-            j += 1;
-        }
+        x = x.add_all(CODE_OPTIONS[i].programs, i);
         i += 1;
     }
     x.build()

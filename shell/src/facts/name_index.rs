@@ -119,6 +119,16 @@ impl RowIndex {
     }
 
     /// The index, once every name is added.
+    /// [`RowIndex::add`] of each of a row's names.
+    pub(crate) const fn add_all(mut self, names: &[&'static str], row: usize) -> RowIndex {
+        let mut j = 0;
+        while j < names.len() {
+            self = self.add(names[j], row);
+            j += 1;
+        }
+        self
+    }
+
     pub(crate) const fn build(mut self) -> RowIndex {
         self.index = NameIndex::new(self.names.split_at(self.len).0);
         self

@@ -1751,11 +1751,7 @@ const CODE_FORM_ROWS: super::name_index::RowIndex = {
     let mut x = super::name_index::RowIndex::new();
     let mut i = 0;
     while i < CODE_FORMS.len() {
-        let mut j = 0;
-        while j < CODE_FORMS[i].verbs.len() {
-            x = x.add(CODE_FORMS[i].verbs[j], i);
-            j += 1;
-        }
+        x = x.add_all(CODE_FORMS[i].verbs, i);
         i += 1;
     }
     x.build()
@@ -1893,11 +1889,7 @@ const GIT_CODE_OPTION_ROWS: super::name_index::RowIndex = {
     let mut x = super::name_index::RowIndex::new();
     let mut i = 0;
     while i < GIT_CODE_OPTIONS.len() {
-        let mut j = 0;
-        while j < GIT_CODE_OPTIONS[i].subcommands.len() {
-            x = x.add(GIT_CODE_OPTIONS[i].subcommands[j], i);
-            j += 1;
-        }
+        x = x.add_all(GIT_CODE_OPTIONS[i].subcommands, i);
         i += 1;
     }
     x.build()
