@@ -84,19 +84,20 @@ pub fn exact_prefix(tokens: &[PatToken]) -> Vec<String> {
 
 /// The runtime's facts (SPEC §4.3) of a segment made of exactly these
 /// words; `None` when they cannot be written as a command line.
-pub fn facts_of_words(words: &[String]) -> Option<LineFacts> {
+pub fn facts_of_words(words: &[String]) -> Option<LineFacts<'static>> {
     facts_of_words_with(words, &ProjectRows::default())
 }
 
 /// [`facts_of_words`] with a project's `[[command]]` rows (permc.toml).
-pub fn facts_of_words_with(words: &[String], rows: &ProjectRows) -> Option<LineFacts> {
+pub fn facts_of_words_with(words: &[String], rows: &ProjectRows) -> Option<LineFacts<'static>> {
     if words.is_empty() {
         return None;
     }
     let text = permc_core::always::render_words(words)?;
     let facts = LineFacts::of_with(&text, rows);
     // The rendering must read back to the same single segment.
-    (facts.line.segments.len() == 1 && facts.line.segments[0].words == words).then_some(facts)
+    (facts.line.segments.len() == 1 && facts.line.segments[0].words == words)
+        .then(|| facts.into_owned())
 }
 
 /// Could a segment of exactly these words run a command of the runtime's

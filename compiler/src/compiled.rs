@@ -135,7 +135,7 @@ fn message(
     why: &Why,
     rule: Option<&RuleRef>,
 ) -> Cow<'static, str> {
-    let words = |i: usize| -> &[String] {
+    let words = |i: usize| -> &[Cow<'_, str>] {
         line.and_then(|f| f.line.segments.get(i))
             .map_or(&[][..], |s| &s.words[..])
     };
@@ -173,7 +173,7 @@ pub struct Answer<'a> {
     pub autonomy_origin: Option<Origin>,
     p: &'a CompiledPolicy,
     req: &'a Request,
-    line: Option<LineFacts>,
+    line: Option<LineFacts<'a>>,
     rule: Option<RuleAt>,
     why: Why,
 }
@@ -351,7 +351,7 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
     out
 }
 
-fn line_of<'l>(line: &'l mut Option<LineFacts>, req: &Request) -> &'l LineFacts {
+fn line_of<'l, 'r>(line: &'l mut Option<LineFacts<'r>>, req: &'r Request) -> &'l LineFacts<'r> {
     match line {
         Some(f) => f,
         None => LineFacts::of_in(line, req.action.command.as_deref().unwrap_or("")),
@@ -510,7 +510,7 @@ fn file_terminal(
 
 /// The first allow entry covering these words (SPEC §3.2, §6.5), or
 /// `NONE`.
-fn allow_covering(p: &CompiledPolicy, words: &[String], known: &[Known]) -> u32 {
+fn allow_covering(p: &CompiledPolicy, words: &[Cow<'_, str>], known: &[Known]) -> u32 {
     let first = p.terminal_matches_packed(words)[ALLOW];
     match continuations::mutating_from(words, known) {
         Some(m) if first != NONE => p.terminal_allow_from(words, m + 1),
@@ -600,11 +600,11 @@ fn possible_deny(p: &CompiledPolicy, f: &LineFacts) -> Option<(usize, u32)> {
 
 /// Does one ceiling of SPEC §5.3 step 7 hold? With its phrase for people.
 #[inline(always)] // One caller, a call per ceiling stage.
-fn ceiling_holds(
+fn ceiling_holds<'r>(
     p: &CompiledPolicy,
     stage: Stage,
-    req: &Request,
-    line: &mut Option<LineFacts>,
+    req: &'r Request,
+    line: &mut Option<LineFacts<'r>>,
     scope: &mut LazyScope<'_>,
     automatic: bool,
     possible: &mut Option<Option<(usize, u32)>>,

@@ -51,6 +51,7 @@ use crate::request::Action;
 use permc_grammar::pattern::{PatToken, Pattern, PatternBody};
 use permc_grammar::shell;
 use permc_grammar::ActionType;
+use std::borrow::Cow;
 use std::fmt;
 
 /// The reason of every refusal (SPEC §7, §10.3).
@@ -253,7 +254,7 @@ fn refusal_of(f: &LineFacts) -> Option<Refusal> {
         return Some(Refusal::ExternalEffect(e.join(" ")));
     }
     if let Some(r) = f.privileged() {
-        let verb = r.words.first().map_or(PRIVILEGED_SHOWN, String::as_str);
+        let verb = r.words.first().map_or(PRIVILEGED_SHOWN, |w| &**w);
         return Some(Refusal::Privileged(verb.to_string()));
     }
     // The project's rows (permc.toml).
@@ -297,7 +298,7 @@ fn terminal_patterns(f: &LineFacts) -> Vec<Recorded> {
         let Some((unit, words)) = segment_unit(&seg.words) else {
             continue;
         };
-        if out.iter().any(|r| r.words == words) {
+        if out.iter().any(|r| r.words.iter().eq(words.iter())) {
             continue;
         }
         // A unit that cannot be written so that it reads back to the same
@@ -309,7 +310,7 @@ fn terminal_patterns(f: &LineFacts) -> Vec<Recorded> {
             pattern,
             action: ActionType::Terminal,
             unit,
-            words: words.to_vec(),
+            words: words.iter().map(|w| w.to_string()).collect(),
             segment: Some(i),
         });
     }
@@ -318,7 +319,7 @@ fn terminal_patterns(f: &LineFacts) -> Vec<Recorded> {
 
 /// The unit of one segment (SPEC §7 step 5), or `None` when it records
 /// nothing.
-pub fn segment_unit(words: &[String]) -> Option<(Unit, &[String])> {
+pub fn segment_unit<'w, 'a>(words: &'w [Cow<'a, str>]) -> Option<(Unit, &'w [Cow<'a, str>])> {
     let (unit, len) = match words {
         [] => return None,
         [_] => (Unit::Verb, 1),
@@ -384,7 +385,7 @@ pub fn is_subcommand_word(w: &str) -> bool {
 /// (SPEC §6.1) or a privileged verb? Read as written, and also past
 /// assignments and wrappers (SPEC §4.3): `nice git` runs `git`, a prefix of
 /// `git push`; `env FOO=1` runs nothing yet, a prefix of everything.
-pub fn is_ceiling_prefix(words: &[String]) -> bool {
+pub fn is_ceiling_prefix(words: &[Cow<'_, str>]) -> bool {
     if is_table_prefix(words) {
         return true;
     }
@@ -402,7 +403,7 @@ pub fn is_ceiling_prefix(words: &[String]) -> bool {
 }
 
 /// Token prefix of a table entry. The empty sequence is a prefix of all.
-fn is_table_prefix(words: &[String]) -> bool {
+fn is_table_prefix(words: &[Cow<'_, str>]) -> bool {
     let prefix_of =
         |entry: &[&str]| words.len() <= entry.len() && words.iter().zip(entry).all(|(w, e)| w == e);
     EXTERNAL_EFFECT.iter().any(|e| prefix_of(e)) || PRIVILEGED.iter().any(|p| prefix_of(&[p]))
@@ -410,7 +411,7 @@ fn is_table_prefix(words: &[String]) -> bool {
 
 /// `Terminal(…)` for these words, checked to read back to exactly them
 /// (SPEC §7: shell quoting where needed, a literal trailing `*` escaped).
-pub fn terminal_pattern(words: &[String]) -> Option<String> {
+pub fn terminal_pattern(words: &[Cow<'_, str>]) -> Option<String> {
     if words.is_empty() {
         // `Terminal()` matches every command: never recorded.
         return None;

@@ -11,6 +11,7 @@
 
 use crate::decision::{Origin, Reason, RuleRef};
 use permc_grammar::{ActionType, Policy, Role};
+use std::borrow::Cow;
 use std::fmt;
 
 pub use crate::facts::{
@@ -24,7 +25,7 @@ pub use crate::facts::{
 enum Piece<'a> {
     Str(&'a str),
     /// Words joined by single spaces, as a segment is shown.
-    Words(&'a [String]),
+    Words(&'a [Cow<'a, str>]),
 }
 
 /// The pieces in one string, sized once: what `format!` with a `join`
@@ -104,7 +105,7 @@ pub fn typed_allow(rule: &str, action: ActionType) -> String {
 }
 
 /// Step 6, `file.deny`: the first denied segment (its words).
-pub fn segment_deny(segment: &[String], rule: &RuleRef) -> String {
+pub fn segment_deny(segment: &[Cow<'_, str>], rule: &RuleRef) -> String {
     built(&[
         Piece::Str("`"),
         Piece::Words(segment),
@@ -133,7 +134,7 @@ pub fn all_allowed(file: &str, first: &str) -> String {
 pub const ALL_CD_IN_SCOPE: &str = "every segment is a `cd` inside the scope";
 
 /// Step 6, `file.ask`: the first asked segment (its words).
-pub fn segment_ask(segment: &[String], rule: &RuleRef) -> String {
+pub fn segment_ask(segment: &[Cow<'_, str>], rule: &RuleRef) -> String {
     built(&[
         Piece::Str("`"),
         Piece::Words(segment),
@@ -146,7 +147,7 @@ pub fn segment_ask(segment: &[String], rule: &RuleRef) -> String {
 }
 
 /// Step 6, `compound.uncovered`: the first uncovered segment (its words).
-pub fn compound_uncovered(uncovered: &[String]) -> String {
+pub fn compound_uncovered(uncovered: &[Cow<'_, str>]) -> String {
     built(&[
         Piece::Str("some segments are allowed but `"),
         Piece::Words(uncovered),
@@ -323,7 +324,7 @@ pub fn trace_dropped(why: &str) -> String {
 }
 
 /// Step 6: segment `i` (from 0) and its class.
-pub fn trace_segment(i: usize, segment: &[String], class: &str) -> String {
+pub fn trace_segment(i: usize, segment: &[Cow<'_, str>], class: &str) -> String {
     format!("{}. `{}`: {class}", i + 1, segment.join(" "))
 }
 
@@ -340,7 +341,7 @@ pub const CLASS_UNCOVERED: &str = "uncovered";
 
 /// Step 6: a segment its allow entry covers, but not a command it runs
 /// given as argv (SPEC §4.3 round 3: `find -exec rm {} ;`).
-pub fn class_partial(allowed_by: &str, run: &[String]) -> String {
+pub fn class_partial(allowed_by: &str, run: &[Cow<'_, str>]) -> String {
     format!(
         "{allowed_by}, but what it runs, `{}`, is not covered by any rule",
         run.join(" ")
@@ -396,7 +397,7 @@ mod tests {
             rule: "Terminal(rm)".into(),
             source: "permissions.json:3:5".into(),
         };
-        let words: Vec<String> = ["rm", "-rf", "x"].map(String::from).to_vec();
+        let words: Vec<Cow<'_, str>> = ["rm", "-rf", "x"].map(Cow::Borrowed).to_vec();
         assert_eq!(
             segment_deny(&words, &rule),
             format!(

@@ -18,6 +18,7 @@ use crate::Rules;
 use permc_grammar::rules::{AutonomyKey, AutonomyRule, Entry};
 use permc_grammar::shell::Known;
 use permc_grammar::{ActionType, Policy};
+use std::borrow::Cow;
 
 /// Decides one request (SPEC §5.3).
 pub fn decide(rules: &Rules, req: &Request) -> Decision {
@@ -326,7 +327,7 @@ enum Class {
 
 /// Does allow entry `e` cover these words (SPEC §3.2 with §6.5: it matches
 /// them and names every mutating continuation in them)?
-fn allow_covers(e: &Entry, words: &[String], known: &[Known]) -> bool {
+fn allow_covers(e: &Entry, words: &[Cow<'_, str>], known: &[Known]) -> bool {
     e.pattern.matches_words(words)
         && continuations::mutating_from(words, known)
             .is_none_or(|m| e.pattern.tokens().is_some_and(|t| t.len() > m))
@@ -349,7 +350,7 @@ fn given_runs_covered(allow: &[Entry], f: &LineFacts, i: usize) -> bool {
 
 /// The word lists deny and ask read for segment `i` (SPEC §4.3): its own
 /// words, then every run read past wrappers, with what is known of them.
-fn alternatives(f: &LineFacts, i: usize) -> Vec<(&[String], &[Known])> {
+fn alternatives<'f>(f: &'f LineFacts<'_>, i: usize) -> Vec<(&'f [Cow<'f, str>], &'f [Known])> {
     let s = &f.line.segments[i];
     let mut v = vec![(s.words.as_slice(), s.known.as_slice())];
     for r in f.read_past(i) {
@@ -359,7 +360,7 @@ fn alternatives(f: &LineFacts, i: usize) -> Vec<(&[String], &[Known])> {
 }
 
 /// How entry `e` matches segment `i`, at best over its alternatives.
-fn entry_hit(e: &Entry, alts: &[(&[String], &[Known])]) -> Hit {
+fn entry_hit(e: &Entry, alts: &[(&[Cow<'_, str>], &[Known])]) -> Hit {
     let Some(tokens) = e.pattern.tokens() else {
         return Hit::No;
     };

@@ -118,13 +118,14 @@ pub fn explain(rules: &Rules, decider: &dyn Decider, req: &Request) -> String {
 
 /// Words as one command line, each quoted for the shell where it needs
 /// it (`git '*'`), as `permc explain` shows a segment.
-pub fn shell_join(words: &[String]) -> String {
+pub fn shell_join<S: AsRef<str>>(words: &[S]) -> String {
     words
         .iter()
         .map(|w| {
+            let w = w.as_ref();
             shlex::try_quote(w)
                 .map(|q| q.into_owned())
-                .unwrap_or_else(|_| w.clone())
+                .unwrap_or_else(|_| w.to_string())
         })
         .collect::<Vec<_>>()
         .join(" ")

@@ -6,6 +6,7 @@
 //! interpreter and the compiled engine share them; the analyzer reads the
 //! same tables ([`EXTERNAL_EFFECT`], [`PRIVILEGED`], [`BUILTIN_DENY`]).
 
+use crate::reader::AsStr;
 use crate::reader::{self, CommandLine, Known, Unparsed};
 use catalogue::builtins::{
     dir_move_of, DirMove, CD_OPTIONS, NAME_ASSIGNING, NAME_OPERANDS_ONLY, SET, SET_OPTIONS,
@@ -83,7 +84,7 @@ fn global_grammar(program: &str) -> options::Grammar<'static> {
 /// word that is no option or that `exact` says is not known exactly.
 pub(crate) fn subcommand_at(
     program: &str,
-    words: &[String],
+    words: &[Cow<'_, str>],
     from: usize,
     exact: impl Fn(usize) -> bool,
 ) -> usize {
@@ -115,7 +116,7 @@ const MAX_INNER_DEPTH: usize = 8;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Run<'f> {
     /// The words from the real verb on; the verb by its last path component.
-    pub words: &'f [String],
+    pub words: &'f [Cow<'f, str>],
     /// What is known of each word (SPEC §4.4), same length as `words`.
     pub known: &'f [Known],
     /// A privileged wrapper (`sudo`, `doas`) was read past, or the verb is
@@ -138,13 +139,13 @@ pub struct Run<'f> {
 
 /// A run as [`LineFacts`] keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct RunData {
+pub(crate) struct RunData<'a> {
     /// The run's words and what is known of them; `None` when they are
     /// the segment's own, as the reader gave them (most runs: nothing read
     /// past, the verb without a `/`), so they are not copied. Boxed: the
     /// runs are pushed and read on every line, their own words are rare.
     #[allow(clippy::type_complexity)]
-    pub(crate) words: Option<Box<(Vec<String>, Vec<Known>)>>,
+    pub(crate) words: Option<Box<(Vec<Cow<'a, str>>, Vec<Known>)>>,
     pub(crate) privileged: bool,
     pub(crate) privileged_via: Option<&'static str>,
     pub(crate) segment: usize,
@@ -155,15 +156,15 @@ pub(crate) struct RunData {
 
 /// The facts of one terminal command line.
 #[derive(Debug, Clone, Default)]
-pub struct LineFacts {
+pub struct LineFacts<'a> {
     /// The line as read (SPEC §4).
-    pub line: CommandLine,
+    pub line: CommandLine<'a>,
     /// Every real command: one per segment, plus those of inner lines,
     /// `find -exec` and `xargs` ([`LineFacts::runs`] shows them).
-    runs: Vec<RunData>,
+    runs: Vec<RunData<'a>>,
     /// Inner command lines (`bash -c '…'`, `eval`…) with the index of the
     /// segment that runs them, checked for scope too.
-    pub inner_lines: Vec<(usize, CommandLine)>,
+    pub inner_lines: Vec<(usize, CommandLine<'a>)>,
     /// The line, or what it runs, is unparsed (SPEC §4.2, §4.3, §4.4).
     pub unparsed: bool,
     /// Why, beyond the reader's conditions: a sentence each, naming the
@@ -215,7 +216,10 @@ pub struct LineFacts {
 /// read only when it starts with the first letter of a name, so a typical
 /// word costs one comparison. Then [`COMMAND_VARIABLES`], unless set to
 /// one of [`HARMLESS_COMMANDS`].
-fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&'static str> {
+fn code_variable(
+    line: &CommandLine<'_>,
+    inner: &[(usize, CommandLine<'_>)],
+) -> Option<&'static str> {
     for l in std::iter::once(line).chain(inner.iter().map(|(_, l)| l)) {
         for s in &l.segments {
             for (w, k) in s.words.iter().zip(&s.known) {
@@ -242,7 +246,7 @@ fn code_variable(line: &CommandLine, inner: &[(usize, CommandLine)]) -> Option<&
 /// Any word of the segment counts, not only its first: the builtin may
 /// stand behind assignments or wrappers (`X=1 read PS4`, `builtin export
 /// PS4`); fail closed. Asked only of a word that is a table's name alone.
-fn bare_name(words: &[String], or_names: bool) -> bool {
+fn bare_name(words: &[Cow<'_, str>], or_names: bool) -> bool {
     words.iter().any(|v| {
         NAME_ASSIGNING.contains(&v.as_str())
             || (or_names && NAME_OPERANDS_ONLY.contains(&v.as_str()))
@@ -339,7 +343,7 @@ fn setting_named(w: &str, exact: bool, bare: impl Fn() -> bool) -> Option<&'stat
 /// [`COMMAND_VARIABLES`] not set to one of [`HARMLESS_COMMANDS`], or
 /// assigns one of [`SETTING_VARIABLES`].
 #[inline(never)]
-fn variable_named(w: &str, exact: bool, words: &[String]) -> Option<&'static str> {
+fn variable_named(w: &str, exact: bool, words: &[Cow<'_, str>]) -> Option<&'static str> {
     let named = || bare_name(words, true);
     if let Some(&(_, why)) = CODE_VARIABLES
         .iter()
@@ -401,9 +405,9 @@ fn names(w: &str, name: &str, exact: bool, bare: impl Fn() -> bool) -> bool {
 /// ([`LineFacts::unparsed_because`]).
 const FEW_REASONS: usize = 8;
 
-impl LineFacts {
+impl<'a> LineFacts<'a> {
     /// Reads a command line and everything it runs.
-    pub fn of(command: &str) -> LineFacts {
+    pub fn of(command: &'a str) -> LineFacts<'a> {
         let mut facts = LineFacts::default();
         facts.fill(command);
         facts
@@ -411,14 +415,57 @@ impl LineFacts {
 
     /// [`LineFacts::of`] into `slot`, read in place (a decision keeps the
     /// facts in its answer: built there, they are not copied into it).
-    pub fn of_in<'s>(slot: &'s mut Option<LineFacts>, command: &str) -> &'s LineFacts {
+    pub fn of_in<'s>(slot: &'s mut Option<LineFacts<'a>>, command: &'a str) -> &'s LineFacts<'a> {
         let facts = slot.insert(LineFacts::default());
         facts.fill(command);
         facts
     }
 
+    /// The facts with every word their own text, borrowing nothing from
+    /// the command line they were read from (for facts kept past it).
+    pub fn into_owned(self) -> LineFacts<'static> {
+        let own = |v: Vec<Cow<'a, str>>| -> Vec<Cow<'static, str>> {
+            v.into_iter().map(|w| Cow::Owned(w.into_owned())).collect()
+        };
+        LineFacts {
+            line: self.line.into_owned(),
+            runs: self
+                .runs
+                .into_iter()
+                .map(|r| RunData {
+                    words: r.words.map(|b| {
+                        let (w, k) = *b;
+                        Box::new((own(w), k))
+                    }),
+                    privileged: r.privileged,
+                    privileged_via: r.privileged_via,
+                    segment: r.segment,
+                    read_past: r.read_past,
+                    guessed: r.guessed,
+                    canonical: r.canonical,
+                })
+                .collect(),
+            inner_lines: self
+                .inner_lines
+                .into_iter()
+                .map(|(i, l)| (i, l.into_owned()))
+                .collect(),
+            unparsed: self.unparsed,
+            unparsed_why: self.unparsed_why,
+            has_unknown: self.has_unknown,
+            given: self.given,
+            run_start: self.run_start,
+            aligned: self.aligned,
+            joints: self.joints,
+            guessing: self.guessing,
+            absent: self.absent,
+            unparsed_seen: self.unparsed_seen,
+            project: self.project,
+        }
+    }
+
     /// Reads `command` into facts fresh from `default()`.
-    fn fill(&mut self, command: &str) {
+    fn fill(&mut self, command: &'a str) {
         let facts = self;
         // The plain reader (SPEC §4's fast path, `reader::read`'s first
         // try) reads a line of words and list operators only: no `$`, `{`,
@@ -507,7 +554,7 @@ impl LineFacts {
     }
 
     /// A run as seen from outside: its own words, or its segment's.
-    fn view<'f>(&'f self, r: &'f RunData) -> Run<'f> {
+    fn view<'f>(&'f self, r: &'f RunData<'a>) -> Run<'f> {
         let (words, known) = match &r.words {
             Some(w) => (w.0.as_slice(), w.1.as_slice()),
             None => self
@@ -576,7 +623,10 @@ impl LineFacts {
             wrappers::short(word)
         ));
         self.runs.push(RunData {
-            words: Some(Box::new((vec![word.to_string()], vec![Known::AnyTokens]))),
+            words: Some(Box::new((
+                vec![Cow::Owned(word.to_string())],
+                vec![Known::AnyTokens],
+            ))),
             privileged: false,
             privileged_via: None,
             segment: seg,
@@ -606,7 +656,7 @@ impl LineFacts {
     /// The words of each command segment `i` runs given as argv, as
     /// written (see [`LineFacts::given`]), with the index of their first
     /// word in the segment.
-    pub fn given_runs(&self, i: usize) -> impl Iterator<Item = (usize, &[String], &[Known])> {
+    pub fn given_runs(&self, i: usize) -> impl Iterator<Item = (usize, &[Cow<'_, str>], &[Known])> {
         let seg = self.line.segments.get(i);
         self.given
             .iter()
@@ -695,7 +745,7 @@ pub fn segment_unknown(f: &LineFacts, i: usize) -> Option<String> {
             .iter()
             .zip(&s.known)
             .find(|(_, k)| **k != Known::Exact)
-            .map(|(w, _)| w.clone())
+            .map(|(w, _)| w.to_string())
     });
     own.or_else(|| {
         f.runs_of(i)
@@ -764,7 +814,7 @@ pub fn possible_builtin_phrase(r: Run<'_>) -> String {
 
 /// Step 7.0's phrase for a run that may use a code-running form.
 pub fn possible_code_phrase(r: Run<'_>) -> String {
-    let verb = r.words.first().map_or("", String::as_str);
+    let verb = r.words.first().map_or("", AsStr::as_str);
     format!(
         "`{}` may use a form of `{verb}` that runs code permc does not read: {}",
         wrappers::short(&r.words.join(" ")),
@@ -876,7 +926,7 @@ fn is_option(word: &str) -> bool {
 /// bash's `internal_getopt` reads them (`-L`, `-P`, `-e`, `-@`; `cd -` is
 /// an operand, `--` ends the options). An option bash does not know is
 /// read past as one (bash then fails, and does not move).
-fn cd_operand(words: &[String], i: usize) -> usize {
+fn cd_operand(words: &[Cow<'_, str>], i: usize) -> usize {
     // The commonest `cd` (`cd src`): no option.
     if words.get(i).is_none_or(|w| !w.starts_with('-')) {
         return i;
@@ -894,16 +944,16 @@ fn cd_operand(words: &[String], i: usize) -> usize {
 
 /// Is this run one of the built-in denies (SPEC §5.2), all its words known?
 /// Returns the built-in pattern it counts as.
-pub fn builtin_deny(words: &[String]) -> Option<&'static str> {
+pub fn builtin_deny(words: &[Cow<'_, str>]) -> Option<&'static str> {
     builtin_deny_known(words, &[])
 }
 
 /// [`builtin_deny`] reading only the known words: an unknown word neither
 /// gives an option nor a root operand for certain (it may, §4.4: see
 /// [`LineFacts::builtin_possible`]).
-pub fn builtin_deny_known(words: &[String], known: &[Known]) -> Option<&'static str> {
+pub fn builtin_deny_known(words: &[Cow<'_, str>], known: &[Known]) -> Option<&'static str> {
     let exact = |i: usize| known.get(i).is_none_or(|k| !k.is_unknown());
-    if words.first().map(String::as_str) != Some(BUILTIN_DENY_VERB) || !exact(0) {
+    if words.first().map(AsStr::as_str) != Some(BUILTIN_DENY_VERB) || !exact(0) {
         return None;
     }
     // The literal patterns, as token prefixes.
@@ -946,9 +996,9 @@ pub fn builtin_deny_known(words: &[String], known: &[Known]) -> Option<&'static 
 /// prefix). A letter rm does not know is passed over and the others still
 /// count, and a long option rm would reject (`--force=x`) counts by its
 /// name ([`rm_long`]): this reads for a deny, so it fails closed.
-fn rm_option(w: &String) -> (bool, bool) {
+fn rm_option(w: &str) -> (bool, bool) {
     let (mut recursive, mut force) = (false, false);
-    for item in options::read(RM_OPTIONS, std::slice::from_ref(w), 0) {
+    for item in options::read(RM_OPTIONS, &[Cow::Borrowed(w)], 0) {
         match item {
             options::Item::Flag { name, .. } => {
                 recursive |= RM_RECURSIVE.contains(&name);
@@ -1024,7 +1074,7 @@ fn is_glob_only(c: &str) -> bool {
 
 /// Does this run start with an external-effect entry (SPEC §6.1)? All its
 /// words known.
-pub fn external_effect(words: &[String]) -> Option<&'static [&'static str]> {
+pub fn external_effect(words: &[Cow<'_, str>]) -> Option<&'static [&'static str]> {
     external_effect_known(words, &[])
 }
 
@@ -1159,7 +1209,11 @@ const CANONICAL_TOOLS: Shapes = {
 /// unknown arity read both ways), `helm del` read as `helm uninstall`,
 /// `gh pr new` as `gh pr create`, `npm pub` as `npm publish`. Empty when
 /// the words are already canonical; at most a few forms.
-pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<String>, Vec<Known>)> {
+#[allow(clippy::type_complexity)]
+pub(crate) fn canonical_forms<'a>(
+    words: &[Cow<'a, str>],
+    known: &[Known],
+) -> Vec<(Vec<Cow<'a, str>>, Vec<Known>)> {
     let Some(tool) = words.first() else {
         return Vec::new();
     };
@@ -1198,10 +1252,10 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
     }
     let grammar = option_grammar(tool);
     let done = subcommand_starts(words, known, grammar);
-    let mut out: Vec<(Vec<String>, Vec<Known>)> = Vec::new();
+    let mut out: Vec<(Vec<Cow<'a, str>>, Vec<Known>)> = Vec::new();
     for s in done {
         let s = s.min(words.len());
-        let mut w: Vec<String> = std::iter::once(tool.clone())
+        let mut w: Vec<Cow<'a, str>> = std::iter::once(tool.clone())
             .chain(words[s..].iter().cloned())
             .collect();
         let mut kn: Vec<Known> = std::iter::once(Known::Exact)
@@ -1224,10 +1278,10 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
         for j in 1..w.len().min(3) {
             if kn[j] == Known::Exact {
                 if wrappers::has_upper(&w[j]) {
-                    w[j] = w[j].to_ascii_lowercase();
+                    w[j] = Cow::Owned(w[j].to_ascii_lowercase());
                 }
                 if let Some(c) = resolve_subcommand(tool, &w[j], j == 1) {
-                    w[j] = c;
+                    w[j] = Cow::Owned(c);
                 }
             }
         }
@@ -1244,7 +1298,7 @@ pub(crate) fn canonical_forms(words: &[String], known: &[Known]) -> Vec<(Vec<Str
 /// Where a tool's subcommand may start in `words`: past the options
 /// before it, both readings of an option of unknown arity (at most a few).
 fn subcommand_starts(
-    words: &[String],
+    words: &[Cow<'_, str>],
     known: &[Known],
     grammar: options::Grammar<'_>,
 ) -> Vec<usize> {
@@ -1310,7 +1364,7 @@ fn option_grammar(tool: &str) -> options::Grammar<'static> {
 /// How many words the option word at `i` takes by `grammar`: 1 (a flag,
 /// a value attached or after `=`) or 2 (its value the next word); `None`
 /// when the grammar does not know it: both readings (fail closed).
-fn option_arity(grammar: options::Grammar<'_>, words: &[String], i: usize) -> Option<usize> {
+fn option_arity(grammar: options::Grammar<'_>, words: &[Cow<'_, str>], i: usize) -> Option<usize> {
     match options::read(grammar, words, i).next()? {
         options::Item::Valued {
             value: options::Value::Next(_),
@@ -1325,7 +1379,7 @@ fn option_arity(grammar: options::Grammar<'_>, words: &[String], i: usize) -> Op
 /// How one tool's option words are read when matching its entries.
 struct EntryMatch<'a> {
     tool: &'a str,
-    words: &'a [String],
+    words: &'a [Cow<'a, str>],
     known: &'a [Known],
     /// The tool has rows in [`SUBCOMMAND_ALIASES`] (most have none: no
     /// scan of them for each word).
@@ -1424,7 +1478,10 @@ impl EntryMatch<'_> {
 /// unknown verb is not read (step 7c covers it). Each entry is found under
 /// every spelling of SPEC §6.1 round 3: options anywhere, aliases, unique
 /// prefixes ([`OPTION_GRAMMAR`], [`SUBCOMMAND_ALIASES`], [`PREFIX_TOOLS`]).
-pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'static [&'static str]> {
+pub fn external_effect_known(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+) -> Option<&'static [&'static str]> {
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
     let verb = words.first()?;
     if k(0).is_unknown() {
@@ -1484,7 +1541,10 @@ pub fn external_effect_known(words: &[String], known: &[Known]) -> Option<&'stat
 
 /// The words from `from` on that are not options, with their indices (a
 /// value-taking option's value is read as one: fail closed).
-fn positionals(words: &[String], from: usize) -> impl Iterator<Item = (usize, &String)> {
+fn positionals<'w>(
+    words: &'w [Cow<'_, str>],
+    from: usize,
+) -> impl Iterator<Item = (usize, &'w Cow<'w, str>)> {
     words
         .iter()
         .enumerate()
@@ -1494,7 +1554,10 @@ fn positionals(words: &[String], from: usize) -> impl Iterator<Item = (usize, &S
 
 /// `gh api` that writes (SPEC §6.1): the subcommand is the first word
 /// after gh's options (`-R o/r` takes a value).
-fn gh_external(words: &[String], k: &dyn Fn(usize) -> Known) -> Option<&'static [&'static str]> {
+fn gh_external(
+    words: &[Cow<'_, str>],
+    k: &dyn Fn(usize) -> Known,
+) -> Option<&'static [&'static str]> {
     let mut i = 1;
     while words
         .get(i)
@@ -1514,7 +1577,10 @@ fn gh_external(words: &[String], k: &dyn Fn(usize) -> Known) -> Option<&'static 
 }
 
 /// `ssh HOST …` connects (SPEC §6.1); `ssh -V` and `ssh -G` do not.
-fn ssh_external(words: &[String], k: &dyn Fn(usize) -> Known) -> Option<&'static [&'static str]> {
+fn ssh_external(
+    words: &[Cow<'_, str>],
+    k: &dyn Fn(usize) -> Known,
+) -> Option<&'static [&'static str]> {
     const VALUED: &str = "BbcDEeFIiJLlmOoPpQRSWw";
     let mut i = 1;
     while let Some(w) = words.get(i) {
@@ -1553,7 +1619,7 @@ fn ssh_external(words: &[String], k: &dyn Fn(usize) -> Known) -> Option<&'static
 #[inline(never)]
 fn external_by_words(
     verb: &str,
-    words: &[String],
+    words: &[Cow<'_, str>],
     k: &dyn Fn(usize) -> Known,
 ) -> Option<&'static [&'static str]> {
     let (_, how) = BY_WORDS
@@ -1592,7 +1658,7 @@ fn external_by_words(
 }
 
 /// A cloud CLI's verb that is not a read ([`ByWords::CloudVerb`]).
-fn cloud_external(words: &[String], unknown: bool) -> Option<&'static [&'static str]> {
+fn cloud_external(words: &[Cow<'_, str>], unknown: bool) -> Option<&'static [&'static str]> {
     if unknown {
         return Some(CLOUD_WRITE);
     }
@@ -1701,7 +1767,7 @@ const TOOL_RUNS: [(&str, usize, usize); TOOL_COUNT] = {
 
 /// `gh api` arguments that write: a method other than GET, fields or a
 /// body; an unknown word may be any of them.
-fn gh_api_writes(args: &[String], known: impl Fn(usize) -> Known) -> bool {
+fn gh_api_writes(args: &[Cow<'_, str>], known: impl Fn(usize) -> Known) -> bool {
     let mut i = 0;
     while let Some(a) = args.get(i) {
         if known(i).is_unknown() {
@@ -1712,7 +1778,7 @@ fn gh_api_writes(args: &[String], known: impl Fn(usize) -> Known) -> bool {
             if args.get(i).is_some() && known(i).is_unknown() {
                 return true;
             }
-            args.get(i).map(String::as_str)
+            args.get(i).map(AsStr::as_str)
         } else if let Some(m) = a.strip_prefix("--method=") {
             Some(m)
         } else if a.starts_with("-X") && a.len() > 2 {
@@ -1939,7 +2005,7 @@ impl<'a> Scope<'a> {
 /// (round 3): `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and their `+` forms,
 /// clusters of them with at most one `o NAME` of [`SAFE_SET_NAMES`] at
 /// the end (`set -euo pipefail`)? `set` alone only prints.
-pub fn safe_set_args(args: &[String]) -> bool {
+pub fn safe_set_args(args: &[Cow<'_, str>]) -> bool {
     options::read(SET_OPTIONS, args, 0).all(|item| match item {
         options::Item::Flag { .. } => true,
         // One `o NAME`, the cluster's last letter.
@@ -1958,32 +2024,32 @@ pub fn safe_set_args(args: &[String]) -> bool {
 /// Is the segment a `set` of safe options only (SPEC §6.2 round 3),
 /// every word exact? Step 6 classifies it like `cd-in-scope`: it changes
 /// only the shell's own options.
-pub fn safe_set(words: &[String], known: &[Known]) -> bool {
+pub fn safe_set(words: &[Cow<'_, str>], known: &[Known]) -> bool {
     verb_index(words).is_some_and(|v| safe_set_at(words, known, v))
 }
 
 /// [`safe_set`] with the verb at `v` (from [`verb_index`]).
-pub fn safe_set_at(words: &[String], known: &[Known], v: usize) -> bool {
+pub fn safe_set_at(words: &[Cow<'_, str>], known: &[Known], v: usize) -> bool {
     words[v] == SET && known.iter().all(|k| *k == Known::Exact) && safe_set_args(&words[v + 1..])
 }
 
 /// The first verb word after assignments.
-pub fn verb_index(words: &[String]) -> Option<usize> {
+pub fn verb_index(words: &[Cow<'_, str>]) -> Option<usize> {
     words.iter().position(|w| !is_assignment(w))
 }
 
 /// The target of a `cd` segment: `None` when it has none (or `-`).
-pub fn cd_target(words: &[String]) -> Option<Option<&str>> {
+pub fn cd_target<'w>(words: &'w [Cow<'_, str>]) -> Option<Option<&'w str>> {
     cd_target_at(words, verb_index(words)?)
 }
 
 /// [`cd_target`] with the verb at `v` (from [`verb_index`]).
-pub fn cd_target_at(words: &[String], v: usize) -> Option<Option<&str>> {
+pub fn cd_target_at<'w>(words: &'w [Cow<'_, str>], v: usize) -> Option<Option<&'w str>> {
     if dir_move_of(&words[v]) != Some(DirMove::Cd) {
         return None;
     }
     let i = cd_operand(words, v + 1);
-    Some(words.get(i).map(String::as_str).filter(|t| *t != "-"))
+    Some(words.get(i).map(|w| &**w).filter(|t| *t != "-"))
 }
 
 /// Is this merge target protected (SPEC §5 step 7e [hardening], round 3)?
@@ -2024,7 +2090,7 @@ pub fn plain_branch(t: &str) -> bool {
 /// verb) with recursive, force and a root operand each given by a known
 /// word or by an unknown one (one token inside double quotes gives one of
 /// them, the options counting as one: `-rf`; an unquoted one gives all).
-pub fn possible_builtin(words: &[String], known: &[Known]) -> bool {
+pub fn possible_builtin(words: &[Cow<'_, str>], known: &[Known]) -> bool {
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
     if words.is_empty() || (0..words.len()).all(|i| k(i) == Known::Exact) {
         return false;
@@ -2096,8 +2162,8 @@ mod tests {
         }
     }
 
-    fn w(s: &str) -> Vec<String> {
-        s.split(' ').map(str::to_string).collect()
+    fn w(s: &str) -> Vec<Cow<'_, str>> {
+        s.split(' ').map(Cow::Borrowed).collect()
     }
 
     /// SPEC §6.2 round 3: `set`'s safe options, clusters with at most one
@@ -2185,7 +2251,8 @@ mod tests {
         for n in [1, FEW_REASONS - 1, FEW_REASONS, FEW_REASONS + 1, 40] {
             let names: Vec<String> = (0..n).map(|i| format!("$a{i}")).collect();
             let once = names.join("; ");
-            let f = LineFacts::of(&format!("{once}; {once}; {once}"));
+            let thrice = format!("{once}; {once}; {once}");
+            let f = LineFacts::of(&thrice);
             let one = LineFacts::of(&once);
             assert!(f.unparsed, "{n}");
             assert_eq!(f.unparsed_why.len(), n, "{n}: {:?}", f.unparsed_why);

@@ -12,6 +12,7 @@
 //! bodies are copied once per nesting level, at most `MAX_DEPTH` times), so
 //! the time is linear in the input.
 
+use std::borrow::Cow;
 use std::fmt;
 
 mod commands;
@@ -75,11 +76,25 @@ impl Known {
     }
 }
 
+/// `as_str` for a word of a [`Segment`], borrowed from the line or owned
+/// (as [`String::as_str`], which the words were before they were spans).
+pub trait AsStr {
+    /// The word's text.
+    fn as_str(&self) -> &str;
+}
+
+impl AsStr for Cow<'_, str> {
+    #[inline]
+    fn as_str(&self) -> &str {
+        self
+    }
+}
+
 /// One command line, read.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CommandLine {
+pub struct CommandLine<'a> {
     /// Every simple command, nested ones included, in source order.
-    pub segments: Vec<Segment>,
+    pub segments: Vec<Segment<'a>>,
     /// Why the line is unparsed; empty when it parsed (SPEC §4.2). Sorted,
     /// without repeats.
     pub unparsed: Vec<Unparsed>,
@@ -92,19 +107,50 @@ pub struct CommandLine {
     pub groups: Vec<u32>,
 }
 
-impl CommandLine {
+impl CommandLine<'_> {
     /// True when any unparsed condition of SPEC §4.2 holds.
     pub fn is_unparsed(&self) -> bool {
         !self.unparsed.is_empty()
+    }
+
+    /// The line with every word its own text, borrowing nothing: for a
+    /// line read from text that does not outlive it (an inner line built
+    /// from words, `sh -c …`).
+    pub fn into_owned(self) -> CommandLine<'static> {
+        CommandLine {
+            segments: self
+                .segments
+                .into_iter()
+                .map(|s| Segment {
+                    words: s
+                        .words
+                        .into_iter()
+                        .map(|w| Cow::Owned(w.into_owned()))
+                        .collect(),
+                    known: s.known,
+                    redirects: s.redirects,
+                    nested: s.nested,
+                    start: s.start,
+                    group: s.group,
+                    holds: s.holds,
+                })
+                .collect(),
+            unparsed: self.unparsed,
+            unparsed_at: self.unparsed_at,
+            groups: self.groups,
+        }
     }
 }
 
 /// One simple command.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Segment {
+pub struct Segment<'a> {
     /// Argument words, quotes removed, nothing expanded; redirections are
     /// not among them (SPEC §4.2). Leading `NAME=value` words are kept.
-    pub words: Vec<String>,
+    /// A word written plainly is a span of the line (borrowed: most words
+    /// of most lines, nothing copied or allocated); a word whose quotes
+    /// were removed is text of its own.
+    pub words: Vec<Cow<'a, str>>,
     /// What is known of each word (SPEC §4.4): same length and order as
     /// `words`.
     pub known: Knowns,
@@ -396,14 +442,14 @@ pub struct DetailedLine {
 /// assert_eq!(line.segments[1].redirects[0].op, "2>");
 /// assert!(!line.is_unparsed());
 /// ```
-pub fn read(src: &str) -> CommandLine {
+pub fn read(src: &str) -> CommandLine<'_> {
     read_simple(src).unwrap_or_else(|| read_general(src))
 }
 
 /// [`read`] by the general reader alone, never the fast path of
 /// [`read_simple`] (the two are compared by tests and the fuzzer).
 #[doc(hidden)]
-pub fn read_general(src: &str) -> CommandLine {
+pub fn read_general(src: &str) -> CommandLine<'_> {
     let detailed = read_detailed(src);
     CommandLine {
         segments: detailed
@@ -411,7 +457,7 @@ pub fn read_general(src: &str) -> CommandLine {
             .into_iter()
             .map(|s| Segment {
                 known: s.words.iter().map(|w| w.known).collect(),
-                words: s.words.into_iter().map(|w| w.text).collect(),
+                words: s.words.into_iter().map(|w| Cow::Owned(w.text)).collect(),
                 redirects: s.redirects,
                 nested: s.nested,
                 start: s.start,

@@ -1488,17 +1488,18 @@ fn matching(edges: &[Vec<usize>], right: usize) -> (Vec<Option<usize>>, Vec<Opti
 /// The argv a segment may stand for: its words, and without a leading
 /// reserved `time` (with `-p`, `--`), which bash does not pass.
 fn readings(seg: &shell::Segment) -> Vec<(Vec<String>, Vec<shell::Known>)> {
-    let mut out = vec![(seg.words.clone(), seg.known.to_vec())];
+    let own: Vec<String> = seg.words.iter().map(|w| w.to_string()).collect();
+    let mut out = vec![(own.clone(), seg.known.to_vec())];
     let mut i = 0;
-    while seg.words.get(i).map(String::as_str) == Some("time") {
+    while own.get(i).map(String::as_str) == Some("time") {
         i += 1;
-        if seg.words.get(i).map(String::as_str) == Some("-p") {
+        if own.get(i).map(String::as_str) == Some("-p") {
             i += 1;
         }
-        if seg.words.get(i).map(String::as_str) == Some("--") {
+        if own.get(i).map(String::as_str) == Some("--") {
             i += 1;
         }
-        out.push((seg.words[i..].to_vec(), seg.known[i..].to_vec()));
+        out.push((own[i..].to_vec(), seg.known[i..].to_vec()));
     }
     // The generator's subscript assignments (`__saN[…]=…`), after `time`
     // or not, which bash does not pass in argv.
@@ -1921,7 +1922,8 @@ fn glob_words_read_what_bash_expands() {
         if seg.known[1..].iter().any(|k| *k != shell::Known::Glob) {
             problems.push(format!("{line:?}: not read as globs: {:?}", seg.known));
         }
-        if !segment_matches(&seg.words[1..], &seg.known[1..], argv) {
+        let words: Vec<String> = seg.words[1..].iter().map(|w| w.to_string()).collect();
+        if !segment_matches(&words, &seg.known[1..], argv) {
             problems.push(format!("{line:?} with {files:?}: bash passed {argv:?}"));
         }
     }

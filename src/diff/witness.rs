@@ -90,7 +90,7 @@ impl<'a> Witnesser<'a> {
         let mut keep = Vec::new();
         for words in lines {
             for i in 0..words.len() {
-                let mut tail: Vec<&str> = words[i..].iter().map(String::as_str).collect();
+                let mut tail: Vec<&str> = words[i..].iter().map(|w| &**w).collect();
                 let base = tail[0].rsplit('/').next().unwrap_or(tail[0]);
                 let firsts = if base.len() < tail[0].len() {
                     vec![tail[0], base]

@@ -129,7 +129,7 @@ fn terminal_ceiling(
             let verb = r
                 .words
                 .first()
-                .map_or(permc_core::facts::PRIVILEGED_SHOWN, String::as_str);
+                .map_or(permc_core::facts::PRIVILEGED_SHOWN, |w| &**w);
             let how = if words.first().is_some_and(|w| w == verb) {
                 phrases::verb_runs_privileged(verb)
             } else {

@@ -8,6 +8,7 @@
 
 use permc_grammar::pattern::PatToken;
 use permc_grammar::shell::Known;
+use std::borrow::Cow;
 
 /// How a pattern matches a segment's words.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -23,7 +24,7 @@ pub enum Hit {
 /// Matches the tokens of a Terminal pattern (empty: `Terminal()`) against
 /// words. Linear scans: the set of pattern positions reachable after each
 /// word (at most `tokens.len() + 1` of them).
-pub fn hit(tokens: &[PatToken], words: &[String], known: &[Known]) -> Hit {
+pub fn hit(tokens: &[PatToken], words: &[Cow<'_, str>], known: &[Known]) -> Hit {
     if tokens.len() <= words.len() && tokens.iter().zip(words).all(|(p, w)| p.matches(w)) {
         return Hit::Certain;
     }
@@ -103,7 +104,7 @@ mod tests {
         Pattern::parse(p).unwrap().tokens().unwrap().to_vec()
     }
 
-    fn read(cmd: &str) -> (Vec<String>, Vec<Known>) {
+    fn read(cmd: &str) -> (Vec<Cow<'_, str>>, Vec<Known>) {
         let l = permc_grammar::shell::read(cmd);
         let s = l.segments.into_iter().next().unwrap();
         (s.words, s.known.to_vec())

@@ -18,7 +18,9 @@ use super::catalogue::code::{
 };
 use super::options::{self, Item};
 use super::wrappers::short;
+use crate::reader::AsStr;
 use crate::reader::Known;
+use std::borrow::Cow;
 
 impl CodeOption {
     /// The option as the documentation shows it.
@@ -118,7 +120,7 @@ const PROGRAM_INDEX: super::name_index::RowIndex = {
 /// The reason `verb args` runs code permc does not read (SPEC §4.3), if
 /// it does: a code-running option, a script that runs or writes, a make
 /// variable naming a program, commands on standard input.
-pub(crate) fn code_option(verb: &str, args: &[String]) -> Option<String> {
+pub(crate) fn code_option(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
     if !may_run_code(verb) {
         return None;
     }
@@ -148,7 +150,7 @@ pub(crate) fn code_option(verb: &str, args: &[String]) -> Option<String> {
 }
 
 /// The script readers of [`SCRIPTS`].
-fn script(verb: &str, args: &[String]) -> Option<String> {
+fn script(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
     let why = |what: &str| Some(format!("`{verb}` {what}, which permc does not read"));
     match script_language(verb)? {
         ScriptLanguage::Sed => {
@@ -214,7 +216,7 @@ fn abbreviated(word: &str, name: &str) -> bool {
 /// abbreviated `--expression`) the first operand; a `-f`/`--file` value is
 /// read as one too (its text is all permc has of that script, and the
 /// scanner this replaced read it so).
-fn sed_scripts(args: &[String]) -> Vec<&str> {
+fn sed_scripts<'w>(args: &'w [Cow<'_, str>]) -> Vec<&'w str> {
     let mut out = Vec::new();
     let mut given = false;
     for item in options::read(SED_OPTIONS, args, 0) {
@@ -325,7 +327,7 @@ fn sed_runs(script: &str) -> bool {
 /// value of an option that names a program file (`-f`, `-E`, `-i`, `-l`)
 /// is read as one too (its text is all permc has of it, and the scanner
 /// this replaced read it so).
-fn awk_programs(args: &[String]) -> Vec<&str> {
+fn awk_programs<'w>(args: &'w [Cow<'_, str>]) -> Vec<&'w str> {
     let mut out = Vec::new();
     let mut given = false;
     for item in options::read(AWK_OPTIONS, args, 0) {
@@ -435,7 +437,7 @@ fn make_assignment_runs(a: &str) -> bool {
 /// Does sqlite3 run something permc does not read: commands from standard
 /// input (no SQL operand), `-cmd`/`-init`, a dot-command or the `edit()`
 /// function (which runs an editor) in its SQL?
-fn sqlite(args: &[String]) -> bool {
+fn sqlite(args: &[Cow<'_, str>]) -> bool {
     let mut operands = Vec::new();
     let mut i = 0;
     while let Some(a) = args.get(i) {
@@ -469,7 +471,7 @@ fn sqlite(args: &[String]) -> bool {
 /// (`COPY … FROM PROGRAM`) or a leading `|` (`-o '|CMD'`); a script file
 /// (`-f`, `--file`, or `f` in a cluster); or no `-c` at all (it reads
 /// standard input), unless it only lists or prints its version or help.
-fn psql(args: &[String]) -> bool {
+fn psql(args: &[Cow<'_, str>]) -> bool {
     let cluster = |a: &str| a.starts_with('-') && !a.starts_with("--");
     let runs = args.iter().any(|a| {
         a.contains("\\!")
@@ -495,7 +497,7 @@ fn psql(args: &[String]) -> bool {
 /// standard input? Any word with a `\`, `system` or `pager` (any case:
 /// fail closed), or no `-e`/`--execute` at all, unless it only prints its
 /// version or help.
-fn mysql(args: &[String]) -> bool {
+fn mysql(args: &[Cow<'_, str>]) -> bool {
     let runs = args.iter().any(|a| {
         let l = a.to_ascii_lowercase();
         a.contains('\\') || l.contains("system") || l.contains("pager")
@@ -514,7 +516,7 @@ fn mysql(args: &[String]) -> bool {
 /// before any `--` (SPEC §4.4 item 3 [round 3]): `make $T`, `sed $S f`,
 /// `cargo test $ARGS` — each may be one of its forms. A word after `--`
 /// is an operand (`cargo run -- $X`).
-pub(crate) fn unknown_where_code_may_be(words: &[String], known: &[Known]) -> bool {
+pub(crate) fn unknown_where_code_may_be(words: &[Cow<'_, str>], known: &[Known]) -> bool {
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
     let Some(verb) = words.first() else {
         return false;

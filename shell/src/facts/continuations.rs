@@ -13,12 +13,14 @@
 pub use super::catalogue::continuations::{Continuations, Shape, CONTINUATIONS};
 use super::catalogue::git::GIT_CONFIG_READING_MODES;
 use super::glob::Glob;
+use crate::reader::AsStr;
 use crate::reader::Known;
+use std::borrow::Cow;
 
 /// The row for the command `words` start with, after leading assignments
 /// and the program's global options, and the index of the first word
 /// after the command's name: found by the rows' own commands.
-fn row_of(words: &[String], known: &[Known]) -> Option<(&'static Continuations, usize)> {
+fn row_of(words: &[Cow<'_, str>], known: &[Known]) -> Option<(&'static Continuations, usize)> {
     let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
     let v = words.iter().position(|w| !super::is_assignment(w))?;
     if !exact(v) {
@@ -68,7 +70,7 @@ const COMMAND_FIRST_BYTES: [bool; 256] = {
 /// The index of the first mutating continuation in a segment's words
 /// (SPEC §6.5), or `None` when it only reads. An allow entry of `k`
 /// tokens covers the segment only when `k` is past it (§3.2).
-pub fn mutating_from(words: &[String], known: &[Known]) -> Option<usize> {
+pub fn mutating_from(words: &[Cow<'_, str>], known: &[Known]) -> Option<usize> {
     let first = words.first()?.as_bytes().first().copied()?;
     // Cheap gate: the first bytes of the rows' commands (built from the
     // rows), or a path or an assignment that may hide one.
@@ -92,7 +94,7 @@ pub fn mutating_from(words: &[String], known: &[Known]) -> Option<usize> {
 /// list mode) name operand.
 fn options(
     row: &Continuations,
-    words: &[String],
+    words: &[Cow<'_, str>],
     from: usize,
     kn: &dyn Fn(usize) -> Known,
     list_mode: &[&str],
@@ -136,7 +138,7 @@ fn options(
 /// [`Shape::Subcommand`]: the subcommand, when it mutates.
 fn subcommand(
     row: &Continuations,
-    words: &[String],
+    words: &[Cow<'_, str>],
     from: usize,
     kn: &dyn Fn(usize) -> Known,
     all_but_reading: bool,
@@ -164,7 +166,7 @@ fn subcommand(
 /// list modes.
 fn config(
     row: &Continuations,
-    words: &[String],
+    words: &[Cow<'_, str>],
     from: usize,
     kn: &dyn Fn(usize) -> Known,
 ) -> Option<usize> {
@@ -208,7 +210,7 @@ fn config(
 /// skipped (they are segments of their own).
 fn expression(
     row: &Continuations,
-    words: &[String],
+    words: &[Cow<'_, str>],
     from: usize,
     kn: &dyn Fn(usize) -> Known,
 ) -> Option<usize> {

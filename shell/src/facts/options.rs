@@ -37,6 +37,7 @@
 //! callers fail closed on it (the line is unparsed, or both readings of
 //! its arity are kept), as they did with their own scanners.
 
+use std::borrow::Cow;
 /// How a program reads its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
@@ -137,10 +138,10 @@ pub(crate) enum Value<'w> {
 
 impl<'w> Value<'w> {
     /// The value's text, when there is one.
-    pub(crate) fn text(self, words: &'w [String]) -> Option<&'w str> {
+    pub(crate) fn text(self, words: &'w [Cow<'w, str>]) -> Option<&'w str> {
         match self {
             Value::Attached(v) => Some(v),
-            Value::Next(i) => words.get(i).map(String::as_str),
+            Value::Next(i) => words.get(i).map(|w| &**w),
             Value::Absent => None,
         }
     }
@@ -189,7 +190,7 @@ impl Item<'_, '_> {
 #[derive(Debug, Clone)]
 pub(crate) struct Reader<'g, 'w> {
     grammar: Grammar<'g>,
-    words: &'w [String],
+    words: &'w [Cow<'w, str>],
     /// The next word to read (past a cluster and its values).
     next: usize,
     /// Within a cluster: its word, the byte where its next letter is, its
@@ -210,7 +211,7 @@ struct Cluster {
 /// Reads `words` from `from` by `grammar`.
 pub(crate) fn read<'g, 'w>(
     grammar: Grammar<'g>,
-    words: &'w [String],
+    words: &'w [Cow<'w, str>],
     from: usize,
 ) -> Reader<'g, 'w> {
     Reader {
@@ -231,7 +232,7 @@ impl<'g, 'w> Reader<'g, 'w> {
 
     /// The next letter of the cluster being read.
     fn letter(&mut self, c: Cluster) -> Option<Item<'g, 'w>> {
-        let word = self.words[c.word].as_str();
+        let word = self.words[c.word].as_ref();
         let Some(ch) = word[c.at..].chars().next() else {
             self.cluster = None;
             return None;
@@ -337,7 +338,7 @@ impl<'g, 'w> Iterator for Reader<'g, 'w> {
             }
         }
         let index = self.next;
-        let word = self.words.get(index)?.as_str();
+        let word = self.words.get(index)?.as_ref();
         self.next += 1;
         let g = self.grammar;
         if self.ended {
@@ -460,8 +461,8 @@ pub(crate) fn names_long(a: &str, long: &str) -> bool {
 mod tests {
     use super::*;
 
-    fn words(line: &str) -> Vec<String> {
-        line.split(' ').map(str::to_string).collect()
+    fn words(line: &str) -> Vec<Cow<'_, str>> {
+        line.split(' ').map(Cow::Borrowed).collect()
     }
 
     /// The items from word 1 on, as `name=value` / `@operand` / `?word` /

@@ -17,7 +17,9 @@
 
 use super::wrappers::{self, Words};
 use super::{basename, LineFacts, Run, MAX_INNER_DEPTH};
+use crate::reader::AsStr;
 use crate::reader::Known;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// Where project rows come from, as the reasons name it.
@@ -253,13 +255,14 @@ pub(crate) struct ProjectFacts {
     privileged: Option<String>,
     /// A run of a row with code options given an unknown word where one
     /// could be: (segment, words, known).
-    code_possible: Option<(usize, Vec<String>, Vec<Known>)>,
+    #[allow(clippy::type_complexity)]
+    code_possible: Option<(usize, Vec<Cow<'static, str>>, Vec<Known>)>,
 }
 
-impl LineFacts {
+impl<'a> LineFacts<'a> {
     /// [`LineFacts::of`] with a project's rows: every run a row names is
     /// read by the row too. Without rows, exactly [`LineFacts::of`].
-    pub fn of_with(command: &str, rows: &ProjectRows) -> LineFacts {
+    pub fn of_with(command: &'a str, rows: &ProjectRows) -> LineFacts<'a> {
         let mut slot = None;
         LineFacts::of_in_with(&mut slot, command, rows);
         slot.unwrap_or_default()
@@ -267,10 +270,10 @@ impl LineFacts {
 
     /// [`LineFacts::of_in`] with a project's rows ([`LineFacts::of_with`]).
     pub fn of_in_with<'s>(
-        slot: &'s mut Option<LineFacts>,
-        command: &str,
+        slot: &'s mut Option<LineFacts<'a>>,
+        command: &'a str,
         rows: &ProjectRows,
-    ) -> &'s LineFacts {
+    ) -> &'s LineFacts<'a> {
         if rows.is_empty() {
             return LineFacts::of_in(slot, command);
         }
@@ -317,7 +320,13 @@ impl LineFacts {
 /// Called for every run the facts record, after the built-in readings:
 /// without rows, one test.
 #[inline]
-pub(crate) fn at_run(words: &Words<'_>, from: usize, seg: usize, top: bool, facts: &mut LineFacts) {
+pub(crate) fn at_run<'a>(
+    words: &Words<'_, 'a>,
+    from: usize,
+    seg: usize,
+    top: bool,
+    facts: &mut LineFacts<'a>,
+) {
     if facts.project.is_some() {
         read_run(words, from, seg, top, facts);
     }
@@ -325,7 +334,13 @@ pub(crate) fn at_run(words: &Words<'_>, from: usize, seg: usize, top: bool, fact
 
 /// [`at_run`] with rows.
 #[inline(never)]
-fn read_run(words: &Words<'_>, from: usize, seg: usize, top: bool, facts: &mut LineFacts) {
+fn read_run<'a>(
+    words: &Words<'_, 'a>,
+    from: usize,
+    seg: usize,
+    top: bool,
+    facts: &mut LineFacts<'a>,
+) {
     let Some(state) = facts.project.as_ref() else {
         return;
     };
@@ -344,13 +359,13 @@ fn read_run(words: &Words<'_>, from: usize, seg: usize, top: bool, facts: &mut L
 }
 
 /// One row's reading of the run `words[from..]`.
-fn apply(
+fn apply<'a>(
     row: &CommandRow,
-    words: &Words<'_>,
+    words: &Words<'_, 'a>,
     from: usize,
     seg: usize,
     top: bool,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
 ) {
     let name = &row.name;
     let guessed = facts.guessing;
@@ -387,7 +402,10 @@ fn apply(
     } else if !row.code_options.is_empty() && may_hide_code_option(words, args.clone()) {
         if let Some(p) = facts.project.as_mut() {
             p.code_possible.get_or_insert_with(|| {
-                let text = words.text[from..].to_vec();
+                let text = words.text[from..]
+                    .iter()
+                    .map(|w| Cow::Owned(w.to_string()))
+                    .collect();
                 let known = words.known.get(from..).unwrap_or_default().to_vec();
                 (seg, text, known)
             });
@@ -433,7 +451,7 @@ fn spells(opt: &str, word: &str) -> bool {
 }
 
 /// The first of `args` that spells one of the row's code options.
-fn code_option<'w>(row: &CommandRow, args: &'w [String], known: &[Known]) -> Option<&'w str> {
+fn code_option<'w>(row: &CommandRow, args: &'w [Cow<'_, str>], known: &[Known]) -> Option<&'w str> {
     args.iter()
         .zip(known.iter().chain(std::iter::repeat(&Known::Exact)))
         .filter(|(_, k)| !k.is_unknown())
@@ -443,7 +461,7 @@ fn code_option<'w>(row: &CommandRow, args: &'w [String], known: &[Known]) -> Opt
 
 /// Is a word of `args` unknown (an expansion, or a glob that may expand
 /// to an option), so that it may be a code option?
-fn may_hide_code_option(words: &Words<'_>, args: std::ops::Range<usize>) -> bool {
+fn may_hide_code_option(words: &Words<'_, '_>, args: std::ops::Range<usize>) -> bool {
     args.into_iter().any(|i| match words.known.get(i) {
         Some(Known::OneToken | Known::AnyTokens) => true,
         Some(Known::Glob) => super::glob::glob_may_start(&words.text[i], "-"),
@@ -454,7 +472,7 @@ fn may_hide_code_option(words: &Words<'_>, args: std::ops::Range<usize>) -> bool
 /// Where a project runner's command starts: past its options (and the
 /// values of `options_with_value`), after `--`. An unknown word before it
 /// may be an option or the command: both readings count (fail closed).
-fn starts(row: &CommandRow, words: &Words<'_>, from: usize) -> Vec<usize> {
+fn starts(row: &CommandRow, words: &Words<'_, '_>, from: usize) -> Vec<usize> {
     let text = words.text;
     let mut i = from + 1;
     let mut out = Vec::new();
@@ -482,13 +500,13 @@ fn starts(row: &CommandRow, words: &Words<'_>, from: usize) -> Vec<usize> {
 /// `runs = "argv"`: each place the command may start is a run of its own
 /// (deny, ask, the built-ins and the ceilings read it) and, in the
 /// segment's own words, a run allow must cover.
-fn runs_argv(
+fn runs_argv<'a>(
     row: &CommandRow,
-    words: &Words<'_>,
+    words: &Words<'_, 'a>,
     from: usize,
     seg: usize,
     top: bool,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
 ) {
     let text = words.text;
     for s in starts(row, words, from)

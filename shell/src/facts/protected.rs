@@ -39,7 +39,9 @@ use super::glob::glob_matches;
 use super::scope::values;
 use super::wrappers::git_config_reads;
 use super::{basename, normalize, resolve, verb_index, LineFacts, Scope};
+use crate::reader::AsStr;
 use crate::reader::{Known, Redirect};
+use std::borrow::Cow;
 
 /// Does the word hold a glob character (`*`, `?`, `[`)? Quoting is not
 /// known here, so a quoted one counts too (see the module's notes).
@@ -194,7 +196,7 @@ impl Here<'_> {
 /// Programs that only read their operands (SPEC §6.4), by the run's
 /// words from its verb on; `find` only without `-delete` and the options
 /// that write a file, `git` only in its reading subcommands.
-fn reads_only(words: &[String]) -> bool {
+fn reads_only(words: &[Cow<'_, str>]) -> bool {
     let Some(verb) = words.first() else {
         return true;
     };
@@ -218,7 +220,10 @@ fn reads_only(words: &[String]) -> bool {
 
 /// `program`'s subcommand, past its global options, and the words after
 /// it.
-fn program_sub<'w>(program: &str, words: &'w [String]) -> Option<(&'w str, &'w [String])> {
+fn program_sub<'w>(
+    program: &str,
+    words: &'w [Cow<'w, str>],
+) -> Option<(&'w str, &'w [Cow<'w, str>])> {
     let i = super::subcommand_at(program, words, 1, |_| true);
     let sub = words.get(i)?;
     Some((sub.as_str(), &words[i + 1..]))
@@ -226,11 +231,11 @@ fn program_sub<'w>(program: &str, words: &'w [String]) -> Option<(&'w str, &'w [
 
 /// The values a reading program writes (SPEC §6.4): `sort -o`, `tree -o`,
 /// `--output` of git's and sort's.
-fn written_values(words: &[String]) -> impl Iterator<Item = &str> {
+fn written_values<'w>(words: &'w [Cow<'_, str>]) -> impl Iterator<Item = &'w str> {
     let verb = words.first().map_or("", |v| basename(v));
     let short_o = OUTPUT_OPTION_O.contains(&verb);
     words.iter().enumerate().skip(1).filter_map(move |(i, w)| {
-        let next = || words.get(i + 1).map(String::as_str);
+        let next = || words.get(i + 1).map(AsStr::as_str);
         if let Some(v) = w.strip_prefix("--output=") {
             Some(v)
         } else if w == "--output" || (short_o && w == "-o") {
@@ -246,7 +251,7 @@ fn written_values(words: &[String]) -> impl Iterator<Item = &str> {
 /// Does `git config` with these words (after `config`) set, add or remove
 /// a key (SPEC §6.5's continuations)? Reading (`--get…`, `--list`, a key
 /// alone) does not.
-fn git_config_writes(rest: &[String]) -> bool {
+fn git_config_writes(rest: &[Cow<'_, str>]) -> bool {
     if git_config_reads(rest) {
         return false;
     }
@@ -271,7 +276,7 @@ fn git_config_writes(rest: &[String]) -> bool {
 }
 
 /// Does the run (from its verb) write git's configuration or its hooks?
-fn git_writes_config(words: &[String]) -> bool {
+fn git_writes_config(words: &[Cow<'_, str>]) -> bool {
     if words.first().map(|v| basename(v)) != Some(GIT) {
         return false;
     }
@@ -296,7 +301,7 @@ fn writes(r: &Redirect) -> bool {
 
 /// The script operand of `sed` and `awk` (no `-e`/`-f` given) is code,
 /// not a path: its index among `words` (from the verb), if any.
-fn script_operand(words: &[String]) -> Option<usize> {
+fn script_operand(words: &[Cow<'_, str>]) -> Option<usize> {
     let verb = basename(words.first()?);
     if !SCRIPT_READERS.contains(&verb) {
         return None;
@@ -387,9 +392,9 @@ pub fn protected_path(facts: &LineFacts, scope: &Scope<'_>) -> Option<String> {
 
 /// One segment: its redirections, its runs' git configuration, its words.
 /// `runs` gives the words of each run of the segment (read past wrappers).
-fn segment<'r, I: Iterator<Item = &'r [String]>>(
+fn segment<'r, I: Iterator<Item = &'r [Cow<'r, str>]>>(
     here: &Here<'_>,
-    words: &[String],
+    words: &[Cow<'_, str>],
     known: &[Known],
     redirects: &[Redirect],
     runs: impl Fn() -> I,
@@ -426,7 +431,7 @@ fn segment<'r, I: Iterator<Item = &'r [String]>>(
         }
         let glob = kn == Known::Glob;
         if here.names(w, glob) || (has_value(w) && values(w).any(|t| here.names(t, glob))) {
-            return Some(w.clone());
+            return Some(w.to_string());
         }
     }
     None

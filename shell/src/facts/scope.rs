@@ -22,7 +22,9 @@
 
 use super::catalogue::builtins::{dir_move_of, moves_dir, DirMove, SHOPT};
 use super::{cd_operand, verb_index, LineFacts, Scope, DEV_FILES};
+use crate::reader::AsStr;
 use crate::reader::{CommandLine, Known, Segment};
+use std::borrow::Cow;
 
 /// The scope reading of a command line (SPEC §6.2).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -600,12 +602,12 @@ impl Walk<'_, '_> {
     /// segment the line does not hold is checked from the start here.
     fn inner_by_segment<'l>(
         &mut self,
-        line: &CommandLine,
+        line: &CommandLine<'_>,
         start: Here,
-        inner: &'l [(usize, CommandLine)],
+        inner: &'l [(usize, CommandLine<'l>)],
         top: bool,
-    ) -> Vec<Vec<&'l CommandLine>> {
-        let mut inner_of: Vec<Vec<&CommandLine>> = if top && !inner.is_empty() {
+    ) -> Vec<Vec<&'l CommandLine<'l>>> {
+        let mut inner_of: Vec<Vec<&CommandLine<'l>>> = if top && !inner.is_empty() {
             vec![Vec::new(); line.segments.len()]
         } else {
             Vec::new()
@@ -714,7 +716,7 @@ fn plain(facts: &LineFacts) -> bool {
     // path: every word is inert.
     let no_path = facts.absent & crate::reader::HAS_PATH_BYTE != 0;
     let simple = |w: &str| no_path || inert(w);
-    let mover = |w: &String| moves_dir(w);
+    let mover = |w: &Cow<'_, str>| moves_dir(w);
     facts.inner_lines.is_empty()
         && facts.line.segments.iter().all(|s| {
             s.known.all_exact()

@@ -24,7 +24,9 @@ use super::catalogue::wrappers::{
 };
 use super::options::{self, Grammar, Item, Mode, Value};
 use super::{basename, is_assignment, LineFacts, RunData, MAX_INNER_DEPTH};
+use crate::reader::AsStr;
 use crate::reader::{self, Known};
+use std::borrow::Cow;
 
 impl Wrapper {
     /// The row's options as the option reader reads them: getopt_long,
@@ -108,12 +110,12 @@ fn may_be_special(verb: &str) -> bool {
 }
 
 /// A word sequence with what is known of each word.
-pub(crate) struct Words<'a> {
-    pub text: &'a [String],
-    pub known: &'a [Known],
+pub(crate) struct Words<'r, 'a> {
+    pub text: &'r [Cow<'a, str>],
+    pub known: &'r [Known],
 }
 
-impl Words<'_> {
+impl Words<'_, '_> {
     fn known(&self, i: usize) -> Known {
         self.known.get(i).copied().unwrap_or(Known::Exact)
     }
@@ -134,7 +136,12 @@ fn quote(w: &str) -> String {
 /// Reads past assignments and wrappers (SPEC §4.3) and records what the
 /// words of segment `seg` run: one [`Run`] for the words themselves, more
 /// for inner command lines, `find -exec` and `xargs`.
-pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &mut LineFacts) {
+pub(crate) fn collect_runs<'a>(
+    words: Words<'_, 'a>,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+) {
     let text = words.text;
     let mut i = 0;
     let mut via: Option<&'static str> = None;
@@ -195,9 +202,16 @@ pub(crate) fn collect_runs(words: Words<'_>, seg: usize, depth: usize, facts: &m
 /// through git's `git-push` program there) is the canonical form's.
 #[cold]
 #[inline(never)]
-fn fold(words: &Words<'_>, i: usize, verb: &str, seg: usize, depth: usize, facts: &mut LineFacts) {
+fn fold<'a>(
+    words: &Words<'_, 'a>,
+    i: usize,
+    verb: &str,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+) {
     let mut lowered = words.text[i..].to_vec();
-    lowered[0] = verb.to_ascii_lowercase();
+    lowered[0] = Cow::Owned(verb.to_ascii_lowercase());
     let known = words.known.get(i..).unwrap_or_default();
     collect_runs(
         Words {
@@ -231,12 +245,12 @@ pub(crate) enum Step {
 /// BusyBox's own options (its manual: `--list`, `--list-full`,
 /// `--install`, `--show`, `--help`) run no applet; any other `-…` word is
 /// not one permc can place, nor an applet the shell expands.
-pub(crate) fn busybox(
-    words: &Words<'_>,
+pub(crate) fn busybox<'a>(
+    words: &Words<'_, 'a>,
     i: usize,
     seg: usize,
     depth: usize,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
     _: &mut Option<&'static str>,
 ) -> Step {
     let text = words.text;
@@ -269,13 +283,13 @@ pub(crate) fn busybox(
 /// The verbs read before any wrapper — [`SPECIAL_READERS`]' rows, the
 /// shells, the foreign shells and the unreadable launchers — or `None` for
 /// any other verb.
-fn special_verb(
-    words: &Words<'_>,
+fn special_verb<'a>(
+    words: &Words<'_, 'a>,
     i: usize,
     verb: &str,
     seg: usize,
     depth: usize,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
     via: &mut Option<&'static str>,
 ) -> Option<Step> {
     if let Some((_, read)) = SPECIAL_READERS
@@ -301,13 +315,13 @@ fn special_verb(
 /// Past a wrapper at `i` (SPEC §4.3): its options, its duration or lock
 /// file, and what it runs — a command line of its own, an interactive
 /// shell, or the words after it.
-fn past_wrapper(
+fn past_wrapper<'a>(
     wr: &'static Wrapper,
-    words: &Words<'_>,
+    words: &Words<'_, 'a>,
     i: usize,
     seg: usize,
     depth: usize,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
     via: &mut Option<&'static str>,
 ) -> Step {
     let text = words.text;
@@ -377,7 +391,7 @@ fn past_wrapper(
 const MAX_GUESSES: usize = 4;
 
 /// The words from `k` on, as a word sequence of their own.
-fn from<'a>(words: &Words<'a>, k: usize) -> Words<'a> {
+fn from<'r, 'a>(words: &Words<'r, 'a>, k: usize) -> Words<'r, 'a> {
     Words {
         text: words.text.get(k..).unwrap_or_default(),
         known: words.known.get(k..).unwrap_or_default(),
@@ -391,7 +405,13 @@ fn from<'a>(words: &Words<'a>, k: usize) -> Words<'a> {
 /// may be an option's value — is read as a run, so the built-ins and the
 /// deny entries see it. The line is unparsed already: no run read here
 /// can approve anything.
-fn behind_unplaced(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+fn behind_unplaced<'a>(
+    words: &Words<'_, 'a>,
+    at: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+) {
     if depth >= MAX_INNER_DEPTH {
         return;
     }
@@ -425,7 +445,7 @@ fn behind_unplaced(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts
 /// segment that starts with shell keywords (`then git push`, `do rm -rf
 /// /`, `while git push`, `case x in git push`) is also read past them, as
 /// a run of its own, when the reader found a keyword at command position.
-pub(crate) fn behind_keywords(words: Words<'_>, seg: usize, facts: &mut LineFacts) {
+pub(crate) fn behind_keywords<'a>(words: Words<'_, 'a>, seg: usize, facts: &mut LineFacts<'a>) {
     let text = words.text;
     let mut k = 0;
     while let Some(w) = text.get(k) {
@@ -458,8 +478,8 @@ pub(crate) fn behind_keywords(words: Words<'_>, seg: usize, facts: &mut LineFact
 /// [`code_running`] of `git SUB ARGS…`, for a run of `git-SUB ARGS…`.
 #[cold]
 #[inline(never)]
-fn git_program_running(sub: &str, args: &[String]) -> Option<String> {
-    let args: Vec<String> = std::iter::once(sub.to_string())
+fn git_program_running(sub: &str, args: &[Cow<'_, str>]) -> Option<String> {
+    let args: Vec<Cow<'_, str>> = std::iter::once(Cow::Borrowed(sub))
         .chain(args.iter().cloned())
         .collect();
     code_running(GIT, &args)
@@ -544,14 +564,14 @@ const MAX_RUNNER_STARTS: usize = 16;
 /// harmless `x git push` otherwise — both are checked). The options of
 /// [`RUNNER_SHELL_OPTIONS`] run a shell line: unparsed.
 #[inline(never)]
-fn runner(
-    words: &Words<'_>,
+fn runner<'a>(
+    words: &Words<'_, 'a>,
     at: usize,
     tool: &str,
     grouped: bool,
     seg: usize,
     depth: usize,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
 ) {
     let text = words.text;
     let Some((runs_as, sub, mut k)) =
@@ -617,14 +637,14 @@ fn runner(
 /// option's value), with the subcommand and where its operands start;
 /// `None` when it runs nothing permc reads (a group's subcommand was read
 /// here).
-fn runner_subcommand(
-    words: &Words<'_>,
+fn runner_subcommand<'a>(
+    words: &Words<'_, 'a>,
     at: usize,
     tool: &str,
     grouped: bool,
     seg: usize,
     depth: usize,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
 ) -> Option<(RunsAs, &'static str, usize)> {
     let text = words.text;
     // The tool's rows, together in the table (a unit test checks): found
@@ -678,12 +698,12 @@ fn runner_subcommand(
 /// Where the command a runner runs may start, past its options from `k`
 /// (both readings of an option that may take a value); `None` when an
 /// option runs something permc does not read (marked unparsed).
-fn runner_starts(
-    words: &Words<'_>,
+fn runner_starts<'a>(
+    words: &Words<'_, 'a>,
     mut k: usize,
     tool: &str,
     container: bool,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
 ) -> Option<Vec<usize>> {
     let text = words.text;
     let mut starts = Vec::new();
@@ -736,13 +756,13 @@ fn runner_starts(
 /// the first word after them (past the end when an option's command line
 /// is all that runs), or `None` (after marking the line unparsed) when an
 /// option cannot be placed.
-fn read_options(
+fn read_options<'a>(
     wr: &Wrapper,
-    words: &Words<'_>,
+    words: &Words<'_, 'a>,
     i: usize,
     seg: usize,
     depth: usize,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
 ) -> Option<usize> {
     let text = words.text;
     let mut options = options::read(wr.grammar(), text, i);
@@ -798,13 +818,19 @@ fn read_options(
     Some(options.position())
 }
 
-fn is_busybox_shell(w: Option<&String>) -> bool {
+fn is_busybox_shell(w: Option<&Cow<'_, str>>) -> bool {
     w.is_some_and(|w| BUSYBOX_SHELLS.contains(&w.as_str()))
 }
 
 /// `sh`/`bash`/… with options: `-c STRING` is a command line of its own; a
 /// shell with neither `-c` nor a script operand reads standard input.
-fn shell_words(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+fn shell_words<'a>(
+    words: &Words<'_, 'a>,
+    at: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+) {
     let text = words.text;
     let shell = basename(&text[at]);
     let Some((i, has_c, stdin)) = shell_options(words, at, shell, facts) else {
@@ -865,11 +891,11 @@ struct ShellWord {
 /// A shell's options from `at + 1` (bash's `internal_getopt` and its long
 /// options): where its operands start, whether `-c` and `-s` were given;
 /// `None` when an option makes the line unreadable (marked unparsed).
-fn shell_options(
-    words: &Words<'_>,
+fn shell_options<'a>(
+    words: &Words<'_, 'a>,
     at: usize,
     shell: &str,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
 ) -> Option<(usize, bool, bool)> {
     let text = words.text;
     let mut options = options::read(shell_grammar(shell), text, at + 1);
@@ -948,7 +974,7 @@ fn shell_options(
 /// a letter the shell does not know (`None`: the line is unparsed).
 fn shell_word_done(
     word: &ShellWord,
-    text: &[String],
+    text: &[Cow<'_, str>],
     shell: &str,
     facts: &mut LineFacts,
 ) -> Option<()> {
@@ -992,7 +1018,13 @@ fn is_zsh_long(name: &str) -> bool {
 }
 
 /// `su [options] [-] [user [args]]`: `-c`/`--command` is a command line.
-pub(crate) fn su(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+pub(crate) fn su<'a>(
+    words: &Words<'_, 'a>,
+    at: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+) {
     let text = words.text;
     // getopt_long, permuting: `su root -c CMD`.
     let grammar = Grammar {
@@ -1033,7 +1065,13 @@ pub(crate) fn su(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: 
 }
 
 /// `trap [-lp] [--] STRING SIGNAL…`: the string runs later.
-pub(crate) fn trap(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts: &mut LineFacts) {
+pub(crate) fn trap<'a>(
+    words: &Words<'_, 'a>,
+    at: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+) {
     let text = words.text;
     let mut i = at + 1;
     while text
@@ -1060,12 +1098,12 @@ pub(crate) fn trap(words: &Words<'_>, at: usize, seg: usize, depth: usize, facts
 
 /// `find … -exec|-execdir|-ok|-okdir CMD … ;|+`: each `CMD …` runs, its
 /// `{}` an unknown word (SPEC §4.3, §4.4).
-pub(crate) fn find_exec(
-    words: &Words<'_>,
+pub(crate) fn find_exec<'a>(
+    words: &Words<'_, 'a>,
     at: usize,
     seg: usize,
     depth: usize,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
 ) {
     let text = words.text;
     let mut i = at + 1;
@@ -1113,12 +1151,12 @@ pub(crate) fn find_exec(
 /// The command of `find`'s `-exec` (`-execdir`, `-ok`, `-okdir`) at `i`,
 /// up to its `;` or `{} +`: a run given as argv (SPEC §4.3), `{}` one
 /// unknown token (any tokens before `+`). Returns where it ends.
-fn find_command(
-    words: &Words<'_>,
+fn find_command<'a>(
+    words: &Words<'_, 'a>,
     i: usize,
     seg: usize,
     depth: usize,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
 ) -> usize {
     let text = words.text;
     let start = i + 1;
@@ -1156,7 +1194,7 @@ fn find_command(
     if depth == 0 && start < end {
         facts.given.push((seg, start, end));
     }
-    let sub: Vec<String> = text[start..end].to_vec();
+    let sub: Vec<Cow<'a, str>> = text[start..end].to_vec();
     let known: Vec<Known> = (start..end)
         .map(|k| {
             if text[k].contains("{}") {
@@ -1190,12 +1228,12 @@ fn find_command(
 /// (or all of them), a run of its own as `find -exec`'s is; a placeholder
 /// (`{}`, `{/}`, `{//}`, `{.}`, `{/.}`) is an unknown word, and without
 /// one fd appends the paths (unknown words).
-pub(crate) fn fd_exec(
-    words: &Words<'_>,
+pub(crate) fn fd_exec<'a>(
+    words: &Words<'_, 'a>,
     at: usize,
     seg: usize,
     depth: usize,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
 ) {
     let text = words.text;
     let is_exec = |w: &str| matches!(w, "-x" | "--exec" | "-X" | "--exec-batch");
@@ -1228,7 +1266,7 @@ pub(crate) fn fd_exec(
         let end = (start..text.len())
             .find(|&k| text[k] == ";")
             .unwrap_or(text.len());
-        let mut sub: Vec<String> = text[start..end].to_vec();
+        let mut sub: Vec<Cow<'a, str>> = text[start..end].to_vec();
         let mut known: Vec<Known> = (start..end).map(|k| words.known(k)).collect();
         let mut placeholder = false;
         for (t, k) in sub.iter().zip(known.iter_mut()) {
@@ -1241,7 +1279,7 @@ pub(crate) fn fd_exec(
             }
         }
         if !placeholder {
-            sub.push(String::new());
+            sub.push(Cow::Borrowed(""));
             known.push(Known::AnyTokens);
         }
         if depth < MAX_INNER_DEPTH && start < end {
@@ -1265,7 +1303,7 @@ pub(crate) fn fd_exec(
 /// A shell of another language ([`FOREIGN_SHELLS`]): with a script operand
 /// first, the stated limit; with an option (`-c`, `--command`, `-Command`…)
 /// or nothing (standard input), code permc does not read.
-fn foreign_shell(words: &Words<'_>, at: usize, facts: &mut LineFacts) {
+fn foreign_shell<'a>(words: &Words<'_, 'a>, at: usize, facts: &mut LineFacts<'a>) {
     let shell = basename(&words.text[at]);
     match words.text.get(at + 1) {
         Some(w) if words.known(at + 1) == Known::Exact && !w.starts_with(['-', '+']) => {}
@@ -1338,23 +1376,23 @@ fn find_values(w: &str) -> usize {
 }
 
 /// `xargs [options] CMD …`: CMD runs with words xargs appends (unknown).
-fn xargs(
-    words: &Words<'_>,
+fn xargs<'a>(
+    words: &Words<'_, 'a>,
     i: usize,
     seg: usize,
     depth: usize,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
     via: Option<&'static str>,
 ) {
     let text = words.text;
     // The replace string of `-I R` / `-i[R]` / `--replace[=R]`: xargs puts
     // one input line where it appears and appends nothing.
     let replace = replace_string(text);
-    let mut sub: Vec<String> = text[i.min(text.len())..].to_vec();
+    let mut sub: Vec<Cow<'a, str>> = text[i.min(text.len())..].to_vec();
     let mut known: Vec<Known> = (i..text.len()).map(|k| words.known(k)).collect();
     if sub.is_empty() {
         // xargs runs `echo` by default.
-        sub.push(XARGS_DEFAULT.into());
+        sub.push(Cow::Borrowed(XARGS_DEFAULT));
         known.push(Known::Exact);
     }
     match &replace {
@@ -1366,7 +1404,7 @@ fn xargs(
             }
         }
         None => {
-            sub.push(String::new());
+            sub.push(Cow::Borrowed(""));
             known.push(Known::AnyTokens);
         }
     }
@@ -1394,14 +1432,14 @@ fn xargs(
     }
 }
 
-fn replace_string(text: &[String]) -> Option<String> {
+fn replace_string(text: &[Cow<'_, str>]) -> Option<String> {
     let mut i = 1;
     while let Some(w) = text.get(i) {
         if w == "--" || !w.starts_with('-') {
             break;
         }
         if w == "-I" {
-            return text.get(i + 1).cloned();
+            return text.get(i + 1).map(|w| w.to_string());
         }
         if let Some(r) = w.strip_prefix("-I") {
             return Some(r.to_string());
@@ -1425,13 +1463,13 @@ fn replace_string(text: &[String]) -> Option<String> {
 }
 
 /// Words `from..to` of `eval` joined: a command line of its own.
-pub(crate) fn inner_words(
-    words: &Words<'_>,
+pub(crate) fn inner_words<'a>(
+    words: &Words<'_, 'a>,
     from: usize,
     to: usize,
     seg: usize,
     depth: usize,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
     what: &str,
 ) {
     let text = words.text;
@@ -1452,7 +1490,7 @@ pub(crate) fn inner_line(src: &str, seg: usize, depth: usize, facts: &mut LineFa
         facts.unparsed_because("commands nest more than 8 levels deep".to_string());
         return;
     }
-    let line = reader::read(src);
+    let line = reader::read(src).into_owned();
     if line.is_unparsed() {
         let why: Vec<&str> = line.unparsed.iter().map(|u| u.describe()).collect();
         facts.unparsed_because(format!(
@@ -1486,14 +1524,14 @@ pub(crate) fn short(s: &str) -> String {
 
 /// Records the run of `words[from..]` with the checks on its verb; returns
 /// the verb as read (its last path component), when exact.
-fn push_run<'w>(
-    words: &Words<'w>,
+fn push_run<'w, 'a>(
+    words: &Words<'w, 'a>,
     from: usize,
     seg: usize,
     mut via: Option<&'static str>,
     read_past: bool,
     top: bool,
-    facts: &mut LineFacts,
+    facts: &mut LineFacts<'a>,
 ) -> Option<&'w str> {
     let text = words.text;
     let from = from.min(text.len());
@@ -1576,24 +1614,24 @@ fn push_run<'w>(
 /// A run's words of its own, from word `from`: the verb by its last path
 /// component, `git-SUB` as `git SUB`.
 #[allow(clippy::type_complexity)]
-fn own_words(
-    words: &Words<'_>,
+fn own_words<'a>(
+    words: &Words<'_, 'a>,
     from: usize,
     git_sub: Option<&str>,
-) -> Box<(Vec<String>, Vec<Known>)> {
+) -> Box<(Vec<Cow<'a, str>>, Vec<Known>)> {
     let text = words.text;
     let rest = &text[from..];
     let mut known: Vec<Known> = (from..text.len()).map(|k| words.known(k)).collect();
     let mut run = Vec::with_capacity(rest.len() + 1);
     if let Some(sub) = git_sub {
-        run.extend([GIT.to_string(), sub.to_string()]);
+        run.extend([Cow::Borrowed(GIT), Cow::Owned(sub.to_string())]);
         run.extend(rest[1..].iter().cloned());
         known.insert(0, Known::Exact);
     } else if let Some(first) = rest.first() {
-        run.push(if known[0] == Known::Exact {
-            basename(first).to_string()
-        } else {
-            first.clone()
+        run.push(match first {
+            Cow::Borrowed(f) if known[0] == Known::Exact => Cow::Borrowed(basename(f)),
+            _ if known[0] == Known::Exact => Cow::Owned(basename(first).to_string()),
+            _ => first.clone(),
         });
         run.extend(rest[1..].iter().cloned());
     }
@@ -1604,7 +1642,7 @@ fn own_words(
 /// `--config-env` (aliases and commands for this run), `--exec-path`,
 /// `git config` setting a key that names code, a subcommand's option that
 /// runs text (SPEC §4.3).
-pub(crate) fn git_code(args: &[String]) -> Option<String> {
+pub(crate) fn git_code(args: &[Cow<'_, str>]) -> Option<String> {
     // git's global options (the shared reading of them): one that gives
     // configuration or programs for this run is code.
     let i = super::subcommand_at(GIT, args, 0, |_| true);
@@ -1653,7 +1691,7 @@ fn verb_facts(
     first: &str,
     verb: Option<&str>,
     git_sub: Option<&str>,
-    rest: &[String],
+    rest: &[Cow<'_, str>],
     read_past: bool,
     via: &mut Option<&'static str>,
     facts: &mut LineFacts,
@@ -1729,7 +1767,7 @@ const CODE_FORM_SHAPES: super::Shapes = {
 
 /// Why `verb ARGS…` runs text permc does not read: the first row of
 /// [`CODE_FORMS`] that answers.
-fn code_running(verb: &str, args: &[String]) -> Option<String> {
+fn code_running(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
     // Most verbs are none of them: two loads, before any compare.
     if !super::has_shape(&CODE_FORM_SHAPES, verb) {
         return None;
@@ -1787,7 +1825,11 @@ pub(crate) fn is_identifier(n: &str) -> bool {
 /// `-f`/`-F`: function names), `read [-a NAME] NAME…`, `mapfile`/
 /// `readarray NAME`, `getopts OPTSTRING NAME`, `wait -p NAME`, `unset
 /// NAME…` (not with `-f`). `false` for any other verb.
-pub(crate) fn assigned_names(verb: &str, args: &[String], test: impl Fn(&str) -> bool) -> bool {
+pub(crate) fn assigned_names(
+    verb: &str,
+    args: &[Cow<'_, str>],
+    test: impl Fn(&str) -> bool,
+) -> bool {
     let Some(&(_, grammar)) = NAME_OPERANDS
         .iter()
         .find(|(names, _)| names.contains(&verb))
@@ -1871,7 +1913,7 @@ pub(crate) fn assigned_names(verb: &str, args: &[String], test: impl Fn(&str) ->
 /// commands, instaweb's server and browser), or that sets what a later
 /// git command runs (`clone -c`, a `--template` directory's hooks), named
 /// as git's manual names it; `None` for any other.
-fn git_runs_text(sub: &str, args: &[String]) -> Option<&'static str> {
+fn git_runs_text(sub: &str, args: &[Cow<'_, str>]) -> Option<&'static str> {
     // The subcommand's rows by one probe (most subcommands have none).
     let mut rows = GIT_CODE_OPTION_ROWS.rows(sub);
     while rows != 0 {
@@ -1919,7 +1961,7 @@ impl GitSpell {
     }
 
     /// Is it given among `args`?
-    fn given(self, args: &[String]) -> bool {
+    fn given(self, args: &[Cow<'_, str>]) -> bool {
         let long = options::names_long;
         args.iter().any(|a| match self {
             GitSpell::Long(l) => long(a, l) || may_expand(a),
@@ -1944,7 +1986,7 @@ impl GitSpell {
 /// any other. Long options count by any prefix of two letters or more, as
 /// getopt takes them; an expandable word where an option may stand counts
 /// (fail closed).
-pub(crate) fn program_runs_text(verb: &str, args: &[String]) -> Option<&'static str> {
+pub(crate) fn program_runs_text(verb: &str, args: &[Cow<'_, str>]) -> Option<&'static str> {
     let (_, how) = PROGRAM_TEXT
         .iter()
         .find(|(names, _)| names.iter().any(|n| super::quick_eq(n, verb)))?;
@@ -1956,7 +1998,7 @@ pub(crate) fn program_runs_text(verb: &str, args: &[String]) -> Option<&'static 
 }
 
 /// [`TextOptions::Tar`].
-fn tar_text(args: &[String]) -> Option<&'static str> {
+fn tar_text(args: &[Cow<'_, str>]) -> Option<&'static str> {
     let long = options::names_long;
     const LONG: &[&str] = &[
         "--to-command",
@@ -1979,21 +2021,21 @@ fn tar_text(args: &[String]) -> Option<&'static str> {
 }
 
 /// [`TextOptions::RemoteShell`].
-fn rsync_text(args: &[String]) -> Option<&'static str> {
+fn rsync_text(args: &[Cow<'_, str>]) -> Option<&'static str> {
     let long = options::names_long;
     let mut words = args.iter();
     while let Some(a) = words.next() {
         let value = if long(a, "--rsh") {
             match a.split_once('=') {
                 Some((_, v)) => Some(v),
-                None => words.next().map(String::as_str),
+                None => words.next().map(AsStr::as_str),
             }
         } else if a.starts_with('-') && !a.starts_with("--") && a.contains('e') {
             // `-e CMD`, `-avzeCMD`, `-avze CMD`: rsync's short
             // options take no other letter `e`.
             let rest = &a[a.find('e').map_or(a.len(), |k| k + 1)..];
             if rest.is_empty() {
-                words.next().map(String::as_str)
+                words.next().map(AsStr::as_str)
             } else {
                 Some(rest)
             }
@@ -2010,7 +2052,7 @@ fn rsync_text(args: &[String]) -> Option<&'static str> {
 }
 
 /// [`TextOptions::Ssh`].
-fn ssh_text(args: &[String], program: bool, server: bool) -> Option<&'static str> {
+fn ssh_text(args: &[Cow<'_, str>], program: bool, server: bool) -> Option<&'static str> {
     // ssh, scp, sftp.
     let mut words = args.iter();
     while let Some(a) = words.next() {
@@ -2026,7 +2068,7 @@ fn ssh_text(args: &[String], program: bool, server: bool) -> Option<&'static str
         if let Some(k) = a.find('o') {
             let rest = &a[k + 1..];
             let value = if rest.is_empty() {
-                words.next().map_or("", String::as_str)
+                words.next().map_or("", AsStr::as_str)
             } else {
                 rest
             };
@@ -2043,7 +2085,7 @@ fn ssh_text(args: &[String], program: bool, server: bool) -> Option<&'static str
 /// before the first other word: `git config alias.st push --get` sets
 /// `alias.st` (`--get` is then a value pattern; git 2.47). The value of
 /// `-f`/`--file`, `--blob`, `--type` and `--default` is skipped.
-pub(crate) fn git_config_reads(words: &[String]) -> bool {
+pub(crate) fn git_config_reads(words: &[Cow<'_, str>]) -> bool {
     let mut i = 0;
     while let Some(w) = words.get(i) {
         if !w.starts_with('-') {
@@ -2066,21 +2108,25 @@ pub(crate) fn git_config_reads(words: &[String]) -> bool {
 /// when no word is one. Every word not an option is read as a key, so a
 /// value or a subcommand word never hides one (`git config set alias.x
 /// push`); keys are case-insensitive.
-fn git_config_code_key(words: &[String]) -> Option<&String> {
-    words.iter().filter(|w| !w.starts_with('-')).find(|w| {
-        if may_expand(w) {
-            // A key given by an expansion may be any key.
-            return true;
-        }
-        let k = w.to_ascii_lowercase();
-        let Some((section, _)) = k.split_once('.') else {
-            return false;
-        };
-        let name = k.rsplit('.').next().unwrap_or("");
-        GIT_CODE_SECTIONS.contains(&section)
-            || GIT_CODE_KEYS.contains(&k.as_str())
-            || GIT_CODE_NAMES.contains(&name)
-    })
+fn git_config_code_key<'w>(words: &'w [Cow<'_, str>]) -> Option<&'w str> {
+    words
+        .iter()
+        .map(|w| &**w)
+        .filter(|w| !w.starts_with('-'))
+        .find(|w| {
+            if may_expand(w) {
+                // A key given by an expansion may be any key.
+                return true;
+            }
+            let k = w.to_ascii_lowercase();
+            let Some((section, _)) = k.split_once('.') else {
+                return false;
+            };
+            let name = k.rsplit('.').next().unwrap_or("");
+            GIT_CODE_SECTIONS.contains(&section)
+                || GIT_CODE_KEYS.contains(&k.as_str())
+                || GIT_CODE_NAMES.contains(&name)
+        })
 }
 
 #[cfg(test)]
@@ -2099,11 +2145,11 @@ mod tests {
                 "wait" => &["-p", "a[x]"],
                 _ => &["a[x]"],
             };
-            let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            let args: Vec<Cow<'_, str>> = args.iter().map(|a| Cow::Borrowed(*a)).collect();
             assert!(assigned_names(v, &args, |n| n.contains('[')), "{v}");
             assert!(code_running(v, &args).is_some(), "{v}");
         }
-        let args = vec!["a[x]".to_string()];
+        let args = vec![Cow::Borrowed("a[x]")];
         for v in ["echo", "ls", "cd", "printf"] {
             assert!(!assigned_names(v, &args, |n| n.contains('[')), "{v}");
         }
@@ -2162,7 +2208,7 @@ mod tests {
     /// What a wrapper's row reads of one option word: the last item of
     /// the word, and where its value is.
     fn option(wr: &Wrapper, word: &str) -> Option<(String, Option<String>, bool)> {
-        let words = [wr.names[0].to_string(), word.to_string()];
+        let words = [Cow::Borrowed(wr.names[0]), Cow::Borrowed(word)];
         let mut last = None;
         for item in options::read(wr.grammar(), &words, 1) {
             last = match item {

@@ -118,7 +118,7 @@ pub(super) fn is_keyword_or_time(w: &str) -> bool {
 /// reader's (a unit test, a property test and the `shell` fuzz target
 /// compare them). One pass, one table load a byte: a refused byte
 /// anywhere returns `None` when the pass reaches it.
-pub fn read_simple(src: &str) -> Option<CommandLine> {
+pub fn read_simple(src: &str) -> Option<CommandLine<'_>> {
     read_simple_noting(src).map(|(line, _)| line)
 }
 
@@ -126,7 +126,7 @@ pub fn read_simple(src: &str) -> Option<CommandLine> {
 /// [`HAS_PATH_BYTE`], [`HAS_DOT`]): noted in the same pass, so that the
 /// facts need not scan the words again to know that none is an
 /// assignment or a path.
-pub(crate) fn read_simple_noting(src: &str) -> Option<(CommandLine, u8)> {
+pub(crate) fn read_simple_noting(src: &str) -> Option<(CommandLine<'_>, u8)> {
     let b = src.as_bytes();
     let mut notes = 0u8;
     if b.len() > MAX_LEN {
@@ -173,7 +173,7 @@ pub(crate) fn read_simple_noting(src: &str) -> Option<(CommandLine, u8)> {
             if word == "time" || (words.is_empty() && is_keyword_or_time(word)) {
                 return None;
             }
-            words.push(word.to_string());
+            words.push(Cow::Borrowed(word));
             while class(i) == Some(BLANK) {
                 i += 1;
             }

@@ -2,7 +2,11 @@ use super::simple::{is_keyword_or_time, BLANK, OPERATOR, REFUSED, SIMPLE, WORD};
 use super::*;
 
 fn words(src: &str) -> Vec<Vec<String>> {
-    read(src).segments.into_iter().map(|s| s.words).collect()
+    read(src)
+        .segments
+        .into_iter()
+        .map(|s| s.words.into_iter().map(Cow::into_owned).collect())
+        .collect()
 }
 
 #[test]
@@ -309,7 +313,8 @@ fn known_words() {
         ("'$(x)'", Exact),
         ("~", Exact),
     ] {
-        let l = read(&format!("echo {word}"));
+        let line = format!("echo {word}");
+        let l = read(&line);
         assert_eq!(l.segments[0].known[..], [Exact, k], "{word}");
     }
     let l = read_detailed("cat \"$f\" >$out 2>\"$err\" <in");

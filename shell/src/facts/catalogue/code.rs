@@ -6,6 +6,8 @@ use crate::facts::options::{Grammar, Mode};
 use crate::facts::wrappers::{
     assigned_names, git_code, is_identifier, may_expand, option_has, program_runs_text, ASSIGNING,
 };
+use crate::reader::AsStr;
+use std::borrow::Cow;
 /// A form of a builtin or a program that runs text permc does not read
 /// (SPEC §4.3): the verbs it applies to and what it reads of their words.
 /// A run's verb is asked of its rows in order; the first that answers is
@@ -16,7 +18,7 @@ pub(crate) struct CodeForm {
     /// A line the row catches (docs/commands.md shows it; a test runs it).
     pub(crate) example: &'static str,
     /// The reason, when the words (after the verb) make the verb run text.
-    pub(crate) reads: fn(&str, &[String]) -> Option<String>,
+    pub(crate) reads: fn(&str, &[Cow<'_, str>]) -> Option<String>,
 }
 
 /// Which operands of a name-assigning builtin (the words after its
@@ -280,7 +282,7 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
 /// `gh NAME` then runs the alias: a shell command (`!…`, `--shell`) or
 /// another gh command (`pr merge`), neither of which permc sees there,
 /// as `git config alias.*` (the group or subcommand may expand to them).
-fn gh_alias_runs(args: &[String]) -> bool {
+fn gh_alias_runs(args: &[Cow<'_, str>]) -> bool {
     let (Some(group), Some(sub)) = (args.first(), args.get(1)) else {
         return false;
     };
@@ -289,9 +291,9 @@ fn gh_alias_runs(args: &[String]) -> bool {
 
 /// Does `npm|pnpm|yarn ARGS…` set configuration (`config set`, `c set`,
 /// npm's `set`), read past the options before the subcommand?
-fn package_config_set(args: &[String]) -> bool {
+fn package_config_set(args: &[Cow<'_, str>]) -> bool {
     let mut words = args.iter().filter(|w| !w.starts_with('-'));
-    match words.next().map(String::as_str) {
+    match words.next().map(AsStr::as_str) {
         Some("set") => true,
         Some("config" | "c") => words.next().is_some_and(|w| w == "set"),
         _ => false,

@@ -23,6 +23,7 @@ pub mod variables;
 pub mod wrappers;
 
 use super::code_options;
+use std::borrow::Cow;
 
 /// The lists `parts` one after another, in a `const` context: a row built
 /// from the rows it shares words with (`N` is their total length, checked).
@@ -111,7 +112,7 @@ pub enum RunnerProgram {
 /// `pnpm exec vitest`, `npm exec -- vitest`), after the container for
 /// `docker exec C CMD`; any option word of the runner's own before it
 /// leaves it unplaced (its arity is not read here).
-pub fn runner_program(words: &[String]) -> RunnerProgram {
+pub fn runner_program(words: &[Cow<'_, str>]) -> RunnerProgram {
     let Some(verb) = words.first().map(|w| super::basename(w)) else {
         return RunnerProgram::NotARunner;
     };

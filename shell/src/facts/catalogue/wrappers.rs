@@ -753,8 +753,14 @@ pub(crate) const SU: Wrapper = Wrapper {
 
 /// A reader of a verb's own grammar (`su`, `eval`, `trap`, `busybox`,
 /// `find`, `fd`): what its words run, recorded; where the run goes on.
-pub(crate) type SpecialReader =
-    fn(&Words<'_>, usize, usize, usize, &mut LineFacts, &mut Option<&'static str>) -> Step;
+pub(crate) type SpecialReader = for<'a> fn(
+    &Words<'_, 'a>,
+    usize,
+    usize,
+    usize,
+    &mut LineFacts<'a>,
+    &mut Option<&'static str>,
+) -> Step;
 
 /// The verbs with a grammar of their own, read before any wrapper: one row
 /// each, the names it is run by and its reader. `SPECIAL_SHAPES` (in
