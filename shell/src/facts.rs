@@ -518,8 +518,13 @@ impl<'a> LineFacts<'a> {
             facts.index_runs(segments);
             facts.joints = scope::joints(command, &facts.line);
         }
-        if let Some(why) = code_variable(&facts.line, &facts.inner_lines) {
-            facts.unparsed_because(why.into());
+        // A variable's name holds a capital or a `_` (a unit test holds
+        // the tables to it): a plain line without either names none.
+        let nameless = reader::HAS_UPPER | reader::HAS_UNDERSCORE;
+        if facts.absent & nameless != nameless {
+            if let Some(why) = code_variable(&facts.line, &facts.inner_lines) {
+                facts.unparsed_because(why.into());
+            }
         }
         // A plain line holds no `}`; otherwise a memchr first: most lines
         // hold no `@`.
@@ -2139,6 +2144,35 @@ pub fn possible_builtin(words: &[Cow<'_, str>], known: &[Known]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The variables' tables as `code_variable` and its gate in `fill`
+    /// read them: an exact word is read only when it starts with a capital
+    /// or `npm_`, so every name does, and a plain line without a capital
+    /// or a `_` names none.
+    #[test]
+    fn variable_names_start_with_a_capital_or_npm() {
+        let names = CODE_VARIABLES
+            .iter()
+            .chain(COMMAND_VARIABLES)
+            .chain(SETTING_VARIABLES)
+            .map(|v| v.0)
+            .chain(VARIABLE_FAMILIES.iter().map(|v| v.0));
+        for name in names {
+            assert!(
+                name.as_bytes()[0].is_ascii_uppercase() || name.starts_with("npm_"),
+                "{name}"
+            );
+            assert!(
+                name.bytes().any(|b| b.is_ascii_uppercase() || b == b'_'),
+                "{name}"
+            );
+        }
+        for line in ["npm_config_x=1 npm test", "A=1 make", "export PS4"] {
+            let f = LineFacts::of(line);
+            let gate = reader::HAS_UPPER | reader::HAS_UNDERSCORE;
+            assert_ne!(f.absent & gate, gate, "{line}");
+        }
+    }
 
     #[test]
     fn possible_builtins() {

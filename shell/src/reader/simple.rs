@@ -62,8 +62,12 @@ pub(crate) const HAS_SLASH: u8 = 8;
 /// A capital letter (a verb may be a program's name in capitals: `GIT`).
 pub(crate) const HAS_UPPER: u8 = 16;
 
+/// A `_` (a word may name a variable: `npm_config_…`).
+pub(crate) const HAS_UNDERSCORE: u8 = 32;
+
 /// Every note at once.
-pub(crate) const ANY_NOTE: u8 = HAS_EQ | HAS_PATH_BYTE | HAS_DOT | HAS_SLASH | HAS_UPPER;
+pub(crate) const ANY_NOTE: u8 =
+    HAS_EQ | HAS_PATH_BYTE | HAS_DOT | HAS_SLASH | HAS_UPPER | HAS_UNDERSCORE;
 
 /// The notes of each byte of a word.
 const NOTES: [u8; 256] = {
@@ -72,6 +76,7 @@ const NOTES: [u8; 256] = {
     t[b'/' as usize] = HAS_PATH_BYTE | HAS_SLASH;
     t[b'~' as usize] = HAS_PATH_BYTE;
     t[b'.' as usize] = HAS_PATH_BYTE | HAS_DOT;
+    t[b'_' as usize] = HAS_UNDERSCORE;
     let mut c = b'A';
     while c <= b'Z' {
         t[c as usize] = HAS_UPPER;
@@ -194,6 +199,9 @@ pub(crate) fn read_simple_noting(src: &str) -> Option<(CommandLine<'_>, u8)> {
         if own_process || in_pipe {
             // A pipeline element or an `&` command: a group of its own.
             if groups.is_empty() {
+                // Room for a pipeline of three at once (grown one by one,
+                // the first push cost three times the allocation).
+                groups.reserve_exact(4);
                 groups.push(0);
             }
             group = group_id(groups.len());

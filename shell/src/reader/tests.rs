@@ -451,11 +451,14 @@ proptest::proptest! {
 /// ask about: `=`, a path byte, a `.`, a `/`.
 #[test]
 fn simple_reader_notes_what_words_hold() {
-    use super::simple::{read_simple_noting, HAS_DOT, HAS_EQ, HAS_PATH_BYTE, HAS_SLASH, HAS_UPPER};
+    use super::simple::{
+        read_simple_noting, HAS_DOT, HAS_EQ, HAS_PATH_BYTE, HAS_SLASH, HAS_UNDERSCORE, HAS_UPPER,
+    };
     for (line, want) in [
         ("ls -la src", 0),
         ("A=1 make", HAS_EQ | HAS_UPPER),
         ("GIT push", HAS_UPPER),
+        ("npm_config_x=1 npm test", HAS_EQ | HAS_UNDERSCORE),
         ("cat src/x", HAS_PATH_BYTE | HAS_SLASH),
         ("/usr/bin/git status", HAS_PATH_BYTE | HAS_SLASH),
         ("cd ~ && ls", HAS_PATH_BYTE),
