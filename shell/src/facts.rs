@@ -13,8 +13,9 @@ use catalogue::builtins::{
 };
 use catalogue::effects::{
     ByWords, BY_WORDS, CLOUD_READ_PREFIXES, CLOUD_READ_VERBS, CLOUD_WRITE, COPY_REMOTE,
-    NETWORK_DEVICES, OPTION_GRAMMAR, PREFIX_TOOLS, REMOTE_DAEMON, RM_FORCE, RM_OPTIONS,
-    RM_RECURSIVE, SSH_REMOTE, SUBCOMMAND_ALIASES, SUBCOMMAND_TREES, TOOLCHAIN_WORD,
+    NETWORK_DEVICES, OPTION_GRAMMAR, PREFIX_TOOLS, REMOTE_DAEMON, REMOTE_DAEMON_OPTIONS,
+    REMOTE_DAEMON_VARIABLES, RM_FORCE, RM_OPTIONS, RM_RECURSIVE, SSH_REMOTE, SUBCOMMAND_ALIASES,
+    SUBCOMMAND_TREES, TOOLCHAIN_WORD,
 };
 pub use catalogue::effects::{
     BUILTIN_DENY, BUILTIN_DENY_VERB, EXTERNAL_EFFECT, GH_API_WRITE, PRIVILEGED, PRIVILEGED_SHOWN,
@@ -702,6 +703,38 @@ impl<'a> LineFacts<'a> {
             .filter(|r| !r.guessed)
             .find_map(|r| external_effect_known(r.words, r.known))
             .or_else(|| self.network_redirect())
+            .or_else(|| self.remote_daemon_assigned())
+    }
+
+    /// A container client run with a variable assigned before it that
+    /// sends its commands to another machine (`DOCKER_HOST=ssh://h docker
+    /// ps`, `env CONTAINER_HOST=… podman ps`: SPEC §6.1 round 3). None
+    /// on a plain line without a `=`.
+    fn remote_daemon_assigned(&self) -> Option<&'static [&'static str]> {
+        if self.absent & reader::HAS_EQ != 0 {
+            return None;
+        }
+        let clients = BY_WORDS
+            .iter()
+            .filter(|(_, how)| *how == ByWords::RemoteDaemon)
+            .flat_map(|(names, _)| names.iter());
+        let clients: Vec<&str> = clients.copied().collect();
+        for r in self.runs().filter(|r| !r.guessed) {
+            let Some(verb) = r.words.first().filter(|v| clients.contains(&v.as_str())) else {
+                continue;
+            };
+            let Some(s) = self.line.segments.get(r.segment) else {
+                continue;
+            };
+            let before = s.words.iter().take_while(|w| basename(w) != verb.as_str());
+            for w in before {
+                let name = w.split_once('=').map(|(n, _)| n);
+                if name.is_some_and(|n| REMOTE_DAEMON_VARIABLES.contains(&n)) {
+                    return Some(REMOTE_DAEMON);
+                }
+            }
+        }
+        None
     }
 
     /// A redirection to `/dev/tcp/…` or `/dev/udp/…`, in the line or an
@@ -1638,9 +1671,8 @@ fn external_by_words(
             .skip(1)
             .take_while(|w| w.starts_with('-'))
             .any(|w| {
-                matches!(w.as_str(), "-H" | "--host" | "--context" | "-c")
-                    || w.starts_with("--host=")
-                    || w.starts_with("--context=")
+                let name = w.split_once('=').map_or(w.as_str(), |(n, _)| n);
+                REMOTE_DAEMON_OPTIONS.contains(&name)
                     || (w.starts_with("-H") && !w.starts_with("--"))
             })
             .then_some(REMOTE_DAEMON),
@@ -1761,6 +1793,16 @@ const TOOL_RUNS: [(&str, usize, usize); TOOL_COUNT] = {
     let mut i = 0;
     while i < EXTERNAL_EFFECT.len() {
         if i == 0 || !const_eq(EXTERNAL_EFFECT[i][0], EXTERNAL_EFFECT[i - 1][0]) {
+            // A tool's entries are one run of the table: a second run of
+            // them would never be found (the build fails instead).
+            let mut k = 0;
+            while k < n {
+                assert!(
+                    !const_eq(t[k].0, EXTERNAL_EFFECT[i][0]),
+                    "a tool's EXTERNAL_EFFECT entries must be one run of the table"
+                );
+                k += 1;
+            }
             t[n] = (EXTERNAL_EFFECT[i][0], i, 0);
             n += 1;
         }

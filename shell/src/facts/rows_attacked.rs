@@ -200,6 +200,55 @@ fn every_code_form_catches_its_example_and_not_as_an_argument() {
 }
 
 #[test]
+fn every_remote_daemon_option_and_variable_is_caught_and_a_local_run_is_not() {
+    use super::catalogue::effects::{REMOTE_DAEMON_OPTIONS, REMOTE_DAEMON_VARIABLES};
+    use super::ByWords;
+    let clients = super::BY_WORDS
+        .iter()
+        .filter(|(_, how)| *how == ByWords::RemoteDaemon)
+        .flat_map(|(names, _)| names.iter());
+    for p in clients {
+        for o in REMOTE_DAEMON_OPTIONS {
+            let caught = format!("{p} {o} prod ps");
+            let f = LineFacts::of(&caught);
+            assert!(f.external_effect().is_some(), "`{caught}`");
+        }
+        for v in REMOTE_DAEMON_VARIABLES {
+            for caught in [
+                format!("{v}=ssh://h {p} ps"),
+                format!("env {v}=ssh://h {p} ps"),
+            ] {
+                let f = LineFacts::of(&caught);
+                assert!(f.external_effect().is_some(), "`{caught}`");
+            }
+            // The variable inside the container is the image's, not the client's.
+            let near = format!("{p} run -e {v}=x img");
+            assert!(LineFacts::of(&near).external_effect().is_none(), "`{near}`");
+        }
+        let near = format!("{p} ps -a");
+        assert!(LineFacts::of(&near).external_effect().is_none(), "`{near}`");
+    }
+}
+
+#[test]
+fn every_program_read_as_another_is_read_so_and_not_as_an_argument() {
+    use super::catalogue::wrappers::READS_AS;
+    for (names, _) in READS_AS {
+        for p in *names {
+            let caught = format!("{p} push origin main");
+            assert!(
+                LineFacts::of(&caught).external_effect().is_some(),
+                "`{caught}`"
+            );
+            let near = format!("echo {p} push");
+            assert!(LineFacts::of(&near).external_effect().is_none(), "`{near}`");
+            let near = format!("{p} status");
+            assert!(LineFacts::of(&near).external_effect().is_none(), "`{near}`");
+        }
+    }
+}
+
+#[test]
 fn every_reading_by_words_catches_its_form_and_not_a_read() {
     use super::ByWords;
     for (names, how) in super::BY_WORDS {

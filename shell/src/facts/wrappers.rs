@@ -210,18 +210,37 @@ fn fold<'a>(
     depth: usize,
     facts: &mut LineFacts<'a>,
 ) {
-    let mut lowered = words.text[i..].to_vec();
-    lowered[0] = Cow::Owned(verb.to_ascii_lowercase());
-    let known = words.known.get(i..).unwrap_or_default();
-    collect_runs(
-        Words {
-            text: &lowered,
-            known,
-        },
+    read_as(
+        words,
+        i,
+        Cow::Owned(verb.to_ascii_lowercase()),
         seg,
-        depth + 1,
+        depth,
         facts,
     );
+}
+
+/// Reads the words from `i` again with `program` for the command word, a
+/// run read past (deny, ask, the built-ins and the ceilings see it; allow
+/// reads the words as written): a verb in capitals in lower case, and a
+/// program that runs another with its own words (`hub push` is `git
+/// push`: [`READS_AS`](super::catalogue::wrappers::READS_AS)).
+pub(crate) fn read_as<'a>(
+    words: &Words<'_, 'a>,
+    i: usize,
+    program: Cow<'a, str>,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+) {
+    if depth >= MAX_INNER_DEPTH {
+        facts.unparsed_because("commands nest more than 8 levels deep".to_string());
+        return;
+    }
+    let mut text = words.text[i..].to_vec();
+    text[0] = program;
+    let known = words.known.get(i..).unwrap_or_default();
+    collect_runs(Words { text: &text, known }, seg, depth + 1, facts);
 }
 
 /// Does `w` hold a capital letter?

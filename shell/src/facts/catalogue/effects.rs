@@ -26,6 +26,8 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     &["git", "remote", "set-head"],
     &["git", "remote", "set-branches"],
     &["git", "lfs", "push"],
+    // A Gerrit upload (`git-review`): a push for review.
+    &["git", "review"],
     &["gh", "pr", "create"],
     &["gh", "pr", "merge"],
     &["gh", "release", "create"],
@@ -130,9 +132,21 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     &["docker", "build", "--push"],
     &["docker", "compose", "push"],
     &["docker", "manifest", "push"],
+    // A switch of where later commands go (as `git remote set-url`), a
+    // swarm's deploys (as `kubectl apply`), a signature pushed.
+    &["docker", "context", "use"],
+    &["docker", "stack", "deploy"],
+    &["docker", "stack", "rm"],
+    &["docker", "service", "create"],
+    &["docker", "service", "update"],
+    &["docker", "service", "rm"],
+    &["docker", "service", "scale"],
+    &["docker", "service", "rollback"],
+    &["docker", "trust", "sign"],
     &["podman", "push"],
     &["podman", "image", "push"],
     &["podman", "manifest", "push"],
+    &["podman", "compose", "push"],
     &["npm", "publish"],
     &["npm", "unpublish"],
     &["npm", "deprecate"],
@@ -188,6 +202,87 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     &["serverless", "deploy"],
     &["sls", "deploy"],
     &["railway", "up"],
+    // Other version-control systems' pushes and commits to a server, and
+    // code-review uploads: a push under another name.
+    &["hg", "push"],
+    &["sl", "push"],
+    &["sl", "pr", "submit"],
+    &["svn", "commit"],
+    &["svn", "import"],
+    &["svn", "lock"],
+    &["svn", "unlock"],
+    &["jj", "git", "push"],
+    &["bzr", "push"],
+    &["brz", "push"],
+    &["fossil", "push"],
+    &["fossil", "sync"],
+    &["darcs", "push"],
+    &["darcs", "send"],
+    &["repo", "upload"],
+    &["arc", "diff"],
+    &["arc", "land"],
+    // hub's own commands (every other one is git's: `READS_AS`).
+    &["hub", "pull-request"],
+    &["hub", "create"],
+    &["hub", "delete"],
+    &["hub", "fork"],
+    &["hub", "release", "create"],
+    &["hub", "release", "edit"],
+    &["hub", "release", "delete"],
+    &["hub", "issue", "create"],
+    &["hub", "issue", "update"],
+    &["hub", "gist", "create"],
+    // Images and signatures pushed to a registry (`ko build` pushes
+    // unless told otherwise: fail closed).
+    &["nerdctl", "push"],
+    &["buildah", "push"],
+    &["buildah", "manifest", "push"],
+    &["docker-compose", "push"],
+    &["podman-compose", "push"],
+    &["cosign", "sign"],
+    &["cosign", "attest"],
+    &["cosign", "copy"],
+    &["cosign", "attach"],
+    &["cosign", "upload"],
+    &["ko", "build"],
+    &["ko", "publish"],
+    &["ko", "apply"],
+    &["ko", "create"],
+    &["ko", "resolve"],
+    &["ko", "run"],
+    // A remote client: every command runs on another machine's service.
+    &["podman-remote"],
+    // Cluster and fleet deploys, as `kubectl apply`.
+    &["skaffold", "run"],
+    &["skaffold", "deploy"],
+    &["skaffold", "dev"],
+    &["skaffold", "apply"],
+    &["skaffold", "delete"],
+    &["tilt", "up"],
+    &["tilt", "down"],
+    &["tilt", "ci"],
+    &["argocd", "app", "sync"],
+    &["argocd", "app", "create"],
+    &["argocd", "app", "delete"],
+    &["argocd", "app", "set"],
+    &["argocd", "app", "patch"],
+    &["argocd", "app", "rollback"],
+    &["flux", "reconcile"],
+    &["flux", "create"],
+    &["flux", "delete"],
+    &["flux", "suspend"],
+    &["flux", "resume"],
+    &["flux", "bootstrap"],
+    &["nomad", "run"],
+    &["nomad", "stop"],
+    &["nomad", "job", "run"],
+    &["nomad", "job", "stop"],
+    &["nomad", "job", "dispatch"],
+    &["nomad", "job", "revert"],
+    &["packer", "build"],
+    // Commands run on the inventory's machines, as `ssh HOST`.
+    &["ansible-playbook"],
+    &["ansible"],
 ];
 
 /// Privileged verbs (SPEC §5 step 7b, with the [hardening] additions).
@@ -255,12 +350,17 @@ pub(crate) enum ByWords {
 /// The tools whose external effect is in their words, not in a table
 /// entry: one row a reading, with the programs it applies to.
 pub(crate) const BY_WORDS: &[(&[&str], ByWords)] = &[
-    (&["gh"], ByWords::GhApi),
+    (&["gh", "hub"], ByWords::GhApi),
     (&["docker", "podman"], ByWords::RemoteDaemon),
     (&["ssh", "mosh", "autossh"], ByWords::SshHost),
     (&["scp", "rsync"], ByWords::RemoteOperand { any: false }),
     (&["sftp"], ByWords::RemoteOperand { any: true }),
-    (&["aws", "gcloud", "az", "doctl"], ByWords::CloudVerb),
+    (
+        &[
+            "aws", "gcloud", "az", "doctl", "gsutil", "rclone", "s3cmd", "azcopy",
+        ],
+        ByWords::CloudVerb,
+    ),
     (
         &["python", "python3"],
         ByWords::Words {
@@ -272,6 +372,30 @@ pub(crate) const BY_WORDS: &[(&[&str], ByWords)] = &[
 
 /// The names [`external_by_words`](crate::facts::external_by_words) gives what it finds (like entries).
 pub(crate) const REMOTE_DAEMON: &[&str] = &["docker", "--host"];
+
+/// A container client's options that send its commands to another
+/// machine's daemon or service ([`ByWords::RemoteDaemon`]): docker's
+/// `-H`/`--host`, `-c`/`--context`; podman's `--url`, `-r`/`--remote`,
+/// `-c`/`--connection`. Long ones also as `--name=VALUE`, `-H` attached.
+pub(crate) const REMOTE_DAEMON_OPTIONS: &[&str] = &[
+    "-H",
+    "--host",
+    "-c",
+    "--context",
+    "--url",
+    "-r",
+    "--remote",
+    "--connection",
+];
+
+/// Variables that do the same when assigned for the client's run
+/// (`DOCKER_HOST=ssh://h docker ps`, SPEC §6.1 round 3).
+pub(crate) const REMOTE_DAEMON_VARIABLES: &[&str] = &[
+    "DOCKER_HOST",
+    "DOCKER_CONTEXT",
+    "CONTAINER_HOST",
+    "CONTAINER_CONNECTION",
+];
 
 pub(crate) const SSH_REMOTE: &[&str] = &["ssh", "HOST"];
 
@@ -291,6 +415,7 @@ pub(crate) const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
     ("helm", "delete", "uninstall"),
     ("helm", "del", "uninstall"),
     ("helm", "un", "uninstall"),
+    ("svn", "ci", "commit"),
 ];
 
 /// Tools that take a unique prefix of a subcommand for it (`npm pub`, `gem
@@ -298,7 +423,16 @@ pub(crate) const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
 /// word but another command (`npm un` is `uninstall`). A prefix of an
 /// entry's word counts (fail closed: an ambiguous one is an error the tool
 /// reports, never a read).
-pub(crate) const PREFIX_TOOLS: &[(&str, &[&str])] = &[("npm", &["un", "d"]), ("gem", &[])];
+pub(crate) const PREFIX_TOOLS: &[(&str, &[&str])] = &[
+    ("npm", &["un", "d"]),
+    ("gem", &[]),
+    // Mercurial and its heirs read a unique prefix of a command (`hg
+    // pus`), as do fossil and darcs.
+    ("hg", &[]),
+    ("sl", &[]),
+    ("fossil", &[]),
+    ("darcs", &[]),
+];
 
 /// Options that take the next word as their value, and options that take
 /// none, per tool (SPEC §6.1 round 3: options anywhere the program takes

@@ -1,8 +1,11 @@
 //! Wrappers, launchers and runners (SPEC §4.3's table and the launchers
 //! beyond it): each program's option grammar and where its command is.
 
-use crate::facts::wrappers::{busybox, fd_exec, find_exec, inner_words, su, trap, Step, Words};
+use crate::facts::wrappers::{
+    busybox, fd_exec, find_exec, inner_words, read_as, su, trap, Step, Words,
+};
 use crate::facts::LineFacts;
+use std::borrow::Cow;
 /// How a wrapper treats the words after its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum After {
@@ -795,7 +798,21 @@ pub(crate) const SPECIAL_READERS: &[(&[&str], SpecialReader)] = &[
         fd_exec(words, i, seg, depth, facts);
         Step::Here
     }),
+    (READS_AS[0].0, |words, i, seg, depth, facts, _| {
+        let verb = crate::facts::basename(&words.text[i]);
+        if let Some(&(_, program)) = READS_AS.iter().find(|r| r.0.contains(&verb)) {
+            read_as(words, i, Cow::Borrowed(program), seg, depth, facts);
+        }
+        Step::Here
+    }),
 ];
+
+/// Programs that run another with their own words, read as that program
+/// too (a run read past), their own run kept for their own commands:
+/// `hub push` is `git push` (hub passes every command it does not know
+/// to git; `hub pull-request`, `hub delete` are its own, in the
+/// external-effect table).
+pub(crate) const READS_AS: &[(&[&str], &str)] = &[(&["hub"], super::git::GIT)];
 
 /// How a package or environment runner's subcommand runs its command.
 #[derive(Clone, Copy, PartialEq, Eq)]
