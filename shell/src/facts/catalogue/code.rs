@@ -263,6 +263,32 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
         },
     },
     CodeForm {
+        verbs: &["ip"],
+        example: "ip netns exec ns git push",
+        reads: |_, a| {
+            // iproute2 takes any prefix of an object or a command: `ip
+            // netn exe`. A prefix of `netns`, later one of `exec`.
+            let prefix = |w: &str, of: &str| !w.is_empty() && of.starts_with(w);
+            let netns = a.iter().position(|w| prefix(w, "netns") || may_expand(w));
+            netns
+                .is_some_and(|i| a[i + 1..].iter().any(|w| prefix(w, "exec") || may_expand(w)))
+                .then(|| "`ip netns exec` runs a command in a network namespace, behind words permc does not place".into())
+        },
+    },
+    CodeForm {
+        verbs: &["nix"],
+        example: "nix run nixpkgs#git -- push",
+        reads: |_, a| {
+            a.iter()
+                .find(|w| !w.starts_with('-'))
+                .is_some_and(|w| w == "run" || may_expand(w))
+                .then(|| {
+                    "`nix run` runs a package's program, which permc cannot name from the package"
+                        .into()
+                })
+        },
+    },
+    CodeForm {
         verbs: NPM,
         example: "npm config set script-shell ./x",
         reads: |v, a| {
@@ -440,6 +466,12 @@ pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
     row(EMACS, Spell::Word("-x")),
     row(&["emacsclient"], Spell::Word("-e")),
     row(&["emacsclient"], Spell::Long("--eval")),
+    // Nix: `nix develop|shell … -c CMD` runs a command in the environment
+    // it builds; `nix-shell --run|--command 'CMD'` a shell line there.
+    row(&["nix"], Spell::Word("-c")),
+    row(&["nix"], Spell::Long("--command")),
+    row(&["nix-shell"], Spell::Long("--run")),
+    row(&["nix-shell"], Spell::Long("--command")),
 ];
 
 /// Emacs and its batch form.

@@ -700,6 +700,16 @@ pub(crate) const UNREADABLE: &[(&str, Unreadable)] = &[
     ("ltrace", Unreadable::Launcher),
     ("rr", Unreadable::Launcher),
     ("catchsegv", Unreadable::Launcher),
+    // Found by attacking the catalogue: each runs the command in its
+    // operands, behind options permc does not place (`flatpak-spawn
+    // --host` runs it outside the sandbox).
+    ("eatmydata", Unreadable::Launcher),
+    ("flatpak-spawn", Unreadable::Launcher),
+    ("pkgx", Unreadable::Launcher),
+    ("retry", Unreadable::Launcher),
+    ("toolbox", Unreadable::Launcher),
+    ("distrobox", Unreadable::Launcher),
+    ("distrobox-enter", Unreadable::Launcher),
     // Watchers and task runners that run shell command lines given as
     // strings (`concurrently 'npm:a' 'git push'`, `nodemon --exec CMD`,
     // `watchexec -- CMD`). (expect is a language's interpreter, as
