@@ -10,7 +10,7 @@
 
 use super::catalogue::code::{
     script_language, CodeOption, ScriptLanguage, Spell, ASSIGNMENT_OPERANDS, CODE_OPTIONS,
-    MAKE_PROGRAMS, SCRIPTS, SQLITE_CODE_OPTIONS, SQLITE_VALUED_OPTIONS,
+    MAKE_PROGRAMS, SCRIPTS, SQLITE_CODE_OPTIONS, SQLITE_COMMAND_OPTIONS, SQLITE_VALUED_OPTIONS,
 };
 use super::catalogue::code::{
     AWK_FILE_OPTIONS, AWK_OPTIONS, AWK_PROGRAM_OPTIONS, SED_FILE_OPTIONS, SED_OPTIONS,
@@ -439,12 +439,21 @@ fn make_assignment_runs(a: &str) -> bool {
 /// function (which runs an editor) in its SQL?
 fn sqlite(args: &[Cow<'_, str>]) -> bool {
     let mut operands = Vec::new();
+    // A command given by duckdb's `-c`/`-s`: read, not standard input.
+    let mut given = false;
     let mut i = 0;
     while let Some(a) = args.get(i) {
         i += 1;
         let o = a.trim_start_matches('-');
         if a.starts_with('-') && SQLITE_CODE_OPTIONS.contains(&o) {
             return true;
+        }
+        if a.starts_with('-') && SQLITE_COMMAND_OPTIONS.contains(&o) {
+            match args.get(i) {
+                Some(c) if !dot_commands(c) => (i, given) = (i + 1, true),
+                _ => return true,
+            }
+            continue;
         }
         if a.starts_with('-') && SQLITE_VALUED_OPTIONS.contains(&o) {
             i += 1;
@@ -455,10 +464,17 @@ fn sqlite(args: &[Cow<'_, str>]) -> bool {
         }
     }
     let Some(sql) = operands.get(1) else {
-        return !args
-            .iter()
-            .any(|a| a == "-version" || a == "--version" || a == "-help" || a == "--help");
+        return !given
+            && !args
+                .iter()
+                .any(|a| a == "-version" || a == "--version" || a == "-help" || a == "--help");
     };
+    dot_commands(sql)
+}
+
+/// Does sqlite3's (or duckdb's) SQL text hold a dot-command (`.shell`,
+/// `.system`, any: fail closed) or `edit(` (which runs an editor)?
+fn dot_commands(sql: &str) -> bool {
     sql.contains("edit(")
         || sql
             .split([';', '\n'])

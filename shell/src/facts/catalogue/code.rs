@@ -263,6 +263,15 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
         },
     },
     CodeForm {
+        verbs: &["gh"],
+        example: "gh config set pager 'sh -c x'",
+        reads: |_, a| {
+            gh_config_runs(a).then(|| {
+                "`gh config set` names a command a later gh runs (its editor, pager or browser), which permc cannot read".into()
+            })
+        },
+    },
+    CodeForm {
         verbs: &["ip"],
         example: "ip netns exec ns git push",
         reads: |_, a| {
@@ -313,6 +322,28 @@ fn gh_alias_runs(args: &[Cow<'_, str>]) -> bool {
         return false;
     };
     (group == "alias" || may_expand(group)) && (sub == "set" || sub == "import" || may_expand(sub))
+}
+
+/// gh's configuration keys whose value is a command line gh runs later
+/// (`gh config set pager 'sh -c …'`).
+pub(crate) const GH_COMMAND_KEYS: &[&str] = &["editor", "pager", "browser"];
+
+/// Does `gh ARGS…` set one of [`GH_COMMAND_KEYS`] (`gh config set [-h
+/// HOST] KEY VALUE`)? A key given by an expansion may be any.
+fn gh_config_runs(args: &[Cow<'_, str>]) -> bool {
+    let (Some(group), Some(sub)) = (args.first(), args.get(1)) else {
+        return false;
+    };
+    let key = args[2..]
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| !w.starts_with('-'))
+        // `-h HOST`/`--host HOST`: the host is no key.
+        .find(|&(k, _)| k == 0 || !matches!(args[k + 1].as_str(), "-h" | "--host"))
+        .map(|(_, w)| w);
+    (group == "config" || may_expand(group))
+        && (sub == "set" || may_expand(sub))
+        && key.is_some_and(|k| GH_COMMAND_KEYS.contains(&k.as_str()) || may_expand(k))
 }
 
 /// Does `npm|pnpm|yarn ARGS…` set configuration (`config set`, `c set`,
@@ -642,7 +673,8 @@ pub(crate) const SCRIPT_LANGUAGES: &[(&[&str], ScriptLanguage)] = &[
         ScriptLanguage::Vim,
     ),
     (&["ed", "red", "ex"], ScriptLanguage::Stdin),
-    (&["sqlite3", "sqlite"], ScriptLanguage::Sqlite),
+    // duckdb's shell is sqlite3's, dot-commands and all.
+    (&["sqlite3", "sqlite", "duckdb"], ScriptLanguage::Sqlite),
     (&["psql"], ScriptLanguage::Psql),
     (&["mysql", "mariadb"], ScriptLanguage::Mysql),
 ];
@@ -746,8 +778,12 @@ pub(crate) const AWK_FILE_OPTIONS: &[&str] =
     &["f", "E", "i", "l", "file", "exec", "include", "load"];
 
 /// sqlite3's options that run commands permc does not read (`-cmd`,
-/// `-init`), written with one dash or two.
-pub(crate) const SQLITE_CODE_OPTIONS: &[&str] = &["cmd", "init"];
+/// `-init`; duckdb's `-f` script), written with one dash or two.
+pub(crate) const SQLITE_CODE_OPTIONS: &[&str] = &["cmd", "init", "f"];
+
+/// duckdb's options whose value is the command it runs (`-c`, `-s`): read
+/// as SQL text, for its dot-commands.
+pub(crate) const SQLITE_COMMAND_OPTIONS: &[&str] = &["c", "s"];
 
 /// sqlite3's options that take a value (the next word), with one dash or
 /// two.
