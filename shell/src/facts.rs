@@ -13,9 +13,9 @@ use catalogue::builtins::{
 };
 use catalogue::effects::{
     ByWords, BY_WORDS, CLOUD_READ_PREFIXES, CLOUD_READ_VERBS, CLOUD_WRITE, COPY_REMOTE,
-    NETWORK_DEVICES, OPTION_GRAMMAR, PREFIX_TOOLS, REMOTE_DAEMON, REMOTE_DAEMON_OPTIONS,
-    REMOTE_DAEMON_VARIABLES, RM_FORCE, RM_OPTIONS, RM_RECURSIVE, SSH_REMOTE, SUBCOMMAND_ALIASES,
-    SUBCOMMAND_TREES, TOOLCHAIN_WORD,
+    NETWORK_DEVICES, OPTION_GRAMMAR, PREFIX_TOOLS, REGISTRY_OUTPUTS, REGISTRY_PUSH, REMOTE_DAEMON,
+    REMOTE_DAEMON_OPTIONS, REMOTE_DAEMON_VARIABLES, RM_FORCE, RM_OPTIONS, RM_RECURSIVE, SSH_REMOTE,
+    SUBCOMMAND_ALIASES, SUBCOMMAND_TREES, TOOLCHAIN_WORD,
 };
 pub use catalogue::effects::{
     BUILTIN_DENY, BUILTIN_DENY_VERB, EXTERNAL_EFFECT, GH_API_WRITE, PRIVILEGED, PRIVILEGED_SHOWN,
@@ -1666,16 +1666,27 @@ fn external_by_words(
     let unknown = (1..words.len()).any(|i| k(i).is_unknown());
     match *how {
         ByWords::GhApi => gh_external(words, k),
-        ByWords::RemoteDaemon => words
-            .iter()
-            .skip(1)
-            .take_while(|w| w.starts_with('-'))
-            .any(|w| {
-                let name = w.split_once('=').map_or(w.as_str(), |(n, _)| n);
-                REMOTE_DAEMON_OPTIONS.contains(&name)
-                    || (w.starts_with("-H") && !w.starts_with("--"))
-            })
-            .then_some(REMOTE_DAEMON),
+        ByWords::RemoteDaemon => {
+            let remote = words
+                .iter()
+                .skip(1)
+                .take_while(|w| w.starts_with('-'))
+                .any(|w| {
+                    let name = w.split_once('=').map_or(w.as_str(), |(n, _)| n);
+                    REMOTE_DAEMON_OPTIONS.contains(&name)
+                        || (w.starts_with("-H") && !w.starts_with("--"))
+                });
+            let pushed = || {
+                words[1..]
+                    .iter()
+                    .any(|w| REGISTRY_OUTPUTS.iter().any(|o| w.contains(o)))
+            };
+            if remote {
+                Some(REMOTE_DAEMON)
+            } else {
+                pushed().then_some(REGISTRY_PUSH)
+            }
+        }
         ByWords::SshHost => ssh_external(words, k),
         ByWords::RemoteOperand { any } => {
             let remote = |w: &str| {

@@ -227,6 +227,15 @@ fn every_remote_daemon_option_and_variable_is_caught_and_a_local_run_is_not() {
         }
         let near = format!("{p} ps -a");
         assert!(LineFacts::of(&near).external_effect().is_none(), "`{near}`");
+        for o in super::catalogue::effects::REGISTRY_OUTPUTS {
+            let caught = format!("{p} build -o {o} .");
+            assert!(
+                LineFacts::of(&caught).external_effect().is_some(),
+                "`{caught}`"
+            );
+        }
+        let near = format!("{p} build -o type=docker .");
+        assert!(LineFacts::of(&near).external_effect().is_none(), "`{near}`");
     }
 }
 

@@ -129,6 +129,9 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     // A token that is an option: the option anywhere after the words
     // before it.
     &["docker", "buildx", "build", "--push"],
+    &["docker", "buildx", "bake", "--push"],
+    // It pushes the manifest list it makes (unless `--dry-run`).
+    &["docker", "buildx", "imagetools", "create"],
     &["docker", "build", "--push"],
     &["docker", "compose", "push"],
     &["docker", "manifest", "push"],
@@ -155,6 +158,8 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     &["npm", "access"],
     &["pnpm", "publish"],
     &["yarn", "publish"],
+    &["yarn", "owner"],
+    &["yarn", "tag", "add"],
     &["yarn", "npm", "publish"],
     &["cargo", "publish"],
     &["cargo", "yank"],
@@ -373,6 +378,9 @@ pub(crate) const BY_WORDS: &[(&[&str], ByWords)] = &[
 /// The names [`external_by_words`](crate::facts::external_by_words) gives what it finds (like entries).
 pub(crate) const REMOTE_DAEMON: &[&str] = &["docker", "--host"];
 
+/// What a build whose output goes to a registry is called (like an entry).
+pub(crate) const REGISTRY_PUSH: &[&str] = &["docker", "buildx", "build", "--push"];
+
 /// A container client's options that send its commands to another
 /// machine's daemon or service ([`ByWords::RemoteDaemon`]): docker's
 /// `-H`/`--host`, `-c`/`--context`; podman's `--url`, `-r`/`--remote`,
@@ -387,6 +395,12 @@ pub(crate) const REMOTE_DAEMON_OPTIONS: &[&str] = &[
     "--remote",
     "--connection",
 ];
+
+/// An image builder's output that goes to a registry
+/// (`--output type=registry`, `-o type=image,push=true`): a push, as
+/// `--push`. Any word of a container client's that holds one (fail
+/// closed: it is read without placing the option).
+pub(crate) const REGISTRY_OUTPUTS: &[&str] = &["type=registry", "push=true"];
 
 /// Variables that do the same when assigned for the client's run
 /// (`DOCKER_HOST=ssh://h docker ps`, SPEC §6.1 round 3).
@@ -416,6 +430,9 @@ pub(crate) const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
     ("helm", "del", "uninstall"),
     ("helm", "un", "uninstall"),
     ("svn", "ci", "commit"),
+    ("docker", "b", "build"),
+    ("npm", "author", "owner"),
+    ("npm", "dist-tags", "dist-tag"),
 ];
 
 /// Tools that take a unique prefix of a subcommand for it (`npm pub`, `gem
