@@ -277,10 +277,11 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
         reads: |_, a| {
             // iproute2 takes any prefix of an object or a command: `ip
             // netn exe`. A prefix of `netns`, later one of `exec`.
+            // A word the shell expands may be both (`ip $X`).
             let prefix = |w: &str, of: &str| !w.is_empty() && of.starts_with(w);
-            let netns = a.iter().position(|w| prefix(w, "netns") || may_expand(w));
-            netns
-                .is_some_and(|i| a[i + 1..].iter().any(|w| prefix(w, "exec") || may_expand(w)))
+            let netns = a.iter().position(|w| prefix(w, "netns"));
+            (netns.is_some_and(|i| a[i + 1..].iter().any(|w| prefix(w, "exec")))
+                || a.iter().any(|w| may_expand(w)))
                 .then(|| "`ip netns exec` runs a command in a network namespace, behind words permc does not place".into())
         },
     },
