@@ -1260,14 +1260,12 @@ pub(crate) fn canonical_forms<'a>(
     // option before the subcommand, no alias, no prefix to resolve.
     // Answered without building anything.
     let option_at = |i: usize| words.get(i).is_some_and(|w| w.starts_with('-'));
-    let has_aliases = SUBCOMMAND_ALIASES.iter().any(|a| quick_eq(a.0, tool));
+    let aliases = tool_aliases(tool);
     let aliased = |i: usize| {
-        has_aliases
-            && words.get(i).is_some_and(|w| {
-                SUBCOMMAND_ALIASES
-                    .iter()
-                    .any(|&(t, a, _)| quick_eq(t, tool) && quick_eq(a, w))
-            })
+        !aliases.is_empty()
+            && words
+                .get(i)
+                .is_some_and(|w| aliases.iter().any(|&(_, a, _)| quick_eq(a, w)))
     };
     let tree = SUBCOMMAND_TREES.contains(&tool.as_str());
     let prefixed = PREFIX_TOOLS.iter().any(|p| quick_eq(p.0, tool))
@@ -1365,10 +1363,7 @@ fn subcommand_starts(
 /// A subcommand word's canonical spelling: its alias's command, or (first
 /// word only) the one table word it is a unique prefix of.
 fn resolve_subcommand(tool: &str, w: &str, first: bool) -> Option<String> {
-    if let Some(&(_, _, c)) = SUBCOMMAND_ALIASES
-        .iter()
-        .find(|&&(t, a, _)| t == tool && a == w)
-    {
+    if let Some(&(_, _, c)) = tool_aliases(tool).iter().find(|&&(_, a, _)| a == w) {
         return Some(c.to_string());
     }
     let (_, not) = PREFIX_TOOLS.iter().find(|p| quick_eq(p.0, tool))?;
@@ -1419,9 +1414,9 @@ struct EntryMatch<'a> {
     tool: &'a str,
     words: &'a [Cow<'a, str>],
     known: &'a [Known],
-    /// The tool has rows in [`SUBCOMMAND_ALIASES`] (most have none: no
+    /// The tool's rows of [`SUBCOMMAND_ALIASES`] (most have none: no
     /// scan of them for each word).
-    aliased: bool,
+    aliases: &'static [(&'static str, &'static str, &'static str)],
 }
 
 impl EntryMatch<'_> {
@@ -1433,10 +1428,7 @@ impl EntryMatch<'_> {
     /// first after the tool, a unique prefix the tool resolves)?
     fn same_word(&self, w: &str, t: &str, first: bool) -> bool {
         w == t
-            || (self.aliased
-                && SUBCOMMAND_ALIASES
-                    .iter()
-                    .any(|&(tool, a, c)| tool == self.tool && a == w && c == t))
+            || self.aliases.iter().any(|&(_, a, c)| c == t && a == w)
             || (first
                 && !w.is_empty()
                 && t.starts_with(w)
@@ -1549,12 +1541,12 @@ pub fn external_effect_known(
         tool: verb,
         words,
         known,
-        aliased: SUBCOMMAND_ALIASES.iter().any(|a| quick_eq(a.0, verb)),
+        aliases: tool_aliases(verb),
     };
     // Most lines are all exact words of a tool that resolves neither
     // aliases nor prefixes: then an entry whose subcommand word is not
     // among the words cannot hold (`git status` against git's entries).
-    let literal = !m.aliased
+    let literal = m.aliases.is_empty()
         && known.iter().all(|k| *k == Known::Exact)
         && !PREFIX_TOOLS.iter().any(|p| quick_eq(p.0, verb));
     let rest = words.get(first..).unwrap_or_default();
@@ -1782,6 +1774,53 @@ pub(crate) const fn const_eq(a: &str, b: &str) -> bool {
     }
     true
 }
+
+/// A tool's rows of [`SUBCOMMAND_ALIASES`] (one run of the table: the
+/// build fails otherwise), empty for most tools.
+fn tool_aliases(tool: &str) -> &'static [(&'static str, &'static str, &'static str)] {
+    ALIAS_RUNS
+        .iter()
+        .find(|r| quick_eq(r.0, tool))
+        .map_or(&[], |&(_, from, len)| &SUBCOMMAND_ALIASES[from..from + len])
+}
+
+/// How many tools [`SUBCOMMAND_ALIASES`] holds.
+const ALIAS_TOOL_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < SUBCOMMAND_ALIASES.len() {
+        if i == 0 || !const_eq(SUBCOMMAND_ALIASES[i].0, SUBCOMMAND_ALIASES[i - 1].0) {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// Each tool's run of [`SUBCOMMAND_ALIASES`]: (tool, first row, rows).
+const ALIAS_RUNS: [(&str, usize, usize); ALIAS_TOOL_COUNT] = {
+    let mut t = [("", 0, 0); ALIAS_TOOL_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < SUBCOMMAND_ALIASES.len() {
+        let tool = SUBCOMMAND_ALIASES[i].0;
+        if i == 0 || !const_eq(tool, SUBCOMMAND_ALIASES[i - 1].0) {
+            let mut k = 0;
+            while k < n {
+                assert!(
+                    !const_eq(t[k].0, tool),
+                    "a tool's SUBCOMMAND_ALIASES rows must be one run of the table"
+                );
+                k += 1;
+            }
+            t[n] = (tool, i, 0);
+            n += 1;
+        }
+        t[n - 1].2 += 1;
+        i += 1;
+    }
+    t
+};
 
 /// How many runs of one tool [`EXTERNAL_EFFECT`] holds.
 const TOOL_COUNT: usize = {
