@@ -730,7 +730,7 @@ impl<'a> LineFacts<'a> {
             for w in before {
                 let name = w.split_once('=').map(|(n, _)| n);
                 if name.is_some_and(|n| REMOTE_DAEMON_VARIABLES.contains(&n)) {
-                    return Some(REMOTE_DAEMON);
+                    return Some(catalogue::effects::remote_daemon_names(verb).0);
                 }
             }
         }
@@ -1673,10 +1673,11 @@ fn external_by_words(
                     .iter()
                     .any(|w| REGISTRY_OUTPUTS.iter().any(|o| w.contains(o)))
             };
+            let (remote_name, push_name) = catalogue::effects::remote_daemon_names(verb);
             if remote {
-                Some(REMOTE_DAEMON)
+                Some(remote_name)
             } else {
-                pushed().then_some(REGISTRY_PUSH)
+                pushed().then_some(push_name)
             }
         }
         ByWords::SshHost => ssh_external(words, k),

@@ -381,6 +381,23 @@ pub(crate) const REMOTE_DAEMON: &[&str] = &["docker", "--host"];
 /// What a build whose output goes to a registry is called (like an entry).
 pub(crate) const REGISTRY_PUSH: &[&str] = &["docker", "buildx", "build", "--push"];
 
+/// podman's names for the same (a remote service; a build pushed).
+pub(crate) const PODMAN_REMOTE: &[&str] = &["podman", "--remote"];
+
+pub(crate) const PODMAN_REGISTRY_PUSH: &[&str] = &["podman", "build", "--output"];
+
+/// What a container client's remote daemon and registry output are
+/// called, by client: docker's names for any other.
+pub(crate) fn remote_daemon_names(
+    client: &str,
+) -> (&'static [&'static str], &'static [&'static str]) {
+    if client == "podman" {
+        (PODMAN_REMOTE, PODMAN_REGISTRY_PUSH)
+    } else {
+        (REMOTE_DAEMON, REGISTRY_PUSH)
+    }
+}
+
 /// A container client's options that send its commands to another
 /// machine's daemon or service ([`ByWords::RemoteDaemon`]): docker's
 /// `-H`/`--host`, `-c`/`--context`; podman's `--url`, `-r`/`--remote`,
