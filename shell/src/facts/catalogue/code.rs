@@ -272,6 +272,18 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
         },
     },
     CodeForm {
+        verbs: &["machinectl"],
+        example: "machinectl shell root@",
+        reads: |_, a| {
+            a.iter()
+                .find(|w| !w.starts_with('-'))
+                .is_some_and(|w| w == "shell" || w == "login" || may_expand(w))
+                .then(|| {
+                    "`machinectl shell|login` runs a shell as another user (root by default) on the host or a container, which permc does not read".into()
+                })
+        },
+    },
+    CodeForm {
         verbs: &["ip"],
         example: "ip netns exec ns git push",
         reads: |_, a| {

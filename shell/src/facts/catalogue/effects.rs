@@ -19,6 +19,8 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     &["git", "pull"],
     &["git", "http-push"],
     &["git", "send-email"],
+    // It uploads patches to a mail server's folder, as send-email mails them.
+    &["git", "imap-send"],
     // They change where pushes go.
     &["git", "remote", "rename"],
     &["git", "remote", "remove"],
@@ -288,6 +290,23 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     // Commands run on the inventory's machines, as `ssh HOST`.
     &["ansible-playbook"],
     &["ansible"],
+    // A key installed on another machine (it connects, as `ssh HOST`).
+    &["ssh-copy-id"],
+    // Raw connections and transfers to another machine, as a redirection
+    // to `/dev/tcp/…` (SPEC §6.1): whatever the host, `localhost` too.
+    &["nc"],
+    &["ncat"],
+    &["netcat"],
+    &["socat"],
+    &["telnet"],
+    &["ftp"],
+    &["lftp"],
+    &["tftp"],
+    // Mail sent, as `git send-email`.
+    &["mail"],
+    &["mailx"],
+    &["sendmail"],
+    &["msmtp"],
 ];
 
 /// Privileged verbs (SPEC §5 step 7b, with the [hardening] additions).
@@ -355,7 +374,7 @@ pub(crate) enum ByWords {
 /// The tools whose external effect is in their words, not in a table
 /// entry: one row a reading, with the programs it applies to.
 pub(crate) const BY_WORDS: &[(&[&str], ByWords)] = &[
-    (&["gh", "hub"], ByWords::GhApi),
+    (&["gh", "hub", "glab"], ByWords::GhApi),
     (&["docker", "podman"], ByWords::RemoteDaemon),
     (&["ssh", "mosh", "autossh"], ByWords::SshHost),
     (&["scp", "rsync"], ByWords::RemoteOperand { any: false }),
