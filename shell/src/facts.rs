@@ -714,13 +714,13 @@ impl<'a> LineFacts<'a> {
         if self.absent & reader::HAS_EQ != 0 {
             return None;
         }
-        let clients = BY_WORDS
-            .iter()
-            .filter(|(_, how)| *how == ByWords::RemoteDaemon)
-            .flat_map(|(names, _)| names.iter());
-        let clients: Vec<&str> = clients.copied().collect();
+        let client = |v: &str| {
+            BY_WORDS
+                .iter()
+                .any(|(names, how)| *how == ByWords::RemoteDaemon && names.contains(&v))
+        };
         for r in self.runs().filter(|r| !r.guessed) {
-            let Some(verb) = r.words.first().filter(|v| clients.contains(&v.as_str())) else {
+            let Some(verb) = r.words.first().filter(|v| client(v)) else {
                 continue;
             };
             let Some(s) = self.line.segments.get(r.segment) else {
@@ -1659,15 +1659,11 @@ fn external_by_words(
     match *how {
         ByWords::GhApi => gh_external(words, k),
         ByWords::RemoteDaemon => {
-            let remote = words
-                .iter()
-                .skip(1)
-                .take_while(|w| w.starts_with('-'))
-                .any(|w| {
-                    let name = w.split_once('=').map_or(w.as_str(), |(n, _)| n);
-                    REMOTE_DAEMON_OPTIONS.contains(&name)
-                        || (w.starts_with("-H") && !w.starts_with("--"))
-                });
+            let remote = leading_options(words).any(|w| {
+                let name = w.split_once('=').map_or(w, |(n, _)| n);
+                REMOTE_DAEMON_OPTIONS.contains(&name)
+                    || (w.starts_with("-H") && !w.starts_with("--"))
+            });
             let pushed = || {
                 words[1..]
                     .iter()
@@ -1696,6 +1692,21 @@ fn external_by_words(
             (rest.len() >= w.len() && rest.iter().zip(w).all(|(a, b)| a == b)).then_some(named)
         }
     }
+}
+
+/// The option words before a program's subcommand, its values read past:
+/// an option without `=` may take the next word (fail closed: `docker
+/// --log-level debug -H tcp://h ps` reaches `-H`).
+fn leading_options<'w>(words: &'w [Cow<'_, str>]) -> impl Iterator<Item = &'w str> {
+    let mut i = 1;
+    std::iter::from_fn(move || {
+        let w = words.get(i).filter(|w| w.starts_with('-'))?;
+        i += 1;
+        if !w.contains('=') && words.get(i).is_some_and(|v| !v.starts_with('-')) {
+            i += 1;
+        }
+        Some(w.as_str())
+    })
 }
 
 /// A cloud CLI's verb that is not a read ([`ByWords::CloudVerb`]).

@@ -274,10 +274,11 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
     CodeForm {
         verbs: &["machinectl"],
         example: "machinectl shell root@",
+        // Any word (fail closed): a global option's value (`-M HOST`)
+        // stands before the command.
         reads: |_, a| {
             a.iter()
-                .find(|w| !w.starts_with('-'))
-                .is_some_and(|w| w == "shell" || w == "login" || may_expand(w))
+                .any(|w| w == "shell" || w == "login" || may_expand(w))
                 .then(|| {
                     "`machinectl shell|login` runs a shell as another user (root by default) on the host or a container, which permc does not read".into()
                 })
@@ -300,14 +301,14 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
     CodeForm {
         verbs: &["nix"],
         example: "nix run nixpkgs#git -- push",
+        // Any word (fail closed): a global option's value (`--option
+        // NAME VALUE`, `--extra-experimental-features flakes`) stands
+        // before the command.
         reads: |_, a| {
-            a.iter()
-                .find(|w| !w.starts_with('-'))
-                .is_some_and(|w| w == "run" || may_expand(w))
-                .then(|| {
-                    "`nix run` runs a package's program, which permc cannot name from the package"
-                        .into()
-                })
+            a.iter().any(|w| w == "run" || may_expand(w)).then(|| {
+                "`nix run` runs a package's program, which permc cannot name from the package"
+                    .into()
+            })
         },
     },
     CodeForm {
