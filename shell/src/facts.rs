@@ -1796,83 +1796,76 @@ fn tool_aliases(tool: &str) -> &'static [(&'static str, &'static str, &'static s
         .map_or(&[], |&(_, from, len)| &SUBCOMMAND_ALIASES[from..from + len])
 }
 
-/// How many tools [`SUBCOMMAND_ALIASES`] holds.
-const ALIAS_TOOL_COUNT: usize = {
-    let mut n = 0;
+/// The tools of [`SUBCOMMAND_ALIASES`], a row each.
+const ALIAS_KEYS: [&str; SUBCOMMAND_ALIASES.len()] = {
+    let mut k = [""; SUBCOMMAND_ALIASES.len()];
     let mut i = 0;
-    while i < SUBCOMMAND_ALIASES.len() {
-        if i == 0 || !const_eq(SUBCOMMAND_ALIASES[i].0, SUBCOMMAND_ALIASES[i - 1].0) {
-            n += 1;
-        }
+    while i < k.len() {
+        k[i] = SUBCOMMAND_ALIASES[i].0;
         i += 1;
     }
-    n
+    k
 };
 
 /// Each tool's run of [`SUBCOMMAND_ALIASES`]: (tool, first row, rows).
-const ALIAS_RUNS: [(&str, usize, usize); ALIAS_TOOL_COUNT] = {
-    let mut t = [("", 0, 0); ALIAS_TOOL_COUNT];
-    let mut n = 0;
+const ALIAS_RUNS: [(&str, usize, usize); run_count(&ALIAS_KEYS)] = runs(&ALIAS_KEYS);
+
+/// The tools of [`EXTERNAL_EFFECT`], an entry each.
+const TOOL_KEYS: [&str; EXTERNAL_EFFECT.len()] = {
+    let mut k = [""; EXTERNAL_EFFECT.len()];
     let mut i = 0;
-    while i < SUBCOMMAND_ALIASES.len() {
-        let tool = SUBCOMMAND_ALIASES[i].0;
-        if i == 0 || !const_eq(tool, SUBCOMMAND_ALIASES[i - 1].0) {
-            let mut k = 0;
-            while k < n {
-                assert!(
-                    !const_eq(t[k].0, tool),
-                    "a tool's SUBCOMMAND_ALIASES rows must be one run of the table"
-                );
-                k += 1;
-            }
-            t[n] = (tool, i, 0);
-            n += 1;
-        }
-        t[n - 1].2 += 1;
+    while i < k.len() {
+        k[i] = EXTERNAL_EFFECT[i][0];
         i += 1;
     }
-    t
+    k
 };
 
-/// How many runs of one tool [`EXTERNAL_EFFECT`] holds.
-const TOOL_COUNT: usize = {
+/// How many tools [`EXTERNAL_EFFECT`] holds.
+const TOOL_COUNT: usize = run_count(&TOOL_KEYS);
+
+/// Each tool's run of [`EXTERNAL_EFFECT`]: (tool, first entry, entries),
+/// built from the table at compile time.
+const TOOL_RUNS: [(&str, usize, usize); TOOL_COUNT] = runs(&TOOL_KEYS);
+
+/// How many runs of equal names `keys` holds.
+const fn run_count(keys: &[&str]) -> usize {
     let mut n = 0;
     let mut i = 0;
-    while i < EXTERNAL_EFFECT.len() {
-        if i == 0 || !const_eq(EXTERNAL_EFFECT[i][0], EXTERNAL_EFFECT[i - 1][0]) {
+    while i < keys.len() {
+        if i == 0 || !const_eq(keys[i], keys[i - 1]) {
             n += 1;
         }
         i += 1;
     }
     n
-};
+}
 
-/// Each tool's run of [`EXTERNAL_EFFECT`]: (tool, first entry, entries),
-/// built from the table at compile time.
-const TOOL_RUNS: [(&str, usize, usize); TOOL_COUNT] = {
-    let mut t = [("", 0, 0); TOOL_COUNT];
+/// Each name's run of `keys` (a table's rows grouped by tool): (name,
+/// first row, rows). A tool's rows are one run: a second run of them
+/// would never be found, so the build fails instead.
+const fn runs<const N: usize>(keys: &[&'static str]) -> [(&'static str, usize, usize); N] {
+    let mut t = [("", 0, 0); N];
     let mut n = 0;
     let mut i = 0;
-    while i < EXTERNAL_EFFECT.len() {
-        if i == 0 || !const_eq(EXTERNAL_EFFECT[i][0], EXTERNAL_EFFECT[i - 1][0]) {
-            // A tool's entries are one run of the table: a second run of
-            // them would never be found (the build fails instead).
+    while i < keys.len() {
+        if i == 0 || !const_eq(keys[i], keys[i - 1]) {
             let mut k = 0;
             while k < n {
                 assert!(
-                    !const_eq(t[k].0, EXTERNAL_EFFECT[i][0]),
-                    "a tool's EXTERNAL_EFFECT entries must be one run of the table"
+                    !const_eq(t[k].0, keys[i]),
+                    "a tool's rows must be one run of its table"
                 );
                 k += 1;
             }
-            t[n] = (EXTERNAL_EFFECT[i][0], i, 0);
+            t[n] = (keys[i], i, 0);
             n += 1;
         }
         t[n - 1].2 += 1;
         i += 1;
     }
     t
-};
+}
 
 /// `gh api` arguments that write: a method other than GET, fields or a
 /// body; an unknown word may be any of them.
