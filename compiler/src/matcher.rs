@@ -797,35 +797,7 @@ impl Matcher {
                         }
                     }
                 }
-                Known::Glob => {
-                    // Nothing (the glob may vanish), or any run of tokens
-                    // each matching it: every state reachable by labels the
-                    // glob can be.
-                    let labels = self.labels.get_or_init(|| self.build_labels());
-                    let glob = permc_core::facts::glob::Glob::new(w.as_ref());
-                    let mut seen: std::collections::HashSet<u32> = active.iter().copied().collect();
-                    next.extend_from_slice(&active);
-                    let mut frontier = active.clone();
-                    while let Some(s) = frontier.pop() {
-                        let exact = labels.exact(s).iter().filter_map(|&(t, l)| {
-                            std::str::from_utf8(self.token_text(t))
-                                .is_ok_and(|t| glob.matches(t))
-                                .then_some(l)
-                        });
-                        let wild = labels
-                            .wild(s)
-                            .iter()
-                            .filter_map(|(p, l)| glob.may_start(p).then_some(*l));
-                        for l in exact.chain(wild) {
-                            for &t in self.list(l) {
-                                if seen.insert(t) {
-                                    next.push(t);
-                                    frontier.push(t);
-                                }
-                            }
-                        }
-                    }
-                }
+                Known::Glob => self.glob_step(&active, w.as_ref(), &mut next),
                 Known::OneToken => {
                     for &s in &active {
                         let i = s as usize;
@@ -863,6 +835,37 @@ impl Matcher {
             }
         }
         best
+    }
+
+    /// [`Matcher::possible_matches`]' step over a glob word: nothing (the
+    /// glob may vanish), or any run of tokens each matching it — every
+    /// state reachable from `active` by labels the glob can be, pushed to
+    /// `next` with `active` itself.
+    fn glob_step(&self, active: &[u32], word: &str, next: &mut Vec<u32>) {
+        let labels = self.labels.get_or_init(|| self.build_labels());
+        let glob = permc_core::facts::glob::Glob::new(word);
+        let mut seen: std::collections::HashSet<u32> = active.iter().copied().collect();
+        next.extend_from_slice(active);
+        let mut frontier = active.to_vec();
+        while let Some(s) = frontier.pop() {
+            let exact = labels.exact(s).iter().filter_map(|&(t, l)| {
+                std::str::from_utf8(self.token_text(t))
+                    .is_ok_and(|t| glob.matches(t))
+                    .then_some(l)
+            });
+            let wild = labels
+                .wild(s)
+                .iter()
+                .filter_map(|(p, l)| glob.may_start(p).then_some(*l));
+            for l in exact.chain(wild) {
+                for &t in self.list(l) {
+                    if seen.insert(t) {
+                        next.push(t);
+                        frontier.push(t);
+                    }
+                }
+            }
+        }
     }
 
     /// Builds [`Labels`] from the tables: the exact edges grouped by state,

@@ -111,6 +111,42 @@ pub(super) fn is_keyword_or_time(w: &str) -> bool {
     )
 }
 
+/// What ends a command of a plain line ([`read_simple_noting`]).
+struct Operator {
+    /// `|` or `|&`: the next command reads this one's output.
+    piped: bool,
+    /// A pipeline element or an `&` command: a process (and directory
+    /// group) of its own.
+    own_process: bool,
+    /// `&&`, `||`, `|`, `|&`: a command must follow.
+    need_command: bool,
+    /// Its bytes (0 at the end of the line).
+    len: usize,
+}
+
+/// The operator at the bytes `a`, `b` (the end of the line when `a` is
+/// `None`), or `None` for what the plain reader refuses (`;;`, `;&`, any
+/// other byte).
+#[inline]
+fn operator(a: Option<&u8>, b: Option<&u8>) -> Option<Operator> {
+    let op = |piped, own_process, need_command, len| Operator {
+        piped,
+        own_process,
+        need_command,
+        len,
+    };
+    Some(match (a, b) {
+        (None, _) => op(false, false, false, 0),
+        (Some(b'&'), Some(b'&')) | (Some(b'|'), Some(b'|')) => op(false, false, true, 2),
+        (Some(b'|'), Some(b'&')) => op(true, true, true, 2),
+        (Some(b'|'), _) => op(true, true, true, 1),
+        (Some(b'&'), _) => op(false, true, false, 1),
+        (Some(b';'), Some(b';' | b'&')) => return None,
+        (Some(b';'), _) => op(false, false, false, 1),
+        _ => return None,
+    })
+}
+
 /// The fast path of [`read`]: most command lines an agent proposes are
 /// plain words joined by control operators (`git status && pnpm test`).
 /// Such a line has no quoting, expansion, redirection, nesting, newline,
@@ -184,16 +220,12 @@ pub(crate) fn read_simple_noting(src: &str) -> Option<(CommandLine<'_>, u8)> {
             }
         }
         // Here the line ends, or an operator or a refused byte stands.
-        let (piped, own_process, need_command, len) = match (b.get(i), b.get(i + 1)) {
-            (None, _) => (false, false, false, 0),
-            (Some(b'&'), Some(b'&')) | (Some(b'|'), Some(b'|')) => (false, false, true, 2),
-            (Some(b'|'), Some(b'&')) => (true, true, true, 2),
-            (Some(b'|'), _) => (true, true, true, 1),
-            (Some(b'&'), _) => (false, true, false, 1),
-            (Some(b';'), Some(b';' | b'&')) => return None,
-            (Some(b';'), _) => (false, false, false, 1),
-            _ => return None,
-        };
+        let Operator {
+            piped,
+            own_process,
+            need_command,
+            len,
+        } = operator(b.get(i), b.get(i + 1))?;
         i += len;
         let mut group = 0;
         if own_process || in_pipe {
