@@ -208,6 +208,59 @@ fn not_a_rule_file(name: &str, bytes: &[u8]) -> Diagnostic {
     .with_help("check only rule files; a rule file named otherwise than permissions*.json or autonomy*.json is told apart by its content")
 }
 
+/// The file read as `kind`: the reader's findings, and what it read.
+fn load(
+    name: &str,
+    kind: Kind,
+    bytes: &[u8],
+) -> (Vec<Diagnostic>, Option<Permissions>, Option<Autonomy>) {
+    match kind {
+        Kind::Permissions => {
+            let (d, p) = load_permissions_partial(name, bytes);
+            (d, Some(p), None)
+        }
+        Kind::Autonomy => {
+            let (d, a) = load_autonomy_partial(name, bytes);
+            (d, None, Some(a))
+        }
+    }
+}
+
+/// Every error of a file that is not JSON at once: the syntax errors
+/// after the reader's first, and the errors behind them (see `recover`),
+/// added to `reader` in file order. Offsets of a repaired text are not
+/// the file's: its findings beyond the reader's are not reported.
+fn every_json_error(name: &str, kind: Kind, text: &str, reader: &mut Vec<Diagnostic>) {
+    let repaired = recover::repair(text);
+    // When the repairs do not end in JSON, the later errors may only
+    // echo the first one: then the first is reported alone.
+    let later = if repaired.text.is_some() {
+        &repaired.errors[..]
+    } else {
+        &[]
+    };
+    for e in later.iter().skip(1) {
+        reader.push(
+            Diagnostic::new(
+                CheckId::InvalidJson,
+                Severity::Error,
+                name,
+                Span {
+                    start: e.offset,
+                    end: (e.offset + 1).min(text.len()).max(e.offset),
+                },
+                format!("the file is not valid JSON: {}", e.message),
+            )
+            .with_help("fix the JSON syntax here; permc does not read a partial file"),
+        );
+    }
+    if let Some(t) = repaired.text {
+        let (more, _, _) = load(name, kind, t.as_bytes());
+        reader.extend(more.into_iter().filter(|d| d.check != CheckId::InvalidJson));
+    }
+    reader.sort_by_key(|d| (d.span.start, std::cmp::Reverse(d.severity)));
+}
+
 /// Runs every check not ignored over one file and returns the findings in
 /// file order. `kind` `None` detects it ([`Kind::sniff`]); a file that is
 /// no rule file gets one `not-a-rule-file` finding.
@@ -228,53 +281,12 @@ pub fn check_file(
     let text = String::from_utf8_lossy(bytes);
     // A file with errors is rejected whole (SPEC §2), but the entries
     // that were read still get their findings: one run shows everything.
-    let load = |bytes: &[u8]| match kind {
-        Kind::Permissions => {
-            let (d, p) = load_permissions_partial(name, bytes);
-            (d, Some(p), None)
-        }
-        Kind::Autonomy => {
-            let (d, a) = load_autonomy_partial(name, bytes);
-            (d, None, Some(a))
-        }
-    };
-    let (mut reader, mut permissions, mut autonomy) = load(bytes);
+    let (mut reader, mut permissions, mut autonomy) = load(name, kind, bytes);
     if reader.iter().any(|d| d.check == CheckId::InvalidJson) && std::str::from_utf8(bytes).is_ok()
     {
-        // Every error at once: the syntax errors after the first, and the
-        // errors behind them (see `recover`). The file stays rejected:
-        // `permissions` and `autonomy` are `None`.
-        // Offsets of a repaired text are not the file's: its findings
-        // beyond the reader's are not reported.
+        // The file stays rejected: `permissions` and `autonomy` are `None`.
         (permissions, autonomy) = (None, None);
-        let repaired = recover::repair(&text);
-        // When the repairs do not end in JSON, the later errors may only
-        // echo the first one: then the first is reported alone.
-        let later = if repaired.text.is_some() {
-            &repaired.errors[..]
-        } else {
-            &[]
-        };
-        for e in later.iter().skip(1) {
-            reader.push(
-                Diagnostic::new(
-                    CheckId::InvalidJson,
-                    Severity::Error,
-                    name,
-                    Span {
-                        start: e.offset,
-                        end: (e.offset + 1).min(text.len()).max(e.offset),
-                    },
-                    format!("the file is not valid JSON: {}", e.message),
-                )
-                .with_help("fix the JSON syntax here; permc does not read a partial file"),
-            );
-        }
-        if let Some(t) = repaired.text {
-            let (more, _, _) = load(t.as_bytes());
-            reader.extend(more.into_iter().filter(|d| d.check != CheckId::InvalidJson));
-        }
-        reader.sort_by_key(|d| (d.span.start, std::cmp::Reverse(d.severity)));
+        every_json_error(name, kind, &text, &mut reader);
     }
     let analysis = permissions.as_ref().map(analysis::Analysis::of);
     let cx = FileContext {

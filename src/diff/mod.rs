@@ -181,9 +181,34 @@ fn resolved_text(r: Option<Resolved>) -> String {
 fn changes(old: &Version, new: &Version, context: &Context) -> Vec<Change> {
     let po = permc_compiler::compile(&old.rules.permissions, &old.rules.autonomy);
     let pn = permc_compiler::compile(&new.rules.permissions, &new.rules.autonomy);
-    let (wo, wn) = (Witnesser::new(&old.rules), Witnesser::new(&new.rules));
+    let sides = Sides {
+        po: &po,
+        pn: &pn,
+        wo: Witnesser::new(&old.rules),
+        wn: Witnesser::new(&new.rules),
+        context,
+    };
+    let mut out = terminal_changes(&sides, new);
+    out.extend(typed_changes(&sides, new));
+    out.extend(autonomy_changes(&sides, new));
+    out
+}
+
+/// The two versions compiled, their witnessers and the context: what
+/// each kind of change reads.
+struct Sides<'a> {
+    po: &'a CompiledPolicy,
+    pn: &'a CompiledPolicy,
+    wo: Witnesser<'a>,
+    wn: Witnesser<'a>,
+    context: &'a Context,
+}
+
+/// The terminal regions whose class changed, each with a command line.
+fn terminal_changes(s: &Sides<'_>, new: &Version) -> Vec<Change> {
+    let (po, pn, wo, wn, context) = (s.po, s.pn, &s.wo, &s.wn, s.context);
     let mut out = Vec::new();
-    for r in core::terminal(&po, &pn) {
+    for r in core::terminal(po, pn) {
         let command = core::command_line(&r.witness);
         let a = action(ActionType::Terminal, Some(command.clone()), None);
         let witness = Witness {
@@ -192,8 +217,8 @@ fn changes(old: &Version, new: &Version, context: &Context) -> Vec<Change> {
             after: wn.decide(context, a),
         };
         let (co, cn) = (
-            core::terminal_class(&po, &r.witness),
-            core::terminal_class(&pn, &r.witness),
+            core::terminal_class(po, &r.witness),
+            core::terminal_class(pn, &r.witness),
         );
         out.push(Change {
             kind: "terminal",
@@ -206,12 +231,19 @@ fn changes(old: &Version, new: &Version, context: &Context) -> Vec<Change> {
             behind_wrappers: [r.old, r.new]
                 .iter()
                 .any(|c| matches!(c, Class::Deny | Class::Ask)),
-            entry: cause(co, cn, &po, &pn),
+            entry: cause(co, cn, po, pn),
             witness,
             region: Some(r),
         });
     }
-    for t in core::typed(&po, &pn) {
+    out
+}
+
+/// The typed labels whose class changed.
+fn typed_changes(s: &Sides<'_>, new: &Version) -> Vec<Change> {
+    let (po, pn, wo, wn, context) = (s.po, s.pn, &s.wo, &s.wn, s.context);
+    let mut out = Vec::new();
+    for t in core::typed(po, pn) {
         let a = action(t.action, None, None);
         out.push(Change {
             kind: "typed",
@@ -223,7 +255,7 @@ fn changes(old: &Version, new: &Version, context: &Context) -> Vec<Change> {
             direction: Direction::of_classes(t.old.0, t.new.0),
             automatic_switch: false,
             behind_wrappers: false,
-            entry: cause(t.old, t.new, &po, &pn),
+            entry: cause(t.old, t.new, po, pn),
             witness: Witness {
                 shown: t.action.name().to_string(),
                 before: wo.decide(context, a.clone()),
@@ -231,16 +263,23 @@ fn changes(old: &Version, new: &Version, context: &Context) -> Vec<Change> {
             },
         });
     }
+    out
+}
+
+/// The autonomy resolutions that changed, an agent and type each.
+fn autonomy_changes(s: &Sides<'_>, new: &Version) -> Vec<Change> {
+    let (po, pn, wo, wn, context) = (s.po, s.pn, &s.wo, &s.wn, s.context);
+    let mut out = Vec::new();
     // A command no entry of either version covers shows what autonomy
     // alone does to a terminal action.
     let uncovered = ["make", "true", "permc-diff-witness"]
         .into_iter()
         .find(|w| {
-            core::terminal_class(&po, &[w]).0 == Class::Uncovered
-                && core::terminal_class(&pn, &[w]).0 == Class::Uncovered
+            core::terminal_class(po, &[w]).0 == Class::Uncovered
+                && core::terminal_class(pn, &[w]).0 == Class::Uncovered
         })
         .unwrap_or("make");
-    for c in core::autonomy(&po, &pn) {
+    for c in core::autonomy(po, pn) {
         let command = (c.action == ActionType::Terminal).then(|| uncovered.to_string());
         let a = action(c.action, command.clone(), Some(&c.agent));
         let rule = |p: &CompiledPolicy, r: Option<Resolved>, side| {
@@ -263,7 +302,7 @@ fn changes(old: &Version, new: &Version, context: &Context) -> Vec<Change> {
             direction: c.direction(),
             automatic_switch: c.automatic_switch(),
             behind_wrappers: false,
-            entry: rule(&pn, c.new, "new").or_else(|| rule(&po, c.old, "old")),
+            entry: rule(pn, c.new, "new").or_else(|| rule(po, c.old, "old")),
             witness: Witness {
                 shown: match &command {
                     Some(cmd) => format!("{} `{cmd}` by {}", c.action.name(), c.agent),

@@ -112,9 +112,17 @@ fn terminal_ceiling(
     // Every match starts with the leading exact words; running an
     // external-effect or privileged command is kept by appending words.
     let words = exact_prefix(tokens);
+    table_ceiling(&words, rows)
+        .or_else(|| protected_ceiling(&words))
+        .or_else(|| scope_ceiling(tokens, project_root))
+}
+
+/// The external-effect and privileged ceilings (the catalogue's tables,
+/// then the project's rows) of every match starting with `words`.
+fn table_ceiling(words: &[String], rows: &ProjectRows) -> Option<(&'static str, String)> {
     // A project row may name any word: with rows, every entry is read.
-    let facts = if may_run_table_verb(&words) || !rows.is_empty() {
-        facts_of_words_with(&words, rows)
+    let facts = if may_run_table_verb(words) || !rows.is_empty() {
+        facts_of_words_with(words, rows)
     } else {
         None
     };
@@ -151,9 +159,14 @@ fn terminal_ceiling(
             ));
         }
     }
-    // A protected path every match names, from whatever folder below the
-    // root it runs (a glob names the rule files only from the root).
-    if let Some(facts) = facts_of_words(&words) {
+    None
+}
+
+/// A protected path every match starting with `words` names, from
+/// whatever folder below the root it runs (a glob names the rule files
+/// only from the root).
+fn protected_ceiling(words: &[String]) -> Option<(&'static str, String)> {
+    if let Some(facts) = facts_of_words(words) {
         let below_root = Scope {
             roots: vec![Cow::Borrowed("/work"), Cow::Borrowed("/tmp")].into(),
             cwd: "/work/permc-analyzer".into(),
@@ -165,7 +178,15 @@ fn terminal_ceiling(
             ));
         }
     }
-    // The scope: an exact absolute path outside every mode's roots.
+    None
+}
+
+/// The scope: an exact absolute path among the tokens, outside every
+/// mode's roots.
+fn scope_ceiling(
+    tokens: &[PatToken],
+    project_root: Option<&str>,
+) -> Option<(&'static str, String)> {
     let mut roots = vec![Cow::Borrowed("/work"), Cow::Borrowed("/tmp")];
     roots.extend(project_root.map(|r| Cow::Owned(normalize(r))));
     let scope = Scope {
