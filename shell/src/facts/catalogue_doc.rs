@@ -8,7 +8,7 @@ use super::catalogue::continuations::{Shape, CONTINUATIONS};
 use super::catalogue::git::{GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_OPTIONS, GIT_CODE_SECTIONS};
 use super::catalogue::paths::RULE_FILES;
 use super::catalogue::shells::{FOREIGN_SHELLS, SHELLS};
-use super::catalogue::wrappers::{RunsAs, RUNNERS, UNREADABLE, WRAPPERS};
+use super::catalogue::wrappers::{RunsAs, READS_AS, RUNNERS, UNREADABLE, WRAPPERS};
 use std::fmt::Write;
 
 fn code(items: &[&str]) -> String {
@@ -140,6 +140,16 @@ fn unreadable(o: &mut String) {
     );
     for (v, why) in UNREADABLE {
         let _ = writeln!(o, "| `{v}` | {} |", cell(&why.why(v)));
+    }
+    o.push('\n');
+    o.push_str(
+        "## Programs read as another\n\n\
+         They run another program with their own words: deny, ask, the built-ins \
+         and the ceilings read them as that program too (allow reads the words as \
+         written).\n\n| program | read as |\n|---|---|\n",
+    );
+    for (names, program) in READS_AS {
+        let _ = writeln!(o, "| {} | `{program}` |", code(names));
     }
     o.push('\n');
 }

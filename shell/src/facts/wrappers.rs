@@ -19,7 +19,7 @@ use super::catalogue::git::{
 use super::catalogue::shells::{BASH_OPTIONS, FOREIGN_SHELLS, SHELLS, SHELL_LONG, ZSH_OPTIONS};
 use super::catalogue::wrappers::XARGS_DEFAULT;
 use super::catalogue::wrappers::{
-    After, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, RUNNERS,
+    After, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, READS_AS, RUNNERS,
     RUNNER_SHELL_OPTIONS, SPECIAL_READERS, SU, TRAP, UNREADABLE, WRAPPERS,
 };
 use super::options::{self, Grammar, Item, Mode, Value};
@@ -86,6 +86,15 @@ const SPECIAL_SHAPES: super::Shapes = {
         let mut j = 0;
         while j < SPECIAL_READERS[i].0.len() {
             mark(&mut t, SPECIAL_READERS[i].0[j]);
+            j += 1;
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < READS_AS.len() {
+        let mut j = 0;
+        while j < READS_AS[i].0.len() {
+            mark(&mut t, READS_AS[i].0[j]);
             j += 1;
         }
         i += 1;
@@ -299,9 +308,9 @@ pub(crate) fn busybox<'a>(
     Step::Here
 }
 
-/// The verbs read before any wrapper — [`SPECIAL_READERS`]' rows, the
-/// shells, the foreign shells and the unreadable launchers — or `None` for
-/// any other verb.
+/// The verbs read before any wrapper — [`SPECIAL_READERS`]' rows,
+/// [`READS_AS`]' programs, the shells, the foreign shells and the
+/// unreadable launchers — or `None` for any other verb.
 fn special_verb<'a>(
     words: &Words<'_, 'a>,
     i: usize,
@@ -316,6 +325,11 @@ fn special_verb<'a>(
         .find(|(names, _)| names.iter().any(|n| super::quick_eq(n, verb)))
     {
         return Some(read(words, i, seg, depth, facts, via));
+    }
+    if let Some(&(_, program)) = READS_AS.iter().find(|r| r.0.contains(&verb)) {
+        // Read as the program it runs too; its own run is kept.
+        read_as(words, i, Cow::Borrowed(program), seg, depth, facts);
+        return Some(Step::Here);
     }
     if SHELLS.contains(&verb) {
         // The shell itself is the run (a script operand is matched like

@@ -160,6 +160,7 @@ pub fn program_names() -> Vec<&'static str> {
     names.extend(wrappers::SU.names);
     names.extend(wrappers::UNREADABLE.iter().map(|r| r.0));
     names.extend(wrappers::SPECIAL_READERS.iter().flat_map(|r| r.0));
+    names.extend(wrappers::READS_AS.iter().flat_map(|r| r.0));
     names.extend(wrappers::RUNNERS.iter().map(|r| r.0));
     names.extend(shells::SHELLS);
     names.extend(shells::FOREIGN_SHELLS);

@@ -1,11 +1,8 @@
 //! Wrappers, launchers and runners (SPEC §4.3's table and the launchers
 //! beyond it): each program's option grammar and where its command is.
 
-use crate::facts::wrappers::{
-    busybox, fd_exec, find_exec, inner_words, read_as, su, trap, Step, Words,
-};
+use crate::facts::wrappers::{busybox, fd_exec, find_exec, inner_words, su, trap, Step, Words};
 use crate::facts::LineFacts;
-use std::borrow::Cow;
 /// How a wrapper treats the words after its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum After {
@@ -806,13 +803,6 @@ pub(crate) const SPECIAL_READERS: &[(&[&str], SpecialReader)] = &[
     }),
     (&["fd", "fdfind"], |words, i, seg, depth, facts, _| {
         fd_exec(words, i, seg, depth, facts);
-        Step::Here
-    }),
-    (READS_AS[0].0, |words, i, seg, depth, facts, _| {
-        let verb = crate::facts::basename(&words.text[i]);
-        if let Some(&(_, program)) = READS_AS.iter().find(|r| r.0.contains(&verb)) {
-            read_as(words, i, Cow::Borrowed(program), seg, depth, facts);
-        }
         Step::Here
     }),
 ];
