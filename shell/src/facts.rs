@@ -13,9 +13,9 @@ use catalogue::builtins::{
 };
 use catalogue::effects::{
     ByWords, BY_WORDS, CLOUD_READ_PREFIXES, CLOUD_READ_VERBS, CLOUD_WRITE, COPY_REMOTE,
-    NETWORK_DEVICES, OPTION_GRAMMAR, PREFIX_TOOLS, REGISTRY_OUTPUTS, REMOTE_DAEMON_OPTIONS,
-    REMOTE_DAEMON_VARIABLES, RM_FORCE, RM_OPTIONS, RM_RECURSIVE, SSH_REMOTE, SUBCOMMAND_ALIASES,
-    SUBCOMMAND_TREES, TOOLCHAIN_WORD,
+    NETWORK_DEVICES, OPTION_GRAMMAR, PREFIX_TOOLS, PUSH_FALSE, PUSH_KEY, REGISTRY_TYPE,
+    REMOTE_DAEMON_OPTIONS, REMOTE_DAEMON_VARIABLES, RM_FORCE, RM_OPTIONS, RM_RECURSIVE, SSH_REMOTE,
+    SUBCOMMAND_ALIASES, SUBCOMMAND_TREES, TOOLCHAIN_WORD,
 };
 pub use catalogue::effects::{
     BUILTIN_DENY, BUILTIN_DENY_VERB, EXTERNAL_EFFECT, GH_API_WRITE, PRIVILEGED, PRIVILEGED_SHOWN,
@@ -1664,11 +1664,7 @@ fn external_by_words(
                 REMOTE_DAEMON_OPTIONS.contains(&name)
                     || (w.starts_with("-H") && !w.starts_with("--"))
             });
-            let pushed = || {
-                words[1..]
-                    .iter()
-                    .any(|w| REGISTRY_OUTPUTS.iter().any(|o| w.contains(o)))
-            };
+            let pushed = || words[1..].iter().any(|w| registry_output(w));
             let (remote_name, push_name) = catalogue::effects::remote_daemon_names(verb);
             if remote {
                 Some(remote_name)
@@ -1692,6 +1688,18 @@ fn external_by_words(
             (rest.len() >= w.len() && rest.iter().zip(w).all(|(a, b)| a == b)).then_some(named)
         }
     }
+}
+
+/// Does word `w` send a build's output to a registry ([`REGISTRY_TYPE`],
+/// [`PUSH_KEY`])? Only the words of a container client's run are asked.
+fn registry_output(w: &str) -> bool {
+    w.split(',').any(|part| {
+        let part = part.to_ascii_lowercase();
+        part.ends_with(REGISTRY_TYPE)
+            || part
+                .rfind(PUSH_KEY)
+                .is_some_and(|at| !PUSH_FALSE.contains(&&part[at + PUSH_KEY.len()..]))
+    })
 }
 
 /// The option words before a program's subcommand, its values read past:

@@ -227,7 +227,13 @@ fn every_remote_daemon_option_and_variable_is_caught_and_a_local_run_is_not() {
         }
         let near = format!("{p} ps -a");
         assert!(LineFacts::of(&near).external_effect().is_none(), "`{near}`");
-        for o in super::catalogue::effects::REGISTRY_OUTPUTS {
+        use super::catalogue::effects::{PUSH_FALSE, PUSH_KEY, REGISTRY_TYPE};
+        let outputs = [
+            REGISTRY_TYPE.to_uppercase(),
+            format!("type=image,{PUSH_KEY}1"),
+            format!("type=image,{PUSH_KEY}TRUE"),
+        ];
+        for o in outputs {
             let caught = format!("{p} build -o {o} .");
             assert!(
                 LineFacts::of(&caught).external_effect().is_some(),
@@ -236,6 +242,10 @@ fn every_remote_daemon_option_and_variable_is_caught_and_a_local_run_is_not() {
         }
         let near = format!("{p} build -o type=docker .");
         assert!(LineFacts::of(&near).external_effect().is_none(), "`{near}`");
+        for f in PUSH_FALSE {
+            let near = format!("{p} build -o type=image,{PUSH_KEY}{f} .");
+            assert!(LineFacts::of(&near).external_effect().is_none(), "`{near}`");
+        }
     }
 }
 

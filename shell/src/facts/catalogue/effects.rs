@@ -432,11 +432,18 @@ pub(crate) const REMOTE_DAEMON_OPTIONS: &[&str] = &[
     "--connection",
 ];
 
-/// An image builder's output that goes to a registry
-/// (`--output type=registry`, `-o type=image,push=true`): a push, as
-/// `--push`. Any word of a container client's that holds one (fail
-/// closed: it is read without placing the option).
-pub(crate) const REGISTRY_OUTPUTS: &[&str] = &["type=registry", "push=true"];
+/// An image builder's output that goes to a registry (`--output
+/// type=registry`, `-o type=image,push=true`): a push, as `--push`. Read
+/// in any word of a container client's (fail closed: without placing the
+/// option), each comma-separated part ignoring case: a part ending in
+/// `type=registry`, or a `push=` whose value Go's `ParseBool` does not
+/// read as false (`push=1`, `push=TRUE`; an invalid one counts too).
+pub(crate) const REGISTRY_TYPE: &str = "type=registry";
+
+pub(crate) const PUSH_KEY: &str = "push=";
+
+/// The values of [`PUSH_KEY`] that do not push, in lower case.
+pub(crate) const PUSH_FALSE: &[&str] = &["0", "f", "false"];
 
 /// Variables that do the same when assigned for the client's run
 /// (`DOCKER_HOST=ssh://h docker ps`, SPEC §6.1 round 3).
