@@ -223,6 +223,9 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     &["brz", "push"],
     &["fossil", "push"],
     &["fossil", "sync"],
+    // With autosync on (fossil's default), a commit is pushed at once.
+    &["fossil", "commit"],
+    &["fossil", "ci"],
     &["darcs", "push"],
     &["darcs", "send"],
     &["repo", "upload"],
@@ -490,7 +493,8 @@ pub(crate) const PREFIX_TOOLS: &[(&str, &[&str])] = &[
     // pus`), as do fossil and darcs.
     ("hg", &[]),
     ("sl", &[]),
-    ("fossil", &[]),
+    // fossil's `co` is `checkout`, not a prefix of `commit`.
+    ("fossil", &["co"]),
     ("darcs", &[]),
 ];
 
