@@ -378,16 +378,29 @@ function loadAsync(options) {
  * `reject` (the PermcError, its diagnostics the files' errors).
  */
 class LivePolicy extends EventEmitter {
-  constructor(files, policy, interval, persistent) {
+  constructor(files, policy, interval, persistent, seen) {
     super();
     this._files = files;
     this._policy = policy;
     this.generation = 1;
     this._loading = false;
     this._again = false;
-    this._paths = [files.permissions, files.autonomy, files.config].filter((f) => typeof f === "string");
-    this._listener = () => this._reload();
-    for (const f of this._paths) fs.watchFile(f, { interval, persistent }, this._listener);
+    this._paths = watchedPaths(files);
+    // The files' state when they were loaded, taken before the load: a
+    // change made after it is seen at the first poll. (fs.watchFile took
+    // its first state later, on the thread pool: a write made at once
+    // after watch() could become that state and never be reloaded.)
+    this._seen = seen || fileStates(this._paths);
+    this._timer = setInterval(() => this._poll(), interval);
+    if (!persistent) this._timer.unref();
+  }
+
+  _poll() {
+    const now = fileStates(this._paths);
+    if (now.some((state, i) => state !== this._seen[i])) {
+      this._seen = now;
+      this._reload();
+    }
   }
 
   /** The policy in force now. */
@@ -417,7 +430,7 @@ class LivePolicy extends EventEmitter {
 
   /** Stops watching the files. */
   close() {
-    for (const f of this._paths) fs.unwatchFile(f, this._listener);
+    clearInterval(this._timer);
   }
 
   /** Loads the files now (as on a change); resolves when done. */
@@ -461,9 +474,28 @@ class LivePolicy extends EventEmitter {
  * atomically; broken files keep the last good policy.
  * `options.interval`: how often the files are polled, in ms (default 500);
  * `options.persistent`: whether watching keeps the process alive until
- * `close()` (default true, as `fs.watchFile`).
+ * `close()` (default true). A change made once watch() has returned is
+ * seen at the next poll.
  */
+/** The watched paths of `files`: the rule files and permc.toml. */
+function watchedPaths(files) {
+  return [files.permissions, files.autonomy, files.config].filter((f) => typeof f === "string");
+}
+
+/** Each file's state (modification and change times, size, inode), or "missing". */
+function fileStates(paths) {
+  return paths.map((f) => {
+    try {
+      const s = fs.statSync(f);
+      return `${s.mtimeMs}:${s.ctimeMs}:${s.size}:${s.ino}`;
+    } catch {
+      return "missing";
+    }
+  });
+}
+
 function watch(files, options = {}) {
+  const seen = fileStates(watchedPaths(files));
   const policy = load(files);
   const o = options || {};
   const interval = o.interval !== undefined ? o.interval : 500;
@@ -471,7 +503,7 @@ function watch(files, options = {}) {
   // permc.toml's rows are part of the policy: kept on every reload, and
   // watched with the rule files.
   const kept = { permissions: files.permissions, autonomy: files.autonomy, config: files.config };
-  return new LivePolicy(kept, policy, interval, persistent);
+  return new LivePolicy(kept, policy, interval, persistent, seen);
 }
 
 /**
