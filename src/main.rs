@@ -165,6 +165,11 @@ enum Command {
     Tokens {
         /// The command line.
         command: String,
+        /// The project config whose `[[command]]` rows are read with the
+        /// catalogue (default: permc.toml in the current folder, when it
+        /// exists).
+        #[arg(long, value_name = "FILE")]
+        config: Option<PathBuf>,
     },
     /// What "always allow" records for a request's action (SPEC §7):
     /// patterns, an autonomy rule, or a refusal.
@@ -411,8 +416,10 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             out::print(name.text())?;
             Ok(ExitCode::SUCCESS)
         }
-        Command::Tokens { command } => {
-            out::println(&tokens::tokens_json(&command).to_string())?;
+        Command::Tokens { command, config } => {
+            let here = std::path::Path::new("./permissions.json");
+            let rows = config::rows_beside(config.as_deref(), [Some(here), None])?;
+            out::println(&tokens::tokens_json_with(&command, &rows).to_string())?;
             Ok(ExitCode::SUCCESS)
         }
     }

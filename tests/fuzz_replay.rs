@@ -73,3 +73,26 @@ fn analyzer() {
 fn differential() {
     replay("differential", checks::differential);
 }
+
+/// `permc tokens` says a line is unparsed exactly when `decide` reads it
+/// so (SPEC §10.3 round 4: one reading), over every line the shell fuzzer
+/// kept: both come from the facts the engines read.
+#[test]
+fn tokens_unparsed_is_decides() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/corpus/shell");
+    let mut ran = 0;
+    for e in std::fs::read_dir(root).expect("the shell corpus").flatten() {
+        let data = std::fs::read(e.path()).expect("a corpus file reads");
+        let command = String::from_utf8_lossy(&data);
+        let tokens = permc_runtime::tokens_json(&command);
+        let facts = permc_core::facts::LineFacts::of(&command);
+        assert_eq!(
+            tokens["unparsed"].as_bool(),
+            Some(facts.unparsed),
+            "{}: {command:?}",
+            e.path().display()
+        );
+        ran += 1;
+    }
+    assert!(ran > 0);
+}

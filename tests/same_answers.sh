@@ -127,8 +127,8 @@ if cmp -s "$dir/rev.jsonl" "$dir/now.jsonl"; then
   echo "same answers as $rev on $n requests"
   exit 0
 fi
-python3 - "$dir" "$rev" "$tighter_ok" <<'EOF'
-import json, sys
+python3 - "$dir" "$rev" "$tighter_ok" tests/same_answers_expected.tsv <<'EOF'
+import json, re, sys
 
 d, rev, tighter_ok = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 reqs = open(f"{d}/requests.jsonl").read().splitlines()
@@ -150,11 +150,33 @@ def show(req, a, b):
     where = f'{ctx["executionMode"]}, cwd {act["cwd"]}, agent {act.get("agent", "-")}'
     return f"  {act['command']!r} ({where})\n    {rev}: {a}\n    now: {b}"
 
-tighter, other = [], []
+# Changes the contract made on purpose (tests/same_answers_expected.tsv).
+rows = []
+for line in open(sys.argv[4]):
+    if line.startswith("#") or not line.strip():
+        continue
+    pattern, before, after, spec = line.rstrip("\n").split("\t")
+    rows.append((re.compile(pattern), before.split("|"), after.split("|"), spec))
+
+def expected(req, a, b):
+    c = json.loads(req)["action"]["command"]
+    for pattern, before, after, spec in rows:
+        if (pattern.search(c) and ("*" in before or policy(a) in before)
+                and ("*" in after or policy(b) in after)):
+            return spec
+    return None
+
+tighter, other, listed = [], [], {}
 for req, a, b in zip(reqs, was, now):
     if a != b:
         stricter = policy(a) == "auto_approve" and policy(b) in ("require_approval", "deny")
-        (tighter if stricter else other).append((req, a, b))
+        spec = None if stricter else expected(req, a, b)
+        if spec:
+            listed[spec] = listed.get(spec, 0) + 1
+        else:
+            (tighter if stricter else other).append((req, a, b))
+for spec, n in listed.items():
+    print(f"{n} answers changed as the contract says: {spec}")
 
 if tighter:
     with open(f"{d}/tighter.txt", "w") as f:

@@ -379,6 +379,16 @@ impl Decider for Policy {
 /// The JSON of SPEC §10.3 for one command line (`permc tokens`), with why
 /// a line is unparsed (the §4.2 condition and its byte offset).
 pub fn tokens_json(command: &str) -> Value {
+    tokens_json_with(command, &permc_core::facts::project::ProjectRows::default())
+}
+
+/// [`tokens_json`] with a project's rows (`permc tokens --config`).
+/// `unparsed` and `why` are `decide`'s (SPEC §10.3 round 4: one reading):
+/// the facts both engines read, the catalogue's and the rows' conditions
+/// besides the reader's, each of those with the condition `program` and
+/// the offset of the line's start.
+pub fn tokens_json_with(command: &str, rows: &permc_core::facts::project::ProjectRows) -> Value {
+    let facts = permc_core::facts::LineFacts::of_with(command, rows);
     let line = shell::read(command);
     let segments: Vec<Value> = line
         .segments
@@ -388,17 +398,25 @@ pub fn tokens_json(command: &str) -> Value {
                 "words": s.words,
                 "redirects": s.redirects.iter().map(|r| json!({"op": r.op, "target": r.target})).collect::<Vec<_>>(),
                 "nested": s.nested,
+                "context": s.context.name(),
             })
         })
         .collect();
     // Why the line is unparsed (SPEC §4.2): each condition with the byte
-    // offset of its first occurrence, in the order they occur.
+    // offset of its first occurrence, in the order they occur; then what
+    // the facts found behind wrappers and in the catalogue's rows.
     let why: Vec<Value> = line
         .unparsed_at
         .iter()
         .map(|&(u, offset)| json!({"condition": u.name(), "offset": offset, "message": u.describe()}))
+        .chain(
+            facts
+                .unparsed_why
+                .iter()
+                .map(|m| json!({"condition": "program", "offset": 0, "message": m})),
+        )
         .collect();
-    json!({ "unparsed": line.is_unparsed(), "why": why, "segments": segments })
+    json!({ "unparsed": facts.unparsed, "why": why, "segments": segments })
 }
 
 #[cfg(test)]

@@ -222,13 +222,22 @@ fn code_variable(
     inner: &[(usize, CommandLine<'_>)],
 ) -> Option<&'static str> {
     for l in std::iter::once(line).chain(inner.iter().map(|(_, l)| l)) {
+        // A `for`/`select` NAME is assigned each word in turn (SPEC §4.3
+        // round 4: `for PATH in ./bin; do ls; done`).
+        for n in &l.loop_names {
+            if let Some(why) = variable_named(&format!("{n}="), true, &[]) {
+                return Some(why);
+            }
+        }
         for s in &l.segments {
             for (w, k) in s.words.iter().zip(&s.known) {
                 let exact = !k.is_unknown();
                 if exact
                     && !(may_start_with_a_name(w.as_bytes())
                         // A lowercase first letter only for `npm_config_…`.
-                        && (w.as_bytes()[0].is_ascii_uppercase() || w.starts_with("npm_")))
+                        && (w.as_bytes()[0].is_ascii_uppercase()
+                            || w.starts_with("npm_")
+                            || w.starts_with('_')))
                 {
                     continue;
                 }
@@ -295,6 +304,28 @@ const NAME_SECOND_BYTES: [u32; 256] = {
     t
 };
 
+/// Is `rest` (what follows `PATH` in a word whose `$PATH` is the
+/// shell's expansion) `=$PATH:DIR…` or `=${PATH}:DIR…` whose added
+/// directories are literal absolute paths, searched last (SPEC §4.3 round
+/// 4)? A prepended directory, an empty one (the cwd) or one with an
+/// unknown part (`$HOME/.local/bin`) is code.
+fn path_appends_only(rest: &str) -> bool {
+    let Some(value) = rest.strip_prefix('=') else {
+        return false;
+    };
+    let Some(added) = value
+        .strip_prefix("$PATH")
+        .or_else(|| value.strip_prefix("${PATH}"))
+    else {
+        return false;
+    };
+    added.is_empty()
+        || added.strip_prefix(':').is_some_and(|dirs| {
+            dirs.split(':')
+                .all(|d| d.starts_with('/') && !d.contains(['$', '`', '~', '*', '?', '[', '\\']))
+        })
+}
+
 /// The reason for a word that assigns one of [`SETTING_VARIABLES`] or a
 /// name of [`VARIABLE_FAMILIES`]: when `exact`, a word that assigns it
 /// (`HOME=.`, `NPM_CONFIG_X+=y`) or, when `bare` (the operand of a builtin
@@ -309,23 +340,22 @@ fn setting_named(w: &str, exact: bool, bare: impl Fn() -> bool) -> Option<&'stat
     let name_at = |i: usize| {
         let end = i + b[i..].iter().take_while(|&&c| is_name(c)).count();
         let rest = &b[end..];
-        let assigns = if exact && i == 0 {
-            (rest.is_empty() && bare()) || matches!(rest, [b'=' | b'[', ..] | [b'+', b'=', ..])
+        let assigns = if i == 0 {
+            // An unknown value assigns as a known one does (`LD_PRELOAD=$X`).
+            (exact && rest.is_empty() && bare())
+                || matches!(rest, [b'=' | b'[', ..] | [b'+', b'=', ..])
         } else {
-            i > 0 && b[i - 1] == b'{' && matches!(rest, [b'=', ..] | [b':', b'=', ..])
+            b[i - 1] == b'{' && matches!(rest, [b'=', ..] | [b':', b'=', ..])
         };
         (&w[i..end], assigns)
     };
-    let starts = (0..b.len()).filter(|&i| {
-        if exact {
-            i == 0
-        } else {
-            i > 0 && b[i - 1] == b'{'
-        }
-    });
+    let starts = (0..b.len()).filter(|&i| i == 0 || (!exact && b[i - 1] == b'{'));
     for i in starts {
         let (name, assigns) = name_at(i);
         if !assigns || name.is_empty() {
+            continue;
+        }
+        if i == 0 && !exact && name == "PATH" && path_appends_only(&w[name.len()..]) {
             continue;
         }
         if let Some(&(_, why)) = SETTING_VARIABLES.iter().find(|(n, _)| *n == name) {
@@ -669,6 +699,11 @@ impl<'a> LineFacts<'a> {
             .filter(move |g| g.0 == i)
             .filter_map(move |&(_, a, b)| {
                 let s = seg?;
+                if a == b {
+                    // `xargs` with no command runs its default.
+                    let echo: &[Cow<'_, str>] = &catalogue::wrappers::XARGS_DEFAULT_RUN;
+                    return Some((a, echo, &[Known::Exact][..]));
+                }
                 Some((a, s.words.get(a..b)?, s.known.get(a..b)?))
             })
     }
@@ -2251,9 +2286,9 @@ mod tests {
     use super::*;
 
     /// The variables' tables as `code_variable` and its gate in `fill`
-    /// read them: an exact word is read only when it starts with a capital
-    /// or `npm_`, so every name does, and a plain line without a capital
-    /// or a `_` names none.
+    /// read them: an exact word is read only when it starts with a capital,
+    /// `npm_` or `_`, so every name does, and a plain line without a
+    /// capital or a `_` names none.
     #[test]
     fn variable_names_start_with_a_capital_or_npm() {
         let names = CODE_VARIABLES
@@ -2264,7 +2299,9 @@ mod tests {
             .chain(VARIABLE_FAMILIES.iter().map(|v| v.0));
         for name in names {
             assert!(
-                name.as_bytes()[0].is_ascii_uppercase() || name.starts_with("npm_"),
+                name.as_bytes()[0].is_ascii_uppercase()
+                    || name.starts_with("npm_")
+                    || name.starts_with('_'),
                 "{name}"
             );
             assert!(
@@ -2375,9 +2412,15 @@ mod tests {
         assert!(LineFacts::of("numactl -C 0 echo rm -rf /")
             .builtin_deny()
             .is_none());
+        // SPEC §4.2 round 4: an `if` is read, its body a segment for
+        // every check, the ceilings included; a function body too, though
+        // the line stays unparsed.
         let f = LineFacts::of("if true; then sudo git push; fi");
-        assert!(f.runs().any(|r| r.guessed && r.words == w("git push")));
-        assert!(f.privileged().is_none());
+        assert!(!f.unparsed);
+        assert!(f.privileged().is_some());
+        let f = LineFacts::of("f() { git push; }");
+        assert!(f.unparsed);
+        assert!(f.external_effect().is_some());
         assert!(LineFacts::of("if true; then rm -rf /; fi")
             .builtin_deny()
             .is_some());

@@ -16,6 +16,7 @@ use std::borrow::Cow;
 use std::fmt;
 
 mod commands;
+mod compound;
 mod cursor;
 mod expansions;
 mod nested;
@@ -77,6 +78,33 @@ impl Known {
     }
 }
 
+/// Where the innermost construct around a segment puts it (SPEC §10.3,
+/// `permc tokens`' `context`; **[round 4]** §4.2's compound commands).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Context {
+    /// The top level, a subshell, a group, an `if` (or `!`).
+    #[default]
+    Line,
+    /// The body of a function definition.
+    FunctionBody,
+    /// The condition and body of `for`, `while`, `until`, `select`.
+    LoopBody,
+    /// An arm of `case`.
+    CaseArm,
+}
+
+impl Context {
+    /// The name `permc tokens` prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            Context::Line => "line",
+            Context::FunctionBody => "function-body",
+            Context::LoopBody => "loop-body",
+            Context::CaseArm => "case-arm",
+        }
+    }
+}
+
 /// `as_str` for a word of a [`Segment`], borrowed from the line or owned
 /// (as [`String::as_str`], which the words were before they were spans).
 pub trait AsStr {
@@ -106,6 +134,10 @@ pub struct CommandLine<'a> {
     /// 0 is the line itself, its own parent. Empty when group 0 is the
     /// only one (most lines: nothing to allocate).
     pub groups: Vec<u32>,
+    /// The names a `for` or `select` loop assigns (SPEC §4.3 round 4: a
+    /// loop's NAME is an assignment, so one that names code makes the
+    /// line unparsed). Empty on most lines.
+    pub loop_names: Vec<String>,
 }
 
 impl CommandLine<'_> {
@@ -134,11 +166,14 @@ impl CommandLine<'_> {
                     start: s.start,
                     group: s.group,
                     holds: s.holds,
+                    context: s.context,
+                    repeats: s.repeats,
                 })
                 .collect(),
             unparsed: self.unparsed,
             unparsed_at: self.unparsed_at,
             groups: self.groups,
+            loop_names: self.loop_names,
         }
     }
 }
@@ -170,6 +205,12 @@ pub struct Segment<'a> {
     /// How many of the segments after this one are nested in its words
     /// (`cd $(pwd)`): bash runs them before it.
     pub holds: usize,
+    /// Where the innermost compound command around it puts it.
+    pub context: Context,
+    /// It stands in a loop or a function body, at any depth: it may run
+    /// any number of times (a `cd` there moves later words to an
+    /// unknowable place, SPEC §4.2 round 4).
+    pub repeats: bool,
 }
 
 /// What is known of each word of a segment ([`Segment::known`]): a slice
@@ -414,6 +455,10 @@ pub struct DetailedSegment {
     pub group: u32,
     /// How many following segments are nested in its words.
     pub holds: usize,
+    /// See [`Segment::context`].
+    pub context: Context,
+    /// See [`Segment::repeats`].
+    pub repeats: bool,
 }
 
 /// A command line with quoting details per word.
@@ -431,6 +476,8 @@ pub struct DetailedLine {
     /// A control operator (`;`, `&`, `|`, `&&`…) or an unquoted newline
     /// separates or ends commands somewhere in the line.
     pub operators: bool,
+    /// See [`CommandLine::loop_names`].
+    pub loop_names: Vec<String>,
 }
 
 /// Reads a command line (SPEC §4). Never fails: problems are recorded in
@@ -464,10 +511,13 @@ pub fn read_general(src: &str) -> CommandLine<'_> {
                 start: s.start,
                 group: s.group,
                 holds: s.holds,
+                context: s.context,
+                repeats: s.repeats,
             })
             .collect(),
         unparsed: detailed.unparsed,
         unparsed_at: detailed.unparsed_at,
+        loop_names: detailed.loop_names,
         groups: if detailed.groups.len() > 1 {
             detailed.groups
         } else {
@@ -526,6 +576,7 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         cut,
         operators: false,
         saw_backtick: false,
+        compound: Compound::default(),
     };
     p.parse_list(Close::Eof);
     let mut unparsed_at = p.unparsed;
@@ -539,6 +590,7 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         unparsed_at,
         groups: p.groups,
         operators: p.operators,
+        loop_names: p.compound.names,
     }
 }
 
@@ -585,6 +637,30 @@ struct Parser<'a> {
     operators: bool,
     /// A backtick was read directly in expanded text (not inside a `$( )`).
     saw_backtick: bool,
+    /// Where the compound commands being read stand.
+    compound: Compound,
+}
+
+/// The compound commands around the reader's position (SPEC §4.2 round 4).
+#[derive(Default)]
+struct Compound {
+    /// The reserved words that end the list being read (`then`, `fi`…),
+    /// empty outside a compound command's list.
+    stops: &'static [&'static [u8]],
+    /// The list is a `case` arm: `;;`, `;&`, `;;&` end it too.
+    arm: bool,
+    /// The context of the segments read now.
+    context: Context,
+    /// Inside a loop or function body, at any depth.
+    repeats: bool,
+    /// The segment whose words were a function's name (`f() …`): the
+    /// body follows, and the name is no command.
+    function_at: Option<usize>,
+    /// Every loop NAME read (see [`CommandLine::loop_names`]).
+    names: Vec<String>,
+    /// Segments a `for` loop's instantiation added so far: at most as many
+    /// as the line has bytes, so reading stays linear.
+    instances: usize,
 }
 
 /// A here-document operator read, whose body is still to come.

@@ -21,6 +21,7 @@
 //! the shell anywhere. Fail closed, and O(1) per move.
 
 use super::catalogue::builtins::{dir_move_of, moves_dir, DirMove, SHOPT};
+use super::catalogue::wrappers::{NUL_LISTERS, XARGS_NUL};
 use super::{cd_operand, verb_index, LineFacts, Scope, DEV_FILES};
 use crate::reader::AsStr;
 use crate::reader::{CommandLine, Known, Segment};
@@ -530,6 +531,7 @@ impl Walk<'_, '_> {
         // 3). A `;` (or the start) begins a new list.
         let mut or_in_list = false;
         let mut inner_of = self.inner_by_segment(line, start, inner, top);
+        let anywhere_from = self.repeated_move(line, hidden);
         for (i, seg) in line.segments.iter().enumerate() {
             while let Some(p) = pending.pop_if(|p| i > p.until) {
                 let g = p.group as usize;
@@ -555,7 +557,14 @@ impl Walk<'_, '_> {
                 or_in_list = i > 0 && joint == Joint::Other;
             }
             let group = seg.group as usize;
-            let here = effective(&own, &line.groups, group);
+            let here = if i >= anywhere_from.0 {
+                if i == anywhere_from.0 {
+                    self.note(&anywhere_from.1);
+                }
+                Here::Anywhere
+            } else {
+                effective(&own, &line.groups, group)
+            };
             self.reads_dirs(seg);
             let until = i + seg.holds;
             let hidden = hidden.get(i).copied().unwrap_or(false);
@@ -594,6 +603,33 @@ impl Walk<'_, '_> {
                     self.line(l, here, &[], &Joints::default(), &[], false);
                 }
             }
+        }
+    }
+
+    /// The first segment from which a directory move inside a loop or a
+    /// function body leaves the directory unknowable (SPEC §4.2 round 4:
+    /// such a `cd` may run any number of times, so what follows it — and,
+    /// on the next pass, what precedes it in the loop — is anywhere): the
+    /// start of the run of repeating segments that holds the first such
+    /// move; past the end when there is none (most lines: one look at
+    /// each segment's flag).
+    fn repeated_move(&self, line: &CommandLine, hidden: &[bool]) -> (usize, String) {
+        let segs = &line.segments;
+        let moves = |i: usize| {
+            let s = &segs[i];
+            s.repeats
+                && (hidden.get(i).copied().unwrap_or(false)
+                    || dir_move(s, self.cdpath, self.cdable).is_some())
+        };
+        match (0..segs.len()).find(|&i| moves(i)) {
+            Some(m) => {
+                let mut i = m;
+                while i > 0 && segs[i - 1].repeats {
+                    i -= 1;
+                }
+                (i, segs[m].words.join(" "))
+            }
+            None => (usize::MAX, String::new()),
         }
     }
 
@@ -658,6 +694,41 @@ impl Walk<'_, '_> {
         };
         Some((to, cd_inside, true))
     }
+}
+
+/// Does a run end with what xargs appends (an empty word that may be any
+/// run of tokens: no word of a line is empty and unknown otherwise)?
+fn appends_unknown(words: &[Cow<'_, str>], known: &[Known]) -> bool {
+    words
+        .iter()
+        .zip(known)
+        .any(|(w, k)| w.is_empty() && *k == Known::AnyTokens)
+}
+
+/// Is segment `i` an `xargs -0` fed by the previous element of its
+/// pipeline, a lister of [`NUL_LISTERS`] with its NUL option whose start
+/// paths are plain relative words (checked as words of its own segment):
+/// then each appended word is a path below them (SPEC §4.3 round 4).
+fn nul_listed(facts: &LineFacts, i: usize) -> bool {
+    let segs = &facts.line.segments;
+    if i == 0 || facts.joints.get(i) != Joint::Pipe {
+        return false;
+    }
+    let (prev, seg) = (&segs[i - 1], &segs[i]);
+    let nul_input = seg.words.iter().any(|w| XARGS_NUL.contains(&w.as_str()));
+    let Some((_, option)) = prev
+        .words
+        .first()
+        .and_then(|v| NUL_LISTERS.iter().find(|(n, _)| v == n))
+    else {
+        return false;
+    };
+    let starts_plain = prev.words[1..]
+        .iter()
+        .zip(&prev.known[1..])
+        .take_while(|(w, _)| !w.starts_with('-') && !w.starts_with('(') && *w != "!")
+        .all(|(w, k)| *k == Known::Exact && !w.starts_with('/') && !is_path(w));
+    nul_input && starts_plain && prev.words.iter().any(|w| w == option) && prev.known.all_exact()
 }
 
 /// Can an exact word name a path the scope checks (SPEC §6.2)? Without
@@ -725,11 +796,12 @@ fn plain(facts: &LineFacts) -> bool {
                     .iter()
                     .all(|r| !r.known.is_unknown() && simple(&r.target))
         })
-        // A run of its segment's own words (most) was read above.
+        // A run of its segment's own words (most) was read above; one
+        // that ends with what xargs appends is walked (`xargs ls`).
         && facts.runs.iter().all(|r| {
             r.words
                 .as_ref()
-                .is_none_or(|w| !w.0.first().is_some_and(mover))
+                .is_none_or(|w| !w.0.first().is_some_and(mover) && !appends_unknown(&w.0, &w.1))
         })
 }
 
@@ -772,10 +844,10 @@ fn plain_cds(facts: &LineFacts) -> Option<Vec<bool>> {
         cds.push(cd);
     }
     // A move behind a wrapper (`time cd x`, `sudo cd x`) is not followed.
-    if facts
-        .runs()
-        .any(|r| r.read_past && r.words.first().is_some_and(|w| mover(w)))
-    {
+    if facts.runs().any(|r| {
+        (r.read_past && r.words.first().is_some_and(|w| mover(w)))
+            || appends_unknown(r.words, r.known)
+    }) {
         return None;
     }
     Some(cds)
@@ -845,6 +917,14 @@ impl Scope<'_> {
                     .any(|r| r.read_past && r.words.first().is_some_and(|v| moves_dir(v)))
             })
             .collect();
+        for i in 0..facts.line.segments.len() {
+            if facts.runs_of(i).any(|r| appends_unknown(r.words, r.known)) && !nul_listed(facts, i)
+            {
+                // SPEC §4.4 item 5 round 4: the words xargs appends are
+                // places permc cannot know (`git show | xargs ls`).
+                walk.note("what xargs appends");
+            }
+        }
         walk.line(
             &facts.line,
             Here::At(cwd),

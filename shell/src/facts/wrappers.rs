@@ -1441,8 +1441,11 @@ fn xargs<'a>(
             known.push(Known::AnyTokens);
         }
     }
-    if depth == 0 && i < text.len() {
-        facts.given.push((seg, i, text.len()));
+    if depth == 0 {
+        // With no command, the run is xargs' `echo` (an empty range: see
+        // `LineFacts::given_runs`).
+        let from = i.min(text.len());
+        facts.given.push((seg, from, text.len()));
     }
     let before = facts.runs.len();
     if depth < MAX_INNER_DEPTH {

@@ -134,14 +134,18 @@ fn time_is_a_reserved_word() {
     assert_eq!(segs("time (git push)"), ["git push"]);
     assert_eq!(segs("time git push"), ["time git push"]);
     assert!(!read("time { git push; }").is_unparsed());
-    for src in [
-        "time ! x",
-        "time coproc x",
-        "time [[ a ]]",
-        "time -p ! x",
-        "time if x; then y; fi",
-    ] {
+    for src in ["time coproc x", "time [[ a ]]"] {
         assert!(read(src).unparsed.contains(&Unparsed::Keyword), "{src}");
+    }
+    // SPEC §4.2 round 4: `!` and `if` are read; what follows `time` is at
+    // command position.
+    for (src, want) in [
+        ("time ! x", &["x"][..]),
+        ("time -p ! x", &["x"]),
+        ("time if x; then y; fi", &["x", "y"]),
+    ] {
+        assert!(!read(src).is_unparsed(), "{src}");
+        assert_eq!(segs(src), want, "{src}");
     }
     assert!(read("time *.sh")
         .unparsed

@@ -144,6 +144,13 @@ impl<'a> Parser<'a> {
             }
             return Stop::End;
         };
+        if self.at_stop_word() || self.at_arm_end() {
+            // The enclosing compound command's `then`, `done`, `;;`…
+            if need_command {
+                self.mark(Unparsed::SyntaxError);
+            }
+            return Stop::End;
+        }
         match b {
             b'\n' => {
                 self.bump(1);
@@ -193,6 +200,10 @@ impl<'a> Parser<'a> {
     /// a process of its own (`&`, a pipe), whether it is piped into the
     /// next, and the operator read.
     fn list_operator(&mut self) -> (bool, bool, Option<Op>) {
+        if self.at_arm_end() {
+            // A `case` arm's end: read by the arm.
+            return (false, false, None);
+        }
         match self.peek() {
             Some(b'\n') => {
                 self.bump(1);
@@ -214,9 +225,14 @@ impl<'a> Parser<'a> {
     /// One command: a subshell, a group, or a simple command, with its
     /// redirections. Returns false when nothing was read.
     pub(super) fn parse_command(&mut self, close: Close) -> bool {
+        let entry = self.pos;
+        self.bang();
+        // After a `!` the segment starts at its command: the scope reads
+        // the `!` before it (a `cd` there may or may not have happened).
         let start = self.pos;
         let prefix = self.time_prefix();
-        if self.compound_command() {
+        self.bang();
+        if self.compound_command() || self.reserved_compound(close) {
             return true;
         }
         let index = self.out.len();
@@ -227,6 +243,8 @@ impl<'a> Parser<'a> {
             start,
             group: self.group,
             holds: 0,
+            context: self.compound.context,
+            repeats: self.compound.repeats,
         });
         self.cmd_index = prefix.len();
         // One past the last word that is no assignment: the words from the
@@ -241,6 +259,12 @@ impl<'a> Parser<'a> {
             seg.words.extend(prefix.into_iter().map(|(w, _)| w));
         }
         self.simple_command_words(index, close, after_plain);
+        if self.compound.function_at.take() == Some(index) {
+            // `NAME ()`: the name is no command; the body follows.
+            self.out.remove(index);
+            self.read_function(close, false);
+            return true;
+        }
         let after = self.out.len();
         if let Some(seg) = self.out.get_mut(index) {
             seg.holds = after - index - 1;
@@ -249,9 +273,19 @@ impl<'a> Parser<'a> {
         if seg.words.is_empty() && seg.redirects.is_empty() {
             self.out.truncate(index);
             // Something followed (a closer or operator) but no command.
-            return self.pos != start;
+            return self.pos != entry;
         }
         true
+    }
+
+    /// `!` before a pipeline (SPEC §4.2 round 4: read, not unparsed): the
+    /// command follows. A `cd` after it may or may not have happened (the
+    /// scope reads the `!` before the segment).
+    fn bang(&mut self) {
+        while self.at_reserved(b"!") {
+            self.bump(1);
+            self.skip_blanks();
+        }
     }
 
     /// `time`, `time -p`, `time --` (and again: `time time x`): reserved
@@ -284,7 +318,7 @@ impl<'a> Parser<'a> {
 
     /// A subshell `( )`, a group `{ ;}` or an arithmetic command `(( ))`
     /// at command position, with its redirections: true when one was read.
-    fn compound_command(&mut self) -> bool {
+    pub(super) fn compound_command(&mut self) -> bool {
         match self.peek() {
             Some(b'(') if self.peek_at(1) == Some(b'(') && self.read_arith_command() => true,
             Some(b'(') => {
@@ -340,12 +374,18 @@ impl<'a> Parser<'a> {
                 self.skip_comment();
                 Stop::End
             }
+            b'(' if self.at_array_value(index) => {
+                self.read_array_value(index);
+                Stop::Again
+            }
             b'(' => {
                 // `name()` is a function definition; any other `(` after
                 // words is a syntax error. Read what follows anyway.
                 if self.segment_words(index) == 1 && self.peek_at(1) == Some(b')') {
                     self.mark(Unparsed::FunctionDefinition);
                     self.bump(2);
+                    self.compound.function_at = Some(index);
+                    return Stop::End;
                 } else {
                     self.mark(Unparsed::SyntaxError);
                     self.bump(1);
@@ -363,6 +403,60 @@ impl<'a> Parser<'a> {
                 Stop::Again
             }
             _ => Stop::Word,
+        }
+    }
+
+    /// Is the `(` here a compound array value (`a=(x y)`, `a+=(…)`,
+    /// `declare -a a=(…)`): right after an assignment word that ends with
+    /// `=`?
+    fn at_array_value(&self, index: usize) -> bool {
+        let adjacent = self.pos > 0 && !is_blank(self.src[self.pos - 1]);
+        adjacent
+            && self
+                .out
+                .get(index)
+                .and_then(|s| s.words.last())
+                .is_some_and(|w| w.assignment && w.text.ends_with('='))
+    }
+
+    /// A compound array value (SPEC §4.2 round 4): each element is a word
+    /// (its substitutions' commands are segments), joined into the
+    /// assignment word as `NAME=(a b)`, unknown when an element is.
+    fn read_array_value(&mut self, index: usize) {
+        self.bump(1);
+        let mut elements: Vec<Word> = Vec::new();
+        loop {
+            self.skip_blanks();
+            match self.peek() {
+                None => {
+                    self.mark(Unparsed::UnclosedSubstitution);
+                    break;
+                }
+                Some(b')') => {
+                    self.bump(1);
+                    break;
+                }
+                Some(b'\n') => {
+                    self.bump(1);
+                    self.newline_read();
+                }
+                Some(b'#') => self.skip_comment(),
+                Some(b'(' | b';' | b'&' | b'|' | b'<' | b'>')
+                    if !self.at_process_substitution() =>
+                {
+                    self.mark(Unparsed::SyntaxError);
+                    self.bump(1);
+                }
+                Some(_) => elements.push(self.read_word()),
+            }
+        }
+        if let Some(w) = self.out.get_mut(index).and_then(|s| s.words.last_mut()) {
+            let inner: Vec<&str> = elements.iter().map(|e| e.text.as_str()).collect();
+            w.text = format!("{}({})", w.text, inner.join(" "));
+            for e in &elements {
+                w.known = w.known.max(e.known);
+                w.substitution |= e.substitution;
+            }
         }
     }
 

@@ -24,6 +24,7 @@ impl<'a> Parser<'a> {
             cut: usize::MAX,
             operators: false,
             saw_backtick: false,
+            compound: Compound::default(),
         }
     }
 

@@ -4,13 +4,28 @@
 use super::*;
 
 impl<'a> Parser<'a> {
-    /// Parses a nested list one level deeper, its segments marked nested.
+    /// Parses a nested list one level deeper, its segments marked nested:
+    /// a subshell or a group, whose context is `line`.
     pub(super) fn parse_nested_list(&mut self, close: Close) {
+        self.parse_nested(close, false);
+    }
+
+    /// [`Parser::parse_nested_list`]; `keep_context` for a substitution,
+    /// which is no construct of `permc tokens`' contexts.
+    fn parse_nested(&mut self, close: Close, keep_context: bool) {
         if !self.enter() {
             return;
         }
         let was = self.nested;
         self.nested = true;
+        // A list of its own: the enclosing compound command's reserved
+        // words and `;;` do not end it, and a subshell or group is `line`.
+        let stops = std::mem::take(&mut self.compound.stops);
+        let arm = std::mem::take(&mut self.compound.arm);
+        let context = self.compound.context;
+        if !keep_context {
+            self.compound.context = Context::Line;
+        }
         let was_group = self.group;
         if close == Close::Paren {
             // A subshell or substitution: a child process.
@@ -20,6 +35,9 @@ impl<'a> Parser<'a> {
         self.parse_list(close);
         self.group = was_group;
         self.nested = was;
+        self.compound.stops = stops;
+        self.compound.arm = arm;
+        self.compound.context = context;
         self.leave();
     }
 
@@ -28,7 +46,7 @@ impl<'a> Parser<'a> {
     /// parses the substitution on its own).
     pub(super) fn parse_substitution_list(&mut self) {
         let outer = std::mem::take(&mut self.heredocs);
-        self.parse_nested_list(Close::Paren);
+        self.parse_nested(Close::Paren, true);
         self.heredocs = outer;
     }
 
@@ -61,6 +79,11 @@ impl<'a> Parser<'a> {
             cut: self.cut,
             operators: false,
             saw_backtick: false,
+            compound: Compound {
+                context: self.compound.context,
+                repeats: self.compound.repeats,
+                ..Compound::default()
+            },
             group: group_id(self.groups.len()),
             groups: std::mem::take(&mut self.groups),
         };
@@ -71,6 +94,7 @@ impl<'a> Parser<'a> {
         }
         self.groups = std::mem::take(&mut sub.groups);
         self.out.append(&mut sub.out);
+        self.compound.names.append(&mut sub.compound.names);
         for (u, at) in sub.unparsed {
             self.mark_top(u, at);
             if u == Unparsed::TooDeep {

@@ -43,6 +43,8 @@ impl<'a> Parser<'a> {
             // A `#` after `)` or `}` begins a comment.
             None | Some(b'\n' | b';' | b'&' | b'|' | b')' | b'#') => {}
             Some(b'}') if self.at_brace_close() => {}
+            // `fi fi`, `done done`: a reserved word may follow.
+            Some(_) if self.at_stop_word() => {}
             Some(_) => {
                 // `(a) b` is a syntax error in bash.
                 self.mark(Unparsed::SyntaxError);

@@ -192,6 +192,7 @@ pub(crate) fn read_simple_noting(src: &str) -> Option<(CommandLine<'_>, u8)> {
                     unparsed: Vec::new(),
                     unparsed_at: Vec::new(),
                     groups,
+                    loop_names: Vec::new(),
                 };
                 return (!line.segments.is_empty()).then_some((line, notes));
             }
@@ -248,6 +249,8 @@ pub(crate) fn read_simple_noting(src: &str) -> Option<(CommandLine<'_>, u8)> {
             start,
             group,
             holds: 0,
+            context: Context::Line,
+            repeats: false,
         });
         if need_command {
             while class(i) == Some(BLANK) {

@@ -132,6 +132,29 @@ pub(crate) const SETTING_VARIABLES: &[(&str, &str)] = &[
     ("LD_LIBRARY_PATH", "`LD_LIBRARY_PATH` makes every program run load its libraries from there first"),
     ("DYLD_INSERT_LIBRARIES", "`DYLD_INSERT_LIBRARIES` loads a library's code into every program run"),
     ("DYLD_LIBRARY_PATH", "`DYLD_LIBRARY_PATH` makes every program run load its libraries from there first"),
+    // SPEC §4.3 round 4: what every later word runs, the code interpreters
+    // and the JVM load, and the configuration files that name commands or
+    // endpoints (`PATH=$PATH:/abs/dir` is read, facts.rs' `path_appends_only`).
+    ("PATH", "`PATH` decides what every later command word runs (only `PATH=$PATH:/absolute/dir`, searched last, is read)"),
+    ("PYTHONPATH", "`PYTHONPATH` makes python import modules from there first, code permc does not read"),
+    ("NODE_PATH", "`NODE_PATH` makes node load modules from there, code permc does not read"),
+    ("PERL5LIB", "`PERL5LIB` makes perl load modules from there first, code permc does not read"),
+    ("RUBYLIB", "`RUBYLIB` makes ruby load libraries from there first, code permc does not read"),
+    ("JAVA_TOOL_OPTIONS", "`JAVA_TOOL_OPTIONS` gives every JVM options, `-javaagent` among them, which load code"),
+    ("_JAVA_OPTIONS", "`_JAVA_OPTIONS` gives every JVM options, `-javaagent` among them, which load code"),
+    ("ZDOTDIR", "`ZDOTDIR` says where zsh reads its startup files, which run commands"),
+    ("GIT_COMMON_DIR", "`GIT_COMMON_DIR` points git at another repository's configuration, which can name commands git runs"),
+    ("GIT_WORK_TREE", "`GIT_WORK_TREE` points git at another work tree, as `git --work-tree` does"),
+    ("KUBECONFIG", "`KUBECONFIG` names kubectl's configuration, which names clusters and credential commands"),
+    ("AWS_CONFIG_FILE", "`AWS_CONFIG_FILE` names aws' configuration, which can name credential commands"),
+    ("AWS_SHARED_CREDENTIALS_FILE", "`AWS_SHARED_CREDENTIALS_FILE` names aws' credentials file"),
+    ("CLOUDSDK_CONFIG", "`CLOUDSDK_CONFIG` says where gcloud reads its configuration"),
+    ("DOCKER_CONFIG", "`DOCKER_CONFIG` says where docker reads its configuration, which names credential helpers it runs"),
+    ("CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "`CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER` names a program cargo runs in place of the compiler"),
+    ("WGETRC", "`WGETRC` names wget's configuration, whose `execute` and `use_askpass` run commands"),
+    ("CURL_HOME", "`CURL_HOME` says where curl reads its `.curlrc`, which sets any option"),
+    ("TF_CLI_CONFIG_FILE", "`TF_CLI_CONFIG_FILE` names terraform's configuration, which names providers and credential helpers"),
+    ("GRADLE_USER_HOME", "`GRADLE_USER_HOME` says where gradle reads init scripts, which run code"),
 ];
 
 /// Families of [`SETTING_VARIABLES`]: a name with this prefix and suffix
@@ -207,6 +230,14 @@ pub(crate) const COMMAND_VARIABLES: &[(&str, &str)] = &[
     (
         "GH_EDITOR",
         "`GH_EDITOR` names a command line gh runs as its editor: permc cannot read it",
+    ),
+    (
+        "KUBE_EDITOR",
+        "`KUBE_EDITOR` names a command line kubectl runs as its editor: permc cannot read it",
+    ),
+    (
+        "KUBECTL_EXTERNAL_DIFF",
+        "`KUBECTL_EXTERNAL_DIFF` names a command kubectl runs for diffs: permc cannot read it",
     ),
     (
         "GH_BROWSER",

@@ -948,3 +948,17 @@ pub(crate) const TRAP: &str = "trap";
 
 /// The command `xargs` runs when it is given none (GNU findutils).
 pub(crate) const XARGS_DEFAULT: &str = "echo";
+
+/// Listers whose every printed path begins with one of their start paths,
+/// NUL-separated with this option (SPEC §4.3 round 4): what `xargs -0`
+/// appends after them is a path below those start paths, not an unknown
+/// place. `git ls-files -z` and `rg -l0` print bare names: not listed.
+pub(crate) const NUL_LISTERS: &[(&str, &str)] = &[("find", "-print0")];
+
+/// xargs' options that read NUL-separated input.
+pub(crate) const XARGS_NUL: &[&str] = &["-0", "--null"];
+
+/// [`XARGS_DEFAULT`] as the words of a run given as argv (SPEC §4.3 round
+/// 4: `… | xargs` runs `echo`, which an entry must cover like any run).
+pub(crate) static XARGS_DEFAULT_RUN: [std::borrow::Cow<'static, str>; 1] =
+    [std::borrow::Cow::Borrowed(XARGS_DEFAULT)];
