@@ -153,7 +153,22 @@ const CASES: &[(&str, &[&str])] = &[
     ("FOO=1 ls src", &["Terminal(FOO=1 ls src)"]),
     ("X=1 rm x", &["Terminal(X=1 rm x)"]),
     ("X=1 curl a.b", &["Terminal(X=1 curl a.b)"]),
-    ("PATH=/tmp make build", &["Terminal(PATH=/tmp make build)"]),
+    ("LC_ALL=C make build", &["Terminal(LC_ALL=C make build)"]),
+    // SPEC §4.2 round 4: an `if` or a `for` records its commands; a `for`
+    // variable stands for each of its words.
+    (
+        "if test -f x; then cat x; fi",
+        &["Terminal(test -f x)", "Terminal(cat x)"],
+    ),
+    (
+        "for f in a b; do git diff $f; done",
+        &["Terminal(git diff)"],
+    ),
+    // SPEC §4.3 round 4: xargs with no command runs `echo`.
+    (
+        "git show | xargs",
+        &["Terminal(git show)", "Terminal(xargs)", "Terminal(echo)"],
+    ),
     ("A=1 B=2 cat x", &["Terminal(A=1 B=2 cat x)"]),
     ("FOO=1", &[]),
     ("env FOO=1 npm test", &["Terminal(env FOO=1 npm test)"]),
@@ -355,8 +370,8 @@ fn refusals() {
         // Unparsed (SPEC §4.2), inner lines included.
         "echo 'unclosed",
         "cat <<EOF",
-        "if true; then ls; fi",
-        "for x in a b; do echo $x; done",
+        "select x in a b; do ls; done",
+        "coproc ls",
         "ls {a,b}",
         "*.sh",
         "echo $'x'",
@@ -611,11 +626,13 @@ fn check_recorded(cmd: &str) -> Result<(), TestCaseError> {
                     &exact,
                     &r.words.iter().map(String::as_str).collect::<Vec<_>>()
                 );
-                // … and matches the segment it came from.
-                let seg =
-                    &facts.line.segments[r.segment.expect("terminal patterns name a segment")];
+                // … and matches the segment it came from, or a run of it
+                // its words do not name (`xargs` runs `echo`).
+                let i = r.segment.expect("terminal patterns name a segment");
+                let seg = &facts.line.segments[i];
                 prop_assert!(
-                    p.matches_words(&seg.words),
+                    p.matches_words(&seg.words)
+                        || facts.given_runs(i).any(|(_, w, _)| p.matches_words(w)),
                     "{} does not match {:?}",
                     r.pattern,
                     seg.words

@@ -295,26 +295,38 @@ use crate::facts::catalogue::units::PACKAGE_RUNNERS;
 fn terminal_patterns(f: &LineFacts) -> Vec<Recorded> {
     let mut out: Vec<Recorded> = Vec::new();
     for (i, seg) in f.line.segments.iter().enumerate() {
-        let Some((unit, words)) = segment_unit(&seg.words) else {
-            continue;
-        };
-        if out.iter().any(|r| r.words.iter().eq(words.iter())) {
-            continue;
+        record(&mut out, &seg.words, i);
+        // A run the segment's words do not name (`… | xargs` runs `echo`,
+        // SPEC §4.3 round 4) is recorded by its own unit.
+        for (start, words, _) in f.given_runs(i) {
+            if start >= seg.words.len() {
+                record(&mut out, words, i);
+            }
         }
-        // A unit that cannot be written so that it reads back to the same
-        // words records nothing: no pattern beats a wrong one.
-        let Some(pattern) = terminal_pattern(words) else {
-            continue;
-        };
-        out.push(Recorded {
-            pattern,
-            action: ActionType::Terminal,
-            unit,
-            words: words.iter().map(|w| w.to_string()).collect(),
-            segment: Some(i),
-        });
     }
     out
+}
+
+/// Records the unit of a segment's (or a run's) words, once.
+fn record(out: &mut Vec<Recorded>, words: &[Cow<'_, str>], i: usize) {
+    let Some((unit, words)) = segment_unit(words) else {
+        return;
+    };
+    if out.iter().any(|r| r.words.iter().eq(words.iter())) {
+        return;
+    }
+    // A unit that cannot be written so that it reads back to the same
+    // words records nothing: no pattern beats a wrong one.
+    let Some(pattern) = terminal_pattern(words) else {
+        return;
+    };
+    out.push(Recorded {
+        pattern,
+        action: ActionType::Terminal,
+        unit,
+        words: words.iter().map(|w| w.to_string()).collect(),
+        segment: Some(i),
+    });
 }
 
 /// The unit of one segment (SPEC §7 step 5), or `None` when it records
@@ -582,7 +594,7 @@ mod tests {
             "bash -c 'git push'",
             "echo $(git push)",
             "echo 'a",
-            "for x in a; do ls; done",
+            "select x in a; do ls; done",
         ] {
             assert!(
                 matches!(

@@ -341,9 +341,13 @@ fn setting_named(w: &str, exact: bool, bare: impl Fn() -> bool) -> Option<&'stat
         let end = i + b[i..].iter().take_while(|&&c| is_name(c)).count();
         let rest = &b[end..];
         let assigns = if i == 0 {
-            // An unknown value assigns as a known one does (`LD_PRELOAD=$X`).
+            // An unknown value assigns as a known one does (`LD_PRELOAD=$X`);
+            // `BASH_FUNC_f%%=` is how the environment names a function.
             (exact && rest.is_empty() && bare())
-                || matches!(rest, [b'=' | b'[', ..] | [b'+', b'=', ..])
+                || matches!(
+                    rest,
+                    [b'=' | b'[', ..] | [b'+', b'=', ..] | [b'%', b'%', b'=', ..]
+                )
         } else {
             b[i - 1] == b'{' && matches!(rest, [b'=', ..] | [b':', b'=', ..])
         };

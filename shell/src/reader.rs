@@ -368,7 +368,9 @@ impl Unparsed {
         match self {
             Unparsed::UnclosedQuote => "an unclosed quote",
             Unparsed::UnclosedSubstitution => "an unclosed substitution, subshell or group",
-            Unparsed::HereDocument => "a here-document (`<<`)",
+            Unparsed::HereDocument => {
+                "a here-document (`<<`) whose body never ends, or that nothing before a newline can hold"
+            }
             Unparsed::Keyword => "a shell keyword at command position",
             Unparsed::FunctionDefinition => "a function definition",
             Unparsed::AnsiCQuote => "ANSI-C quoting (`$'…'`)",
@@ -579,6 +581,7 @@ pub fn read_detailed(src: &str) -> DetailedLine {
         compound: Compound::default(),
     };
     p.parse_list(Close::Eof);
+    p.unread_heredocs();
     let mut unparsed_at = p.unparsed;
     unparsed_at.sort_by_key(|&(u, at)| (at, u));
     let mut unparsed: Vec<Unparsed> = unparsed_at.iter().map(|&(u, _)| u).collect();
@@ -665,6 +668,8 @@ struct Compound {
 
 /// A here-document operator read, whose body is still to come.
 struct PendingHeredoc {
+    /// Where its delimiter word starts.
+    at: usize,
     /// The delimiter: the word after `<<`, quotes removed.
     delimiter: Vec<u8>,
     /// `<<-`: leading tabs are stripped from the body's lines.

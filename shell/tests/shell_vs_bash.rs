@@ -1929,3 +1929,204 @@ fn glob_words_read_what_bash_expands() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+// ---------------------------------------------------------------------------
+// SPEC §4.2 round 4: compound commands, read as bash runs them.
+
+/// Compound-command lines generated per run.
+const COMPOUND_GENERATED: usize = 600;
+
+/// A simple command bash does not know (so `command_not_found_handle`
+/// records its argv), with words of every quoting and, now and then, a
+/// substitution that runs a command of its own.
+fn compound_simple(rng: &mut Rng) -> String {
+    let mut s = format!("cmd{}", rng.below(9));
+    for _ in 0..rng.below(4) {
+        s.push(' ');
+        s.push_str(rng.pick_str(&[
+            "x",
+            "'y z'",
+            "\"w\"",
+            "--opt",
+            "a=b",
+            "e\\ f",
+            "$(sub1 q)",
+            "\"$(sub2 'r s')\"",
+            "do",
+            "done",
+            "fi",
+            "then",
+            "esac",
+        ]));
+    }
+    s
+}
+
+/// A list of one or two commands, each simple or (above `depth` 0) a
+/// compound command of its own, every one of which bash runs once.
+fn compound_list(rng: &mut Rng, depth: usize) -> String {
+    let n = 1 + rng.below(2);
+    let sep = rng.pick_str(&["; ", "\n", " && ", " | "]);
+    (0..n)
+        .map(|_| {
+            if depth > 0 && rng.chance(35) {
+                compound_runs_once(rng, depth - 1)
+            } else {
+                compound_simple(rng)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// A compound command whose every command bash runs exactly once.
+fn compound_runs_once(rng: &mut Rng, depth: usize) -> String {
+    let nl = |rng: &mut Rng| rng.pick_str(&["; ", "\n", ";\n", " ;  "]);
+    let a = compound_list(rng, depth);
+    let b = compound_list(rng, depth);
+    let (n1, n2, n3) = (nl(rng), nl(rng), nl(rng));
+    let w = rng.pick_str(&["one", "'t w'", "\"th\""]);
+    let redirect = rng.pick_str(&["", "", " >/dev/null", " 2>/dev/null", " </dev/null"]);
+    let body = match rng.below(9) {
+        0 => format!("if {a}{n1}then {b}{n2}fi"),
+        1 => format!("! {} || cmd9", compound_simple(rng)),
+        2 => format!("for v in {w}{n1}do {a}{n2}done"),
+        3 => {
+            let c = compound_simple(rng);
+            format!("for v in a 'b c'{n1}do {c} \"$v\"{n2}done")
+        }
+        4 => format!("case {w} in {w}) {a};; esac"),
+        5 => format!("case x in (x) {a};&{n1}y|z) {b}{n2}esac"),
+        6 => format!("case x in x) {a};;&{n1}*) {b};;{n3}esac"),
+        7 => format!("arr=($(cmd7 {w}) x \"$(cmd8)\"){n1}{a}"),
+        _ => format!("{{ {a}{n1}}}"),
+    };
+    format!("{body}{redirect}")
+}
+
+#[test]
+fn compound_commands_read_as_bash_runs_them() {
+    let Some(bash) = find_bash() else {
+        println!("SKIPPED shell_vs_bash: no `bash` found");
+        return;
+    };
+    let mut rng = Rng(SEED ^ 0xc0_4d);
+    let mut lines: Vec<String> = [
+        "if cmd1 a; then cmd2 b; fi",
+        "for f in a b; do cmd3 \"$f\"; done",
+        "case a in a) cmd4;& b) cmd5;; esac",
+        "! cmd6 x || cmd7",
+        "dirs=($(cmd8 -type d))",
+        "for x in a; do cmd1 done; done",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for _ in 0..COMPOUND_GENERATED {
+        lines.push(compound_runs_once(&mut rng, 2));
+    }
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let (argvs, stderrs) = run_bash_batches(&bash, &refs, BATCHES);
+    let failures: Vec<String> = refs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| compare(l, false, &argvs[i], &stderrs[i]))
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} compound lines:\n{}",
+        failures.len(),
+        refs.len(),
+        failures
+            .iter()
+            .take(8)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+}
+
+/// Every compound form bash accepts, function definitions, `select`,
+/// `coproc`, `while`, `until` and the arithmetic `for` among them: a line
+/// `bash -n` accepts is never a syntax error to the reader (SPEC §4.2 round
+/// 4), and its reserved words are never words of a segment.
+#[test]
+fn compound_lines_bash_accepts_are_no_syntax_error() {
+    let Some(bash) = find_bash() else {
+        println!("SKIPPED shell_vs_bash: no `bash` found");
+        return;
+    };
+    let mut rng = Rng(SEED ^ 0xacce);
+    let mut lines: Vec<String> = [
+        "f() { curl x; }; f",
+        "function echo { curl x; } ; echo hi",
+        "function g() ( cmd1 )",
+        "f()\n{\n cmd1\n}",
+        "for ((i=0;i<n;i++)); do echo $i; done",
+        "for ((;;)) { cmd1; }",
+        "dirs=($(find . -type d))",
+        "a+=(x 'y z')",
+        "declare -a a=(1 2)",
+        "echo $(( `echo 1` + 2 ))",
+        "select x in a b; do echo $x; done",
+        "coproc cmd1",
+        "coproc c { cmd1; }",
+        "while cmd1; do cmd2; done",
+        "until cmd1\ndo\ncmd2\ndone",
+        "case a in a) echo x;& b) echo y;;& esac",
+        "if a; then b; elif c; then d; else e; fi",
+        "if true; then if true; then echo; fi fi",
+        "for x in a; { cmd1; }",
+        "for x do cmd1; done",
+        "for x; do cmd1; done",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    for _ in 0..200 {
+        let a = compound_list(&mut rng, 1);
+        let b = compound_list(&mut rng, 1);
+        lines.push(match rng.below(7) {
+            0 => format!("f() {{ {a}; }}; {b}"),
+            1 => format!("function f {{ {a}\n}}"),
+            2 => format!("while {a}; do {b}; done"),
+            3 => format!("until {a}\ndo {b}\ndone"),
+            4 => format!("select v in x y; do {a}; done"),
+            5 => format!("for ((i=0; i<2; i++)); do {a}; done"),
+            _ => compound_runs_once(&mut rng, 1),
+        });
+    }
+    let mut failures = Vec::new();
+    for line in &lines {
+        let status = Command::new(&bash)
+            .args(["--norc", "--noprofile", "-n", "-c", line])
+            .env_clear()
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("run bash -n");
+        if !status.success() {
+            continue;
+        }
+        let l = shell::read(line);
+        if l.unparsed.contains(&shell::Unparsed::SyntaxError) {
+            failures.push(format!("{line:?}: {:?}", l.unparsed_at));
+        }
+        for s in &l.segments {
+            let first = s.words.first().map(|w| w.as_ref());
+            if matches!(
+                first,
+                Some("if" | "then" | "elif" | "else" | "fi" | "for" | "while" | "until")
+                    | Some("do" | "done" | "case" | "esac" | "function" | "select" | "coproc")
+            ) && !line.contains(&format!("'{}'", first.unwrap_or_default()))
+            {
+                failures.push(format!(
+                    "{line:?}: a reserved word read as a command: {:?}",
+                    s.words
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

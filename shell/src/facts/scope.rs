@@ -557,14 +557,7 @@ impl Walk<'_, '_> {
                 or_in_list = i > 0 && joint == Joint::Other;
             }
             let group = seg.group as usize;
-            let here = if i >= anywhere_from.0 {
-                if i == anywhere_from.0 {
-                    self.note(&anywhere_from.1);
-                }
-                Here::Anywhere
-            } else {
-                effective(&own, &line.groups, group)
-            };
+            let here = self.place_of(i, &anywhere_from, || effective(&own, &line.groups, group));
             self.reads_dirs(seg);
             let until = i + seg.holds;
             let hidden = hidden.get(i).copied().unwrap_or(false);
@@ -604,6 +597,18 @@ impl Walk<'_, '_> {
                 }
             }
         }
+    }
+
+    /// Where segment `i` runs: anywhere from the segment `from` names on
+    /// (noting the move that makes it so once), else where `known` says.
+    fn place_of(&mut self, i: usize, from: &(usize, String), known: impl FnOnce() -> Here) -> Here {
+        if i < from.0 {
+            return known();
+        }
+        if i == from.0 {
+            self.note(&from.1);
+        }
+        Here::Anywhere
     }
 
     /// The first segment from which a directory move inside a loop or a

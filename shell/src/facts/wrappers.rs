@@ -17,11 +17,11 @@ use super::catalogue::git::{
     GitSpell, GIT, GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_OPTIONS, GIT_CODE_SECTIONS,
 };
 use super::catalogue::shells::{BASH_OPTIONS, FOREIGN_SHELLS, SHELLS, SHELL_LONG, ZSH_OPTIONS};
-use super::catalogue::wrappers::XARGS_DEFAULT;
 use super::catalogue::wrappers::{
     After, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, READS_AS, RUNNERS,
     RUNNER_SHELL_OPTIONS, SPECIAL_READERS, SU, TRAP, UNREADABLE, WRAPPERS,
 };
+use super::catalogue::wrappers::{STDIN_SCRIPTS, STDIN_SCRIPT_PREFIXES, XARGS_DEFAULT};
 use super::options::{self, Grammar, Item, Mode, Value};
 use super::{basename, is_assignment, LineFacts, RunData, MAX_INNER_DEPTH};
 use crate::reader::AsStr;
@@ -408,6 +408,13 @@ fn past_wrapper<'a>(
     if wr.bare_shell && i >= text.len() {
         facts.unparsed_because(format!(
             "`{}` without a command runs an interactive shell, which reads its commands from standard input",
+            wr.names[0]
+        ));
+        return Step::Past(i);
+    }
+    if wr.bare_input && i >= text.len() {
+        facts.unparsed_because(format!(
+            "`{}` without a command applies its redirections to the shell, which may then read its later commands from one",
             wr.names[0]
         ));
         return Step::Past(i);
@@ -877,7 +884,7 @@ fn shell_words<'a>(
                 "`{shell} -c` without a command line is an error bash would report"
             )),
         }
-    } else if stdin || text.get(i).is_none() {
+    } else if stdin || text.get(i).is_none_or(|s| reads_stdin(s)) {
         facts.unparsed_because(format!(
             "`{shell}` reads its commands from standard input: permc cannot read them"
         ));
@@ -886,6 +893,15 @@ fn shell_words<'a>(
         // (then the shell reads standard input).
         facts.unparsed_because(shell_unknown(&text[i], shell));
     }
+}
+
+/// Is a shell's script operand its standard input or another open
+/// descriptor ([`STDIN_SCRIPTS`], `/dev/fd/N`, `/proc/…/fd/N`)?
+fn reads_stdin(script: &str) -> bool {
+    STDIN_SCRIPTS.contains(&script)
+        || STDIN_SCRIPT_PREFIXES
+            .iter()
+            .any(|p| script.starts_with(p) && script.contains("/fd/"))
 }
 
 /// A shell's options as the option reader reads them (bash's own option

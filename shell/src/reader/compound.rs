@@ -391,9 +391,10 @@ impl Parser<'_> {
     /// segment holding them is read once for each WORD (SPEC §4.2 round
     /// 4), in its place. Left unknown (as read) when a WORD is not
     /// literal, there are more than [`MAX_LOOP_WORDS`], the body assigns
-    /// NAME, holds a nested command (whose place the copies would move), or
-    /// the line assigns `IFS`; an unquoted `$NAME` whose WORD holds a
-    /// blank or a glob character stays unknown too.
+    /// NAME or the line assigns `IFS`; an unquoted `$NAME` whose WORD holds
+    /// a blank or a glob character stays unknown too. A segment is copied
+    /// with the commands nested in its words (`cat "$(dirname $f)"`), as
+    /// one block.
     fn instantiate(&mut self, first: usize, name: &str, words: &[Word]) {
         let body = &self.out[first.min(self.out.len())..];
         let literal = words
@@ -407,22 +408,27 @@ impl Parser<'_> {
         };
         if !literal
             || words.len() > MAX_LOOP_WORDS
-            || body
-                .iter()
-                .any(|s| s.holds > 0 || s.words.iter().any(assigns))
+            || body.iter().any(|s| s.words.iter().any(assigns))
             || self.src.windows(4).any(|w| w == b"IFS=")
         {
             return;
         }
+        let body: Vec<DetailedSegment> = self.out.drain(first..).collect();
         let mut out = Vec::with_capacity(body.len());
-        for seg in self.out.drain(first..) {
-            let copies: Option<Vec<DetailedSegment>> =
-                (seg.words.iter().any(|w| names_var(w, name))
-                    && self.compound.instances + words.len() <= self.src.len())
+        let mut k = 0;
+        while k < body.len() {
+            // A segment and the segments nested in its words.
+            let block = &body[k..(k + 1 + body[k].holds).min(body.len())];
+            k += block.len();
+            let named = block
+                .iter()
+                .any(|s| s.words.iter().any(|w| names_var(w, name)));
+            let room = self.compound.instances + words.len() * block.len() <= self.src.len();
+            let copies: Option<Vec<DetailedSegment>> = (named && room)
                 .then(|| {
                     words
                         .iter()
-                        .map(|v| substituted(&seg, name, &v.text))
+                        .flat_map(|v| block.iter().map(|s| substituted(s, name, &v.text)))
                         .collect()
                 })
                 .flatten();
@@ -431,7 +437,7 @@ impl Parser<'_> {
                     self.compound.instances += copies.len();
                     out.extend(copies);
                 }
-                None => out.push(seg),
+                None => out.extend_from_slice(block),
             }
         }
         self.out.extend(out);

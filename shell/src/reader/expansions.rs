@@ -32,8 +32,9 @@ impl<'a> Parser<'a> {
                 // expands it, and a backtick anywhere in it (even inside a
                 // `$( )`, even quoted there) can make it run other commands
                 // than the ones parsed (even a command `0`): not read
-                // reliably.
-                self.mark_at(Unparsed::SyntaxError, start);
+                // reliably. Unparsed as arithmetic holding a substitution,
+                // not a syntax error: bash accepts it (SPEC §4.2 round 4).
+                self.mark_at(Unparsed::ArithmeticVariable, start);
             }
             // `$((` X `))`: X is what lies between the second `(` and the
             // `)` before the last one.
@@ -176,7 +177,7 @@ impl<'a> Parser<'a> {
                     // there. A substitution in `$[…]` is not read reliably.
                     let text = self.logical_text(inner_start, end);
                     if text.contains(&b'`') || text.windows(2).any(|p| p == b"$(") {
-                        self.mark_at(Unparsed::SyntaxError, start);
+                        self.mark_at(Unparsed::ArithmeticVariable, start);
                     }
                     let _ = self.read_arith_body(inner_start, end, in_double);
                 } else {

@@ -47,6 +47,7 @@ impl<'a> Parser<'a> {
     pub(super) fn parse_substitution_list(&mut self) {
         let outer = std::mem::take(&mut self.heredocs);
         self.parse_nested(Close::Paren, true);
+        self.unread_heredocs();
         self.heredocs = outer;
     }
 
@@ -92,6 +93,7 @@ impl<'a> Parser<'a> {
             SubMode::List => sub.parse_list(Close::Eof),
             SubMode::Expanded(dq) => sub.read_expanded_text(dq),
         }
+        sub.unread_heredocs();
         self.groups = std::mem::take(&mut sub.groups);
         self.out.append(&mut sub.out);
         self.compound.names.append(&mut sub.compound.names);

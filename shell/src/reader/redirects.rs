@@ -94,10 +94,19 @@ impl<'a> Parser<'a> {
         Some((String::from_utf8_lossy(&text).into_owned(), k))
     }
 
-    /// A here-document operator (`<<`, `<<-`, with any fd before it) makes
-    /// the line unparsed; its body is read at the next newline.
-    pub(super) fn note_here_document(&mut self, op: &str, at: usize) {
-        if op.contains("<<") && !op.ends_with("<<<") {
+    /// A here-document operator (`<<`, `<<-`, with any fd before it): its
+    /// body is read at the next newline (SPEC §4.2 round 4: read, not
+    /// unparsed — only a body that never ends, or one whose place permc
+    /// cannot settle, makes the line unparsed, see
+    /// [`Parser::unread_heredocs`]).
+    pub(super) fn note_here_document(&mut self, _op: &str, _at: usize) {}
+
+    /// Here-documents still waiting for their bodies where a list ends
+    /// (the line, a substitution, a backtick body): bash reads a body only
+    /// after a newline, so this one has none permc can place.
+    pub(super) fn unread_heredocs(&mut self) {
+        if let Some(doc) = self.heredocs.first() {
+            let at = doc.at;
             self.mark_at(Unparsed::HereDocument, at);
         }
     }
@@ -141,6 +150,7 @@ impl<'a> Parser<'a> {
             None | Some(b'#') => None,
             Some(b) if is_word_end(b) && !self.at_process_substitution() => None,
             Some(_) => {
+                let word_at = self.pos;
                 let w = self.read_word();
                 // `>12>x`, `>{fd}>x`: bash lexes the word as the next
                 // redirection's fd, leaving this one without a target (a
@@ -155,6 +165,7 @@ impl<'a> Parser<'a> {
                 }
                 if op.contains("<<") && !op.ends_with("<<<") {
                     self.heredocs.push(PendingHeredoc {
+                        at: word_at,
                         delimiter: w.text.as_bytes().to_vec(),
                         strip_tabs: op.ends_with("<<-"),
                         expand: !w.quoted,
@@ -205,6 +216,7 @@ impl<'a> Parser<'a> {
         for doc in pending {
             let body_start = self.pos;
             let mut body_end = self.src.len();
+            let mut ended = false;
             while self.pos < self.src.len() {
                 let line_start = self.pos;
                 // One line, as bash's read_a_line builds it: with an
@@ -241,8 +253,14 @@ impl<'a> Parser<'a> {
                 };
                 if text == doc.delimiter.as_slice() {
                     body_end = line_start;
+                    ended = true;
                     break;
                 }
+            }
+            if !ended {
+                // The line ends inside the body (bash warns and takes it
+                // as ended): permc does not guess where it was meant to.
+                self.mark_at(Unparsed::HereDocument, doc.at);
             }
             if doc.expand && body_end > body_start {
                 // Its text as bash expands it: backslash-newlines removed

@@ -340,7 +340,8 @@ fn unparsed_offsets() {
         [
             (Unparsed::BraceExpansion, 5),
             (Unparsed::AnsiCQuote, 11),
-            (Unparsed::HereDocument, 23),
+            // A here-document with no body: at its delimiter.
+            (Unparsed::HereDocument, 25),
         ]
     );
     assert_eq!(

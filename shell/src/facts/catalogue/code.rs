@@ -213,6 +213,23 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
             })
         },
     },
+    // SPEC §4.3 round 4: a function exported to the environment runs in
+    // every bash started later, under a command's name.
+    CodeForm {
+        verbs: &["export"],
+        example: "export -f ls",
+        reads: |_, a| {
+            // An option word, or one whose start is an expansion (it may be
+            // `-f`); not `PATH=$PATH:/x`.
+            let f = |a: &Cow<'_, str>| {
+                (a.starts_with('-') && !a.starts_with("--") && a[1..].contains('f'))
+                    || a.starts_with('$')
+            };
+            a.iter().any(f).then(|| {
+                "`export -f` exports a function that later shells run in place of a command".into()
+            })
+        },
+    },
     CodeForm {
         verbs: &["enable"],
         example: "enable -f ./x.so x",
@@ -481,6 +498,15 @@ pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
     row(VIM, Spell::Word("-c")),
     row(VIM, Spell::Word("-S")),
     row(VIM, Spell::Long("--cmd")),
+    // SPEC §4.5 round 4 (the fourth attack): Ex mode reads commands (`:!`
+    // runs a shell command) from standard input, `-s FILE` reads normal-mode
+    // keys from a file, `-u`/`-U` name the vimrc it sources. vim reads a
+    // cluster letter by letter (`-es`).
+    row(VIM, Spell::Short('e')),
+    row(VIM, Spell::Short('E')),
+    row(VIM, Spell::Short('s')),
+    row(VIM, Spell::Short('u')),
+    row(VIM, Spell::Short('U')),
     row(CC, Spell::Word("-wrapper")),
     row(CC, Spell::Prefix("-fplugin")),
     row(&["sort"], Spell::GnuLong("--compress-program")),
@@ -686,7 +712,7 @@ pub(crate) const SCRIPT_LANGUAGES: &[(&[&str], ScriptLanguage)] = &[
         &["vim", "vi", "nvim", "view", "gvim", "vimdiff", "rvim"],
         ScriptLanguage::Vim,
     ),
-    (&["ed", "red", "ex"], ScriptLanguage::Stdin),
+    (&["ed", "red", "ex", "dc"], ScriptLanguage::Stdin),
     // duckdb's shell is sqlite3's, dot-commands and all.
     (&["sqlite3", "sqlite", "duckdb"], ScriptLanguage::Sqlite),
     (&["psql"], ScriptLanguage::Psql),

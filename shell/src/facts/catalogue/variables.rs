@@ -182,6 +182,11 @@ pub(crate) const VARIABLE_FAMILIES: &[(&str, &str, &str)] = &[
         "`NPM_CONFIG_<key>` sets npm's configuration, `script-shell` and `node-options` among it",
     ),
     (
+        "BASH_FUNC_",
+        "",
+        "`BASH_FUNC_<name>%%` defines a function bash imports and runs in place of the command `<name>`",
+    ),
+    (
         "npm_config_",
         "",
         "`npm_config_<key>` sets npm's configuration, `script-shell` and `node-options` among it",

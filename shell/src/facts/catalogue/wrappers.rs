@@ -56,6 +56,10 @@ pub(crate) struct Wrapper {
     /// `fakeroot`), which reads its commands from standard input: the
     /// line is unparsed, as for a shell (SPEC §4.3).
     pub bare_shell: bool,
+    /// Without a verb its redirections apply to the shell itself, which
+    /// may then read its later commands from one (`exec <f`, SPEC §4.2
+    /// round 4): the line is unparsed.
+    pub bare_input: bool,
     /// What follows the options.
     pub after: After,
     /// Options whose value, when it starts with `|` or `!`, is a command
@@ -77,6 +81,7 @@ pub(crate) const fn w(names: &'static [&'static str]) -> Wrapper {
         numeric: false,
         privileged: false,
         bare_shell: false,
+        bare_input: false,
         after: After::Verb,
         piped: &[],
     }
@@ -204,6 +209,7 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
         flags: "cl",
         valued: "a",
         long_flags: &[],
+        bare_input: true,
         ..w(&["exec"])
     },
     Wrapper {
@@ -899,17 +905,21 @@ pub(crate) const RUNNERS: &[(&str, &str, RunsAs)] = &[
     ("docker", "run", RunsAs::Image),
     ("docker", "create", RunsAs::Image),
     ("docker", "exec", RunsAs::AfterOperand),
+    // SPEC §4.3 round 4: `start` runs the container's entrypoint too.
+    ("docker", "start", RunsAs::Image),
     ("docker", "container", RunsAs::Group("docker")),
     ("docker", "compose", RunsAs::Group("docker-compose")),
     ("docker", "service", RunsAs::Group("docker-service")),
     ("podman", "run", RunsAs::Image),
     ("podman", "create", RunsAs::Image),
     ("podman", "exec", RunsAs::AfterOperand),
+    ("podman", "start", RunsAs::Image),
     ("podman", "container", RunsAs::Group("podman")),
     ("podman", "compose", RunsAs::Group("podman-compose")),
     ("nerdctl", "run", RunsAs::Image),
     ("nerdctl", "create", RunsAs::Image),
     ("nerdctl", "exec", RunsAs::AfterOperand),
+    ("nerdctl", "start", RunsAs::Image),
     ("nerdctl", "container", RunsAs::Group("nerdctl")),
     ("nerdctl", "compose", RunsAs::Group("docker-compose")),
     // A compose service's container (`docker compose …` is read as
@@ -917,8 +927,18 @@ pub(crate) const RUNNERS: &[(&str, &str, RunsAs)] = &[
     // entrypoint and all; `exec` runs a command in its running container.
     ("docker-compose", "run", RunsAs::Image),
     ("docker-compose", "exec", RunsAs::AfterOperand),
+    // SPEC §4.3 round 4: `up`, `create`, `start` and `restart` run the
+    // services' entrypoints, with options from a file permc does not read.
+    ("docker-compose", "up", RunsAs::Image),
+    ("docker-compose", "create", RunsAs::Image),
+    ("docker-compose", "start", RunsAs::Image),
+    ("docker-compose", "restart", RunsAs::Image),
     ("podman-compose", "run", RunsAs::Image),
     ("podman-compose", "exec", RunsAs::AfterOperand),
+    ("podman-compose", "up", RunsAs::Image),
+    ("podman-compose", "create", RunsAs::Image),
+    ("podman-compose", "start", RunsAs::Image),
+    ("podman-compose", "restart", RunsAs::Image),
     // A swarm service runs its image's entrypoint, in the cluster.
     ("docker-service", "create", RunsAs::Image),
     ("kubectl", "exec", RunsAs::AfterDashes),
@@ -945,6 +965,13 @@ pub(crate) const BUSYBOX_SHELLS: &[&str] = &["sh", "ash"];
 
 /// `trap`'s name: its first operand is a command line run later.
 pub(crate) const TRAP: &str = "trap";
+
+/// A shell's script operands that are its standard input or another open
+/// descriptor (SPEC §4.2 round 4: `bash /dev/stdin <<EOF` reads the
+/// body's commands): exact words, then prefixes (`/dev/fd/N`,
+/// `/proc/self/fd/N`, `/proc/PID/fd/N`).
+pub(crate) const STDIN_SCRIPTS: &[&str] = &["-", "/dev/stdin"];
+pub(crate) const STDIN_SCRIPT_PREFIXES: &[&str] = &["/dev/fd/", "/proc/"];
 
 /// The command `xargs` runs when it is given none (GNU findutils).
 pub(crate) const XARGS_DEFAULT: &str = "echo";
