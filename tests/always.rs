@@ -164,6 +164,14 @@ const CASES: &[(&str, &[&str])] = &[
         "for f in a b; do git diff $f; done",
         &["Terminal(git diff)"],
     ),
+    // SPEC §7 round 4: a transparent shell records the commands of its
+    // string; another shell is recorded whole.
+    ("bash -lc 'npm test'", &["Terminal(npm test)"]),
+    (
+        "bash -c 'cd pkg && git status'",
+        &["Terminal(cd pkg)", "Terminal(git status)"],
+    ),
+    ("zsh -c 'npm test'", &["Terminal(zsh -c 'npm test')"]),
     // SPEC §4.3 round 4: xargs with no command runs `echo`.
     (
         "git show | xargs",
@@ -197,7 +205,11 @@ const CASES: &[(&str, &[&str])] = &[
         "diff <(ls a) <(ls b)",
         &["Terminal(diff)", "Terminal(ls a)", "Terminal(ls b)"],
     ),
-    ("bash -c 'npm test'", &["Terminal(bash -c 'npm test')"]),
+    ("bash -c 'npm test'", &["Terminal(npm test)"]),
+    (
+        "dash -c 'npm test &> out'",
+        &["Terminal(dash -c 'npm test &> out')"],
+    ),
     ("> out.txt", &[]),
     ("", &[]),
     // Order kept, duplicates dropped.
@@ -630,9 +642,12 @@ fn check_recorded(cmd: &str) -> Result<(), TestCaseError> {
                 // its words do not name (`xargs` runs `echo`).
                 let i = r.segment.expect("terminal patterns name a segment");
                 let seg = &facts.line.segments[i];
+                let inner = facts.transparent_inner(i);
                 prop_assert!(
                     p.matches_words(&seg.words)
-                        || facts.given_runs(i).any(|(_, w, _)| p.matches_words(w)),
+                        || facts.given_runs(i).any(|(_, w, _)| p.matches_words(w))
+                        || inner
+                            .is_some_and(|l| l.segments.iter().any(|s| p.matches_words(&s.words))),
                     "{} does not match {:?}",
                     r.pattern,
                     seg.words

@@ -433,6 +433,9 @@ fn classify(
                 // §4.3 round 3): covered and uncovered at once.
                 c.first_uncovered.get_or_insert(i);
             }
+        } else if let Some(k) = transparent_cover(p, f, i) {
+            c.first_allow.get_or_insert(k);
+            c.any_covered = true;
         } else if f.verb_index(i).is_some_and(|v| {
             // A `set` of safe options is classified like cd-in-scope
             // (SPEC §6.2 round 3).
@@ -516,6 +519,25 @@ fn allow_covering(p: &CompiledPolicy, words: &[Cow<'_, str>], known: &[Known]) -
         Some(m) if first != NONE => p.terminal_allow_from(words, m + 1),
         _ => first,
     }
+}
+
+/// A transparent shell's segment (SPEC §4.3 round 4): covered when each
+/// segment of its string is, by an entry (the first such segment's) or as
+/// a `cd` in scope or a safe `set`.
+fn transparent_cover(p: &CompiledPolicy, f: &LineFacts, i: usize) -> Option<u32> {
+    let inner = f.transparent_inner(i)?;
+    let mut first = None;
+    for s in &inner.segments {
+        match allow_covering(p, &s.words, &s.known) {
+            NONE if facts::plain_inner_cd(&s.words, &s.known)
+                || facts::safe_set(&s.words, &s.known) => {}
+            NONE => return None,
+            k => {
+                first.get_or_insert(k);
+            }
+        }
+    }
+    first
 }
 
 /// Is each command segment `i` runs given as argv covered: by an entry of

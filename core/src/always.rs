@@ -295,6 +295,16 @@ use crate::facts::catalogue::units::PACKAGE_RUNNERS;
 fn terminal_patterns(f: &LineFacts) -> Vec<Recorded> {
     let mut out: Vec<Recorded> = Vec::new();
     for (i, seg) in f.line.segments.iter().enumerate() {
+        if let Some(inner) = f.transparent_inner(i) {
+            // A transparent shell records nothing of its own: each command
+            // of its string by its own unit (SPEC §7 round 4: `bash -lc
+            // 'npm test'` → `Terminal(npm test)`), a `cd` or `set` there
+            // too as at the top.
+            for s in &inner.segments {
+                record(&mut out, &s.words, i);
+            }
+            continue;
+        }
         record(&mut out, &seg.words, i);
         // A run the segment's words do not name (`… | xargs` runs `echo`,
         // SPEC §4.3 round 4) is recorded by its own unit.

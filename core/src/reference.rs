@@ -348,6 +348,30 @@ fn given_runs_covered(allow: &[Entry], f: &LineFacts, i: usize) -> bool {
     })
 }
 
+/// A transparent shell's segment (SPEC §4.3 round 4: `bash -lc 'npm
+/// test'`) is covered when each segment of its string is: by an allow
+/// entry (the first such segment's entry decides), or as a `cd` in scope or
+/// a safe `set`, which need none. `None`: not transparent, or a segment of
+/// the string is not covered.
+fn transparent_cover(allow: &[Entry], f: &LineFacts, i: usize) -> Option<usize> {
+    let inner = f.transparent_inner(i)?;
+    let mut first = None;
+    for s in &inner.segments {
+        match allow
+            .iter()
+            .position(|e| allow_covers(e, &s.words, &s.known))
+        {
+            Some(k) => {
+                first.get_or_insert(k);
+            }
+            None if facts::plain_inner_cd(&s.words, &s.known)
+                || facts::safe_set(&s.words, &s.known) => {}
+            None => return None,
+        }
+    }
+    first
+}
+
 /// The word lists deny and ask read for segment `i` (SPEC §4.3): its own
 /// words, then every run read past wrappers, with what is known of them.
 fn alternatives<'f>(f: &'f LineFacts<'_>, i: usize) -> Vec<(&'f [Cow<'f, str>], &'f [Known])> {
@@ -410,6 +434,8 @@ fn classify(rules: &Rules, req: &Request, f: &LineFacts) -> Vec<Class> {
             } else {
                 Class::Partial(k)
             }
+        } else if let Some(k) = transparent_cover(&p.allow, f, i) {
+            Class::Allow(k)
         } else if cd_inside.get(i).copied().unwrap_or(false)
             || facts::safe_set(&f.line.segments[i].words, &f.line.segments[i].known)
         {

@@ -304,6 +304,76 @@ const NAME_SECOND_BYTES: [u32; 256] = {
     t
 };
 
+/// A `cd` in a transparent shell's string that stays in the scope for
+/// certain: `cd DIR`, DIR exact, relative and without a `..` component
+/// (the shell starts in the line's directory, which the scope checks).
+/// Step 6 counts it as covered, as a top-level `cd` in scope is (SPEC §4.3
+/// round 4).
+pub fn plain_inner_cd(words: &[Cow<'_, str>], known: &[Known]) -> bool {
+    let [verb, dir] = words else {
+        return false;
+    };
+    known.iter().all(|k| *k == Known::Exact)
+        && catalogue::builtins::dir_move_of(verb) == Some(catalogue::builtins::DirMove::Cd)
+        && !dir.is_empty()
+        && !dir.starts_with(['-', '/', '~'])
+        && !dir.split('/').any(|c| c == "..")
+}
+
+/// The transparent shell of a segment's words and where its options
+/// start: `bash …`, `/bin/sh …`, `busybox sh …`.
+fn transparent_shell<'w>(words: &'w [Cow<'_, str>]) -> Option<(&'w str, usize)> {
+    let verb = basename(words.first()?);
+    if catalogue::shells::TRANSPARENT_SHELLS.contains(&verb) {
+        return Some((verb, 1));
+    }
+    let applet = words.get(1)?;
+    (verb == catalogue::wrappers::BUSYBOX
+        && catalogue::wrappers::BUSYBOX_SHELLS.contains(&applet.as_str()))
+    .then_some(("sh", 2))
+}
+
+/// The index of a transparent shell's `-c` string, when every word from
+/// `from` to it is an option a transparent shell may take (see
+/// [`catalogue::shells::TRANSPARENT_LETTERS`]) and one of them is `-c`.
+fn transparent_options(words: &[Cow<'_, str>], from: usize) -> Option<usize> {
+    let (mut i, mut c) = (from, false);
+    let allowed = |l: &str| {
+        l.chars()
+            .all(|l| catalogue::shells::TRANSPARENT_LETTERS.contains(l))
+    };
+    while let Some(w) = words.get(i) {
+        if w == "--" {
+            return c.then_some(i + 1);
+        }
+        if catalogue::shells::TRANSPARENT_LONG.contains(&w.as_str()) {
+            i += 1;
+            continue;
+        }
+        // The first word that is no option is the string (after `-c`).
+        let Some(letters) = w.strip_prefix('-').or_else(|| w.strip_prefix('+')) else {
+            return c.then_some(i);
+        };
+        if letters.is_empty() || letters.starts_with('-') {
+            return None;
+        }
+        c |= w.starts_with('-') && letters.contains('c');
+        match letters.strip_suffix('o') {
+            // `-o NAME`, `-euo NAME`: a safe name only.
+            Some(before) => {
+                let name = words.get(i + 1)?;
+                if !allowed(before) || !SAFE_SET_NAMES.contains(&name.as_str()) {
+                    return None;
+                }
+                i += 2;
+            }
+            None if allowed(letters) => i += 1,
+            None => return None,
+        }
+    }
+    None
+}
+
 /// Is `rest` (what follows `PATH` in a word whose `$PATH` is the
 /// shell's expansion) `=$PATH:DIR…` or `=${PATH}:DIR…` whose added
 /// directories are literal absolute paths, searched last (SPEC §4.3 round
@@ -685,6 +755,59 @@ impl<'a> LineFacts<'a> {
             .map(|u| u.describe().to_string())
             .chain(self.unparsed_why.iter().cloned())
             .collect()
+    }
+
+    /// The command line segment `i` hands to a *transparent* shell (SPEC
+    /// §4.3 round 4: `bash -lc 'npm test'`): a segment of `sh`, `bash`,
+    /// `dash`, `ash` or `busybox sh|ash` whose only options are `-c`, the
+    /// safe ones of `set`, `-l` and `--login|--norc|--noprofile|--posix`,
+    /// with an exact string bash and a POSIX shell read alike (for the
+    /// POSIX shells), whose every run is one of the string's own segments
+    /// (nothing read past a wrapper, no `find -exec`, no `xargs` inside).
+    /// Allow covers such a segment when it covers each of these segments.
+    pub fn transparent_inner(&self, i: usize) -> Option<&CommandLine<'a>> {
+        let seg = self.line.segments.get(i)?;
+        let (shell, from) = transparent_shell(&seg.words)?;
+        let c = transparent_options(&seg.words, from)?;
+        let string = seg.words.get(c)?;
+        if seg.known.get(c).is_none_or(|k| *k != Known::Exact)
+            || seg.known[..c].iter().any(|k| *k != Known::Exact)
+        {
+            return None;
+        }
+        if !catalogue::shells::BASH_READS.contains(&shell)
+            && catalogue::shells::BASHISMS
+                .iter()
+                .any(|b| string.contains(b))
+        {
+            return None;
+        }
+        let mut lines = self.inner_lines.iter().filter(|(s, _)| *s == i);
+        let (_, inner) = lines.next()?;
+        if lines.next().is_some() || inner.is_unparsed() || inner.segments.is_empty() {
+            return None;
+        }
+        // What changes where an inner `cd` goes is read by the scope alone.
+        let dirs_named = |l: &CommandLine| {
+            l.segments
+                .iter()
+                .flat_map(|s| &s.words)
+                .any(|w| w.contains("CDPATH") || w.contains("cdable") || w.contains("BASHOPTS"))
+        };
+        if dirs_named(&self.line) {
+            return None;
+        }
+        // Every run of the segment is its own words or one of the string's
+        // segments, read as written.
+        let own = self.runs_of(i).filter(|r| !r.read_past).count();
+        let inner_runs = self.runs_of(i).filter(|r| r.read_past).count();
+        let plain = self.runs_of(i).filter(|r| r.read_past).all(|r| {
+            inner
+                .segments
+                .iter()
+                .any(|s| s.words[..] == *r.words && s.known[..] == *r.known)
+        });
+        (own <= 1 && inner_runs == inner.segments.len() && plain).then_some(inner)
     }
 
     /// The first built-in deny pattern a run matches for certain (SPEC §5.2).

@@ -960,6 +960,9 @@ pub(crate) const RUNNERS: &[(&str, &str, RunsAs)] = &[
 pub(crate) const BUSYBOX_OPTIONS: &[&str] =
     &["--list", "--list-full", "--install", "--show", "--help"];
 
+/// BusyBox's own name (`busybox sh -c …`).
+pub(crate) const BUSYBOX: &str = "busybox";
+
 /// The applets by which `busybox APPLET` is a shell (SPEC §4.3).
 pub(crate) const BUSYBOX_SHELLS: &[&str] = &["sh", "ash"];
 
