@@ -354,6 +354,13 @@ fn command() -> impl Strategy<Value = String> {
         1 => segment().prop_map(|s| format!("bash -c '{}'", s.replace('\'', ""))),
         1 => segment().prop_map(|s| format!("({s}) && {{ {s}; }}")),
         1 => (segment(), segment()).prop_map(|(a, b)| format!("echo $({a}; {b}) && {b}")),
+        // SPEC §4.2 round 4: compound commands are read; a shell's -c
+        // string is transparent (§4.3).
+        1 => (segment(), segment()).prop_map(|(a, b)| format!("if {a}; then {b}; fi")),
+        1 => segment().prop_map(|a| format!("for v in src ../x; do {a} $v; done")),
+        1 => (segment(), segment()).prop_map(|(a, b)| format!("case x in x) {a};& y) {b};; esac")),
+        1 => segment().prop_map(|a| format!("f() {{ {a}; }}; ! {a}")),
+        1 => segment().prop_map(|s| format!("bash -lc 'cd src && {}'", s.replace('\'', ""))),
     ]
 }
 
