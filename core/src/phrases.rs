@@ -323,6 +323,12 @@ pub fn trace_dropped(why: &str) -> String {
     format!("{why}; automatic mode drops this opinion")
 }
 
+/// Step 6 under the container floor (SPEC §5.3 step 6 round 4): the
+/// partly covered line keeps the floor.
+pub fn trace_floor_kept(why: &str) -> String {
+    format!("{why}; the container floor approves the uncovered part on its own, so current is kept")
+}
+
 /// Step 6: segment `i` (from 0) and its class.
 pub fn trace_segment(i: usize, segment: &[Cow<'_, str>], class: &str) -> String {
     format!("{}. `{}`: {class}", i + 1, segment.join(" "))
