@@ -206,20 +206,17 @@ struct Sides<'a> {
 
 /// The terminal regions whose class changed, each with a command line.
 fn terminal_changes(s: &Sides<'_>, new: &Version) -> Vec<Change> {
-    let (po, pn, wo, wn, context) = (s.po, s.pn, &s.wo, &s.wn, s.context);
+    let (po, pn) = (s.po, s.pn);
     let mut out = Vec::new();
-    for r in core::terminal(po, pn) {
-        let command = core::command_line(&r.witness);
-        let a = action(ActionType::Terminal, Some(command.clone()), None);
-        let witness = Witness {
-            shown: command,
-            before: wo.decide(context, a.clone()),
-            after: wn.decide(context, a),
-        };
+    let programs = run_programs(new);
+    let programs: Vec<&str> = programs.iter().map(String::as_str).collect();
+    for mut r in core::terminal(po, pn) {
+        let (words, witness) = terminal_witness(s, &r, &programs);
         let (co, cn) = (
-            core::terminal_class(po, &r.witness),
-            core::terminal_class(pn, &r.witness),
+            core::terminal_class(po, &words),
+            core::terminal_class(pn, &words),
         );
+        r.witness = words;
         out.push(Change {
             kind: "terminal",
             file: new.permissions_name.clone(),
@@ -237,6 +234,84 @@ fn terminal_changes(s: &Sides<'_>, new: &Version) -> Vec<Change> {
         });
     }
     out
+}
+
+/// The commands a witness runs after a runner, a wrapper or `-c`: `true`
+/// and the first few commands NEW allows whole (`git status`), so that a
+/// run is decided as the new rules would decide it.
+fn run_programs(new: &Version) -> Vec<String> {
+    use permc_grammar::pattern::PatToken;
+    let mut out = vec!["true".to_string()];
+    for e in &new.rules.permissions.allow {
+        if out.len() > 3 || e.pattern.action != ActionType::Terminal {
+            continue;
+        }
+        let words: Option<Vec<&str>> = e.pattern.tokens().and_then(|t| {
+            t.iter()
+                .map(|t| match t {
+                    PatToken::Exact(w) if !w.contains(' ') => Some(w.as_str()),
+                    _ => None,
+                })
+                .collect()
+        });
+        if let Some(words) = words.filter(|w| !w.is_empty()) {
+            out.push(words.join(" "));
+        }
+    }
+    out
+}
+
+/// How a decision ranks for the gate: deny < ask < auto_approve.
+fn rank(p: permc_grammar::Policy) -> u8 {
+    match p {
+        permc_grammar::Policy::Deny => 0,
+        permc_grammar::Policy::RequireApproval => 1,
+        permc_grammar::Policy::AutoApprove => 2,
+    }
+}
+
+/// A region's witness: the first of its commands (its own witness, then
+/// each continuation the catalogue places after it, `Region::witnesses`)
+/// whose decision moves the way the region does, else the first whose
+/// decision changes at all, else the region's own. A gate that decided
+/// only the bare words missed `Terminal(sh)`: `sh` asks, `sh deploy.sh`
+/// is approved (issue 43).
+fn terminal_witness(s: &Sides<'_>, r: &Region, programs: &[&str]) -> (Vec<String>, Witness) {
+    let decide = |words: &Vec<String>| {
+        let command = core::command_line(words);
+        let a = action(ActionType::Terminal, Some(command.clone()), None);
+        Witness {
+            shown: command,
+            before: s.wo.decide(s.context, a.clone()),
+            after: s.wn.decide(s.context, a),
+        }
+    };
+    let own = (r.witness.clone(), decide(&r.witness));
+    let moves = |w: &Witness| {
+        let (b, a) = (rank(w.before.policy), rank(w.after.policy));
+        match r.direction() {
+            Direction::MorePermissive => a > b,
+            Direction::LessPermissive => a < b,
+            Direction::Neutral => a != b,
+        }
+    };
+    if moves(&own.1) {
+        return own;
+    }
+    let mut changed = None;
+    for words in r.witnesses(programs).into_iter().skip(1) {
+        let w = decide(&words);
+        if moves(&w) {
+            return (words, w);
+        }
+        if changed.is_none() && w.effect() {
+            changed = Some((words, w));
+        }
+    }
+    if own.1.effect() {
+        return own;
+    }
+    changed.unwrap_or(own)
 }
 
 /// The typed labels whose class changed.
