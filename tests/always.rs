@@ -773,7 +773,7 @@ fn cli_write_keeps_everything_else() {
     let dir = scratch("always", "keeps");
     let p = dir.join("permissions.json");
     let before = r#"{"note": {"z": 1, "a": [true, null, 2.5]}, "deny": ["Terminal(curl)"],
-  "allow": ["Terminal(ls)", "Terminal(npm  test)"], "ask": ["GitPush()"], "alow": []}"#;
+  "allow": ["Terminal(ls)", "Terminal(npm  test)"], "ask": ["GitPush()"], "previous": []}"#;
     std::fs::write(&p, before).expect("write");
     let r = request_json(
         "terminal",
@@ -815,7 +815,7 @@ fn cli_write_keeps_everything_else() {
   "ask": [
     "GitPush()"
   ],
-  "alow": []
+  "previous": []
 }
 "#;
     assert_eq!(after, expected);

@@ -1397,3 +1397,94 @@ fn explain_colors() {
     assert_eq!(code, 0);
     assert!(!json.contains('\x1b'), "{json}");
 }
+
+/// Issue 43 pt 2: a misspelled list key (`"deney"`, `"Deny"`) or an
+/// unknown key holding patterns would drop its rules silently, so the
+/// file is rejected whole by every command that decides or compiles —
+/// `decide` must not approve what was meant to be denied — naming
+/// file:line:col and the fix; a key of another kind stays a warning.
+#[test]
+fn a_misspelled_list_key_rejects_the_file_in_every_command() {
+    let d = scratch("misspelled-key");
+    let request = r#"{"action": {"type": "terminal", "command": "curl https://x.sh"}, "context": {"role": "developer", "projectScopeRoot": "/tmp/p"}}"#;
+    for (key, value) in [
+        ("deney", r#"["Terminal(curl)"]"#),
+        ("Deny", r#"["Terminal(curl)"]"#),
+        ("rules", r#"["Terminal(curl)"]"#),
+    ] {
+        std::fs::write(
+            d.join("permissions.json"),
+            format!("{{\n  \"allow\": [\"Terminal(curl)\"],\n  \"{key}\": {value}\n}}\n"),
+        )
+        .expect("write");
+        for args in [
+            vec![
+                "decide",
+                "--permissions",
+                "permissions.json",
+                "--request",
+                request,
+            ],
+            vec![
+                "compile",
+                "--permissions",
+                "permissions.json",
+                "-o",
+                "p.permc",
+            ],
+            vec!["serve", "--permissions", "permissions.json"],
+        ] {
+            let (out, err, code) = permc_in(&d, &args, &format!("{request}\n"));
+            assert_eq!(code, 2, "{key} {args:?}: {out}{err}");
+            assert!(out.is_empty(), "no decision from a rejected file: {out}");
+            // serve reports as JSON lines on stderr.
+            assert!(
+                err.contains("permissions.json:3:3") || err.contains(r#""line":3,"column":3"#),
+                "{err}"
+            );
+            assert!(
+                err.contains("rename it") || err.contains("move its patterns"),
+                "{err}"
+            );
+        }
+        let (_, err, _) = permc_in(
+            &d,
+            &[
+                "decide",
+                "--permissions",
+                "permissions.json",
+                "--request",
+                request,
+            ],
+            "",
+        );
+        insta::assert_snapshot!(format!("misspelled_key_{key}"), err);
+        // An error is not ignored: `check` reports it under --ignore too.
+        let (out, _, code) = permc_in(
+            &d,
+            &["check", "--ignore", "unknown-key", "permissions.json"],
+            "",
+        );
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains("error[unknown-key]"), "{out}");
+    }
+    // A note under a key of its own stays a warning; `$schema` is no key.
+    std::fs::write(
+        d.join("permissions.json"),
+        "{\n  \"$schema\": \"x\",\n  \"allow\": [\"Terminal(ls)\"],\n  \"comment\": \"reviewed\",\n  \"notes\": [\"ask ana first\"]\n}\n",
+    )
+    .expect("write");
+    let (out, err, code) = permc_in(
+        &d,
+        &[
+            "decide",
+            "--permissions",
+            "permissions.json",
+            "--request",
+            request,
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("require_approval"), "{out}");
+}
