@@ -191,7 +191,8 @@ enum Command {
     /// Adds the activation defaults (SPEC §8) to the rule files, in place.
     Seed {
         /// permissions.json (created when absent). Default: the project's,
-        /// found from the current folder up.
+        /// found from the current folder up; outside a project, a new
+        /// permissions.json in the current folder.
         #[arg(long, value_name = "P")]
         permissions: Option<PathBuf>,
         /// autonomy.json (created when absent). Default, with the project's
@@ -371,7 +372,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             policy,
         } => {
             let given = autonomy.is_some();
-            let (permissions, autonomy) = project::writable_rule_files(permissions, autonomy)?;
+            let (permissions, autonomy) = project::seeded_rule_files(permissions, autonomy);
             // A project's autonomy.json is created only for module agents.
             let autonomy = autonomy.filter(|a| given || a.exists() || !modules.is_empty());
             seed::run(seed::Options {

@@ -90,6 +90,23 @@ pub fn writable_rule_files(
     Ok((project.permissions, Some(autonomy)))
 }
 
+/// The rule files `permc seed` writes: those given, else the project's,
+/// else — no project around the current folder — new ones in it
+/// (`./permissions.json`, `./autonomy.json`): seeding is how a project
+/// starts (issue 43 pt 3).
+pub fn seeded_rule_files(
+    permissions: Option<PathBuf>,
+    autonomy: Option<PathBuf>,
+) -> (PathBuf, Option<PathBuf>) {
+    match writable_rule_files(permissions.clone(), autonomy.clone()) {
+        Ok(files) => files,
+        Err(_) => (
+            PathBuf::from(PERMISSIONS),
+            Some(autonomy.unwrap_or_else(|| PathBuf::from(AUTONOMY))),
+        ),
+    }
+}
+
 /// Exit 2: no rule files given and none found.
 pub fn no_rule_files() -> CliError {
     CliError::Usage(
