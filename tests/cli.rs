@@ -1488,3 +1488,100 @@ fn a_misspelled_list_key_rejects_the_file_in_every_command() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("require_approval"), "{out}");
 }
+
+/// Issue 43 pt 4: `compile -o` into a folder that does not exist yet
+/// creates it, as `seed --policy` does.
+#[test]
+fn compile_creates_the_artifacts_folder() {
+    let d = scratch("compile-folder");
+    std::fs::write(d.join("permissions.json"), r#"{"allow": ["Terminal(ls)"]}"#).expect("write");
+    let (out, err, code) = permc_in(&d, &["compile", "-o", ".permc/policy.permc"], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(d.join(".permc/policy.permc").is_file());
+}
+
+/// Issue 43 pt 4: the README's install block, past `cargo install`, runs
+/// as pasted in a fresh home (it creates the folders it writes to), and
+/// `man permc` finds the page with only `~/.cargo/bin` on PATH.
+#[test]
+fn the_readme_install_block_runs_in_a_fresh_home() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let install = readme.split("## Install").nth(1).expect("## Install");
+    let block = install
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("the install block");
+    let script: Vec<&str> = block
+        .lines()
+        .filter(|l| !l.starts_with("cargo install"))
+        .collect();
+    let home = scratch("install-home");
+    let bin = home.join(".cargo/bin");
+    std::fs::create_dir_all(&bin).expect("bin");
+    std::fs::copy(env!("CARGO_BIN_EXE_permc"), bin.join("permc")).expect("copy");
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let out = Command::new("bash")
+        .args(["-euc", &script.join("\n")])
+        .env("HOME", &home)
+        .env("PATH", &path)
+        .output()
+        .expect("bash runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(home
+        .join(".local/share/bash-completion/completions/permc")
+        .is_file());
+    let page = home.join(".cargo/share/man/man1/permc.1");
+    assert!(page.is_file());
+    // man-db, where it is installed, finds the page through PATH alone.
+    if let Ok(o) = Command::new("man")
+        .args(["-w", "permc"])
+        .env("HOME", &home)
+        .env("PATH", &path)
+        .env_remove("MANPATH")
+        .output()
+    {
+        if o.status.success() {
+            assert_eq!(
+                String::from_utf8_lossy(&o.stdout).trim(),
+                page.display().to_string()
+            );
+        }
+    }
+}
+
+/// Issue 43 pt 5: the profile `cargo install` and the README's first run
+/// build has no fat LTO (five minutes on 2 cores); `dist` and `bench`
+/// keep it for what is shipped and measured; the bindings ship stripped.
+#[test]
+fn profiles_keep_fat_lto_for_dist_and_benches_only() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| -> toml::Value {
+        toml::from_str(&std::fs::read_to_string(root.join(p)).expect("read")).expect("toml")
+    };
+    let cargo = read("Cargo.toml");
+    let profile = |name: &str| cargo["profile"][name].clone();
+    assert!(
+        profile("release").get("lto").is_none(),
+        "{:?}",
+        profile("release")
+    );
+    for p in ["dist", "bench"] {
+        assert_eq!(profile(p)["lto"].as_str(), Some("fat"), "{p}");
+        assert_eq!(profile(p)["codegen-units"].as_integer(), Some(1), "{p}");
+    }
+    let bindings = read("bindings/Cargo.toml");
+    assert_eq!(
+        bindings["profile"]["release"]["strip"].as_bool(),
+        Some(true)
+    );
+    assert_eq!(
+        bindings["profile"]["release"]["debug"].as_bool(),
+        Some(false)
+    );
+}
