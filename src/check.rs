@@ -500,32 +500,36 @@ pub(crate) struct Suppressions<'c> {
 }
 
 /// The entry a finding is about, as a suppression names it: the pattern
-/// (`Terminal(npm run)`) or the autonomy rule's `agent: key`.
+/// (`Terminal(npm run)`) or the autonomy rule's `agent: key`. The entries
+/// are those that read, even when others are errors: one broken entry
+/// must not turn every suppression of the file off and bury the error
+/// among findings the project had answered (issue 43 pt 7). The kind is
+/// given only for a file without errors: a suppression is found stale
+/// only against a whole file (its entry may be the one that broke).
 fn entries_of(name: &str, bytes: &[u8]) -> (Option<usize>, Vec<(std::ops::Range<usize>, String)>) {
-    use permc_grammar::rules::{load_autonomy, load_permissions};
+    use permc_grammar::rules::{load_autonomy_partial, load_permissions_partial};
+    use permc_grammar::Severity;
+    let whole =
+        |diags: &[permc_grammar::Diagnostic]| !diags.iter().any(|d| d.severity == Severity::Error);
     if permc_analyzer::Kind::detect(name, bytes) == permc_analyzer::Kind::Permissions {
-        if let Some(p) = load_permissions(name, bytes).value {
-            let e = p
-                .entries()
-                .map(|e| (e.span.start..e.span.end, e.pattern.text.clone()))
-                .collect();
-            return (Some(0), e);
-        }
-        return (None, Vec::new());
+        let (diags, p) = load_permissions_partial(name, bytes);
+        let e = p
+            .entries()
+            .map(|e| (e.span.start..e.span.end, e.pattern.text.clone()))
+            .collect();
+        return (whole(&diags).then_some(0), e);
     }
-    let rules = match load_autonomy(name, bytes).value {
-        Some(a) => a
-            .rules
-            .iter()
-            .map(|r| {
-                let start = r.key_span.start.min(r.span.start);
-                let end = r.key_span.end.max(r.span.end);
-                (start..end, format!("{}: {}", r.agent, r.key.name()))
-            })
-            .collect(),
-        None => return (None, Vec::new()),
-    };
-    (Some(1), rules)
+    let (diags, a) = load_autonomy_partial(name, bytes);
+    let rules = a
+        .rules
+        .iter()
+        .map(|r| {
+            let start = r.key_span.start.min(r.span.start);
+            let end = r.key_span.end.max(r.span.end);
+            (start..end, format!("{}: {}", r.agent, r.key.name()))
+        })
+        .collect();
+    (whole(&diags).then_some(1), rules)
 }
 
 impl<'c> Suppressions<'c> {
