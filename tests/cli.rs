@@ -1585,3 +1585,46 @@ fn profiles_keep_fat_lto_for_dist_and_benches_only() {
         Some(false)
     );
 }
+
+/// Issue 43, conventions: a misspelled role, action type or autonomy mode
+/// says which was meant, as a misspelled field or label does.
+#[test]
+fn typos_of_roles_types_and_modes_say_did_you_mean() {
+    let d = scratch("did-you-mean");
+    std::fs::write(d.join("permissions.json"), "{}").expect("write");
+    std::fs::write(
+        d.join("autonomy.json"),
+        r#"{"dev-api": {"terminal": "auto_aprove"}}"#,
+    )
+    .expect("write");
+    let (out, _, code) = permc_in(&d, &["check", "--color", "never", "autonomy.json"], "");
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("unknown mode `auto_aprove`: did you mean `auto_approve`?"),
+        "{out}"
+    );
+    std::fs::write(d.join("autonomy.json"), "{}").expect("write");
+    for (request, want) in [
+        (
+            r#"{"action": {"type": "git_psh"}, "context": {"role": "owner"}}"#,
+            "unknown action type `git_psh`: did you mean `git_push`?",
+        ),
+        (
+            r#"{"action": {"type": "git_push"}, "context": {"role": "developr"}}"#,
+            "unknown role `developr`: did you mean `developer`?",
+        ),
+    ] {
+        let (out, err, _) = permc_in(
+            &d,
+            &[
+                "decide",
+                "--permissions",
+                "permissions.json",
+                "--requests",
+                "-",
+            ],
+            &format!("{request}\n"),
+        );
+        assert!(out.contains(want), "{out}{err}");
+    }
+}

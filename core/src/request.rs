@@ -436,8 +436,10 @@ fn read_action(node: &Node) -> Result<Action, RequestError> {
         match key {
             "type" => {
                 kind = Some(match value {
-                    Node::String(s) => ActionType::from_name(s)
-                        .ok_or_else(|| err("unknown_type", format!("unknown action type `{s}`")))?,
+                    Node::String(s) => ActionType::from_name(s).ok_or_else(|| {
+                        let names = ActionType::ALL.iter().map(|t| t.name());
+                        err("unknown_type", unknown("action type", s, names))
+                    })?,
                     _ => return Err(err("invalid_field", "`action.type` must be a string")),
                 })
             }
@@ -459,6 +461,15 @@ fn read_action(node: &Node) -> Result<Action, RequestError> {
     })
 }
 
+/// "unknown role `developr`: did you mean `developer`?": the closest name,
+/// when one is near, so a typo says what was meant.
+fn unknown<'a>(what: &str, s: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    match permc_grammar::action::closest(s, names) {
+        Some(n) => format!("unknown {what} `{s}`: did you mean `{n}`?"),
+        None => format!("unknown {what} `{s}`"),
+    }
+}
+
 /// Reads `context`, field by field in document order.
 fn read_context(node: &Node) -> Result<Context, RequestError> {
     let mut role = None;
@@ -470,8 +481,10 @@ fn read_context(node: &Node) -> Result<Context, RequestError> {
         match key {
             "role" => {
                 role = Some(match value {
-                    Node::String(s) => Role::parse(s)
-                        .ok_or_else(|| err("unknown_role", format!("unknown role `{s}`")))?,
+                    Node::String(s) => Role::parse(s).ok_or_else(|| {
+                        let names = Role::ALL.iter().map(|r| r.name());
+                        err("unknown_role", unknown("role", s, names))
+                    })?,
                     _ => return Err(err("invalid_field", "`context.role` must be a string")),
                 })
             }

@@ -597,9 +597,13 @@ fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
                 continue;
             };
             let mode = match &m.value.value {
-                Value::String { text, .. } => {
-                    Policy::parse(text).ok_or_else(|| format!("unknown mode `{text}`"))
-                }
+                Value::String { text, .. } => Policy::parse(text).ok_or_else(|| {
+                    let modes = ["auto_approve", "require_approval", "deny"];
+                    match closest(text, modes) {
+                        Some(s) => format!("unknown mode `{text}`: did you mean `{s}`?"),
+                        None => format!("unknown mode `{text}`"),
+                    }
+                }),
                 other => Err(format!("a mode must be a string, found {}", other.kind())),
             };
             match mode {
