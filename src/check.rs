@@ -14,7 +14,7 @@ use permc_analyzer::output::{self, Source};
 use permc_analyzer::{check_file, Options};
 use permc_grammar::action::closest;
 use permc_grammar::Severity;
-use std::io::{IsTerminal, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -44,16 +44,13 @@ pub enum Color {
 
 impl Color {
     /// Whether to color output for people: `auto` when standard output is
-    /// a terminal (and not `to_file`) and `NO_COLOR` is not set.
+    /// a terminal or `FORCE_COLOR`/`CLICOLOR_FORCE` asks for it, and not
+    /// `to_file` and `NO_COLOR` is not set ([`crate::out::auto_color`]).
     pub fn enabled(self, to_file: bool) -> bool {
         match self {
             Color::Always => true,
             Color::Never => false,
-            Color::Auto => {
-                !to_file
-                    && std::io::stdout().is_terminal()
-                    && std::env::var_os("NO_COLOR").is_none()
-            }
+            Color::Auto => !to_file && crate::out::auto_color(),
         }
     }
 }

@@ -256,12 +256,11 @@ fn fail(e: &CliError) -> ExitCode {
 /// a usage error goes to standard error, exit 2, as clap writes it.
 fn clap_output(e: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
-    use std::io::IsTerminal;
     if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
         e.exit()
     }
     let styled = e.render();
-    let text = if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+    let text = if out::auto_color() {
         styled.ansi().to_string()
     } else {
         styled.to_string()

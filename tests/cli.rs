@@ -1628,3 +1628,31 @@ fn typos_of_roles_types_and_modes_say_did_you_mean() {
         assert!(out.contains(want), "{out}{err}");
     }
 }
+
+/// Issue 43, conventions: `--color auto` honours `FORCE_COLOR` and
+/// `CLICOLOR_FORCE` (colour into a pipe, for CI logs) unless `NO_COLOR`
+/// is set; `0` forces nothing.
+#[test]
+fn force_color_and_clicolor_force_are_honoured() {
+    let request = r#"{"action": {"type": "git_push"}, "context": {"role": "owner"}}"#;
+    let run = |env: &[(&str, &str)]| {
+        let mut args = vec!["explain"];
+        args.extend(example_rules());
+        args.extend(["--request", request]);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_permc"));
+        cmd.current_dir(env!("CARGO_MANIFEST_DIR")).args(&args);
+        for v in ["NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE"] {
+            cmd.env_remove(v);
+        }
+        cmd.envs(env.iter().copied());
+        let out = cmd.output().expect("permc runs");
+        String::from_utf8(out.stdout)
+            .expect("utf-8")
+            .contains('\x1b')
+    };
+    assert!(!run(&[]), "a pipe is not a terminal");
+    assert!(run(&[("FORCE_COLOR", "1")]));
+    assert!(run(&[("CLICOLOR_FORCE", "1")]));
+    assert!(!run(&[("FORCE_COLOR", "0")]));
+    assert!(!run(&[("FORCE_COLOR", "1"), ("NO_COLOR", "1")]));
+}
