@@ -132,6 +132,14 @@ pub struct CheckArgs {
     /// many `permc fix` can fix); `--format json` prints them as JSON.
     #[arg(long)]
     statistics: bool,
+    /// Report only the findings that fail the run (at or above
+    /// --fail-level), without the summary line: nothing when it passes.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// Exit 0 even when findings fail the run (still 2 for a file that
+    /// cannot be read): report without gating.
+    #[arg(long)]
+    exit_zero: bool,
     /// The name of the file read from standard input (`-`), for editors:
     /// it names the findings and tells the file's kind.
     #[arg(long, value_name = "NAME")]
@@ -284,7 +292,24 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
             });
         }
     }
-    let text = render(&args, &options, &cwd, &mut diags, &mut sources, &fixable);
+    let level = match (args.fail_level, args.deny) {
+        (Some(l), _) => l.severity(),
+        (None, Some(DenyLevel::Warnings)) => Severity::Warning,
+        (None, None) => Severity::Error,
+    };
+    if args.quiet {
+        diags.retain(|d| d.severity >= level);
+    }
+    let mut text = render(&args, &options, &cwd, &mut diags, &mut sources, &fixable);
+    if args.quiet && args.format == Format::Human && !args.statistics {
+        let summary = format!("{}\n", output::summary(&diags));
+        if let Some(t) = text.strip_suffix(&summary) {
+            text = t.trim_end_matches('\n').to_string();
+            if !text.is_empty() {
+                text.push('\n');
+            }
+        }
+    }
     match &args.output_file {
         // Written whole or not at all: CI never uploads half a report.
         Some(path) => write_whole(path, text.as_bytes())?,
@@ -297,12 +322,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
     if unreadable {
         return Ok(ExitCode::from(2));
     }
-    let level = match (args.fail_level, args.deny) {
-        (Some(l), _) => l.severity(),
-        (None, Some(DenyLevel::Warnings)) => Severity::Warning,
-        (None, None) => Severity::Error,
-    };
-    let fails = diags.iter().any(|d| d.severity >= level);
+    let fails = !args.exit_zero && diags.iter().any(|d| d.severity >= level);
     Ok(if fails {
         ExitCode::from(1)
     } else {

@@ -1656,3 +1656,39 @@ fn force_color_and_clicolor_force_are_honoured() {
     assert!(!run(&[("FORCE_COLOR", "0")]));
     assert!(!run(&[("FORCE_COLOR", "1"), ("NO_COLOR", "1")]));
 }
+
+/// Issue 43, conventions: `check --quiet` prints only the findings that
+/// fail the run, without the summary (nothing when it passes);
+/// `--exit-zero` reports without failing the run.
+#[test]
+fn check_quiet_and_exit_zero() {
+    let d = scratch("check-quiet");
+    std::fs::write(
+        d.join("permissions.json"),
+        "{\"allow\": [\"Terminal(npm run)\", \"Terminal(ls)\"]}\n",
+    )
+    .expect("write");
+    let run = |args: &[&str]| {
+        let mut all = vec!["check", "--color", "never", "--config", "/dev/null"];
+        all.extend(args);
+        all.push("permissions.json");
+        permc_in(&d, &all, "")
+    };
+    let (out, _, code) = run(&["--quiet"]);
+    assert_eq!(
+        (out.as_str(), code),
+        ("", 0),
+        "a warning does not fail the run"
+    );
+    let (out, _, code) = run(&["--quiet", "--fail-level", "warning"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("warning[broad-always-expansion]"), "{out}");
+    assert!(!out.contains("permc check: found"), "{out}");
+    let (out, _, code) = run(&["--fail-level", "warning", "--exit-zero"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("permc check: found 1 warning"), "{out}");
+    std::fs::write(d.join("permissions.json"), "{\"allow\": [\"Gitpush()\"]}\n").expect("write");
+    let (out, _, code) = run(&["--exit-zero", "--quiet"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("error[unknown-label]"), "{out}");
+}
