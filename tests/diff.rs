@@ -485,6 +485,12 @@ fn base_and_staged_read_the_old_versions_from_git() {
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
+    // No arguments: the working tree against HEAD, as `git diff` (issue
+    // 43), the same report as --base HEAD.
+    let bare = permc(&d, &["diff"]);
+    assert_eq!(bare.status.code(), Some(0));
+    assert_eq!(bare.stdout, permc(&d, &["diff", "--base", "HEAD"]).stdout);
+    assert!(String::from_utf8_lossy(&bare.stdout).contains("rm -rf build …"));
     git(&d, &["add", "permissions.json"]);
     let o = permc(
         &d,

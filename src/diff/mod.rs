@@ -55,7 +55,8 @@ pub enum FailOn {
 pub struct DiffArgs {
     /// OLD NEW: two versions, each a folder (its permissions.json and
     /// autonomy.json) or a rule file. With --base or --staged: the rule
-    /// files to compare (default: the project's).
+    /// files to compare (default: the project's). With nothing: the
+    /// project's rule files in the working tree against HEAD.
     #[arg(value_name = "PATHS")]
     paths: Vec<PathBuf>,
     /// Compare the working tree's files with their versions at this git
@@ -392,7 +393,12 @@ fn autonomy_changes(s: &Sides<'_>, new: &Version) -> Vec<Change> {
 }
 
 /// Runs `permc diff`.
-pub fn run(args: DiffArgs) -> Result<ExitCode, CliError> {
+pub fn run(mut args: DiffArgs) -> Result<ExitCode, CliError> {
+    // No versions named: what the working tree changes against HEAD, as
+    // `git diff` does.
+    if args.paths.is_empty() && args.base.is_none() && !args.staged {
+        args.base = Some("HEAD".into());
+    }
     let from_git = args.base.is_some() || args.staged;
     let mut pairs: Vec<(Version, Version)> = if from_git {
         git_groups(&args)?
