@@ -1692,3 +1692,36 @@ fn check_quiet_and_exit_zero() {
     assert_eq!(code, 0);
     assert!(out.contains("error[unknown-label]"), "{out}");
 }
+
+/// Issue 43, conventions: the Portuguese reason code an English reader
+/// meets in `permc always` is explained where it is shown, and
+/// docs/editors.md has a Neovim setup for 0.7–0.10 beside 0.11's (its Lua
+/// blocks balanced: no Lua here to run them).
+#[test]
+fn docs_explain_the_refusal_code_and_older_neovims() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cli = std::fs::read_to_string(root.join("docs/cli.md")).expect("cli.md");
+    let always = cli.split("## Always allow").nth(1).expect("the section");
+    assert!(
+        always.contains("`teto_do_sempre_permitir`: Portuguese for"),
+        "{always}"
+    );
+    let editors = std::fs::read_to_string(root.join("docs/editors.md")).expect("editors.md");
+    assert!(editors.contains("## Neovim (0.11+)"));
+    assert!(editors.contains("## Neovim (0.7–0.10"));
+    let blocks: Vec<&str> = editors
+        .split("```lua\n")
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .collect();
+    assert_eq!(blocks.len(), 3, "{editors}");
+    for b in blocks {
+        let count = |c: char| b.matches(c).count();
+        assert_eq!(count('('), count(')'), "{b}");
+        assert_eq!(count('{'), count('}'), "{b}");
+        let words: Vec<&str> = b.split(|c: char| !c.is_alphanumeric()).collect();
+        let n = |w: &str| words.iter().filter(|x| **x == w).count();
+        assert_eq!(n("function") + n("if"), n("end"), "{b}");
+        assert!(b.contains("'permc', 'lsp'"), "{b}");
+    }
+}
