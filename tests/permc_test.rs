@@ -318,3 +318,23 @@ fn coverage_has_percentages_and_a_threshold_gate() {
     let o = permc(&root(), &["test", "examples"]);
     assert!(!stdout(&o).contains('\x1b'));
 }
+
+/// Issue 43, conventions: "no test files" names the folder it looked in,
+/// the current one included (it printed an empty name).
+#[test]
+fn no_test_files_names_the_folder() {
+    let d = files::scratch("permc-test", "no-tests");
+    std::fs::write(d.join("permissions.json"), "{}").expect("write");
+    let o = permc(&d, &["test"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("no test files: the current folder (.) holds no *"),
+        "{err}"
+    );
+    std::fs::create_dir_all(d.join("sub")).expect("dir");
+    std::fs::write(d.join("sub/permissions.json"), "{}").expect("write");
+    let o = permc(&d, &["test", "--permissions", "sub/permissions.json"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("no test files: sub holds no *"), "{err}");
+}

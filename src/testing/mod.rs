@@ -117,9 +117,16 @@ struct Suite {
     outcomes: Vec<Outcome>,
 }
 
+/// A path relative to the current folder when it is under it; the
+/// current folder itself is `.` (never an empty name).
 pub(super) fn shown(p: &Path) -> String {
     let cwd = std::env::current_dir().unwrap_or_default();
-    p.strip_prefix(&cwd).unwrap_or(p).display().to_string()
+    let s = p.strip_prefix(&cwd).unwrap_or(p).display().to_string();
+    if s.is_empty() {
+        ".".into()
+    } else {
+        s
+    }
 }
 
 fn test_files_in(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
@@ -139,9 +146,12 @@ fn test_files_in(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
 }
 
 fn no_tests(dir: &Path) -> CliError {
+    let d = match shown(dir).as_str() {
+        "." => "the current folder (.)".to_string(),
+        d => d.to_string(),
+    };
     CliError::Usage(format!(
-        "no test files: {} holds no *{SUFFIX}\n  help: write one beside permissions.json (docs/policy-as-code.md), or name the files",
-        shown(dir)
+        "no test files: {d} holds no *{SUFFIX}\n  help: write one beside permissions.json (docs/policy-as-code.md), or name the files",
     ))
 }
 
