@@ -344,9 +344,15 @@ pub fn run(args: TestArgs) -> Result<ExitCode, CliError> {
     let (_, failed) = counts(&suites);
     let below = match (args.threshold, cov.as_deref()) {
         (Some(min), Some(cov)) => {
-            let got = report::Percent::of(cov).overall();
+            let pc = report::Percent::of(cov);
+            let got = pc.exact();
             if got < min {
-                eprintln!("permc test: coverage {got:.1}% is below the threshold {min}%");
+                // Two decimals, floored: never shown at or above `min`.
+                let shown = (got * 100.0).floor() / 100.0;
+                eprintln!(
+                    "permc test: coverage {shown:.2}% ({} of {} entries) is below the threshold {min}%",
+                    pc.decided, pc.entries
+                );
             }
             got < min
         }
