@@ -757,6 +757,25 @@ fn a_file_that_is_no_rule_file_is_one_finding() {
     assert_eq!(f.len(), 1, "{out}");
     assert_eq!(f[0].0, "not-a-rule-file");
     assert_eq!(f[0].1, "package.json");
+    // Text that is not JSON at all — a README quoting patterns, a TOML
+    // file opening `[` — is that one finding too, not broken JSON
+    // (issue 43, conventions).
+    std::fs::write(
+        dir.join("README.md"),
+        "# rules\n\n    {\"allow\": [\"Terminal(ls)\"]}\n",
+    )
+    .expect("write");
+    std::fs::write(dir.join("Cargo.toml"), "[package]\nname = \"x\"\n").expect("write");
+    for file in ["README.md", "Cargo.toml"] {
+        let (out, _, code) = permc_in(&dir, &["check", "--format", "json", file]);
+        assert_eq!(code, 1);
+        let f = findings(&out);
+        assert_eq!(f.len(), 1, "{out}");
+        assert_eq!(
+            (f[0].0.as_str(), f[0].1.as_str()),
+            ("not-a-rule-file", file)
+        );
+    }
     // --project-root must be absolute, or is taken from the current folder
     // and said so.
     let (_, err, _) = permc_in(&dir, &["check", "--project-root", "proj", "rules.json"]);
