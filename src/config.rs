@@ -324,8 +324,10 @@ pub fn watched_path(
         return Some((path.to_path_buf(), false));
     }
     let file = rule_files.into_iter().flatten().next()?;
-    let dir = std::path::absolute(file).ok()?.parent()?.to_path_buf();
-    Some((dir.join(CONFIG), true))
+    // Named as the rule file is (relative stays relative: every output
+    // names paths from the current folder).
+    file.file_name()?;
+    Some((file.with_file_name(CONFIG), true))
 }
 
 /// [`beside`]'s rows for deciding ([`Config::rows_for_deciding`]).

@@ -1725,3 +1725,32 @@ fn docs_explain_the_refusal_code_and_older_neovims() {
         assert!(b.contains("'permc', 'lsp'"), "{b}");
     }
 }
+
+/// Issue 43, conventions: the files discovery finds are named relative to
+/// the current folder in every output — `permissions.json` in the
+/// project, `../permissions.json` below it — as the user would type them,
+/// not as absolute paths.
+#[test]
+fn discovered_files_are_named_from_the_current_folder() {
+    let d = scratch("relative-names");
+    let sub = d.join("a/b");
+    std::fs::create_dir_all(&sub).expect("dirs");
+    std::fs::write(
+        d.join("permissions.json"),
+        "{\"allow\": [\"Terminal(ls)\", \"Terminal(ls)\"]}\n",
+    )
+    .expect("write");
+    let (out, _, _) = permc_in(&d, &["check", "--color", "never"], "");
+    assert!(out.contains("--> permissions.json:1:"), "{out}");
+    let (out, _, _) = permc_in(&sub, &["check", "--color", "never"], "");
+    assert!(out.contains("--> ../../permissions.json:1:"), "{out}");
+    let root = d.display().to_string();
+    assert!(!out.contains(&root), "{out}");
+    std::fs::write(d.join("permissions.json"), "{\"allow\": [3]}\n").expect("write");
+    for args in [vec!["decide", "--request", PUSH], vec!["serve"]] {
+        let (_, err, code) = permc_in(&sub, &args, PUSH);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("../../permissions.json"), "{args:?}: {err}");
+        assert!(!err.contains(&root), "{args:?}: {err}");
+    }
+}
