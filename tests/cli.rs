@@ -1754,3 +1754,38 @@ fn discovered_files_are_named_from_the_current_folder() {
         assert!(!err.contains(&root), "{args:?}: {err}");
     }
 }
+
+/// Issue 43, conventions: a rule file over the size limit says how to get
+/// under it, in `check` (its help line) and in `decide`, not "check the
+/// path and its permissions". (A sparse file: no disk is used.)
+#[test]
+fn the_size_limit_says_what_to_do() {
+    let d = scratch("size-limit");
+    let f = std::fs::File::create(d.join("permissions.json")).expect("create");
+    f.set_len(300 << 20).expect("sparse file");
+    drop(f);
+    let (out, _, code) = permc_in(&d, &["check", "--color", "never", "permissions.json"], "");
+    assert_eq!(code, 2);
+    assert!(out.contains("larger than 256 MiB"), "{out}");
+    assert!(
+        out.contains("help: split the rules into smaller files"),
+        "{out}"
+    );
+    let (_, err, code) = permc_in(
+        &d,
+        &[
+            "decide",
+            "--permissions",
+            "permissions.json",
+            "--request",
+            PUSH,
+        ],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("256 MiB, the most permc reads: split the rules"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
