@@ -337,3 +337,35 @@ fn no_test_files_names_the_folder() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("no test files: sub holds no *"), "{err}");
 }
+
+/// Issue 43, conventions: a failing case's trace says when its context
+/// came from permc.toml's `[context]`, which `permc explain` and `permc
+/// decide` never read; a case that sets its own context gets no such line.
+#[test]
+fn a_trace_says_when_it_used_the_configs_context() {
+    let d = project(
+        "trace-context",
+        "[[case]]\naction = { type = \"git_commit\" }\nexpect = \"auto_approve\"\n\n[[case]]\naction = { type = \"spend\" }\ncontext = { role = \"owner\" }\nexpect = \"auto_approve\"\n",
+    );
+    std::fs::write(d.join("permc.toml"), "[context]\nrole = \"viewer\"\n").expect("write");
+    let o = permc(&d, &["test", "--format", "json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let cases = &v["files"][0]["cases"];
+    let explain = |i: usize| cases[i]["explain"].as_str().unwrap_or("").to_string();
+    assert!(
+        explain(0).starts_with("(this trace used permc.toml's [context]: role = \"viewer\"; `permc explain` and `permc decide` never read"),
+        "{}",
+        explain(0)
+    );
+    assert!(
+        !explain(1).is_empty() && !explain(1).contains("permc.toml"),
+        "{}",
+        explain(1)
+    );
+    let o = permc(&d, &["test"]);
+    assert!(
+        stdout(&o).contains("this trace used permc.toml's [context]"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -98,6 +98,9 @@ struct Project {
     decider: Box<dyn Decider>,
     /// The default context (SPEC §10.1 fields).
     context: Map<String, Value>,
+    /// permc.toml's `[context]` alone: what a trace says it used, since
+    /// `permc explain` and `permc decide` never read it.
+    config_context: Map<String, Value>,
 }
 
 /// A case and what was decided.
@@ -248,6 +251,7 @@ fn load_project(
         rules,
         decider,
         context,
+        config_context: cfg.context.clone(),
     })
 }
 
@@ -276,6 +280,25 @@ pub(crate) fn failure(case: &Case, d: &Decision) -> Option<String> {
     }
 }
 
+/// When a case's context holds fields of permc.toml's `[context]`, a line
+/// saying so before its trace: `permc explain` and `permc decide` take the
+/// context from the request alone, so the same action given to them
+/// without those fields decides otherwise (issue 43). Empty otherwise.
+fn from_config_note(config: &Map<String, Value>, request: &Value) -> String {
+    let used: Vec<String> = config
+        .iter()
+        .filter(|(k, v)| request["context"].get(k.as_str()) == Some(*v))
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect();
+    if used.is_empty() {
+        return String::new();
+    }
+    format!(
+        "(this trace used permc.toml's [context]: {}; `permc explain` and `permc decide` never read permc.toml's context: give these fields in the request's \"context\" to get this trace from them)\n",
+        used.join(", ")
+    )
+}
+
 fn run_suite(file: String, project: usize, p: &Project, cases: Vec<Case>) -> Suite {
     let outcomes = cases
         .into_iter()
@@ -284,10 +307,15 @@ fn run_suite(file: String, project: usize, p: &Project, cases: Vec<Case>) -> Sui
             let failure = failure(&case, &got);
             let explain = failure.as_ref().map(|_| {
                 let line = case.request_json.to_string();
-                match crate::decide::explain_text(&p.rules, p.decider.as_ref(), line.as_bytes()) {
+                let trace = match crate::decide::explain_text(
+                    &p.rules,
+                    p.decider.as_ref(),
+                    line.as_bytes(),
+                ) {
                     Ok(t) => t,
                     Err(e) => format!("{}\n", CliError::Request(e)),
-                }
+                };
+                from_config_note(&p.config_context, &case.request_json) + &trace
             });
             Outcome {
                 case,
