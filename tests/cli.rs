@@ -1789,3 +1789,27 @@ fn the_size_limit_says_what_to_do() {
     );
     let _ = std::fs::remove_dir_all(&d);
 }
+
+/// Issue 43, conventions: `explain` quotes a command's words the same way
+/// in every line — the segments, the steps and the decision's message —
+/// each in backticks, a word with a blank shell-quoted; patterns and
+/// autonomy rules in backticks too.
+#[test]
+fn explain_quotes_words_the_same_in_every_line() {
+    let request = r#"{"action": {"type": "terminal", "command": "curl \"a b\" HEAD~1"}, "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": "/home/ana/p"}}"#;
+    let mut args = vec!["explain"];
+    args.extend(example_rules());
+    args.extend(["--request", request, "--color", "never"]);
+    let (out, err, code) = permc(&args);
+    assert_eq!(code, 0, "{err}");
+    let shown = "`curl 'a b' HEAD~1`";
+    for line in ["  1. ", "6. Segment", "why:"] {
+        let l = out.lines().find(|l| l.contains(line)).unwrap_or_default();
+        assert!(l.contains(shown), "{line}: {l}\n{out}");
+    }
+    assert!(
+        out.contains("by `Terminal(curl)` at permissions.json"),
+        "{out}"
+    );
+    assert!(out.contains("  rule:   `Terminal(curl)` at"), "{out}");
+}
