@@ -1813,3 +1813,26 @@ fn explain_quotes_words_the_same_in_every_line() {
     );
     assert!(out.contains("  rule:   `Terminal(curl)` at"), "{out}");
 }
+
+/// Issue 43, conventions: `check` and `decide` give the same column for
+/// the same byte — characters, not bytes, before it — whether the JSON is
+/// a rule file or a request.
+#[test]
+fn check_and_decide_count_columns_the_same() {
+    let d = scratch("same-column");
+    let text = r#"{"action": {"type": "terminal", "command": "日本語" x}}"#;
+    std::fs::write(d.join("permissions.json"), text).expect("write");
+    let (out, _, _) = permc_in(&d, &["check", "--format", "json", "permissions.json"], "");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let column = v["diagnostics"][0]["column"].as_u64().expect("a column");
+    std::fs::write(d.join("empty.json"), "{}").expect("write");
+    let (out, _, _) = permc_in(
+        &d,
+        &["decide", "--permissions", "empty.json", "--request", text],
+        "",
+    );
+    assert!(
+        out.contains(&format!("at line 1 column {column}\"")),
+        "{column}: {out}"
+    );
+}
