@@ -180,8 +180,11 @@ fn resolved_text(r: Option<Resolved>) -> String {
 
 /// Every change between two versions, witnessed in `context`.
 fn changes(old: &Version, new: &Version, context: &Context) -> Vec<Change> {
-    let po = permc_compiler::compile(&old.rules.permissions, &old.rules.autonomy);
-    let pn = permc_compiler::compile(&new.rules.permissions, &new.rules.autonomy);
+    // With the project's rows, as the witnesses are decided.
+    let po = permc_compiler::compile(&old.rules.permissions, &old.rules.autonomy)
+        .with_project(old.rules.project.clone());
+    let pn = permc_compiler::compile(&new.rules.permissions, &new.rules.autonomy)
+        .with_project(new.rules.project.clone());
     let sides = Sides {
         po: &po,
         pn: &pn,
@@ -288,31 +291,56 @@ fn terminal_witness(s: &Sides<'_>, r: &Region, programs: &[&str]) -> (Vec<String
         }
     };
     let own = (r.witness.clone(), decide(&r.witness));
-    let moves = |w: &Witness| {
-        let (b, a) = (rank(w.before.policy), rank(w.after.policy));
+    let moves = |before: permc_grammar::Policy, after: permc_grammar::Policy| {
+        let (b, a) = (rank(before), rank(after));
         match r.direction() {
             Direction::MorePermissive => a > b,
             Direction::LessPermissive => a < b,
             Direction::Neutral => a != b,
         }
     };
-    if moves(&own.1) {
+    if moves(own.1.before.policy, own.1.after.policy) {
         return own;
     }
+    // The continuations are screened with the compiled engine (the same
+    // decisions as the interpreter, tested so, in microseconds: a 10% edit
+    // of 100k rules has a thousand changes without effect, each with dozens
+    // of continuations); the one kept is decided by the interpreter.
+    let quick = |words: &Vec<String>| {
+        let command = core::command_line(words);
+        let request = permc_core::request::Request {
+            action: action(ActionType::Terminal, Some(command), None),
+            context: s.context.clone(),
+        };
+        let before = permc_compiler::compiled::decide(s.po, &request).policy;
+        (
+            before,
+            permc_compiler::compiled::decide(s.pn, &request).policy,
+        )
+    };
     let mut changed = None;
     for words in r.witnesses(programs).into_iter().skip(1) {
-        let w = decide(&words);
-        if moves(&w) {
-            return (words, w);
+        let (before, after) = quick(&words);
+        if moves(before, after) {
+            let w = decide(&words);
+            if moves(w.before.policy, w.after.policy) {
+                return (words, w);
+            }
         }
-        if changed.is_none() && w.effect() {
-            changed = Some((words, w));
+        if changed.is_none() && before != after {
+            changed = Some(words);
         }
     }
     if own.1.effect() {
         return own;
     }
-    changed.unwrap_or(own)
+    match changed {
+        Some(words) => {
+            let w = decide(&words);
+            (words, w)
+        }
+        None => own,
+    }
 }
 
 /// The typed labels whose class changed.
