@@ -69,9 +69,7 @@ pub fn printable(text: String) -> String {
 pub fn auto_color() -> bool {
     use std::io::IsTerminal;
     let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
-    let forced = |name: &str| {
-        std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0" && v != "false")
-    };
+    let forced = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
     if set("NO_COLOR") {
         return false;
     }
