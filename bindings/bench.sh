@@ -42,10 +42,10 @@ if [ -n "$CALLS_ONLY" ]; then
   calls
   exit 0
 fi
-cargo build --release --quiet --bin permc
+cargo build --profile dist --quiet --bin permc
 T=${CARGO_TARGET_DIR:-$ROOT/target}
 PERMC_BENCH_WRITE="$DIR" cargo bench --quiet --bench decide >/dev/null 2>&1
-"$T/release/permc" compile --permissions "$DIR/permissions-100000.json" --autonomy "$DIR/autonomy.json" -o "$DIR/policy-100000.permc"
+"$T/dist/permc" compile --permissions "$DIR/permissions-100000.json" --autonomy "$DIR/autonomy.json" -o "$DIR/policy-100000.permc"
 CARGO_TARGET_DIR="$ROOT/bindings/target" cargo build --release --quiet --manifest-path bindings/Cargo.toml -p permc_nif -p permc_node
 cp "$R/libpermc_node.so" "$R/permc.node"
 
