@@ -114,12 +114,46 @@ defmodule Permc do
       :dirty ->
         case Permc.Native.decide_dirty(policy, request) do
           # Nested too deep for a dirty scheduler's stack.
-          :inline -> Permc.Native.decide_inline(policy, request) |> ok()
-          answer -> ok(answer)
+          :inline -> Permc.Native.decide_inline(policy, request)
+          answer -> answer
         end
 
       answer ->
-        ok(answer)
+        answer
+    end
+  end
+
+  @doc """
+  Decides many requests in one call: a list of requests (maps, as
+  `decide/2` takes them, or JSON lines, as `decide_json/2` takes them) in,
+  the list of their answers out, each in its request's slot: `{:ok,
+  decision}` or `{:error, %{code: …, message: …}}`, exactly as the single
+  calls answer it. For callers holding many requests: the VM is crossed
+  once for the batch, not once per request.
+
+  Up to 64 light requests are decided on the caller's scheduler; a longer
+  or heavier list on a dirty CPU scheduler, so it never pauses the other
+  processes.
+  """
+  @spec decide_many(policy, [map | binary]) :: [{:ok, decision} | request_error] | request_error
+  def decide_many(policy, requests) when is_list(requests) do
+    case Permc.Native.decide_many(policy, requests) do
+      :dirty ->
+        case Permc.Native.decide_many_dirty(policy, requests) do
+          # Some requests nest too deep for a dirty scheduler's stack:
+          # those slots are decided one by one, as decide/2 does.
+          {:inline, answers} ->
+            Enum.zip_with(answers, requests, fn
+              :inline, request -> decide(policy, request)
+              answer, _ -> answer
+            end)
+
+          answers ->
+            answers
+        end
+
+      answers ->
+        answers
     end
   end
 
@@ -137,16 +171,13 @@ defmodule Permc do
   """
   @spec decide_json(policy, binary) :: {:ok, decision} | request_error
   def decide_json(policy, line) when is_binary(line) and byte_size(line) > @json_inline,
-    do: policy |> Permc.Native.decide_json_dirty(line) |> ok()
+    do: Permc.Native.decide_json_dirty(policy, line)
 
-  def decide_json(policy, line), do: policy |> Permc.Native.decide_json(line) |> ok()
+  def decide_json(policy, line), do: Permc.Native.decide_json(policy, line)
 
   @doc "As `decide_json/2`, returning the decision or raising `Permc.Error`."
   @spec decide_json!(policy, binary) :: decision
   def decide_json!(policy, line), do: policy |> decide_json(line) |> bang()
-
-  defp ok({:error, _} = e), do: e
-  defp ok(decision), do: {:ok, decision}
 
   defp bang({:ok, d}), do: d
   defp bang({:error, %{code: code, message: message}}), do: raise(Permc.Error, code: code, message: message)
@@ -231,6 +262,10 @@ defmodule Permc.Native do
   def decide_inline(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def decide_json(_policy, _line), do: :erlang.nif_error(:nif_not_loaded)
   def decide_json_dirty(_policy, _line), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_many(_policy, _requests), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_many_dirty(_policy, _requests), do: :erlang.nif_error(:nif_not_loaded)
+  # For bindings/bench.sh: the in-process work, timed in this process.
+  def bench_in_process(_policy, _lines, _n, _json), do: :erlang.nif_error(:nif_not_loaded)
   def explain(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def explain_data(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def always(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)

@@ -1,0 +1,64 @@
+//! For `bindings/bench.sh` only: the in-process work the NIF's calls are
+//! measured against, timed in this process, on this build (allocator and
+//! all), on the same requests and policy, so a ratio compares the
+//! crossing alone.
+
+use crate::{error_map, guarded, policy_arg, DECIDE_STACK};
+use permc_runtime::answer::{read_request, write_answer_line, Decider};
+use rustler::{Binary, Encoder, Env, Term};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// `bench_in_process(policy, lines, n, json)`: nanoseconds a request,
+/// over `n` requests cycling through `lines` (JSON request lines), of
+/// the decision from a built request with every string of the answer
+/// built (what `decide/2` returns), or, with `json`, of a line in and
+/// the answer line out (`permc decide`'s work, `write_answer_line`).
+/// Runs on a thread of its own (a dirty scheduler's stack is small).
+#[rustler::nif(schedule = "DirtyCpu")]
+fn bench_in_process<'a>(
+    env: Env<'a>,
+    policy: Term<'a>,
+    lines: Vec<Binary<'a>>,
+    n: usize,
+    json: bool,
+) -> Term<'a> {
+    guarded(env, || {
+        let policy = match policy_arg(env, policy) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        let lines: Vec<&[u8]> = lines.iter().map(|b| b.as_slice()).collect();
+        let reqs: Vec<_> = lines
+            .iter()
+            .filter_map(|l| read_request(l).1.ok())
+            .collect();
+        if reqs.len() != lines.len() || lines.is_empty() {
+            return error_map(env, "invalid_argument", "every line must be a request");
+        }
+        let p = &policy.0;
+        let timed = std::thread::scope(|s| {
+            std::thread::Builder::new()
+                .stack_size(DECIDE_STACK)
+                .spawn_scoped(s, || {
+                    let start = Instant::now();
+                    let mut out = Vec::with_capacity(512);
+                    for i in 0..n {
+                        if json {
+                            out.clear();
+                            write_answer_line(p, black_box(lines[i % lines.len()]), &mut out);
+                            black_box(&out);
+                        } else {
+                            black_box(p.decide(black_box(&reqs[i % reqs.len()])));
+                        }
+                    }
+                    start.elapsed().as_nanos() as f64 / n.max(1) as f64
+                })
+                .map(|h| h.join())
+        });
+        match timed {
+            Ok(Ok(ns)) => ns.encode(env),
+            _ => error_map(env, "panic", "the in-process timing failed"),
+        }
+    })
+}
