@@ -33,7 +33,10 @@ const ORIGINS = [undefined, "specific", "wildcard"];
 // The names decideArgs takes as their indices: a request naming another
 // crosses as JSON text, and the CLI's reader names its error.
 const FIELD_NAMES = JSON.parse(native.fieldNames());
-const indices = (names) => new Map(names.map((n, i) => [n, i]));
+const indices = (names) => {
+  if (names.length > 31) throw new Error("permc: a list of names is longer than decideArgs packs");
+  return new Map(names.map((n, i) => [n, i]));
+};
 const TYPES = indices(FIELD_NAMES.types);
 const ROLES = indices(FIELD_NAMES.roles);
 const MODES = indices(FIELD_NAMES.modes);
@@ -178,7 +181,7 @@ function plainObject(v) {
  * bit k for field k of type, command, cwd, agent, targetBranch, role,
  * executionMode, containerRunning, projectScopeRoot; an absent field is ""
  * (0 for a name). type, role and executionMode cross as their indices in
- * the addon's lists (fieldNames): no string to copy.
+ * the addon's lists (fieldNames), packed in `mask`: no string to copy.
  */
 function decideFast(native, out, r) {
   if (!plainObject(r)) return undefined;
@@ -232,7 +235,10 @@ function decideFast(native, out, r) {
       default: return undefined;
     }
   }
-  const code = native.decideArgs(out, mask, type, command, cwd, agent, targetBranch, role, executionMode, running, projectScopeRoot);
+  // The names' indices above the nine bits (5 bits each; the lists are
+  // shorter than 32).
+  mask |= (type << 9) | (role << 14) | (executionMode << 19);
+  const code = native.decideArgs(out, mask, command, cwd, agent, targetBranch, running, projectScopeRoot);
   if (code < 0) return null;
   // The closed sets as indices (src/fast.rs, answer_into), the strings in
   // `out`; the object as a literal, its keys in `permc decide`'s order.

@@ -266,6 +266,7 @@ defmodule Permc.Native do
   def decide_many_dirty(_policy, _requests), do: :erlang.nif_error(:nif_not_loaded)
   # For bindings/bench.sh: the in-process work, timed in this process.
   def bench_in_process(_policy, _lines, _n, _json), do: :erlang.nif_error(:nif_not_loaded)
+  def cpu_time_ns(), do: :erlang.nif_error(:nif_not_loaded)
   def explain(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def explain_data(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def always(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)

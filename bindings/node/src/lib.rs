@@ -393,7 +393,8 @@ impl NativePolicy {
     /// `k` is given (`type`, `command`, `cwd`, `agent`, `targetBranch`,
     /// `role`, `executionMode`, `containerRunning`, `projectScopeRoot`):
     /// the names (`type`, `role`, `executionMode`) as their indices in
-    /// [`fast::field_names`]' lists, each string copied once
+    /// [`fast::field_names`]' lists, packed in `mask` above its nine bits
+    /// (5 bits each: one number crosses, not four), each string copied once
     /// ([`fast::read_strings`]). Read typed ([`Request::from_parts`], the
     /// typed reading of a plain JSON line) and decided; the answer is
     /// [`fast::answer_into`]'s code, its strings in `out`. `-1` when the
@@ -406,17 +407,15 @@ impl NativePolicy {
         env: Env,
         out: JsObject,
         mask: u32,
-        kind: u32,
         command: JsUnknown,
         cwd: JsUnknown,
         agent: JsUnknown,
         target_branch: JsUnknown,
-        role: u32,
-        execution_mode: u32,
         running: bool,
         root: JsUnknown,
     ) -> Result<i32> {
         guarded(|| {
+            let (kind, role, execution_mode) = (mask >> 9 & 31, mask >> 14 & 31, mask >> 19 & 31);
             let given = |bit: u32| mask & (1 << bit) != 0;
             let values = [
                 given(1).then_some(&command),
@@ -437,7 +436,7 @@ impl NativePolicy {
                 let mut buf = buf.borrow_mut();
                 let ranges = fast::read_strings(&env, values, &mut buf)?;
                 // Too large: the text path answers `request_too_large`.
-                if buf.len() > MAX_REQUEST || mask >> 9 != 0 {
+                if buf.len() > MAX_REQUEST || mask >> 24 != 0 {
                     return None;
                 }
                 let mut f: [Option<&str>; 5] = [None; 5];

@@ -62,3 +62,23 @@ fn bench_in_process<'a>(
         }
     })
 }
+
+/// `cpu_time_ns()`: this OS process's CPU time (every thread's, user and
+/// system), in nanoseconds. The bench reads it around each measurement:
+/// on a machine shared with other builds, wall time counts the time the
+/// VM waited for a core, CPU time only the work done (the bench runs the
+/// VM with its schedulers' busy-waiting off, so idle ones add nothing).
+#[rustler::nif]
+fn cpu_time_ns() -> u64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid timespec for clock_gettime to fill.
+    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0;
+    if ok {
+        (t.tv_sec as u64) * 1_000_000_000 + t.tv_nsec as u64
+    } else {
+        0
+    }
+}

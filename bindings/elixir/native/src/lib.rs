@@ -666,8 +666,10 @@ fn load_artifact_bytes<'a>(env: Env<'a>, bytes: Term<'a>) -> Term<'a> {
     })
 }
 
-fn policy_arg<'a>(env: Env<'a>, t: Term<'a>) -> Result<ResourceArc<PolicyResource>, Term<'a>> {
-    t.decode::<ResourceArc<PolicyResource>>().map_err(|_| {
+/// The policy of a call, borrowed for the call (no reference count
+/// taken and given back, as a `ResourceArc` would).
+fn policy_arg<'a>(env: Env<'a>, t: Term<'a>) -> Result<&'a PolicyResource, Term<'a>> {
+    t.decode::<&'a PolicyResource>().map_err(|_| {
         error_map(
             env,
             "invalid_argument",
