@@ -37,7 +37,10 @@ DIR=${1:-$ROOT/bindings/target/bench}
 mkdir -p "$DIR"
 R="$ROOT/bindings/target/release"
 crossing() {
-  PERMC_NIF="$R/libpermc_nif" elixir -r bindings/elixir/lib/permc.ex bindings/elixir/bench/crossing.exs "$DIR"
+  # Busy-waiting off: an idle scheduler spinning would add to the VM's CPU
+  # time, which the ratios are read on.
+  PERMC_NIF="$R/libpermc_nif" elixir --erl "+sbwt none +sbwtdcpu none +sbwtdio none" \
+    -r bindings/elixir/lib/permc.ex bindings/elixir/bench/crossing.exs "$DIR"
   PERMC_NODE_ADDON="$R/permc.node" node bindings/node/bench/crossing.mjs "$DIR"
 }
 calls() {
