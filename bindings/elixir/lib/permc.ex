@@ -123,34 +123,57 @@ defmodule Permc do
     end
   end
 
+  # The longest list decided a slice at a time on the caller's scheduler.
+  @many_inline 4096
+
   @doc """
   Decides many requests in one call: a list of requests (maps, as
   `decide/2` takes them, or JSON lines, as `decide_json/2` takes them) in,
   the list of their answers out, each in its request's slot: `{:ok,
   decision}` or `{:error, %{code: …, message: …}}`, exactly as the single
-  calls answer it. For callers holding many requests: the VM is crossed
-  once for the batch, not once per request.
+  calls answer it. `{:error, %{code: :invalid_argument}}` when `requests`
+  is not a proper list.
 
-  Up to 64 light requests are decided on the caller's scheduler; a longer
-  or heavier list on a dirty CPU scheduler, so it never pauses the other
-  processes.
+  Light requests are decided on the caller's scheduler, 64 a NIF call,
+  each call reporting its time to the scheduler; a list longer than 4,096,
+  or the rest of a list from a heavy request on (a long command, a big
+  `id`), on a dirty CPU scheduler, so it never pauses the other processes.
   """
   @spec decide_many(policy, [map | binary]) :: [{:ok, decision} | request_error] | request_error
   def decide_many(policy, requests) when is_list(requests) do
-    case Permc.Native.decide_many(policy, requests) do
-      :dirty ->
-        case Permc.Native.decide_many_dirty(policy, requests) do
-          # Some requests nest too deep for a dirty scheduler's stack:
-          # those slots are decided one by one, as decide/2 does.
-          {:inline, answers} ->
-            Enum.zip_with(answers, requests, fn
-              :inline, request -> decide(policy, request)
-              answer, _ -> answer
-            end)
+    if longer?(requests, @many_inline),
+      do: joined([], many_dirty(policy, requests)),
+      else: many(policy, requests, [])
+  end
 
-          answers ->
-            answers
-        end
+  # Is the list longer than `n`? (At most n + 1 cells walked; an improper
+  # list is left to the NIF, which says so.)
+  defp longer?(_, 0), do: true
+  defp longer?([_ | t], n), do: longer?(t, n - 1)
+  defp longer?(_, _), do: false
+
+  defp many(policy, requests, done) do
+    case Permc.Native.decide_many(policy, requests) do
+      answers when is_list(answers) -> joined(done, answers)
+      {:more, answers, rest} -> many(policy, rest, [answers | done])
+      {:dirty, answers, rest} -> joined([answers | done], many_dirty(policy, rest))
+      :dirty -> joined(done, many_dirty(policy, requests))
+      {:error, _} = e -> e
+    end
+  end
+
+  defp joined(_done, {:error, _} = e), do: e
+  defp joined(done, last), do: :lists.append(:lists.reverse([last | done]))
+
+  defp many_dirty(policy, requests) do
+    case Permc.Native.decide_many_dirty(policy, requests) do
+      # Some requests nest too deep for a dirty scheduler's stack: those
+      # slots are decided one by one, as decide/2 does.
+      {:inline, answers} ->
+        Enum.zip_with(answers, requests, fn
+          :inline, request -> decide(policy, request)
+          answer, _ -> answer
+        end)
 
       answers ->
         answers

@@ -223,9 +223,15 @@ defmodule PermcTest do
 
     assert [{:ok, _}, {:error, %{code: :unknown_field}}, {:error, %{code: :duplicate_key}} | _] = want
     assert Permc.decide_many(p, batch) == want
-    # Past 64 requests: on a dirty scheduler, the deep ones by decide/2.
+    # Past 64 requests: in slices; from the heavy one on, on a dirty
+    # scheduler, the deep ones there by decide/2.
     many = List.duplicate(batch, 10) |> List.flatten()
     assert Permc.decide_many(p, many) == List.duplicate(want, 10) |> List.flatten()
+    # Past 4,096: on a dirty scheduler whole.
+    long_list = List.duplicate(batch, 400) |> List.flatten()
+    assert Permc.decide_many(p, long_list) == List.duplicate(want, 400) |> List.flatten()
+    light = List.duplicate(@base, 200)
+    assert Permc.decide_many(p, light) == List.duplicate(hd(want), 200)
     # A malformed request is an error in its slot, never a decision.
     for i <- [1, 2, 3, 5, 8, 9, 10], do: assert({:error, _} = Enum.at(want, i))
 

@@ -5,12 +5,14 @@
 //! the policy is decoded once and the VM is crossed twice, not twice per
 //! request.
 //!
-//! A short, light list is answered on the caller's scheduler; a longer
-//! or heavier one is `:dirty`, and `Permc.decide_many/2` calls
-//! [`decide_many_dirty`] on a dirty CPU scheduler, which reads every
-//! request, decides them all on a thread with a main thread's stack (a
-//! dirty scheduler's is small, as for `decide_dirty`) and builds the
-//! answers. A request nested deeper than a dirty scheduler's stack
+//! A list of light requests is answered on the caller's scheduler, a
+//! slice of 64 a call ([`decide_many`]; a dirty call costs a thread and a
+//! switch of scheduler, more than a slice's requests). A list longer
+//! than 4,096, or the rest of one from a heavy request on, is `:dirty`,
+//! and `Permc.decide_many/2` calls [`decide_many_dirty`] on a dirty CPU
+//! scheduler, which reads every request, decides them all on a thread
+//! with a main thread's stack (a dirty scheduler's is small, as for
+//! `decide_dirty`) and builds the answers. A request nested deeper than a dirty scheduler's stack
 //! allows the tree reader is answered `:inline` in its slot, and
 //! `Permc.decide_many/2` decides it with `decide/2`.
 
@@ -23,15 +25,19 @@ use permc_runtime::{Policy, Request};
 use rustler::{Encoder, Env, Term};
 use serde_json::Value;
 
-/// The most requests answered on the caller's scheduler in one call: a
-/// typical request decides in a few microseconds, so a batch this long
+/// The most requests answered on the caller's scheduler in one call (a
+/// slice): a typical request decides in a few microseconds, so a slice
 /// stays far below the millisecond a NIF may hold a scheduler.
-const INLINE_BATCH: usize = 64;
+const SLICE: usize = 64;
 
-/// `decide_many(policy, requests)` on the caller's scheduler: the list of
-/// answers, or `:dirty` for a list longer than [`INLINE_BATCH`] or with a
-/// request heavier than `INLINE_WEIGHT`; `{:error, …}` when `requests` is
-/// not a proper list or `policy` not a policy.
+/// `decide_many(policy, requests)` on the caller's scheduler, a slice at
+/// a time: the answers of the first [`SLICE`] requests, as a list when
+/// they were the last, else `{:more, answers, rest}`; `{:dirty, answers,
+/// rest}` when `rest` starts with a request heavier than `INLINE_WEIGHT`
+/// (`Permc.decide_many/2` sends a list longer than 4,096 to
+/// [`decide_many_dirty`] itself). `{:error, …}` when `requests` is not a proper list or `policy` not a
+/// policy. Each slice reports its share of a timeslice to the VM, so the
+/// calling process is preempted as if the work were Erlang code.
 #[rustler::nif]
 fn decide_many<'a>(env: Env<'a>, policy: Term<'a>, requests: Term<'a>) -> Term<'a> {
     guarded(env, || {
@@ -39,11 +45,12 @@ fn decide_many<'a>(env: Env<'a>, policy: Term<'a>, requests: Term<'a>) -> Term<'
             Ok(p) => p,
             Err(e) => return e,
         };
-        let mut answers = Vec::new();
+        let mut answers = Vec::with_capacity(SLICE);
         let mut cell = requests;
         while let Ok((request, tail)) = cell.list_get_cell() {
-            if answers.len() == INLINE_BATCH {
-                return atoms::dirty().encode(env);
+            if answers.len() == SLICE {
+                rustler::schedule::consume_timeslice(env, 10);
+                return (atoms::more(), answers, cell).encode(env);
             }
             let answer = match request.decode_as_binary() {
                 Ok(line) if line.len() <= INLINE_WEIGHT => {
@@ -54,13 +61,14 @@ fn decide_many<'a>(env: Env<'a>, policy: Term<'a>, requests: Term<'a>) -> Term<'
             };
             match answer {
                 Some(a) => answers.push(a),
-                None => return atoms::dirty().encode(env),
+                None => return (atoms::dirty(), answers, cell).encode(env),
             }
             cell = tail;
         }
         if !cell.is_empty_list() {
             return not_a_list(env);
         }
+        rustler::schedule::consume_timeslice(env, 10);
         answers.encode(env)
     })
 }

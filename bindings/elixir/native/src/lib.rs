@@ -61,6 +61,7 @@ mod atoms {
         panic,
         dirty,
         inline,
+        more,
         invalid_argument,
         policy,
         reason,
