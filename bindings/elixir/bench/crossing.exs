@@ -8,7 +8,8 @@
 # request with every string built; decide_json/2 against a JSON line in,
 # the answer line out; decide_many/2 over 1,000 maps against the same
 # in-process decision, and over 1,000 JSON lines against the line in, the
-# answer line out. The in-process figures are timed by the NIF itself
+# answer line out; decide_brief/2 (policy and reason alone) against the
+# compiled engine's answer without its strings. The in-process figures are timed by the NIF itself
 # (Permc.Native.bench_in_process/4: same build, allocator, policy and
 # requests). Rounds are interleaved (in-process, then each call) and the
 # fastest round of each is kept, so a change of the machine's load
@@ -84,8 +85,22 @@ defmodule Crossing do
     end)
   end
 
-  def in_process(p, lines, n, json) do
-    measure(n, fn -> Permc.Native.bench_in_process(p, lines, n, json) end)
+  # mode 0: the decision with its strings; 1: a JSON line in, the answer
+  # line out; 2: policy and reason alone (Permc.Native.bench_in_process/4).
+  def in_process(p, lines, n, mode) do
+    measure(n, fn -> Permc.Native.bench_in_process(p, lines, n, mode) end)
+  end
+
+  def brief(n, reqs, p) do
+    k = tuple_size(reqs)
+    measure(n, fn -> brief_loop(n, reqs, k, p) end)
+  end
+
+  defp brief_loop(0, _, _, _), do: :ok
+
+  defp brief_loop(i, reqs, k, p) do
+    {:ok, _, _} = Permc.decide_brief(p, elem(reqs, rem(i, k)))
+    brief_loop(i - 1, reqs, k, p)
   end
 
   def fmt(ns), do: "#{:erlang.float_to_binary(ns / 1000, decimals: 2)} µs"
@@ -123,12 +138,14 @@ for {name, perms, auto} <- policies do
   runs =
     for _ <- 1..rounds do
       %{
-        in_decide: Crossing.in_process(p, lines, n, false),
+        in_decide: Crossing.in_process(p, lines, n, 0),
         decide: Crossing.calls(n, map_t, decide),
-        in_json: Crossing.in_process(p, lines, n, true),
+        in_json: Crossing.in_process(p, lines, n, 1),
         decide_json: Crossing.calls(n, line_t, decide_json),
         many: Crossing.many(p, batch, div(n, 1000)),
-        many_json: Crossing.many(p, batch_lines, div(n, 1000))
+        many_json: Crossing.many(p, batch_lines, div(n, 1000)),
+        in_brief: Crossing.in_process(p, lines, n, 2),
+        brief: Crossing.brief(n, map_t, p)
       }
     end
 
@@ -141,4 +158,5 @@ for {name, perms, auto} <- policies do
   Crossing.line("decide_json/2 (a JSON line)", best.(:decide_json), best.(:in_json), 2)
   Crossing.line("decide_many/2 (1,000 maps), a request", best.(:many), best.(:in_decide), 1.3)
   Crossing.line("decide_many/2 (1,000 JSON lines), each", best.(:many_json), best.(:in_json), 1.3)
+  Crossing.line("decide_brief/2 (a map; policy, reason)", best.(:brief), best.(:in_brief), 2)
 end

@@ -180,6 +180,25 @@ defmodule Permc do
     end
   end
 
+  @doc """
+  The policy and reason of a request's decision alone, for a hot path
+  that needs nothing else: `{:ok, policy, reason}` (both atoms, as in
+  `decide/2`'s map) or `decide/2`'s error. The compiled engine does not
+  build the decision's strings (rule, source, scope root, message) for
+  it. The common request (known fields, strings) is answered by the NIF
+  itself; any other through `decide/2`.
+  """
+  @spec decide_brief(policy, map) :: {:ok, atom, atom} | request_error
+  def decide_brief(policy, request) do
+    case Permc.Native.decide_brief(policy, request) do
+      :full ->
+        with {:ok, %{policy: p, reason: r}} <- decide(policy, request), do: {:ok, p, r}
+
+      answer ->
+        answer
+    end
+  end
+
   @doc "As `decide/2`, returning the decision or raising `Permc.Error`."
   @spec decide!(policy, map) :: decision
   def decide!(policy, request), do: policy |> decide(request) |> bang()
@@ -286,9 +305,10 @@ defmodule Permc.Native do
   def decide_json(_policy, _line), do: :erlang.nif_error(:nif_not_loaded)
   def decide_json_dirty(_policy, _line), do: :erlang.nif_error(:nif_not_loaded)
   def decide_many(_policy, _requests), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_brief(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def decide_many_dirty(_policy, _requests), do: :erlang.nif_error(:nif_not_loaded)
   # For bindings/bench.sh: the in-process work, timed in this process.
-  def bench_in_process(_policy, _lines, _n, _json), do: :erlang.nif_error(:nif_not_loaded)
+  def bench_in_process(_policy, _lines, _n, _mode), do: :erlang.nif_error(:nif_not_loaded)
   def cpu_time_ns(), do: :erlang.nif_error(:nif_not_loaded)
   def explain(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def explain_data(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)

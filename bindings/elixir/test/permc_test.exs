@@ -195,6 +195,28 @@ defmodule PermcTest do
     end
   end
 
+  test "decide_brief/2: the policy and reason of decide/2's answer, or its error, for every request of the corpus" do
+    brief = fn
+      {:ok, %{policy: p, reason: r}} -> {:ok, p, r}
+      {:error, e} -> {:error, e}
+    end
+
+    for {dir, cs} <- Enum.group_by(cases(), & &1["policy"]) do
+      {:ok, p} = load_dir(dir)
+
+      for c <- cs, r <- [c["request"], atomize(c["request"])] do
+        assert Permc.decide_brief(p, r) == brief.(Permc.decide(p, r)), c["name"]
+      end
+    end
+
+    p = examples_policy()
+    long = put_in(@base, ["action", "command"], String.duplicate("a=$b ", 2_000))
+
+    for r <- [long, Map.put(@base, "id", 1), put_in(@base, ["context", "executonMode"], "x"), self()] do
+      assert Permc.decide_brief(p, r) == brief.(Permc.decide(p, r))
+    end
+  end
+
   test "decide_many/2: errors, JSON lines, heavy and deep requests are each answered in their slot" do
     p = examples_policy()
     line = ~s({"id": 3, "action": {"type": "terminal", "command": "pnpm test"}, "context": {"role": "developer", "projectScopeRoot": "/p"}})

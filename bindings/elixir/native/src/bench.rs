@@ -9,11 +9,13 @@ use rustler::{Binary, Encoder, Env, Term};
 use std::hint::black_box;
 use std::time::Instant;
 
-/// `bench_in_process(policy, lines, n, json)`: nanoseconds a request,
+/// `bench_in_process(policy, lines, n, mode)`: nanoseconds a request,
 /// over `n` requests cycling through `lines` (JSON request lines), of
-/// the decision from a built request with every string of the answer
-/// built (what `decide/2` returns), or, with `json`, of a line in and
-/// the answer line out (`permc decide`'s work, `write_answer_line`).
+/// (`mode` 0) the decision from a built request with every string of the
+/// answer built (what `decide/2` returns), (1) a line in and the answer
+/// line out (`permc decide`'s work, `write_answer_line`), or (2) the
+/// compiled engine's answer from a built request, policy and reason
+/// alone (what `decide_brief/2` returns).
 /// Runs on a thread of its own (a dirty scheduler's stack is small).
 #[rustler::nif(schedule = "DirtyCpu")]
 fn bench_in_process<'a>(
@@ -21,7 +23,7 @@ fn bench_in_process<'a>(
     policy: Term<'a>,
     lines: Vec<Binary<'a>>,
     n: usize,
-    json: bool,
+    mode: u32,
 ) -> Term<'a> {
     guarded(env, || {
         let policy = match policy_arg(env, policy) {
@@ -44,12 +46,20 @@ fn bench_in_process<'a>(
                     let start = Instant::now();
                     let mut out = Vec::with_capacity(512);
                     for i in 0..n {
-                        if json {
-                            out.clear();
-                            write_answer_line(p, black_box(lines[i % lines.len()]), &mut out);
-                            black_box(&out);
-                        } else {
-                            black_box(p.decide(black_box(&reqs[i % reqs.len()])));
+                        let req = black_box(&reqs[i % reqs.len()]);
+                        match mode {
+                            1 => {
+                                out.clear();
+                                write_answer_line(p, black_box(lines[i % lines.len()]), &mut out);
+                                black_box(&out);
+                            }
+                            2 => {
+                                let a = permc_compiler::compiled::answer(p.compiled(), req);
+                                black_box((a.policy, a.reason));
+                            }
+                            _ => {
+                                black_box(p.decide(req));
+                            }
                         }
                     }
                     start.elapsed().as_nanos() as f64 / n.max(1) as f64

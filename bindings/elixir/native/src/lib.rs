@@ -62,6 +62,7 @@ mod atoms {
         dirty,
         inline,
         more,
+        full,
         invalid_argument,
         policy,
         reason,
@@ -800,6 +801,39 @@ fn answer_with<'a>(
     Some(match read(env, request) {
         Ok((id, req)) => ok_decision(env, &policy.decide(&req), id.as_ref()),
         Err(e) => e,
+    })
+}
+
+/// `decide_brief(policy, request)` → `{:ok, policy, reason}`, both atoms,
+/// for the hot path that needs nothing else: the compiled engine's answer
+/// (`compiled::answer`) without the strings of a full decision (rule,
+/// source, scope root, message), which it never builds. Only the common
+/// request of atom or string keys read typed and light; for any other
+/// `:full`, and `Permc.decide_brief/2` takes the two from `decide/2`.
+#[rustler::nif]
+fn decide_brief<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let policy = match policy_arg(env, policy) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        let parts = match typed::typed(request) {
+            Some(t) if t.weight <= INLINE_WEIGHT => t.parts,
+            _ => return atoms::full().encode(env),
+        };
+        match Request::from_parts(&parts) {
+            Some(Ok(req)) => {
+                let a = permc_compiler::compiled::answer(policy.0.compiled(), &req);
+                let p = match a.policy.name() {
+                    "auto_approve" => atoms::auto_approve(),
+                    "require_approval" => atoms::require_approval(),
+                    _ => atoms::deny(),
+                };
+                (atoms::ok(), p, reason_atom(env, a.reason)).encode(env)
+            }
+            Some(Err(e)) => error_map(env, e.code, &e.message),
+            None => atoms::full().encode(env),
+        }
     })
 }
 
