@@ -37,7 +37,7 @@ pub mod file;
 
 // What the bindings read and answer, without depending on the runtime.
 pub use permc_core::request::{Node, Parts, Request, RequestError, ACTION_FIELDS, CONTEXT_FIELDS};
-pub use permc_core::Decision;
+pub use permc_core::{Decision, Reason};
 
 use answer::Decider;
 use permc_analyzer::output::{diagnostics_json, Source};
