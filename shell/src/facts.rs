@@ -304,6 +304,48 @@ const NAME_SECOND_BYTES: [u32; 256] = {
     t
 };
 
+/// A segment whose standard input is a here-document or a here-string
+/// and whose program reads paths from it ([`STDIN_PATH_READERS`]): why
+/// the line is unparsed.
+fn stdin_paths(facts: &LineFacts) -> Option<String> {
+    let fed = |s: &reader::Segment| {
+        s.redirects.iter().any(|r| {
+            let op = r.op.trim_start_matches('0');
+            op.starts_with("<<")
+        })
+    };
+    for (i, seg) in facts
+        .line
+        .segments
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| fed(s))
+    {
+        for r in facts.runs_of(i) {
+            let Some(verb) = r.words.first().map(|v| basename(v)) else {
+                continue;
+            };
+            let Some((name, triggers)) = catalogue::wrappers::STDIN_PATH_READERS
+                .iter()
+                .find(|(n, _)| *n == verb)
+            else {
+                continue;
+            };
+            if triggers.is_empty()
+                || r.words[1..]
+                    .iter()
+                    .any(|w| triggers.iter().any(|t| w.starts_with(t)))
+            {
+                let _ = seg;
+                return Some(format!(
+                    "`{name}` reads paths from standard input, here a here-document or here-string: permc does not read its lines as places"
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// A `cd` in a transparent shell's string that stays in the scope for
 /// certain: `cd DIR`, DIR exact, relative and without a `..` component
 /// (the shell starts in the line's directory, which the scope checks).
@@ -629,6 +671,11 @@ impl<'a> LineFacts<'a> {
         if facts.absent & nameless != nameless {
             if let Some(why) = code_variable(&facts.line, &facts.inner_lines) {
                 facts.unparsed_because(why.into());
+            }
+        }
+        if !plain {
+            if let Some(why) = stdin_paths(facts) {
+                facts.unparsed_because(why);
             }
         }
         // A plain line holds no `}`; otherwise a memchr first: most lines

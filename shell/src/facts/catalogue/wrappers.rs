@@ -992,3 +992,22 @@ pub(crate) const XARGS_NUL: &[&str] = &["-0", "--null"];
 /// 4: `… | xargs` runs `echo`, which an entry must cover like any run).
 pub(crate) static XARGS_DEFAULT_RUN: [std::borrow::Cow<'static, str>; 1] =
     [std::borrow::Cow::Borrowed(XARGS_DEFAULT)];
+
+/// Programs that read paths (or a diff naming them) from standard input,
+/// with the words that make them do so (none: always). When standard input
+/// is a here-document or a here-string the line is unparsed: permc does
+/// not read its lines as places (SPEC §4.2 round 4 reads them; failing
+/// closed asks instead).
+pub(crate) const STDIN_PATH_READERS: &[(&str, &[&str])] = &[
+    ("tar", &["-T", "--files-from"]),
+    ("gtar", &["-T", "--files-from"]),
+    ("bsdtar", &["-T", "--files-from"]),
+    (
+        "rsync",
+        &["--files-from", "--exclude-from", "--include-from"],
+    ),
+    ("zip", &["-@"]),
+    ("cpio", &[]),
+    ("patch", &[]),
+    ("git", &["apply", "am"]),
+];
