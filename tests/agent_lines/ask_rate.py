@@ -32,11 +32,17 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = "/home/dev/project"
+CONTAINER_ROOT = "/work"
 MODES = [
     ("runner", {"executionMode": "runner"}, None),
     ("automatic", {"executionMode": "runner"}, "dev-a"),
     ("container", {"executionMode": "container", "containerRunning": True}, None),
 ]
+# In the running container the project is at /work (SPEC §6.2), so an agent
+# there names its files /work/…: the lines' project paths (/home/dev/project,
+# the folder each log's agent worked in) are given as /work/… in that mode.
+# The cwd stays the host path: permc translates it.
+MODE_ROOT = {"runner": ROOT, "automatic": ROOT, "container": CONTAINER_ROOT}
 AUTONOMY = {"dev-a": {"*": "auto_approve"}}
 
 # A here-document operator (`<<`, `<<-`, not the here-string `<<<`) and, on a
@@ -79,7 +85,10 @@ def decide_all(permc, lines):
             req_path = os.path.join(folder, "requests-%s.jsonl" % mode)
             with open(req_path, "w", encoding="utf-8") as f:
                 for i, o in enumerate(lines):
-                    action = {"type": "terminal", "command": o["command"], "cwd": ROOT}
+                    command = o["command"]
+                    if MODE_ROOT[mode] != ROOT:
+                        command = re.sub(re.escape(ROOT) + r"(?![\w.-])", MODE_ROOT[mode], command)
+                    action = {"type": "terminal", "command": command, "cwd": ROOT}
                     if agent:
                         action["agent"] = agent
                     context = {"role": "developer", "projectScopeRoot": ROOT}
@@ -119,6 +128,10 @@ def cause(d, command):
     """A finer key than the reason: the reason and the verb that made it ask."""
     r = reason(d)
     msg = d.get("message", "") or ""
+    if r == "ceiling.unparsed":
+        m = re.search(r"cannot be read exactly \((.*)\), so", msg)
+        why = m.group(1).split(";")[0] if m else msg
+        return "%s: %s" % (r, re.sub(r"`[^`]*` ", "", why) if why.startswith("`") and "source" not in why else why)
     m = re.search(r"but `([^`]*)`", msg) or re.search(r"`([^`]*)`", msg)
     if r in ("default",) or not m:
         return "%s: %s" % (r, first_word(command))
@@ -207,7 +220,7 @@ def causes(permc, lines, res, top):
         for i, (k, n) in enumerate(c.most_common(top), 1):
             ex = example[k].replace("\n", "⏎")
             ex = ex if len(ex) <= 110 else ex[:107] + "…"
-            print("| %d | %d | `%s` | `%s` |" % (i, n, k.replace("|", "\\|"), ex.replace("`", "'").replace("|", "\\|")))
+            print("| %d | %d | %s | `` %s `` |" % (i, n, k.replace("|", "\\|"), ex.replace("|", "\\|")))
 
 
 def main():
