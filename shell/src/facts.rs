@@ -330,7 +330,7 @@ fn transparent_shell<'w>(words: &'w [Cow<'_, str>]) -> Option<(&'w str, usize)> 
     let applet = words.get(1)?;
     (verb == catalogue::wrappers::BUSYBOX
         && catalogue::wrappers::BUSYBOX_SHELLS.contains(&applet.as_str()))
-    .then_some(("sh", 2))
+    .then_some((applet.as_str(), 2))
 }
 
 /// The index of a transparent shell's `-c` string, when every word from

@@ -1444,19 +1444,18 @@ fn xargs<'a>(
         sub.push(Cow::Borrowed(XARGS_DEFAULT));
         known.push(Known::Exact);
     }
-    match &replace {
-        Some(r) => {
-            for (w, k) in sub.iter().zip(known.iter_mut()) {
-                if w.contains(r.as_str()) {
-                    *k = (*k).max(Known::OneToken);
-                }
+    if let Some(r) = &replace {
+        for (w, k) in sub.iter().zip(known.iter_mut()) {
+            if w.contains(r.as_str()) {
+                *k = (*k).max(Known::OneToken);
             }
         }
-        None => {
-            sub.push(Cow::Borrowed(""));
-            known.push(Known::AnyTokens);
-        }
     }
+    // What xargs appends (or, with `-I`, puts in the replace string's
+    // place): possibly any run of words, and places permc cannot know
+    // for the scope (SPEC §4.4 item 5 round 4; the scope reads this mark).
+    sub.push(Cow::Borrowed(""));
+    known.push(Known::AnyTokens);
     if depth == 0 {
         // With no command, the run is xargs' `echo` (an empty range: see
         // `LineFacts::given_runs`).
