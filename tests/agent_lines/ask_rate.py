@@ -129,9 +129,9 @@ def cause(d, command):
     r = reason(d)
     msg = d.get("message", "") or ""
     if r == "ceiling.unparsed":
-        m = re.search(r"cannot be read exactly \((.*)\), so", msg)
-        why = m.group(1).split(";")[0] if m else msg
-        return "%s: %s" % (r, re.sub(r"`[^`]*` ", "", why) if why.startswith("`") and "source" not in why else why)
+        m = re.search(r"cannot be read exactly \((.*)\), so", msg, re.S)
+        why = " ".join((m.group(1).split(";")[0] if m else msg).split())
+        return "%s: %s" % (r, why if len(why) <= 70 else why[:69] + "…")
     m = re.search(r"but `([^`]*)`", msg) or re.search(r"`([^`]*)`", msg)
     if r in ("default",) or not m:
         return "%s: %s" % (r, first_word(command))
