@@ -180,9 +180,8 @@ def report(permc, lines, res):
 
 def compare(old, new, lines):
     ro, rn = decide_all(old, lines), decide_all(new, lines)
+    print("old: %s\nnew: %s\n" % (os.path.abspath(old), os.path.abspath(new)))
     print("%-34s %14s %14s" % ("", "old", "new"))
-    print("%-34s %14s %14s" % ("permc", os.path.basename(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(old))))),
-                                  os.path.basename(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(new)))))))
     for mode, _, _ in MODES:
         so, sn = stats(lines, ro[mode]), stats(lines, rn[mode])
         print("%-34s %14d %14d" % (mode + ": lines", so["n"], sn["n"]))
