@@ -3,7 +3,7 @@
 #
 #   bash benches/cli.sh [DIR]
 #
-# Builds permc in release, writes the generated rule files and request
+# Builds permc in the dist profile (fat LTO, as shipped), writes the generated rule files and request
 # streams (the same generator as benches/decide.rs) to DIR (default
 # target/bench-cli), then times with /usr/bin/time: of REPEAT=3 runs, the
 # one with the least CPU time (user + system; on a shared machine CPU time
@@ -16,9 +16,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 DIR=${1:-target/bench-cli}
 mkdir -p "$DIR"
-cargo build --release --quiet
+cargo build --profile dist --quiet
 PERMC_BENCH_WRITE="$DIR" cargo bench --quiet --bench decide >/dev/null
-PERMC=target/release/permc
+PERMC=target/dist/permc
 A="$DIR/autonomy.json"
 ONE='{"action":{"type":"terminal","command":"pnpm test"},"context":{"role":"developer","projectScopeRoot":"/p"}}'
 

@@ -20,8 +20,8 @@ runs=${2:-3}
 engine=${ENGINE:-}
 bin=${PERMC_BIN:-}
 if [ -z "$bin" ]; then
-  cargo build --release --quiet
-  bin=target/release/permc
+  cargo build --profile dist --quiet
+  bin=target/dist/permc
 fi
 
 dir=$(mktemp -d)

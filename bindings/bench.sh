@@ -16,6 +16,12 @@
 #     of 8 loads) from both runtimes.
 # The requests are benches/decide.rs' 8 typical commands in a running
 # container. `permc serve`'s figure comes from benches/serve.sh.
+# Then the crossing (issue 44): each binding's calls against the in-process
+# work on the same requests, timed in the same process by the binding
+# itself, interleaved, each line with its ratio and both times:
+# Elixir's decide/2, decide_json/2 and decide_many/2
+# (bindings/elixir/bench/crossing.exs), Node's decide and decideMany
+# (bindings/node/bench/crossing.mjs).
 # Then the newer calls (alone with --calls, which builds only the
 # bindings): Elixir's decide_json/2 against decide/2
 # (bindings/elixir/bench/decide_json.exs), Node's loadAsync against load
@@ -30,6 +36,13 @@ if [ "${1:-}" = --calls ]; then CALLS_ONLY=1; shift; fi
 DIR=${1:-$ROOT/bindings/target/bench}
 mkdir -p "$DIR"
 R="$ROOT/bindings/target/release"
+crossing() {
+  # Busy-waiting off: an idle scheduler spinning would add to the VM's CPU
+  # time, which the ratios are read on.
+  PERMC_NIF="$R/libpermc_nif" elixir --erl "+sbwt none +sbwtdcpu none +sbwtdio none" \
+    -r bindings/elixir/lib/permc.ex bindings/elixir/bench/crossing.exs "$DIR"
+  PERMC_NODE_ADDON="$R/permc.node" node bindings/node/bench/crossing.mjs "$DIR"
+}
 calls() {
   echo "# newer calls: $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
   PERMC_NIF="$R/libpermc_nif" elixir -r bindings/elixir/lib/permc.ex -r bindings/elixir/lib/permc/watcher.ex bindings/elixir/bench/decide_json.exs
@@ -39,13 +52,15 @@ calls() {
 if [ -n "$CALLS_ONLY" ]; then
   CARGO_TARGET_DIR="$ROOT/bindings/target" cargo build --release --quiet --manifest-path bindings/Cargo.toml -p permc_nif -p permc_node
   cp "$R/libpermc_node.so" "$R/permc.node"
+  # The crossing needs the generated rules of a full run in DIR.
+  if [ -f "$DIR/permissions-100000.json" ]; then crossing; fi
   calls
   exit 0
 fi
-cargo build --release --quiet --bin permc
+cargo build --profile dist --quiet --bin permc
 T=${CARGO_TARGET_DIR:-$ROOT/target}
 PERMC_BENCH_WRITE="$DIR" cargo bench --quiet --bench decide >/dev/null 2>&1
-"$T/release/permc" compile --permissions "$DIR/permissions-100000.json" --autonomy "$DIR/autonomy.json" -o "$DIR/policy-100000.permc"
+"$T/dist/permc" compile --permissions "$DIR/permissions-100000.json" --autonomy "$DIR/autonomy.json" -o "$DIR/policy-100000.permc"
 CARGO_TARGET_DIR="$ROOT/bindings/target" cargo build --release --quiet --manifest-path bindings/Cargo.toml -p permc_nif -p permc_node
 cp "$R/libpermc_node.so" "$R/permc.node"
 
@@ -56,4 +71,5 @@ for n in 10 100000; do
 done
 PERMC_NIF="$R/libpermc_nif" elixir -r bindings/elixir/lib/permc.ex bindings/elixir/bench/decide.exs "$DIR"
 PERMC_NODE_ADDON="$R/permc.node" node bindings/node/bench/decide.mjs "$DIR"
+crossing
 calls

@@ -48,6 +48,8 @@ echo "bindings/test.sh: ExUnit (the NIF)"
 # mix compiles the NIF itself (the compiler step in mix.exs: cargo, dev
 # profile, this target directory) into the application's priv directory.
 (cd bindings/elixir && MIX_ENV=test mix test)
+echo "bindings/test.sh: the NIF's compiler step (progress, reuse, no cargo)"
+bash bindings/elixir/test/compile_task.sh
 echo "bindings/test.sh: a mix release of an app that depends on permc"
 bash bindings/elixir/test/release.sh
 if [ -f bindings/node/package.json ]; then

@@ -14,7 +14,7 @@ use permc_analyzer::output::{self, Source};
 use permc_analyzer::{check_file, Options};
 use permc_grammar::action::closest;
 use permc_grammar::Severity;
-use std::io::{IsTerminal, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -44,16 +44,13 @@ pub enum Color {
 
 impl Color {
     /// Whether to color output for people: `auto` when standard output is
-    /// a terminal (and not `to_file`) and `NO_COLOR` is not set.
+    /// a terminal or `FORCE_COLOR`/`CLICOLOR_FORCE` asks for it, and not
+    /// `to_file` and `NO_COLOR` is not set ([`crate::out::auto_color`]).
     pub fn enabled(self, to_file: bool) -> bool {
         match self {
             Color::Always => true,
             Color::Never => false,
-            Color::Auto => {
-                !to_file
-                    && std::io::stdout().is_terminal()
-                    && std::env::var_os("NO_COLOR").is_none()
-            }
+            Color::Auto => !to_file && crate::out::auto_color(),
         }
     }
 }
@@ -135,6 +132,14 @@ pub struct CheckArgs {
     /// many `permc fix` can fix); `--format json` prints them as JSON.
     #[arg(long)]
     statistics: bool,
+    /// Report only the findings that fail the run (at or above
+    /// --fail-level), without the summary line: nothing when it passes.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+    /// Exit 0 even when findings fail the run (still 2 for a file that
+    /// cannot be read): report without gating.
+    #[arg(long)]
+    exit_zero: bool,
     /// The name of the file read from standard input (`-`), for editors:
     /// it names the findings and tells the file's kind.
     #[arg(long, value_name = "NAME")]
@@ -287,7 +292,24 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
             });
         }
     }
-    let text = render(&args, &options, &cwd, &mut diags, &mut sources, &fixable);
+    let level = match (args.fail_level, args.deny) {
+        (Some(l), _) => l.severity(),
+        (None, Some(DenyLevel::Warnings)) => Severity::Warning,
+        (None, None) => Severity::Error,
+    };
+    if args.quiet {
+        diags.retain(|d| d.severity >= level);
+    }
+    let mut text = render(&args, &options, &cwd, &mut diags, &mut sources, &fixable);
+    if args.quiet && args.format == Format::Human && !args.statistics {
+        let summary = format!("{}\n", output::summary(&diags));
+        if let Some(t) = text.strip_suffix(&summary) {
+            text = t.trim_end_matches('\n').to_string();
+            if !text.is_empty() {
+                text.push('\n');
+            }
+        }
+    }
     match &args.output_file {
         // Written whole or not at all: CI never uploads half a report.
         Some(path) => write_whole(path, text.as_bytes())?,
@@ -300,12 +322,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
     if unreadable {
         return Ok(ExitCode::from(2));
     }
-    let level = match (args.fail_level, args.deny) {
-        (Some(l), _) => l.severity(),
-        (None, Some(DenyLevel::Warnings)) => Severity::Warning,
-        (None, None) => Severity::Error,
-    };
-    let fails = diags.iter().any(|d| d.severity >= level);
+    let fails = !args.exit_zero && diags.iter().any(|d| d.severity >= level);
     Ok(if fails {
         ExitCode::from(1)
     } else {
@@ -500,32 +517,36 @@ pub(crate) struct Suppressions<'c> {
 }
 
 /// The entry a finding is about, as a suppression names it: the pattern
-/// (`Terminal(npm run)`) or the autonomy rule's `agent: key`.
+/// (`Terminal(npm run)`) or the autonomy rule's `agent: key`. The entries
+/// are those that read, even when others are errors: one broken entry
+/// must not turn every suppression of the file off and bury the error
+/// among findings the project had answered (issue 43 pt 7). The kind is
+/// given only for a file without errors: a suppression is found stale
+/// only against a whole file (its entry may be the one that broke).
 fn entries_of(name: &str, bytes: &[u8]) -> (Option<usize>, Vec<(std::ops::Range<usize>, String)>) {
-    use permc_grammar::rules::{load_autonomy, load_permissions};
+    use permc_grammar::rules::{load_autonomy_partial, load_permissions_partial};
+    use permc_grammar::Severity;
+    let whole =
+        |diags: &[permc_grammar::Diagnostic]| !diags.iter().any(|d| d.severity == Severity::Error);
     if permc_analyzer::Kind::detect(name, bytes) == permc_analyzer::Kind::Permissions {
-        if let Some(p) = load_permissions(name, bytes).value {
-            let e = p
-                .entries()
-                .map(|e| (e.span.start..e.span.end, e.pattern.text.clone()))
-                .collect();
-            return (Some(0), e);
-        }
-        return (None, Vec::new());
+        let (diags, p) = load_permissions_partial(name, bytes);
+        let e = p
+            .entries()
+            .map(|e| (e.span.start..e.span.end, e.pattern.text.clone()))
+            .collect();
+        return (whole(&diags).then_some(0), e);
     }
-    let rules = match load_autonomy(name, bytes).value {
-        Some(a) => a
-            .rules
-            .iter()
-            .map(|r| {
-                let start = r.key_span.start.min(r.span.start);
-                let end = r.key_span.end.max(r.span.end);
-                (start..end, format!("{}: {}", r.agent, r.key.name()))
-            })
-            .collect(),
-        None => return (None, Vec::new()),
-    };
-    (Some(1), rules)
+    let (diags, a) = load_autonomy_partial(name, bytes);
+    let rules = a
+        .rules
+        .iter()
+        .map(|r| {
+            let start = r.key_span.start.min(r.span.start);
+            let end = r.key_span.end.max(r.span.end);
+            (start..end, format!("{}: {}", r.agent, r.key.name()))
+        })
+        .collect();
+    (whole(&diags).then_some(1), rules)
 }
 
 impl<'c> Suppressions<'c> {

@@ -55,6 +55,9 @@ pub fn run(args: &CompileArgs) -> Result<ExitCode, CliError> {
         args.config.as_deref(),
     )?;
     if let Some(out) = &args.output {
+        // `-o .permc/policy.permc` in a new project: the folder is
+        // created, as `seed --policy` does.
+        crate::write::create_parent(out)?;
         write_artifact(&policy, &sources, out)?;
     }
     if args.dump == Some(Dump::Dot) {

@@ -196,7 +196,8 @@ enum Command {
     /// Adds the activation defaults (SPEC §8) to the rule files, in place.
     Seed {
         /// permissions.json (created when absent). Default: the project's,
-        /// found from the current folder up.
+        /// found from the current folder up; outside a project, a new
+        /// permissions.json in the current folder.
         #[arg(long, value_name = "P")]
         permissions: Option<PathBuf>,
         /// autonomy.json (created when absent). Default, with the project's
@@ -260,12 +261,11 @@ fn fail(e: &CliError) -> ExitCode {
 /// a usage error goes to standard error, exit 2, as clap writes it.
 fn clap_output(e: &clap::Error) -> ExitCode {
     use clap::error::ErrorKind;
-    use std::io::IsTerminal;
     if !matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion) {
         e.exit()
     }
     let styled = e.render();
-    let text = if std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none() {
+    let text = if out::auto_color() {
         styled.ansi().to_string()
     } else {
         styled.to_string()
@@ -376,7 +376,7 @@ fn run(cli: Cli) -> Result<ExitCode, CliError> {
             policy,
         } => {
             let given = autonomy.is_some();
-            let (permissions, autonomy) = project::writable_rule_files(permissions, autonomy)?;
+            let (permissions, autonomy) = project::seeded_rule_files(permissions, autonomy);
             // A project's autonomy.json is created only for module agents.
             let autonomy = autonomy.filter(|a| given || a.exists() || !modules.is_empty());
             seed::run(seed::Options {

@@ -61,3 +61,17 @@ pub fn printable(text: String) -> String {
         std::borrow::Cow::Borrowed(_) => text,
     }
 }
+
+/// Whether text for people on standard output is coloured when the user
+/// did not say (`--color auto`): `NO_COLOR` set (non-empty) turns it off;
+/// else `FORCE_COLOR` or `CLICOLOR_FORCE` set to anything but `0` (or
+/// empty) turns it on even into a pipe (CI logs); else only on a terminal.
+pub fn auto_color() -> bool {
+    use std::io::IsTerminal;
+    let set = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty());
+    let forced = |name: &str| std::env::var_os(name).is_some_and(|v| !v.is_empty() && v != "0");
+    if set("NO_COLOR") {
+        return false;
+    }
+    forced("FORCE_COLOR") || forced("CLICOLOR_FORCE") || std::io::stdout().is_terminal()
+}

@@ -32,22 +32,50 @@ pub struct Project {
 }
 
 /// Walks up from `start` (a relative path is taken from the current
-/// folder) to the first folder holding a `permissions.json` file.
+/// folder) to the first folder holding a `permissions.json` file. The
+/// files are named relative to the current folder (`permissions.json`,
+/// `../permissions.json`) when it is in or below the project, so every
+/// output names them as the user would (issue 43); `root` is absolute
+/// (it is the default scope root).
 pub fn discover(start: &Path) -> Option<Project> {
     let start = std::path::absolute(start).ok()?;
+    let cwd = std::env::current_dir().ok();
     start.ancestors().find_map(|dir| {
         let permissions = dir.join(PERMISSIONS);
         if !permissions.is_file() {
             return None;
         }
-        let beside = |name: &str| Some(dir.join(name)).filter(|p| p.is_file());
+        let shown = |p: PathBuf| match &cwd {
+            Some(cwd) => relative_to(&p, cwd),
+            None => p,
+        };
+        let beside = |name: &str| Some(dir.join(name)).filter(|p| p.is_file()).map(shown);
         Some(Project {
             root: dir.to_path_buf(),
-            permissions,
+            permissions: shown(permissions.clone()),
             autonomy: beside(AUTONOMY),
             config: beside(CONFIG),
         })
     })
+}
+
+/// `path` (absolute) relative to `cwd` when it is in `cwd` or in a folder
+/// above it (`../../permissions.json`); else as it is.
+fn relative_to(path: &Path, cwd: &Path) -> PathBuf {
+    if let Ok(rest) = path.strip_prefix(cwd) {
+        return rest.to_path_buf();
+    }
+    let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+        return path.to_path_buf();
+    };
+    match cwd.strip_prefix(dir) {
+        Ok(below) => {
+            let mut p: PathBuf = below.components().map(|_| "..").collect();
+            p.push(name);
+            p
+        }
+        Err(_) => path.to_path_buf(),
+    }
 }
 
 /// [`discover`] from the current folder.
@@ -88,6 +116,23 @@ pub fn writable_rule_files(
     let project = discover_here().ok_or_else(no_rule_files)?;
     let autonomy = autonomy.unwrap_or_else(|| project.root.join(AUTONOMY));
     Ok((project.permissions, Some(autonomy)))
+}
+
+/// The rule files `permc seed` writes: those given, else the project's,
+/// else — no project around the current folder — new ones in it
+/// (`./permissions.json`, `./autonomy.json`): seeding is how a project
+/// starts (issue 43 pt 3).
+pub fn seeded_rule_files(
+    permissions: Option<PathBuf>,
+    autonomy: Option<PathBuf>,
+) -> (PathBuf, Option<PathBuf>) {
+    match writable_rule_files(permissions.clone(), autonomy.clone()) {
+        Ok(files) => files,
+        Err(_) => (
+            PathBuf::from(PERMISSIONS),
+            Some(autonomy.unwrap_or_else(|| PathBuf::from(AUTONOMY))),
+        ),
+    }
 }
 
 /// Exit 2: no rule files given and none found.

@@ -11,6 +11,9 @@
 # it cannot install, it says in one line what to run and exits 1, so no
 # test is skipped without a word. PERMC_NO_INSTALL=1 installs nothing.
 set -euo pipefail
+# The snapshots are of plain text: a CI that forces colours
+# (FORCE_COLOR, CLICOLOR_FORCE: permc honours them) must not colour them.
+unset FORCE_COLOR CLICOLOR_FORCE
 # Builtins only until the check below, so that a machine missing every
 # tool still gets its one line.
 case ${BASH_SOURCE[0]} in */*) cd "${BASH_SOURCE[0]%/*}" ;; esac

@@ -805,7 +805,7 @@ fn cli_write_keeps_everything_else() {
     let dir = scratch("always", "keeps");
     let p = dir.join("permissions.json");
     let before = r#"{"note": {"z": 1, "a": [true, null, 2.5]}, "deny": ["Terminal(curl)"],
-  "allow": ["Terminal(ls)", "Terminal(npm  test)"], "ask": ["GitPush()"], "alow": []}"#;
+  "allow": ["Terminal(ls)", "Terminal(npm  test)"], "ask": ["GitPush()"], "previous": []}"#;
     std::fs::write(&p, before).expect("write");
     let r = request_json(
         "terminal",
@@ -847,7 +847,7 @@ fn cli_write_keeps_everything_else() {
   "ask": [
     "GitPush()"
   ],
-  "alow": []
+  "previous": []
 }
 "#;
     assert_eq!(after, expected);
@@ -1316,4 +1316,43 @@ fn possible_builtins_are_refused() {
             "{cmd}"
         );
     }
+}
+
+/// Issue 43 pt 8: what `always --write` records for a runner and a plain
+/// program (`Terminal(npx tsc)`, `Terminal(uv run pytest)`, SPEC §7) is
+/// not what `permc check` then warns about (§11 round 4); a runner and a
+/// shell still is.
+#[test]
+fn cli_write_records_nothing_check_then_flags() {
+    let dir = scratch("always", "no-flag");
+    let p = dir.join("permissions.json");
+    std::fs::write(&p, "{}\n").expect("write");
+    let r = request_json("terminal", Some("npx tsc -p . && uv run pytest -k x"), None).to_string();
+    let o = Command::new(PERMC)
+        .args(["always", "--write", "--permissions"])
+        .arg(&p)
+        .args(["--request", &r])
+        .output()
+        .expect("runs");
+    assert_eq!(
+        ok_json(&o)["added"],
+        json!(["Terminal(npx tsc)", "Terminal(uv run pytest)"])
+    );
+    let check = |p: &std::path::Path| {
+        let o = Command::new(PERMC)
+            .args(["check", "--format", "json"])
+            .arg(p)
+            .output()
+            .expect("runs");
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+        v["diagnostics"]
+            .as_array()
+            .expect("list")
+            .iter()
+            .map(|d| d["check"].as_str().unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+    };
+    assert!(check(&p).is_empty(), "{:?}", check(&p));
+    std::fs::write(&p, r#"{"allow": ["Terminal(npx sh)"]}"#).expect("write");
+    assert_eq!(check(&p), ["broad-always-expansion"]);
 }

@@ -1397,3 +1397,442 @@ fn explain_colors() {
     assert_eq!(code, 0);
     assert!(!json.contains('\x1b'), "{json}");
 }
+
+/// Issue 43 pt 2: a misspelled list key (`"deney"`, `"Deny"`) or an
+/// unknown key holding patterns would drop its rules silently, so the
+/// file is rejected whole by every command that decides or compiles —
+/// `decide` must not approve what was meant to be denied — naming
+/// file:line:col and the fix; a key of another kind stays a warning.
+#[test]
+fn a_misspelled_list_key_rejects_the_file_in_every_command() {
+    let d = scratch("misspelled-key");
+    let request = r#"{"action": {"type": "terminal", "command": "curl https://x.sh"}, "context": {"role": "developer", "projectScopeRoot": "/tmp/p"}}"#;
+    for (key, value) in [
+        ("deney", r#"["Terminal(curl)"]"#),
+        ("Deny", r#"["Terminal(curl)"]"#),
+        ("rules", r#"["Terminal(curl)"]"#),
+    ] {
+        std::fs::write(
+            d.join("permissions.json"),
+            format!("{{\n  \"allow\": [\"Terminal(curl)\"],\n  \"{key}\": {value}\n}}\n"),
+        )
+        .expect("write");
+        for args in [
+            vec![
+                "decide",
+                "--permissions",
+                "permissions.json",
+                "--request",
+                request,
+            ],
+            vec![
+                "compile",
+                "--permissions",
+                "permissions.json",
+                "-o",
+                "p.permc",
+            ],
+            vec!["serve", "--permissions", "permissions.json"],
+        ] {
+            let (out, err, code) = permc_in(&d, &args, &format!("{request}\n"));
+            assert_eq!(code, 2, "{key} {args:?}: {out}{err}");
+            assert!(out.is_empty(), "no decision from a rejected file: {out}");
+            // serve reports as JSON lines on stderr.
+            assert!(
+                err.contains("permissions.json:3:3") || err.contains(r#""line":3,"column":3"#),
+                "{err}"
+            );
+            assert!(
+                err.contains("rename it") || err.contains("move its patterns"),
+                "{err}"
+            );
+        }
+        let (_, err, _) = permc_in(
+            &d,
+            &[
+                "decide",
+                "--permissions",
+                "permissions.json",
+                "--request",
+                request,
+            ],
+            "",
+        );
+        insta::assert_snapshot!(format!("misspelled_key_{key}"), err);
+        // An error is not ignored: `check` reports it under --ignore too.
+        let (out, _, code) = permc_in(
+            &d,
+            &["check", "--ignore", "unknown-key", "permissions.json"],
+            "",
+        );
+        assert_eq!(code, 1, "{out}");
+        assert!(out.contains("error[unknown-key]"), "{out}");
+    }
+    // A note under a key of its own stays a warning; `$schema` is no key.
+    std::fs::write(
+        d.join("permissions.json"),
+        "{\n  \"$schema\": \"x\",\n  \"allow\": [\"Terminal(ls)\"],\n  \"comment\": \"reviewed\",\n  \"notes\": [\"ask ana first\"]\n}\n",
+    )
+    .expect("write");
+    let (out, err, code) = permc_in(
+        &d,
+        &[
+            "decide",
+            "--permissions",
+            "permissions.json",
+            "--request",
+            request,
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("require_approval"), "{out}");
+}
+
+/// Issue 43 pt 4: `compile -o` into a folder that does not exist yet
+/// creates it, as `seed --policy` does.
+#[test]
+fn compile_creates_the_artifacts_folder() {
+    let d = scratch("compile-folder");
+    std::fs::write(d.join("permissions.json"), r#"{"allow": ["Terminal(ls)"]}"#).expect("write");
+    let (out, err, code) = permc_in(&d, &["compile", "-o", ".permc/policy.permc"], "");
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(d.join(".permc/policy.permc").is_file());
+}
+
+/// Issue 43 pt 4: the README's install block, past `cargo install`, runs
+/// as pasted in a fresh home (it creates the folders it writes to), and
+/// `man permc` finds the page with only `~/.cargo/bin` on PATH.
+#[test]
+fn the_readme_install_block_runs_in_a_fresh_home() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let install = readme.split("## Install").nth(1).expect("## Install");
+    let block = install
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("the install block");
+    let script: Vec<&str> = block
+        .lines()
+        .filter(|l| !l.starts_with("cargo install"))
+        .collect();
+    let home = scratch("install-home");
+    let bin = home.join(".cargo/bin");
+    std::fs::create_dir_all(&bin).expect("bin");
+    std::fs::copy(env!("CARGO_BIN_EXE_permc"), bin.join("permc")).expect("copy");
+    let path = format!("{}:/usr/bin:/bin", bin.display());
+    let out = Command::new("bash")
+        .args(["-euc", &script.join("\n")])
+        .env("HOME", &home)
+        .env("PATH", &path)
+        .output()
+        .expect("bash runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(home
+        .join(".local/share/bash-completion/completions/permc")
+        .is_file());
+    let page = home.join(".cargo/share/man/man1/permc.1");
+    assert!(page.is_file());
+    // man-db, where it is installed, finds the page through PATH alone.
+    if let Ok(o) = Command::new("man")
+        .args(["-w", "permc"])
+        .env("HOME", &home)
+        .env("PATH", &path)
+        .env_remove("MANPATH")
+        .output()
+    {
+        if o.status.success() {
+            assert_eq!(
+                String::from_utf8_lossy(&o.stdout).trim(),
+                page.display().to_string()
+            );
+        }
+    }
+}
+
+/// Issue 43 pt 5: the profile `cargo install` and the README's first run
+/// build has no fat LTO (five minutes on 2 cores); `dist` and `bench`
+/// keep it for what is shipped and measured; the bindings ship stripped.
+#[test]
+fn profiles_keep_fat_lto_for_dist_and_benches_only() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| -> toml::Value {
+        toml::from_str(&std::fs::read_to_string(root.join(p)).expect("read")).expect("toml")
+    };
+    let cargo = read("Cargo.toml");
+    let profile = |name: &str| cargo["profile"][name].clone();
+    assert!(
+        profile("release").get("lto").is_none(),
+        "{:?}",
+        profile("release")
+    );
+    for p in ["dist", "bench"] {
+        assert_eq!(profile(p)["lto"].as_str(), Some("fat"), "{p}");
+        assert_eq!(profile(p)["codegen-units"].as_integer(), Some(1), "{p}");
+    }
+    let bindings = read("bindings/Cargo.toml");
+    assert_eq!(
+        bindings["profile"]["release"]["strip"].as_bool(),
+        Some(true)
+    );
+    assert_eq!(
+        bindings["profile"]["release"]["debug"].as_bool(),
+        Some(false)
+    );
+}
+
+/// Issue 43, conventions: a misspelled role, action type or autonomy mode
+/// says which was meant, as a misspelled field or label does.
+#[test]
+fn typos_of_roles_types_and_modes_say_did_you_mean() {
+    let d = scratch("did-you-mean");
+    std::fs::write(d.join("permissions.json"), "{}").expect("write");
+    std::fs::write(
+        d.join("autonomy.json"),
+        r#"{"dev-api": {"terminal": "auto_aprove"}}"#,
+    )
+    .expect("write");
+    let (out, _, code) = permc_in(&d, &["check", "--color", "never", "autonomy.json"], "");
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("unknown mode `auto_aprove`: did you mean `auto_approve`?"),
+        "{out}"
+    );
+    std::fs::write(d.join("autonomy.json"), "{}").expect("write");
+    for (request, want) in [
+        (
+            r#"{"action": {"type": "git_psh"}, "context": {"role": "owner"}}"#,
+            "unknown action type `git_psh`: did you mean `git_push`?",
+        ),
+        (
+            r#"{"action": {"type": "git_push"}, "context": {"role": "developr"}}"#,
+            "unknown role `developr`: did you mean `developer`?",
+        ),
+    ] {
+        let (out, err, _) = permc_in(
+            &d,
+            &[
+                "decide",
+                "--permissions",
+                "permissions.json",
+                "--requests",
+                "-",
+            ],
+            &format!("{request}\n"),
+        );
+        assert!(out.contains(want), "{out}{err}");
+    }
+}
+
+/// Issue 43, conventions: `--color auto` honours `FORCE_COLOR` and
+/// `CLICOLOR_FORCE` (colour into a pipe, for CI logs) unless `NO_COLOR`
+/// is set; `0` forces nothing.
+#[test]
+fn force_color_and_clicolor_force_are_honoured() {
+    let request = r#"{"action": {"type": "git_push"}, "context": {"role": "owner"}}"#;
+    let run = |env: &[(&str, &str)]| {
+        let mut args = vec!["explain"];
+        args.extend(example_rules());
+        args.extend(["--request", request]);
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_permc"));
+        cmd.current_dir(env!("CARGO_MANIFEST_DIR")).args(&args);
+        for v in ["NO_COLOR", "FORCE_COLOR", "CLICOLOR_FORCE"] {
+            cmd.env_remove(v);
+        }
+        cmd.envs(env.iter().copied());
+        let out = cmd.output().expect("permc runs");
+        String::from_utf8(out.stdout)
+            .expect("utf-8")
+            .contains('\x1b')
+    };
+    assert!(!run(&[]), "a pipe is not a terminal");
+    assert!(run(&[("FORCE_COLOR", "1")]));
+    assert!(run(&[("CLICOLOR_FORCE", "1")]));
+    assert!(!run(&[("FORCE_COLOR", "0")]));
+    assert!(!run(&[("FORCE_COLOR", "1"), ("NO_COLOR", "1")]));
+}
+
+/// Issue 43, conventions: `check --quiet` prints only the findings that
+/// fail the run, without the summary (nothing when it passes);
+/// `--exit-zero` reports without failing the run.
+#[test]
+fn check_quiet_and_exit_zero() {
+    let d = scratch("check-quiet");
+    std::fs::write(
+        d.join("permissions.json"),
+        "{\"allow\": [\"Terminal(npm run)\", \"Terminal(ls)\"]}\n",
+    )
+    .expect("write");
+    let run = |args: &[&str]| {
+        let mut all = vec!["check", "--color", "never", "--config", "/dev/null"];
+        all.extend(args);
+        all.push("permissions.json");
+        permc_in(&d, &all, "")
+    };
+    let (out, _, code) = run(&["--quiet"]);
+    assert_eq!(
+        (out.as_str(), code),
+        ("", 0),
+        "a warning does not fail the run"
+    );
+    let (out, _, code) = run(&["--quiet", "--fail-level", "warning"]);
+    assert_eq!(code, 1);
+    assert!(out.starts_with("warning[broad-always-expansion]"), "{out}");
+    assert!(!out.contains("permc check: found"), "{out}");
+    let (out, _, code) = run(&["--fail-level", "warning", "--exit-zero"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("permc check: found 1 warning"), "{out}");
+    std::fs::write(d.join("permissions.json"), "{\"allow\": [\"Gitpush()\"]}\n").expect("write");
+    let (out, _, code) = run(&["--exit-zero", "--quiet"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("error[unknown-label]"), "{out}");
+}
+
+/// Issue 43, conventions: the Portuguese reason code an English reader
+/// meets in `permc always` is explained where it is shown, and
+/// docs/editors.md has a Neovim setup for 0.7–0.10 beside 0.11's (its Lua
+/// blocks balanced: no Lua here to run them).
+#[test]
+fn docs_explain_the_refusal_code_and_older_neovims() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cli = std::fs::read_to_string(root.join("docs/cli.md")).expect("cli.md");
+    let always = cli.split("## Always allow").nth(1).expect("the section");
+    assert!(
+        always.contains("`teto_do_sempre_permitir`: Portuguese for"),
+        "{always}"
+    );
+    let editors = std::fs::read_to_string(root.join("docs/editors.md")).expect("editors.md");
+    assert!(editors.contains("## Neovim (0.11+)"));
+    assert!(editors.contains("## Neovim (0.7–0.10"));
+    let blocks: Vec<&str> = editors
+        .split("```lua\n")
+        .skip(1)
+        .filter_map(|b| b.split("```").next())
+        .collect();
+    assert_eq!(blocks.len(), 3, "{editors}");
+    for b in blocks {
+        let count = |c: char| b.matches(c).count();
+        assert_eq!(count('('), count(')'), "{b}");
+        assert_eq!(count('{'), count('}'), "{b}");
+        let words: Vec<&str> = b.split(|c: char| !c.is_alphanumeric()).collect();
+        let n = |w: &str| words.iter().filter(|x| **x == w).count();
+        assert_eq!(n("function") + n("if"), n("end"), "{b}");
+        assert!(b.contains("'permc', 'lsp'"), "{b}");
+    }
+}
+
+/// Issue 43, conventions: the files discovery finds are named relative to
+/// the current folder in every output — `permissions.json` in the
+/// project, `../permissions.json` below it — as the user would type them,
+/// not as absolute paths.
+#[test]
+fn discovered_files_are_named_from_the_current_folder() {
+    let d = scratch("relative-names");
+    let sub = d.join("a/b");
+    std::fs::create_dir_all(&sub).expect("dirs");
+    std::fs::write(
+        d.join("permissions.json"),
+        "{\"allow\": [\"Terminal(ls)\", \"Terminal(ls)\"]}\n",
+    )
+    .expect("write");
+    let (out, _, _) = permc_in(&d, &["check", "--color", "never"], "");
+    assert!(out.contains("--> permissions.json:1:"), "{out}");
+    let (out, _, _) = permc_in(&sub, &["check", "--color", "never"], "");
+    assert!(out.contains("--> ../../permissions.json:1:"), "{out}");
+    let root = d.display().to_string();
+    assert!(!out.contains(&root), "{out}");
+    std::fs::write(d.join("permissions.json"), "{\"allow\": [3]}\n").expect("write");
+    for args in [vec!["decide", "--request", PUSH], vec!["serve"]] {
+        let (_, err, code) = permc_in(&sub, &args, PUSH);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(err.contains("../../permissions.json"), "{args:?}: {err}");
+        assert!(!err.contains(&root), "{args:?}: {err}");
+    }
+}
+
+/// Issue 43, conventions: a rule file over the size limit says how to get
+/// under it, in `check` (its help line) and in `decide`, not "check the
+/// path and its permissions". (A sparse file: no disk is used.)
+#[test]
+fn the_size_limit_says_what_to_do() {
+    let d = scratch("size-limit");
+    let f = std::fs::File::create(d.join("permissions.json")).expect("create");
+    f.set_len(300 << 20).expect("sparse file");
+    drop(f);
+    let (out, _, code) = permc_in(&d, &["check", "--color", "never", "permissions.json"], "");
+    assert_eq!(code, 2);
+    assert!(out.contains("larger than 256 MiB"), "{out}");
+    assert!(
+        out.contains("help: split the rules into smaller files"),
+        "{out}"
+    );
+    let (_, err, code) = permc_in(
+        &d,
+        &[
+            "decide",
+            "--permissions",
+            "permissions.json",
+            "--request",
+            PUSH,
+        ],
+        "",
+    );
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("256 MiB, the most permc reads: split the rules"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+/// Issue 43, conventions: `explain` quotes a command's words the same way
+/// in every line — the segments, the steps and the decision's message —
+/// each in backticks, a word with a blank shell-quoted; patterns and
+/// autonomy rules in backticks too.
+#[test]
+fn explain_quotes_words_the_same_in_every_line() {
+    let request = r#"{"action": {"type": "terminal", "command": "curl \"a b\" HEAD~1"}, "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": "/home/ana/p"}}"#;
+    let mut args = vec!["explain"];
+    args.extend(example_rules());
+    args.extend(["--request", request, "--color", "never"]);
+    let (out, err, code) = permc(&args);
+    assert_eq!(code, 0, "{err}");
+    let shown = "`curl 'a b' HEAD~1`";
+    for line in ["  1. ", "6. Segment", "why:"] {
+        let l = out.lines().find(|l| l.contains(line)).unwrap_or_default();
+        assert!(l.contains(shown), "{line}: {l}\n{out}");
+    }
+    assert!(
+        out.contains("by `Terminal(curl)` at permissions.json"),
+        "{out}"
+    );
+    assert!(out.contains("  rule:   `Terminal(curl)` at"), "{out}");
+}
+
+/// Issue 43, conventions: `check` and `decide` give the same column for
+/// the same byte — characters, not bytes, before it — whether the JSON is
+/// a rule file or a request.
+#[test]
+fn check_and_decide_count_columns_the_same() {
+    let d = scratch("same-column");
+    let text = r#"{"action": {"type": "terminal", "command": "日本語" x}}"#;
+    std::fs::write(d.join("permissions.json"), text).expect("write");
+    let (out, _, _) = permc_in(&d, &["check", "--format", "json", "permissions.json"], "");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let column = v["diagnostics"][0]["column"].as_u64().expect("a column");
+    std::fs::write(d.join("empty.json"), "{}").expect("write");
+    let (out, _, _) = permc_in(
+        &d,
+        &["decide", "--permissions", "empty.json", "--request", text],
+        "",
+    );
+    assert!(
+        out.contains(&format!("at line 1 column {column}\"")),
+        "{column}: {out}"
+    );
+}

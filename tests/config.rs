@@ -41,14 +41,14 @@ fn a_fresh_seeded_project_passes_fail_level_warning() {
     );
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
     assert!(o.stdout.is_empty(), "{}", text(&o));
-    // Without the config, the findings are back (two warnings, one info).
+    // Without the config, the findings are back (one warning, one info).
     let o = permc(
         &d,
         &["check", "--fail-level", "warning", "--config", "/dev/null"],
     );
     assert_eq!(o.status.code(), Some(1), "{}", text(&o));
     assert!(
-        text(&o).contains("found 2 warnings and 1 info"),
+        text(&o).contains("found 1 warning and 1 info"),
         "{}",
         text(&o)
     );
@@ -125,6 +125,44 @@ reason = "gone since"
     std::fs::write(d.join("autonomy.json"), r#"{"a": {"*": "deny"}}"#).expect("write");
     let o = permc(&d, &["check", "--fail-level", "warning", "autonomy.json"]);
     assert_eq!(o.status.code(), Some(0), "{}", text(&o));
+}
+
+/// Issue 43 pt 7: an error in permissions.json keeps the suppressions of
+/// the entries that still read (they turned all off, burying the error
+/// among findings the project had answered), and reports no suppression
+/// as stale against a file that did not read whole.
+#[test]
+fn an_error_in_the_rules_keeps_the_other_suppressions() {
+    let d = scratch("config", "suppress-broken");
+    std::fs::write(
+        d.join("permissions.json"),
+        r#"{"allow": ["Terminal(npm run)", "Terminal('x)", "Terminal(ls)"]}"#,
+    )
+    .expect("write");
+    std::fs::write(
+        d.join("permc.toml"),
+        r#"[[check.allow]]
+check = "broad-always-expansion"
+entry = "Terminal(npm run)"
+reason = "our scripts are reviewed"
+
+[[check.allow]]
+check = "literal-star"
+entry = "Terminal('x)"
+reason = "the entry that broke"
+"#,
+    )
+    .expect("write");
+    let o = permc(&d, &["check", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let found: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .expect("list")
+        .iter()
+        .map(|d| d["check"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(found, ["invalid-pattern"], "{v:#}");
 }
 
 #[test]

@@ -485,6 +485,12 @@ fn base_and_staged_read_the_old_versions_from_git() {
         "{}",
         String::from_utf8_lossy(&o.stdout)
     );
+    // No arguments: the working tree against HEAD, as `git diff` (issue
+    // 43), the same report as --base HEAD.
+    let bare = permc(&d, &["diff"]);
+    assert_eq!(bare.status.code(), Some(0));
+    assert_eq!(bare.stdout, permc(&d, &["diff", "--base", "HEAD"]).stdout);
+    assert!(String::from_utf8_lossy(&bare.stdout).contains("rm -rf build …"));
     git(&d, &["add", "permissions.json"]);
     let o = permc(
         &d,
@@ -902,5 +908,94 @@ fn an_autonomy_change_has_one_row_per_agent_and_type() {
             "dev-web: container_remove: was deny (specific), now require_approval (specific)"
         ),
         "{human}"
+    );
+}
+
+/// The gate's witnesses cover what an added entry admits (issue 43): for
+/// every program the catalogue describes as a shell, an interpreter, a
+/// script reader, a wrapper or a runner, and for a plain reader, a git
+/// subcommand and remote clients, adding its broadest allow entry (the
+/// program alone, or a runner's words) to allow is more permissive with an
+/// effect — unless a ceiling that no continuation escapes (external
+/// effect, privilege) holds every command of it. Before, `Terminal(sh)`
+/// was "no effect": its only witness, `sh` alone, reads standard input.
+#[test]
+fn adding_any_programs_broadest_entry_is_found_by_the_gate() {
+    use permc_shell::facts::catalogue;
+    let mut entries: Vec<String> = catalogue::code_programs()
+        .chain(["cat", "ls", "grep"])
+        .map(str::to_string)
+        .collect();
+    entries.extend(catalogue::runners().map(|r| r.join(" ")));
+    entries.extend(
+        [
+            "git log",
+            "git",
+            "gh",
+            "gh pr",
+            "kubectl get",
+            "bash -c",
+            "sh -c",
+        ]
+        .map(String::from),
+    );
+    entries.sort();
+    entries.dedup();
+    // Patterns can hold only words a pattern can spell.
+    entries.retain(|e| !e.contains(['(', ')', '*', '[', '.']));
+    let mut missed = Vec::new();
+    let mut held = 0;
+    for (i, e) in entries.iter().enumerate() {
+        let d = example_pair(&format!("broadest-{i}"), &[&format!("Terminal({e})")]);
+        let o = permc(&d, &["diff", "old", "new", "--format", "json"]);
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout)
+            .unwrap_or_else(|_| panic!("{e}: {}", String::from_utf8_lossy(&o.stderr)));
+        let changes = v["changes"].as_array().expect("changes");
+        if changes.is_empty() {
+            // examples/ allows it already, or denies or asks for it.
+            continue;
+        }
+        let found = changes
+            .iter()
+            .any(|c| c["direction"] == "more-permissive" && c["effect"] == true);
+        let ceiling = changes.iter().all(|c| {
+            let reason = c["witness"]["after"]["reason"].as_str().unwrap_or("");
+            reason.starts_with("ceiling.") && reason != "ceiling.unparsed"
+        });
+        if found {
+            let gate = permc(&d, &["diff", "old", "new", "--fail-on", "more-permissive"]);
+            assert_eq!(gate.status.code(), Some(1), "{e}");
+        } else if ceiling {
+            held += 1;
+        } else {
+            missed.push(format!("{e}: {:#}", changes[0]["witness"]));
+        }
+    }
+    // What no command line makes readable: `source` runs a file's text,
+    // `bun exec` a shell line it is given as one word, and the image and
+    // service runners an entrypoint the line does not show (SPEC §4.3):
+    // every command of these entries asks, so adding one has no effect.
+    let unreadable = [
+        "bun exec",
+        "docker-compose run",
+        "docker-service create",
+        "nerdctl create",
+        "nerdctl run",
+        "oc run",
+        "podman create",
+        "podman run",
+        "podman-compose run",
+        "source",
+    ];
+    missed.retain(|m| !unreadable.iter().any(|u| m.starts_with(&format!("{u}: "))));
+    assert!(
+        missed.is_empty(),
+        "not found by the gate:\n{}",
+        missed.join("\n")
+    );
+    assert!(
+        held < entries.len() / 4,
+        "{held} of {} held by a ceiling",
+        entries.len()
     );
 }

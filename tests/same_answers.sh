@@ -158,11 +158,20 @@ for line in open(sys.argv[4]):
     pattern, before, after, spec = line.rstrip("\n").split("\t")
     rows.append((re.compile(pattern), before.split("|"), after.split("|"), spec))
 
+def reason(line):
+    try:
+        return json.loads(line).get("reason")
+    except ValueError:
+        return None
+
+def fits(tokens, line):
+    # `*`, a policy, or `policy/reason`.
+    return "*" in tokens or policy(line) in tokens or f"{policy(line)}/{reason(line)}" in tokens
+
 def expected(req, a, b):
     c = json.loads(req)["action"]["command"]
     for pattern, before, after, spec in rows:
-        if (pattern.search(c) and ("*" in before or policy(a) in before)
-                and ("*" in after or policy(b) in after)):
+        if pattern.search(c) and fits(before, a) and fits(after, b):
             return spec
     return None
 

@@ -340,3 +340,35 @@ fn no_lock_files_are_left_behind() {
         ["autonomy.json", "permc.toml", "permissions.json"]
     );
 }
+
+/// Issue 43 pt 3: `permc seed` with no file named, in a folder outside any
+/// project, creates the rule files there (its help says they are created
+/// when absent) instead of saying there are none; a second run, now
+/// inside the project it made, changes nothing.
+#[test]
+fn seed_outside_a_project_creates_the_rule_files_here() {
+    let dir = scratch("seed", "here");
+    let run = |args: &[&str]| {
+        Command::new(PERMC)
+            .current_dir(&dir)
+            .arg("seed")
+            .args(args)
+            .output()
+            .expect("permc runs")
+    };
+    let v = ok_json(&run(&[]));
+    assert_eq!(v["permissions"], "permissions.json", "{v}");
+    assert_eq!(
+        allow_of(&dir.join("permissions.json")).len(),
+        DEFAULT_ALLOW.len()
+    );
+    assert!(dir.join("permc.toml").is_file());
+    assert!(
+        !dir.join("autonomy.json").exists(),
+        "autonomy.json only for modules"
+    );
+    let v = ok_json(&run(&["--module", "api"]));
+    assert_eq!(v["added"], json!([]), "{v}");
+    assert_eq!(v["autonomy"][0]["agent"], "dev-api", "{v}");
+    assert!(dir.join("autonomy.json").is_file());
+}

@@ -248,6 +248,9 @@ fn a_megabyte_line_is_decided_and_an_overlong_one_is_an_error() {
     ));
     let e = serve.answer();
     assert_eq!(e["error"]["code"], "line_too_long");
+    // The limit says how to get past it (issue 43).
+    let m = e["error"]["message"].as_str().unwrap_or("");
+    assert!(m.contains("--max-line-bytes"), "{m}");
     let d = serve.ask(&terminal(2, "ls"));
     assert_eq!(d["id"], 2);
     assert_eq!(serve.finish().1, Some(0));

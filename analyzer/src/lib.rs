@@ -84,8 +84,10 @@ impl Kind {
     /// - autonomy.json: an object of agents, each an object or a mode,
     ///   where some value is a mode (`auto_approve`, `require_approval`,
     ///   `deny`);
-    /// - text that is not JSON: autonomy.json when it names a mode and no
-    ///   list, permissions.json when it names a list or a pattern.
+    /// - text that is not JSON but opens an object (or a comment):
+    ///   autonomy.json when it names a mode and no list, permissions.json
+    ///   when it names a list or a pattern; other text (Markdown, TOML) is
+    ///   no rule file.
     ///
     /// ```
     /// use permc_analyzer::Kind;
@@ -95,6 +97,8 @@ impl Kind {
     /// assert_eq!(Kind::sniff("rules.json", br#"{"dev-api": {"git_commit": "deny"}}"#), Some(Kind::Autonomy));
     /// assert_eq!(Kind::sniff("rules.json", br#"{"deny": ["GitPush()"]}"#), Some(Kind::Permissions));
     /// assert_eq!(Kind::sniff("permissions.ci.json", br#"[1]"#), Some(Kind::Permissions));
+    /// assert_eq!(Kind::sniff("README.md", b"# x\n\n    Terminal(ls) [\"allow\"]"), None);
+    /// assert_eq!(Kind::sniff("rules.json", br#"{"allow": ["Terminal(ls)",]}"#), Some(Kind::Permissions));
     /// ```
     pub fn sniff(name: &str, bytes: &[u8]) -> Option<Kind> {
         let base = name
@@ -138,6 +142,18 @@ impl Kind {
                 (agents && modes).then_some(Kind::Autonomy)
             }
             Ok(_) => None,
+            // A rule file is an object: text that does not open one (a
+            // comment aside) is some other file, whatever words it holds
+            // (README.md quotes patterns, Cargo.toml opens `[`), and is
+            // reported as that alone, not as broken JSON.
+            Err(_)
+                if !text
+                    .trim_start_matches('\u{feff}')
+                    .trim_start()
+                    .starts_with(['{', '/']) =>
+            {
+                None
+            }
             Err(_) => {
                 let modes = text.contains("auto_approve") || text.contains("require_approval");
                 let lists = ["\"allow\"", "\"ask\"", "\"deny\"", "["]
@@ -302,6 +318,12 @@ pub fn check_file(
     let mut out = Vec::new();
     for check in checks::CHECKS {
         if options.ignore.iter().any(|i| i == check.name()) {
+            // An error rejects the file whatever the options (SPEC §2):
+            // an ignored check that can find one (`unknown-key`, round 4)
+            // still reports it.
+            let mut found = Vec::new();
+            (check.run)(&cx, &mut found);
+            out.extend(found.into_iter().filter(|d| d.severity == Severity::Error));
             continue;
         }
         (check.run)(&cx, &mut out);

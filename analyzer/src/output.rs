@@ -342,6 +342,13 @@ pub const NOT_A_RULE_FILE: &str = CheckId::NotARuleFile.name();
 
 /// The `unreadable-file` finding: `why` is the system's reason.
 pub fn unreadable_file(file: &str, why: &str) -> Diagnostic {
+    // Too large: the path and its permissions are fine; the size is what
+    // to change.
+    let help = if why.starts_with("it is larger than") {
+        "split the rules into smaller files, or remove the entries no command needs; the other files are checked"
+    } else {
+        "check the path and its permissions; the other files are checked"
+    };
     Diagnostic::new(
         CheckId::UnreadableFile,
         Severity::Error,
@@ -349,7 +356,7 @@ pub fn unreadable_file(file: &str, why: &str) -> Diagnostic {
         Span { start: 0, end: 0 },
         format!("cannot read {file}: {why}"),
     )
-    .with_help("check the path and its permissions; the other files are checked")
+    .with_help(help)
 }
 
 /// One diagnostic as JSON — the one shape shared by `permc check --format

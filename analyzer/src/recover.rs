@@ -100,7 +100,12 @@ fn fix(bytes: &mut [u8], e: &SyntaxError) -> bool {
         }
     }
     if e.message.starts_with("trailing comma") {
-        // The comma is the last non-blank byte before the offset.
+        // The offset is the comma's (else the comma is the last non-blank
+        // byte before it).
+        if bytes.get(at) == Some(&b',') {
+            bytes[at] = b' ';
+            return true;
+        }
         let mut i = at;
         while i > 0 && is_ws(bytes[i - 1]) {
             i -= 1;

@@ -187,6 +187,12 @@ export interface Explanation {
 export interface LoadedPolicy {
   /** Throws a PermcError when the request cannot be read (never a decision). */
   decide(request: Request): Decision;
+  /**
+   * Many requests in one call, each answered in its slot: the decision, or
+   * the PermcError `decide` would throw for that request (returned, not
+   * thrown). Throws a PermcError (`invalid_argument`) when not given an array.
+   */
+  decideMany(requests: readonly Request[]): Array<Decision | PermcError>;
   /** The text of `permc explain`. */
   explain(request: Request): string;
   /** `permc explain --format json`: the steps of SPEC §5.3 as data. */
@@ -217,6 +223,7 @@ export declare class LivePolicy {
   /** 1 for the first load, one more at each reload. */
   readonly generation: number;
   decide(request: Request): Decision;
+  decideMany(requests: readonly Request[]): Array<Decision | PermcError>;
   explain(request: Request): string;
   explainData(request: Request): Explanation;
   always(request: Request): AlwaysOutcome;

@@ -24,6 +24,23 @@ function addon() {
 }
 const native = addon();
 
+// The names of the closed sets of an answer, in the addon's order: its
+// answers carry their indices (decideFast).
+const VOCABULARY = JSON.parse(native.vocabulary());
+const POLICIES = VOCABULARY.policies;
+const REASONS = VOCABULARY.reasons;
+const ORIGINS = [undefined, "specific", "wildcard"];
+// The names decideArgs takes as their indices: a request naming another
+// crosses as JSON text, and the CLI's reader names its error.
+const FIELD_NAMES = JSON.parse(native.fieldNames());
+const indices = (names) => {
+  if (names.length > 31) throw new Error("permc: a list of names is longer than decideArgs packs");
+  return new Map(names.map((n, i) => [n, i]));
+};
+const TYPES = indices(FIELD_NAMES.types);
+const ROLES = indices(FIELD_NAMES.roles);
+const MODES = indices(FIELD_NAMES.modes);
+
 /** How deep a request may nest: serde_json's limit, as the CLI. */
 const MAX_DEPTH = 128;
 
@@ -154,59 +171,87 @@ function plainObject(v) {
 }
 
 /**
- * The §10.1 fields of a request in one string for decidePacked, when every
- * key is known and every value a plain string (containerRunning a
- * boolean), each read once; otherwise null, and the request crosses as
- * JSON text (an `id`, an unknown key, another type: whatever the CLI's
- * reader says of it). The string is a presence mask (bit k for field k of
- * type, command, cwd, agent, targetBranch, role, executionMode,
- * containerRunning, projectScopeRoot), then each field after a NUL
- * (containerRunning "t" or "f"), an absent one empty. A field holding a
- * NUL makes more parts than ten: the addon refuses the string, and the
- * JSON text answers.
+ * The decision for a request whose every key is known and every value a
+ * plain string (containerRunning a boolean), each read once, its nine
+ * fields passed to the addon (decideArgs: each string copied once, the
+ * decision object built there from cached names); undefined for any other
+ * request, and null when the addon's reader refuses the fields: the
+ * request then crosses as JSON text (an `id`, an unknown key, another
+ * type, an unknown name: whatever the CLI's reader says of it). `mask` has
+ * bit k for field k of type, command, cwd, agent, targetBranch, role,
+ * executionMode, containerRunning, projectScopeRoot; an absent field is ""
+ * (0 for a name). type, role and executionMode cross as their indices in
+ * the addon's lists (fieldNames), packed in `mask`: no string to copy.
  */
-function packedOf(r) {
-  if (!plainObject(r)) return null;
+function decideFast(native, out, r) {
+  if (!plainObject(r)) return undefined;
   let a, c;
   for (const k in r) {
     if (k === "action") a = r[k];
     else if (k === "context") c = r[k];
-    else return null;
+    else return undefined;
   }
-  if (!plainObject(a) || !plainObject(c)) return null;
+  if (!plainObject(a) || !plainObject(c)) return undefined;
   let mask = 0;
-  let type = "", command = "", cwd = "", agent = "", targetBranch = "";
-  let role = "", executionMode = "", running = "", projectScopeRoot = "";
+  let type = 0, command = "", cwd = "", agent = "", targetBranch = "";
+  let role = 0, executionMode = 0, running = false, projectScopeRoot = "";
   for (const k in a) {
     const v = a[k];
-    if (!clean(v)) return null;
+    if (!clean(v)) return undefined;
     switch (k) {
-      case "type": type = v; mask |= 1; break;
+      case "type":
+        type = TYPES.get(v);
+        if (type === undefined) return undefined;
+        mask |= 1;
+        break;
       case "command": command = v; mask |= 2; break;
       case "cwd": cwd = v; mask |= 4; break;
       case "agent": agent = v; mask |= 8; break;
       case "targetBranch": targetBranch = v; mask |= 16; break;
-      default: return null;
+      default: return undefined;
     }
   }
   for (const k in c) {
     const v = c[k];
     if (k === "containerRunning") {
-      if (typeof v !== "boolean") return null;
-      running = v ? "t" : "f";
+      if (typeof v !== "boolean") return undefined;
+      running = v;
       mask |= 128;
       continue;
     }
-    if (!clean(v)) return null;
+    if (!clean(v)) return undefined;
     switch (k) {
-      case "role": role = v; mask |= 32; break;
-      case "executionMode": executionMode = v; mask |= 64; break;
+      case "role":
+        role = ROLES.get(v);
+        if (role === undefined) return undefined;
+        mask |= 32;
+        break;
+      case "executionMode":
+        executionMode = MODES.get(v);
+        if (executionMode === undefined) return undefined;
+        mask |= 64;
+        break;
       case "projectScopeRoot": projectScopeRoot = v; mask |= 256; break;
-      default: return null;
+      default: return undefined;
     }
   }
-  return mask + "\0" + type + "\0" + command + "\0" + cwd + "\0" + agent + "\0" + targetBranch + "\0" +
-    role + "\0" + executionMode + "\0" + running + "\0" + projectScopeRoot;
+  // The names' indices above the nine bits (5 bits each; the lists are
+  // shorter than 32).
+  mask |= (type << 9) | (role << 14) | (executionMode << 19);
+  const code = native.decideArgs(out, mask, command, cwd, agent, targetBranch, running, projectScopeRoot);
+  if (code < 0) return null;
+  // The closed sets as indices (src/fast.rs, answer_into), the strings in
+  // `out`; the object as a literal, its keys in `permc decide`'s order.
+  const d = { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
+  if (code & 512) {
+    d.rule = out[0];
+    d.source = out[1];
+  }
+  const origin = (code >> 7) & 3;
+  if (origin !== 0) d.autonomyOrigin = ORIGINS[origin];
+  if (code & 1024) d.scopeRoot = out[2];
+  d.message = out[3];
+  return d;
 }
 
 class Policy {
@@ -216,6 +261,8 @@ class Policy {
       throw permcError("invalid_argument", "load a policy with load(), loadText() or loadArtifact()");
     }
     this._native = nativePolicy;
+    // Where decideArgs leaves an answer's strings (decideFast).
+    this._out = ["", "", "", ""];
     // Posting a policy to a worker would silently give it `{_native: {}}`:
     // this function makes structured clone throw, and its text (in the
     // DataCloneError's message) says what to post instead.
@@ -239,19 +286,17 @@ class Policy {
 
   /** SPEC §10.2's decision for a §10.1 request; throws when it cannot be read. */
   decide(request) {
-    const packed = packedOf(request);
-    if (packed !== null) {
-      let f;
-      try {
-        f = this._native.decidePacked(packed);
-      } catch (e) {
-        if (e && e.diagnostics) throw e;
-        rethrow(e);
-      }
-      // "" = the reader refused the fields: the text path below answers
-      // with the CLI's error for the request as written.
-      if (f !== "") return f.charCodeAt(0) === 123 ? JSON.parse(f) : decisionOf(f);
+    let d;
+    try {
+      d = decideFast(this._native, this._out, request);
+    } catch (e) {
+      if (e && e.diagnostics) throw e;
+      rethrow(e);
     }
+    // undefined: not the common request; null: the reader refused its
+    // fields. The text path answers with the CLI's error for the request
+    // as written.
+    if (d) return d;
     let s;
     try {
       s = this._native.decideFields(requestText(request));
@@ -266,6 +311,29 @@ class Policy {
       return v;
     }
     return decisionOf(s);
+  }
+
+  /**
+   * The decisions for many requests, each in its request's slot: the
+   * decision as `decide` returns it, or, for a request that cannot be
+   * read, the PermcError `decide` would throw (not thrown: the others
+   * are answered). Each request is read once, as by `decide`.
+   */
+  decideMany(requests) {
+    if (!Array.isArray(requests)) {
+      throw permcError("invalid_argument", "decideMany(requests) takes an array of requests");
+    }
+    const n = requests.length;
+    const out = new Array(n);
+    for (let i = 0; i < n; i++) {
+      try {
+        out[i] = this.decide(requests[i]);
+      } catch (e) {
+        if (!(e instanceof PermcError)) throw e;
+        out[i] = e;
+      }
+    }
+    return out;
   }
 
   /** The text of `permc explain`. */
@@ -410,6 +478,10 @@ class LivePolicy extends EventEmitter {
 
   decide(request) {
     return this._policy.decide(request);
+  }
+
+  decideMany(requests) {
+    return this._policy.decideMany(requests);
   }
 
   explain(request) {

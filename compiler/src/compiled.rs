@@ -324,7 +324,10 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
             // 6. The file, terminal.
             Stage::FileTerminal => {
                 let f = line_of(line, req);
-                file_terminal(p, f, &mut scope, automatic, &mut possible)
+                // SPEC §5.3 step 6 round 4: the container floor keeps a
+                // partly covered line, as automatic mode does.
+                let keep = automatic || current.reason == Reason::ContainerFloor;
+                file_terminal(p, f, &mut scope, keep, &mut possible)
             }
             // 7. Ceilings, only over auto_approve; the first that holds.
             ceiling if current.policy == Policy::AutoApprove => {
@@ -500,7 +503,8 @@ fn file_terminal(
         ));
     }
     if automatic {
-        // RN-603: automatic mode drops the synthesized compound opinion.
+        // RN-603: automatic mode drops the synthesized compound opinion,
+        // and the container floor (round 4) keeps current too.
         return None;
     }
     Some(Current::new(

@@ -251,6 +251,53 @@ impl Region {
     }
 }
 
+impl Region {
+    /// Commands of the region to decide, the region's own witness first:
+    /// one word list cannot show what a changed entry admits (`sh` alone
+    /// reads standard input and asks, `sh deploy.sh` does not: issue 43),
+    /// so each continuation the catalogue places after the witness — a
+    /// script operand, `-c LINE`, an option, a runner's or wrapper's run of
+    /// each of `programs` — is tried too, and, where a prefix wildcard or
+    /// nothing stands first (`Terminal(s*)`, `Terminal()`), each program
+    /// that runs other code in its place. Only commands in the region.
+    pub fn witnesses(&self, programs: &[&str]) -> Vec<Vec<String>> {
+        use permc_core::facts::catalogue;
+        let mut firsts: Vec<Vec<String>> = vec![self.witness.clone()];
+        let open_first = match self.pattern.tokens.first() {
+            None => self.pattern.open,
+            Some(PatToken::Prefix(_)) => true,
+            Some(PatToken::Exact(_)) => false,
+        };
+        if open_first {
+            for p in catalogue::witness_programs() {
+                let mut w = self.witness.clone();
+                match w.first_mut() {
+                    Some(first) => *first = p.to_string(),
+                    None => w.push(p.to_string()),
+                }
+                firsts.push(w);
+            }
+        }
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for base in firsts {
+            let words: Vec<&str> = base.iter().map(String::as_str).collect();
+            let tails = catalogue::witness_continuations(&words, programs);
+            for tail in std::iter::once(Vec::new()).chain(tails) {
+                let w: Vec<String> = base
+                    .iter()
+                    .cloned()
+                    .chain(tail.iter().map(|t| t.to_string()))
+                    .collect();
+                if self.contains(&w) && seen.insert(w.clone()) {
+                    out.push(w);
+                }
+            }
+        }
+        out
+    }
+}
+
 // ---------------------------------------------------------------------
 // One trie, read as an automaton over words.
 

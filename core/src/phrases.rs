@@ -24,8 +24,42 @@ pub use crate::facts::{
 /// A part of a sentence [`built`] puts together.
 enum Piece<'a> {
     Str(&'a str),
-    /// Words joined by single spaces, as a segment is shown.
+    /// Words joined by single spaces, each quoted for the shell where it
+    /// needs it ([`shell_word`]), as a segment is shown.
     Words(&'a [Cow<'a, str>]),
+}
+
+/// A word as `permc explain` and every message show it: as is when the
+/// shell reads it back unchanged, else quoted (`'a b'`), so that a line of
+/// explain and the decision's message quote a word the same way (issue
+/// 43). Plain words, nearly all of them, are not copied.
+pub fn shell_word(w: &str) -> Cow<'_, str> {
+    // `~` expands only at a word's start: `HEAD~1` reads back unchanged.
+    let plain = !w.is_empty()
+        && !w.starts_with('~')
+        && w.bytes().all(|b| {
+            b.is_ascii_alphanumeric()
+                || matches!(
+                    b,
+                    b'-' | b'_' | b'.' | b'/' | b':' | b',' | b'+' | b'=' | b'@' | b'%' | b'~'
+                )
+        });
+    if plain {
+        return Cow::Borrowed(w);
+    }
+    shlex::try_quote(w).unwrap_or(Cow::Borrowed(w))
+}
+
+/// Words as one shell line, each as [`shell_word`] shows it.
+pub fn shell_line<S: AsRef<str>>(words: &[S]) -> String {
+    let mut out = String::new();
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&shell_word(w.as_ref()));
+    }
+    out
 }
 
 /// The pieces in one string, sized once: what `format!` with a `join`
@@ -48,7 +82,7 @@ fn built(pieces: &[Piece<'_>]) -> String {
                     if i > 0 {
                         out.push(' ');
                     }
-                    out.push_str(w);
+                    out.push_str(&shell_word(w));
                 }
             }
         }
@@ -282,7 +316,7 @@ pub const NO_BUILTIN: &str = "no built-in deny matches";
 /// and 6) with the entry that gave it.
 pub fn trace_current(policy: Policy, reason: Reason, rule: Option<&RuleRef>) -> String {
     match rule {
-        Some(r) => format!("{policy} ({reason}) by {} at {}", r.rule, r.source),
+        Some(r) => format!("{policy} ({reason}) by `{}` at {}", r.rule, r.source),
         None => format!("{policy} ({reason})"),
     }
 }
@@ -291,7 +325,7 @@ pub fn trace_current(policy: Policy, reason: Reason, rule: Option<&RuleRef>) -> 
 pub fn trace_autonomy(mode: Policy, rule: Option<&RuleRef>, origin: Origin) -> String {
     let origin = origin.name();
     match rule {
-        Some(r) => format!("{mode} from {} at {} (origin {origin})", r.rule, r.source),
+        Some(r) => format!("{mode} from `{}` at {} (origin {origin})", r.rule, r.source),
         None => format!("{mode} (origin {origin})"),
     }
 }
@@ -323,14 +357,20 @@ pub fn trace_dropped(why: &str) -> String {
     format!("{why}; automatic mode drops this opinion")
 }
 
+/// Step 6 under the container floor (SPEC §5.3 step 6 round 4): the
+/// partly covered line keeps the floor.
+pub fn trace_floor_kept(why: &str) -> String {
+    format!("{why}; the container floor approves the uncovered part on its own, so current is kept")
+}
+
 /// Step 6: segment `i` (from 0) and its class.
 pub fn trace_segment(i: usize, segment: &[Cow<'_, str>], class: &str) -> String {
-    format!("{}. `{}`: {class}", i + 1, segment.join(" "))
+    format!("{}. `{}`: {class}", i + 1, shell_line(segment))
 }
 
 /// Step 6: a segment's class given by an entry of `list`.
 pub fn class_by(list: &str, pattern: &str, location: impl fmt::Display) -> String {
-    format!("{list} by {pattern} at {location}")
+    format!("{list} by `{pattern}` at {location}")
 }
 
 /// Step 6: a `cd` inside the scope.

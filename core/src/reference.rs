@@ -143,10 +143,12 @@ fn run(rules: &Rules, req: &Request, trace: &mut Trace) -> Decision {
     }
 
     // 5. / 6. The file.
-    let (step, opinion) = file(rules, req, line.as_ref(), automatic, trace);
+    let floor = current.reason == Reason::ContainerFloor;
+    let (step, opinion) = file(rules, req, line.as_ref(), (automatic, floor), trace);
     match opinion {
         FileOpinion::Silent(why) => note(trace, step, phrases::trace_silent(&why)),
         FileOpinion::Dropped(why) => note(trace, step, phrases::trace_dropped(&why)),
+        FileOpinion::FloorKept(why) => note(trace, step, phrases::trace_floor_kept(&why)),
         FileOpinion::Says(c) => {
             let says = phrases::trace_current(c.policy, c.reason, c.rule.as_ref());
             note(trace, step, says);
@@ -281,6 +283,9 @@ enum FileOpinion {
     Silent(String),
     /// An opinion automatic mode drops (RN-603): what it was.
     Dropped(String),
+    /// An opinion the container floor makes moot (SPEC §5.3 step 6 round
+    /// 4): what it was.
+    FloorKept(String),
     /// Current becomes this (a deny denies).
     Says(Current),
 }
@@ -493,7 +498,7 @@ fn file(
     rules: &Rules,
     req: &Request,
     line: Option<&LineFacts>,
-    automatic: bool,
+    keep: (bool, bool),
     trace: &mut Trace,
 ) -> (&'static str, FileOpinion) {
     let Some(f) = line else {
@@ -501,12 +506,19 @@ fn file(
     };
     let classes = classify(rules, req, f);
     note_segments(trace, rules, f, &classes);
-    let opinion = file_terminal(rules, f, &classes, automatic);
+    let opinion = file_terminal(rules, f, &classes, keep);
     (STEP_FILE_TERMINAL, opinion)
 }
 
 /// Step 6, second half: the classes combined, in the spec's order.
-fn file_terminal(rules: &Rules, f: &LineFacts, classes: &[Class], automatic: bool) -> FileOpinion {
+/// `keep`: automatic mode, and current is the container floor — either
+/// keeps current over a partly covered line.
+fn file_terminal(
+    rules: &Rules,
+    f: &LineFacts,
+    classes: &[Class],
+    (automatic, floor): (bool, bool),
+) -> FileOpinion {
     let p = &rules.permissions;
     let words = |i: usize| f.line.segments[i].words.as_slice();
     let says = |policy, reason, rule, message| {
@@ -563,6 +575,9 @@ fn file_terminal(rules: &Rules, f: &LineFacts, classes: &[Class], automatic: boo
     let msg = phrases::compound_uncovered(uncovered.map_or(&[], words));
     if automatic {
         return FileOpinion::Dropped(msg);
+    }
+    if floor {
+        return FileOpinion::FloorKept(msg);
     }
     says(
         Policy::RequireApproval,

@@ -436,8 +436,10 @@ fn read_action(node: &Node) -> Result<Action, RequestError> {
         match key {
             "type" => {
                 kind = Some(match value {
-                    Node::String(s) => ActionType::from_name(s)
-                        .ok_or_else(|| err("unknown_type", format!("unknown action type `{s}`")))?,
+                    Node::String(s) => ActionType::from_name(s).ok_or_else(|| {
+                        let names = ActionType::ALL.iter().map(|t| t.name());
+                        err("unknown_type", unknown("action type", s, names))
+                    })?,
                     _ => return Err(err("invalid_field", "`action.type` must be a string")),
                 })
             }
@@ -459,6 +461,33 @@ fn read_action(node: &Node) -> Result<Action, RequestError> {
     })
 }
 
+/// serde_json's error with its column in characters, as `permc check` and
+/// every file position count them: serde counts bytes, so `"日本語" x`
+/// was 6 columns further right in a request than in a rule file (issue
+/// 43).
+fn json_error(text: &str, e: &serde_json::Error) -> String {
+    let shown = e.to_string();
+    let (Some(at), true) = (shown.rfind(" at line "), e.line() > 0) else {
+        return shown;
+    };
+    let line = text.split('\n').nth(e.line() - 1).unwrap_or("");
+    let mut end = e.column().saturating_sub(1).min(line.len());
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    let column = line[..end].chars().count() + 1;
+    format!("{} at line {} column {column}", &shown[..at], e.line())
+}
+
+/// "unknown role `developr`: did you mean `developer`?": the closest name,
+/// when one is near, so a typo says what was meant.
+fn unknown<'a>(what: &str, s: &str, names: impl IntoIterator<Item = &'a str>) -> String {
+    match permc_grammar::action::closest(s, names) {
+        Some(n) => format!("unknown {what} `{s}`: did you mean `{n}`?"),
+        None => format!("unknown {what} `{s}`"),
+    }
+}
+
 /// Reads `context`, field by field in document order.
 fn read_context(node: &Node) -> Result<Context, RequestError> {
     let mut role = None;
@@ -470,8 +499,10 @@ fn read_context(node: &Node) -> Result<Context, RequestError> {
         match key {
             "role" => {
                 role = Some(match value {
-                    Node::String(s) => Role::parse(s)
-                        .ok_or_else(|| err("unknown_role", format!("unknown role `{s}`")))?,
+                    Node::String(s) => Role::parse(s).ok_or_else(|| {
+                        let names = Role::ALL.iter().map(|r| r.name());
+                        err("unknown_role", unknown("role", s, names))
+                    })?,
                     _ => return Err(err("invalid_field", "`context.role` must be a string")),
                 })
             }
@@ -629,7 +660,7 @@ impl Request {
             Err(e) => {
                 let e = err(
                     "invalid_json",
-                    format!("the request is not valid JSON: {e}"),
+                    format!("the request is not valid JSON: {}", json_error(text, &e)),
                 );
                 return (None, Err(e));
             }
@@ -1644,5 +1675,22 @@ mod tests {
         let (id, r) = Request::from_json_with_id(r#"{"id": "x-1", "action": {}, "context": {}}"#);
         assert_eq!(id, Some(Value::from("x-1")));
         assert_eq!(r.expect_err("refused").code, "missing_field");
+    }
+}
+
+#[cfg(test)]
+mod column_tests {
+    /// A request's JSON error counts columns in characters, as file
+    /// positions do (issue 43): the same byte, the same column.
+    #[test]
+    fn json_errors_count_columns_in_characters() {
+        let message = |text: &str| match super::Request::from_json(text) {
+            Err(e) => e.message,
+            Ok(_) => String::from("read"),
+        };
+        let ascii = message(r#"{"action": {"type": "terminal", "command": "abc" x}}"#);
+        let wide = message(r#"{"action": {"type": "terminal", "command": "日本語" x}}"#);
+        assert!(ascii.ends_with("at line 1 column 50"), "{ascii}");
+        assert_eq!(ascii, wide);
     }
 }

@@ -299,10 +299,15 @@ impl<'a> JsonParser<'a> {
             self.ws();
             match self.s.get(self.pos) {
                 Some(b',') => {
+                    let comma = self.pos;
                     self.pos += 1;
                     self.ws();
                     if self.s.get(self.pos) == Some(&b']') {
-                        return Err(self.err("trailing comma: remove the `,` before `]`"));
+                        // At the comma, the byte to remove.
+                        return Err(SyntaxError {
+                            offset: comma,
+                            message: "trailing comma: remove the `,` before `]`".into(),
+                        });
                     }
                 }
                 Some(b']') => {
@@ -352,10 +357,15 @@ impl<'a> JsonParser<'a> {
             self.ws();
             match self.s.get(self.pos) {
                 Some(b',') => {
+                    let comma = self.pos;
                     self.pos += 1;
                     self.ws();
                     if self.s.get(self.pos) == Some(&b'}') {
-                        return Err(self.err("trailing comma: remove the `,` before `}`"));
+                        // At the comma, the byte to remove.
+                        return Err(SyntaxError {
+                            offset: comma,
+                            message: "trailing comma: remove the `,` before `}`".into(),
+                        });
                     }
                 }
                 Some(b'}') => {

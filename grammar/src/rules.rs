@@ -382,17 +382,8 @@ fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
             "allow" => List::Allow,
             "deny" => List::Deny,
             "ask" => List::Ask,
-            other => {
-                let help = match closest(other, ["allow", "deny", "ask"]) {
-                    Some(s) => format!("did you mean `{s}`? only allow, deny and ask are read"),
-                    None => "only allow, deny and ask are read; remove this key".into(),
-                };
-                r.warn(
-                    CheckId::UnknownKey,
-                    m.key_span,
-                    format!("unknown key `{other}` is ignored"),
-                    help,
-                );
+            _ => {
+                unknown_key(r, m);
                 continue;
             }
         };
@@ -416,6 +407,48 @@ fn read_permissions(r: &mut Reader<'_>, root: &Node, perms: &mut Permissions) {
             List::Ask => perms.ask = entries,
         }
     }
+}
+
+/// The lists permissions.json reads.
+const LIST_KEYS: [&str; 3] = ["allow", "deny", "ask"];
+
+/// A top-level key permissions.json does not read (SPEC §2.1). A warning,
+/// except [round 4] when it would silently drop rules: a key within two
+/// edits of a list's name, in any case (`"deney"`, `"Deny"`, `"alow"`), or
+/// a key whose value is a list holding a pattern string — an error, so the
+/// file is rejected whole instead of deciding without the rules meant.
+fn unknown_key(r: &mut Reader<'_>, m: &Member) {
+    let key = m.key.as_str();
+    let lower = key.to_ascii_lowercase();
+    let near = LIST_KEYS
+        .iter()
+        .map(|l| (crate::action::edit_distance(&lower, l), *l))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, l)| l);
+    let holds_patterns = matches!(&m.value.value, Value::Array(items) if items.iter().any(|i| {
+        matches!(&i.value, Value::String { text, .. } if Pattern::parse(text).is_ok())
+    }));
+    let guess = near.or_else(|| closest(key, LIST_KEYS));
+    if near.is_none() && !holds_patterns {
+        let help = match guess {
+            Some(s) => format!("did you mean `{s}`? only allow, deny and ask are read"),
+            None => "only allow, deny and ask are read; remove this key".into(),
+        };
+        let msg = format!("unknown key `{key}` is ignored");
+        r.warn(CheckId::UnknownKey, m.key_span, msg, help);
+        return;
+    }
+    let help = match guess {
+        Some(s) => format!("rename it to `{s}`: only allow, deny and ask are read"),
+        None => "move its patterns into `allow`, `deny` or `ask`, or remove the key: only those are read".into(),
+    };
+    r.error(
+        CheckId::UnknownKey,
+        m.key_span,
+        format!("unknown key `{key}` would drop the rules it holds, so the file is rejected"),
+        help,
+    );
 }
 
 /// The pattern entries of one list (`allow`, `deny`, `ask`) in file order,
@@ -564,9 +597,13 @@ fn read_autonomy(r: &mut Reader<'_>, root: &Node, auto: &mut Autonomy) {
                 continue;
             };
             let mode = match &m.value.value {
-                Value::String { text, .. } => {
-                    Policy::parse(text).ok_or_else(|| format!("unknown mode `{text}`"))
-                }
+                Value::String { text, .. } => Policy::parse(text).ok_or_else(|| {
+                    let modes = ["auto_approve", "require_approval", "deny"];
+                    match closest(text, modes) {
+                        Some(s) => format!("unknown mode `{text}`: did you mean `{s}`?"),
+                        None => format!("unknown mode `{text}`"),
+                    }
+                }),
                 other => Err(format!("a mode must be a string, found {}", other.kind())),
             };
             match mode {
@@ -619,6 +656,39 @@ mod tests {
                 "unknown-key"
             ]
         );
+    }
+
+    /// SPEC §2.1 round 4: a key that would drop rules rejects the file;
+    /// another unknown key is a warning; `$schema` is no key at all.
+    #[test]
+    fn a_key_that_would_drop_rules_is_an_error() {
+        let severity = |json: &str| {
+            let l = load_permissions("p.json", json.as_bytes());
+            let d: Vec<Severity> = l.diagnostics.iter().map(|d| d.severity).collect();
+            (l.value.is_some(), d)
+        };
+        for key in [
+            "deney", "Deny", "DENY", "alow", "allows", "aks", "Ask", "dney",
+        ] {
+            assert_eq!(
+                severity(&format!(r#"{{"{key}": []}}"#)),
+                (false, vec![Severity::Error]),
+                "{key}"
+            );
+        }
+        assert_eq!(
+            severity(r#"{"rules": ["Terminal(make)"]}"#),
+            (false, vec![Severity::Error])
+        );
+        for json in [
+            r#"{"comment": "x"}"#,
+            r#"{"notes": ["ask ana"]}"#,
+            r#"{"rules": []}"#,
+            r#"{"description": {"allow": 1}}"#,
+        ] {
+            assert_eq!(severity(json), (true, vec![Severity::Warning]), "{json}");
+        }
+        assert_eq!(severity(r#"{"$schema": "x", "allow": []}"#), (true, vec![]));
     }
 
     #[test]

@@ -49,6 +49,8 @@ pub fn explain(rules: &Rules, decider: &dyn Decider, req: &Request) -> String {
     if let Some(c) = &a.command {
         out.push_str(&format!(" `{c}`"));
     }
+    // Every line quotes as the next ones do: commands and patterns in
+    // backticks, words shell-quoted where they need it (issue 43).
     if let Some(agent) = &a.agent {
         out.push_str(&format!(" by {agent}"));
     }
@@ -75,7 +77,7 @@ pub fn explain(rules: &Rules, decider: &dyn Decider, req: &Request) -> String {
         out.push_str("segments:\n");
         for (i, s) in facts.line.segments.iter().enumerate() {
             out.push_str(&format!(
-                "  {}. {}{}\n",
+                "  {}. `{}`{}\n",
                 i + 1,
                 shell_join(&s.words),
                 if s.nested { "  (nested)" } else { "" }
@@ -94,7 +96,7 @@ pub fn explain(rules: &Rules, decider: &dyn Decider, req: &Request) -> String {
     let d = decider.decide(req);
     out.push_str(&format!("decision: {} ({})\n", d.policy, d.reason));
     if let Some(r) = &d.rule {
-        out.push_str(&format!("  rule:   {} at {}\n", r.rule, r.source));
+        out.push_str(&format!("  rule:   `{}` at {}\n", r.rule, r.source));
     }
     if let Some(o) = d.autonomy_origin {
         out.push_str(&format!("  autonomy origin: {}\n", o.name()));
@@ -119,16 +121,7 @@ pub fn explain(rules: &Rules, decider: &dyn Decider, req: &Request) -> String {
 /// Words as one command line, each quoted for the shell where it needs
 /// it (`git '*'`), as `permc explain` shows a segment.
 pub fn shell_join<S: AsRef<str>>(words: &[S]) -> String {
-    words
-        .iter()
-        .map(|w| {
-            let w = w.as_ref();
-            shlex::try_quote(w)
-                .map(|q| q.into_owned())
-                .unwrap_or_else(|_| w.to_string())
-        })
-        .collect::<Vec<_>>()
-        .join(" ")
+    permc_core::phrases::shell_line(words)
 }
 
 /// [`explain`] as data (`permc explain --format json`, the bindings): the

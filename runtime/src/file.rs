@@ -54,10 +54,14 @@ pub fn read_regular_text(path: &Path) -> io::Result<String> {
     })
 }
 
+/// The message says the fix: every command shows it (issue 43).
 fn too_big() -> io::Error {
     io::Error::new(
-        io::ErrorKind::InvalidData,
-        format!("it is larger than {} MiB", MAX_FILE_BYTES >> 20),
+        io::ErrorKind::FileTooLarge,
+        format!(
+            "it is larger than {} MiB, the most permc reads: split the rules into smaller files, or remove the entries no command needs",
+            MAX_FILE_BYTES >> 20
+        ),
     )
 }
 

@@ -37,7 +37,7 @@ pub mod file;
 
 // What the bindings read and answer, without depending on the runtime.
 pub use permc_core::request::{Node, Parts, Request, RequestError, ACTION_FIELDS, CONTEXT_FIELDS};
-pub use permc_core::Decision;
+pub use permc_core::{Decision, Reason};
 
 use answer::Decider;
 use permc_analyzer::output::{diagnostics_json, Source};
@@ -431,6 +431,36 @@ mod tests {
         let mut out = Vec::new();
         answer::write_answer_line(policy, REQUEST, &mut out);
         out
+    }
+
+    /// Issue 43 pt 2: what the bindings load refuses a misspelled list
+    /// key (`"deney"`, `"Deny"`) as the CLI does, naming its place and the
+    /// key to rename; never a policy without the rules under it.
+    #[test]
+    fn a_misspelled_list_key_is_refused_as_the_bindings_load_it() {
+        for key in ["deney", "Deny"] {
+            let text =
+                format!("{{\"allow\": [\"Terminal(curl)\"],\n \"{key}\": [\"Terminal(curl)\"]}}");
+            let e = Policy::load_text(Some(text.as_bytes()), None)
+                .err()
+                .expect("rejected");
+            assert_eq!(e.code, "rejected");
+            let d = &e.diagnostics[0];
+            assert_eq!(
+                (d["check"].as_str(), d["severity"].as_str()),
+                (Some("unknown-key"), Some("error"))
+            );
+            assert_eq!(
+                (d["line"].as_u64(), d["column"].as_u64()),
+                (Some(2), Some(2))
+            );
+            assert!(
+                d["help"]
+                    .as_str()
+                    .is_some_and(|h| h.contains("rename it to `deny`")),
+                "{d}"
+            );
+        }
     }
 
     #[test]

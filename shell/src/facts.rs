@@ -2302,7 +2302,39 @@ pub fn safe_set(words: &[Cow<'_, str>], known: &[Known]) -> bool {
 
 /// [`safe_set`] with the verb at `v` (from [`verb_index`]).
 pub fn safe_set_at(words: &[Cow<'_, str>], known: &[Known], v: usize) -> bool {
-    words[v] == SET && known.iter().all(|k| *k == Known::Exact) && safe_set_args(&words[v + 1..])
+    let exact = known.iter().all(|k| *k == Known::Exact);
+    (exact && words[v] == SET && safe_set_args(&words[v + 1..]))
+        || (known[..=v].iter().all(|k| *k == Known::Exact) && flow_only(&words[v..], &known[v..]))
+}
+
+/// Is the segment a builtin that only changes the shell's flow (its words
+/// name no place: `exit $?`)?
+pub(crate) fn flow_segment(words: &[Cow<'_, str>], known: &[Known]) -> bool {
+    !words.is_empty() && known[0] == Known::Exact && flow_only(words, known)
+}
+
+/// A builtin that only changes the shell's flow ([`catalogue::builtins::FLOW_BUILTINS`]):
+/// `exit 1`, `exit $?`, `true`, `:`.
+fn flow_only(words: &[Cow<'_, str>], known: &[Known]) -> bool {
+    let Some((&(_, number), args)) = words.split_first().and_then(|(v, args)| {
+        catalogue::builtins::FLOW_BUILTINS
+            .iter()
+            .find(|(n, _)| v == n)
+            .map(|row| (row, args))
+    }) else {
+        return false;
+    };
+    match args {
+        [] => true,
+        [n] => {
+            number
+                && (n == "$?"
+                    || (known.get(1) == Some(&Known::Exact)
+                        && !n.is_empty()
+                        && n.bytes().all(|b| b.is_ascii_digit())))
+        }
+        _ => false,
+    }
 }
 
 /// The first verb word after assignments.

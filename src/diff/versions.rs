@@ -160,10 +160,11 @@ fn git_show(top: &Path, spec: &str) -> Result<Option<Vec<u8>>, CliError> {
 pub(super) fn git_groups(args: &DiffArgs) -> Result<Vec<Vec<PathBuf>>, CliError> {
     use crate::project::{AUTONOMY, PERMISSIONS};
     let files: Vec<PathBuf> = if args.paths.is_empty() {
+        // Named relative to the current folder by discovery; autonomy.json
+        // beside it, named the same way (one folder, one group).
         let p = crate::project::discover_here().ok_or_else(crate::project::no_rule_files)?;
-        let cwd = std::env::current_dir().unwrap_or_default();
-        let rel = |f: PathBuf| f.strip_prefix(&cwd).map(Path::to_path_buf).unwrap_or(f);
-        vec![rel(p.permissions), rel(p.root.join(AUTONOMY))]
+        let autonomy = p.permissions.with_file_name(AUTONOMY);
+        vec![p.permissions, autonomy]
     } else {
         args.paths.clone()
     };

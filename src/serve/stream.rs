@@ -91,7 +91,7 @@ pub(super) fn error_answer(code: &str, message: String) -> Value {
 pub(super) fn too_long(max_line: usize) -> Value {
     error_answer(
         "line_too_long",
-        format!("the request line is longer than {max_line} bytes"),
+        format!("the request line is longer than {max_line} bytes: send a shorter request, or start permc serve with a larger --max-line-bytes"),
     )
 }
 

@@ -98,6 +98,9 @@ struct Project {
     decider: Box<dyn Decider>,
     /// The default context (SPEC §10.1 fields).
     context: Map<String, Value>,
+    /// permc.toml's `[context]` alone: what a trace says it used, since
+    /// `permc explain` and `permc decide` never read it.
+    config_context: Map<String, Value>,
 }
 
 /// A case and what was decided.
@@ -117,9 +120,16 @@ struct Suite {
     outcomes: Vec<Outcome>,
 }
 
+/// A path relative to the current folder when it is under it; the
+/// current folder itself is `.` (never an empty name).
 pub(super) fn shown(p: &Path) -> String {
     let cwd = std::env::current_dir().unwrap_or_default();
-    p.strip_prefix(&cwd).unwrap_or(p).display().to_string()
+    let s = p.strip_prefix(&cwd).unwrap_or(p).display().to_string();
+    if s.is_empty() {
+        ".".into()
+    } else {
+        s
+    }
 }
 
 fn test_files_in(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
@@ -139,9 +149,12 @@ fn test_files_in(dir: &Path) -> Result<Vec<PathBuf>, CliError> {
 }
 
 fn no_tests(dir: &Path) -> CliError {
+    let d = match shown(dir).as_str() {
+        "." => "the current folder (.)".to_string(),
+        d => d.to_string(),
+    };
     CliError::Usage(format!(
-        "no test files: {} holds no *{SUFFIX}\n  help: write one beside permissions.json (docs/policy-as-code.md), or name the files",
-        shown(dir)
+        "no test files: {d} holds no *{SUFFIX}\n  help: write one beside permissions.json (docs/policy-as-code.md), or name the files",
     ))
 }
 
@@ -238,6 +251,7 @@ fn load_project(
         rules,
         decider,
         context,
+        config_context: cfg.context.clone(),
     })
 }
 
@@ -266,6 +280,25 @@ pub(crate) fn failure(case: &Case, d: &Decision) -> Option<String> {
     }
 }
 
+/// When a case's context holds fields of permc.toml's `[context]`, a line
+/// saying so before its trace: `permc explain` and `permc decide` take the
+/// context from the request alone, so the same action given to them
+/// without those fields decides otherwise (issue 43). Empty otherwise.
+fn from_config_note(config: &Map<String, Value>, request: &Value) -> String {
+    let used: Vec<String> = config
+        .iter()
+        .filter(|(k, v)| request["context"].get(k.as_str()) == Some(*v))
+        .map(|(k, v)| format!("{k} = {v}"))
+        .collect();
+    if used.is_empty() {
+        return String::new();
+    }
+    format!(
+        "(this trace used permc.toml's [context]: {}; `permc explain` and `permc decide` never read permc.toml's context: give these fields in the request's \"context\" to get this trace from them)\n",
+        used.join(", ")
+    )
+}
+
 fn run_suite(file: String, project: usize, p: &Project, cases: Vec<Case>) -> Suite {
     let outcomes = cases
         .into_iter()
@@ -274,10 +307,15 @@ fn run_suite(file: String, project: usize, p: &Project, cases: Vec<Case>) -> Sui
             let failure = failure(&case, &got);
             let explain = failure.as_ref().map(|_| {
                 let line = case.request_json.to_string();
-                match crate::decide::explain_text(&p.rules, p.decider.as_ref(), line.as_bytes()) {
+                let trace = match crate::decide::explain_text(
+                    &p.rules,
+                    p.decider.as_ref(),
+                    line.as_bytes(),
+                ) {
                     Ok(t) => t,
                     Err(e) => format!("{}\n", CliError::Request(e)),
-                }
+                };
+                from_config_note(&p.config_context, &case.request_json) + &trace
             });
             Outcome {
                 case,
@@ -334,9 +372,15 @@ pub fn run(args: TestArgs) -> Result<ExitCode, CliError> {
     let (_, failed) = counts(&suites);
     let below = match (args.threshold, cov.as_deref()) {
         (Some(min), Some(cov)) => {
-            let got = report::Percent::of(cov).overall();
+            let pc = report::Percent::of(cov);
+            let got = pc.exact();
             if got < min {
-                eprintln!("permc test: coverage {got:.1}% is below the threshold {min}%");
+                // Two decimals, floored: never shown at or above `min`.
+                let shown = (got * 100.0).floor() / 100.0;
+                eprintln!(
+                    "permc test: coverage {shown:.2}% ({} of {} entries) is below the threshold {min}%",
+                    pc.decided, pc.entries
+                );
             }
             got < min
         }

@@ -101,20 +101,37 @@ impl Percent {
         }
     }
 
-    /// Overall, in percent (100 with no entries: nothing is untested).
+    /// Overall, in percent, rounded to one decimal for people (100 with
+    /// no entries: nothing is untested).
     pub(super) fn overall(&self) -> f64 {
         ratio(self.decided, self.entries)
     }
+
+    /// Overall, in percent, exact: what `--threshold` is compared with
+    /// (a rounded 21.5 must not pass a threshold of 21.5 at 21.46).
+    pub(super) fn exact(&self) -> f64 {
+        if self.entries == 0 {
+            return 100.0;
+        }
+        self.decided as f64 * 100.0 / self.entries as f64
+    }
 }
 
-/// `decided` of `all`, in percent, to one decimal (100 when `all` is 0).
+/// `decided` of `all`, in percent, rounded to one decimal (2 of 3 is
+/// 66.7), but never to 100 while an entry is undecided nor to 0 once one
+/// is decided (100 when `all` is 0).
 fn ratio(decided: usize, all: usize) -> f64 {
     if all == 0 {
         return 100.0;
     }
     // Counts of rule entries: far below 2^52, exact as f64.
     let p = decided as f64 * 100.0 / all as f64;
-    (p * 10.0).floor() / 10.0
+    let r = (p * 10.0).round() / 10.0;
+    match (decided, all) {
+        (d, a) if d < a && r >= 100.0 => 99.9,
+        (d, _) if d > 0 && r <= 0.0 => 0.1,
+        _ => r,
+    }
 }
 
 pub(super) fn counts(suites: &[Suite]) -> (usize, usize) {
@@ -413,5 +430,21 @@ mod tests {
             xml("a<b & \"c\"\u{1}"),
             "a&lt;b &amp; &quot;c&quot;\u{FFFD}"
         );
+    }
+}
+
+#[cfg(test)]
+mod percent_tests {
+    /// Rounded to one decimal, never to 100 with an entry undecided nor
+    /// to 0 with one decided (issue 43, conventions).
+    #[test]
+    fn percentages_round_but_never_to_the_ends() {
+        assert_eq!(super::ratio(2, 3), 66.7);
+        assert_eq!(super::ratio(6, 43), 14.0);
+        assert_eq!(super::ratio(9999, 10000), 99.9);
+        assert_eq!(super::ratio(1, 10000), 0.1);
+        assert_eq!(super::ratio(0, 3), 0.0);
+        assert_eq!(super::ratio(3, 3), 100.0);
+        assert_eq!(super::ratio(0, 0), 100.0);
     }
 }

@@ -9,7 +9,7 @@
 //!   exec`, `docker exec`…), and `npm run`, `pnpm run`, `yarn run` — or destroy and
 //!   exfiltrate (`rm`, `dd`, `mv`, `chmod`, `chown`, `curl`, `wget`):
 //!   `Terminal(bash)`, `Terminal(bash -c)`, `Terminal(rm -rf)`,
-//!   `Terminal(npx vitest)`, `Terminal(npm run build)`.
+//!   `Terminal(npx sh)`, `Terminal(npm run build)`.
 //!
 //! These are the shapes "always allow" records (SPEC §7: the verb, or the
 //! verb and its subcommand word). A shorter entry that matches the verb,
@@ -17,8 +17,16 @@
 //! counts too; an entry with two or more words after the verb
 //! (`Terminal(rm -rf build)`, `Terminal(npx vitest run)`) does not. A
 //! command word written as a path counts by its last component
-//! (`Terminal(/bin/rm)`). SPEC §8 seeds `Terminal(npm run)` and
-//! `Terminal(npx vitest)`: both are reported, on purpose.
+//! (`Terminal(/bin/rm)`). SPEC §8 seeds `Terminal(npm run)`: it is
+//! reported, on purpose.
+//!
+//! Not reported (round 4): a runner and one program the catalogue
+//! describes as no runner and no code-running program —
+//! `Terminal(npx tsc)`, `Terminal(uv run pytest)`, `Terminal(npx
+//! vitest)` — what always-allow records (SPEC §7), which covers that
+//! program's runs only. `Terminal(npx sh)`, `Terminal(npx env)`,
+//! `Terminal(npx uv)` and `Terminal(npx make)` (code-running options)
+//! still are.
 //!
 //! ## Why is this bad?
 //! Patterns match by token prefix (SPEC §3.2): everything after the entry
@@ -70,10 +78,32 @@ fn runner_of(a: &[PatToken]) -> Option<(String, bool)> {
         let reads_code = catalogue::runs_text_as_code(v) && !catalogue::is_wrapper(v);
         return Some((v.to_string(), reads_code));
     }
-    catalogue::runners()
-        .chain(SCRIPT_RUNNERS.iter().map(|r| r.to_vec()))
+    if let Some(r) = catalogue::runners().find(|r| expands(a, r)) {
+        return (!names_a_plain_program(a, &r)).then(|| (r.join(" "), false));
+    }
+    SCRIPT_RUNNERS
+        .iter()
         .find(|r| expands(a, r))
         .map(|r| (r.join(" "), false))
+}
+
+/// Does the runner entry `a` (runner words `r`) name, right after them,
+/// one program the catalogue describes as no runner and no code-running
+/// program (SPEC §11 round 4)? `Terminal(npx tsc)`, `Terminal(uv run
+/// pytest)`: what always-allow records for `npx tsc -p .` (§7), covering
+/// that program's runs only. A program that runs code, runs commands, or
+/// is itself a runner's first word (`npx sh`, `npx env`, `npx uv`) or
+/// has code-running options (`npx make`) is no such program.
+fn names_a_plain_program(a: &[PatToken], r: &[&str]) -> bool {
+    let (n, [PatToken::Exact(p)]) = (r.len(), &a[r.len().min(a.len())..]) else {
+        return false;
+    };
+    let p = permc_core::facts::basename(p);
+    a.len() == n + 1
+        && !p.starts_with('-')
+        && !permc_core::always::exact_verb(p)
+        && !catalogue::has_code_forms(p)
+        && !catalogue::runners().any(|w| w[0] == p)
 }
 
 /// A project row (permc.toml's `[[command]]`) that runs a command given

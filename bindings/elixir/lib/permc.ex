@@ -114,12 +114,88 @@ defmodule Permc do
       :dirty ->
         case Permc.Native.decide_dirty(policy, request) do
           # Nested too deep for a dirty scheduler's stack.
-          :inline -> Permc.Native.decide_inline(policy, request) |> ok()
-          answer -> ok(answer)
+          :inline -> Permc.Native.decide_inline(policy, request)
+          answer -> answer
         end
 
       answer ->
-        ok(answer)
+        answer
+    end
+  end
+
+  # The longest list decided a slice at a time on the caller's scheduler.
+  @many_inline 4096
+
+  @doc """
+  Decides many requests in one call: a list of requests (maps, as
+  `decide/2` takes them, or JSON lines, as `decide_json/2` takes them) in,
+  the list of their answers out, each in its request's slot: `{:ok,
+  decision}` or `{:error, %{code: …, message: …}}`, exactly as the single
+  calls answer it. `{:error, %{code: :invalid_argument}}` when `requests`
+  is not a proper list.
+
+  Light requests are decided on the caller's scheduler, 64 a NIF call,
+  each call reporting its time to the scheduler; a list longer than 4,096,
+  or the rest of a list from a heavy request on (a long command, a big
+  `id`), on a dirty CPU scheduler, so it never pauses the other processes.
+  """
+  @spec decide_many(policy, [map | binary]) :: [{:ok, decision} | request_error] | request_error
+  def decide_many(policy, requests) when is_list(requests) do
+    if longer?(requests, @many_inline),
+      do: joined([], many_dirty(policy, requests)),
+      else: many(policy, requests, [])
+  end
+
+  # Is the list longer than `n`? (At most n + 1 cells walked; an improper
+  # list is left to the NIF, which says so.)
+  defp longer?(_, 0), do: true
+  defp longer?([_ | t], n), do: longer?(t, n - 1)
+  defp longer?(_, _), do: false
+
+  defp many(policy, requests, done) do
+    case Permc.Native.decide_many(policy, requests) do
+      answers when is_list(answers) -> joined(done, answers)
+      {:more, answers, rest} -> many(policy, rest, [answers | done])
+      {:dirty, answers, rest} -> joined([answers | done], many_dirty(policy, rest))
+      :dirty -> joined(done, many_dirty(policy, requests))
+      {:error, _} = e -> e
+    end
+  end
+
+  defp joined(_done, {:error, _} = e), do: e
+  defp joined(done, last), do: :lists.append(:lists.reverse([last | done]))
+
+  defp many_dirty(policy, requests) do
+    case Permc.Native.decide_many_dirty(policy, requests) do
+      # Some requests nest too deep for a dirty scheduler's stack: those
+      # slots are decided one by one, as decide/2 does.
+      {:inline, answers} ->
+        Enum.zip_with(answers, requests, fn
+          :inline, request -> decide(policy, request)
+          answer, _ -> answer
+        end)
+
+      answers ->
+        answers
+    end
+  end
+
+  @doc """
+  The policy and reason of a request's decision alone, for a hot path
+  that needs nothing else: `{:ok, policy, reason}` (both atoms, as in
+  `decide/2`'s map) or `decide/2`'s error. The compiled engine does not
+  build the decision's strings (rule, source, scope root, message) for
+  it. The common request (known fields, strings) is answered by the NIF
+  itself; any other through `decide/2`.
+  """
+  @spec decide_brief(policy, map) :: {:ok, atom, atom} | request_error
+  def decide_brief(policy, request) do
+    case Permc.Native.decide_brief(policy, request) do
+      :full ->
+        with {:ok, %{policy: p, reason: r}} <- decide(policy, request), do: {:ok, p, r}
+
+      answer ->
+        answer
     end
   end
 
@@ -137,16 +213,13 @@ defmodule Permc do
   """
   @spec decide_json(policy, binary) :: {:ok, decision} | request_error
   def decide_json(policy, line) when is_binary(line) and byte_size(line) > @json_inline,
-    do: policy |> Permc.Native.decide_json_dirty(line) |> ok()
+    do: Permc.Native.decide_json_dirty(policy, line)
 
-  def decide_json(policy, line), do: policy |> Permc.Native.decide_json(line) |> ok()
+  def decide_json(policy, line), do: Permc.Native.decide_json(policy, line)
 
   @doc "As `decide_json/2`, returning the decision or raising `Permc.Error`."
   @spec decide_json!(policy, binary) :: decision
   def decide_json!(policy, line), do: policy |> decide_json(line) |> bang()
-
-  defp ok({:error, _} = e), do: e
-  defp ok(decision), do: {:ok, decision}
 
   defp bang({:ok, d}), do: d
   defp bang({:error, %{code: code, message: message}}), do: raise(Permc.Error, code: code, message: message)
@@ -231,6 +304,12 @@ defmodule Permc.Native do
   def decide_inline(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def decide_json(_policy, _line), do: :erlang.nif_error(:nif_not_loaded)
   def decide_json_dirty(_policy, _line), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_many(_policy, _requests), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_brief(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_many_dirty(_policy, _requests), do: :erlang.nif_error(:nif_not_loaded)
+  # For bindings/bench.sh: the in-process work, timed in this process.
+  def bench_in_process(_policy, _lines, _n, _mode), do: :erlang.nif_error(:nif_not_loaded)
+  def cpu_time_ns(), do: :erlang.nif_error(:nif_not_loaded)
   def explain(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def explain_data(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
   def always(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)

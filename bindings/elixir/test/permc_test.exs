@@ -177,6 +177,91 @@ defmodule PermcTest do
     assert_raise Permc.Error, ~r/JSON|json|EOF|end/i, fn -> Permc.decide_json!(p, "{") end
   end
 
+  test "decide_many/2: every request of the corpus answered in its slot as decide/2 answers it" do
+    cases = cases()
+    by_policy = Enum.group_by(cases, & &1["policy"])
+
+    for {dir, cs} <- by_policy do
+      {:ok, p} = load_dir(dir)
+      requests = Enum.map(cs, & &1["request"])
+      atomized = Enum.map(requests, &atomize/1)
+      # Short batches on the caller's scheduler, the whole list (past 64)
+      # on a dirty one: the same answers.
+      for reqs <- [requests, atomized] do
+        want = Enum.map(reqs, &Permc.decide(p, &1))
+        assert Permc.decide_many(p, reqs) == want, dir
+        assert reqs |> Enum.chunk_every(7) |> Enum.flat_map(&Permc.decide_many(p, &1)) == want, dir
+      end
+    end
+  end
+
+  test "decide_brief/2: the policy and reason of decide/2's answer, or its error, for every request of the corpus" do
+    brief = fn
+      {:ok, %{policy: p, reason: r}} -> {:ok, p, r}
+      {:error, e} -> {:error, e}
+    end
+
+    for {dir, cs} <- Enum.group_by(cases(), & &1["policy"]) do
+      {:ok, p} = load_dir(dir)
+
+      for c <- cs, r <- [c["request"], atomize(c["request"])] do
+        assert Permc.decide_brief(p, r) == brief.(Permc.decide(p, r)), c["name"]
+      end
+    end
+
+    p = examples_policy()
+    long = put_in(@base, ["action", "command"], String.duplicate("a=$b ", 2_000))
+
+    for r <- [long, Map.put(@base, "id", 1), put_in(@base, ["context", "executonMode"], "x"), self()] do
+      assert Permc.decide_brief(p, r) == brief.(Permc.decide(p, r))
+    end
+  end
+
+  test "decide_many/2: errors, JSON lines, heavy and deep requests are each answered in their slot" do
+    p = examples_policy()
+    line = ~s({"id": 3, "action": {"type": "terminal", "command": "pnpm test"}, "context": {"role": "developer", "projectScopeRoot": "/p"}})
+    long = put_in(@base, ["action", "command"], String.duplicate("a=$b ", 2_000))
+    deep = Map.put(@base, "id", Enum.reduce(1..100, %{}, fn _, acc -> %{"a" => acc} end))
+
+    batch = [
+      @base,
+      put_in(@base, ["context", "executonMode"], "runner"),
+      Map.put(@base, "action", Map.put(@base["action"], :command, "ls")),
+      put_in(@base, ["action", "command"], self()),
+      line,
+      "{",
+      long,
+      deep,
+      Enum.reduce(1..200, %{}, fn _, acc -> %{"a" => acc} end),
+      %{},
+      42
+    ]
+
+    want =
+      Enum.map(batch, fn
+        r when is_binary(r) -> Permc.decide_json(p, r)
+        r -> Permc.decide(p, r)
+      end)
+
+    assert [{:ok, _}, {:error, %{code: :unknown_field}}, {:error, %{code: :duplicate_key}} | _] = want
+    assert Permc.decide_many(p, batch) == want
+    # Past 64 requests: in slices; from the heavy one on, on a dirty
+    # scheduler, the deep ones there by decide/2.
+    many = List.duplicate(batch, 10) |> List.flatten()
+    assert Permc.decide_many(p, many) == List.duplicate(want, 10) |> List.flatten()
+    # Past 4,096: on a dirty scheduler whole.
+    long_list = List.duplicate(batch, 400) |> List.flatten()
+    assert Permc.decide_many(p, long_list) == List.duplicate(want, 400) |> List.flatten()
+    light = List.duplicate(@base, 200)
+    assert Permc.decide_many(p, light) == List.duplicate(hd(want), 200)
+    # A malformed request is an error in its slot, never a decision.
+    for i <- [1, 2, 3, 5, 8, 9, 10], do: assert({:error, _} = Enum.at(want, i))
+
+    assert Permc.decide_many(p, []) == []
+    assert {:error, %{code: :invalid_argument}} = Permc.decide_many(p, [@base | @base])
+    assert {:error, %{code: :invalid_argument}} = Permc.decide_many(:not_a_policy, [@base])
+  end
+
   test "explain_data/2: the steps of SPEC §5.3 as data, snake_case keys, the decision as decide/2's" do
     p = examples_policy()
     assert {:ok, e} = Permc.explain_data(p, @base)
@@ -537,7 +622,7 @@ defmodule PermcTest do
     assert {:ok, %{policy: pol}} = Permc.decide(p, long)
     assert pol != :auto_approve
     assert {:ok, %{policy: _, id: ^keys}} = Permc.decide(p, wide)
-    assert %{policy: _} = Permc.Native.decide(p, @base)
+    assert {:ok, %{policy: _}} = Permc.Native.decide(p, @base)
 
     huge = put_in(@base, ["action", "command"], String.duplicate("a|", 8_400_000))
     assert {:error, %{code: :request_too_large, message: m}} = Permc.decide(p, huge)

@@ -1,9 +1,10 @@
 //! permc as a Node-API addon: what `bindings/node/index.js` calls.
 //!
 //! The common request (known fields, each once, strings, `containerRunning`
-//! a boolean) crosses as one packed string of its fields
-//! ([`NativePolicy::decide_packed`]) and is read typed
-//! (`Request::from_parts`, the typed reading of the CLI's JSON scanner);
+//! a boolean) crosses as its fields, each string copied once
+//! ([`NativePolicy::decide_args`]), is read typed (`Request::from_parts`,
+//! the typed reading of the CLI's JSON scanner) and answered as an object
+//! built from cached names (`fast`);
 //! any other, and any that reading refuses, is checked by the JavaScript
 //! side to be made of JSON values and crosses as JSON text, read by the
 //! CLI's strict reader and answered by the CLI's answer writer
@@ -20,7 +21,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use napi::bindgen_prelude::{AsyncTask, Buffer, ObjectFinalize};
-use napi::{Env, Error, JsString, NapiRaw, Result, Status, Task};
+use napi::{Env, Error, JsObject, JsUnknown, Result, Status, Task};
 use napi_derive::napi;
 use permc_runtime::answer::Decider;
 use permc_runtime::answer::{read_request, write_answer_line};
@@ -29,6 +30,13 @@ use serde_json::{json, Value};
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
+
+mod fast;
+
+thread_local! {
+    /// The buffer `decide_args` copies a request's strings into.
+    static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
 
 /// An error for index.js: its code, message and diagnostics as JSON
 /// (`version` as in `permc check --format json`'s document).
@@ -331,6 +339,14 @@ pub fn vocabulary() -> String {
     permc_runtime::codes::vocabulary().to_string()
 }
 
+/// The names `decideArgs` takes as indices (`fast::field_names`), as
+/// JSON: `{types, roles, modes}`.
+#[napi]
+pub fn field_names() -> String {
+    let n = fast::field_names();
+    json!({"types": n.types, "roles": n.roles, "modes": n.modes}).to_string()
+}
+
 /// Panics, to test that a panic comes back as an error.
 #[napi]
 pub fn panic_for_test() -> Result<String> {
@@ -371,32 +387,122 @@ impl NativePolicy {
         })
     }
 
-    /// The same for a request index.js has taken apart (`packedOf`), for
-    /// a request whose every key is known and every value a string
-    /// (`containerRunning` a boolean), so that no JSON text is written or
-    /// read: a presence mask (bit `k` set when field `k` is given), then
-    /// the nine fields of SPEC §10.1 (`type`, `command`, `cwd`, `agent`,
-    /// `targetBranch`, `role`, `executionMode`, `containerRunning` as `t`
-    /// or `f`, `projectScopeRoot`), each after a NUL, an absent one empty.
-    /// One string crosses instead of nine arguments (each asked of V8 for
-    /// its type, its UTF-8 length, then its bytes), read in one pass
-    /// ([`utf8_of`]); the answer crosses as one-byte text when it is ASCII
-    /// (no UTF-8 decoding in V8). Text that is not ten parts (a field
-    /// holding a NUL), or fields the strict reader refuses, answer an
-    /// empty string, and index.js then sends the JSON text (so the error
-    /// is the one `permc decide` gives for the request as written, its key
-    /// order included).
+    /// The decision for a request index.js has read (`decideFast`): every
+    /// key known and every value a string (`containerRunning` a boolean),
+    /// its fields of SPEC §10.1 as arguments, `mask` bit `k` set when field
+    /// `k` is given (`type`, `command`, `cwd`, `agent`, `targetBranch`,
+    /// `role`, `executionMode`, `containerRunning`, `projectScopeRoot`):
+    /// the names (`type`, `role`, `executionMode`) as their indices in
+    /// [`fast::field_names`]' lists, packed in `mask` above its nine bits
+    /// (5 bits each: one number crosses, not four), each string copied once
+    /// ([`fast::read_strings`]). Read typed ([`Request::from_parts`], the
+    /// typed reading of a plain JSON line) and decided; the answer is
+    /// [`fast::answer_into`]'s code, its strings in `out`. `-1` when the
+    /// fields do not read: index.js then sends the JSON text, so the
+    /// error is the one `permc decide` gives for the request as written.
     #[napi]
-    pub fn decide_packed(&self, env: Env, packed: JsString) -> Result<JsString> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn decide_args(
+        &self,
+        env: Env,
+        out: JsObject,
+        mask: u32,
+        command: JsUnknown,
+        cwd: JsUnknown,
+        agent: JsUnknown,
+        target_branch: JsUnknown,
+        running: bool,
+        root: JsUnknown,
+    ) -> Result<i32> {
         guarded(|| {
-            let mut buf = Vec::new();
-            let text = utf8_of(&env, &packed, &mut buf)?;
-            let answer = self.decide_packed_text(text).unwrap_or_default();
-            if answer.is_ascii() {
-                env.create_string_latin1(answer.as_bytes())
-            } else {
-                env.create_string(&answer)
+            let (kind, role, execution_mode) = (mask >> 9 & 31, mask >> 14 & 31, mask >> 19 & 31);
+            let given = |bit: u32| mask & (1 << bit) != 0;
+            let values = [
+                given(1).then_some(&command),
+                given(2).then_some(&cwd),
+                given(3).then_some(&agent),
+                given(4).then_some(&target_branch),
+                given(8).then_some(&root),
+            ];
+            let names = fast::field_names();
+            let name =
+                |bit: u32, list: &'static [String], i: u32| -> Option<Option<&'static str>> {
+                    if !given(bit) {
+                        return Some(None);
+                    }
+                    list.get(i as usize).map(|n| Some(n.as_str()))
+                };
+            let decision = BUF.with(|buf| {
+                let mut buf = buf.borrow_mut();
+                let ranges = fast::read_strings(&env, values, &mut buf)?;
+                // Too large: the text path answers `request_too_large`.
+                if buf.len() > MAX_REQUEST || mask >> 24 != 0 {
+                    return None;
+                }
+                let mut f: [Option<&str>; 5] = [None; 5];
+                for (field, range) in f.iter_mut().zip(ranges) {
+                    if let Some(r) = range {
+                        *field = Some(std::str::from_utf8(&buf[r]).ok()?);
+                    }
+                }
+                let p = Parts {
+                    kind: name(0, &names.types, kind)?,
+                    command: f[0],
+                    cwd: f[1],
+                    agent: f[2],
+                    target_branch: f[3],
+                    // `path` is never passed: a request with one is sent as JSON.
+                    path: None,
+                    role: name(5, &names.roles, role)?,
+                    execution_mode: name(6, &names.modes, execution_mode)?,
+                    container_running: given(7).then_some(running),
+                    project_scope_root: f[4],
+                };
+                let req = Request::from_parts(&p)?.ok()?;
+                Some(self.policy.decide(&req))
+            });
+            match decision {
+                Some(d) => fast::answer_into(&env, &out, &d),
+                None => Ok(-1),
             }
+        })
+    }
+
+    /// For `bindings/bench.sh` only: nanoseconds a request of the
+    /// in-process work over `n` requests cycling through `lines` (JSON
+    /// request lines), timed here (same build, allocator and policy): the
+    /// decision from a built request with every string of the answer
+    /// built (what `decide` returns), or, with `json`, a line in and the
+    /// answer line out (`permc decide`'s work).
+    #[napi]
+    pub fn bench_in_process(&self, lines: Vec<String>, n: u32, json: bool) -> Result<f64> {
+        guarded(|| {
+            let reqs: Vec<Request> = lines
+                .iter()
+                .filter_map(|l| read_request(l.as_bytes()).1.ok())
+                .collect();
+            if reqs.len() != lines.len() || lines.is_empty() {
+                return Err(error(
+                    "invalid_argument",
+                    "every line must be a request",
+                    Vec::new(),
+                ));
+            }
+            let n = n.max(1) as usize;
+            let mut out = Vec::with_capacity(512);
+            let start = std::time::Instant::now();
+            for i in 0..n {
+                if json {
+                    out.clear();
+                    let line = std::hint::black_box(lines[i % lines.len()].as_bytes());
+                    write_answer_line(&self.policy, line, &mut out);
+                    std::hint::black_box(&out);
+                } else {
+                    let req = std::hint::black_box(&reqs[i % reqs.len()]);
+                    std::hint::black_box(self.policy.decide(req));
+                }
+            }
+            Ok(start.elapsed().as_nanos() as f64 / n as f64)
         })
     }
 
@@ -480,93 +586,12 @@ fn fields_of(d: &permc_runtime::Decision) -> Option<String> {
 }
 
 impl NativePolicy {
-    /// [`NativePolicy::decide_packed`]'s answer for its text: the fields
-    /// read typed ([`Request::from_parts`], the typed reading of a plain
-    /// JSON line); [`fields_of`]'s string, or the answer line. `None` when
-    /// the text is not a mask and nine fields, or the fields do not read:
-    /// index.js then sends the JSON text, and the strict reader's error
-    /// is the answer.
-    fn decide_packed_text(&self, text: &str) -> Option<String> {
-        // Too large: the text path answers `request_too_large`.
-        too_large(text).is_none().then_some(())?;
-        let mut parts = text.split('\0');
-        let mask: u32 = parts.next()?.parse().ok()?;
-        if mask >> 9 != 0 {
-            return None;
-        }
-        let mut f = [None; 9];
-        for (k, field) in f.iter_mut().enumerate() {
-            let v = parts.next()?;
-            *field = (mask & (1 << k) != 0).then_some(v);
-        }
-        if parts.next().is_some() {
-            return None;
-        }
-        let container_running = match f[7] {
-            None => None,
-            Some("t") => Some(true),
-            Some("f") => Some(false),
-            Some(_) => return None,
-        };
-        let p = Parts {
-            kind: f[0],
-            command: f[1],
-            cwd: f[2],
-            agent: f[3],
-            target_branch: f[4],
-            // `path` is never packed: a request with one is sent as JSON.
-            path: None,
-            role: f[5],
-            execution_mode: f[6],
-            container_running,
-            project_scope_root: f[8],
-        };
-        let req = Request::from_parts(&p)?.ok()?;
-        Some(fields_of(&self.policy.decide(&req)).unwrap_or_else(|| self.line_of(&req)))
-    }
-
     /// The answer line of a decided request, for a decision
     /// [`fields_of`] cannot carry.
     fn line_of(&self, req: &permc_runtime::Request) -> String {
         let d = self.policy.decide(req);
         serde_json::to_string(&d).unwrap_or_default()
     }
-}
-
-/// A JavaScript string's UTF-8 text in one pass: napi-rs' `String`
-/// conversion asks V8 for the UTF-8 length first (a scan of the string)
-/// and then for the bytes; here the buffer is sized from the UTF-16
-/// length, which V8 keeps (3 bytes a code unit at most), and filled by
-/// one call. V8 writes valid UTF-8 (a lone surrogate replaced; index.js
-/// sends none); it is checked again here.
-fn utf8_of<'b>(env: &Env, s: &JsString, buf: &'b mut Vec<u8>) -> Result<&'b str> {
-    let cap = s.utf16_len()? * 3 + 1;
-    buf.clear();
-    buf.reserve(cap);
-    let mut written = 0usize;
-    // SAFETY: `buf` has room for `cap` bytes; Node-API writes at most
-    // `cap - 1` bytes of text and a NUL, and says in `written` how many
-    // bytes of text it wrote.
-    let status = unsafe {
-        napi::sys::napi_get_value_string_utf8(
-            env.raw(),
-            s.raw(),
-            buf.as_mut_ptr().cast(),
-            cap,
-            &mut written,
-        )
-    };
-    if status != napi::sys::Status::napi_ok || written >= cap {
-        return Err(error(
-            "invalid_argument",
-            "the request is not a readable string",
-            Vec::new(),
-        ));
-    }
-    // SAFETY: the first `written` bytes were written (above).
-    unsafe { buf.set_len(written) };
-    std::str::from_utf8(buf)
-        .map_err(|_| error("invalid_json", "the request is not valid UTF-8", Vec::new()))
 }
 
 fn read(request: &str) -> Result<permc_runtime::Request> {

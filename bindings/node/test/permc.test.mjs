@@ -342,7 +342,11 @@ test("the Node/TypeScript snippet of docs/bindings.md runs", () => {
   const cwd = process.cwd();
   process.chdir(repo);
   try {
-    new Function("require", code)(createRequire(path.join(repo, "README.md")));
+    // The snippet is what an installed package's user writes,
+    // `require("permc")`: here that name is this folder.
+    const req = createRequire(path.join(repo, "README.md"));
+    const mapped = (id) => req(id === "permc" ? path.join(repo, "bindings", "node") : id);
+    new Function("require", code)(mapped);
   } finally {
     process.chdir(cwd);
   }

@@ -577,7 +577,9 @@ impl Walk<'_, '_> {
             if top {
                 self.report.cd_inside.push(cd_inside);
             }
-            for (w, k) in seg.words.iter().zip(&seg.known) {
+            // A builtin that only changes the flow (`exit $?`) names no place.
+            let flow = super::flow_segment(&seg.words, &seg.known);
+            for (w, k) in seg.words.iter().zip(&seg.known).filter(|_| !flow) {
                 self.word(w, *k, here);
             }
             for r in &seg.redirects {

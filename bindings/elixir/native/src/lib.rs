@@ -36,13 +36,20 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use permc_runtime::answer::Decider;
-use permc_runtime::{LoadError, Node, Parts, Policy, Request, ACTION_FIELDS, CONTEXT_FIELDS};
-use rustler::{Atom, Encoder, Env, ListIterator, MapIterator, ResourceArc, Term, TermType};
+use permc_runtime::{LoadError, Node, Policy, Reason, Request};
+use rustler::{
+    Atom, Encoder, Env, ListIterator, MapIterator, NewBinary, ResourceArc, Term, TermType,
+};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
+use std::sync::OnceLock;
+
+mod batch;
+mod bench;
+mod typed;
 
 mod atoms {
     rustler::atoms! {
@@ -54,6 +61,8 @@ mod atoms {
         panic,
         dirty,
         inline,
+        more,
+        full,
         invalid_argument,
         policy,
         reason,
@@ -78,6 +87,7 @@ mod atoms {
         execution_mode = "executionMode",
         container_running = "containerRunning",
         project_scope_root = "projectScopeRoot",
+        path,
         terminal,
         git_commit,
         git_push,
@@ -432,7 +442,7 @@ fn value_term<'a>(env: Env<'a>, v: &Value, atom_keys: bool) -> Term<'a> {
                 n.as_f64().unwrap_or(f64::NAN).encode(env)
             }
         }
-        Value::String(s) => s.encode(env),
+        Value::String(s) => text_term(env, s),
         Value::Array(a) => a
             .iter()
             .map(|v| value_term(env, v, atom_keys))
@@ -458,98 +468,11 @@ fn value_term<'a>(env: Env<'a>, v: &Value, atom_keys: bool) -> Term<'a> {
     }
 }
 
-/// The name of a map key that is one of `names` (an atom or a UTF-8
-/// binary), as the static text in `names`; `None` for any other key.
-fn key_name(k: Term, names: &[&'static str]) -> Option<&'static str> {
-    let text = match k.get_type() {
-        TermType::Atom => atom_str(k)?,
-        TermType::Binary => binary_str(k).ok()?,
-        _ => return None,
-    };
-    names.iter().copied().find(|n| *n == text)
-}
-
-/// A string field's value: a UTF-8 binary, `nil` (absent, as JSON's
-/// `null`) or, for a name (`type: :terminal`), an atom [`atom_str`]
-/// knows; `Err` for anything else.
-fn typed_str<'a>(v: Term<'a>, names: bool) -> Result<Option<&'a str>, ()> {
-    match v.get_type() {
-        TermType::Binary => binary_str(v).map(Some).map_err(|_| ()),
-        TermType::Atom => match atom_str(v) {
-            Some("nil") => Ok(None),
-            Some("true" | "false") | None => Err(()),
-            Some(name) if names => Ok(Some(name)),
-            Some(_) => Err(()),
-        },
-        _ => Err(()),
-    }
-}
-
-/// The typed reading of a request map ([`Request::from_parts`]): the
-/// common request, a map of `action` and `context` whose every key is a
-/// known field, given once, and every value a string, `nil` or a name's
-/// atom (`containerRunning` a boolean or `nil`), read straight into its
-/// fields with no tree. `None` for anything else (an `id`, an unknown or
-/// repeated key, another type, an unknown name): the tree and the strict
-/// reader read it, so the error is theirs.
-fn typed(request: Term) -> Option<Result<Request, permc_runtime::RequestError>> {
-    // An `id` is read by the tree (it is echoed as any JSON).
-    const ROOT: &[&str] = &["action", "context"];
-    if request.get_type() != TermType::Map || request.map_size().ok()? != 2 {
-        return None;
-    }
-    let mut p = Parts::default();
-    let mut seen = 0u16;
-    let mut once = |bit: u16| (seen & bit == 0).then(|| seen |= bit);
-    for (k, v) in MapIterator::new(request)? {
-        let root = key_name(k, ROOT)?;
-        once(if root == "action" { 1 } else { 2 })?;
-        if v.get_type() != TermType::Map {
-            return None;
-        }
-        for (k, v) in MapIterator::new(v)? {
-            if root == "action" {
-                let key = key_name(k, ACTION_FIELDS)?;
-                let names = key == "type";
-                let value = typed_str(v, names).ok()?;
-                match key {
-                    "type" => (once(4)?, p.kind = value),
-                    "command" => (once(8)?, p.command = value),
-                    "cwd" => (once(16)?, p.cwd = value),
-                    "agent" => (once(32)?, p.agent = value),
-                    // write_file's `path` is read by the tree (rare).
-                    "path" => return None,
-                    _ => (once(64)?, p.target_branch = value),
-                };
-            } else {
-                let key = key_name(k, CONTEXT_FIELDS)?;
-                if key == "containerRunning" {
-                    once(128)?;
-                    p.container_running = match atom_str(v) {
-                        Some("true") => Some(true),
-                        Some("false") => Some(false),
-                        Some("nil") => None,
-                        _ => return None,
-                    };
-                    continue;
-                }
-                let value = typed_str(v, key != "projectScopeRoot").ok()?;
-                match key {
-                    "role" => (once(256)?, p.role = value),
-                    "executionMode" => (once(512)?, p.execution_mode = value),
-                    _ => (once(1024)?, p.project_scope_root = value),
-                };
-            }
-        }
-    }
-    Request::from_parts(&p)
-}
-
 /// Reads a request term with the CLI's reader: the request's `id`, and
 /// the request or the `{:error, …}` term. The common request is read
 /// typed ([`typed`]); any other is turned into its JSON tree.
 fn read<'a>(env: Env<'a>, request: Term<'a>) -> Result<(Option<Value>, Request), Term<'a>> {
-    if let Some(r) = typed(request) {
+    if let Some(r) = typed::typed(request).and_then(|t| Request::from_parts(&t.parts)) {
         return r
             .map(|r| (None, r))
             .map_err(|e| error_map(env, e.code, &e.message));
@@ -745,8 +668,10 @@ fn load_artifact_bytes<'a>(env: Env<'a>, bytes: Term<'a>) -> Term<'a> {
     })
 }
 
-fn policy_arg<'a>(env: Env<'a>, t: Term<'a>) -> Result<ResourceArc<PolicyResource>, Term<'a>> {
-    t.decode::<ResourceArc<PolicyResource>>().map_err(|_| {
+/// The policy of a call, borrowed for the call (no reference count
+/// taken and given back, as a `ResourceArc` would).
+fn policy_arg<'a>(env: Env<'a>, t: Term<'a>) -> Result<&'a PolicyResource, Term<'a>> {
+    t.decode::<&'a PolicyResource>().map_err(|_| {
         error_map(
             env,
             "invalid_argument",
@@ -822,17 +747,107 @@ fn measure(term: Term, budget: usize) -> (usize, usize) {
 /// on the normal scheduler, as before (`:inline`).
 const DIRTY_DEPTH: usize = 32;
 
-/// `decide(policy, request)` → the §10.2 map, or `{:error, …}`; `:dirty`
-/// for a request heavier than [`INLINE_WEIGHT`], which `Permc.decide`
-/// then hands to [`decide_dirty`].
+/// `decide(policy, request)` → `{:ok, map}` (the §10.2 map) or `{:error,
+/// …}`; `:dirty` for a request heavier than [`INLINE_WEIGHT`], which
+/// `Permc.decide` then hands to [`decide_dirty`]. The common request is
+/// read typed ([`typed`]) and weighed as it is read; any other is weighed
+/// ([`measure`]) and read as its tree.
 #[rustler::nif]
 fn decide<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
     guarded(env, || {
-        if measure(request, INLINE_WEIGHT).0 > INLINE_WEIGHT {
-            return atoms::dirty().encode(env);
+        match answer_light(env, policy, request, INLINE_WEIGHT) {
+            Some(answer) => answer,
+            None => atoms::dirty().encode(env),
         }
-        decide_here(env, policy, request)
     })
+}
+
+/// The answer to a request of at most `budget` ([`measure`]'s weight) on
+/// the scheduler this runs on — `{:ok, map}` or `{:error, …}` —, or
+/// `None` for a heavier one.
+fn answer_light<'a>(
+    env: Env<'a>,
+    policy: Term<'a>,
+    request: Term<'a>,
+    budget: usize,
+) -> Option<Term<'a>> {
+    let policy = match policy_arg(env, policy) {
+        Ok(p) => p,
+        Err(e) => return Some(e),
+    };
+    answer_with(env, &policy.0, request, budget)
+}
+
+/// [`answer_light`] with the policy decoded.
+fn answer_with<'a>(
+    env: Env<'a>,
+    policy: &Policy,
+    request: Term<'a>,
+    budget: usize,
+) -> Option<Term<'a>> {
+    if let Some(t) = typed::typed(request) {
+        if t.weight > budget {
+            return None;
+        }
+        if let Some(r) = Request::from_parts(&t.parts) {
+            return Some(match r {
+                Ok(req) => ok_decision(env, &policy.decide(&req), None),
+                Err(e) => error_map(env, e.code, &e.message),
+            });
+        }
+    } else if measure(request, budget).0 > budget {
+        return None;
+    }
+    Some(match read(env, request) {
+        Ok((id, req)) => ok_decision(env, &policy.decide(&req), id.as_ref()),
+        Err(e) => e,
+    })
+}
+
+/// `decide_brief(policy, request)` → `{:ok, policy, reason}`, both atoms,
+/// for the hot path that needs nothing else: the compiled engine's answer
+/// (`compiled::answer`) without the strings of a full decision (rule,
+/// source, scope root, message), which it never builds. Only the common
+/// request of atom or string keys read typed and light; for any other
+/// `:full`, and `Permc.decide_brief/2` takes the two from `decide/2`.
+#[rustler::nif]
+fn decide_brief<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let policy = match policy_arg(env, policy) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        let parts = match typed::typed(request) {
+            Some(t) if t.weight <= INLINE_WEIGHT => t.parts,
+            _ => return atoms::full().encode(env),
+        };
+        match Request::from_parts(&parts) {
+            Some(Ok(req)) => {
+                let a = permc_compiler::compiled::answer(policy.0.compiled(), &req);
+                let p = match a.policy.name() {
+                    "auto_approve" => atoms::auto_approve(),
+                    "require_approval" => atoms::require_approval(),
+                    _ => atoms::deny(),
+                };
+                (atoms::ok(), p, reason_atom(env, a.reason)).encode(env)
+            }
+            Some(Err(e)) => error_map(env, e.code, &e.message),
+            None => atoms::full().encode(env),
+        }
+    })
+}
+
+/// The answer to a request given as one line of JSON text.
+fn answer_line<'a>(env: Env<'a>, policy: &Policy, line: &[u8]) -> Term<'a> {
+    match permc_runtime::answer::read_request(line) {
+        (id, Ok(req)) => ok_decision(env, &policy.decide(&req), id.as_ref()),
+        (_, Err(e)) => error_map(env, e.code, &e.message),
+    }
+}
+
+/// `{:ok, map}`: [`decision_term`]'s map.
+fn ok_decision<'a>(env: Env<'a>, d: &permc_runtime::Decision, id: Option<&Value>) -> Term<'a> {
+    (atoms::ok(), decision_term(env, d, id)).encode(env)
 }
 
 /// [`decide`] on a dirty CPU scheduler, for a heavy request; one over
@@ -870,7 +885,7 @@ fn decide_dirty<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'
                 .map(|h| h.join())
         });
         match decided {
-            Ok(Ok(decision)) => decision_term(env, &decision, id.as_ref()),
+            Ok(Ok(decision)) => ok_decision(env, &decision, id.as_ref()),
             Ok(Err(p)) => std::panic::resume_unwind(p),
             Err(e) => error_map(
                 env,
@@ -913,10 +928,7 @@ fn decide_json_here<'a>(env: Env<'a>, policy: Term<'a>, line: Term<'a>) -> Term<
         if bin.len() > MAX_WEIGHT {
             return too_heavy_error(env);
         }
-        match permc_runtime::answer::read_request(bin.as_slice()) {
-            (id, Ok(req)) => decision_term(env, &policy.0.decide(&req), id.as_ref()),
-            (_, Err(e)) => error_map(env, e.code, &e.message),
-        }
+        answer_line(env, &policy.0, bin.as_slice())
     })
 }
 
@@ -952,18 +964,15 @@ fn decide_inline<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<
 
 /// Decides a request on the scheduler this runs on.
 fn decide_here<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a> {
-    guarded(env, || {
-        let policy = match policy_arg(env, policy) {
-            Ok(p) => p,
-            Err(e) => return e,
-        };
-        let (id, req) = match read(env, request) {
-            Ok(r) => r,
-            Err(e) => return e,
-        };
-        let decision = policy.0.decide(&req);
-        decision_term(env, &decision, id.as_ref())
-    })
+    let policy = match policy_arg(env, policy) {
+        Ok(p) => p,
+        Err(e) => return e,
+    };
+    let (id, req) = match read(env, request) {
+        Ok(r) => r,
+        Err(e) => return e,
+    };
+    ok_decision(env, &policy.0.decide(&req), id.as_ref())
 }
 
 /// SPEC §10.2's map for a decision, with the fields and order of
@@ -975,35 +984,67 @@ fn decision_term<'a>(env: Env<'a>, d: &permc_runtime::Decision, id: Option<&Valu
         "require_approval" => atoms::require_approval(),
         _ => atoms::deny(),
     };
-    // At most eight fields: on the stack, not in two vectors.
+    // At most eight fields: on the stack, not in two vectors. Put in the
+    // order of their keys' names (an atom key sorts by its text), which
+    // is the map's own order: the VM's sort of the keys then only checks.
     let nil = atoms::nil().encode(env);
     let (mut keys, mut values, mut n) = ([nil; 8], [nil; 8], 0);
-    let mut put = |k: Term<'a>, v: Term<'a>| {
-        keys[n] = k;
+    let mut put = |k: Atom, v: Term<'a>| {
+        keys[n] = k.encode(env);
         values[n] = v;
         n += 1;
     };
-    put(atoms::policy().encode(env), policy.encode(env));
-    // An atom, as the policy: both are closed sets of names (SPEC §5.3),
-    // matched on, never made from the caller's input.
-    let reason = Atom::from_str(env, d.reason.name()).unwrap_or_else(|_| atoms::error());
-    put(atoms::reason().encode(env), reason.encode(env));
-    if let Some(r) = &d.rule {
-        put(atoms::rule().encode(env), r.rule.encode(env));
-        put(atoms::source().encode(env), r.source.encode(env));
-    }
     if let Some(o) = d.autonomy_origin {
-        put(atoms::autonomy_origin().encode(env), o.name().encode(env));
+        put(atoms::autonomy_origin(), text_term(env, o.name()));
+    }
+    if let Some(id) = id {
+        put(atoms::id(), value_term(env, id, false));
+    }
+    put(atoms::message(), text_term(env, &d.message));
+    put(atoms::policy(), policy.encode(env));
+    // An atom, as the policy: both are closed sets of names (SPEC §5.3),
+    // matched on, never made from the caller's input; made once.
+    put(atoms::reason(), reason_atom(env, d.reason).encode(env));
+    if let Some(r) = &d.rule {
+        put(atoms::rule(), text_term(env, &r.rule));
     }
     if let Some(s) = &d.scope_root {
-        put(atoms::scope_root().encode(env), s.encode(env));
+        put(atoms::scope_root(), text_term(env, s));
     }
-    put(atoms::message().encode(env), d.message.encode(env));
-    if let Some(id) = id {
-        put(atoms::id().encode(env), value_term(env, id, false));
+    if let Some(r) = &d.rule {
+        put(atoms::source(), text_term(env, &r.source));
     }
     Term::map_from_term_arrays(env, &keys[..n], &values[..n])
         .unwrap_or_else(|_| error_map(env, "panic", "cannot build the decision map"))
+}
+
+/// A string as a binary made in the calling process's heap when small
+/// (`enif_make_new_binary`: up to 64 bytes on the heap, no allocation
+/// outside it), where rustler's `encode` allocates a reference-counted
+/// binary for every string (`enif_alloc_binary`), freed by a later
+/// garbage collection.
+fn text_term<'a>(env: Env<'a>, s: &str) -> Term<'a> {
+    let mut b = NewBinary::new(env, s.len());
+    b.as_mut_slice().copy_from_slice(s.as_bytes());
+    b.into()
+}
+
+/// The atom of a reason's name: every reason's made once, on first use
+/// (`Atom::from_str` looks the name up in the VM's atom table, under its
+/// lock, each time).
+fn reason_atom(env: Env, reason: Reason) -> Atom {
+    static REASONS: OnceLock<Vec<Atom>> = OnceLock::new();
+    let all = REASONS.get_or_init(|| {
+        Reason::ALL
+            .iter()
+            .map(|r| Atom::from_str(env, r.name()).unwrap_or_else(|_| atoms::error()))
+            .collect()
+    });
+    Reason::ALL
+        .iter()
+        .position(|r| *r == reason)
+        .and_then(|i| all.get(i).copied())
+        .unwrap_or_else(atoms::error)
 }
 
 /// `explain(policy, request)` → the text of `permc explain`, or `{:error, …}`.

@@ -81,3 +81,16 @@ pub(crate) const NAME_ASSIGNING: &[&str] = &[
     "typeset",
     "local",
 ];
+
+/// Builtins that only change the shell's flow (SPEC §4.2 round 4):
+/// classified like a safe `set` in step 6, with no operand (`true`,
+/// `false`, `:`) or one number (`exit 1`, `return 0`, `break 2`).
+pub(crate) const FLOW_BUILTINS: &[(&str, bool)] = &[
+    ("true", false),
+    ("false", false),
+    (":", false),
+    ("break", true),
+    ("continue", true),
+    ("exit", true),
+    ("return", true),
+];

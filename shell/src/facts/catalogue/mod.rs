@@ -142,6 +142,61 @@ pub fn runner_program(words: &[Cow<'_, str>]) -> RunnerProgram {
     }
 }
 
+/// The words a witness puts after a prefix to stand for what may follow
+/// it (`permc diff`, issue 43): a script or file operand, a command line
+/// given to `-c`, an option before an operand, and, for a runner or a
+/// wrapper, the run it makes (after its container or duration where the
+/// row says so), each of `programs` — the commands the caller wants run
+/// (`true`, a command its rules allow). Every prefix gets them all (a
+/// witness that shows nothing costs one decision); the runners' rows add
+/// the run subcommand a runner named by its first word alone needs, with
+/// the operand its [`RunsAs`] puts before the run.
+pub fn witness_continuations<'a>(words: &[&str], programs: &[&'a str]) -> Vec<Vec<&'a str>> {
+    const OPERAND: &str = "permc-witness.sh";
+    const CODE_OPTIONS: &[&str] = &["-c", "-lc", "-e", "-x"];
+    let mut out: Vec<Vec<&'a str>> = vec![vec![OPERAND], vec!["-x", OPERAND], vec!["--", OPERAND]];
+    let verb = words.first().map(|w| super::basename(w)).unwrap_or("");
+    for &line in programs {
+        out.extend(CODE_OPTIONS.iter().map(|&o| vec![o, line]));
+        // A run: the verb itself, after `--`, after an operand (a
+        // container, a duration, a lock file, a folder).
+        let run: Vec<&'a str> = line.split(' ').collect();
+        for before in [&[][..], &["--"], &["5"], &[OPERAND], &[OPERAND, "--"]] {
+            let mut v: Vec<&'a str> = before.to_vec();
+            v.extend(&run);
+            out.push(v);
+        }
+    }
+    // A runner named by its first word alone (`uv`): its run subcommand.
+    if words.len() == 1 {
+        for r in wrappers::RUNNERS
+            .iter()
+            .filter(|r| r.0 == verb && !r.1.is_empty())
+        {
+            for &line in programs {
+                let mut v = vec![r.1];
+                if matches!(r.2, RunsAs::AfterOperand | RunsAs::AfterDashes) {
+                    v.push(OPERAND);
+                }
+                v.extend(line.split(' '));
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// The programs a witness tries as the first word when a prefix wildcard
+/// stands there (`Terminal(s*)` admits `sh`): every program that runs
+/// other code, then every runner, each once.
+pub fn witness_programs() -> Vec<&'static str> {
+    let mut out: Vec<&'static str> = code_programs().collect();
+    out.extend(wrappers::RUNNERS.iter().map(|r| r.0));
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|p| seen.insert(*p));
+    out
+}
+
 /// Is `verb` a program with code-running options or a script language of
 /// its own (`sed`, `make`, `cargo`, `gcc`…: SPEC §4.3's list)?
 pub fn has_code_forms(verb: &str) -> bool {

@@ -1,0 +1,118 @@
+// Policy.decideMany: many requests in one call, each answered in its slot
+// as decide answers it (issue 44), errors returned in their slots, never
+// thrown past the others and never an approval. Run by bindings/test.sh.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { load, watch, PermcError } from "../index.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, "../../..");
+const corpus = process.env.PERMC_CORPUS || path.join(repo, "bindings/target/corpus");
+const ex = (f) => path.join(repo, "examples", f);
+
+const base = {
+  action: { type: "terminal", command: "pnpm test", agent: "dev-web" },
+  context: { role: "developer", executionMode: "container", containerRunning: true, projectScopeRoot: "/home/ana/p" },
+};
+
+// decide's answer, or the error it throws, as a value.
+function one(policy, request) {
+  try {
+    return policy.decide(request);
+  } catch (e) {
+    assert.ok(e instanceof PermcError);
+    return e;
+  }
+}
+
+const same = (got, want, name) => {
+  if (want instanceof PermcError) {
+    assert.ok(got instanceof PermcError, name);
+    assert.equal(got.code, want.code, name);
+    assert.equal(got.message, want.message, name);
+  } else {
+    assert.equal(JSON.stringify(got), JSON.stringify(want), name);
+  }
+};
+
+test("decideMany answers every request of the corpus in its slot as decide does", () => {
+  const cases = fs.readFileSync(path.join(corpus, "cases.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+  const byPolicy = new Map();
+  for (const c of cases) {
+    if (!byPolicy.has(c.policy)) byPolicy.set(c.policy, []);
+    byPolicy.get(c.policy).push(c);
+  }
+  for (const [dir, cs] of byPolicy) {
+    const d = path.join(corpus, dir);
+    const p = load({ permissions: path.join(d, "permissions.json"), autonomy: path.join(d, "autonomy.json") });
+    const got = p.decideMany(cs.map((c) => c.request));
+    assert.equal(got.length, cs.length);
+    cs.forEach((c, i) => {
+      // The CLI's answer, field for field (an error's code and message).
+      const want = c.answer.error ? new PermcError(c.answer.error.code, c.answer.error.message) : c.answer;
+      same(got[i], want, c.name);
+    });
+  }
+});
+
+test("decideMany: errors in a batch are answered in their slots, never as approvals", () => {
+  const p = load({ permissions: ex("permissions.json"), autonomy: ex("autonomy.json") });
+  let reads = 0;
+  const getter = {
+    action: { type: "terminal", agent: "dev-web", get command() { reads += 1; return reads === 1 ? "pnpm test" : "rm -rf /"; } },
+    context: base.context,
+  };
+  const batch = [
+    base,
+    { ...base, context: { ...base.context, executonMode: "runner" } },
+    { ...base, action: { ...base.action, cwd: undefined } },
+    { ...base, action: { ...base.action, command: 42 } },
+    { ...base, id: 7 },
+    null,
+    "not a request",
+    { ...base, action: { ...base.action, type: "launch_missiles" } },
+    { ...base, context: { ...base.context, role: "god" } },
+    getter,
+    { ...base, action: { ...base.action, command: "pnpm test\0x" } },
+  ];
+  const got = p.decideMany(batch);
+  assert.equal(got.length, batch.length);
+  reads = 0;
+  const want = batch.map((r) => one(p, r));
+  got.forEach((g, i) => same(g, want[i], `slot ${i}`));
+  assert.equal(got[0].policy, "auto_approve");
+  assert.equal(got[1].code, "unknown_field");
+  for (const i of [1, 2, 3, 5, 6, 7, 8]) assert.ok(got[i] instanceof PermcError, `slot ${i}`);
+  assert.equal(got[4].id, 7);
+  assert.deepEqual(p.decideMany([]), []);
+  assert.throws(() => p.decideMany(base), (e) => e instanceof PermcError && e.code === "invalid_argument");
+  // A getter is read once: the decision is of what was read.
+  reads = 0;
+  const [g] = p.decideMany([getter]);
+  assert.equal(reads, 1);
+  same(g, one(p, { ...getter, action: { type: "terminal", agent: "dev-web", command: "pnpm test" } }), "getter");
+});
+
+test("decideMany through a watched policy and from the fast path agrees with the JSON path", () => {
+  const files = { permissions: ex("permissions.json"), autonomy: ex("autonomy.json") };
+  const live = watch(files, { persistent: false });
+  try {
+    const p = live.policy;
+    const reqs = ["pnpm test", "ls -la", "git push --force", "cat ~/.ssh/id_rsa", "cd /etc && ls", "ünïcödé"].map((command) => ({
+      ...base,
+      action: { ...base.action, command, cwd: "/home/ana/p/src", targetBranch: "main" },
+    }));
+    const got = live.decideMany(reqs);
+    reqs.forEach((r, i) => {
+      // With an id the request crosses as JSON text: the same decision.
+      const viaText = p.decide({ ...r, id: 1 });
+      delete viaText.id;
+      same(got[i], viaText, r.action.command);
+    });
+  } finally {
+    live.close();
+  }
+});
