@@ -135,9 +135,15 @@ def cause(d, command):
     m = re.search(r"but `([^`]*)`", msg) or re.search(r"`([^`]*)`", msg)
     if r in ("default",) or not m:
         return "%s: %s" % (r, first_word(command))
-    inner = m.group(1)
+    inner = " ".join(m.group(1).split())
     if r == "ceiling.scope":
-        return "%s: %s" % (r, "/".join(inner.split("/")[:3]) + "/…" if inner.startswith("/") else inner)
+        if "$(" in inner or "`" in inner or not inner:
+            return "%s: a substitution's output ($(…), `…`, $VAR)" % r
+        if inner.startswith("/") and re.search(r"[^\w./~*?+@-]", inner):
+            return "%s: a word read as a path that is not one (a sed address…)" % r
+        if inner.startswith("/"):
+            inner = "/".join(inner.split("/")[:3]) + "/…"
+        return "%s: %s" % (r, inner if len(inner) <= 40 else inner[:39] + "…")
     return "%s: %s" % (r, first_word(inner))
 
 
