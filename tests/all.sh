@@ -81,4 +81,7 @@ fi
 # Everything is there: the tests that would skip without a tool must run.
 export PERMC_REQUIRE_SCHEMA=1 PERMC_REQUIRE_PRE_COMMIT=1
 cargo test --workspace
+# Real agents' lines (tests/agent_lines): a here-document that writes a file
+# never asks in automatic mode (issue 42 point 7); cargo test built permc.
+bash tests/agent_lines/check.sh
 bash bindings/test.sh
