@@ -977,6 +977,19 @@ fn adding_any_programs_broadest_entry_is_found_by_the_gate() {
     // every command of these entries asks, so adding one has no effect.
     let unreadable = [
         "bun exec",
+        // SPEC §4.3 round 4: starting a container or a compose project
+        // runs entrypoints too.
+        "docker start",
+        "podman start",
+        "nerdctl start",
+        "docker-compose create",
+        "docker-compose restart",
+        "docker-compose start",
+        "docker-compose up",
+        "podman-compose create",
+        "podman-compose restart",
+        "podman-compose start",
+        "podman-compose up",
         "docker-compose run",
         "docker-service create",
         "nerdctl create",
