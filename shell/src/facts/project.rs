@@ -276,6 +276,13 @@ pub(crate) struct ProjectFacts {
     code_possible: Option<(usize, Vec<Cow<'static, str>>, Vec<Known>)>,
 }
 
+impl ProjectFacts {
+    /// The rows these facts were read with.
+    pub(crate) fn rows(&self) -> &ProjectRows {
+        &self.rows
+    }
+}
+
 impl<'a> LineFacts<'a> {
     /// [`LineFacts::of`] with a project's rows: every run a row names is
     /// read by the row too. Without rows, exactly [`LineFacts::of`].
