@@ -276,7 +276,7 @@ pub fn outside_scope(word: &str) -> String {
 
 /// Step 7j, `ceiling.protected_path` (SPEC §6.4): what names the path.
 pub fn protected_path(shown: &str) -> String {
-    format!("`{shown}` names a protected path (a rule file, git's own directory, or a file a tool runs on its own: they change what runs or is allowed later)")
+    format!("`{shown}` names a protected path (a rule file or git's own directory, which change what runs or is allowed later)")
 }
 
 // ---------------------------------------------------------------------

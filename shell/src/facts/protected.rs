@@ -638,11 +638,6 @@ fn segment<'r, I: Iterator<Item = (&'r [Cow<'r, str>], &'r [Known])>>(
     if let Some((run, _)) = runs().find(|(r, _)| git_writes_config(r)) {
         return Some(run.join(" "));
     }
-    for (run, kn) in runs() {
-        if let Some(shown) = writes::run_writes(here, run, kn) {
-            return Some(shown);
-        }
-    }
     // A segment's leading assignments (`GIT_DIR=.git x`), then the words
     // of each run that may write; a reading program's only the values it
     // writes.
@@ -659,7 +654,10 @@ fn segment<'r, I: Iterator<Item = (&'r [Cow<'r, str>], &'r [Known])>>(
     );
     let none = runs().next().is_none();
     let every = || runs().chain(none.then_some(own));
-    if let Some(verb) = words.get(v).filter(|w| !none && here.names(w, false)) {
+    // The verb as written (`./.git/hooks/x`), as the words of a program
+    // that may write.
+    let writing = none || runs().any(|(r, _)| !reads_only(r));
+    if let Some(verb) = words.get(v).filter(|w| writing && here.names(w, false)) {
         return Some(verb.to_string());
     }
     for (run, kn) in every() {
@@ -672,6 +670,13 @@ fn segment<'r, I: Iterator<Item = (&'r [Cow<'r, str>], &'r [Known])>>(
         };
         if shown.is_some() {
             return shown;
+        }
+    }
+    // Then the writes that name no path as a word (after the words, so a
+    // word that names one is what a person is shown).
+    for (run, kn) in runs() {
+        if let Some(shown) = writes::run_writes(here, run, kn) {
+            return Some(shown);
         }
     }
     None
@@ -791,6 +796,7 @@ mod tests {
         assert!(named("cp a --target-directory=.git/hooks").is_some());
         assert!(named("cd .git && echo x > config").is_some());
         assert!(at("rm config", "/p/.git").is_some());
+        assert!(at("cat HEAD", "/p/.git").is_none());
         assert!(named("sudo tee .git/config").is_some());
         assert!(named("mv a.json b.json").is_none());
         assert!(named("cp x permissions.json/./").is_some());
