@@ -206,7 +206,10 @@ pub fn path_is_protected(abs: &str, root: &str, host: bool, extra: &[String]) ->
         if names::protected_components(&rel) {
             return true;
         }
-    } else if host && names::home_protected(&comps) {
+    }
+    // On the host, the person's files wherever the root is (a root that
+    // is the home folder holds `.bashrc`).
+    if host && names::home_protected(&comps) {
         return true;
     }
     names::protected_components(&comps) || extra.iter().any(|e| at_or_below(abs, e))
@@ -1008,5 +1011,8 @@ mod tests {
         );
         assert!(named("find . -name pre-commit -exec cat {} \\;").is_none());
         assert!(named("find src -name .envrc -exec rm {} +").is_some());
+        assert!(named("find .git -path '*/objects/pack/*' -name '*.pack' -exec rm {} +").is_none());
+        assert!(named("find .git -name '*.sample' -exec rm {} +").is_some());
+        assert!(named("find . -path '*/.git/hooks/*' -exec rm {} +").is_some());
     }
 }

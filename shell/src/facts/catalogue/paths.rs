@@ -301,6 +301,9 @@ pub(crate) const DIR_WRITES: &[DirWrite] = &[
             "-d",
             "--diff",
             "--compare",
+            "-O",
+            "--to-stdout",
+            "--to-command",
         ],
         anywhere: &["-P", "--absolute-names"],
         bare_cluster: true,
@@ -440,6 +443,26 @@ pub(crate) const FIND: &str = "find";
 
 /// find's placeholder for the path it found, in `-exec` and its kin.
 pub(crate) const FIND_PLACEHOLDER: &str = "{}";
+
+/// git's own directory.
+pub(crate) const GIT_DIR: &str = ".git";
+
+/// What `.git` holds that counts for find's `{}` (SPEC §6.4): every name
+/// but the loose and packed objects under `objects/` (`objects/info/`
+/// counts). `*` is any name there; a name at the top may be any too.
+pub(crate) const GIT_DIR_NAMES: &[&str] = &[
+    "*",
+    "config",
+    "HEAD",
+    "index",
+    "hooks/*",
+    "info/*",
+    "refs/*",
+    "logs/*",
+    "modules/*",
+    "worktrees/*",
+    "objects/info/*",
+];
 
 /// find's tests that select by name, read for `{}` (SPEC §6.4): the
 /// case-insensitive ones, and those on the whole path.

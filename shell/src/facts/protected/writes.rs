@@ -6,7 +6,7 @@
 //! What each program does is a row of `catalogue/paths.rs`; this reads
 //! the rows.
 
-use super::names::protected_components;
+use super::names::{protected_components, same};
 use super::{basename, has_glob, program_sub, reads_only, script_operand, Here};
 use crate::facts::catalogue::git::GIT;
 use crate::facts::catalogue::paths::{
@@ -15,7 +15,7 @@ use crate::facts::catalogue::paths::{
     HOSTED_CHECKOUTS, IN_PLACE_SUFFIX, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_SUFFIXES,
     RULE_FILES,
 };
-use crate::facts::catalogue::paths::{GIT_CLEAN, GIT_NO_WORKTREE};
+use crate::facts::catalogue::paths::{GIT_CLEAN, GIT_DIR, GIT_DIR_NAMES, GIT_NO_WORKTREE};
 use crate::facts::{resolve, subcommand_at};
 use crate::reader::{AsStr, Known};
 use std::borrow::Cow;
@@ -165,7 +165,7 @@ fn dir_write(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>], known: &[Known])
         }
         Into::LastOperand(specs) => {
             if let Some(d) = option_value(run, specs) {
-                return !row.contents || spills(&operands, kn) && here.holds(d, Known::Exact);
+                return (!row.contents || spills(&operands, kn)) && here.holds(d, Known::Exact);
             }
             let Some(((last, dest), sources)) = operands.split_last() else {
                 return false;
@@ -637,9 +637,22 @@ fn find_reaches(here: &Here<'_>, start: &str, tests: &[&str], pruning: &[&[&str]
             return true;
         }
     }
+    let in_git = |path: &str| {
+        // Within `.git`, every name but the objects' (SPEC §6.4): one
+        // name (`\u{1}`, a character no test's literal is) stands for `*`.
+        GIT_DIR_NAMES.iter().any(|n| {
+            let name = n.rsplit('/').next().unwrap_or(n);
+            accepts(name, &format!("{path}/{}", n.replace('*', "\u{1}")))
+        })
+    };
     let below = here.names(start, false) || protected_components(&[start_t]);
     if below {
-        return accepts("*", &format!("{start_t}/*"));
+        let git = start_t.rsplit('/').next().is_some_and(|c| same(c, GIT_DIR));
+        return if git {
+            in_git(start_t)
+        } else {
+            accepts("*", &format!("{start_t}/*"))
+        };
     }
     if !here.holds(start, Known::Exact) {
         return false;
@@ -664,6 +677,13 @@ fn find_reaches(here: &Here<'_>, start: &str, tests: &[&str], pruning: &[&[&str]
                     }
                 })
         });
-        !is_pruned && accepts("*", &format!("{path}/*"))
+        if is_pruned {
+            return false;
+        }
+        if *d == GIT_DIR {
+            in_git(&path)
+        } else {
+            accepts("*", &format!("{path}/*"))
+        }
     })
 }
