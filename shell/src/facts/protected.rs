@@ -1011,6 +1011,8 @@ mod tests {
         );
         assert!(named("find . -name pre-commit -exec cat {} \\;").is_none());
         assert!(named("find src -name .envrc -exec rm {} +").is_some());
+        assert!(named("find . -not -path './src/*' -exec rm {} +").is_some());
+        assert!(on_host("for f in *.zip; do unzip -l \"$f\"; done").is_none());
         assert!(named("find .git -path '*/objects/pack/*' -name '*.pack' -exec rm {} +").is_none());
         assert!(named("find .git -name '*.sample' -exec rm {} +").is_some());
         assert!(named("find . -path '*/.git/hooks/*' -exec rm {} +").is_some());

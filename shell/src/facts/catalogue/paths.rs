@@ -183,11 +183,13 @@ pub const HOME_DIRS: &[&str] = &[
 
 /// **[round 4]** Programs whose operands are the files they write (SPEC
 /// §6.4): on the host, an operand of theirs that begins with an unknown
-/// part (`cp x "$D"`) may be the person's own file. (A word that begins
+/// part (`cp x "$D"`) may be the person's own file. (An archiver's
+/// operand is the archive it reads: `unzip -l "$f"` writes nothing; its
+/// writes are [`DIR_WRITES`].) (A word that begins
 /// with `~` counts for every program that may write.)
 pub(crate) const WRITES_OPERANDS: &[&str] = &[
     "cp", "mv", "ln", "install", "tee", "touch", "rm", "rmdir", "mkdir", "truncate", "dd", "chmod",
-    "chown", "rsync", "scp", "sed", "patch", "unzip", "tar",
+    "chown", "rsync", "scp",
 ];
 
 /// **[round 4]** Options whose value is a pattern of names to leave out
@@ -474,6 +476,10 @@ pub(crate) const FIND_NAME_TESTS: &[(&str, bool, bool)] = &[
     ("-wholename", false, true),
     ("-iwholename", true, true),
 ];
+
+/// find's operators that negate or group, which the reading of `{}` does
+/// not follow: with one, no test or prune is read (fail closed).
+pub(crate) const FIND_UNREAD: &[&str] = &["!", "-not", "(", ")", ","];
 
 /// find's primaries that run a command on what it found.
 pub(crate) const FIND_EXECS: &[&str] = &["-exec", "-execdir", "-ok", "-okdir"];

@@ -15,7 +15,9 @@ use crate::facts::catalogue::paths::{
     HOSTED_CHECKOUTS, IN_PLACE_SUFFIX, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_SUFFIXES,
     RULE_FILES,
 };
-use crate::facts::catalogue::paths::{GIT_CLEAN, GIT_DIR, GIT_DIR_NAMES, GIT_NO_WORKTREE};
+use crate::facts::catalogue::paths::{
+    FIND_UNREAD, GIT_CLEAN, GIT_DIR, GIT_DIR_NAMES, GIT_NO_WORKTREE,
+};
 use crate::facts::{resolve, subcommand_at};
 use crate::reader::{AsStr, Known};
 use std::borrow::Cow;
@@ -584,6 +586,13 @@ fn find_exec(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>]) -> bool {
         .copied()
         .collect();
     let expr = &words[1 + starts.len()..exec];
+    // A negation or a group is not read: every test and prune is dropped
+    // (fail closed: `-not -path ./src/*` must not be read as `-path`).
+    let expr = if expr.iter().any(|w| FIND_UNREAD.contains(w)) {
+        &[][..]
+    } else {
+        expr
+    };
     // The branch of `-o` that holds the `-exec`; the branches before it
     // that end in `-prune` prune what they test.
     let branches: Vec<&[&str]> = expr.split(|w| matches!(*w, "-o" | "-or")).collect();
