@@ -2,6 +2,8 @@
 //! 3), found by [`crate::project::discover`] as the rule files are.
 //!
 //! ```toml
+//! protected = ["tools/hooks"]          # protected as the rule files (SPEC §6.4)
+//!
 //! [check]
 //! ignore = ["literal-star"]            # checks not to run
 //! severity = { redundant-rule = "error" }   # per-check severity
@@ -93,6 +95,11 @@ struct ConfigToml {
     #[serde(default)]
     #[allow(dead_code)]
     command: Option<toml::Value>,
+    /// `protected = [...]` (SPEC §6.4), read with its spans by
+    /// [`permc_runtime::commands::read`].
+    #[serde(default)]
+    #[allow(dead_code)]
+    protected: Option<toml::Value>,
 }
 
 #[derive(Default, Deserialize)]

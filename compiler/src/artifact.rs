@@ -38,7 +38,7 @@ use std::fmt;
 /// The magic number.
 pub const MAGIC: [u8; 8] = *b"PERMC\x00AR";
 /// The format version this build reads and writes.
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 const HEADER: usize = 48;
 
 /// The hashes of the rule files an artifact was compiled from.
@@ -450,6 +450,11 @@ fn project_rows(w: &mut Writer, rows: &ProjectRows) {
             }
         }
     }
+    // permc.toml's `protected` paths (SPEC §6.4), after the rows.
+    w.len(rows.protected().len());
+    for p in rows.protected() {
+        w.bytes(p.as_bytes());
+    }
 }
 
 /// [`project_rows`] read back; any value it cannot write is corrupt.
@@ -488,7 +493,11 @@ fn read_project_rows(r: &mut Reader<'_>) -> R<ProjectRows> {
             code_options,
         });
     }
-    let project = ProjectRows::new(rows);
+    let mut protected = Vec::new();
+    for _ in 0..r.len(1)? {
+        protected.push(r.string()?);
+    }
+    let project = ProjectRows::new(rows).with_protected(protected);
     if project.rows().len() != n {
         return Err(corrupt("two project rows of one name"));
     }

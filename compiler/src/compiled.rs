@@ -693,7 +693,7 @@ fn ceiling_holds<'r>(
             (Reason::CeilingScope, phrases::outside_scope(&path).into())
         }
         Stage::CeilingProtectedPath if action == ActionType::WriteFile => {
-            let path = facts::write_file_protected(req)?;
+            let path = facts::write_file_protected(req, &p.project)?;
             (
                 Reason::CeilingProtectedPath,
                 phrases::protected_path(&path).into(),
@@ -706,7 +706,10 @@ fn ceiling_holds<'r>(
         }
         Stage::CeilingProtectedPath => {
             let f = line_of(line, req);
-            let shown = protected::protected_path(f, scope.scope()?)?;
+            let texts = &p.lists[ALLOW].text;
+            let allow = || (0..texts.len()).map(|k| texts.get(k));
+            let lift = |run: &[Cow<'_, str>], k: usize| facts::allow_names_move(allow(), run, k);
+            let shown = protected::protected_path_lifted(f, scope.scope()?, &lift)?;
             (
                 Reason::CeilingProtectedPath,
                 phrases::protected_path(&shown).into(),

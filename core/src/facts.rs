@@ -9,7 +9,9 @@ pub mod unknown;
 
 use crate::request::{ExecutionMode, Request};
 use permc_grammar::ActionType;
-use permc_shell::facts::protected::{names_git, protected_name};
+use permc_shell::facts::project::ProjectRows;
+use permc_shell::facts::protected::{names_protected_dir, path_is_protected};
+use std::borrow::Cow;
 
 /// Where a request's command runs (SPEC §6.2).
 pub fn place(req: &Request) -> Place<'_> {
@@ -115,14 +117,55 @@ pub fn write_file_outside(req: &Request) -> Option<String> {
 }
 
 /// A write_file `path` that is protected (SPEC §5.3 7j, §6.4): it has a
-/// `.git` component (as given or placed) or its last component is a
-/// protected name; the path as given.
-pub fn write_file_protected(req: &Request) -> Option<String> {
+/// protected directory as a component (as given or placed), its last
+/// components are a protected name, it is one of permc.toml's
+/// `protected` paths (`project`) or below one, or — on the host — it is
+/// one of the person's own files or begins with `~`; the path as given.
+pub fn write_file_protected(req: &Request, project: &ProjectRows) -> Option<String> {
     let shown = req.action.path.as_deref()?;
-    let placed = written_path(req)?.ok()?;
-    let last = placed.rsplit('/').next().unwrap_or("");
-    (names_git(shown, false) || names_git(&placed, false) || protected_name(last))
+    let scope = scope_of(req)?;
+    let host = !place(req).in_container;
+    let placed = match written_path(req)? {
+        Ok(p) => p,
+        Err(_) => return host.then(|| shown.to_string()),
+    };
+    let root = scope.roots.first().map_or("/work", |r| &**r);
+    let extra: Vec<String> = project
+        .protected()
+        .iter()
+        .map(|p| resolve(root, p))
+        .collect();
+    (names_protected_dir(shown, false) || path_is_protected(&placed, root, host, &extra))
         .then(|| shown.to_string())
+}
+
+/// SPEC §6.4: does one of the allow entries (their patterns' text) name
+/// the subcommand path of a wholesale move of the worktree — the run's
+/// first `k` words, each token exact — and match the run's words?
+pub fn allow_names_move<'t>(
+    allow: impl IntoIterator<Item = &'t str>,
+    run: &[Cow<'_, str>],
+    k: usize,
+) -> bool {
+    allow.into_iter().any(|text| {
+        let Some(body) = text
+            .strip_prefix("Terminal(")
+            .and_then(|b| b.strip_suffix(')'))
+        else {
+            return false;
+        };
+        let tokens: Vec<&str> = body.split_whitespace().collect();
+        tokens.len() >= k
+            && tokens.len() <= run.len()
+            && tokens.iter().zip(run).enumerate().all(|(i, (t, w))| {
+                if i < k {
+                    t == w
+                } else {
+                    t.strip_suffix('*')
+                        .map_or(t == w, |prefix| w.starts_with(prefix))
+                }
+            })
+    })
 }
 
 #[cfg(test)]

@@ -670,11 +670,21 @@ fn ceilings(
         }
     }
     // 7j, in every mode.
-    if let Some(path) = facts::write_file_protected(req) {
+    if let Some(path) = facts::write_file_protected(req, &rules.project) {
         let phrase = phrases::protected_path(&path);
         return Some((Reason::CeilingProtectedPath, phrase));
     }
-    let shown = protected::protected_path(line?, &scope?)?;
+    // A wholesale move of the worktree is lifted by an allow entry that
+    // names its subcommand (SPEC §6.4).
+    let allow = || {
+        rules
+            .permissions
+            .allow
+            .iter()
+            .map(|e| e.pattern.text.as_str())
+    };
+    let lift = |run: &[Cow<'_, str>], k: usize| facts::allow_names_move(allow(), run, k);
+    let shown = protected::protected_path_lifted(line?, &scope?, &lift)?;
     Some((
         Reason::CeilingProtectedPath,
         phrases::protected_path(&shown),

@@ -16,7 +16,9 @@
 //! refuses the file whole, never reads it without the row); a second row
 //! of one name is `duplicate-command` (a warning: both count, a row only
 //! adds). The other tables of permc.toml (`[check]`, `[context]`) are the
-//! command line's: not read here.
+//! command line's: not read here. **[round 4]** `protected = ["path", …]`
+//! is read here too (SPEC §6.4: paths protected as the rule files are), a
+//! malformed value an `invalid-command` error.
 
 use permc_core::facts::project::{CommandRow, Effects, ProjectRows, Runs};
 use permc_grammar::action::closest;
@@ -310,11 +312,51 @@ pub fn read(file: &str, text: &str) -> Read {
             );
         }
     }
+    let protected = protected_paths(file, doc.get("protected"), &mut out);
     out.sort_by_key(|d| d.span.start);
     Read {
-        rows: ProjectRows::new(rows.into_iter().map(|(r, _)| r).collect()),
+        rows: ProjectRows::new(rows.into_iter().map(|(r, _)| r).collect())
+            .with_protected(protected),
         diagnostics: out,
     }
+}
+
+/// permc.toml's `protected = ["path", …]` (SPEC §6.4 round 4): paths
+/// protected as the rule files are, relative to the project root or
+/// absolute. Anything but a list of non-empty strings is an error (a
+/// protected path must never be dropped unseen).
+fn protected_paths(file: &str, item: Option<&Item>, out: &mut Vec<Diagnostic>) -> Vec<String> {
+    let Some(item) = item else {
+        return Vec::new();
+    };
+    let mut error = |at: Span, message: String| {
+        out.push(
+            Diagnostic::new(CheckId::InvalidCommand, Severity::Error, file, at, message)
+                .with_help("write `protected = [\"hooks/\", \"tools/pre-commit.sh\"]`: a list of paths, relative to the project root or absolute"),
+        );
+    };
+    let Some(list) = item.as_array() else {
+        error(
+            span(item.span()),
+            "`protected` is not a list of paths".into(),
+        );
+        return Vec::new();
+    };
+    let mut paths = Vec::new();
+    for v in list.iter() {
+        match v.as_str() {
+            Some(p) if !p.trim().is_empty() && !p.contains('\0') => paths.push(p.to_string()),
+            Some(_) => error(
+                span(v.span()),
+                "an item of `protected` is an empty path".into(),
+            ),
+            None => error(
+                span(v.span()),
+                "an item of `protected` is not a string".into(),
+            ),
+        }
+    }
+    paths
 }
 
 #[cfg(test)]
@@ -349,6 +391,9 @@ effects = ["privileged"]
         assert_eq!(rows[0].options_with_value, ["-e"]);
         assert_eq!(rows[0].code_options, ["--hook"]);
         assert!(rows[1].effects.privileged);
+        let protected = read("p", "protected = [\"hooks\", \"/etc/x\"]\n");
+        assert!(protected.diagnostics.is_empty());
+        assert_eq!(protected.rows.protected(), ["hooks", "/etc/x"]);
         let inline = read("p", "command = [{name = \"x\", effects = [\"code\"]}]\n");
         assert!(inline.diagnostics.is_empty());
         assert_eq!(inline.rows.rows().len(), 1);
@@ -391,6 +436,12 @@ effects = ["privileged"]
                 "`effects` is not a list",
             ),
             ("command = 1\n", "not a list of rows"),
+            (
+                "protected = \"hooks\"\n",
+                "`protected` is not a list of paths",
+            ),
+            ("protected = [\"\"]\n", "an empty path"),
+            ("protected = [3]\n", "not a string"),
             ("[[command]\n", "is not TOML"),
         ] {
             let r = read("permc.toml", text);

@@ -41,6 +41,8 @@ struct CaseToml {
     error: bool,
     /// Project rows, as permc.toml's `[[command]]` tables.
     commands: Option<Vec<toml::Table>>,
+    /// permc.toml's `protected` paths (SPEC §6.4).
+    protected: Option<Vec<String>>,
 }
 
 /// What a case expects.
@@ -70,7 +72,7 @@ pub struct Case {
     /// The expectation.
     pub expect: Expect,
     /// permc.toml's text holding the case's `commands` as `[[command]]`
-    /// rows; empty without them.
+    /// rows and its `protected` paths; empty without them.
     pub config: String,
 }
 
@@ -183,12 +185,20 @@ pub fn load_file(path: &Path) -> Vec<Case> {
                     .map_or("{}".into(), |t| to_json(t).to_string()),
                 request,
                 expect,
-                config: c.commands.as_ref().map_or_else(String::new, |rows| {
+                config: if c.commands.is_none() && c.protected.is_none() {
+                    String::new()
+                } else {
                     let mut doc = toml::Table::new();
-                    let rows = rows.iter().cloned().map(toml::Value::Table).collect();
-                    doc.insert("command".into(), toml::Value::Array(rows));
+                    if let Some(paths) = &c.protected {
+                        let paths = paths.iter().cloned().map(toml::Value::String).collect();
+                        doc.insert("protected".into(), toml::Value::Array(paths));
+                    }
+                    if let Some(rows) = &c.commands {
+                        let rows = rows.iter().cloned().map(toml::Value::Table).collect();
+                        doc.insert("command".into(), toml::Value::Array(rows));
+                    }
                     toml::to_string(&doc).expect("rows write as TOML")
-                }),
+                },
             }
         })
         .collect()

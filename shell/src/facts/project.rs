@@ -209,6 +209,10 @@ impl CommandRow {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct ProjectRows {
     rows: Arc<[CommandRow]>,
+    /// **[round 4]** permc.toml's `protected = […]`: paths protected as
+    /// the rule files are (SPEC §6.4), relative to the project root or
+    /// absolute.
+    protected: Arc<[String]>,
 }
 
 impl ProjectRows {
@@ -224,12 +228,25 @@ impl ProjectRows {
         }
         ProjectRows {
             rows: merged.into(),
+            protected: Arc::from([]),
         }
     }
 
-    /// No rows (the common case: the facts read as without them).
+    /// These rows with permc.toml's `protected` paths (SPEC §6.4).
+    pub fn with_protected(mut self, paths: Vec<String>) -> ProjectRows {
+        self.protected = paths.into();
+        self
+    }
+
+    /// permc.toml's `protected` paths, as written.
+    pub fn protected(&self) -> &[String] {
+        &self.protected
+    }
+
+    /// No rows and no `protected` paths (the common case: the facts read
+    /// as without them).
     pub fn is_empty(&self) -> bool {
-        self.rows.is_empty()
+        self.rows.is_empty() && self.protected.is_empty()
     }
 
     /// The rows, in the order given.
@@ -257,6 +274,13 @@ pub(crate) struct ProjectFacts {
     /// could be: (segment, words, known).
     #[allow(clippy::type_complexity)]
     code_possible: Option<(usize, Vec<Cow<'static, str>>, Vec<Known>)>,
+}
+
+impl ProjectFacts {
+    /// The rows these facts were read with.
+    pub(crate) fn rows(&self) -> &ProjectRows {
+        &self.rows
+    }
 }
 
 impl<'a> LineFacts<'a> {

@@ -1,28 +1,42 @@
-//! Protected paths (SPEC §6.4): the rule files and git's own directory,
-//! which change what runs or what is allowed later, on this machine or on
-//! the person's.
+//! Protected paths (SPEC §6.4): the rule files, git's own directory, and
+//! **[round 4]** the files and directories a tool runs without the person
+//! naming it (hooks, an editor's tasks, direnv's `.envrc`, a program's
+//! configuration), wherever they stand in the scope; on the host, the
+//! person's own startup files too.
 //!
 //! A segment *names a protected path* when an output redirection targets
 //! one; when a program that may write is given a word (or a `k=value`
-//! word's value, or an option's attached value) that has a `.git`
-//! component, whose last component is a protected name, or that is a glob
-//! which could expand to either (a rule file only in the project root); or
-//! when it runs `git config` that writes a key, or `git init|clone
-//! --template`. Programs that only read their operands are exempt, per
-//! word: a value they write (`sort -o`, `git log --output`) still counts.
+//! word's value, or an option's attached value) that has a protected
+//! directory as a component, whose last components are a protected name,
+//! or that is a glob which could expand to either; when it runs `git
+//! config` that writes a key, or `git init|clone --template`; and
+//! ([`writes`]) through a backup name, a git pathspec, a recursive or
+//! data-named write into a directory that holds a protected path, git's
+//! porcelain that moves the worktree, or a `find` run's `{}`. Programs
+//! that only read their operands are exempt, per word: a value they write
+//! (`sort -o`, `git log --output`) still counts.
 //!
 //! **Where the shell is.** A word is resolved against the directory the
 //! shell may be in. This reading is coarser than the scope's and fails
 //! closed: once any segment of the line moves the directory (`cd`,
 //! `pushd`, `popd`, anywhere), a relative glob may stand in the project
-//! root; once a move's words name `.git` (or the cwd is below it), every
-//! relative operand of a program that may write may be below `.git`.
-//! Words with an unknown part are the scope's (§4.4), not this.
+//! root; once a move's words name a protected directory (or the cwd is
+//! below one), every relative operand of a program that may write may be
+//! in it. Words with an unknown part are the scope's (§4.4), not this —
+//! except on the host, where a written word that begins with one (or with
+//! `~`) may be the person's own files.
 //!
 //! **Globs.** A word the reader marks [`Known::Glob`] (an unquoted `*`,
 //! `?` or `[…]`) may expand to a protected name; a quoted one is its text.
-//! A value inside a reading program's word is taken as a glob (fail
-//! closed).
+//! A name that begins with a `.` is reached by a glob anywhere (a `*`
+//! never stands for a leading `.`); one that does not (`permissions.json`,
+//! `mise.toml`, `*.code-workspace`) only where the glob's directory may be
+//! the project root, so `rm -rf dist/*` names nothing.
+
+mod names;
+mod writes;
+
+pub use names::{protected_dir, same};
 
 use super::catalogue::builtins::moves_dir;
 use super::catalogue::code::SCRIPT_READERS;
@@ -30,10 +44,10 @@ use super::catalogue::git::{
     GIT, GIT_CONFIG, GIT_CONFIG_WRITING_OPTIONS, GIT_CONFIG_WRITING_SUBCOMMANDS,
     GIT_TEMPLATE_SUBCOMMANDS,
 };
-use super::catalogue::paths::POLICY_SUFFIX;
 pub use super::catalogue::paths::RULE_FILES;
 use super::catalogue::paths::{
-    OUTPUT_OPTION_O, READING_SUBCOMMANDS, READS_ONLY, READS_ONLY_UNLESS,
+    OUTPUT_OPTION_O, PATTERN_OPTIONS, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_SUFFIXES,
+    READING_SUBCOMMANDS, READS_ONLY, READS_ONLY_UNLESS, WRITES_OPERANDS,
 };
 use super::glob::glob_matches;
 use super::scope::values;
@@ -49,13 +63,12 @@ fn has_glob(word: &str) -> bool {
     word.bytes().any(|b| matches!(b, b'*' | b'?' | b'['))
 }
 
-/// Is this one component a protected name, ignoring case?
+/// Is this one component a protected name (SPEC §6.4, compared as
+/// [`same`] does): a protected directory, the last component of a
+/// protected file that is one component, or a name a protected suffix
+/// ends?
 pub fn protected_name(c: &str) -> bool {
-    c.eq_ignore_ascii_case(".git")
-        || RULE_FILES.iter().any(|n| c.eq_ignore_ascii_case(n))
-        || (c.len() >= POLICY_SUFFIX.len()
-            && c.is_char_boundary(c.len() - POLICY_SUFFIX.len())
-            && c[c.len() - POLICY_SUFFIX.len()..].eq_ignore_ascii_case(POLICY_SUFFIX))
+    names::protected_components(&[c])
 }
 
 /// Could the glob component match `name` (ignoring case, as hosts that
@@ -64,14 +77,14 @@ fn could_be(glob: &str, name: &str) -> bool {
     glob_matches(glob, name) || glob_matches(&glob.to_ascii_lowercase(), name)
 }
 
-/// Could the glob component match a name ending in `.permc`? Read from
+/// Could the glob component match a name ending in `suffix`? Read from
 /// the end: a `*` can stand for the rest, a `?` or a set `[…]` for any one
 /// character (a set is not read: fail closed).
-fn could_end_as_policy(glob: &str) -> bool {
+fn could_end_as(glob: &str, suffix: &str) -> bool {
     let g: Vec<char> = glob.chars().collect();
     let escaped = |k: usize| k > 0 && g[k - 1] == '\\';
     let mut i = g.len();
-    for s in POLICY_SUFFIX.chars().rev() {
+    for s in suffix.chars().rev() {
         let Some(k) = i.checked_sub(1) else {
             return false;
         };
@@ -94,10 +107,43 @@ fn could_end_as_policy(glob: &str) -> bool {
     true
 }
 
-/// Could the glob component match a rule file's name?
-fn could_be_rule_file(glob: &str) -> bool {
-    RULE_FILES.iter().any(|n| could_be(glob, n)) || could_end_as_policy(glob)
+/// Could the glob component match a protected name that does not begin
+/// with a `.` (a rule file, `mise.toml`, `*.permc`): reached only where
+/// the glob's directory may be the project root.
+fn could_be_root_name(glob: &str) -> bool {
+    PROTECTED_FILES
+        .iter()
+        .filter(|f| !f.starts_with('.') && !f.contains('/'))
+        .any(|n| could_be(glob, n))
+        || PROTECTED_SUFFIXES.iter().any(|s| could_end_as(glob, s))
 }
+
+/// Could the glob word's last components match a protected file whose
+/// name begins with a `.` (`.envrc`, `.vscode/tasks.json`): anywhere.
+fn could_be_dot_file(components: &[&str]) -> bool {
+    PROTECTED_FILES
+        .iter()
+        .filter(|f| f.starts_with('.'))
+        .any(|f| {
+            let want: Vec<&str> = f.split('/').collect();
+            components.len() >= want.len()
+                && components[components.len() - want.len()..]
+                    .iter()
+                    .zip(&want)
+                    .all(|(c, w)| {
+                        if has_glob(c) {
+                            could_be(c, w)
+                        } else {
+                            same(c, w)
+                        }
+                    })
+        })
+}
+
+/// Decides whether a wholesale move of the worktree (`git switch REF`) is
+/// lifted: given the run's words and how many of them (program and
+/// subcommand path) an allow entry must name.
+pub type Lift<'l> = &'l dyn Fn(&[Cow<'_, str>], usize) -> bool;
 
 /// Where the shell may be, for the whole line (see the module's notes).
 struct Here<'s> {
@@ -107,19 +153,89 @@ struct Here<'s> {
     cwd: &'s str,
     /// Some segment moves the directory.
     moved: bool,
-    /// The shell may be below a `.git`.
-    in_git: bool,
+    /// The directories a move's literal operand names (`cd .vscode`),
+    /// resolved against the cwd: where a later word may be resolved too.
+    dirs: Vec<String>,
+    /// The shell may be below a protected directory.
+    in_protected: bool,
+    /// The command runs on the host (no running container): the person's
+    /// own files are protected too.
+    host: bool,
+    /// permc.toml's `protected` paths, absolute.
+    extra: Vec<String>,
+    /// The suffixes a backup variable assigned on the line gives.
+    backup_suffixes: Vec<String>,
+    /// Which wholesale moves an allow entry lifts.
+    lift: Lift<'s>,
+}
+
+/// Does a word hold a protected directory as a component (`.git`,
+/// `.husky`…), or a glob component that could be one?
+pub fn names_protected_dir(t: &str, glob: bool) -> bool {
+    // Without a glob, a protected directory's name holds a `.`, or an 8.3
+    // name a `~` (most words: neither).
+    if !glob && t.is_ascii() && !t.bytes().any(|b| matches!(b, b'.' | b'~')) {
+        return false;
+    }
+    t.split('/').any(|c| {
+        if glob && has_glob(c) {
+            PROTECTED_DIRS.iter().any(|d| could_be(c, d))
+        } else {
+            protected_dir(c)
+        }
+    })
 }
 
 /// Does a word hold a `.git` component, or a glob component that could be
-/// one?
+/// one? (Kept for the readers of round 3: every protected directory now
+/// counts, [`names_protected_dir`].)
 pub fn names_git(t: &str, glob: bool) -> bool {
-    // Without a glob, a component `.git` holds a `.` (most words: none).
-    if !glob && !t.as_bytes().contains(&b'.') {
-        return false;
+    names_protected_dir(t, glob)
+}
+
+/// Is the normalized absolute path `abs` a protected path (SPEC §6.4): a
+/// protected directory or file below `root`, one of `extra`'s paths or
+/// below one, or on the host one of the person's own files?
+pub fn path_is_protected(abs: &str, root: &str, host: bool, extra: &[String]) -> bool {
+    let comps: Vec<&str> = abs.split('/').filter(|c| !c.is_empty()).collect();
+    let below = abs
+        .strip_prefix(root)
+        .filter(|r| r.is_empty() || r.starts_with('/'));
+    if let Some(rel) = below {
+        let rel: Vec<&str> = rel.split('/').filter(|c| !c.is_empty()).collect();
+        if names::protected_components(&rel) {
+            return true;
+        }
     }
-    t.split('/')
-        .any(|c| c.eq_ignore_ascii_case(".git") || (glob && has_glob(c) && could_be(c, ".git")))
+    // On the host, the person's files wherever the root is (a root that
+    // is the home folder holds `.bashrc`).
+    if host && names::home_protected(&comps) {
+        return true;
+    }
+    names::protected_components(&comps) || extra.iter().any(|e| at_or_below(abs, e))
+}
+
+/// Is `abs` the path `p` or below it (each component compared as [`same`])?
+fn at_or_below(abs: &str, p: &str) -> bool {
+    let a: Vec<&str> = abs.split('/').filter(|c| !c.is_empty()).collect();
+    let b: Vec<&str> = p.split('/').filter(|c| !c.is_empty()).collect();
+    a.len() >= b.len()
+        && a.iter()
+            .zip(&b)
+            .all(|(x, y)| same(x, &y.to_lowercase()) || x == y)
+}
+
+/// permc.toml's `protected` paths (SPEC §6.4), absolute: a relative one
+/// is below the project root.
+fn extra_paths(facts: &LineFacts, root: &str) -> Vec<String> {
+    facts
+        .project
+        .as_ref()
+        .map(|p| p.rows().protected())
+        .unwrap_or_default()
+        .iter()
+        .map(|p| resolve(root, p))
+        .collect()
 }
 
 impl Here<'_> {
@@ -156,40 +272,105 @@ impl Here<'_> {
         at == self.root
     }
 
+    /// Does a written word begin with what the host may resolve to the
+    /// person's own files: `~`, or an unknown part?
+    fn host_unknown(&self, t: &str, known: Known) -> bool {
+        self.host && (t.starts_with('~') || (known.is_unknown() && t.starts_with(['$', '`'])))
+    }
+
     /// Does the text, a word or a value in it, name a protected path?
     /// `glob`: its `*`, `?` and `[` are unquoted (SPEC §4.4 item 4).
     fn names(&self, t: &str, glob: bool) -> bool {
-        let has_glob = |c: &str| glob && has_glob(c);
         if t.is_empty() {
             return false;
         }
-        if self.in_git && !t.starts_with('/') && !t.starts_with('-') {
+        if self.host && t.starts_with('~') {
             return true;
         }
-        if !t.bytes().any(|b| matches!(b, b'.' | b'*' | b'?' | b'[')) {
+        if self.in_protected && !t.starts_with('/') && !t.starts_with('-') {
+            return true;
+        }
+        let marked = |b: u8| matches!(b, b'.' | b'*' | b'?' | b'[' | b'~' | b':') || b >= 0x80;
+        if !t.bytes().any(marked) && self.extra.is_empty() && !self.host {
             return false;
         }
-        if names_git(t, glob) {
+        let comps: Vec<&str> = t
+            .split('/')
+            .filter(|c| !c.is_empty() && *c != ".")
+            .collect();
+        if glob && has_glob(t) {
+            return self.glob_names(t, &comps);
+        }
+        if names::protected_components(&comps) {
             return true;
         }
-        // `x/permissions.json/.` is the file itself: trailing `/` and `/.`
-        // go (in a loop, never recursion: a word may be 256 KiB of them).
-        let mut trimmed = t.trim_end_matches('/');
-        while let Some(rest) = trimmed.strip_suffix("/.") {
-            trimmed = rest.trim_end_matches('/');
+        if comps.last().is_some_and(|l| *l == "..") {
+            return false;
         }
-        let (dir, last) = match trimmed.rfind('/') {
-            Some(k) => (&trimmed[..k + 1], &trimmed[k + 1..]),
-            None => ("", trimmed),
+        // Resolved: below a protected directory the cwd is in, one of
+        // permc.toml's paths, the person's own files.
+        let relative_after_move = self.moved && !t.starts_with('/');
+        let abs = resolve(self.cwd, t);
+        if path_is_protected(&abs, self.root, self.host, &self.extra) {
+            return true;
+        }
+        let moved_to = self.dirs.iter().map(|d| resolve(d, t));
+        if relative_after_move
+            && moved_to
+                .into_iter()
+                .any(|a| path_is_protected(&a, self.root, self.host, &self.extra))
+        {
+            return true;
+        }
+        relative_after_move
+            && (self.extra.iter().any(|e| {
+                let rel = e.strip_prefix(self.root).unwrap_or(e);
+                let rel = rel.trim_start_matches('/');
+                !rel.is_empty() && (t.ends_with(rel) || t.contains(&format!("{rel}/")))
+            }) || (self.host && t.contains("..") && names::home_protected(&comps)))
+    }
+
+    /// [`Here::names`] for a glob word.
+    fn glob_names(&self, t: &str, comps: &[&str]) -> bool {
+        let dir_named = comps.iter().any(|c| {
+            if has_glob(c) {
+                PROTECTED_DIRS.iter().any(|d| could_be(c, d))
+            } else {
+                protected_dir(c)
+            }
+        });
+        if dir_named || could_be_dot_file(comps) {
+            return true;
+        }
+        let Some(last) = comps.last() else {
+            return false;
         };
-        if last == "." || last == ".." {
-            // A folder (the current one, or a parent), no file.
+        if !has_glob(last) {
+            return names::protected_components(&comps[comps.len() - 1..]);
+        }
+        let trimmed = t.trim_end_matches('/');
+        let dir = trimmed.rfind('/').map_or("", |k| &trimmed[..k + 1]);
+        could_be_root_name(last) && self.may_be_root(dir, true)
+    }
+
+    /// Does the directory `d` lexically hold a protected path (SPEC §6.4):
+    /// the project root or above it, a protected directory or below it,
+    /// one of permc.toml's paths or above it?
+    fn holds(&self, d: &str, known: Known) -> bool {
+        if self.host_unknown(d, known) {
+            return true;
+        }
+        if known.is_unknown() {
             return false;
         }
-        if !has_glob(last) {
-            return protected_name(last);
+        if (self.in_protected || self.moved) && !d.starts_with('/') {
+            return true;
         }
-        could_be_rule_file(last) && self.may_be_root(dir, glob)
+        let abs = resolve(self.cwd, d);
+        let above = |p: &str| p == abs || abs == "/" || p.starts_with(&format!("{abs}/"));
+        above(self.root)
+            || path_is_protected(&abs, self.root, self.host, &self.extra)
+            || self.extra.iter().any(|e| above(e))
     }
 }
 
@@ -326,8 +507,21 @@ fn script_operand(words: &[Cow<'_, str>]) -> Option<usize> {
 }
 
 /// The first protected path the line names (SPEC §6.4), shown as the word
-/// or the redirection that names it; `None` when it names none.
+/// or the redirection that names it; `None` when it names none. A
+/// wholesale move of the worktree counts ([`protected_path_lifted`]
+/// lifts them).
 pub fn protected_path(facts: &LineFacts, scope: &Scope<'_>) -> Option<String> {
+    protected_path_lifted(facts, scope, &|_, _| false)
+}
+
+/// [`protected_path`], where `lift` says which wholesale moves of the
+/// worktree (`git switch REF`, `git stash pop`) an allow entry that names
+/// the subcommand lifts (SPEC §6.4).
+pub fn protected_path_lifted(
+    facts: &LineFacts,
+    scope: &Scope<'_>,
+    lift: Lift<'_>,
+) -> Option<String> {
     let root = scope.roots.first().map_or("/work", |r| &**r);
     let cwd = &*scope.cwd;
     let below = cwd
@@ -338,49 +532,50 @@ pub fn protected_path(facts: &LineFacts, scope: &Scope<'_>) -> Option<String> {
         root,
         cwd,
         moved: false,
-        in_git: names_git(below, false),
+        dirs: Vec::new(),
+        in_protected: names_protected_dir(below, false),
+        host: scope.roots.len() == 1,
+        extra: extra_paths(facts, root),
+        backup_suffixes: Vec::new(),
+        lift,
     };
     let inner = facts.inner_lines.iter().map(|(_, l)| l);
     let lines = || std::iter::once(&facts.line).chain(inner.clone());
-    // Most lines can name nothing: no redirection, no word that holds a
-    // `.` or a glob character, no `git config|init|clone`, outside `.git`.
-    // Answered in one pass over the words.
-    // A plain line without a `.` holds neither (the plain reader reads no
-    // glob character).
-    let no_dot = facts.absent & crate::reader::HAS_DOT != 0;
-    let plain = !here.in_git
-        && lines().flat_map(|l| &l.segments).all(|s| {
-            s.redirects.is_empty()
-                && s.words.iter().all(|w| {
-                    (no_dot || !w.bytes().any(|b| matches!(b, b'.' | b'*' | b'?' | b'[')))
-                        && w != GIT_CONFIG
-                        && !GIT_TEMPLATE_SUBCOMMANDS.contains(&w.as_str())
-                })
-        });
-    if plain {
+    if plain(&here, lines().flat_map(|l| &l.segments)) {
         return None;
     }
-    // Where the shell may be, read off every segment first (fail closed,
-    // whatever the order).
+    // Where the shell may be, and the backup suffixes, read off every
+    // segment first (fail closed, whatever the order).
     for s in lines().flat_map(|l| &l.segments) {
-        if s.words.iter().any(|w| moves_dir(w)) {
+        if let Some(k) = s.words.iter().position(|w| moves_dir(w)) {
             here.moved = true;
-            here.in_git |= s
+            let mut operand = s.words[k + 1..]
+                .iter()
+                .zip(s.known.get(k + 1..).unwrap_or_default());
+            if let Some((w, _)) =
+                operand.find(|(w, kn)| !w.starts_with('-') && **kn == Known::Exact)
+            {
+                here.dirs.push(resolve(cwd, w));
+            }
+            here.in_protected |= s
                 .words
                 .iter()
                 .zip(&s.known)
-                .any(|(w, k)| names_git(w, *k == Known::Glob));
+                .any(|(w, k)| names_protected_dir(w, *k == Known::Glob));
         }
+        here.backup_suffixes
+            .extend(writes::backup_variables(&s.words));
     }
     for (i, s) in facts.line.segments.iter().enumerate() {
-        let runs = || facts.runs_of(i).map(|r| r.words);
+        let runs = || facts.runs_of(i).map(|r| (r.words, r.known));
         if let Some(shown) = segment(&here, &s.words, &s.known, &s.redirects, runs) {
             return Some(shown);
         }
     }
     for (_, l) in &facts.inner_lines {
         for s in &l.segments {
-            let run = verb_index(&s.words).map_or(&[][..], |v| &s.words[v..]);
+            let v = verb_index(&s.words).unwrap_or(s.words.len());
+            let run = (&s.words[v..], s.known.get(v..).unwrap_or_default());
             let runs = || std::iter::once(run);
             if let Some(shown) = segment(&here, &s.words, &s.known, &s.redirects, runs) {
                 return Some(shown);
@@ -390,43 +585,133 @@ pub fn protected_path(facts: &LineFacts, scope: &Scope<'_>) -> Option<String> {
     None
 }
 
-/// One segment: its redirections, its runs' git configuration, its words.
-/// `runs` gives the words of each run of the segment (read past wrappers).
-fn segment<'r, I: Iterator<Item = &'r [Cow<'r, str>]>>(
+/// Most lines can name nothing: no redirection, no word that holds a `.`,
+/// a `~`, a `:`, a glob character or a character past ASCII, no program
+/// of the writes' rows, outside any protected directory, no permc.toml
+/// path; on the host, no word with an unknown part. Answered in one pass
+/// over the words.
+fn plain<'l>(
     here: &Here<'_>,
-    words: &[Cow<'_, str>],
-    known: &[Known],
+    mut segments: impl Iterator<Item = &'l crate::reader::Segment<'l>>,
+) -> bool {
+    !here.in_protected
+        && here.extra.is_empty()
+        && segments.all(|s| {
+            s.redirects.is_empty()
+                && s.words
+                    .iter()
+                    .zip(&s.known)
+                    .all(|(w, k)| quiet(here, w, *k))
+        })
+}
+
+/// Can the word alone name nothing (the fast path of [`plain`])? Every
+/// protected name holds a `.`, an 8.3 name a `~`, a look-alike a byte
+/// past ASCII. (A plain line's note that it holds no `.` is not enough.)
+fn quiet(here: &Here<'_>, w: &str, k: Known) -> bool {
+    let marked = |b: u8| matches!(b, b'.' | b'*' | b'?' | b'[' | b'~' | b':') || b >= 0x80;
+    let named = w.bytes().any(marked)
+        || (here.host && k.is_unknown())
+        || w == GIT_CONFIG
+        || GIT_TEMPLATE_SUBCOMMANDS.contains(&w)
+        || writes::trigger(w);
+    !named
+}
+
+/// One segment: its redirections, its runs' git configuration and
+/// writes, its words. `runs` gives the words of each run of the segment
+/// (read past wrappers), with what is known of them.
+fn segment<'r, I: Iterator<Item = (&'r [Cow<'r, str>], &'r [Known])>>(
+    here: &Here<'_>,
+    words: &'r [Cow<'r, str>],
+    known: &'r [Known],
     redirects: &[Redirect],
     runs: impl Fn() -> I,
 ) -> Option<String> {
     for r in redirects {
-        if !r.known.is_unknown() && writes(r) && here.names(&r.target, r.known == Known::Glob) {
+        let named = if r.known.is_unknown() {
+            here.host_unknown(&r.target, r.known)
+        } else {
+            here.names(&r.target, r.known == Known::Glob)
+        };
+        if writes(r) && named {
             return Some(format!("{} {}", r.op, r.target));
         }
     }
-    if let Some(run) = runs().find(|r| git_writes_config(r)) {
+    if let Some((run, _)) = runs().find(|(r, _)| git_writes_config(r)) {
         return Some(run.join(" "));
     }
-    if runs().all(reads_only) {
-        // Only the values these programs write.
-        return runs()
-            .flat_map(written_values)
-            .find(|v| here.names(v, true))
-            .map(str::to_string);
+    // A segment's leading assignments (`GIT_DIR=.git x`), then the words
+    // of each run that may write; a reading program's only the values it
+    // writes.
+    let v = verb_index(words).unwrap_or(words.len());
+    let assignments = words[..v].iter().zip(known);
+    for (w, k) in assignments {
+        if !k.is_unknown() && values(w).any(|t| here.names(t, *k == Known::Glob)) {
+            return Some(w.to_string());
+        }
     }
-    let v = verb_index(words).unwrap_or(0);
-    let script = script_operand(&words[v..]).map(|k| v + k);
+    let own = (
+        &words[v.min(words.len())..],
+        known.get(v..).unwrap_or_default(),
+    );
+    let none = runs().next().is_none();
+    let every = || runs().chain(none.then_some(own));
+    // The verb as written (`./.git/hooks/x`), as the words of a program
+    // that may write.
+    let writing = none || runs().any(|(r, _)| !reads_only(r));
+    if let Some(verb) = words.get(v).filter(|w| writing && here.names(w, false)) {
+        return Some(verb.to_string());
+    }
+    for (run, kn) in every() {
+        let shown = if reads_only(run) {
+            written_values(run)
+                .find(|v| here.names(v, true))
+                .map(str::to_string)
+        } else {
+            run_words(here, run, kn)
+        };
+        if shown.is_some() {
+            return shown;
+        }
+    }
+    // Then the writes that name no path as a word (after the words, so a
+    // word that names one is what a person is shown).
+    for (run, kn) in runs() {
+        if let Some(shown) = writes::run_writes(here, run, kn) {
+            return Some(shown);
+        }
+    }
+    None
+}
+
+/// The words of a run that may write (SPEC §6.4): each, its `k=value`
+/// value and an option's attached value, but not a pattern option's value
+/// or sed's and awk's script.
+fn run_words(here: &Here<'_>, run: &[Cow<'_, str>], known: &[Known]) -> Option<String> {
+    let script = script_operand(run);
+    let patterns = run
+        .first()
+        .and_then(|v| PATTERN_OPTIONS.iter().find(|(p, _)| *p == basename(v)))
+        .map_or(&[][..], |(_, o)| *o);
+    let writes_operands = run
+        .first()
+        .is_some_and(|v| WRITES_OPERANDS.contains(&basename(v)));
     let mut pattern_value = false;
-    for (k, w) in words.iter().enumerate() {
-        // The value of `--exclude`, `--include`, `--ignore…` is a pattern
-        // of names to leave out or take, not a path written.
+    for (k, w) in run.iter().enumerate().skip(1) {
         let skip = std::mem::take(&mut pattern_value) || Some(k) == script;
-        if is_pattern_option(w) {
-            pattern_value = !w.contains('=');
+        if let Some(o) = patterns.iter().find(|o| spells_option(w, o)) {
+            pattern_value = w.len() == o.len();
             continue;
         }
         let kn = known.get(k).copied().unwrap_or_default();
-        if skip || kn.is_unknown() {
+        if skip {
+            continue;
+        }
+        if kn.is_unknown() {
+            if writes_operands && here.host_unknown(w, kn) {
+                return Some(w.to_string());
+            }
             continue;
         }
         let glob = kn == Known::Glob;
@@ -437,12 +722,12 @@ fn segment<'r, I: Iterator<Item = &'r [Cow<'r, str>]>>(
     None
 }
 
-/// An option whose value is a pattern of names (`rsync --exclude .git`,
-/// `tar --exclude=.git`, `cp` has none).
-fn is_pattern_option(w: &str) -> bool {
-    ["--exclude", "--include", "--ignore"]
-        .iter()
-        .any(|o| w.starts_with(o))
+/// Does the word spell the option `o`: itself, or with an attached value
+/// (`--exclude=x`, `-fx`)?
+fn spells_option(w: &str, o: &str) -> bool {
+    w == o
+        || (o.starts_with("--") && w.strip_prefix(o).is_some_and(|r| r.starts_with('=')))
+        || (o.len() == 2 && !o.starts_with("--") && w.starts_with(o) && !w.starts_with("--"))
 }
 
 /// Can the word hold a value ([`values`]): a `=`, or a single-dash option?
@@ -456,12 +741,25 @@ mod tests {
     use super::*;
     use std::borrow::Cow;
 
+    /// In a running container (two roots: the host's own files are not
+    /// at stake), rooted at `/p` for the tests' brevity.
     fn at(line: &str, cwd: &str) -> Option<String> {
+        let facts = LineFacts::of(line);
+        let roots = [Cow::Borrowed("/p"), Cow::Borrowed("/tmp")];
+        let scope = Scope {
+            roots: Cow::Borrowed(&roots[..]),
+            cwd: Cow::Borrowed(cwd),
+        };
+        protected_path(&facts, &scope)
+    }
+
+    /// On the host: one root.
+    fn on_host(line: &str) -> Option<String> {
         let facts = LineFacts::of(line);
         let roots = [Cow::Borrowed("/p")];
         let scope = Scope {
             roots: Cow::Borrowed(&roots[..]),
-            cwd: Cow::Borrowed(cwd),
+            cwd: Cow::Borrowed("/p"),
         };
         protected_path(&facts, &scope)
     }
@@ -501,6 +799,7 @@ mod tests {
         assert!(named("cp a --target-directory=.git/hooks").is_some());
         assert!(named("cd .git && echo x > config").is_some());
         assert!(at("rm config", "/p/.git").is_some());
+        assert!(at("cat HEAD", "/p/.git").is_none());
         assert!(named("sudo tee .git/config").is_some());
         assert!(named("mv a.json b.json").is_none());
         assert!(named("cp x permissions.json/./").is_some());
@@ -546,13 +845,176 @@ mod tests {
         assert!(protected_name(".GIT"));
         assert!(protected_name("x.PERMC"));
         assert!(!protected_name(".gitignore"));
-        assert!(could_end_as_policy("*"));
-        assert!(could_end_as_policy("a.per?c"));
-        assert!(!could_end_as_policy("*.log"));
-        assert!(!could_be_rule_file("*.log"));
-        assert!(!could_end_as_policy(".[].title"));
-        assert!(could_end_as_policy("x.perm[a-z]"));
-        assert!(!could_end_as_policy("x.perm\\*"));
-        assert!(could_be_rule_file("*.json"));
+        assert!(could_end_as("*", ".permc"));
+        assert!(could_end_as("a.per?c", ".permc"));
+        assert!(!could_end_as("*.log", ".permc"));
+        assert!(!could_be_root_name("*.log"));
+        assert!(!could_end_as(".[].title", ".permc"));
+        assert!(could_end_as("x.perm[a-z]", ".permc"));
+        assert!(!could_end_as("x.perm\\*", ".permc"));
+        assert!(could_be_root_name("*.json"));
+        assert!(protected_name(".husky"));
+        assert!(protected_name(".envrc"));
+        assert!(protected_name("a.code-workspace"));
+        assert!(!protected_name("tasks.json"));
+    }
+
+    #[test]
+    fn round_4_names() {
+        assert!(named("echo x > sub/.envrc").is_some());
+        assert!(named("cp x a/.vscode/tasks.json").is_some());
+        assert!(named("cp x/.envrc .").is_some());
+        assert!(named("rm -rf .hus??").is_some());
+        assert!(named("rm -rf .hus*").is_some());
+        assert!(named("rm -rf .en?rc").is_some());
+        assert!(named("tee .husky/pre-commit").is_some());
+        assert!(named("echo x > .githooks/pre-push").is_some());
+        assert!(named("echo x > .config/lefthook.yml").is_some());
+        assert!(named("echo x > .lefthook-local.toml").is_some());
+        assert!(named("echo x > w/my.code-workspace").is_some());
+        assert!(named("echo x > .cargo/config.toml").is_some());
+        assert!(named("echo x > ｐｅｒｍｉｓｓｉｏｎｓ.json").is_some());
+        assert!(named("echo x > permissions.json.").is_some());
+        assert!(named("echo x > GIT~1/config").is_some());
+        assert!(named("echo x > X~1.PER").is_some());
+        assert!(named("cat .husky/pre-commit").is_none());
+        assert!(named("echo x > src/tasks.json").is_none());
+        assert!(named("rm -rf dist/*").is_none());
+        assert!(named("sed -i s/a/b/ src/*.json").is_none());
+        assert!(named("rm -rf src/.*").is_some());
+        assert!(named("cd .vscode && echo x > tasks.json").is_some());
+        assert!(named("cd src && echo x > tasks.json").is_none());
+        assert!(named("perl -pi.json -e '' permissions").is_some());
+        assert!(named("git clean -fdx").is_some());
+        assert!(named("git rm -r --cached .").is_none());
+        assert!(named("git restore --source v1 .").is_some());
+        assert!(named("git restore .").is_none());
+    }
+
+    #[test]
+    fn on_the_host() {
+        assert!(on_host("echo x >> ~/.bashrc").is_some());
+        assert!(on_host("cp x ~/bin/x").is_some());
+        assert!(on_host("echo x > \"$HOME/.zshrc\"").is_some());
+        assert!(on_host("cp x /home/ana/.ssh/authorized_keys").is_some());
+        assert!(on_host("cp x /home/ana/.config/git/config").is_some());
+        assert!(on_host("cat ~/.bashrc").is_none());
+        assert!(on_host("cp a b").is_none());
+        assert!(named("echo x >> ~/.bashrc").is_none());
+    }
+
+    #[test]
+    fn pattern_options_by_program() {
+        assert!(named("tee --ignore-interrupts permissions.json").is_some());
+        assert!(named("git rm --ignore-unmatch permissions.json").is_some());
+        assert!(named("rsync -a --exclude .git src/ dst/").is_none());
+    }
+
+    #[test]
+    fn backup_names() {
+        assert!(named("sed -i.json 's/a/a/' permissions").is_some());
+        assert!(named("sed -i'*t/hooks/pre-commit' -e '' .gi").is_some());
+        assert!(named("cp -b -S .json x permissions").is_some());
+        assert!(named("cp --suffix=rc x .env").is_some());
+        assert!(named("SIMPLE_BACKUP_SUFFIX=.json cp -b x permissions").is_some());
+        assert!(named("patch -B .git/ a.txt < d.diff").is_some());
+        assert!(named("sed -i.bak 's/a/b/' src/a.ts").is_none());
+        assert!(named("cp -b x y").is_none());
+    }
+
+    #[test]
+    fn pathspecs() {
+        assert!(named("git rm ':(top)permissions.json'").is_some());
+        assert!(named("git rm ':(icase)PERM*'").is_some());
+        assert!(named("git rm 'permission?.json'").is_some());
+        assert!(named("git checkout main -- '*.json'").is_some());
+        assert!(named("git clean -fdx -- '*'").is_some());
+        assert!(named("git add .").is_none());
+        assert!(named("git rm src/a.ts").is_none());
+        assert!(named("git rm ':!permissions.json'").is_none());
+        assert!(named("git rm 'src/*.ts'").is_none());
+    }
+
+    #[test]
+    fn directory_writes() {
+        assert!(named("cp -r x/. .").is_some());
+        assert!(named("rsync -a x/ ./").is_some());
+        assert!(named("tar -xf a.tar").is_some());
+        assert!(named("tar xzf a.tgz").is_some());
+        assert!(named("unzip a.zip").is_some());
+        assert!(at("unzip -: a.zip", "/p/src").is_some());
+        assert!(at("tar -xPf a.tar", "/p/src").is_some());
+        assert!(named("curl -OJ https://x").is_some());
+        assert!(named("wget -r https://x").is_some());
+        assert!(named("patch -p1 < d.diff").is_some());
+        assert!(named("git apply d.diff").is_some());
+        assert!(named("git hash-object -w x").is_some());
+        assert!(at("cp a b", "/p/src").is_none());
+        assert!(at("tar -xf a.tar", "/p/src").is_none());
+        assert!(named("tar -tf a.tar").is_none());
+        assert!(named("cp -r src dist").is_none());
+        assert!(named("git apply --check d.diff").is_none());
+        assert!(named("wget https://x/a.txt").is_none());
+        assert!(named("unzip -l a.zip").is_none());
+    }
+
+    #[test]
+    fn worktree_moves() {
+        for line in [
+            "git checkout main",
+            "git switch main",
+            "git reset --hard HEAD~1",
+            "git stash",
+            "git stash pop",
+            "git stash apply",
+            "git rebase main",
+            "git merge main",
+            "git cherry-pick abc",
+            "git revert abc",
+            "git pull",
+            "gh pr checkout 12",
+            "glab mr checkout 12",
+            "git checkout -b new main",
+        ] {
+            assert!(named(line).is_some(), "{line}");
+        }
+        for line in [
+            "git checkout -b new",
+            "git switch -c new",
+            "git branch new",
+            "git reset HEAD~1",
+            "git stash list",
+            "git checkout -- src/a.ts",
+            "git status",
+        ] {
+            assert!(named(line).is_none(), "{line}");
+        }
+        let facts = LineFacts::of("git switch main");
+        let roots = [Cow::Borrowed("/p"), Cow::Borrowed("/tmp")];
+        let scope = Scope {
+            roots: Cow::Borrowed(&roots[..]),
+            cwd: Cow::Borrowed("/p"),
+        };
+        assert!(
+            protected_path_lifted(&facts, &scope, &|run, k| run[..k].join(" ") == "git switch")
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn find_placeholder() {
+        assert!(named("find . -name pre-commit -exec cp e {} \\;").is_some());
+        assert!(named("find src -name '*.ts' -exec sed -i 's/a/b/' {} +").is_none());
+        assert!(named("find . -name '*.ts' -exec sed -i 's/a/b/' {} +").is_some());
+        assert!(
+            named("find . -path './.*' -prune -o -name '*.ts' -exec sed -i s/a/b/ {} +").is_none()
+        );
+        assert!(named("find . -name pre-commit -exec cat {} \\;").is_none());
+        assert!(named("find src -name .envrc -exec rm {} +").is_some());
+        assert!(named("find . -not -path './src/*' -exec rm {} +").is_some());
+        assert!(on_host("for f in *.zip; do unzip -l \"$f\"; done").is_none());
+        assert!(named("find .git -path '*/objects/pack/*' -name '*.pack' -exec rm {} +").is_none());
+        assert!(named("find .git -name '*.sample' -exec rm {} +").is_some());
+        assert!(named("find . -path '*/.git/hooks/*' -exec rm {} +").is_some());
     }
 }
