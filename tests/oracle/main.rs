@@ -28,7 +28,7 @@ use trace::Effect;
 const DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/oracle");
 
 /// A program's declared helpers and state (declared.toml).
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Declared {
     #[allow(dead_code)]
@@ -65,15 +65,14 @@ struct Decision {
     source: Option<String>,
 }
 
-/// The contexts a variant is decided in (docs/cli.md): a runner, and a
-/// running container, both with the fixture as the scope root.
-const MODES: [&str; 2] = [
-    r#""executionMode":"runner""#,
-    r#""executionMode":"container","containerRunning":true"#,
-];
+/// The context a variant is decided in (docs/cli.md): a runner, with the
+/// fixture as the scope root. A running container's floor approves
+/// writes in the project on purpose (SPEC §5.3 step 3): judging it needs
+/// the protected paths (§6.4) as the expectation, not yet done.
+const MODES: [&str; 1] = [r#""executionMode":"runner""#];
 
-/// Decides each line in each mode with the real `permc decide`.
-fn decide(permissions: &Path, lines: &[String]) -> Vec<[Decision; 2]> {
+/// Decides each line with the real `permc decide`.
+fn decide(permissions: &Path, lines: &[String]) -> Vec<Decision> {
     let mut requests = String::new();
     for l in lines {
         for m in MODES {
@@ -88,7 +87,7 @@ fn decide(permissions: &Path, lines: &[String]) -> Vec<[Decision; 2]> {
     let file = dir.join("requests.jsonl");
     std::fs::write(&file, requests).unwrap();
     let _cleanup = Cleanup(dir.clone());
-    let out = Command::new(env!("CARGO_BIN_EXE_permc"))
+    let out = Command::new(permc())
         .arg("decide")
         .arg("--permissions")
         .arg(permissions)
@@ -109,13 +108,11 @@ fn decide(permissions: &Path, lines: &[String]) -> Vec<[Decision; 2]> {
         .collect();
     assert_eq!(
         all.len(),
-        lines.len() * 2,
+        lines.len() * MODES.len(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    all.chunks(2)
-        .map(|c| [c[0].clone(), c[1].clone()])
-        .collect()
+    all
 }
 
 /// A new scratch directory (tests run in parallel: one each call).
@@ -142,18 +139,52 @@ fn basename(p: &str) -> &str {
 
 /// The effects of a run that the rules do not declare: programs started
 /// that are neither helpers nor auto-approved alone, writes outside the
-/// project, changes in it outside declared state, connections.
+/// project, changes in it outside declared state, connections, canaries.
 fn violations(
     run: &Run,
     sb: &Sandbox,
     permissions: &Path,
-    mode: usize,
     table: &BTreeMap<String, Declared>,
 ) -> Vec<String> {
-    let mut bad = Vec::new();
+    let (started, mut bad) = programs(run, permissions, table);
+    bad.extend(outside(run, &started));
+    for change in state::changes(&sb.before, &run.after) {
+        let path = change.split_once(' ').map_or("", |(_, p)| p);
+        let declared = started.iter().any(|d| {
+            d.state.iter().any(|s| {
+                path == s.trim_end_matches('/')
+                    || (s.ends_with('/') && path.starts_with(s.as_str()))
+            })
+        });
+        if !declared {
+            bad.push(format!("{change} in the project"));
+        }
+    }
+    if !run.canary.is_empty() {
+        bad.push(format!("a canary ran: {}", run.canary.trim()));
+    }
+    bad
+}
+
+/// The declared rows of the programs a run started (each one not a
+/// helper of an earlier one), and those not auto-approved when decided
+/// alone.
+fn programs<'t>(
+    run: &Run,
+    permissions: &Path,
+    table: &'t BTreeMap<String, Declared>,
+) -> (Vec<&'t Declared>, Vec<String>) {
+    static EMPTY: Declared = Declared {
+        why: String::new(),
+        helpers: Vec::new(),
+        subtree: Vec::new(),
+        paths: Vec::new(),
+        state: Vec::new(),
+        home: Vec::new(),
+    };
     let mut started: Vec<&Declared> = Vec::new();
+    // Processes whose descendants are a helper's (a package script's).
     let mut owned: HashSet<u32> = HashSet::new();
-    let empty = Declared::default();
     let in_owned = |pid: u32, owned: &HashSet<u32>| {
         let mut p = Some(pid);
         while let Some(x) = p {
@@ -164,7 +195,7 @@ fn violations(
         }
         false
     };
-    let mut alone: Vec<(String, Vec<String>)> = Vec::new();
+    let mut alone: Vec<Vec<String>> = Vec::new();
     for e in &run.trace.effects {
         let Effect::Exec { pid, argv, .. } = e else {
             continue;
@@ -185,22 +216,34 @@ fn violations(
             }
             continue;
         }
-        started.push(table.get(prog).unwrap_or(&empty));
-        alone.push((
-            shlex::try_join(argv.iter().map(String::as_str)).unwrap(),
-            argv.clone(),
-        ));
+        // A subcommand's own row (`git commit` writes), else the program's.
+        let sub = argv.iter().skip(1).find(|a| !a.starts_with('-'));
+        let row = sub
+            .and_then(|s| table.get(&format!("{prog} {s}")))
+            .or_else(|| table.get(prog));
+        started.push(row.unwrap_or(&EMPTY));
+        alone.push(argv.clone());
     }
-    let lines: Vec<String> = alone.iter().map(|(l, _)| l.clone()).collect();
-    for ((line, argv), d) in alone.iter().zip(decide(permissions, &lines)) {
-        if d[mode].policy != "auto_approve" {
-            bad.push(format!(
-                "started {argv:?}, which alone is {} (`{line}`)",
-                d[mode].policy
-            ));
-        }
-    }
-    let allowed_out = |path: &str| {
+    let lines: Vec<String> = alone
+        .iter()
+        .map(|a| shlex::try_join(a.iter().map(String::as_str)).unwrap())
+        .collect();
+    let bad = alone
+        .iter()
+        .zip(&lines)
+        .zip(decide(permissions, &lines))
+        .filter(|(_, d)| d.policy != "auto_approve")
+        .map(|((argv, line), d)| {
+            format!("started {argv:?}, which alone is {} (`{line}`)", d.policy)
+        })
+        .collect();
+    (started, bad)
+}
+
+/// Writes outside the project but for the tty, /dev/null and the
+/// declared HOME, /tmp and CARGO_HOME state; connections.
+fn outside(run: &Run, started: &[&Declared]) -> Vec<String> {
+    let allowed = |path: &str| {
         [
             "/dev/null",
             "/dev/tty",
@@ -213,7 +256,9 @@ fn violations(
         .any(|p| path.starts_with(p))
             || started.iter().any(|d| {
                 d.home.iter().any(|h| {
-                    let full = if h.starts_with('/') {
+                    let full = if let Some(rest) = h.strip_prefix("$CARGO_HOME/") {
+                        format!("{}/{rest}", sandbox::cargo_home())
+                    } else if h.starts_with('/') {
                         h.clone()
                     } else {
                         format!("{HOME}/{h}")
@@ -222,10 +267,13 @@ fn violations(
                 })
             })
     };
+    let mut bad = Vec::new();
     for e in &run.trace.effects {
         match e {
             Effect::Write { call, path, ok, .. }
-                if !path.starts_with(&format!("{PROJECT}/")) && !allowed_out(path) =>
+                if path != PROJECT
+                    && !path.starts_with(&format!("{PROJECT}/"))
+                    && !allowed(path) =>
             {
                 let how = if *ok { "" } else { " (refused by the sandbox)" };
                 bad.push(format!("{call} {path} outside the project{how}"));
@@ -233,21 +281,6 @@ fn violations(
             Effect::Connect { address, .. } => bad.push(format!("connected to {address}")),
             _ => {}
         }
-    }
-    for change in state::changes(&sb.before, &run.after) {
-        let path = change.split_once(' ').map_or("", |(_, p)| p);
-        let declared = started.iter().any(|d| {
-            d.state.iter().any(|s| {
-                path == s.trim_end_matches('/')
-                    || (s.ends_with('/') && path.starts_with(s.as_str()))
-            })
-        });
-        if !declared {
-            bad.push(format!("{change} in the project"));
-        }
-    }
-    if !run.canary.is_empty() {
-        bad.push(format!("a canary ran: {}", run.canary.trim()));
     }
     bad
 }
@@ -334,35 +367,71 @@ fn report(line: &str, d: &Decision, run: &Run, bad: &[String]) -> String {
     s
 }
 
+/// The permc binary that decides: this build's, or another given by
+/// `PERMC_ORACLE_PERMC` (an older revision, to see what the oracle finds
+/// in it).
+fn permc() -> PathBuf {
+    std::env::var_os("PERMC_ORACLE_PERMC")
+        .map_or(PathBuf::from(env!("CARGO_BIN_EXE_permc")), PathBuf::from)
+}
+
+/// The variants to run: the `ci` tier, or every line with
+/// `PERMC_ORACLE_FULL=1`; only those holding one of the `|`-separated
+/// texts of `PERMC_ORACLE_FILTER` when it is set.
+fn chosen() -> Vec<Variant> {
+    let full = std::env::var_os("PERMC_ORACLE_FULL").is_some();
+    let filter = std::env::var("PERMC_ORACLE_FILTER").unwrap_or_default();
+    variants()
+        .into_iter()
+        .filter(|v| full || v.tier == "ci")
+        .filter(|v| filter.split('|').any(|f| v.line.contains(f)))
+        .collect()
+}
+
 #[test]
 fn seeded_variants() {
     let Some(sb) = sandbox() else { return };
-    let full = std::env::var_os("PERMC_ORACLE_FULL").is_some();
     let table = declared();
     let (files, _cleanup) = rule_files();
-    let all: Vec<Variant> = variants()
-        .into_iter()
-        .filter(|v| full || v.tier == "ci")
-        .collect();
-    let mut failures = Vec::new();
-    let (mut ran, mut decided) = (0, 0);
+    let all = chosen();
+    let mut approved: Vec<(&Variant, Decision, &PathBuf)> = Vec::new();
     for (set, file) in &files {
         let mine: Vec<&Variant> = all.iter().filter(|v| &v.set == set).collect();
         let lines: Vec<String> = mine.iter().map(|v| v.line.clone()).collect();
-        decided += lines.len();
-        for (v, d) in mine.iter().zip(decide(file, &lines)) {
-            let Some(mode) = d.iter().position(|d| d.policy == "auto_approve") else {
-                continue;
-            };
-            ran += 1;
-            let run = sb.run(&v.line).unwrap();
-            let bad = violations(&run, &sb, file, mode, &table);
-            if !bad.is_empty() {
-                failures.push(report(&v.line, &d[mode], &run, &bad));
+        for (v, d) in mine.into_iter().zip(decide(file, &lines)) {
+            if d.policy == "auto_approve" {
+                approved.push((v, d, file));
             }
         }
     }
-    eprintln!("oracle: {decided} variants decided, {ran} auto-approved ran in the sandbox");
+    // Two commands at a time: the machine's two cores.
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|k| {
+                let (sb, table, approved) = (&sb, &table, &approved);
+                s.spawn(move || {
+                    let mut out = Vec::new();
+                    for (v, d, file) in approved.iter().skip(k).step_by(2) {
+                        let run = sb.run(&v.line).unwrap();
+                        let bad = violations(&run, sb, file, table);
+                        if !bad.is_empty() {
+                            out.push(report(&v.line, d, &run, &bad));
+                        }
+                    }
+                    out
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    eprintln!(
+        "oracle: {} variants decided, {} auto-approved ran in the sandbox",
+        all.len(),
+        approved.len()
+    );
     assert!(
         failures.is_empty(),
         "{} auto-approved commands did what their rules do not declare:\n{}",
@@ -394,7 +463,7 @@ fn harness_catches_a_wrong_expectation() {
         ("git log -1 > /etc/x", "/etc/x outside the project"),
     ] {
         let run = sb.run(line).unwrap();
-        let bad = violations(&run, &sb, &rules, 0, &table);
+        let bad = violations(&run, &sb, &rules, &table);
         assert!(
             bad.iter().any(|b| b.contains(effect)),
             "`{line}` should show `{effect}`: {bad:?}\n{}",
@@ -403,6 +472,6 @@ fn harness_catches_a_wrong_expectation() {
     }
     // And a command that only reads shows nothing.
     let run = sb.run("git log --oneline && sort x").unwrap();
-    let bad = violations(&run, &sb, &rules, 0, &table);
+    let bad = violations(&run, &sb, &rules, &table);
     assert!(bad.is_empty(), "{bad:?}\n{}", run.output);
 }

@@ -229,15 +229,19 @@ fn jail(cmd: &mut Command) {
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("npm_config_update_notifier", "false")
         .env("npm_config_offline", "true");
-    for v in ["RUSTUP_HOME", "CARGO_HOME", "RUSTUP_TOOLCHAIN"] {
-        if let Ok(x) = std::env::var(v) {
-            cmd.env(v, x);
-        }
+    let home = std::env::var("HOME").unwrap_or_default();
+    let rustup = std::env::var("RUSTUP_HOME").unwrap_or(format!("{home}/.rustup"));
+    cmd.env("RUSTUP_HOME", rustup)
+        .env("CARGO_HOME", cargo_home());
+    if let Ok(t) = std::env::var("RUSTUP_TOOLCHAIN") {
+        cmd.env("RUSTUP_TOOLCHAIN", t);
     }
-    if std::env::var("RUSTUP_HOME").is_err() {
-        if let Ok(h) = std::env::var("HOME") {
-            cmd.env("RUSTUP_HOME", format!("{h}/.rustup"));
-            cmd.env("CARGO_HOME", format!("{h}/.cargo"));
-        }
-    }
+}
+
+/// The toolchain's CARGO_HOME (read-only in the sandbox).
+pub fn cargo_home() -> String {
+    std::env::var("CARGO_HOME").unwrap_or(format!(
+        "{}/.cargo",
+        std::env::var("HOME").unwrap_or_default()
+    ))
 }

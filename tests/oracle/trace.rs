@@ -62,6 +62,9 @@ pub fn effects(trace: &str, marker: &[String]) -> Option<Trace> {
     let mut pending: HashMap<u32, String> = HashMap::new();
     let mut tracked: HashSet<u32> = HashSet::new();
     let mut parent: HashMap<u32, u32> = HashMap::new();
+    // Each process's cwd, as `-y` last showed it (`AT_FDCWD</srv/project>`),
+    // for the calls without a dirfd (`rename`, `mkdir`, `unlink`).
+    let mut cwd: HashMap<u32, String> = HashMap::new();
     let mut started = false;
     let mut out = Vec::new();
     for line in trace.lines() {
@@ -81,12 +84,21 @@ pub fn effects(trace: &str, marker: &[String]) -> Option<Trace> {
         if !tracked.contains(&call.pid) {
             continue;
         }
+        if let Some(c) = call.args.iter().find(|a| a.starts_with("AT_FDCWD<")) {
+            cwd.insert(call.pid, c.clone());
+        }
         if let Some(child) = child_pid(&call) {
             tracked.insert(child);
             parent.insert(child, call.pid);
+            if let Some(c) = cwd.get(&call.pid).cloned() {
+                cwd.insert(child, c);
+            }
             continue;
         }
-        if let Some(e) = effect(&call, parent.get(&call.pid).copied()) {
+        let here = cwd
+            .get(&call.pid)
+            .map_or("AT_FDCWD</srv/project>", String::as_str);
+        if let Some(e) = effect(&call, parent.get(&call.pid).copied(), here) {
             out.push(e);
         }
     }
@@ -192,7 +204,7 @@ fn child_pid(call: &Call) -> Option<u32> {
         .and_then(|p| p.parse().ok())
 }
 
-fn effect(call: &Call, parent: Option<u32>) -> Option<Effect> {
+fn effect(call: &Call, parent: Option<u32>, fdcwd: &str) -> Option<Effect> {
     let ok = ret_ok(&call.ret);
     let a = |i: usize| call.args.get(i).map(String::as_str).unwrap_or("");
     let write = |dir: &str, path: &str| Effect::Write {
@@ -201,7 +213,6 @@ fn effect(call: &Call, parent: Option<u32>) -> Option<Effect> {
         path: resolve(dir, &unquote(path)),
         ok,
     };
-    let fdcwd = "AT_FDCWD";
     match call.name.as_str() {
         "execve" if ok => Some(Effect::Exec {
             pid: call.pid,
