@@ -170,12 +170,16 @@ def variants(entry, opts, rng):
 
 def npm_variants(entry, keys, rng):
     out = [entry, f"{entry} -- --watch", f"LC_ALL=C {entry}"]
+    # Each key with a canary program (a key that runs one shows it) and
+    # with a config file setting the canary as script-shell (a key that
+    # reads one shows it), whole and by nopt's shortest unique prefix.
+    values = ["/srv/canary/shell", "conf/alt.npmrc"]
     for k in sorted(keys):
         p = unique_prefix(k, keys)
-        forms = [f"--{k}=src/lib.rs", f"--{k}"]
-        if len(p) < len(k):
-            forms.append(f"--{p}=src/lib.rs")
-        out += [f"{entry} {f}" for f in forms]
+        names = [k] + ([p] if len(p) < len(k) else [])
+        out += [f"{entry} --{k}"]
+        out += [f"{entry} --{n}={v}" for n in names for v in values]
+        out.append(f"{entry} --{p} {values[0]}")
     return out
 
 

@@ -43,6 +43,8 @@ struct Declared {
     state: Vec<String>,
     #[serde(default)]
     home: Vec<String>,
+    #[serde(default)]
+    endpoints: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -181,6 +183,7 @@ fn programs<'t>(
         paths: Vec::new(),
         state: Vec::new(),
         home: Vec::new(),
+        endpoints: Vec::new(),
     };
     let mut started: Vec<&Declared> = Vec::new();
     // Processes whose descendants are a helper's (a package script's).
@@ -241,7 +244,8 @@ fn programs<'t>(
 }
 
 /// Writes outside the project but for the tty, /dev/null and the
-/// declared HOME, /tmp and CARGO_HOME state; connections.
+/// declared HOME, /tmp and CARGO_HOME state; connections to an address no
+/// program started declares.
 fn outside(run: &Run, started: &[&Declared]) -> Vec<String> {
     let allowed = |path: &str| {
         [
@@ -278,7 +282,13 @@ fn outside(run: &Run, started: &[&Declared]) -> Vec<String> {
                 let how = if *ok { "" } else { " (refused by the sandbox)" };
                 bad.push(format!("{call} {path} outside the project{how}"));
             }
-            Effect::Connect { address, .. } => bad.push(format!("connected to {address}")),
+            Effect::Connect { address, .. }
+                if !started
+                    .iter()
+                    .any(|d| d.endpoints.iter().any(|p| address.contains(p.as_str()))) =>
+            {
+                bad.push(format!("connected to {address}"))
+            }
             _ => {}
         }
     }
