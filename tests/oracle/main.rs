@@ -425,7 +425,10 @@ fn seeded_variants() {
                         let run = sb.run(&v.line).unwrap();
                         let bad = violations(&run, sb, file, table);
                         if !bad.is_empty() {
-                            out.push(report(&v.line, d, &run, &bad));
+                            let r = report(&v.line, d, &run, &bad);
+                            // Shown at once too: a full run is long.
+                            eprint!("{r}");
+                            out.push(r);
                         }
                     }
                     out
