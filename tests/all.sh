@@ -7,7 +7,8 @@
 # Needs the Rust toolchain. What else the suites need is installed here
 # when it is missing: Python's jsonschema and pre-commit (pip; the schema
 # and hook tests), Elixir with mix, Erlang's headers, Node with npm
-# (apt-get; bindings/test.sh and the Node client of `permc serve`). Where
+# (apt-get; bindings/test.sh and the Node client of `permc serve`),
+# bubblewrap and strace (apt-get; the oracle's sandbox, tests/oracle/). Where
 # it cannot install, it says in one line what to run and exits 1, so no
 # test is skipped without a word. PERMC_NO_INSTALL=1 installs nothing.
 set -euo pipefail
@@ -29,6 +30,8 @@ missing_packages() {
     || compgen -G '/usr/local/lib/erlang/erts-*/include' >/dev/null || p+=(erlang-dev)
   command -v node >/dev/null || p+=(nodejs)
   command -v npm >/dev/null || p+=(npm)
+  command -v bwrap >/dev/null || p+=(bubblewrap)
+  command -v strace >/dev/null || p+=(strace)
   echo "${p[*]}"
 }
 missing_modules() {
@@ -79,7 +82,7 @@ if [ -n "$packages$modules" ]; then
 fi
 
 # Everything is there: the tests that would skip without a tool must run.
-export PERMC_REQUIRE_SCHEMA=1 PERMC_REQUIRE_PRE_COMMIT=1
+export PERMC_REQUIRE_SCHEMA=1 PERMC_REQUIRE_PRE_COMMIT=1 PERMC_REQUIRE_ORACLE=1
 cargo test --workspace
 # Real agents' lines (tests/agent_lines): a here-document that writes a file
 # never asks in automatic mode (issue 42 point 7); cargo test built permc.

@@ -263,6 +263,22 @@ fn continuations(o: &mut String) {
             cell(&code(r.reading))
         );
     }
+    o.push_str(
+        "\nOptions that add a write to a reading program (SPEC §6.5 round 4): past \
+         an entry that does not name them they are mutating, by any prefix of the \
+         long option and anywhere in a cluster of letters, and so is a word that \
+         may be one (an expansion); `--` ends them.\n\n\
+         | command | writing options |\n|---|---|\n",
+    );
+    for r in super::catalogue::continuations::WRITE_OPTIONS {
+        let short: Vec<String> = r.short.chars().map(|c| format!("-{c}")).collect();
+        let all: Vec<&str> = short
+            .iter()
+            .map(String::as_str)
+            .chain(r.long.iter().copied())
+            .collect();
+        let _ = writeln!(o, "| `{}` | {} |", r.command.join(" "), cell(&code(&all)));
+    }
     o.push('\n');
 }
 

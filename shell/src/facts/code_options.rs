@@ -30,7 +30,7 @@ impl CodeOption {
     pub(crate) fn example(&self) -> String {
         match self.spell {
             Spell::Short(c) => format!("-{c}x"),
-            Spell::Long(n) | Spell::GnuLong(n) => format!("{n}=x"),
+            Spell::Long(n) | Spell::GnuLong(n) | Spell::Nopt(n) => format!("{n}=x"),
             Spell::Word(w) => format!("{w} x"),
             Spell::Prefix(p) => format!("{p}x"),
         }
@@ -40,7 +40,7 @@ impl CodeOption {
         match self.spell {
             Spell::Short(c) => format!("-{c}"),
             Spell::Long(n) | Spell::Word(n) => n.to_string(),
-            Spell::GnuLong(n) => format!("{n} (or a prefix)"),
+            Spell::GnuLong(n) | Spell::Nopt(n) => format!("{n} (or a prefix)"),
             Spell::Prefix(p) => format!("{p}…"),
         }
     }
@@ -79,12 +79,13 @@ pub(crate) fn is_code_program(verb: &str) -> bool {
 
 /// Does `word` spell the option?
 fn spells(word: &str, spell: Spell) -> bool {
-    let long = |name: &str, abbrev: bool| {
+    // A prefix of `min` letters or more counts as the option.
+    let long = |name: &str, min: Option<usize>| {
         let Some(rest) = word.strip_prefix("--") else {
             return false;
         };
         let n = rest.split_once('=').map_or(rest, |(n, _)| n);
-        n == &name[2..] || (abbrev && n.len() >= 3 && name[2..].starts_with(n))
+        n == &name[2..] || min.is_some_and(|m| n.len() >= m && name[2..].starts_with(n))
     };
     match spell {
         Spell::Short(c) => {
@@ -93,8 +94,9 @@ fn spells(word: &str, spell: Spell) -> bool {
                 && !word.starts_with("--")
                 && word[1..].contains(c)
         }
-        Spell::Long(name) => long(name, false),
-        Spell::GnuLong(name) => long(name, true),
+        Spell::Long(name) => long(name, None),
+        Spell::GnuLong(name) => long(name, Some(3)),
+        Spell::Nopt(name) => long(name, Some(2)),
         Spell::Word(w) => word == w || word.strip_prefix(w).is_some_and(|r| r.starts_with('=')),
         Spell::Prefix(p) => word.starts_with(p),
     }

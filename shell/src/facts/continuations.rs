@@ -10,7 +10,9 @@
 //! option), an unknown word (§4.4) and a glob that may be a mutating or an
 //! option word (§4.4 item 4) count as mutating: fail closed.
 
-pub use super::catalogue::continuations::{Continuations, Shape, CONTINUATIONS};
+pub use super::catalogue::continuations::{
+    Continuations, Shape, WriteOptions, CONTINUATIONS, WRITE_OPTIONS,
+};
 use super::catalogue::git::GIT_CONFIG_READING_MODES;
 use super::glob::Glob;
 use crate::reader::AsStr;
@@ -21,6 +23,16 @@ use std::borrow::Cow;
 /// and the program's global options, and the index of the first word
 /// after the command's name: found by the rows' own commands.
 fn row_of(words: &[Cow<'_, str>], known: &[Known]) -> Option<(&'static Continuations, usize)> {
+    row_in(CONTINUATIONS, |r| r.command, words, known)
+}
+
+/// [`row_of`] over any table of rows keyed by their command's words.
+fn row_in<R>(
+    rows: &'static [R],
+    command: fn(&R) -> &'static [&'static str],
+    words: &[Cow<'_, str>],
+    known: &[Known],
+) -> Option<(&'static R, usize)> {
     let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
     let v = words.iter().position(|w| !super::is_assignment(w))?;
     if !exact(v) {
@@ -28,18 +40,18 @@ fn row_of(words: &[Cow<'_, str>], known: &[Known]) -> Option<(&'static Continuat
     }
     let verb = super::basename(&words[v]);
     // A row of the program itself (`find`).
-    if let Some(r) = CONTINUATIONS
-        .iter()
-        .find(|r| r.command.len() == 1 && super::quick_eq(r.command[0], verb))
-    {
+    if let Some(r) = rows.iter().find(|r| {
+        let c = command(r);
+        c.len() == 1 && super::quick_eq(c[0], verb)
+    }) {
         return Some((r, v + 1));
     }
     // A row of one of its subcommands (`git branch`), past the program's
     // global options.
-    if !CONTINUATIONS
-        .iter()
-        .any(|r| r.command.len() == 2 && super::quick_eq(r.command[0], verb))
-    {
+    if !rows.iter().any(|r| {
+        let c = command(r);
+        c.len() == 2 && super::quick_eq(c[0], verb)
+    }) {
         return None;
     }
     let i = super::subcommand_at(verb, words, v + 1, exact);
@@ -47,9 +59,11 @@ fn row_of(words: &[Cow<'_, str>], known: &[Known]) -> Option<(&'static Continuat
     if !exact(i) {
         return None;
     }
-    CONTINUATIONS
-        .iter()
-        .find(|r| r.command.len() == 2 && r.command[0] == verb && r.command[1] == sub)
+    rows.iter()
+        .find(|r| {
+            let c = command(r);
+            c.len() == 2 && c[0] == verb && c[1] == sub
+        })
         .map(|r| (r, i + 1))
 }
 
@@ -64,6 +78,11 @@ const COMMAND_FIRST_BYTES: [bool; 256] = {
         t[CONTINUATIONS[i].command[0].as_bytes()[0] as usize] = true;
         i += 1;
     }
+    let mut i = 0;
+    while i < WRITE_OPTIONS.len() {
+        t[WRITE_OPTIONS[i].command[0].as_bytes()[0] as usize] = true;
+        i += 1;
+    }
     t
 };
 
@@ -76,6 +95,9 @@ pub fn mutating_from(words: &[Cow<'_, str>], known: &[Known]) -> Option<usize> {
     // rows), or a path or an assignment that may hide one.
     if !COMMAND_FIRST_BYTES[usize::from(first)] && !super::is_assignment(&words[0]) {
         return None;
+    }
+    if let Some((row, from)) = row_in(WRITE_OPTIONS, |r| r.command, words, known) {
+        return write_option(row, words, known, from);
     }
     let (row, from) = row_of(words, known)?;
     let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
@@ -239,6 +261,40 @@ fn expression(
     None
 }
 
+/// [`WriteOptions`]: the first word that spells a writing option, or may
+/// (SPEC §4.5 item 2: a word that may begin with `-` — an expansion or a
+/// glob at its start — may be any option: `sort "$F"` may be `sort -o`,
+/// `sort *.txt` a file named `-ofoo.txt`). Options stop at `--`.
+fn write_option(
+    row: &WriteOptions,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    from: usize,
+) -> Option<usize> {
+    let spells = |w: &str| {
+        if let Some(body) = w.strip_prefix("--") {
+            let name = body.split('=').next().unwrap_or(body);
+            !name.is_empty() && row.long.iter().any(|l| l[2..].starts_with(name))
+        } else {
+            w.len() > 1 && w.starts_with('-') && w[1..].chars().any(|c| row.short.contains(c))
+        }
+    };
+    for (i, w) in words.iter().enumerate().skip(from) {
+        let k = known.get(i).copied().unwrap_or(Known::Exact);
+        // Where an unknown part or a glob may start the word, it may be
+        // any option; a word that starts with literal text cannot be one.
+        let may_start = |open: &[char]| w.starts_with('-') || w.starts_with(open);
+        match k {
+            Known::OneToken | Known::AnyTokens if may_start(&['$', '`']) => return Some(i),
+            Known::Glob if may_start(&['*', '?', '[']) => return Some(i),
+            Known::Exact if w == "--" => return None,
+            Known::Exact if spells(w) => return Some(i),
+            _ => {}
+        }
+    }
+    None
+}
+
 enum Word {
     /// Read by its text.
     Literal,
@@ -351,6 +407,25 @@ mod tests {
             ("find . -exec rm {} \\; -delete", Some(6)),
             ("ls -la", None),
             ("git status", None),
+            ("sort -o out x", Some(1)),
+            ("sort -uo out x", Some(1)),
+            ("sort x --outp=F", Some(2)),
+            ("sort -u x", None),
+            ("sort -- -o", None),
+            ("sort -k1,1 x", None),
+            ("sort \"$F\"", Some(1)),
+            ("sort src/\"$F\"", None),
+            ("sort *.txt", Some(1)),
+            ("sort src/*.txt", None),
+            ("sort -[o] x", Some(1)),
+            ("sed -n -i.bak p f", Some(2)),
+            ("sed -n --in-pl p f", Some(2)),
+            ("sed -n p f", None),
+            ("git log --output=src/app.ts", Some(2)),
+            ("git diff HEAD --output src/lib.rs", Some(3)),
+            ("git -C . show --outp=x", Some(4)),
+            ("git log --oneline", None),
+            ("git diff --output-indicator-new=x", None),
         ] {
             assert_eq!(at(cmd), want, "{cmd}");
         }

@@ -443,6 +443,11 @@ pub(crate) enum Spell {
     Word(&'static str),
     /// A word that starts so (`-fplugin=…`, `-Zbuild-std`).
     Prefix(&'static str),
+    /// An npm configuration key as npm 11's nopt reads it: `--name`,
+    /// `--name=V`, `--name V`, and a prefix of two letters or more —
+    /// nopt expands a prefix unique among npm's keys (`--scr=` is
+    /// `--script-shell=`), and counting a shared one asks only more.
+    Nopt(&'static str),
 }
 
 /// One code-running option: the programs that take it and its spelling.
@@ -520,8 +525,14 @@ pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
     row(&["man"], Spell::Short('H')),
     row(&["man"], Spell::GnuLong("--html")),
     row(&["rsync"], Spell::GnuLong("--rsync-path")),
-    row(NPM, Spell::Long("--script-shell")),
-    row(NPM, Spell::Long("--node-options")),
+    // npm 11: the shell a package script runs in, node's options (`-r
+    // MODULE`), and the config files that can set either (SPEC §4.5
+    // item 1: `config`), by any nopt abbreviation (the oracle found
+    // `npm test --scr=./x` and `--userconfig=F` approved, issue 41).
+    row(NPM, Spell::Nopt("--script-shell")),
+    row(NPM, Spell::Nopt("--node-options")),
+    row(NPM, Spell::Nopt("--userconfig")),
+    row(NPM, Spell::Nopt("--globalconfig")),
     // cmake 3: `-E` runs one of its tools (`env` runs a command, `rm`
     // deletes), `-P` a cmake script (`execute_process`).
     row(&["cmake"], Spell::Word("-E")),

@@ -337,3 +337,66 @@ pub(crate) const FIND_PRIMARIES: &[&str] = &[
     "-warn",
     "-nowarn",
 ];
+
+/// A reading program whose options add a write (SPEC §6.5 round 4): past
+/// an entry that does not name the option, it is a mutating
+/// continuation — `Terminal(sort)` does not cover `sort -o F`,
+/// `Terminal(git log)` not `git log --output=F`, `Terminal(sed -n)` not
+/// `sed -n -i`. Other options and operands read (the program is not
+/// described here; the closed world of SPEC §4.5 item 2 is not).
+#[derive(Debug, Clone, Copy)]
+pub struct WriteOptions {
+    /// The command's words (`["git", "log"]`).
+    pub command: &'static [&'static str],
+    /// Long options that write. A word naming any prefix of one counts:
+    /// glibc's `getopt_long` takes unique prefixes (`sort --outp=F`); git
+    /// refuses them in `log`, `diff` and `show`, and counting them asks
+    /// only more (fail closed).
+    pub long: &'static [&'static str],
+    /// Letters that write, alone or anywhere in a cluster of short
+    /// options (`sort -uo F`, `sed -ni.bak`); a valued letter before
+    /// them may make them its value, and counting them asks only more.
+    pub short: &'static str,
+}
+
+/// The reading programs the seeds and the attacks name whose options
+/// write, found wrong by the oracle (tests/oracle/, issue 41): coreutils
+/// 9.1 `sort -o|--output`, GNU sed 4.9 `-i|--in-place[=SUFFIX]`, git 2.47
+/// `log`, `show` and `diff`'s `--output=FILE` (diff options).
+pub const WRITE_OPTIONS: &[WriteOptions] = &[
+    WriteOptions {
+        command: &["sort"],
+        long: &["--output"],
+        short: "o",
+    },
+    WriteOptions {
+        command: &["sed"],
+        long: &["--in-place"],
+        short: "i",
+    },
+    WriteOptions {
+        command: &["gsed"],
+        long: &["--in-place"],
+        short: "i",
+    },
+    WriteOptions {
+        command: &["git", "log"],
+        long: &["--output"],
+        short: "",
+    },
+    WriteOptions {
+        command: &["git", "show"],
+        long: &["--output"],
+        short: "",
+    },
+    WriteOptions {
+        command: &["git", "diff"],
+        long: &["--output"],
+        short: "",
+    },
+    WriteOptions {
+        command: &["git", "whatchanged"],
+        long: &["--output"],
+        short: "",
+    },
+];
