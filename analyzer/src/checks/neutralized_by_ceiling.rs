@@ -171,7 +171,12 @@ fn protected_ceiling(words: &[String]) -> Option<(&'static str, String)> {
             roots: vec![Cow::Borrowed("/work"), Cow::Borrowed("/tmp")].into(),
             cwd: "/work/permc-analyzer".into(),
         };
-        if let Some(shown) = protected::protected_path(&facts, &below_root) {
+        // The entry itself names what it matches: a wholesale move of the
+        // worktree it names (`Terminal(git stash)`, `Terminal(git switch)`)
+        // is lifted by it (SPEC §6.4 round 4), when the entry's words reach
+        // past the program and subcommand path the move needs.
+        let named = |_: &[Cow<'_, str>], needed: usize| words.len() >= needed;
+        if let Some(shown) = protected::protected_path_lifted(&facts, &below_root, &named) {
             return Some((
                 Reason::CeilingProtectedPath.name(),
                 phrases::protected_path(&shown),
