@@ -161,7 +161,7 @@ export declare class PermcError extends Error {
 export interface Tokens {
   unparsed: boolean;
   why: { condition: string; offset: number; message: string }[];
-  segments: { words: string[]; redirects: { op: string; target: string }[]; nested: boolean }[];
+  segments: { words: string[]; redirects: { op: string; target: string }[]; nested: boolean; context: "line" | "function-body" | "loop-body" | "case-arm" }[];
 }
 
 export type AlwaysOutcome =

@@ -161,14 +161,25 @@ impl fmt::Display for Policy {
 /// Closest name in `candidates` to `word`, by edit distance (for "did you
 /// mean" hints); `None` when nothing is reasonably close.
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    // A name is near only when the lengths are: a word far longer than
+    // any name (a hostile 10 MB field) is compared with none, so a hint
+    // costs at most a few hundred steps, never O(word × name).
+    if word.len() > MAX_HINTED {
+        return None;
+    }
     let lower = word.to_ascii_lowercase();
+    let len = lower.chars().count();
     candidates
         .into_iter()
+        .filter(|c| len.abs_diff(c.chars().count()) <= (c.len() / 2).max(2))
         .map(|c| (edit_distance(&lower, &c.to_ascii_lowercase()), c))
         .filter(|(d, c)| *d <= (c.len() / 2).max(2))
         .min_by_key(|(d, _)| *d)
         .map(|(_, c)| c)
 }
+
+/// Longest word (in bytes) that [`closest`] looks for a name near.
+const MAX_HINTED: usize = 128;
 
 /// Levenshtein distance, in characters.
 pub(crate) fn edit_distance(a: &str, b: &str) -> usize {

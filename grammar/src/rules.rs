@@ -420,8 +420,11 @@ const LIST_KEYS: [&str; 3] = ["allow", "deny", "ask"];
 fn unknown_key(r: &mut Reader<'_>, m: &Member) {
     let key = m.key.as_str();
     let lower = key.to_ascii_lowercase();
+    // Two edits apart means lengths two apart at most: a long key is
+    // compared with nothing (linear in the file, whatever the key).
     let near = LIST_KEYS
         .iter()
+        .filter(|l| lower.len() <= l.len() + 2)
         .map(|l| (crate::action::edit_distance(&lower, l), *l))
         .filter(|(d, _)| *d <= 2)
         .min_by_key(|(d, _)| *d)

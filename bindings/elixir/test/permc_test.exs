@@ -687,7 +687,7 @@ defmodule PermcTest do
     assert text =~ "decision: auto_approve (file.allow)"
     assert %{unparsed: false, segments: [%{words: ["cat", "x"], redirects: [%{op: "2>", target: "/dev/null"}], nested: false}]} =
              Permc.tokens("cat x 2>/dev/null")
-    assert %{unparsed: true, why: [%{condition: _, offset: _} | _]} = Permc.tokens("for f in *; do echo $f; done")
+    assert %{unparsed: true, why: [%{condition: _, offset: _} | _]} = Permc.tokens("select f in a; do echo $f; done")
     assert %{outcome: "patterns", patterns: [_ | _]} = Permc.always(p, @base |> put_in(["action", "command"], "pnpm lint --fix") |> update_in(["action"], &Map.delete(&1, "agent")))
     assert %{outcome: "refused", reason: "teto_do_sempre_permitir"} = Permc.always(p, put_in(@base, ["action", "command"], "git push"))
     assert {:error, %{code: :unknown_field}} = Permc.always(p, Map.put(@base, "x", 1))

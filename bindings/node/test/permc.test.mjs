@@ -326,7 +326,7 @@ test("explain, tokens and always give what the CLI prints", () => {
   assert.deepEqual(tokens("cat x 2>/dev/null"), {
     unparsed: false,
     why: [],
-    segments: [{ words: ["cat", "x"], redirects: [{ op: "2>", target: "/dev/null" }], nested: false }],
+    segments: [{ words: ["cat", "x"], redirects: [{ op: "2>", target: "/dev/null" }], nested: false, context: "line" }],
   });
   const noAgent = { ...base, action: { type: "terminal", command: "pnpm lint --fix" } };
   assert.equal(p.always(noAgent).outcome, "patterns");
