@@ -33,11 +33,17 @@ export type Role =
   | "maintainer"
   | "owner";
 
-/** A decision's policy (SPEC §10.2). The loaded policy's type is `LoadedPolicy`. */
-export type Policy =
+/**
+ * A decision's policy (SPEC §10.2). The loaded policy is the class
+ * `Policy` (its type `LoadedPolicy`).
+ */
+export type DecisionPolicy =
   | "auto_approve"
   | "require_approval"
   | "deny";
+
+/** @deprecated The name of the class too: use `DecisionPolicy` (removed in the next release). */
+export type Policy = DecisionPolicy;
 
 /** A decision's reason (SPEC §5.3). */
 export type Reason =
@@ -125,7 +131,7 @@ export interface OtherRequest {
 export type Request = TerminalRequest | OtherRequest;
 
 export interface Decision {
-  policy: Policy;
+  policy: DecisionPolicy;
   reason: Reason;
   rule?: string;
   source?: string;
@@ -193,6 +199,12 @@ export interface LoadedPolicy {
    * thrown). Throws a PermcError (`invalid_argument`) when not given an array.
    */
   decideMany(requests: readonly Request[]): Array<Decision | PermcError>;
+  /**
+   * The answer line `permc decide` prints for a request given as JSON
+   * text (a decision, or `{"error": …}`), byte for byte; Elixir's
+   * `decide_json/2`. Throws a PermcError only when `line` is no string.
+   */
+  decideJson(line: string): string;
   /** The text of `permc explain`. */
   explain(request: Request): string;
   /** `permc explain --format json`: the steps of SPEC §5.3 as data. */
@@ -224,6 +236,7 @@ export declare class LivePolicy {
   readonly generation: number;
   decide(request: Request): Decision;
   decideMany(requests: readonly Request[]): Array<Decision | PermcError>;
+  decideJson(line: string): string;
   explain(request: Request): string;
   explainData(request: Request): Explanation;
   always(request: Request): AlwaysOutcome;

@@ -314,6 +314,22 @@ class Policy {
   }
 
   /**
+   * The answer line `permc decide` prints for a request given as JSON text
+   * (SPEC §10.1 → §10.2, or `{"error": …}`), byte for byte: Elixir's
+   * `decide_json/2`. Throws only when `line` is not a string.
+   */
+  decideJson(line) {
+    if (typeof line !== "string") {
+      throw permcError("invalid_argument", "decideJson(line) takes a request as JSON text");
+    }
+    try {
+      return this._native.decide(line);
+    } catch (e) {
+      rethrow(e);
+    }
+  }
+
+  /**
    * The decisions for many requests, each in its request's slot: the
    * decision as `decide` returns it, or, for a request that cannot be
    * read, the PermcError `decide` would throw (not thrown: the others
@@ -482,6 +498,10 @@ class LivePolicy extends EventEmitter {
 
   decideMany(requests) {
     return this._policy.decideMany(requests);
+  }
+
+  decideJson(line) {
+    return this._policy.decideJson(line);
   }
 
   explain(request) {

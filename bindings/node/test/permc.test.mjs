@@ -403,3 +403,12 @@ test("load errors carry `permc check --format json`'s diagnostics, in its shape"
   );
   fs.rmSync(dir, { recursive: true });
 });
+
+test("decideJson answers a JSON line as permc decide prints it, byte for byte (issue 43)", () => {
+  const p = examples();
+  const line = JSON.stringify(base);
+  const viaCli = execFileSync(cli, ["decide", "--permissions", ex("permissions.json"), "--autonomy", ex("autonomy.json"), "--request", line]).toString().trimEnd();
+  assert.equal(p.decideJson(line), viaCli);
+  assert.match(p.decideJson("{not json"), /^\{"error":\{"code":/);
+  assert.throws(() => p.decideJson(42), (e) => e.code === "invalid_argument");
+});

@@ -25,7 +25,7 @@ const vocabulary = JSON.parse(native.vocabulary());
 for (const [name, key] of [
   ["ActionType", "actionTypes"],
   ["Role", "roles"],
-  ["Policy", "policies"],
+  ["DecisionPolicy", "policies"],
   ["Reason", "reasons"],
   ["ErrorCode", "errorCodes"],
 ]) {

@@ -513,6 +513,7 @@ fn load_result<'a>(env: Env<'a>, r: Result<Policy, LoadError>, file: &str) -> Te
             } else {
                 e.diagnostics
             };
+            let diagnostics: Vec<Value> = diagnostics.into_iter().map(diagnostic_keys).collect();
             (
                 atoms::error(),
                 value_term(env, &Value::Array(diagnostics), true),
@@ -520,6 +521,21 @@ fn load_result<'a>(env: Env<'a>, r: Result<Policy, LoadError>, file: &str) -> Te
                 .encode(env)
         }
     }
+}
+
+/// A diagnostic's keys in Elixir's style, snake_case as a decision's
+/// ([`snake_keys`]: `end_line`, `end_column`); the JSON names
+/// (`endLine`, `endColumn`) stay beside them for one release, deprecated
+/// (issue 43).
+fn diagnostic_keys(v: Value) -> Value {
+    let (Value::Object(json), Value::Object(snake)) = (v.clone(), snake_keys(v)) else {
+        return Value::Null;
+    };
+    let mut out = snake;
+    for (k, v) in json {
+        out.entry(k).or_insert(v);
+    }
+    Value::Object(out)
 }
 
 /// `load(permissions_path, autonomy_path | nil)`.
