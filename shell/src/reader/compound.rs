@@ -142,8 +142,12 @@ impl<'a> Parser<'a> {
         }
         let words = self.loop_words();
         let first = self.out.len();
+        let names_before = self.compound.names.len();
         self.loop_body(close);
-        if !select {
+        // An inner `for`/`select` of the same NAME assigns it too: after
+        // that loop `$NAME` is its last word, not this loop's.
+        let reassigned = self.compound.names[names_before..].contains(&name.text);
+        if !select && !reassigned {
             if let Some(words) = words {
                 self.instantiate(first, &name.text, &words);
             }
