@@ -113,7 +113,7 @@ const CASES: &[(&str, &[&str])] = &[
     ),
     ("make build_all", &["Terminal(make build_all)"]),
     ("cat README", &["Terminal(cat README)"]),
-    ("kubectl get pods", &["Terminal(kubectl get)"]),
+    ("kubectl get pods", &["Terminal(kubectl get pods)"]),
     ("docker ps -a", &["Terminal(docker ps)"]),
     ("cargo build --release", &["Terminal(cargo build)"]),
     // Otherwise t1.
@@ -134,7 +134,6 @@ const CASES: &[(&str, &[&str])] = &[
     ("gh release list", &["Terminal(gh release list)"]),
     ("glab ci status", &["Terminal(glab ci status)"]),
     ("git remote", &[]),
-    ("gh pr", &[]),
     ("kubectl", &[]),
     ("docker", &[]),
     ("cargo", &[]),
@@ -391,6 +390,13 @@ fn refusals() {
         "ls\r",
         "bash -c 'echo \"unclosed'",
         "npm test &&",
+        // A remote client's subcommand path no row lists as a read (SPEC
+        // §4.5 item 3), the group alone included.
+        "gh pr",
+        "gh ssh-key add k",
+        "mix hex.publish",
+        "npm distTag add a",
+        "kubectl config use-context x",
     ];
     for cmd in refused {
         for agent in [None, Some("dev-api")] {

@@ -251,7 +251,27 @@ pub fn derive_with(action: &Action, rows: &ProjectRows) -> Derivation {
 /// The refusal of step 2, if any.
 fn refusal_of(f: &LineFacts) -> Option<Refusal> {
     if let Some(e) = f.external_effect() {
-        return Some(Refusal::ExternalEffect(e.join(" ")));
+        // A remote client's unlisted subcommand: the run's words.
+        let unlisted = (e.last() == Some(&crate::facts::catalogue::remote::UNLISTED))
+            .then(|| {
+                f.runs().find(|r| {
+                    !r.guessed
+                        && !r.canonical
+                        && crate::facts::remote::external_known(r.words, r.known) == Some(e)
+                })
+            })
+            .flatten();
+        let named = match unlisted {
+            Some(r) => r
+                .words
+                .iter()
+                .take(6)
+                .map(|w| &**w)
+                .collect::<Vec<_>>()
+                .join(" "),
+            None => e.join(" "),
+        };
+        return Some(Refusal::ExternalEffect(named));
     }
     if let Some(r) = f.privileged() {
         let verb = r.words.first().map_or(PRIVILEGED_SHOWN, |w| &**w);
@@ -342,6 +362,11 @@ fn record(out: &mut Vec<Recorded>, words: &[Cow<'_, str>], i: usize) {
 /// The unit of one segment (SPEC §7 step 5), or `None` when it records
 /// nothing.
 pub fn segment_unit<'w, 'a>(words: &'w [Cow<'a, str>]) -> Option<(Unit, &'w [Cow<'a, str>])> {
+    // A remote client's read is recorded whole (SPEC §7 round 4:
+    // `Terminal(gh ssh-key)` would cover `gh ssh-key add`).
+    if crate::facts::remote::is_read(words) && !is_ceiling_prefix(words) {
+        return Some((Unit::Segment, words));
+    }
     let (unit, len) = match words {
         [] => return None,
         [_] => (Unit::Verb, 1),

@@ -38,6 +38,7 @@ mod name_index;
 pub(crate) mod options;
 pub mod project;
 pub mod protected;
+pub mod remote;
 #[cfg(test)]
 mod rows_attacked;
 mod scope;
@@ -910,7 +911,10 @@ impl<'a> LineFacts<'a> {
     pub fn external_effect(&self) -> Option<&'static [&'static str]> {
         self.runs()
             .filter(|r| !r.guessed)
-            .find_map(|r| external_effect_known(r.words, r.known))
+            .find_map(|r| {
+                external_effect_known(r.words, r.known)
+                    .or_else(|| (!r.canonical).then(|| remote::external_known(r.words, r.known))?)
+            })
             .or_else(|| self.network_redirect())
             .or_else(|| self.remote_daemon_assigned())
     }

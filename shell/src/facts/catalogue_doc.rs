@@ -46,6 +46,7 @@ pub fn markdown() -> String {
     git_code_options(&mut o);
     git_code_keys(&mut o);
     external(&mut o);
+    remote_clients(&mut o);
     continuations(&mut o);
     variables(&mut o);
     protected(&mut o);
@@ -231,6 +232,65 @@ fn external(o: &mut String) {
         ".\n\nPrivileged (SPEC §5 step 7b): {}.\n\n",
         code(super::PRIVILEGED)
     );
+}
+
+fn remote_clients(o: &mut String) {
+    use super::catalogue::remote::{CLIENTS, GOALS};
+    o.push_str(
+        "## Remote clients (SPEC §4.5 item 3)\n\n\
+         The rows of `shell/catalogue/remote.toml`. Every subcommand path of a \
+         client is an external effect unless listed here as a read: a read is a \
+         whole path (`*`: operands may follow; else nothing may), `!OPTION` \
+         makes that read external, `+OPTION` is needed. The options in the last \
+         column make any read external (another endpoint, a program started, a \
+         file of settings). Always-allow records a read's whole segment (§7).\n\n\
+         | client | service, version | reads | external options |\n|---|---|---|---|\n",
+    );
+    for c in CLIENTS {
+        let mut names: Vec<String> = c
+            .names
+            .iter()
+            .map(|n| {
+                let mut v = vec![*n];
+                v.extend(c.tree);
+                v.join(" ")
+            })
+            .collect();
+        if !c.only.is_empty() {
+            names.push(format!("({} only)", c.only.join(", ")));
+        }
+        if !c.prefixes.is_empty() {
+            names.push(format!("(tasks {}…)", c.prefixes.join(", ")));
+        }
+        let mut reads: Vec<&str> = c.reads.to_vec();
+        if c.bare_read {
+            reads.insert(0, "(alone)");
+        }
+        let _ = writeln!(
+            o,
+            "| {} | {}, {} | {} | {} |",
+            cell(&names.join(" ")),
+            cell(c.service),
+            cell(c.version),
+            cell(&code(&reads)),
+            cell(&code(c.external))
+        );
+    }
+    o.push_str("\nBuild tools whose goals, anywhere among the operands, publish:\n\n");
+    for g in GOALS {
+        let _ = writeln!(
+            o,
+            "- {}: an operand holding {}{}",
+            code(g.names),
+            code(g.containing),
+            if g.abbreviating.is_empty() {
+                String::new()
+            } else {
+                format!(", or abbreviating {}", code(g.abbreviating))
+            }
+        );
+    }
+    o.push('\n');
 }
 
 fn continuations(o: &mut String) {

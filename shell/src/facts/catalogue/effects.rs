@@ -167,12 +167,20 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     &["cargo", "yank"],
     &["cargo", "owner"],
     &["twine", "upload"],
+    // [round 4] Publishing commands of other package managers (SPEC §4.5
+    // item 3).
+    &["lerna", "publish"],
+    &["lerna", "version"],
+    &["dart", "pub", "publish"],
+    &["dart", "pub", "uploader"],
+    &["flutter", "pub", "publish"],
+    &["flutter", "pub", "uploader"],
+    &["nuget", "push"],
+    &["nuget", "delete"],
     &["gem", "push"],
     &["gem", "yank"],
     &["gem", "owner"],
     // Hosting CLIs.
-    &["vercel"],
-    &["heroku"],
     &["netlify", "deploy"],
     &["fly", "deploy"],
     &["flyctl", "deploy"],
@@ -190,6 +198,7 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     &["deno", "publish"],
     &["jsr", "publish"],
     &["dotnet", "nuget", "push"],
+    &["dotnet", "nuget", "delete"],
     &["vsce", "publish"],
     &["ovsx", "publish"],
     &["skopeo", "copy"],
@@ -382,12 +391,9 @@ pub(crate) const BY_WORDS: &[(&[&str], ByWords)] = &[
     (&["ssh", "mosh", "autossh"], ByWords::SshHost),
     (&["scp", "rsync"], ByWords::RemoteOperand { any: false }),
     (&["sftp"], ByWords::RemoteOperand { any: true }),
-    (
-        &[
-            "aws", "gcloud", "az", "doctl", "gsutil", "rclone", "s3cmd", "azcopy",
-        ],
-        ByWords::CloudVerb,
-    ),
+    // The cloud CLIs with a row of remote.toml are read by it (SPEC §4.5
+    // item 3: every subcommand not listed as a read is external).
+    (&["azcopy"], ByWords::CloudVerb),
     (
         &["python", "python3"],
         ByWords::Words {

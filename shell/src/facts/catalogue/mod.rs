@@ -17,6 +17,7 @@ pub mod continuations;
 pub mod effects;
 pub mod git;
 pub mod paths;
+pub mod remote;
 pub mod shells;
 pub mod units;
 pub mod variables;

@@ -1,0 +1,109 @@
+//! Remote clients (SPEC §4.5 item 3): the hosted services' command-line
+//! clients, whose every subcommand path is an external effect (§6.1)
+//! unless its row lists it as a read. The rows are data:
+//! `shell/catalogue/remote.toml`, turned into [`CLIENTS`] and [`GOALS`]
+//! by `shell/build.rs`.
+
+/// A hosted service's client, or one subcommand tree of a program that is
+/// one (`git svn`, npm's registry commands, `mix hex.*`).
+#[derive(Debug, Clone, Copy)]
+pub struct RemoteClient {
+    /// The names the program is run by (`fly`, `flyctl`).
+    pub names: &'static [&'static str],
+    /// The service, for people (docs/commands.md, messages).
+    pub service: &'static str,
+    /// The version the row describes (SPEC §4.5 item 1).
+    pub version: &'static str,
+    /// The words after the program's options that lead into the tree
+    /// (`svn` for `git svn`); none: the whole program.
+    pub tree: &'static [&'static str],
+    /// When not empty, the tree is only these first words (npm's registry
+    /// commands); another first word is not this client's.
+    pub only: &'static [&'static str],
+    /// First words beginning with one of these are the client's too
+    /// (`hex.` for mix's tasks).
+    pub prefixes: &'static [&'static str],
+    /// The program's own commands and aliases that are not the client's:
+    /// a first word that is a prefix of an [`only`](Self::only) word is
+    /// the client's unless it is one of these (npm reads a unique prefix).
+    pub commands: &'static [&'static str],
+    /// npm's spelling of a command: camelCase read as kebab-case
+    /// (`distTag` is `dist-tag`) and unique prefixes.
+    pub npm_spelling: bool,
+    /// The program without any subcommand reads (prints its help).
+    pub bare_read: bool,
+    /// The reads, each a whole subcommand path: `pr view *` (`*`: operands
+    /// may follow), `providers` (nothing may follow), and after the path
+    /// `!OPTION` for an option that makes that read external (`auth
+    /// status * !--show-token`).
+    pub reads: &'static [&'static str],
+    /// Options that take the next word as their value.
+    pub valued: &'static [&'static str],
+    /// Options that take no value.
+    pub flags: &'static [&'static str],
+    /// Options that make any read external: another endpoint
+    /// (`--server`), a program started (`--web`), a file of settings.
+    pub external: &'static [&'static str],
+    /// The program reads a unique prefix of a long option (`--endpoint`
+    /// for `--endpoint-url`).
+    pub abbreviations: bool,
+    /// What the effect is called (like a table entry, §6.1).
+    pub named: &'static [&'static str],
+}
+
+impl RemoteClient {
+    /// The defaults a row's missing fields take.
+    pub const EMPTY: RemoteClient = RemoteClient {
+        names: &[],
+        service: "",
+        version: "",
+        tree: &[],
+        only: &[],
+        prefixes: &[],
+        commands: &[],
+        npm_spelling: false,
+        bare_read: false,
+        reads: &[],
+        valued: &[],
+        flags: &[],
+        external: &[],
+        abbreviations: false,
+        named: &[],
+    };
+}
+
+/// A build tool whose goals or tasks, anywhere among its operands, may
+/// publish (`mvn clean deploy`, `gradle publish`): SPEC §4.5 item 3.
+#[derive(Debug, Clone, Copy)]
+pub struct PublishingGoals {
+    /// The names the program is run by.
+    pub names: &'static [&'static str],
+    /// An operand holding one of these (any case) publishes
+    /// (`deploy`, `org.apache.maven.plugins:maven-deploy-plugin:deploy`).
+    pub containing: &'static [&'static str],
+    /// An operand whose first camel-case part is a prefix of one of these
+    /// publishes: the program reads abbreviated task names (`gradle pub`,
+    /// `gradle pTML`).
+    pub abbreviating: &'static [&'static str],
+    /// The program's options that take the next word as their value.
+    pub valued: &'static [&'static str],
+    /// What the effect is called (like a table entry, §6.1).
+    pub named: &'static [&'static str],
+}
+
+impl PublishingGoals {
+    /// The defaults a row's missing fields take.
+    pub const EMPTY: PublishingGoals = PublishingGoals {
+        names: &[],
+        containing: &[],
+        abbreviating: &[],
+        valued: &[],
+        named: &[],
+    };
+}
+
+/// The last word of a client row's [`named`](RemoteClient::named): the
+/// subcommand path the row does not list (the message names the run).
+pub const UNLISTED: &str = "…";
+
+include!(concat!(env!("OUT_DIR"), "/catalogue/remote.rs"));

@@ -1,0 +1,456 @@
+//! Remote clients (SPEC §4.5 item 3): every subcommand path of a hosted
+//! service's client is an external effect unless its row lists it as a
+//! read ([`catalogue::remote`]). This reads a run's words against those
+//! rows; the rows say everything about the programs.
+
+use super::catalogue::remote::{PublishingGoals, RemoteClient, CLIENTS, GOALS};
+use super::{mark_shape, Shapes};
+use crate::reader::Known;
+use std::borrow::Cow;
+
+/// What a client's row says of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Verdict {
+    /// The run is not this row's (another first word of npm).
+    NotClient,
+    /// A read the row lists.
+    Read,
+    /// Any other subcommand path, an option that names another endpoint
+    /// or starts a program, or a word permc cannot know there.
+    External,
+}
+
+/// The shapes of every client's and publishing tool's names (one table
+/// load tells most verbs apart).
+pub(crate) const NAMES: Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < CLIENTS.len() {
+        let mut j = 0;
+        while j < CLIENTS[i].names.len() {
+            mark_shape(&mut t, CLIENTS[i].names[j]);
+            j += 1;
+        }
+        i += 1;
+    }
+    let mut i = 0;
+    while i < GOALS.len() {
+        let mut j = 0;
+        while j < GOALS[i].names.len() {
+            mark_shape(&mut t, GOALS[i].names[j]);
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The external effect a remote client's run has (SPEC §4.5 item 3), if
+/// any: the row's name for it (`gh …`). The run's words as written (not
+/// a canonical form: the rows read the options themselves); an unknown
+/// word is possibly anything (SPEC §4.4), and an unknown verb is not read
+/// (step 7c covers it).
+pub fn external_known(words: &[Cow<'_, str>], known: &[Known]) -> Option<&'static [&'static str]> {
+    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    let verb = super::basename(words.first()?);
+    if k(0) != Known::Exact || !super::has_shape(&NAMES, verb) {
+        return None;
+    }
+    external(verb, words, &k)
+}
+
+/// The row of the remote client whose unlisted subcommand a run is
+/// (`gh pr reopen 1` → gh's), for the message that names it.
+pub fn unlisted_row(words: &[Cow<'_, str>], known: &[Known]) -> Option<&'static RemoteClient> {
+    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    let verb = super::basename(words.first()?);
+    CLIENTS
+        .iter()
+        .filter(|r| r.names.contains(&verb))
+        .find(|row| client(row, words, &k) == Verdict::External)
+}
+
+/// [`external_known`] for a verb read by its last component.
+fn external(
+    verb: &str,
+    words: &[Cow<'_, str>],
+    k: &dyn Fn(usize) -> Known,
+) -> Option<&'static [&'static str]> {
+    for row in CLIENTS.iter().filter(|r| r.names.contains(&verb)) {
+        if client(row, words, k) == Verdict::External {
+            return Some(row.named);
+        }
+    }
+    GOALS
+        .iter()
+        .filter(|r| r.names.contains(&verb))
+        .find(|r| publishes(r, words, k))
+        .map(|r| r.named)
+}
+
+/// Is the run a read of a remote client's row (SPEC §7 round 4: it is
+/// recorded whole)? `false` for a run no row describes.
+pub fn is_read(words: &[Cow<'_, str>]) -> bool {
+    let Some(verb) = words.first().map(|w| super::basename(w)) else {
+        return false;
+    };
+    let k = |_: usize| Known::Exact;
+    let mut rows = CLIENTS.iter().filter(|r| r.names.contains(&verb));
+    rows.any(|row| client(row, words, &k) == Verdict::Read)
+}
+
+/// The readings of a run's options (an option of unknown arity is read
+/// both ways): at most this many.
+const READINGS: usize = 8;
+
+/// A client's verdict on a run: every reading of its options must be a
+/// read (fail closed).
+fn client(row: &RemoteClient, words: &[Cow<'_, str>], k: &dyn Fn(usize) -> Known) -> Verdict {
+    // A help or version form alone (`aws --version`).
+    if words.len() == 2 && k(1) == Known::Exact && row.reads.contains(&&*words[1]) {
+        return Verdict::Read;
+    }
+    let mut readings: Vec<Vec<usize>> = Vec::new();
+    if !positionals(row, words, k, 1, Vec::new(), &mut readings) {
+        return Verdict::External;
+    }
+    let mut verdict = Verdict::NotClient;
+    for p in &readings {
+        match reading(row, words, k, p) {
+            Verdict::External => return Verdict::External,
+            Verdict::Read => verdict = Verdict::Read,
+            Verdict::NotClient => {}
+        }
+    }
+    verdict
+}
+
+/// Collects into `out` the positional words from `i` on, one list per
+/// reading of the options; `false` when an option makes every read
+/// external or the readings are too many.
+fn positionals(
+    row: &RemoteClient,
+    words: &[Cow<'_, str>],
+    k: &dyn Fn(usize) -> Known,
+    mut i: usize,
+    mut acc: Vec<usize>,
+    out: &mut Vec<Vec<usize>>,
+) -> bool {
+    while let Some(w) = words.get(i) {
+        if k(i) != Known::Exact || !w.starts_with('-') || w == "-" {
+            acc.push(i);
+            i += 1;
+            continue;
+        }
+        if w == "--" {
+            acc.extend(i + 1..words.len());
+            break;
+        }
+        if row.external.iter().any(|o| spells(w, o, row.abbreviations)) {
+            return false;
+        }
+        let name = w.split_once('=').map_or(&**w, |(n, _)| n);
+        if w.contains('=') || row.flags.contains(&name) {
+            i += 1;
+        } else if row.valued.contains(&name) {
+            i += 2;
+        } else {
+            // Unknown arity: both readings.
+            if out.len() >= READINGS {
+                return false;
+            }
+            if !positionals(row, words, k, i + 2, acc.clone(), out) {
+                return false;
+            }
+            i += 1;
+        }
+    }
+    if out.len() >= READINGS {
+        return false;
+    }
+    out.push(acc);
+    true
+}
+
+/// Does option word `w` spell option `o`: itself, `o=VALUE`, a short
+/// option's letter in a cluster or with its value attached (`-sURL`,
+/// `-Aw`), or, where the program reads them, a unique-looking prefix of a
+/// long option (`--endpoint` for `--endpoint-url`: fail closed, any
+/// prefix of three letters or more)?
+fn spells(w: &str, o: &str, abbreviations: bool) -> bool {
+    if w == o || w.strip_prefix(o).is_some_and(|r| r.starts_with('=')) {
+        return true;
+    }
+    if let (Some(letters), Some(letter)) = (w.strip_prefix('-'), o.strip_prefix('-')) {
+        if !letters.starts_with('-') && letter.len() == 1 {
+            return letters.contains(letter);
+        }
+    }
+    let name = w.split_once('=').map_or(w, |(n, _)| n);
+    abbreviations && name.starts_with("--") && name.len() >= 5 && o.starts_with(name)
+}
+
+/// One reading's verdict: its positional words `p` (indices into
+/// `words`) against the row's tree, first words and reads.
+fn reading(
+    row: &RemoteClient,
+    words: &[Cow<'_, str>],
+    k: &dyn Fn(usize) -> Known,
+    p: &[usize],
+) -> Verdict {
+    let exact = |n: usize| p.get(n).is_some_and(|&i| k(i) == Known::Exact);
+    // The tree's own words (`git svn`): an unknown one may be them.
+    for (n, t) in row.tree.iter().enumerate() {
+        match p.get(n) {
+            Some(&i) if !exact(n) => {
+                return if k(i).is_unknown() {
+                    Verdict::External
+                } else {
+                    Verdict::NotClient
+                }
+            }
+            Some(&i) if words[i] == *t => {}
+            _ => return Verdict::NotClient,
+        }
+    }
+    let path = &p[row.tree.len()..];
+    let Some(&first) = path.first() else {
+        // `npm` alone is not the registry's; `gh` alone prints its help.
+        if !row.only.is_empty() || !row.prefixes.is_empty() {
+            return Verdict::NotClient;
+        }
+        return if row.bare_read {
+            Verdict::Read
+        } else {
+            Verdict::External
+        };
+    };
+    if k(first) != Known::Exact {
+        return Verdict::External;
+    }
+    let Some(head) = first_word(row, &words[first]) else {
+        return Verdict::NotClient;
+    };
+    let Some(head) = head else {
+        // An ambiguous prefix of the client's words.
+        return Verdict::External;
+    };
+    if row
+        .reads
+        .iter()
+        .any(|r| read_matches(row, r, &head, words, k, path))
+    {
+        Verdict::Read
+    } else {
+        Verdict::External
+    }
+}
+
+/// The client's spelling of a run's first path word: `Some(Some(word))`
+/// when the word is the client's (resolved: npm's `distTag` is
+/// `dist-tag`, a unique prefix its word), `Some(None)` when it may be
+/// several of the client's words, `None` when it is not the client's.
+fn first_word(row: &RemoteClient, w: &str) -> Option<Option<String>> {
+    let w = if row.npm_spelling && w.bytes().any(|b| b.is_ascii_uppercase()) {
+        kebab(w)
+    } else {
+        w.to_string()
+    };
+    if !row.prefixes.is_empty() {
+        return row
+            .prefixes
+            .iter()
+            .any(|p| w.starts_with(p))
+            .then_some(Some(w));
+    }
+    if row.only.is_empty() || row.only.contains(&w.as_str()) {
+        return Some(Some(w));
+    }
+    if !row.npm_spelling || row.commands.contains(&w.as_str()) || w.is_empty() {
+        return None;
+    }
+    let mut hits = row.only.iter().filter(|o| o.starts_with(w.as_str()));
+    let hit = hits.next()?;
+    Some(hits.next().is_none().then(|| hit.to_string()))
+}
+
+/// npm's reading of a camel-case command (`distTag` → `dist-tag`).
+fn kebab(w: &str) -> String {
+    let mut out = String::with_capacity(w.len() + 4);
+    for c in w.chars() {
+        if c.is_ascii_uppercase() {
+            out.push('-');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Does read `r` (`pr view * !--web`) hold for the path (its first word
+/// resolved as `head`)? Path words are exact; an unknown word after the
+/// path may be an option that makes the read external, when the row or
+/// the read has one. A read spelled as an option (`--version`) holds only
+/// alone ([`client`]).
+fn read_matches(
+    row: &RemoteClient,
+    r: &str,
+    head: &str,
+    words: &[Cow<'_, str>],
+    k: &dyn Fn(usize) -> Known,
+    path: &[usize],
+) -> bool {
+    if r.starts_with('-') {
+        return false;
+    }
+    let mut n = 0;
+    let mut star = false;
+    let mut bangs: Vec<&str> = Vec::new();
+    let mut needs: Vec<&str> = Vec::new();
+    for t in r.split(' ') {
+        if t == "*" {
+            star = true;
+        } else if let Some(o) = t.strip_prefix('!') {
+            bangs.push(o);
+        } else if let Some(o) = t.strip_prefix('+') {
+            needs.push(o);
+        } else {
+            let holds = match (n, path.get(n)) {
+                (0, _) => head == t,
+                (_, Some(&i)) => k(i) == Known::Exact && words[i] == t,
+                _ => false,
+            };
+            if !holds {
+                return false;
+            }
+            n += 1;
+        }
+    }
+    if !star && path.len() > n {
+        return false;
+    }
+    let unknown_after = path[n..].iter().any(|&i| may_be_option(&words[i], k(i)));
+    if unknown_after && (!row.external.is_empty() || !bangs.is_empty() || !needs.is_empty()) {
+        return false;
+    }
+    let mut options = words.iter().filter(|w| w.starts_with('-'));
+    if options
+        .clone()
+        .any(|w| bangs.iter().any(|b| spells(w, b, row.abbreviations)))
+    {
+        return false;
+    }
+    // A needed option (`terraform plan -lock=false`): given, and the last
+    // word of its name (a later `-lock=true` wins).
+    needs.is_empty()
+        || options.any(|w| needs.contains(&&**w))
+            && needs.iter().all(|need| {
+                let name = need.split_once('=').map_or(*need, |(n, _)| n);
+                let last = words
+                    .iter()
+                    .rev()
+                    .find(|w| w.split_once('=').map_or(&***w, |(n, _)| n) == name);
+                last.is_none_or(|w| needs.contains(&&**w))
+            })
+}
+
+/// May a word after a read's path be an option: an expansion (any text),
+/// a glob at its start (`*`, `?`, `[`), or a `-` (SPEC §4.5 item 2)?
+fn may_be_option(w: &str, k: Known) -> bool {
+    match k {
+        Known::Exact => false,
+        Known::Glob => matches!(w.as_bytes().first(), Some(b'*' | b'?' | b'[' | b'-')),
+        Known::OneToken | Known::AnyTokens => true,
+    }
+}
+
+/// Does a build tool's run name a goal or task that publishes
+/// ([`PublishingGoals`])? An unknown operand may.
+fn publishes(row: &PublishingGoals, words: &[Cow<'_, str>], k: &dyn Fn(usize) -> Known) -> bool {
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        i += 1;
+        if k(i - 1) != Known::Exact {
+            return true;
+        }
+        if w.starts_with('-') {
+            if !w.contains('=') && row.valued.contains(&&**w) {
+                i += 1;
+            }
+            continue;
+        }
+        let lower = w.to_ascii_lowercase();
+        if row.containing.iter().any(|c| lower.contains(c)) {
+            return true;
+        }
+        // Gradle's abbreviated task names: the first camel-case part of
+        // the task (after its project path) a prefix of a publishing one.
+        let task = w.rsplit(':').next().unwrap_or(w);
+        let head: String = task
+            .chars()
+            .enumerate()
+            .take_while(|&(n, c)| n == 0 || !c.is_ascii_uppercase())
+            .map(|(_, c)| c.to_ascii_lowercase())
+            .collect();
+        if !head.is_empty() && row.abbreviating.iter().any(|a| a.starts_with(&head)) {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ext(line: &str) -> bool {
+        let words: Vec<Cow<'_, str>> = line.split(' ').map(Cow::Borrowed).collect();
+        let verb = super::super::basename(&words[0]).to_string();
+        external(&verb, &words, &|_| Known::Exact).is_some()
+    }
+
+    #[test]
+    fn reads_and_the_rest() {
+        for read in [
+            "gh pr view 1",
+            "gh pr -R o/r view 1",
+            "gh ssh-key list",
+            "kubectl get pods",
+            "kubectl --insecure-skip-tls-verify get pods",
+            "kubectl -n x get pods",
+            "terraform providers",
+            "npm view react",
+            "npm dist-tag ls a",
+            "npm test",
+            "mix hex.info x",
+            "mix test",
+            "aws s3 ls",
+            "aws --version",
+            "mvn clean test",
+            "gradle projects",
+        ] {
+            assert!(!ext(read), "{read}");
+        }
+        for external in [
+            "gh ssh-key add k",
+            "gh pr view 1 --web",
+            "gh pr view 1 -w",
+            "gh auth status -t",
+            "kubectl -s http://x get pods",
+            "kubectl config view --raw",
+            "terraform providers lock",
+            "npm distTag add a",
+            "npm dist-tag set a",
+            "mix hex.publish",
+            "aws s3 ls --endpoint http://x",
+            "aws secretsmanager get-secret-value",
+            "vercel",
+            "mvn clean deploy",
+            "gradle pub",
+            "gradle :app:publishToMavenLocal",
+        ] {
+            assert!(ext(external), "{external}");
+        }
+    }
+}
