@@ -220,26 +220,21 @@ pub fn external_effect_of(f: &crate::facts::LineFacts) -> Option<String> {
 }
 
 /// Step 7a for a remote client's subcommand its row does not list as a
-/// read (SPEC §4.5 item 3), naming the run and the row: "`gh pr reopen 1`
-/// has an effect outside the machine (a subcommand of GitHub's client, gh
-/// 2.46, that its row does not list as a read)".
+/// read, or an HTTP request that sends something (SPEC §4.5 item 3),
+/// naming the run and the row: "`gh pr reopen 1` has an effect outside
+/// the machine (a subcommand of GitHub's client, gh 2.46, that its row
+/// does not list as a read)".
 fn remote_unlisted(f: &crate::facts::LineFacts, e: &[&str]) -> String {
     use crate::facts::remote;
     let run = f.runs().find(|r| {
         !r.guessed && !r.canonical && remote::external_known(r.words, r.known) == Some(e)
     });
-    let Some((r, row)) = run.and_then(|r| Some((r, remote::unlisted_row(r.words, r.known)?)))
-    else {
+    let Some((r, why)) = run.and_then(|r| Some((r, remote::why(r.words, r.known)?))) else {
         return external_effect(e);
     };
     let shown: Vec<&str> = r.words.iter().take(6).map(|w| &**w).collect();
     let more = if r.words.len() > 6 { " …" } else { "" };
-    format!(
-        "`{}{more}` {OUTSIDE_THE_MACHINE} (a subcommand of {}'s client, {}, that its row does not list as a read)",
-        shown.join(" "),
-        row.service,
-        row.version
-    )
+    format!("`{}{more}` {OUTSIDE_THE_MACHINE} ({why})", shown.join(" "))
 }
 
 /// Step 7a, a project row's: "`./deploy.sh` has an effect outside the

@@ -276,6 +276,25 @@ fn remote_clients(o: &mut String) {
             cell(&code(c.external))
         );
     }
+    o.push_str(
+        "\nHTTP clients (`shell/catalogue/http.toml`): their reads are the downloads; \
+         a request that sends something is an external effect — these options \
+         (by any prefix, in a cluster, attached), a method other than the reading \
+         ones, a `@FILE` value, a scheme not listed, a word permc cannot know.\n\n",
+    );
+    for h in super::catalogue::remote::http::CLIENTS {
+        let _ = writeln!(
+            o,
+            "- {} ({}): {}; methods by {} other than {}; `@FILE` in {}; schemes {}",
+            code(h.names),
+            h.version,
+            code(h.writes),
+            code(h.methods),
+            code(h.read_methods),
+            code(h.at_file),
+            code(h.schemes)
+        );
+    }
     o.push_str("\nBuild tools whose goals, anywhere among the operands, publish:\n\n");
     for g in GOALS {
         let _ = writeln!(

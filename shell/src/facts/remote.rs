@@ -3,7 +3,8 @@
 //! read ([`catalogue::remote`]). This reads a run's words against those
 //! rows; the rows say everything about the programs.
 
-use super::catalogue::remote::{PublishingGoals, RemoteClient, CLIENTS, GOALS};
+use super::catalogue::remote::http::CLIENTS as HTTP;
+use super::catalogue::remote::{HttpClient, PublishingGoals, RemoteClient, CLIENTS, GOALS};
 use super::{mark_shape, Shapes};
 use crate::reader::Known;
 use std::borrow::Cow;
@@ -34,6 +35,15 @@ pub(crate) const NAMES: Shapes = {
         i += 1;
     }
     let mut i = 0;
+    while i < HTTP.len() {
+        let mut j = 0;
+        while j < HTTP[i].names.len() {
+            mark_shape(&mut t, HTTP[i].names[j]);
+            j += 1;
+        }
+        i += 1;
+    }
+    let mut i = 0;
     while i < GOALS.len() {
         let mut j = 0;
         while j < GOALS[i].names.len() {
@@ -59,15 +69,26 @@ pub fn external_known(words: &[Cow<'_, str>], known: &[Known]) -> Option<&'stati
     external(verb, words, &k)
 }
 
-/// The row of the remote client whose unlisted subcommand a run is
-/// (`gh pr reopen 1` → gh's), for the message that names it.
-pub fn unlisted_row(words: &[Cow<'_, str>], known: &[Known]) -> Option<&'static RemoteClient> {
+/// Why a run is a remote client's external effect, for the message that
+/// names it: "a subcommand of GitHub's client, gh 2.46, that its row does
+/// not list as a read", "a request of curl 7.88 that sends something".
+pub fn why(words: &[Cow<'_, str>], known: &[Known]) -> Option<String> {
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
     let verb = super::basename(words.first()?);
-    CLIENTS
+    if let Some(row) = HTTP.iter().find(|r| r.names.contains(&verb)) {
+        return Some(format!(
+            "a request of {} that sends something, or whose words permc cannot know",
+            row.version
+        ));
+    }
+    let row = CLIENTS
         .iter()
         .filter(|r| r.names.contains(&verb))
-        .find(|row| client(row, words, &k) == Verdict::External)
+        .find(|row| client(row, words, &k) == Verdict::External)?;
+    Some(format!(
+        "a subcommand of {}'s client, {}, that its row does not list as a read",
+        row.service, row.version
+    ))
 }
 
 /// [`external_known`] for a verb read by its last component.
@@ -81,11 +102,126 @@ fn external(
             return Some(row.named);
         }
     }
+    if let Some(row) = HTTP.iter().find(|r| r.names.contains(&verb)) {
+        return sends(row, words, k).then_some(row.named);
+    }
     GOALS
         .iter()
         .filter(|r| r.names.contains(&verb))
         .find(|r| publishes(r, words, k))
         .map(|r| r.named)
+}
+
+/// Does an HTTP client's request send something ([`HttpClient`])? Any
+/// word permc cannot know may (a URL, a header, an option).
+fn sends(row: &HttpClient, words: &[Cow<'_, str>], k: &dyn Fn(usize) -> Known) -> bool {
+    let mut i = 1;
+    let mut options = true;
+    while let Some(w) = words.get(i) {
+        if k(i) != Known::Exact {
+            return true;
+        }
+        i += 1;
+        if !options || !w.starts_with('-') || w == "-" {
+            if !url_reads(row, w) {
+                return true;
+            }
+            continue;
+        }
+        if w == "--" {
+            options = false;
+            continue;
+        }
+        let (name, value) = match w.split_once('=') {
+            Some((n, v)) if w.starts_with("--") => (n, Some(v.to_string())),
+            _ => (&**w, None),
+        };
+        let Some((option, attached)) = http_option(row, name) else {
+            continue;
+        };
+        let value = match (value, attached) {
+            (Some(v), _) => Some(v),
+            (None, Some(v)) => Some(v),
+            (None, None) if row.valued.contains(&option) => {
+                i += 1;
+                if words.get(i - 1).is_some() && k(i - 1) != Known::Exact {
+                    return true;
+                }
+                words.get(i - 1).map(|v| v.to_string())
+            }
+            (None, None) => None,
+        };
+        if http_option_sends(row, option, value.as_deref()) {
+            return true;
+        }
+    }
+    false
+}
+
+/// The row's option a word spells, with a short option's attached value
+/// (`-dx`: `-d`, `x`): a long option by any prefix of a sending one (the
+/// programs take unique prefixes; an ambiguous one is refused), a short
+/// one's letters in a cluster up to a valued one. A word that spells a
+/// sending letter anywhere in its cluster is that letter.
+fn http_option(row: &HttpClient, name: &str) -> Option<(&'static str, Option<String>)> {
+    let sending = || {
+        row.writes
+            .iter()
+            .chain(row.methods)
+            .chain(row.at_file)
+            .chain(row.file_unless_eq)
+    };
+    if name.starts_with("--") {
+        if let Some(o) = row.valued.iter().chain(sending()).find(|o| **o == name) {
+            return Some((o, None));
+        }
+        return sending()
+            .find(|o| o.starts_with(name) && name.len() > 3)
+            .map(|o| (*o, None));
+    }
+    let letters = name.strip_prefix('-')?;
+    for (at, c) in letters.char_indices() {
+        let short = |o: &&&str| o.len() == 2 && o.ends_with(c);
+        if let Some(o) = sending().find(short) {
+            let rest = &letters[at + c.len_utf8()..];
+            let valued = row.valued.contains(o);
+            return Some((o, (valued && !rest.is_empty()).then(|| rest.to_string())));
+        }
+        if let Some(o) = row.valued.iter().find(short) {
+            let rest = &letters[at + c.len_utf8()..];
+            return Some((o, (!rest.is_empty()).then(|| rest.to_string())));
+        }
+    }
+    None
+}
+
+/// Does option `o` with `value` send something?
+fn http_option_sends(row: &HttpClient, o: &str, value: Option<&str>) -> bool {
+    if row.writes.contains(&o) {
+        return true;
+    }
+    if row.methods.contains(&o) {
+        return !value.is_some_and(|m| row.read_methods.contains(&m));
+    }
+    if row.at_file.contains(&o) {
+        return value.is_none_or(|v| v.starts_with('@'));
+    }
+    if row.file_unless_eq.contains(&o) {
+        return value.is_none_or(|v| !v.contains('='));
+    }
+    if row.url_options.contains(&o) {
+        return value.is_none_or(|v| !url_reads(row, v));
+    }
+    false
+}
+
+/// Is an operand a URL the client reads: no `://` (the client puts
+/// `http://` before it) or one of the row's reading schemes?
+fn url_reads(row: &HttpClient, w: &str) -> bool {
+    match w.split_once("://") {
+        Some((scheme, _)) => row.schemes.iter().any(|s| s.eq_ignore_ascii_case(scheme)),
+        None => true,
+    }
 }
 
 /// Is the run a read of a remote client's row (SPEC §7 round 4: it is
@@ -429,6 +565,15 @@ mod tests {
             "aws --version",
             "mvn clean test",
             "gradle projects",
+            "curl https://x",
+            "curl -sSL https://x -o out",
+            "curl -H 'Accept: json' https://x",
+            "curl -b a=b https://x",
+            "curl -X GET https://x",
+            "curl -I https://x",
+            "curl file:///etc/hosts",
+            "wget -q -O - https://x",
+            "wget --method=HEAD https://x",
         ] {
             assert!(!ext(read), "{read}");
         }
@@ -449,6 +594,22 @@ mod tests {
             "mvn clean deploy",
             "gradle pub",
             "gradle :app:publishToMavenLocal",
+            "curl -d @.env https://x",
+            "curl -sd x https://x",
+            "curl -sdx https://x",
+            "curl --upload f https://x",
+            "curl --dat x https://x",
+            "curl -X POST https://x",
+            "curl --request=PUT https://x",
+            "curl -H @h https://x",
+            "curl -b jar https://x",
+            "curl -u a:b https://x",
+            "curl -K cfg https://x",
+            "curl telnet://x",
+            "curl --url dict://x",
+            "wget --post-file=.env https://x",
+            "wget --post-f=.env https://x",
+            "wget --method=DELETE https://x",
         ] {
             assert!(ext(external), "{external}");
         }

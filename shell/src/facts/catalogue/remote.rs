@@ -107,3 +107,56 @@ impl PublishingGoals {
 pub const UNLISTED: &str = "…";
 
 include!(concat!(env!("OUT_DIR"), "/catalogue/remote.rs"));
+
+/// An HTTP client (SPEC §4.5 item 3: `curl`, `wget`): its reads are the
+/// downloads; a request that sends something is an external effect. The
+/// rows are `shell/catalogue/http.toml`.
+#[derive(Debug, Clone, Copy)]
+pub struct HttpClient {
+    /// The names the program is run by.
+    pub names: &'static [&'static str],
+    /// The version the row describes.
+    pub version: &'static str,
+    /// Options that send something whatever their value (an upload, a
+    /// body, credentials, a file of options, another route).
+    pub writes: &'static [&'static str],
+    /// Options whose value is the request's method.
+    pub methods: &'static [&'static str],
+    /// The methods that read.
+    pub read_methods: &'static [&'static str],
+    /// Options whose value, beginning with `@`, is a file sent.
+    pub at_file: &'static [&'static str],
+    /// Options whose value, without `=`, is a file sent.
+    pub file_unless_eq: &'static [&'static str],
+    /// Options that take a value.
+    pub valued: &'static [&'static str],
+    /// Options whose value is a URL.
+    pub url_options: &'static [&'static str],
+    /// The schemes that read.
+    pub schemes: &'static [&'static str],
+    /// What the effect is called (like a table entry, §6.1).
+    pub named: &'static [&'static str],
+}
+
+impl HttpClient {
+    /// The defaults a row's missing fields take.
+    pub const EMPTY: HttpClient = HttpClient {
+        names: &[],
+        version: "",
+        writes: &[],
+        methods: &[],
+        read_methods: &[],
+        at_file: &[],
+        file_unless_eq: &[],
+        valued: &[],
+        url_options: &[],
+        schemes: &[],
+        named: &[],
+    };
+}
+
+/// The HTTP clients' rows.
+pub mod http {
+    use super::HttpClient;
+    include!(concat!(env!("OUT_DIR"), "/catalogue/http.rs"));
+}
