@@ -7,7 +7,7 @@
 //!
 //! The mapping is mechanical and has no knowledge of its own:
 //!
-//! - a top-level key `reads_as` becomes `pub(crate) const READS_AS`;
+//! - a top-level key `reads_as` becomes `pub const READS_AS`;
 //! - a list of strings is `&[&str]`, a list of lists of strings
 //!   `&[&[&str]]`;
 //! - a list of tables (`[[client]]`) is `&[T]`, where the file's
@@ -84,7 +84,12 @@ fn generate(text: &str) -> Result<String, String> {
                 (ty.to_string(), lit)
             }
         };
-        writeln!(out, "pub(crate) const {name}: {ty} = {lit};").expect("a String");
+        writeln!(
+            out,
+            "/// The rows `{key}` of the row file (`shell/catalogue/`)."
+        )
+        .expect("a String");
+        writeln!(out, "pub const {name}: {ty} = {lit};").expect("a String");
     }
     Ok(out)
 }

@@ -47,6 +47,7 @@ pub fn markdown() -> String {
     git_code_keys(&mut o);
     external(&mut o);
     remote_clients(&mut o);
+    described(&mut o);
     continuations(&mut o);
     variables(&mut o);
     protected(&mut o);
@@ -307,6 +308,46 @@ fn remote_clients(o: &mut String) {
             } else {
                 format!(", or abbreviating {}", code(g.abbreviating))
             }
+        );
+    }
+    o.push('\n');
+}
+
+fn described(o: &mut String) {
+    use super::catalogue::described::DESCRIBED;
+    o.push_str(
+        "## Programs described completely (SPEC §4.5 items 1 and 2)\n\n\
+         The rows of `shell/catalogue/described.toml`, read as GNU getopt_long \
+         reads options (long ones by a unique prefix, short ones in clusters). \
+         Past an allow entry, a word a row cannot place or an option that writes \
+         or runs means the entry does not cover the segment (§3.2). Not yet \
+         verified by the real programs: an unverified row only tightens.\n\n\
+         | command | version | options | options that write or run |\n|---|---|---|---|\n",
+    );
+    for d in DESCRIBED {
+        let shorts = |letters: &str, suffix: &str| -> Vec<String> {
+            letters.chars().map(|c| format!("-{c}{suffix}")).collect()
+        };
+        let mut options = shorts(d.short_flags, "");
+        options.extend(shorts(d.short_valued, " V"));
+        options.extend(d.long_flags.iter().map(|l| l.to_string()));
+        options.extend(d.long_valued.iter().map(|l| format!("{l}=V")));
+        options.extend(d.long_optional.iter().map(|l| format!("{l}[=V]")));
+        let mut writes = shorts(d.short_writes, " V");
+        writes.extend(d.long_writes.iter().map(|l| format!("{l}=V")));
+        let refs = |v: &[String]| {
+            v.iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let _ = writeln!(
+            o,
+            "| `{}` | {} | {} | {} |",
+            d.command.join(" "),
+            d.version,
+            cell(&refs(&options)),
+            cell(&refs(&writes))
         );
     }
     o.push('\n');

@@ -13,6 +13,7 @@
 pub use super::catalogue::continuations::{
     Continuations, Shape, WriteOptions, CONTINUATIONS, WRITE_OPTIONS,
 };
+pub use super::catalogue::described::{Described, DESCRIBED};
 use super::catalogue::git::GIT_CONFIG_READING_MODES;
 use super::glob::Glob;
 use crate::reader::AsStr;
@@ -83,6 +84,11 @@ const COMMAND_FIRST_BYTES: [bool; 256] = {
         t[WRITE_OPTIONS[i].command[0].as_bytes()[0] as usize] = true;
         i += 1;
     }
+    let mut i = 0;
+    while i < DESCRIBED.len() {
+        t[DESCRIBED[i].command[0].as_bytes()[0] as usize] = true;
+        i += 1;
+    }
     t
 };
 
@@ -98,6 +104,9 @@ pub fn mutating_from(words: &[Cow<'_, str>], known: &[Known]) -> Option<usize> {
     }
     if let Some((row, from)) = row_in(WRITE_OPTIONS, |r| r.command, words, known) {
         return write_option(row, words, known, from);
+    }
+    if let Some((row, from)) = row_in(DESCRIBED, |r| r.command, words, known) {
+        return described(row, words, known, from);
     }
     let (row, from) = row_of(words, known)?;
     let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
@@ -293,6 +302,91 @@ fn write_option(
         }
     }
     None
+}
+
+/// [`Described`] (SPEC §4.5 item 2, the closed world): the first word
+/// the row cannot place — an option it lacks, an ambiguous prefix — or
+/// an option that writes or runs, read as GNU getopt_long reads options
+/// (anywhere before `--`, long ones by a unique prefix, short ones in
+/// clusters with their value attached or next). A word that may begin
+/// with `-` (an expansion or a glob at its start) may be any option: it
+/// counts where the row has one that writes.
+fn described(
+    row: &Described,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    from: usize,
+) -> Option<usize> {
+    let mut i = from;
+    while let Some(w) = words.get(i) {
+        let k = known.get(i).copied().unwrap_or(Known::Exact);
+        let may_start = |open: &[char]| w.starts_with('-') || w.starts_with(open);
+        match k {
+            Known::OneToken | Known::AnyTokens if may_start(&['$', '`']) && row.writes() => {
+                return Some(i)
+            }
+            Known::Glob if may_start(&['*', '?', '[']) && row.writes() => return Some(i),
+            Known::Exact if w == "--" => return None,
+            Known::Exact if w.starts_with("--") => {
+                let name = w.split('=').next().unwrap_or(w);
+                match described_long(row, name) {
+                    Some(Long::Flag | Long::Optional) => {}
+                    Some(Long::Valued) if w.contains('=') => {}
+                    Some(Long::Valued) => i += 1,
+                    Some(Long::Writes) | None => return Some(i),
+                }
+            }
+            Known::Exact if w.len() > 1 && w.starts_with('-') => {
+                for (at, c) in w.char_indices().skip(1) {
+                    if row.short_writes.contains(c) {
+                        return Some(i);
+                    }
+                    if row.short_valued.contains(c) {
+                        // The rest of the word is the value, else the next.
+                        if at + c.len_utf8() == w.len() {
+                            i += 1;
+                        }
+                        break;
+                    }
+                    if !row.short_flags.contains(c) {
+                        return Some(i);
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// What a long option word is to a [`Described`] row.
+#[derive(Clone, Copy)]
+enum Long {
+    Flag,
+    Valued,
+    Optional,
+    Writes,
+}
+
+/// A long option's name (`--outp`) read as getopt_long reads it: itself,
+/// or the one option it is a prefix of (`None`: none, or several).
+fn described_long(row: &Described, name: &str) -> Option<Long> {
+    let tables = [
+        (row.long_flags, Long::Flag),
+        (row.long_valued, Long::Valued),
+        (row.long_optional, Long::Optional),
+        (row.long_writes, Long::Writes),
+    ];
+    if let Some((_, kind)) = tables.iter().find(|(names, _)| names.contains(&name)) {
+        return Some(*kind);
+    }
+    let mut hits = tables
+        .iter()
+        .flat_map(|(names, kind)| names.iter().map(move |n| (n, *kind)))
+        .filter(|(n, _)| n.starts_with(name) && name.len() > 2);
+    let (_, kind) = hits.next()?;
+    hits.next().is_none().then_some(kind)
 }
 
 enum Word {

@@ -361,14 +361,9 @@ pub struct WriteOptions {
 
 /// The reading programs the seeds and the attacks name whose options
 /// write, found wrong by the oracle (tests/oracle/, issue 41): coreutils
-/// 9.1 `sort -o|--output`, GNU sed 4.9 `-i|--in-place[=SUFFIX]`, git 2.47
+/// (sort: a described row, catalogue/described.rs), GNU sed 4.9 `-i|--in-place[=SUFFIX]`, git 2.47
 /// `log`, `show` and `diff`'s `--output=FILE` (diff options).
 pub const WRITE_OPTIONS: &[WriteOptions] = &[
-    WriteOptions {
-        command: &["sort"],
-        long: &["--output"],
-        short: "o",
-    },
     WriteOptions {
         command: &["sed"],
         long: &["--in-place"],

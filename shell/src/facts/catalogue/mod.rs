@@ -14,6 +14,7 @@
 pub mod builtins;
 pub mod code;
 pub mod continuations;
+pub mod described;
 pub mod effects;
 pub mod git;
 pub mod paths;
