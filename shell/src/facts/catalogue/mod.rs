@@ -267,9 +267,21 @@ pub fn program_names() -> Vec<&'static str> {
             .iter()
             .filter(|n| !n.is_empty()),
     );
+    // The row files' programs (shell/catalogue/*.toml).
+    names.extend(remote::CLIENTS.iter().flat_map(|c| c.names));
+    names.extend(remote::http::CLIENTS.iter().flat_map(|c| c.names));
+    names.extend(remote::GOALS.iter().flat_map(|g| g.names));
+    names.extend(firsts_of(described::DESCRIBED.iter().map(|d| d.command)));
     names.sort_unstable();
     names.dedup();
     names
+}
+
+/// The first word of each command.
+fn firsts_of(
+    commands: impl Iterator<Item = &'static [&'static str]>,
+) -> impl Iterator<Item = &'static str> {
+    commands.filter_map(|c| c.first().copied())
 }
 
 #[cfg(test)]
