@@ -12,10 +12,10 @@
 use super::catalogue::code::{
     NameGrammar, Names, TextOptions, CODE_FORMS, NAME_OPERANDS, PLAIN_REMOTE_SHELLS, PROGRAM_TEXT,
 };
-use super::catalogue::git::GIT_DASHED;
 use super::catalogue::git::{
     GitSpell, GIT, GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_OPTIONS, GIT_CODE_SECTIONS,
 };
+use super::catalogue::git::{GIT_CODE_GLOBALS, GIT_DASHED};
 use super::catalogue::shells::{BASH_OPTIONS, FOREIGN_SHELLS, SHELLS, SHELL_LONG, ZSH_OPTIONS};
 use super::catalogue::wrappers::{
     After, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, READS_AS, RUNNERS,
@@ -1700,10 +1700,13 @@ pub(crate) fn git_code(args: &[Cow<'_, str>]) -> Option<String> {
     let found = args[..i.min(args.len())]
         .iter()
         .find(|a| {
-            *a == "-c"
-                || a.starts_with("--config-env")
-                || a.starts_with("--exec-path")
-                || (a.starts_with("-c") && a.len() > 2 && !a.starts_with("--"))
+            GIT_CODE_GLOBALS.iter().any(|o| {
+                a.strip_prefix(o).is_some_and(|rest| {
+                    rest.is_empty()
+                        || rest.starts_with('=')
+                        || (o.len() == 2 && !a.starts_with("--"))
+                })
+            })
         })
         .cloned();
     if let Some(a) = found {

@@ -11,6 +11,13 @@ pub(crate) const GIT_VALUE_OPTIONS: &[&str] = &[
     "--config-env",
 ];
 
+/// Git's global options that give this run configuration or programs
+/// (SPEC §4.3, §4.5 item 1 `config`): `-c` and `--config-env` (aliases
+/// and commands), `--exec-path` (where its commands are), `--git-dir`
+/// (another repository, whose configuration can name commands git runs,
+/// as `GIT_DIR` does). Each also as `--name=VALUE`; `-c` attached too.
+pub(crate) const GIT_CODE_GLOBALS: &[&str] = &["-c", "--config-env", "--exec-path", "--git-dir"];
+
 /// Each program's global options that take the next word, before its
 /// subcommand: one row a program.
 pub(crate) const GLOBAL_VALUE_OPTIONS: &[(&str, &[&str])] = &[("git", GIT_VALUE_OPTIONS)];
