@@ -305,6 +305,13 @@ fn terminal_patterns(f: &LineFacts) -> Vec<Recorded> {
             }
             continue;
         }
+        // `exec 2>/dev/null` runs nothing and step 6 needs no entry for
+        // it; `Terminal(exec)` would cover every command exec runs.
+        let verb = seg.words.first().map(|w| basename(w));
+        if verb.is_some_and(catalogue::is_wrapper) && crate::facts::safe_set(&seg.words, &seg.known)
+        {
+            continue;
+        }
         record(&mut out, &seg.words, i);
         // A run the segment's words do not name (`… | xargs` runs `echo`,
         // SPEC §4.3 round 4) is recorded by its own unit.

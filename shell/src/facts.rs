@@ -193,6 +193,9 @@ pub struct LineFacts<'a> {
     pub(crate) joints: scope::Joints,
     /// Runs read now are guesses ([`Run::guessed`]).
     pub(crate) guessing: bool,
+    /// While a top-level segment's runs are read: one of its redirections
+    /// opens or duplicates standard input (`exec <f` hands it to the shell).
+    pub(crate) stdin_redirected: bool,
     /// What no word of the line holds, when the plain reader read it
     /// (`reader::HAS_EQ`… set here means: proven absent). 0, nothing
     /// proven, for any other line: every check then reads the words.
@@ -605,6 +608,7 @@ impl<'a> LineFacts<'a> {
             aligned: self.aligned,
             joints: self.joints,
             guessing: self.guessing,
+            stdin_redirected: self.stdin_redirected,
             absent: self.absent,
             unparsed_seen: self.unparsed_seen,
             project: self.project,
@@ -645,6 +649,10 @@ impl<'a> LineFacts<'a> {
                 text: &seg.words,
                 known: &seg.known,
             };
+            facts.stdin_redirected = seg
+                .redirects
+                .iter()
+                .any(|r| wrappers::redirects_stdin(&r.op));
             wrappers::collect_runs(words(), i, 0, facts);
             if keywords {
                 wrappers::behind_keywords(words(), i, facts);

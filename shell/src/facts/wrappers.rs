@@ -413,17 +413,35 @@ fn past_wrapper<'a>(
         return Step::Past(i);
     }
     if wr.bare_input && i >= text.len() {
-        facts.unparsed_because(format!(
-            "`{}` without a command applies its redirections to the shell, which may then read its later commands from one",
-            wr.names[0]
-        ));
-        return Step::Past(i);
+        // `exec 2>/dev/null` changes the shell's own descriptors: its
+        // targets are places like any redirection's (SPEC §4.2 round 4).
+        // Only standard input made the shell's may feed it later commands;
+        // an inner line's redirections are not at hand here (fail closed).
+        if depth > 0 || facts.stdin_redirected {
+            facts.unparsed_because(format!(
+                "`{}` without a command makes a redirection of standard input the shell's own, which may then read its later commands from it",
+                wr.names[0]
+            ));
+            return Step::Past(i);
+        }
+        return Step::Here;
     }
     if wr.after == After::Xargs {
         xargs(words, i, seg, depth, facts, *via);
         return Step::Done;
     }
     Step::Next(i)
+}
+
+/// Does a redirection with this operator (`<`, `0>`, `<<<`, `2>`, `{fd}<`)
+/// open or duplicate standard input? Its fd is the digits before it, else
+/// 0 for `<…` (a `{NAME}` gets a new fd, 10 or above).
+pub(crate) fn redirects_stdin(op: &str) -> bool {
+    let digits = op.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return op.starts_with('<');
+    }
+    op[..digits].bytes().all(|b| b == b'0')
 }
 
 /// At most this many guesses of the command behind a launcher permc does

@@ -87,6 +87,9 @@ pub(crate) const NAME_ASSIGNING: &[&str] = &[
 /// `false`, `:`) or one number (`exit 1`, `return 0`, `break 2`).
 pub(crate) const FLOW_BUILTINS: &[(&str, bool)] = &[
     ("true", false),
+    // `exec` with no command changes only the shell's descriptors (its
+    // redirections are read as places; one of standard input is unparsed).
+    ("exec", false),
     ("false", false),
     (":", false),
     ("break", true),
