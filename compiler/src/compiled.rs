@@ -661,7 +661,8 @@ fn ceiling_holds<'r>(
             (Reason::CeilingExternalEffect, phrase.into())
         }
         Stage::CeilingPrivileged => {
-            let phrase = phrases::privileged_of(line_of(line, req))?;
+            let in_container = facts::place(req).in_container;
+            let phrase = phrases::privileged_of(line_of(line, req), in_container)?;
             (Reason::CeilingPrivileged, phrase.into())
         }
         Stage::CeilingUnparsed => {

@@ -623,7 +623,7 @@ fn ceilings(
         if let Some(phrase) = phrases::external_effect_of(f) {
             return Some((Reason::CeilingExternalEffect, phrase));
         }
-        if let Some(phrase) = phrases::privileged_of(f) {
+        if let Some(phrase) = phrases::privileged_of(f, facts::place(req).in_container) {
             return Some((Reason::CeilingPrivileged, phrase));
         }
         if f.unparsed {

@@ -173,6 +173,11 @@ pub struct LineFacts<'a> {
     pub unparsed_why: Vec<String>,
     /// Segments holding a word whose text comes from an expansion.
     pub has_unknown: bool,
+    /// **[round 4]** A compose subcommand that starts a service's image
+    /// (`docker-compose up`), as shown: privileged unless the command runs
+    /// in the running container (SPEC §4.3, §5.3 step 7b), which only the
+    /// request says ([`LineFacts::privileged_outside`]).
+    pub privileged_on_host: Option<String>,
     /// Commands a segment's program runs given as argv (SPEC §4.3 round 3:
     /// `find -exec CMD ;`, `xargs CMD`, `npx CMD`, `uv run CMD`…): `(segment,
     /// start, end)`, the words `segment.words[start..end]` as written. Such
@@ -603,6 +608,7 @@ impl<'a> LineFacts<'a> {
             unparsed: self.unparsed,
             unparsed_why: self.unparsed_why,
             has_unknown: self.has_unknown,
+            privileged_on_host: self.privileged_on_host,
             given: self.given,
             run_start: self.run_start,
             aligned: self.aligned,
@@ -983,6 +989,13 @@ impl<'a> LineFacts<'a> {
     /// The first privileged run (SPEC §5 step 7b).
     pub fn privileged(&self) -> Option<Run<'_>> {
         self.runs().find(|r| r.privileged && !r.guessed)
+    }
+
+    /// What runs privileged only outside the running container (SPEC
+    /// §4.3 round 4: `docker compose up`), shown, when the command does
+    /// not run in it.
+    pub fn privileged_outside(&self, in_container: bool) -> Option<&str> {
+        self.privileged_on_host.as_deref().filter(|_| !in_container)
     }
 
     /// The runs of segment `i` whose words differ from the segment's own

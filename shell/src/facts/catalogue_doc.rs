@@ -122,6 +122,10 @@ fn runners(o: &mut String) {
         let how = match how {
             RunsAs::Argv => "the command after its options".to_string(),
             RunsAs::Shell => "a shell command line (unparsed)".to_string(),
+            RunsAs::Image if super::catalogue::effects::COMPOSE_PROGRAMS.contains(tool) => {
+                "a service's image and entrypoint (unparsed; privileged outside the running container)"
+                    .to_string()
+            }
             RunsAs::Image => "an image's entrypoint (unparsed)".to_string(),
             RunsAs::AfterOperand => "the command after the container".to_string(),
             RunsAs::AfterDashes => "the command after `--`".to_string(),

@@ -12,6 +12,7 @@
 use super::catalogue::code::{
     NameGrammar, Names, TextOptions, CODE_FORMS, NAME_OPERANDS, PLAIN_REMOTE_SHELLS, PROGRAM_TEXT,
 };
+use super::catalogue::effects::COMPOSE_PROGRAMS;
 use super::catalogue::git::GIT_DASHED;
 use super::catalogue::git::{
     GitSpell, GIT, GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_OPTIONS, GIT_CODE_SECTIONS,
@@ -644,6 +645,11 @@ fn runner<'a>(
         return;
     }
     if runs_as == RunsAs::Image {
+        if COMPOSE_PROGRAMS.contains(&tool) && !facts.guessing {
+            facts
+                .privileged_on_host
+                .get_or_insert_with(|| format!("{tool} {sub}"));
+        }
         facts.unparsed_because(format!(
             "`{tool} {sub}` runs the image's entrypoint with the words after the image, so what runs is the image's: permc cannot know it"
         ));
