@@ -514,6 +514,21 @@ pub fn protected_path(facts: &LineFacts, scope: &Scope<'_>) -> Option<String> {
     protected_path_lifted(facts, scope, &|_, _| false)
 }
 
+/// **[round 4]** The wholesale move of the worktree that words name — an
+/// allow entry's tokens or a segment's words — by its subcommand path,
+/// shown (`git switch`, `git stash pop`, `gh pr checkout`): an allow
+/// entry that names one lifts the protected-path check for those moves
+/// (SPEC §6.4), so the analyzer reports it and always-allow never records
+/// one. `None` for words that name no such subcommand (`git stash list`,
+/// `git merge --abort`, `git restore`).
+pub fn names_worktree_move(words: &[Cow<'_, str>]) -> Option<String> {
+    let verb = basename(words.first()?);
+    let (_, end) = writes::move_named(verb, words)?;
+    let mut shown = vec![verb];
+    shown.extend(words[1..end].iter().map(AsStr::as_str));
+    Some(shown.join(" "))
+}
+
 /// [`protected_path`], where `lift` says which wholesale moves of the
 /// worktree (`git switch REF`, `git stash pop`) an allow entry that names
 /// the subcommand lifts (SPEC §6.4).
