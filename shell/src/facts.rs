@@ -36,6 +36,7 @@ pub mod continuations;
 pub mod glob;
 mod name_index;
 pub(crate) mod options;
+mod positional;
 pub mod project;
 pub mod protected;
 #[cfg(test)]
@@ -184,6 +185,11 @@ pub struct LineFacts<'a> {
     /// a run is a segment for allow too: the segment is covered only when
     /// each of its runs is ([`LineFacts::given_runs`]). Empty on most lines.
     pub given: Vec<(usize, usize, usize)>,
+    /// **[round 4]** The given runs that are a transparent shell's `-c`
+    /// string (`find … -exec sh -c 'prettier --write "$1"' _ {} \;`):
+    /// `(segment, start, index in inner_lines)`, for
+    /// [`LineFacts::given_transparent`]. Empty on most lines.
+    pub(crate) given_inner: Vec<(usize, usize, usize)>,
     /// `runs[run_start[i]..run_start[i + 1]]` are the runs of segment `i`
     /// (the runs are kept in segment order), so reading a segment's runs
     /// costs their number, not every run of the line: a decision stays
@@ -610,6 +616,7 @@ impl<'a> LineFacts<'a> {
             has_unknown: self.has_unknown,
             privileged_on_host: self.privileged_on_host,
             given: self.given,
+            given_inner: self.given_inner,
             run_start: self.run_start,
             aligned: self.aligned,
             joints: self.joints,
@@ -875,6 +882,65 @@ impl<'a> LineFacts<'a> {
     pub fn builtin_deny(&self) -> Option<&'static str> {
         self.runs()
             .find_map(|r| builtin_deny_known(r.words, r.known))
+    }
+
+    /// The inner line of the run segment `i` gives as argv from word
+    /// `start`, when that run is a transparent shell (SPEC §4.3 round 4:
+    /// `find src -exec sh -c 'prettier --write "$1"' _ {} \;` runs
+    /// `prettier --write {}`): allow covers the run when it covers each
+    /// segment of the line, as for a segment ([`LineFacts::transparent_inner`]).
+    pub fn given_transparent(&self, i: usize, start: usize) -> Option<&CommandLine<'a>> {
+        let &(_, _, k) = self
+            .given_inner
+            .iter()
+            .find(|&&(s, a, _)| s == i && a == start)?;
+        self.inner_lines.get(k).map(|(_, l)| l)
+    }
+
+    /// After the runs of `words` (a run given as argv from word `start` of
+    /// segment `seg`) were collected — `lines` and `runs` the lengths of
+    /// the inner lines and the runs before —: notes it for
+    /// [`LineFacts::given_transparent`] when it is a transparent shell
+    /// whose string added one line, read, every run of which is one of its
+    /// segments as written (no wrapper, `find -exec` or `xargs` inside).
+    pub(crate) fn note_given_shell(
+        &mut self,
+        seg: usize,
+        start: usize,
+        words: (&[Cow<'_, str>], &[Known]),
+        (lines, runs): (usize, usize),
+    ) {
+        let (text, known) = words;
+        let Some((shell, from)) = transparent_shell(text) else {
+            return;
+        };
+        let Some(c) = transparent_options(text, from) else {
+            return;
+        };
+        let exact = known
+            .get(..=c)
+            .is_some_and(|k| k.iter().all(|k| *k == Known::Exact));
+        let bashisms = !catalogue::shells::BASH_READS.contains(&shell)
+            && catalogue::shells::BASHISMS
+                .iter()
+                .any(|b| text[c].contains(b));
+        if !exact || bashisms || self.inner_lines.len() != lines + 1 {
+            return;
+        }
+        let inner = &self.inner_lines[lines].1;
+        let added = &self.runs[runs.min(self.runs.len())..];
+        // The string's runs, then the shell's own.
+        let plain = !inner.is_unparsed()
+            && !inner.segments.is_empty()
+            && added.len() == inner.segments.len() + 1
+            && inner.segments.iter().zip(added).all(|(s, r)| {
+                r.words
+                    .as_ref()
+                    .is_some_and(|w| w.0[..] == s.words[..] && w.1[..] == s.known[..])
+            });
+        if plain {
+            self.given_inner.push((seg, start, lines));
+        }
     }
 
     /// The words of each command segment `i` runs given as argv, as

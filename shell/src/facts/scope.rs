@@ -438,7 +438,16 @@ impl Walk<'_, '_> {
     }
 
     /// Checks one word from `here`.
-    fn word(&mut self, w: &str, known: Known, here: Here) {
+    fn word(&mut self, w: &str, mut known: Known, here: Here) {
+        if known.is_unknown() && w.contains("{}") && !w.contains(['$', '`']) {
+            // A `-c` string's `$1` given a `find` run's `{}` (SPEC §4.3
+            // round 4): the paths found, read as the run's own `{}` is
+            // (inside when the find's start paths are, which its segment
+            // checks). The reader marks a word unknown only for an
+            // expansion, so no other word has this shape; what xargs
+            // fills in is outside by its own rule.
+            known = Known::Exact;
+        }
         if known == Known::Glob && super::glob::glob_may_climb(w) {
             // `.?/secret`, `.*`: a component that may expand to `..`
             // (SPEC §4.4 item 4).

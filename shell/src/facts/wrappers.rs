@@ -902,7 +902,13 @@ fn shell_words<'a>(
     };
     if has_c {
         match text.get(i) {
-            Some(s) if !words.known(i).is_unknown() => inner_line(s, seg, depth, facts),
+            Some(s) if !words.known(i).is_unknown() => {
+                // `$0`, `$1`… stand for the words after the string.
+                let args: Vec<(Cow<'_, str>, Known)> = (i + 1..text.len())
+                    .map(|k| (text[k].clone(), words.known(k)))
+                    .collect();
+                inner_line_given(s, Some(&args), seg, depth, facts);
+            }
             Some(s) => facts.unknown_inner(seg, s, shell),
             None => facts.unparsed_because(format!(
                 "`{shell} -c` without a command line is an error bash would report"
@@ -1282,6 +1288,7 @@ fn find_command<'a>(
         })
         .collect();
     if depth < MAX_INNER_DEPTH && !sub.is_empty() {
+        let before = (facts.inner_lines.len(), facts.runs.len());
         collect_runs(
             Words {
                 text: &sub,
@@ -1291,6 +1298,9 @@ fn find_command<'a>(
             depth + 1,
             facts,
         );
+        if depth == 0 {
+            facts.note_given_shell(seg, start, (&sub, &known), before);
+        }
     } else if !sub.is_empty() {
         facts.unparsed_because("commands nest more than 8 levels deep".to_string());
     }
@@ -1561,11 +1571,26 @@ pub(crate) fn inner_words<'a>(
 /// A string run as a command line of its own (`sh -c`, `eval`, `env -S`,
 /// `su -c`, `trap`): its segments are read, and their runs belong to `seg`.
 pub(crate) fn inner_line(src: &str, seg: usize, depth: usize, facts: &mut LineFacts) {
+    inner_line_given(src, None, seg, depth, facts);
+}
+
+/// [`inner_line`] of a shell's `-c` string, given the words after it
+/// (`$0`, `$1`…, SPEC §4.3 round 4).
+fn inner_line_given(
+    src: &str,
+    args: Option<&super::positional::Arguments<'_>>,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+) {
     if depth >= MAX_INNER_DEPTH {
         facts.unparsed_because("commands nest more than 8 levels deep".to_string());
         return;
     }
-    let line = reader::read(src).into_owned();
+    let mut line = reader::read(src).into_owned();
+    if let Some(args) = args {
+        line = super::positional::substitute(line, src, args);
+    }
     if line.is_unparsed() {
         let why: Vec<&str> = line.unparsed.iter().map(|u| u.describe()).collect();
         facts.unparsed_because(format!(
