@@ -190,6 +190,11 @@ pub struct LineFacts<'a> {
     /// `(segment, start, index in inner_lines)`, for
     /// [`LineFacts::given_transparent`]. Empty on most lines.
     pub(crate) given_inner: Vec<(usize, usize, usize)>,
+    /// **[round 4]** The places a segment's program reads from a
+    /// here-document or here-string on its standard input (`tar -T -
+    /// <<'EOF'`, SPEC §4.2): `(segment, line, known)`, checked words for
+    /// the scope and the protected paths. Empty on most lines.
+    pub fed: Vec<(usize, Cow<'a, str>, Known)>,
     /// `runs[run_start[i]..run_start[i + 1]]` are the runs of segment `i`
     /// (the runs are kept in segment order), so reading a segment's runs
     /// costs their number, not every run of the line: a decision stays
@@ -318,46 +323,79 @@ const NAME_SECOND_BYTES: [u32; 256] = {
     t
 };
 
-/// A segment whose standard input is a here-document or a here-string
-/// and whose program reads paths from it ([`STDIN_PATH_READERS`]): why
-/// the line is unparsed.
-fn stdin_paths(facts: &LineFacts) -> Option<String> {
-    let fed = |s: &reader::Segment| {
-        s.redirects.iter().any(|r| {
-            let op = r.op.trim_start_matches('0');
-            op.starts_with("<<")
-        })
-    };
-    for (i, seg) in facts
-        .line
-        .segments
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| fed(s))
-    {
-        for r in facts.runs_of(i) {
-            let Some(verb) = r.words.first().map(|v| basename(v)) else {
-                continue;
-            };
-            let Some((name, triggers)) = catalogue::wrappers::STDIN_PATH_READERS
-                .iter()
-                .find(|(n, _)| *n == verb)
-            else {
-                continue;
-            };
-            if triggers.is_empty()
-                || r.words[1..]
-                    .iter()
-                    .any(|w| triggers.iter().any(|t| w.starts_with(t)))
-            {
-                let _ = seg;
-                return Some(format!(
-                    "`{name}` reads paths from standard input, here a here-document or here-string: permc does not read its lines as places"
-                ));
+/// The segments whose standard input is a here-document or a here-string
+/// read by a program that reads paths from it ([`STDIN_PATH_READERS`],
+/// SPEC §4.2 round 4): each line of the body is a place of the segment
+/// (exact for a quoted here-document or a literal here-string, unknown
+/// otherwise), kept in [`LineFacts::fed`]; a diff is read by §6.4's
+/// worktree-root rule. `Err`: why the line is unparsed (a body the reader
+/// could not place, what a row does not read).
+fn stdin_places(facts: &mut LineFacts) -> Result<(), String> {
+    use catalogue::wrappers::StdinReads;
+    let mut fed = Vec::new();
+    for (i, seg) in facts.line.segments.iter().enumerate() {
+        // Of several redirections of standard input, the last counts.
+        let Some(r) = seg
+            .redirects
+            .iter()
+            .rev()
+            .find(|r| wrappers::redirects_stdin(&r.op))
+            .filter(|r| r.op.contains("<<"))
+        else {
+            continue;
+        };
+        let Some((name, reads)) = facts.runs_of(i).find_map(|run| stdin_reader(run.words)) else {
+            continue;
+        };
+        match reads {
+            StdinReads::Patch => {}
+            StdinReads::Unread => {
+                return Err(format!(
+                    "`{name}` reads standard input, here a here-document or here-string, as data permc does not read"
+                ))
+            }
+            StdinReads::Paths => {
+                let (body, known) = if r.op.ends_with("<<<") {
+                    let k = if r.known.is_unknown() { r.known } else { Known::Exact };
+                    (r.target.as_str(), k)
+                } else {
+                    match r.here.as_deref() {
+                        Some(reader::HereDoc { body: Some(b), quoted, .. }) => {
+                            (b.as_str(), if *quoted { Known::Exact } else { Known::OneToken })
+                        }
+                        _ => {
+                            return Err(format!(
+                                "`{name}` reads paths from standard input, here a here-document whose body permc cannot place"
+                            ))
+                        }
+                    }
+                };
+                fed.extend(
+                    body.split('\n')
+                        .filter(|l| !l.is_empty())
+                        .map(|l| (i, Cow::Owned(l.to_string()), known)),
+                );
             }
         }
     }
-    None
+    facts.fed = fed;
+    Ok(())
+}
+
+/// The row of [`STDIN_PATH_READERS`] a run's words match: its program's
+/// name and what it reads.
+fn stdin_reader(words: &[Cow<'_, str>]) -> Option<(&'static str, catalogue::wrappers::StdinReads)> {
+    let verb = basename(words.first()?);
+    catalogue::wrappers::STDIN_PATH_READERS
+        .iter()
+        .find(|(n, triggers, _)| {
+            *n == verb
+                && (triggers.is_empty()
+                    || words[1..]
+                        .iter()
+                        .any(|w| triggers.iter().any(|t| w.starts_with(t))))
+        })
+        .map(|(n, _, reads)| (*n, *reads))
 }
 
 /// A `cd` in a transparent shell's string that stays in the scope for
@@ -617,6 +655,11 @@ impl<'a> LineFacts<'a> {
             privileged_on_host: self.privileged_on_host,
             given: self.given,
             given_inner: self.given_inner,
+            fed: self
+                .fed
+                .into_iter()
+                .map(|(i, w, k)| (i, Cow::Owned(w.into_owned()), k))
+                .collect(),
             run_start: self.run_start,
             aligned: self.aligned,
             joints: self.joints,
@@ -695,7 +738,7 @@ impl<'a> LineFacts<'a> {
             }
         }
         if !plain {
-            if let Some(why) = stdin_paths(facts) {
+            if let Err(why) = stdin_places(facts) {
                 facts.unparsed_because(why);
             }
         }

@@ -41,6 +41,7 @@ pub fn markdown() -> String {
     shells(&mut o);
     runners(&mut o);
     unreadable(&mut o);
+    stdin_readers(&mut o);
     code_options(&mut o);
     code_forms(&mut o);
     git_code_options(&mut o);
@@ -132,6 +133,33 @@ fn runners(o: &mut String) {
             RunsAs::Group(g) => format!("read as `{g}`"),
         };
         let _ = writeln!(o, "| `{name}` | {how} |");
+    }
+    o.push('\n');
+}
+
+fn stdin_readers(o: &mut String) {
+    use super::catalogue::wrappers::{StdinReads, STDIN_PATH_READERS};
+    o.push_str(
+        "## Programs that read places from standard input (SPEC §4.2)
+
+         Fed a here-document or a here-string, with these words: each line of a          quoted body (or a literal here-string) is a place for the scope and the          protected paths, each line of an unquoted body an unknown word.
+
+         | program | with | reads |
+|---|---|---|
+",
+    );
+    for (program, with, reads) in STDIN_PATH_READERS {
+        let with = if with.is_empty() {
+            "any words".to_string()
+        } else {
+            code(with)
+        };
+        let reads = match reads {
+            StdinReads::Paths => "a path a line",
+            StdinReads::Patch => "a diff: a write into the worktree root (SPEC §6.4)",
+            StdinReads::Unread => "data permc does not read (unparsed)",
+        };
+        let _ = writeln!(o, "| `{program}` | {with} | {reads} |");
     }
     o.push('\n');
 }

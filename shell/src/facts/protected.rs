@@ -556,7 +556,7 @@ pub fn protected_path_lifted(
     };
     let inner = facts.inner_lines.iter().map(|(_, l)| l);
     let lines = || std::iter::once(&facts.line).chain(inner.clone());
-    if plain(&here, lines().flat_map(|l| &l.segments)) {
+    if facts.fed.is_empty() && plain(&here, lines().flat_map(|l| &l.segments)) {
         return None;
     }
     // Where the shell may be, and the backup suffixes, read off every
@@ -585,6 +585,17 @@ pub fn protected_path_lifted(
         let runs = || facts.runs_of(i).map(|r| (r.words, r.known));
         if let Some(shown) = segment(&here, &s.words, &s.known, &s.redirects, runs) {
             return Some(shown);
+        }
+        // The places it reads from a here-document or here-string (SPEC
+        // §4.2 round 4: `tar -cf a.tar -T - <<'EOF'`).
+        let fed = facts.fed.iter().filter(|(f, _, _)| *f == i);
+        for (_, w, k) in fed {
+            // An unquoted body's line is unknown, and its text still
+            // what it names where it holds no expansion.
+            let named = here.names(w, false) || here.host_unknown(w, *k);
+            if named {
+                return Some(w.to_string());
+            }
         }
     }
     for (_, l) in &facts.inner_lines {
