@@ -102,7 +102,9 @@ const CASES: &[(&str, &[&str])] = &[
     ("git branch -D x", &["Terminal(git branch -D x)"]),
     ("git stash drop", &["Terminal(git stash drop)"]),
     ("git branch -v newb", &["Terminal(git branch -v newb)"]),
-    ("git stash list", &["Terminal(git stash)"]),
+    // SPEC §6.4 round 4: `Terminal(git stash)` would lift `git stash`
+    // (push), a worktree move: the whole segment.
+    ("git stash list", &["Terminal(git stash list)"]),
     ("git branch -a", &["Terminal(git branch)"]),
     // t2 a word [A-Za-z][A-Za-z0-9_:-]*.
     ("npx vitest run src", &["Terminal(npx vitest)"]),
@@ -1361,4 +1363,51 @@ fn cli_write_records_nothing_check_then_flags() {
     assert!(check(&p).is_empty(), "{:?}", check(&p));
     std::fs::write(&p, r#"{"allow": ["Terminal(npx sh)"]}"#).expect("write");
     assert_eq!(check(&p), ["broad-always-expansion"]);
+}
+
+/// SPEC §6.4 round 4: an allow entry that names a subcommand moving the
+/// worktree lifts the protected-path check for those moves, so
+/// always-allow never records one — a command whose unit would name one
+/// is refused, and a unit that names one the segment does not (`git stash
+/// list` → `git stash`) is the whole segment.
+#[test]
+fn worktree_moves_are_never_recorded() {
+    for cmd in [
+        "git switch main",
+        "git checkout v1.2 && npm test",
+        "git checkout -b feat",
+        "git stash pop",
+        "git reset --hard HEAD~1",
+        "git rebase main",
+        "gh pr checkout 12",
+    ] {
+        assert!(
+            matches!(
+                terminal(cmd),
+                Derivation::Refused(Refusal::WorktreeMove(..))
+            ),
+            "{cmd}: {:?}",
+            terminal(cmd)
+        );
+    }
+    assert_eq!(patterns("git stash list"), ["Terminal(git stash list)"]);
+    assert_eq!(patterns("git restore src/a.ts"), ["Terminal(git restore)"]);
+    assert_eq!(
+        patterns("git status && npm test"),
+        ["Terminal(git status)", "Terminal(npm test)"]
+    );
+    // A module agent gets an autonomy rule: no entry is recorded.
+    let d = derive(&request("terminal", Some("git switch main"), Some("dev-api")).action);
+    assert!(matches!(d, Derivation::Autonomy { .. }), "{d:?}");
+}
+
+/// SPEC §4.2 round 4: `exec` with only redirections runs nothing, and
+/// `Terminal(exec)` would cover every command exec runs: nothing is
+/// recorded for it.
+#[test]
+fn a_bare_exec_records_nothing() {
+    assert_eq!(
+        patterns("exec 2>/dev/null; npm test"),
+        ["Terminal(npm test)"]
+    );
 }

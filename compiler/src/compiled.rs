@@ -26,7 +26,7 @@ use permc_core::facts::{self, continuations, protected, LineFacts, ScopeReport};
 use permc_core::phrases;
 use permc_core::reference;
 use permc_core::request::Request;
-use permc_grammar::shell::Known;
+use permc_grammar::shell::{CommandLine, Known};
 use permc_grammar::{ActionType, Policy};
 use std::borrow::Cow;
 
@@ -529,7 +529,12 @@ fn allow_covering(p: &CompiledPolicy, words: &[Cow<'_, str>], known: &[Known]) -
 /// segment of its string is, by an entry (the first such segment's) or as
 /// a `cd` in scope or a safe `set`.
 fn transparent_cover(p: &CompiledPolicy, f: &LineFacts, i: usize) -> Option<u32> {
-    let inner = f.transparent_inner(i)?;
+    line_cover(p, f.transparent_inner(i)?)
+}
+
+/// Each segment of a transparent shell's string covered: the first such
+/// segment's entry.
+fn line_cover(p: &CompiledPolicy, inner: &CommandLine<'_>) -> Option<u32> {
     let mut first = None;
     for s in &inner.segments {
         match allow_covering(p, &s.words, &s.known) {
@@ -553,6 +558,8 @@ fn given_runs_covered(p: &CompiledPolicy, f: &LineFacts, i: usize) -> bool {
     f.given_runs(i).all(|(start, words, known)| {
         allow_covering(p, words, known) != NONE
             || p.terminal_allow_from(&s.words, outer_depth.max(start + 1)) != NONE
+            || f.given_transparent(i, start)
+                .is_some_and(|inner| line_cover(p, inner).is_some())
     })
 }
 
@@ -661,7 +668,8 @@ fn ceiling_holds<'r>(
             (Reason::CeilingExternalEffect, phrase.into())
         }
         Stage::CeilingPrivileged => {
-            let phrase = phrases::privileged_of(line_of(line, req))?;
+            let in_container = facts::place(req).in_container;
+            let phrase = phrases::privileged_of(line_of(line, req), in_container)?;
             (Reason::CeilingPrivileged, phrase.into())
         }
         Stage::CeilingUnparsed => {

@@ -44,6 +44,7 @@
 
 use crate::facts::catalogue::{self, RunnerProgram};
 use crate::facts::project::ProjectRows;
+use crate::facts::protected;
 use crate::facts::{
     basename, is_assignment, LineFacts, EXTERNAL_EFFECT, PRIVILEGED, PRIVILEGED_SHOWN,
 };
@@ -104,6 +105,12 @@ pub enum Refusal {
     /// A segment may be a built-in deny through its unknown words (SPEC
     /// §4.4): the words.
     UnknownWord(String),
+    /// **[round 4]** The pattern would name a subcommand that moves the
+    /// worktree to another commit or the stash (`git switch`, `git stash
+    /// pop`): such an entry lifts the protected-path check for every such
+    /// move (SPEC §6.4), so none is recorded. The pattern and the
+    /// subcommand.
+    WorktreeMove(String, String),
 }
 
 impl Refusal {
@@ -135,6 +142,10 @@ impl fmt::Display for Refusal {
             Refusal::UnknownWord(w) => write!(
                 f,
                 "`{w}` may run a built-in deny through words the shell expands (SPEC §4.4), so no pattern can stand for it"
+            ),
+            Refusal::WorktreeMove(p, sub) => write!(
+                f,
+                "`{p}` would name `{sub}`, which moves the worktree to another commit or the stash: an entry that names it lets every such move through the protected-path check (an older commit may hold a looser permissions.json or a hook, SPEC §6.4), so a person approves each"
             ),
         }
     }
@@ -243,8 +254,21 @@ pub fn derive_with(action: &Action, rows: &ProjectRows) -> Derivation {
             words: Vec::new(),
             segment: None,
         }]),
-        // 5. One pattern per segment.
-        Some(f) => Derivation::Patterns(terminal_patterns(&f)),
+        // 5. One pattern per segment; none that names a worktree move
+        //    (SPEC §6.4 round 4: such an entry lifts its protected-path
+        //    check).
+        Some(f) => {
+            let patterns = terminal_patterns(&f);
+            let moving = patterns.iter().find_map(|r| {
+                let words: Vec<Cow<'_, str>> =
+                    r.words.iter().map(|w| Cow::from(w.as_str())).collect();
+                protected::names_worktree_move(&words).map(|sub| (r.pattern.clone(), sub))
+            });
+            match moving {
+                Some((pattern, sub)) => Derivation::Refused(Refusal::WorktreeMove(pattern, sub)),
+                None => Derivation::Patterns(patterns),
+            }
+        }
     }
 }
 
@@ -325,6 +349,13 @@ fn terminal_patterns(f: &LineFacts) -> Vec<Recorded> {
             }
             continue;
         }
+        // `exec 2>/dev/null` runs nothing and step 6 needs no entry for
+        // it; `Terminal(exec)` would cover every command exec runs.
+        let verb = seg.words.first().map(|w| basename(w));
+        if verb.is_some_and(catalogue::is_wrapper) && crate::facts::safe_set(&seg.words, &seg.known)
+        {
+            continue;
+        }
         record(&mut out, &seg.words, i);
         // A run the segment's words do not name (`… | xargs` runs `echo`,
         // SPEC §4.3 round 4) is recorded by its own unit.
@@ -339,9 +370,20 @@ fn terminal_patterns(f: &LineFacts) -> Vec<Recorded> {
 
 /// Records the unit of a segment's (or a run's) words, once.
 fn record(out: &mut Vec<Recorded>, words: &[Cow<'_, str>], i: usize) {
-    let Some((unit, words)) = segment_unit(words) else {
+    let all = words;
+    let Some((mut unit, mut words)) = segment_unit(words) else {
         return;
     };
+    // A unit that would name a worktree move the segment does not name
+    // (`git stash list` → `git stash`) is the whole segment (SPEC §6.4
+    // round 4: an entry that names the move lifts its protected-path
+    // check); one the segment names is refused by `derive_with`.
+    if words.len() < all.len()
+        && protected::names_worktree_move(words).is_some()
+        && protected::names_worktree_move(all).is_none()
+    {
+        (unit, words) = (Unit::Segment, all);
+    }
     if out.iter().any(|r| r.words.iter().eq(words.iter())) {
         return;
     }

@@ -245,13 +245,26 @@ pub fn project_external(name: &str) -> String {
 
 /// Step 7b over a line's facts: a privileged run, else a privileged
 /// project row a run names: both engines call this.
-pub fn privileged_of(f: &crate::facts::LineFacts) -> Option<String> {
+/// `in_container`: the command runs in the running container (SPEC
+/// §6.2's first case), where a compose service's privileges stay inside.
+pub fn privileged_of(f: &crate::facts::LineFacts, in_container: bool) -> Option<String> {
     if let Some(r) = f.privileged() {
         return Some(privileged(
             r.privileged_via.unwrap_or(crate::facts::PRIVILEGED_SHOWN),
         ));
     }
+    if let Some(shown) = f.privileged_outside(in_container) {
+        return Some(compose_privileged(shown));
+    }
     f.project_privileged().map(project_privileged)
+}
+
+/// Step 7b, a compose subcommand outside the running container (SPEC
+/// §4.3 round 4).
+pub fn compose_privileged(shown: &str) -> String {
+    format!(
+        "`{shown}` starts services whose privileges (`privileged:`, host volumes, devices, capabilities) come from a compose file permc does not read, outside the running container"
+    )
 }
 
 /// Step 7b, a project row's.

@@ -16,7 +16,7 @@ use crate::phrases::{
 use crate::request::{ExecutionMode, Request};
 use crate::Rules;
 use permc_grammar::rules::{AutonomyKey, AutonomyRule, Entry};
-use permc_grammar::shell::Known;
+use permc_grammar::shell::{CommandLine, Known};
 use permc_grammar::{ActionType, Policy};
 use std::borrow::Cow;
 
@@ -349,7 +349,9 @@ fn given_runs_covered(allow: &[Entry], f: &LineFacts, i: usize) -> bool {
             allow_covers(e, words, known)
                 || (allow_covers(e, &s.words, &s.known)
                     && e.pattern.tokens().is_some_and(|t| t.len() > start))
-        })
+        }) || f
+            .given_transparent(i, start)
+            .is_some_and(|inner| line_cover(allow, inner).is_some())
     })
 }
 
@@ -359,7 +361,12 @@ fn given_runs_covered(allow: &[Entry], f: &LineFacts, i: usize) -> bool {
 /// a safe `set`, which need none. `None`: not transparent, or a segment of
 /// the string is not covered.
 fn transparent_cover(allow: &[Entry], f: &LineFacts, i: usize) -> Option<usize> {
-    let inner = f.transparent_inner(i)?;
+    line_cover(allow, f.transparent_inner(i)?)
+}
+
+/// A transparent shell's string is covered when each of its segments is:
+/// the first such segment's entry, `None` when one is not.
+fn line_cover(allow: &[Entry], inner: &CommandLine<'_>) -> Option<usize> {
     let mut first = None;
     for s in &inner.segments {
         match allow
@@ -623,7 +630,7 @@ fn ceilings(
         if let Some(phrase) = phrases::external_effect_of(f) {
             return Some((Reason::CeilingExternalEffect, phrase));
         }
-        if let Some(phrase) = phrases::privileged_of(f) {
+        if let Some(phrase) = phrases::privileged_of(f, facts::place(req).in_container) {
             return Some((Reason::CeilingPrivileged, phrase));
         }
         if f.unparsed {

@@ -36,6 +36,7 @@ pub mod continuations;
 pub mod glob;
 mod name_index;
 pub(crate) mod options;
+mod positional;
 pub mod project;
 pub mod protected;
 pub mod remote;
@@ -174,12 +175,27 @@ pub struct LineFacts<'a> {
     pub unparsed_why: Vec<String>,
     /// Segments holding a word whose text comes from an expansion.
     pub has_unknown: bool,
+    /// **[round 4]** A compose subcommand that starts a service's image
+    /// (`docker-compose up`), as shown: privileged unless the command runs
+    /// in the running container (SPEC §4.3, §5.3 step 7b), which only the
+    /// request says ([`LineFacts::privileged_outside`]).
+    pub privileged_on_host: Option<String>,
     /// Commands a segment's program runs given as argv (SPEC §4.3 round 3:
     /// `find -exec CMD ;`, `xargs CMD`, `npx CMD`, `uv run CMD`…): `(segment,
     /// start, end)`, the words `segment.words[start..end]` as written. Such
     /// a run is a segment for allow too: the segment is covered only when
     /// each of its runs is ([`LineFacts::given_runs`]). Empty on most lines.
     pub given: Vec<(usize, usize, usize)>,
+    /// **[round 4]** The given runs that are a transparent shell's `-c`
+    /// string (`find … -exec sh -c 'prettier --write "$1"' _ {} \;`):
+    /// `(segment, start, index in inner_lines)`, for
+    /// [`LineFacts::given_transparent`]. Empty on most lines.
+    pub(crate) given_inner: Vec<(usize, usize, usize)>,
+    /// **[round 4]** The places a segment's program reads from a
+    /// here-document or here-string on its standard input (`tar -T -
+    /// <<'EOF'`, SPEC §4.2): `(segment, line, known)`, checked words for
+    /// the scope and the protected paths. Empty on most lines.
+    pub fed: Vec<(usize, Cow<'a, str>, Known)>,
     /// `runs[run_start[i]..run_start[i + 1]]` are the runs of segment `i`
     /// (the runs are kept in segment order), so reading a segment's runs
     /// costs their number, not every run of the line: a decision stays
@@ -194,6 +210,9 @@ pub struct LineFacts<'a> {
     pub(crate) joints: scope::Joints,
     /// Runs read now are guesses ([`Run::guessed`]).
     pub(crate) guessing: bool,
+    /// While a top-level segment's runs are read: one of its redirections
+    /// opens or duplicates standard input (`exec <f` hands it to the shell).
+    pub(crate) stdin_redirected: bool,
     /// What no word of the line holds, when the plain reader read it
     /// (`reader::HAS_EQ`… set here means: proven absent). 0, nothing
     /// proven, for any other line: every check then reads the words.
@@ -305,46 +324,79 @@ const NAME_SECOND_BYTES: [u32; 256] = {
     t
 };
 
-/// A segment whose standard input is a here-document or a here-string
-/// and whose program reads paths from it ([`STDIN_PATH_READERS`]): why
-/// the line is unparsed.
-fn stdin_paths(facts: &LineFacts) -> Option<String> {
-    let fed = |s: &reader::Segment| {
-        s.redirects.iter().any(|r| {
-            let op = r.op.trim_start_matches('0');
-            op.starts_with("<<")
-        })
-    };
-    for (i, seg) in facts
-        .line
-        .segments
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| fed(s))
-    {
-        for r in facts.runs_of(i) {
-            let Some(verb) = r.words.first().map(|v| basename(v)) else {
-                continue;
-            };
-            let Some((name, triggers)) = catalogue::wrappers::STDIN_PATH_READERS
-                .iter()
-                .find(|(n, _)| *n == verb)
-            else {
-                continue;
-            };
-            if triggers.is_empty()
-                || r.words[1..]
-                    .iter()
-                    .any(|w| triggers.iter().any(|t| w.starts_with(t)))
-            {
-                let _ = seg;
-                return Some(format!(
-                    "`{name}` reads paths from standard input, here a here-document or here-string: permc does not read its lines as places"
-                ));
+/// The segments whose standard input is a here-document or a here-string
+/// read by a program that reads paths from it ([`STDIN_PATH_READERS`],
+/// SPEC §4.2 round 4): each line of the body is a place of the segment
+/// (exact for a quoted here-document or a literal here-string, unknown
+/// otherwise), kept in [`LineFacts::fed`]; a diff is read by §6.4's
+/// worktree-root rule. `Err`: why the line is unparsed (a body the reader
+/// could not place, what a row does not read).
+fn stdin_places(facts: &mut LineFacts) -> Result<(), String> {
+    use catalogue::wrappers::StdinReads;
+    let mut fed = Vec::new();
+    for (i, seg) in facts.line.segments.iter().enumerate() {
+        // Of several redirections of standard input, the last counts.
+        let Some(r) = seg
+            .redirects
+            .iter()
+            .rev()
+            .find(|r| wrappers::redirects_stdin(&r.op))
+            .filter(|r| r.op.contains("<<"))
+        else {
+            continue;
+        };
+        let Some((name, reads)) = facts.runs_of(i).find_map(|run| stdin_reader(run.words)) else {
+            continue;
+        };
+        match reads {
+            StdinReads::Patch => {}
+            StdinReads::Unread => {
+                return Err(format!(
+                    "`{name}` reads standard input, here a here-document or here-string, as data permc does not read"
+                ))
+            }
+            StdinReads::Paths => {
+                let (body, known) = if r.op.ends_with("<<<") {
+                    let k = if r.known.is_unknown() { r.known } else { Known::Exact };
+                    (r.target.as_str(), k)
+                } else {
+                    match r.here.as_deref() {
+                        Some(reader::HereDoc { body: Some(b), quoted, .. }) => {
+                            (b.as_str(), if *quoted { Known::Exact } else { Known::OneToken })
+                        }
+                        _ => {
+                            return Err(format!(
+                                "`{name}` reads paths from standard input, here a here-document whose body permc cannot place"
+                            ))
+                        }
+                    }
+                };
+                fed.extend(
+                    body.split('\n')
+                        .filter(|l| !l.is_empty())
+                        .map(|l| (i, Cow::Owned(l.to_string()), known)),
+                );
             }
         }
     }
-    None
+    facts.fed = fed;
+    Ok(())
+}
+
+/// The row of [`STDIN_PATH_READERS`] a run's words match: its program's
+/// name and what it reads.
+fn stdin_reader(words: &[Cow<'_, str>]) -> Option<(&'static str, catalogue::wrappers::StdinReads)> {
+    let verb = basename(words.first()?);
+    catalogue::wrappers::STDIN_PATH_READERS
+        .iter()
+        .find(|(n, triggers, _)| {
+            *n == verb
+                && (triggers.is_empty()
+                    || words[1..]
+                        .iter()
+                        .any(|w| triggers.iter().any(|t| w.starts_with(t))))
+        })
+        .map(|(n, _, reads)| (*n, *reads))
 }
 
 /// A `cd` in a transparent shell's string that stays in the scope for
@@ -601,11 +653,19 @@ impl<'a> LineFacts<'a> {
             unparsed: self.unparsed,
             unparsed_why: self.unparsed_why,
             has_unknown: self.has_unknown,
+            privileged_on_host: self.privileged_on_host,
             given: self.given,
+            given_inner: self.given_inner,
+            fed: self
+                .fed
+                .into_iter()
+                .map(|(i, w, k)| (i, Cow::Owned(w.into_owned()), k))
+                .collect(),
             run_start: self.run_start,
             aligned: self.aligned,
             joints: self.joints,
             guessing: self.guessing,
+            stdin_redirected: self.stdin_redirected,
             absent: self.absent,
             unparsed_seen: self.unparsed_seen,
             project: self.project,
@@ -646,6 +706,10 @@ impl<'a> LineFacts<'a> {
                 text: &seg.words,
                 known: &seg.known,
             };
+            facts.stdin_redirected = seg
+                .redirects
+                .iter()
+                .any(|r| wrappers::redirects_stdin(&r.op));
             wrappers::collect_runs(words(), i, 0, facts);
             if keywords {
                 wrappers::behind_keywords(words(), i, facts);
@@ -675,7 +739,7 @@ impl<'a> LineFacts<'a> {
             }
         }
         if !plain {
-            if let Some(why) = stdin_paths(facts) {
+            if let Err(why) = stdin_places(facts) {
                 facts.unparsed_because(why);
             }
         }
@@ -864,6 +928,65 @@ impl<'a> LineFacts<'a> {
             .find_map(|r| builtin_deny_known(r.words, r.known))
     }
 
+    /// The inner line of the run segment `i` gives as argv from word
+    /// `start`, when that run is a transparent shell (SPEC §4.3 round 4:
+    /// `find src -exec sh -c 'prettier --write "$1"' _ {} \;` runs
+    /// `prettier --write {}`): allow covers the run when it covers each
+    /// segment of the line, as for a segment ([`LineFacts::transparent_inner`]).
+    pub fn given_transparent(&self, i: usize, start: usize) -> Option<&CommandLine<'a>> {
+        let &(_, _, k) = self
+            .given_inner
+            .iter()
+            .find(|&&(s, a, _)| s == i && a == start)?;
+        self.inner_lines.get(k).map(|(_, l)| l)
+    }
+
+    /// After the runs of `words` (a run given as argv from word `start` of
+    /// segment `seg`) were collected — `lines` and `runs` the lengths of
+    /// the inner lines and the runs before —: notes it for
+    /// [`LineFacts::given_transparent`] when it is a transparent shell
+    /// whose string added one line, read, every run of which is one of its
+    /// segments as written (no wrapper, `find -exec` or `xargs` inside).
+    pub(crate) fn note_given_shell(
+        &mut self,
+        seg: usize,
+        start: usize,
+        words: (&[Cow<'_, str>], &[Known]),
+        (lines, runs): (usize, usize),
+    ) {
+        let (text, known) = words;
+        let Some((shell, from)) = transparent_shell(text) else {
+            return;
+        };
+        let Some(c) = transparent_options(text, from) else {
+            return;
+        };
+        let exact = known
+            .get(..=c)
+            .is_some_and(|k| k.iter().all(|k| *k == Known::Exact));
+        let bashisms = !catalogue::shells::BASH_READS.contains(&shell)
+            && catalogue::shells::BASHISMS
+                .iter()
+                .any(|b| text[c].contains(b));
+        if !exact || bashisms || self.inner_lines.len() != lines + 1 {
+            return;
+        }
+        let inner = &self.inner_lines[lines].1;
+        let added = &self.runs[runs.min(self.runs.len())..];
+        // The string's runs, then the shell's own.
+        let plain = !inner.is_unparsed()
+            && !inner.segments.is_empty()
+            && added.len() == inner.segments.len() + 1
+            && inner.segments.iter().zip(added).all(|(s, r)| {
+                r.words
+                    .as_ref()
+                    .is_some_and(|w| w.0[..] == s.words[..] && w.1[..] == s.known[..])
+            });
+        if plain {
+            self.given_inner.push((seg, start, lines));
+        }
+    }
+
     /// The words of each command segment `i` runs given as argv, as
     /// written (see [`LineFacts::given`]), with the index of their first
     /// word in the segment.
@@ -979,6 +1102,13 @@ impl<'a> LineFacts<'a> {
     /// The first privileged run (SPEC §5 step 7b).
     pub fn privileged(&self) -> Option<Run<'_>> {
         self.runs().find(|r| r.privileged && !r.guessed)
+    }
+
+    /// What runs privileged only outside the running container (SPEC
+    /// §4.3 round 4: `docker compose up`), shown, when the command does
+    /// not run in it.
+    pub fn privileged_outside(&self, in_container: bool) -> Option<&str> {
+        self.privileged_on_host.as_deref().filter(|_| !in_container)
     }
 
     /// The runs of segment `i` whose words differ from the segment's own

@@ -317,6 +317,25 @@ pub struct Redirect {
     pub target: String,
     /// What is known of the target word (SPEC §4.4).
     pub known: Known,
+    /// **[round 4]** A here-document's body (`<<`, `<<-`; `None` for any
+    /// other redirection).
+    pub here: Option<Box<HereDoc>>,
+}
+
+/// **[round 4]** A here-document as read (SPEC §4.2): what reads standard
+/// input decides what its body is (a program that reads paths from it
+/// reads its lines as places).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HereDoc {
+    /// Where its delimiter word starts in the line: which operator it is.
+    pub at: usize,
+    /// Some part of the delimiter was quoted: the body is data.
+    pub quoted: bool,
+    /// The body's lines as bash feeds them (for `<<-` without their
+    /// leading tabs; with an unquoted delimiter, backslash-newlines
+    /// joined); `None` when the reader could not place it (a body that
+    /// never ends, one inside a substitution).
+    pub body: Option<String>,
 }
 
 /// Why a command line is unparsed (SPEC §4.2).

@@ -27,12 +27,26 @@
 //! `Terminal(git branch -a)`, are anchored and not reported. SPEC §8 seeds
 //! `Terminal(find)`: it is reported, as information.
 //!
+//! **[round 4]** It also reports an allow entry that names a git
+//! subcommand moving the worktree to another commit or the stash (`git
+//! switch`, `git checkout`, `git reset`, `git stash pop`, `git rebase`,
+//! `git merge`, `git pull`…, `gh pr checkout`, `glab mr checkout`, SPEC
+//! §6.4): such an entry lifts the protected-path check for those moves.
+//! The subcommands are the catalogue's rows the decision reads;
+//! `Terminal(git)` and `Terminal(git stash list)` lift nothing and are not
+//! reported for it.
+//!
 //! ## Why is this bad?
 //! It is not, since round 3: a mutating continuation the entry does not
 //! name keeps asking (`Terminal(git branch -v)` does not approve `git
 //! branch -v -D feat`). But a person who wrote `Terminal(git branch)` may
 //! expect `git branch -D` to pass; this says it does not, and how to allow
 //! it on purpose (`Terminal(git branch -D)`).
+//!
+//! An entry that names a worktree move does let it through: an older
+//! commit may hold a looser `permissions.json` or a hook, which the move
+//! brings back without a person seeing it. That may be what you want; this
+//! says so, and always-allow never records such an entry.
 //!
 //! ## Example
 //! ```json
@@ -48,10 +62,13 @@
 use super::{entries, tokens_match_verb, Check};
 use crate::FileContext;
 use permc_core::facts::continuations::{Continuations, Shape, CONTINUATIONS};
+use permc_core::facts::external_effect;
+use permc_core::facts::protected::names_worktree_move;
 use permc_core::seed::DEFAULT_ALLOW;
 use permc_grammar::diagnostic::{CheckId, Diagnostic, Severity};
 use permc_grammar::pattern::PatToken;
 use permc_grammar::rules::List;
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 /// `unanchored-mutating-verb`.
@@ -199,6 +216,7 @@ fn stops_at(a: &[PatToken], verb: &Verb) -> bool {
 }
 
 fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+    worktree_moves(cx, out);
     for e in entries(cx) {
         if e.list != List::Allow {
             continue;
@@ -244,6 +262,51 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
                 ),
             )
             .with_help(help),
+        );
+    }
+}
+
+/// An allow entry that names a subcommand moving the worktree to another
+/// commit or the stash (SPEC §6.4 round 4): it lifts the protected-path
+/// check for those moves, which this says. The subcommands are the
+/// catalogue's rows the decision reads (`names_worktree_move`).
+fn worktree_moves(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
+    for e in entries(cx).into_iter().filter(|e| e.list == List::Allow) {
+        let Some(tokens) = e.pattern.tokens() else {
+            continue;
+        };
+        // The words the entry names exactly, as the decision compares them
+        // with a run's (a wildcard or a path as the program lifts nothing).
+        let words: Vec<Cow<'_, str>> = tokens
+            .iter()
+            .map_while(|t| match t {
+                PatToken::Exact(w) => Some(Cow::from(w.as_str())),
+                PatToken::Prefix(_) => None,
+            })
+            .collect();
+        if words.first().is_none_or(|w| w.contains('/')) {
+            continue;
+        }
+        // An entry a ceiling always lowers (`git pull` reaches a remote)
+        // approves no move: `neutralized-by-ceiling` says so instead.
+        let Some(sub) = names_worktree_move(&words).filter(|_| external_effect(&words).is_none())
+        else {
+            continue;
+        };
+        out.push(
+            Diagnostic::new(
+                CHECK.id,
+                CHECK.severity,
+                cx.name,
+                e.span,
+                format!(
+                    "`{}` in allow names `{sub}`, which moves the worktree to another commit or the stash: the entry lifts the protected-path check for those moves (an older commit may hold a looser permissions.json or a hook, SPEC §6.4)",
+                    e.pattern.text
+                ),
+            )
+            .with_help(format!(
+                "keep it only if you accept that history may hold looser rule files; without it a person approves each `{sub}` that moves the worktree (always-allow never records such an entry)"
+            )),
         );
     }
 }

@@ -41,6 +41,7 @@ pub fn markdown() -> String {
     shells(&mut o);
     runners(&mut o);
     unreadable(&mut o);
+    stdin_readers(&mut o);
     code_options(&mut o);
     code_forms(&mut o);
     git_code_options(&mut o);
@@ -124,12 +125,43 @@ fn runners(o: &mut String) {
         let how = match how {
             RunsAs::Argv => "the command after its options".to_string(),
             RunsAs::Shell => "a shell command line (unparsed)".to_string(),
+            RunsAs::Image if super::catalogue::effects::COMPOSE_PROGRAMS.contains(tool) => {
+                "a service's image and entrypoint (unparsed; privileged outside the running container)"
+                    .to_string()
+            }
             RunsAs::Image => "an image's entrypoint (unparsed)".to_string(),
             RunsAs::AfterOperand => "the command after the container".to_string(),
             RunsAs::AfterDashes => "the command after `--`".to_string(),
             RunsAs::Group(g) => format!("read as `{g}`"),
         };
         let _ = writeln!(o, "| `{name}` | {how} |");
+    }
+    o.push('\n');
+}
+
+fn stdin_readers(o: &mut String) {
+    use super::catalogue::wrappers::{StdinReads, STDIN_PATH_READERS};
+    o.push_str(
+        "## Programs that read places from standard input (SPEC §4.2)
+
+         Fed a here-document or a here-string, with these words: each line of a          quoted body (or a literal here-string) is a place for the scope and the          protected paths, each line of an unquoted body an unknown word.
+
+         | program | with | reads |
+|---|---|---|
+",
+    );
+    for (program, with, reads) in STDIN_PATH_READERS {
+        let with = if with.is_empty() {
+            "any words".to_string()
+        } else {
+            code(with)
+        };
+        let reads = match reads {
+            StdinReads::Paths => "a path a line",
+            StdinReads::Patch => "a diff: a write into the worktree root (SPEC §6.4)",
+            StdinReads::Unread => "data permc does not read (unparsed)",
+        };
+        let _ = writeln!(o, "| `{program}` | {with} | {reads} |");
     }
     o.push('\n');
 }

@@ -514,6 +514,21 @@ pub fn protected_path(facts: &LineFacts, scope: &Scope<'_>) -> Option<String> {
     protected_path_lifted(facts, scope, &|_, _| false)
 }
 
+/// **[round 4]** The wholesale move of the worktree that words name — an
+/// allow entry's tokens or a segment's words — by its subcommand path,
+/// shown (`git switch`, `git stash pop`, `gh pr checkout`): an allow
+/// entry that names one lifts the protected-path check for those moves
+/// (SPEC §6.4), so the analyzer reports it and always-allow never records
+/// one. `None` for words that name no such subcommand (`git stash list`,
+/// `git merge --abort`, `git restore`).
+pub fn names_worktree_move(words: &[Cow<'_, str>]) -> Option<String> {
+    let verb = basename(words.first()?);
+    let (_, end) = writes::move_named(verb, words)?;
+    let mut shown = vec![verb];
+    shown.extend(words[1..end].iter().map(AsStr::as_str));
+    Some(shown.join(" "))
+}
+
 /// [`protected_path`], where `lift` says which wholesale moves of the
 /// worktree (`git switch REF`, `git stash pop`) an allow entry that names
 /// the subcommand lifts (SPEC §6.4).
@@ -541,7 +556,7 @@ pub fn protected_path_lifted(
     };
     let inner = facts.inner_lines.iter().map(|(_, l)| l);
     let lines = || std::iter::once(&facts.line).chain(inner.clone());
-    if plain(&here, lines().flat_map(|l| &l.segments)) {
+    if facts.fed.is_empty() && plain(&here, lines().flat_map(|l| &l.segments)) {
         return None;
     }
     // Where the shell may be, and the backup suffixes, read off every
@@ -570,6 +585,17 @@ pub fn protected_path_lifted(
         let runs = || facts.runs_of(i).map(|r| (r.words, r.known));
         if let Some(shown) = segment(&here, &s.words, &s.known, &s.redirects, runs) {
             return Some(shown);
+        }
+        // The places it reads from a here-document or here-string (SPEC
+        // §4.2 round 4: `tar -cf a.tar -T - <<'EOF'`).
+        let fed = facts.fed.iter().filter(|(f, _, _)| *f == i);
+        for (_, w, k) in fed {
+            // An unquoted body's line is unknown, and its text still
+            // what it names where it holds no expansion.
+            let named = here.names(w, false) || here.host_unknown(w, *k);
+            if named {
+                return Some(w.to_string());
+            }
         }
     }
     for (_, l) in &facts.inner_lines {

@@ -394,6 +394,9 @@ struct Walk<'s, 'r> {
     /// bash -c 'cd etc'` goes to /etc), and what it sets holds after it
     /// (as `eval` keeps it; for a child shell, fail closed).
     cdable: bool,
+    /// The places top-level segments read from a here-document or a
+    /// here-string ([`LineFacts::fed`]): `(segment, word, known)`.
+    fed: Vec<(usize, String, Known)>,
 }
 
 impl Walk<'_, '_> {
@@ -437,8 +440,34 @@ impl Walk<'_, '_> {
         }
     }
 
+    /// Checks the places top-level segment `i` reads from a here-document
+    /// or a here-string (none on most lines).
+    fn fed_words(&mut self, i: usize, here: Here) {
+        if self.fed.is_empty() {
+            return;
+        }
+        let fed: Vec<(String, Known)> = self
+            .fed
+            .iter()
+            .filter(|(s, _, _)| *s == i)
+            .map(|(_, w, k)| (w.clone(), *k))
+            .collect();
+        for (w, k) in fed {
+            self.word(&w, k, here);
+        }
+    }
+
     /// Checks one word from `here`.
-    fn word(&mut self, w: &str, known: Known, here: Here) {
+    fn word(&mut self, w: &str, mut known: Known, here: Here) {
+        if known.is_unknown() && w.contains("{}") && !w.contains(['$', '`']) {
+            // A `-c` string's `$1` given a `find` run's `{}` (SPEC §4.3
+            // round 4): the paths found, read as the run's own `{}` is
+            // (inside when the find's start paths are, which its segment
+            // checks). The reader marks a word unknown only for an
+            // expansion, so no other word has this shape; what xargs
+            // fills in is outside by its own rule.
+            known = Known::Exact;
+        }
         if known == Known::Glob && super::glob::glob_may_climb(w) {
             // `.?/secret`, `.*`: a component that may expand to `..`
             // (SPEC §4.4 item 4).
@@ -584,6 +613,9 @@ impl Walk<'_, '_> {
             }
             for r in &seg.redirects {
                 self.word(&r.target, r.known, here);
+            }
+            if top {
+                self.fed_words(i, here);
             }
             if let Some(lines) = inner_of.get_mut(i) {
                 // Every inner line of the segment starts with what any of
@@ -796,6 +828,7 @@ fn plain(facts: &LineFacts) -> bool {
     let simple = |w: &str| no_path || inert(w);
     let mover = |w: &Cow<'_, str>| moves_dir(w);
     facts.inner_lines.is_empty()
+        && facts.fed.is_empty()
         && facts.line.segments.iter().all(|s| {
             s.known.all_exact()
                 && s.words.iter().all(|w| simple(w) && !mover(w))
@@ -828,7 +861,7 @@ fn plain_cds(facts: &LineFacts) -> Option<Vec<bool>> {
             && t.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
     };
-    if !facts.inner_lines.is_empty() {
+    if !facts.inner_lines.is_empty() || !facts.fed.is_empty() {
         return None;
     }
     let mut cds = Vec::with_capacity(facts.line.segments.len());
@@ -911,6 +944,11 @@ impl Scope<'_> {
             report: &mut report,
             cdpath: false,
             cdable: false,
+            fed: facts
+                .fed
+                .iter()
+                .map(|(i, w, k)| (*i, w.to_string(), *k))
+                .collect(),
         };
         let cwd = walk.dirs.walk(0, &self.cwd);
         // The segments that may move the directory behind a wrapper: a run

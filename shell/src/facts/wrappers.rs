@@ -12,6 +12,7 @@
 use super::catalogue::code::{
     NameGrammar, Names, TextOptions, CODE_FORMS, NAME_OPERANDS, PLAIN_REMOTE_SHELLS, PROGRAM_TEXT,
 };
+use super::catalogue::effects::COMPOSE_PROGRAMS;
 use super::catalogue::git::{
     GitSpell, GIT, GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_OPTIONS, GIT_CODE_SECTIONS,
 };
@@ -413,17 +414,35 @@ fn past_wrapper<'a>(
         return Step::Past(i);
     }
     if wr.bare_input && i >= text.len() {
-        facts.unparsed_because(format!(
-            "`{}` without a command applies its redirections to the shell, which may then read its later commands from one",
-            wr.names[0]
-        ));
-        return Step::Past(i);
+        // `exec 2>/dev/null` changes the shell's own descriptors: its
+        // targets are places like any redirection's (SPEC §4.2 round 4).
+        // Only standard input made the shell's may feed it later commands;
+        // an inner line's redirections are not at hand here (fail closed).
+        if depth > 0 || facts.stdin_redirected {
+            facts.unparsed_because(format!(
+                "`{}` without a command makes a redirection of standard input the shell's own, which may then read its later commands from it",
+                wr.names[0]
+            ));
+            return Step::Past(i);
+        }
+        return Step::Here;
     }
     if wr.after == After::Xargs {
         xargs(words, i, seg, depth, facts, *via);
         return Step::Done;
     }
     Step::Next(i)
+}
+
+/// Does a redirection with this operator (`<`, `0>`, `<<<`, `2>`, `{fd}<`)
+/// open or duplicate standard input? Its fd is the digits before it, else
+/// 0 for `<…` (a `{NAME}` gets a new fd, 10 or above).
+pub(crate) fn redirects_stdin(op: &str) -> bool {
+    let digits = op.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 {
+        return op.starts_with('<');
+    }
+    op[..digits].bytes().all(|b| b == b'0')
 }
 
 /// At most this many guesses of the command behind a launcher permc does
@@ -626,6 +645,11 @@ fn runner<'a>(
         return;
     }
     if runs_as == RunsAs::Image {
+        if COMPOSE_PROGRAMS.contains(&tool) && !facts.guessing {
+            facts
+                .privileged_on_host
+                .get_or_insert_with(|| format!("{tool} {sub}"));
+        }
         facts.unparsed_because(format!(
             "`{tool} {sub}` runs the image's entrypoint with the words after the image, so what runs is the image's: permc cannot know it"
         ));
@@ -878,7 +902,13 @@ fn shell_words<'a>(
     };
     if has_c {
         match text.get(i) {
-            Some(s) if !words.known(i).is_unknown() => inner_line(s, seg, depth, facts),
+            Some(s) if !words.known(i).is_unknown() => {
+                // `$0`, `$1`… stand for the words after the string.
+                let args: Vec<(Cow<'_, str>, Known)> = (i + 1..text.len())
+                    .map(|k| (text[k].clone(), words.known(k)))
+                    .collect();
+                inner_line_given(s, Some(&args), seg, depth, facts);
+            }
             Some(s) => facts.unknown_inner(seg, s, shell),
             None => facts.unparsed_because(format!(
                 "`{shell} -c` without a command line is an error bash would report"
@@ -1258,6 +1288,7 @@ fn find_command<'a>(
         })
         .collect();
     if depth < MAX_INNER_DEPTH && !sub.is_empty() {
+        let before = (facts.inner_lines.len(), facts.runs.len());
         collect_runs(
             Words {
                 text: &sub,
@@ -1267,6 +1298,9 @@ fn find_command<'a>(
             depth + 1,
             facts,
         );
+        if depth == 0 {
+            facts.note_given_shell(seg, start, (&sub, &known), before);
+        }
     } else if !sub.is_empty() {
         facts.unparsed_because("commands nest more than 8 levels deep".to_string());
     }
@@ -1537,11 +1571,26 @@ pub(crate) fn inner_words<'a>(
 /// A string run as a command line of its own (`sh -c`, `eval`, `env -S`,
 /// `su -c`, `trap`): its segments are read, and their runs belong to `seg`.
 pub(crate) fn inner_line(src: &str, seg: usize, depth: usize, facts: &mut LineFacts) {
+    inner_line_given(src, None, seg, depth, facts);
+}
+
+/// [`inner_line`] of a shell's `-c` string, given the words after it
+/// (`$0`, `$1`…, SPEC §4.3 round 4).
+fn inner_line_given(
+    src: &str,
+    args: Option<&super::positional::Arguments<'_>>,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts,
+) {
     if depth >= MAX_INNER_DEPTH {
         facts.unparsed_because("commands nest more than 8 levels deep".to_string());
         return;
     }
-    let line = reader::read(src).into_owned();
+    let mut line = reader::read(src).into_owned();
+    if let Some(args) = args {
+        line = super::positional::substitute(line, src, args);
+    }
     if line.is_unparsed() {
         let why: Vec<&str> = line.unparsed.iter().map(|u| u.describe()).collect();
         facts.unparsed_because(format!(

@@ -30,11 +30,13 @@ impl<'a> Parser<'a> {
                 self.mark(Unparsed::SyntaxError);
                 break;
             };
+            let here = self.here_of(&op);
             for seg in self.out.iter_mut().skip(first) {
                 seg.redirects.push(Redirect {
                     op: op.clone(),
                     target: target.clone(),
                     known,
+                    here: here.clone(),
                 });
             }
         }
@@ -111,6 +113,20 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// The here-document `op` just queued (its target read), its body to
+    /// come ([`Parser::read_heredoc_bodies`] fills it in).
+    fn here_of(&self, op: &str) -> Option<Box<HereDoc>> {
+        if !op.contains("<<") || op.ends_with("<<<") {
+            return None;
+        }
+        let doc = self.heredocs.last()?;
+        Some(Box::new(HereDoc {
+            at: self.top_offset(doc.at),
+            quoted: !doc.expand,
+            body: None,
+        }))
+    }
+
     /// Reads the target of redirection `op`, read at `at`.
     pub(super) fn redirect_target(&mut self, index: usize, op: String, at: usize) {
         self.skip_blanks();
@@ -123,6 +139,7 @@ impl<'a> Parser<'a> {
                 } else {
                     known
                 };
+                let here = self.here_of(&op);
                 if let Some(seg) = self.out.get_mut(index) {
                     // Bash rejects `>x &>>NAME=v`: after a redirection and
                     // before the command word it lexes the target of `&>>`
@@ -131,7 +148,12 @@ impl<'a> Parser<'a> {
                         && seg.words.len() == self.cmd_index
                         && !seg.redirects.is_empty()
                         && looks_like_assignment(&self.src[target_at..self.pos]);
-                    seg.redirects.push(Redirect { op, target, known });
+                    seg.redirects.push(Redirect {
+                        here,
+                        op,
+                        target,
+                        known,
+                    });
                     if assignment_target {
                         self.mark_at(Unparsed::SyntaxError, target_at);
                     }
@@ -208,6 +230,33 @@ impl<'a> Parser<'a> {
         None
     }
 
+    /// Keeps the body of `doc` (`src[start..end]`) on every redirection
+    /// its operator gave (a compound command's, each of its segments): its
+    /// lines as bash feeds them, tabs stripped for `<<-`, backslash-newline
+    /// joined when the delimiter is unquoted.
+    fn keep_body(&mut self, doc: &PendingHeredoc, start: usize, end: usize) {
+        let at = self.top_offset(doc.at);
+        let raw = String::from_utf8_lossy(&self.src[start..end]);
+        let joined = if doc.expand {
+            raw.replace("\\\n", "")
+        } else {
+            raw.into_owned()
+        };
+        let text: String = if doc.strip_tabs {
+            joined
+                .split_inclusive('\n')
+                .map(|l| l.trim_start_matches('\t'))
+                .collect()
+        } else {
+            joined
+        };
+        for r in self.out.iter_mut().flat_map(|s| s.redirects.iter_mut()) {
+            if let Some(h) = r.here.as_mut().filter(|h| h.at == at) {
+                h.body = Some(text.clone());
+            }
+        }
+    }
+
     /// Reads the bodies of the pending here-documents, which start right
     /// after the newline just read. An unquoted delimiter's body is
     /// expanded (its substitutions run); a quoted one's is plain text.
@@ -261,6 +310,8 @@ impl<'a> Parser<'a> {
                 // The line ends inside the body (bash warns and takes it
                 // as ended): permc does not guess where it was meant to.
                 self.mark_at(Unparsed::HereDocument, doc.at);
+            } else {
+                self.keep_body(&doc, body_start, body_end);
             }
             if doc.expand && body_end > body_start {
                 // Its text as bash expands it: backslash-newlines removed

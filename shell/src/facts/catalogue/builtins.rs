@@ -87,6 +87,9 @@ pub(crate) const NAME_ASSIGNING: &[&str] = &[
 /// `false`, `:`) or one number (`exit 1`, `return 0`, `break 2`).
 pub(crate) const FLOW_BUILTINS: &[(&str, bool)] = &[
     ("true", false),
+    // `exec` with no command changes only the shell's descriptors (its
+    // redirections are read as places; one of standard input is unparsed).
+    ("exec", false),
     ("false", false),
     (":", false),
     ("break", true),
@@ -94,3 +97,9 @@ pub(crate) const FLOW_BUILTINS: &[(&str, bool)] = &[
     ("exit", true),
     ("return", true),
 ];
+
+/// **[round 4]** What changes a shell's positional parameters, or runs
+/// text that may (SPEC §4.3): in a `-c` string that names one, `$1`… no
+/// longer stand for the words after the string for certain, and stay
+/// unknown (`sh -c 'shift; git "$1"' _ status push` runs `git push`).
+pub(crate) const POSITIONAL_SETTERS: &[&str] = &["shift", "set", "eval", "source", "."];

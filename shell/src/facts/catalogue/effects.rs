@@ -328,6 +328,14 @@ pub const PRIVILEGED: &[&str] = &[
     "capsh", "setpriv",
 ];
 
+/// **[round 4]** The compose programs (`docker compose …` is read as
+/// `docker-compose …`) whose subcommands that start a service's image
+/// (`up`, `run`, `create`, `start`, `restart`: their rows run an image)
+/// are privileged unless the command runs in the running container (SPEC
+/// §4.3): the compose file permc does not read gives the services
+/// `privileged:`, host volumes, devices and capabilities.
+pub(crate) const COMPOSE_PROGRAMS: &[&str] = &["docker-compose", "podman-compose"];
+
 /// The built-in deny patterns (SPEC §5.2).
 pub const BUILTIN_DENY: &[&str] = &[
     "Terminal(rm -rf /)",

@@ -993,21 +993,43 @@ pub(crate) const XARGS_NUL: &[&str] = &["-0", "--null"];
 pub(crate) static XARGS_DEFAULT_RUN: [std::borrow::Cow<'static, str>; 1] =
     [std::borrow::Cow::Borrowed(XARGS_DEFAULT)];
 
+/// What a program reads from standard input when it is a here-document or
+/// a here-string (SPEC §4.2 round 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StdinReads {
+    /// Each line a path (`tar -T -`): a quoted body's lines are checked
+    /// words for the scope and the protected paths, an unquoted one's
+    /// unknown words.
+    Paths,
+    /// A diff: the files it writes are named by the diff, which SPEC §6.4
+    /// reads as a write into the worktree root (a protected path there);
+    /// nothing more is read from the body.
+    Patch,
+    /// What permc does not read (an archive `cpio -i` extracts): the line
+    /// is unparsed.
+    Unread,
+}
+
 /// Programs that read paths (or a diff naming them) from standard input,
-/// with the words that make them do so (none: always). When standard input
-/// is a here-document or a here-string the line is unparsed: permc does
-/// not read its lines as places (SPEC §4.2 round 4 reads them; failing
-/// closed asks instead).
-pub(crate) const STDIN_PATH_READERS: &[(&str, &[&str])] = &[
-    ("tar", &["-T", "--files-from"]),
-    ("gtar", &["-T", "--files-from"]),
-    ("bsdtar", &["-T", "--files-from"]),
+/// with the words that make them do so (none: always) and what they read;
+/// the first row of a program whose words match applies.
+pub(crate) const STDIN_PATH_READERS: &[(&str, &[&str], StdinReads)] = &[
+    ("tar", &["-T", "--files-from"], StdinReads::Paths),
+    ("gtar", &["-T", "--files-from"], StdinReads::Paths),
+    ("bsdtar", &["-T", "--files-from"], StdinReads::Paths),
     (
         "rsync",
         &["--files-from", "--exclude-from", "--include-from"],
+        StdinReads::Paths,
     ),
-    ("zip", &["-@"]),
-    ("cpio", &[]),
-    ("patch", &[]),
-    ("git", &["apply", "am"]),
+    ("zip", &["-@"], StdinReads::Paths),
+    // `cpio -o` and `-p` read the paths to copy; `-i` an archive.
+    (
+        "cpio",
+        &["-o", "--create", "-p", "--pass-through"],
+        StdinReads::Paths,
+    ),
+    ("cpio", &[], StdinReads::Unread),
+    ("patch", &[], StdinReads::Patch),
+    ("git", &["apply", "am"], StdinReads::Patch),
 ];

@@ -195,10 +195,30 @@ fn spills(sources: &[(usize, &str)], kn: impl Fn(usize) -> Known) -> bool {
 /// the stash (SPEC §6.4)? The number of its words (program and subcommand
 /// path) an allow entry must name to lift it.
 fn git_move(verb: &str, run: &[Cow<'_, str>]) -> Option<usize> {
+    let (sub, end) = move_named(verb, run)?;
+    let rest = &run[end..];
+    let moves = match sub {
+        "checkout" => checkout_moves(rest),
+        "switch" => switch_moves(rest),
+        "reset" => rest
+            .iter()
+            .any(|w| matches!(w.as_str(), "--hard" | "--merge" | "--keep")),
+        _ => true,
+    };
+    moves.then_some(end)
+}
+
+/// The wholesale move whose subcommand path the words name, whatever
+/// follows it (`git switch`, `git stash pop`, `gh pr checkout`): its
+/// subcommand and the number of words that name it — what an allow entry
+/// must name to lift it (SPEC §6.4). `git stash list` and `git merge
+/// --abort` name none; `git checkout -b NEW` names one (with a start
+/// point it moves).
+pub(super) fn move_named<'w>(verb: &str, run: &'w [Cow<'_, str>]) -> Option<(&'w str, usize)> {
     if let Some((_, sub)) = HOSTED_CHECKOUTS.iter().find(|(p, _)| *p == verb) {
-        let moves = run.get(1).is_some_and(|w| w == sub)
+        let named = run.get(1).is_some_and(|w| w == sub)
             && run.get(2).is_some_and(|w| w == HOSTED_CHECKOUT);
-        return moves.then_some(3);
+        return named.then_some((HOSTED_CHECKOUT, 3));
     }
     if verb != GIT {
         return None;
@@ -214,17 +234,14 @@ fn git_move(verb: &str, run: &[Cow<'_, str>]) -> Option<usize> {
     if rest.iter().any(|w| unless.contains(&w.as_str())) {
         return None;
     }
-    let moves = match sub {
-        "checkout" => checkout_moves(rest),
-        "switch" => switch_moves(rest),
-        "reset" => rest
-            .iter()
-            .any(|w| matches!(w.as_str(), "--hard" | "--merge" | "--keep")),
-        // `stash list|show|drop|clear|create|store` write no worktree file.
-        "stash" if path.len() == 1 => next.is_none_or(|n| n.starts_with('-') || n == "branch"),
-        _ => true,
-    };
-    moves.then_some(i + path.len())
+    // `stash list|show|drop|clear|create|store` write no worktree file.
+    if sub == "stash"
+        && path.len() == 1
+        && !next.is_none_or(|n| n.starts_with('-') || n == "branch")
+    {
+        return None;
+    }
+    Some((sub, i + path.len()))
 }
 
 /// `git checkout`'s words: a branch created at `HEAD` (`-b|-B NEW`
