@@ -168,6 +168,14 @@ fn violations(
     bad
 }
 
+/// A program's row: its subcommand's (`git commit` writes), else its own.
+fn row_of<'t>(table: &'t BTreeMap<String, Declared>, argv: &[String]) -> Option<&'t Declared> {
+    let prog = argv.first().map_or("", |a| basename(a));
+    let sub = argv.iter().skip(1).find(|a| !a.starts_with('-'));
+    sub.and_then(|s| table.get(&format!("{prog} {s}")))
+        .or_else(|| table.get(prog))
+}
+
 /// The declared rows of the programs a run started (each one not a
 /// helper of an earlier one), and those not auto-approved when decided
 /// alone.
@@ -198,9 +206,12 @@ fn programs<'t>(
         }
         false
     };
-    let mut alone: Vec<Vec<String>> = Vec::new();
+    let mut alone: Vec<(&[String], &Option<String>)> = Vec::new();
     for e in &run.trace.effects {
-        let Effect::Exec { pid, argv, .. } = e else {
+        let Effect::Exec {
+            pid, argv, failed, ..
+        } = e
+        else {
             continue;
         };
         let prog = argv.first().map_or("", |a| basename(a));
@@ -219,25 +230,28 @@ fn programs<'t>(
             }
             continue;
         }
-        // A subcommand's own row (`git commit` writes), else the program's.
-        let sub = argv.iter().skip(1).find(|a| !a.starts_with('-'));
-        let row = sub
-            .and_then(|s| table.get(&format!("{prog} {s}")))
-            .or_else(|| table.get(prog));
-        started.push(row.unwrap_or(&EMPTY));
-        alone.push(argv.clone());
+        // A failed exec is judged as a start (the program may be
+        // installed where the command really runs), but starts no row.
+        if failed.is_none() {
+            started.push(row_of(table, argv).unwrap_or(&EMPTY));
+        }
+        alone.push((argv, failed));
     }
     let lines: Vec<String> = alone
         .iter()
-        .map(|a| shlex::try_join(a.iter().map(String::as_str)).unwrap())
+        .map(|(a, _)| shlex::try_join(a.iter().map(String::as_str)).unwrap())
         .collect();
     let bad = alone
         .iter()
         .zip(&lines)
         .zip(decide(permissions, &lines))
         .filter(|(_, d)| d.policy != "auto_approve")
-        .map(|((argv, line), d)| {
-            format!("started {argv:?}, which alone is {} (`{line}`)", d.policy)
+        .map(|(((argv, failed), line), d)| match failed {
+            None => format!("started {argv:?}, which alone is {} (`{line}`)", d.policy),
+            Some(why) => format!(
+                "tried to start {argv:?} ({why}), which alone is {} (`{line}`)",
+                d.policy
+            ),
         })
         .collect();
     (started, bad)
@@ -474,6 +488,11 @@ fn harness_catches_a_wrong_expectation() {
         ("sort -uo x x", "changed x"),
         ("git -c core.pager=/srv/canary/pager -p log -1", "canary"),
         ("git log -1 > /etc/x", "/etc/x outside the project"),
+        // A program tried but not installed is still an attempt.
+        (
+            "GIT_EDITOR=/srv/canary/missing git commit --amend",
+            "tried to start [\"/srv/canary/missing\", \"/srv/project/.git/COMMIT_EDITMSG\"] (ENOENT)",
+        ),
     ] {
         let run = sb.run(line).unwrap();
         let bad = violations(&run, &sb, &rules, &table);
