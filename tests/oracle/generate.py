@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Generates tests/oracle/seeded_variants.txt: variants of every seeded
 entry (SPEC §8, as `permc seed` writes them), of examples/permissions.json
-and of the entries attacks reported (tests/oracle/reported.json).
+and of the entries attacks reported (tests/oracle/reported.json), and the
+reads that contact the stubs' endpoints (ENDPOINT_LINES, set `endpoints`).
 
     python3 tests/oracle/generate.py [--seed N] [--permc target/debug/permc]
 
@@ -38,6 +39,36 @@ NOT_VERIFIED = {
     "pytest": "pytest is not installed and needs PyPI",
     "go": "Go is not installed on the CI image",
 }
+
+# Reads that contact an endpoint, decided under tests/oracle/endpoints.json
+# and run against the sandbox's stubs (tests/oracle/stubs/: the fixture's
+# remotes origin, a git daemon, and web, dumb HTTP on 127.0.0.1:8080).
+# Written out, not generated from help: every one is in the CI tier.
+ENDPOINT_LINES = [
+    "git fetch",
+    "git fetch origin",
+    "git fetch web",
+    "git fetch --all",
+    "git fetch --dry-run origin main",
+    "git fetch --tags origin",
+    "git fetch --prune web",
+    "git ls-remote",
+    "git ls-remote origin",
+    "git ls-remote web",
+    "git ls-remote --heads origin",
+    "git ls-remote --tags web",
+    "git ls-remote --symref origin HEAD",
+    "git ls-remote git://127.0.0.1/origin.git",
+    "git ls-remote http://127.0.0.1:8080/origin.git",
+    "git remote show origin",
+    "git remote show web",
+    "curl -s http://127.0.0.1:8080/",
+    "curl -sf http://127.0.0.1:8080/origin.git/HEAD",
+    "curl -sI http://localhost:8080/origin.git/info/refs",
+    "curl -s -o /dev/null -w '%{http_code}' http://127.0.0.1:8080/origin.git/HEAD",
+    "curl -s http://127.0.0.1:8080/missing",
+    "curl -s --max-time 2 http://127.0.0.1:9/",
+]
 
 # The values given to an option, by what its help calls the value. A
 # file value names a tracked file, so that a write shows as a change.
@@ -238,9 +269,11 @@ def main():
         "# SET<TAB>TIER<TAB>COMMAND; CI runs the `ci` tier, PERMC_ORACLE_FULL=1 every line.",
     ] + sorted(set(skipped))
     out += [f"{s}\t{'ci' if i in ci else 'full'}\t{v}" for i, (s, v) in enumerate(lines)]
+    out += [f"endpoints\tci\t{v}" for v in ENDPOINT_LINES]
     with open(os.path.join(HERE, "seeded_variants.txt"), "w") as f:
         f.write("\n".join(out) + "\n")
-    print(f"{len(lines)} variants, {len(ci)} in the CI tier, {len(skipped)} entries not verified")
+    print(f"{len(lines)} variants and {len(ENDPOINT_LINES)} endpoint lines, {len(ci)} variants in the CI tier, "
+          f"{len(skipped)} entries not verified")
 
 
 if __name__ == "__main__":

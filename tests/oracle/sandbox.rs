@@ -2,7 +2,9 @@
 //! bubblewrap with the whole file system read-only (`--ro-bind / /`), a
 //! fresh copy of the fixture project read-write at `/srv/project`, its
 //! bare origin read-only at `/srv/origin.git`, the canaries read-only at
-//! `/srv/canary`, tmpfs HOME and /tmp, no network (`--unshare-all`), no
+//! `/srv/canary`, tmpfs HOME and /tmp, no network (`--unshare-all`) but
+//! the local stubs of the endpoints rows declare (stubs/: a git daemon
+//! and an HTTP server on loopback, started in the sandbox first), no
 //! capabilities, a new session, stdin from /dev/null, killed with its
 //! parent and after a time limit; strace outside it records every exec,
 //! write and connect (trace.rs).
@@ -105,7 +107,7 @@ impl Sandbox {
     /// runs.
     fn probe(&self) -> Result<(), String> {
         let outside = "/etc/permc-oracle-probe";
-        let run = self.run("echo probe > /etc/permc-oracle-probe; echo probe > probe-inside; exec cat /proc/net/dev")?;
+        let run = self.run("echo probe > /etc/permc-oracle-probe; echo probe > probe-inside; cat /proc/net/tcp; exec cat /proc/net/dev")?;
         let traced = run
             .trace
             .effects
@@ -113,9 +115,11 @@ impl Sandbox {
             .any(|e| matches!(e, Effect::Write { path, ok: false, .. } if path == outside));
         let inside = run.after.files.contains_key("probe-inside");
         let no_net = !run.output.contains("eth") && !run.output.contains("ens");
-        if Path::new(outside).exists() || !traced || !inside || !no_net {
+        // The stubs listen on 127.0.0.1:9418 and :8080 (hex in /proc/net/tcp).
+        let stubs = run.output.contains("0100007F:24CA") && run.output.contains("0100007F:1F90");
+        if Path::new(outside).exists() || !traced || !inside || !no_net || !stubs {
             return Err(format!(
-                "the sandbox probe failed (outside write traced and failing: {traced}, inside write: {inside}, no network: {no_net}): refusing to run commands\n{}",
+                "the sandbox probe failed (outside write traced and failing: {traced}, inside write: {inside}, no network: {no_net}, stubs listening: {stubs}): refusing to run commands\n{}",
                 run.output
             ));
         }
@@ -178,9 +182,13 @@ impl Sandbox {
             .arg("/srv/canary")
             .arg("--bind")
             .arg(dir.join("log"))
-            .arg("/srv/canary-log");
+            .arg("/srv/canary-log")
+            .arg("--ro-bind")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/stubs"))
+            .arg("/srv/stubs");
         jail(&mut cmd);
-        cmd.args(&marker);
+        // The stubs start first (stubs/start.sh), then exec the marker.
+        cmd.args(["/bin/bash", "/srv/stubs/start.sh"]).args(&marker);
         let out = cmd
             .stdin(Stdio::null())
             .output()

@@ -33,8 +33,9 @@ pub enum Effect {
         path: String,
         ok: bool,
     },
-    /// A connect or sendto to an address (strace's text for it).
-    Connect { pid: u32, address: String },
+    /// A connect or sendto to an address (`127.0.0.1:9418`, `[::1]:53`,
+    /// `unix:/path`, else strace's text for it), and whether it succeeded.
+    Connect { pid: u32, address: String, ok: bool },
 }
 
 /// The syscalls the tracer records (`-e trace=`).
@@ -269,14 +270,17 @@ fn effect(call: &Call, parent: Option<u32>, fdcwd: &str) -> Option<Effect> {
         "connect" => address(a(1)).map(|address| Effect::Connect {
             pid: call.pid,
             address,
+            ok,
         }),
         "sendto" => address(a(4)).map(|address| Effect::Connect {
             pid: call.pid,
             address,
+            ok,
         }),
         "sendmsg" => address(a(1)).map(|address| Effect::Connect {
             pid: call.pid,
             address,
+            ok,
         }),
         _ => None,
     }
@@ -293,11 +297,32 @@ fn writes(flags: &str) -> bool {
 /// process: an IP address, or a Unix socket other than the name
 /// service cache glibc asks for users and hosts.
 fn address(arg: &str) -> Option<String> {
+    // The text after `key` up to the next `end` (`htons(9418)` → 9418).
+    let field = |key: &str, end: char| {
+        arg.split_once(key)
+            .and_then(|(_, r)| r.split(end).next())
+            .map(str::to_string)
+    };
+    if arg.contains("AF_INET6") {
+        if let (Some(port), Some(host)) = (
+            field("sin6_port=htons(", ')'),
+            field("inet_pton(AF_INET6, \"", '"'),
+        ) {
+            return Some(format!("[{host}]:{port}"));
+        }
+    } else if arg.contains("AF_INET") {
+        if let (Some(port), Some(host)) =
+            (field("sin_port=htons(", ')'), field("inet_addr(\"", '"'))
+        {
+            return Some(format!("{host}:{port}"));
+        }
+    }
     if arg.contains("AF_INET") || arg.contains("AF_PACKET") {
         return Some(arg.to_string());
     }
     if arg.contains("AF_UNIX") && !arg.contains("nscd") {
-        return Some(arg.to_string());
+        let path = field("sun_path=", ',').unwrap_or_default();
+        return Some(format!("unix:{}", unquote(path.trim_end_matches('}'))));
     }
     None
 }
@@ -402,7 +427,17 @@ mod tests {
         assert!(
             matches!(&e[1], Effect::Write { path, ok: true, .. } if path == "/srv/project/out")
         );
-        assert!(matches!(&e[2], Effect::Connect { .. }));
+        assert!(
+            matches!(&e[2], Effect::Connect { address, ok: false, .. } if address == "1.2.3.4:80")
+        );
+        assert_eq!(
+            address(r#"{sa_family=AF_INET6, sin6_port=htons(53), sin6_flowinfo=htonl(0), inet_pton(AF_INET6, "::1", &sin6_addr), sin6_scope_id=0}"#).as_deref(),
+            Some("[::1]:53")
+        );
+        assert_eq!(
+            address(r#"{sa_family=AF_UNIX, sun_path="/run/x.sock"}"#).as_deref(),
+            Some("unix:/run/x.sock")
+        );
     }
 
     #[test]
