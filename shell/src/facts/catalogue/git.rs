@@ -298,3 +298,146 @@ pub(crate) const GIT_REF_FILTERS: &[&str] = &[
 /// the list is sorted and shown.
 pub(crate) const GIT_REF_FILTER_VALUED: [&str; GIT_REF_FILTERS.len() + 2] =
     super::concat(&[GIT_REF_FILTERS, &["--sort", "--format"]]);
+
+/// A git subcommand that may start git's editor (git 2.47): the program
+/// `GIT_EDITOR`, `core.editor`, `VISUAL` or `EDITOR` names, else `vi` —
+/// one permc does not know, which reads its commands from standard input
+/// when that is not a terminal (vi's `:!CMD` runs a shell command, as
+/// `ex` and `ed` do, SPEC §4.3): a segment that starts it is unparsed.
+/// Its options are read as git's parse-options reads them (unique
+/// prefixes, `--no-NAME`, clusters, options after operands).
+#[derive(Debug, Clone, Copy)]
+pub struct GitEditor {
+    /// The subcommand (`commit`).
+    pub subcommand: &'static str,
+    /// Short options without a value.
+    pub flags: &'static str,
+    /// Short options with a value (the rest of the word or the next).
+    pub valued: &'static str,
+    /// Short options whose value is attached only (`-S[KEYID]`).
+    pub optional: &'static str,
+    /// Long options without a value, without `--`.
+    pub long_flags: &'static [&'static str],
+    /// Long options with a value.
+    pub long_valued: &'static [&'static str],
+    /// Long options whose value is given with `=` only.
+    pub long_optional: &'static [&'static str],
+    /// Options that start the editor (a letter or a long name); their
+    /// `--no-` form stops it, the last one given counts.
+    pub edit: &'static [&'static str],
+    /// Options that start it whatever else is given: the interactive
+    /// modes, whose answers on standard input (`e`) start it.
+    pub interactive: &'static [&'static str],
+    /// Options that give the message, so that the editor is not needed.
+    pub message: &'static [&'static str],
+    /// The subcommand starts the editor when no `message` option is given.
+    pub by_default: bool,
+}
+
+/// The subcommands the seeds and examples name that start the editor:
+/// `git commit` without a message (`-m`, `-F`, `-C`, `--no-edit`, a dry
+/// run) or with `-e`, `-c`, `-t`, and `git add -e|-p|-i`. Not yet rows:
+/// `tag -a`, `merge -e`, `revert`, `cherry-pick -e`, `notes add`,
+/// `rebase -i` (the sequence editor), `stash` with `-p`.
+pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
+    GitEditor {
+        subcommand: "commit",
+        flags: "qvseaipozn",
+        valued: "FmcCt",
+        optional: "Su",
+        long_flags: &[
+            "quiet",
+            "verbose",
+            "reset-author",
+            "signoff",
+            "edit",
+            "status",
+            "all",
+            "include",
+            "interactive",
+            "patch",
+            "only",
+            "verify",
+            "no-verify",
+            "dry-run",
+            "short",
+            "branch",
+            "ahead-behind",
+            "porcelain",
+            "long",
+            "null",
+            "amend",
+            "allow-empty",
+            "allow-empty-message",
+            "post-rewrite",
+            "no-post-rewrite",
+            "pathspec-file-nul",
+        ],
+        long_valued: &[
+            "file",
+            "author",
+            "date",
+            "message",
+            "reedit-message",
+            "reuse-message",
+            "fixup",
+            "squash",
+            "trailer",
+            "template",
+            "cleanup",
+            "pathspec-from-file",
+        ],
+        long_optional: &["gpg-sign", "untracked-files"],
+        edit: &["e", "edit", "c", "reedit-message", "t", "template"],
+        interactive: &["p", "patch", "interactive"],
+        message: &[
+            "m",
+            "message",
+            "F",
+            "file",
+            "C",
+            "reuse-message",
+            "dry-run",
+            "short",
+            "porcelain",
+            "long",
+        ],
+        by_default: true,
+    },
+    GitEditor {
+        subcommand: "add",
+        flags: "nvipefuNA",
+        valued: "",
+        optional: "",
+        long_flags: &[
+            "dry-run",
+            "verbose",
+            "interactive",
+            "patch",
+            "edit",
+            "force",
+            "update",
+            "renormalize",
+            "intent-to-add",
+            "all",
+            "ignore-removal",
+            "refresh",
+            "ignore-errors",
+            "ignore-missing",
+            "sparse",
+            "pathspec-file-nul",
+        ],
+        long_valued: &["chmod", "pathspec-from-file"],
+        long_optional: &[],
+        edit: &["e", "edit"],
+        interactive: &["p", "patch", "i", "interactive"],
+        message: &[],
+        by_default: false,
+    },
+];
+
+/// `GIT_EDITOR` values that start no program permc does not know: `:`
+/// (git skips the editor) and `true` (SPEC §4.3 reads an assignment of
+/// either as no code). An assignment on the line wins over every other
+/// setting.
+pub const QUIET_GIT_EDITORS: &[&str] = &["GIT_EDITOR=:", "GIT_EDITOR=true"];
