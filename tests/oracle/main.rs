@@ -19,6 +19,7 @@ mod sandbox;
 mod state;
 mod trace;
 
+use permc_core::facts::protected::path_is_protected;
 use sandbox::{Run, Sandbox, HOME, PROJECT};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -46,6 +47,8 @@ struct Declared {
     home: Vec<String>,
     #[serde(default)]
     endpoints: Vec<String>,
+    #[serde(default)]
+    floor_state: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -68,23 +71,66 @@ struct Decision {
     source: Option<String>,
 }
 
-/// The context a variant is decided in (docs/cli.md): a runner, with the
-/// fixture as the scope root. A running container's floor approves
-/// writes in the project on purpose (SPEC §5.3 step 3): judging it needs
-/// the protected paths (§6.4) as the expectation, not yet done.
-const MODES: [&str; 1] = [r#""executionMode":"runner""#];
+/// The context a variant is decided and run in (docs/cli.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// A runner, with the fixture as the scope root: an approved command
+    /// changes nothing in the project but its rows' declared state.
+    Runner,
+    /// The running container (`executionMode` container,
+    /// `containerRunning`), the project at `/work`: the floor approves
+    /// writes in the scope on purpose (SPEC §5.3 step 3), so an approved
+    /// command must write nothing outside the scope (`/work`, `/tmp`,
+    /// §6.2) nor any protected path (§6.4, which the floor never lifts)
+    /// but its rows' declared state.
+    Container,
+}
 
-/// Decides each line with the real `permc decide`.
-fn decide(permissions: &Path, lines: &[String]) -> Vec<Decision> {
+impl Mode {
+    const ALL: [Mode; 2] = [Mode::Runner, Mode::Container];
+
+    fn name(self) -> &'static str {
+        match self {
+            Mode::Runner => "runner",
+            Mode::Container => "container",
+        }
+    }
+
+    /// The request's context fields for this mode.
+    fn context(self) -> &'static str {
+        match self {
+            Mode::Runner => r#""executionMode":"runner""#,
+            Mode::Container => r#""executionMode":"container","containerRunning":true"#,
+        }
+    }
+
+    /// Where the project is while a command runs.
+    fn root(self) -> &'static str {
+        match self {
+            Mode::Runner => PROJECT,
+            Mode::Container => sandbox::CONTAINER_PROJECT,
+        }
+    }
+
+    /// The CI tier of the variants file that holds this mode's sample.
+    fn tier(self) -> &'static str {
+        match self {
+            Mode::Runner => "ci",
+            Mode::Container => "container",
+        }
+    }
+}
+
+/// Decides each line with the real `permc decide`, in `mode`.
+fn decide(permissions: &Path, lines: &[String], mode: Mode) -> Vec<Decision> {
     let mut requests = String::new();
     for l in lines {
-        for m in MODES {
-            let cmd = serde_json::to_string(l).unwrap();
-            requests.push_str(&format!(
-                r#"{{"action":{{"type":"terminal","command":{cmd},"cwd":"{PROJECT}"}},"context":{{"role":"developer",{m},"projectScopeRoot":"{PROJECT}"}}}}"#
-            ));
-            requests.push('\n');
-        }
+        let cmd = serde_json::to_string(l).unwrap();
+        let m = mode.context();
+        requests.push_str(&format!(
+            r#"{{"action":{{"type":"terminal","command":{cmd},"cwd":"{PROJECT}"}},"context":{{"role":"developer",{m},"projectScopeRoot":"{PROJECT}"}}}}"#
+        ));
+        requests.push('\n');
     }
     let dir = scratch("decide");
     let file = dir.join("requests.jsonl");
@@ -111,7 +157,7 @@ fn decide(permissions: &Path, lines: &[String]) -> Vec<Decision> {
         .collect();
     assert_eq!(
         all.len(),
-        lines.len() * MODES.len(),
+        lines.len(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
@@ -142,26 +188,43 @@ fn basename(p: &str) -> &str {
 
 /// The effects of a run that the rules do not declare: programs started
 /// that are neither helpers nor auto-approved alone, writes outside the
-/// project, changes in it outside declared state, connections, canaries.
+/// project (in the container, outside its scope), changes in it outside
+/// declared state (in the container, to protected paths), connections,
+/// canaries.
 fn violations(
     line: &str,
     run: &Run,
     sb: &Sandbox,
-    permissions: &Path,
+    (permissions, mode): (&Path, Mode),
     table: &BTreeMap<String, Declared>,
 ) -> Vec<String> {
-    let (started, mut bad) = programs(run, permissions, table);
-    bad.extend(outside(run, line, &started));
+    let (started, mut bad) = programs(run, (permissions, mode), table);
+    bad.extend(outside(run, line, &started, mode));
     for change in state::changes(&sb.before, &run.after) {
         let path = change.split_once(' ').map_or("", |(_, p)| p);
-        let declared = started.iter().any(|d| {
-            d.state.iter().any(|s| {
-                path == s.trim_end_matches('/')
-                    || (s.ends_with('/') && path.starts_with(s.as_str()))
+        let declared = |state: &dyn Fn(&Declared) -> &[String]| {
+            started.iter().any(|d| {
+                state(d).iter().any(|s| {
+                    path == s.trim_end_matches('/')
+                        || (s.ends_with('/') && path.starts_with(s.as_str()))
+                })
             })
-        });
-        if !declared {
-            bad.push(format!("{change} in the project"));
+        };
+        let bad_change = match mode {
+            Mode::Runner => !declared(&|d| &d.state),
+            Mode::Container => {
+                let root = mode.root();
+                path_is_protected(&format!("{root}/{path}"), root, false, &[])
+                    && !declared(&|d| &d.state)
+                    && !declared(&|d| &d.floor_state)
+            }
+        };
+        if bad_change {
+            let what = match mode {
+                Mode::Runner => "in the project",
+                Mode::Container => "in the project, a protected path (SPEC §6.4)",
+            };
+            bad.push(format!("{change} {what}"));
         }
     }
     if !run.canary.is_empty() {
@@ -170,12 +233,14 @@ fn violations(
     bad
 }
 
-/// A program's row: its subcommand's (`git commit` writes), else its own.
-fn row_of<'t>(table: &'t BTreeMap<String, Declared>, argv: &[String]) -> Option<&'t Declared> {
+/// A program's rows: its subcommand's (`git commit` writes), then its own.
+fn rows_of<'t>(table: &'t BTreeMap<String, Declared>, argv: &[String]) -> Vec<&'t Declared> {
     let prog = argv.first().map_or("", |a| basename(a));
     let sub = argv.iter().skip(1).find(|a| !a.starts_with('-'));
     sub.and_then(|s| table.get(&format!("{prog} {s}")))
-        .or_else(|| table.get(prog))
+        .into_iter()
+        .chain(table.get(prog))
+        .collect()
 }
 
 /// The declared rows of the programs a run started (each one not a
@@ -183,7 +248,7 @@ fn row_of<'t>(table: &'t BTreeMap<String, Declared>, argv: &[String]) -> Option<
 /// alone.
 fn programs<'t>(
     run: &Run,
-    permissions: &Path,
+    (permissions, mode): (&Path, Mode),
     table: &'t BTreeMap<String, Declared>,
 ) -> (Vec<&'t Declared>, Vec<String>) {
     static EMPTY: Declared = Declared {
@@ -194,6 +259,7 @@ fn programs<'t>(
         state: Vec::new(),
         home: Vec::new(),
         endpoints: Vec::new(),
+        floor_state: Vec::new(),
     };
     // Each program started, by its process: a helper is one only of the
     // programs it descends from (`git log && git ls-remote` starts two).
@@ -226,11 +292,12 @@ fn programs<'t>(
             .iter()
             .filter(|(p, _)| below(*pid, &|x| x == *p))
             .map(|(_, d)| *d);
+        let built = |p: &String| format!("{}/{p}", mode.root());
         let helper = mine.clone().any(|d| {
             d.helpers.iter().any(|h| h == prog)
                 || d.paths
                     .iter()
-                    .any(|p| argv.first().is_some_and(|a| a.starts_with(p.as_str())))
+                    .any(|p| argv.first().is_some_and(|a| a.starts_with(&built(p))))
         });
         if helper {
             if mine.any(|d| d.subtree.iter().any(|h| h == prog)) {
@@ -241,7 +308,11 @@ fn programs<'t>(
         // A failed exec is judged as a start (the program may be
         // installed where the command really runs), but starts no row.
         if failed.is_none() {
-            started.push((*pid, row_of(table, argv).unwrap_or(&EMPTY)));
+            let rows = rows_of(table, argv);
+            started.extend(rows.iter().map(|d| (*pid, *d)));
+            if rows.is_empty() {
+                started.push((*pid, &EMPTY));
+            }
         }
         alone.push((argv, failed));
     }
@@ -252,7 +323,7 @@ fn programs<'t>(
     let bad = alone
         .iter()
         .zip(&lines)
-        .zip(decide(permissions, &lines))
+        .zip(decide(permissions, &lines, mode))
         .filter(|(_, d)| d.policy != "auto_approve")
         .map(|(((argv, failed), line), d)| match failed {
             None => format!("started {argv:?}, which alone is {} (`{line}`)", d.policy),
@@ -265,10 +336,16 @@ fn programs<'t>(
     (started.into_iter().map(|(_, d)| d).collect(), bad)
 }
 
-/// Writes outside the project but for the tty, /dev/null and the
-/// declared HOME, /tmp and CARGO_HOME state; connections to an address no
-/// program started declares.
-fn outside(run: &Run, line: &str, started: &[&Declared]) -> Vec<String> {
+/// Writes outside the project (in the container, outside its scope: the
+/// project and /tmp) but for the tty, /dev/null and the declared HOME,
+/// /tmp and CARGO_HOME state; connections to an address no program
+/// started declares and no word of the line names.
+fn outside(run: &Run, line: &str, started: &[&Declared], mode: Mode) -> Vec<String> {
+    let root = mode.root();
+    let scope = |path: &str| {
+        let under = |r: &str| path == r || path.starts_with(&format!("{r}/"));
+        under(root) || (mode == Mode::Container && under("/tmp"))
+    };
     let allowed = |path: &str| {
         [
             "/dev/null",
@@ -296,13 +373,13 @@ fn outside(run: &Run, line: &str, started: &[&Declared]) -> Vec<String> {
     let mut bad = Vec::new();
     for e in &run.trace.effects {
         match e {
-            Effect::Write { call, path, ok, .. }
-                if path != PROJECT
-                    && !path.starts_with(&format!("{PROJECT}/"))
-                    && !allowed(path) =>
-            {
+            Effect::Write { call, path, ok, .. } if !scope(path) && !allowed(path) => {
                 let how = if *ok { "" } else { " (refused by the sandbox)" };
-                bad.push(format!("{call} {path} outside the project{how}"));
+                let of = match mode {
+                    Mode::Runner => "the project",
+                    Mode::Container => "the container's scope",
+                };
+                bad.push(format!("{call} {path} outside {of}{how}"));
             }
             Effect::Connect { address, ok, .. } if !endpoint_declared(address, line, started) => {
                 let how = if *ok { "connected" } else { "tried to connect" };
@@ -412,11 +489,12 @@ fn sandbox() -> Option<Sandbox> {
 }
 
 /// A line with its decision and violations, as the failure shows it.
-fn report(line: &str, d: &Decision, run: &Run, bad: &[String]) -> String {
+fn report(line: &str, d: &Decision, run: &Run, bad: &[String], mode: Mode) -> String {
     let rule = d.rule.as_deref().unwrap_or("no rule");
     let source = d.source.as_deref().unwrap_or("");
     let mut s = format!(
-        "`{line}` (auto_approve by {rule} {source}; exit {}):\n",
+        "`{line}` ({}: auto_approve by {rule} {source}; exit {}):\n",
+        mode.name(),
         run.status
     );
     for b in bad {
@@ -433,17 +511,51 @@ fn permc() -> PathBuf {
         .map_or(PathBuf::from(env!("CARGO_BIN_EXE_permc")), PathBuf::from)
 }
 
-/// The variants to run: the `ci` tier, or every line with
-/// `PERMC_ORACLE_FULL=1`; only those holding one of the `|`-separated
-/// texts of `PERMC_ORACLE_FILTER` when it is set.
-fn chosen() -> Vec<Variant> {
+/// The modes to run: `PERMC_ORACLE_MODES` (`runner`, `container`,
+/// comma-separated), else both.
+fn modes() -> Vec<Mode> {
+    let want = std::env::var("PERMC_ORACLE_MODES").unwrap_or_default();
+    Mode::ALL
+        .into_iter()
+        .filter(|m| want.is_empty() || want.split(',').any(|w| w.trim() == m.name()))
+        .collect()
+}
+
+/// The variants to run in `mode`: its CI tier (`ci` for the runner,
+/// `container` for the container; a line's tiers are comma-separated),
+/// or every line with `PERMC_ORACLE_FULL=1`; only those holding one of
+/// the `|`-separated texts of `PERMC_ORACLE_FILTER` when it is set.
+fn chosen(mode: Mode) -> Vec<Variant> {
     let full = std::env::var_os("PERMC_ORACLE_FULL").is_some();
     let filter = std::env::var("PERMC_ORACLE_FILTER").unwrap_or_default();
     variants()
         .into_iter()
-        .filter(|v| full || v.tier == "ci")
+        .filter(|v| full || v.tier.split(',').any(|t| t == mode.tier()))
         .filter(|v| filter.split('|').any(|f| v.line.contains(f)))
         .collect()
+}
+
+/// An approved variant: the line, its decision, its rule file and mode.
+type Approved<'v> = (&'v Variant, Decision, &'v PathBuf, Mode);
+
+/// Decides the chosen variants of every mode; the approved ones.
+fn approved<'v>(
+    chosen: &'v [(Mode, Vec<Variant>)],
+    files: &'v HashMap<String, PathBuf>,
+) -> Vec<Approved<'v>> {
+    let mut approved = Vec::new();
+    for (mode, all) in chosen {
+        for (set, file) in files {
+            let mine: Vec<&Variant> = all.iter().filter(|v| &v.set == set).collect();
+            let lines: Vec<String> = mine.iter().map(|v| v.line.clone()).collect();
+            for (v, d) in mine.into_iter().zip(decide(file, &lines, *mode)) {
+                if d.policy == "auto_approve" {
+                    approved.push((v, d, file, *mode));
+                }
+            }
+        }
+    }
+    approved
 }
 
 #[test]
@@ -451,17 +563,8 @@ fn seeded_variants() {
     let Some(sb) = sandbox() else { return };
     let table = declared();
     let (files, _cleanup) = rule_files();
-    let all = chosen();
-    let mut approved: Vec<(&Variant, Decision, &PathBuf)> = Vec::new();
-    for (set, file) in &files {
-        let mine: Vec<&Variant> = all.iter().filter(|v| &v.set == set).collect();
-        let lines: Vec<String> = mine.iter().map(|v| v.line.clone()).collect();
-        for (v, d) in mine.into_iter().zip(decide(file, &lines)) {
-            if d.policy == "auto_approve" {
-                approved.push((v, d, file));
-            }
-        }
-    }
+    let chosen: Vec<(Mode, Vec<Variant>)> = modes().into_iter().map(|m| (m, chosen(m))).collect();
+    let approved = approved(&chosen, &files);
     // Two commands at a time: the machine's two cores.
     let failures: Vec<String> = std::thread::scope(|s| {
         let workers: Vec<_> = (0..2)
@@ -469,11 +572,11 @@ fn seeded_variants() {
                 let (sb, table, approved) = (&sb, &table, &approved);
                 s.spawn(move || {
                     let mut out = Vec::new();
-                    for (v, d, file) in approved.iter().skip(k).step_by(2) {
-                        let run = sb.run(&v.line).unwrap();
-                        let bad = violations(&v.line, &run, sb, file, table);
+                    for (v, d, file, mode) in approved.iter().skip(k).step_by(2) {
+                        let run = sb.run(&v.line, mode.root()).unwrap();
+                        let bad = violations(&v.line, &run, sb, (file, *mode), table);
                         if !bad.is_empty() {
-                            let r = report(&v.line, d, &run, &bad);
+                            let r = report(&v.line, d, &run, &bad, *mode);
                             // Shown at once too: a full run is long.
                             eprint!("{r}");
                             out.push(r);
@@ -488,17 +591,57 @@ fn seeded_variants() {
             .flat_map(|w| w.join().unwrap())
             .collect()
     });
-    eprintln!(
-        "oracle: {} variants decided, {} auto-approved ran in the sandbox",
-        all.len(),
-        approved.len()
-    );
+    for (mode, all) in &chosen {
+        let ran = approved.iter().filter(|a| a.3 == *mode).count();
+        eprintln!(
+            "oracle: {}: {} variants decided, {ran} auto-approved ran in the sandbox",
+            mode.name(),
+            all.len(),
+        );
+    }
     assert!(
         failures.is_empty(),
         "{} auto-approved commands did what their rules do not declare:\n{}",
         failures.len(),
         failures.join("")
     );
+}
+
+/// The harness itself in the running container: the floor's writes in
+/// the scope pass, a protected path or a write outside the scope does
+/// not.
+#[test]
+fn harness_judges_the_container_floor() {
+    let Some(sb) = sandbox() else { return };
+    let table = declared();
+    let dir = scratch("floor");
+    let _cleanup = Cleanup(dir.clone());
+    let rules = dir.join("permissions.json");
+    std::fs::write(&rules, r#"{"allow":[]}"#).unwrap();
+    let root = sandbox::CONTAINER_PROJECT;
+    for (line, effect) in [
+        (
+            "sort -o .git/hooks/pre-commit x",
+            "created .git/hooks/pre-commit in the project, a protected path",
+        ),
+        (
+            "sort -o permissions.json x",
+            "changed permissions.json in the project, a protected path",
+        ),
+        ("sort -o /home/oracle/x x", "outside the container's scope"),
+    ] {
+        let run = sb.run(line, root).unwrap();
+        let bad = violations(line, &run, &sb, (&rules, Mode::Container), &table);
+        assert!(
+            bad.iter().any(|b| b.contains(effect)),
+            "`{line}` should show `{effect}`: {bad:?}\n{}",
+            run.output
+        );
+    }
+    let line = "sort -o out x && sort -o /tmp/y x && git commit -qam floor && git branch b";
+    let run = sb.run(line, root).unwrap();
+    let bad = violations(line, &run, &sb, (&rules, Mode::Container), &table);
+    assert!(bad.is_empty(), "{bad:?}\n{}", run.output);
 }
 
 /// The harness itself: told that commands only read (as an entry that
@@ -539,8 +682,8 @@ fn harness_catches_a_wrong_expectation() {
             "tried to connect to 127.0.0.2:9418",
         ),
     ] {
-        let run = sb.run(line).unwrap();
-        let bad = violations(line, &run, &sb, &rules, &table);
+        let run = sb.run(line, PROJECT).unwrap();
+        let bad = violations(line, &run, &sb, (&rules, Mode::Runner), &table);
         assert!(
             bad.iter().any(|b| b.contains(effect)),
             "`{line}` should show `{effect}`: {bad:?}\n{}",
@@ -550,7 +693,7 @@ fn harness_catches_a_wrong_expectation() {
     // And commands that only read, or reach the stubs of the endpoints
     // declared or named, show nothing.
     let line = "git log --oneline && sort x && git ls-remote origin && git ls-remote web && curl -s http://127.0.0.1:8080/";
-    let run = sb.run(line).unwrap();
-    let bad = violations(line, &run, &sb, &rules, &table);
+    let run = sb.run(line, PROJECT).unwrap();
+    let bad = violations(line, &run, &sb, (&rules, Mode::Runner), &table);
     assert!(bad.is_empty(), "{bad:?}\n{}", run.output);
 }

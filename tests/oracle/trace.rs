@@ -64,7 +64,7 @@ pub struct Trace {
 /// The effects of the process that exec'd `marker` (the argv bwrap runs)
 /// and of its descendants, in order. `None` when the marker exec is not
 /// in the trace: the command did not start.
-pub fn effects(trace: &str, marker: &[String]) -> Option<Trace> {
+pub fn effects(trace: &str, marker: &[String], root: &str) -> Option<Trace> {
     let mut pending: HashMap<u32, String> = HashMap::new();
     let mut tracked: HashSet<u32> = HashSet::new();
     let mut parent: HashMap<u32, u32> = HashMap::new();
@@ -104,9 +104,8 @@ pub fn effects(trace: &str, marker: &[String]) -> Option<Trace> {
             }
             continue;
         }
-        let here = cwd
-            .get(&call.pid)
-            .map_or("AT_FDCWD</srv/project>", String::as_str);
+        let start = format!("AT_FDCWD<{root}>");
+        let here = cwd.get(&call.pid).map_or(start.as_str(), String::as_str);
         let Some(e) = effect(&call, parent.get(&call.pid).copied(), here) else {
             continue;
         };
@@ -419,7 +418,9 @@ mod tests {
 13 connect(3, {sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr("1.2.3.4")}, 16) = -1 ENETUNREACH (Network is unreachable)
 "#;
         let marker: Vec<String> = ["/bin/bash", "-c", "a \"b\""].map(String::from).to_vec();
-        let e = effects(t, &marker).expect("the marker").effects;
+        let e = effects(t, &marker, "/srv/project")
+            .expect("the marker")
+            .effects;
         assert_eq!(e.len(), 3, "{e:?}");
         assert!(
             matches!(&e[0], Effect::Exec { argv, parent: Some(12), .. } if argv == &["sort", "-o", "out"])
@@ -451,7 +452,9 @@ mod tests {
 14 execve("/usr/bin/vi", ["vi", "f"], 0x1 /* 3 vars */) = -1 EACCES (Permission denied)
 "#;
         let marker: Vec<String> = ["/bin/bash", "-c", "x"].map(String::from).to_vec();
-        let e = effects(t, &marker).expect("the marker").effects;
+        let e = effects(t, &marker, "/srv/project")
+            .expect("the marker")
+            .effects;
         assert_eq!(e.len(), 2, "{e:?}");
         assert!(matches!(&e[0], Effect::Exec { argv, failed: None, .. } if argv == &["less"]));
         assert!(
