@@ -52,7 +52,7 @@ pub struct Run {
 
 /// Why the sandbox cannot run here, in one line.
 pub fn missing_tools() -> Option<String> {
-    let missing: Vec<&str> = ["bwrap", "strace", "git", "timeout"]
+    let missing: Vec<&str> = ["bwrap", "strace", "git", "timeout", "python3"]
         .into_iter()
         .filter(|t| {
             !Command::new("sh")

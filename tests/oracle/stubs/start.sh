@@ -15,7 +15,10 @@
 # are never judged, and they die with the sandbox's PID namespace.
 git daemon --listen=127.0.0.1 --port=9418 --base-path=/srv --export-all \
   --reuseaddr /srv/origin.git </dev/null >/dev/null 2>&1 &
-/usr/bin/python3 -S /srv/stubs/http.py </dev/null >/dev/null 2>&1 &
+# The system's python3 (a version manager's shim on PATH starts slower).
+py=/usr/bin/python3
+[[ -x $py ]] || py=python3
+"$py" -S /srv/stubs/http.py </dev/null >/dev/null 2>&1 &
 # 9418 and 8080 in /proc/net/tcp's hex, listening (state 0A).
 for _ in {1..500}; do
   t=$(</proc/net/tcp)
