@@ -1,5 +1,6 @@
 //! git's editor (SPEC §4.3): `git commit` without a message, `git commit
-//! -e`, `git add -e|-p` start the program `GIT_EDITOR`, `core.editor`,
+//! -e`, `git add -e|-p`, `git branch --edit-description`, `git tag -a`
+//! without a message start the program `GIT_EDITOR`, `core.editor`,
 //! `VISUAL` or `EDITOR` names, else `vi`. permc does not know that
 //! program, and it reads its commands from standard input when that is
 //! not a terminal — an agent's never is: `echo ':!sh x' | git commit
@@ -79,6 +80,7 @@ fn editor_word(
 ) -> Option<(usize, bool)> {
     let mut edit: Option<Option<usize>> = None;
     let mut message = false;
+    let mut default = row.by_default.then_some(words.len());
     for item in options::read(row.grammar(), words, from) {
         let (name, index, off, value) = match item {
             Item::Flag { name, index, off } => (name, index, off, Value::Absent),
@@ -113,16 +115,19 @@ fn editor_word(
         if row.message.contains(&name) {
             message = !off;
         }
+        if row.default_with.contains(&name) && !off {
+            default = default.or(Some(index));
+        }
         // `--fixup=COMMIT` gives the message; `amend:` and `reword:` edit.
         if name == "fixup" && !off {
             let v = value.text(words).unwrap_or("amend:");
             message |= !(v.starts_with("amend:") || v.starts_with("reword:"));
         }
     }
-    match edit {
-        Some(at) => at.map(|i| (i, true)),
-        None if row.by_default && !message => Some((words.len(), true)),
-        None => None,
+    match (edit, default) {
+        (Some(at), _) => at.map(|i| (i, true)),
+        (None, Some(at)) if !message => Some((at, true)),
+        _ => None,
     }
 }
 
@@ -166,6 +171,11 @@ mod tests {
             "git add -ue",
             "git add . -p",
             "git add -i",
+            "git branch --edit-description",
+            "git branch -a --e",
+            "git tag -a v2",
+            "git tag -s v2 HEAD",
+            "git tag -e -m x v2",
             "EDITOR=true git commit",
             "GIT_EDITOR=vi git commit -a",
         ] {
@@ -197,6 +207,11 @@ mod tests {
             "git add -A",
             "git add -u src",
             "git add -- -e",
+            "git branch -a",
+            "git branch -v --list 'f*'",
+            "git tag v2",
+            "git tag -a -m x v2",
+            "git tag -l",
             "git status",
             "git log -e",
         ] {

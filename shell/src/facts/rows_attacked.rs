@@ -328,8 +328,14 @@ fn every_git_editor_start_is_unparsed_and_a_message_is_not() {
         }
         let bare = format!("git {sub} .");
         assert_eq!(LineFacts::of(&bare).unparsed, r.by_default, "`{bare}`");
+        for o in r.default_with {
+            let caught = format!("git {sub} {} .", spell(o));
+            assert!(LineFacts::of(&caught).unparsed, "`{caught}`");
+            let near = format!("git {sub} {msg} {} .", spell(o));
+            assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+        }
         for m in r.message {
-            let near = format!("git {sub} --amend {}", spell(m));
+            let near = format!("git {sub} {}", spell(m));
             assert!(!LineFacts::of(&near).unparsed, "`{near}`");
         }
     }

@@ -332,13 +332,18 @@ pub struct GitEditor {
     pub message: &'static [&'static str],
     /// The subcommand starts the editor when no `message` option is given.
     pub by_default: bool,
+    /// Options that make it start the editor unless a `message` option is
+    /// given (`git tag -a`: an annotated tag needs a message).
+    pub default_with: &'static [&'static str],
 }
 
 /// The subcommands the seeds and examples name that start the editor:
 /// `git commit` without a message (`-m`, `-F`, `-C`, `--no-edit`, a dry
-/// run) or with `-e`, `-c`, `-t`, and `git add -e|-p|-i`. Not yet rows:
-/// `tag -a`, `merge -e`, `revert`, `cherry-pick -e`, `notes add`,
-/// `rebase -i` (the sequence editor), `stash` with `-p`.
+/// run) or with `-e`, `-c`, `-t`, `git add -e|-p|-i`, `git branch
+/// --edit-description` and `git tag -a|-s|-u` without a message or with
+/// `-e` (the container's floor approves both). Not yet rows: `merge -e`,
+/// `revert`, `cherry-pick -e`, `notes add`, `rebase -i` (the sequence
+/// editor), `stash` with `-p`.
 pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
     GitEditor {
         subcommand: "commit",
@@ -403,6 +408,7 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
             "long",
         ],
         by_default: true,
+        default_with: &[],
     },
     GitEditor {
         subcommand: "add",
@@ -433,6 +439,87 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
         interactive: &["p", "patch", "i", "interactive"],
         message: &[],
         by_default: false,
+        default_with: &[],
+    },
+    GitEditor {
+        subcommand: "branch",
+        flags: "vqrdDmMcClafi",
+        valued: "u",
+        optional: "t",
+        long_flags: &[
+            "verbose",
+            "quiet",
+            "unset-upstream",
+            "remotes",
+            "all",
+            "delete",
+            "move",
+            "omit-empty",
+            "copy",
+            "list",
+            "show-current",
+            "create-reflog",
+            "edit-description",
+            "force",
+            "ignore-case",
+            "recurse-submodules",
+        ],
+        long_valued: &[
+            "set-upstream-to",
+            "contains",
+            "no-contains",
+            "merged",
+            "no-merged",
+            "sort",
+            "points-at",
+            "format",
+        ],
+        long_optional: &["track", "color", "abbrev", "column"],
+        edit: &["edit-description"],
+        interactive: &[],
+        message: &[],
+        by_default: false,
+        default_with: &[],
+    },
+    GitEditor {
+        subcommand: "tag",
+        flags: "ldvaesfi",
+        valued: "mFu",
+        optional: "n",
+        long_flags: &[
+            "list",
+            "delete",
+            "verify",
+            "annotate",
+            "edit",
+            "sign",
+            "force",
+            "create-reflog",
+            "omit-empty",
+            "ignore-case",
+        ],
+        long_valued: &[
+            "message",
+            "file",
+            "trailer",
+            "cleanup",
+            "local-user",
+            "contains",
+            "no-contains",
+            "merged",
+            "no-merged",
+            "sort",
+            "points-at",
+            "format",
+        ],
+        long_optional: &["column", "color"],
+        edit: &["e", "edit"],
+        interactive: &[],
+        message: &[
+            "m", "message", "F", "file", "l", "list", "d", "delete", "v", "verify",
+        ],
+        by_default: false,
+        default_with: &["a", "annotate", "s", "sign", "u", "local-user"],
     },
 ];
 
