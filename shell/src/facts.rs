@@ -33,6 +33,7 @@ pub mod catalogue;
 pub mod catalogue_doc;
 pub(crate) mod code_options;
 pub mod continuations;
+mod git_editor;
 pub mod glob;
 mod name_index;
 pub(crate) mod options;

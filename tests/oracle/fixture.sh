@@ -8,7 +8,9 @@
 #
 #   bash tests/oracle/fixture.sh DIR CANARY_DIR
 #
-# DIR/project is the project; DIR/origin.git its bare origin. The
+# DIR/project is the project; DIR/origin.git its bare origin (bound at
+# /srv/origin.git; the remotes `origin` and `web` reach it through the
+# stubs). The
 # canaries are written to CANARY_DIR, which the sandbox binds read-only at
 # /srv/canary (the paths below are the sandbox's). Only our own fixed
 # commands run here, never a generated one.
@@ -89,8 +91,12 @@ git checkout -q main
 printf 'third\n' >>README.md
 git commit -q -am 'third'
 git init -q --bare -b main "$dir/origin.git"
-git remote add origin /srv/origin.git
+# The remotes are the sandbox's local stubs (tests/oracle/stubs/): origin
+# the git daemon, web the dumb-HTTP server, both serving origin.git.
+git remote add origin git://127.0.0.1/origin.git
+git remote add web http://127.0.0.1:8080/origin.git
 git push -q "$dir/origin.git" main feature v1 2>/dev/null
+git -C "$dir/origin.git" update-server-info
 git fetch -q "$dir/origin.git" '+refs/heads/*:refs/remotes/origin/*'
 git branch -q --set-upstream-to=origin/main main
 printf 'stashed\n' >>notes.txt

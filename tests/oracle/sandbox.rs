@@ -2,7 +2,9 @@
 //! bubblewrap with the whole file system read-only (`--ro-bind / /`), a
 //! fresh copy of the fixture project read-write at `/srv/project`, its
 //! bare origin read-only at `/srv/origin.git`, the canaries read-only at
-//! `/srv/canary`, tmpfs HOME and /tmp, no network (`--unshare-all`), no
+//! `/srv/canary`, tmpfs HOME and /tmp, no network (`--unshare-all`) but
+//! the local stubs of the endpoints rows declare (stubs/: a git daemon
+//! and an HTTP server on loopback, started in the sandbox first), no
 //! capabilities, a new session, stdin from /dev/null, killed with its
 //! parent and after a time limit; strace outside it records every exec,
 //! write and connect (trace.rs).
@@ -16,12 +18,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Where the project is, inside the sandbox.
+/// Where the project is, inside the sandbox, when it runs on a runner;
+/// and its path on the host in every request.
 pub const PROJECT: &str = "/srv/project";
+/// Where the project is in the running container (SPEC §6.2: the
+/// container's roots are `/work` and `/tmp`). Bound over the host's
+/// `/work` inside the sandbox's own mount namespace only.
+pub const CONTAINER_PROJECT: &str = "/work";
 /// HOME inside the sandbox (a tmpfs).
 pub const HOME: &str = "/home/oracle";
 /// The time limit of one command, in seconds.
-const LIMIT: &str = "30";
+/// (`tail --follow` runs until it: a longer one costs the suite, not
+/// the judgement, which reads what the command did by then.)
+const LIMIT: &str = "10";
 
 /// The fixture built once, copied fresh for every command.
 pub struct Sandbox {
@@ -43,7 +52,7 @@ pub struct Run {
 
 /// Why the sandbox cannot run here, in one line.
 pub fn missing_tools() -> Option<String> {
-    let missing: Vec<&str> = ["bwrap", "strace", "git", "timeout"]
+    let missing: Vec<&str> = ["bwrap", "strace", "git", "timeout", "python3"]
         .into_iter()
         .filter(|t| {
             !Command::new("sh")
@@ -105,7 +114,10 @@ impl Sandbox {
     /// runs.
     fn probe(&self) -> Result<(), String> {
         let outside = "/etc/permc-oracle-probe";
-        let run = self.run("echo probe > /etc/permc-oracle-probe; echo probe > probe-inside; exec cat /proc/net/dev")?;
+        let run = self.run(
+            "echo probe > /etc/permc-oracle-probe; echo probe > probe-inside; cat /proc/net/tcp; exec cat /proc/net/dev",
+            PROJECT,
+        )?;
         let traced = run
             .trace
             .effects
@@ -113,9 +125,11 @@ impl Sandbox {
             .any(|e| matches!(e, Effect::Write { path, ok: false, .. } if path == outside));
         let inside = run.after.files.contains_key("probe-inside");
         let no_net = !run.output.contains("eth") && !run.output.contains("ens");
-        if Path::new(outside).exists() || !traced || !inside || !no_net {
+        // The stubs listen on 127.0.0.1:9418 and :8080 (hex in /proc/net/tcp).
+        let stubs = run.output.contains("0100007F:24CA") && run.output.contains("0100007F:1F90");
+        if Path::new(outside).exists() || !traced || !inside || !no_net || !stubs {
             return Err(format!(
-                "the sandbox probe failed (outside write traced and failing: {traced}, inside write: {inside}, no network: {no_net}): refusing to run commands\n{}",
+                "the sandbox probe failed (outside write traced and failing: {traced}, inside write: {inside}, no network: {no_net}, stubs listening: {stubs}): refusing to run commands\n{}",
                 run.output
             ));
         }
@@ -130,7 +144,7 @@ impl Sandbox {
         cmd.args(["--ro-bind", "/", "/", "--tmpfs", "/srv", "--ro-bind"])
             .arg(copy)
             .arg(PROJECT);
-        jail(&mut cmd);
+        jail(&mut cmd, PROJECT);
         cmd.args(["git", "-c", "core.fsmonitor=false", "ls-files", "--stage"]);
         let out = cmd
             .stdin(Stdio::null())
@@ -139,8 +153,10 @@ impl Sandbox {
         state::snapshot(copy, &String::from_utf8_lossy(&out.stdout))
     }
 
-    /// Runs a command line in a fresh copy of the fixture, traced.
-    pub fn run(&self, line: &str) -> Result<Run, String> {
+    /// Runs a command line in a fresh copy of the fixture at `root`
+    /// ([`PROJECT`], or [`CONTAINER_PROJECT`] as the container sees it),
+    /// traced.
+    pub fn run(&self, line: &str, root: &str) -> Result<Run, String> {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         let dir = self.root.join(format!("run-{n}"));
         std::fs::create_dir_all(dir.join("log")).map_err(|e| e.to_string())?;
@@ -160,8 +176,11 @@ impl Sandbox {
         let tracefile = dir.join("trace");
         let mut cmd = Command::new("timeout");
         cmd.args(["-k", "2", LIMIT, "strace", "-f", "-qq", "-y", "-s", "65536"])
+            // Only the traced calls stop the command (seccomp-bpf): a
+            // third of the time of a short command.
             .args([
                 "--decode-pids=pidns",
+                "--seccomp-bpf",
                 "-e",
                 &format!("trace={}", trace::TRACED),
             ])
@@ -169,7 +188,7 @@ impl Sandbox {
             .arg(&tracefile)
             .args(["bwrap", "--ro-bind", "/", "/", "--tmpfs", "/srv", "--bind"])
             .arg(&copy)
-            .arg(PROJECT)
+            .arg(root)
             .arg("--ro-bind")
             .arg(self.root.join("work/origin.git"))
             .arg("/srv/origin.git")
@@ -178,15 +197,19 @@ impl Sandbox {
             .arg("/srv/canary")
             .arg("--bind")
             .arg(dir.join("log"))
-            .arg("/srv/canary-log");
-        jail(&mut cmd);
-        cmd.args(&marker);
+            .arg("/srv/canary-log")
+            .arg("--ro-bind")
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/stubs"))
+            .arg("/srv/stubs");
+        jail(&mut cmd, root);
+        // The stubs start first (stubs/start.sh), then exec the marker.
+        cmd.args(["/bin/bash", "/srv/stubs/start.sh"]).args(&marker);
         let out = cmd
             .stdin(Stdio::null())
             .output()
             .map_err(|e| e.to_string())?;
         let text = std::fs::read_to_string(&tracefile).map_err(|e| e.to_string())?;
-        let traced = trace::effects(&text, &marker)
+        let traced = trace::effects(&text, &marker, root)
             .ok_or_else(|| format!("`{line}` did not start in the sandbox: {out:?}"))?;
         let after = self.state_of(&copy)?;
         let canary = std::fs::read_to_string(dir.join("log/log")).unwrap_or_default();
@@ -211,11 +234,11 @@ impl Drop for Sandbox {
 
 /// The options every sandbox shares after its binds, and the
 /// environment the command sees (PAGER, EDITOR… are canaries).
-fn jail(cmd: &mut Command) {
+fn jail(cmd: &mut Command, root: &str) {
     cmd.args(["--tmpfs", "/tmp", "--tmpfs", "/home", "--dir", HOME])
         .args(["--dev", "/dev", "--proc", "/proc", "--unshare-all"])
         .args(["--die-with-parent", "--new-session", "--cap-drop", "ALL"])
-        .args(["--chdir", PROJECT, "--"])
+        .args(["--chdir", root, "--"])
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", HOME)

@@ -13,11 +13,16 @@ use std::collections::{HashMap, HashSet};
 /// One effect of the traced command.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Effect {
-    /// A program started: the process, its parent and argv.
+    /// A program started, or tried: the process, its parent, argv, and
+    /// why the exec failed (`ENOENT`, `EACCES`: the program is not
+    /// installed or not executable), `None` when it started. An attempt
+    /// is judged as a start (SPEC §4.5 item 5: a program the command
+    /// *tried* to run is one it runs where that program is installed).
     Exec {
         pid: u32,
         parent: Option<u32>,
         argv: Vec<String>,
+        failed: Option<String>,
     },
     /// A file created, opened for writing, renamed, linked or removed
     /// (the path as the sandbox sees it, resolved against the dirfd
@@ -28,8 +33,9 @@ pub enum Effect {
         path: String,
         ok: bool,
     },
-    /// A connect or sendto to an address (strace's text for it).
-    Connect { pid: u32, address: String },
+    /// A connect or sendto to an address (`127.0.0.1:9418`, `[::1]:53`,
+    /// `unix:/path`, else strace's text for it), and whether it succeeded.
+    Connect { pid: u32, address: String, ok: bool },
 }
 
 /// The syscalls the tracer records (`-e trace=`).
@@ -58,7 +64,7 @@ pub struct Trace {
 /// The effects of the process that exec'd `marker` (the argv bwrap runs)
 /// and of its descendants, in order. `None` when the marker exec is not
 /// in the trace: the command did not start.
-pub fn effects(trace: &str, marker: &[String]) -> Option<Trace> {
+pub fn effects(trace: &str, marker: &[String], root: &str) -> Option<Trace> {
     let mut pending: HashMap<u32, String> = HashMap::new();
     let mut tracked: HashSet<u32> = HashSet::new();
     let mut parent: HashMap<u32, u32> = HashMap::new();
@@ -67,6 +73,9 @@ pub fn effects(trace: &str, marker: &[String]) -> Option<Trace> {
     let mut cwd: HashMap<u32, String> = HashMap::new();
     let mut started = false;
     let mut out = Vec::new();
+    // Per process, its last effect when it was an exec: a PATH search
+    // (execvp, dash) tries each directory with the same argv, one attempt.
+    let mut last_exec: HashMap<u32, usize> = HashMap::new();
     for line in trace.lines() {
         let Some(call) = join(line, &mut pending).and_then(|l| parse(&l)) else {
             continue;
@@ -95,12 +104,31 @@ pub fn effects(trace: &str, marker: &[String]) -> Option<Trace> {
             }
             continue;
         }
-        let here = cwd
-            .get(&call.pid)
-            .map_or("AT_FDCWD</srv/project>", String::as_str);
-        if let Some(e) = effect(&call, parent.get(&call.pid).copied(), here) {
-            out.push(e);
+        let start = format!("AT_FDCWD<{root}>");
+        let here = cwd.get(&call.pid).map_or(start.as_str(), String::as_str);
+        let Some(e) = effect(&call, parent.get(&call.pid).copied(), here) else {
+            continue;
+        };
+        let retry = match (&e, last_exec.get(&call.pid).and_then(|&i| out.get(i))) {
+            (
+                Effect::Exec { argv, .. },
+                Some(Effect::Exec {
+                    argv: a, failed, ..
+                }),
+            ) => failed.is_some() && a == argv,
+            _ => false,
+        };
+        if retry {
+            let i = last_exec[&call.pid];
+            out[i] = e;
+            continue;
         }
+        if matches!(e, Effect::Exec { .. }) {
+            last_exec.insert(call.pid, out.len());
+        } else {
+            last_exec.remove(&call.pid);
+        }
+        out.push(e);
     }
     started.then_some(Trace {
         effects: out,
@@ -189,6 +217,11 @@ fn ret_ok(ret: &str) -> bool {
     !ret.starts_with('-') && !ret.starts_with('?')
 }
 
+/// A failed call's error name (`-1 ENOENT (No such file…)` → `ENOENT`).
+fn errno(ret: &str) -> Option<String> {
+    (!ret_ok(ret)).then(|| ret.split_whitespace().nth(1).unwrap_or(ret).to_string())
+}
+
 /// The child of a clone, fork or vfork, in strace's PID namespace.
 fn child_pid(call: &Call) -> Option<u32> {
     if !matches!(call.name.as_str(), "clone" | "clone3" | "fork" | "vfork") {
@@ -214,15 +247,17 @@ fn effect(call: &Call, parent: Option<u32>, fdcwd: &str) -> Option<Effect> {
         ok,
     };
     match call.name.as_str() {
-        "execve" if ok => Some(Effect::Exec {
+        "execve" => Some(Effect::Exec {
             pid: call.pid,
             parent,
             argv: strings(a(1)),
+            failed: errno(&call.ret),
         }),
-        "execveat" if ok => Some(Effect::Exec {
+        "execveat" => Some(Effect::Exec {
             pid: call.pid,
             parent,
             argv: strings(a(2)),
+            failed: errno(&call.ret),
         }),
         "open" if writes(a(1)) => Some(write(fdcwd, a(0))),
         "openat" | "openat2" if writes(a(2)) => Some(write(a(0), a(1))),
@@ -234,14 +269,17 @@ fn effect(call: &Call, parent: Option<u32>, fdcwd: &str) -> Option<Effect> {
         "connect" => address(a(1)).map(|address| Effect::Connect {
             pid: call.pid,
             address,
+            ok,
         }),
         "sendto" => address(a(4)).map(|address| Effect::Connect {
             pid: call.pid,
             address,
+            ok,
         }),
         "sendmsg" => address(a(1)).map(|address| Effect::Connect {
             pid: call.pid,
             address,
+            ok,
         }),
         _ => None,
     }
@@ -258,11 +296,32 @@ fn writes(flags: &str) -> bool {
 /// process: an IP address, or a Unix socket other than the name
 /// service cache glibc asks for users and hosts.
 fn address(arg: &str) -> Option<String> {
+    // The text after `key` up to the next `end` (`htons(9418)` → 9418).
+    let field = |key: &str, end: char| {
+        arg.split_once(key)
+            .and_then(|(_, r)| r.split(end).next())
+            .map(str::to_string)
+    };
+    if arg.contains("AF_INET6") {
+        if let (Some(port), Some(host)) = (
+            field("sin6_port=htons(", ')'),
+            field("inet_pton(AF_INET6, \"", '"'),
+        ) {
+            return Some(format!("[{host}]:{port}"));
+        }
+    } else if arg.contains("AF_INET") {
+        if let (Some(port), Some(host)) =
+            (field("sin_port=htons(", ')'), field("inet_addr(\"", '"'))
+        {
+            return Some(format!("{host}:{port}"));
+        }
+    }
     if arg.contains("AF_INET") || arg.contains("AF_PACKET") {
         return Some(arg.to_string());
     }
     if arg.contains("AF_UNIX") && !arg.contains("nscd") {
-        return Some(arg.to_string());
+        let path = field("sun_path=", ',').unwrap_or_default();
+        return Some(format!("unix:{}", unquote(path.trim_end_matches('}'))));
     }
     None
 }
@@ -359,7 +418,9 @@ mod tests {
 13 connect(3, {sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr("1.2.3.4")}, 16) = -1 ENETUNREACH (Network is unreachable)
 "#;
         let marker: Vec<String> = ["/bin/bash", "-c", "a \"b\""].map(String::from).to_vec();
-        let e = effects(t, &marker).expect("the marker").effects;
+        let e = effects(t, &marker, "/srv/project")
+            .expect("the marker")
+            .effects;
         assert_eq!(e.len(), 3, "{e:?}");
         assert!(
             matches!(&e[0], Effect::Exec { argv, parent: Some(12), .. } if argv == &["sort", "-o", "out"])
@@ -367,6 +428,37 @@ mod tests {
         assert!(
             matches!(&e[1], Effect::Write { path, ok: true, .. } if path == "/srv/project/out")
         );
-        assert!(matches!(&e[2], Effect::Connect { .. }));
+        assert!(
+            matches!(&e[2], Effect::Connect { address, ok: false, .. } if address == "1.2.3.4:80")
+        );
+        assert_eq!(
+            address(r#"{sa_family=AF_INET6, sin6_port=htons(53), sin6_flowinfo=htonl(0), inet_pton(AF_INET6, "::1", &sin6_addr), sin6_scope_id=0}"#).as_deref(),
+            Some("[::1]:53")
+        );
+        assert_eq!(
+            address(r#"{sa_family=AF_UNIX, sun_path="/run/x.sock"}"#).as_deref(),
+            Some("unix:/run/x.sock")
+        );
+    }
+
+    #[test]
+    fn a_path_search_is_one_attempt_and_a_failed_exec_is_kept() {
+        let t = r#"12 execve("/bin/bash", ["/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
+12 clone(child_stack=NULL, flags=SIGCHLD) = 3 /* 13 in strace's PID NS */
+13 execve("/usr/local/sbin/less", ["less"], 0x1 /* 3 vars */) = -1 ENOENT (No such file or directory)
+13 execve("/usr/bin/less", ["less"], 0x1 /* 3 vars */) = 0
+12 clone(child_stack=NULL, flags=SIGCHLD) = 4 /* 14 in strace's PID NS */
+14 execve("/usr/local/sbin/vi", ["vi", "f"], 0x1 /* 3 vars */) = -1 ENOENT (No such file or directory)
+14 execve("/usr/bin/vi", ["vi", "f"], 0x1 /* 3 vars */) = -1 EACCES (Permission denied)
+"#;
+        let marker: Vec<String> = ["/bin/bash", "-c", "x"].map(String::from).to_vec();
+        let e = effects(t, &marker, "/srv/project")
+            .expect("the marker")
+            .effects;
+        assert_eq!(e.len(), 2, "{e:?}");
+        assert!(matches!(&e[0], Effect::Exec { argv, failed: None, .. } if argv == &["less"]));
+        assert!(
+            matches!(&e[1], Effect::Exec { argv, failed: Some(f), .. } if argv == &["vi", "f"] && f == "EACCES")
+        );
     }
 }

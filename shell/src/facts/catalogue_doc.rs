@@ -45,6 +45,7 @@ pub fn markdown() -> String {
     code_options(&mut o);
     code_forms(&mut o);
     git_code_options(&mut o);
+    git_editor(&mut o);
     git_code_keys(&mut o);
     external(&mut o);
     remote_clients(&mut o);
@@ -227,6 +228,42 @@ fn git_code_options(o: &mut String) {
         let spells: Vec<String> = r.spells.iter().map(|s| s.spelled()).collect();
         let spells: Vec<&str> = spells.iter().map(String::as_str).collect();
         let _ = writeln!(o, "| {} | {} |", code(r.subcommands), code(&spells));
+    }
+    o.push('\n');
+}
+
+fn git_editor(o: &mut String) {
+    o.push_str(
+        "## git subcommands that start git's editor (SPEC §4.3)\n\n\
+         The editor is the program `GIT_EDITOR`, `core.editor`, `VISUAL` or `EDITOR` \
+         names, else `vi`: permc does not know it, and it reads its commands from \
+         standard input (vi's `:!` runs a shell command), as `ed` and `ex` do. A \
+         line that starts it is unparsed, in every mode; `GIT_EDITOR=:` or \
+         `GIT_EDITOR=true` on the line starts nothing. Options are read as git's \
+         parse-options reads them; a word it cannot place may be `--edit`.\n\n\
+         | subcommand | starts it | whatever else is given | without a message | gives the message |\n|---|---|---|---|---|\n",
+    );
+    let spell = |n: &&str| {
+        if n.len() == 1 {
+            format!("-{n}")
+        } else {
+            format!("--{n}")
+        }
+    };
+    for r in super::catalogue::git::GIT_EDITOR_STARTS {
+        let list = |names: &[&str]| {
+            let s: Vec<String> = names.iter().map(spell).collect();
+            cell(&code(&s.iter().map(String::as_str).collect::<Vec<_>>()))
+        };
+        let _ = writeln!(
+            o,
+            "| `git {}` | {} | {} | {} | {} |",
+            r.subcommand,
+            list(r.edit),
+            list(r.interactive),
+            if r.by_default { "yes" } else { "no" },
+            list(r.message)
+        );
     }
     o.push('\n');
 }

@@ -312,6 +312,36 @@ fn every_git_code_option_is_unparsed_and_a_quiet_run_is_not() {
 }
 
 #[test]
+fn every_git_editor_start_is_unparsed_and_a_message_is_not() {
+    use super::catalogue::git::GIT_EDITOR_STARTS;
+    for r in GIT_EDITOR_STARTS {
+        let sub = r.subcommand;
+        let valued = |n: &str| (n.len() == 1 && r.valued.contains(n)) || r.long_valued.contains(&n);
+        let spell = |n: &str| {
+            let dash = if n.len() == 1 { "-" } else { "--" };
+            format!("{dash}{n}{}", if valued(n) { " v" } else { "" })
+        };
+        let msg = r.message.first().map_or(String::new(), |m| spell(m));
+        for o in r.edit.iter().chain(r.interactive) {
+            let caught = format!("git {sub} {msg} {}", spell(o));
+            assert!(LineFacts::of(&caught).unparsed, "`{caught}`");
+        }
+        let bare = format!("git {sub} .");
+        assert_eq!(LineFacts::of(&bare).unparsed, r.by_default, "`{bare}`");
+        for o in r.default_with {
+            let caught = format!("git {sub} {} .", spell(o));
+            assert!(LineFacts::of(&caught).unparsed, "`{caught}`");
+            let near = format!("git {sub} {msg} {} .", spell(o));
+            assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+        }
+        for m in r.message {
+            let near = format!("git {sub} {}", spell(m));
+            assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+        }
+    }
+}
+
+#[test]
 fn every_git_configuration_key_that_names_code_is_caught_and_a_name_is_not() {
     use super::catalogue::git::{GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_SECTIONS};
     let keys = GIT_CODE_KEYS

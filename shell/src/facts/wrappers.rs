@@ -1670,6 +1670,11 @@ fn push_run<'w, 'a>(
             facts,
         );
     }
+    if verb.is_some_and(|v| v == GIT) || git_sub.is_some() {
+        if let Some(why) = super::git_editor::starts_editor(text, words.known, from, git_sub) {
+            facts.unparsed_because(why);
+        }
+    }
     let words_ref = words;
     let words = (!own).then(|| own_words(words, from, git_sub));
     // The canonical form (SPEC §4.3 round 3): global options skipped,

@@ -305,3 +305,279 @@ pub(crate) const GIT_REF_FILTERS: &[&str] = &[
 /// the list is sorted and shown.
 pub(crate) const GIT_REF_FILTER_VALUED: [&str; GIT_REF_FILTERS.len() + 2] =
     super::concat(&[GIT_REF_FILTERS, &["--sort", "--format"]]);
+
+/// A git subcommand that may start git's editor (git 2.47): the program
+/// `GIT_EDITOR`, `core.editor`, `VISUAL` or `EDITOR` names, else `vi` —
+/// one permc does not know, which reads its commands from standard input
+/// when that is not a terminal (vi's `:!CMD` runs a shell command, as
+/// `ex` and `ed` do, SPEC §4.3): a segment that starts it is unparsed.
+/// Its options are read as git's parse-options reads them (unique
+/// prefixes, `--no-NAME`, clusters, options after operands).
+#[derive(Debug, Clone, Copy)]
+pub struct GitEditor {
+    /// The subcommand (`commit`).
+    pub subcommand: &'static str,
+    /// Short options without a value.
+    pub flags: &'static str,
+    /// Short options with a value (the rest of the word or the next).
+    pub valued: &'static str,
+    /// Short options whose value is attached only (`-S[KEYID]`).
+    pub optional: &'static str,
+    /// Long options without a value, without `--`.
+    pub long_flags: &'static [&'static str],
+    /// Long options with a value.
+    pub long_valued: &'static [&'static str],
+    /// Long options whose value is given with `=` only.
+    pub long_optional: &'static [&'static str],
+    /// Options that start the editor (a letter or a long name); their
+    /// `--no-` form stops it, the last one given counts.
+    pub edit: &'static [&'static str],
+    /// Options that start it whatever else is given: the interactive
+    /// modes, whose answers on standard input (`e`) start it.
+    pub interactive: &'static [&'static str],
+    /// Options that give the message, so that the editor is not needed.
+    pub message: &'static [&'static str],
+    /// The subcommand starts the editor when no `message` option is given.
+    pub by_default: bool,
+    /// Options that make it start the editor unless a `message` option is
+    /// given (`git tag -a`: an annotated tag needs a message).
+    pub default_with: &'static [&'static str],
+}
+
+/// The subcommands the seeds and examples name that start the editor:
+/// `git commit` without a message (`-m`, `-F`, `-C`, `--no-edit`, a dry
+/// run) or with `-e`, `-c`, `-t`, `git add -e|-p|-i`, `git branch
+/// --edit-description` and `git tag -a|-s|-u` without a message or with
+/// `-e` (the container's floor approves both). Not yet rows: `merge -e`,
+/// `revert`, `cherry-pick -e`, `notes add`, `rebase -i` (the sequence
+/// editor), `stash` with `-p`.
+pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
+    GitEditor {
+        subcommand: "commit",
+        flags: "qvseaipozn",
+        valued: "FmcCt",
+        optional: "Su",
+        long_flags: &[
+            "quiet",
+            "verbose",
+            "reset-author",
+            "signoff",
+            "edit",
+            "status",
+            "all",
+            "include",
+            "interactive",
+            "patch",
+            "only",
+            "verify",
+            "no-verify",
+            "dry-run",
+            "short",
+            "branch",
+            "ahead-behind",
+            "porcelain",
+            "long",
+            "null",
+            "amend",
+            "allow-empty",
+            "allow-empty-message",
+            "post-rewrite",
+            "no-post-rewrite",
+            "pathspec-file-nul",
+            // parse-options negates valued options too (`--no-author`).
+            "no-file",
+            "no-author",
+            "no-date",
+            "no-message",
+            "no-reedit-message",
+            "no-reuse-message",
+            "no-fixup",
+            "no-squash",
+            "no-template",
+            "no-cleanup",
+            "no-gpg-sign",
+            "no-untracked-files",
+            "no-pathspec-from-file",
+        ],
+        long_valued: &[
+            "file",
+            "author",
+            "date",
+            "message",
+            "reedit-message",
+            "reuse-message",
+            "fixup",
+            "squash",
+            "trailer",
+            "template",
+            "cleanup",
+            "pathspec-from-file",
+        ],
+        long_optional: &["gpg-sign", "untracked-files"],
+        // `--no-message` and its kin take back a message given before.
+        edit: &[
+            "e",
+            "edit",
+            "c",
+            "reedit-message",
+            "t",
+            "template",
+            "no-message",
+            "no-file",
+            "no-reuse-message",
+        ],
+        interactive: &["p", "patch", "interactive"],
+        message: &[
+            "m",
+            "message",
+            "F",
+            "file",
+            "C",
+            "reuse-message",
+            "dry-run",
+            "short",
+            "porcelain",
+            "long",
+        ],
+        by_default: true,
+        default_with: &[],
+    },
+    GitEditor {
+        subcommand: "add",
+        flags: "nvipefuNA",
+        valued: "",
+        optional: "",
+        long_flags: &[
+            "dry-run",
+            "verbose",
+            "interactive",
+            "patch",
+            "edit",
+            "force",
+            "update",
+            "renormalize",
+            "intent-to-add",
+            "all",
+            "ignore-removal",
+            "refresh",
+            "ignore-errors",
+            "ignore-missing",
+            "sparse",
+            "pathspec-file-nul",
+            "no-chmod",
+            "no-pathspec-from-file",
+            // Hidden from `-h`, read by git 2.47.
+            "warn-embedded-repo",
+            "no-warn-embedded-repo",
+        ],
+        long_valued: &["chmod", "pathspec-from-file"],
+        long_optional: &[],
+        edit: &["e", "edit"],
+        interactive: &["p", "patch", "i", "interactive"],
+        message: &[],
+        by_default: false,
+        default_with: &[],
+    },
+    GitEditor {
+        subcommand: "branch",
+        flags: "vqrdDmMcClafi",
+        valued: "u",
+        optional: "t",
+        long_flags: &[
+            "verbose",
+            "quiet",
+            "unset-upstream",
+            "remotes",
+            "all",
+            "delete",
+            "move",
+            "omit-empty",
+            "copy",
+            "list",
+            "show-current",
+            "create-reflog",
+            "edit-description",
+            "force",
+            "ignore-case",
+            "recurse-submodules",
+            "no-track",
+            "no-set-upstream-to",
+            "no-color",
+            "no-abbrev",
+            "no-column",
+            "no-sort",
+            "no-points-at",
+            "no-format",
+        ],
+        long_valued: &[
+            "set-upstream-to",
+            "contains",
+            "no-contains",
+            "merged",
+            "no-merged",
+            "sort",
+            "points-at",
+            "format",
+        ],
+        long_optional: &["track", "color", "abbrev", "column"],
+        edit: &["edit-description"],
+        interactive: &[],
+        message: &[],
+        by_default: false,
+        default_with: &[],
+    },
+    GitEditor {
+        subcommand: "tag",
+        flags: "ldvaesfi",
+        valued: "mFu",
+        optional: "n",
+        long_flags: &[
+            "list",
+            "delete",
+            "verify",
+            "annotate",
+            "edit",
+            "sign",
+            "force",
+            "create-reflog",
+            "omit-empty",
+            "ignore-case",
+            "no-file",
+            "no-cleanup",
+            "no-local-user",
+            "no-column",
+            "no-sort",
+            "no-points-at",
+            "no-format",
+            "no-color",
+        ],
+        long_valued: &[
+            "message",
+            "file",
+            "trailer",
+            "cleanup",
+            "local-user",
+            "contains",
+            "no-contains",
+            "merged",
+            "no-merged",
+            "sort",
+            "points-at",
+            "format",
+        ],
+        long_optional: &["column", "color"],
+        edit: &["e", "edit", "no-file"],
+        interactive: &[],
+        message: &[
+            "m", "message", "F", "file", "l", "list", "d", "delete", "v", "verify",
+        ],
+        by_default: false,
+        default_with: &["a", "annotate", "s", "sign", "u", "local-user"],
+    },
+];
+
+/// `GIT_EDITOR` values that start no program permc does not know: `:`
+/// (git skips the editor) and `true` (SPEC §4.3 reads an assignment of
+/// either as no code). An assignment on the line wins over every other
+/// setting.
+pub const QUIET_GIT_EDITORS: &[&str] = &["GIT_EDITOR=:", "GIT_EDITOR=true"];

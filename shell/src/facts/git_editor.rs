@@ -1,0 +1,228 @@
+//! git's editor (SPEC §4.3): `git commit` without a message, `git commit
+//! -e`, `git add -e|-p`, `git branch --edit-description`, `git tag -a`
+//! without a message start the program `GIT_EDITOR`, `core.editor`,
+//! `VISUAL` or `EDITOR` names, else `vi`. permc does not know that
+//! program, and it reads its commands from standard input when that is
+//! not a terminal — an agent's never is: `echo ':!sh x' | git commit
+//! --amend` runs `sh x` through vi. Like `ed` and `ex` (§4.3: programs
+//! that read commands from standard input are unparsed), a segment that
+//! starts it is unparsed, in every mode. The rows are
+//! [`GIT_EDITOR_STARTS`]; `GIT_EDITOR=:` or `GIT_EDITOR=true` on the line
+//! starts nothing.
+
+use super::catalogue::git::{GitEditor, GIT, GIT_EDITOR_STARTS, QUIET_GIT_EDITORS};
+use super::options::{self, Grammar, Item, Mode, Value};
+use crate::reader::Known;
+use std::borrow::Cow;
+
+impl GitEditor {
+    /// The subcommand's parse-options grammar.
+    fn grammar(&self) -> Grammar<'static> {
+        Grammar {
+            flags: self.flags,
+            valued: self.valued,
+            optional: self.optional,
+            long_flags: self.long_flags,
+            long_valued: self.long_valued,
+            long_optional: self.long_optional,
+            abbreviations: true,
+            permute: true,
+            ..Grammar::new(Mode::Git)
+        }
+    }
+}
+
+/// Why the run `words[from..]` starts git's editor, if it may: `from` is
+/// its verb (`git`, or `git-commit` with `dashed` its subcommand), the
+/// words before it its assignments and wrappers.
+pub(crate) fn starts_editor(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    from: usize,
+    dashed: Option<&str>,
+) -> Option<String> {
+    let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
+    let (sub, after) = match dashed {
+        Some(sub) => (sub, from + 1),
+        None => {
+            let i = super::subcommand_at(GIT, words, from + 1, exact);
+            (&**words.get(i).filter(|_| exact(i))?, i + 1)
+        }
+    };
+    let row = GIT_EDITOR_STARTS.iter().find(|r| r.subcommand == sub)?;
+    let quiet = words[..from]
+        .iter()
+        .enumerate()
+        .any(|(i, w)| exact(i) && QUIET_GIT_EDITORS.contains(&&**w));
+    if quiet {
+        return None;
+    }
+    let (at, certain) = editor_word(row, words, known, after)?;
+    let how = match words.get(at) {
+        Some(w) => format!("`git {sub} {}`", super::wrappers::short(w)),
+        None => format!("`git {sub}` without a message (`-m`, `-F`, `-C`, `--no-edit`)"),
+    };
+    let starts = if certain { "starts" } else { "may start" };
+    Some(format!(
+        "{how} {starts} git's editor (GIT_EDITOR, core.editor, VISUAL, EDITOR, else vi), a program permc does not know that reads commands from standard input (vi's `:!` runs a shell command)"
+    ))
+}
+
+/// The index of the word that starts the editor, `words.len()` when the
+/// subcommand starts it because no word gives a message, or `None`; and
+/// whether it surely does. A word the grammar does not place, or an
+/// unknown word that may begin with `-`, may be `--edit` (fail closed).
+fn editor_word(
+    row: &GitEditor,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    from: usize,
+) -> Option<(usize, bool)> {
+    let mut edit: Option<Option<usize>> = None;
+    let mut message = false;
+    let mut default = row.by_default.then_some(words.len());
+    for item in options::read(row.grammar(), words, from) {
+        let (name, index, off, value) = match item {
+            Item::Flag { name, index, off } => (name, index, off, Value::Absent),
+            Item::Valued {
+                name,
+                index,
+                off,
+                value,
+            } => (name, index, off, value),
+            Item::Unknown { index } => return Some((index, false)),
+            Item::Operand { index } => {
+                let k = known.get(index).copied().unwrap_or(Known::Exact);
+                let w = &words[index];
+                let may_be_option = match k {
+                    Known::Exact => false,
+                    Known::Glob => w.starts_with(['-', '*', '?', '[']),
+                    _ => w.starts_with(['-', '$', '`']),
+                };
+                if may_be_option {
+                    return Some((index, false));
+                }
+                continue;
+            }
+            Item::End { .. } => break,
+        };
+        if row.interactive.contains(&name) && !off {
+            return Some((index, true));
+        }
+        if row.edit.contains(&name) {
+            edit = Some((!off).then_some(index));
+        }
+        if row.message.contains(&name) {
+            message = !off;
+        }
+        if row.default_with.contains(&name) && !off {
+            default = default.or(Some(index));
+        }
+        // `--fixup=COMMIT` gives the message; `amend:` and `reword:` edit.
+        if name == "fixup" && !off {
+            let v = value.text(words).unwrap_or("amend:");
+            message |= !(v.starts_with("amend:") || v.starts_with("reword:"));
+        }
+    }
+    match (edit, default) {
+        (Some(at), _) => at.map(|i| (i, true)),
+        (None, Some(at)) if !message => Some((at, true)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn why(cmd: &str) -> Option<String> {
+        let l = crate::reader::read(cmd);
+        let s = &l.segments[0];
+        let v = s
+            .words
+            .iter()
+            .position(|w| !super::super::is_assignment(w))
+            .unwrap_or(0);
+        super::starts_editor(&s.words, &s.known, v, None)
+    }
+
+    #[test]
+    fn the_editor_starts_without_a_message_or_with_edit() {
+        for c in [
+            "git commit",
+            "git commit --amend",
+            "git commit -a",
+            "git commit --allow-empty",
+            "git commit -m x -e",
+            "git commit -am x --edit",
+            "git commit -m x --ed",
+            "git commit --no-edit --edit -m x",
+            "git commit -c HEAD",
+            "git commit --reedit-message=HEAD",
+            "git commit -t tmpl -m x",
+            "git commit --author -m",
+            "git commit --fixup=amend:HEAD",
+            "git commit --fixup reword:HEAD",
+            "git commit -p -m x",
+            "git commit --interactive -m x",
+            "git commit -m x \"$OPT\"",
+            "git commit -m x --no-message",
+            "git commit -m x --no-mes",
+            "git tag -a -F f --no-file v2",
+            "git -C . --no-pager commit --amend",
+            "git add -e",
+            "git add --ed",
+            "git add -ue",
+            "git add . -p",
+            "git add -i",
+            "git branch --edit-description",
+            "git branch -a --e",
+            "git tag -a v2",
+            "git tag -s v2 HEAD",
+            "git tag -e -m x v2",
+            "EDITOR=true git commit",
+            "GIT_EDITOR=vi git commit -a",
+        ] {
+            assert!(why(c).is_some(), "{c}");
+        }
+    }
+
+    #[test]
+    fn a_message_or_a_quiet_editor_starts_nothing() {
+        for c in [
+            "git commit -m x",
+            "git commit -am x",
+            "git commit -amx",
+            "git commit --amend --no-edit",
+            "git commit --amend -m x",
+            "git commit --mes=x -a",
+            "git commit -F msg.txt",
+            "git commit -F -",
+            "git commit -C HEAD",
+            "git commit --reuse-message=HEAD --amend",
+            "git commit -e -m x --no-edit",
+            "git commit --dry-run",
+            "git commit --short",
+            "git commit --fixup=HEAD",
+            "git commit -m x -- -e",
+            "GIT_EDITOR=true git commit --amend",
+            "GIT_EDITOR=: git commit -e -m x",
+            "git add .",
+            "git add -A",
+            "git add -u src",
+            "git add --no-warn-embedded-repo sub",
+            "git add -- -e",
+            "git branch -a",
+            "git branch -v --list 'f*'",
+            "git tag v2",
+            "git tag -a -m x v2",
+            "git tag -l",
+            "git branch --list --no-a",
+            "git branch --list --no-color --no-column --no-track",
+            "git commit -m x --no-author --no-gpg-sign",
+            "git tag -a -m x --no-sort v2",
+            "git status",
+            "git log -e",
+        ] {
+            assert_eq!(why(c), None, "{c}");
+        }
+    }
+}
