@@ -834,7 +834,7 @@ fn answer_with<'a>(
 
 /// `decide_brief(policy, request)` → `{:ok, policy, reason}`, both atoms,
 /// for the hot path that needs nothing else: the compiled engine's answer
-/// (`compiled::answer`) without the strings of a full decision (rule,
+/// (`Policy::brief`) without the strings of a full decision (rule,
 /// source, scope root, message), which it never builds. Only the common
 /// request of atom or string keys read typed and light; for any other
 /// `:full`, and `Permc.decide_brief/2` takes the two from `decide/2`.
@@ -851,11 +851,9 @@ fn decide_brief<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'
         };
         match Request::from_parts_in(&parts, SPARE.with(Cell::take)) {
             Some(Ok(req)) => {
-                let a = permc_compiler::compiled::answer(policy.0.compiled(), &req);
-                let brief = (policy_atom(a.policy.name()), reason_atom(env, a.reason));
-                drop(a);
+                let (p, reason) = policy.0.brief(&req);
                 SPARE.with(|s| s.set(Some(req)));
-                (atoms::ok(), brief.0, brief.1).encode(env)
+                (atoms::ok(), policy_atom(p), reason_atom(env, reason)).encode(env)
             }
             Some(Err(e)) => error_map(env, e.code, &e.message),
             None => atoms::full().encode(env),
