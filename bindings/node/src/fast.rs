@@ -113,7 +113,7 @@ pub fn answer_into(env: &Env, meta: &mut [i32; 4], d: &Decision) -> Result<sys::
 
 /// The Int32Array index.js passes for [`answer_into`]'s `meta`: its four
 /// elements, borrowed for the call; `None` when it is not one of four.
-pub fn meta_of<'a>(env: &Env, array: &'a JsObject) -> Option<&'a mut [i32; 4]> {
+pub fn meta_of<'a>(env: &Env, array: &'a mut JsObject) -> Option<&'a mut [i32; 4]> {
     let mut kind = 0;
     let mut length = 0usize;
     let mut data = ptr::null_mut();

@@ -37,8 +37,8 @@ thread_local! {
     /// The buffer `decide_args` copies a request's strings into.
     static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     /// The last request read typed, whose strings' buffers the next one
-    /// is copied into (`Request::from_parts_in`); at most
-    /// [`MAX_REQUEST`] bytes.
+    /// is copied into (`Request::from_parts_in`); kept only when they
+    /// hold at most 4 KiB ([`keep`]).
     static SPARE: Cell<Option<Request>> = const { Cell::new(None) };
 }
 
@@ -403,7 +403,7 @@ impl NativePolicy {
     pub fn decide_args(
         &self,
         env: Env,
-        meta: JsObject,
+        mut meta: JsObject,
         mask: u32,
         command: JsUnknown,
         cwd: JsUnknown,
@@ -419,7 +419,7 @@ impl NativePolicy {
             };
             let d = self.policy.decide(&req);
             keep(req);
-            let meta = fast::meta_of(&env, &meta).ok_or_else(|| {
+            let meta = fast::meta_of(&env, &mut meta).ok_or_else(|| {
                 error(
                     "invalid_argument",
                     "meta must be an Int32Array of 4",
@@ -586,9 +586,21 @@ fn fields_of(d: &permc_runtime::Decision) -> Option<String> {
 }
 
 /// Keeps `req` for the next request's strings ([`SPARE`]) when its
-/// buffers are small: a long command's stays with its request.
+/// buffers are small: a long command's (or cwd's…) go with its request.
 fn keep(req: Request) {
-    if req.action.command.as_ref().map_or(0, String::capacity) <= 4096 {
+    let a = &req.action;
+    let held: usize = [
+        &a.command,
+        &a.cwd,
+        &a.agent,
+        &a.target_branch,
+        &a.path,
+        &req.context.project_scope_root,
+    ]
+    .iter()
+    .map(|s| s.as_ref().map_or(0, String::capacity))
+    .sum();
+    if held <= 4096 {
         SPARE.with(|s| s.set(Some(req)));
     }
 }
