@@ -19,9 +19,9 @@
 # Then the crossing (issue 44): each binding's calls against the in-process
 # work on the same requests, timed in the same process by the binding
 # itself, interleaved, each line with its ratio and both times:
-# Elixir's decide/2, decide_json/2 and decide_many/2
-# (bindings/elixir/bench/crossing.exs), Node's decide and decideMany
-# (bindings/node/bench/crossing.mjs).
+# Elixir's decide/2, decide_json/2, decide_many/2 and decide_brief/2
+# (bindings/elixir/bench/crossing.exs), Node's decide, decideMany and
+# decideBrief (bindings/node/bench/crossing.mjs).
 # Then the newer calls (alone with --calls, which builds only the
 # bindings): Elixir's decide_json/2 against decide/2
 # (bindings/elixir/bench/decide_json.exs), Node's loadAsync against load

@@ -194,6 +194,11 @@ export interface LoadedPolicy {
   /** Throws a PermcError when the request cannot be read (never a decision). */
   decide(request: Request): Decision;
   /**
+   * The policy and reason alone, for a hot path that needs nothing else
+   * (the decision's strings are never built). Throws as `decide` does.
+   */
+  decideBrief(request: Request): { policy: DecisionPolicy; reason: Reason };
+  /**
    * Many requests in one call, each answered in its slot: the decision, or
    * the PermcError `decide` would throw for that request (returned, not
    * thrown). Throws a PermcError (`invalid_argument`) when not given an array.
@@ -235,6 +240,7 @@ export declare class LivePolicy {
   /** 1 for the first load, one more at each reload. */
   readonly generation: number;
   decide(request: Request): Decision;
+  decideBrief(request: Request): { policy: DecisionPolicy; reason: Reason };
   decideMany(requests: readonly Request[]): Array<Decision | PermcError>;
   decideJson(line: string): string;
   explain(request: Request): string;

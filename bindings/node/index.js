@@ -174,16 +174,18 @@ function plainObject(v) {
  * The decision for a request whose every key is known and every value a
  * plain string (containerRunning a boolean), each read once, its nine
  * fields passed to the addon (decideArgs: each string copied once, the
- * decision object built there from cached names); undefined for any other
- * request, and null when the addon's reader refuses the fields: the
- * request then crosses as JSON text (an `id`, an unknown key, another
- * type, an unknown name: whatever the CLI's reader says of it). `mask` has
- * bit k for field k of type, command, cwd, agent, targetBranch, role,
- * executionMode, containerRunning, projectScopeRoot; an absent field is ""
- * (0 for a name). type, role and executionMode cross as their indices in
- * the addon's lists (fieldNames), packed in `mask`: no string to copy.
+ * answer's strings back as one string, cut here); with `brief`, the policy
+ * and reason alone (decideBriefArgs: the compiled engine's answer, no
+ * string built). undefined for any other request, and null when the
+ * addon's reader refuses the fields: the request then crosses as JSON text
+ * (an `id`, an unknown key, another type, an unknown name: whatever the
+ * CLI's reader says of it). `mask` has bit k for field k of type, command,
+ * cwd, agent, targetBranch, role, executionMode, containerRunning,
+ * projectScopeRoot; an absent field is "" (0 for a name). type, role and
+ * executionMode cross as their indices in the addon's lists (fieldNames),
+ * packed in `mask`: no string to copy.
  */
-function decideFast(native, out, r) {
+function decideFast(native, meta, r, brief) {
   if (!plainObject(r)) return undefined;
   let a, c;
   for (const k in r) {
@@ -238,19 +240,27 @@ function decideFast(native, out, r) {
   // The names' indices above the nine bits (5 bits each; the lists are
   // shorter than 32).
   mask |= (type << 9) | (role << 14) | (executionMode << 19);
-  const code = native.decideArgs(out, mask, command, cwd, agent, targetBranch, running, projectScopeRoot);
-  if (code < 0) return null;
+  if (brief) {
+    const code = native.decideBriefArgs(mask, command, cwd, agent, targetBranch, running, projectScopeRoot);
+    if (code < 0) return null;
+    return { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
+  }
+  const s = native.decideArgs(meta, mask, command, cwd, agent, targetBranch, running, projectScopeRoot);
+  if (s === null) return null;
   // The closed sets as indices (src/fast.rs, answer_into), the strings in
-  // `out`; the object as a literal, its keys in `permc decide`'s order.
+  // `s` end to end, their lengths in `meta`; the object as a literal, its
+  // keys in `permc decide`'s order.
+  const code = meta[0];
   const d = { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
+  let at = 0;
   if (code & 512) {
-    d.rule = out[0];
-    d.source = out[1];
+    d.rule = s.slice(0, (at = meta[1]));
+    d.source = s.slice(at, (at += meta[2]));
   }
   const origin = (code >> 7) & 3;
   if (origin !== 0) d.autonomyOrigin = ORIGINS[origin];
-  if (code & 1024) d.scopeRoot = out[2];
-  d.message = out[3];
+  if (code & 1024) d.scopeRoot = s.slice(at, (at += meta[3]));
+  d.message = at === 0 ? s : s.slice(at);
   return d;
 }
 
@@ -261,8 +271,9 @@ class Policy {
       throw permcError("invalid_argument", "load a policy with load(), loadText() or loadArtifact()");
     }
     this._native = nativePolicy;
-    // Where decideArgs leaves an answer's strings (decideFast).
-    this._out = ["", "", "", ""];
+    // Where decideArgs leaves an answer's code and its strings' lengths
+    // (decideFast).
+    this._meta = new Int32Array(4);
     // Posting a policy to a worker would silently give it `{_native: {}}`:
     // this function makes structured clone throw, and its text (in the
     // DataCloneError's message) says what to post instead.
@@ -288,7 +299,7 @@ class Policy {
   decide(request) {
     let d;
     try {
-      d = decideFast(this._native, this._out, request);
+      d = decideFast(this._native, this._meta, request, false);
     } catch (e) {
       if (e && e.diagnostics) throw e;
       rethrow(e);
@@ -311,6 +322,25 @@ class Policy {
       return v;
     }
     return decisionOf(s);
+  }
+
+  /**
+   * The policy and reason of a request's decision alone, `{ policy, reason
+   * }`, for a hot path that needs nothing else: the compiled engine does
+   * not build the decision's strings (rule, source, scope root, message).
+   * Throws as `decide` does for a request that cannot be read.
+   */
+  decideBrief(request) {
+    let d;
+    try {
+      d = decideFast(this._native, this._meta, request, true);
+    } catch (e) {
+      if (e && e.diagnostics) throw e;
+      rethrow(e);
+    }
+    if (d) return d;
+    const full = this.decide(request);
+    return { policy: full.policy, reason: full.reason };
   }
 
   /**
@@ -494,6 +524,10 @@ class LivePolicy extends EventEmitter {
 
   decide(request) {
     return this._policy.decide(request);
+  }
+
+  decideBrief(request) {
+    return this._policy.decideBrief(request);
   }
 
   decideMany(requests) {

@@ -571,6 +571,20 @@ fn read(root: &Node) -> Result<Request, RequestError> {
 /// What a request's fields require of each other, once each field has
 /// read: the last step of [`read`] and of the typed scanner
 /// ([`plain::request`]), so both refuse alike.
+/// `s` as an owned string, copied into `buf` when there is one (its
+/// allocation reused).
+fn into(buf: Option<String>, s: Option<&str>) -> Option<String> {
+    let s = s?;
+    Some(match buf {
+        Some(mut b) => {
+            b.clear();
+            b.push_str(s);
+            b
+        }
+        None => s.to_owned(),
+    })
+}
+
 fn complete(action: Action, context: Context) -> Result<Request, RequestError> {
     if action.kind == ActionType::Terminal {
         if action.command.is_none() {
@@ -689,27 +703,46 @@ impl Request {
     /// whole as the strict reader checks it ([`complete`]), so its error
     /// is the same too.
     pub fn from_parts(p: &Parts<'_>) -> Option<Result<Request, RequestError>> {
+        Request::from_parts_in(p, None)
+    }
+
+    /// [`Request::from_parts`], its strings copied into the buffers of
+    /// `spare`, a request done with, where it has them: a binding that
+    /// reads request after request keeps the last one and copies the next
+    /// one's strings without allocating (a request's strings are as many
+    /// allocations as the decision itself makes).
+    pub fn from_parts_in(
+        p: &Parts<'_>,
+        spare: Option<Request>,
+    ) -> Option<Result<Request, RequestError>> {
         let kind = ActionType::from_name(p.kind?)?;
         let role = Role::parse(p.role?)?;
         let execution_mode = match p.execution_mode {
             None => ExecutionMode::Container,
             Some(m) => ExecutionMode::parse(m)?,
         };
-        let own = |s: Option<&str>| s.map(str::to_owned);
+        let (a, root) = match spare {
+            Some(r) => (Some(r.action), r.context.project_scope_root),
+            None => (None, None),
+        };
+        let [command, cwd, agent, target_branch, path] = match a {
+            Some(a) => [a.command, a.cwd, a.agent, a.target_branch, a.path],
+            None => Default::default(),
+        };
         Some(complete(
             Action {
                 kind,
-                command: own(p.command),
-                cwd: own(p.cwd),
-                agent: own(p.agent),
-                target_branch: own(p.target_branch),
-                path: own(p.path),
+                command: into(command, p.command),
+                cwd: into(cwd, p.cwd),
+                agent: into(agent, p.agent),
+                target_branch: into(target_branch, p.target_branch),
+                path: into(path, p.path),
             },
             Context {
                 role,
                 execution_mode,
                 container_running: p.container_running.unwrap_or(false),
-                project_scope_root: own(p.project_scope_root),
+                project_scope_root: into(root, p.project_scope_root),
             },
         ))
     }

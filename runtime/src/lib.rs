@@ -336,6 +336,14 @@ impl Policy {
         &self.compiled
     }
 
+    /// The policy and reason of `req`'s decision alone, as names (the
+    /// compiled engine's answer, whose strings — rule, source, scope
+    /// root, message — are never built): the bindings' brief calls.
+    pub fn brief(&self, req: &Request) -> (&'static str, Reason) {
+        let a = permc_compiler::compiled::answer(&self.compiled, req);
+        (a.policy.name(), a.reason)
+    }
+
     /// The rules the policy was compiled from.
     pub fn rules(&self) -> Result<&Rules, String> {
         self.rules

@@ -114,14 +114,62 @@ defmodule Permc do
       :dirty ->
         case Permc.Native.decide_dirty(policy, request) do
           # Nested too deep for a dirty scheduler's stack.
-          :inline -> Permc.Native.decide_inline(policy, request)
-          answer -> answer
+          :inline -> answer(Permc.Native.decide_inline(policy, request))
+          answer -> answer(answer)
         end
 
       answer ->
-        answer
+        answer(answer)
     end
   end
+
+  # The NIF answers a decision as a tuple of its fields, `{policy, reason,
+  # message, rule, source, autonomy_origin, scope_root}` (an absent one
+  # nil, the origin an atom), and the map is made here: a map written with
+  # its keys shares one keys tuple, a literal, where a map made by the NIF
+  # gets a new one, sorted, each call. `{:ok, map}` (a request with an
+  # `id`) and errors pass as they are.
+  @doc false
+  def answer({p, r, m, nil, nil, nil, nil}), do: {:ok, %{policy: p, reason: r, message: m}}
+
+  def answer({p, r, m, nil, nil, nil, root}),
+    do: {:ok, %{policy: p, reason: r, message: m, scope_root: root}}
+
+  def answer({p, r, m, nil, nil, o, nil}),
+    do: {:ok, %{policy: p, reason: r, message: m, autonomy_origin: origin(o)}}
+
+  def answer({p, r, m, nil, nil, o, root}),
+    do: {:ok, %{policy: p, reason: r, message: m, autonomy_origin: origin(o), scope_root: root}}
+
+  def answer({p, r, m, rule, source, nil, nil}),
+    do: {:ok, %{policy: p, reason: r, message: m, rule: rule, source: source}}
+
+  def answer({p, r, m, rule, source, nil, root}),
+    do: {:ok, %{policy: p, reason: r, message: m, rule: rule, source: source, scope_root: root}}
+
+  def answer({p, r, m, rule, source, o, nil}),
+    do: {:ok, %{policy: p, reason: r, message: m, rule: rule, source: source, autonomy_origin: origin(o)}}
+
+  def answer({p, r, m, rule, source, o, root}),
+    do:
+      {:ok,
+       %{
+         policy: p,
+         reason: r,
+         message: m,
+         rule: rule,
+         source: source,
+         autonomy_origin: origin(o),
+         scope_root: root
+       }}
+
+  def answer(other), do: other
+
+  # Literals: no binary made per answer.
+  defp origin(:specific), do: "specific"
+  defp origin(:wildcard), do: "wildcard"
+
+  defp answers(list), do: :lists.map(&answer/1, list)
 
   # The longest list decided a slice at a time on the caller's scheduler.
   @many_inline 4096
@@ -154,9 +202,9 @@ defmodule Permc do
 
   defp many(policy, requests, done) do
     case Permc.Native.decide_many(policy, requests) do
-      answers when is_list(answers) -> joined(done, answers)
-      {:more, answers, rest} -> many(policy, rest, [answers | done])
-      {:dirty, answers, rest} -> joined([answers | done], many_dirty(policy, rest))
+      answers when is_list(answers) -> joined(done, answers(answers))
+      {:more, answers, rest} -> many(policy, rest, [answers(answers) | done])
+      {:dirty, answers, rest} -> joined([answers(answers) | done], many_dirty(policy, rest))
       :dirty -> joined(done, many_dirty(policy, requests))
       {:error, _} = e -> e
     end
@@ -172,11 +220,14 @@ defmodule Permc do
       {:inline, answers} ->
         Enum.zip_with(answers, requests, fn
           :inline, request -> decide(policy, request)
-          answer, _ -> answer
+          answer, _ -> answer(answer)
         end)
 
-      answers ->
-        answers
+      answers when is_list(answers) ->
+        answers(answers)
+
+      error ->
+        error
     end
   end
 
@@ -213,9 +264,9 @@ defmodule Permc do
   """
   @spec decide_json(policy, binary) :: {:ok, decision} | request_error
   def decide_json(policy, line) when is_binary(line) and byte_size(line) > @json_inline,
-    do: Permc.Native.decide_json_dirty(policy, line)
+    do: answer(Permc.Native.decide_json_dirty(policy, line))
 
-  def decide_json(policy, line), do: Permc.Native.decide_json(policy, line)
+  def decide_json(policy, line), do: answer(Permc.Native.decide_json(policy, line))
 
   @doc "As `decide_json/2`, returning the decision or raising `Permc.Error`."
   @spec decide_json!(policy, binary) :: decision

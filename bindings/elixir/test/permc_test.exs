@@ -626,7 +626,7 @@ defmodule PermcTest do
     assert {:ok, %{policy: pol}} = Permc.decide(p, long)
     assert pol != :auto_approve
     assert {:ok, %{policy: _, id: ^keys}} = Permc.decide(p, wide)
-    assert {:ok, %{policy: _}} = Permc.Native.decide(p, @base)
+    assert {:ok, %{policy: _}} = Permc.answer(Permc.Native.decide(p, @base))
 
     huge = put_in(@base, ["action", "command"], String.duplicate("a|", 8_400_000))
     assert {:error, %{code: :request_too_large, message: m}} = Permc.decide(p, huge)

@@ -6,7 +6,8 @@
 //
 // For each policy: decide (an object) against the decision from a built
 // request with every string built; decideMany over 1,000 objects against
-// the same. The in-process figures are timed by the addon itself
+// the same; decideBrief (policy and reason alone) against the compiled
+// engine's answer without its strings. The in-process figures are timed by the addon itself
 // (benchInProcess: same build, allocator, policy and requests). Rounds
 // are interleaved and the fastest of each kept, so a change of the
 // machine's load touches all alike; each line prints the ratio of CPU
@@ -68,16 +69,25 @@ for (const rules of [10, 100_000]) {
   const many = (count) => {
     for (let i = 0; i < count; i += 1000) p.decideMany(batch);
   };
+  const brief = (count) => {
+    for (let i = 0; i < count; i++) p.decideBrief(requests[i & 7]);
+  };
   decide(50_000);
   many(50_000);
+  brief(50_000);
   const none = [Infinity, Infinity];
-  const best = { inp: none, decide: none, many: none };
+  const best = { inp: none, decide: none, many: none, inBrief: none, brief: none };
+  // benchInProcess's modes: 0 the decision with its strings, 2 policy and
+  // reason alone (src/lib.rs).
   for (let round = 0; round < rounds; round++) {
-    best.inp = min2(best.inp, measure(n, (count) => p._native.benchInProcess(lines, count, false)));
+    best.inp = min2(best.inp, measure(n, (count) => p._native.benchInProcess(lines, count, 0)));
     best.decide = min2(best.decide, measure(n, decide));
     best.many = min2(best.many, measure(n, many));
+    best.inBrief = min2(best.inBrief, measure(n, (count) => p._native.benchInProcess(lines, count, 2)));
+    best.brief = min2(best.brief, measure(n, brief));
   }
   console.log(`Node addon, ${rules} rules (best of ${rounds} interleaved rounds of ${n}; the target is on CPU time):`);
   line("decide (an object)", best.decide, best.inp, 2);
   line("decideMany (1,000 objects), a request", best.many, best.inp, 1.3);
+  line("decideBrief (policy, reason)", best.brief, best.inBrief, 2);
 }

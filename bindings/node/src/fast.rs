@@ -5,11 +5,11 @@
 //! once, in V8's own compiled code) and, when every key is known and
 //! every value a string (`containerRunning` a boolean), passes the nine
 //! fields as arguments: each string is copied once, as UTF-8, into one
-//! buffer ([`read_strings`]). The answer crosses back as a number that
-//! packs its closed sets (policy, reason, autonomy origin) as indices and
-//! its strings stored in an array index.js keeps for the policy, made as
-//! one-byte strings when ASCII (no UTF-8 decoding in V8); index.js makes
-//! the object as a literal ([`answer_into`]).
+//! buffer ([`read_strings`]). The answer crosses back as one string of
+//! its strings end to end, made one-byte when ASCII (no UTF-8 decoding in
+//! V8), and its closed sets (policy, reason, autonomy origin) as indices
+//! and the strings' lengths in an Int32Array index.js keeps for the
+//! policy; index.js makes the object as a literal ([`answer_into`]).
 
 use napi::sys;
 use napi::{Env, Error, JsObject, JsUnknown, NapiRaw, Result, Status};
@@ -43,47 +43,104 @@ fn string(env: sys::napi_env, s: &str) -> Result<sys::napi_value> {
 /// The bits of [`answer_into`]'s code: the policy's index (bits 0–1, in
 /// `vocabulary().policies`' order), the reason's (bits 2–6, in
 /// [`Reason::ALL`]'s, `vocabulary().reasons`), the autonomy origin (bits
-/// 7–8: 0 none, 1 specific, 2 wildcard), a rule (bit 9: `out[0]` and
-/// `out[1]`), a scope root (bit 10: `out[2]`).
+/// 7–8: 0 none, 1 specific, 2 wildcard), a rule (bit 9: rule and source),
+/// a scope root (bit 10).
 pub const HAS_RULE: i32 = 1 << 9;
 /// See [`HAS_RULE`].
 pub const HAS_SCOPE_ROOT: i32 = 1 << 10;
 
-/// A decision as index.js builds its object from it (an object literal,
-/// in V8's compiled code, is far cheaper than one made property by
-/// property through Node-API): the closed sets (policy, reason, autonomy
-/// origin) as indices packed in the returned code ([`HAS_RULE`]), the
-/// strings (rule, source, scope root, message) made here, one-byte when
-/// ASCII, and stored in `out[0..4]`.
-pub fn answer_into(env: &Env, out: &JsObject, d: &Decision) -> Result<i32> {
-    let raw = env.raw();
+/// The closed sets of an answer as [`HAS_RULE`]'s code: policy and reason
+/// (all `decideBrief` needs), and the autonomy origin.
+pub fn code(policy: &str, reason: Reason, origin: Option<&str>) -> i32 {
     let policy = ["auto_approve", "require_approval", "deny"]
         .iter()
-        .position(|p| *p == d.policy.name())
+        .position(|p| *p == policy)
         .unwrap_or(2);
-    let reason = Reason::ALL.iter().position(|r| *r == d.reason).unwrap_or(0);
-    let origin = match d.autonomy_origin.map(|o| o.name()) {
+    let reason = Reason::ALL.iter().position(|r| *r == reason).unwrap_or(0);
+    let origin = match origin {
         None => 0,
         Some("specific") => 1,
         Some(_) => 2,
     };
-    let mut code = policy as i32 | (reason as i32) << 2 | origin << 7;
-    let set = |i: u32, s: &str| -> Result<()> {
-        let v = string(raw, s)?;
-        // SAFETY: `out` and `v` are live values of `raw`.
-        status(unsafe { sys::napi_set_element(raw, out.raw(), i, v) })
+    policy as i32 | (reason as i32) << 2 | origin << 7
+}
+
+/// A decision as index.js builds its object from it (an object literal,
+/// in V8's compiled code, is far cheaper than one made property by
+/// property through Node-API): one JavaScript string of its strings end
+/// to end (rule, source, scope root when present, then the message),
+/// index.js cutting it with `slice` (no copy past 12 characters), and in
+/// `meta` the code ([`HAS_RULE`]) and the lengths of the rule, source and
+/// scope root in UTF-16 units, JavaScript's. One string made and no
+/// property set through Node-API, where four strings made and stored in
+/// an array cost a sixth of a call.
+pub fn answer_into(env: &Env, meta: &mut [i32; 4], d: &Decision) -> Result<sys::napi_value> {
+    let mut c = code(
+        d.policy.name(),
+        d.reason,
+        d.autonomy_origin.map(|o| o.name()),
+    );
+    let units = |s: &str| -> i32 {
+        let n = if s.is_ascii() {
+            s.len()
+        } else {
+            s.encode_utf16().count()
+        };
+        i32::try_from(n).unwrap_or(i32::MAX)
     };
+    *meta = [0; 4];
+    let mut all = String::new();
     if let Some(r) = &d.rule {
-        set(0, &r.rule)?;
-        set(1, &r.source)?;
-        code |= HAS_RULE;
+        c |= HAS_RULE;
+        meta[1] = units(&r.rule);
+        meta[2] = units(&r.source);
+        all.reserve(r.rule.len() + r.source.len() + d.message.len() + 32);
+        all.push_str(&r.rule);
+        all.push_str(&r.source);
     }
     if let Some(s) = &d.scope_root {
-        set(2, s)?;
-        code |= HAS_SCOPE_ROOT;
+        c |= HAS_SCOPE_ROOT;
+        meta[3] = units(s);
+        all.push_str(s);
     }
-    set(3, &d.message)?;
-    Ok(code)
+    meta[0] = c;
+    if all.is_empty() {
+        return string(env.raw(), &d.message);
+    }
+    all.push_str(&d.message);
+    string(env.raw(), &all)
+}
+
+/// The Int32Array index.js passes for [`answer_into`]'s `meta`: its four
+/// elements, borrowed for the call; `None` when it is not one of four.
+pub fn meta_of<'a>(env: &Env, array: &'a mut JsObject) -> Option<&'a mut [i32; 4]> {
+    let mut kind = 0;
+    let mut length = 0usize;
+    let mut data = ptr::null_mut();
+    let mut buffer = ptr::null_mut();
+    let mut offset = 0usize;
+    // SAFETY: `array` is a live value of `env`; Node-API fills the out
+    // parameters, or fails for a value that is not a typed array.
+    let s = unsafe {
+        sys::napi_get_typedarray_info(
+            env.raw(),
+            array.raw(),
+            &mut kind,
+            &mut length,
+            &mut data,
+            &mut buffer,
+            &mut offset,
+        )
+    };
+    if s != sys::Status::napi_ok || kind != sys::TypedarrayType::int32_array || length != 4 {
+        return None;
+    }
+    // SAFETY: an Int32Array of four elements: `data` points to 16 bytes,
+    // aligned for i32 (an Int32Array's offset is a multiple of 4), which
+    // the array (held by the caller's policy object) keeps alive past the
+    // call; only this call, on the JavaScript thread, touches them while
+    // it runs.
+    Some(unsafe { &mut *data.cast::<[i32; 4]>() })
 }
 
 /// The strings of `values` (JavaScript strings; `None` for a field not

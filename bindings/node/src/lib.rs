@@ -21,7 +21,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use napi::bindgen_prelude::{AsyncTask, Buffer, ObjectFinalize};
-use napi::{Env, Error, JsObject, JsUnknown, Result, Status, Task};
+use napi::{Env, Error, JsObject, JsString, JsUnknown, NapiValue, Result, Status, Task};
 use napi_derive::napi;
 use permc_runtime::answer::Decider;
 use permc_runtime::answer::{read_request, write_answer_line};
@@ -36,6 +36,10 @@ mod fast;
 thread_local! {
     /// The buffer `decide_args` copies a request's strings into.
     static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// The last request read typed, whose strings' buffers the next one
+    /// is copied into (`Request::from_parts_in`); kept only when they
+    /// hold at most 4 KiB ([`keep`]).
+    static SPARE: Cell<Option<Request>> = const { Cell::new(None) };
 }
 
 /// An error for index.js: its code, message and diagnostics as JSON
@@ -389,23 +393,54 @@ impl NativePolicy {
 
     /// The decision for a request index.js has read (`decideFast`): every
     /// key known and every value a string (`containerRunning` a boolean),
-    /// its fields of SPEC §10.1 as arguments, `mask` bit `k` set when field
-    /// `k` is given (`type`, `command`, `cwd`, `agent`, `targetBranch`,
-    /// `role`, `executionMode`, `containerRunning`, `projectScopeRoot`):
-    /// the names (`type`, `role`, `executionMode`) as their indices in
-    /// [`fast::field_names`]' lists, packed in `mask` above its nine bits
-    /// (5 bits each: one number crosses, not four), each string copied once
-    /// ([`fast::read_strings`]). Read typed ([`Request::from_parts`], the
-    /// typed reading of a plain JSON line) and decided; the answer is
-    /// [`fast::answer_into`]'s code, its strings in `out`. `-1` when the
-    /// fields do not read: index.js then sends the JSON text, so the
-    /// error is the one `permc decide` gives for the request as written.
-    #[napi]
+    /// its fields of SPEC §10.1 as arguments ([`NativePolicy::request_of`]),
+    /// decided; the answer is [`fast::answer_into`]'s string, its code and
+    /// lengths in `meta` (an Int32Array of four). `null` when the fields
+    /// do not read: index.js then sends the JSON text, so the error is the
+    /// one `permc decide` gives for the request as written.
+    #[napi(ts_return_type = "string | null")]
     #[allow(clippy::too_many_arguments)]
     pub fn decide_args(
         &self,
         env: Env,
-        out: JsObject,
+        mut meta: JsObject,
+        mask: u32,
+        command: JsUnknown,
+        cwd: JsUnknown,
+        agent: JsUnknown,
+        target_branch: JsUnknown,
+        running: bool,
+        root: JsUnknown,
+    ) -> Result<Option<JsString>> {
+        guarded(|| {
+            let strings = [&command, &cwd, &agent, &target_branch, &root];
+            let Some(req) = request_of(&env, mask, strings, running) else {
+                return Ok(None);
+            };
+            let d = self.policy.decide(&req);
+            keep(req);
+            let meta = fast::meta_of(&env, &mut meta).ok_or_else(|| {
+                error(
+                    "invalid_argument",
+                    "meta must be an Int32Array of 4",
+                    Vec::new(),
+                )
+            })?;
+            let s = fast::answer_into(&env, meta, &d)?;
+            // SAFETY: `s` is a string just made in `env`.
+            Ok(Some(unsafe { JsString::from_raw_unchecked(env.raw(), s) }))
+        })
+    }
+
+    /// `decideArgs` for policy and reason alone (`decideBrief`): the
+    /// compiled engine's answer, whose strings (rule, source, scope root,
+    /// message) are never built, as [`fast::code`]'s number (its policy
+    /// and reason bits); `-1` when the fields do not read.
+    #[napi]
+    #[allow(clippy::too_many_arguments)]
+    pub fn decide_brief_args(
+        &self,
+        env: Env,
         mask: u32,
         command: JsUnknown,
         cwd: JsUnknown,
@@ -415,67 +450,26 @@ impl NativePolicy {
         root: JsUnknown,
     ) -> Result<i32> {
         guarded(|| {
-            let (kind, role, execution_mode) = (mask >> 9 & 31, mask >> 14 & 31, mask >> 19 & 31);
-            let given = |bit: u32| mask & (1 << bit) != 0;
-            let values = [
-                given(1).then_some(&command),
-                given(2).then_some(&cwd),
-                given(3).then_some(&agent),
-                given(4).then_some(&target_branch),
-                given(8).then_some(&root),
-            ];
-            let names = fast::field_names();
-            let name =
-                |bit: u32, list: &'static [String], i: u32| -> Option<Option<&'static str>> {
-                    if !given(bit) {
-                        return Some(None);
-                    }
-                    list.get(i as usize).map(|n| Some(n.as_str()))
-                };
-            let decision = BUF.with(|buf| {
-                let mut buf = buf.borrow_mut();
-                let ranges = fast::read_strings(&env, values, &mut buf)?;
-                // Too large: the text path answers `request_too_large`.
-                if buf.len() > MAX_REQUEST || mask >> 24 != 0 {
-                    return None;
-                }
-                let mut f: [Option<&str>; 5] = [None; 5];
-                for (field, range) in f.iter_mut().zip(ranges) {
-                    if let Some(r) = range {
-                        *field = Some(std::str::from_utf8(&buf[r]).ok()?);
-                    }
-                }
-                let p = Parts {
-                    kind: name(0, &names.types, kind)?,
-                    command: f[0],
-                    cwd: f[1],
-                    agent: f[2],
-                    target_branch: f[3],
-                    // `path` is never passed: a request with one is sent as JSON.
-                    path: None,
-                    role: name(5, &names.roles, role)?,
-                    execution_mode: name(6, &names.modes, execution_mode)?,
-                    container_running: given(7).then_some(running),
-                    project_scope_root: f[4],
-                };
-                let req = Request::from_parts(&p)?.ok()?;
-                Some(self.policy.decide(&req))
-            });
-            match decision {
-                Some(d) => fast::answer_into(&env, &out, &d),
-                None => Ok(-1),
-            }
+            let strings = [&command, &cwd, &agent, &target_branch, &root];
+            let Some(req) = request_of(&env, mask, strings, running) else {
+                return Ok(-1);
+            };
+            let (policy, reason) = self.policy.brief(&req);
+            keep(req);
+            Ok(fast::code(policy, reason, None))
         })
     }
 
     /// For `bindings/bench.sh` only: nanoseconds a request of the
     /// in-process work over `n` requests cycling through `lines` (JSON
-    /// request lines), timed here (same build, allocator and policy): the
-    /// decision from a built request with every string of the answer
-    /// built (what `decide` returns), or, with `json`, a line in and the
-    /// answer line out (`permc decide`'s work).
+    /// request lines), timed here (same build, allocator and policy), by
+    /// `mode`: 0, the decision from a built request with every string of
+    /// the answer built (what `decide` returns); 1, a line in and the
+    /// answer line out (`permc decide`'s work); 2, policy and reason
+    /// alone from a built request (`Policy::brief`, what `decideBrief`
+    /// returns).
     #[napi]
-    pub fn bench_in_process(&self, lines: Vec<String>, n: u32, json: bool) -> Result<f64> {
+    pub fn bench_in_process(&self, lines: Vec<String>, n: u32, mode: u32) -> Result<f64> {
         guarded(|| {
             let reqs: Vec<Request> = lines
                 .iter()
@@ -492,14 +486,20 @@ impl NativePolicy {
             let mut out = Vec::with_capacity(512);
             let start = std::time::Instant::now();
             for i in 0..n {
-                if json {
-                    out.clear();
-                    let line = std::hint::black_box(lines[i % lines.len()].as_bytes());
-                    write_answer_line(&self.policy, line, &mut out);
-                    std::hint::black_box(&out);
-                } else {
-                    let req = std::hint::black_box(&reqs[i % reqs.len()]);
-                    std::hint::black_box(self.policy.decide(req));
+                let req = std::hint::black_box(&reqs[i % reqs.len()]);
+                match mode {
+                    1 => {
+                        out.clear();
+                        let line = std::hint::black_box(lines[i % lines.len()].as_bytes());
+                        write_answer_line(&self.policy, line, &mut out);
+                        std::hint::black_box(&out);
+                    }
+                    2 => {
+                        std::hint::black_box(self.policy.brief(req));
+                    }
+                    _ => {
+                        std::hint::black_box(self.policy.decide(req));
+                    }
                 }
             }
             Ok(start.elapsed().as_nanos() as f64 / n as f64)
@@ -583,6 +583,84 @@ fn fields_of(d: &permc_runtime::Decision) -> Option<String> {
         out.push('\0');
     }
     Some(out)
+}
+
+/// Keeps `req` for the next request's strings ([`SPARE`]) when its
+/// buffers are small: a long command's (or cwd's…) go with its request.
+fn keep(req: Request) {
+    let a = &req.action;
+    let held: usize = [
+        &a.command,
+        &a.cwd,
+        &a.agent,
+        &a.target_branch,
+        &a.path,
+        &req.context.project_scope_root,
+    ]
+    .iter()
+    .map(|s| s.as_ref().map_or(0, String::capacity))
+    .sum();
+    if held <= 4096 {
+        SPARE.with(|s| s.set(Some(req)));
+    }
+}
+
+/// The request index.js passes as arguments (`decideArgs`,
+/// `decideBriefArgs`): `mask` bit `k` set when field `k` is given
+/// (`type`, `command`, `cwd`, `agent`, `targetBranch`, `role`,
+/// `executionMode`, `containerRunning`, `projectScopeRoot`), the names
+/// (`type`, `role`, `executionMode`) as their indices in
+/// [`fast::field_names`]' lists, packed in `mask` above its nine bits (5
+/// bits each: one number crosses, not four), each string copied once
+/// ([`fast::read_strings`]), read typed ([`Request::from_parts_in`], the
+/// typed reading of a plain JSON line, into the last request's buffers).
+/// `None` when the fields do not read.
+fn request_of(env: &Env, mask: u32, strings: [&JsUnknown; 5], running: bool) -> Option<Request> {
+    let (kind, role, execution_mode) = (mask >> 9 & 31, mask >> 14 & 31, mask >> 19 & 31);
+    let given = |bit: u32| mask & (1 << bit) != 0;
+    let [command, cwd, agent, target_branch, root] = strings;
+    let values = [
+        given(1).then_some(command),
+        given(2).then_some(cwd),
+        given(3).then_some(agent),
+        given(4).then_some(target_branch),
+        given(8).then_some(root),
+    ];
+    let names = fast::field_names();
+    let name = |bit: u32, list: &'static [String], i: u32| -> Option<Option<&'static str>> {
+        if !given(bit) {
+            return Some(None);
+        }
+        list.get(i as usize).map(|n| Some(n.as_str()))
+    };
+    BUF.with(|buf| {
+        let mut buf = buf.borrow_mut();
+        let ranges = fast::read_strings(env, values, &mut buf)?;
+        // Too large: the text path answers `request_too_large`.
+        if buf.len() > MAX_REQUEST || mask >> 24 != 0 {
+            return None;
+        }
+        let mut f: [Option<&str>; 5] = [None; 5];
+        for (field, range) in f.iter_mut().zip(ranges) {
+            if let Some(r) = range {
+                *field = Some(std::str::from_utf8(&buf[r]).ok()?);
+            }
+        }
+        let p = Parts {
+            kind: name(0, &names.types, kind)?,
+            command: f[0],
+            cwd: f[1],
+            agent: f[2],
+            target_branch: f[3],
+            // `path` is never passed: a request with one is sent as JSON.
+            path: None,
+            role: name(5, &names.roles, role)?,
+            execution_mode: name(6, &names.modes, execution_mode)?,
+            container_running: given(7).then_some(running),
+            project_scope_root: f[4],
+        };
+        Request::from_parts_in(&p, SPARE.with(Cell::take))?.ok()
+    })
 }
 
 impl NativePolicy {

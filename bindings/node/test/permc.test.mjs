@@ -97,6 +97,11 @@ test("a request taken apart (no JSON text) answers as the same request as text, 
     { ...base, context: { ...base.context, projectScopeRoot: "/home/ana/p\u0000" } },
     { ...base, action: { ...base.action, command: "echo ação && rm -rf /tmp/ção" } },
     { ...base, action: { ...base.action, command: "git push origin 分支", cwd: "/home/ana/p/ção" } },
+    // The answer's strings cross end to end in one string, cut at their
+    // lengths in UTF-16 units: text outside the BMP (two units a
+    // character) in the rule, the scope root and the message.
+    { ...base, action: { ...base.action, command: "rm -rf /tmp/𝄞 && echo 𝄞" }, context: { ...base.context, projectScopeRoot: "/home/ana/lojä𝄞" } },
+    { ...base, action: { ...base.action, agent: "dév𝄞" }, context: { ...base.context, projectScopeRoot: "/𝄞/p𝄞" } },
     { action: { type: "terminal", command: "ls" }, context: { role: "developer" } },
   ];
   for (const req of reqs) {
@@ -104,6 +109,26 @@ test("a request taken apart (no JSON text) answers as the same request as text, 
     const want = viaCli(req);
     assert.equal(JSON.stringify(got), JSON.stringify(want), JSON.stringify(req));
     assert.equal(JSON.stringify(got), JSON.stringify(viaText(req)), JSON.stringify(req));
+  }
+});
+
+test("decideBrief: the policy and reason of decide's answer, or its error, for every request of the corpus", () => {
+  const policies = new Map();
+  for (const c of cases()) {
+    if (!policies.has(c.policy)) {
+      const dir = path.join(corpus, c.policy);
+      policies.set(c.policy, load({ permissions: path.join(dir, "permissions.json"), autonomy: path.join(dir, "autonomy.json") }));
+    }
+    const p = policies.get(c.policy);
+    let got;
+    try {
+      got = p.decideBrief(c.request);
+    } catch (e) {
+      assert.ok(e instanceof PermcError, c.name);
+      got = { error: { code: e.code, message: e.message } };
+    }
+    const want = c.answer.error ? { error: c.answer.error } : { policy: c.answer.policy, reason: c.answer.reason };
+    assert.equal(JSON.stringify(got), JSON.stringify(want), c.name);
   }
 });
 

@@ -13,9 +13,9 @@ use std::time::Instant;
 /// over `n` requests cycling through `lines` (JSON request lines), of
 /// (`mode` 0) the decision from a built request with every string of the
 /// answer built (what `decide/2` returns), (1) a line in and the answer
-/// line out (`permc decide`'s work, `write_answer_line`), or (2) the
-/// compiled engine's answer from a built request, policy and reason
-/// alone (what `decide_brief/2` returns).
+/// line out (`permc decide`'s work, `write_answer_line`), or (2) policy
+/// and reason alone from a built request (`Policy::brief`, the compiled
+/// engine's answer without its strings: what `decide_brief/2` returns).
 /// Runs on a thread of its own (a dirty scheduler's stack is small).
 #[rustler::nif(schedule = "DirtyCpu")]
 fn bench_in_process<'a>(
@@ -54,8 +54,7 @@ fn bench_in_process<'a>(
                                 black_box(&out);
                             }
                             2 => {
-                                let a = permc_compiler::compiled::answer(p.compiled(), req);
-                                black_box((a.policy, a.reason));
+                                black_box(p.brief(req));
                             }
                             _ => {
                                 black_box(p.decide(req));

@@ -99,6 +99,8 @@ mod atoms {
         container,
         mounted,
         runner,
+        specific,
+        wildcard,
     }
 }
 
@@ -158,6 +160,12 @@ impl<'a> TermError<'a> {
 }
 
 thread_local! {
+    /// The last request read typed on this thread, whose strings' buffers
+    /// the next one is copied into (`Request::from_parts_in`): a light
+    /// request's (at most [`INLINE_WEIGHT`] bytes), so a scheduler keeps
+    /// at most that.
+    static SPARE: Cell<Option<Request>> = const { Cell::new(None) };
+
     /// Is permc running on this thread (its panics are caught and
     /// returned, not printed)?
     static IN_PERMC: Cell<bool> = const { Cell::new(false) };
@@ -805,9 +813,13 @@ fn answer_with<'a>(
         if t.weight > budget {
             return None;
         }
-        if let Some(r) = Request::from_parts(&t.parts) {
+        if let Some(r) = Request::from_parts_in(&t.parts, SPARE.with(Cell::take)) {
             return Some(match r {
-                Ok(req) => ok_decision(env, &policy.decide(&req), None),
+                Ok(req) => {
+                    let answer = ok_decision(env, &policy.decide(&req), None);
+                    SPARE.with(|s| s.set(Some(req)));
+                    answer
+                }
                 Err(e) => error_map(env, e.code, &e.message),
             });
         }
@@ -822,7 +834,7 @@ fn answer_with<'a>(
 
 /// `decide_brief(policy, request)` → `{:ok, policy, reason}`, both atoms,
 /// for the hot path that needs nothing else: the compiled engine's answer
-/// (`compiled::answer`) without the strings of a full decision (rule,
+/// (`Policy::brief`) without the strings of a full decision (rule,
 /// source, scope root, message), which it never builds. Only the common
 /// request of atom or string keys read typed and light; for any other
 /// `:full`, and `Permc.decide_brief/2` takes the two from `decide/2`.
@@ -837,15 +849,11 @@ fn decide_brief<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'
             Some(t) if t.weight <= INLINE_WEIGHT => t.parts,
             _ => return atoms::full().encode(env),
         };
-        match Request::from_parts(&parts) {
+        match Request::from_parts_in(&parts, SPARE.with(Cell::take)) {
             Some(Ok(req)) => {
-                let a = permc_compiler::compiled::answer(policy.0.compiled(), &req);
-                let p = match a.policy.name() {
-                    "auto_approve" => atoms::auto_approve(),
-                    "require_approval" => atoms::require_approval(),
-                    _ => atoms::deny(),
-                };
-                (atoms::ok(), p, reason_atom(env, a.reason)).encode(env)
+                let (p, reason) = policy.0.brief(&req);
+                SPARE.with(|s| s.set(Some(req)));
+                (atoms::ok(), policy_atom(p), reason_atom(env, reason)).encode(env)
             }
             Some(Err(e)) => error_map(env, e.code, &e.message),
             None => atoms::full().encode(env),
@@ -861,9 +869,54 @@ fn answer_line<'a>(env: Env<'a>, policy: &Policy, line: &[u8]) -> Term<'a> {
     }
 }
 
-/// `{:ok, map}`: [`decision_term`]'s map.
+/// A decision as the NIF answers it: [`decision_tuple`] (`Permc` makes
+/// the map), or `{:ok, map}` ([`decision_term`]'s) for a request with an
+/// `id`, which the tuple has no slot for.
 fn ok_decision<'a>(env: Env<'a>, d: &permc_runtime::Decision, id: Option<&Value>) -> Term<'a> {
-    (atoms::ok(), decision_term(env, d, id)).encode(env)
+    match id {
+        None => decision_tuple(env, d),
+        Some(_) => (atoms::ok(), decision_term(env, d, id)).encode(env),
+    }
+}
+
+/// A decision's fields as one tuple, `{policy, reason, message, rule,
+/// source, autonomy_origin, scope_root}` (an absent field `nil`; the
+/// autonomy origin an atom, `:specific` or `:wildcard`), from which
+/// `Permc.answer/1` makes SPEC §10.2's map, `{:ok, map}`. A map made in
+/// Elixir with its keys written out shares one keys tuple, a literal;
+/// `enif_make_map_from_arrays` makes a new one each call and sorts its
+/// keys by their names' text (a sixth of the crossing).
+fn decision_tuple<'a>(env: Env<'a>, d: &permc_runtime::Decision) -> Term<'a> {
+    let nil = atoms::nil().encode(env);
+    let (rule, source) = match &d.rule {
+        Some(r) => (text_term(env, &r.rule), text_term(env, &r.source)),
+        None => (nil, nil),
+    };
+    let origin = match d.autonomy_origin.map(|o| o.name()) {
+        None => nil,
+        Some("specific") => atoms::specific().encode(env),
+        Some(_) => atoms::wildcard().encode(env),
+    };
+    let root = d.scope_root.as_deref().map_or(nil, |s| text_term(env, s));
+    (
+        policy_atom(d.policy.name()),
+        reason_atom(env, d.reason),
+        text_term(env, &d.message),
+        rule,
+        source,
+        origin,
+        root,
+    )
+        .encode(env)
+}
+
+/// The atom of a policy's name.
+fn policy_atom(name: &str) -> Atom {
+    match name {
+        "auto_approve" => atoms::auto_approve(),
+        "require_approval" => atoms::require_approval(),
+        _ => atoms::deny(),
+    }
 }
 
 /// [`decide`] on a dirty CPU scheduler, for a heavy request; one over
@@ -995,11 +1048,7 @@ fn decide_here<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'a
 /// `Decision::serialize_fields` (the binding tests compare every answer
 /// with `permc decide`'s), built in one go from pre-made atoms.
 fn decision_term<'a>(env: Env<'a>, d: &permc_runtime::Decision, id: Option<&Value>) -> Term<'a> {
-    let policy = match d.policy.name() {
-        "auto_approve" => atoms::auto_approve(),
-        "require_approval" => atoms::require_approval(),
-        _ => atoms::deny(),
-    };
+    let policy = policy_atom(d.policy.name());
     // At most eight fields: on the stack, not in two vectors. Put in the
     // order of their keys' names (an atom key sorts by its text), which
     // is the map's own order: the VM's sort of the keys then only checks.
