@@ -688,6 +688,9 @@ struct Compound {
 struct PendingHeredoc {
     /// Where its delimiter word starts.
     at: usize,
+    /// The first segment its redirection may stand on (a compound
+    /// command's first, `done <<EOF`).
+    from: usize,
     /// The delimiter: the word after `<<`, quotes removed.
     delimiter: Vec<u8>,
     /// `<<-`: leading tabs are stripped from the body's lines.

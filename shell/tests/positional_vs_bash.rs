@@ -51,6 +51,8 @@ const ARGS: &[&[&str]] = &[
         "_", "1", "2", "3", "4", "5", "6", "7", "8", "9", "ten", "eleven",
     ],
     &["_", "-n", "--", "x'y"],
+    &["--", "x"],
+    &["-", "x"],
 ];
 
 /// The argv of each `p` bash runs, in order.

@@ -418,14 +418,15 @@ fn past_wrapper<'a>(
         // targets are places like any redirection's (SPEC §4.2 round 4).
         // Only standard input made the shell's may feed it later commands;
         // an inner line's redirections are not at hand here (fail closed).
-        if depth > 0 || facts.stdin_redirected {
-            facts.unparsed_because(format!(
-                "`{}` without a command makes a redirection of standard input the shell's own, which may then read its later commands from it",
-                wr.names[0]
-            ));
-            return Step::Past(i);
-        }
-        return Step::Here;
+        let why = if depth > 0 {
+            "in a command line given as text applies redirections permc does not see there to the shell, which may then read its later commands from one"
+        } else if facts.stdin_redirected {
+            "makes a redirection of standard input the shell's own, which may then read its later commands from it"
+        } else {
+            return Step::Here;
+        };
+        facts.unparsed_because(format!("`{}` without a command {why}", wr.names[0]));
+        return Step::Past(i);
     }
     if wr.after == After::Xargs {
         xargs(words, i, seg, depth, facts, *via);

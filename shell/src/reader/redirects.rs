@@ -30,7 +30,7 @@ impl<'a> Parser<'a> {
                 self.mark(Unparsed::SyntaxError);
                 break;
             };
-            let here = self.here_of(&op);
+            let here = self.here_of(&op, first);
             for seg in self.out.iter_mut().skip(first) {
                 seg.redirects.push(Redirect {
                     op: op.clone(),
@@ -114,11 +114,14 @@ impl<'a> Parser<'a> {
     }
 
     /// The here-document `op` just queued (its target read), its body to
-    /// come ([`Parser::read_heredoc_bodies`] fills it in).
-    fn here_of(&self, op: &str) -> Option<Box<HereDoc>> {
+    /// come ([`Parser::read_heredoc_bodies`] fills it in on the segments
+    /// from `from` on, where its redirection stands).
+    fn here_of(&mut self, op: &str, from: usize) -> Option<Box<HereDoc>> {
         if !op.contains("<<") || op.ends_with("<<<") {
             return None;
         }
+        let doc = self.heredocs.last_mut()?;
+        doc.from = from;
         let doc = self.heredocs.last()?;
         Some(Box::new(HereDoc {
             at: self.top_offset(doc.at),
@@ -139,7 +142,7 @@ impl<'a> Parser<'a> {
                 } else {
                     known
                 };
-                let here = self.here_of(&op);
+                let here = self.here_of(&op, index);
                 if let Some(seg) = self.out.get_mut(index) {
                     // Bash rejects `>x &>>NAME=v`: after a redirection and
                     // before the command word it lexes the target of `&>>`
@@ -188,6 +191,7 @@ impl<'a> Parser<'a> {
                 if op.contains("<<") && !op.ends_with("<<<") {
                     self.heredocs.push(PendingHeredoc {
                         at: word_at,
+                        from: self.out.len(),
                         delimiter: w.text.as_bytes().to_vec(),
                         strip_tabs: op.ends_with("<<-"),
                         expand: !w.quoted,
@@ -250,7 +254,13 @@ impl<'a> Parser<'a> {
         } else {
             joined
         };
-        for r in self.out.iter_mut().flat_map(|s| s.redirects.iter_mut()) {
+        // Only the segments its operator reached (a loop's copies come
+        // after them): reading stays linear in the line.
+        let from = doc.from.min(self.out.len());
+        for r in self.out[from..]
+            .iter_mut()
+            .flat_map(|s| s.redirects.iter_mut())
+        {
             if let Some(h) = r.here.as_mut().filter(|h| h.at == at) {
                 h.body = Some(text.clone());
             }
