@@ -246,6 +246,9 @@ fn client(row: &RemoteClient, words: &[Cow<'_, str>], k: &dyn Fn(usize) -> Known
     if words.len() == 2 && k(1) == Known::Exact && row.reads.contains(&&*words[1]) {
         return Verdict::Read;
     }
+    if !may_be_client(row, words, k) {
+        return Verdict::NotClient;
+    }
     let mut readings: Vec<Vec<usize>> = Vec::new();
     if !positionals(row, words, k, 1, Vec::new(), &mut readings) {
         return Verdict::External;
@@ -259,6 +262,46 @@ fn client(row: &RemoteClient, words: &[Cow<'_, str>], k: &dyn Fn(usize) -> Known
         }
     }
     verdict
+}
+
+/// May the run be the row's at all? A row of a subcommand tree (`git
+/// svn`) or of some first words (npm's registry commands) is not the
+/// run's when no word of it can be the tree's or those words — whatever
+/// the options' values, every reading's first positional word is one of
+/// the run's words. Most runs of such programs (`git status`, `pnpm
+/// test`) are told apart here, without reading their options.
+fn may_be_client(row: &RemoteClient, words: &[Cow<'_, str>], k: &dyn Fn(usize) -> Known) -> bool {
+    if row.tree.is_empty() && row.only.is_empty() && row.prefixes.is_empty() {
+        return true;
+    }
+    (1..words.len()).any(|i| {
+        let w = &*words[i];
+        if k(i) != Known::Exact {
+            return true;
+        }
+        if let Some(t) = row.tree.first() {
+            return w == *t;
+        }
+        if !row.prefixes.is_empty() {
+            return row.prefixes.iter().any(|p| w.starts_with(p));
+        }
+        !w.starts_with('-') && client_word(row, w)
+    })
+}
+
+/// Is `w` one of the client's first words (as [`first_word`] reads it,
+/// without making the word: most words are told apart by a compare)?
+fn client_word(row: &RemoteClient, w: &str) -> bool {
+    if row.npm_spelling && w.bytes().any(|b| b.is_ascii_uppercase()) {
+        return first_word(row, w).is_some();
+    }
+    if row.only.is_empty() || row.only.contains(&w) {
+        return true;
+    }
+    row.npm_spelling
+        && !w.is_empty()
+        && !row.commands.contains(&w)
+        && row.only.iter().any(|o| o.starts_with(w))
 }
 
 /// Collects into `out` the positional words from `i` on, one list per
