@@ -250,7 +250,9 @@ pub fn derive_with(action: &Action, rows: &ProjectRows) -> Derivation {
 
 /// The refusal of step 2, if any.
 fn refusal_of(f: &LineFacts) -> Option<Refusal> {
-    if let Some(e) = f.external_effect() {
+    // What runs later on the person's machine (SPEC §6.1 round 4) too: a
+    // recorded entry applies wherever the command runs next.
+    if let Some(e) = f.external_effect_at(false) {
         return Some(Refusal::ExternalEffect(e.join(" ")));
     }
     if let Some(r) = f.privileged() {
@@ -417,7 +419,7 @@ pub fn is_ceiling_prefix(words: &[Cow<'_, str>]) -> bool {
     };
     let facts = LineFacts::of(&text);
     facts.unparsed
-        || facts.external_effect().is_some()
+        || facts.external_effect_at(false).is_some()
         || facts.privileged().is_some()
         || facts
             .runs()

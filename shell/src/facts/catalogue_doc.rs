@@ -219,6 +219,7 @@ fn external(o: &mut String) {
     for e in super::EXTERNAL_EFFECT {
         let _ = writeln!(o, "- `{}`", e.join(" "));
     }
+    later(o);
     o.push_str("\nAliases:\n\n");
     for (tool, a, c) in super::SUBCOMMAND_ALIASES {
         let _ = writeln!(o, "- `{tool} {a}` is `{tool} {c}`");
@@ -230,6 +231,28 @@ fn external(o: &mut String) {
         o,
         ".\n\nPrivileged (SPEC §5 step 7b): {}.\n\n",
         code(super::PRIVILEGED)
+    );
+}
+
+/// SPEC §6.1 round 4: what runs later on the person's machine.
+fn later(o: &mut String) {
+    use super::catalogue::effects::{LATER_ON_HOST, LATER_READS};
+    o.push_str(
+        "\nWhat leaves something that runs later on the person's machine (round 4): \
+         external unless the command runs in the running container. A short option \
+         is found in a cluster too (`screen -dmS x`), each command of a tmux \
+         sequence is read (`tmux ls \\; new -d`), and `setsid -f` and a `nohup` \
+         sent to the background with `&` (`nohup … &`) detach what they run.\n\n",
+    );
+    for e in LATER_ON_HOST {
+        let _ = writeln!(o, "- `{}`", e.join(" "));
+    }
+    let reads: Vec<String> = LATER_READS.iter().map(|e| e.join(" ")).collect();
+    let reads: Vec<&str> = reads.iter().map(String::as_str).collect();
+    let _ = writeln!(
+        o,
+        "\nBut not (they list, show or remove jobs): {}.",
+        code(&reads)
     );
 }
 

@@ -367,3 +367,53 @@ fn every_program_that_runs_text_is_caught_by_its_options_and_not_without() {
         }
     }
 }
+
+#[test]
+fn every_later_on_host_entry_is_caught_and_not_as_an_argument_nor_in_a_container() {
+    use super::catalogue::effects::{LATER_ON_HOST, LATER_READS};
+    for e in LATER_ON_HOST {
+        let caught = e.join(" ");
+        let f = LineFacts::of(&caught);
+        assert!(f.later_on_host().is_some(), "`{caught}` runs nothing later");
+        assert!(f.external_effect_at(false).is_some(), "`{caught}`");
+        assert!(
+            f.external_effect_at(true).is_none(),
+            "`{caught}` is external in the running container"
+        );
+        let near = format!("echo {caught}");
+        assert!(LineFacts::of(&near).later_on_host().is_none(), "`{near}`");
+    }
+    for e in LATER_READS {
+        let near = e.join(" ");
+        assert!(LineFacts::of(&near).later_on_host().is_none(), "`{near}`");
+        // An unknown word may be any form.
+        let caught = format!("{} $X", e[0]);
+        assert!(
+            LineFacts::of(&caught).later_on_host().is_some(),
+            "`{caught}`"
+        );
+    }
+}
+
+#[test]
+fn every_detaching_wrapper_is_caught_and_not_in_the_foreground() {
+    use super::catalogue::wrappers::Detach;
+    for w in WRAPPERS {
+        let (caught, near) = match w.detach {
+            Detach::Never => continue,
+            Detach::By(options, _) => (
+                format!("{} -{} make", w.names[0], options[0]),
+                format!("{} make", w.names[0]),
+            ),
+            Detach::Backgrounded => (
+                format!("{} make > log &", w.names[0]),
+                format!("{} make > log", w.names[0]),
+            ),
+        };
+        assert!(
+            LineFacts::of(&caught).later_on_host().is_some(),
+            "`{caught}`"
+        );
+        assert!(LineFacts::of(&near).later_on_host().is_none(), "`{near}`");
+    }
+}

@@ -18,7 +18,7 @@ use super::catalogue::git::{
 };
 use super::catalogue::shells::{BASH_OPTIONS, FOREIGN_SHELLS, SHELLS, SHELL_LONG, ZSH_OPTIONS};
 use super::catalogue::wrappers::{
-    After, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, READS_AS, RUNNERS,
+    After, Detach, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, READS_AS, RUNNERS,
     RUNNER_SHELL_OPTIONS, SPECIAL_READERS, SU, TRAP, UNREADABLE, WRAPPERS,
 };
 use super::catalogue::wrappers::{STDIN_SCRIPTS, STDIN_SCRIPT_PREFIXES, XARGS_DEFAULT};
@@ -360,6 +360,16 @@ fn past_wrapper<'a>(
     let text = words.text;
     if wr.privileged {
         via.get_or_insert(wr.names[0]);
+    }
+    if wr.detach == Detach::Backgrounded && !facts.guessing {
+        // Sent to the background or not is the line's text's: read at
+        // the top level once the line is read; fail closed within an
+        // inner line (`sh -c 'nohup x &'`).
+        if depth == 0 {
+            facts.nohup.push(seg);
+        } else {
+            facts.later.get_or_insert(super::later::NOHUP);
+        }
     }
     // Where the wrapper stands: a launcher that runs a command line
     // is itself the run, as a shell with `-c` is.
@@ -821,7 +831,14 @@ fn read_options<'a>(
                 ));
                 return None;
             }
-            Item::Flag { .. } => continue,
+            Item::Flag { name, .. } => {
+                if let Detach::By(options, entry) = wr.detach {
+                    if options.contains(&name) && !facts.guessing {
+                        facts.later.get_or_insert(entry);
+                    }
+                }
+                continue;
+            }
             Item::Valued { name, value, .. } => (name, value),
         };
         let command_line = wr.command_line.contains(&name);

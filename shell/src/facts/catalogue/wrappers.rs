@@ -1,6 +1,7 @@
 //! Wrappers, launchers and runners (SPEC §4.3's table and the launchers
 //! beyond it): each program's option grammar and where its command is.
 
+use super::effects::SETSID_FORK;
 use crate::facts::wrappers::{busybox, fd_exec, find_exec, inner_words, su, trap, Step, Words};
 use crate::facts::LineFacts;
 /// How a wrapper treats the words after its options.
@@ -65,6 +66,21 @@ pub(crate) struct Wrapper {
     /// Options whose value, when it starts with `|` or `!`, is a command
     /// line the wrapper runs (`strace -o '|cmd'`): unparsed.
     pub piped: &'static [&'static str],
+    /// [round 4] How it detaches what it runs to outlive the command
+    /// (SPEC §6.1: external-effect on the host).
+    pub detach: Detach,
+}
+
+/// How a wrapper detaches what it runs (SPEC §6.1 round 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Detach {
+    /// It does not.
+    Never,
+    /// With one of these options (canonical letter or long name), named
+    /// as the entry says (`setsid -f`: it forks, the child outlives it).
+    By(&'static [&'static str], &'static [&'static str]),
+    /// When its segment is sent to the background (`nohup CMD &`).
+    Backgrounded,
 }
 
 pub(crate) const fn w(names: &'static [&'static str]) -> Wrapper {
@@ -84,6 +100,7 @@ pub(crate) const fn w(names: &'static [&'static str]) -> Wrapper {
         bare_input: false,
         after: After::Verb,
         piped: &[],
+        detach: Detach::Never,
     }
 }
 
@@ -198,11 +215,19 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
     },
     Wrapper {
         long_flags: &[],
-        ..w(&["builtin", "nohup"])
+        ..w(&["builtin"])
     },
     Wrapper {
+        // coreutils 9.1 nohup(1): `--help` and `--version` alone.
+        detach: Detach::Backgrounded,
+        ..w(&["nohup"])
+    },
+    Wrapper {
+        // util-linux 2.38 setsid(1): `-f` forks, so the command outlives
+        // setsid in a session of its own.
         flags: "cfw",
         long_flags: &["ctty", "fork", "wait", "help", "version"],
+        detach: Detach::By(&["f", "fork"], SETSID_FORK),
         ..w(&["setsid"])
     },
     Wrapper {
