@@ -417,3 +417,17 @@ fn every_detaching_wrapper_is_caught_and_not_in_the_foreground() {
         assert!(LineFacts::of(&near).later_on_host().is_none(), "`{near}`");
     }
 }
+
+#[test]
+fn every_variable_option_names_code_when_its_value_does() {
+    for w in WRAPPERS {
+        for o in w.variable {
+            for name in ["PATH", "LD_PRELOAD", "GIT_CONFIG_GLOBAL", "$V"] {
+                let caught = format!("{} --{o}={name} ls", w.names[0]);
+                assert!(LineFacts::of(&caught).unparsed, "`{caught}`");
+            }
+            let near = format!("{} --{o}=SLOT ls", w.names[0]);
+            assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+        }
+    }
+}

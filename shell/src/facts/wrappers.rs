@@ -841,6 +841,12 @@ fn read_options<'a>(
             }
             Item::Valued { name, value, .. } => (name, value),
         };
+        if wr.variable.contains(&name) {
+            if let Some(why) = variable_option(wr, words, value) {
+                facts.unparsed_because(why);
+                return None;
+            }
+        }
         let command_line = wr.command_line.contains(&name);
         if let Value::Next(v) = value {
             if command_line && v < text.len() && words.known(v).is_unknown() {
@@ -873,6 +879,30 @@ fn read_options<'a>(
         }
     }
     Some(options.position())
+}
+
+/// The reason a wrapper's `variable` option (`xargs --process-slot-var
+/// NAME`) sets a variable that names code for what it runs (SPEC §4.5
+/// item 1), or may (its value expanded by the shell); `None` for another
+/// name.
+fn variable_option(wr: &Wrapper, words: &Words<'_, '_>, value: Value<'_>) -> Option<String> {
+    let (text, known) = match value {
+        Value::Next(v) => (words.text.get(v).map(AsStr::as_str), words.known(v)),
+        _ => (value.text(words.text), Known::Exact),
+    };
+    let name = text.unwrap_or_default();
+    if known.is_unknown() {
+        return Some(format!(
+            "`{}` names the variable `{}` sets for what it runs, and is expanded by the shell: it may name code",
+            short(name),
+            wr.names[0]
+        ));
+    }
+    let why = super::variable_named(&format!("{name}="), true, &[])?;
+    Some(format!(
+        "`{}` sets `{name}` for what it runs: {why}",
+        wr.names[0]
+    ))
 }
 
 fn is_busybox_shell(w: Option<&Cow<'_, str>>) -> bool {
@@ -2133,6 +2163,16 @@ fn ssh_text(args: &[Cow<'_, str>], program: bool, server: bool) -> Option<&'stat
         if (program && option_has(a, &['S'])) || (server && option_has(a, &['D'])) {
             return Some("-S");
         }
+        // SPEC §4.5 item 1 round 4: a configuration file (`-F`: its
+        // `ProxyCommand`, `Match exec`…) and a PKCS#11 library (`-I`),
+        // read in the cluster before an `-o` value.
+        let letters = a.find('o').map_or(&a[1..], |k| &a[1..k]);
+        if letters.contains('F') {
+            return Some("-F");
+        }
+        if letters.contains('I') {
+            return Some("-I");
+        }
         if let Some(k) = a.find('o') {
             let rest = &a[k + 1..];
             let value = if rest.is_empty() {
@@ -2140,7 +2180,15 @@ fn ssh_text(args: &[Cow<'_, str>], program: bool, server: bool) -> Option<&'stat
             } else {
                 rest
             };
-            if value.to_ascii_lowercase().contains("command") || may_expand(value) {
+            // A command (`ProxyCommand`, `LocalCommand`…), another
+            // configuration file (`Include`), a library loaded
+            // (`PKCS11Provider`, `SecurityKeyProvider`).
+            let key = value.to_ascii_lowercase();
+            if ["command", "include", "provider"]
+                .iter()
+                .any(|k| key.contains(k))
+                || may_expand(value)
+            {
                 return Some("-o");
             }
         }

@@ -436,8 +436,10 @@ pub(crate) enum Spell {
     /// A long option: `--name`, `--name=V` (a program that does not take
     /// abbreviations: clap, Go's flag).
     Long(&'static str),
-    /// A GNU long option, also by a prefix of three letters or more
-    /// (`--compress-prog`), as getopt takes it.
+    /// A GNU long option, also by any prefix (`--compress-prog`, `--ev`
+    /// for make's `--eval`), as getopt_long takes a unique one: a prefix
+    /// shared with another option is an error the program reports, so
+    /// counting it asks only more.
     GnuLong(&'static str),
     /// A word exactly (`-exec`, `-TT`), or with `=V` attached.
     Word(&'static str),
@@ -448,6 +450,13 @@ pub(crate) enum Spell {
     /// nopt expands a prefix unique among npm's keys (`--scr=` is
     /// `--script-shell=`), and counting a shared one asks only more.
     Nopt(&'static str),
+    /// A short option read in a cluster as getopt reads it: its letter
+    /// before any of the program's letters that take a value (the second
+    /// field: `pytest -Wignore` gives `-W` the value `ignore`), except
+    /// when its own value (the rest of the word or the next word) starts
+    /// with the third, when not empty (`pytest -p no:cacheprovider` turns
+    /// a plugin off; `-p NAME` loads one).
+    Getopt(char, &'static str, &'static str),
 }
 
 /// One code-running option: the programs that take it and its spelling.
@@ -554,7 +563,86 @@ pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
     row(&["nix"], Spell::Long("--command")),
     row(&["nix-shell"], Spell::Long("--run")),
     row(&["nix-shell"], Spell::Long("--command")),
+    // SPEC §4.5 item 1 round 4: code and config named on the line. A file
+    // of settings the program reads counts as code (its settings can name
+    // a command), by every spelling the program takes.
+    // GNU make 4.3: the directories `include` searches (a makefile's
+    // `include x.mk` then reads code from there).
+    row(MAKE, Spell::Short('I')),
+    row(MAKE, Spell::GnuLong("--include-dir")),
+    // gcc 12, clang 16: a response file holds more options (`-wrapper`,
+    // `-fplugin`, `-B` among them); `-B` and `--ld-path` name the programs
+    // the driver runs; `-specs=` a spec file, which can run any program;
+    // clang's `-load` (through `-Xclang`) and `-fpass-plugin` load code.
+    row(CC, Spell::Prefix("@")),
+    row(CC, Spell::Prefix("-B")),
+    row(CC, Spell::Prefix("-specs")),
+    row(CC, Spell::Prefix("--specs")),
+    row(CC, Spell::Prefix("--ld-path")),
+    row(CC, Spell::Word("-load")),
+    row(CC, Spell::Prefix("-fpass-plugin")),
+    row(&["javac"], Spell::Prefix("@")),
+    // kubectl 1.32 (pflag: no abbreviations): the kubeconfig names
+    // credential commands (`exec:`); kustomize's plugins and helm command.
+    row(&["kubectl", "oc"], Spell::Long("--kubeconfig")),
+    row(&["kubectl", "oc"], Spell::Long("--helm-command")),
+    row(&["kubectl", "oc"], Spell::Long("--enable-alpha-plugins")),
+    // helm 3: the same kubeconfig, a post-renderer it runs, the files of
+    // repositories and registries (credentials helpers).
+    row(&["helm"], Spell::Long("--kubeconfig")),
+    row(&["helm"], Spell::Long("--post-renderer")),
+    row(&["helm"], Spell::Long("--repository-config")),
+    row(&["helm"], Spell::Long("--registry-config")),
+    // GNU Wget 1.21: a wgetrc named, or its commands given one by one
+    // (`-e use_askpass=./x`), and the credential command itself.
+    row(&["wget"], Spell::GnuLong("--config")),
+    row(&["wget"], Spell::Short('e')),
+    row(&["wget"], Spell::GnuLong("--execute")),
+    row(&["wget"], Spell::GnuLong("--use-askpass")),
+    // curl 7.88: a config file sets any option (`-K`, `--config`).
+    row(&["curl"], Spell::Short('K')),
+    row(&["curl"], Spell::GnuLong("--config")),
+    // pytest 8: an ini file (its `addopts` load plugins), an override of
+    // one (`-o addopts=…`), a plugin loaded by name (`-p no:NAME` turns
+    // one off), and the directories that move where conftest.py files
+    // are loaded from.
+    row(PYTEST, Spell::Getopt('c', PYTEST_VALUED, "")),
+    row(PYTEST, Spell::Long("--config-file")),
+    row(PYTEST, Spell::Getopt('o', PYTEST_VALUED, "")),
+    row(PYTEST, Spell::Long("--override-ini")),
+    row(PYTEST, Spell::Getopt('p', PYTEST_VALUED, "no:")),
+    row(PYTEST, Spell::Long("--rootdir")),
+    row(PYTEST, Spell::Long("--confcutdir")),
+    // The programs above, each option that names a file of settings or
+    // code (SPEC §4.5 item 1: the family, not the example). go 1.22: an
+    // alternate go.mod (its `replace` points a module at any directory)
+    // and an overlay that replaces source files; man-db 2.11's
+    // configuration file (it names the pager and the programs man runs);
+    // cmake 3.25's initial cache and toolchain files (cmake code);
+    // Emacs 29's init directory and another user's init file; Nix's
+    // settings (`--option pre-build-hook ./x`).
+    row(&["go"], Spell::Word("-modfile")),
+    row(&["go"], Spell::Word("--modfile")),
+    row(&["go"], Spell::Word("-overlay")),
+    row(&["go"], Spell::Word("--overlay")),
+    row(&["man"], Spell::Short('C')),
+    row(&["man"], Spell::GnuLong("--config-file")),
+    row(&["cmake"], Spell::Prefix("-C")),
+    row(&["cmake"], Spell::Long("--toolchain")),
+    row(&["cmake"], Spell::Prefix("-DCMAKE_TOOLCHAIN_FILE")),
+    row(&["cmake"], Spell::Prefix("CMAKE_TOOLCHAIN_FILE=")),
+    row(&["cmake"], Spell::Prefix("-DCMAKE_PROJECT_INCLUDE")),
+    row(EMACS, Spell::Long("--init-directory")),
+    row(EMACS, Spell::Word("-u")),
+    row(EMACS, Spell::Long("--user")),
+    row(&["nix", "nix-shell", "nix-build"], Spell::Long("--option")),
 ];
+
+/// pytest and the runners that are pytest.
+pub(crate) const PYTEST: &[&str] = &["pytest", "py.test"];
+
+/// pytest 8's short options that take a value (and xdist's `-n`).
+pub(crate) const PYTEST_VALUED: &str = "ckmnoprW";
 
 /// Emacs and its batch form.
 pub(crate) const EMACS: &[&str] = &["emacs", "emacs-nox"];

@@ -69,6 +69,11 @@ pub(crate) struct Wrapper {
     /// [round 4] How it detaches what it runs to outlive the command
     /// (SPEC §6.1: external-effect on the host).
     pub detach: Detach,
+    /// [round 4] Options whose value is the name of a variable it sets
+    /// for what it runs (SPEC §4.5 item 1, `variable`): a name of code
+    /// (`PATH`, `LD_PRELOAD`, `GIT_CONFIG_GLOBAL`…) makes the line
+    /// unparsed.
+    pub variable: &'static [&'static str],
 }
 
 /// How a wrapper detaches what it runs (SPEC §6.1 round 4).
@@ -101,6 +106,7 @@ pub(crate) const fn w(names: &'static [&'static str]) -> Wrapper {
         after: After::Verb,
         piped: &[],
         detach: Detach::Never,
+        variable: &[],
     }
 }
 
@@ -291,6 +297,7 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
             "process-slot-var",
         ],
         long_optional: &["eof", "replace", "max-lines"],
+        variable: &["process-slot-var"],
         after: After::Xargs,
         ..w(&["xargs"])
     },
