@@ -26,6 +26,14 @@ fn every_wrapper_reads_through_to_a_deny_and_not_to_a_listing() {
                     format!("{name} -c 'rm -rf /'"),
                     format!("{name} -c 'ls -la'"),
                 )
+            } else if w.after == After::Lines {
+                (format!("{name} 'rm -rf /'"), format!("{name} 'ls -la'"))
+            } else if w.after == After::Own {
+                let opt = w.command_line[0];
+                (
+                    format!("{name} -{opt} 'rm -rf /'"),
+                    format!("{name} -{opt} 'ls -la'"),
+                )
             } else {
                 let f = filler(w.after);
                 (format!("{name}{f} rm -rf /"), format!("{name}{f} ls -la"))
@@ -422,11 +430,17 @@ fn every_detaching_wrapper_is_caught_and_not_in_the_foreground() {
 fn every_variable_option_names_code_when_its_value_does() {
     for w in WRAPPERS {
         for o in w.variable {
+            // A letter attached, a long name after `=`.
+            let o = if o.len() == 1 {
+                format!("-{o}")
+            } else {
+                format!("--{o}=")
+            };
             for name in ["PATH", "LD_PRELOAD", "GIT_CONFIG_GLOBAL", "$V"] {
-                let caught = format!("{} --{o}={name} ls", w.names[0]);
+                let caught = format!("{} {o}{name} ls", w.names[0]);
                 assert!(LineFacts::of(&caught).unparsed, "`{caught}`");
             }
-            let near = format!("{} --{o}=SLOT ls", w.names[0]);
+            let near = format!("{} {o}SLOT ls", w.names[0]);
             assert!(!LineFacts::of(&near).unparsed, "`{near}`");
         }
     }

@@ -361,15 +361,8 @@ fn past_wrapper<'a>(
     if wr.privileged {
         via.get_or_insert(wr.names[0]);
     }
-    if wr.detach == Detach::Backgrounded && !facts.guessing {
-        // Sent to the background or not is the line's text's: read at
-        // the top level once the line is read; fail closed within an
-        // inner line (`sh -c 'nohup x &'`).
-        if depth == 0 {
-            facts.nohup.push(seg);
-        } else {
-            facts.later.get_or_insert(super::later::NOHUP);
-        }
+    if !facts.guessing {
+        left_to_run_later(wr, words, i, seg, depth, facts);
     }
     // Where the wrapper stands: a launcher that runs a command line
     // is itself the run, as a shell with `-c` is.
@@ -433,7 +426,69 @@ fn past_wrapper<'a>(
         xargs(words, i, seg, depth, facts, *via);
         return Step::Done;
     }
+    if wr.after == After::Lines {
+        operand_lines(wr, words, i, seg, depth, facts);
+        return Step::Here;
+    }
+    if wr.after == After::Own {
+        return Step::Here;
+    }
     Step::Next(i)
+}
+
+/// What a wrapper at `i` leaves to run later on the person's machine
+/// (SPEC §6.1 round 4): its own words (`screen -dmS x CMD`, `systemd-run
+/// CMD`), or a `nohup` sent to the background — the line's text says so,
+/// read at the top level once the line is read; within an inner line
+/// (`sh -c 'nohup x &'`) it counts (fail closed).
+fn left_to_run_later(
+    wr: &Wrapper,
+    words: &Words<'_, '_>,
+    i: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'_>,
+) {
+    let known = words.known.get(i..).unwrap_or_default();
+    if let Some(e) = super::later::later_known(&words.text[i..], known) {
+        facts.later.get_or_insert(e);
+    }
+    if wr.detach == Detach::Backgrounded {
+        if depth == 0 {
+            facts.nohup.push(seg);
+        } else {
+            facts.later.get_or_insert(super::later::NOHUP);
+        }
+    }
+}
+
+/// The operands of a `line` row from `i` (SPEC §4.5 item 2: `hyperfine
+/// CMD…`, `concurrently CMD…`): each a command line `sh -c` runs, a
+/// shortcut read as the package script it names (`npm:build` is `npm run
+/// build`); the launcher itself is the run.
+fn operand_lines<'a>(
+    wr: &Wrapper,
+    words: &Words<'_, 'a>,
+    i: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+) {
+    let text = words.text;
+    for k in i..text.len() {
+        if words.known(k).is_unknown() {
+            facts.unknown_inner(seg, &text[k], wr.names[0]);
+            continue;
+        }
+        if k == i && text[k] == "--" {
+            continue;
+        }
+        let line = wr
+            .shortcuts
+            .iter()
+            .find_map(|(p, run)| text[k].strip_prefix(p).map(|name| format!("{run}{name}")));
+        inner_line(line.as_deref().unwrap_or(&text[k]), seg, depth, facts);
+    }
 }
 
 /// At most this many guesses of the command behind a launcher permc does
@@ -841,6 +896,20 @@ fn read_options<'a>(
             }
             Item::Valued { name, value, .. } => (name, value),
         };
+        if wr.line_options.contains(&name) {
+            // `hyperfine --setup CMD`: a line of its own; options go on.
+            match value {
+                Value::Next(v) if v < text.len() && words.known(v).is_unknown() => {
+                    facts.unknown_inner(seg, &text[v], wr.names[0]);
+                }
+                _ => {
+                    if let Some(line) = value.text(text) {
+                        inner_line(line, seg, depth, facts);
+                    }
+                }
+            }
+            continue;
+        }
         if wr.variable.contains(&name) {
             if let Some(why) = variable_option(wr, words, value) {
                 facts.unparsed_because(why);
