@@ -475,19 +475,19 @@ fn operand_lines<'a>(
     facts: &mut LineFacts<'a>,
 ) {
     let text = words.text;
-    for k in i..text.len() {
+    for (k, word) in text.iter().enumerate().skip(i) {
         if words.known(k).is_unknown() {
-            facts.unknown_inner(seg, &text[k], wr.names[0]);
+            facts.unknown_inner(seg, word, wr.names[0]);
             continue;
         }
-        if k == i && text[k] == "--" {
+        if k == i && word == "--" {
             continue;
         }
         let line = wr
             .shortcuts
             .iter()
-            .find_map(|(p, run)| text[k].strip_prefix(p).map(|name| format!("{run}{name}")));
-        inner_line(line.as_deref().unwrap_or(&text[k]), seg, depth, facts);
+            .find_map(|(p, run)| word.strip_prefix(p).map(|name| format!("{run}{name}")));
+        inner_line(line.as_deref().unwrap_or(word), seg, depth, facts);
     }
 }
 
