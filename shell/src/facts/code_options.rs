@@ -9,8 +9,9 @@
 //! verbs are stopped by their shape before any compare.
 
 use super::catalogue::code::{
-    script_language, CodeOption, ScriptLanguage, Spell, ASSIGNMENT_OPERANDS, CODE_OPTIONS,
-    MAKE_PROGRAMS, SCRIPTS, SQLITE_CODE_OPTIONS, SQLITE_COMMAND_OPTIONS, SQLITE_VALUED_OPTIONS,
+    script_language, CodeOption, OptionKind, ScriptLanguage, Spell, ASSIGNMENT_OPERANDS,
+    CODE_OPTIONS, MAKE_PROGRAMS, SCRIPTS, SQLITE_CODE_OPTIONS, SQLITE_COMMAND_OPTIONS,
+    SQLITE_VALUED_OPTIONS,
 };
 use super::catalogue::code::{
     AWK_FILE_OPTIONS, AWK_OPTIONS, AWK_PROGRAM_OPTIONS, SED_FILE_OPTIONS, SED_OPTIONS,
@@ -79,6 +80,26 @@ pub(crate) fn may_run_code(verb: &str) -> bool {
 pub(crate) fn is_code_program(verb: &str) -> bool {
     may_run_code(verb) && (SCRIPTS.contains(&verb) || program_rows(verb) != 0)
 }
+
+/// Is `verb` a program that runs code or a command given as text: a
+/// script reader, or a program with an [`OptionKind::Code`] row (not
+/// only options that name a file of code: `pytest -c`, `gcc @F`)?
+pub(crate) fn runs_code_text(verb: &str) -> bool {
+    may_run_code(verb) && (SCRIPTS.contains(&verb) || program_rows(verb) & CODE_TEXT_ROWS != 0)
+}
+
+/// The rows of [`CODE_OPTIONS`] of [`OptionKind::Code`], a bit each.
+const CODE_TEXT_ROWS: u128 = {
+    let mut m = 0u128;
+    let mut i = 0;
+    while i < CODE_OPTIONS.len() {
+        if matches!(CODE_OPTIONS[i].kind, OptionKind::Code) {
+            m |= 1 << i;
+        }
+        i += 1;
+    }
+    m
+};
 
 /// Does `word` spell the option (`next`, the word after it, for a
 /// value given apart)?

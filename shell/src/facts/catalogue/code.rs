@@ -459,14 +459,42 @@ pub(crate) enum Spell {
     Getopt(char, &'static str, &'static str),
 }
 
-/// One code-running option: the programs that take it and its spelling.
+/// One code-running option: the programs that take it, its spelling,
+/// and whether its value is code itself or names it.
 pub(crate) struct CodeOption {
     pub(crate) programs: &'static [&'static str],
     pub(crate) spell: Spell,
+    pub(crate) kind: OptionKind,
+}
+
+/// What a code-running option's value is (SPEC §4.5 item 1). Either makes
+/// the line unparsed; only `Code` makes its program one that runs code
+/// given as text, for the analyzer (`broad-always-expansion`, §11:
+/// `Terminal(uv run pytest)` is what always-allow records).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OptionKind {
+    /// A command or code as text (`make --eval`, `gcc -wrapper`).
+    Code,
+    /// A file of settings or code, a plugin or a directory of code,
+    /// named (`config`: `--kubeconfig`, `pytest -c|-p`, `gcc @FILE`).
+    Named,
 }
 
 pub(crate) const fn row(programs: &'static [&'static str], spell: Spell) -> CodeOption {
-    CodeOption { programs, spell }
+    CodeOption {
+        programs,
+        spell,
+        kind: OptionKind::Code,
+    }
+}
+
+/// A row of [`OptionKind::Named`].
+pub(crate) const fn named(programs: &'static [&'static str], spell: Spell) -> CodeOption {
+    CodeOption {
+        programs,
+        spell,
+        kind: OptionKind::Named,
+    }
 }
 
 pub(crate) const SED: &[&str] = &["sed", "gsed"];
@@ -568,51 +596,51 @@ pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
     // a command), by every spelling the program takes.
     // GNU make 4.3: the directories `include` searches (a makefile's
     // `include x.mk` then reads code from there).
-    row(MAKE, Spell::Short('I')),
-    row(MAKE, Spell::GnuLong("--include-dir")),
+    named(MAKE, Spell::Short('I')),
+    named(MAKE, Spell::GnuLong("--include-dir")),
     // gcc 12, clang 16: a response file holds more options (`-wrapper`,
     // `-fplugin`, `-B` among them); `-B` and `--ld-path` name the programs
     // the driver runs; `-specs=` a spec file, which can run any program;
     // clang's `-load` (through `-Xclang`) and `-fpass-plugin` load code.
-    row(CC, Spell::Prefix("@")),
-    row(CC, Spell::Prefix("-B")),
-    row(CC, Spell::Prefix("-specs")),
-    row(CC, Spell::Prefix("--specs")),
-    row(CC, Spell::Prefix("--ld-path")),
-    row(CC, Spell::Word("-load")),
-    row(CC, Spell::Prefix("-fpass-plugin")),
-    row(&["javac"], Spell::Prefix("@")),
+    named(CC, Spell::Prefix("@")),
+    named(CC, Spell::Prefix("-B")),
+    named(CC, Spell::Prefix("-specs")),
+    named(CC, Spell::Prefix("--specs")),
+    named(CC, Spell::Prefix("--ld-path")),
+    named(CC, Spell::Word("-load")),
+    named(CC, Spell::Prefix("-fpass-plugin")),
+    named(&["javac"], Spell::Prefix("@")),
     // kubectl 1.32 (pflag: no abbreviations): the kubeconfig names
     // credential commands (`exec:`); kustomize's plugins and helm command.
-    row(&["kubectl", "oc"], Spell::Long("--kubeconfig")),
+    named(&["kubectl", "oc"], Spell::Long("--kubeconfig")),
     row(&["kubectl", "oc"], Spell::Long("--helm-command")),
-    row(&["kubectl", "oc"], Spell::Long("--enable-alpha-plugins")),
+    named(&["kubectl", "oc"], Spell::Long("--enable-alpha-plugins")),
     // helm 3: the same kubeconfig, a post-renderer it runs, the files of
     // repositories and registries (credentials helpers).
-    row(&["helm"], Spell::Long("--kubeconfig")),
+    named(&["helm"], Spell::Long("--kubeconfig")),
     row(&["helm"], Spell::Long("--post-renderer")),
-    row(&["helm"], Spell::Long("--repository-config")),
-    row(&["helm"], Spell::Long("--registry-config")),
+    named(&["helm"], Spell::Long("--repository-config")),
+    named(&["helm"], Spell::Long("--registry-config")),
     // GNU Wget 1.21: a wgetrc named, or its commands given one by one
     // (`-e use_askpass=./x`), and the credential command itself.
-    row(&["wget"], Spell::GnuLong("--config")),
+    named(&["wget"], Spell::GnuLong("--config")),
     row(&["wget"], Spell::Short('e')),
     row(&["wget"], Spell::GnuLong("--execute")),
     row(&["wget"], Spell::GnuLong("--use-askpass")),
     // curl 7.88: a config file sets any option (`-K`, `--config`).
-    row(&["curl"], Spell::Short('K')),
-    row(&["curl"], Spell::GnuLong("--config")),
+    named(&["curl"], Spell::Short('K')),
+    named(&["curl"], Spell::GnuLong("--config")),
     // pytest 8: an ini file (its `addopts` load plugins), an override of
     // one (`-o addopts=…`), a plugin loaded by name (`-p no:NAME` turns
     // one off), and the directories that move where conftest.py files
     // are loaded from.
-    row(PYTEST, Spell::Getopt('c', PYTEST_VALUED, "")),
-    row(PYTEST, Spell::Long("--config-file")),
-    row(PYTEST, Spell::Getopt('o', PYTEST_VALUED, "")),
-    row(PYTEST, Spell::Long("--override-ini")),
-    row(PYTEST, Spell::Getopt('p', PYTEST_VALUED, "no:")),
-    row(PYTEST, Spell::Long("--rootdir")),
-    row(PYTEST, Spell::Long("--confcutdir")),
+    named(PYTEST, Spell::Getopt('c', PYTEST_VALUED, "")),
+    named(PYTEST, Spell::Long("--config-file")),
+    named(PYTEST, Spell::Getopt('o', PYTEST_VALUED, "")),
+    named(PYTEST, Spell::Long("--override-ini")),
+    named(PYTEST, Spell::Getopt('p', PYTEST_VALUED, "no:")),
+    named(PYTEST, Spell::Long("--rootdir")),
+    named(PYTEST, Spell::Long("--confcutdir")),
     // The programs above, each option that names a file of settings or
     // code (SPEC §4.5 item 1: the family, not the example). go 1.22: an
     // alternate go.mod (its `replace` points a module at any directory)
@@ -621,21 +649,21 @@ pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
     // cmake 3.25's initial cache and toolchain files (cmake code);
     // Emacs 29's init directory and another user's init file; Nix's
     // settings (`--option pre-build-hook ./x`).
-    row(&["go"], Spell::Word("-modfile")),
-    row(&["go"], Spell::Word("--modfile")),
-    row(&["go"], Spell::Word("-overlay")),
-    row(&["go"], Spell::Word("--overlay")),
-    row(&["man"], Spell::Short('C')),
-    row(&["man"], Spell::GnuLong("--config-file")),
-    row(&["cmake"], Spell::Prefix("-C")),
-    row(&["cmake"], Spell::Long("--toolchain")),
-    row(&["cmake"], Spell::Prefix("-DCMAKE_TOOLCHAIN_FILE")),
-    row(&["cmake"], Spell::Prefix("CMAKE_TOOLCHAIN_FILE=")),
-    row(&["cmake"], Spell::Prefix("-DCMAKE_PROJECT_INCLUDE")),
-    row(EMACS, Spell::Long("--init-directory")),
-    row(EMACS, Spell::Word("-u")),
-    row(EMACS, Spell::Long("--user")),
-    row(&["nix", "nix-shell", "nix-build"], Spell::Long("--option")),
+    named(&["go"], Spell::Word("-modfile")),
+    named(&["go"], Spell::Word("--modfile")),
+    named(&["go"], Spell::Word("-overlay")),
+    named(&["go"], Spell::Word("--overlay")),
+    named(&["man"], Spell::Short('C')),
+    named(&["man"], Spell::GnuLong("--config-file")),
+    named(&["cmake"], Spell::Prefix("-C")),
+    named(&["cmake"], Spell::Long("--toolchain")),
+    named(&["cmake"], Spell::Prefix("-DCMAKE_TOOLCHAIN_FILE")),
+    named(&["cmake"], Spell::Prefix("CMAKE_TOOLCHAIN_FILE=")),
+    named(&["cmake"], Spell::Prefix("-DCMAKE_PROJECT_INCLUDE")),
+    named(EMACS, Spell::Long("--init-directory")),
+    named(EMACS, Spell::Word("-u")),
+    named(EMACS, Spell::Long("--user")),
+    named(&["nix", "nix-shell", "nix-build"], Spell::Long("--option")),
 ];
 
 /// pytest and the runners that are pytest.

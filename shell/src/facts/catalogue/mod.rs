@@ -198,9 +198,11 @@ pub fn witness_programs() -> Vec<&'static str> {
 }
 
 /// Is `verb` a program with code-running options or a script language of
-/// its own (`sed`, `make`, `cargo`, `gcc`…: SPEC §4.3's list)?
+/// its own (`sed`, `make`, `cargo`, `gcc`…: SPEC §4.3's list)? Options
+/// that only name a file of settings or code (`pytest -c`, SPEC §4.5
+/// item 1's `config`) do not make one: they make their line unparsed.
 pub fn has_code_forms(verb: &str) -> bool {
-    code_options::is_code_program(verb)
+    code_options::runs_code_text(verb)
 }
 
 /// Every program (and builtin) the catalogue describes, by every name it
