@@ -42,6 +42,7 @@ pub mod protected;
 #[cfg(test)]
 mod rows_attacked;
 mod scope;
+mod tmux;
 pub(crate) mod wrappers;
 
 pub use scope::ScopeReport;

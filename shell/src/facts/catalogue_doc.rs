@@ -46,6 +46,7 @@ pub fn markdown() -> String {
     git_code_options(&mut o);
     git_code_keys(&mut o);
     external(&mut o);
+    tmux(&mut o);
     continuations(&mut o);
     variables(&mut o);
     protected(&mut o);
@@ -253,6 +254,22 @@ fn later(o: &mut String) {
         o,
         "\nBut not (they list, show or remove jobs): {}.",
         code(&reads)
+    );
+}
+
+/// SPEC §4.5 item 2 round 4: tmux's commands, read as a `line` row.
+fn tmux(o: &mut String) {
+    use super::catalogue::tmux::{TMUX, TMUX_LINES, TMUX_UNREAD};
+    let lines: Vec<&str> = TMUX_LINES.iter().map(|r| r.0).collect();
+    let _ = write!(
+        o,
+        "## `{TMUX}` (tmux 3.3a, SPEC §4.5 item 2)\n\n\
+         Its commands by name, alias or unique prefix, each ended by a `;` word or \
+         a word's final `;`. The shell command of {} is read as a line (one word) \
+         or a run (several); `-c CMD` is a line too. Unparsed: {}, `-f FILE`, a \
+         `#(…)` format, `-e NAME=…` naming code.\n\n",
+        code(&lines),
+        code(TMUX_UNREAD)
     );
 }
 

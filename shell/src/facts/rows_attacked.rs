@@ -445,3 +445,30 @@ fn every_variable_option_names_code_when_its_value_does() {
         }
     }
 }
+
+#[test]
+fn every_tmux_line_command_reads_its_shell_command_and_the_others_are_unparsed() {
+    use super::catalogue::tmux::{TMUX, TMUX_COMMANDS, TMUX_LINES, TMUX_UNREAD};
+    for (name, ..) in TMUX_LINES {
+        let alias = TMUX_COMMANDS
+            .iter()
+            .find(|c| c.0 == *name)
+            .map_or("", |c| c.1);
+        for n in [*name, alias].into_iter().filter(|n| !n.is_empty()) {
+            let caught = format!("{TMUX} {n} 'rm -rf /'");
+            assert!(
+                LineFacts::of(&caught).builtin_deny().is_some(),
+                "`{caught}`"
+            );
+            let near = format!("{TMUX} {n} 'ls -la'");
+            let f = LineFacts::of(&near);
+            assert!(f.builtin_deny().is_none() && !f.unparsed, "`{near}`");
+        }
+    }
+    for name in TMUX_UNREAD {
+        let caught = format!("{TMUX} {name} x");
+        assert!(LineFacts::of(&caught).unparsed, "`{caught}`");
+        let near = format!("echo {TMUX} {name} x");
+        assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+    }
+}

@@ -125,13 +125,13 @@ pub(crate) struct Words<'r, 'a> {
 }
 
 impl Words<'_, '_> {
-    fn known(&self, i: usize) -> Known {
+    pub(crate) fn known(&self, i: usize) -> Known {
         self.known.get(i).copied().unwrap_or(Known::Exact)
     }
 }
 
 /// Single-quotes a word for an inner command line.
-fn quote(w: &str) -> String {
+pub(crate) fn quote(w: &str) -> String {
     if !w.is_empty()
         && w.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))

@@ -18,6 +18,7 @@ pub mod effects;
 pub mod git;
 pub mod paths;
 pub mod shells;
+pub mod tmux;
 pub mod units;
 pub mod variables;
 pub mod wrappers;
@@ -230,6 +231,7 @@ pub fn program_names() -> Vec<&'static str> {
     names.extend(code::SHELL_BUILTINS);
     names.extend(code::SCRIPT_READERS);
     names.extend(firsts(effects::EXTERNAL_EFFECT));
+    names.extend(firsts(effects::LATER_ON_HOST));
     names.extend(effects::PRIVILEGED);
     names.extend(effects::TOOLCHAIN_WORD);
     names.extend(effects::SUBCOMMAND_TREES);

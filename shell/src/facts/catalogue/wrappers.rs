@@ -898,12 +898,6 @@ pub(crate) const UNREADABLE: &[(&str, Unreadable)] = &[
     // Commands run later or in another session, from standard input, a
     // file or a shell string: not read.
     (
-        "tmux",
-        Unreadable::Builds(
-            "runs shell commands in a session of its own (`new-session CMD`, `send-keys`)",
-        ),
-    ),
-    (
         "at",
         Unreadable::Builds("runs commands read from standard input or a file later"),
     ),
@@ -1024,6 +1018,9 @@ pub(crate) const SPECIAL_READERS: &[(&[&str], SpecialReader)] = &[
         Step::Here
     }),
     (&["busybox"], busybox),
+    // tmux 3.3a: its commands' shell commands read as lines (SPEC §4.5
+    // item 2 round 4: a `line` row; `catalogue::tmux`).
+    (&[super::tmux::TMUX], crate::facts::tmux::tmux),
     (&["find"], |words, i, seg, depth, facts, _| {
         find_exec(words, i, seg, depth, facts);
         Step::Here
