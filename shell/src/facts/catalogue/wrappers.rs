@@ -875,6 +875,60 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
         ..w(&["screen"])
     },
     Wrapper {
+        // watchexec 2.1 (clap): the words after its options, joined by
+        // spaces, are a command line the shell runs (`-n`: run as they
+        // are). Another shell (`--shell`), a filter program, the working
+        // directory or project origin, a log file and the event sinks
+        // are left out: unparsed. `-E KEY=VALUE` sets a variable.
+        flags: "rpnNqvhVc",
+        valued: "wWFosdEefi",
+        long_flags: &[
+            "restart",
+            "stdin-quit",
+            "no-vcs-ignore",
+            "no-project-ignore",
+            "no-global-ignore",
+            "no-default-ignore",
+            "no-discover-ignore",
+            "ignore-nothing",
+            "postpone",
+            "only-emit-events",
+            "no-process-group",
+            "notify",
+            "timings",
+            "quiet",
+            "bell",
+            "no-meta",
+            "print-events",
+            "verbose",
+            "help",
+            "version",
+        ],
+        long_valued: &[
+            "watch",
+            "watch-non-recursive",
+            "watch-file",
+            "on-busy-update",
+            "signal",
+            "stop-signal",
+            "stop-timeout",
+            "map-signal",
+            "debounce",
+            "delay-run",
+            "env",
+            "wrap-process",
+            "color",
+            "exts",
+            "filter",
+            "ignore",
+            "fs-events",
+        ],
+        long_optional: &["clear", "poll"],
+        variable: &["E", "env"],
+        after: After::ShellLine,
+        ..w(&["watchexec"])
+    },
+    Wrapper {
         // macOS caffeinate(8): `caffeinate [-disu] [-t S] [-w PID] CMD`.
         flags: "dimsu",
         valued: "tw",
@@ -940,10 +994,6 @@ pub(crate) const UNREADABLE: &[(&str, Unreadable)] = &[
     // strings (`concurrently 'npm:a' 'git push'`, `nodemon --exec CMD`,
     // `watchexec -- CMD`). (expect is a language's interpreter, as
     // python: its scripts are SPEC §4.3's stated limit.)
-    (
-        "watchexec",
-        Unreadable::Builds("runs a command built from its operands and the files it watches"),
-    ),
 ];
 
 /// Why permc does not read past an [`UNREADABLE`] program: one sentence
