@@ -96,7 +96,9 @@ fn commands(words: &[Cow<'_, str>]) -> Vec<Vec<String>> {
             _ => (w.as_ref(), false),
         };
         if !word.is_empty() {
-            out.last_mut().map(|c| c.push(word.to_string()));
+            if let Some(c) = out.last_mut() {
+                c.push(word.to_string());
+            }
         }
         if ends {
             out.push(Vec::new());
