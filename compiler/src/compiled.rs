@@ -664,7 +664,8 @@ fn ceiling_holds<'r>(
             }
         }
         Stage::CeilingExternalEffect => {
-            let phrase = phrases::external_effect_of(line_of(line, req))?;
+            let in_container = facts::place(req).in_container;
+            let phrase = phrases::external_effect_of(line_of(line, req), in_container)?;
             (Reason::CeilingExternalEffect, phrase.into())
         }
         Stage::CeilingPrivileged => {

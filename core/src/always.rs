@@ -274,7 +274,9 @@ pub fn derive_with(action: &Action, rows: &ProjectRows) -> Derivation {
 
 /// The refusal of step 2, if any.
 fn refusal_of(f: &LineFacts) -> Option<Refusal> {
-    if let Some(e) = f.external_effect() {
+    // What runs later on the person's machine (SPEC §6.1 round 4) too: a
+    // recorded entry applies wherever the command runs next.
+    if let Some(e) = f.external_effect_at(false) {
         // A remote client's unlisted subcommand: the run's words.
         let unlisted = (e.last() == Some(&crate::facts::catalogue::remote::UNLISTED))
             .then(|| {
@@ -484,7 +486,7 @@ pub fn is_ceiling_prefix(words: &[Cow<'_, str>]) -> bool {
     };
     let facts = LineFacts::of(&text);
     facts.unparsed
-        || facts.external_effect().is_some()
+        || facts.external_effect_at(false).is_some()
         || facts.privileged().is_some()
         || facts
             .runs()

@@ -201,6 +201,17 @@ pub fn external_effect(command: &[&str]) -> String {
     ["`", &command.join(" "), "` ", OUTSIDE_THE_MACHINE].concat()
 }
 
+/// Step 7a, **[round 4]** what leaves something that runs later on the
+/// person's machine (SPEC §6.1).
+pub fn later_on_host(command: &[&str]) -> String {
+    [
+        "`",
+        &command.join(" "),
+        "` leaves something that runs later on the person's machine, outside this command",
+    ]
+    .concat()
+}
+
 /// Step 7b, `ceiling.privileged`.
 pub fn privileged(verb: &str) -> String {
     format!("the command runs privileged (`{verb}`)")
@@ -209,12 +220,18 @@ pub fn privileged(verb: &str) -> String {
 /// Step 7a over a line's facts: a built-in external-effect entry a run
 /// matches, else a project row with an external effect a run names
 /// (permc.toml), named: both engines call this.
-pub fn external_effect_of(f: &crate::facts::LineFacts) -> Option<String> {
+/// **[round 4]** Also, on the host (not `in_container`, §6.2's first
+/// case), what leaves something that runs later on the person's machine
+/// (§6.1): [`later_on_host`].
+pub fn external_effect_of(f: &crate::facts::LineFacts, in_container: bool) -> Option<String> {
     if let Some(e) = f.external_effect() {
         if e.last() == Some(&crate::facts::catalogue::remote::UNLISTED) {
             return Some(remote_unlisted(f, e));
         }
         return Some(external_effect(e));
+    }
+    if let Some(e) = (!in_container).then(|| f.later_on_host()).flatten() {
+        return Some(later_on_host(e));
     }
     f.project_external().map(project_external)
 }

@@ -627,7 +627,7 @@ fn ceilings(
             return Some((Reason::UnknownWord, phrase));
         }
         // 7a–c.
-        if let Some(phrase) = phrases::external_effect_of(f) {
+        if let Some(phrase) = phrases::external_effect_of(f, facts::place(req).in_container) {
             return Some((Reason::CeilingExternalEffect, phrase));
         }
         if let Some(phrase) = phrases::privileged_of(f, facts::place(req).in_container) {

@@ -35,6 +35,7 @@ pub(crate) mod code_options;
 pub mod continuations;
 mod git_editor;
 pub mod glob;
+pub mod later;
 mod name_index;
 pub(crate) mod options;
 mod positional;
@@ -44,6 +45,7 @@ pub mod remote;
 #[cfg(test)]
 mod rows_attacked;
 mod scope;
+mod tmux;
 pub(crate) mod wrappers;
 
 pub use scope::ScopeReport;
@@ -229,6 +231,13 @@ pub struct LineFacts<'a> {
     /// [`LineFacts::of_with`]); `None` without rows. Boxed: 8 bytes in
     /// the facts of every line.
     pub(crate) project: Option<Box<project::ProjectFacts>>,
+    /// [round 4] What leaves something that runs later on the person's
+    /// machine, found behind a wrapper (`setsid -f`, `nohup … &`: SPEC
+    /// §6.1); the runs' own are read by [`LineFacts::later_on_host`].
+    pub(crate) later: Option<&'static [&'static str]>,
+    /// The top-level segments a `nohup` was read past in: detached when
+    /// sent to the background ([`later::backgrounded`]).
+    pub(crate) nohup: Vec<usize>,
 }
 
 /// The reason of the first word of `line` or its inner lines naming one of
@@ -670,6 +679,8 @@ impl<'a> LineFacts<'a> {
             absent: self.absent,
             unparsed_seen: self.unparsed_seen,
             project: self.project,
+            later: self.later,
+            nohup: self.nohup,
         }
     }
 
@@ -730,6 +741,14 @@ impl<'a> LineFacts<'a> {
         if segments > 1 {
             facts.index_runs(segments);
             facts.joints = scope::joints(command, &facts.line);
+        }
+        if !facts.nohup.is_empty()
+            && facts
+                .nohup
+                .iter()
+                .any(|&s| later::backgrounded(command, &facts.line, s))
+        {
+            facts.later.get_or_insert(later::NOHUP);
         }
         // A variable's name holds a capital or a `_` (a unit test holds
         // the tables to it): a plain line without either names none.
@@ -1041,6 +1060,28 @@ impl<'a> LineFacts<'a> {
             })
             .or_else(|| self.network_redirect())
             .or_else(|| self.remote_daemon_assigned())
+    }
+
+    /// [round 4] What leaves something that runs later on the person's
+    /// machine (SPEC §6.1): a run of [`LATER_ON_HOST`](catalogue::effects::LATER_ON_HOST)
+    /// (`crontab f`, `tmux new -d`, `systemctl --user enable x`), or a
+    /// process a wrapper detaches (`setsid -f`, `nohup … &`). An external
+    /// effect unless the command runs in the running container: the
+    /// ceiling asks ([`LineFacts::external_effect_at`]).
+    pub fn later_on_host(&self) -> Option<&'static [&'static str]> {
+        self.later.or_else(|| {
+            self.runs()
+                .filter(|r| !r.guessed)
+                .find_map(|r| later::later_known(r.words, r.known))
+        })
+    }
+
+    /// Step 7a's external effect where the command runs: [`LineFacts::external_effect`],
+    /// then, on the host (not `in_container`, §6.2's first case),
+    /// [`LineFacts::later_on_host`].
+    pub fn external_effect_at(&self, in_container: bool) -> Option<&'static [&'static str]> {
+        self.external_effect()
+            .or_else(|| (!in_container).then(|| self.later_on_host()).flatten())
     }
 
     /// A container client run with a variable assigned before it that
@@ -1791,14 +1832,17 @@ impl EntryMatch<'_> {
         }
         *budget -= 1;
         if t.starts_with('-') {
-            // An option token: anywhere after (or a word that may be it).
+            // An option token: anywhere after (or a word that may be it),
+            // a short one also in a cluster; the entry's later tokens
+            // from the same place (`screen -d -m`).
             return (i..self.words.len()).any(|k| {
                 let w = &self.words[k];
                 self.k(k).is_unknown()
                     || (self.k(k) == Known::Glob && glob::glob_matches(w, t))
                     || w == t
                     || w.strip_prefix(t).is_some_and(|r| r.starts_with('='))
-            });
+                    || later::in_cluster(self.tool, w, t)
+            }) && self.holds(i, e, j + 1, budget);
         }
         let mut i = i;
         loop {

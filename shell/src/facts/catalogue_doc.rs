@@ -50,6 +50,7 @@ pub fn markdown() -> String {
     external(&mut o);
     remote_clients(&mut o);
     described(&mut o);
+    tmux(&mut o);
     continuations(&mut o);
     variables(&mut o);
     protected(&mut o);
@@ -290,6 +291,7 @@ fn external(o: &mut String) {
     for e in super::EXTERNAL_EFFECT {
         let _ = writeln!(o, "- `{}`", e.join(" "));
     }
+    later(o);
     o.push_str("\nAliases:\n\n");
     for (tool, a, c) in super::SUBCOMMAND_ALIASES {
         let _ = writeln!(o, "- `{tool} {a}` is `{tool} {c}`");
@@ -420,6 +422,44 @@ fn described(o: &mut String) {
         );
     }
     o.push('\n');
+}
+
+/// SPEC §6.1 round 4: what runs later on the person's machine.
+fn later(o: &mut String) {
+    use super::catalogue::effects::{LATER_ON_HOST, LATER_READS};
+    o.push_str(
+        "\nWhat leaves something that runs later on the person's machine (round 4): \
+         external unless the command runs in the running container. A short option \
+         is found in a cluster too (`screen -dmS x`), each command of a tmux \
+         sequence is read (`tmux ls \\; new -d`), and `setsid -f` and a `nohup` \
+         sent to the background with `&` (`nohup … &`) detach what they run.\n\n",
+    );
+    for e in LATER_ON_HOST {
+        let _ = writeln!(o, "- `{}`", e.join(" "));
+    }
+    let reads: Vec<String> = LATER_READS.iter().map(|e| e.join(" ")).collect();
+    let reads: Vec<&str> = reads.iter().map(String::as_str).collect();
+    let _ = writeln!(
+        o,
+        "\nBut not (they list, show or remove jobs): {}.",
+        code(&reads)
+    );
+}
+
+/// SPEC §4.5 item 2 round 4: tmux's commands, read as a `line` row.
+fn tmux(o: &mut String) {
+    use super::catalogue::tmux::{TMUX, TMUX_LINES, TMUX_UNREAD};
+    let lines: Vec<&str> = TMUX_LINES.iter().map(|r| r.0).collect();
+    let _ = write!(
+        o,
+        "## `{TMUX}` (tmux 3.3a, SPEC §4.5 item 2)\n\n\
+         Its commands by name, alias or unique prefix, each ended by a `;` word or \
+         a word's final `;`. The shell command of {} is read as a line (one word) \
+         or a run (several); `-c CMD` is a line too. Unparsed: {}, `-f FILE`, a \
+         `#(…)` format, `-e NAME=…` naming code.\n\n",
+        code(&lines),
+        code(TMUX_UNREAD)
+    );
 }
 
 fn continuations(o: &mut String) {

@@ -9,8 +9,9 @@
 //! verbs are stopped by their shape before any compare.
 
 use super::catalogue::code::{
-    script_language, CodeOption, ScriptLanguage, Spell, ASSIGNMENT_OPERANDS, CODE_OPTIONS,
-    MAKE_PROGRAMS, SCRIPTS, SQLITE_CODE_OPTIONS, SQLITE_COMMAND_OPTIONS, SQLITE_VALUED_OPTIONS,
+    script_language, CodeOption, OptionKind, ScriptLanguage, Spell, ASSIGNMENT_OPERANDS,
+    CODE_OPTIONS, MAKE_PROGRAMS, SCRIPTS, SQLITE_CODE_OPTIONS, SQLITE_COMMAND_OPTIONS,
+    SQLITE_VALUED_OPTIONS,
 };
 use super::catalogue::code::{
     AWK_FILE_OPTIONS, AWK_OPTIONS, AWK_PROGRAM_OPTIONS, SED_FILE_OPTIONS, SED_OPTIONS,
@@ -33,6 +34,7 @@ impl CodeOption {
             Spell::Long(n) | Spell::GnuLong(n) | Spell::Nopt(n) => format!("{n}=x"),
             Spell::Word(w) => format!("{w} x"),
             Spell::Prefix(p) => format!("{p}x"),
+            Spell::Getopt(c, ..) => format!("-{c}x"),
         }
     }
 
@@ -42,6 +44,8 @@ impl CodeOption {
             Spell::Long(n) | Spell::Word(n) => n.to_string(),
             Spell::GnuLong(n) | Spell::Nopt(n) => format!("{n} (or a prefix)"),
             Spell::Prefix(p) => format!("{p}…"),
+            Spell::Getopt(c, _, "") => format!("-{c}"),
+            Spell::Getopt(c, _, not) => format!("-{c} (not `-{c} {not}…`)"),
         }
     }
 }
@@ -77,8 +81,29 @@ pub(crate) fn is_code_program(verb: &str) -> bool {
     may_run_code(verb) && (SCRIPTS.contains(&verb) || program_rows(verb) != 0)
 }
 
-/// Does `word` spell the option?
-fn spells(word: &str, spell: Spell) -> bool {
+/// Is `verb` a program that runs code or a command given as text: a
+/// script reader, or a program with an [`OptionKind::Code`] row (not
+/// only options that name a file of code: `pytest -c`, `gcc @F`)?
+pub(crate) fn runs_code_text(verb: &str) -> bool {
+    may_run_code(verb) && (SCRIPTS.contains(&verb) || program_rows(verb) & CODE_TEXT_ROWS != 0)
+}
+
+/// The rows of [`CODE_OPTIONS`] of [`OptionKind::Code`], a bit each.
+const CODE_TEXT_ROWS: u128 = {
+    let mut m = 0u128;
+    let mut i = 0;
+    while i < CODE_OPTIONS.len() {
+        if matches!(CODE_OPTIONS[i].kind, OptionKind::Code) {
+            m |= 1 << i;
+        }
+        i += 1;
+    }
+    m
+};
+
+/// Does `word` spell the option (`next`, the word after it, for a
+/// value given apart)?
+fn spells(word: &str, next: Option<&str>, spell: Spell) -> bool {
     // A prefix of `min` letters or more counts as the option.
     let long = |name: &str, min: Option<usize>| {
         let Some(rest) = word.strip_prefix("--") else {
@@ -87,15 +112,34 @@ fn spells(word: &str, spell: Spell) -> bool {
         let n = rest.split_once('=').map_or(rest, |(n, _)| n);
         n == &name[2..] || min.is_some_and(|m| n.len() >= m && name[2..].starts_with(n))
     };
+    let short = |c: char| {
+        word.len() > 1 && word.starts_with('-') && !word.starts_with("--") && word[1..].contains(c)
+    };
     match spell {
-        Spell::Short(c) => {
-            word.len() > 1
-                && word.starts_with('-')
-                && !word.starts_with("--")
-                && word[1..].contains(c)
+        Spell::Short(c) => short(c),
+        Spell::Getopt(c, valued, not) => {
+            if !short(c) {
+                return false;
+            }
+            for (k, x) in word[1..].char_indices() {
+                if x == c {
+                    // Its value: the rest of the word, else the next word.
+                    let rest = &word[1 + k + c.len_utf8()..];
+                    let value = if rest.is_empty() {
+                        next.unwrap_or("")
+                    } else {
+                        rest
+                    };
+                    return not.is_empty() || !value.starts_with(not);
+                }
+                if valued.contains(x) {
+                    return false;
+                }
+            }
+            false
         }
         Spell::Long(name) => long(name, None),
-        Spell::GnuLong(name) => long(name, Some(3)),
+        Spell::GnuLong(name) => long(name, Some(1)),
         Spell::Nopt(name) => long(name, Some(2)),
         Spell::Word(w) => word == w || word.strip_prefix(w).is_some_and(|r| r.starts_with('=')),
         Spell::Prefix(p) => word.starts_with(p),
@@ -103,7 +147,7 @@ fn spells(word: &str, spell: Spell) -> bool {
 }
 
 /// The mask of `verb`'s rows in [`CODE_OPTIONS`].
-fn program_rows(verb: &str) -> u64 {
+fn program_rows(verb: &str) -> u128 {
     PROGRAM_INDEX.rows(verb)
 }
 
@@ -126,9 +170,13 @@ pub(crate) fn code_option(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
     if !may_run_code(verb) {
         return None;
     }
-    // Every spelling starts with `-`: a run of plain words (`pnpm test`)
-    // has none of them.
-    if !args.iter().any(|a| a.starts_with('-')) {
+    // Every spelling starts with `-` or `@` (a response file), or holds
+    // a `=` (cmake's `-D NAME=VALUE` given apart): a run of plain words
+    // (`pnpm test`) has none of them.
+    if !args
+        .iter()
+        .any(|a| a.starts_with(['-', '@']) || a.contains('='))
+    {
         return script(verb, args);
     }
     // The program's rows, bit by bit (most programs have one to four).
@@ -137,10 +185,10 @@ pub(crate) fn code_option(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
         let r = &CODE_OPTIONS[rows.trailing_zeros() as usize];
         rows &= rows - 1;
         // Options stop at `--` (a file named `-f` after it is a file).
-        if let Some(a) = args
-            .iter()
-            .take_while(|a| *a != "--")
-            .find(|a| spells(a, r.spell))
+        let before_dashes = args.iter().take_while(|a| *a != "--").count();
+        if let Some(a) = (0..before_dashes)
+            .find(|&i| spells(&args[i], args.get(i + 1).map(AsStr::as_str), r.spell))
+            .map(|i| &args[i])
         {
             return Some(format!(
                 "`{verb} {}` makes `{verb}` run a command or code permc does not read",
@@ -281,18 +329,24 @@ fn sed_runs(script: &str) -> bool {
                 Some(j) => i = j,
                 None => return true,
             },
-            b'#' | b'a' | b'i' | b'c' | b'r' | b'R' | b'b' | b't' | b'T' | b':' => {
-                // Text, a file read or a label: to the end of the line (a
-                // label or a branch also ends at `;`).
-                let end = to_eol(i);
-                if matches!(c, b'b' | b't' | b'T') {
-                    i = b[i..end]
-                        .iter()
-                        .position(|&x| x == b';')
-                        .map_or(end, |p| i + p);
-                } else {
-                    i = end;
+            b':' | b'b' | b't' | b'T' => {
+                // A label (GNU sed 4.9): after blanks, up to `;`, a blank or
+                // the line's end; the next command follows (`:a;e CMD`
+                // and `:a e CMD` run CMD).
+                i += 1;
+                while b.get(i).is_some_and(|&x| x == b' ' || x == b'\t') {
+                    i += 1;
                 }
+                while b
+                    .get(i)
+                    .is_some_and(|&x| !matches!(x, b';' | b' ' | b'\t' | b'\n'))
+                {
+                    i += 1;
+                }
+            }
+            b'#' | b'a' | b'i' | b'c' | b'r' | b'R' => {
+                // Text, a comment or a file read: to the end of the line.
+                i = to_eol(i);
             }
             b's' | b'y' => {
                 let Some(&d) = b.get(i + 1) else { return true };

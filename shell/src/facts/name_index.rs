@@ -80,10 +80,10 @@ impl NameIndex {
 
 /// The rows of a table that name a program, by name: built at compile time
 /// from the rows ([`RowIndex::add`] for each name of each row), read as a
-/// mask of row numbers (a table of at most 64 rows, 127 names).
+/// mask of row numbers (a table of at most 128 rows, 127 names).
 pub(crate) struct RowIndex {
     names: [&'static str; MAX_NAMES],
-    masks: [u64; MAX_NAMES],
+    masks: [u128; MAX_NAMES],
     len: usize,
     index: NameIndex,
 }
@@ -102,7 +102,7 @@ impl RowIndex {
 
     /// Row `row` names `name`.
     pub(crate) const fn add(mut self, name: &'static str, row: usize) -> RowIndex {
-        assert!(row < 64, "a row index covers 64 rows");
+        assert!(row < 128, "a row index covers 128 rows");
         let mut i = 0;
         while i < self.len {
             if super::const_eq(self.names[i], name) {
@@ -136,7 +136,7 @@ impl RowIndex {
 
     /// The rows naming `name`, bit `r` for row `r` (0: none).
     #[inline]
-    pub(crate) fn rows(&self, name: &str) -> u64 {
+    pub(crate) fn rows(&self, name: &str) -> u128 {
         self.index
             .find(name, |i| self.names[i])
             .map_or(0, |i| self.masks[i])

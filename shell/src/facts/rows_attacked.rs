@@ -26,6 +26,14 @@ fn every_wrapper_reads_through_to_a_deny_and_not_to_a_listing() {
                     format!("{name} -c 'rm -rf /'"),
                     format!("{name} -c 'ls -la'"),
                 )
+            } else if w.after == After::Lines {
+                (format!("{name} 'rm -rf /'"), format!("{name} 'ls -la'"))
+            } else if w.after == After::Own {
+                let opt = w.command_line[0];
+                (
+                    format!("{name} -{opt} 'rm -rf /'"),
+                    format!("{name} -{opt} 'ls -la'"),
+                )
             } else {
                 let f = filler(w.after);
                 (format!("{name}{f} rm -rf /"), format!("{name}{f} ls -la"))
@@ -395,5 +403,102 @@ fn every_program_that_runs_text_is_caught_by_its_options_and_not_without() {
             }
             assert!(!LineFacts::of(&near).unparsed, "`{near}`");
         }
+    }
+}
+
+#[test]
+fn every_later_on_host_entry_is_caught_and_not_as_an_argument_nor_in_a_container() {
+    use super::catalogue::effects::{LATER_ON_HOST, LATER_READS};
+    for e in LATER_ON_HOST {
+        let caught = e.join(" ");
+        let f = LineFacts::of(&caught);
+        assert!(f.later_on_host().is_some(), "`{caught}` runs nothing later");
+        assert!(f.external_effect_at(false).is_some(), "`{caught}`");
+        assert!(
+            f.external_effect_at(true).is_none(),
+            "`{caught}` is external in the running container"
+        );
+        let near = format!("echo {caught}");
+        assert!(LineFacts::of(&near).later_on_host().is_none(), "`{near}`");
+    }
+    for e in LATER_READS {
+        let near = e.join(" ");
+        assert!(LineFacts::of(&near).later_on_host().is_none(), "`{near}`");
+        // An unknown word may be any form.
+        let caught = format!("{} $X", e[0]);
+        assert!(
+            LineFacts::of(&caught).later_on_host().is_some(),
+            "`{caught}`"
+        );
+    }
+}
+
+#[test]
+fn every_detaching_wrapper_is_caught_and_not_in_the_foreground() {
+    use super::catalogue::wrappers::Detach;
+    for w in WRAPPERS {
+        let (caught, near) = match w.detach {
+            Detach::Never => continue,
+            Detach::By(options, _) => (
+                format!("{} -{} make", w.names[0], options[0]),
+                format!("{} make", w.names[0]),
+            ),
+            Detach::Backgrounded => (
+                format!("{} make > log &", w.names[0]),
+                format!("{} make > log", w.names[0]),
+            ),
+        };
+        assert!(
+            LineFacts::of(&caught).later_on_host().is_some(),
+            "`{caught}`"
+        );
+        assert!(LineFacts::of(&near).later_on_host().is_none(), "`{near}`");
+    }
+}
+
+#[test]
+fn every_variable_option_names_code_when_its_value_does() {
+    for w in WRAPPERS {
+        for o in w.variable {
+            // A letter attached, a long name after `=`.
+            let o = if o.len() == 1 {
+                format!("-{o}")
+            } else {
+                format!("--{o}=")
+            };
+            for name in ["PATH", "LD_PRELOAD", "GIT_CONFIG_GLOBAL", "$V"] {
+                let caught = format!("{} {o}{name} ls", w.names[0]);
+                assert!(LineFacts::of(&caught).unparsed, "`{caught}`");
+            }
+            let near = format!("{} {o}SLOT ls", w.names[0]);
+            assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+        }
+    }
+}
+
+#[test]
+fn every_tmux_line_command_reads_its_shell_command_and_the_others_are_unparsed() {
+    use super::catalogue::tmux::{TMUX, TMUX_COMMANDS, TMUX_LINES, TMUX_UNREAD};
+    for (name, ..) in TMUX_LINES {
+        let alias = TMUX_COMMANDS
+            .iter()
+            .find(|c| c.0 == *name)
+            .map_or("", |c| c.1);
+        for n in [*name, alias].into_iter().filter(|n| !n.is_empty()) {
+            let caught = format!("{TMUX} {n} 'rm -rf /'");
+            assert!(
+                LineFacts::of(&caught).builtin_deny().is_some(),
+                "`{caught}`"
+            );
+            let near = format!("{TMUX} {n} 'ls -la'");
+            let f = LineFacts::of(&near);
+            assert!(f.builtin_deny().is_none() && !f.unparsed, "`{near}`");
+        }
+    }
+    for name in TMUX_UNREAD {
+        let caught = format!("{TMUX} {name} x");
+        assert!(LineFacts::of(&caught).unparsed, "`{caught}`");
+        let near = format!("echo {TMUX} {name} x");
+        assert!(!LineFacts::of(&near).unparsed, "`{near}`");
     }
 }

@@ -19,7 +19,7 @@ use super::catalogue::git::{
 use super::catalogue::git::{GIT_CODE_GLOBALS, GIT_DASHED};
 use super::catalogue::shells::{BASH_OPTIONS, FOREIGN_SHELLS, SHELLS, SHELL_LONG, ZSH_OPTIONS};
 use super::catalogue::wrappers::{
-    After, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, READS_AS, RUNNERS,
+    After, Detach, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, READS_AS, RUNNERS,
     RUNNER_SHELL_OPTIONS, SPECIAL_READERS, SU, TRAP, UNREADABLE, WRAPPERS,
 };
 use super::catalogue::wrappers::{STDIN_SCRIPTS, STDIN_SCRIPT_PREFIXES, XARGS_DEFAULT};
@@ -126,13 +126,13 @@ pub(crate) struct Words<'r, 'a> {
 }
 
 impl Words<'_, '_> {
-    fn known(&self, i: usize) -> Known {
+    pub(crate) fn known(&self, i: usize) -> Known {
         self.known.get(i).copied().unwrap_or(Known::Exact)
     }
 }
 
 /// Single-quotes a word for an inner command line.
-fn quote(w: &str) -> String {
+pub(crate) fn quote(w: &str) -> String {
     if !w.is_empty()
         && w.bytes()
             .all(|b| b.is_ascii_alphanumeric() || b"-_./=:,+@%".contains(&b))
@@ -362,6 +362,9 @@ fn past_wrapper<'a>(
     if wr.privileged {
         via.get_or_insert(wr.names[0]);
     }
+    if !facts.guessing {
+        left_to_run_later(wr, words, i, seg, depth, facts);
+    }
     // Where the wrapper stands: a launcher that runs a command line
     // is itself the run, as a shell with `-c` is.
     let mut i = match read_options(wr, words, i + 1, seg, depth, facts) {
@@ -432,6 +435,13 @@ fn past_wrapper<'a>(
         xargs(words, i, seg, depth, facts, *via);
         return Step::Done;
     }
+    if wr.after == After::Lines {
+        operand_lines(wr, words, i, seg, depth, facts);
+        return Step::Here;
+    }
+    if wr.after == After::Own {
+        return Step::Here;
+    }
     Step::Next(i)
 }
 
@@ -444,6 +454,61 @@ pub(crate) fn redirects_stdin(op: &str) -> bool {
         return op.starts_with('<');
     }
     op[..digits].bytes().all(|b| b == b'0')
+}
+
+/// What a wrapper at `i` leaves to run later on the person's machine
+/// (SPEC §6.1 round 4): its own words (`screen -dmS x CMD`, `systemd-run
+/// CMD`), or a `nohup` sent to the background — the line's text says so,
+/// read at the top level once the line is read; within an inner line
+/// (`sh -c 'nohup x &'`) it counts (fail closed).
+fn left_to_run_later(
+    wr: &Wrapper,
+    words: &Words<'_, '_>,
+    i: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'_>,
+) {
+    let known = words.known.get(i..).unwrap_or_default();
+    if let Some(e) = super::later::later_known(&words.text[i..], known) {
+        facts.later.get_or_insert(e);
+    }
+    if wr.detach == Detach::Backgrounded {
+        if depth == 0 {
+            facts.nohup.push(seg);
+        } else {
+            facts.later.get_or_insert(super::later::NOHUP);
+        }
+    }
+}
+
+/// The operands of a `line` row from `i` (SPEC §4.5 item 2: `hyperfine
+/// CMD…`, `concurrently CMD…`): each a command line `sh -c` runs, a
+/// shortcut read as the package script it names (`npm:build` is `npm run
+/// build`); the launcher itself is the run.
+fn operand_lines<'a>(
+    wr: &Wrapper,
+    words: &Words<'_, 'a>,
+    i: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+) {
+    let text = words.text;
+    for (k, word) in text.iter().enumerate().skip(i) {
+        if words.known(k).is_unknown() {
+            facts.unknown_inner(seg, word, wr.names[0]);
+            continue;
+        }
+        if k == i && word == "--" {
+            continue;
+        }
+        let line = wr
+            .shortcuts
+            .iter()
+            .find_map(|(p, run)| word.strip_prefix(p).map(|name| format!("{run}{name}")));
+        inner_line(line.as_deref().unwrap_or(word), seg, depth, facts);
+    }
 }
 
 /// At most this many guesses of the command behind a launcher permc does
@@ -846,9 +911,36 @@ fn read_options<'a>(
                 ));
                 return None;
             }
-            Item::Flag { .. } => continue,
+            Item::Flag { name, .. } => {
+                if let Detach::By(options, entry) = wr.detach {
+                    if options.contains(&name) && !facts.guessing {
+                        facts.later.get_or_insert(entry);
+                    }
+                }
+                continue;
+            }
             Item::Valued { name, value, .. } => (name, value),
         };
+        if wr.line_options.contains(&name) {
+            // `hyperfine --setup CMD`: a line of its own; options go on.
+            match value {
+                Value::Next(v) if v < text.len() && words.known(v).is_unknown() => {
+                    facts.unknown_inner(seg, &text[v], wr.names[0]);
+                }
+                _ => {
+                    if let Some(line) = value.text(text) {
+                        inner_line(line, seg, depth, facts);
+                    }
+                }
+            }
+            continue;
+        }
+        if wr.variable.contains(&name) {
+            if let Some(why) = variable_option(wr, words, value) {
+                facts.unparsed_because(why);
+                return None;
+            }
+        }
         let command_line = wr.command_line.contains(&name);
         if let Value::Next(v) = value {
             if command_line && v < text.len() && words.known(v).is_unknown() {
@@ -881,6 +973,30 @@ fn read_options<'a>(
         }
     }
     Some(options.position())
+}
+
+/// The reason a wrapper's `variable` option (`xargs --process-slot-var
+/// NAME`) sets a variable that names code for what it runs (SPEC §4.5
+/// item 1), or may (its value expanded by the shell); `None` for another
+/// name.
+fn variable_option(wr: &Wrapper, words: &Words<'_, '_>, value: Value<'_>) -> Option<String> {
+    let (text, known) = match value {
+        Value::Next(v) => (words.text.get(v).map(AsStr::as_str), words.known(v)),
+        _ => (value.text(words.text), Known::Exact),
+    };
+    let name = text.unwrap_or_default();
+    if known.is_unknown() {
+        return Some(format!(
+            "`{}` names the variable `{}` sets for what it runs, and is expanded by the shell: it may name code",
+            short(name),
+            wr.names[0]
+        ));
+    }
+    let why = super::variable_named(&format!("{name}="), true, &[])?;
+    Some(format!(
+        "`{}` sets `{name}` for what it runs: {why}",
+        wr.names[0]
+    ))
 }
 
 fn is_busybox_shell(w: Option<&Cow<'_, str>>) -> bool {
@@ -2174,6 +2290,16 @@ fn ssh_text(args: &[Cow<'_, str>], program: bool, server: bool) -> Option<&'stat
         if (program && option_has(a, &['S'])) || (server && option_has(a, &['D'])) {
             return Some("-S");
         }
+        // SPEC §4.5 item 1 round 4: a configuration file (`-F`: its
+        // `ProxyCommand`, `Match exec`…) and a PKCS#11 library (`-I`),
+        // read in the cluster before an `-o` value.
+        let letters = a.find('o').map_or(&a[1..], |k| &a[1..k]);
+        if letters.contains('F') {
+            return Some("-F");
+        }
+        if letters.contains('I') {
+            return Some("-I");
+        }
         if let Some(k) = a.find('o') {
             let rest = &a[k + 1..];
             let value = if rest.is_empty() {
@@ -2181,7 +2307,15 @@ fn ssh_text(args: &[Cow<'_, str>], program: bool, server: bool) -> Option<&'stat
             } else {
                 rest
             };
-            if value.to_ascii_lowercase().contains("command") || may_expand(value) {
+            // A command (`ProxyCommand`, `LocalCommand`…), another
+            // configuration file (`Include`), a library loaded
+            // (`PKCS11Provider`, `SecurityKeyProvider`).
+            let key = value.to_ascii_lowercase();
+            if ["command", "include", "provider"]
+                .iter()
+                .any(|k| key.contains(k))
+                || may_expand(value)
+            {
                 return Some("-o");
             }
         }

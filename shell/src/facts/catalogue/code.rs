@@ -436,8 +436,10 @@ pub(crate) enum Spell {
     /// A long option: `--name`, `--name=V` (a program that does not take
     /// abbreviations: clap, Go's flag).
     Long(&'static str),
-    /// A GNU long option, also by a prefix of three letters or more
-    /// (`--compress-prog`), as getopt takes it.
+    /// A GNU long option, also by any prefix (`--compress-prog`, `--ev`
+    /// for make's `--eval`), as getopt_long takes a unique one: a prefix
+    /// shared with another option is an error the program reports, so
+    /// counting it asks only more.
     GnuLong(&'static str),
     /// A word exactly (`-exec`, `-TT`), or with `=V` attached.
     Word(&'static str),
@@ -448,16 +450,51 @@ pub(crate) enum Spell {
     /// nopt expands a prefix unique among npm's keys (`--scr=` is
     /// `--script-shell=`), and counting a shared one asks only more.
     Nopt(&'static str),
+    /// A short option read in a cluster as getopt reads it: its letter
+    /// before any of the program's letters that take a value (the second
+    /// field: `pytest -Wignore` gives `-W` the value `ignore`), except
+    /// when its own value (the rest of the word or the next word) starts
+    /// with the third, when not empty (`pytest -p no:cacheprovider` turns
+    /// a plugin off; `-p NAME` loads one).
+    Getopt(char, &'static str, &'static str),
 }
 
-/// One code-running option: the programs that take it and its spelling.
+/// One code-running option: the programs that take it, its spelling,
+/// and whether its value is code itself or names it.
 pub(crate) struct CodeOption {
     pub(crate) programs: &'static [&'static str],
     pub(crate) spell: Spell,
+    pub(crate) kind: OptionKind,
+}
+
+/// What a code-running option's value is (SPEC §4.5 item 1). Either makes
+/// the line unparsed; only `Code` makes its program one that runs code
+/// given as text, for the analyzer (`broad-always-expansion`, §11:
+/// `Terminal(uv run pytest)` is what always-allow records).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum OptionKind {
+    /// A command or code as text (`make --eval`, `gcc -wrapper`).
+    Code,
+    /// A file of settings or code, a plugin or a directory of code,
+    /// named (`config`: `--kubeconfig`, `pytest -c|-p`, `gcc @FILE`).
+    Named,
 }
 
 pub(crate) const fn row(programs: &'static [&'static str], spell: Spell) -> CodeOption {
-    CodeOption { programs, spell }
+    CodeOption {
+        programs,
+        spell,
+        kind: OptionKind::Code,
+    }
+}
+
+/// A row of [`OptionKind::Named`].
+pub(crate) const fn named(programs: &'static [&'static str], spell: Spell) -> CodeOption {
+    CodeOption {
+        programs,
+        spell,
+        kind: OptionKind::Named,
+    }
 }
 
 pub(crate) const SED: &[&str] = &["sed", "gsed"];
@@ -554,7 +591,86 @@ pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
     row(&["nix"], Spell::Long("--command")),
     row(&["nix-shell"], Spell::Long("--run")),
     row(&["nix-shell"], Spell::Long("--command")),
+    // SPEC §4.5 item 1 round 4: code and config named on the line. A file
+    // of settings the program reads counts as code (its settings can name
+    // a command), by every spelling the program takes.
+    // GNU make 4.3: the directories `include` searches (a makefile's
+    // `include x.mk` then reads code from there).
+    named(MAKE, Spell::Short('I')),
+    named(MAKE, Spell::GnuLong("--include-dir")),
+    // gcc 12, clang 16: a response file holds more options (`-wrapper`,
+    // `-fplugin`, `-B` among them); `-B` and `--ld-path` name the programs
+    // the driver runs; `-specs=` a spec file, which can run any program;
+    // clang's `-load` (through `-Xclang`) and `-fpass-plugin` load code.
+    named(CC, Spell::Prefix("@")),
+    named(CC, Spell::Prefix("-B")),
+    named(CC, Spell::Prefix("-specs")),
+    named(CC, Spell::Prefix("--specs")),
+    named(CC, Spell::Prefix("--ld-path")),
+    named(CC, Spell::Word("-load")),
+    named(CC, Spell::Prefix("-fpass-plugin")),
+    named(&["javac"], Spell::Prefix("@")),
+    // kubectl 1.32 (pflag: no abbreviations): the kubeconfig names
+    // credential commands (`exec:`); kustomize's plugins and helm command.
+    named(&["kubectl", "oc"], Spell::Long("--kubeconfig")),
+    row(&["kubectl", "oc"], Spell::Long("--helm-command")),
+    named(&["kubectl", "oc"], Spell::Long("--enable-alpha-plugins")),
+    // helm 3: the same kubeconfig, a post-renderer it runs, the files of
+    // repositories and registries (credentials helpers).
+    named(&["helm"], Spell::Long("--kubeconfig")),
+    row(&["helm"], Spell::Long("--post-renderer")),
+    named(&["helm"], Spell::Long("--repository-config")),
+    named(&["helm"], Spell::Long("--registry-config")),
+    // GNU Wget 1.21: a wgetrc named, or its commands given one by one
+    // (`-e use_askpass=./x`), and the credential command itself.
+    named(&["wget"], Spell::GnuLong("--config")),
+    row(&["wget"], Spell::Short('e')),
+    row(&["wget"], Spell::GnuLong("--execute")),
+    row(&["wget"], Spell::GnuLong("--use-askpass")),
+    // curl 7.88: a config file sets any option (`-K`, `--config`).
+    named(&["curl"], Spell::Short('K')),
+    named(&["curl"], Spell::GnuLong("--config")),
+    // pytest 8: an ini file (its `addopts` load plugins), an override of
+    // one (`-o addopts=…`), a plugin loaded by name (`-p no:NAME` turns
+    // one off), and the directories that move where conftest.py files
+    // are loaded from.
+    named(PYTEST, Spell::Getopt('c', PYTEST_VALUED, "")),
+    named(PYTEST, Spell::Long("--config-file")),
+    named(PYTEST, Spell::Getopt('o', PYTEST_VALUED, "")),
+    named(PYTEST, Spell::Long("--override-ini")),
+    named(PYTEST, Spell::Getopt('p', PYTEST_VALUED, "no:")),
+    named(PYTEST, Spell::Long("--rootdir")),
+    named(PYTEST, Spell::Long("--confcutdir")),
+    // The programs above, each option that names a file of settings or
+    // code (SPEC §4.5 item 1: the family, not the example). go 1.22: an
+    // alternate go.mod (its `replace` points a module at any directory)
+    // and an overlay that replaces source files; man-db 2.11's
+    // configuration file (it names the pager and the programs man runs);
+    // cmake 3.25's initial cache and toolchain files (cmake code);
+    // Emacs 29's init directory and another user's init file; Nix's
+    // settings (`--option pre-build-hook ./x`).
+    named(&["go"], Spell::Word("-modfile")),
+    named(&["go"], Spell::Word("--modfile")),
+    named(&["go"], Spell::Word("-overlay")),
+    named(&["go"], Spell::Word("--overlay")),
+    named(&["man"], Spell::Short('C')),
+    named(&["man"], Spell::GnuLong("--config-file")),
+    named(&["cmake"], Spell::Prefix("-C")),
+    named(&["cmake"], Spell::Long("--toolchain")),
+    named(&["cmake"], Spell::Prefix("-DCMAKE_TOOLCHAIN_FILE")),
+    named(&["cmake"], Spell::Prefix("CMAKE_TOOLCHAIN_FILE=")),
+    named(&["cmake"], Spell::Prefix("-DCMAKE_PROJECT_INCLUDE")),
+    named(EMACS, Spell::Long("--init-directory")),
+    named(EMACS, Spell::Word("-u")),
+    named(EMACS, Spell::Long("--user")),
+    named(&["nix", "nix-shell", "nix-build"], Spell::Long("--option")),
 ];
+
+/// pytest and the runners that are pytest.
+pub(crate) const PYTEST: &[&str] = &["pytest", "py.test"];
+
+/// pytest 8's short options that take a value (and xdist's `-n`).
+pub(crate) const PYTEST_VALUED: &str = "ckmnoprW";
 
 /// Emacs and its batch form.
 pub(crate) const EMACS: &[&str] = &["emacs", "emacs-nox"];

@@ -321,6 +321,102 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     &["msmtp"],
 ];
 
+/// [round 4] What leaves something that runs later on the person's
+/// machine (SPEC §6.1): external-effect unless the command runs in the
+/// running container (§6.2's first case). Read like [`EXTERNAL_EFFECT`]
+/// (options anywhere, [`SUBCOMMAND_ALIASES`], [`PREFIX_TOOLS`]); a short
+/// option token is also found in a cluster (`screen -dmS x`, `tmux new
+/// -ds x`), up to a letter [`OPTION_GRAMMAR`] says takes a value. The
+/// wrappers that detach what they run (`setsid -f`, `nohup … &`) say so
+/// in their rows (`Wrapper::detach`).
+pub const LATER_ON_HOST: &[&[&str]] = &[
+    // Jobs installed for cron and atd (`crontab -l` and `at -l` only read:
+    // [`LATER_READS`]).
+    &["crontab"],
+    &["at"],
+    &["batch"],
+    // A transient unit systemd runs, on its own, after the command.
+    &["systemd-run"],
+    // Units enabled, started or (re)loaded: they run past the command and
+    // at every boot or login (`--user` is an option: found anywhere).
+    &["systemctl", "enable"],
+    &["systemctl", "reenable"],
+    &["systemctl", "preset"],
+    &["systemctl", "preset-all"],
+    &["systemctl", "link"],
+    &["systemctl", "edit"],
+    &["systemctl", "add-wants"],
+    &["systemctl", "add-requires"],
+    &["systemctl", "set-default"],
+    &["systemctl", "unmask"],
+    &["systemctl", "set-environment"],
+    &["systemctl", "import-environment"],
+    &["systemctl", "daemon-reload"],
+    &["systemctl", "daemon-reexec"],
+    // (`restart` and its kin act on a unit already set up, as `stop`
+    // does: the person's own configuration.)
+    &["systemctl", "start"],
+    &["systemctl", "isolate"],
+    // A user's services kept running after they log out.
+    &["loginctl", "enable-linger"],
+    // launchd's jobs (macOS): loaded, bootstrapped, submitted, enabled or
+    // started.
+    &["launchctl", "load"],
+    &["launchctl", "bootstrap"],
+    &["launchctl", "submit"],
+    &["launchctl", "enable"],
+    &["launchctl", "kickstart"],
+    &["launchctl", "start"],
+    // A repository registered for git's scheduled maintenance (cron,
+    // launchd or systemd timers run `git for-each-repo` later).
+    &["git", "maintenance", "register"],
+    &["git", "maintenance", "start"],
+    // A tmux server runs what these give it after the client exits: a
+    // detached session, a window or pane in a running one, keys typed
+    // into one, a shell command, a hook or a key binding run later
+    // (tmux 3.3a: commands by alias or unique prefix).
+    &["tmux", "new-session", "-d"],
+    &["tmux", "new-window"],
+    &["tmux", "split-window"],
+    &["tmux", "respawn-pane"],
+    &["tmux", "respawn-window"],
+    &["tmux", "send-keys"],
+    &["tmux", "run-shell"],
+    &["tmux", "if-shell"],
+    &["tmux", "pipe-pane"],
+    &["tmux", "set-hook"],
+    &["tmux", "bind-key"],
+    // A detached screen session (`-d -m`, `-D -m`), or a command sent to
+    // a running one (`-X`).
+    &["screen", "-d", "-m"],
+    &["screen", "-D", "-m"],
+    &["screen", "-X"],
+    // A job removed from the shell's table, so that it outlives the
+    // shell (`cmd & disown`).
+    &["disown"],
+];
+
+/// The forms of [`LATER_ON_HOST`]'s programs that leave nothing behind:
+/// they list (`crontab -l`, `at -l`), show or remove jobs.
+pub const LATER_READS: &[&[&str]] = &[
+    &["crontab", "-l"],
+    &["at", "-l"],
+    &["at", "-c"],
+    &["at", "-d"],
+    &["at", "-r"],
+];
+
+/// The names of a detached process (SPEC §6.1 round 4): a wrapper's
+/// `detach` option read past, or a `nohup` whose command is sent to the
+/// background with `&` (named like table entries).
+pub(crate) const SETSID_FORK: &[&str] = &["setsid", "--fork"];
+
+pub(crate) const NOHUP_BACKGROUND: &[&str] = &["nohup", "…", "&"];
+
+/// Programs whose words hold a sequence of their own commands, each
+/// ended by a `;` word or a word's final `;` (`tmux ls \; new -d`).
+pub(crate) const COMMAND_SEQUENCES: &[&str] = &["tmux"];
+
 /// Privileged verbs (SPEC §5 step 7b, with the [hardening] additions).
 pub const PRIVILEGED: &[&str] = &[
     "sudo", "doas", "su", "pkexec", "run0", // [round 3]
@@ -493,6 +589,17 @@ pub(crate) const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
     ("docker", "b", "build"),
     ("npm", "author", "owner"),
     ("npm", "dist-tags", "dist-tag"),
+    // tmux 3.3a's aliases (`tmux list-commands`).
+    ("tmux", "new", "new-session"),
+    ("tmux", "neww", "new-window"),
+    ("tmux", "splitw", "split-window"),
+    ("tmux", "respawnp", "respawn-pane"),
+    ("tmux", "respawnw", "respawn-window"),
+    ("tmux", "send", "send-keys"),
+    ("tmux", "run", "run-shell"),
+    ("tmux", "if", "if-shell"),
+    ("tmux", "pipep", "pipe-pane"),
+    ("tmux", "bind", "bind-key"),
 ];
 
 /// Tools that take a unique prefix of a subcommand for it (`npm pub`, `gem
@@ -510,6 +617,9 @@ pub(crate) const PREFIX_TOOLS: &[(&str, &[&str])] = &[
     // fossil's `co` is `checkout`, not a prefix of `commit`.
     ("fossil", &["co"]),
     ("darcs", &[]),
+    // tmux resolves a unique prefix of a command after its aliases: `new`
+    // is `new-session`, not a prefix of `new-window`.
+    ("tmux", &["new"]),
 ];
 
 /// Options that take the next word as their value, and options that take
@@ -700,6 +810,74 @@ pub(crate) const OPTION_GRAMMAR: &[(&str, &[&str], &[&str])] = &[
             "--force",
             "--provenance",
             "--ignore-scripts",
+        ],
+    ),
+    (
+        // tmux 3.3a: its own options (`-L`, `-S`, `-f`, `-c`, `-T`), then
+        // the commands' (new-session's, send-keys'…): the letters that
+        // take a value end a cluster (`new -ds name`).
+        "tmux",
+        &[
+            "-c", "-e", "-f", "-F", "-L", "-n", "-s", "-S", "-t", "-T", "-x", "-y", "-N", "-l",
+            "-p",
+        ],
+        &[
+            "-2", "-C", "-D", "-u", "-v", "-V", "-d", "-A", "-E", "-P", "-X", "-h", "-b", "-k",
+        ],
+    ),
+    (
+        // GNU screen 4.9's options whose value ends a cluster (`-dmS name
+        // CMD`).
+        "screen",
+        &["-c", "-e", "-h", "-p", "-s", "-S", "-T", "-t"],
+        &[
+            "-a", "-A", "-d", "-D", "-m", "-q", "-r", "-R", "-x", "-U", "-O", "-i", "-L",
+        ],
+    ),
+    (
+        // systemd 252's systemctl.
+        "systemctl",
+        &[
+            "-H",
+            "--host",
+            "-M",
+            "--machine",
+            "-t",
+            "--type",
+            "-p",
+            "--property",
+            "-P",
+            "-s",
+            "--signal",
+            "-n",
+            "--lines",
+            "-o",
+            "--output",
+            "--root",
+            "--image",
+            "--state",
+        ],
+        &[
+            "--user",
+            "--system",
+            "--global",
+            "--runtime",
+            "--now",
+            "-q",
+            "--quiet",
+            "--no-block",
+            "--no-reload",
+            "--no-pager",
+            "--no-ask-password",
+            "-f",
+            "--force",
+            "-a",
+            "--all",
+            "-l",
+            "--full",
+            "--wait",
+            "--dry-run",
+            "-i",
         ],
     ),
 ];

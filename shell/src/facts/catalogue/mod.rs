@@ -20,6 +20,7 @@ pub mod git;
 pub mod paths;
 pub mod remote;
 pub mod shells;
+pub mod tmux;
 pub mod units;
 pub mod variables;
 pub mod wrappers;
@@ -200,9 +201,11 @@ pub fn witness_programs() -> Vec<&'static str> {
 }
 
 /// Is `verb` a program with code-running options or a script language of
-/// its own (`sed`, `make`, `cargo`, `gcc`…: SPEC §4.3's list)?
+/// its own (`sed`, `make`, `cargo`, `gcc`…: SPEC §4.3's list)? Options
+/// that only name a file of settings or code (`pytest -c`, SPEC §4.5
+/// item 1's `config`) do not make one: they make their line unparsed.
 pub fn has_code_forms(verb: &str) -> bool {
-    code_options::is_code_program(verb)
+    code_options::runs_code_text(verb)
 }
 
 /// Every program (and builtin) the catalogue describes, by every name it
@@ -230,6 +233,7 @@ pub fn program_names() -> Vec<&'static str> {
     names.extend(code::SHELL_BUILTINS);
     names.extend(code::SCRIPT_READERS);
     names.extend(firsts(effects::EXTERNAL_EFFECT));
+    names.extend(firsts(effects::LATER_ON_HOST));
     names.extend(effects::PRIVILEGED);
     names.extend(effects::TOOLCHAIN_WORD);
     names.extend(effects::SUBCOMMAND_TREES);

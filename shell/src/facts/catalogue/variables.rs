@@ -155,6 +155,15 @@ pub(crate) const SETTING_VARIABLES: &[(&str, &str)] = &[
     ("CURL_HOME", "`CURL_HOME` says where curl reads its `.curlrc`, which sets any option"),
     ("TF_CLI_CONFIG_FILE", "`TF_CLI_CONFIG_FILE` names terraform's configuration, which names providers and credential helpers"),
     ("GRADLE_USER_HOME", "`GRADLE_USER_HOME` says where gradle reads init scripts, which run code"),
+    // SPEC §4.5 item 1 round 4: the variables of the options that name
+    // code or configuration on the line (`pytest -p`, `gcc -B`).
+    ("PYTEST_ADDOPTS", "`PYTEST_ADDOPTS` gives pytest options, `-p` among them, which load plugins"),
+    ("PYTEST_PLUGINS", "`PYTEST_PLUGINS` names plugins pytest loads, code permc does not read"),
+    ("GCC_EXEC_PREFIX", "`GCC_EXEC_PREFIX` says where gcc finds the programs it runs, as `-B` does"),
+    ("COMPILER_PATH", "`COMPILER_PATH` says where gcc finds the programs it runs, as `-B` does"),
+    ("RIPGREP_CONFIG_PATH", "`RIPGREP_CONFIG_PATH` names rg's configuration, which can give `--pre` a program to run"),
+    ("PSQLRC", "`PSQLRC` names the file of meta-commands psql runs first (`\\!` runs a shell command)"),
+    ("MYSQL_HOME", "`MYSQL_HOME` says where the mysql client reads `my.cnf`, which can load plugins"),
 ];
 
 /// Families of [`SETTING_VARIABLES`]: a name with this prefix and suffix

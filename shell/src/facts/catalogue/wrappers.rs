@@ -1,6 +1,7 @@
 //! Wrappers, launchers and runners (SPEC §4.3's table and the launchers
 //! beyond it): each program's option grammar and where its command is.
 
+use super::effects::SETSID_FORK;
 use crate::facts::wrappers::{busybox, fd_exec, find_exec, inner_words, su, trap, Step, Words};
 use crate::facts::LineFacts;
 /// How a wrapper treats the words after its options.
@@ -21,6 +22,12 @@ pub(crate) enum After {
     /// `script`: no verb (its operand is a log file); only a command-line
     /// option (`-c`) says what runs, else an interactive shell does.
     Script,
+    /// [round 4] `hyperfine`, `concurrently`: each operand is a command
+    /// line `sh -c` runs (SPEC §4.5 item 2, a `line` row).
+    Lines,
+    /// [round 4] `nodemon`: its operands are its own (a script node runs);
+    /// only a command-line option (`--exec`) says what else runs.
+    Own,
 }
 
 /// One wrapper's option grammar (GNU getopt: clusters, attached values,
@@ -65,6 +72,33 @@ pub(crate) struct Wrapper {
     /// Options whose value, when it starts with `|` or `!`, is a command
     /// line the wrapper runs (`strace -o '|cmd'`): unparsed.
     pub piped: &'static [&'static str],
+    /// [round 4] How it detaches what it runs to outlive the command
+    /// (SPEC §6.1: external-effect on the host).
+    pub detach: Detach,
+    /// [round 4] Options whose value is the name of a variable it sets
+    /// for what it runs (SPEC §4.5 item 1, `variable`): a name of code
+    /// (`PATH`, `LD_PRELOAD`, `GIT_CONFIG_GLOBAL`…) makes the line
+    /// unparsed.
+    pub variable: &'static [&'static str],
+    /// [round 4] Options whose value is a command line `sh -c` runs, the
+    /// options read on after it (`hyperfine --setup CMD`).
+    pub line_options: &'static [&'static str],
+    /// [round 4] How an operand read as a line may name a package
+    /// script (`concurrently npm:build` runs `npm run build`): its prefix
+    /// and the words it stands for.
+    pub shortcuts: &'static [(&'static str, &'static str)],
+}
+
+/// How a wrapper detaches what it runs (SPEC §6.1 round 4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Detach {
+    /// It does not.
+    Never,
+    /// With one of these options (canonical letter or long name), named
+    /// as the entry says (`setsid -f`: it forks, the child outlives it).
+    By(&'static [&'static str], &'static [&'static str]),
+    /// When its segment is sent to the background (`nohup CMD &`).
+    Backgrounded,
 }
 
 pub(crate) const fn w(names: &'static [&'static str]) -> Wrapper {
@@ -84,6 +118,10 @@ pub(crate) const fn w(names: &'static [&'static str]) -> Wrapper {
         bare_input: false,
         after: After::Verb,
         piped: &[],
+        detach: Detach::Never,
+        variable: &[],
+        line_options: &[],
+        shortcuts: &[],
     }
 }
 
@@ -198,11 +236,19 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
     },
     Wrapper {
         long_flags: &[],
-        ..w(&["builtin", "nohup"])
+        ..w(&["builtin"])
     },
     Wrapper {
+        // coreutils 9.1 nohup(1): `--help` and `--version` alone.
+        detach: Detach::Backgrounded,
+        ..w(&["nohup"])
+    },
+    Wrapper {
+        // util-linux 2.38 setsid(1): `-f` forks, so the command outlives
+        // setsid in a session of its own.
         flags: "cfw",
         long_flags: &["ctty", "fork", "wait", "help", "version"],
+        detach: Detach::By(&["f", "fork"], SETSID_FORK),
         ..w(&["setsid"])
     },
     Wrapper {
@@ -266,6 +312,7 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
             "process-slot-var",
         ],
         long_optional: &["eof", "replace", "max-lines"],
+        variable: &["process-slot-var"],
         after: After::Xargs,
         ..w(&["xargs"])
     },
@@ -632,6 +679,255 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
         long_flags: &[],
         ..w(&["sshpass"])
     },
+    // SPEC §4.5 item 2 round 4: the launchers that run command lines
+    // given as words (`line` rows), read as lines, and those that run a
+    // command given as argv (`command` rows), read past like `env`.
+    Wrapper {
+        // hyperfine 1.18 (clap): each operand is a command line `sh -c`
+        // runs, as are `--setup`, `--prepare`, `--cleanup` (1.19's
+        // `--conclude`, `--reference`). `-S`/`--shell` (another shell)
+        // and the parameter scans (`-P`, `-L`: `{name}` replaced in the
+        // lines) are left out: unparsed.
+        flags: "iNhV",
+        valued: "wmMrspcDun",
+        long_flags: &["ignore-failure", "show-output", "help", "version"],
+        long_valued: &[
+            "warmup",
+            "min-runs",
+            "max-runs",
+            "runs",
+            "setup",
+            "prepare",
+            "conclude",
+            "cleanup",
+            "reference",
+            "parameter-step-size",
+            "style",
+            "sort",
+            "time-unit",
+            "export-asciidoc",
+            "export-csv",
+            "export-json",
+            "export-markdown",
+            "export-orgmode",
+            "output",
+            "input",
+            "command-name",
+        ],
+        line_options: &[
+            "s",
+            "p",
+            "c",
+            "setup",
+            "prepare",
+            "conclude",
+            "cleanup",
+            "reference",
+        ],
+        after: After::Lines,
+        ..w(&["hyperfine"])
+    },
+    Wrapper {
+        // concurrently 9 (yargs: no abbreviations): each operand is a
+        // command line `sh -c` runs, `npm:NAME` and its kin a package
+        // script. `-P` (placeholders filled from later words) and the
+        // camelCase spellings are left out: unparsed.
+        flags: "rgkihvV",
+        valued: "mnsplct",
+        long_flags: &[
+            "raw",
+            "no-color",
+            "group",
+            "timings",
+            "kill-others",
+            "kill-others-on-fail",
+            "pad-prefix",
+            "handle-input",
+            "help",
+            "version",
+        ],
+        long_valued: &[
+            "max-processes",
+            "names",
+            "name-separator",
+            "success",
+            "hide",
+            "prefix",
+            "prefix-colors",
+            "prefix-length",
+            "timestamp-format",
+            "kill-signal",
+            "restart-after",
+            "restart-tries",
+            "default-input-target",
+        ],
+        shortcuts: &[
+            ("npm:", "npm run "),
+            ("pnpm:", "pnpm run "),
+            ("yarn:", "yarn run "),
+            ("bun:", "bun run "),
+            ("node:", "node --run "),
+            ("deno:", "deno task "),
+        ],
+        after: After::Lines,
+        ..w(&["concurrently"])
+    },
+    Wrapper {
+        // nodemon 3: `--exec CMD` with the operands after it is a command
+        // line `sh -c` runs; without it, node runs the script operand (a
+        // program's own code, as `node app.js`). `--config` (a file that
+        // names `exec`), `--cwd` and the other options are left out:
+        // unparsed.
+        flags: "qVvhILC",
+        valued: "xewidP",
+        long_flags: &[
+            "quiet",
+            "verbose",
+            "version",
+            "help",
+            "no-stdin",
+            "legacy-watch",
+            "on-change-only",
+            "spawn",
+            "no-colors",
+            "no-update-notifier",
+            "exitcrash",
+        ],
+        long_valued: &[
+            "exec",
+            "ext",
+            "watch",
+            "ignore",
+            "delay",
+            "signal",
+            "polling-interval",
+        ],
+        command_line: &["x", "exec"],
+        after: After::Own,
+        ..w(&["nodemon"])
+    },
+    Wrapper {
+        // entr 5: `entr [-acdnprz] CMD ARGS…` runs CMD (`/_` is the file
+        // that changed); `-s CMD` gives the command line to the shell.
+        flags: "acdnprz",
+        valued: "s",
+        long_flags: &[],
+        command_line: &["s"],
+        ..w(&["entr"])
+    },
+    Wrapper {
+        // systemd 252 systemd-run: a command run as a transient unit.
+        // Properties (`-p`, `--*-property`: `ExecStartPre=` runs code), a
+        // remote host or container (`-H`, `-M`) and `-S` (a shell) are
+        // left out: unparsed. `--setenv NAME=…` sets a variable.
+        flags: "hrdtPqG",
+        valued: "uE",
+        long_flags: &[
+            "help",
+            "version",
+            "no-ask-password",
+            "user",
+            "system",
+            "scope",
+            "slice-inherit",
+            "no-block",
+            "remain-after-exit",
+            "wait",
+            "send-sighup",
+            "same-dir",
+            "pty",
+            "pipe",
+            "quiet",
+            "collect",
+            "on-timezone-change",
+            "on-clock-change",
+        ],
+        long_valued: &[
+            "unit",
+            "description",
+            "slice",
+            "service-type",
+            "uid",
+            "gid",
+            "nice",
+            "working-directory",
+            "setenv",
+            "on-active",
+            "on-boot",
+            "on-startup",
+            "on-unit-active",
+            "on-unit-inactive",
+            "on-calendar",
+        ],
+        variable: &["E", "setenv"],
+        bare_shell: true,
+        ..w(&["systemd-run"])
+    },
+    Wrapper {
+        // GNU screen 4.9: `screen [-dmS NAME] CMD ARGS…` runs CMD in a
+        // window (without one, a shell). A configuration file (`-c`), a
+        // shell (`-s`), commands sent to a session (`-X`), a log file and
+        // the listings are left out: unparsed.
+        flags: "aAdDmqrRxUOilv",
+        valued: "SteThp",
+        long_flags: &["help", "version"],
+        bare_shell: true,
+        ..w(&["screen"])
+    },
+    Wrapper {
+        // watchexec 2.1 (clap): the words after its options, joined by
+        // spaces, are a command line the shell runs (`-n`: run as they
+        // are). Another shell (`--shell`), a filter program, the working
+        // directory or project origin, a log file and the event sinks
+        // are left out: unparsed. `-E KEY=VALUE` sets a variable.
+        flags: "rpnNqvhVc",
+        valued: "wWFosdEefi",
+        long_flags: &[
+            "restart",
+            "stdin-quit",
+            "no-vcs-ignore",
+            "no-project-ignore",
+            "no-global-ignore",
+            "no-default-ignore",
+            "no-discover-ignore",
+            "ignore-nothing",
+            "postpone",
+            "only-emit-events",
+            "no-process-group",
+            "notify",
+            "timings",
+            "quiet",
+            "bell",
+            "no-meta",
+            "print-events",
+            "verbose",
+            "help",
+            "version",
+        ],
+        long_valued: &[
+            "watch",
+            "watch-non-recursive",
+            "watch-file",
+            "on-busy-update",
+            "signal",
+            "stop-signal",
+            "stop-timeout",
+            "map-signal",
+            "debounce",
+            "delay-run",
+            "env",
+            "wrap-process",
+            "color",
+            "exts",
+            "filter",
+            "ignore",
+            "fs-events",
+        ],
+        long_optional: &["clear", "poll"],
+        variable: &["E", "env"],
+        after: After::ShellLine,
+        ..w(&["watchexec"])
+    },
     Wrapper {
         // macOS caffeinate(8): `caffeinate [-disu] [-t S] [-w PID] CMD`.
         flags: "dimsu",
@@ -650,29 +946,11 @@ pub(crate) const UNREADABLE: &[(&str, Unreadable)] = &[
         Unreadable::Builds("builds the commands it runs from its arguments and input"),
     ),
     (
-        "hyperfine",
-        Unreadable::Builds("runs each of its operands as a shell command line"),
-    ),
-    (
-        "entr",
-        Unreadable::Builds("runs a command built from its operands and the files it watches"),
-    ),
-    (
         "sem",
         Unreadable::Builds("(GNU parallel) builds the command it runs from its arguments"),
     ),
     // Commands run later or in another session, from standard input, a
     // file or a shell string: not read.
-    (
-        "tmux",
-        Unreadable::Builds(
-            "runs shell commands in a session of its own (`new-session CMD`, `send-keys`)",
-        ),
-    ),
-    (
-        "screen",
-        Unreadable::Builds("runs commands in a session of its own"),
-    ),
     (
         "at",
         Unreadable::Builds("runs commands read from standard input or a file later"),
@@ -691,7 +969,6 @@ pub(crate) const UNREADABLE: &[(&str, Unreadable)] = &[
     ("setpriv", Unreadable::Launcher),
     ("unshare", Unreadable::Launcher),
     ("nsenter", Unreadable::Launcher),
-    ("systemd-run", Unreadable::Launcher),
     ("firejail", Unreadable::Launcher),
     ("bwrap", Unreadable::Launcher),
     ("cgexec", Unreadable::Launcher),
@@ -717,18 +994,6 @@ pub(crate) const UNREADABLE: &[(&str, Unreadable)] = &[
     // strings (`concurrently 'npm:a' 'git push'`, `nodemon --exec CMD`,
     // `watchexec -- CMD`). (expect is a language's interpreter, as
     // python: its scripts are SPEC §4.3's stated limit.)
-    (
-        "concurrently",
-        Unreadable::Builds("runs each of its operands as a shell command line"),
-    ),
-    (
-        "nodemon",
-        Unreadable::Builds("runs a command built from its options and the files it watches"),
-    ),
-    (
-        "watchexec",
-        Unreadable::Builds("runs a command built from its operands and the files it watches"),
-    ),
 ];
 
 /// Why permc does not read past an [`UNREADABLE`] program: one sentence
@@ -803,6 +1068,9 @@ pub(crate) const SPECIAL_READERS: &[(&[&str], SpecialReader)] = &[
         Step::Here
     }),
     (&["busybox"], busybox),
+    // tmux 3.3a: its commands' shell commands read as lines (SPEC §4.5
+    // item 2 round 4: a `line` row; `catalogue::tmux`).
+    (&[super::tmux::TMUX], crate::facts::tmux::tmux),
     (&["find"], |words, i, seg, depth, facts, _| {
         find_exec(words, i, seg, depth, facts);
         Step::Here
