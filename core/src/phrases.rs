@@ -224,7 +224,7 @@ pub fn privileged(verb: &str) -> String {
 /// case), what leaves something that runs later on the person's machine
 /// (§6.1): [`later_on_host`].
 pub fn external_effect_of(f: &crate::facts::LineFacts, in_container: bool) -> Option<String> {
-    if let Some(e) = f.external_effect() {
+    if let Some(e) = f.external_effect_where(in_container) {
         if e.last() == Some(&crate::facts::catalogue::remote::UNLISTED) {
             return Some(remote_unlisted(f, e));
         }

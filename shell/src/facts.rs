@@ -1052,11 +1052,37 @@ impl<'a> LineFacts<'a> {
     /// The first external-effect entry a run matches, possibly (SPEC §6.1,
     /// §4.4: a possible ceiling acts as a match).
     pub fn external_effect(&self) -> Option<&'static [&'static str]> {
+        self.external_effect_where(false)
+    }
+
+    /// Does any word of the line, its inner lines included, name a proxy
+    /// (`HTTPS_PROXY=…`, `export all_proxy=…`, `--proxy`)? Then no HTTP
+    /// request of it is loopback (SPEC §4.5 item 3, fail closed).
+    fn names_a_proxy(&self) -> bool {
+        let segments = self
+            .line
+            .segments
+            .iter()
+            .chain(self.inner_lines.iter().flat_map(|(_, l)| l.segments.iter()));
+        segments
+            .flat_map(|s| s.words.iter())
+            .any(|w| remote::names_a_proxy(w))
+    }
+
+    /// [`LineFacts::external_effect`] for a command that runs in the
+    /// running container (`in_container`) or not: there, an HTTP request
+    /// to the container's own loopback sends nothing away (SPEC §4.5 item
+    /// 3) — unless the line names a proxy anywhere (a `*_proxy` variable
+    /// sends it elsewhere).
+    pub fn external_effect_where(&self, in_container: bool) -> Option<&'static [&'static str]> {
+        let loopback_ok = in_container && !self.has_unknown && !self.names_a_proxy();
         self.runs()
             .filter(|r| !r.guessed)
             .find_map(|r| {
-                external_effect_known(r.words, r.known)
-                    .or_else(|| (!r.canonical).then(|| remote::external_known(r.words, r.known))?)
+                external_effect_known(r.words, r.known).or_else(|| {
+                    (!r.canonical)
+                        .then(|| remote::external_known_at(r.words, r.known, loopback_ok))?
+                })
             })
             .or_else(|| self.network_redirect())
             .or_else(|| self.remote_daemon_assigned())
@@ -1080,7 +1106,7 @@ impl<'a> LineFacts<'a> {
     /// then, on the host (not `in_container`, §6.2's first case),
     /// [`LineFacts::later_on_host`].
     pub fn external_effect_at(&self, in_container: bool) -> Option<&'static [&'static str]> {
-        self.external_effect()
+        self.external_effect_where(in_container)
             .or_else(|| (!in_container).then(|| self.later_on_host()).flatten())
     }
 

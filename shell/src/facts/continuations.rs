@@ -92,6 +92,18 @@ const COMMAND_FIRST_BYTES: [bool; 256] = {
     t
 };
 
+/// The shapes of [`DESCRIBED`]'s programs: most verbs are told apart from
+/// them in a few loads, before a row is compared.
+const DESCRIBED_SHAPES: super::Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < DESCRIBED.len() {
+        super::mark_shape(&mut t, DESCRIBED[i].command[0]);
+        i += 1;
+    }
+    t
+};
+
 /// The index of the first mutating continuation in a segment's words
 /// (SPEC §6.5), or `None` when it only reads. An allow entry of `k`
 /// tokens covers the segment only when `k` is past it (§3.2).
@@ -105,8 +117,12 @@ pub fn mutating_from(words: &[Cow<'_, str>], known: &[Known]) -> Option<usize> {
     if let Some((row, from)) = row_in(WRITE_OPTIONS, |r| r.command, words, known) {
         return write_option(row, words, known, from);
     }
-    if let Some((row, from)) = row_in(DESCRIBED, |r| r.command, words, known) {
-        return described(row, words, known, from);
+    let maybe_described = super::is_assignment(&words[0])
+        || super::has_shape(&DESCRIBED_SHAPES, super::basename(&words[0]));
+    if maybe_described {
+        if let Some((row, from)) = row_in(DESCRIBED, |r| r.command, words, known) {
+            return described(row, words, known, from);
+        }
     }
     let (row, from) = row_of(words, known)?;
     let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);

@@ -91,6 +91,141 @@ pub fn why(words: &[Cow<'_, str>], known: &[Known]) -> Option<String> {
     ))
 }
 
+/// [`external_known`], where an HTTP request to loopback (SPEC §4.5 item
+/// 3) sends nothing away when `loopback_ok` (the command runs in the
+/// running container and names no proxy).
+pub fn external_known_at(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    loopback_ok: bool,
+) -> Option<&'static [&'static str]> {
+    let e = external_known(words, known)?;
+    let verb = super::basename(words.first()?);
+    let loopback = loopback_ok
+        && HTTP
+            .iter()
+            .find(|r| r.names.contains(&verb))
+            .is_some_and(|row| to_loopback(row, words, known));
+    (!loopback).then_some(e)
+}
+
+/// Does a word name a proxy (`HTTPS_PROXY=…`, `all_proxy`, `--proxy`),
+/// in any case? Then no request of its line is loopback (fail closed).
+pub fn names_a_proxy(word: &str) -> bool {
+    word.as_bytes()
+        .windows(5)
+        .any(|w| w.eq_ignore_ascii_case(b"proxy"))
+}
+
+/// Is every URL of an HTTP client's request loopback, exactly as SPEC §4.5
+/// item 3 defines it, with no word permc cannot know and no option that
+/// routes it elsewhere ([`HttpClient::writes`]' routes are among the
+/// options that always send)? Only a request whose sending part is an
+/// upload, a body or a method may be loopback.
+fn to_loopback(row: &HttpClient, words: &[Cow<'_, str>], known: &[Known]) -> bool {
+    let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
+    let mut urls = 0;
+    let mut i = 1;
+    let mut options = true;
+    while let Some(w) = words.get(i) {
+        if !exact(i) {
+            return false;
+        }
+        i += 1;
+        if options && w == "--" {
+            options = false;
+            continue;
+        }
+        if !options || !w.starts_with('-') || w == "-" {
+            if !loopback_url(w) {
+                return false;
+            }
+            urls += 1;
+            continue;
+        }
+        let (name, value) = match w.split_once('=') {
+            Some((n, v)) if w.starts_with("--") => (n, Some(v.to_string())),
+            _ => (&**w, None),
+        };
+        let Some((option, attached)) = http_option(row, name) else {
+            continue;
+        };
+        // An option that sends whatever its value (credentials, a route,
+        // a file of settings) is never loopback's.
+        if row.writes.contains(&option) && !row.body.contains(&option) {
+            return false;
+        }
+        let value = value.or(attached).or_else(|| {
+            row.valued.contains(&option).then(|| {
+                i += 1;
+                words.get(i - 1).map(|v| v.to_string()).unwrap_or_default()
+            })
+        });
+        if row.url_options.contains(&option) {
+            if !value.as_deref().is_some_and(loopback_url) {
+                return false;
+            }
+            urls += 1;
+        }
+        // A `@FILE` or a cookie file is local data, loopback or not.
+        if (row.at_file.contains(&option) || row.file_unless_eq.contains(&option))
+            && http_option_sends(row, option, value.as_deref())
+        {
+            return false;
+        }
+    }
+    urls > 0
+}
+
+/// A URL that is loopback as SPEC §4.5 item 3 spells it: `http` or
+/// `https` (any case) and `://` (put before a word without one), no
+/// userinfo, the host `localhost` (any case), `127.N.N.N` (each 0–255,
+/// decimal) or `[::1]`, an optional `:PORT` of digits, then nothing, `/`,
+/// `?` or `#`; no `\`, `%`, blank, `{` or `[` (curl's globs) before it.
+fn loopback_url(url: &str) -> bool {
+    let rest = match url.split_once("://") {
+        Some((scheme, rest))
+            if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") =>
+        {
+            rest
+        }
+        Some(_) => return false,
+        None => url,
+    };
+    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+    let authority = &rest[..end];
+    if authority.contains(['@', '\\', '%', ' ', '\t', '{']) {
+        return false;
+    }
+    let host_end = if authority.starts_with('[') {
+        match authority.find(']') {
+            Some(e) => e + 1,
+            None => return false,
+        }
+    } else {
+        authority.find(':').unwrap_or(authority.len())
+    };
+    let (host, port) = authority.split_at(host_end);
+    let port_ok = port.is_empty()
+        || port
+            .strip_prefix(':')
+            .is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
+    port_ok && (host.eq_ignore_ascii_case("localhost") || host == "[::1]" || dotted_127(host))
+}
+
+/// `127.N.N.N`, each N decimal digits 0–255.
+fn dotted_127(host: &str) -> bool {
+    let parts: Vec<&str> = host.split('.').collect();
+    parts.len() == 4
+        && parts[0] == "127"
+        && parts[1..].iter().all(|p| {
+            !p.is_empty()
+                && p.len() <= 3
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && p.parse::<u16>().is_ok_and(|n| n <= 255)
+        })
+}
+
 /// [`external_known`] for a verb read by its last component.
 fn external(
     verb: &str,
@@ -298,10 +433,12 @@ fn client_word(row: &RemoteClient, w: &str) -> bool {
     if row.only.is_empty() || row.only.contains(&w) {
         return true;
     }
+    // A prefix of one of the client's words, first (most words are none:
+    // `test`, `run`), then not one of the program's own commands.
     row.npm_spelling
         && !w.is_empty()
-        && !row.commands.contains(&w)
         && row.only.iter().any(|o| o.starts_with(w))
+        && !row.commands.contains(&w)
 }
 
 /// Collects into `out` the positional words from `i` on, one list per

@@ -120,6 +120,10 @@ pub struct HttpClient {
     /// Options that send something whatever their value (an upload, a
     /// body, credentials, a file of options, another route).
     pub writes: &'static [&'static str],
+    /// Of [`writes`](Self::writes), the uploads and bodies: what a request
+    /// to the running container's own loopback may send (SPEC §4.5 item
+    /// 3); the rest (credentials, routes) never may.
+    pub body: &'static [&'static str],
     /// Options whose value is the request's method.
     pub methods: &'static [&'static str],
     /// The methods that read.
@@ -144,6 +148,7 @@ impl HttpClient {
         names: &[],
         version: "",
         writes: &[],
+        body: &[],
         methods: &[],
         read_methods: &[],
         at_file: &[],
