@@ -5,6 +5,7 @@
 
 use super::catalogue::remote::http::CLIENTS as HTTP;
 use super::catalogue::remote::{HttpClient, PublishingGoals, RemoteClient, CLIENTS, GOALS};
+use super::name_index::RowIndex;
 use super::{mark_shape, Shapes};
 use crate::reader::Known;
 use std::borrow::Cow;
@@ -232,7 +233,7 @@ fn external(
     words: &[Cow<'_, str>],
     k: &dyn Fn(usize) -> Known,
 ) -> Option<&'static [&'static str]> {
-    for row in CLIENTS.iter().filter(|r| r.names.contains(&verb)) {
+    for row in rows_of(verb) {
         if client(row, words, k) == Verdict::External {
             return Some(row.named);
         }
@@ -366,8 +367,32 @@ pub fn is_read(words: &[Cow<'_, str>]) -> bool {
         return false;
     };
     let k = |_: usize| Known::Exact;
-    let mut rows = CLIENTS.iter().filter(|r| r.names.contains(&verb));
-    rows.any(|row| client(row, words, &k) == Verdict::Read)
+    rows_of(verb).any(|row| client(row, words, &k) == Verdict::Read)
+}
+
+/// [`CLIENTS`] by program name: one probe, not a compare of every row's
+/// names (`git`, `npm` are common verbs with rows of a subtree).
+const CLIENT_ROWS: RowIndex = {
+    let mut x = RowIndex::new();
+    let mut i = 0;
+    while i < CLIENTS.len() {
+        x = x.add_all(CLIENTS[i].names, i);
+        i += 1;
+    }
+    x.build()
+};
+
+/// The client rows naming `verb`, in order.
+fn rows_of(verb: &str) -> impl Iterator<Item = &'static RemoteClient> {
+    let mut mask = CLIENT_ROWS.rows(verb);
+    std::iter::from_fn(move || {
+        if mask == 0 {
+            return None;
+        }
+        let i = mask.trailing_zeros() as usize;
+        mask &= mask - 1;
+        CLIENTS.get(i)
+    })
 }
 
 /// The readings of a run's options (an option of unknown arity is read
@@ -377,12 +402,12 @@ const READINGS: usize = 8;
 /// A client's verdict on a run: every reading of its options must be a
 /// read (fail closed).
 fn client(row: &RemoteClient, words: &[Cow<'_, str>], k: &dyn Fn(usize) -> Known) -> Verdict {
+    if !may_be_client(row, words, k) {
+        return Verdict::NotClient;
+    }
     // A help or version form alone (`aws --version`).
     if words.len() == 2 && k(1) == Known::Exact && row.reads.contains(&&*words[1]) {
         return Verdict::Read;
-    }
-    if !may_be_client(row, words, k) {
-        return Verdict::NotClient;
     }
     let mut readings: Vec<Vec<usize>> = Vec::new();
     if !positionals(row, words, k, 1, Vec::new(), &mut readings) {
