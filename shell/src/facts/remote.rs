@@ -82,10 +82,8 @@ pub fn why(words: &[Cow<'_, str>], known: &[Known]) -> Option<String> {
             row.version
         ));
     }
-    let row = CLIENTS
-        .iter()
-        .filter(|r| r.names.contains(&verb))
-        .find(|row| client(row, words, &k) == Verdict::External)?;
+    let (_, row) =
+        rows_of(verb).find(|&(i, row)| client(i, row, words, &k) == Verdict::External)?;
     Some(format!(
         "a subcommand of {}'s client, {}, that its row does not list as a read",
         row.service, row.version
@@ -233,8 +231,8 @@ fn external(
     words: &[Cow<'_, str>],
     k: &dyn Fn(usize) -> Known,
 ) -> Option<&'static [&'static str]> {
-    for row in rows_of(verb) {
-        if client(row, words, k) == Verdict::External {
+    for (i, row) in rows_of(verb) {
+        if client(i, row, words, k) == Verdict::External {
             return Some(row.named);
         }
     }
@@ -367,7 +365,7 @@ pub fn is_read(words: &[Cow<'_, str>]) -> bool {
         return false;
     };
     let k = |_: usize| Known::Exact;
-    rows_of(verb).any(|row| client(row, words, &k) == Verdict::Read)
+    rows_of(verb).any(|(i, row)| client(i, row, words, &k) == Verdict::Read)
 }
 
 /// [`CLIENTS`] by program name: one probe, not a compare of every row's
@@ -382,8 +380,38 @@ const CLIENT_ROWS: RowIndex = {
     x.build()
 };
 
+/// Per client row, the first bytes of its [`only`](RemoteClient::only)
+/// words: a word can be one of them, or a prefix of one, only if it
+/// starts so (most words of `npm`/`pnpm` runs are told apart here).
+const ONLY_FIRST: [[bool; 256]; CLIENTS.len()] = {
+    let mut t = [[false; 256]; CLIENTS.len()];
+    let mut i = 0;
+    while i < CLIENTS.len() {
+        let mut j = 0;
+        while j < CLIENTS[i].only.len() {
+            if let Some(&b) = CLIENTS[i].only[j].as_bytes().first() {
+                t[i][b as usize] = true;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Could `w` be one of row `i`'s [`only`](RemoteClient::only) words or a
+/// prefix of one, by its first byte? (A camel-case word is read as npm
+/// reads it: its first byte may change.)
+fn may_be_only(i: usize, w: &str) -> bool {
+    match w.as_bytes().first() {
+        Some(b) if b.is_ascii_uppercase() => true,
+        Some(&b) => ONLY_FIRST.get(i).is_some_and(|t| t[b as usize]),
+        None => false,
+    }
+}
+
 /// The client rows naming `verb`, in order.
-fn rows_of(verb: &str) -> impl Iterator<Item = &'static RemoteClient> {
+fn rows_of(verb: &str) -> impl Iterator<Item = (usize, &'static RemoteClient)> {
     let mut mask = CLIENT_ROWS.rows(verb);
     std::iter::from_fn(move || {
         if mask == 0 {
@@ -391,7 +419,7 @@ fn rows_of(verb: &str) -> impl Iterator<Item = &'static RemoteClient> {
         }
         let i = mask.trailing_zeros() as usize;
         mask &= mask - 1;
-        CLIENTS.get(i)
+        CLIENTS.get(i).map(|r| (i, r))
     })
 }
 
@@ -401,8 +429,13 @@ const READINGS: usize = 8;
 
 /// A client's verdict on a run: every reading of its options must be a
 /// read (fail closed).
-fn client(row: &RemoteClient, words: &[Cow<'_, str>], k: &dyn Fn(usize) -> Known) -> Verdict {
-    if !may_be_client(row, words, k) {
+fn client(
+    i: usize,
+    row: &RemoteClient,
+    words: &[Cow<'_, str>],
+    k: &dyn Fn(usize) -> Known,
+) -> Verdict {
+    if !may_be_client(i, row, words, k) {
         return Verdict::NotClient;
     }
     // A help or version form alone (`aws --version`).
@@ -430,7 +463,12 @@ fn client(row: &RemoteClient, words: &[Cow<'_, str>], k: &dyn Fn(usize) -> Known
 /// the options' values, every reading's first positional word is one of
 /// the run's words. Most runs of such programs (`git status`, `pnpm
 /// test`) are told apart here, without reading their options.
-fn may_be_client(row: &RemoteClient, words: &[Cow<'_, str>], k: &dyn Fn(usize) -> Known) -> bool {
+fn may_be_client(
+    r: usize,
+    row: &RemoteClient,
+    words: &[Cow<'_, str>],
+    k: &dyn Fn(usize) -> Known,
+) -> bool {
     if row.tree.is_empty() && row.only.is_empty() && row.prefixes.is_empty() {
         return true;
     }
@@ -445,7 +483,7 @@ fn may_be_client(row: &RemoteClient, words: &[Cow<'_, str>], k: &dyn Fn(usize) -
         if !row.prefixes.is_empty() {
             return row.prefixes.iter().any(|p| w.starts_with(p));
         }
-        !w.starts_with('-') && client_word(row, w)
+        !w.starts_with('-') && (row.only.is_empty() || may_be_only(r, w)) && client_word(row, w)
     })
 }
 
