@@ -57,6 +57,9 @@ pub enum CheckId {
     NeutralizedByCeiling,
     /// `broad-always-expansion`.
     BroadAlwaysExpansion,
+    /// `shell-entry`: an allow entry that names a shell with no script
+    /// operand (SPEC §11 round 4).
+    ShellEntry,
     /// `literal-star`.
     LiteralStar,
     /// `literal-variable`.
@@ -81,7 +84,7 @@ pub enum CheckId {
 
 impl CheckId {
     /// Every check id.
-    pub const ALL: [CheckId; 23] = [
+    pub const ALL: [CheckId; 24] = [
         CheckId::InvalidJson,
         CheckId::InvalidShape,
         CheckId::InvalidPattern,
@@ -95,6 +98,7 @@ impl CheckId {
         CheckId::UnanchoredMutatingVerb,
         CheckId::NeutralizedByCeiling,
         CheckId::BroadAlwaysExpansion,
+        CheckId::ShellEntry,
         CheckId::LiteralStar,
         CheckId::LiteralVariable,
         CheckId::AutonomyRedundant,
@@ -123,6 +127,7 @@ impl CheckId {
             CheckId::UnanchoredMutatingVerb => "unanchored-mutating-verb",
             CheckId::NeutralizedByCeiling => "neutralized-by-ceiling",
             CheckId::BroadAlwaysExpansion => "broad-always-expansion",
+            CheckId::ShellEntry => "shell-entry",
             CheckId::LiteralStar => "literal-star",
             CheckId::LiteralVariable => "literal-variable",
             CheckId::AutonomyRedundant => "autonomy-redundant",

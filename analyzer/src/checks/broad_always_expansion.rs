@@ -8,8 +8,9 @@
 //!   readers such as `sed` and `awk`, wrappers, `npx`, `uv run`, `pnpm
 //!   exec`, `docker exec`…), and `npm run`, `pnpm run`, `yarn run` — or destroy and
 //!   exfiltrate (`rm`, `dd`, `mv`, `chmod`, `chown`, `curl`, `wget`):
-//!   `Terminal(bash)`, `Terminal(bash -c)`, `Terminal(rm -rf)`,
-//!   `Terminal(npx sh)`, `Terminal(npm run build)`.
+//!   `Terminal(rm -rf)`, `Terminal(npx sh)`, `Terminal(npm run build)`.
+//!   A shell with no script operand (`Terminal(bash)`, `Terminal(bash
+//!   -c)`) is `shell-entry`'s (round 4).
 //!
 //! These are the shapes "always allow" records (SPEC §7: the verb, or the
 //! verb and its subcommand word). A shorter entry that matches the verb,
@@ -40,7 +41,7 @@
 //!
 //! ## Example
 //! ```json
-//! {"allow": ["Terminal()", "Terminal(bash -c)", "Terminal(rm)", "Terminal(npm run)"]}
+//! {"allow": ["Terminal()", "Terminal(python3)", "Terminal(rm)", "Terminal(npm run)"]}
 //! ```
 //!
 //! Use instead:
@@ -140,6 +141,10 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         let Some(a) = e.pattern.tokens() else {
             continue;
         };
+        // A shell with no script operand is `shell-entry`'s (SPEC §11 round 4).
+        if super::shell_entry::shell_entry(a).is_some() {
+            continue;
+        }
         let text = &e.pattern.text;
         let (message, help) = if a.is_empty() {
             (

@@ -21,6 +21,7 @@ mod neutralized_by_ceiling;
 mod redundant_rule;
 mod shadowed_by_ask;
 mod shadowed_by_deny;
+pub(crate) mod shell_entry;
 pub(crate) mod unanchored_mutating_verb;
 mod unknown_key;
 mod unknown_label;
@@ -62,6 +63,7 @@ pub const CHECKS: &[Check] = &[
     unanchored_mutating_verb::CHECK,
     neutralized_by_ceiling::CHECK,
     broad_always_expansion::CHECK,
+    shell_entry::CHECK,
     literal_star::CHECK,
     literal_variable::CHECK,
     autonomy_redundant::CHECK,

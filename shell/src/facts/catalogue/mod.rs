@@ -60,6 +60,20 @@ pub fn runs_text_as_code(verb: &str) -> bool {
         || SHELL_BUILTINS.contains(&verb)
 }
 
+/// Is `verb` a shell (SPEC §4.3: sh's family and the shells of other
+/// languages), and can a `-c` string of it be transparent for allow (sh,
+/// bash, dash, ash: `Terminal(npm test)` covers `bash -lc 'npm test'`)?
+/// For the analyzer's `shell-entry` (SPEC §11 round 4).
+pub fn shell(verb: &str) -> Option<bool> {
+    if shells::TRANSPARENT_SHELLS.contains(&verb) {
+        Some(true)
+    } else if shells::SHELLS.contains(&verb) || shells::FOREIGN_SHELLS.contains(&verb) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// Is `verb` a wrapper (SPEC §4.3's table and the launchers beyond it):
 /// it runs the command in its operands.
 pub fn is_wrapper(verb: &str) -> bool {
