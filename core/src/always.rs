@@ -278,15 +278,7 @@ fn refusal_of(f: &LineFacts) -> Option<Refusal> {
     // recorded entry applies wherever the command runs next.
     if let Some(e) = f.external_effect_at(false) {
         // A remote client's unlisted subcommand: the run's words.
-        let unlisted = (e.last() == Some(&crate::facts::catalogue::remote::UNLISTED))
-            .then(|| {
-                f.runs().find(|r| {
-                    !r.guessed
-                        && !r.canonical
-                        && crate::facts::remote::external_known(r.words, r.known) == Some(e)
-                })
-            })
-            .flatten();
+        let unlisted = f.remote_run(e);
         let named = match unlisted {
             Some(r) => r
                 .words

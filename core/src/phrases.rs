@@ -225,7 +225,7 @@ pub fn privileged(verb: &str) -> String {
 /// (§6.1): [`later_on_host`].
 pub fn external_effect_of(f: &crate::facts::LineFacts, in_container: bool) -> Option<String> {
     if let Some(e) = f.external_effect_where(in_container) {
-        if e.last() == Some(&crate::facts::catalogue::remote::UNLISTED) {
+        if f.remote_run(e).is_some() {
             return Some(remote_unlisted(f, e));
         }
         return Some(external_effect(e));
@@ -242,11 +242,9 @@ pub fn external_effect_of(f: &crate::facts::LineFacts, in_container: bool) -> Op
 /// the machine (a subcommand of GitHub's client, gh 2.46, that its row
 /// does not list as a read)".
 fn remote_unlisted(f: &crate::facts::LineFacts, e: &[&str]) -> String {
-    use crate::facts::remote;
-    let run = f.runs().find(|r| {
-        !r.guessed && !r.canonical && remote::external_known(r.words, r.known) == Some(e)
-    });
-    let Some((r, why)) = run.and_then(|r| Some((r, remote::why(r.words, r.known)?))) else {
+    let run = f.remote_run(e);
+    let Some((r, why)) = run.and_then(|r| Some((r, crate::facts::remote::why(r.words, r.known)?)))
+    else {
         return external_effect(e);
     };
     let shown: Vec<&str> = r.words.iter().take(6).map(|w| &**w).collect();

@@ -1055,6 +1055,18 @@ impl<'a> LineFacts<'a> {
         self.external_effect_where(false)
     }
 
+    /// The run a remote client's external effect `e` was found in (SPEC
+    /// §4.5 item 3: its row names it `gh …`), for the sentences that name
+    /// the run's own words (`gh pr reopen 12`); `None` for any other `e`.
+    pub fn remote_run(&self, e: &[&str]) -> Option<Run<'_>> {
+        if e.last() != Some(&catalogue::remote::UNLISTED) {
+            return None;
+        }
+        self.runs().find(|r| {
+            !r.guessed && !r.canonical && remote::external_known(r.words, r.known) == Some(e)
+        })
+    }
+
     /// Does any word of the line, its inner lines included, name a proxy
     /// (`HTTPS_PROXY=…`, `export all_proxy=…`, `--proxy`)? Then no HTTP
     /// request of it is loopback (SPEC §4.5 item 3, fail closed).

@@ -28,33 +28,30 @@ pub(crate) const NAMES: Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
     while i < CLIENTS.len() {
-        let mut j = 0;
-        while j < CLIENTS[i].names.len() {
-            mark_shape(&mut t, CLIENTS[i].names[j]);
-            j += 1;
-        }
+        mark_names(&mut t, CLIENTS[i].names);
         i += 1;
     }
     let mut i = 0;
     while i < HTTP.len() {
-        let mut j = 0;
-        while j < HTTP[i].names.len() {
-            mark_shape(&mut t, HTTP[i].names[j]);
-            j += 1;
-        }
+        mark_names(&mut t, HTTP[i].names);
         i += 1;
     }
     let mut i = 0;
     while i < GOALS.len() {
-        let mut j = 0;
-        while j < GOALS[i].names.len() {
-            mark_shape(&mut t, GOALS[i].names[j]);
-            j += 1;
-        }
+        mark_names(&mut t, GOALS[i].names);
         i += 1;
     }
     t
 };
+
+/// Adds each of a row's names to the shapes `t`.
+const fn mark_names(t: &mut Shapes, names: &[&str]) {
+    let mut j = 0;
+    while j < names.len() {
+        mark_shape(t, names[j]);
+        j += 1;
+    }
+}
 
 /// The external effect a remote client's run has (SPEC §4.5 item 3), if
 /// any: the row's name for it (`gh …`). The run's words as written (not
