@@ -33,6 +33,7 @@ pub mod catalogue;
 pub mod catalogue_doc;
 pub(crate) mod code_options;
 pub mod continuations;
+pub mod described;
 mod git_editor;
 pub mod glob;
 pub mod later;

@@ -386,39 +386,41 @@ fn remote_clients(o: &mut String) {
 
 fn described(o: &mut String) {
     use super::catalogue::described::DESCRIBED;
+    use super::described::spellings;
     o.push_str(
         "## Programs described completely (SPEC §4.5 items 1 and 2)\n\n\
          The rows of `shell/catalogue/described.toml`, read as GNU getopt_long \
          reads options (long ones by a unique prefix, short ones in clusters). \
-         Past an allow entry, a word a row cannot place or an option that writes \
-         or runs means the entry does not cover the segment (§3.2). Not yet \
-         verified by the real programs: an unverified row only tightens.\n\n\
-         | command | version | options | options that write or run |\n|---|---|---|---|\n",
+         Each option has a kind (§4.5 item 1). Past an allow entry, a word a row \
+         cannot place or an option of a kind that writes or runs means the entry \
+         does not cover the segment (§3.2). *verified* names the version and the \
+         date the real program last verified the row (tests/oracle); a row not \
+         verified only tightens.\n\n\
+         | command | version | operands | options by kind | verified |\n|---|---|---|---|---|\n",
     );
     for d in DESCRIBED {
-        let shorts = |letters: &str, suffix: &str| -> Vec<String> {
-            letters.chars().map(|c| format!("-{c}{suffix}")).collect()
-        };
-        let mut options = shorts(d.short_flags, "");
-        options.extend(shorts(d.short_valued, " V"));
-        options.extend(d.long_flags.iter().map(|l| l.to_string()));
-        options.extend(d.long_valued.iter().map(|l| format!("{l}=V")));
-        options.extend(d.long_optional.iter().map(|l| format!("{l}[=V]")));
-        let mut writes = shorts(d.short_writes, " V");
-        writes.extend(d.long_writes.iter().map(|l| format!("{l}=V")));
-        let refs = |v: &[String]| {
-            v.iter()
-                .map(|s| format!("`{s}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+        let kinds: Vec<String> = d
+            .options()
+            .iter()
+            .filter(|(list, _)| !list.is_empty())
+            .map(|(list, kind)| {
+                let names: Vec<&str> = spellings(list).collect();
+                format!("{}: {}", kind.name(), code(&names))
+            })
+            .collect();
+        let verified = if d.verified {
+            format!("{}, {}", d.verified_version, d.verified_on)
+        } else {
+            "no".to_string()
         };
         let _ = writeln!(
             o,
-            "| `{}` | {} | {} | {} |",
-            d.command.join(" "),
+            "| `{}` | {} | {} | {} | {} |",
+            d.program.join(" "),
             d.version,
-            cell(&refs(&options)),
-            cell(&refs(&writes))
+            d.operands.join(", "),
+            cell(&kinds.join("; ")),
+            verified
         );
     }
     o.push('\n');

@@ -13,8 +13,9 @@
 pub use super::catalogue::continuations::{
     Continuations, Shape, WriteOptions, CONTINUATIONS, WRITE_OPTIONS,
 };
-pub use super::catalogue::described::{Described, DESCRIBED};
+pub use super::catalogue::described::{Described, Kind, DESCRIBED};
 use super::catalogue::git::GIT_CONFIG_READING_MODES;
+use super::described::Value;
 use super::glob::Glob;
 use crate::reader::AsStr;
 use crate::reader::Known;
@@ -86,7 +87,7 @@ const COMMAND_FIRST_BYTES: [bool; 256] = {
     }
     let mut i = 0;
     while i < DESCRIBED.len() {
-        t[DESCRIBED[i].command[0].as_bytes()[0] as usize] = true;
+        t[DESCRIBED[i].program[0].as_bytes()[0] as usize] = true;
         i += 1;
     }
     t
@@ -98,7 +99,7 @@ const DESCRIBED_SHAPES: super::Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
     while i < DESCRIBED.len() {
-        super::mark_shape(&mut t, DESCRIBED[i].command[0]);
+        super::mark_shape(&mut t, DESCRIBED[i].program[0]);
         i += 1;
     }
     t
@@ -120,7 +121,7 @@ pub fn mutating_from(words: &[Cow<'_, str>], known: &[Known]) -> Option<usize> {
     let maybe_described = super::is_assignment(&words[0])
         || super::has_shape(&DESCRIBED_SHAPES, super::basename(&words[0]));
     if maybe_described {
-        if let Some((row, from)) = row_in(DESCRIBED, |r| r.command, words, known) {
+        if let Some((row, from)) = row_in(DESCRIBED, |r| r.program, words, known) {
             return described(row, words, known, from);
         }
     }
@@ -343,29 +344,25 @@ fn described(
             }
             Known::Glob if may_start(&['*', '?', '[']) && row.writes() => return Some(i),
             Known::Exact if w == "--" => return None,
-            Known::Exact if w.starts_with("--") => {
-                let name = w.split('=').next().unwrap_or(w);
-                match described_long(row, name) {
-                    Some(Long::Flag | Long::Optional) => {}
-                    Some(Long::Valued) if w.contains('=') => {}
-                    Some(Long::Valued) => i += 1,
-                    Some(Long::Writes) | None => return Some(i),
-                }
-            }
+            Known::Exact if w.starts_with("--") => match super::described::long(row, w) {
+                Some((kind, _)) if kind.writes_or_runs() => return Some(i),
+                Some((_, Value::Next)) => i += 1,
+                Some(_) => {}
+                None => return Some(i),
+            },
             Known::Exact if w.len() > 1 && w.starts_with('-') => {
                 for (at, c) in w.char_indices().skip(1) {
-                    if row.short_writes.contains(c) {
-                        return Some(i);
-                    }
-                    if row.short_valued.contains(c) {
-                        // The rest of the word is the value, else the next.
-                        if at + c.len_utf8() == w.len() {
-                            i += 1;
+                    match super::described::short(row, c) {
+                        None => return Some(i),
+                        Some(kind) if kind.writes_or_runs() => return Some(i),
+                        Some(Kind::Flag) => {}
+                        Some(_) => {
+                            // The rest of the word is the value, else the next.
+                            if at + c.len_utf8() == w.len() {
+                                i += 1;
+                            }
+                            break;
                         }
-                        break;
-                    }
-                    if !row.short_flags.contains(c) {
-                        return Some(i);
                     }
                 }
             }
@@ -374,35 +371,6 @@ fn described(
         i += 1;
     }
     None
-}
-
-/// What a long option word is to a [`Described`] row.
-#[derive(Clone, Copy)]
-enum Long {
-    Flag,
-    Valued,
-    Optional,
-    Writes,
-}
-
-/// A long option's name (`--outp`) read as getopt_long reads it: itself,
-/// or the one option it is a prefix of (`None`: none, or several).
-fn described_long(row: &Described, name: &str) -> Option<Long> {
-    let tables = [
-        (row.long_flags, Long::Flag),
-        (row.long_valued, Long::Valued),
-        (row.long_optional, Long::Optional),
-        (row.long_writes, Long::Writes),
-    ];
-    if let Some((_, kind)) = tables.iter().find(|(names, _)| names.contains(&name)) {
-        return Some(*kind);
-    }
-    let mut hits = tables
-        .iter()
-        .flat_map(|(names, kind)| names.iter().map(move |n| (n, *kind)))
-        .filter(|(n, _)| n.starts_with(name) && name.len() > 2);
-    let (_, kind) = hits.next()?;
-    hits.next().is_none().then_some(kind)
 }
 
 enum Word {

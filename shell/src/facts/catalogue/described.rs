@@ -1,49 +1,184 @@
 //! Programs described completely (SPEC §4.5 items 1 and 2): the rows of
 //! `shell/catalogue/described.toml`, turned into [`DESCRIBED`] by
-//! `shell/build.rs`, read by the continuations (a word a row cannot place
-//! means an allow entry does not cover the segment).
+//! `shell/build.rs`, read by `facts::described` (a word a row cannot
+//! place means an allow entry does not cover the segment).
 
-/// One program's options at one version, as GNU getopt_long reads them.
+/// What a word of a described program is (SPEC §4.5 item 1): an option
+/// without a value, or the kind of a value or an operand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// An option without a value.
+    Flag,
+    /// Data the program never opens as a file.
+    Text,
+    /// A file read.
+    PathRead,
+    /// A file created, truncated, appended, moved or removed.
+    PathWrite,
+    /// A directory written into.
+    DirWrite,
+    /// A git pathspec.
+    Pathspec,
+    /// A program run (§4.3).
+    Command,
+    /// A command line as text.
+    Line,
+    /// Code of another language, a plugin.
+    Code,
+    /// A file of settings the program reads.
+    Config,
+    /// A name the program sets for what it runs.
+    Variable,
+    /// A host, a URL, an account.
+    Remote,
+    /// What something permc does not read decides.
+    Open,
+}
+
+impl Kind {
+    /// Every kind with the name the row files give it.
+    pub const NAMES: [(Kind, &'static str); 13] = [
+        (Kind::Flag, "flags"),
+        (Kind::Text, "text"),
+        (Kind::PathRead, "path-read"),
+        (Kind::PathWrite, "path-write"),
+        (Kind::DirWrite, "dir-write"),
+        (Kind::Pathspec, "pathspec"),
+        (Kind::Command, "command"),
+        (Kind::Line, "line"),
+        (Kind::Code, "code"),
+        (Kind::Config, "config"),
+        (Kind::Variable, "variable"),
+        (Kind::Remote, "remote"),
+        (Kind::Open, "open"),
+    ];
+
+    /// Does a word of this kind write or run (SPEC §4.5 item 2, §5.3
+    /// 7.0: `code`, `config`, `command`, `line`, `variable`, `path-write`,
+    /// `dir-write`)?
+    pub const fn writes_or_runs(self) -> bool {
+        matches!(
+            self,
+            Kind::PathWrite
+                | Kind::DirWrite
+                | Kind::Command
+                | Kind::Line
+                | Kind::Code
+                | Kind::Config
+                | Kind::Variable
+        )
+    }
+
+    /// The name the row files give the kind.
+    pub fn name(self) -> &'static str {
+        Kind::NAMES
+            .iter()
+            .find(|(k, _)| *k == self)
+            .map_or("", |(_, n)| n)
+    }
+}
+
+/// One program's options at one version, each option an entry of the
+/// list of its kind: its spellings separated by blanks (`"-o --output"`),
+/// a long spelling ending in `[=]` taking its value only after `=`.
 #[derive(Debug, Clone, Copy)]
 pub struct Described {
     /// The command's words (`["sort"]`).
-    pub command: &'static [&'static str],
+    pub program: &'static [&'static str],
     /// The version described (docs/commands.md, messages).
     pub version: &'static str,
-    /// Short options without a value, a letter each.
-    pub short_flags: &'static str,
-    /// Short options that take a value (the rest of the word, or the next).
-    pub short_valued: &'static str,
-    /// Short options that write or run (each takes a value).
-    pub short_writes: &'static str,
-    /// Long options without a value.
-    pub long_flags: &'static [&'static str],
-    /// Long options that take a value (`--lines 5`, `--lines=5`).
-    pub long_valued: &'static [&'static str],
-    /// Long options whose value is given only with `=`.
-    pub long_optional: &'static [&'static str],
-    /// Long options that write or run (each takes a value).
-    pub long_writes: &'static [&'static str],
+    /// How the program reads its options (`getopt`: GNU getopt_long).
+    pub grammar: &'static str,
+    /// The kinds of the operands by position, the last repeating.
+    pub operands: &'static [&'static str],
+    /// Options without a value.
+    pub flags: &'static [&'static str],
+    /// Options whose value is text.
+    pub text: &'static [&'static str],
+    /// Options whose value is a file read.
+    pub path_read: &'static [&'static str],
+    /// Options whose value is a file written.
+    pub path_write: &'static [&'static str],
+    /// Options whose value is a directory written into.
+    pub dir_write: &'static [&'static str],
+    /// Options whose value is a pathspec.
+    pub pathspec: &'static [&'static str],
+    /// Options whose value is a program run.
+    pub command: &'static [&'static str],
+    /// Options whose value is a command line.
+    pub line: &'static [&'static str],
+    /// Options whose value is code.
+    pub code: &'static [&'static str],
+    /// Options whose value is a file of settings.
+    pub config: &'static [&'static str],
+    /// Options whose value names a variable set for what the program runs.
+    pub variable: &'static [&'static str],
+    /// Options whose value is a host, a URL or an account.
+    pub remote: &'static [&'static str],
+    /// Options whose value something permc does not read decides.
+    pub open: &'static [&'static str],
+    /// The hash of the row (shell/build.rs).
+    pub hash: &'static str,
+    /// Did the real program verify the row as it is (its `verified`
+    /// field holds [`Described::hash`])?
+    pub verified: bool,
+    /// The version the real program had when it verified the row.
+    pub verified_version: &'static str,
+    /// The date it verified the row.
+    pub verified_on: &'static str,
 }
 
 impl Described {
     /// The defaults a row's missing fields take.
     pub const EMPTY: Described = Described {
-        command: &[],
+        program: &[],
         version: "",
-        short_flags: "",
-        short_valued: "",
-        short_writes: "",
-        long_flags: &[],
-        long_valued: &[],
-        long_optional: &[],
-        long_writes: &[],
+        grammar: "getopt",
+        operands: &[],
+        flags: &[],
+        text: &[],
+        path_read: &[],
+        path_write: &[],
+        dir_write: &[],
+        pathspec: &[],
+        command: &[],
+        line: &[],
+        code: &[],
+        config: &[],
+        variable: &[],
+        remote: &[],
+        open: &[],
+        hash: "",
+        verified: false,
+        verified_version: "",
+        verified_on: "",
     };
+
+    /// The row's option lists with their kinds.
+    pub fn options(&self) -> [(&'static [&'static str], Kind); 13] {
+        [
+            (self.flags, Kind::Flag),
+            (self.text, Kind::Text),
+            (self.path_read, Kind::PathRead),
+            (self.path_write, Kind::PathWrite),
+            (self.dir_write, Kind::DirWrite),
+            (self.pathspec, Kind::Pathspec),
+            (self.command, Kind::Command),
+            (self.line, Kind::Line),
+            (self.code, Kind::Code),
+            (self.config, Kind::Config),
+            (self.variable, Kind::Variable),
+            (self.remote, Kind::Remote),
+            (self.open, Kind::Open),
+        ]
+    }
 
     /// Does the row hold an option that writes or runs (a word that may
     /// be any option may be it)?
     pub fn writes(&self) -> bool {
-        !self.short_writes.is_empty() || !self.long_writes.is_empty()
+        self.options()
+            .iter()
+            .any(|(list, kind)| kind.writes_or_runs() && !list.is_empty())
     }
 }
 

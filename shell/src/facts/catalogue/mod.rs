@@ -289,7 +289,7 @@ pub fn program_names() -> Vec<&'static str> {
     names.extend(remote::CLIENTS.iter().flat_map(|c| c.names));
     names.extend(remote::http::CLIENTS.iter().flat_map(|c| c.names));
     names.extend(remote::GOALS.iter().flat_map(|g| g.names));
-    names.extend(firsts_of(described::DESCRIBED.iter().map(|d| d.command)));
+    names.extend(firsts_of(described::DESCRIBED.iter().map(|d| d.program)));
     names.sort_unstable();
     names.dedup();
     names
