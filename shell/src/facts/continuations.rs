@@ -334,6 +334,7 @@ fn described(
     known: &[Known],
     from: usize,
 ) -> Option<usize> {
+    let shorts = super::described::shorts(row);
     let mut i = from;
     while let Some(w) = words.get(i) {
         let k = known.get(i).copied().unwrap_or(Known::Exact);
@@ -352,7 +353,7 @@ fn described(
             },
             Known::Exact if w.len() > 1 && w.starts_with('-') => {
                 for (at, c) in w.char_indices().skip(1) {
-                    match super::described::short(row, c) {
+                    match super::described::short(shorts, c) {
                         None => return Some(i),
                         Some(kind) if kind.writes_or_runs() => return Some(i),
                         Some(Kind::Flag) => {}

@@ -63,18 +63,56 @@ fn value(kind: Kind, optional: bool, attached: bool) -> Value {
     }
 }
 
-/// The kind of the short option `-c`, if the row has one.
-pub fn short(row: &Described, c: char) -> Option<Kind> {
-    row.options().into_iter().find_map(|(list, kind)| {
-        list.iter()
-            .any(|entry| {
-                entry.split(' ').any(|s| {
-                    let mut chars = s.chars();
-                    chars.next() == Some('-') && chars.next() == Some(c) && chars.next().is_none()
-                })
-            })
-            .then_some(kind)
-    })
+/// Each row's short options, built from [`DESCRIBED`] at compile time:
+/// for each ASCII character, 1 + the index in [`Kind::NAMES`] of the
+/// kind of the option it spells, or 0 (so a cluster costs a load a
+/// letter).
+static SHORTS: [[u8; 128]; DESCRIBED.len()] = {
+    let mut out = [[0u8; 128]; DESCRIBED.len()];
+    let mut r = 0;
+    while r < DESCRIBED.len() {
+        let lists = DESCRIBED[r].options();
+        let mut l = 0;
+        while l < lists.len() {
+            let (list, kind) = lists[l];
+            let mut e = 0;
+            while e < list.len() {
+                let b = list[e].as_bytes();
+                let mut at = 0;
+                while at < b.len() {
+                    // One spelling: `-c` is a short option.
+                    let mut end = at;
+                    while end < b.len() && b[end] != b' ' {
+                        end += 1;
+                    }
+                    if end - at == 2 && b[at] == b'-' && b[at + 1] != b'-' && b[at + 1] < 128 {
+                        out[r][b[at + 1] as usize] = kind as u8 + 1;
+                    }
+                    at = end + 1;
+                }
+                e += 1;
+            }
+            l += 1;
+        }
+        r += 1;
+    }
+    out
+};
+
+/// The short options' table of `row` (a row of [`DESCRIBED`], found by
+/// its program: a `const` table is not one place in memory).
+pub fn shorts(row: &Described) -> &'static [u8; 128] {
+    static NONE: [u8; 128] = [0; 128];
+    DESCRIBED
+        .iter()
+        .position(|d| d.program == row.program)
+        .map_or(&NONE, |i| &SHORTS[i])
+}
+
+/// The kind of the short option `-c` in a row's table ([`shorts`]).
+pub fn short(table: &[u8; 128], c: char) -> Option<Kind> {
+    let k = *table.get(c as usize)?;
+    (k != 0).then(|| Kind::NAMES[usize::from(k - 1)].0)
 }
 
 /// The row's spellings of one kind's options, for the docs.
@@ -114,11 +152,15 @@ mod tests {
 
     #[test]
     fn short_options_by_letter() {
-        let sort = row("sort");
+        let sort = shorts(row("sort"));
         assert_eq!(short(sort, 'o'), Some(Kind::PathWrite));
         assert_eq!(short(sort, 'T'), Some(Kind::DirWrite));
         assert_eq!(short(sort, 'u'), Some(Kind::Flag));
         assert_eq!(short(sort, 'j'), None);
+        assert_eq!(short(sort, 'é'), None);
+        for (i, (kind, _)) in Kind::NAMES.iter().enumerate() {
+            assert_eq!(*kind as usize, i, "Kind::NAMES is in the enum's order");
+        }
     }
 
     #[test]

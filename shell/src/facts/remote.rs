@@ -378,16 +378,22 @@ const CLIENT_ROWS: RowIndex = {
 };
 
 /// Per client row, the first bytes of its [`only`](RemoteClient::only)
-/// words: a word can be one of them, or a prefix of one, only if it
-/// starts so (most words of `npm`/`pnpm` runs are told apart here).
-const ONLY_FIRST: [[bool; 256]; CLIENTS.len()] = {
-    let mut t = [[false; 256]; CLIENTS.len()];
+/// words — the first one, two and three of each, hashed into 1,024 bits:
+/// a word can be one of them, or a prefix of one, only if its first
+/// three bytes (or fewer, all it has) begin one (most words of `npm` and
+/// `pnpm` runs, `test`, `run`, `install`, are told apart here).
+const ONLY_START: [[u64; 16]; CLIENTS.len()] = {
+    let mut t = [[0u64; 16]; CLIENTS.len()];
     let mut i = 0;
     while i < CLIENTS.len() {
         let mut j = 0;
         while j < CLIENTS[i].only.len() {
-            if let Some(&b) = CLIENTS[i].only[j].as_bytes().first() {
-                t[i][b as usize] = true;
+            let b = CLIENTS[i].only[j].as_bytes();
+            let mut n = 1;
+            while n <= 3 && n <= b.len() {
+                let h = start_hash(b, n);
+                t[i][h / 64] |= 1 << (h % 64);
+                n += 1;
             }
             j += 1;
         }
@@ -396,15 +402,33 @@ const ONLY_FIRST: [[bool; 256]; CLIENTS.len()] = {
     t
 };
 
-/// Could `w` be one of row `i`'s [`only`](RemoteClient::only) words or a
-/// prefix of one, by its first byte? (A camel-case word is read as npm
-/// reads it: its first byte may change.)
-fn may_be_only(i: usize, w: &str) -> bool {
-    match w.as_bytes().first() {
-        Some(b) if b.is_ascii_uppercase() => true,
-        Some(&b) => ONLY_FIRST.get(i).is_some_and(|t| t[b as usize]),
-        None => false,
+/// The first `n` bytes of `b` (n ≤ 3, ≤ its length) as a bit of
+/// [`ONLY_START`].
+const fn start_hash(b: &[u8], n: usize) -> usize {
+    let mut h: usize = n;
+    let mut k = 0;
+    while k < n {
+        h = h.wrapping_mul(131).wrapping_add(b[k] as usize);
+        k += 1;
     }
+    h % 1024
+}
+
+/// Could `w` be one of row `i`'s [`only`](RemoteClient::only) words or a
+/// prefix of one, by its first bytes? (A camel-case word is read as npm
+/// reads it: its first bytes may change.)
+fn may_be_only(i: usize, w: &str) -> bool {
+    let b = w.as_bytes();
+    if b.is_empty() {
+        return false;
+    }
+    if b.iter().take(3).any(u8::is_ascii_uppercase) {
+        return true;
+    }
+    let h = start_hash(b, b.len().min(3));
+    ONLY_START
+        .get(i)
+        .is_some_and(|t| t[h / 64] >> (h % 64) & 1 == 1)
 }
 
 /// The client rows naming `verb`, in order.

@@ -154,8 +154,9 @@ impl Described {
         verified_on: "",
     };
 
-    /// The row's option lists with their kinds.
-    pub fn options(&self) -> [(&'static [&'static str], Kind); 13] {
+    /// The row's option lists with their kinds (in [`Kind::NAMES`]'
+    /// order).
+    pub const fn options(&self) -> [(&'static [&'static str], Kind); 13] {
         [
             (self.flags, Kind::Flag),
             (self.text, Kind::Text),

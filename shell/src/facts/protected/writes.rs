@@ -22,9 +22,43 @@ use crate::facts::{resolve, subcommand_at};
 use crate::reader::{AsStr, Known};
 use std::borrow::Cow;
 
+/// The shapes of the words [`trigger`] looks for, built from the rows:
+/// most words are told apart in two loads.
+const TRIGGERS: crate::facts::Shapes = {
+    use crate::facts::mark_shape;
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < DIR_WRITES.len() {
+        mark_shape(&mut t, DIR_WRITES[i].program);
+        mark_shape(&mut t, DIR_WRITES[i].sub);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < GIT_MOVES.len() {
+        mark_shape(&mut t, GIT_MOVES[i].0[0]);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < HOSTED_CHECKOUTS.len() {
+        mark_shape(&mut t, HOSTED_CHECKOUTS[i].0);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < GIT_PATHSPEC_WRITES.len() {
+        mark_shape(&mut t, GIT_PATHSPEC_WRITES[i]);
+        i += 1;
+    }
+    mark_shape(&mut t, FIND_PLACEHOLDER);
+    t
+};
+
 /// Is the word one of the programs or subcommands these rows read (so a
 /// line holding it is not answered by the fast path)?
 pub(super) fn trigger(w: &str) -> bool {
+    // (An empty word is a row's empty `sub`: it stays a trigger.)
+    if !w.is_empty() && !crate::facts::has_shape(&TRIGGERS, w) {
+        return false;
+    }
     DIR_WRITES.iter().any(|d| d.program == w || d.sub == w)
         || GIT_MOVES.iter().any(|(p, _)| p[0] == w)
         || HOSTED_CHECKOUTS.iter().any(|(p, _)| *p == w)
