@@ -105,6 +105,20 @@ const DESCRIBED_SHAPES: super::Shapes = {
     t
 };
 
+/// The described row (SPEC §4.5 item 1) of the command `words` start
+/// with, and the index of its first word after the command's name.
+pub(crate) fn described_row(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+) -> Option<(&'static Described, usize)> {
+    let first = words.first()?;
+    if !super::is_assignment(first) && !super::has_shape(&DESCRIBED_SHAPES, super::basename(first))
+    {
+        return None;
+    }
+    row_in(DESCRIBED, |r| r.program, words, known)
+}
+
 /// The index of the first mutating continuation in a segment's words
 /// (SPEC §6.5), or `None` when it only reads. An allow entry of `k`
 /// tokens covers the segment only when `k` is past it (§3.2).

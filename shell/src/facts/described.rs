@@ -4,6 +4,8 @@
 //! rows are `catalogue::described`; this names no program.
 
 pub use super::catalogue::described::{Described, Kind, DESCRIBED};
+use crate::reader::Known;
+use std::borrow::Cow;
 
 /// Where an option's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,6 +117,118 @@ pub fn short(table: &[u8; 128], c: char) -> Option<Kind> {
     (k != 0).then(|| Kind::NAMES[usize::from(k - 1)].0)
 }
 
+/// SPEC §4.5 item 4: which of a segment's words a verified row types
+/// `text` (a value or an operand the program never opens as a file, or
+/// an option word with no place in it) — the path scope and the protected
+/// paths do not read them. `None` when no verified row describes the
+/// segment, or a word cannot be placed (an unknown option, a word that
+/// may begin with `-`): then every word is a possible place, as for an
+/// undescribed program.
+pub fn text_words(words: &[Cow<'_, str>], known: &[Known]) -> Option<Vec<bool>> {
+    let (row, from) = super::continuations::described_row(words, known)?;
+    if !row.verified {
+        return None;
+    }
+    text_of(row, from, words, known)
+}
+
+/// [`text_words`] by `row`, verified or not, from word `from` on.
+fn text_of(
+    row: &Described,
+    from: usize,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+) -> Option<Vec<bool>> {
+    let table = shorts(row);
+    let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    // Past the last listed operand kind, every operand has the last one:
+    // there a word that may be several words, or no option after all,
+    // moves no later word to another kind.
+    let settled = |operand: usize| operand + 1 >= row.operands.len();
+    let only_flags = row.options()[1..].iter().all(|(list, _)| list.is_empty());
+    let mut text = vec![false; words.len()];
+    let (mut i, mut operand, mut options) = (from, 0, true);
+    // An unknown word may have been `--`: a later option word may be an
+    // operand, so it is text only if an operand there would be.
+    let mut uncertain = false;
+    while let Some(w) = words.get(i) {
+        let exact = kn(i) == Known::Exact;
+        let operand_text = operand_kind(row, operand) == Kind::Text;
+        if options && exact && w == "--" {
+            options = uncertain;
+        } else if !exact {
+            let may_be_option = options && w.starts_with(['-', '$', '`', '*', '?', '[']);
+            let several = kn(i) != Known::OneToken;
+            if (may_be_option && !only_flags) || ((several || may_be_option) && !settled(operand)) {
+                return None;
+            }
+            uncertain |= may_be_option;
+            text[i] = operand_text;
+            operand += 1;
+        } else if options && w.starts_with('-') && w.len() > 1 {
+            let (kind, value) = option_word(row, table, w)?;
+            // The option's name names no place; an attached value does
+            // unless it is text.
+            let as_option = value != Value::Attached || matches!(kind, Kind::Flag | Kind::Text);
+            text[i] = as_option && (!uncertain || operand_text);
+            if value == Value::Next {
+                if uncertain && !settled(operand) {
+                    return None;
+                }
+                i += 1;
+                if let Some(t) = text.get_mut(i) {
+                    *t = kind == Kind::Text && (!uncertain || operand_text);
+                }
+            }
+        } else {
+            text[i] = operand_text;
+            operand += 1;
+        }
+        i += 1;
+    }
+    Some(text)
+}
+
+/// An option word's kind and where its value is: a long option, or a
+/// cluster of short ones (the kind of the one that takes a value, else
+/// flags). `None` when a letter or the name is no option of the row.
+fn option_word(row: &Described, table: &[u8; 128], w: &str) -> Option<(Kind, Value)> {
+    if w.starts_with("--") {
+        return long(row, w);
+    }
+    for (at, c) in w.char_indices().skip(1) {
+        match short(table, c)? {
+            Kind::Flag => {}
+            kind => {
+                let attached = at + c.len_utf8() < w.len();
+                return Some((
+                    kind,
+                    if attached {
+                        Value::Attached
+                    } else {
+                        Value::Next
+                    },
+                ));
+            }
+        }
+    }
+    Some((Kind::Flag, Value::None))
+}
+
+/// The kind of operand `n` (the last of the row's repeats).
+fn operand_kind(row: &Described, n: usize) -> Kind {
+    let name = row
+        .operands
+        .get(n)
+        .or(row.operands.last())
+        .copied()
+        .unwrap_or("open");
+    Kind::NAMES
+        .iter()
+        .find(|(_, k)| *k == name)
+        .map_or(Kind::Open, |(kind, _)| *kind)
+}
+
 /// The row's spellings of one kind's options, for the docs.
 pub fn spellings<'a>(list: &'a [&'static str]) -> impl Iterator<Item = &'static str> + 'a {
     list.iter().flat_map(|e| e.split(' '))
@@ -161,6 +275,41 @@ mod tests {
         for (i, (kind, _)) in Kind::NAMES.iter().enumerate() {
             assert_eq!(*kind as usize, i, "Kind::NAMES is in the enum's order");
         }
+    }
+
+    /// The words of `line`'s first segment a row's types say are text,
+    /// as `T` (text) and `p` (a possible place), or `None`.
+    fn texts(line: &str) -> Option<String> {
+        let l = crate::reader::read(line);
+        let s = &l.segments[0];
+        let (row, from) = crate::facts::continuations::described_row(&s.words, &s.known)?;
+        let t = text_of(row, from, &s.words, &s.known)?;
+        Some(
+            t[from..]
+                .iter()
+                .map(|&t| if t { 'T' } else { 'p' })
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn text_words_are_the_values_and_operands_typed_text() {
+        assert_eq!(texts(r#"grep -e "$PAT" src"#).as_deref(), Some("TTp"));
+        assert_eq!(
+            texts(r#"grep -n -e "$PAT" -f pats src"#).as_deref(),
+            Some("TTTTpp")
+        );
+        assert_eq!(texts(r#"sort -k2 -o out "$F""#).as_deref(), None);
+        assert_eq!(texts("sort -k 2 -t , in").as_deref(), Some("TTTTp"));
+        assert_eq!(texts("head --lines=3 f").as_deref(), Some("Tp"));
+        // A word that may be an option: sort has valued options.
+        assert_eq!(texts(r#"sort "$F""#), None);
+        // An unknown option: nothing is known.
+        assert_eq!(texts("grep --frob x src"), None);
+        // After `--`, operands.
+        assert_eq!(texts("cat -- -n").as_deref(), Some("pp"));
+        // Not described.
+        assert_eq!(texts("mytool -e x"), None);
     }
 
     #[test]

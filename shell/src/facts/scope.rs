@@ -608,7 +608,12 @@ impl Walk<'_, '_> {
             }
             // A builtin that only changes the flow (`exit $?`) names no place.
             let flow = super::flow_segment(&seg.words, &seg.known);
-            for (w, k) in seg.words.iter().zip(&seg.known).filter(|_| !flow) {
+            // Nor does a word a verified row types `text` (SPEC §4.5 item
+            // 4: `grep -e "$PAT" src`); redirections always do.
+            let text = super::described::text_words(&seg.words, &seg.known);
+            let is_text = |j: usize| text.as_ref().is_some_and(|t| t[j]);
+            let words = seg.words.iter().zip(&seg.known).enumerate();
+            for (_, (w, k)) in words.filter(|&(j, _)| !flow && !is_text(j)) {
                 self.word(w, *k, here);
             }
             for r in &seg.redirects {
