@@ -606,19 +606,7 @@ impl Walk<'_, '_> {
             if top {
                 self.report.cd_inside.push(cd_inside);
             }
-            // A builtin that only changes the flow (`exit $?`) names no place.
-            let flow = super::flow_segment(&seg.words, &seg.known);
-            // Nor does a word a verified row types `text` (SPEC §4.5 item
-            // 4: `grep -e "$PAT" src`); redirections always do.
-            let text = super::described::text_words(&seg.words, &seg.known);
-            let is_text = |j: usize| text.as_ref().is_some_and(|t| t[j]);
-            let words = seg.words.iter().zip(&seg.known).enumerate();
-            for (_, (w, k)) in words.filter(|&(j, _)| !flow && !is_text(j)) {
-                self.word(w, *k, here);
-            }
-            for r in &seg.redirects {
-                self.word(&r.target, r.known, here);
-            }
+            self.segment_words(seg, here);
             if top {
                 self.fed_words(i, here);
             }
@@ -635,6 +623,23 @@ impl Walk<'_, '_> {
                     self.line(l, here, &[], &Joints::default(), &[], false);
                 }
             }
+        }
+    }
+
+    /// Checks a segment's words and redirection targets from `here`.
+    fn segment_words(&mut self, seg: &Segment, here: Here) {
+        // A builtin that only changes the flow (`exit $?`) names no place.
+        let flow = super::flow_segment(&seg.words, &seg.known);
+        // Nor does a word a verified row types `text` (SPEC §4.5 item 4:
+        // `grep -e "$PAT" src`); redirections always do.
+        let text = super::described::text_words(&seg.words, &seg.known);
+        let is_text = |j: usize| text.as_ref().is_some_and(|t| t[j]);
+        let words = seg.words.iter().zip(&seg.known).enumerate();
+        for (_, (w, k)) in words.filter(|&(j, _)| !flow && !is_text(j)) {
+            self.word(w, *k, here);
+        }
+        for r in &seg.redirects {
+            self.word(&r.target, r.known, here);
         }
     }
 
