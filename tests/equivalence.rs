@@ -21,7 +21,7 @@
 use permc_compiler::artifact::{self, SourceHashes};
 use permc_compiler::compiled;
 use permc_compiler::{compile, compile_nondeterministic, CompiledPolicy};
-use permc_core::facts::project::{CommandRow, Effects, ProjectRows, Runs};
+use permc_core::facts::project::{CommandRow, Description, Effects, Kind, ProjectRows, Runs};
 use permc_core::{reference, Decision, Request, Rules};
 use permc_grammar::diagnostic::Location;
 use permc_grammar::json::Span;
@@ -517,6 +517,21 @@ fn project_rows() -> impl Strategy<Value = ProjectRows> {
                     Vec::new()
                 } else {
                     options.iter().map(|o| o.to_string()).collect()
+                },
+                // [round 4] A row that describes its program when it has
+                // no effect: its options typed, the rest unplaced (SPEC
+                // §4.5 item 6).
+                description: Description {
+                    complete: !(external || privileged || code) && runs.is_none(),
+                    operands: vec!["path-read".into()],
+                    options: vec![
+                        (Kind::Flag, vec!["-l -a --all".into()]),
+                        (
+                            Kind::PathWrite,
+                            options.iter().map(|o| o.to_string()).collect(),
+                        ),
+                    ],
+                    ..Description::default()
                 },
             },
         );

@@ -32,13 +32,13 @@ use crate::dag::Stage;
 use crate::hash::xxh64;
 use crate::matcher::{FlatMap, Matcher};
 use crate::{AutonomyTable, CompiledPolicy, EntryTable, StrTable};
-use permc_core::facts::project::{CommandRow, Effects, ProjectRows, Runs};
+use permc_core::facts::project::{CommandRow, Description, Effects, Kind, ProjectRows, Runs};
 use std::fmt;
 
 /// The magic number.
 pub const MAGIC: [u8; 8] = *b"PERMC\x00AR";
 /// The format version this build reads and writes.
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 const HEADER: usize = 48;
 
 /// The hashes of the rule files an artifact was compiled from.
@@ -449,12 +449,64 @@ fn project_rows(w: &mut Writer, rows: &ProjectRows) {
                 w.bytes(o.as_bytes());
             }
         }
+        description(w, &r.description);
     }
     // permc.toml's `protected` paths (SPEC §6.4), after the rows.
     w.len(rows.protected().len());
     for p in rows.protected() {
         w.bytes(p.as_bytes());
     }
+}
+
+/// A project row's description (SPEC §4.5 item 6): `complete`, the
+/// version, the operands' kinds, then each kind's option entries.
+fn description(w: &mut Writer, d: &Description) {
+    w.u8(u8::from(d.complete));
+    w.bytes(d.version.as_bytes());
+    w.len(d.operands.len());
+    for o in &d.operands {
+        w.bytes(o.as_bytes());
+    }
+    w.len(d.options.len());
+    for (kind, list) in &d.options {
+        w.u8(*kind as u8);
+        w.len(list.len());
+        for e in list {
+            w.bytes(e.as_bytes());
+        }
+    }
+}
+
+/// [`description`] read back.
+fn read_description(r: &mut Reader<'_>) -> R<Description> {
+    let complete = match r.u8()? {
+        0 => false,
+        1 => true,
+        _ => return Err(corrupt("a project row's `complete`")),
+    };
+    let version = r.string()?;
+    let mut operands = Vec::new();
+    for _ in 0..r.len(1)? {
+        operands.push(r.string()?);
+    }
+    let mut options = Vec::new();
+    for _ in 0..r.len(2)? {
+        let kind = Kind::NAMES
+            .get(usize::from(r.u8()?))
+            .map(|(k, _)| *k)
+            .ok_or_else(|| corrupt("a project row's option kind"))?;
+        let mut list = Vec::new();
+        for _ in 0..r.len(1)? {
+            list.push(r.string()?);
+        }
+        options.push((kind, list));
+    }
+    Ok(Description {
+        complete,
+        version,
+        operands,
+        options,
+    })
 }
 
 /// [`project_rows`] read back; any value it cannot write is corrupt.
@@ -481,6 +533,7 @@ fn read_project_rows(r: &mut Reader<'_>) -> R<ProjectRows> {
             }
         }
         let [options_with_value, code_options] = lists;
+        let description = read_description(r)?;
         rows.push(CommandRow {
             name,
             effects: Effects {
@@ -491,6 +544,7 @@ fn read_project_rows(r: &mut Reader<'_>) -> R<ProjectRows> {
             runs,
             options_with_value,
             code_options,
+            description,
         });
     }
     let mut protected = Vec::new();
@@ -559,6 +613,12 @@ mod tests {
             runs: Some(Runs::Argv),
             options_with_value: vec!["-e".into()],
             code_options: vec!["--hook".into()],
+            description: Description {
+                complete: true,
+                version: "deploy 1".into(),
+                operands: vec!["text".into()],
+                options: vec![(Kind::PathWrite, vec!["-o --out".into()])],
+            },
         }]);
         let p = p.with_project(rows.clone());
         let bytes = encode(&p, &s);

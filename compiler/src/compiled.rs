@@ -519,7 +519,7 @@ fn file_terminal(
 /// `NONE`.
 fn allow_covering(p: &CompiledPolicy, words: &[Cow<'_, str>], known: &[Known]) -> u32 {
     let first = p.terminal_matches_packed(words)[ALLOW];
-    match continuations::mutating_from(words, known) {
+    match continuations::mutating_from_with(words, known, Some(&p.project)) {
         Some(m) if first != NONE => p.terminal_allow_from(words, m + 1),
         _ => first,
     }
@@ -554,7 +554,8 @@ fn line_cover(p: &CompiledPolicy, inner: &CommandLine<'_>) -> Option<u32> {
 /// program (SPEC §4.3 round 3)?
 fn given_runs_covered(p: &CompiledPolicy, f: &LineFacts, i: usize) -> bool {
     let s = &f.line.segments[i];
-    let outer_depth = continuations::mutating_from(&s.words, &s.known).map_or(0, |m| m + 1);
+    let outer_depth = continuations::mutating_from_with(&s.words, &s.known, Some(&p.project))
+        .map_or(0, |m| m + 1);
     f.given_runs(i).all(|(start, words, known)| {
         allow_covering(p, words, known) != NONE
             || p.terminal_allow_from(&s.words, outer_depth.max(start + 1)) != NONE
@@ -591,7 +592,7 @@ fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch 
     if out.allow != NONE {
         // An allow entry that stops before a mutating continuation does
         // not cover the segment (SPEC §3.2, §6.5).
-        if let Some(m) = continuations::mutating_from(&s.words, &s.known) {
+        if let Some(m) = continuations::mutating_from_with(&s.words, &s.known, Some(&p.project)) {
             out.allow = p.terminal_allow_from(&s.words, m + 1);
         }
     }

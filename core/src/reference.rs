@@ -6,6 +6,7 @@
 
 use crate::decision::{Decision, Origin, Reason, RuleRef, Step, Verdict};
 use crate::facts::continuations;
+use crate::facts::project::ProjectRows;
 use crate::facts::protected;
 use crate::facts::unknown::{self, Hit};
 use crate::facts::{self, LineFacts};
@@ -332,9 +333,14 @@ enum Class {
 
 /// Does allow entry `e` cover these words (SPEC §3.2 with §6.5: it matches
 /// them and names every mutating continuation in them)?
-fn allow_covers(e: &Entry, words: &[Cow<'_, str>], known: &[Known]) -> bool {
+fn allow_covers(
+    e: &Entry,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    rows: Option<&ProjectRows>,
+) -> bool {
     e.pattern.matches_words(words)
-        && continuations::mutating_from(words, known)
+        && continuations::mutating_from_with(words, known, rows)
             .is_none_or(|m| e.pattern.tokens().is_some_and(|t| t.len() > m))
 }
 
@@ -346,12 +352,12 @@ fn given_runs_covered(allow: &[Entry], f: &LineFacts, i: usize) -> bool {
     let s = &f.line.segments[i];
     f.given_runs(i).all(|(start, words, known)| {
         allow.iter().any(|e| {
-            allow_covers(e, words, known)
-                || (allow_covers(e, &s.words, &s.known)
+            allow_covers(e, words, known, f.project_rows())
+                || (allow_covers(e, &s.words, &s.known, f.project_rows())
                     && e.pattern.tokens().is_some_and(|t| t.len() > start))
         }) || f
             .given_transparent(i, start)
-            .is_some_and(|inner| line_cover(allow, inner).is_some())
+            .is_some_and(|inner| line_cover(allow, inner, f.project_rows()).is_some())
     })
 }
 
@@ -361,17 +367,21 @@ fn given_runs_covered(allow: &[Entry], f: &LineFacts, i: usize) -> bool {
 /// a safe `set`, which need none. `None`: not transparent, or a segment of
 /// the string is not covered.
 fn transparent_cover(allow: &[Entry], f: &LineFacts, i: usize) -> Option<usize> {
-    line_cover(allow, f.transparent_inner(i)?)
+    line_cover(allow, f.transparent_inner(i)?, f.project_rows())
 }
 
 /// A transparent shell's string is covered when each of its segments is:
 /// the first such segment's entry, `None` when one is not.
-fn line_cover(allow: &[Entry], inner: &CommandLine<'_>) -> Option<usize> {
+fn line_cover(
+    allow: &[Entry],
+    inner: &CommandLine<'_>,
+    rows: Option<&ProjectRows>,
+) -> Option<usize> {
     let mut first = None;
     for s in &inner.segments {
         match allow
             .iter()
-            .position(|e| allow_covers(e, &s.words, &s.known))
+            .position(|e| allow_covers(e, &s.words, &s.known, rows))
         {
             Some(k) => {
                 first.get_or_insert(k);
@@ -439,7 +449,7 @@ fn classify(rules: &Rules, req: &Request, f: &LineFacts) -> Vec<Class> {
             // §3.2: an entry that stops before a mutating continuation
             // (§6.5) does not cover the segment.
             let s = &f.line.segments[i];
-            allow_covers(e, &s.words, &s.known)
+            allow_covers(e, &s.words, &s.known, f.project_rows())
         }) {
             if given_runs_covered(&p.allow, f, i) {
                 Class::Allow(k)
@@ -474,7 +484,11 @@ fn note_segments(trace: &mut Trace, rules: &Rules, f: &LineFacts, classes: &[Cla
             Class::Partial(k) => {
                 let run = f
                     .given_runs(i)
-                    .find(|&(_, w, kn)| !p.allow.iter().any(|e| allow_covers(e, w, kn)))
+                    .find(|&(_, w, kn)| {
+                        !p.allow
+                            .iter()
+                            .any(|e| allow_covers(e, w, kn, f.project_rows()))
+                    })
                     .map_or(&[][..], |(_, w, _)| w);
                 phrases::class_partial(&by("allow", &p.allow[k]), run)
             }

@@ -10,6 +10,11 @@
 //! runs = "argv"                 # optional: "argv" (a runner) or "shell"
 //! options_with_value = ["-e"]   # optional, with runs = "argv"
 //! code_options = ["--hook"]     # optional: options that make it run code
+//! complete = true               # [round 4] optional: the row describes its program
+//! version = "mytool 2.1"        # the version it describes
+//! operands = ["path-read"]      # the operands' kinds by position
+//! flags = ["-v --verbose"]      # options by kind (SPEC §4.5 item 1): flags,
+//! path-write = ["-o --out"]     # text, path-read, path-write, dir-write, …
 //! ```
 //!
 //! A row with any error is `invalid-command` (an error: whatever decides
@@ -20,21 +25,36 @@
 //! is read here too (SPEC §6.4: paths protected as the rule files are), a
 //! malformed value an `invalid-command` error.
 
-use permc_core::facts::project::{CommandRow, Effects, ProjectRows, Runs};
+use permc_core::facts::catalogue::described::{Described, DESCRIBED};
+use permc_core::facts::project::{CommandRow, Description, Effects, Kind, ProjectRows, Runs};
 use permc_grammar::action::closest;
 use permc_grammar::diagnostic::{CheckId, Diagnostic};
 use permc_grammar::json::Span;
 use permc_grammar::Severity;
 use toml_edit::{ImDocument, Item, Value};
 
-/// The fields of a row, in the documentation's order.
-pub const FIELDS: [&str; 5] = [
+/// The fields of a row, in the documentation's order: then, **[round
+/// 4]**, `complete`, `version`, `operands` and the kinds' option lists
+/// ([`Kind::NAMES`], SPEC §4.5 item 6).
+pub const FIELDS: [&str; 8] = [
     "name",
     "effects",
     "runs",
     "options_with_value",
     "code_options",
+    "complete",
+    "version",
+    "operands",
 ];
+
+/// Every field name a row may hold.
+fn all_fields() -> Vec<&'static str> {
+    FIELDS
+        .iter()
+        .copied()
+        .chain(Kind::NAMES.iter().map(|(_, n)| *n))
+        .collect()
+}
 
 /// The rows read, and every diagnostic about them.
 #[derive(Debug, Clone, Default)]
@@ -148,6 +168,77 @@ fn bad_option(o: &str) -> Option<String> {
     None
 }
 
+/// Why `e` cannot be an option entry of a kind's list: its spellings,
+/// separated by blanks, each an option (a long one may end in `[=]`).
+fn bad_entry(e: &str) -> Option<String> {
+    let ok = |s: &str| {
+        let s = s
+            .strip_suffix("[=]")
+            .filter(|s| s.starts_with("--"))
+            .unwrap_or(s);
+        s.starts_with('-') && s.len() > 1 && s != "--"
+    };
+    (e.split(' ').any(|s| !ok(s)) || e.trim().is_empty()).then(|| {
+        "an entry is one option's spellings separated by blanks (`\"-o --output\"`; `--color[=]` takes its value only after `=`)".into()
+    })
+}
+
+/// Why `k` cannot be an operand's kind.
+fn bad_kind(k: &str) -> Option<String> {
+    let kinds: Vec<&str> = Kind::NAMES[1..].iter().map(|(_, n)| *n).collect();
+    (!kinds.contains(&k)).then(|| {
+        let hint = closest(k, kinds.iter().copied())
+            .map(|c| format!("did you mean `{c}`? "))
+            .unwrap_or_default();
+        format!("{hint}a kind is one of {}", kinds.join(", "))
+    })
+}
+
+/// SPEC §4.5 item 6: a row that types options either describes its
+/// program (`complete = true`) or adds to a built-in row that does; it
+/// never retypes a spelling the built-in row types.
+fn typed_rules(r: &mut Row<'_>, at: Span, name: Option<&str>, d: &Description) {
+    let builtin = name
+        .filter(|n| !n.contains('/'))
+        .and_then(|n| DESCRIBED.iter().find(|b| b.program == [n]));
+    if !d.complete && builtin.is_none() {
+        r.error(
+            at,
+            "typed options or operands in a row that does not describe its program".into(),
+            "add `complete = true` (the row then lists every option of the program: any other word is not covered by an allow entry), or remove the typed fields",
+        );
+    }
+    let Some(b) = builtin else { return };
+    for (kind, entry) in d.entries() {
+        for s in entry.split(' ') {
+            let s = s.trim_end_matches("[=]");
+            if let Some(theirs) = builtin_kind(b, s).filter(|k| *k != kind) {
+                r.error(
+                    at,
+                    format!(
+                        "`{s}` is `{}` in permc's row for `{}` ({}): a project row cannot retype it as `{}`",
+                        theirs.name(),
+                        b.program.join(" "),
+                        b.version,
+                        kind.name()
+                    ),
+                    "remove it from the row: a project row only adds options the built-in row lacks",
+                );
+            }
+        }
+    }
+}
+
+/// The kind a built-in row gives the spelling `s`, if it has it.
+fn builtin_kind(b: &Described, s: &str) -> Option<Kind> {
+    b.entries().find_map(|(kind, entry)| {
+        entry
+            .split(' ')
+            .any(|t| t.trim_end_matches("[=]") == s)
+            .then_some(kind)
+    })
+}
+
 /// Reads one row's table: `None` when it has an error.
 fn row(
     file: &str,
@@ -163,6 +254,7 @@ fn row(
     let mut row = CommandRow::default();
     let mut name = None;
     let mut options_key = None;
+    let mut typed_key = None;
     for (key, item) in table.iter() {
         let key_at = span(table.key(key).and_then(|k| k.span()));
         let Some(v) = item.as_value() else {
@@ -204,11 +296,30 @@ fn row(
                 row.options_with_value = r.strings(key, v, bad_option);
             }
             "code_options" => row.code_options = r.strings(key, v, bad_option),
+            "complete" => match v.as_bool() {
+                Some(b) => row.description.complete = b,
+                None => r.error(span(v.span()), "`complete` is not `true` or `false`".into(), "write `complete = true`: the row describes every option of its program"),
+            },
+            "version" => match v.as_str() {
+                Some(t) => row.description.version = t.to_string(),
+                None => r.error(span(v.span()), "`version` is not a string".into(), "quote it: `version = \"mytool 2.1\"`"),
+            },
+            "operands" => {
+                typed_key.get_or_insert(key_at);
+                row.description.operands = r.strings(key, v, bad_kind);
+            }
+            _ if Kind::from_name(key).is_some() => {
+                typed_key.get_or_insert(key_at);
+                let kind = Kind::from_name(key).unwrap_or(Kind::Open);
+                let list = r.strings(key, v, bad_entry);
+                row.description.options.push((kind, list));
+            }
             _ => {
-                let hint = closest(key, FIELDS)
+                let fields = all_fields();
+                let hint = closest(key, fields.iter().copied())
                     .map(|c| format!(" (did you mean `{c}`?)"))
                     .unwrap_or_default();
-                let help = format!("a row's fields are {}", FIELDS.join(", "));
+                let help = format!("a row's fields are {}", fields.join(", "));
                 r.error(key_at, format!("unknown field `{key}` in a [[command]] row{hint}"), &help);
             }
         }
@@ -219,6 +330,9 @@ fn row(
             "`options_with_value` is read only for a runner".into(),
             "add `runs = \"argv\"`, or remove `options_with_value`",
         );
+    }
+    if let Some(at) = typed_key {
+        typed_rules(&mut r, at, name.as_deref(), &row.description);
     }
     if name.is_none() && !table.contains_key("name") {
         r.error(
@@ -443,6 +557,30 @@ effects = ["privileged"]
             ("protected = [\"\"]\n", "an empty path"),
             ("protected = [3]\n", "not a string"),
             ("[[command]\n", "is not TOML"),
+            (
+                "[[command]]\nname = \"mytool\"\nflags = [\"-v\"]\n",
+                "a row that does not describe its program",
+            ),
+            (
+                "[[command]]\nname = \"sort\"\ntext = [\"-o --output\"]\n",
+                "`-o` is `path-write` in permc's row for `sort` (GNU coreutils 9.1): a project row cannot retype it as `text`",
+            ),
+            (
+                "[[command]]\nname = \"x\"\ncomplete = true\nflags = [\"v\"]\n",
+                "`v` cannot be in `flags`",
+            ),
+            (
+                "[[command]]\nname = \"x\"\ncomplete = true\noperands = [\"path\"]\n",
+                "`path` cannot be in `operands`",
+            ),
+            (
+                "[[command]]\nname = \"x\"\ncomplete = \"yes\"\n",
+                "`complete` is not `true` or `false`",
+            ),
+            (
+                "[[command]]\nname = \"x\"\ncomplete = true\npath_write = [\"-o\"]\n",
+                "(did you mean `path-write`?)",
+            ),
         ] {
             let r = read("permc.toml", text);
             assert!(r.has_errors(), "{text}");
@@ -452,6 +590,25 @@ effects = ["privileged"]
             assert!(d.help.is_some(), "{text}");
             assert_eq!(d.check.name(), "invalid-command");
         }
+    }
+
+    #[test]
+    fn a_row_describes_its_program_by_kind() {
+        let r = read(
+            "permc.toml",
+            "[[command]]\nname = \"mytool\"\ncomplete = true\nversion = \"mytool 2\"\noperands = [\"path-read\"]\nflags = [\"-v --verbose\"]\npath-write = [\"-o --out\"]\n\n[[command]]\nname = \"sort\"\nflags = [\"--my-patch\"]\n",
+        );
+        assert!(!r.has_errors(), "{:?}", r.diagnostics);
+        let d = &r.rows.rows()[0].description;
+        assert!(d.complete);
+        assert_eq!(d.version, "mytool 2");
+        assert_eq!(d.operands, ["path-read"]);
+        let entries: Vec<_> = d.entries().collect();
+        assert_eq!(
+            entries,
+            [(Kind::Flag, "-v --verbose"), (Kind::PathWrite, "-o --out")]
+        );
+        assert!(!r.rows.rows()[1].description.complete);
     }
 
     #[test]

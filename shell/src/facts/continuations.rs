@@ -17,6 +17,7 @@ pub use super::catalogue::described::{Described, Kind, DESCRIBED};
 use super::catalogue::git::GIT_CONFIG_READING_MODES;
 use super::described::Value;
 use super::glob::Glob;
+use super::project::{CommandRow, ProjectRows};
 use crate::reader::AsStr;
 use crate::reader::Known;
 use std::borrow::Cow;
@@ -349,17 +350,42 @@ fn described(
     from: usize,
 ) -> Option<usize> {
     let shorts = super::described::shorts(row);
+    let grammar = Grammar {
+        long: &|w| super::described::long(row, w),
+        short: &|c| super::described::short(shorts, c),
+        writes: row.writes(),
+    };
+    walk_described(&grammar, words, known, from)
+}
+
+/// The options of a described program as [`walk_described`] reads them: a
+/// built-in row's, a project row's, or both.
+struct Grammar<'g> {
+    long: &'g dyn Fn(&str) -> Option<(Kind, Value)>,
+    short: &'g dyn Fn(char) -> Option<Kind>,
+    /// Has it an option of a kind that writes or runs?
+    writes: bool,
+}
+
+/// [`described`] over any grammar: the first word it cannot place or
+/// that writes or runs.
+fn walk_described(
+    g: &Grammar<'_>,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    from: usize,
+) -> Option<usize> {
     let mut i = from;
     while let Some(w) = words.get(i) {
         let k = known.get(i).copied().unwrap_or(Known::Exact);
         let may_start = |open: &[char]| w.starts_with('-') || w.starts_with(open);
         match k {
-            Known::OneToken | Known::AnyTokens if may_start(&['$', '`']) && row.writes() => {
+            Known::OneToken | Known::AnyTokens if may_start(&['$', '`']) && g.writes => {
                 return Some(i)
             }
-            Known::Glob if may_start(&['*', '?', '[']) && row.writes() => return Some(i),
+            Known::Glob if may_start(&['*', '?', '[']) && g.writes => return Some(i),
             Known::Exact if w == "--" => return None,
-            Known::Exact if w.starts_with("--") => match super::described::long(row, w) {
+            Known::Exact if w.starts_with("--") => match (g.long)(w) {
                 Some((kind, _)) if kind.writes_or_runs() => return Some(i),
                 Some((_, Value::Next)) => i += 1,
                 Some(_) => {}
@@ -367,7 +393,7 @@ fn described(
             },
             Known::Exact if w.len() > 1 && w.starts_with('-') => {
                 for (at, c) in w.char_indices().skip(1) {
-                    match super::described::short(shorts, c) {
+                    match (g.short)(c) {
                         None => return Some(i),
                         Some(kind) if kind.writes_or_runs() => return Some(i),
                         Some(Kind::Flag) => {}
@@ -386,6 +412,66 @@ fn described(
         i += 1;
     }
     None
+}
+
+/// [`mutating_from`] with a project's rows (SPEC §4.5 item 6): a row of
+/// permc.toml that describes its program (`complete = true`), or adds
+/// options to a built-in described row, is read as a described row is —
+/// its options after the built-in row's. Without such a row, as
+/// [`mutating_from`].
+pub fn mutating_from_with(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    project: Option<&ProjectRows>,
+) -> Option<usize> {
+    let builtin = || mutating_from(words, known);
+    let Some(project) = project.filter(|p| !p.is_empty()) else {
+        return builtin();
+    };
+    let v = words.iter().position(|w| !super::is_assignment(w))?;
+    if known.get(v).is_some_and(|k| *k != Known::Exact) {
+        return builtin();
+    }
+    let rows: Vec<&CommandRow> = project
+        .naming(&words[v])
+        .filter(|r| !r.description.is_empty())
+        .collect();
+    let Some(row) = rows.first() else {
+        return builtin();
+    };
+    let own = &row.description;
+    let base = described_row(words, known).filter(|(_, from)| *from == v + 1);
+    if !own.complete && base.is_none() {
+        // Options for a program nobody describes: facts only.
+        return builtin();
+    }
+    let mut all: Vec<(Kind, &str)> = Vec::new();
+    if let Some((r, _)) = base {
+        // (Pushed one by one: a `&'static str` shortens to the project's.)
+        for (k, e) in r.entries() {
+            all.push((k, e));
+        }
+    }
+    all.extend(own.entries());
+    let entries = all.iter().copied();
+    let grammar = Grammar {
+        long: &|w| super::described::long_of(entries.clone(), w),
+        short: &|c| super::described::short_of(entries.clone(), c),
+        writes: entries.clone().any(|(k, _)| k.writes_or_runs()),
+    };
+    let theirs = walk_described(&grammar, words, known, v + 1);
+    // The built-in described row is read above, with the project's
+    // additions; its program's write options still count.
+    let others = if base.is_some() {
+        row_in(WRITE_OPTIONS, |r| r.command, words, known)
+            .and_then(|(row, from)| write_option(row, words, known, from))
+    } else {
+        builtin()
+    };
+    match (others, theirs) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
 }
 
 enum Word {

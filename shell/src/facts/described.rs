@@ -23,30 +23,37 @@ pub enum Value {
 /// spellings (two spellings of one option are one option). `None`: no
 /// option, or several.
 pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
+    long_of(row.entries(), word)
+}
+
+/// [`long`] over any option entries (a built-in row's, a project row's,
+/// or both one after the other).
+pub fn long_of<'e>(
+    entries: impl Iterator<Item = (Kind, &'e str)> + Clone,
+    word: &str,
+) -> Option<(Kind, Value)> {
     let (name, attached) = match word.split_once('=') {
         Some((n, _)) => (n, true),
         None => (word, false),
     };
     let mut found: Option<(Kind, bool, &str)> = None;
-    for (list, kind) in row.options() {
-        for entry in list {
-            let spellings = entry
-                .split(' ')
-                .filter(|s| s.starts_with("--"))
-                .map(|s| s.strip_suffix("[=]").map_or((s, false), |s| (s, true)));
-            if let Some((_, optional)) = spellings.clone().find(|(s, _)| *s == name) {
-                return Some((kind, value(kind, optional, attached)));
-            }
-            let Some((_, optional)) = spellings.clone().find(|(s, _)| s.starts_with(name)) else {
-                continue;
-            };
-            found = match found {
-                // A prefix of two options: getopt_long refuses it, unless
-                // a spelling is the word exactly.
-                Some((_, _, e)) if e != *entry => Some((Kind::Flag, false, "")),
-                _ => Some((kind, optional, entry)),
-            };
+    for (kind, entry) in entries {
+        let spellings = entry
+            .split(' ')
+            .filter(|s| s.starts_with("--"))
+            .map(|s| s.strip_suffix("[=]").map_or((s, false), |s| (s, true)));
+        if let Some((_, optional)) = spellings.clone().find(|(s, _)| *s == name) {
+            return Some((kind, value(kind, optional, attached)));
         }
+        let Some((_, optional)) = spellings.clone().find(|(s, _)| s.starts_with(name)) else {
+            continue;
+        };
+        found = match found {
+            // A prefix of two options: getopt_long refuses it, unless
+            // a spelling is the word exactly.
+            Some((_, _, e)) if e != entry => Some((Kind::Flag, false, "")),
+            _ => Some((kind, optional, entry)),
+        };
     }
     match found {
         Some((kind, optional, e)) if !e.is_empty() && name.len() > 2 => {
@@ -54,6 +61,20 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
         }
         _ => None,
     }
+}
+
+/// The kind of the short option `-c` among option entries (the slow
+/// form of [`short`], for a project's rows).
+pub fn short_of<'e>(mut entries: impl Iterator<Item = (Kind, &'e str)>, c: char) -> Option<Kind> {
+    entries.find_map(|(kind, entry)| {
+        entry
+            .split(' ')
+            .any(|s| {
+                let mut chars = s.chars();
+                chars.next() == Some('-') && chars.next() == Some(c) && chars.next().is_none()
+            })
+            .then_some(kind)
+    })
 }
 
 fn value(kind: Kind, optional: bool, attached: bool) -> Value {
@@ -239,7 +260,10 @@ mod tests {
     use super::*;
 
     fn row(name: &str) -> &'static Described {
-        DESCRIBED.iter().find(|d| d.program == [name]).unwrap()
+        DESCRIBED
+            .iter()
+            .find(|d| d.program == [name])
+            .expect("a row of that program")
     }
 
     #[test]

@@ -15,6 +15,7 @@
 //! ([`at_run`], called for every run the facts record). Nothing here reads
 //! a file: the command line's `permc.toml` reader builds the rows.
 
+pub use super::catalogue::described::Kind;
 use super::wrappers::{self, Words};
 use super::{basename, LineFacts, Run, MAX_INNER_DEPTH};
 use crate::reader::AsStr;
@@ -64,7 +65,42 @@ code_options = ["--hook"]     # `--hook`, `--hook=x`, `--ho x` run code permc do
 | `effects` | `"external"`: the run has an effect outside the machine — `ceiling.external_effect` lowers an approval in every mode, automatic mode and the container floor included (SPEC §6.1). `"privileged"`: as `sudo` — `ceiling.privileged` (§5 step 7b). `"code"`: it runs code permc does not read — the line is unparsed, `ceiling.unparsed` (§5 step 7c). |
 | `runs` | `"argv"`: a runner. Its first word that is not an option (past the values of `options_with_value`, or after `--`) starts a command it runs, read as a run of its own: deny, ask, the built-ins and the ceilings read it, and allow must cover it too (SPEC §4.3 round 3) — `Terminal(with-env)` alone does not approve `with-env -e prod curl x`; `Terminal(with-env)` with `Terminal(pnpm test)`, or `Terminal(with-env -e prod pnpm)`, approves `with-env -e prod pnpm test`. An expansion before the command may be an option or the command: both are read. `"shell"`: its operands are a shell command line permc does not read — the line is unparsed. |
 | `options_with_value` | with `runs = "argv"` only: the options that take the next word as their value. Any other option is read as taking none: list every option that takes a value. |
+| `complete`, `version`, `operands`, and `flags`, `text`, `path-read`, `path-write`, `dir-write`, `pathspec`, `command`, `line`, `code`, `config`, `variable`, `remote`, `open` | **[round 4]** the row describes its program (below). |
 | `code_options` | options that make the tool run code permc does not read: present in any spelling — the option, `--hook=x`, a unique prefix of a long option (`--ho`), a one-letter option attached (`-kx`) or in a cluster (`-vk`) — the line is unparsed; an expansion where one could be (`./build.sh $OPTS`) lowers with `unknown.word` (SPEC §4.4 item 3). For a runner, only its own options (before its command) are read. |
+
+**[round 4] A row may describe its program** (SPEC §4.5 item 6), in the
+form of the built-in described rows above: `complete = true`, the
+`version` it describes, the `operands`' kinds by position (the last
+repeating), and its options by kind — `flags` (no value), `text`,
+`path-read`, `path-write`, `dir-write`, `pathspec`, `command`, `line`,
+`code`, `config`, `variable`, `remote`, `open` — each entry one option's
+spellings separated by blanks, read as GNU getopt_long reads them
+(clusters, a value attached or next, long options by a unique prefix;
+`--color[=]` takes its value only after `=`):
+
+```toml
+[[command]]
+name = "mytool"
+complete = true
+version = "mytool 2.1"
+operands = ["path-read"]
+flags = ["-v --verbose", "--help"]
+text = ["-n --name"]
+path-write = ["-o --out"]
+```
+
+With `complete = true` the closed world applies (SPEC §4.5 item 2): past
+an allow entry's tokens, a word the row cannot place (`mytool --frob`,
+`mytool -vx`), an option of a kind that writes or runs (`mytool -o f`
+under `Terminal(mytool)`; `Terminal(mytool -o)` covers it), or an
+expansion that may be one, means the entry does not cover the segment.
+Without `complete`, typed options may only add to a built-in described
+row (a row named sort with `flags = ["--my-patch"]`: `Terminal(sort)` then
+covers `sort --my-patch f`); a spelling the built-in row types cannot be
+retyped (`text = ["-o"]` for `sort` is an error). A row without typed
+fields leaves its program undescribed: token matching, as before. Project
+rows are never verified by the real program: they only tighten what the
+scope reads (§4.5 item 4).
 
 **A row only adds.** It can add an effect, a command it runs or a code
 option; it can never remove or loosen what permc knows. The built-in
@@ -171,6 +207,54 @@ pub struct CommandRow {
     pub options_with_value: Vec<String>,
     /// Options that make it run code permc does not read.
     pub code_options: Vec<String>,
+    /// **[round 4]** Its options by kind, its operands, and whether it
+    /// describes the program (SPEC §4.5 item 6).
+    pub description: Description,
+}
+
+/// **[round 4]** What a project row says of its program's words, in the
+/// built-in rows' form (SPEC §4.5 items 1 and 6): with `complete`, the row
+/// describes the program and the closed world applies to it; a row
+/// without `complete` may only add options to a built-in described row.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Description {
+    /// `complete = true`: the row describes its program.
+    pub complete: bool,
+    /// The version it describes (the messages name it).
+    pub version: String,
+    /// The kinds of the operands by position, the last repeating.
+    pub operands: Vec<String>,
+    /// Options by kind: each entry one option, its spellings separated by
+    /// blanks (`"-o --output"`), as in the built-in rows.
+    pub options: Vec<(Kind, Vec<String>)>,
+}
+
+impl Description {
+    /// Does the row type any word (options or operands)?
+    pub fn is_empty(&self) -> bool {
+        !self.complete && self.operands.is_empty() && self.options.is_empty()
+    }
+
+    /// Each option entry with its kind.
+    pub fn entries(&self) -> impl Iterator<Item = (Kind, &str)> + Clone {
+        self.options
+            .iter()
+            .flat_map(|(kind, list)| list.iter().map(move |e| (*kind, e.as_str())))
+    }
+
+    /// `other`'s options added to these (two rows of one name).
+    fn merge(&mut self, other: &Description) {
+        self.complete |= other.complete;
+        if self.version.is_empty() {
+            self.version.clone_from(&other.version);
+        }
+        if self.operands.is_empty() {
+            self.operands.clone_from(&other.operands);
+        }
+        for (kind, list) in &other.options {
+            self.options.push((*kind, list.clone()));
+        }
+    }
 }
 
 impl CommandRow {
@@ -185,6 +269,7 @@ impl CommandRow {
 
     /// `other`'s knowledge added to this row's (two rows of one name).
     fn merge(&mut self, other: &CommandRow) {
+        self.description.merge(&other.description);
         self.effects = self.effects.union(other.effects);
         // Shell is the stricter reading: the line is unparsed.
         self.runs = match (self.runs, other.runs) {
@@ -284,6 +369,11 @@ impl ProjectFacts {
 }
 
 impl<'a> LineFacts<'a> {
+    /// The project's rows these facts were read with, if any.
+    pub fn project_rows(&self) -> Option<&ProjectRows> {
+        self.project.as_ref().map(|p| p.rows())
+    }
+
     /// [`LineFacts::of`] with a project's rows: every run a row names is
     /// read by the row too. Without rows, exactly [`LineFacts::of`].
     pub fn of_with(command: &'a str, rows: &ProjectRows) -> LineFacts<'a> {

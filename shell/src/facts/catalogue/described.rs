@@ -5,7 +5,7 @@
 
 /// What a word of a described program is (SPEC §4.5 item 1): an option
 /// without a value, or the kind of a value or an operand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Kind {
     /// An option without a value.
     Flag,
@@ -67,6 +67,14 @@ impl Kind {
                 | Kind::Config
                 | Kind::Variable
         )
+    }
+
+    /// The kind of this name (`path-read`; `flags` is [`Kind::Flag`]).
+    pub fn from_name(name: &str) -> Option<Kind> {
+        Kind::NAMES
+            .iter()
+            .find(|(_, n)| *n == name)
+            .map(|(k, _)| *k)
     }
 
     /// The name the row files give the kind.
@@ -172,6 +180,13 @@ impl Described {
             (self.remote, Kind::Remote),
             (self.open, Kind::Open),
         ]
+    }
+
+    /// Each option entry with its kind.
+    pub fn entries(&self) -> impl Iterator<Item = (Kind, &'static str)> + Clone {
+        self.options()
+            .into_iter()
+            .flat_map(|(list, kind)| list.iter().map(move |e| (kind, *e)))
     }
 
     /// Does the row hold an option that writes or runs (a word that may
