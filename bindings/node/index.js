@@ -158,11 +158,12 @@ function decisionOf(s) {
   return v;
 }
 
-/** A string that crosses to Rust as it is: no lone surrogate (JSON.stringify
- * would escape one, which the CLI's reader refuses; Node-API would
- * replace it). */
+/** A string for decideBatch. A lone surrogate (JSON.stringify would escape
+ * one, which the CLI's reader refuses) is not looked for here: the addon
+ * reads the strings as UTF-16 and refuses a field holding one (-1), and the
+ * request then crosses as JSON text. */
 function clean(v) {
-  return typeof v === "string" && v.isWellFormed();
+  return typeof v === "string";
 }
 
 function plainObject(v) {
