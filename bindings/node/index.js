@@ -176,6 +176,13 @@ function plainObject(v) {
 // its four strings' lengths (-1: the addon's reader refused the fields).
 const STRIDE = 6;
 
+// decide's batch of one (decideFast): the request's mask and lengths in,
+// the answer's code and lengths out. One for every policy: readCommon
+// writes it once the request is read (a getter that decides meanwhile is
+// done by then) and the answer is read from it right after the call, with
+// no JavaScript run in between.
+const ONE = new Int32Array(STRIDE);
+
 /**
  * Reads a request whose every key is known and every value a plain string
  * (containerRunning a boolean), each key by for…in and each value once,
@@ -356,9 +363,6 @@ class Policy {
       throw permcError("invalid_argument", "load a policy with load(), loadText() or loadArtifact()");
     }
     this._native = nativePolicy;
-    // decide's batch of one (decideFast): the request's mask and lengths
-    // in, the answer's code and lengths out.
-    this._meta = new Int32Array(STRIDE);
     // Posting a policy to a worker would silently give it `{_native: {}}`:
     // this function makes structured clone throw, and its text (in the
     // DataCloneError's message) says what to post instead.
@@ -384,7 +388,7 @@ class Policy {
   decide(request) {
     let d;
     try {
-      d = decideFast(this._native, this._meta, request, false);
+      d = decideFast(this._native, ONE, request, false);
     } catch (e) {
       if (e && e.diagnostics) throw e;
       rethrow(e);
@@ -405,7 +409,7 @@ class Policy {
   decideBrief(request) {
     let d;
     try {
-      d = decideFast(this._native, this._meta, request, true);
+      d = decideFast(this._native, ONE, request, true);
     } catch (e) {
       if (e && e.diagnostics) throw e;
       rethrow(e);

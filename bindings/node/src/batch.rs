@@ -190,6 +190,14 @@ pub fn decide_batch(
                 r[4] = units_of(&d.message);
                 out.push_str(&d.message);
             }
+            // A huge request's buffers go with it (a thread keeps at most
+            // [`KEPT`] bytes of each).
+            if utf8.capacity() > KEPT {
+                *utf8 = Vec::new();
+            }
+            if units.capacity() > KEPT {
+                *units = Vec::new();
+            }
             if brief {
                 return Ok(None);
             }
@@ -197,6 +205,10 @@ pub fn decide_batch(
         })
     })
 }
+
+/// The most a thread's buffers keep between batches: a batch of 256
+/// typical requests' strings, far from a 16 MiB one's.
+const KEPT: usize = 1 << 20;
 
 /// One request of the batch: its mask and its fields' ranges of `utf8`.
 fn request(utf8: &[u8], mask: u32, ranges: &[(usize, usize); 5]) -> Option<Request> {
