@@ -21,7 +21,8 @@
 # itself, interleaved, each line with its ratio and both times:
 # Elixir's decide/2, decide_json/2, decide_many/2 and decide_brief/2
 # (bindings/elixir/bench/crossing.exs), Node's decide, decideMany and
-# decideBrief (bindings/node/bench/crossing.mjs).
+# decideBrief (bindings/node/bench/crossing.mjs), then where a request of
+# decideMany goes, its parts timed apart (bindings/node/bench/split.mjs).
 # Then the newer calls (alone with --calls, which builds only the
 # bindings): Elixir's decide_json/2 against decide/2
 # (bindings/elixir/bench/decide_json.exs), Node's loadAsync against load
@@ -42,6 +43,7 @@ crossing() {
   PERMC_NIF="$R/libpermc_nif" elixir --erl "+sbwt none +sbwtdcpu none +sbwtdio none" \
     -r bindings/elixir/lib/permc.ex bindings/elixir/bench/crossing.exs "$DIR"
   PERMC_NODE_ADDON="$R/permc.node" node bindings/node/bench/crossing.mjs "$DIR"
+  for n in 10 100000; do PERMC_NODE_ADDON="$R/permc.node" node bindings/node/bench/split.mjs "$DIR" "$n"; done
 }
 calls() {
   echo "# newer calls: $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"

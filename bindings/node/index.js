@@ -30,11 +30,11 @@ const VOCABULARY = JSON.parse(native.vocabulary());
 const POLICIES = VOCABULARY.policies;
 const REASONS = VOCABULARY.reasons;
 const ORIGINS = [undefined, "specific", "wildcard"];
-// The names decideArgs takes as their indices: a request naming another
+// The names decideBatch takes as their indices: a request naming another
 // crosses as JSON text, and the CLI's reader names its error.
 const FIELD_NAMES = JSON.parse(native.fieldNames());
 const indices = (names) => {
-  if (names.length > 31) throw new Error("permc: a list of names is longer than decideArgs packs");
+  if (names.length > 31) throw new Error("permc: a list of names is longer than decideBatch packs");
   return new Map(names.map((n, i) => [n, i]));
 };
 const TYPES = indices(FIELD_NAMES.types);
@@ -158,11 +158,12 @@ function decisionOf(s) {
   return v;
 }
 
-/** A string that crosses to Rust as it is: no lone surrogate (JSON.stringify
- * would escape one, which the CLI's reader refuses; Node-API would
- * replace it). */
+/** A string for decideBatch. A lone surrogate (JSON.stringify would escape
+ * one, which the CLI's reader refuses) is not looked for here: the addon
+ * reads the strings as UTF-16 and refuses a field holding one (-1), and the
+ * request then crosses as JSON text. */
 function clean(v) {
-  return typeof v === "string" && v.isWellFormed();
+  return typeof v === "string";
 }
 
 function plainObject(v) {
@@ -170,22 +171,34 @@ function plainObject(v) {
     Object.getOwnPropertySymbols(v).length === 0;
 }
 
+// The numbers of one request in decideBatch's Int32Array (src/batch.rs):
+// in, its mask and its five strings' lengths; out, the answer's code and
+// its four strings' lengths (-1: the addon's reader refused the fields).
+const STRIDE = 6;
+
+// decide's batch of one (decideFast): the request's mask and lengths in,
+// the answer's code and lengths out. One for every policy: readCommon
+// writes it once the request is read (a getter that decides meanwhile is
+// done by then) and the answer is read from it right after the call, with
+// no JavaScript run in between.
+const ONE = new Int32Array(STRIDE);
+
 /**
- * The decision for a request whose every key is known and every value a
- * plain string (containerRunning a boolean), each read once, its nine
- * fields passed to the addon (decideArgs: each string copied once, the
- * answer's strings back as one string, cut here); with `brief`, the policy
- * and reason alone (decideBriefArgs: the compiled engine's answer, no
- * string built). undefined for any other request, and null when the
- * addon's reader refuses the fields: the request then crosses as JSON text
- * (an `id`, an unknown key, another type, an unknown name: whatever the
- * CLI's reader says of it). `mask` has bit k for field k of type, command,
- * cwd, agent, targetBranch, role, executionMode, containerRunning,
- * projectScopeRoot; an absent field is "" (0 for a name). type, role and
- * executionMode cross as their indices in the addon's lists (fieldNames),
- * packed in `mask`: no string to copy.
+ * Reads a request whose every key is known and every value a plain string
+ * (containerRunning a boolean), each key by for…in and each value once,
+ * for decideBatch: its mask into ints[at] and its strings' lengths into
+ * the five after, written once everything is read (a getter that calls
+ * back into permc runs before); returns its strings end to end (command,
+ * cwd, agent, targetBranch, projectScopeRoot), or undefined for any other
+ * request, which crosses as JSON text (an `id`, an unknown key, another
+ * type, an unknown name: whatever the CLI's reader says of it). The mask
+ * has bit k for field k of type, command, cwd, agent, targetBranch, role,
+ * executionMode, containerRunning, projectScopeRoot; the indices of type,
+ * role and executionMode in the addon's lists (fieldNames) at bits 9, 14
+ * and 19 (no string to copy); containerRunning's value at bit 24. An
+ * absent field is "" (0 for a name).
  */
-function decideFast(native, meta, r, brief) {
+function readCommon(r, ints, at) {
   if (!plainObject(r)) return undefined;
   let a, c;
   for (const k in r) {
@@ -196,7 +209,7 @@ function decideFast(native, meta, r, brief) {
   if (!plainObject(a) || !plainObject(c)) return undefined;
   let mask = 0;
   let type = 0, command = "", cwd = "", agent = "", targetBranch = "";
-  let role = 0, executionMode = 0, running = false, projectScopeRoot = "";
+  let role = 0, executionMode = 0, running = 0, projectScopeRoot = "";
   for (const k in a) {
     const v = a[k];
     if (!clean(v)) return undefined;
@@ -217,7 +230,7 @@ function decideFast(native, meta, r, brief) {
     const v = c[k];
     if (k === "containerRunning") {
       if (typeof v !== "boolean") return undefined;
-      running = v;
+      running = v ? 1 : 0;
       mask |= 128;
       continue;
     }
@@ -237,31 +250,110 @@ function decideFast(native, meta, r, brief) {
       default: return undefined;
     }
   }
-  // The names' indices above the nine bits (5 bits each; the lists are
-  // shorter than 32).
-  mask |= (type << 9) | (role << 14) | (executionMode << 19);
-  if (brief) {
-    const code = native.decideBriefArgs(mask, command, cwd, agent, targetBranch, running, projectScopeRoot);
-    if (code < 0) return null;
-    return { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
-  }
-  const s = native.decideArgs(meta, mask, command, cwd, agent, targetBranch, running, projectScopeRoot);
-  if (s === null) return null;
-  // The closed sets as indices (src/fast.rs, answer_into), the strings in
-  // `s` end to end, their lengths in `meta`; the object as a literal, its
-  // keys in `permc decide`'s order.
-  const code = meta[0];
+  ints[at] = mask | (type << 9) | (role << 14) | (executionMode << 19) | (running << 24);
+  ints[at + 1] = command.length;
+  ints[at + 2] = cwd.length;
+  ints[at + 3] = agent.length;
+  ints[at + 4] = targetBranch.length;
+  ints[at + 5] = projectScopeRoot.length;
+  return command + cwd + agent + targetBranch + projectScopeRoot;
+}
+
+/**
+ * The decision object of the answer at ints[k] (decideBatch's): the
+ * closed sets as indices in its code, its strings in `s` from `at` (rule,
+ * source and scope root when present, then the message), their lengths
+ * after the code; an object literal, its keys in `permc decide`'s order.
+ */
+function answerOf(s, ints, k, at) {
+  const code = ints[k];
   const d = { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
-  let at = 0;
   if (code & 512) {
-    d.rule = s.slice(0, (at = meta[1]));
-    d.source = s.slice(at, (at += meta[2]));
+    d.rule = s.slice(at, (at += ints[k + 1]));
+    d.source = s.slice(at, (at += ints[k + 2]));
   }
   const origin = (code >> 7) & 3;
   if (origin !== 0) d.autonomyOrigin = ORIGINS[origin];
-  if (code & 1024) d.scopeRoot = s.slice(at, (at += meta[3]));
-  d.message = at === 0 ? s : s.slice(at);
+  if (code & 1024) d.scopeRoot = s.slice(at, (at += ints[k + 3]));
+  const end = at + ints[k + 4];
+  d.message = at === 0 && end === s.length ? s : s.slice(at, end);
   return d;
+}
+
+/**
+ * The decision for a common request (readCommon), decided by the addon
+ * as a batch of one (decideBatch: its strings copied once, the answer's
+ * back as one string, cut here); with `brief`, the policy and reason
+ * alone (the compiled engine's answer, no string built). undefined for
+ * any other request, and null when the addon's reader refuses the
+ * fields: the request then crosses as JSON text.
+ */
+function decideFast(native, meta, r, brief) {
+  const text = readCommon(r, meta, 0);
+  if (text === undefined) return undefined;
+  const s = native.decideBatch(meta, 1, text, brief);
+  const code = meta[0];
+  if (code < 0) return null;
+  if (brief) return { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
+  return answerOf(s, meta, 0, 0);
+}
+
+/** The decision for a request sent as JSON text, or the error thrown. */
+function decideText(native, request) {
+  let s;
+  try {
+    s = native.decideFields(requestText(request));
+  } catch (e) {
+    if (e && e.diagnostics) throw e;
+    rethrow(e);
+  }
+  if (s.charCodeAt(0) === 123) {
+    // `{`: the answer line (an error, an `id`, a field with a NUL).
+    const v = JSON.parse(s);
+    if (v.error) throw permcError(v.error.code, v.error.message);
+    return v;
+  }
+  return decisionOf(s);
+}
+
+/** decideText's decision, or the PermcError it throws (decideMany). */
+function decideTextOrError(native, request) {
+  try {
+    return decideText(native, request);
+  } catch (e) {
+    if (!(e instanceof PermcError)) throw e;
+    return e;
+  }
+}
+
+// The most requests decideMany sends in one crossing: their answers'
+// strings (about 150 bytes each) stay one string of V8's young
+// generation, under its large-object size (128 KiB; a string over it is
+// a fresh page each time, whose faults were a tenth of decideMany).
+const BATCH = 256;
+
+/** decideMany's crossing: the `held` requests read into `ints` and
+ * `text` decided, each answer put in `out` at its slot. */
+function answerBatch(native, ints, text, held, slots, out) {
+  const k = held.length;
+  let s;
+  try {
+    s = native.decideBatch(ints, k, text, false);
+  } catch (e) {
+    rethrow(e);
+  }
+  let at = 0;
+  for (let j = 0; j < k; j++) {
+    const b = STRIDE * j;
+    if (ints[b] < 0) {
+      // The addon's reader refused the fields: the CLI's error for the
+      // request as written.
+      out[slots[j]] = decideTextOrError(native, held[j]);
+      continue;
+    }
+    out[slots[j]] = answerOf(s, ints, b, at);
+    at += ints[b + 1] + ints[b + 2] + ints[b + 3] + ints[b + 4];
+  }
 }
 
 class Policy {
@@ -271,9 +363,6 @@ class Policy {
       throw permcError("invalid_argument", "load a policy with load(), loadText() or loadArtifact()");
     }
     this._native = nativePolicy;
-    // Where decideArgs leaves an answer's code and its strings' lengths
-    // (decideFast).
-    this._meta = new Int32Array(4);
     // Posting a policy to a worker would silently give it `{_native: {}}`:
     // this function makes structured clone throw, and its text (in the
     // DataCloneError's message) says what to post instead.
@@ -299,7 +388,7 @@ class Policy {
   decide(request) {
     let d;
     try {
-      d = decideFast(this._native, this._meta, request, false);
+      d = decideFast(this._native, ONE, request, false);
     } catch (e) {
       if (e && e.diagnostics) throw e;
       rethrow(e);
@@ -308,20 +397,7 @@ class Policy {
     // fields. The text path answers with the CLI's error for the request
     // as written.
     if (d) return d;
-    let s;
-    try {
-      s = this._native.decideFields(requestText(request));
-    } catch (e) {
-      if (e && e.diagnostics) throw e;
-      rethrow(e);
-    }
-    if (s.charCodeAt(0) === 123) {
-      // `{`: the answer line (an error, an `id`, a field with a NUL).
-      const v = JSON.parse(s);
-      if (v.error) throw permcError(v.error.code, v.error.message);
-      return v;
-    }
-    return decisionOf(s);
+    return decideText(this._native, request);
   }
 
   /**
@@ -333,7 +409,7 @@ class Policy {
   decideBrief(request) {
     let d;
     try {
-      d = decideFast(this._native, this._meta, request, true);
+      d = decideFast(this._native, ONE, request, true);
     } catch (e) {
       if (e && e.diagnostics) throw e;
       rethrow(e);
@@ -371,14 +447,38 @@ class Policy {
     }
     const n = requests.length;
     const out = new Array(n);
+    // The common requests cross together (decideBatch), BATCH at a time:
+    // read here, each once, into `ints` and `text`; any other is decided
+    // as JSON text now. All are this call's own: a getter that calls
+    // decideMany again gets its own.
+    const ints = new Int32Array(STRIDE * Math.min(n, BATCH));
+    const held = [];
+    const slots = [];
+    let text = "";
     for (let i = 0; i < n; i++) {
+      const r = requests[i];
+      let t;
       try {
-        out[i] = this.decide(requests[i]);
+        t = readCommon(r, ints, STRIDE * held.length);
       } catch (e) {
-        if (!(e instanceof PermcError)) throw e;
-        out[i] = e;
+        if (e && e.diagnostics) throw e;
+        rethrow(e);
+      }
+      if (t === undefined) {
+        out[i] = decideTextOrError(this._native, r);
+        continue;
+      }
+      text += t;
+      held.push(r);
+      slots.push(i);
+      if (held.length === BATCH) {
+        answerBatch(this._native, ints, text, held, slots, out);
+        held.length = 0;
+        slots.length = 0;
+        text = "";
       }
     }
+    if (held.length > 0) answerBatch(this._native, ints, text, held, slots, out);
     return out;
   }
 

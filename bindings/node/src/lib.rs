@@ -1,10 +1,11 @@
 //! permc as a Node-API addon: what `bindings/node/index.js` calls.
 //!
 //! The common request (known fields, each once, strings, `containerRunning`
-//! a boolean) crosses as its fields, each string copied once
-//! ([`NativePolicy::decide_args`]), is read typed (`Request::from_parts`,
-//! the typed reading of the CLI's JSON scanner) and answered as an object
-//! built from cached names (`fast`);
+//! a boolean) crosses as its fields, alone or in a batch, the strings
+//! copied once ([`NativePolicy::decide_batch`], `batch`), is read typed
+//! (`Request::from_parts`, the typed reading of the CLI's JSON scanner)
+//! and answered as one string of the answers' strings and their codes
+//! (`fast`), from which index.js makes the objects;
 //! any other, and any that reading refuses, is checked by the JavaScript
 //! side to be made of JSON values and crosses as JSON text, read by the
 //! CLI's strict reader and answered by the CLI's answer writer
@@ -31,11 +32,10 @@ use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 
+mod batch;
 mod fast;
 
 thread_local! {
-    /// The buffer `decide_args` copies a request's strings into.
-    static BUF: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
     /// The last request read typed, whose strings' buffers the next one
     /// is copied into (`Request::from_parts_in`); kept only when they
     /// hold at most 4 KiB ([`keep`]).
@@ -343,7 +343,7 @@ pub fn vocabulary() -> String {
     permc_runtime::codes::vocabulary().to_string()
 }
 
-/// The names `decideArgs` takes as indices (`fast::field_names`), as
+/// The names `decideBatch` takes as indices (`fast::field_names`), as
 /// JSON: `{types, roles, modes}`.
 #[napi]
 pub fn field_names() -> String {
@@ -391,72 +391,29 @@ impl NativePolicy {
         })
     }
 
-    /// The decision for a request index.js has read (`decideFast`): every
-    /// key known and every value a string (`containerRunning` a boolean),
-    /// its fields of SPEC §10.1 as arguments ([`NativePolicy::request_of`]),
-    /// decided; the answer is [`fast::answer_into`]'s string, its code and
-    /// lengths in `meta` (an Int32Array of four). `null` when the fields
-    /// do not read: index.js then sends the JSON text, so the error is the
-    /// one `permc decide` gives for the request as written.
+    /// The common requests index.js has read (`readCommon`), `count` of
+    /// them, in `ints` (an Int32Array of `batch::STRIDE` numbers a request)
+    /// and `text` (their strings end to end), decided: the answers'
+    /// strings end to end, their codes and lengths in `ints` (`-1` for a
+    /// request whose fields do not read, which index.js then sends as JSON
+    /// text); with `brief`, policy and reason alone, `null` (see
+    /// `batch`).
     #[napi(ts_return_type = "string | null")]
-    #[allow(clippy::too_many_arguments)]
-    pub fn decide_args(
+    pub fn decide_batch(
         &self,
         env: Env,
-        mut meta: JsObject,
-        mask: u32,
-        command: JsUnknown,
-        cwd: JsUnknown,
-        agent: JsUnknown,
-        target_branch: JsUnknown,
-        running: bool,
-        root: JsUnknown,
+        mut ints: JsObject,
+        count: u32,
+        text: JsUnknown,
+        brief: bool,
     ) -> Result<Option<JsString>> {
         guarded(|| {
-            let strings = [&command, &cwd, &agent, &target_branch, &root];
-            let Some(req) = request_of(&env, mask, strings, running) else {
-                return Ok(None);
-            };
-            let d = self.policy.decide(&req);
-            keep(req);
-            let meta = fast::meta_of(&env, &mut meta).ok_or_else(|| {
-                error(
-                    "invalid_argument",
-                    "meta must be an Int32Array of 4",
-                    Vec::new(),
-                )
+            let ints = batch::int32s(&env, &mut ints).ok_or_else(|| {
+                error("invalid_argument", "ints must be an Int32Array", Vec::new())
             })?;
-            let s = fast::answer_into(&env, meta, &d)?;
+            let s = batch::decide_batch(&env, &self.policy, ints, count as usize, &text, brief)?;
             // SAFETY: `s` is a string just made in `env`.
-            Ok(Some(unsafe { JsString::from_raw_unchecked(env.raw(), s) }))
-        })
-    }
-
-    /// `decideArgs` for policy and reason alone (`decideBrief`): the
-    /// compiled engine's answer, whose strings (rule, source, scope root,
-    /// message) are never built, as [`fast::code`]'s number (its policy
-    /// and reason bits); `-1` when the fields do not read.
-    #[napi]
-    #[allow(clippy::too_many_arguments)]
-    pub fn decide_brief_args(
-        &self,
-        env: Env,
-        mask: u32,
-        command: JsUnknown,
-        cwd: JsUnknown,
-        agent: JsUnknown,
-        target_branch: JsUnknown,
-        running: bool,
-        root: JsUnknown,
-    ) -> Result<i32> {
-        guarded(|| {
-            let strings = [&command, &cwd, &agent, &target_branch, &root];
-            let Some(req) = request_of(&env, mask, strings, running) else {
-                return Ok(-1);
-            };
-            let (policy, reason) = self.policy.brief(&req);
-            keep(req);
-            Ok(fast::code(policy, reason, None))
+            Ok(s.map(|s| unsafe { JsString::from_raw_unchecked(env.raw(), s) }))
         })
     }
 
@@ -605,27 +562,20 @@ fn keep(req: Request) {
     }
 }
 
-/// The request index.js passes as arguments (`decideArgs`,
-/// `decideBriefArgs`): `mask` bit `k` set when field `k` is given
-/// (`type`, `command`, `cwd`, `agent`, `targetBranch`, `role`,
-/// `executionMode`, `containerRunning`, `projectScopeRoot`), the names
-/// (`type`, `role`, `executionMode`) as their indices in
-/// [`fast::field_names`]' lists, packed in `mask` above its nine bits (5
-/// bits each: one number crosses, not four), each string copied once
-/// ([`fast::read_strings`]), read typed ([`Request::from_parts_in`], the
-/// typed reading of a plain JSON line, into the last request's buffers).
-/// `None` when the fields do not read.
-fn request_of(env: &Env, mask: u32, strings: [&JsUnknown; 5], running: bool) -> Option<Request> {
+/// The fields of a request index.js read (`readCommon`): `mask` bit `k`
+/// set when field `k` is given (`type`, `command`, `cwd`, `agent`,
+/// `targetBranch`, `role`, `executionMode`, `containerRunning`,
+/// `projectScopeRoot`), the names (`type`, `role`, `executionMode`) as
+/// their indices in [`fast::field_names`]' lists at bits 9, 14 and 19 (5
+/// bits each), `containerRunning`'s value at bit 24, and the strings of command, cwd, agent, targetBranch and
+/// projectScopeRoot (`None` when not given). `None` when a name's index
+/// is not one of [`fast::field_names`]' or a bit past 24 is set.
+fn parts_of(mask: u32, f: [Option<&str>; 5]) -> Option<Parts<'_>> {
+    if mask >> 25 != 0 {
+        return None;
+    }
     let (kind, role, execution_mode) = (mask >> 9 & 31, mask >> 14 & 31, mask >> 19 & 31);
     let given = |bit: u32| mask & (1 << bit) != 0;
-    let [command, cwd, agent, target_branch, root] = strings;
-    let values = [
-        given(1).then_some(command),
-        given(2).then_some(cwd),
-        given(3).then_some(agent),
-        given(4).then_some(target_branch),
-        given(8).then_some(root),
-    ];
     let names = fast::field_names();
     let name = |bit: u32, list: &'static [String], i: u32| -> Option<Option<&'static str>> {
         if !given(bit) {
@@ -633,33 +583,18 @@ fn request_of(env: &Env, mask: u32, strings: [&JsUnknown; 5], running: bool) -> 
         }
         list.get(i as usize).map(|n| Some(n.as_str()))
     };
-    BUF.with(|buf| {
-        let mut buf = buf.borrow_mut();
-        let ranges = fast::read_strings(env, values, &mut buf)?;
-        // Too large: the text path answers `request_too_large`.
-        if buf.len() > MAX_REQUEST || mask >> 24 != 0 {
-            return None;
-        }
-        let mut f: [Option<&str>; 5] = [None; 5];
-        for (field, range) in f.iter_mut().zip(ranges) {
-            if let Some(r) = range {
-                *field = Some(std::str::from_utf8(&buf[r]).ok()?);
-            }
-        }
-        let p = Parts {
-            kind: name(0, &names.types, kind)?,
-            command: f[0],
-            cwd: f[1],
-            agent: f[2],
-            target_branch: f[3],
-            // `path` is never passed: a request with one is sent as JSON.
-            path: None,
-            role: name(5, &names.roles, role)?,
-            execution_mode: name(6, &names.modes, execution_mode)?,
-            container_running: given(7).then_some(running),
-            project_scope_root: f[4],
-        };
-        Request::from_parts_in(&p, SPARE.with(Cell::take))?.ok()
+    Some(Parts {
+        kind: name(0, &names.types, kind)?,
+        command: f[0],
+        cwd: f[1],
+        agent: f[2],
+        target_branch: f[3],
+        // `path` is never passed: a request with one is sent as JSON.
+        path: None,
+        role: name(5, &names.roles, role)?,
+        execution_mode: name(6, &names.modes, execution_mode)?,
+        container_running: given(7).then_some(mask & 1 << 24 != 0),
+        project_scope_root: f[4],
     })
 }
 

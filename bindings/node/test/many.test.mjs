@@ -116,3 +116,29 @@ test("decideMany through a watched policy and from the fast path agrees with the
     live.close();
   }
 });
+
+test("decideMany crosses in batches: past a batch's size, mixed with refused and text requests, and from a getter", () => {
+  const p = load({ permissions: ex("permissions.json"), autonomy: ex("autonomy.json") });
+  const kinds = [
+    (i) => ({ ...base, action: { ...base.action, command: `pnpm test ${i}`, cwd: "/home/ana/p/ünï" } }),
+    // Read by index.js, refused by the addon's reader (no projectScopeRoot).
+    () => ({ action: base.action, context: { role: "developer" } }),
+    (i) => ({ ...base, id: i }),
+    (i) => ({ ...base, action: { ...base.action, command: `ls ${"x".repeat(i % 300)} 😀` } }),
+    () => 7,
+  ];
+  const batch = Array.from({ length: 1200 }, (_, i) => kinds[i % kinds.length](i));
+  const got = p.decideMany(batch);
+  assert.equal(got.length, batch.length);
+  got.forEach((g, i) => same(g, one(p, batch[i]), `slot ${i}`));
+  // A getter that decides a batch of its own while this one is read.
+  let inner;
+  const reentrant = {
+    action: { type: "terminal", agent: "dev-web", get command() { inner = p.decideMany(batch.slice(0, 300)); return "pnpm test"; } },
+    context: base.context,
+  };
+  const outer = p.decideMany([...batch.slice(0, 10), reentrant, ...batch.slice(10, 300)]);
+  inner.forEach((g, i) => same(g, got[i], `inner ${i}`));
+  same(outer[10], one(p, { ...reentrant, action: { type: "terminal", agent: "dev-web", command: "pnpm test" } }), "reentrant");
+  outer.slice(11).forEach((g, i) => same(g, got[10 + i], `outer ${i}`));
+});

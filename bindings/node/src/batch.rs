@@ -1,0 +1,230 @@
+//! `decideBatch`: the crossing of `decide`, `decideBrief` and
+//! `decideMany` for the common request (issue 44). index.js reads each
+//! request once (`readCommon`: its keys by `for…in`, each value once) and
+//! passes a batch of them — one for `decide` — as one string, their
+//! strings end to end, and an Int32Array of [`STRIDE`] numbers each: the
+//! mask (`parts_of`'s: the fields given, the names' indices, and
+//! `containerRunning`'s value at bit 24) and the strings' lengths in
+//! UTF-16 units. The string is copied out once, as UTF-16, and each field
+//! turned into UTF-8 here (a word of ASCII at a time), where Node-API's
+//! UTF-8 copy (`String::WriteUtf8`) went a character at a time, a call
+//! per string. The answers come back as one string of their strings end
+//! to end (rule, source, scope root when present, then the message) and,
+//! in each request's numbers, its code ([`fast::HAS_RULE`]'s) and the
+//! four strings' lengths; `-1` for a request the typed reading refuses,
+//! which index.js sends as JSON text so the error is `permc decide`'s.
+
+use crate::{fast, keep, parts_of, MAX_REQUEST, SPARE};
+use napi::{sys, Env, Error, JsObject, JsUnknown, NapiRaw, Result, Status};
+use permc_runtime::answer::Decider;
+use permc_runtime::{Policy, Request};
+use std::cell::{Cell, RefCell};
+use std::ptr;
+
+/// The numbers of one request in the batch's Int32Array.
+pub const STRIDE: usize = 6;
+
+thread_local! {
+    /// The batch's strings as UTF-16, and one request's as UTF-8.
+    static UNITS: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
+    static UTF8: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+}
+
+fn failed() -> Error {
+    Error::new(Status::GenericFailure, "a Node-API call failed")
+}
+
+/// The elements of an Int32Array, borrowed for the call; `None` when the
+/// value is not one.
+pub fn int32s<'a>(env: &Env, array: &'a mut JsObject) -> Option<&'a mut [i32]> {
+    let mut kind = 0;
+    let mut length = 0usize;
+    let mut data = ptr::null_mut();
+    let mut buffer = ptr::null_mut();
+    let mut offset = 0usize;
+    // SAFETY: `array` is a live value of `env`; Node-API fills the out
+    // parameters, or fails for a value that is not a typed array.
+    let s = unsafe {
+        sys::napi_get_typedarray_info(
+            env.raw(),
+            array.raw(),
+            &mut kind,
+            &mut length,
+            &mut data,
+            &mut buffer,
+            &mut offset,
+        )
+    };
+    if s != sys::Status::napi_ok || kind != sys::TypedarrayType::int32_array {
+        return None;
+    }
+    if length == 0 {
+        return Some(&mut []);
+    }
+    // SAFETY: an Int32Array of `length` elements: `data` points to
+    // `4 * length` bytes aligned for i32 (an Int32Array's offset is a
+    // multiple of 4), which the caller's array keeps alive past the call;
+    // only this call, on the JavaScript thread, touches them while it
+    // runs (no JavaScript runs during it).
+    Some(unsafe { std::slice::from_raw_parts_mut(data.cast::<i32>(), length) })
+}
+
+/// `text`'s UTF-16 units into `units`, when it is a string of exactly
+/// `len` units.
+fn read_units(env: &Env, text: &JsUnknown, len: usize, units: &mut Vec<u16>) -> Option<()> {
+    units.clear();
+    // Room for one unit more than expected and the NUL: a longer string
+    // shows as `len + 1` units written.
+    units.reserve(len + 2);
+    let mut written = 0usize;
+    // SAFETY: `units` has room for `len + 2` units; Node-API writes at
+    // most `len + 1` and a NUL, and says in `written` how many.
+    let s = unsafe {
+        sys::napi_get_value_string_utf16(
+            env.raw(),
+            text.raw(),
+            units.as_mut_ptr(),
+            len + 2,
+            &mut written,
+        )
+    };
+    if s != sys::Status::napi_ok || written != len {
+        return None;
+    }
+    // SAFETY: the `len` units were written above.
+    unsafe { units.set_len(len) };
+    Some(())
+}
+
+/// `s` (UTF-16) appended to `out` as UTF-8; `None` for a lone surrogate
+/// (index.js sends only well-formed strings). ASCII, most requests'
+/// text, is checked and narrowed in loops the compiler vectorizes.
+fn push_utf8(out: &mut Vec<u8>, s: &[u16]) -> Option<()> {
+    if s.iter().fold(0u16, |a, &u| a | u) < 0x80 {
+        out.reserve(s.len());
+        let start = out.len();
+        for (d, &u) in out.spare_capacity_mut()[..s.len()].iter_mut().zip(s) {
+            d.write(u as u8);
+        }
+        // SAFETY: the `s.len()` bytes after `start` were written above.
+        unsafe { out.set_len(start + s.len()) };
+        return Some(());
+    }
+    let mut b = [0u8; 4];
+    for c in char::decode_utf16(s.iter().copied()) {
+        out.extend_from_slice(c.ok()?.encode_utf8(&mut b).as_bytes());
+    }
+    Some(())
+}
+
+/// A string's length in UTF-16 units, JavaScript's.
+fn units_of(s: &str) -> i32 {
+    let n = if s.is_ascii() {
+        s.len()
+    } else {
+        s.encode_utf16().count()
+    };
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
+/// Decides the batch: see the module's doc. `brief`: policy and reason
+/// alone (`Policy::brief`), no string back (`null`).
+pub fn decide_batch(
+    env: &Env,
+    policy: &Policy,
+    ints: &mut [i32],
+    count: usize,
+    text: &JsUnknown,
+    brief: bool,
+) -> Result<Option<sys::napi_value>> {
+    let Some(ints) = count.checked_mul(STRIDE).and_then(|n| ints.get_mut(..n)) else {
+        return Err(Error::new(
+            Status::InvalidArg,
+            "the batch's numbers are fewer than its requests",
+        ));
+    };
+    let mut total = 0usize;
+    for r in ints.chunks_exact(STRIDE) {
+        for &len in &r[1..] {
+            total += usize::try_from(len).map_err(|_| failed())?;
+        }
+    }
+    UNITS.with(|units| {
+        let mut units = units.borrow_mut();
+        read_units(env, text, total, &mut units).ok_or_else(failed)?;
+        UTF8.with(|utf8| {
+            let mut utf8 = utf8.borrow_mut();
+            let mut out = String::new();
+            let mut at = 0usize;
+            for r in ints.chunks_exact_mut(STRIDE) {
+                let mut ranges = [(0, 0); 5];
+                utf8.clear();
+                let mut whole = true;
+                for (range, &len) in ranges.iter_mut().zip(&r[1..]) {
+                    let len = len as usize;
+                    let start = utf8.len();
+                    whole &= push_utf8(&mut utf8, &units[at..at + len]).is_some();
+                    at += len;
+                    *range = (start, utf8.len());
+                }
+                // Too large: the text path answers `request_too_large`.
+                whole &= utf8.len() <= MAX_REQUEST;
+                let req = whole
+                    .then(|| request(&utf8, r[0] as u32, &ranges))
+                    .flatten();
+                let Some(req) = req else {
+                    r[0] = -1;
+                    continue;
+                };
+                if brief {
+                    let (p, reason) = policy.brief(&req);
+                    keep(req);
+                    r[0] = fast::code(p, reason, None);
+                    continue;
+                }
+                let d = policy.decide(&req);
+                keep(req);
+                let mut meta = [0i32; 4];
+                fast::answer_parts(&mut out, &mut meta, &d);
+                r[..4].copy_from_slice(&meta);
+                r[4] = units_of(&d.message);
+                out.push_str(&d.message);
+            }
+            // A huge request's buffers go with it (a thread keeps at most
+            // [`KEPT`] bytes of each).
+            if utf8.capacity() > KEPT {
+                *utf8 = Vec::new();
+            }
+            if units.capacity() > KEPT {
+                *units = Vec::new();
+            }
+            if brief {
+                return Ok(None);
+            }
+            fast::string(env.raw(), &out).map(Some)
+        })
+    })
+}
+
+/// The most a thread's buffers keep between batches: a batch of 256
+/// typical requests' strings, far from a 16 MiB one's.
+const KEPT: usize = 1 << 20;
+
+/// One request of the batch: its mask and its fields' ranges of `utf8`.
+fn request(utf8: &[u8], mask: u32, ranges: &[(usize, usize); 5]) -> Option<Request> {
+    let mut f: [Option<&str>; 5] = [None; 5];
+    for (i, (field, r)) in f.iter_mut().zip(ranges).enumerate() {
+        // The bits of command, cwd, agent, targetBranch, projectScopeRoot.
+        let bit = [1, 2, 3, 4, 8][i];
+        if mask & (1 << bit) != 0 {
+            // SAFETY: [`push_utf8`] writes only whole characters' UTF-8
+            // (ASCII bytes, or `encode_utf8`'s), and a range starts and
+            // ends between two of its calls.
+            *field = Some(unsafe { std::str::from_utf8_unchecked(&utf8[r.0..r.1]) });
+        } else if r.1 != r.0 {
+            return None;
+        }
+    }
+    let p = parts_of(mask, f)?;
+    Request::from_parts_in(&p, SPARE.with(Cell::take))?.ok()
+}
