@@ -734,7 +734,7 @@ const DESCRIBED_FILE: &str = concat!(
 /// sample). `PERMC_ORACLE_ROWS=sort,grep` checks those rows only.
 #[test]
 fn described_rows() {
-    use permc_shell::facts::described::DESCRIBED;
+    use permc_shell::facts::described::{Described, DESCRIBED};
     use rows::Outcome;
     let Some(sb) = sandbox() else { return };
     let table = declared();
@@ -744,12 +744,13 @@ fn described_rows() {
     let started = std::time::Instant::now();
     let mut failures = Vec::new();
     let mut ran = 0;
-    for row in DESCRIBED
+    let chosen: Vec<&Described> = DESCRIBED
         .iter()
         .filter(|r| only.is_empty() || only.split(',').any(|o| o.trim() == r.program.join(" ")))
-    {
+        .collect();
+    for (row, outcome) in rows::check(&sb, &chosen, &table, full) {
         let name = rows::name(row);
-        match rows::check(&sb, row, &table, full) {
+        match outcome {
             Outcome::NotGenerated(why) => eprintln!("oracle: {name}: {why}"),
             Outcome::NotHere(why) => eprintln!("oracle: {name}: not verified here: {why}"),
             Outcome::Checked {
@@ -810,6 +811,18 @@ fn harness_catches_a_wrong_row() {
         path_read: &[],
         ..row("wc")
     };
+    // sort without `--random-sort`: the row reads `--ra` as
+    // `--random-source`, sort refuses it as ambiguous.
+    let flags: Vec<&'static str> = sort
+        .flags
+        .iter()
+        .copied()
+        .filter(|f| *f != "-R --random-sort")
+        .collect();
+    let wrong_prefix = Described {
+        flags: Box::leak(flags.into_boxed_slice()),
+        ..sort
+    };
     for (wrong, spelling, effect) in [
         (
             wrong_output,
@@ -821,6 +834,11 @@ fn harness_catches_a_wrong_row() {
             "--files0-from=",
             "opened /srv/project/permissions.json, the value of a text word",
         ),
+        (
+            wrong_prefix,
+            "--ra",
+            "the row accepts every option of it; sort refuses it: sort: option '--ra",
+        ),
     ] {
         let cases: Vec<_> = rows::generate::cases(&wrong)
             .unwrap()
@@ -830,7 +848,27 @@ fn harness_catches_a_wrong_row() {
         let bad = rows::judge(&sb, &wrong, &table, &cases);
         assert!(
             bad.iter().any(|b| b.contains(effect)),
-            "a wrong row ({spelling} typed text) should show `{effect}`: {bad:#?}"
+            "a wrong row ({spelling}) should show `{effect}`: {bad:#?}"
+        );
+    }
+    // A row of a program missing here, or at another version, is not
+    // verified here: no command runs, nothing fails.
+    let missing = Described {
+        program: &["permc-oracle-no-such-program"],
+        ..sort
+    };
+    let older = Described {
+        version: "GNU coreutils 8.32",
+        ..sort
+    };
+    for (row, outcome) in rows::check(&sb, &[&missing, &older], &table, false) {
+        let rows::Outcome::NotHere(why) = outcome else {
+            panic!("{:?} should not be verified here", row.program)
+        };
+        assert!(
+            why.contains("is not installed here")
+                || why.contains("the row describes GNU coreutils 8.32"),
+            "{why}"
         );
     }
 }

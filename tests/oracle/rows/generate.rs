@@ -105,6 +105,7 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
         seen: HashSet::new(),
         fresh: 0,
         ci: true,
+        sampled: 0,
     };
     g.operand_cases();
     for (list, kind) in row.options() {
@@ -136,6 +137,9 @@ struct Gen<'r> {
     fresh: usize,
     /// Whether the next cases are in the default tier.
     ci: bool,
+    /// The cases past a first spelling so far: every fourth is in the
+    /// default tier.
+    sampled: usize,
 }
 
 impl Gen<'_> {
@@ -169,11 +173,14 @@ impl Gen<'_> {
         }
         self.fresh += usize::from(used);
         if self.seen.insert(argv.clone()) {
+            // Past an option's first spelling, a deterministic quarter.
+            let ci = self.ci || self.sampled.is_multiple_of(4);
+            self.sampled += usize::from(!self.ci);
             self.out.push(Case {
                 words: argv,
                 expect,
                 values: vals,
-                ci: self.ci,
+                ci,
             });
         }
     }
@@ -217,9 +224,8 @@ impl Gen<'_> {
     fn option(&mut self, entry: &str, kind: Kind) {
         for (n, spelling) in entry.split(' ').enumerate() {
             // The default tier: every option in its first spelling, and
-            // every spelling of a valued one (they differ in how the value
-            // is read).
-            self.ci = n == 0 || kind != Kind::Flag;
+            // every fourth case of its other spellings (`add`).
+            self.ci = n == 0;
             if spelling.starts_with("--") {
                 self.long_option(spelling, kind);
             } else {
@@ -389,7 +395,8 @@ impl Gen<'_> {
             for n in 3..name.len() {
                 let p = &name[..n];
                 if long(self.row, p).is_none() && done.insert(p.to_string()) {
-                    // The default tier: the shortest of each family.
+                    // The default tier: the shortest of each family, and
+                    // a quarter of the others.
                     self.ci = n == 3;
                     self.push(&[(p, None)], Expect::Ambiguous, true);
                 }

@@ -47,31 +47,76 @@ pub fn name(row: &Described) -> String {
     format!("{} ({})", row.program.join(" "), row.version)
 }
 
-/// Checks a row against the real program: its version, its `--help`
-/// against the row's options, and the generated commands (the default
-/// tier's, or all with `full`).
-pub fn check(
+/// Checks rows against the real programs: each program's version, its
+/// `--help` against the row's options, and the commands generated from
+/// the row (the default tier's, or all with `full`), every row's batches
+/// in one pool.
+pub fn check<'r>(
     sb: &Sandbox,
-    row: &Described,
+    rows: &[&'r Described],
     table: &BTreeMap<String, Declared>,
     full: bool,
-) -> Outcome {
-    let cases = match generate::cases(row) {
-        Ok(c) => c,
-        Err(why) => return Outcome::NotGenerated(why),
-    };
-    let (version, help) = match probe(sb, row) {
-        Ok(v) => v,
-        Err(why) => return Outcome::NotHere(why),
-    };
-    let mut violations = missing_from_row(row, &help);
-    let chosen: Vec<Case> = cases.into_iter().filter(|c| full || c.ci).collect();
-    violations.extend(judge(sb, row, table, &chosen));
-    Outcome::Checked {
-        version,
-        ran: chosen.len(),
-        violations,
-    }
+) -> Vec<(&'r Described, Outcome)> {
+    let ready = pool(rows, |row| {
+        let cases = generate::cases(row).map_err(Outcome::NotGenerated)?;
+        let (version, help) = probe(sb, row).map_err(Outcome::NotHere)?;
+        let chosen: Vec<Case> = cases.into_iter().filter(|c| full || c.ci).collect();
+        Ok((version, missing_from_row(row, &help), chosen))
+    });
+    let work: Vec<(usize, &[Case])> = ready
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.as_ref().ok().map(|(_, _, cases)| (i, cases)))
+        .flat_map(|(i, cases)| cases.chunks(BATCH).map(move |c| (i, c)))
+        .collect();
+    let found = pool(&work, |(i, cases)| {
+        (*i, judge_batch(sb, rows[*i], table, cases))
+    });
+    rows.iter()
+        .zip(ready)
+        .enumerate()
+        .map(|(i, (row, r))| {
+            let outcome = match r {
+                Err(o) => o,
+                Ok((version, mut violations, cases)) => {
+                    violations.extend(found.iter().filter(|f| f.0 == i).flat_map(|f| f.1.clone()));
+                    Outcome::Checked {
+                        version,
+                        ran: cases.len(),
+                        violations,
+                    }
+                }
+            };
+            (*row, outcome)
+        })
+        .collect()
+}
+
+/// `f` over `items` two at a time (the machine's two cores), the results
+/// in the items' order.
+fn pool<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut out: Vec<(usize, R)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        mine.push((i, f(item)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, r)| r).collect()
 }
 
 /// The program's version line (`ls (GNU coreutils) 9.1`) and its
@@ -220,26 +265,10 @@ pub fn judge(
     cases: &[Case],
 ) -> Vec<String> {
     let chunks: Vec<&[Case]> = cases.chunks(BATCH).collect();
-    // Two batches at a time: the machine's two cores.
-    std::thread::scope(|s| {
-        let workers: Vec<_> = (0..2)
-            .map(|k| {
-                let chunks = &chunks;
-                s.spawn(move || {
-                    chunks
-                        .iter()
-                        .skip(k)
-                        .step_by(2)
-                        .flat_map(|c| judge_batch(sb, row, table, c))
-                        .collect::<Vec<String>>()
-                })
-            })
-            .collect();
-        workers
-            .into_iter()
-            .flat_map(|w| w.join().unwrap())
-            .collect()
-    })
+    pool(&chunks, |c| judge_batch(sb, row, table, c))
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 fn judge_batch(
