@@ -10,6 +10,10 @@
 //!   runs the `ci` tier, `PERMC_ORACLE_FULL=1` every line.
 //! - `harness_catches_a_wrong_expectation`: commands the harness is told
 //!   only read but that write must be caught.
+//! - `described_rows`: every described row (`shell/catalogue/
+//!   described.toml`) against its real program, from commands generated
+//!   from the row (rows/); `harness_catches_a_wrong_row`: rows made
+//!   wrong on purpose must fail.
 //!
 //! Without bubblewrap and strace the tests say so and pass, unless
 //! `PERMC_REQUIRE_ORACLE=1` (tests/all.sh sets it after installing them).
