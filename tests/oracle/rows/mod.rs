@@ -19,10 +19,25 @@ use generate::{Case, Expect};
 use permc_shell::facts::described::{Described, Kind};
 use std::collections::{BTreeMap, HashMap};
 
-/// The wrapper every generated command runs under: its own words, then
-/// the command's. A second is plenty for a program that ends; one that
-/// follows a file is judged by what it did by then.
-const WRAPPER: [&str; 4] = ["timeout", "-k", "1", "1"];
+/// `timeout`'s limit for each command, in seconds: one is plenty for a
+/// program that ends, and one that follows a file is judged by what it
+/// did by then. A command that should have been refused at once but ran
+/// out of it (a loaded machine) is judged again alone with [`PATIENT`].
+const QUICK: &str = "1";
+const PATIENT: &str = "5";
+
+/// The wrapper a generated command runs under: its own words, then the
+/// command's.
+fn wrapper(limit: &str) -> [&str; 4] {
+    ["timeout", "-k", "1", limit]
+}
+
+/// The command a wrapper's argv runs, when it is one.
+fn wrapped(argv: &[String]) -> Option<&[String]> {
+    let limit = argv.get(3)?;
+    (argv.len() > 4 && argv[..4] == wrapper(limit) && (limit == QUICK || limit == PATIENT))
+        .then(|| &argv[4..])
+}
 
 /// Commands in one sandbox run.
 const BATCH: usize = 40;
@@ -70,7 +85,7 @@ pub fn check<'r>(
         .flat_map(|(i, cases)| cases.chunks(BATCH).map(move |c| (i, c)))
         .collect();
     let found = pool(&work, |(i, cases)| {
-        (*i, judge_batch(sb, rows[*i], table, cases))
+        (*i, judge_batch(sb, rows[*i], table, cases, QUICK))
     });
     rows.iter()
         .zip(ready)
@@ -127,7 +142,7 @@ fn probe(sb: &Sandbox, row: &Described) -> Result<(String, String), String> {
     let version = vec![program.clone(), "--version".to_string()];
     let mut help: Vec<String> = row.program.iter().map(|w| w.to_string()).collect();
     help.push("--help".into());
-    let (_, sections) = batch(sb, &[version, help])?;
+    let (_, sections) = batch(sb, &[version, help], PATIENT)?;
     let (out, status) = &sections[0];
     if *status == 127 || *status == 126 {
         return Err(format!("{program} is not installed here"));
@@ -212,14 +227,18 @@ fn missing_from_row(row: &Described, help: &str) -> Vec<String> {
 /// The marker of each command's output in a batch.
 const MARK: &str = "@@permc-oracle";
 
-/// Runs commands in one sandbox, each under [`WRAPPER`]: the run and,
+/// Runs commands in one sandbox, each under [`wrapper`]: the run and,
 /// per command, its output (stdout and stderr) and exit status (`-1`
 /// when it has none: the batch was cut).
-fn batch(sb: &Sandbox, commands: &[Vec<String>]) -> Result<(Run, Vec<(String, i32)>), String> {
+fn batch(
+    sb: &Sandbox,
+    commands: &[Vec<String>],
+    limit: &str,
+) -> Result<(Run, Vec<(String, i32)>), String> {
     let mut script = String::new();
     for (k, words) in commands.iter().enumerate() {
         let line = shlex::try_join(
-            WRAPPER
+            wrapper(limit)
                 .iter()
                 .copied()
                 .chain(words.iter().map(String::as_str)),
@@ -265,7 +284,7 @@ pub fn judge(
     cases: &[Case],
 ) -> Vec<String> {
     let chunks: Vec<&[Case]> = cases.chunks(BATCH).collect();
-    pool(&chunks, |c| judge_batch(sb, row, table, c))
+    pool(&chunks, |c| judge_batch(sb, row, table, c, QUICK))
         .into_iter()
         .flatten()
         .collect()
@@ -276,16 +295,36 @@ fn judge_batch(
     row: &Described,
     table: &BTreeMap<String, Declared>,
     cases: &[Case],
+    limit: &str,
 ) -> Vec<String> {
     let commands: Vec<Vec<String>> = cases.iter().map(|c| c.words.clone()).collect();
-    let (run, sections) = match batch(sb, &commands) {
+    let (run, sections) = match batch(sb, &commands, limit) {
         Ok(r) => r,
         Err(e) => return vec![format!("{}: a batch did not run: {e}", name(row))],
     };
     let owners = owners(&run, &commands);
     let allows: Vec<Allow> = cases.iter().map(Allow::of).collect();
+    // Out of time where a refusal was due, or cut: judged again alone.
+    let slow: Vec<usize> = (0..cases.len())
+        .filter(|&k| {
+            let status = sections[k].1;
+            limit == QUICK
+                && (status < 0
+                    || ((status == 124 || status == 137) && cases[k].expect != Expect::Accepted))
+        })
+        .collect();
     let mut bad = Vec::new();
     for (k, case) in cases.iter().enumerate() {
+        if slow.contains(&k) {
+            bad.extend(judge_batch(
+                sb,
+                row,
+                table,
+                std::slice::from_ref(case),
+                PATIENT,
+            ));
+            continue;
+        }
         let declared = rows_of(table, &case.words);
         let mut found: Vec<String> = spelling(row, case, &sections[k]).into_iter().collect();
         for e in &run.trace.effects {
@@ -320,7 +359,7 @@ fn judge_batch(
         } else {
             return cases
                 .iter()
-                .flat_map(|c| judge_batch(sb, row, table, std::slice::from_ref(c)))
+                .flat_map(|c| judge_batch(sb, row, table, std::slice::from_ref(c), limit))
                 .collect();
         }
     }
@@ -348,8 +387,8 @@ fn owners(run: &Run, commands: &[Vec<String>]) -> HashMap<u32, usize> {
             ..
         } = e
         {
-            if argv.len() > WRAPPER.len() && argv[..WRAPPER.len()] == WRAPPER {
-                if let Some(k) = commands.iter().position(|c| c[..] == argv[WRAPPER.len()..]) {
+            if let Some(command) = wrapped(argv) {
+                if let Some(k) = commands.iter().position(|c| c[..] == *command) {
                     out.insert(*pid, k);
                 }
             }
@@ -485,7 +524,7 @@ impl Allow {
     fn judge(&self, e: &Effect, case: &Case, declared: &[&Declared]) -> Option<String> {
         match e {
             Effect::Exec { argv, failed, .. } => {
-                let wrapper = argv.len() > WRAPPER.len() && argv[..WRAPPER.len()] == WRAPPER;
+                let wrapper = wrapped(argv).is_some();
                 let prog = argv.first().map_or("", |a| basename(a));
                 let ok = wrapper
                     || argv[..] == case.words[..]
@@ -576,6 +615,21 @@ mod tests {
             ["--context", "--ignore", "--sort", "-I"],
             "{missing:?}"
         );
+    }
+
+    #[test]
+    fn knows_its_own_wrapper() {
+        let argv = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let sort = argv(&["sort", "-o", "x"]);
+        for limit in [QUICK, PATIENT] {
+            let full: Vec<String> = argv(&wrapper(limit))
+                .into_iter()
+                .chain(sort.clone())
+                .collect();
+            assert_eq!(wrapped(&full), Some(&sort[..]));
+        }
+        assert_eq!(wrapped(&argv(&["timeout", "-k", "1", "9", "sort"])), None);
+        assert_eq!(wrapped(&argv(&["timeout", "-k", "1", "1"])), None);
     }
 
     #[test]
