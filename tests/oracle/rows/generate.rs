@@ -9,9 +9,11 @@
 //! and `-o v` — with a value of its kind; clusters of flags ending in a
 //! valued short option; operands by the row's `operands` kinds; and the
 //! spellings the row refuses: every ambiguous prefix, a valued option
-//! given no value, a flag given one, `--no-such-option`.
+//! given no value, a flag given one, `--no-such-option`, and (the full
+//! run) every letter and digit and every `--x` the row has no option
+//! for.
 
-use permc_shell::facts::described::{long, Described, Kind};
+use permc_shell::facts::described::{long, short, Described, Kind};
 use std::collections::HashSet;
 
 /// What the real program must do with a command's options.
@@ -122,6 +124,7 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     };
     g.ci = true;
     g.push(&[("--no-such-option", None)], unknown, true);
+    g.hidden();
     Ok(g.out)
 }
 
@@ -375,6 +378,34 @@ impl Gen<'_> {
                 );
                 let attached = format!("-{}{c}{v}", flags[0]);
                 self.push(&[(&attached, Some((kind, v)))], Expect::Accepted, true);
+            }
+        }
+    }
+
+    /// The options `--help` does not list: every letter and digit the row
+    /// has no short option for, and every `--x` no long spelling of the
+    /// row begins with, must be refused — after the operands, where only
+    /// getopt's options are read (`head -5 F` is an obsolete form of
+    /// the first argument alone, which the row leaves unplaced: it only
+    /// tightens). The full run only.
+    fn hidden(&mut self) {
+        self.ci = false;
+        let longs: Vec<&str> = self
+            .row
+            .options()
+            .iter()
+            .flat_map(|(list, _)| list.iter().flat_map(|e| e.split(' ')))
+            .filter(|s| s.starts_with("--"))
+            .collect();
+        for c in ('a'..='z').chain('A'..='Z').chain('0'..='9') {
+            if short(self.row, c).is_none() {
+                self.sampled = 1;
+                self.push(&[(&format!("-{c}"), None)], Expect::Unknown, false);
+            }
+            let prefix = format!("--{c}");
+            if c.is_ascii_lowercase() && !longs.iter().any(|l| l.starts_with(&prefix)) {
+                self.sampled = 1;
+                self.push(&[(&prefix, None)], Expect::Unknown, false);
             }
         }
     }

@@ -423,7 +423,15 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
     out.lines().find_map(|l| {
         let how = if l.contains("is ambiguous") {
             Expect::Ambiguous
-        } else if l.contains("unrecognized option") || l.contains("invalid option") {
+        } else if [
+            "unrecognized option",
+            "invalid option",
+            "invalid trailing option",
+            "option used in invalid context",
+        ]
+        .iter()
+        .any(|m| l.contains(m))
+        {
             Expect::Unknown
         } else if l.contains("requires an argument") {
             Expect::NeedsValue
