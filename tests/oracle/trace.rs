@@ -345,7 +345,7 @@ fn address(arg: &str) -> Option<String> {
 
 /// A dirfd's path as `-y` decodes it (`AT_FDCWD</srv/project>`,
 /// `3</srv/project/src>`), joined with a path and normalized.
-fn resolve(dir: &str, path: &str) -> String {
+pub fn resolve(dir: &str, path: &str) -> String {
     let base = dir
         .split_once('<')
         .map(|(_, d)| d.trim_end_matches('>'))

@@ -580,27 +580,11 @@ impl Allow {
     }
 }
 
-/// A value as the path it names in the sandbox (`None` for `-`).
+/// A value as the path it names in the sandbox, from the project (`None`
+/// for `-` and a URL).
 fn resolve(v: &str) -> Option<String> {
-    if v == "-" || v.contains("://") {
-        return None;
-    }
-    let full = if v.starts_with('/') {
-        v.to_string()
-    } else {
-        format!("{PROJECT}/{v}")
-    };
-    let mut parts: Vec<&str> = Vec::new();
-    for p in full.split('/') {
-        match p {
-            "" | "." => {}
-            ".." => {
-                parts.pop();
-            }
-            p => parts.push(p),
-        }
-    }
-    Some(format!("/{}", parts.join("/")))
+    (v != "-" && !v.contains("://"))
+        .then(|| super::trace::resolve(&format!("AT_FDCWD<{PROJECT}>"), v))
 }
 
 #[cfg(test)]
