@@ -794,9 +794,12 @@ fn described_rows() {
     );
 }
 
-/// The harness itself on rows made wrong on purpose: sort's `-o
-/// --output` typed `text` (it writes), and wc's `--files0-from` typed
-/// `text` (it opens the file): each must fail.
+/// The harness itself on rows made wrong on purpose: tail's as it was
+/// (`-f` with `--follow`'s value), sort's `-o --output` typed `text` (it
+/// writes), wc's `--files0-from` typed `text` (it opens the file), sort's
+/// without `--random-sort` (a prefix sort refuses as ambiguous): each
+/// must fail; and rows of a missing program or another version are not
+/// verified here.
 #[test]
 fn harness_catches_a_wrong_row() {
     use permc_shell::facts::described::{Described, DESCRIBED};
