@@ -13,7 +13,7 @@
 //! run) every letter and digit and every `--x` the row has no option
 //! for.
 
-use permc_shell::facts::described::{long, short, Described, Kind};
+use permc_shell::facts::described::{long, Described, Kind};
 use std::collections::HashSet;
 
 /// What the real program must do with a command's options.
@@ -397,8 +397,15 @@ impl Gen<'_> {
             .flat_map(|(list, _)| list.iter().flat_map(|e| e.split(' ')))
             .filter(|s| s.starts_with("--"))
             .collect();
+        let shorts: Vec<char> = self
+            .row
+            .options()
+            .iter()
+            .flat_map(|(list, _)| list.iter().flat_map(|e| e.split(' ')))
+            .filter_map(short_letter)
+            .collect();
         for c in ('a'..='z').chain('A'..='Z').chain('0'..='9') {
-            if short(self.row, c).is_none() {
+            if !shorts.contains(&c) {
                 self.sampled = 1;
                 self.push(&[(&format!("-{c}"), None)], Expect::Unknown, false);
             }
