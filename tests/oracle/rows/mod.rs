@@ -187,7 +187,7 @@ fn missing_from_row(row: &Described, help: &str) -> Vec<String> {
             let end = t[1..]
                 .find(|c: char| !c.is_alphanumeric())
                 .map_or(t.len(), |n| n + 1);
-            if end == 2 {
+            if end == 2 && t.is_char_boundary(2) {
                 listed.push(t[..2].to_string());
             }
         }
