@@ -4,7 +4,9 @@
 # local bare `origin`, package.json with scripts, a Makefile, a Cargo
 # crate, text files and the rule files; and canary programs set wherever
 # a tool reads a program to start (PAGER, EDITOR, core.pager, npm's
-# script-shell…), so that a command starting one is seen.
+# script-shell…), so that a command starting one is seen; `command` is
+# the program the described rows' `command` and `line` values name
+# (tests/oracle/rows/).
 #
 #   bash tests/oracle/fixture.sh DIR CANARY_DIR
 #
@@ -20,7 +22,7 @@ mkdir -p "$dir" "$canary"
 dir=$(cd "$dir" && pwd)
 export GIT_CONFIG_NOSYSTEM=1 HOME=$dir/home GIT_AUTHOR_DATE='2026-01-01T00:00:00Z' GIT_COMMITTER_DATE='2026-01-01T00:00:00Z'
 mkdir -p "$HOME"
-for c in pager editor git-editor shell script-shell sequence-editor askpass browser diff-tool ssh; do
+for c in pager editor git-editor shell script-shell sequence-editor askpass browser diff-tool ssh command; do
   printf '#!/bin/sh\necho "canary %s: $*" >>/srv/canary-log/log 2>/dev/null\nexit 0\n' "$c" >"$canary/$c"
   chmod 755 "$canary/$c"
 done

@@ -10,11 +10,16 @@
 //!   runs the `ci` tier, `PERMC_ORACLE_FULL=1` every line.
 //! - `harness_catches_a_wrong_expectation`: commands the harness is told
 //!   only read but that write must be caught.
+//! - `described_rows`: every described row (`shell/catalogue/
+//!   described.toml`) against its real program, from commands generated
+//!   from the row (rows/); `harness_catches_a_wrong_row`: rows made
+//!   wrong on purpose must fail.
 //!
 //! Without bubblewrap and strace the tests say so and pass, unless
 //! `PERMC_REQUIRE_ORACLE=1` (tests/all.sh sets it after installing them).
 #![allow(clippy::unwrap_used)]
 
+mod rows;
 mod sandbox;
 mod state;
 mod trace;
@@ -347,27 +352,11 @@ fn outside(run: &Run, line: &str, started: &[&Declared], mode: Mode) -> Vec<Stri
         under(root) || (mode == Mode::Container && under("/tmp"))
     };
     let allowed = |path: &str| {
-        [
-            "/dev/null",
-            "/dev/tty",
-            "/dev/pts/",
-            "/dev/fd/",
-            "/dev/std",
-            "/proc/self/",
-        ]
-        .iter()
-        .any(|p| path.starts_with(p))
+        always_writable(path)
             || started.iter().any(|d| {
-                d.home.iter().any(|h| {
-                    let full = if let Some(rest) = h.strip_prefix("$CARGO_HOME/") {
-                        format!("{}/{rest}", sandbox::cargo_home())
-                    } else if h.starts_with('/') {
-                        h.clone()
-                    } else {
-                        format!("{HOME}/{h}")
-                    };
-                    path.starts_with(full.trim_end_matches('/'))
-                })
+                d.home
+                    .iter()
+                    .any(|h| path.starts_with(home_path(h).trim_end_matches('/')))
             })
     };
     let mut bad = Vec::new();
@@ -391,6 +380,33 @@ fn outside(run: &Run, line: &str, started: &[&Declared], mode: Mode) -> Vec<Stri
         }
     }
     bad
+}
+
+/// The tty, /dev/null and the process's own descriptors: any command
+/// may write them.
+fn always_writable(path: &str) -> bool {
+    [
+        "/dev/null",
+        "/dev/tty",
+        "/dev/pts/",
+        "/dev/fd/",
+        "/dev/std",
+        "/proc/self/",
+    ]
+    .iter()
+    .any(|p| path.starts_with(p))
+}
+
+/// A declared `home` path as the sandbox sees it: relative to HOME,
+/// absolute, or under `$CARGO_HOME/`.
+fn home_path(h: &str) -> String {
+    if let Some(rest) = h.strip_prefix("$CARGO_HOME/") {
+        format!("{}/{rest}", sandbox::cargo_home())
+    } else if h.starts_with('/') {
+        h.to_string()
+    } else {
+        format!("{HOME}/{h}")
+    }
 }
 
 /// Is a connection's address one a program started declares
@@ -704,4 +720,186 @@ fn harness_catches_a_wrong_expectation() {
     let run = sb.run(line, PROJECT).unwrap();
     let bad = violations(line, &run, &sb, (&rules, Mode::Runner), &table);
     assert!(bad.is_empty(), "{bad:?}\n{}", run.output);
+}
+
+/// The row file bless writes (`PERMC_ORACLE_BLESS=1`).
+const DESCRIBED_FILE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/shell/catalogue/described.toml"
+);
+
+/// Every described row against the real program (SPEC §4.5 items 4 and
+/// 5, issue 41 item 3): commands generated from the row run in the
+/// sandbox, and an effect the row does not declare, a spelling read
+/// otherwise than the row reads it or an option of `--help` the row lacks
+/// fails the test. A row this machine can verify (its program installed
+/// at the row's version) must be marked verified: `PERMC_ORACLE_BLESS=1`
+/// marks the rows that pass (after every command, not the default tier's
+/// sample). `PERMC_ORACLE_ROWS=sort,grep` checks those rows only.
+#[test]
+fn described_rows() {
+    use permc_shell::facts::described::{Described, DESCRIBED};
+    use rows::Outcome;
+    let Some(sb) = sandbox() else { return };
+    let table = declared();
+    let bless = std::env::var_os("PERMC_ORACLE_BLESS").is_some();
+    let full = bless || std::env::var_os("PERMC_ORACLE_FULL").is_some();
+    let only = std::env::var("PERMC_ORACLE_ROWS").unwrap_or_default();
+    let started = std::time::Instant::now();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    let chosen: Vec<&Described> = DESCRIBED
+        .iter()
+        .filter(|r| only.is_empty() || only.split(',').any(|o| o.trim() == r.program.join(" ")))
+        .collect();
+    for (row, outcome) in rows::check(&sb, &chosen, &table, full) {
+        let name = rows::name(row);
+        match outcome {
+            Outcome::NotGenerated(why) => eprintln!("oracle: {name}: {why}"),
+            Outcome::NotHere(why) => eprintln!("oracle: {name}: not verified here: {why}"),
+            Outcome::Checked {
+                version,
+                ran: n,
+                violations,
+            } => {
+                ran += n;
+                eprintln!(
+                    "oracle: {name}: {n} commands on `{version}`, {} violations",
+                    violations.len()
+                );
+                if !violations.is_empty() {
+                    failures.extend(violations);
+                } else if bless && (!row.verified || row.verified_version != version) {
+                    let date = rows::bless::today();
+                    rows::bless::bless(Path::new(DESCRIBED_FILE), row, &version, &date).unwrap();
+                    eprintln!("oracle: {name}: marked verified ({version}, {date})");
+                } else if !bless && !row.verified {
+                    failures.push(format!(
+                        "{name}: passes on `{version}` but is not marked verified: run `PERMC_ORACLE_BLESS=1 PERMC_ORACLE_ROWS='{}' cargo test --test oracle described_rows`\n",
+                        row.program.join(" ")
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "oracle: described rows: {ran} commands in {:.1?}",
+        started.elapsed()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} violations of the described rows:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The harness itself on rows made wrong on purpose: tail's as it was
+/// (`-f` with `--follow`'s value), sort's `-o --output` typed `text` (it
+/// writes), wc's `--files0-from` typed `text` (it opens the file), sort's
+/// without `--random-sort` (a prefix sort refuses as ambiguous): each
+/// must fail; and rows of a missing program or another version are not
+/// verified here.
+#[test]
+fn harness_catches_a_wrong_row() {
+    use permc_shell::facts::described::{Described, DESCRIBED};
+    let Some(sb) = sandbox() else { return };
+    let table = declared();
+    let row = |p: &str| *DESCRIBED.iter().find(|d| d.program == [p]).unwrap();
+    let sort = row("sort");
+    let text: Vec<&'static str> = sort.text.iter().copied().chain(["-o --output"]).collect();
+    let wrong_output = Described {
+        text: Box::leak(text.into_boxed_slice()),
+        path_write: &[],
+        ..sort
+    };
+    let wrong_files0 = Described {
+        text: &["--files0-from"],
+        path_read: &[],
+        ..row("wc")
+    };
+    // sort without `--random-sort`: the row reads `--ra` as
+    // `--random-source`, sort refuses it as ambiguous.
+    let flags: Vec<&'static str> = sort
+        .flags
+        .iter()
+        .copied()
+        .filter(|f| *f != "-R --random-sort")
+        .collect();
+    let wrong_prefix = Described {
+        flags: Box::leak(flags.into_boxed_slice()),
+        ..sort
+    };
+    // tail's row as it was before the oracle: `-f` with `--follow`'s
+    // value (`tail -f F` follows F, which the row read as text; `tail F
+    // -f` runs out of its second and is judged again with five).
+    let tail = row("tail");
+    let flags: Vec<&'static str> = tail.flags.iter().copied().filter(|f| *f != "-f").collect();
+    let wrong_follow = Described {
+        flags: Box::leak(flags.into_boxed_slice()),
+        text: &["-f --follow[=]"],
+        ..tail
+    };
+    for (wrong, spelling, effects) in [
+        (
+            wrong_follow,
+            "-f",
+            &[
+                "opened /srv/project/permissions.json, the value of a text word",
+                "the row says the option takes a value; tail accepts it (exit 124)",
+            ][..],
+        ),
+        (
+            wrong_output,
+            "--output=",
+            &["/srv/project/permissions.json, the value of a text word"],
+        ),
+        (
+            wrong_files0,
+            "--files0-from=",
+            &["opened /srv/project/permissions.json, the value of a text word"],
+        ),
+        (
+            wrong_prefix,
+            "--ra",
+            &["the row accepts every option of it; sort refuses it: sort: option '--ra"],
+        ),
+    ] {
+        let cases: Vec<_> = rows::generate::cases(&wrong)
+            .unwrap()
+            .into_iter()
+            .filter(|c| {
+                c.words
+                    .iter()
+                    .any(|w| w == spelling || (spelling.len() > 2 && w.starts_with(spelling)))
+            })
+            .collect();
+        let bad = rows::judge(&sb, &wrong, &table, &cases);
+        for effect in effects {
+            assert!(
+                bad.iter().any(|b| b.contains(effect)),
+                "a wrong row ({spelling}) should show `{effect}`: {bad:#?}"
+            );
+        }
+    }
+    // A row of a program missing here, or at another version, is not
+    // verified here: no command runs, nothing fails.
+    let missing = Described {
+        program: &["permc-oracle-no-such-program"],
+        ..sort
+    };
+    let older = Described {
+        version: "GNU coreutils 8.32",
+        ..sort
+    };
+    for (row, outcome) in rows::check(&sb, &[&missing, &older], &table, false) {
+        let rows::Outcome::NotHere(why) = outcome else {
+            panic!("{:?} should not be verified here", row.program)
+        };
+        assert!(
+            why.contains("is not installed here")
+                || why.contains("the row describes GNU coreutils 8.32"),
+            "{why}"
+        );
+    }
 }

@@ -157,6 +157,12 @@ impl Sandbox {
     /// ([`PROJECT`], or [`CONTAINER_PROJECT`] as the container sees it),
     /// traced.
     pub fn run(&self, line: &str, root: &str) -> Result<Run, String> {
+        self.run_for(line, root, LIMIT)
+    }
+
+    /// [`Sandbox::run`] with another time limit, in seconds (a batch of
+    /// commands, each with its own limit).
+    pub fn run_for(&self, line: &str, root: &str, limit: &str) -> Result<Run, String> {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         let dir = self.root.join(format!("run-{n}"));
         std::fs::create_dir_all(dir.join("log")).map_err(|e| e.to_string())?;
@@ -175,7 +181,7 @@ impl Sandbox {
             .to_vec();
         let tracefile = dir.join("trace");
         let mut cmd = Command::new("timeout");
-        cmd.args(["-k", "2", LIMIT, "strace", "-f", "-qq", "-y", "-s", "65536"])
+        cmd.args(["-k", "2", limit, "strace", "-f", "-qq", "-y", "-s", "65536"])
             // Only the traced calls stop the command (seccomp-bpf): a
             // third of the time of a short command.
             .args([

@@ -33,6 +33,10 @@ pub enum Effect {
         path: String,
         ok: bool,
     },
+    /// A file opened only for reading (the path as the sandbox sees it),
+    /// and whether the open succeeded: a described row's `text` word
+    /// must never be one (SPEC §4.5 item 5).
+    Read { pid: u32, path: String, ok: bool },
     /// A connect or sendto to an address (`127.0.0.1:9418`, `[::1]:53`,
     /// `unix:/path`, else strace's text for it), and whether it succeeded.
     Connect { pid: u32, address: String, ok: bool },
@@ -123,10 +127,16 @@ pub fn effects(trace: &str, marker: &[String], root: &str) -> Option<Trace> {
             out[i] = e;
             continue;
         }
-        if matches!(e, Effect::Exec { .. }) {
-            last_exec.insert(call.pid, out.len());
-        } else {
-            last_exec.remove(&call.pid);
+        // A read between two tries of a PATH search is none of its
+        // tries' business: only another effect ends the search.
+        match e {
+            Effect::Exec { .. } => {
+                last_exec.insert(call.pid, out.len());
+            }
+            Effect::Read { .. } => {}
+            _ => {
+                last_exec.remove(&call.pid);
+            }
         }
         out.push(e);
     }
@@ -246,6 +256,11 @@ fn effect(call: &Call, parent: Option<u32>, fdcwd: &str) -> Option<Effect> {
         path: resolve(dir, &unquote(path)),
         ok,
     };
+    let read = |dir: &str, path: &str| Effect::Read {
+        pid: call.pid,
+        path: resolve(dir, &unquote(path)),
+        ok,
+    };
     match call.name.as_str() {
         "execve" => Some(Effect::Exec {
             pid: call.pid,
@@ -261,6 +276,8 @@ fn effect(call: &Call, parent: Option<u32>, fdcwd: &str) -> Option<Effect> {
         }),
         "open" if writes(a(1)) => Some(write(fdcwd, a(0))),
         "openat" | "openat2" if writes(a(2)) => Some(write(a(0), a(1))),
+        "open" => Some(read(fdcwd, a(0))),
+        "openat" | "openat2" => Some(read(a(0), a(1))),
         "creat" | "truncate" | "unlink" | "rmdir" | "mkdir" | "mknod" => Some(write(fdcwd, a(0))),
         "unlinkat" | "mkdirat" | "mknodat" => Some(write(a(0), a(1))),
         "rename" | "link" | "symlink" => Some(write(fdcwd, a(1))),
@@ -328,7 +345,7 @@ fn address(arg: &str) -> Option<String> {
 
 /// A dirfd's path as `-y` decodes it (`AT_FDCWD</srv/project>`,
 /// `3</srv/project/src>`), joined with a path and normalized.
-fn resolve(dir: &str, path: &str) -> String {
+pub fn resolve(dir: &str, path: &str) -> String {
     let base = dir
         .split_once('<')
         .map(|(_, d)| d.trim_end_matches('>'))
@@ -421,15 +438,16 @@ mod tests {
         let e = effects(t, &marker, "/srv/project")
             .expect("the marker")
             .effects;
-        assert_eq!(e.len(), 3, "{e:?}");
+        assert_eq!(e.len(), 4, "{e:?}");
         assert!(
             matches!(&e[0], Effect::Exec { argv, parent: Some(12), .. } if argv == &["sort", "-o", "out"])
         );
         assert!(
             matches!(&e[1], Effect::Write { path, ok: true, .. } if path == "/srv/project/out")
         );
+        assert!(matches!(&e[2], Effect::Read { path, ok: true, .. } if path == "/srv/project/x"));
         assert!(
-            matches!(&e[2], Effect::Connect { address, ok: false, .. } if address == "1.2.3.4:80")
+            matches!(&e[3], Effect::Connect { address, ok: false, .. } if address == "1.2.3.4:80")
         );
         assert_eq!(
             address(r#"{sa_family=AF_INET6, sin6_port=htons(53), sin6_flowinfo=htonl(0), inet_pton(AF_INET6, "::1", &sin6_addr), sin6_scope_id=0}"#).as_deref(),

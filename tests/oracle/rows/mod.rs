@@ -1,0 +1,679 @@
+//! Every described row (`shell/catalogue/described.toml`, SPEC §4.5
+//! items 4 and 5) checked against the real program: the commands
+//! generate.rs makes from the row run in the sandbox under the tracer,
+//! and each must do no more than the row declares and be read by the
+//! program as the row reads it.
+//!
+//! Commands run in batches, one sandbox a batch: bash runs each under
+//! `timeout` (a program that follows a file, `tail -f`, ends), and every
+//! effect belongs to the command whose `timeout` it descends from, so a
+//! command is judged by its own words alone.
+
+pub mod bless;
+pub mod generate;
+
+use super::sandbox::{Run, Sandbox, PROJECT};
+use super::trace::Effect;
+use super::{basename, endpoint_declared, rows_of, Declared};
+use generate::{Case, Expect};
+use permc_shell::facts::described::{Described, Kind};
+use std::collections::{BTreeMap, HashMap};
+
+/// `timeout`'s limit for each command, in seconds: one is plenty for a
+/// program that ends, and one that follows a file is judged by what it
+/// did by then. A command that should have been refused at once but ran
+/// out of it (a loaded machine) is judged again alone with [`PATIENT`].
+const QUICK: &str = "1";
+const PATIENT: &str = "5";
+
+/// The wrapper a generated command runs under: its own words, then the
+/// command's.
+fn wrapper(limit: &str) -> [&str; 4] {
+    ["timeout", "-k", "1", limit]
+}
+
+/// The command a wrapper's argv runs, when it is one.
+fn wrapped(argv: &[String]) -> Option<&[String]> {
+    let limit = argv.get(3)?;
+    (argv.len() > 4 && argv[..4] == wrapper(limit) && (limit == QUICK || limit == PATIENT))
+        .then(|| &argv[4..])
+}
+
+/// Commands in one sandbox run.
+const BATCH: usize = 40;
+
+/// What checking a row found.
+pub enum Outcome {
+    /// No command was generated (a grammar the generator does not read).
+    NotGenerated(String),
+    /// The program is missing here or at another version.
+    NotHere(String),
+    /// The row was checked: the program's own version line, how many
+    /// commands ran, and every violation.
+    Checked {
+        version: String,
+        ran: usize,
+        violations: Vec<String>,
+    },
+}
+
+/// The row's name in a violation: its program and version.
+pub fn name(row: &Described) -> String {
+    format!("{} ({})", row.program.join(" "), row.version)
+}
+
+/// Checks rows against the real programs: each program's version, its
+/// `--help` against the row's options, and the commands generated from
+/// the row (the default tier's, or all with `full`), every row's batches
+/// in one pool.
+pub fn check<'r>(
+    sb: &Sandbox,
+    rows: &[&'r Described],
+    table: &BTreeMap<String, Declared>,
+    full: bool,
+) -> Vec<(&'r Described, Outcome)> {
+    let ready = pool(rows, |row| {
+        let cases = generate::cases(row).map_err(Outcome::NotGenerated)?;
+        let (version, help) = probe(sb, row).map_err(Outcome::NotHere)?;
+        let chosen: Vec<Case> = cases.into_iter().filter(|c| full || c.ci).collect();
+        Ok((version, missing_from_row(row, &help), chosen))
+    });
+    let work: Vec<(usize, &[Case])> = ready
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.as_ref().ok().map(|(_, _, cases)| (i, cases)))
+        .flat_map(|(i, cases)| cases.chunks(BATCH).map(move |c| (i, c)))
+        .collect();
+    let found = pool(&work, |(i, cases)| {
+        (*i, judge_batch(sb, rows[*i], table, cases, QUICK))
+    });
+    rows.iter()
+        .zip(ready)
+        .enumerate()
+        .map(|(i, (row, r))| {
+            let outcome = match r {
+                Err(o) => o,
+                Ok((version, mut violations, cases)) => {
+                    violations.extend(found.iter().filter(|f| f.0 == i).flat_map(|f| f.1.clone()));
+                    Outcome::Checked {
+                        version,
+                        ran: cases.len(),
+                        violations,
+                    }
+                }
+            };
+            (*row, outcome)
+        })
+        .collect()
+}
+
+/// `f` over `items` two at a time (the machine's two cores), the results
+/// in the items' order.
+fn pool<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let mut out: Vec<(usize, R)> = std::thread::scope(|s| {
+        let workers: Vec<_> = (0..2)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(item) = items.get(i) else { break };
+                        mine.push((i, f(item)));
+                    }
+                    mine
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .flat_map(|w| w.join().unwrap())
+            .collect()
+    });
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
+/// The program's version line (`ls (GNU coreutils) 9.1`) and its
+/// `--help`, read in the sandbox; an error when it is missing or at
+/// another version than the row's.
+fn probe(sb: &Sandbox, row: &Described) -> Result<(String, String), String> {
+    let program = row.program[0].to_string();
+    let version = vec![program.clone(), "--version".to_string()];
+    let mut help: Vec<String> = row.program.iter().map(|w| w.to_string()).collect();
+    help.push("--help".into());
+    let (_, sections) = batch(sb, &[version, help], PATIENT)?;
+    let (out, status) = &sections[0];
+    if *status == 127 || *status == 126 {
+        return Err(format!("{program} is not installed here"));
+    }
+    let line = out.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let wanted = row.version.split(" / ").next().unwrap_or(row.version);
+    let tokens: Vec<&str> = line
+        .split(|c: char| c.is_whitespace() || "(),".contains(c))
+        .collect();
+    if !wanted.split_whitespace().all(|w| tokens.contains(&w)) {
+        return Err(format!(
+            "{program} here is `{line}`, the row describes {}",
+            row.version
+        ));
+    }
+    // Only a row that lists `--help` is asked for it.
+    let lists_help = row
+        .flags
+        .iter()
+        .any(|e| e.split(' ').any(|s| s == "--help"));
+    let help = if lists_help {
+        sections[1].0.clone()
+    } else {
+        String::new()
+    };
+    Ok((line.to_string(), help))
+}
+
+/// Every option the program's `--help` lists that the row lacks.
+fn missing_from_row(row: &Described, help: &str) -> Vec<String> {
+    let spellings: Vec<&str> = row
+        .options()
+        .iter()
+        .flat_map(|(list, _)| list.iter().flat_map(|e| e.split(' ')))
+        .map(|s| s.trim_end_matches("[=]"))
+        .collect();
+    let mut listed: Vec<String> = Vec::new();
+    for line in help.lines() {
+        let t = line.trim_start();
+        // `  -a, --all`: a short option where a line of the list begins.
+        if line.starts_with(' ') && t.len() >= 2 && t.starts_with('-') && !t.starts_with("--") {
+            let end = t[1..]
+                .find(|c: char| !c.is_alphanumeric())
+                .map_or(t.len(), |n| n + 1);
+            if end == 2 && t.is_char_boundary(2) {
+                listed.push(t[..2].to_string());
+            }
+        }
+        // Every `--long` spelling anywhere in the text.
+        let mut rest = line;
+        while let Some(at) = rest.find("--") {
+            let tail = &rest[at..];
+            let len = tail[2..]
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-'))
+                .map_or(tail.len(), |n| n + 2);
+            let word = &tail[..len];
+            let before = rest[..at].chars().last();
+            if len > 2
+                && !word[2..].starts_with('-')
+                && before.is_none_or(|c| !c.is_alphanumeric() && c != '-')
+            {
+                listed.push(word.to_string());
+            }
+            rest = &tail[len.max(2)..];
+        }
+    }
+    listed.sort();
+    listed.dedup();
+    listed
+        .into_iter()
+        .filter(|s| !spellings.contains(&s.as_str()))
+        .map(|s| {
+            format!(
+                "{}: `{} --help` lists `{s}`, which the row does not have",
+                name(row),
+                row.program.join(" ")
+            )
+        })
+        .collect()
+}
+
+/// The marker of each command's output in a batch.
+const MARK: &str = "@@permc-oracle";
+
+/// Runs commands in one sandbox, each under [`wrapper`]: the run and,
+/// per command, its output (stdout and stderr) and exit status (`-1`
+/// when it has none: the batch was cut).
+fn batch(
+    sb: &Sandbox,
+    commands: &[Vec<String>],
+    limit: &str,
+) -> Result<(Run, Vec<(String, i32)>), String> {
+    let mut script = String::new();
+    for (k, words) in commands.iter().enumerate() {
+        let line = shlex::try_join(
+            wrapper(limit)
+                .iter()
+                .copied()
+                .chain(words.iter().map(String::as_str)),
+        )
+        .map_err(|e| e.to_string())?;
+        script.push_str(&format!(
+            "printf '\\n{MARK} {k} start\\n'; {line} 2>&1; printf '\\n{MARK} {k} exit %d\\n' $?\n"
+        ));
+    }
+    // Each command ends within two seconds; the batch's own limit is for
+    // a loaded machine.
+    let run = sb.run_for(&script, PROJECT, "120")?;
+    let mut sections = vec![(String::new(), -1); commands.len()];
+    let mut current = None;
+    for l in run.output.lines() {
+        if let Some(rest) = l.strip_prefix(MARK) {
+            let f: Vec<&str> = rest.split_whitespace().collect();
+            let k: Option<usize> = f.first().and_then(|k| k.parse().ok());
+            match (k, f.get(1), f.get(2)) {
+                (Some(k), Some(&"start"), _) if k < commands.len() => current = Some(k),
+                (Some(k), Some(&"exit"), Some(n)) if k < commands.len() => {
+                    sections[k].1 = n.parse().unwrap_or(-1);
+                    current = None;
+                }
+                _ => {}
+            }
+            continue;
+        }
+        if let Some(k) = current {
+            sections[k].0.push_str(l);
+            sections[k].0.push('\n');
+        }
+    }
+    Ok((run, sections))
+}
+
+/// Judges generated commands of a row on the real program: each
+/// violation with the command, the row and the effect.
+pub fn judge(
+    sb: &Sandbox,
+    row: &Described,
+    table: &BTreeMap<String, Declared>,
+    cases: &[Case],
+) -> Vec<String> {
+    let chunks: Vec<&[Case]> = cases.chunks(BATCH).collect();
+    pool(&chunks, |c| judge_batch(sb, row, table, c, QUICK))
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+fn judge_batch(
+    sb: &Sandbox,
+    row: &Described,
+    table: &BTreeMap<String, Declared>,
+    cases: &[Case],
+    limit: &str,
+) -> Vec<String> {
+    let commands: Vec<Vec<String>> = cases.iter().map(|c| c.words.clone()).collect();
+    let (run, sections) = match batch(sb, &commands, limit) {
+        Ok(r) => r,
+        Err(e) => return vec![format!("{}: a batch did not run: {e}", name(row))],
+    };
+    let owners = owners(&run, &commands);
+    let allows: Vec<Allow> = cases.iter().map(Allow::of).collect();
+    // Out of time where a refusal was due, or cut: judged again alone.
+    let slow: Vec<usize> = (0..cases.len())
+        .filter(|&k| {
+            let status = sections[k].1;
+            limit == QUICK
+                && (status < 0
+                    || ((status == 124 || status == 137) && cases[k].expect != Expect::Accepted))
+        })
+        .collect();
+    let mut bad = Vec::new();
+    for (k, case) in cases.iter().enumerate() {
+        if slow.contains(&k) {
+            bad.extend(judge_batch(
+                sb,
+                row,
+                table,
+                std::slice::from_ref(case),
+                PATIENT,
+            ));
+            continue;
+        }
+        let declared = rows_of(table, &case.words);
+        let mut found: Vec<String> = spelling(row, case, &sections[k]).into_iter().collect();
+        for e in &run.trace.effects {
+            if owner(&run, &owners, e) == Some(k) {
+                found.extend(allows[k].judge(e, case, &declared));
+            }
+        }
+        let line = shlex::try_join(case.words.iter().map(String::as_str)).unwrap_or_default();
+        bad.extend(
+            found
+                .into_iter()
+                .map(|f| format!("`{line}` ({}): {f}", name(row))),
+        );
+    }
+    // A change in the project no command's words or declared state
+    // allow: a batch cannot say whose it is, each command alone can.
+    let declared = rows_of(table, &commands[0]);
+    let stray: Vec<String> = super::state::changes(&sb.before, &run.after)
+        .into_iter()
+        .filter(|change| {
+            let path = change.split_once(' ').map_or("", |(_, p)| p);
+            let full = format!("{PROJECT}/{path}");
+            !allows.iter().any(|a| a.writes_to(&full)) && !in_state(&declared, path)
+        })
+        .collect();
+    if !stray.is_empty() {
+        if cases.len() == 1 {
+            let line = shlex::try_join(commands[0].iter().map(String::as_str)).unwrap_or_default();
+            bad.extend(stray.iter().map(|c| {
+                format!("`{line}` ({}): {c} in the project, which no path-write or dir-write word names", name(row))
+            }));
+        } else {
+            return cases
+                .iter()
+                .flat_map(|c| judge_batch(sb, row, table, std::slice::from_ref(c), limit))
+                .collect();
+        }
+    }
+    bad
+}
+
+/// Is a project path declared state of the program?
+fn in_state(declared: &[&Declared], path: &str) -> bool {
+    declared.iter().any(|d| {
+        d.state.iter().any(|s| {
+            path == s.trim_end_matches('/') || (s.ends_with('/') && path.starts_with(s.as_str()))
+        })
+    })
+}
+
+/// The process of each command's wrapper (the `timeout` exec'd with its
+/// words), by pid.
+fn owners(run: &Run, commands: &[Vec<String>]) -> HashMap<u32, usize> {
+    let mut out = HashMap::new();
+    for e in &run.trace.effects {
+        if let Effect::Exec {
+            pid,
+            argv,
+            failed: None,
+            ..
+        } = e
+        {
+            if let Some(command) = wrapped(argv) {
+                if let Some(k) = commands.iter().position(|c| c[..] == *command) {
+                    out.insert(*pid, k);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The command an effect belongs to: the wrapper its process descends
+/// from.
+fn owner(run: &Run, owners: &HashMap<u32, usize>, e: &Effect) -> Option<usize> {
+    let (Effect::Exec { pid, .. }
+    | Effect::Write { pid, .. }
+    | Effect::Read { pid, .. }
+    | Effect::Connect { pid, .. }) = e;
+    let mut p = Some(*pid);
+    while let Some(x) = p {
+        if let Some(k) = owners.get(&x) {
+            return Some(*k);
+        }
+        p = run.trace.parent.get(&x).copied();
+    }
+    None
+}
+
+/// How the program refused an option, by its exit status and the
+/// getopt_long message it printed; `None` when it refused none.
+fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
+    if status == 0 {
+        return None;
+    }
+    out.lines().find_map(|l| {
+        let how = if l.contains("is ambiguous") {
+            Expect::Ambiguous
+        } else if [
+            "unrecognized option",
+            "invalid option",
+            "invalid trailing option",
+            "option used in invalid context",
+        ]
+        .iter()
+        .any(|m| l.contains(m))
+        {
+            Expect::Unknown
+        } else if l.contains("requires an argument") {
+            Expect::NeedsValue
+        } else if l.contains("doesn't allow an argument") {
+            Expect::NoValue
+        } else {
+            return None;
+        };
+        Some((how, l))
+    })
+}
+
+/// The program read a command's options otherwise than the row says.
+fn spelling(row: &Described, case: &Case, (out, status): &(String, i32)) -> Option<String> {
+    let program = row.program.join(" ");
+    if *status < 0 {
+        return Some(format!("{program} did not finish (no exit status)"));
+    }
+    match (case.expect, refusal(out, *status)) {
+        (Expect::Accepted, None) => None,
+        (want, Some((got, _))) if want == got => None,
+        (want, None) => Some(format!(
+            "the row {}; {program} accepts it (exit {status})",
+            want.says()
+        )),
+        (want, Some((_, message))) => Some(format!(
+            "the row {}; {program} refuses it: {}",
+            want.says(),
+            message.trim()
+        )),
+    }
+}
+
+/// What a command's words allow it to do (SPEC §4.5 item 5).
+#[derive(Default)]
+struct Allow {
+    /// `path-write` values: files it may write.
+    writes: Vec<String>,
+    /// `dir-write` and `pathspec` values: trees it may write in.
+    dirs: Vec<String>,
+    /// `text` values: files it must not open.
+    texts: Vec<String>,
+    /// Every place word: a `text` value that is also one may be opened.
+    places: Vec<String>,
+    /// `command` and `line` values: programs it may start.
+    runs: Vec<String>,
+    /// A `line` value: a shell may run it.
+    shell: bool,
+    /// A `code`, `config` or `open` value: what it does is not the row's
+    /// to say (the line is unparsed, or open to the entry).
+    anything: bool,
+    /// The command as text, for the endpoints its words name.
+    line: String,
+}
+
+impl Allow {
+    fn of(case: &Case) -> Allow {
+        let mut a = Allow {
+            line: case.words.join(" "),
+            ..Allow::default()
+        };
+        for (kind, v) in &case.values {
+            let path = resolve(v);
+            let place = |a: &mut Allow| a.places.extend(path.clone());
+            match kind {
+                Kind::Flag | Kind::Variable => {}
+                Kind::Text => a.texts.extend(path.clone()),
+                Kind::PathRead | Kind::Remote => place(&mut a),
+                Kind::PathWrite => {
+                    place(&mut a);
+                    a.writes.extend(path.clone());
+                }
+                Kind::DirWrite | Kind::Pathspec => {
+                    place(&mut a);
+                    a.dirs.extend(path.clone());
+                }
+                Kind::Command | Kind::Line => {
+                    a.runs.push(v.clone());
+                    a.shell |= *kind == Kind::Line;
+                }
+                Kind::Code | Kind::Config | Kind::Open => a.anything = true,
+            }
+        }
+        a
+    }
+
+    /// May the command write this path?
+    fn writes_to(&self, path: &str) -> bool {
+        self.anything
+            || self.writes.iter().any(|w| w == path)
+            || self
+                .dirs
+                .iter()
+                .any(|d| path == d || path.starts_with(&format!("{}/", d.trim_end_matches('/'))))
+    }
+
+    /// The violation an effect of the command is, if any.
+    fn judge(&self, e: &Effect, case: &Case, declared: &[&Declared]) -> Option<String> {
+        match e {
+            Effect::Exec { argv, failed, .. } => {
+                let wrapper = wrapped(argv).is_some();
+                let prog = argv.first().map_or("", |a| basename(a));
+                let ok = wrapper
+                    || argv[..] == case.words[..]
+                    || self.anything
+                    || self.runs.iter().any(|r| argv.first() == Some(r))
+                    || (self.shell && matches!(prog, "sh" | "bash" | "dash"))
+                    || declared.iter().any(|d| d.helpers.iter().any(|h| h == prog));
+                (!ok).then(|| match failed {
+                    None => format!("started {argv:?}, which no command, line or code word names and no declared helper is"),
+                    Some(why) => format!("tried to start {argv:?} ({why}), which no command, line or code word names and no declared helper is"),
+                })
+            }
+            Effect::Write { call, path, ok, .. } => {
+                let allowed = self.writes_to(path)
+                    || super::always_writable(path)
+                    || path.starts_with("/srv/canary-log/")
+                    || path
+                        .strip_prefix(&format!("{PROJECT}/"))
+                        .is_some_and(|p| in_state(declared, p))
+                    || declared.iter().any(|d| {
+                        d.home
+                            .iter()
+                            .any(|h| path.starts_with(super::home_path(h).trim_end_matches('/')))
+                    });
+                let how = if *ok { "" } else { " (refused by the sandbox)" };
+                let text = if self.texts.contains(path) {
+                    ", the value of a text word"
+                } else {
+                    ""
+                };
+                (!allowed).then(|| {
+                    format!("{call} {path}{how}{text}: no path-write or dir-write word names it and no declared state holds it")
+                })
+            }
+            Effect::Read { path, .. } => (self.texts.contains(path) && !self.places.contains(path))
+                .then(|| format!("opened {path}, the value of a text word")),
+            Effect::Connect { address, ok, .. } => {
+                let fine = self.anything || endpoint_declared(address, &self.line, declared);
+                let how = if *ok { "connected" } else { "tried to connect" };
+                (!fine).then(|| {
+                    format!("{how} to {address}: the row declares no endpoint and no word names it")
+                })
+            }
+        }
+    }
+}
+
+/// A value as the path it names in the sandbox, from the project (`None`
+/// for `-` and a URL).
+fn resolve(v: &str) -> Option<String> {
+    (v != "-" && !v.contains("://"))
+        .then(|| super::trace::resolve(&format!("AT_FDCWD<{PROJECT}>"), v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_the_options_a_help_lists() {
+        let help = "Usage: x [OPTION]... [FILE]...\n  -a, --all       do not ignore\n      --color[=WHEN]  colorize; see --sort=WORD\n  -I, --ignore=PATTERN\n  -NUM   same as --context=NUM\nMandatory arguments to long options are mandatory for short options too.\n  ---hidden\n";
+        let row = Described {
+            program: &["x"],
+            flags: &["-a --all"],
+            text: &["--color[=]"],
+            ..Described::EMPTY
+        };
+        let missing = missing_from_row(&row, help);
+        let named: Vec<&str> = missing.iter().filter_map(|m| m.split('`').nth(3)).collect();
+        assert_eq!(
+            named,
+            ["--context", "--ignore", "--sort", "-I"],
+            "{missing:?}"
+        );
+    }
+
+    #[test]
+    fn knows_its_own_wrapper() {
+        let argv = |w: &[&str]| w.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let sort = argv(&["sort", "-o", "x"]);
+        for limit in [QUICK, PATIENT] {
+            let full: Vec<String> = argv(&wrapper(limit))
+                .into_iter()
+                .chain(sort.clone())
+                .collect();
+            assert_eq!(wrapped(&full), Some(&sort[..]));
+        }
+        assert_eq!(wrapped(&argv(&["timeout", "-k", "1", "9", "sort"])), None);
+        assert_eq!(wrapped(&argv(&["timeout", "-k", "1", "1"])), None);
+    }
+
+    #[test]
+    fn generates_every_spelling_of_an_option() {
+        let row = Described {
+            program: &["x"],
+            operands: &["path-read"],
+            flags: &["-u --unique", "-r --reverse", "--random-sort"],
+            path_write: &["-o --output"],
+            ..Described::EMPTY
+        };
+        let cases = generate::cases(&row).unwrap();
+        let has = |line: &str, expect: Expect| {
+            cases
+                .iter()
+                .any(|c| c.words.join(" ") == line && c.expect == expect)
+        };
+        for line in [
+            "x -o oracle-new-",
+            "x -o /tmp/x .git/config",
+            "x -o/tmp/x .git/config",
+            "x --output=/tmp/x .git/config",
+            "x --output /tmp/x .git/config",
+            "x --o=oracle-new-",
+            "x --out oracle-new-",
+            "x -uro oracle-new-",
+            "x -uooracle-new-",
+            "x --re .git/config",
+            "x --reve .git/config",
+        ] {
+            assert!(
+                cases
+                    .iter()
+                    .any(|c| c.words.join(" ").starts_with(line) && c.expect == Expect::Accepted),
+                "{line}: {:#?}",
+                cases.iter().map(|c| c.words.join(" ")).collect::<Vec<_>>()
+            );
+        }
+        assert!(has("x --r .git/config", Expect::Ambiguous));
+        assert!(has("x .git/config --output", Expect::NeedsValue));
+        assert!(has(
+            "x --unique=permissions.json .git/config",
+            Expect::NoValue
+        ));
+        assert!(has("x --no-such-option .git/config", Expect::Unknown));
+        let wrong = Described {
+            grammar: "git",
+            ..row
+        };
+        assert_eq!(
+            generate::cases(&wrong).err().as_deref(),
+            Some("not generated: grammar git")
+        );
+    }
+}
