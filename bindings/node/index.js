@@ -202,6 +202,9 @@ function readCommon(r, ints, at) {
   if (!plainObject(r)) return undefined;
   let a, c;
   for (const k in r) {
+    // An inherited key (a polluted Object.prototype) is not the request's:
+    // the JSON route reads own keys only, and so must this one.
+    if (!Object.hasOwn(r, k)) return undefined;
     if (k === "action") a = r[k];
     else if (k === "context") c = r[k];
     else return undefined;
@@ -211,6 +214,7 @@ function readCommon(r, ints, at) {
   let type = 0, command = "", cwd = "", agent = "", targetBranch = "";
   let role = 0, executionMode = 0, running = 0, projectScopeRoot = "";
   for (const k in a) {
+    if (!Object.hasOwn(a, k)) return undefined;
     const v = a[k];
     if (!clean(v)) return undefined;
     switch (k) {
@@ -227,6 +231,7 @@ function readCommon(r, ints, at) {
     }
   }
   for (const k in c) {
+    if (!Object.hasOwn(c, k)) return undefined;
     const v = c[k];
     if (k === "containerRunning") {
       if (typeof v !== "boolean") return undefined;

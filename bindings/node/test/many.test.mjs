@@ -142,3 +142,24 @@ test("decideMany crosses in batches: past a batch's size, mixed with refused and
   same(outer[10], one(p, { ...reentrant, action: { type: "terminal", agent: "dev-web", command: "pnpm test" } }), "reentrant");
   outer.slice(11).forEach((g, i) => same(g, got[10 + i], `outer ${i}`));
 });
+
+test("a polluted Object.prototype adds no field to a request", () => {
+  const policy = load({ permissions: ex("permissions.json"), autonomy: ex("autonomy.json") });
+  const request = {
+    action: { type: "terminal", agent: "dev-web" },
+    context: { role: "developer", executionMode: "runner", projectScopeRoot: "/home/ana/p" },
+  };
+  const clean = one(policy, request);
+  const cleanMany = policy.decideMany([request])[0];
+  Object.prototype.command = "pnpm test";
+  Object.prototype.executionMode = "container";
+  try {
+    // The request's own keys only, as the JSON route and `permc decide`
+    // read them: the inherited `command` is no part of it.
+    same(one(policy, request), clean, "decide");
+    same(policy.decideMany([request])[0], cleanMany, "decideMany");
+  } finally {
+    delete Object.prototype.command;
+    delete Object.prototype.executionMode;
+  }
+});
