@@ -15,6 +15,9 @@
 //!   a struct literal whose missing fields come from `T::EMPTY`, its
 //!   values strings, booleans, integers, lists of strings or lists of
 //!   lists of strings;
+//! - a list of lists of strings whose `[types]` entry is a tuple type
+//!   (`code_variables = "(&str, &str)"`) is `&[(&str, &str)]`, each
+//!   inner list one tuple of that many strings;
 //! - `[types]` itself and keys beginning with `_` generate nothing;
 //! - a key's `-` is a field's `_` (`path-read` fills `path_read`);
 //! - the rows of a list that `_hashed` names carry their hash: `hash` is
@@ -93,6 +96,16 @@ fn generate(text: &str) -> Result<String, String> {
                 out.push_str("#[allow(clippy::needless_update)]\n");
                 (format!("&[{ty}]"), lit)
             }
+            toml::Value::Array(items)
+                if types
+                    .get(key)
+                    .and_then(|t| t.as_str())
+                    .is_some_and(|t| t.starts_with('(')) =>
+            {
+                let ty = types.get(key).and_then(|t| t.as_str()).unwrap_or_default();
+                let lit = tuples(items, ty).map_err(|e| format!("{key}: {e}"))?;
+                (format!("&[{ty}]"), lit)
+            }
             v => {
                 let (ty, lit) = plain(v).map_err(|e| format!("{key}: {e}"))?;
                 (ty.to_string(), lit)
@@ -105,6 +118,26 @@ fn generate(text: &str) -> Result<String, String> {
         .expect("a String");
         writeln!(out, "pub const {name}: {ty} = {lit};").expect("a String");
     }
+    Ok(out)
+}
+
+/// A list of lists of strings as a slice of tuples of `ty`'s arity
+/// (`(&str, &str)`): each inner list one tuple.
+fn tuples(items: &[toml::Value], ty: &str) -> Result<String, String> {
+    let arity = ty.matches("&str").count();
+    let mut out = String::from("&[\n");
+    for (i, item) in items.iter().enumerate() {
+        let words = item
+            .as_array()
+            .filter(|a| a.len() == arity && a.iter().all(|w| w.is_str()))
+            .ok_or_else(|| format!("item {i} is not a list of {arity} strings ({ty})"))?;
+        let lits: Vec<String> = words
+            .iter()
+            .map(|w| format!("{:?}", w.as_str().unwrap_or_default()))
+            .collect();
+        writeln!(out, "    ({}),", lits.join(", ")).expect("a String");
+    }
+    out.push(']');
     Ok(out)
 }
 
