@@ -396,27 +396,6 @@ pub const LATER_ON_HOST: &[&[&str]] = &[
     &["disown"],
 ];
 
-/// The forms of [`LATER_ON_HOST`]'s programs that leave nothing behind:
-/// they list (`crontab -l`, `at -l`), show or remove jobs.
-pub const LATER_READS: &[&[&str]] = &[
-    &["crontab", "-l"],
-    &["at", "-l"],
-    &["at", "-c"],
-    &["at", "-d"],
-    &["at", "-r"],
-];
-
-/// The names of a detached process (SPEC §6.1 round 4): a wrapper's
-/// `detach` option read past, or a `nohup` whose command is sent to the
-/// background with `&` (named like table entries).
-pub(crate) const SETSID_FORK: &[&str] = &["setsid", "--fork"];
-
-pub(crate) const NOHUP_BACKGROUND: &[&str] = &["nohup", "…", "&"];
-
-/// Programs whose words hold a sequence of their own commands, each
-/// ended by a `;` word or a word's final `;` (`tmux ls \; new -d`).
-pub(crate) const COMMAND_SEQUENCES: &[&str] = &["tmux"];
-
 /// Privileged verbs (SPEC §5 step 7b, with the [hardening] additions).
 pub const PRIVILEGED: &[&str] = &[
     "sudo", "doas", "su", "pkexec", "run0", // [round 3]
@@ -424,38 +403,12 @@ pub const PRIVILEGED: &[&str] = &[
     "capsh", "setpriv",
 ];
 
-/// **[round 4]** The compose programs (`docker compose …` is read as
-/// `docker-compose …`) whose subcommands that start a service's image
-/// (`up`, `run`, `create`, `start`, `restart`: their rows run an image)
-/// are privileged unless the command runs in the running container (SPEC
-/// §4.3): the compose file permc does not read gives the services
-/// `privileged:`, host volumes, devices and capabilities.
-pub(crate) const COMPOSE_PROGRAMS: &[&str] = &["docker-compose", "podman-compose"];
-
-/// The built-in deny patterns (SPEC §5.2).
-pub const BUILTIN_DENY: &[&str] = &[
-    "Terminal(rm -rf /)",
-    "Terminal(rm -rf /*)",
-    "Terminal(rm -fr /)",
-];
-
-/// Programs whose first word may be rustup's toolchain selector
-/// (`cargo +nightly publish`): read past before the subcommand.
-pub(crate) const TOOLCHAIN_WORD: &[&str] = &["cargo"];
-
 /// The devices through which bash opens a network connection, with the
 /// external-effect entry each stands for (SPEC §6.1, round 3).
 pub(crate) const NETWORK_DEVICES: [(&str, &[&str]); 2] = [
     ("/dev/tcp/", &["> /dev/tcp/…"]),
     ("/dev/udp/", &["> /dev/udp/…"]),
 ];
-
-/// `gh api` that writes (SPEC §6.1): named like a table entry.
-pub const GH_API_WRITE: &[&str] = &["gh", "api"];
-
-/// gh's options before its subcommand that take a value (`gh -R o/r api
-/// …`): the subcommand is the first word after them.
-pub(crate) const GH_VALUED_OPTIONS: &[&str] = &["-R", "--repo", "--hostname"];
 
 /// How a tool's words say it reaches outside the machine (SPEC §6.1
 /// round 3), read by [`external_by_words`](crate::facts::external_by_words).
@@ -507,17 +460,6 @@ pub(crate) const BY_WORDS: &[(&[&str], ByWords)] = &[
     ),
 ];
 
-/// The names [`external_by_words`](crate::facts::external_by_words) gives what it finds (like entries).
-pub(crate) const REMOTE_DAEMON: &[&str] = &["docker", "--host"];
-
-/// What a build whose output goes to a registry is called (like an entry).
-pub(crate) const REGISTRY_PUSH: &[&str] = &["docker", "buildx", "build", "--push"];
-
-/// podman's names for the same (a remote service; a build pushed).
-pub(crate) const PODMAN_REMOTE: &[&str] = &["podman", "--remote"];
-
-pub(crate) const PODMAN_REGISTRY_PUSH: &[&str] = &["podman", "build", "--output"];
-
 /// What a container client's remote daemon and registry output are
 /// called, by client: docker's names for any other.
 pub(crate) fn remote_daemon_names(
@@ -529,51 +471,6 @@ pub(crate) fn remote_daemon_names(
         (REMOTE_DAEMON, REGISTRY_PUSH)
     }
 }
-
-/// A container client's options that send its commands to another
-/// machine's daemon or service ([`ByWords::RemoteDaemon`]): docker's
-/// `-H`/`--host`, `-c`/`--context`; podman's `--url`, `-r`/`--remote`,
-/// `-c`/`--connection`. Long ones also as `--name=VALUE`, `-H` attached.
-pub(crate) const REMOTE_DAEMON_OPTIONS: &[&str] = &[
-    "-H",
-    "--host",
-    "-c",
-    "--context",
-    "--url",
-    "-r",
-    "--remote",
-    "--connection",
-];
-
-/// An image builder's output that goes to a registry (`--output
-/// type=registry`, `-o type=image,push=true`): a push, as `--push`. Read
-/// in any word of a container client's (fail closed: without placing the
-/// option), each comma-separated part ignoring case: a part ending in
-/// `type=registry`, or a `push=` whose value Go's `ParseBool` does not
-/// read as false (`push=1`, `push=TRUE`; an invalid one counts too).
-pub(crate) const REGISTRY_TYPE: &str = "type=registry";
-
-pub(crate) const PUSH_KEY: &str = "push=";
-
-/// The values of [`PUSH_KEY`] that do not push, in lower case.
-pub(crate) const PUSH_FALSE: &[&str] = &["0", "f", "false"];
-
-/// Variables that do the same when assigned for the client's run
-/// (`DOCKER_HOST=ssh://h docker ps`, SPEC §6.1 round 3).
-pub(crate) const REMOTE_DAEMON_VARIABLES: &[&str] = &[
-    "DOCKER_HOST",
-    "DOCKER_CONTEXT",
-    "CONTAINER_HOST",
-    "CONTAINER_CONNECTION",
-];
-
-pub(crate) const SSH_REMOTE: &[&str] = &["ssh", "HOST"];
-
-pub(crate) const COPY_REMOTE: &[&str] = &["scp", "HOST:PATH"];
-
-pub(crate) const CLOUD_WRITE: &[&str] = &["aws", "VERB"];
-
-pub(crate) const PYTHON_TWINE: &[&str] = &["python", "-m", "twine", "upload"];
 
 /// Subcommand aliases (SPEC §6.1 round 3): (tool, alias, the entry's
 /// word). `gh pr new` is `gh pr create`, `helm del` is `helm uninstall`.
@@ -882,24 +779,6 @@ pub(crate) const OPTION_GRAMMAR: &[(&str, &[&str], &[&str])] = &[
     ),
 ];
 
-/// Tools whose subcommands are a tree with persistent options, read past
-/// before the second subcommand word (`gh pr -R o/r create`: SPEC §4.3
-/// round 3).
-pub(crate) const SUBCOMMAND_TREES: &[&str] = &["gh", "glab"];
-
-/// A cloud CLI's verbs that read ([`ByWords::CloudVerb`]): a verb starting
-/// with one of [`CLOUD_READ_PREFIXES`] (`describe-instances`), or one of
-/// these exactly.
-pub(crate) const CLOUD_READ_VERBS: &[&str] = &["ls", "show", "help", "version", "whoami"];
-
-/// The prefixes of a cloud CLI's verbs that read (`describe-…`, `get-…`,
-/// `list-…`).
-pub(crate) const CLOUD_READ_PREFIXES: &[&str] = &["describe", "get", "list"];
-
-/// The program SPEC §5.2's built-in denies name (`rm -rf /`): an unknown
-/// word may still be it (§4.4).
-pub const BUILTIN_DENY_VERB: &str = "rm";
-
 /// GNU rm's options (rm(1), coreutils 9), as getopt_long reads them: what
 /// the built-in denies read of an rm's options.
 pub(crate) const RM_OPTIONS: Grammar<'static> = Grammar {
@@ -917,12 +796,6 @@ pub(crate) const RM_OPTIONS: Grammar<'static> = Grammar {
     long_optional: &["interactive", "preserve-root"],
     ..Grammar::new(Mode::Gnu)
 };
-
-/// The options of [`RM_OPTIONS`] that make rm recursive.
-pub(crate) const RM_RECURSIVE: &[&str] = &["r", "R", "recursive"];
-
-/// The options of [`RM_OPTIONS`] that make rm force.
-pub(crate) const RM_FORCE: &[&str] = &["f", "force"];
 
 /// The privileged verb a message names when a privileged run has no verb
 /// of its own to show (SPEC §5 step 7b): the first of [`PRIVILEGED`].
@@ -945,3 +818,5 @@ const GIT_SUBCOMMAND_VALUED: &[&str] = &[
     "--push-option",
     "--repo",
 ];
+
+include!(concat!(env!("OUT_DIR"), "/catalogue/effects.rs"));

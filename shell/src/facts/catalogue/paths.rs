@@ -1,61 +1,6 @@
 //! Paths the facts name: the rule files (SPEC §6.4) and the device files
 //! that are never outside the scope (§6.2).
 
-/// Words that never count as outside the scope (SPEC §6.2), exactly.
-pub const DEV_FILES: &[&str] = &["/dev/null", "/dev/stdin", "/dev/stdout", "/dev/stderr"];
-
-/// The rule files: protected in the project root (SPEC §6.4), and by
-/// name wherever a literal word points.
-pub const RULE_FILES: &[&str] = &["permissions.json", "autonomy.json", "permc.toml"];
-
-/// A compiled policy's name ends so.
-pub(crate) const POLICY_SUFFIX: &str = ".permc";
-
-/// Programs that only read their operands (SPEC §6.4): a protected path
-/// among their words is read, not written.
-pub(crate) const READS_ONLY: &[&str] = &[
-    "cat",
-    "head",
-    "tail",
-    "less",
-    "more",
-    "grep",
-    "egrep",
-    "fgrep",
-    "rg",
-    "ls",
-    "stat",
-    "du",
-    "tree",
-    "wc",
-    "diff",
-    "cmp",
-    "file",
-    "echo",
-    "printf",
-    "pwd",
-    "realpath",
-    "readlink",
-    "basename",
-    "dirname",
-    "test",
-    "[",
-    "md5sum",
-    "sha1sum",
-    "sha256sum",
-    "sha512sum",
-    "nl",
-    "od",
-    "cut",
-    "sort",
-    "cd",
-    "pushd",
-    "popd",
-    "true",
-    "false",
-    ":",
-];
-
 /// Programs that only read unless one of these words is among their
 /// operands (SPEC §6.4): `find` without `-delete` or a primary that writes
 /// a file.
@@ -87,24 +32,6 @@ pub(crate) const READING_SUBCOMMANDS: &[(&str, &[&str])] = &[(
         "commit",
     ],
 )];
-
-/// Reading programs whose `-o FILE` (and `-oFILE`) writes a file (SPEC
-/// §6.4), besides the `--output` every program's is.
-pub(crate) const OUTPUT_OPTION_O: &[&str] = &["sort", "tree"];
-
-/// **[round 4]** Directories protected wherever they stand in the scope
-/// (SPEC §6.4): a path with one of them as a component. `.git` holds the
-/// hooks and the configuration; the others hold hooks (`.husky`,
-/// `.githooks`), or what an editor or a container runs on open
-/// (`.devcontainer`, `.idea`, `.run`).
-pub const PROTECTED_DIRS: &[&str] = &[
-    ".git",
-    ".husky",
-    ".githooks",
-    ".devcontainer",
-    ".idea",
-    ".run",
-];
 
 /// **[round 4]** Files protected wherever they stand in the scope (SPEC
 /// §6.4): a path whose last components are one of these. A tool runs what
@@ -154,43 +81,6 @@ pub const PROTECTED_FILES: &[&str] = &[
 /// that ends so (a compiled policy, an editor's workspace, which holds
 /// tasks and settings).
 pub const PROTECTED_SUFFIXES: &[&str] = &[POLICY_SUFFIX, ".code-workspace"];
-
-/// **[round 4]** On the host (no running container, SPEC §6.2's second
-/// case), protected outside the scope too: the person's shell startup
-/// files, git's and ssh's configuration, what starts on login. A written
-/// word that begins with `~` is protected there whatever follows; these
-/// are matched in absolute words (`/home/ana/.bashrc`) by their last
-/// components, a directory as a component run anywhere in the word.
-pub const HOME_FILES: &[&str] = &[
-    ".bashrc",
-    ".bash_profile",
-    ".profile",
-    ".zshrc",
-    ".zshenv",
-    ".gitconfig",
-];
-
-/// **[round 4]** On the host, directories protected with all they hold
-/// (SPEC §6.4), as a run of components.
-pub const HOME_DIRS: &[&str] = &[
-    ".config/fish",
-    ".config/git",
-    ".ssh",
-    ".config/systemd",
-    ".config/autostart",
-    "Library/LaunchAgents",
-];
-
-/// **[round 4]** Programs whose operands are the files they write (SPEC
-/// §6.4): on the host, an operand of theirs that begins with an unknown
-/// part (`cp x "$D"`) may be the person's own file. (An archiver's
-/// operand is the archive it reads: `unzip -l "$f"` writes nothing; its
-/// writes are [`DIR_WRITES`].) (A word that begins
-/// with `~` counts for every program that may write.)
-pub(crate) const WRITES_OPERANDS: &[&str] = &[
-    "cp", "mv", "ln", "install", "tee", "touch", "rm", "rmdir", "mkdir", "truncate", "dd", "chmod",
-    "chown", "rsync", "scp",
-];
 
 /// **[round 4]** Options whose value is a pattern of names to leave out
 /// or take, not a path written (SPEC §6.4), by program: each takes a value
@@ -395,25 +285,10 @@ pub(crate) const GIT_MOVES: &[(&[&str], &[&str])] = &[
     (&["pull"], &[]),
 ];
 
-/// **[round 4]** The hosted services' checkouts of a change (SPEC §6.4):
-/// wholesale moves too.
-pub(crate) const HOSTED_CHECKOUTS: &[(&str, &str)] = &[("gh", "pr"), ("glab", "mr")];
-
-/// The subcommand of [`HOSTED_CHECKOUTS`] that moves the worktree.
-pub(crate) const HOSTED_CHECKOUT: &str = "checkout";
-
 /// **[round 4]** git subcommands that write the worktree through their
 /// pathspecs (SPEC §6.4): each pathspec is read with its magic and globs.
 pub(crate) const GIT_PATHSPEC_WRITES: &[&str] =
     &["rm", "mv", "checkout", "restore", "stash", "clean", "reset"];
-
-/// git's subcommand that removes untracked files: without a pathspec,
-/// the whole current folder.
-pub(crate) const GIT_CLEAN: &str = "clean";
-
-/// The options with which a pathspec-writing git subcommand writes no
-/// worktree file: `rm --cached` (the index only), `clean -n|--dry-run`.
-pub(crate) const GIT_NO_WORKTREE: &[&str] = &["--cached", "-n", "--dry-run"];
 
 /// **[round 4]** Backup names (SPEC §4.5 item 1): a program's options
 /// whose value is a suffix (or a prefix) added to an operand's name, the
@@ -431,41 +306,6 @@ pub(crate) const BACKUP_SUFFIXES: &[(&str, &[&str], &[&str])] = &[
     ("rsync", &["--suffix"], &["--backup-dir"]),
 ];
 
-/// **[round 4]** The variables that set the suffix of coreutils' backups
-/// (SPEC §4.5 item 1), when assigned on the line.
-pub(crate) const BACKUP_VARIABLES: &[&str] = &["SIMPLE_BACKUP_SUFFIX", "VERSION_CONTROL"];
-
-/// **[round 4]** The programs that edit files in place with `-i`, whose
-/// attached value is a backup suffix, each `*` in it the operand as
-/// written (sed's; perl's and ruby's read it so too).
-pub(crate) const IN_PLACE_SUFFIX: &[&str] = &["sed", "perl", "ruby"];
-
-/// find, whose `-exec` runs a command on the paths it found.
-pub(crate) const FIND: &str = "find";
-
-/// find's placeholder for the path it found, in `-exec` and its kin.
-pub(crate) const FIND_PLACEHOLDER: &str = "{}";
-
-/// git's own directory.
-pub(crate) const GIT_DIR: &str = ".git";
-
-/// What `.git` holds that counts for find's `{}` (SPEC §6.4): every name
-/// but the loose and packed objects under `objects/` (`objects/info/`
-/// counts). `*` is any name there; a name at the top may be any too.
-pub(crate) const GIT_DIR_NAMES: &[&str] = &[
-    "*",
-    "config",
-    "HEAD",
-    "index",
-    "hooks/*",
-    "info/*",
-    "refs/*",
-    "logs/*",
-    "modules/*",
-    "worktrees/*",
-    "objects/info/*",
-];
-
 /// find's tests that select by name, read for `{}` (SPEC §6.4): the
 /// case-insensitive ones, and those on the whole path.
 pub(crate) const FIND_NAME_TESTS: &[(&str, bool, bool)] = &[
@@ -477,9 +317,4 @@ pub(crate) const FIND_NAME_TESTS: &[(&str, bool, bool)] = &[
     ("-iwholename", true, true),
 ];
 
-/// find's operators that negate or group, which the reading of `{}` does
-/// not follow: with one, no test or prune is read (fail closed).
-pub(crate) const FIND_UNREAD: &[&str] = &["!", "-not", "(", ")", ","];
-
-/// find's primaries that run a command on what it found.
-pub(crate) const FIND_EXECS: &[&str] = &["-exec", "-execdir", "-ok", "-okdir"];
+include!(concat!(env!("OUT_DIR"), "/catalogue/paths.rs"));
