@@ -36,14 +36,6 @@ pub(crate) fn moves_dir(verb: &str) -> bool {
     dir_move_of(verb).is_some()
 }
 
-/// The builtin that sets bash's own options (`shopt -s cdable_vars` makes
-/// a `cd` operand a variable's value: SPEC §6.2).
-pub(crate) const SHOPT: &str = "shopt";
-
-/// The builtin that sets the shell's options; the ones SPEC §6.2 (round 3)
-/// reads past are [`super::variables::SAFE_SET_NAMES`].
-pub(crate) const SET: &str = "set";
-
 /// `set`'s options that permc reads past (SPEC §6.2 round 3), as bash
 /// reads them: `-x` and `+x`, `-o NAME` taking the next word.
 pub(crate) const SET_OPTIONS: Grammar<'static> = Grammar {
@@ -61,27 +53,6 @@ pub(crate) const CD_OPTIONS: Grammar<'static> = Grammar {
     ..Grammar::new(Mode::Bash)
 };
 
-/// The builtins whose operands name variables without assigning them
-/// (`export PS4`, `unset PS4`): a variable that names code, named there,
-/// is named (SPEC §4.3 round 3); one that only sets where programs look
-/// (`export HOME`) is not assigned.
-pub(crate) const NAME_OPERANDS_ONLY: &[&str] = &["export", "unset", "readonly"];
-
-/// The builtins that assign the names in their operands (`read HOME`,
-/// `printf -v HOME`): a variable that names code, named there, is
-/// assigned (SPEC §4.3 round 3).
-pub(crate) const NAME_ASSIGNING: &[&str] = &[
-    "read",
-    "mapfile",
-    "readarray",
-    "printf",
-    "getopts",
-    "wait",
-    "declare",
-    "typeset",
-    "local",
-];
-
 /// Builtins that only change the shell's flow (SPEC §4.2 round 4):
 /// classified like a safe `set` in step 6, with no operand (`true`,
 /// `false`, `:`) or one number (`exit 1`, `return 0`, `break 2`).
@@ -98,8 +69,4 @@ pub(crate) const FLOW_BUILTINS: &[(&str, bool)] = &[
     ("return", true),
 ];
 
-/// **[round 4]** What changes a shell's positional parameters, or runs
-/// text that may (SPEC §4.3): in a `-c` string that names one, `$1`… no
-/// longer stand for the words after the string for certain, and stay
-/// unknown (`sh -c 'shift; git "$1"' _ status push` runs `git push`).
-pub(crate) const POSITIONAL_SETTERS: &[&str] = &["shift", "set", "eval", "source", "."];
+include!(concat!(env!("OUT_DIR"), "/catalogue/builtins.rs"));

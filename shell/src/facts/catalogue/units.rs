@@ -2,11 +2,6 @@
 //! `broad-always-expansion` warns about (§11): the verbs whose segment is
 //! recorded whole, the package runners and their scripts.
 
-/// Verbs that destroy or send data away (SPEC §7 step 5 [hardening], §11
-/// verbatim): always-allow records their segment whole, and allowing one
-/// broadly is warned about.
-pub const DESTROYERS: &[&str] = &["rm", "dd", "mv", "chmod", "chown", "curl", "wget"];
-
 /// `find`, whose primaries run and delete (SPEC §7 step 5): recorded whole.
 const FIND: &str = "find";
 
@@ -24,9 +19,4 @@ pub const EXACT_VERBS: [&str; DESTROYERS.len() + 1] = {
     t
 };
 
-/// The package managers whose bare verb is the whole segment (`npx
-/// ./x.js`: SPEC §7 step 5).
-pub const PACKAGE_RUNNERS: &[&str] = &["npx", "npm", "pnpm", "yarn"];
-
-/// Package scripts, which run other commands (SPEC §11, verbatim).
-pub const SCRIPT_RUNNERS: &[&[&str]] = &[&["npm", "run"], &["pnpm", "run"], &["yarn", "run"]];
+include!(concat!(env!("OUT_DIR"), "/catalogue/units.rs"));

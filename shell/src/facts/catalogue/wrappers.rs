@@ -1111,11 +1111,6 @@ pub(crate) enum RunsAs {
     Group(&'static str),
 }
 
-/// A runner's options whose value is a shell command line (`mise exec -c
-/// 'CMD'`, `doppler run --command 'CMD'`, `npm exec --call`, `rye run
-/// --shell-mode`): the line is unparsed. Long ones also as `--name=VALUE`.
-pub(crate) const RUNNER_SHELL_OPTIONS: &[&str] = &["-c", "--call", "--shell-mode", "--command"];
-
 /// Package and environment runners: the tool, the subcommand that runs a
 /// command given in its operands ("" when the tool itself is the runner:
 /// `npx`), and how it runs it. `pnpm exec git push` runs a push: the
@@ -1228,34 +1223,6 @@ pub(crate) const RUNNERS: &[(&str, &str, RunsAs)] = &[
 pub(crate) const BUSYBOX_OPTIONS: &[&str] =
     &["--list", "--list-full", "--install", "--show", "--help"];
 
-/// BusyBox's own name (`busybox sh -c …`).
-pub(crate) const BUSYBOX: &str = "busybox";
-
-/// The applets by which `busybox APPLET` is a shell (SPEC §4.3).
-pub(crate) const BUSYBOX_SHELLS: &[&str] = &["sh", "ash"];
-
-/// `trap`'s name: its first operand is a command line run later.
-pub(crate) const TRAP: &str = "trap";
-
-/// A shell's script operands that are its standard input or another open
-/// descriptor (SPEC §4.2 round 4: `bash /dev/stdin <<EOF` reads the
-/// body's commands): exact words, then prefixes (`/dev/fd/N`,
-/// `/proc/self/fd/N`, `/proc/PID/fd/N`).
-pub(crate) const STDIN_SCRIPTS: &[&str] = &["-", "/dev/stdin"];
-pub(crate) const STDIN_SCRIPT_PREFIXES: &[&str] = &["/dev/fd/", "/proc/"];
-
-/// The command `xargs` runs when it is given none (GNU findutils).
-pub(crate) const XARGS_DEFAULT: &str = "echo";
-
-/// Listers whose every printed path begins with one of their start paths,
-/// NUL-separated with this option (SPEC §4.3 round 4): what `xargs -0`
-/// appends after them is a path below those start paths, not an unknown
-/// place. `git ls-files -z` and `rg -l0` print bare names: not listed.
-pub(crate) const NUL_LISTERS: &[(&str, &str)] = &[("find", "-print0")];
-
-/// xargs' options that read NUL-separated input.
-pub(crate) const XARGS_NUL: &[&str] = &["-0", "--null"];
-
 /// [`XARGS_DEFAULT`] as the words of a run given as argv (SPEC §4.3 round
 /// 4: `… | xargs` runs `echo`, which an entry must cover like any run).
 pub(crate) static XARGS_DEFAULT_RUN: [std::borrow::Cow<'static, str>; 1] =
@@ -1301,3 +1268,5 @@ pub(crate) const STDIN_PATH_READERS: &[(&str, &[&str], StdinReads)] = &[
     ("patch", &[], StdinReads::Patch),
     ("git", &["apply", "am"], StdinReads::Patch),
 ];
+
+include!(concat!(env!("OUT_DIR"), "/catalogue/wrappers.rs"));
