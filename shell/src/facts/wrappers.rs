@@ -19,8 +19,8 @@ use super::catalogue::git::{
 use super::catalogue::git::{GIT_CODE_GLOBALS, GIT_DASHED};
 use super::catalogue::shells::{BASH_OPTIONS, FOREIGN_SHELLS, SHELLS, SHELL_LONG, ZSH_OPTIONS};
 use super::catalogue::wrappers::{
-    After, Detach, RunsAs, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, READS_AS, RUNNERS,
-    RUNNER_SHELL_OPTIONS, SPECIAL_READERS, SU, TRAP, UNREADABLE, WRAPPERS,
+    After, Detach, RunsAs, Special, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, READS_AS,
+    RUNNERS, RUNNER_SHELL_OPTIONS, SPECIAL_READERS, SU, TRAP, UNREADABLE, WRAPPERS,
 };
 use super::catalogue::wrappers::{STDIN_SCRIPTS, STDIN_SCRIPT_PREFIXES, XARGS_DEFAULT};
 use super::options::{self, Grammar, Item, Mode, Value};
@@ -312,6 +312,40 @@ pub(crate) fn busybox<'a>(
 /// The verbs read before any wrapper — [`SPECIAL_READERS`]' rows,
 /// [`READS_AS`]' programs, the shells, the foreign shells and the
 /// unreadable launchers — or `None` for any other verb.
+/// The reader a [`SPECIAL_READERS`] row names, at `i` (`name`: the
+/// row's first name, as the messages say it).
+fn read_special<'a>(
+    (name, special): (&'static str, Special),
+    words: &Words<'_, 'a>,
+    i: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+    via: &mut Option<&'static str>,
+) -> Step {
+    match special {
+        Special::Su => {
+            via.get_or_insert(name);
+            su(words, i, seg, depth, facts);
+        }
+        Special::Eval => {
+            let text = words.text;
+            let j = if text.get(i + 1).is_some_and(|w| w == "--") {
+                i + 2
+            } else {
+                i + 1
+            };
+            inner_words(words, j, text.len(), seg, depth, facts, name);
+        }
+        Special::Trap => trap(words, i, seg, depth, facts),
+        Special::Busybox => return busybox(words, i, seg, depth, facts, via),
+        Special::Tmux => return super::tmux::tmux(words, i, seg, depth, facts, via),
+        Special::FindExec => find_exec(words, i, seg, depth, facts),
+        Special::FdExec => fd_exec(words, i, seg, depth, facts),
+    }
+    Step::Here
+}
+
 fn special_verb<'a>(
     words: &Words<'_, 'a>,
     i: usize,
@@ -321,11 +355,19 @@ fn special_verb<'a>(
     facts: &mut LineFacts<'a>,
     via: &mut Option<&'static str>,
 ) -> Option<Step> {
-    if let Some((_, read)) = SPECIAL_READERS
+    if let Some((names, special)) = SPECIAL_READERS
         .iter()
         .find(|(names, _)| names.iter().any(|n| super::quick_eq(n, verb)))
     {
-        return Some(read(words, i, seg, depth, facts, via));
+        return Some(read_special(
+            (names[0], *special),
+            words,
+            i,
+            seg,
+            depth,
+            facts,
+            via,
+        ));
     }
     if let Some(&(_, program)) = READS_AS.iter().find(|r| r.0.contains(&verb)) {
         // Read as the program it runs too; its own run is kept.

@@ -2,8 +2,6 @@
 //! beyond it): each program's option grammar and where its command is.
 
 use super::effects::SETSID_FORK;
-use crate::facts::wrappers::{busybox, fd_exec, find_exec, inner_words, su, trap, Step, Words};
-use crate::facts::LineFacts;
 /// How a wrapper treats the words after its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum After {
@@ -1032,53 +1030,41 @@ pub(crate) const SU: Wrapper = Wrapper {
     ..w(&["su"])
 };
 
-/// A reader of a verb's own grammar (`su`, `eval`, `trap`, `busybox`,
-/// `find`, `fd`): what its words run, recorded; where the run goes on.
-pub(crate) type SpecialReader = for<'a> fn(
-    &Words<'_, 'a>,
-    usize,
-    usize,
-    usize,
-    &mut LineFacts<'a>,
-    &mut Option<&'static str>,
-) -> Step;
+/// Which of the facts' own readers reads a verb with a grammar of its own
+/// (`su`, `eval`, `trap`, `busybox`, `tmux`, `find`, `fd`): what its words
+/// run, recorded; where the run goes on. A row names its reader; the
+/// readers are logic (`facts/wrappers.rs`), not rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Special {
+    /// `su -c LINE`: the line is read, the run privileged.
+    Su,
+    /// `eval WORDS`: the words joined are a line.
+    Eval,
+    /// `trap LINE SIGNAL…`: the line is read.
+    Trap,
+    /// `busybox APPLET …`: the applet runs.
+    Busybox,
+    /// tmux 3.3a: its commands' shell commands read as lines (SPEC §4.5
+    /// item 2 round 4: a `line` row; `catalogue::tmux`).
+    Tmux,
+    /// `find … -exec CMD ;`: each command a run.
+    FindExec,
+    /// `fd … -x|-X CMD`: the command a run.
+    FdExec,
+}
 
 /// The verbs with a grammar of their own, read before any wrapper: one row
 /// each, the names it is run by and its reader. `SPECIAL_SHAPES` (in
 /// `facts/wrappers.rs`) is built from these rows, the wrappers and the
 /// shells.
-pub(crate) const SPECIAL_READERS: &[(&[&str], SpecialReader)] = &[
-    (&["su"], |words, i, seg, depth, facts, via| {
-        via.get_or_insert("su");
-        su(words, i, seg, depth, facts);
-        Step::Here
-    }),
-    (&["eval"], |words, i, seg, depth, facts, _| {
-        let text = words.text;
-        let j = if text.get(i + 1).is_some_and(|w| w == "--") {
-            i + 2
-        } else {
-            i + 1
-        };
-        inner_words(words, j, text.len(), seg, depth, facts, "eval");
-        Step::Here
-    }),
-    (&[TRAP], |words, i, seg, depth, facts, _| {
-        trap(words, i, seg, depth, facts);
-        Step::Here
-    }),
-    (&["busybox"], busybox),
-    // tmux 3.3a: its commands' shell commands read as lines (SPEC §4.5
-    // item 2 round 4: a `line` row; `catalogue::tmux`).
-    (&[super::tmux::TMUX], crate::facts::tmux::tmux),
-    (&["find"], |words, i, seg, depth, facts, _| {
-        find_exec(words, i, seg, depth, facts);
-        Step::Here
-    }),
-    (&["fd", "fdfind"], |words, i, seg, depth, facts, _| {
-        fd_exec(words, i, seg, depth, facts);
-        Step::Here
-    }),
+pub(crate) const SPECIAL_READERS: &[(&[&str], Special)] = &[
+    (&["su"], Special::Su),
+    (&["eval"], Special::Eval),
+    (&[TRAP], Special::Trap),
+    (&["busybox"], Special::Busybox),
+    (&[super::tmux::TMUX], Special::Tmux),
+    (&["find"], Special::FindExec),
+    (&["fd", "fdfind"], Special::FdExec),
 ];
 
 /// Programs that run another with their own words, read as that program
