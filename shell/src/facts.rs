@@ -45,6 +45,7 @@ pub mod remote;
 #[cfg(test)]
 mod rows_attacked;
 mod scope;
+mod stdin_commands;
 mod tmux;
 pub(crate) mod wrappers;
 
@@ -216,6 +217,10 @@ pub struct LineFacts<'a> {
     /// While a top-level segment's runs are read: one of its redirections
     /// opens or duplicates standard input (`exec <f` hands it to the shell).
     pub(crate) stdin_redirected: bool,
+    /// While a segment's runs are read: where the line feeds its standard
+    /// input from (a pipe, a here-document, a `<`), for the programs that
+    /// read commands from it (SPEC §4.2 round 4).
+    pub(crate) stdin_fed: Option<stdin_commands::Fed>,
     /// What no word of the line holds, when the plain reader read it
     /// (`reader::HAS_EQ`… set here means: proven absent). 0, nothing
     /// proven, for any other line: every check then reads the words.
@@ -676,6 +681,7 @@ impl<'a> LineFacts<'a> {
             joints: self.joints,
             guessing: self.guessing,
             stdin_redirected: self.stdin_redirected,
+            stdin_fed: self.stdin_fed,
             absent: self.absent,
             unparsed_seen: self.unparsed_seen,
             project: self.project,
@@ -722,11 +728,18 @@ impl<'a> LineFacts<'a> {
                 .redirects
                 .iter()
                 .any(|r| wrappers::redirects_stdin(&r.op));
+            // A plain line of one segment has no pipe and no redirection.
+            facts.stdin_fed = if seg.piped || !seg.redirects.is_empty() {
+                stdin_commands::fed(seg)
+            } else {
+                None
+            };
             wrappers::collect_runs(words(), i, 0, facts);
             if keywords {
                 wrappers::behind_keywords(words(), i, facts);
             }
         }
+        facts.stdin_fed = None;
         // The placeholder `take` left is still empty: the runs never touch
         // the line.
         put_in_empty(&mut facts.line.segments, line_segments);

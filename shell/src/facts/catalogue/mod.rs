@@ -246,6 +246,7 @@ pub fn program_names() -> Vec<&'static str> {
     names.extend(code::INTERPRETERS);
     names.extend(code::SHELL_BUILTINS);
     names.extend(code::SCRIPT_READERS);
+    names.extend(code::STDIN_COMMAND_READERS.iter().flat_map(|r| r.programs));
     names.extend(firsts(effects::EXTERNAL_EFFECT));
     names.extend(firsts(effects::LATER_ON_HOST));
     names.extend(effects::PRIVILEGED);
