@@ -274,7 +274,7 @@ fn git_editor(o: &mut String) {
          line that starts it is unparsed, in every mode; `GIT_EDITOR=:` or \
          `GIT_EDITOR=true` on the line starts nothing. Options are read as git's \
          parse-options reads them; a word it cannot place may be `--edit`.\n\n\
-         | subcommand | starts it | whatever else is given | without a message | gives the message |\n|---|---|---|---|---|\n",
+         | subcommand | starts it | whatever else is given | without a message | gives the message, or starts nothing |\n|---|---|---|---|---|\n",
     );
     let spell = |n: &&str| {
         if n.len() == 1 {
@@ -290,12 +290,17 @@ fn git_editor(o: &mut String) {
         };
         let _ = writeln!(
             o,
-            "| `git {}` | {} | {} | {} | {} |",
+            "| `git {}{}` | {} | {} | {} | {} |",
             r.subcommand,
+            if r.verbs.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", r.verbs.join("\\|"))
+            },
             list(r.edit),
             list(r.interactive),
             if r.by_default { "yes" } else { "no" },
-            list(r.message)
+            list(&[r.message, r.excludes].concat())
         );
     }
     o.push('\n');

@@ -323,7 +323,11 @@ fn every_git_code_option_is_unparsed_and_a_quiet_run_is_not() {
 fn every_git_editor_start_is_unparsed_and_a_message_is_not() {
     use super::catalogue::git::GIT_EDITOR_STARTS;
     for r in GIT_EDITOR_STARTS {
-        let sub = r.subcommand;
+        // A row of a verb (`git notes add`) reads past it.
+        let sub = match r.verbs.first() {
+            Some(v) => format!("{} {v}", r.subcommand),
+            None => r.subcommand.to_string(),
+        };
         let valued = |n: &str| (n.len() == 1 && r.valued.contains(n)) || r.long_valued.contains(&n);
         let spell = |n: &str| {
             let dash = if n.len() == 1 { "-" } else { "--" };

@@ -145,7 +145,10 @@ mod tests {
         assert_eq!(at("{ vim f; } < x", 0), Some(Fed::Redirect));
         assert_eq!(at("while true; do vim f; done < x", 1), Some(Fed::Redirect));
         assert_eq!(at("echo x | { true; vim f; }", 2), Some(Fed::Pipe));
-        assert_eq!(at("echo x | while true; do vim f; done", 2), Some(Fed::Pipe));
+        assert_eq!(
+            at("echo x | while true; do vim f; done", 2),
+            Some(Fed::Pipe)
+        );
         assert_eq!(at("echo $(echo x | vim f)", 2), Some(Fed::Pipe));
         assert_eq!(at("echo x |\nvim f", 1), Some(Fed::Pipe));
         assert_eq!(at("echo x || vim f", 1), None);
@@ -155,9 +158,8 @@ mod tests {
 
     #[test]
     fn which_modes_read_commands() {
-        let reads = |verb: &str, args: &str| {
-            reads_commands(verb, &words(args), Fed::Pipe).is_some()
-        };
+        let reads =
+            |verb: &str, args: &str| reads_commands(verb, &words(args), Fed::Pipe).is_some();
         assert!(reads("vim", "f"));
         assert!(reads("vim", "-es f"));
         assert!(!reads("vim", "--version"));
@@ -172,6 +174,9 @@ mod tests {
         assert!(!reads("mysql", "--execute=select"));
         assert!(!reads("cat", ""));
         let why = reads_commands("vim", &words("f"), Fed::HereString).unwrap_or_default();
-        assert!(why.contains("`vim`") && why.contains("here-string"), "{why}");
+        assert!(
+            why.contains("`vim`") && why.contains("here-string"),
+            "{why}"
+        );
     }
 }
