@@ -15,7 +15,7 @@
 //! wrappers, the `line` rows) has its words read by them.
 
 use super::{catalogue, LineFacts, Run};
-use crate::reader::AsStr;
+use crate::reader::{AsStr, Known};
 use std::sync::OnceLock;
 
 /// At most this many words of a line are read as possible lines (each
@@ -58,7 +58,13 @@ fn undescribed(run: &Run<'_>) -> bool {
 pub(crate) fn collect(facts: &mut LineFacts<'_>) {
     let mut found: Vec<(usize, String)> = Vec::new();
     for r in facts.runs().filter(undescribed) {
-        for w in r.words[1..].iter().filter(|w| reads_as_line(w)) {
+        // A literal word: one with an expansion holds a blank because of
+        // what the shell puts there, and its text is no command line.
+        let literal = r.words[1..]
+            .iter()
+            .zip(r.known.get(1..).unwrap_or_default())
+            .filter(|(w, k)| **k == Known::Exact && reads_as_line(w));
+        for (w, _) in literal {
             if found.len() < MAX_POSSIBLE {
                 found.push((r.segment, w.to_string()));
             }
@@ -66,13 +72,19 @@ pub(crate) fn collect(facts: &mut LineFacts<'_>) {
     }
     facts.possible = found
         .into_iter()
-        .map(|(seg, w)| {
+        .filter_map(|(seg, w)| {
             let mut f = LineFacts {
                 reading_possible: true,
                 ..LineFacts::default()
             };
             f.fill(&w);
-            (seg, Box::new(f.into_owned()))
+            // A line whose command word is not known exactly names no
+            // program (`'$x y'`): no possible run.
+            let named = f.line.segments.first().is_some_and(|s| {
+                let v = s.words.iter().position(|w| !super::is_assignment(w));
+                v.is_some_and(|v| s.known.get(v).is_some_and(|k| *k == Known::Exact))
+            });
+            named.then(|| (seg, Box::new(f.into_owned())))
         })
         .collect();
 }
@@ -190,6 +202,9 @@ mod tests {
         assert!(!LineFacts::of("grep 'git push' f").has_possible());
         // A word that holds no blank is an operand.
         assert!(!LineFacts::of("mytool push").has_possible());
+        // An expansion's blank, or a command word not known, is no line.
+        assert!(!LineFacts::of("mytool \"$(echo a b)\"").has_possible());
+        assert!(!LineFacts::of("mytool '$x push'").has_possible());
         let f = LineFacts::of("mytool 'echo a' && other 'sudo x'");
         assert_eq!(f.possible_runs(0).count(), 1);
         assert_eq!(f.possible_runs(1).next().map(|r| r.words.len()), Some(2));
