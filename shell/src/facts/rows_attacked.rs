@@ -506,3 +506,31 @@ fn every_tmux_line_command_reads_its_shell_command_and_the_others_are_unparsed()
         assert!(!LineFacts::of(&near).unparsed, "`{near}`");
     }
 }
+
+#[test]
+fn every_stdin_command_reader_is_caught_when_fed_and_not_with_its_words() {
+    use super::catalogue::code::STDIN_COMMAND_READERS;
+    let fed = |line: &str| {
+        LineFacts::of(line)
+            .unparsed_reasons()
+            .iter()
+            .any(|w| w.contains("from standard input, here a pipe"))
+    };
+    for r in STDIN_COMMAND_READERS {
+        for p in r.programs {
+            let caught = format!("echo x | {p} f");
+            assert!(fed(&caught), "`{caught}`");
+            let alone = format!("{p} f");
+            assert!(!fed(&alone), "`{alone}`");
+            for w in r.not_with {
+                let near = format!("echo x | {p} {w} v f");
+                assert!(!fed(&near), "`{near}`");
+            }
+            if let Some(n) = r.operand {
+                let operands = vec!["o"; n + 1].join(" ");
+                let near = format!("echo x | {p} {operands}");
+                assert!(!fed(&near), "`{near}`");
+            }
+        }
+    }
+}
