@@ -187,9 +187,15 @@ fn spec_8_defaults() -> String {
 /// The findings on the activation defaults of SPEC §8, exactly:
 /// - `Terminal(find)` is seeded and unanchored: `find … -delete`;
 /// - `Terminal(npm run)` is seeded and runs any script of the package;
-/// - `Terminal(npx vitest)` is not reported (SPEC §11 round 4): npx and a
-///   program the catalogue describes as no runner and no code-running
-///   program, what always-allow records.
+/// - `Terminal(npx vitest)` is not reported as broad (SPEC §11 round 4):
+///   npx and a program the catalogue describes as no runner and no
+///   code-running program, what always-allow records;
+/// - `undescribed-program` (info, SPEC §11 round 4), one finding at the
+///   first such entry naming every seeded program but `ls`, `pwd`, `cat`,
+///   `head`, `tail`, `grep` and `wc` (described.toml): `find`, `echo`,
+///   `git`, `pnpm`, `npm` (its `npm run` is broad-always-expansion's),
+///   `npx`, `mix`, `pytest`, `go`, `cargo` — their words past the entry
+///   are free.
 ///
 /// Nothing else: the git reading forms are anchored, nothing is shadowed,
 /// redundant or neutralized, and the module agents' autonomy rule
@@ -219,6 +225,7 @@ fn spec_8_defaults_draw_exactly_the_documented_findings() {
         got,
         [
             ("unanchored-mutating-verb".to_string(), line_of("find")),
+            ("undescribed-program".to_string(), line_of("find")),
             ("broad-always-expansion".to_string(), line_of("npm run")),
         ]
     );
@@ -228,7 +235,9 @@ fn spec_8_defaults_draw_exactly_the_documented_findings() {
 
 /// The shipped examples: the two findings of the SPEC §8 defaults they
 /// include (find, npm run), and the `terminal: auto_approve`
-/// that dev-api writes under its wildcard (autonomy-redundant, an info).
+/// that dev-api writes under its wildcard (autonomy-redundant, an info);
+/// besides, `undescribed-program` infos, one per program the catalogue
+/// does not describe (as for the SPEC §8 defaults).
 #[test]
 fn examples_draw_exactly_the_documented_findings() {
     let dir = root().join("examples");
@@ -249,7 +258,9 @@ fn examples_draw_exactly_the_documented_findings() {
     let got: Vec<(String, String)> = findings(&json)
         .into_iter()
         .map(|(c, f, _)| (c, f))
+        .filter(|(c, _)| c != "undescribed-program")
         .collect();
+    assert!(json.contains("undescribed-program"), "{json}");
     let want = [
         ("unanchored-mutating-verb", "permissions.json"),
         ("broad-always-expansion", "permissions.json"),
@@ -414,7 +425,7 @@ fn usage_and_exit_status() {
     // Clean, warnings, --deny warnings, --ignore.
     std::fs::write(
         dir.join("permissions.json"),
-        "{\"allow\": [\"Terminal(pnpm test)\"]}",
+        "{\"allow\": [\"Terminal(grep -n)\"]}",
     )
     .expect("write");
     let (out, _, code) = permc_in(&dir, &["check"]);

@@ -792,18 +792,19 @@ mod tests {
 
     #[test]
     fn plain_lines_give_positions_in_characters_and_the_help() {
-        // `é` is two bytes, one column: the `*` is at byte 37, column 37.
-        let text = "{\"allow\": [\"Terminal(é)\", \"Terminal(*)\"]}";
+        // `é` is two bytes, one column: the `*` is at byte 40, column 40
+        // (`ls`: a described program, which draws no finding of its own).
+        let text = "{\"allow\": [\"Terminal(ls é)\", \"Terminal(*)\"]}";
         let diags = crate::check_file("p.json", text.as_bytes(), None, &crate::Options::default());
         let [star] = diags.as_slice() else {
             panic!("one finding: {diags:?}");
         };
-        assert_eq!(star.span.start, 37);
+        assert_eq!(star.span.start, 40);
         let help = star.help.as_deref().expect("literal-star says what to do");
         assert_eq!(
             plain(&diags, text),
             format!(
-                "p.json:1:37: warning[literal-star]: {}\n  help: {help}\n",
+                "p.json:1:40: warning[literal-star]: {}\n  help: {help}\n",
                 star.message
             )
         );

@@ -613,6 +613,18 @@ fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch 
             merge(&mut any_possible, p.terminal_possible(r.words, r.known));
         }
     }
+    // An undescribed program's quoted words read as lines (SPEC §4.5
+    // item 2): a match of one of their runs is possible at best.
+    for r in f.possible_runs(i) {
+        let m = p.terminal_matches_packed(r.words);
+        let mut certain = [NONE; 3];
+        certain[DENY] = m[DENY];
+        certain[ASK] = m[ASK];
+        merge(&mut any_possible, certain);
+        if r.known.iter().any(|k| *k != Known::Exact) {
+            merge(&mut any_possible, p.terminal_possible(r.words, r.known));
+        }
+    }
     out.ask = out.ask.min(any_possible[ASK]);
     if out.deny == NONE {
         out.possible_deny = any_possible[DENY];
@@ -623,7 +635,7 @@ fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch 
 /// The first deny entry that matches some segment only possibly, when the
 /// file stage did not run (no Terminal entry in the trie's program).
 fn possible_deny(p: &CompiledPolicy, f: &LineFacts) -> Option<(usize, u32)> {
-    if !f.has_unknown {
+    if !f.has_unknown && !f.has_possible() {
         return None;
     }
     (0..f.line.segments.len()).find_map(|i| {
@@ -655,13 +667,19 @@ fn ceiling_holds<'r>(
                 )
             } else if let Some(r) = f.code_possible() {
                 (Reason::UnknownWord, phrases::possible_code_phrase(r).into())
-            } else {
-                let (i, k) = (*possible.get_or_insert_with(|| possible_deny(p, f)))?;
+            } else if let Some((i, r)) = f.builtin_possible_run() {
+                let phrase = phrases::possible_run_builtin_phrase(f, i, r);
+                (Reason::UnknownWord, phrase.into())
+            } else if let Some((i, k)) = *possible.get_or_insert_with(|| possible_deny(p, f)) {
                 let rule = p.entry_text(DENY, k);
                 (
                     Reason::UnknownWord,
                     phrases::possible_deny_phrase(f, i, rule).into(),
                 )
+            } else {
+                let (i, r, e) = f.external_possible()?;
+                let phrase = phrases::possible_run_external_phrase(f, i, r, e);
+                (Reason::UnknownWord, phrase.into())
             }
         }
         Stage::CeilingExternalEffect => {

@@ -416,8 +416,19 @@ fn entry_hit(e: &Entry, alts: &[(&[Cow<'_, str>], &[Known])]) -> Hit {
         .unwrap_or(Hit::No)
 }
 
+/// Does entry `e` match a possible run of segment `i` (SPEC §4.5 item 2:
+/// an undescribed program's quoted word read as a line), certainly or
+/// possibly? Such a match is possible at best.
+fn possible_run_hit(e: &Entry, f: &LineFacts, i: usize) -> bool {
+    let Some(tokens) = e.pattern.tokens() else {
+        return false;
+    };
+    f.possible_runs(i)
+        .any(|r| unknown::hit(tokens, r.words, r.known) != Hit::No)
+}
+
 /// The first deny entry that matches some segment only possibly (SPEC
-/// §4.4), when none matches for certain: (segment, entry).
+/// §4.4, §4.5 item 2), when none matches for certain: (segment, entry).
 fn possible_deny(rules: &Rules, f: &LineFacts) -> Option<(usize, usize)> {
     (0..f.line.segments.len()).find_map(|i| {
         let alts = alternatives(f, i);
@@ -425,7 +436,11 @@ fn possible_deny(rules: &Rules, f: &LineFacts) -> Option<(usize, usize)> {
             .permissions
             .deny
             .iter()
-            .position(|e| entry_hit(e, &alts) == Hit::Possible)
+            .position(|e| match entry_hit(e, &alts) {
+                Hit::Possible => true,
+                Hit::No => possible_run_hit(e, f, i),
+                Hit::Certain => false,
+            })
             .map(|k| (i, k))
     })
 }
@@ -443,7 +458,11 @@ fn classify(rules: &Rules, req: &Request, f: &LineFacts) -> Vec<Class> {
         let hit = |e: &Entry| entry_hit(e, &alts);
         if let Some(k) = p.deny.iter().position(|e| hit(e) == Hit::Certain) {
             Class::Deny(k)
-        } else if let Some(k) = p.ask.iter().position(|e| hit(e) != Hit::No) {
+        } else if let Some(k) = p
+            .ask
+            .iter()
+            .position(|e| hit(e) != Hit::No || possible_run_hit(e, f, i))
+        {
             Class::Ask(k)
         } else if let Some(k) = p.allow.iter().position(|e| {
             // §3.2: an entry that stops before a mutating continuation
@@ -635,9 +654,17 @@ fn ceilings(
         if let Some(r) = f.code_possible() {
             return Some((Reason::UnknownWord, phrases::possible_code_phrase(r)));
         }
+        if let Some((i, r)) = f.builtin_possible_run() {
+            let phrase = phrases::possible_run_builtin_phrase(f, i, r);
+            return Some((Reason::UnknownWord, phrase));
+        }
         if let Some((i, k)) = possible_deny(rules, f) {
             let rule = &rules.permissions.deny[k].pattern.text;
             let phrase = phrases::possible_deny_phrase(f, i, rule);
+            return Some((Reason::UnknownWord, phrase));
+        }
+        if let Some((i, r, e)) = f.external_possible() {
+            let phrase = phrases::possible_run_external_phrase(f, i, r, e);
             return Some((Reason::UnknownWord, phrase));
         }
         // 7a–c.

@@ -60,6 +60,9 @@ pub enum CheckId {
     /// `shell-entry`: an allow entry that names a shell with no script
     /// operand (SPEC §11 round 4).
     ShellEntry,
+    /// `undescribed-program`: an allow entry whose program the catalogue
+    /// does not describe (SPEC §11 round 4).
+    UndescribedProgram,
     /// `literal-star`.
     LiteralStar,
     /// `literal-variable`.
@@ -84,7 +87,7 @@ pub enum CheckId {
 
 impl CheckId {
     /// Every check id.
-    pub const ALL: [CheckId; 24] = [
+    pub const ALL: [CheckId; 25] = [
         CheckId::InvalidJson,
         CheckId::InvalidShape,
         CheckId::InvalidPattern,
@@ -99,6 +102,7 @@ impl CheckId {
         CheckId::NeutralizedByCeiling,
         CheckId::BroadAlwaysExpansion,
         CheckId::ShellEntry,
+        CheckId::UndescribedProgram,
         CheckId::LiteralStar,
         CheckId::LiteralVariable,
         CheckId::AutonomyRedundant,
@@ -128,6 +132,7 @@ impl CheckId {
             CheckId::NeutralizedByCeiling => "neutralized-by-ceiling",
             CheckId::BroadAlwaysExpansion => "broad-always-expansion",
             CheckId::ShellEntry => "shell-entry",
+            CheckId::UndescribedProgram => "undescribed-program",
             CheckId::LiteralStar => "literal-star",
             CheckId::LiteralVariable => "literal-variable",
             CheckId::AutonomyRedundant => "autonomy-redundant",

@@ -40,12 +40,17 @@ pub mod later;
 mod name_index;
 pub(crate) mod options;
 mod positional;
+mod possible;
+pub use possible::{
+    possible_run_builtin_phrase, possible_run_external_phrase, possible_run_phrase,
+};
 pub mod project;
 pub mod protected;
 pub mod remote;
 #[cfg(test)]
 mod rows_attacked;
 mod scope;
+mod stdin_commands;
 mod tmux;
 pub(crate) mod wrappers;
 
@@ -217,6 +222,16 @@ pub struct LineFacts<'a> {
     /// While a top-level segment's runs are read: one of its redirections
     /// opens or duplicates standard input (`exec <f` hands it to the shell).
     pub(crate) stdin_redirected: bool,
+    /// While a segment's runs are read: where the line feeds its standard
+    /// input from (a pipe, a here-document, a `<`), for the programs that
+    /// read commands from it (SPEC §4.2 round 4).
+    pub(crate) stdin_fed: Option<stdin_commands::Fed>,
+    /// The possible lines of undescribed programs' quoted words, each
+    /// with its segment (SPEC §4.5 item 2, [`possible`]).
+    pub(crate) possible: Vec<(usize, Box<LineFacts<'static>>)>,
+    /// These facts are a possible line's: its own quoted words are not
+    /// read again.
+    pub(crate) reading_possible: bool,
     /// What no word of the line holds, when the plain reader read it
     /// (`reader::HAS_EQ`… set here means: proven absent). 0, nothing
     /// proven, for any other line: every check then reads the words.
@@ -677,6 +692,9 @@ impl<'a> LineFacts<'a> {
             joints: self.joints,
             guessing: self.guessing,
             stdin_redirected: self.stdin_redirected,
+            stdin_fed: self.stdin_fed,
+            possible: self.possible,
+            reading_possible: self.reading_possible,
             absent: self.absent,
             unparsed_seen: self.unparsed_seen,
             project: self.project,
@@ -723,11 +741,18 @@ impl<'a> LineFacts<'a> {
                 .redirects
                 .iter()
                 .any(|r| wrappers::redirects_stdin(&r.op));
+            // A plain line of one segment has no pipe and no redirection.
+            facts.stdin_fed = if seg.piped || !seg.redirects.is_empty() {
+                stdin_commands::fed(seg)
+            } else {
+                None
+            };
             wrappers::collect_runs(words(), i, 0, facts);
             if keywords {
                 wrappers::behind_keywords(words(), i, facts);
             }
         }
+        facts.stdin_fed = None;
         // The placeholder `take` left is still empty: the runs never touch
         // the line.
         put_in_empty(&mut facts.line.segments, line_segments);
@@ -763,6 +788,10 @@ impl<'a> LineFacts<'a> {
             if let Err(why) = stdin_places(facts) {
                 facts.unparsed_because(why);
             }
+        }
+        // A plain line's words hold no blank: no word reads as a line.
+        if !plain && !facts.reading_possible {
+            possible::collect(facts);
         }
         // A plain line holds no `}`; otherwise a memchr first: most lines
         // hold no `@`.
@@ -1243,8 +1272,15 @@ pub fn unknown_clause(word: Option<&str>) -> String {
     }
 }
 
-/// Step 7.0's phrase for a deny pattern that matches only possibly.
+/// Step 7.0's phrase for a deny pattern that matches only possibly: by an
+/// unknown word of the segment, else by one of its possible runs (SPEC
+/// §4.5 item 2).
 pub fn possible_deny_phrase(f: &LineFacts, i: usize, rule: &str) -> String {
+    if segment_unknown(f, i).is_none() {
+        if let Some(r) = f.possible_runs(i).next() {
+            return possible_run_phrase(f, i, r, &format!("which `{rule}` in deny matches"));
+        }
+    }
     let shown = f
         .line
         .segments

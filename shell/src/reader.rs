@@ -167,6 +167,7 @@ impl CommandLine<'_> {
                     holds: s.holds,
                     context: s.context,
                     repeats: s.repeats,
+                    piped: s.piped,
                 })
                 .collect(),
             unparsed: self.unparsed,
@@ -210,6 +211,12 @@ pub struct Segment<'a> {
     /// any number of times (a `cd` there moves later words to an
     /// unknowable place, SPEC §4.2 round 4).
     pub repeats: bool,
+    /// **[round 4]** It is read in a later element of a pipeline (after
+    /// `|` or `|&`, at any depth of that element: a group, a loop, a
+    /// substitution in its words): its standard input is the output of
+    /// the command before it (SPEC §4.2, "What reads the body decides the
+    /// rest").
+    pub piped: bool,
 }
 
 /// What is known of each word of a segment ([`Segment::known`]): a slice
@@ -479,6 +486,8 @@ pub struct DetailedSegment {
     pub context: Context,
     /// See [`Segment::repeats`].
     pub repeats: bool,
+    /// See [`Segment::piped`].
+    pub piped: bool,
 }
 
 /// A command line with quoting details per word.
@@ -533,6 +542,7 @@ pub fn read_general(src: &str) -> CommandLine<'_> {
                 holds: s.holds,
                 context: s.context,
                 repeats: s.repeats,
+                piped: s.piped,
             })
             .collect(),
         unparsed: detailed.unparsed,

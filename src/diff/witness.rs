@@ -71,9 +71,10 @@ impl<'a> Witnesser<'a> {
     fn terminal(&self, command: &str) -> Vec<(usize, usize)> {
         let f = permc_core::facts::LineFacts::of(command);
         let lists = Self::lists(self.rules);
-        if f.has_unknown {
+        if f.has_unknown || f.has_possible() {
             // An unknown word may match any deny or ask pattern (SPEC
-            // §4.4): no entry can be left out.
+            // §4.4), and so may a possible run's words (§4.5 item 2): no
+            // entry can be left out.
             return lists
                 .iter()
                 .enumerate()

@@ -133,6 +133,17 @@ fn expands(a: &[PatToken], verb: &[&str]) -> bool {
     a.len() <= verb.len() + 1 && tokens_match_verb(a, verb)
 }
 
+/// Does this check report the allow entry of tokens `a` (for
+/// `undescribed-program`, which leaves such an entry to it)?
+pub(crate) fn reports(cx: &FileContext<'_>, a: &[PatToken]) -> bool {
+    super::shell_entry::shell_entry(a).is_none()
+        && (a.is_empty()
+            || runner_of(a)
+                .or_else(|| project_runner(a, &cx.options.commands))
+                .is_some()
+            || DESTROYERS.iter().any(|v| expands(a, &[v])))
+}
+
 fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
     for e in entries(cx) {
         if e.list != List::Allow {

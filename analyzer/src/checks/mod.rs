@@ -9,7 +9,7 @@
 //! `tests/fixtures/check/<name>/`.
 
 mod autonomy_redundant;
-mod broad_always_expansion;
+pub(crate) mod broad_always_expansion;
 pub(crate) mod dead_pattern;
 mod duplicate_key;
 mod invalid_json;
@@ -17,12 +17,13 @@ mod invalid_pattern;
 mod invalid_shape;
 pub(crate) mod literal_star;
 mod literal_variable;
-mod neutralized_by_ceiling;
+pub(crate) mod neutralized_by_ceiling;
 mod redundant_rule;
 mod shadowed_by_ask;
 mod shadowed_by_deny;
 pub(crate) mod shell_entry;
 pub(crate) mod unanchored_mutating_verb;
+mod undescribed_program;
 mod unknown_key;
 mod unknown_label;
 
@@ -64,6 +65,7 @@ pub const CHECKS: &[Check] = &[
     neutralized_by_ceiling::CHECK,
     broad_always_expansion::CHECK,
     shell_entry::CHECK,
+    undescribed_program::CHECK,
     literal_star::CHECK,
     literal_variable::CHECK,
     autonomy_redundant::CHECK,

@@ -285,6 +285,12 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Does this check report the allow entry `e` (a ceiling always lowers
+/// it)? For `undescribed-program`, which leaves such an entry to it.
+pub(crate) fn reports(cx: &FileContext<'_>, e: &Entry) -> bool {
+    entry_finding(cx, e).is_some()
+}
+
 fn entry_finding(cx: &FileContext<'_>, e: &Entry) -> Option<Diagnostic> {
     let text = &e.pattern.text;
     let (reason, why, help) = match (&e.pattern.body, e.pattern.action) {

@@ -42,6 +42,7 @@ pub fn markdown() -> String {
     runners(&mut o);
     unreadable(&mut o);
     stdin_readers(&mut o);
+    stdin_command_readers(&mut o);
     code_options(&mut o);
     code_forms(&mut o);
     git_code_options(&mut o);
@@ -168,6 +169,37 @@ fn stdin_readers(o: &mut String) {
     o.push('\n');
 }
 
+fn stdin_command_readers(o: &mut String) {
+    use super::catalogue::code::STDIN_COMMAND_READERS;
+    o.push_str(
+        "## Programs that read commands from standard input (SPEC §4.2)\n\n\
+         When the line feeds their standard input — a pipe from the command \
+         before (`|`, `|&`), a here-document, a here-string, a `<` redirection \
+         of the segment or of a compound command around it (`done < f`) — \
+         the line is unparsed, unless a word below says the commands come \
+         from elsewhere. `< /dev/null` and `<&-` feed nothing.\n\n\
+         | programs | reads | not with | verified |\n|---|---|---|---|\n",
+    );
+    for r in STDIN_COMMAND_READERS {
+        let mut not_with = code(r.not_with);
+        if let Some(n) = r.operand {
+            let sep = if r.not_with.is_empty() { "" } else { ", " };
+            let _ = write!(not_with, "{sep}operand {} (its commands)", n + 1);
+        }
+        if not_with.is_empty() {
+            not_with.push('—');
+        }
+        let _ = writeln!(
+            o,
+            "| {} | {} | {not_with} | {} |",
+            code(r.programs),
+            cell(r.reads),
+            cell(r.verified)
+        );
+    }
+    o.push('\n');
+}
+
 fn unreadable(o: &mut String) {
     o.push_str(
         "## Launchers permc does not read past\n\n\
@@ -242,7 +274,7 @@ fn git_editor(o: &mut String) {
          line that starts it is unparsed, in every mode; `GIT_EDITOR=:` or \
          `GIT_EDITOR=true` on the line starts nothing. Options are read as git's \
          parse-options reads them; a word it cannot place may be `--edit`.\n\n\
-         | subcommand | starts it | whatever else is given | without a message | gives the message |\n|---|---|---|---|---|\n",
+         | subcommand | starts it | whatever else is given | without a message | gives the message, or starts nothing |\n|---|---|---|---|---|\n",
     );
     let spell = |n: &&str| {
         if n.len() == 1 {
@@ -258,12 +290,17 @@ fn git_editor(o: &mut String) {
         };
         let _ = writeln!(
             o,
-            "| `git {}` | {} | {} | {} | {} |",
+            "| `git {}{}` | {} | {} | {} | {} |",
             r.subcommand,
+            if r.verbs.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", r.verbs.join("\\|"))
+            },
             list(r.edit),
             list(r.interactive),
             if r.by_default { "yes" } else { "no" },
-            list(r.message)
+            list(&[r.message, r.excludes].concat())
         );
     }
     o.push('\n');

@@ -1,6 +1,7 @@
 //! git's editor (SPEC §4.3): `git commit` without a message, `git commit
 //! -e`, `git add -e|-p`, `git branch --edit-description`, `git tag -a`
-//! without a message start the program `GIT_EDITOR`, `core.editor`,
+//! without a message, `merge|revert|cherry-pick -e`, `notes add` without a
+//! message, `rebase -i`, `pull --edit`, `config -e` start the program `GIT_EDITOR`, `core.editor`,
 //! `VISUAL` or `EDITOR` names, else `vi`. permc does not know that
 //! program, and it reads its commands from standard input when that is
 //! not a terminal — an agent's never is: `echo ':!sh x' | git commit
@@ -49,7 +50,6 @@ pub(crate) fn starts_editor(
             (&**words.get(i).filter(|_| exact(i))?, i + 1)
         }
     };
-    let row = GIT_EDITOR_STARTS.iter().find(|r| r.subcommand == sub)?;
     let quiet = words[..from]
         .iter()
         .enumerate()
@@ -57,7 +57,12 @@ pub(crate) fn starts_editor(
     if quiet {
         return None;
     }
-    let (at, certain) = editor_word(row, words, known, after)?;
+    // A subcommand may have a row per verb of its own (`git config -e`,
+    // `git config edit`): the first that starts the editor counts.
+    let (at, certain) = GIT_EDITOR_STARTS
+        .iter()
+        .filter(|r| r.subcommand == sub)
+        .find_map(|row| editor_word(row, words, known, after))?;
     let how = match words.get(at) {
         Some(w) => format!("`git {sub} {}`", super::wrappers::short(w)),
         None => format!("`git {sub}` without a message (`-m`, `-F`, `-C`, `--no-edit`)"),
@@ -81,6 +86,11 @@ fn editor_word(
     let mut edit: Option<Option<usize>> = None;
     let mut message = false;
     let mut default = row.by_default.then_some(words.len());
+    // The row's verb, when it has verbs: not yet seen.
+    let mut verb = row.verbs.is_empty();
+    // An option git refuses the editor with was given (`config --get`):
+    // a word that may be an option can no longer start it.
+    let mut excluded = false;
     for item in options::read(row.grammar(), words, from) {
         let (name, index, off, value) = match item {
             Item::Flag { name, index, off } => (name, index, off, Value::Absent),
@@ -90,6 +100,7 @@ fn editor_word(
                 off,
                 value,
             } => (name, index, off, value),
+            Item::Unknown { .. } if excluded => continue,
             Item::Unknown { index } => return Some((index, false)),
             Item::Operand { index } => {
                 let k = known.get(index).copied().unwrap_or(Known::Exact);
@@ -99,8 +110,15 @@ fn editor_word(
                     Known::Glob => w.starts_with(['-', '*', '?', '[']),
                     _ => w.starts_with(['-', '$', '`']),
                 };
-                if may_be_option {
+                if may_be_option && !excluded {
                     return Some((index, false));
+                }
+                if !verb {
+                    // The first operand is the verb (`git notes add`).
+                    if !row.verbs.contains(&&*words[index]) {
+                        return None;
+                    }
+                    verb = true;
                 }
                 continue;
             }
@@ -109,6 +127,7 @@ fn editor_word(
         if row.interactive.contains(&name) && !off {
             return Some((index, true));
         }
+        excluded |= row.excludes.contains(&name) && !off;
         if row.edit.contains(&name) {
             edit = Some((!off).then_some(index));
         }
@@ -123,6 +142,11 @@ fn editor_word(
             let v = value.text(words).unwrap_or("amend:");
             message |= !(v.starts_with("amend:") || v.starts_with("reword:"));
         }
+    }
+    if !verb || excluded {
+        // `git notes` alone lists the notes; `git config --get -e` is
+        // refused.
+        return None;
     }
     match (edit, default) {
         (Some(at), _) => at.map(|i| (i, true)),
@@ -180,6 +204,29 @@ mod tests {
             "git tag -e -m x v2",
             "EDITOR=true git commit",
             "GIT_EDITOR=vi git commit -a",
+            "git merge -e side",
+            "git merge --edit --no-ff side",
+            "git merge --ed side",
+            "git merge --continue",
+            "git revert -e HEAD",
+            "git revert --edit HEAD~2",
+            "git cherry-pick -e side",
+            "git cherry-pick -xe side",
+            "git notes add HEAD",
+            "git notes add",
+            "git notes --ref=review append HEAD",
+            "git notes edit HEAD",
+            "git notes add -c HEAD~1 HEAD",
+            "git rebase -i HEAD~3",
+            "git rebase --interactive --autosquash main",
+            "git rebase --edit-todo",
+            "git rebase -ri main",
+            "git pull --edit origin main",
+            "git config -e",
+            "git config --global --edit",
+            "git config edit",
+            "git config --local edit",
+            "git config \"$k\"",
         ] {
             assert!(why(c).is_some(), "{c}");
         }
@@ -221,6 +268,41 @@ mod tests {
             "git tag -a -m x --no-sort v2",
             "git status",
             "git log -e",
+            "git merge side",
+            "git merge --no-edit side",
+            "git merge -m msg --no-ff side",
+            "git merge --ff-only origin/main",
+            "git merge --abort",
+            "git revert HEAD",
+            "git revert --no-edit HEAD",
+            "git revert -n HEAD~2",
+            "git cherry-pick side",
+            "git cherry-pick -x side",
+            "git cherry-pick --continue",
+            "git notes",
+            "git notes list",
+            "git notes show HEAD",
+            "git notes add -m review HEAD",
+            "git notes append -F note.txt HEAD",
+            "git notes add -f -C HEAD~1 HEAD",
+            "git notes edit -m x HEAD",
+            "git notes remove HEAD",
+            "git rebase main",
+            "git rebase --onto main feature",
+            "git rebase --continue",
+            "git rebase --abort",
+            "git pull",
+            "git pull --rebase origin main",
+            "git pull --no-edit origin main",
+            "git config user.name",
+            "git config --get user.email",
+            "git config -l",
+            "git config --global --list",
+            "git config get user.name",
+            "git config list",
+            "git config --get \"$k\"",
+            "git config --get -e",
+            "git config --unset-all \"$k\"",
         ] {
             assert_eq!(why(c), None, "{c}");
         }

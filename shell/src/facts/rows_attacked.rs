@@ -323,7 +323,11 @@ fn every_git_code_option_is_unparsed_and_a_quiet_run_is_not() {
 fn every_git_editor_start_is_unparsed_and_a_message_is_not() {
     use super::catalogue::git::GIT_EDITOR_STARTS;
     for r in GIT_EDITOR_STARTS {
-        let sub = r.subcommand;
+        // A row of a verb (`git notes add`) reads past it.
+        let sub = match r.verbs.first() {
+            Some(v) => format!("{} {v}", r.subcommand),
+            None => r.subcommand.to_string(),
+        };
         let valued = |n: &str| (n.len() == 1 && r.valued.contains(n)) || r.long_valued.contains(&n);
         let spell = |n: &str| {
             let dash = if n.len() == 1 { "-" } else { "--" };
@@ -500,5 +504,33 @@ fn every_tmux_line_command_reads_its_shell_command_and_the_others_are_unparsed()
         assert!(LineFacts::of(&caught).unparsed, "`{caught}`");
         let near = format!("echo {TMUX} {name} x");
         assert!(!LineFacts::of(&near).unparsed, "`{near}`");
+    }
+}
+
+#[test]
+fn every_stdin_command_reader_is_caught_when_fed_and_not_with_its_words() {
+    use super::catalogue::code::STDIN_COMMAND_READERS;
+    let fed = |line: &str| {
+        LineFacts::of(line)
+            .unparsed_reasons()
+            .iter()
+            .any(|w| w.contains("from standard input, here a pipe"))
+    };
+    for r in STDIN_COMMAND_READERS {
+        for p in r.programs {
+            let caught = format!("echo x | {p} f");
+            assert!(fed(&caught), "`{caught}`");
+            let alone = format!("{p} f");
+            assert!(!fed(&alone), "`{alone}`");
+            for w in r.not_with {
+                let near = format!("echo x | {p} {w} v f");
+                assert!(!fed(&near), "`{near}`");
+            }
+            if let Some(n) = r.operand {
+                let operands = vec!["o"; n + 1].join(" ");
+                let near = format!("echo x | {p} {operands}");
+                assert!(!fed(&near), "`{near}`");
+            }
+        }
     }
 }

@@ -1758,7 +1758,16 @@ fn inner_line_given(
             why.join(", ")
         ));
     }
+    let outer = facts.stdin_fed;
     for s in &line.segments {
+        // An inner command reads the outer one's standard input unless
+        // the inner line feeds its own (`bash -c 'vim f' < x`).
+        let own = s.piped || s.redirects.iter().any(|r| redirects_stdin(&r.op));
+        facts.stdin_fed = if own {
+            super::stdin_commands::fed(s)
+        } else {
+            outer
+        };
         collect_runs(
             Words {
                 text: &s.words,
@@ -1769,6 +1778,7 @@ fn inner_line_given(
             facts,
         );
     }
+    facts.stdin_fed = outer;
     facts.inner_lines.push((seg, line));
 }
 
@@ -1828,6 +1838,11 @@ fn push_run<'w, 'a>(
             &mut via,
             facts,
         );
+    }
+    if let (Some(fed), Some(v)) = (facts.stdin_fed, verb) {
+        if let Some(why) = super::stdin_commands::reads_commands(v, &rest[1..], fed) {
+            facts.unparsed_because(why);
+        }
     }
     if verb.is_some_and(|v| v == GIT) || git_sub.is_some() {
         if let Some(why) = super::git_editor::starts_editor(text, words.known, from, git_sub) {

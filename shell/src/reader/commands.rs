@@ -47,6 +47,12 @@ impl<'a> Parser<'a> {
                 continue;
             }
             need_command = false;
+            if in_pipe {
+                // Every command of a later pipeline element reads the pipe.
+                for seg in self.out.iter_mut().skip(seg_start) {
+                    seg.piped = true;
+                }
+            }
             self.skip_blanks();
             let (own_process, piped, op) = self.list_operator();
             if let Some(op) = op {
@@ -245,6 +251,7 @@ impl<'a> Parser<'a> {
             holds: 0,
             context: self.compound.context,
             repeats: self.compound.repeats,
+            piped: false,
         });
         self.cmd_index = prefix.len();
         // One past the last word that is no assignment: the words from the

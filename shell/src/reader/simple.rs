@@ -240,6 +240,7 @@ pub(crate) fn read_simple_noting(src: &str) -> Option<(CommandLine<'_>, u8)> {
             group = group_id(groups.len());
             groups.push(0);
         }
+        let fed = in_pipe;
         in_pipe = piped;
         segments.push(Segment {
             known: Knowns::exact(words.len()),
@@ -251,6 +252,7 @@ pub(crate) fn read_simple_noting(src: &str) -> Option<(CommandLine<'_>, u8)> {
             holds: 0,
             context: Context::Line,
             repeats: false,
+            piped: fed,
         });
         if need_command {
             while class(i) == Some(BLANK) {

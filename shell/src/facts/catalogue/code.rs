@@ -955,6 +955,8 @@ pub(crate) const SQLITE_COMMAND_OPTIONS: &[&str] = &["c", "s"];
 /// sqlite3's options that take a value (the next word), with one dash or
 /// two.
 pub(crate) const SQLITE_VALUED_OPTIONS: &[&str] = &[
+    "cmd",
+    "init",
     "separator",
     "newline",
     "nullvalue",
@@ -964,4 +966,114 @@ pub(crate) const SQLITE_VALUED_OPTIONS: &[&str] = &[
     "lookaside",
     "mmap",
     "heap",
+];
+
+/// A program that reads commands from standard input (SPEC §4.2 round 4,
+/// "What reads the body decides the rest"): when standard input comes from
+/// the line — a here-document, a here-string, a `<` redirection, a pipe
+/// from the command before it — the line is unparsed, for what it feeds
+/// may run a shell command permc does not read.
+#[derive(Debug, Clone, Copy)]
+pub struct StdinCommandReader {
+    /// The program's names.
+    pub programs: &'static [&'static str],
+    /// What it reads from standard input, and how that runs a command.
+    pub reads: &'static str,
+    /// Words after which it reads no commands from standard input: its
+    /// commands given another way, or only its version or help printed
+    /// (exactly, `--long=VALUE`, or a short option with its value
+    /// attached).
+    pub not_with: &'static [&'static str],
+    /// Its commands are its operand at this position (from 0), when
+    /// there is one: then standard input is not read.
+    pub operand: Option<usize>,
+    /// Its options that take the next word as their value (without their
+    /// dashes), to count the operands.
+    pub valued: &'static [&'static str],
+    /// What the real program showed (the version checked, or the manual).
+    pub verified: &'static str,
+}
+
+/// The programs that read commands from standard input, one row a family.
+pub const STDIN_COMMAND_READERS: &[StdinCommandReader] = &[
+    StdinCommandReader {
+        // vim 9.0 reads keystrokes from a standard input that is no
+        // terminal, in every mode (`vi`, `view`, `ex`, `-e`, `-es`);
+        // `vim -` reads the text instead, still read as keystrokes here
+        // (fail closed). Under `xargs`, vim's standard input is /dev/null.
+        programs: &[
+            "vim", "vi", "nvim", "view", "gvim", "vimdiff", "rvim", "rview", "vimx", "ex",
+        ],
+        reads: "keystrokes and Ex commands (`:!CMD` runs a shell command)",
+        not_with: &["--version", "-h", "--help"],
+        operand: None,
+        valued: &[],
+        verified: "vim 9.0: `echo ':!touch x' | vim f` runs `touch x`, as `<`, `<<<`, `ex`, `view`, `vim -es` do; `< /dev/null` and `--version` read nothing",
+    },
+    StdinCommandReader {
+        programs: &["ed", "red"],
+        reads: "editing commands (`!CMD` runs a shell command)",
+        not_with: &["-V", "--version", "-h", "--help"],
+        operand: None,
+        valued: &["p", "prompt"],
+        verified: "GNU ed 1.19: `echo '!touch x' | ed f` runs `touch x`",
+    },
+    StdinCommandReader {
+        programs: &["dc"],
+        reads: "commands (`!CMD` runs a shell command)",
+        not_with: &["-V", "--version", "-h", "--help"],
+        operand: None,
+        valued: &[],
+        verified: "the manual (GNU bc 1.07's dc)",
+    },
+    StdinCommandReader {
+        programs: &["sqlite3", "sqlite"],
+        reads: "SQL and dot-commands (`.shell CMD` runs a shell command)",
+        not_with: &["-version", "--version", "-help", "--help"],
+        operand: Some(1),
+        valued: SQLITE_VALUED_OPTIONS,
+        verified: "sqlite3 3.40.1: `echo '.shell touch x' | sqlite3 db` runs it; with an SQL operand (`sqlite3 db 'select 1'`) standard input is not read",
+    },
+    StdinCommandReader {
+        programs: &["duckdb"],
+        reads: "SQL and dot-commands (`.shell CMD` runs a shell command)",
+        not_with: &["-c", "-s", "-version", "--version", "-help", "--help"],
+        operand: Some(1),
+        valued: SQLITE_VALUED_OPTIONS,
+        verified: "the manual (sqlite3's shell)",
+    },
+    StdinCommandReader {
+        programs: &["psql"],
+        reads: "SQL and meta-commands (`\\! CMD` runs a shell command)",
+        not_with: &[
+            "-c", "--command", "-l", "--list", "-V", "--version", "-?", "--help",
+        ],
+        operand: None,
+        valued: &[],
+        verified: "the manual (PostgreSQL 15)",
+    },
+    StdinCommandReader {
+        programs: &["mysql", "mariadb"],
+        reads: "SQL and client commands (`system CMD` runs a shell command)",
+        not_with: &["-e", "--execute", "-V", "--version", "-?", "--help"],
+        operand: None,
+        valued: &[],
+        verified: "the manual (MariaDB 10.11)",
+    },
+    StdinCommandReader {
+        programs: &["gdb"],
+        reads: "debugger commands (`shell CMD` runs a shell command)",
+        not_with: &["-version", "--version", "-help", "--help"],
+        operand: None,
+        valued: &[],
+        verified: "the manual (gdb 13)",
+    },
+    StdinCommandReader {
+        programs: &["sftp", "ftp", "lftp", "tftp"],
+        reads: "client commands (`!CMD` runs a local shell command)",
+        not_with: &[],
+        operand: None,
+        valued: &[],
+        verified: "the manuals (OpenSSH 9.2's sftp, netkit ftp)",
+    },
 ];

@@ -74,6 +74,66 @@ pub fn shell(verb: &str) -> Option<bool> {
     }
 }
 
+/// The version of the row that describes the program `words` name (SPEC
+/// §4.5 item 1), if one does: a row of `shell/catalogue/described.toml`
+/// whose command the words begin with, or a remote client's row (remote
+/// and HTTP clients describe their global options and reads) naming the
+/// whole program, or the tree the words lead into. `words[0]` is the
+/// program as named (by its last path component). For the analyzer's
+/// `undescribed-program` (SPEC §11 round 4): read off the rows, so it
+/// stays right as rows are added.
+pub fn describes(words: &[&str]) -> Option<&'static str> {
+    let first = *words.first()?;
+    let program = super::basename(first);
+    let starts = |path: &[&str], at: usize| {
+        words.len() >= at + path.len() && path.iter().zip(&words[at..]).all(|(a, b)| a == b)
+    };
+    if let Some(d) = described::DESCRIBED
+        .iter()
+        .find(|d| d.program.first() == Some(&program) && starts(&d.program[1..], 1))
+    {
+        return Some(d.version);
+    }
+    let second = words.get(1).copied().unwrap_or_default();
+    remote::CLIENTS
+        .iter()
+        .find(|c| {
+            c.names.contains(&program)
+                && starts(c.tree, 1)
+                && (c.only.is_empty() || c.only.contains(&second))
+                && (c.prefixes.is_empty() || c.prefixes.iter().any(|p| second.starts_with(p)))
+        })
+        .map(|c| c.version)
+        .or_else(|| {
+            remote::http::CLIENTS
+                .iter()
+                .find(|c| c.names.contains(&program))
+                .map(|c| c.version)
+        })
+        .filter(|v| !v.is_empty())
+}
+
+/// Every program a row describes whole, with its version (the programs
+/// [`describes`] names with no further word): what a likely typo is
+/// compared with.
+pub fn described_programs() -> impl Iterator<Item = (&'static str, &'static str)> {
+    let described = described::DESCRIBED
+        .iter()
+        .filter(|d| d.program.len() == 1)
+        .map(|d| (d.program[0], d.version));
+    let remote = remote::CLIENTS
+        .iter()
+        .filter(|c| c.tree.is_empty() && c.only.is_empty() && c.prefixes.is_empty())
+        .flat_map(|c| c.names.iter().map(move |n| (*n, c.version)));
+    let http = remote::http::CLIENTS
+        .iter()
+        .flat_map(|c| c.names.iter().map(move |n| (*n, c.version)));
+    described
+        .chain(remote)
+        .chain(http)
+        .filter(|(n, v)| !v.is_empty() && !n.contains('/'))
+}
+
 /// Is `verb` a wrapper (SPEC §4.3's table and the launchers beyond it):
 /// it runs the command in its operands.
 pub fn is_wrapper(verb: &str) -> bool {
@@ -246,6 +306,7 @@ pub fn program_names() -> Vec<&'static str> {
     names.extend(code::INTERPRETERS);
     names.extend(code::SHELL_BUILTINS);
     names.extend(code::SCRIPT_READERS);
+    names.extend(code::STDIN_COMMAND_READERS.iter().flat_map(|r| r.programs));
     names.extend(firsts(effects::EXTERNAL_EFFECT));
     names.extend(firsts(effects::LATER_ON_HOST));
     names.extend(effects::PRIVILEGED);
