@@ -167,9 +167,12 @@ fn run(cx: &FileContext<'_>, out: &mut Vec<Diagnostic>) {
         };
         // A project row that describes the program (`complete = true`,
         // SPEC §4.5 item 6) is a description.
-        let by_project = cx.options.commands.rows().iter().any(|r| {
-            r.description.complete && r.names(&program)
-        });
+        let by_project = cx
+            .options
+            .commands
+            .rows()
+            .iter()
+            .any(|r| r.description.complete && r.names(&program));
         if by_project {
             continue;
         }

@@ -43,7 +43,10 @@ pub fn long_of<'e>(
             .filter(|s| s.starts_with("--"))
             .map(|s| s.strip_suffix("[=]").map_or((s, false), |s| (s, true)));
         if let Some((_, optional)) = spellings.clone().find(|(s, _)| *s == name) {
-            return Some((kind, value(kind, optional, attached)));
+            // A flag given a value (`--directory=x`) is refused by
+            // getopt_long: no option of the row.
+            return (kind != Kind::Flag || !attached || optional)
+                .then(|| (kind, value(kind, optional, attached)));
         }
         let Some((_, optional)) = spellings.clone().find(|(s, _)| s.starts_with(name)) else {
             continue;
@@ -56,7 +59,9 @@ pub fn long_of<'e>(
         };
     }
     match found {
-        Some((kind, optional, e)) if !e.is_empty() && name.len() > 2 => {
+        Some((kind, optional, e))
+            if !e.is_empty() && name.len() > 2 && (kind != Kind::Flag || !attached || optional) =>
+        {
             Some((kind, value(kind, optional, attached)))
         }
         _ => None,
