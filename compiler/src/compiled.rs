@@ -654,6 +654,11 @@ fn ceiling_holds<'r>(
                 )
             } else if let Some(r) = f.code_possible() {
                 (Reason::UnknownWord, phrases::possible_code_phrase(r).into())
+            } else if let Some((r, i, row)) = f.unplaced() {
+                (
+                    Reason::UnknownWord,
+                    phrases::unplaced_phrase(r, i, row).into(),
+                )
             } else {
                 let (i, k) = (*possible.get_or_insert_with(|| possible_deny(p, f)))?;
                 let rule = p.entry_text(DENY, k);

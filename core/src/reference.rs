@@ -621,6 +621,9 @@ fn ceilings(
         if let Some(r) = f.code_possible() {
             return Some((Reason::UnknownWord, phrases::possible_code_phrase(r)));
         }
+        if let Some((r, i, row)) = f.unplaced() {
+            return Some((Reason::UnknownWord, phrases::unplaced_phrase(r, i, row)));
+        }
         if let Some((i, k)) = possible_deny(rules, f) {
             let rule = &rules.permissions.deny[k].pattern.text;
             let phrase = phrases::possible_deny_phrase(f, i, rule);

@@ -4,6 +4,8 @@
 //! rows are `catalogue::described`; this names no program.
 
 pub use super::catalogue::described::{Described, Kind, DESCRIBED};
+use crate::reader::Known;
+use std::borrow::Cow;
 
 /// Where an option's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -16,42 +18,107 @@ pub enum Value {
     Next,
 }
 
-/// The option a long word (`--outp=F`) spells, as GNU getopt_long reads
-/// it: a spelling exactly, or a unique prefix of the row's long
-/// spellings (two spellings of one option are one option). `None`: no
-/// option, or several.
+/// The option a long word (`--outp=F`) spells, as the row's grammar
+/// reads it: `getopt` (GNU getopt_long: a spelling exactly, or a unique
+/// prefix of the row's long spellings), `git` (parse-options: the same,
+/// and `--no-NAME` for an option `--NAME`, `--NAME` for an option
+/// `--no-NAME`, abbreviated too) or `git-revisions` (setup_revisions
+/// and diff's options: whole spellings and their `--no-` forms, no
+/// prefixes — `git log --outp` is refused). Two spellings of one option
+/// are one option. `None`: no option, or several (the word is unplaced).
 pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
     let (name, attached) = match word.split_once('=') {
         Some((n, _)) => (n, true),
         None => (word, false),
     };
-    let mut found: Option<(Kind, bool, &str)> = None;
+    let git = row.grammar != GETOPT;
+    let abbreviated = row.grammar != GIT_REVISIONS;
+    if let Some((kind, optional, _)) = find(row, |s| s == name).one() {
+        return Some((kind, value(kind, optional, attached)));
+    }
+    // git's negations take no value: `--no-NAME` unsets `--NAME`, and an
+    // option named `--no-NAME` is also set by `--NAME`.
+    let negated = name.strip_prefix("--no-");
+    if git && !attached {
+        let flipped = |s: &str| match negated {
+            Some(n) => s.strip_prefix("--") == Some(n),
+            None => s.strip_prefix("--no-") == name.strip_prefix("--"),
+        };
+        if find(row, flipped).one().is_some() {
+            return Some((Kind::Flag, Value::None));
+        }
+    }
+    if !abbreviated || name.len() <= 2 || (git && "--no-".starts_with(name)) {
+        return None;
+    }
+    let mut candidates = find(row, |s| s.starts_with(name));
+    if git && !attached {
+        if let Some(n) = negated {
+            let negations = find(row, |s| {
+                s.strip_prefix("--").is_some_and(|l| l.starts_with(n))
+            });
+            candidates.add(negations.flagged());
+        }
+    }
+    let (kind, optional, _) = candidates.one()?;
+    Some((kind, value(kind, optional, attached)))
+}
+
+/// The grammar names of a row (`grammar = "…"`).
+const GETOPT: &str = "getopt";
+const GIT_REVISIONS: &str = "git-revisions";
+
+/// The options of a row one of whose long spellings satisfies a test:
+/// their kind, whether their value is optional, and the entry (one
+/// option), and whether they were several.
+#[derive(Clone, Copy)]
+struct Candidates {
+    first: Option<(Kind, bool, &'static str)>,
+    several: bool,
+}
+
+impl Candidates {
+    fn one(self) -> Option<(Kind, bool, &'static str)> {
+        (!self.several).then_some(self.first?)
+    }
+
+    fn add(&mut self, other: Candidates) {
+        self.several |= other.several;
+        match (self.first, other.first) {
+            (Some(a), Some(b)) if a.2 != b.2 => self.several = true,
+            (None, b) => self.first = b,
+            _ => {}
+        }
+    }
+
+    /// The same options read as negations: flags.
+    fn flagged(mut self) -> Candidates {
+        self.first = self.first.map(|(_, _, e)| (Kind::Flag, false, e));
+        self
+    }
+}
+
+fn find(row: &Described, test: impl Fn(&str) -> bool) -> Candidates {
+    let mut c = Candidates {
+        first: None,
+        several: false,
+    };
     for (list, kind) in row.options() {
         for entry in list {
-            let spellings = entry
+            let hit = entry
                 .split(' ')
                 .filter(|s| s.starts_with("--"))
-                .map(|s| s.strip_suffix("[=]").map_or((s, false), |s| (s, true)));
-            if let Some((_, optional)) = spellings.clone().find(|(s, _)| *s == name) {
-                return Some((kind, value(kind, optional, attached)));
+                .map(|s| s.strip_suffix("[=]").map_or((s, false), |s| (s, true)))
+                .find(|(s, _)| test(s));
+            if let Some((_, optional)) = hit {
+                c.add(Candidates {
+                    first: Some((kind, optional, entry)),
+                    several: false,
+                });
             }
-            let Some((_, optional)) = spellings.clone().find(|(s, _)| s.starts_with(name)) else {
-                continue;
-            };
-            found = match found {
-                // A prefix of two options: getopt_long refuses it, unless
-                // a spelling is the word exactly.
-                Some((_, _, e)) if e != *entry => Some((Kind::Flag, false, "")),
-                _ => Some((kind, optional, entry)),
-            };
         }
     }
-    match found {
-        Some((kind, optional, e)) if !e.is_empty() && name.len() > 2 => {
-            Some((kind, value(kind, optional, attached)))
-        }
-        _ => None,
-    }
+    c
 }
 
 fn value(kind: Kind, optional: bool, attached: bool) -> Value {
@@ -63,18 +130,137 @@ fn value(kind: Kind, optional: bool, attached: bool) -> Value {
     }
 }
 
-/// The kind of the short option `-c`, if the row has one.
-pub fn short(row: &Described, c: char) -> Option<Kind> {
+/// The kind of the short option `-c`, if the row has one, and whether
+/// its value is optional (`-M[=]`: only ever attached, `-M50%`).
+pub fn short(row: &Described, c: char) -> Option<(Kind, bool)> {
     row.options().into_iter().find_map(|(list, kind)| {
-        list.iter()
-            .any(|entry| {
-                entry.split(' ').any(|s| {
-                    let mut chars = s.chars();
-                    chars.next() == Some('-') && chars.next() == Some(c) && chars.next().is_none()
-                })
+        list.iter().find_map(|entry| {
+            entry.split(' ').find_map(|s| {
+                let (s, optional) = s.strip_suffix("[=]").map_or((s, false), |s| (s, true));
+                let mut chars = s.chars();
+                (chars.next() == Some('-') && chars.next() == Some(c) && chars.next().is_none())
+                    .then_some((kind, optional))
             })
-            .then_some(kind)
+        })
     })
+}
+
+/// What the closed world finds in a described program's words (SPEC
+/// §4.5 item 2): the first word the row cannot place, and the first
+/// option or operand of a kind that writes or runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Found {
+    /// The first unplaced word: an option the row lacks, an ambiguous
+    /// prefix, an operand past the row's positions, or a word that may
+    /// begin with `-` (an expansion or a glob at its start) where the
+    /// row has a kind that writes or runs.
+    pub unplaced: Option<usize>,
+    /// The first option or operand of a kind that writes or runs.
+    pub writes: Option<usize>,
+}
+
+impl Found {
+    /// The first word of either (a mutating continuation, §3.2).
+    pub fn first(self) -> Option<usize> {
+        match (self.unplaced, self.writes) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// Reads `words` from `from` as the row's grammar says the program reads
+/// them (options anywhere before `--`, or git's `--end-of-options`;
+/// short ones in clusters with their value attached or next; operands by
+/// position). With `all`, reads on past the first write to find the first
+/// unplaced word too; else it stops at the first word of either.
+pub fn walk(
+    row: &Described,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    from: usize,
+    all: bool,
+) -> Found {
+    let mut found = Found::default();
+    let note = |slot: &mut Option<usize>, i: usize| {
+        slot.get_or_insert(i);
+    };
+    let mut options_done = false;
+    let mut operands = 0;
+    let mut i = from;
+    while let Some(w) = words.get(i) {
+        if !all && found.first().is_some() {
+            break;
+        }
+        let k = known.get(i).copied().unwrap_or(Known::Exact);
+        let may_start = |open: &[char]| w.starts_with('-') || w.starts_with(open);
+        let any_option = !options_done
+            && match k {
+                Known::OneToken | Known::AnyTokens => may_start(&['$', '`']),
+                Known::Glob => may_start(&['*', '?', '[']),
+                Known::Exact => false,
+            };
+        if any_option {
+            // It may be any option: unplaced where one of them (or a
+            // spelling the row lacks) would write or run.
+            if row.writes() {
+                note(&mut found.unplaced, i);
+            }
+        } else if options_done || k != Known::Exact || !w.starts_with('-') || w == "-" {
+            let kind = operand_kind(row, operands);
+            operands += 1;
+            match kind {
+                None => note(&mut found.unplaced, i),
+                Some(kind) if kind.writes_or_runs() => note(&mut found.writes, i),
+                Some(_) => {}
+            }
+        } else if w == "--" || (w == "--end-of-options" && row.grammar != "getopt") {
+            options_done = true;
+        } else if w.starts_with("--") {
+            match long(row, w) {
+                None => note(&mut found.unplaced, i),
+                Some((kind, value)) => {
+                    if kind.writes_or_runs() {
+                        note(&mut found.writes, i);
+                    }
+                    if value == Value::Next {
+                        i += 1;
+                    }
+                }
+            }
+        } else {
+            for (at, c) in w.char_indices().skip(1) {
+                let Some((kind, optional)) = short(row, c) else {
+                    note(&mut found.unplaced, i);
+                    break;
+                };
+                if kind.writes_or_runs() {
+                    note(&mut found.writes, i);
+                }
+                if kind == Kind::Flag {
+                    continue;
+                }
+                // The rest of the word is the value, else the next (an
+                // optional value is only ever attached).
+                if at + c.len_utf8() == w.len() && !optional {
+                    i += 1;
+                }
+                break;
+            }
+        }
+        i += 1;
+    }
+    found
+}
+
+/// The kind of the operand at position `n` (the last position repeats),
+/// `None` when the row has no operands.
+fn operand_kind(row: &Described, n: usize) -> Option<Kind> {
+    let name = row.operands.get(n).or(row.operands.last())?;
+    Kind::NAMES
+        .iter()
+        .find(|(_, k)| k == name)
+        .map(|(kind, _)| *kind)
 }
 
 /// The row's spellings of one kind's options, for the docs.
@@ -87,7 +273,7 @@ mod tests {
     use super::*;
 
     fn row(name: &str) -> &'static Described {
-        DESCRIBED.iter().find(|d| d.program == [name]).unwrap()
+        DESCRIBED.iter().find(|d| d.program == [name]).expect("a described row")
     }
 
     #[test]
@@ -115,9 +301,9 @@ mod tests {
     #[test]
     fn short_options_by_letter() {
         let sort = row("sort");
-        assert_eq!(short(sort, 'o'), Some(Kind::PathWrite));
-        assert_eq!(short(sort, 'T'), Some(Kind::DirWrite));
-        assert_eq!(short(sort, 'u'), Some(Kind::Flag));
+        assert_eq!(short(sort, 'o'), Some((Kind::PathWrite, false)));
+        assert_eq!(short(sort, 'T'), Some((Kind::DirWrite, false)));
+        assert_eq!(short(sort, 'u'), Some((Kind::Flag, false)));
         assert_eq!(short(sort, 'j'), None);
     }
 
