@@ -3,7 +3,9 @@
 //! its kind, and whether its value is in the word or the next one. The
 //! rows are `catalogue::described`; this names no program.
 
-pub use super::catalogue::described::{Described, Kind, DESCRIBED};
+pub use super::catalogue::described::{
+    Described, Kind, DESCRIBED, EXACT, GETOPT, GIT, GIT_REVISIONS, GRAMMARS, LEADING_CLUSTERS,
+};
 use crate::reader::Known;
 use std::borrow::Cow;
 
@@ -31,8 +33,8 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
         Some((n, _)) => (n, true),
         None => (word, false),
     };
-    let git = row.grammar != GETOPT;
-    let abbreviated = row.grammar != GIT_REVISIONS;
+    let git = matches!(row.grammar, GIT | GIT_REVISIONS);
+    let abbreviated = matches!(row.grammar, GETOPT | GIT);
     if let Some((kind, optional, _)) = find(row, |s| s == name).one() {
         return Some((kind, value(kind, optional, attached)));
     }
@@ -63,10 +65,6 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
     let (kind, optional, _) = candidates.one()?;
     Some((kind, value(kind, optional, attached)))
 }
-
-/// The grammar names of a row (`grammar = "…"`).
-const GETOPT: &str = "getopt";
-const GIT_REVISIONS: &str = "git-revisions";
 
 /// The options of a row one of whose long spellings satisfies a test:
 /// their kind, whether their value is optional, and the entry (one
@@ -185,6 +183,7 @@ pub fn walk(
     let note = |slot: &mut Option<usize>, i: usize| {
         slot.get_or_insert(i);
     };
+    let leading = row.grammar == LEADING_CLUSTERS;
     let mut options_done = false;
     let mut operands = 0;
     let mut i = from;
@@ -206,7 +205,13 @@ pub fn walk(
             if row.writes() {
                 note(&mut found.unplaced, i);
             }
-        } else if options_done || k != Known::Exact || !w.starts_with('-') || w == "-" {
+        } else if options_done
+            || k != Known::Exact
+            || !w.starts_with('-')
+            || w == "-"
+            || (leading && !flag_cluster(row, w))
+        {
+            options_done |= leading;
             let kind = operand_kind(row, operands);
             operands += 1;
             match kind {
@@ -214,7 +219,7 @@ pub fn walk(
                 Some(kind) if kind.writes_or_runs() => note(&mut found.writes, i),
                 Some(_) => {}
             }
-        } else if w == "--" || (w == "--end-of-options" && row.grammar != "getopt") {
+        } else if w == "--" || (w == "--end-of-options" && row.grammar != GETOPT) {
             options_done = true;
         } else if w.starts_with("--") {
             match long(row, w) {
@@ -253,6 +258,14 @@ pub fn walk(
     found
 }
 
+/// Is `w` a cluster of the row's one-letter flags (`-ne`)?
+fn flag_cluster(row: &Described, w: &str) -> bool {
+    w.len() > 1
+        && w[1..]
+            .chars()
+            .all(|c| short(row, c).is_some_and(|(k, _)| k == Kind::Flag))
+}
+
 /// The kind of the operand at position `n` (the last position repeats),
 /// `None` when the row has no operands.
 fn operand_kind(row: &Described, n: usize) -> Option<Kind> {
@@ -273,7 +286,10 @@ mod tests {
     use super::*;
 
     fn row(name: &str) -> &'static Described {
-        DESCRIBED.iter().find(|d| d.program == [name]).expect("a described row")
+        DESCRIBED
+            .iter()
+            .find(|d| d.program == [name])
+            .expect("a described row")
     }
 
     #[test]
@@ -298,6 +314,59 @@ mod tests {
         assert_eq!(long(grep, "--qui"), Some((Kind::Flag, Value::None)));
     }
 
+    fn path(words: &[&str]) -> &'static Described {
+        DESCRIBED
+            .iter()
+            .find(|d| d.program == words)
+            .expect("a row")
+    }
+
+    #[test]
+    fn git_parse_options_prefixes_and_negations() {
+        let status = path(&["git", "status"]);
+        let flag = Some((Kind::Flag, Value::None));
+        assert_eq!(long(status, "--porc"), Some((Kind::Text, Value::None)));
+        assert_eq!(
+            long(status, "--porc=v1"),
+            Some((Kind::Text, Value::Attached))
+        );
+        // `--no-NAME` unsets `--NAME`, abbreviated too; `--NAME` sets an
+        // option named `--no-NAME`.
+        assert_eq!(long(status, "--no-porcelain"), flag);
+        assert_eq!(long(status, "--no-porc"), flag);
+        assert_eq!(long(status, "--renames"), flag);
+        assert_eq!(long(status, "--no-renames"), flag);
+        // A negation takes no value; `--n` may negate any option.
+        assert_eq!(long(status, "--no-porcelain=v1"), None);
+        assert_eq!(long(status, "--n"), None);
+        assert_eq!(long(status, "--frob"), None);
+        // rev-parse compares whole words.
+        let rev_parse = path(&["git", "rev-parse"]);
+        assert_eq!(long(rev_parse, "--show-toplevel"), flag);
+        assert_eq!(long(rev_parse, "--show-top"), None);
+        assert_eq!(long(rev_parse, "--no-verify"), None);
+        assert_eq!(
+            long(rev_parse, "--short=8"),
+            Some((Kind::Text, Value::Attached))
+        );
+        assert_eq!(long(rev_parse, "--short"), Some((Kind::Text, Value::None)));
+    }
+
+    #[test]
+    fn leading_clusters_are_options_and_every_other_word_text() {
+        let echo = DESCRIBED
+            .iter()
+            .find(|d| d.grammar == LEADING_CLUSTERS)
+            .expect("a row");
+        let found = |line: &str| {
+            let l = crate::reader::read(line);
+            let s = &l.segments[0];
+            walk(echo, &s.words, &s.known, 1, true)
+        };
+        assert_eq!(found("x -ne --help -- -x a"), Found::default());
+        assert_eq!(found("x \"$X\" -n"), Found::default());
+    }
+
     #[test]
     fn short_options_by_letter() {
         let sort = row("sort");
@@ -305,6 +374,25 @@ mod tests {
         assert_eq!(short(sort, 'T'), Some((Kind::DirWrite, false)));
         assert_eq!(short(sort, 'u'), Some((Kind::Flag, false)));
         assert_eq!(short(sort, 'j'), None);
+    }
+
+    #[test]
+    fn rows_name_known_grammars_and_kinds() {
+        for d in DESCRIBED {
+            assert!(
+                GRAMMARS.contains(&d.grammar),
+                "{:?}: {}",
+                d.program,
+                d.grammar
+            );
+            for o in d.operands {
+                assert!(
+                    Kind::NAMES.iter().any(|(_, n)| n == o),
+                    "{:?}: operand kind {o}",
+                    d.program
+                );
+            }
+        }
     }
 
     #[test]

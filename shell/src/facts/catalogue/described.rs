@@ -78,6 +78,26 @@ impl Kind {
     }
 }
 
+/// The grammars a row may name (`grammar = "…"`): how the program reads
+/// its words, read by `facts::described`.
+/// GNU getopt_long (SPEC §4.5 item 1): clusters, a value attached or
+/// next, long options by a unique prefix, options anywhere before `--`.
+pub const GETOPT: &str = "getopt";
+/// git's parse-options: getopt's spellings, `--no-` forms, and
+/// `--end-of-options`.
+pub const GIT: &str = "git";
+/// git's setup_revisions and diff options: parse-options without prefixes.
+pub const GIT_REVISIONS: &str = "git-revisions";
+/// Whole spellings only, no prefixes and no `--no-` forms (a program
+/// that compares each word: `git rev-parse`).
+pub const EXACT: &str = "exact";
+/// Options only before the first operand, each word a cluster of the
+/// row's one-letter flags; any other word (`--`, `-x`, `--help`) is the
+/// first operand, and so is every word after it (bash's `echo`).
+pub const LEADING_CLUSTERS: &str = "leading-clusters";
+/// Every grammar a row may name.
+pub const GRAMMARS: [&str; 5] = [GETOPT, GIT, GIT_REVISIONS, EXACT, LEADING_CLUSTERS];
+
 /// One program's options at one version, each option an entry of the
 /// list of its kind: its spellings separated by blanks (`"-o --output"`),
 /// a long spelling ending in `[=]` taking its value only after `=`.
