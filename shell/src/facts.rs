@@ -1304,8 +1304,8 @@ pub fn unplaced_phrase(r: Run<'_>, i: usize, row: &continuations::Described) -> 
     let version = row.version;
     if !exact {
         format!(
-            "`{word}` may be any option of `{program}` ({version}), one that writes or runs \
-             or one permc does not know"
+            "`{word}` may be an option of `{program}` ({version}) that writes or runs, or one \
+             permc does not know"
         )
     } else if word.starts_with('-') {
         format!(

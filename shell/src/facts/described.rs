@@ -200,10 +200,14 @@ pub fn walk(
                 Known::Exact => false,
             };
         if any_option {
-            // It may be any option: unplaced where one of them (or a
-            // spelling the row lacks) would write or run.
-            if row.writes() {
-                note(&mut found.unplaced, i);
+            match partial(row, w, k) {
+                Partial::Placed(kind) if kind.writes_or_runs() => note(&mut found.writes, i),
+                Partial::Placed(_) => {}
+                Partial::Unplaced => note(&mut found.unplaced, i),
+                // It may be any option: unplaced where one of them (or a
+                // spelling the row lacks) would write or run.
+                Partial::Any if row.writes() => note(&mut found.unplaced, i),
+                Partial::Any => {}
             }
         } else if options_done
             || k != Known::Exact
@@ -256,6 +260,45 @@ pub fn walk(
         i += 1;
     }
     found
+}
+
+/// What an option word with an unknown part is, from its literal start.
+enum Partial {
+    /// The literal start names the option, the unknown part is its value
+    /// (`--format="$F"`, `-n"$N"`).
+    Placed(Kind),
+    /// The literal start is no option of the row (`--frob="$X"`).
+    Unplaced,
+    /// It may be any option (`"$F"`, `-u"$X"`, `--fo*`).
+    Any,
+}
+
+/// Reads the literal start of a word with an unknown part (SPEC §4.5 item
+/// 2: "an unknown word in a value position takes that position's kind"):
+/// in double quotes or a glob, the word stays one word, so a literal
+/// `--name=` or a cluster reaching a valued letter fixes the option.
+/// Unquoted, an expansion may split into more words: any option.
+fn partial(row: &Described, w: &str, k: Known) -> Partial {
+    let open: &[char] = match k {
+        Known::OneToken => &['$', '`'],
+        Known::Glob => &['*', '?', '[', '\\'],
+        _ => return Partial::Any,
+    };
+    let literal = &w[..w.find(open).unwrap_or(w.len())];
+    if literal.starts_with("--") {
+        if !literal.contains('=') {
+            return Partial::Any;
+        }
+        return long(row, literal).map_or(Partial::Unplaced, |(kind, _)| Partial::Placed(kind));
+    }
+    for c in literal.chars().skip(1) {
+        match short(row, c) {
+            None => return Partial::Unplaced,
+            Some((Kind::Flag, _)) => {}
+            Some((kind, _)) => return Partial::Placed(kind),
+        }
+    }
+    Partial::Any
 }
 
 /// Is `w` a cluster of the row's one-letter flags (`-ne`)?
