@@ -116,6 +116,20 @@ const DESCRIBED_SHAPES: super::Shapes = {
     t
 };
 
+/// The shapes of the programs of [`DESCRIBED`]'s rows that hold a kind
+/// that writes or runs: only their runs are walked for `unknown.word`.
+const WRITING_SHAPES: super::Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < DESCRIBED.len() {
+        if DESCRIBED[i].writes() {
+            super::mark_shape(&mut t, DESCRIBED[i].program[0]);
+        }
+        i += 1;
+    }
+    t
+};
+
 /// The index of the first mutating continuation in a segment's words
 /// (SPEC §6.5), or `None` when it only reads. An allow entry of `k`
 /// tokens covers the segment only when `k` is past it (§3.2).
@@ -168,6 +182,10 @@ fn described_row(words: &[Cow<'_, str>], known: &[Known]) -> Option<(&'static De
 /// one of them — `sort --frob F`, `sort "$F"`): the word's index and the
 /// row, for the message. It lowers with `unknown.word` in every mode.
 pub fn unplaced(words: &[Cow<'_, str>], known: &[Known]) -> Option<(usize, &'static Described)> {
+    let first = words.first()?;
+    if !super::is_assignment(first) && !super::has_shape(&WRITING_SHAPES, super::basename(first)) {
+        return None;
+    }
     let (row, from) = described_row(words, known)?;
     if !row.writes() {
         return None;

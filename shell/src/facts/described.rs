@@ -131,16 +131,73 @@ fn value(kind: Kind, optional: bool, attached: bool) -> Value {
 /// The kind of the short option `-c`, if the row has one, and whether
 /// its value is optional (`-M[=]`: only ever attached, `-M50%`).
 pub fn short(row: &Described, c: char) -> Option<(Kind, bool)> {
-    row.options().into_iter().find_map(|(list, kind)| {
-        list.iter().find_map(|entry| {
-            entry.split(' ').find_map(|s| {
-                let (s, optional) = s.strip_suffix("[=]").map_or((s, false), |s| (s, true));
-                let mut chars = s.chars();
-                (chars.next() == Some('-') && chars.next() == Some(c) && chars.next().is_none())
-                    .then_some((kind, optional))
-            })
-        })
-    })
+    let c = u8::try_from(c).ok().filter(u8::is_ascii)?;
+    // A row of the catalogue: its letters' table, built at compile time.
+    if let Some(r) = DESCRIBED.iter().position(|d| std::ptr::eq(d, row)) {
+        let v = SHORTS[r][usize::from(c)];
+        let kind = Kind::NAMES.get(usize::from(v & 63).checked_sub(1)?)?.0;
+        return Some((kind, v & 64 != 0));
+    }
+    for (list, kind) in row.options() {
+        for entry in list {
+            for s in entry.split(' ') {
+                match s.as_bytes() {
+                    [b'-', l] if *l == c => return Some((kind, false)),
+                    [b'-', l, b'[', b'=', b']'] if *l == c => return Some((kind, true)),
+                    _ => {}
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Per row of [`DESCRIBED`], per ASCII letter, its short option: 0 for
+/// none, else 1 + the index of its kind in [`Kind::NAMES`], plus 64 when
+/// its value is optional (`-M[=]`); the first spelling in the row's
+/// lists' order, as [`short`] reads a row. Built from the rows at compile
+/// time: a letter costs a load on the decision's path.
+const SHORTS: [[u8; 128]; DESCRIBED.len()] = {
+    let mut t = [[0u8; 128]; DESCRIBED.len()];
+    let mut r = 0;
+    while r < DESCRIBED.len() {
+        let lists = DESCRIBED[r].lists();
+        let mut k = 0;
+        while k < lists.len() {
+            let mut e = 0;
+            while e < lists[k].len() {
+                mark_shorts(&mut t[r], lists[k][e].as_bytes(), k as u8 + 1);
+                e += 1;
+            }
+            k += 1;
+        }
+        r += 1;
+    }
+    t
+};
+
+/// Marks in `t` the short spellings (`-o`, `-M[=]`) of one entry.
+const fn mark_shorts(t: &mut [u8; 128], b: &[u8], code: u8) {
+    let mut p = 0;
+    while p + 1 < b.len() {
+        let starts = p == 0 || b[p - 1] == b' ';
+        let c = b[p + 1];
+        if starts && b[p] == b'-' && c != b'-' && c.is_ascii() && t[c as usize] == 0 {
+            let end = p + 2;
+            let plain = end == b.len() || b[end] == b' ';
+            let optional = end + 3 <= b.len()
+                && b[end] == b'['
+                && b[end + 1] == b'='
+                && b[end + 2] == b']'
+                && (end + 3 == b.len() || b[end + 3] == b' ');
+            if plain {
+                t[c as usize] = code;
+            } else if optional {
+                t[c as usize] = code | 64;
+            }
+        }
+        p += 1;
+    }
 }
 
 /// What the closed world finds in a described program's words (SPEC
@@ -417,6 +474,28 @@ mod tests {
         assert_eq!(short(sort, 'T'), Some((Kind::DirWrite, false)));
         assert_eq!(short(sort, 'u'), Some((Kind::Flag, false)));
         assert_eq!(short(sort, 'j'), None);
+    }
+
+    #[test]
+    fn the_letters_table_agrees_with_the_rows() {
+        for d in DESCRIBED {
+            // A copy of the row is not in the catalogue: read by its lists.
+            let copy = *d;
+            for c in (0u8..128).map(char::from) {
+                assert_eq!(short(d, c), short(&copy, c), "{:?} -{c}", d.program);
+            }
+        }
+    }
+
+    #[test]
+    fn writes_holds_the_kinds_that_write_or_run() {
+        for d in DESCRIBED {
+            let by_kind = d
+                .options()
+                .iter()
+                .any(|(list, kind)| kind.writes_or_runs() && !list.is_empty());
+            assert_eq!(d.writes(), by_kind, "{:?}", d.program);
+        }
     }
 
     #[test]

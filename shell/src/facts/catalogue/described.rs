@@ -174,6 +174,26 @@ impl Described {
         verified_on: "",
     };
 
+    /// The row's option lists in [`Kind::NAMES`]' order, for the tables
+    /// built at compile time.
+    pub const fn lists(&self) -> [&'static [&'static str]; 13] {
+        [
+            self.flags,
+            self.text,
+            self.path_read,
+            self.path_write,
+            self.dir_write,
+            self.pathspec,
+            self.command,
+            self.line,
+            self.code,
+            self.config,
+            self.variable,
+            self.remote,
+            self.open,
+        ]
+    }
+
     /// The row's option lists with their kinds.
     pub fn options(&self) -> [(&'static [&'static str], Kind); 13] {
         [
@@ -195,10 +215,16 @@ impl Described {
 
     /// Does the row hold an option that writes or runs (a word that may
     /// be any option may be it)?
-    pub fn writes(&self) -> bool {
-        self.options()
-            .iter()
-            .any(|(list, kind)| kind.writes_or_runs() && !list.is_empty())
+    /// The kinds of [`Kind::writes_or_runs`], as a `const fn` so the
+    /// shapes of the rows that write are built at compile time.
+    pub const fn writes(&self) -> bool {
+        !(self.path_write.is_empty()
+            && self.dir_write.is_empty()
+            && self.command.is_empty()
+            && self.line.is_empty()
+            && self.code.is_empty()
+            && self.config.is_empty()
+            && self.variable.is_empty())
     }
 }
 
