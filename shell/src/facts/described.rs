@@ -162,14 +162,16 @@ const SHORTS: [[u8; 128]; DESCRIBED.len()] = {
     let mut r = 0;
     while r < DESCRIBED.len() {
         let lists = DESCRIBED[r].lists();
-        let mut k = 0;
-        while k < lists.len() {
+        // A kind's code: 1 + its index (13 kinds: a u8 holds it).
+        let mut code: u8 = 1;
+        while (code as usize) <= lists.len() {
+            let list = lists[code as usize - 1];
             let mut e = 0;
-            while e < lists[k].len() {
-                mark_shorts(&mut t[r], lists[k][e].as_bytes(), k as u8 + 1);
+            while e < list.len() {
+                mark_shorts(&mut t[r], list[e].as_bytes(), code);
                 e += 1;
             }
-            k += 1;
+            code += 1;
         }
         r += 1;
     }
