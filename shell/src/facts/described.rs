@@ -35,7 +35,7 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
     };
     let git = matches!(row.grammar, GIT | GIT_REVISIONS);
     let abbreviated = matches!(row.grammar, GETOPT | GIT);
-    if let Some((kind, optional, _)) = find(row, |s| s == name).one() {
+    if let Some((kind, optional)) = exact(row, name) {
         return Some((kind, value(kind, optional, attached)));
     }
     // git's negations take no value: `--no-NAME` unsets `--NAME`, and an
@@ -94,6 +94,24 @@ impl Candidates {
         self.first = self.first.map(|(_, _, e)| (Kind::Flag, false, e));
         self
     }
+}
+
+/// The option whose long spelling is `name`, and whether its value is
+/// optional: the first hit is the only one (a row spells each option
+/// once, `rows_have_unique_spellings`), so the scan stops there.
+fn exact(row: &Described, name: &str) -> Option<(Kind, bool)> {
+    for (list, kind) in row.options() {
+        for entry in list {
+            for s in entry.split(' ') {
+                match s.strip_prefix(name) {
+                    Some("") => return Some((kind, false)),
+                    Some("[=]") => return Some((kind, true)),
+                    _ => {}
+                }
+            }
+        }
+    }
+    None
 }
 
 fn find(row: &Described, test: impl Fn(&str) -> bool) -> Candidates {
