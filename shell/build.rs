@@ -28,6 +28,14 @@
 //!   row clears it, with no step a person has to remember (SPEC §4.5
 //!   item 4).
 //!
+//! - a string `"@NAME"` in a row's list of strings stands for every
+//!   string of the file's top-level list `_NAME` (git's diff options,
+//!   shared by the rows of `git diff`, `git log` and `git show`): it is
+//!   expanded before anything else, so a row's hash covers the strings
+//!   it stands for and editing the shared list clears every row using it.
+//!   A reader of the row files other than this one (tests/oracle) expands
+//!   it the same way.
+//!
 //! Anything else is an error naming the file and the key: a row file that
 //! does not fit fails the build, never the decision.
 
@@ -59,7 +67,8 @@ fn main() {
 
 /// The Rust text of one row file.
 fn generate(text: &str) -> Result<String, String> {
-    let table: toml::Table = text.parse().map_err(|e| format!("{e}"))?;
+    let mut table: toml::Table = text.parse().map_err(|e| format!("{e}"))?;
+    expand_shared(&mut table)?;
     let types = match table.get("types") {
         Some(toml::Value::Table(t)) => t.clone(),
         Some(_) => return Err("`types` must be a table".into()),
@@ -139,6 +148,39 @@ fn tuples(items: &[toml::Value], ty: &str) -> Result<String, String> {
     }
     out.push(']');
     Ok(out)
+}
+
+/// Replaces each `"@NAME"` of a row's list by the strings of the
+/// top-level list `_NAME` (see the module's doc).
+fn expand_shared(table: &mut toml::Table) -> Result<(), String> {
+    let shared = table.clone();
+    for (key, value) in table.iter_mut() {
+        let toml::Value::Array(rows) = value else {
+            continue;
+        };
+        for row in rows.iter_mut().filter_map(|r| r.as_table_mut()) {
+            for (field, list) in row.iter_mut() {
+                let toml::Value::Array(items) = list else {
+                    continue;
+                };
+                let mut out = Vec::with_capacity(items.len());
+                for item in items.drain(..) {
+                    let Some(name) = item.as_str().and_then(|s| s.strip_prefix('@')) else {
+                        out.push(item);
+                        continue;
+                    };
+                    let Some(toml::Value::Array(list)) = shared.get(&format!("_{name}")) else {
+                        return Err(format!(
+                            "{key}.{field}: `@{name}` names no top-level list `_{name}`"
+                        ));
+                    };
+                    out.extend(list.iter().cloned());
+                }
+                *items = out;
+            }
+        }
+    }
+    Ok(())
 }
 
 /// `field: value, ` for each key of a row; with `hashed`, its `hash`

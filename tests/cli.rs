@@ -1836,3 +1836,26 @@ fn check_and_decide_count_columns_the_same() {
         "{column}: {out}"
     );
 }
+
+/// SPEC §4.5 item 2: `explain` and `--format json` name the word a
+/// described program's row cannot place and the version the row
+/// describes; it lowers with `unknown.word` even in automatic mode.
+#[test]
+fn explain_names_an_unplaced_word_and_its_version() {
+    let request = r#"{"action": {"type": "terminal", "command": "sort --frob f", "agent": "dev-api"}, "context": {"role": "maintainer", "executionMode": "container", "containerRunning": true, "projectScopeRoot": "/home/ana/p"}}"#;
+    let said = "`--frob` is not an option permc knows for `sort` (GNU coreutils 9.1)";
+    let mut args = vec!["explain"];
+    args.extend(example_rules());
+    args.extend(["--request", request]);
+    let (text, err, code) = permc(&args);
+    assert_eq!(code, 0, "{err}");
+    assert!(text.contains(said), "{text}");
+    insta::assert_snapshot!("explain_unplaced_word", text);
+    args.extend(["--format", "json"]);
+    let (json, _, code) = permc(&args);
+    assert_eq!(code, 0);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["decision"]["reason"], "unknown.word", "{v}");
+    let message = v["decision"]["message"].as_str().expect("message");
+    assert!(message.contains(said), "{message}");
+}

@@ -372,6 +372,32 @@ fn hover_shows_examples_and_the_ceilings_that_lower_an_entry() {
     c.stop();
 }
 
+/// SPEC §4.5 item 2: the hover on an entry of a described program names
+/// the version described and the word its row cannot place.
+#[test]
+fn hover_names_the_described_version_and_an_unplaced_word() {
+    let mut c = Client::start();
+    let uri = "file:///nowhere/permissions.json";
+    let text = "{\n  \"allow\": [\n    \"Terminal(sort)\",\n    \"Terminal(cat)\"\n  ]\n}\n";
+    c.open(uri, text);
+    c.published(1);
+    let md = c.hover(uri, 2, 8);
+    for want in [
+        "`sort` is described completely (GNU coreutils 9.1, SPEC §4.5)",
+        "`unknown.word` in every mode",
+        "`--frob` is not an option permc knows for `sort` (GNU coreutils 9.1)",
+    ] {
+        assert!(md.contains(want), "{want:?} in\n{md}");
+    }
+    let md = c.hover(uri, 3, 8);
+    assert!(
+        md.contains("`cat` is described completely (GNU coreutils 9.1, SPEC §4.5): a word its row cannot place is not covered (`cat --frob x`)"),
+        "{md}"
+    );
+    assert!(!md.contains("unknown.word"), "{md}");
+    c.stop();
+}
+
 fn scratch(name: &str) -> std::path::PathBuf {
     let d = std::env::temp_dir().join(format!("permc-lsp-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);

@@ -667,6 +667,11 @@ fn ceiling_holds<'r>(
                 )
             } else if let Some(r) = f.code_possible() {
                 (Reason::UnknownWord, phrases::possible_code_phrase(r).into())
+            } else if let Some((r, i, row)) = f.unplaced() {
+                (
+                    Reason::UnknownWord,
+                    phrases::unplaced_phrase(r, i, row).into(),
+                )
             } else if let Some((i, r)) = f.builtin_possible_run() {
                 let phrase = phrases::possible_run_builtin_phrase(f, i, r);
                 (Reason::UnknownWord, phrase.into())

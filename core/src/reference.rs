@@ -654,6 +654,9 @@ fn ceilings(
         if let Some(r) = f.code_possible() {
             return Some((Reason::UnknownWord, phrases::possible_code_phrase(r)));
         }
+        if let Some((r, i, row)) = f.unplaced() {
+            return Some((Reason::UnknownWord, phrases::unplaced_phrase(r, i, row)));
+        }
         if let Some((i, r)) = f.builtin_possible_run() {
             let phrase = phrases::possible_run_builtin_phrase(f, i, r);
             return Some((Reason::UnknownWord, phrase));

@@ -1079,6 +1079,20 @@ impl<'a> LineFacts<'a> {
             .or_else(|| self.project_code_possible())
     }
 
+    /// A word of a described program that its row cannot place, where the
+    /// row holds a kind that writes or runs (SPEC §4.5 item 2, §5.3 7.0:
+    /// `sort --frob F`, `sort "$F"`): the run, the word's index in the
+    /// run and the row, for the message. Only a described program's run
+    /// is read, found by the rows' shapes.
+    pub fn unplaced(&self) -> Option<(Run<'_>, usize, &'static continuations::Described)> {
+        self.runs()
+            .filter(|r| !r.guessed && !r.canonical)
+            .find_map(|r| {
+                continuations::unplaced_with(r.words, r.known, self.project_rows())
+                    .map(|(i, d)| (r, i, d))
+            })
+    }
+
     /// The first external-effect entry a run matches, possibly (SPEC §6.1,
     /// §4.4: a possible ceiling acts as a match).
     pub fn external_effect(&self) -> Option<&'static [&'static str]> {
@@ -1318,6 +1332,31 @@ pub fn possible_code_phrase(r: Run<'_>) -> String {
         wrappers::short(&r.words.join(" ")),
         unknown_clause(run_unknown(r))
     )
+}
+
+/// Step 7.0's phrase for a word of a described program its row cannot
+/// place (SPEC §4.5 item 2): the word, the program and the version.
+pub fn unplaced_phrase(r: Run<'_>, i: usize, row: &continuations::Described) -> String {
+    let word = r.words.get(i).map_or("", AsStr::as_str);
+    let exact = r.known.get(i).is_none_or(|k| *k == Known::Exact);
+    let program = row.program.join(" ");
+    let version = row.version;
+    if !exact {
+        format!(
+            "`{word}` may be an option of `{program}` ({version}) that writes or runs, or one \
+             permc does not know"
+        )
+    } else if word.starts_with('-') {
+        format!(
+            "`{word}` is not an option permc knows for `{program}` ({version}): it may write \
+             or run something, as options of `{program}` can"
+        )
+    } else {
+        format!(
+            "`{word}` is not an operand permc knows for `{program}` ({version}): it may write \
+             or run something, as words of `{program}` can"
+        )
+    }
 }
 
 /// Step 7c's phrase: every reason the line cannot be read exactly.

@@ -11,7 +11,8 @@
 //! whole file, and the hover says when another entry decides it there.
 
 use permc_core::decision::Reason;
-use permc_core::facts::continuations::{Shape, CONTINUATIONS};
+use permc_core::facts::continuations::{Shape, CONTINUATIONS, DESCRIBED};
+use permc_core::facts::LineFacts;
 use permc_core::facts::{EXTERNAL_EFFECT, PRIVILEGED};
 use permc_core::request::{Action, Context};
 use permc_core::{reference, Decision, Request, Rules};
@@ -320,8 +321,41 @@ pub fn markdown(entry: &Entry, file: &Permissions, context: &Context) -> String 
             e.command, e.alone.policy, e.alone.reason
         ));
     }
+    if list == List::Allow {
+        described_text(&mut md, tokens);
+    }
     ceilings_text(&mut md, list, &found);
     md
+}
+
+/// For an entry whose tokens start a program the catalogue describes
+/// (SPEC §4.5 item 2): the version described, and what a word its row
+/// cannot place does — the sentence the decision gives, from the facts.
+fn described_text(md: &mut String, tokens: &[PatToken]) {
+    let base = instance(tokens, 0);
+    let row = DESCRIBED
+        .iter()
+        .filter(|d| starts_with(&base, d.program))
+        .max_by_key(|d| d.program.len());
+    let Some(row) = row else {
+        return;
+    };
+    let mut w = base.clone();
+    w.extend(words(&["--frob", "x"]));
+    let command = Candidate::of(w).command();
+    let facts = LineFacts::of(&command);
+    let program = row.program.join(" ");
+    md.push_str(&format!(
+        "`{program}` is described completely ({}, SPEC §4.5): a word its row cannot place is not covered (`{command}`)",
+        row.version
+    ));
+    match facts.unplaced() {
+        Some((r, i, d)) => md.push_str(&format!(
+            "; its row holds options that write or run, so such a word lowers with `unknown.word` in every mode, automatic mode and the container floor included: {}\n\n",
+            permc_core::phrases::unplaced_phrase(r, i, d)
+        )),
+        None => md.push_str("\n\n"),
+    }
 }
 
 /// What the pattern's tokens are and how they match.

@@ -426,14 +426,19 @@ fn described(o: &mut String) {
     use super::described::spellings;
     o.push_str(
         "## Programs described completely (SPEC §4.5 items 1 and 2)\n\n\
-         The rows of `shell/catalogue/described.toml`, read as GNU getopt_long \
-         reads options (long ones by a unique prefix, short ones in clusters). \
+         The rows of `shell/catalogue/described.toml`, each read as its grammar \
+         says the program reads options: `getopt` (GNU getopt_long: long ones by a \
+         unique prefix, short ones in clusters), `git` (parse-options: the same, and \
+         `--no-` forms), `git-revisions` (no prefixes), `exact` (whole words) or \
+         `leading-clusters` (options only as the first words). \
          Each option has a kind (§4.5 item 1). Past an allow entry, a word a row \
          cannot place or an option of a kind that writes or runs means the entry \
-         does not cover the segment (§3.2). *verified* names the version and the \
+         does not cover the segment (§3.2); where the row has a kind that writes or \
+         runs, an unplaced word lowers with `unknown.word` in every mode (§4.5 \
+         item 2). *verified* names the version and the \
          date the real program last verified the row (tests/oracle); a row not \
          verified only tightens.\n\n\
-         | command | version | operands | options by kind | verified |\n|---|---|---|---|---|\n",
+         | command | version | grammar | operands | options by kind | verified |\n|---|---|---|---|---|---|\n",
     );
     for d in DESCRIBED {
         let kinds: Vec<String> = d
@@ -452,9 +457,10 @@ fn described(o: &mut String) {
         };
         let _ = writeln!(
             o,
-            "| `{}` | {} | {} | {} | {} |",
+            "| `{}` | {} | {} | {} | {} | {} |",
             d.program.join(" "),
             d.version,
+            d.grammar,
             d.operands.join(", "),
             cell(&kinds.join("; ")),
             verified

@@ -53,7 +53,7 @@ fn row_in<R>(
     // global options.
     if !rows.iter().any(|r| {
         let c = command(r);
-        c.len() == 2 && super::quick_eq(c[0], verb)
+        c.len() >= 2 && super::quick_eq(c[0], verb)
     }) {
         return None;
     }
@@ -61,6 +61,18 @@ fn row_in<R>(
     let sub = words.get(i)?;
     if !exact(i) {
         return None;
+    }
+    // A row of a subcommand's own subcommand (`git worktree list`), the
+    // word right after it; else the subcommand's row.
+    let next = words.get(i + 1).filter(|_| exact(i + 1));
+    let deeper = next.and_then(|n| {
+        rows.iter().find(|r| {
+            let c = command(r);
+            c.len() == 3 && c[0] == verb && c[1] == sub && c[2] == n
+        })
+    });
+    if let Some(r) = deeper {
+        return Some((r, i + 2));
     }
     rows.iter()
         .find(|r| {
@@ -106,19 +118,19 @@ const DESCRIBED_SHAPES: super::Shapes = {
     t
 };
 
-/// The described row (SPEC §4.5 item 1) of the command `words` start
-/// with, and the index of its first word after the command's name.
-pub(crate) fn described_row(
-    words: &[Cow<'_, str>],
-    known: &[Known],
-) -> Option<(&'static Described, usize)> {
-    let first = words.first()?;
-    if !super::is_assignment(first) && !super::has_shape(&DESCRIBED_SHAPES, super::basename(first))
-    {
-        return None;
+/// The shapes of the programs of [`DESCRIBED`]'s rows that hold a kind
+/// that writes or runs: only their runs are walked for `unknown.word`.
+const WRITING_SHAPES: super::Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < DESCRIBED.len() {
+        if DESCRIBED[i].writes() {
+            super::mark_shape(&mut t, DESCRIBED[i].program[0]);
+        }
+        i += 1;
     }
-    row_in(DESCRIBED, |r| r.program, words, known)
-}
+    t
+};
 
 /// The index of the first mutating continuation in a segment's words
 /// (SPEC §6.5), or `None` when it only reads. An allow entry of `k`
@@ -130,27 +142,61 @@ pub fn mutating_from(words: &[Cow<'_, str>], known: &[Known]) -> Option<usize> {
     if !COMMAND_FIRST_BYTES[usize::from(first)] && !super::is_assignment(&words[0]) {
         return None;
     }
-    if let Some((row, from)) = row_in(WRITE_OPTIONS, |r| r.command, words, known) {
-        return write_option(row, words, known, from);
-    }
-    let maybe_described = super::is_assignment(&words[0])
-        || super::has_shape(&DESCRIBED_SHAPES, super::basename(&words[0]));
-    if maybe_described {
-        if let Some((row, from)) = row_in(DESCRIBED, |r| r.program, words, known) {
-            return described(row, words, known, from);
+    // A described program's closed world (SPEC §4.5 item 2), a writing
+    // option (§6.5 round 4) and the continuation row of the same command
+    // all hold: the first word of any of them (a description only ever
+    // tightens what a continuation row says).
+    let written = row_in(WRITE_OPTIONS, |r| r.command, words, known)
+        .and_then(|(row, from)| write_option(row, words, known, from));
+    let described = described_row(words, known)
+        .and_then(|(row, from)| super::described::walk(row, words, known, from, false).first());
+    let continued = row_of(words, known).and_then(|(row, from)| {
+        let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+        match row.shape {
+            Shape::Options {
+                list_mode,
+                operand_mutates,
+            } => options(row, words, from, &kn, list_mode, operand_mutates),
+            Shape::Subcommand { all_but_reading } => {
+                subcommand(row, words, from, &kn, all_but_reading)
+            }
+            Shape::Config => config(row, words, from, &kn),
+            Shape::Expression => expression(row, words, from, &kn),
         }
+    });
+    [written, described, continued].into_iter().flatten().min()
+}
+
+/// The described row of the command `words` start with, gated by the
+/// rows' shapes, and the index of its first word past the command.
+pub(crate) fn described_row(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+) -> Option<(&'static Described, usize)> {
+    let first = words.first()?;
+    let maybe =
+        super::is_assignment(first) || super::has_shape(&DESCRIBED_SHAPES, super::basename(first));
+    if !maybe {
+        return None;
     }
-    let (row, from) = row_of(words, known)?;
-    let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
-    match row.shape {
-        Shape::Options {
-            list_mode,
-            operand_mutates,
-        } => options(row, words, from, &kn, list_mode, operand_mutates),
-        Shape::Subcommand { all_but_reading } => subcommand(row, words, from, &kn, all_but_reading),
-        Shape::Config => config(row, words, from, &kn),
-        Shape::Expression => expression(row, words, from, &kn),
+    row_in(DESCRIBED, |r| r.program, words, known)
+}
+
+/// A word of a described program that its row cannot place, where the row
+/// holds a kind that writes or runs (SPEC §4.5 item 2, §5.3 7.0: it may be
+/// one of them — `sort --frob F`, `sort "$F"`): the word's index and the
+/// row, for the message. It lowers with `unknown.word` in every mode.
+pub fn unplaced(words: &[Cow<'_, str>], known: &[Known]) -> Option<(usize, &'static Described)> {
+    let first = words.first()?;
+    if !super::is_assignment(first) && !super::has_shape(&WRITING_SHAPES, super::basename(first)) {
+        return None;
     }
+    let (row, from) = described_row(words, known)?;
+    if !row.writes() {
+        return None;
+    }
+    let at = super::described::walk(row, words, known, from, true).unplaced?;
+    Some((at, row))
 }
 
 /// [`Shape::Options`]: the first mutating option, unknown option or (outside
@@ -336,28 +382,6 @@ fn write_option(
     None
 }
 
-/// [`Described`] (SPEC §4.5 item 2, the closed world): the first word
-/// the row cannot place — an option it lacks, an ambiguous prefix — or
-/// an option that writes or runs, read as GNU getopt_long reads options
-/// (anywhere before `--`, long ones by a unique prefix, short ones in
-/// clusters with their value attached or next). A word that may begin
-/// with `-` (an expansion or a glob at its start) may be any option: it
-/// counts where the row has one that writes.
-fn described(
-    row: &Described,
-    words: &[Cow<'_, str>],
-    known: &[Known],
-    from: usize,
-) -> Option<usize> {
-    let shorts = super::described::shorts(row);
-    let grammar = Grammar {
-        long: &|w| super::described::long(row, w),
-        short: &|c| super::described::short(shorts, c),
-        writes: row.writes(),
-    };
-    walk_described(&grammar, words, known, from)
-}
-
 /// The options of a described program as [`walk_described`] reads them: a
 /// built-in row's, a project row's, or both.
 struct Grammar<'g> {
@@ -375,6 +399,19 @@ fn walk_described(
     known: &[Known],
     from: usize,
 ) -> Option<usize> {
+    walk_grammar(g, words, known, from, true)
+}
+
+/// [`walk_described`]; without `writes_count`, only the first unplaced
+/// word (an option that writes or runs is read as any other).
+fn walk_grammar(
+    g: &Grammar<'_>,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    from: usize,
+    writes_count: bool,
+) -> Option<usize> {
+    let writes = |kind: Kind| writes_count && kind.writes_or_runs();
     let mut i = from;
     while let Some(w) = words.get(i) {
         let k = known.get(i).copied().unwrap_or(Known::Exact);
@@ -386,7 +423,7 @@ fn walk_described(
             Known::Glob if may_start(&['*', '?', '[']) && g.writes => return Some(i),
             Known::Exact if w == "--" => return None,
             Known::Exact if w.starts_with("--") => match (g.long)(w) {
-                Some((kind, _)) if kind.writes_or_runs() => return Some(i),
+                Some((kind, _)) if writes(kind) => return Some(i),
                 Some((_, Value::Next)) => i += 1,
                 Some(_) => {}
                 None => return Some(i),
@@ -395,7 +432,7 @@ fn walk_described(
                 for (at, c) in w.char_indices().skip(1) {
                     match (g.short)(c) {
                         None => return Some(i),
-                        Some(kind) if kind.writes_or_runs() => return Some(i),
+                        Some(kind) if writes(kind) => return Some(i),
                         Some(Kind::Flag) => {}
                         Some(_) => {
                             // The rest of the word is the value, else the next.
@@ -412,6 +449,45 @@ fn walk_described(
         i += 1;
     }
     None
+}
+
+/// [`unplaced`] with a project's rows (SPEC §4.5 item 6): a row of
+/// permc.toml that adds options to a built-in described row places them
+/// (`sort --my-patch`); the built-in row still names the program and its
+/// version. A project row's own program (no built-in row) is read for
+/// coverage only ([`mutating_from_with`]).
+pub fn unplaced_with(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    project: Option<&ProjectRows>,
+) -> Option<(usize, &'static Described)> {
+    let builtin = || unplaced(words, known);
+    let Some(project) = project.filter(|p| !p.is_empty()) else {
+        return builtin();
+    };
+    let v = words.iter().position(|w| !super::is_assignment(w))?;
+    let Some(row) = project
+        .naming(&words[v])
+        .find(|r| !r.description.is_empty())
+    else {
+        return builtin();
+    };
+    let (base, from) = described_row(words, known).filter(|(_, from)| *from == v + 1)?;
+    if !base.writes() {
+        return None;
+    }
+    let mut all: Vec<(Kind, &str)> = Vec::new();
+    for (k, e) in base.entries() {
+        all.push((k, e));
+    }
+    all.extend(row.description.entries());
+    let entries = all.iter().copied();
+    let grammar = Grammar {
+        long: &|w| super::described::long_of(entries.clone(), w),
+        short: &|c| super::described::short_of(entries.clone(), c),
+        writes: true,
+    };
+    walk_grammar(&grammar, words, known, from, false).map(|i| (i, base))
 }
 
 /// [`mutating_from`] with a project's rows (SPEC §4.5 item 6): a row of
@@ -597,6 +673,9 @@ mod tests {
             ("sort *.txt", Some(1)),
             ("sort src/*.txt", None),
             ("sort -[o] x", Some(1)),
+            ("sort -o\"$F\" x", Some(1)),
+            ("sort --output=\"$F\" x", Some(1)),
+            ("sort -k\"$K\" x", None),
             ("sed -n -i.bak p f", Some(2)),
             ("sed -n --in-pl p f", Some(2)),
             ("sed -n p f", None),
@@ -605,8 +684,49 @@ mod tests {
             ("git -C . show --outp=x", Some(4)),
             ("git log --oneline", None),
             ("git diff --output-indicator-new=x", None),
+            ("pwd x", Some(1)),
+            ("pwd -P", None),
+            ("sort -o x --frob", Some(1)),
         ] {
             assert_eq!(at(cmd), want, "{cmd}");
+        }
+    }
+
+    fn unplaced_at(cmd: &str) -> Option<usize> {
+        let l = crate::reader::read(cmd);
+        let s = &l.segments[0];
+        unplaced(&s.words, &s.known).map(|(i, _)| i)
+    }
+
+    /// SPEC §4.5 item 2: an unplaced word of a row with a kind that writes
+    /// or runs (`unknown.word`, §5.3 7.0); a write itself is not one.
+    #[test]
+    fn unplaced_words_of_rows_that_write() {
+        for (cmd, want) in [
+            ("sort --frob f", Some(1)),
+            ("sort -o out --frob f", Some(3)),
+            ("sort -uj f", Some(1)),
+            ("sort --r f", Some(1)),
+            ("sort \"$F\"", Some(1)),
+            ("sort *.txt", Some(1)),
+            ("sort -o out f", None),
+            ("sort -u --rev -k2 f", None),
+            ("sort -- \"$F\"", None),
+            ("sort src/*.txt", None),
+            ("sort -k \"$K\" f", None),
+            ("sort -k\"$K\" f", None),
+            ("sort --key=\"$K\" f", None),
+            ("sort --frob=\"$K\" f", Some(1)),
+            ("sort -u\"$K\" f", Some(1)),
+            ("sort --key=$K f", Some(1)),
+            ("sort --key=* f", None),
+            // No kind that writes or runs: nothing lowers.
+            ("cat --frob f", None),
+            ("cat \"$F\"", None),
+            ("ls --co", None),
+            ("pwd x", None),
+        ] {
+            assert_eq!(unplaced_at(cmd), want, "{cmd}");
         }
     }
 }

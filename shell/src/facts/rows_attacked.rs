@@ -534,3 +534,38 @@ fn every_stdin_command_reader_is_caught_when_fed_and_not_with_its_words() {
         }
     }
 }
+
+/// SPEC §4.5 item 2: every described row leaves an option it lacks
+/// unplaced (an entry naming the program does not cover it; where the row
+/// writes or runs, it lowers with `unknown.word`), and covers its program
+/// with its first flag.
+#[test]
+fn every_described_row_leaves_an_unknown_option_unplaced_and_places_its_flags() {
+    use super::catalogue::described::{DESCRIBED, LEADING_CLUSTERS};
+    use super::continuations::{mutating_from, unplaced};
+    let read = |line: &str| {
+        let l = crate::reader::read(line);
+        let s = &l.segments[0];
+        (
+            mutating_from(&s.words, &s.known),
+            unplaced(&s.words, &s.known).map(|(i, _)| i),
+        )
+    };
+    for d in DESCRIBED {
+        let program = d.program.join(" ");
+        let flag = d.flags.first().and_then(|e| e.split(' ').next());
+        let near = format!("{program} {}", flag.unwrap_or(""));
+        let l = crate::reader::read(&near);
+        let s = &l.segments[0];
+        let found = super::described::walk(d, &s.words, &s.known, d.program.len(), true);
+        assert_eq!(found, Default::default(), "{near}");
+        if d.grammar == LEADING_CLUSTERS {
+            // Every word that is no leading flag is printed.
+            continue;
+        }
+        let caught = format!("{program} --zz-permc-unplaced");
+        let (mutating, lowers) = read(&caught);
+        assert_eq!(mutating, Some(d.program.len()), "{caught}");
+        assert_eq!(lowers.is_some(), d.writes(), "{caught}");
+    }
+}

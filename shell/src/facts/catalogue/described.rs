@@ -86,6 +86,26 @@ impl Kind {
     }
 }
 
+/// The grammars a row may name (`grammar = "…"`): how the program reads
+/// its words, read by `facts::described`.
+/// GNU getopt_long (SPEC §4.5 item 1): clusters, a value attached or
+/// next, long options by a unique prefix, options anywhere before `--`.
+pub const GETOPT: &str = "getopt";
+/// git's parse-options: getopt's spellings, `--no-` forms, and
+/// `--end-of-options`.
+pub const GIT: &str = "git";
+/// git's setup_revisions and diff options: parse-options without prefixes.
+pub const GIT_REVISIONS: &str = "git-revisions";
+/// Whole spellings only, no prefixes and no `--no-` forms (a program
+/// that compares each word: `git rev-parse`).
+pub const EXACT: &str = "exact";
+/// Options only before the first operand, each word a cluster of the
+/// row's one-letter flags; any other word (`--`, `-x`, `--help`) is the
+/// first operand, and so is every word after it (bash's `echo`).
+pub const LEADING_CLUSTERS: &str = "leading-clusters";
+/// Every grammar a row may name.
+pub const GRAMMARS: [&str; 5] = [GETOPT, GIT, GIT_REVISIONS, EXACT, LEADING_CLUSTERS];
+
 /// One program's options at one version, each option an entry of the
 /// list of its kind: its spellings separated by blanks (`"-o --output"`),
 /// a long spelling ending in `[=]` taking its value only after `=`.
@@ -162,6 +182,26 @@ impl Described {
         verified_on: "",
     };
 
+    /// The row's option lists in [`Kind::NAMES`]' order, for the tables
+    /// built at compile time.
+    pub const fn lists(&self) -> [&'static [&'static str]; 13] {
+        [
+            self.flags,
+            self.text,
+            self.path_read,
+            self.path_write,
+            self.dir_write,
+            self.pathspec,
+            self.command,
+            self.line,
+            self.code,
+            self.config,
+            self.variable,
+            self.remote,
+            self.open,
+        ]
+    }
+
     /// The row's option lists with their kinds (in [`Kind::NAMES`]'
     /// order).
     pub const fn options(&self) -> [(&'static [&'static str], Kind); 13] {
@@ -191,10 +231,16 @@ impl Described {
 
     /// Does the row hold an option that writes or runs (a word that may
     /// be any option may be it)?
-    pub fn writes(&self) -> bool {
-        self.options()
-            .iter()
-            .any(|(list, kind)| kind.writes_or_runs() && !list.is_empty())
+    /// The kinds of [`Kind::writes_or_runs`], as a `const fn` so the
+    /// shapes of the rows that write are built at compile time.
+    pub const fn writes(&self) -> bool {
+        !(self.path_write.is_empty()
+            && self.dir_write.is_empty()
+            && self.command.is_empty()
+            && self.line.is_empty()
+            && self.code.is_empty()
+            && self.config.is_empty()
+            && self.variable.is_empty())
     }
 }
 
