@@ -355,10 +355,6 @@ fn gh_alias_runs(args: &[Cow<'_, str>]) -> bool {
     (group == "alias" || may_expand(group)) && (sub == "set" || sub == "import" || may_expand(sub))
 }
 
-/// gh's configuration keys whose value is a command line gh runs later
-/// (`gh config set pager 'sh -c …'`).
-pub(crate) const GH_COMMAND_KEYS: &[&str] = &["editor", "pager", "browser"];
-
 /// Does `gh ARGS…` set one of [`GH_COMMAND_KEYS`] (`gh config set [-h
 /// HOST] KEY VALUE`)? A key given by an expansion may be any.
 fn gh_config_runs(args: &[Cow<'_, str>]) -> bool {
@@ -496,18 +492,6 @@ pub(crate) const fn named(programs: &'static [&'static str], spell: Spell) -> Co
         kind: OptionKind::Named,
     }
 }
-
-pub(crate) const SED: &[&str] = &["sed", "gsed"];
-
-pub(crate) const AWK: &[&str] = &["awk", "gawk", "mawk", "nawk"];
-
-pub(crate) const MAKE: &[&str] = &["make", "gmake"];
-
-pub(crate) const VIM: &[&str] = &["vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff", "rvim"];
-
-pub(crate) const CC: &[&str] = &["gcc", "cc", "clang", "g++", "c++", "clang++"];
-
-pub(crate) const NPM: &[&str] = &["npm", "pnpm", "yarn"];
 
 /// The code-running options of SPEC §4.3's list, as the programs' manuals
 /// (GNU sed 4.9, gawk 5, GNU make 4.4, cargo 1.8x, go 1.2x, vim 9, gcc 14,
@@ -666,15 +650,6 @@ pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
     named(&["nix", "nix-shell", "nix-build"], Spell::Long("--option")),
 ];
 
-/// pytest and the runners that are pytest.
-pub(crate) const PYTEST: &[&str] = &["pytest", "py.test"];
-
-/// pytest 8's short options that take a value (and xdist's `-n`).
-pub(crate) const PYTEST_VALUED: &str = "ckmnoprW";
-
-/// Emacs and its batch form.
-pub(crate) const EMACS: &[&str] = &["emacs", "emacs-nox"];
-
 /// Programs whose script or operands permc reads for a command (sed, awk,
 /// make, less, vim's `+CMD`, sqlite3), or that read commands from
 /// standard input (ed, ex): the names of [`SCRIPT_LANGUAGES`], in order,
@@ -704,102 +679,9 @@ const fn script_count() -> usize {
     n
 }
 
-/// make's program variables: a command-line value runs as (part of) a
-/// command.
-pub(crate) const MAKE_PROGRAMS: &[&str] = &[
-    "SHELL",
-    ".SHELLFLAGS",
-    "MAKE",
-    "MAKEFLAGS",
-    "MFLAGS",
-    "CC",
-    "CXX",
-    "CPP",
-    "LD",
-    "AR",
-    "AS",
-    "RM",
-    "CP",
-    "MV",
-    "LN",
-    "INSTALL",
-    "PYTHON",
-    "PERL",
-    "FC",
-    "PC",
-    "YACC",
-    "LEX",
-    "M2C",
-    "CO",
-    "GET",
-    "LINT",
-    "MAKEINFO",
-    "TEX",
-    "TEXI2DVI",
-    "WEAVE",
-    "CWEAVE",
-    "TANGLE",
-    "CTANGLE",
-    "ECHO",
-    "MKDIR",
-    "SED",
-    "AWK",
-    "GREP",
-    "TAR",
-    "STRIP",
-    "RANLIB",
-    "NM",
-    "OBJCOPY",
-    "PKG_CONFIG",
-];
-
-/// Programs whose job is to run code they are given (a script file, `-c`,
-/// `-e`, standard input): the interpreters. Given code, they are SPEC
-/// §4.3's stated limit; always-allow records their segments exactly.
-pub const INTERPRETERS: &[&str] = &[
-    "python",
-    "python2",
-    "python3",
-    "node",
-    "nodejs",
-    "deno",
-    "bun",
-    "perl",
-    "ruby",
-    "php",
-    "lua",
-    "luajit",
-    "tclsh",
-    "wish",
-    "expect",
-    "Rscript",
-    "R",
-    "julia",
-    "osascript",
-    "groovy",
-    "scala",
-    "elixir",
-    "erl",
-    "escript",
-    "racket",
-    "guile",
-    "sbcl",
-    "runghc",
-    "swift",
-    "jshell",
-    "irb",
-    "ts-node",
-    "tsx",
-    "zx",
-];
-
 /// The shell's own words that run text as code.
 pub(crate) const SHELL_BUILTINS: &[&str] =
     &["eval", "source", ".", "exec", "trap", "su", "busybox"];
-
-/// The script readers: programs whose operand is a script in their own
-/// language (sed, awk).
-pub(crate) const SCRIPT_READERS: &[&str] = &["sed", "gsed", "awk", "gawk", "mawk", "nawk"];
 
 /// The language of a script reader's script, as permc reads it for a
 /// command (SPEC §4.3 round 3, "code is unparsed").
@@ -858,10 +740,6 @@ pub(crate) fn script_language(verb: &str) -> Option<ScriptLanguage> {
 /// Programs whose operands may be assignments (`make CC=…`): a glob
 /// operand without a `/` may expand to one (SPEC §4.4 item 4).
 pub(crate) const ASSIGNMENT_OPERANDS: &[&str] = MAKE;
-
-/// The remote shell rsync's `-e`/`--rsh` may name without running text
-/// permc does not read (SPEC §4.3 round 3).
-pub(crate) const PLAIN_REMOTE_SHELLS: &[&str] = &["ssh"];
 
 /// GNU sed's options (sed(1), 4.9), as getopt_long reads them.
 pub(crate) const SED_OPTIONS: Grammar<'static> = Grammar {
@@ -929,44 +807,10 @@ pub(crate) const AWK_OPTIONS: Grammar<'static> = Grammar {
     ..Grammar::new(Mode::Gnu)
 };
 
-/// The options of [`SED_OPTIONS`] whose value is a sed script.
-pub(crate) const SED_SCRIPT_OPTIONS: &[&str] = &["e", "expression"];
-
-/// The options of [`SED_OPTIONS`] whose value names a script file (its
-/// text is all permc has of that script).
-pub(crate) const SED_FILE_OPTIONS: &[&str] = &["f", "file"];
-
-/// The options of [`AWK_OPTIONS`] whose value is an awk program.
-pub(crate) const AWK_PROGRAM_OPTIONS: &[&str] = &["e", "source"];
-
 /// The options of [`AWK_OPTIONS`] whose value names a program file
 /// (`-f`, `-E`, `-i`, `-l`: its text is all permc has of that program).
 pub(crate) const AWK_FILE_OPTIONS: &[&str] =
     &["f", "E", "i", "l", "file", "exec", "include", "load"];
-
-/// sqlite3's options that run commands permc does not read (`-cmd`,
-/// `-init`; duckdb's `-f` script), written with one dash or two.
-pub(crate) const SQLITE_CODE_OPTIONS: &[&str] = &["cmd", "init", "f"];
-
-/// duckdb's options whose value is the command it runs (`-c`, `-s`): read
-/// as SQL text, for its dot-commands.
-pub(crate) const SQLITE_COMMAND_OPTIONS: &[&str] = &["c", "s"];
-
-/// sqlite3's options that take a value (the next word), with one dash or
-/// two.
-pub(crate) const SQLITE_VALUED_OPTIONS: &[&str] = &[
-    "cmd",
-    "init",
-    "separator",
-    "newline",
-    "nullvalue",
-    "vfs",
-    "maxsize",
-    "pagecache",
-    "lookaside",
-    "mmap",
-    "heap",
-];
 
 /// A program that reads commands from standard input (SPEC §4.2 round 4,
 /// "What reads the body decides the rest"): when standard input comes from
@@ -1077,3 +921,5 @@ pub const STDIN_COMMAND_READERS: &[StdinCommandReader] = &[
         verified: "the manuals (OpenSSH 9.2's sftp, netkit ftp)",
     },
 ];
+
+include!(concat!(env!("OUT_DIR"), "/catalogue/code.rs"));

@@ -1,29 +1,9 @@
 //! git's own rows: global options, the options and configuration that
 //! name code (SPEC §4.3 round 3), protected branches (SPEC §5 step 7e).
 
-/// Git's global options that take a value as the next word (SPEC §6.1).
-pub(crate) const GIT_VALUE_OPTIONS: &[&str] = &[
-    "-C",
-    "-c",
-    "--git-dir",
-    "--work-tree",
-    "--namespace",
-    "--config-env",
-];
-
-/// Git's global options that give this run configuration or programs
-/// (SPEC §4.3, §4.5 item 1 `config`): `-c` and `--config-env` (aliases
-/// and commands), `--exec-path` (where its commands are), `--git-dir`
-/// (another repository, whose configuration can name commands git runs,
-/// as `GIT_DIR` does). Each also as `--name=VALUE`; `-c` attached too.
-pub(crate) const GIT_CODE_GLOBALS: &[&str] = &["-c", "--config-env", "--exec-path", "--git-dir"];
-
 /// Each program's global options that take the next word, before its
 /// subcommand: one row a program.
 pub(crate) const GLOBAL_VALUE_OPTIONS: &[(&str, &[&str])] = &[("git", GIT_VALUE_OPTIONS)];
-
-/// Protected merge targets (SPEC §5 step 7e).
-pub const PROTECTED_BRANCHES: &[&str] = &["dev", "qa", "rc", "main"];
 
 /// How a git subcommand's option (or word) is given, as git's
 /// parse-options reads it: `-x CMD`, `-xCMD`, in a cluster (`-ix CMD`),
@@ -146,25 +126,6 @@ pub(crate) const GIT_CODE_OPTIONS: &[GitCodeOption] = &[
     },
 ];
 
-/// git configuration sections whose keys name code (aliases, includes,
-/// filters, pagers, credential helpers…).
-pub(crate) const GIT_CODE_SECTIONS: &[&str] = &[
-    "alias",
-    "include",
-    "includeif",
-    "filter",
-    "pager",
-    "credential",
-    "gpg",
-    "protocol",
-    "uploadpack",
-    "difftool",
-    "mergetool",
-    "browser",
-    "man",
-    "sendemail",
-];
-
 /// git configuration keys that name a command git runs.
 pub(crate) const GIT_CODE_KEYS: &[&str] = &[
     "core.pager",
@@ -201,51 +162,9 @@ pub(crate) const GIT_CODE_NAMES: &[&str] = &[
     "update",
 ];
 
-/// git itself: the program the rows of this file describe (its
-/// subcommands, configuration and hooks).
-pub(crate) const GIT: &str = "git";
-
-/// git's subcommand that reads and writes its configuration (SPEC §6.4).
-pub(crate) const GIT_CONFIG: &str = "config";
-
-/// git's subcommands that copy a `--template` directory's hooks into the
-/// repository (SPEC §6.4).
-pub(crate) const GIT_TEMPLATE_SUBCOMMANDS: &[&str] = &["init", "clone"];
-
-/// `git config`'s options that set, add or remove a key (SPEC §6.5).
-pub(crate) const GIT_CONFIG_WRITING_OPTIONS: &[&str] = &[
-    "--unset",
-    "--unset-all",
-    "--add",
-    "--replace-all",
-    "--edit",
-    "-e",
-    "--rename-section",
-    "--remove-section",
-];
-
 /// `git config`'s subcommands (git 2.46+) that write (SPEC §6.5).
 pub(crate) const GIT_CONFIG_WRITING_SUBCOMMANDS: &[&str] =
     &["set", "unset", "rename-section", "remove-section", "edit"];
-
-/// `git config`'s options and subcommands that read: its get and list
-/// modes, after which operands are keys to read, not to set (SPEC §6.5).
-pub(crate) const GIT_CONFIG_READING_MODES: &[&str] = &[
-    "--get",
-    "--get-all",
-    "--get-regexp",
-    "--get-urlmatch",
-    "--get-color",
-    "--get-colorbool",
-    "--list",
-    "-l",
-    "get",
-    "list",
-];
-
-/// The prefix of git's commands run by their dashed name (`git-clean`,
-/// `git-upload-pack`): read as `git clean` (SPEC §4.3 round 3).
-pub(crate) const GIT_DASHED: &str = "git-";
 
 /// `git config`'s options that take a value (`-f FILE`, `--type bool`):
 /// the word after one is its value, not a key or a subcommand.
@@ -258,48 +177,11 @@ pub(crate) const GIT_CONFIG_MUTATING: [&str;
     GIT_CONFIG_WRITING_OPTIONS.len() + GIT_CONFIG_WRITING_SUBCOMMANDS.len()] =
     super::concat(&[GIT_CONFIG_WRITING_OPTIONS, GIT_CONFIG_WRITING_SUBCOMMANDS]);
 
-/// `git config`'s options that neither write nor select a reading mode:
-/// where the configuration is, how values are typed and shown.
-pub(crate) const GIT_CONFIG_SETTING_OPTIONS: &[&str] = &[
-    "--show-origin",
-    "--show-scope",
-    "--name-only",
-    "--global",
-    "--system",
-    "--local",
-    "--worktree",
-    "--file",
-    "-f",
-    "--blob",
-    "--type",
-    "--bool",
-    "--int",
-    "--bool-or-int",
-    "--path",
-    "--expiry-date",
-    "-z",
-    "--null",
-    "--default",
-    "--includes",
-    "--no-includes",
-    "--",
-];
-
 /// `git config`'s words that only read: its reading modes and the options
 /// that qualify them — the continuation row's reading words.
 pub(crate) const GIT_CONFIG_READING: [&str;
     GIT_CONFIG_READING_MODES.len() + GIT_CONFIG_SETTING_OPTIONS.len()] =
     super::concat(&[GIT_CONFIG_READING_MODES, GIT_CONFIG_SETTING_OPTIONS]);
-
-/// The ref-filter options `git branch` and `git tag` share (git's
-/// `ref-filter.h`) that filter what is listed: given one, both list.
-pub(crate) const GIT_REF_FILTERS: &[&str] = &[
-    "--contains",
-    "--no-contains",
-    "--merged",
-    "--no-merged",
-    "--points-at",
-];
 
 /// Every ref-filter option, each taking a value: the filters, then how
 /// the list is sorted and shown.
@@ -1002,8 +884,4 @@ const CONFIG_ACTIONS: &[&str] = &[
 /// `git config`'s long options with a value.
 const CONFIG_LONG_VALUED: &[&str] = &["file", "blob", "type", "default", "comment", "value", "url"];
 
-/// `GIT_EDITOR` values that start no program permc does not know: `:`
-/// (git skips the editor) and `true` (SPEC §4.3 reads an assignment of
-/// either as no code). An assignment on the line wins over every other
-/// setting.
-pub const QUIET_GIT_EDITORS: &[&str] = &["GIT_EDITOR=:", "GIT_EDITOR=true"];
+include!(concat!(env!("OUT_DIR"), "/catalogue/git.rs"));
