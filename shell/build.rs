@@ -26,7 +26,8 @@
 //!   line in key order; `verified` becomes `true` when the row's own
 //!   `verified` string is that hash, else `false`. So editing a verified
 //!   row clears it, with no step a person has to remember (SPEC §4.5
-//!   item 4).
+//!   item 4); and `index`, the row's position in its list (the logic's
+//!   tables built from the rows are found by it in one load).
 //!
 //! - a string `"@NAME"` in a row's list of strings stands for every
 //!   string of the file's top-level list `_NAME` (git's diff options,
@@ -96,8 +97,9 @@ fn generate(text: &str) -> Result<String, String> {
                 let mut lit = String::from("&[\n");
                 for (i, row) in items.iter().enumerate() {
                     let row = row.as_table().expect("checked above");
-                    let fields = struct_fields(row, hashed.contains(&key.as_str()))
-                        .map_err(|e| format!("{key}[{i}]: {e}"))?;
+                    let hashed = hashed.contains(&key.as_str()).then_some(i);
+                    let fields =
+                        struct_fields(row, hashed).map_err(|e| format!("{key}[{i}]: {e}"))?;
                     writeln!(lit, "    {ty} {{ {fields}..{ty}::EMPTY }},").expect("a String");
                 }
                 lit.push(']');
@@ -185,19 +187,24 @@ fn expand_shared(table: &mut toml::Table) -> Result<(), String> {
 
 /// `field: value, ` for each key of a row; with `hashed`, its `hash`
 /// and whether its `verified` field holds it.
-fn struct_fields(row: &toml::Table, hashed: bool) -> Result<String, String> {
+fn struct_fields(row: &toml::Table, hashed: Option<usize>) -> Result<String, String> {
     let mut out = String::new();
     for (k, v) in row {
-        if hashed && k == "verified" {
+        if hashed.is_some() && k == "verified" {
             continue;
         }
         let (_, lit) = plain(v).map_err(|e| format!("{k}: {e}"))?;
         write!(out, "{}: {lit}, ", k.replace('-', "_")).expect("a String");
     }
-    if hashed {
+    if hashed.is_some() {
         let hash = row_hash(row);
         let verified = row.get("verified").and_then(|v| v.as_str()) == Some(hash.as_str());
-        write!(out, "hash: {hash:?}, verified: {verified}, ").expect("a String");
+        let index = hashed.unwrap_or_default();
+        write!(
+            out,
+            "hash: {hash:?}, verified: {verified}, index: {index}, "
+        )
+        .expect("a String");
     }
     Ok(out)
 }

@@ -154,12 +154,13 @@ fn value(kind: Kind, optional: bool, attached: bool) -> Value {
 pub fn short(row: &Described, c: char) -> Option<(Kind, bool)> {
     let c = u8::try_from(c).ok().filter(u8::is_ascii)?;
     // A row of the catalogue: its letters' table, built at compile time.
-    // (Found by its program: a `const` table is not one place in memory,
-    // so the row's address may not be the table's.)
-    if let Some(r) = DESCRIBED
-        .iter()
-        .position(|d| std::ptr::eq(d, row) || d.program == row.program)
-    {
+    // (Found by its index, checked by its hash: a `const` table is not
+    // one place in memory, so the row's address may not be the table's.)
+    if let Some(r) = Some(row.index).filter(|&i| {
+        DESCRIBED
+            .get(i)
+            .is_some_and(|d| std::ptr::eq(d, row) || d.hash == row.hash)
+    }) {
         let v = SHORTS[r][usize::from(c)];
         let kind = Kind::NAMES.get(usize::from(v & 63).checked_sub(1)?)?.0;
         return Some((kind, v & 64 != 0));

@@ -154,6 +154,8 @@ pub struct Described {
     pub verified_version: &'static str,
     /// The date it verified the row.
     pub verified_on: &'static str,
+    /// The row's position in [`DESCRIBED`] (shell/build.rs).
+    pub index: usize,
 }
 
 impl Described {
@@ -180,6 +182,7 @@ impl Described {
         verified: false,
         verified_version: "",
         verified_on: "",
+        index: 0,
     };
 
     /// The row's option lists in [`Kind::NAMES`]' order, for the tables
