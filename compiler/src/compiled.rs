@@ -672,6 +672,11 @@ fn ceiling_holds<'r>(
                     Reason::UnknownWord,
                     phrases::unplaced_phrase(r, i, row).into(),
                 )
+            } else if let Some((r, i, row)) = f.project_unplaced() {
+                (
+                    Reason::UnknownWord,
+                    phrases::project_unplaced_phrase(r, i, row).into(),
+                )
             } else if let Some((i, r)) = f.builtin_possible_run() {
                 let phrase = phrases::possible_run_builtin_phrase(f, i, r);
                 (Reason::UnknownWord, phrase.into())

@@ -16,7 +16,8 @@ use std::fmt;
 
 pub use crate::facts::{
     possible_builtin_phrase, possible_code_phrase, possible_deny_phrase,
-    possible_run_builtin_phrase, possible_run_external_phrase, unparsed_phrase, unplaced_phrase,
+    possible_run_builtin_phrase, possible_run_external_phrase, project_unplaced_phrase,
+    unparsed_phrase, unplaced_phrase,
 };
 
 // ---------------------------------------------------------------------

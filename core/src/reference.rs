@@ -657,6 +657,12 @@ fn ceilings(
         if let Some((r, i, row)) = f.unplaced() {
             return Some((Reason::UnknownWord, phrases::unplaced_phrase(r, i, row)));
         }
+        if let Some((r, i, row)) = f.project_unplaced() {
+            return Some((
+                Reason::UnknownWord,
+                phrases::project_unplaced_phrase(r, i, row),
+            ));
+        }
         if let Some((i, r)) = f.builtin_possible_run() {
             let phrase = phrases::possible_run_builtin_phrase(f, i, r);
             return Some((Reason::UnknownWord, phrase));

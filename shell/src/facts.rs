@@ -1093,6 +1093,18 @@ impl<'a> LineFacts<'a> {
             })
     }
 
+    /// [`LineFacts::unplaced`] for a project row that describes its own
+    /// program (`complete = true`, SPEC §4.5 item 6) with a kind that
+    /// writes or runs: the run, the word's index and the row.
+    pub fn project_unplaced(&self) -> Option<(Run<'_>, usize, &project::CommandRow)> {
+        let rows = self.project_rows()?;
+        self.runs()
+            .filter(|r| !r.guessed && !r.canonical)
+            .find_map(|r| {
+                continuations::project_unplaced(r.words, r.known, rows).map(|(i, row)| (r, i, row))
+            })
+    }
+
     /// The first external-effect entry a run matches, possibly (SPEC §6.1,
     /// §4.4: a possible ceiling acts as a match).
     pub fn external_effect(&self) -> Option<&'static [&'static str]> {
@@ -1337,10 +1349,22 @@ pub fn possible_code_phrase(r: Run<'_>) -> String {
 /// Step 7.0's phrase for a word of a described program its row cannot
 /// place (SPEC §4.5 item 2): the word, the program and the version.
 pub fn unplaced_phrase(r: Run<'_>, i: usize, row: &continuations::Described) -> String {
+    unplaced_words_phrase(r, i, &row.program.join(" "), row.version)
+}
+
+/// [`unplaced_phrase`] for a project row that describes its program
+/// (SPEC §4.5 item 6): its name and the version it gives, or permc.toml.
+pub fn project_unplaced_phrase(r: Run<'_>, i: usize, row: &project::CommandRow) -> String {
+    let version = match row.description.version.as_str() {
+        "" => project::SOURCE,
+        v => v,
+    };
+    unplaced_words_phrase(r, i, &row.name, version)
+}
+
+fn unplaced_words_phrase(r: Run<'_>, i: usize, program: &str, version: &str) -> String {
     let word = r.words.get(i).map_or("", AsStr::as_str);
     let exact = r.known.get(i).is_none_or(|k| *k == Known::Exact);
-    let program = row.program.join(" ");
-    let version = row.version;
     if !exact {
         format!(
             "`{word}` may be an option of `{program}` ({version}) that writes or runs, or one \

@@ -451,6 +451,41 @@ fn walk_grammar(
     None
 }
 
+/// A word a project row that describes its own program (`complete =
+/// true`, no built-in row) cannot place, where the row holds a kind that
+/// writes or runs (SPEC §4.5 items 2 and 6): its index and the row.
+pub fn project_unplaced<'p>(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    project: &'p ProjectRows,
+) -> Option<(usize, &'p CommandRow)> {
+    if project.is_empty() {
+        return None;
+    }
+    let v = words.iter().position(|w| !super::is_assignment(w))?;
+    if known.get(v).is_some_and(|k| *k != Known::Exact) {
+        return None;
+    }
+    let row = project
+        .rows()
+        .iter()
+        .find(|r| r.description.complete && r.names(&words[v]))?;
+    if described_row(words, known).is_some_and(|(_, from)| from == v + 1) {
+        // A built-in row's program: [`unplaced_with`] reads it.
+        return None;
+    }
+    let entries = row.description.entries();
+    if !entries.clone().any(|(k, _)| k.writes_or_runs()) {
+        return None;
+    }
+    let grammar = Grammar {
+        long: &|w| super::described::long_of(entries.clone(), w),
+        short: &|c| super::described::short_of(entries.clone(), c),
+        writes: true,
+    };
+    walk_grammar(&grammar, words, known, v + 1, false).map(|i| (i, row))
+}
+
 /// [`unplaced`] with a project's rows (SPEC §4.5 item 6): a row of
 /// permc.toml that adds options to a built-in described row places them
 /// (`sort --my-patch`); the built-in row still names the program and its

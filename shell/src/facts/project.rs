@@ -93,7 +93,11 @@ With `complete = true` the closed world applies (SPEC §4.5 item 2): past
 an allow entry's tokens, a word the row cannot place (`mytool --frob`,
 `mytool -vx`), an option of a kind that writes or runs (`mytool -o f`
 under `Terminal(mytool)`; `Terminal(mytool -o)` covers it), or an
-expansion that may be one, means the entry does not cover the segment.
+expansion that may be one, means the entry does not cover the segment;
+and where the row holds a kind that writes or runs, such a word lowers
+`auto_approve` with `unknown.word` in every mode, automatic mode and the
+container floor included (`mytool --frob f`: "`--frob` is not an option
+permc knows for `mytool` (mytool 2.1)").
 Without `complete`, typed options may only add to a built-in described
 row (a row named sort with `flags = ["--my-patch"]`: `Terminal(sort)` then
 covers `sort --my-patch f`); a spelling the built-in row types cannot be
