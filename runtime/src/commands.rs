@@ -26,6 +26,7 @@
 //! malformed value an `invalid-command` error.
 
 use permc_core::facts::catalogue::described::{Described, DESCRIBED};
+use permc_core::facts::described;
 use permc_core::facts::project::{CommandRow, Description, Effects, Kind, ProjectRows, Runs};
 use permc_grammar::action::closest;
 use permc_grammar::diagnostic::{CheckId, Diagnostic};
@@ -229,14 +230,18 @@ fn typed_rules(r: &mut Row<'_>, at: Span, name: Option<&str>, d: &Description) {
     }
 }
 
-/// The kind a built-in row gives the spelling `s`, if it has it.
+/// The kind a built-in row gives the spelling `s` as the program reads
+/// it — a unique prefix of one of its long options included (`--outp` is
+/// sort's `--output`): a project row that spells it retypes that option.
 fn builtin_kind(b: &Described, s: &str) -> Option<Kind> {
-    b.entries().find_map(|(kind, entry)| {
-        entry
-            .split(' ')
-            .any(|t| t.trim_end_matches("[=]") == s)
-            .then_some(kind)
-    })
+    if s.starts_with("--") {
+        return described::long(b, s).map(|(kind, _)| kind);
+    }
+    let mut letters = s.chars().skip(1);
+    match (letters.next(), letters.next()) {
+        (Some(c), None) => described::short(b, c).map(|(kind, _)| kind),
+        _ => None,
+    }
 }
 
 /// Reads one row's table: `None` when it has an error.
@@ -564,6 +569,10 @@ effects = ["privileged"]
             (
                 "[[command]]\nname = \"sort\"\ntext = [\"-o --output\"]\n",
                 "`-o` is `path-write` in permc's row for `sort` (GNU coreutils 9.1): a project row cannot retype it as `text`",
+            ),
+            (
+                "[[command]]\nname = \"sort\"\ntext = [\"--outp\"]\n",
+                "`--outp` is `path-write` in permc's row for `sort` (GNU coreutils 9.1): a project row cannot retype it as `text`",
             ),
             (
                 "[[command]]\nname = \"x\"\ncomplete = true\nflags = [\"v\"]\n",
