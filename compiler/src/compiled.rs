@@ -660,37 +660,14 @@ fn ceiling_holds<'r>(
     let (reason, phrase): (Reason, Cow<'static, str>) = match stage {
         Stage::CeilingUnknownWord => {
             let f = line_of(line, req);
-            if let Some(r) = f.builtin_possible() {
-                (
-                    Reason::UnknownWord,
-                    phrases::possible_builtin_phrase(r).into(),
-                )
-            } else if let Some(r) = f.code_possible() {
-                (Reason::UnknownWord, phrases::possible_code_phrase(r).into())
-            } else if let Some((r, i, row)) = f.unplaced() {
-                (
-                    Reason::UnknownWord,
-                    phrases::unplaced_phrase(r, i, row).into(),
-                )
-            } else if let Some((r, i, row)) = f.project_unplaced() {
-                (
-                    Reason::UnknownWord,
-                    phrases::project_unplaced_phrase(r, i, row).into(),
-                )
-            } else if let Some((i, r)) = f.builtin_possible_run() {
-                let phrase = phrases::possible_run_builtin_phrase(f, i, r);
-                (Reason::UnknownWord, phrase.into())
-            } else if let Some((i, k)) = *possible.get_or_insert_with(|| possible_deny(p, f)) {
-                let rule = p.entry_text(DENY, k);
-                (
-                    Reason::UnknownWord,
-                    phrases::possible_deny_phrase(f, i, rule).into(),
-                )
-            } else {
-                let (i, r, e) = f.external_possible()?;
-                let phrase = phrases::possible_run_external_phrase(f, i, r, e);
-                (Reason::UnknownWord, phrase.into())
-            }
+            let phrase = match phrases::unknown_word_before_deny(f) {
+                Some(phrase) => phrase,
+                None => match *possible.get_or_insert_with(|| possible_deny(p, f)) {
+                    Some((i, k)) => phrases::possible_deny_phrase(f, i, p.entry_text(DENY, k)),
+                    None => phrases::unknown_word_after_deny(f)?,
+                },
+            };
+            (Reason::UnknownWord, phrase.into())
         }
         Stage::CeilingExternalEffect => {
             let in_container = facts::place(req).in_container;

@@ -20,6 +20,36 @@ pub use crate::facts::{
     unparsed_phrase, unplaced_phrase,
 };
 
+/// Step 7.0's sources of `unknown.word` that the facts answer alone, in
+/// SPEC §5.3's order, up to the possible deny (which each engine reads
+/// from its own form of the rules): a possible built-in, a possible code
+/// form, a described row's unplaced word (a built-in row's, then a
+/// project row's), a possible run's built-in. One list for both engines,
+/// so they cannot order the sources differently.
+pub fn unknown_word_before_deny(f: &crate::facts::LineFacts) -> Option<String> {
+    if let Some(r) = f.builtin_possible() {
+        return Some(possible_builtin_phrase(r));
+    }
+    if let Some(r) = f.code_possible() {
+        return Some(possible_code_phrase(r));
+    }
+    if let Some((r, i, row)) = f.unplaced() {
+        return Some(unplaced_phrase(r, i, row));
+    }
+    if let Some((r, i, row)) = f.project_unplaced() {
+        return Some(project_unplaced_phrase(r, i, row));
+    }
+    let (i, r) = f.builtin_possible_run()?;
+    Some(possible_run_builtin_phrase(f, i, r))
+}
+
+/// Step 7.0's last source, after the possible deny: a possible run's
+/// §6.1 match.
+pub fn unknown_word_after_deny(f: &crate::facts::LineFacts) -> Option<String> {
+    let (i, r, e) = f.external_possible()?;
+    Some(possible_run_external_phrase(f, i, r, e))
+}
+
 // ---------------------------------------------------------------------
 // Decision messages (SPEC §10.2), in the order of SPEC §5.3.
 

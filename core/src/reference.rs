@@ -647,24 +647,9 @@ fn ceilings(
 ) -> Option<(Reason, String)> {
     let action = req.action.kind;
     if let Some(f) = line {
-        // 7.0: a built-in or a deny pattern that matches only possibly.
-        if let Some(r) = f.builtin_possible() {
-            return Some((Reason::UnknownWord, phrases::possible_builtin_phrase(r)));
-        }
-        if let Some(r) = f.code_possible() {
-            return Some((Reason::UnknownWord, phrases::possible_code_phrase(r)));
-        }
-        if let Some((r, i, row)) = f.unplaced() {
-            return Some((Reason::UnknownWord, phrases::unplaced_phrase(r, i, row)));
-        }
-        if let Some((r, i, row)) = f.project_unplaced() {
-            return Some((
-                Reason::UnknownWord,
-                phrases::project_unplaced_phrase(r, i, row),
-            ));
-        }
-        if let Some((i, r)) = f.builtin_possible_run() {
-            let phrase = phrases::possible_run_builtin_phrase(f, i, r);
+        // 7.0: a built-in or a deny pattern that matches only possibly,
+        // a described row's unplaced word, a possible run's match.
+        if let Some(phrase) = phrases::unknown_word_before_deny(f) {
             return Some((Reason::UnknownWord, phrase));
         }
         if let Some((i, k)) = possible_deny(rules, f) {
@@ -672,8 +657,7 @@ fn ceilings(
             let phrase = phrases::possible_deny_phrase(f, i, rule);
             return Some((Reason::UnknownWord, phrase));
         }
-        if let Some((i, r, e)) = f.external_possible() {
-            let phrase = phrases::possible_run_external_phrase(f, i, r, e);
+        if let Some(phrase) = phrases::unknown_word_after_deny(f) {
             return Some((Reason::UnknownWord, phrase));
         }
         // 7a–c.

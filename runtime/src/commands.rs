@@ -244,6 +244,39 @@ fn builtin_kind(b: &Described, s: &str) -> Option<Kind> {
     }
 }
 
+/// Reads one of a row's **[round 4]** description fields into `d`
+/// (`complete`, `version`, `operands`, a kind's option list; SPEC §4.5
+/// item 6); `false` for any other key.
+fn description_field(r: &mut Row<'_>, d: &mut Description, key: &str, v: &Value) -> bool {
+    match key {
+        "complete" => match v.as_bool() {
+            Some(b) => d.complete = b,
+            None => r.error(
+                span(v.span()),
+                "`complete` is not `true` or `false`".into(),
+                "write `complete = true`: the row describes every option of its program",
+            ),
+        },
+        "version" => match v.as_str() {
+            Some(t) => d.version = t.to_string(),
+            None => r.error(
+                span(v.span()),
+                "`version` is not a string".into(),
+                "quote it: `version = \"mytool 2.1\"`",
+            ),
+        },
+        "operands" => d.operands = r.strings(key, v, bad_kind),
+        _ => match Kind::from_name(key) {
+            Some(kind) => {
+                let list = r.strings(key, v, bad_entry);
+                d.options.push((kind, list));
+            }
+            None => return false,
+        },
+    }
+    true
+}
+
 /// Reads one row's table: `None` when it has an error.
 fn row(
     file: &str,
@@ -301,23 +334,10 @@ fn row(
                 row.options_with_value = r.strings(key, v, bad_option);
             }
             "code_options" => row.code_options = r.strings(key, v, bad_option),
-            "complete" => match v.as_bool() {
-                Some(b) => row.description.complete = b,
-                None => r.error(span(v.span()), "`complete` is not `true` or `false`".into(), "write `complete = true`: the row describes every option of its program"),
-            },
-            "version" => match v.as_str() {
-                Some(t) => row.description.version = t.to_string(),
-                None => r.error(span(v.span()), "`version` is not a string".into(), "quote it: `version = \"mytool 2.1\"`"),
-            },
-            "operands" => {
-                typed_key.get_or_insert(key_at);
-                row.description.operands = r.strings(key, v, bad_kind);
-            }
-            _ if Kind::from_name(key).is_some() => {
-                typed_key.get_or_insert(key_at);
-                let kind = Kind::from_name(key).unwrap_or(Kind::Open);
-                let list = r.strings(key, v, bad_entry);
-                row.description.options.push((kind, list));
+            _ if description_field(&mut r, &mut row.description, key, v) => {
+                if key != "complete" && key != "version" {
+                    typed_key.get_or_insert(key_at);
+                }
             }
             _ => {
                 let fields = all_fields();
