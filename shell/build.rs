@@ -37,6 +37,11 @@
 //!   A reader of the row files other than this one (tests/oracle) expands
 //!   it the same way.
 //!
+//! - a directory of row files (`catalogue/described/`, one file per
+//!   program or family) is read as one file named after the directory:
+//!   its files' lists of rows joined in file-name order (so `index` runs
+//!   over them all), each file's shared lists its own.
+//!
 //! Anything else is an error naming the file and the key: a row file that
 //! does not fit fails the build, never the decision.
 
@@ -57,19 +62,99 @@ fn main() {
     for path in files {
         println!("cargo:rerun-if-changed={}", path.display());
         let text = std::fs::read_to_string(&path).expect("a readable row file");
-        let rust = match generate(&text) {
+        let rust = match parse(&text).and_then(|t| generate(&t)) {
             Ok(r) => r,
             Err(e) => panic!("{}: {e}", path.display()),
         };
         let stem = path.file_stem().expect("a file name").to_string_lossy();
         std::fs::write(out.join(format!("{stem}.rs")), rust).expect("OUT_DIR is writable");
     }
+    for family in families(dir) {
+        let stem = family
+            .file_name()
+            .expect("a directory name")
+            .to_string_lossy();
+        let rust = match merged(&family).and_then(|t| generate(&t)) {
+            Ok(r) => r,
+            Err(e) => panic!("{e}"),
+        };
+        std::fs::write(out.join(format!("{stem}.rs")), rust).expect("OUT_DIR is writable");
+    }
+}
+
+/// The directories of `dir`: each holds one row file per program or
+/// family (`catalogue/described/coreutils.toml`, `…/git.toml`), read as
+/// one file named after the directory.
+fn families(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut dirs: Vec<_> = std::fs::read_dir(dir)
+        .expect("shell/catalogue holds the row files")
+        .map(|e| e.expect("a readable entry").path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    dirs
+}
+
+/// The row files of one directory as one table, in file-name order: each
+/// file's shared lists (`_NAME`) expanded in that file, its lists of rows
+/// appended to the lists of the same key, its `[types]` and `_hashed`
+/// joined. Any other key given twice is an error.
+fn merged(family: &Path) -> Result<toml::Table, String> {
+    println!("cargo:rerun-if-changed={}", family.display());
+    let mut files: Vec<_> = std::fs::read_dir(family)
+        .map_err(|e| format!("{}: {e}", family.display()))?
+        .map(|e| e.expect("a readable entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    let mut all = toml::Table::new();
+    for path in files {
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let table = parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        for (key, value) in table {
+            if key.starts_with('_') && key != "_hashed" {
+                continue;
+            }
+            match (all.get_mut(&key), value) {
+                (None, v) => {
+                    all.insert(key, v);
+                }
+                (Some(toml::Value::Array(a)), toml::Value::Array(b))
+                    if key == "_hashed" || b.iter().all(|v| v.is_table()) =>
+                {
+                    a.extend(b);
+                }
+                (Some(toml::Value::Table(a)), toml::Value::Table(b)) if key == "types" => {
+                    for (k, v) in b {
+                        if a.get(&k).is_some_and(|old| *old != v) {
+                            return Err(format!("{}: `types.{k}` differs", path.display()));
+                        }
+                        a.insert(k, v);
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "{}: `{key}` is given by another file",
+                        path.display()
+                    ))
+                }
+            }
+        }
+    }
+    Ok(all)
+}
+
+/// A row file's table, its shared lists expanded.
+fn parse(text: &str) -> Result<toml::Table, String> {
+    let mut table: toml::Table = text.parse().map_err(|e| format!("{e}"))?;
+    expand_shared(&mut table)?;
+    Ok(table)
 }
 
 /// The Rust text of one row file.
-fn generate(text: &str) -> Result<String, String> {
-    let mut table: toml::Table = text.parse().map_err(|e| format!("{e}"))?;
-    expand_shared(&mut table)?;
+fn generate(table: &toml::Table) -> Result<String, String> {
     let types = match table.get("types") {
         Some(toml::Value::Table(t)) => t.clone(),
         Some(_) => return Err("`types` must be a table".into()),
@@ -81,7 +166,7 @@ fn generate(text: &str) -> Result<String, String> {
         None => Vec::new(),
     };
     let mut out = String::from("// Generated by shell/build.rs from a row file: edit the file.\n");
-    for (key, value) in &table {
+    for (key, value) in table {
         if key == "types" || key.starts_with('_') {
             continue;
         }

@@ -192,7 +192,7 @@ fn spec_8_defaults() -> String {
 ///   code-running program, what always-allow records;
 /// - `undescribed-program` (info, SPEC §11 round 4), one finding at the
 ///   first such entry naming every seeded program but `ls`, `pwd`, `cat`,
-///   `head`, `tail`, `grep` and `wc` (described.toml): `find`, `echo`,
+///   `head`, `tail`, `grep` and `wc` (described/): `find`, `echo`,
 ///   `git`, `pnpm`, `npm` (its `npm run` is broad-always-expansion's),
 ///   `npx`, `mix`, `pytest`, `go`, `cargo` — their words past the entry
 ///   are free.

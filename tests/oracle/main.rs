@@ -11,7 +11,7 @@
 //! - `harness_catches_a_wrong_expectation`: commands the harness is told
 //!   only read but that write must be caught.
 //! - `described_rows`: every described row (`shell/catalogue/
-//!   described.toml`) against its real program, from commands generated
+//!   described/`) against its real program, from commands generated
 //!   from the row (rows/); `harness_catches_a_wrong_row`: rows made
 //!   wrong on purpose must fail.
 //!
@@ -722,11 +722,8 @@ fn harness_catches_a_wrong_expectation() {
     assert!(bad.is_empty(), "{bad:?}\n{}", run.output);
 }
 
-/// The row file bless writes (`PERMC_ORACLE_BLESS=1`).
-const DESCRIBED_FILE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/shell/catalogue/described.toml"
-);
+/// The row files bless writes (`PERMC_ORACLE_BLESS=1`).
+const DESCRIBED_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/shell/catalogue/described");
 
 /// Every described row against the real program (SPEC §4.5 items 4 and
 /// 5, issue 41 item 3): commands generated from the row run in the
@@ -771,7 +768,7 @@ fn described_rows() {
                     failures.extend(violations);
                 } else if bless && (!row.verified || row.verified_version != version) {
                     let date = rows::bless::today();
-                    rows::bless::bless(Path::new(DESCRIBED_FILE), row, &version, &date).unwrap();
+                    rows::bless::bless(Path::new(DESCRIBED_DIR), row, &version, &date).unwrap();
                     eprintln!("oracle: {name}: marked verified ({version}, {date})");
                 } else if !bless && !row.verified {
                     failures.push(format!(

@@ -3,7 +3,7 @@
 //! (SPEC §11 round 4, §4.5): no row gives every option and operand of it,
 //! so every word after the entry's tokens is free, as token matching says
 //! (SPEC §3.2). The described programs are the rows of
-//! `shell/catalogue/described.toml` (`ls`, `cat`, `grep`…) and the remote
+//! `shell/catalogue/described/` (`ls`, `cat`, `grep`…) and the remote
 //! and HTTP clients' rows (`gh`, `kubectl`, `curl`…), listed in
 //! docs/commands.md. When the name is one edit from a described program
 //! (`Terminal(gerp -n)`), the entry has a finding of its own naming that

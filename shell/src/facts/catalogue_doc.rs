@@ -426,7 +426,7 @@ fn described(o: &mut String) {
     use super::described::spellings;
     o.push_str(
         "## Programs described completely (SPEC §4.5 items 1 and 2)\n\n\
-         The rows of `shell/catalogue/described.toml`, each read as its grammar \
+         The rows of `shell/catalogue/described/`, each read as its grammar \
          says the program reads options: `getopt` (GNU getopt_long: long ones by a \
          unique prefix, short ones in clusters), `git` (parse-options: the same, and \
          `--no-` forms), `git-revisions` (no prefixes), `exact` (whole words) or \

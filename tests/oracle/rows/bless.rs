@@ -1,7 +1,8 @@
 //! `PERMC_ORACLE_BLESS=1`: a row the real program verified gets its
 //! `verified = "<hash>"`, `verified-version` (the program's own version
 //! line) and `verified-on` (the date) written into
-//! `shell/catalogue/described.toml`, the rest of the file as it was
+//! the file of `shell/catalogue/described/` that holds it, the rest of
+//! the file as it was
 //! (SPEC §4.5 item 4: the hash is `Described::hash`, so editing the row
 //! clears it).
 
@@ -11,11 +12,26 @@ use std::path::Path;
 /// The three fields bless writes, in the order it writes them.
 const FIELDS: [&str; 3] = ["verified", "verified-version", "verified-on"];
 
-/// Marks `row` verified in the row file at `file`.
-pub fn bless(file: &Path, row: &Described, version: &str, date: &str) -> Result<(), String> {
-    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let new = blessed(&text, row, version, date)?;
-    std::fs::write(file, new).map_err(|e| format!("{}: {e}", file.display()))
+/// Marks `row` verified in the row file of `dir` that holds it.
+pub fn bless(dir: &Path, row: &Described, version: &str, date: &str) -> Result<(), String> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    files.sort();
+    let mut errors = Vec::new();
+    for file in files {
+        let text =
+            std::fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
+        match blessed(&text, row, version, date) {
+            Ok(new) => {
+                return std::fs::write(&file, new).map_err(|e| format!("{}: {e}", file.display()))
+            }
+            Err(e) => errors.push(format!("{}: {e}", file.display())),
+        }
+    }
+    Err(errors.join("; "))
 }
 
 /// The row file's text with `row` marked verified: its old verification

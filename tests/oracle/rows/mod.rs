@@ -1,4 +1,4 @@
-//! Every described row (`shell/catalogue/described.toml`, SPEC §4.5
+//! Every described row (`shell/catalogue/described/`, SPEC §4.5
 //! items 4 and 5) checked against the real program: the commands
 //! generate.rs makes from the row run in the sandbox under the tracer,
 //! and each must do no more than the row declares and be read by the

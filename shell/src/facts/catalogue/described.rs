@@ -1,5 +1,5 @@
 //! Programs described completely (SPEC §4.5 items 1 and 2): the rows of
-//! `shell/catalogue/described.toml`, turned into [`DESCRIBED`] by
+//! `shell/catalogue/described/`, turned into [`DESCRIBED`] by
 //! `shell/build.rs`, read by `facts::described` (a word a row cannot
 //! place means an allow entry does not cover the segment).
 

@@ -75,7 +75,7 @@ pub fn shell(verb: &str) -> Option<bool> {
 }
 
 /// The version of the row that describes the program `words` name (SPEC
-/// §4.5 item 1), if one does: a row of `shell/catalogue/described.toml`
+/// §4.5 item 1), if one does: a row of `shell/catalogue/described/`
 /// whose command the words begin with, or a remote client's row (remote
 /// and HTTP clients describe their global options and reads) naming the
 /// whole program, or the tree the words lead into. `words[0]` is the
