@@ -435,6 +435,16 @@ pub fn segment_unit<'w, 'a>(words: &'w [Cow<'a, str>]) -> Option<(Unit, &'w [Cow
         } else {
             (Unit::Subcommand, p + 1)
         }
+    } else if len == 1 && words.len() > 1 && catalogue::describes_subcommands(verb) {
+        // A program the catalogue describes with subcommands (SPEC §7
+        // round 4 step 4): `t1 t2` when `t2` names a subcommand or a task
+        // (`mix deps.get`), else the whole segment — never `t1` alone,
+        // which would cover every subcommand, described or not.
+        if is_task_word(&words[1]) {
+            (Unit::Subcommand, 2)
+        } else {
+            (Unit::Segment, words.len())
+        }
     } else {
         (unit, len)
     };
@@ -454,6 +464,14 @@ pub fn segment_unit<'w, 'a>(words: &'w [Cow<'a, str>]) -> Option<(Unit, &'w [Cow
         return Some((Unit::Segment, words));
     }
     None
+}
+
+/// A subcommand or task name of a program described with subcommands
+/// (SPEC §7 round 4 step 4): a subcommand word, or one with dots
+/// (`deps.get`, `hex.info`: mix's tasks).
+fn is_task_word(w: &str) -> bool {
+    w.split('.')
+        .all(|part| !part.is_empty() && is_subcommand_word(part))
 }
 
 /// `[A-Za-z][A-Za-z0-9_:-]*` (SPEC §7: a subcommand word like `test`,

@@ -113,6 +113,17 @@ pub fn describes(words: &[&str]) -> Option<&'static str> {
         .filter(|v| !v.is_empty())
 }
 
+/// Does a row describe subcommands of `program` (a row of
+/// `shell/catalogue/described/` whose command has more than one word and
+/// begins with it: `git log`, `mix test`)? SPEC §7 round 4 step 4: such a
+/// program's always-allow unit is never the program alone.
+pub fn describes_subcommands(program: &str) -> bool {
+    let program = super::basename(program);
+    described::DESCRIBED
+        .iter()
+        .any(|d| d.program.len() > 1 && d.program[0] == program)
+}
+
 /// Every program a row describes whole, with its version (the programs
 /// [`describes`] names with no further word): what a likely typo is
 /// compared with.
