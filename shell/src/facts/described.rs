@@ -523,7 +523,8 @@ fn walk_argparse(
     let passes = !row.open.is_empty();
     for (i, w) in words.iter().enumerate().skip(from) {
         let k = known.get(i).copied().unwrap_or(Known::Exact);
-        note_kind(&mut found, i, pre_read(row, w, k), false);
+        let next = words.get(i + 1).map(|n| &**n);
+        note_kind(&mut found, i, pre_read(row, w, k, next), false);
     }
     let (mut options_done, mut operands, mut i) = (false, 0, from);
     while let Some(w) = words.get(i) {
@@ -571,11 +572,22 @@ fn walk_argparse(
                     note_kind(&mut found, i - 1, None, passes);
                     break;
                 };
+                let last = at + c.len_utf8() == w.len();
+                let value = if last {
+                    words.get(i).map(|n| &**n)
+                } else {
+                    Some(&w[at + c.len_utf8()..])
+                };
+                let kind = if kind == Kind::Code && blocks_plugin(value) {
+                    Kind::Text
+                } else {
+                    kind
+                };
                 note_kind(&mut found, i - 1, Some(kind), passes);
                 if kind == Kind::Flag {
                     continue;
                 }
-                if at + c.len_utf8() == w.len() && !optional && next_is_value {
+                if last && !optional && next_is_value {
                     i += 1;
                 }
                 break;
@@ -585,12 +597,19 @@ fn walk_argparse(
     found
 }
 
+/// Does a short `code` option's value block a plugin rather than load
+/// one (`-p no:cacheprovider`)?
+fn blocks_plugin(value: Option<&str>) -> bool {
+    value.is_some_and(|v| v.starts_with("no:"))
+}
+
 /// What [`ARGPARSE`]'s pre-parse makes of any word, wherever it is: a
 /// `@FILE` word is `config`, a word that begins with a short `code`
-/// option (`-pNAME`, `-p`) is `code`; a word with an unknown part that
+/// option (`-pNAME`, `-p NAME`) is `code` unless its value is `no:…`
+/// (which blocks a plugin); a word with an unknown part that
 /// may be either is unplaced (`None`); anything else is no finding
 /// (`Some(Kind::Flag)`).
-fn pre_read(row: &Described, w: &str, k: Known) -> Option<Kind> {
+fn pre_read(row: &Described, w: &str, k: Known, next: Option<&str>) -> Option<Kind> {
     let code_short = |literal: &str, whole: bool| {
         spellings(row.code).any(|s| {
             s.len() == 2
@@ -604,9 +623,10 @@ fn pre_read(row: &Described, w: &str, k: Known) -> Option<Kind> {
         })
     };
     if k == Known::Exact {
+        let value = if w.len() > 2 { Some(&w[2..]) } else { next };
         return Some(if w.starts_with('@') {
             Kind::Config
-        } else if code_short(w, true) {
+        } else if code_short(w, true) && !blocks_plugin(value) {
             Kind::Code
         } else {
             Kind::Flag
@@ -1019,6 +1039,8 @@ mod tests {
         assert_eq!(found("pytest -k x -- -pevil"), (None, Some(4)));
         assert_eq!(found("pytest -vp evil"), (None, Some(1)));
         assert_eq!(found("pytest @args"), (None, Some(1)));
+        // `no:NAME` blocks a plugin.
+        assert_eq!(found("pytest -p no:cacheprovider -qpno:x"), none);
         assert_eq!(found("pytest --basetemp=x"), (None, Some(1)));
         // No prefixes: `--basetem` is a plugin's (open).
         assert_eq!(found("pytest --basetem x"), none);

@@ -121,7 +121,8 @@ pub const GO: &str = "go";
 /// word that begins with `-`; a word beginning with `@` names a file of
 /// arguments (`config`), and a word beginning with a short `code`
 /// option's spelling is that option wherever it is (a pre-parse reads
-/// them, values and operands included). Where the row has `open`
+/// them, values and operands included; a value `no:NAME` blocks a
+/// plugin: text). Where the row has `open`
 /// options, an option it lacks is open (a plugin's).
 pub const ARGPARSE: &str = "argparse";
 /// Every grammar a row may name.
