@@ -4,7 +4,8 @@
 //! rows are `catalogue::described`; this names no program.
 
 pub use super::catalogue::described::{
-    Described, Kind, DESCRIBED, EXACT, GETOPT, GIT, GIT_REVISIONS, GRAMMARS, LEADING_CLUSTERS,
+    Described, Kind, ARGPARSE, DESCRIBED, EXACT, GETOPT, GIT, GIT_REVISIONS, GO, GRAMMARS,
+    LEADING_CLUSTERS, MAKE,
 };
 use crate::reader::Known;
 use std::borrow::Cow;
@@ -34,7 +35,7 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
         None => (word, false),
     };
     let git = matches!(row.grammar, GIT | GIT_REVISIONS);
-    let abbreviated = matches!(row.grammar, GETOPT | GIT);
+    let abbreviated = matches!(row.grammar, GETOPT | GIT | MAKE);
     // A flag given a value (`--directory=x`) is refused by getopt_long
     // and parse-options: no option of the row.
     let valued = |(kind, optional): (Kind, bool)| kind != Kind::Flag || !attached || optional;
@@ -265,6 +266,11 @@ pub fn walk(
     from: usize,
     all: bool,
 ) -> Found {
+    match row.grammar {
+        GO => return walk_go(row, words, known, from, all),
+        ARGPARSE => return walk_argparse(row, words, known, from, all),
+        _ => {}
+    }
     let mut found = Found::default();
     let note = |slot: &mut Option<usize>, i: usize| {
         slot.get_or_insert(i);
@@ -302,14 +308,17 @@ pub fn walk(
             || (leading && !flag_cluster(row, w))
         {
             options_done |= leading;
-            let kind = operand_kind(row, operands);
+            let kind = match row.grammar {
+                MAKE if k != Known::Exact || w.contains('=') => Some(Kind::Variable),
+                _ => operand_kind(row, operands),
+            };
             operands += 1;
             match kind {
                 None => note(&mut found.unplaced, i),
                 Some(kind) if kind.writes_or_runs() => note(&mut found.writes, i),
                 Some(_) => {}
             }
-        } else if w == "--" || (w == "--end-of-options" && row.grammar != GETOPT) {
+        } else if w == "--" || (w == "--end-of-options" && !matches!(row.grammar, GETOPT | MAKE)) {
             options_done = true;
         } else if w.starts_with("--") {
             match long(row, w) {
@@ -346,6 +355,296 @@ pub fn walk(
         i += 1;
     }
     found
+}
+
+/// Where [`walk_go`] is: reading the go command's flags, the test
+/// binary's words after an `open` option (`-args`), or after `--`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum GoPart {
+    Flags,
+    Binary,
+    Rest,
+}
+
+/// [`walk`] for [`GO`]: Go's flag package as `go test` reads it. Every
+/// word that begins with `-` before `--` or an `open` option is read as
+/// a flag, also past the packages (go reads its own flags there; one it
+/// passes on is only ever read tighter); after an `open` option only the
+/// row's `-test.` flags are read (the test binary's own parser); a flag
+/// the row lacks is open where the row has `open` options, else unplaced.
+fn walk_go(
+    row: &Described,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    from: usize,
+    all: bool,
+) -> Found {
+    let mut found = Found::default();
+    let passes = !row.open.is_empty();
+    let (mut part, mut operands, mut i) = (GoPart::Flags, 0, from);
+    while let Some(w) = words.get(i) {
+        if !all && found.first().is_some() {
+            break;
+        }
+        let k = known.get(i).copied().unwrap_or(Known::Exact);
+        i += 1;
+        if part == GoPart::Rest {
+            continue;
+        }
+        if k != Known::Exact {
+            // Any flag (`"$F"`) may be one that writes or runs: unplaced
+            // where the row has one, whether or not it passes flags on.
+            let (kind, pass) = match unknown_start(w, k) {
+                Start::Option(name) => (go_option(row, name).map(|(kind, _)| kind), passes),
+                Start::Any if row.writes() => (None, false),
+                Start::Any => (Some(Kind::Open), false),
+                Start::Operand if part == GoPart::Binary => (Some(Kind::Open), false),
+                Start::Operand => (operand_kind(row, operands), false),
+            };
+            operands += usize::from(part == GoPart::Flags);
+            note_kind(&mut found, i - 1, kind, pass);
+            continue;
+        }
+        if part == GoPart::Flags && w == "--" {
+            part = GoPart::Rest;
+            continue;
+        }
+        let Some(name) = go_name(w) else {
+            if part == GoPart::Flags {
+                note_kind(&mut found, i - 1, operand_kind(row, operands), false);
+                operands += 1;
+            }
+            continue;
+        };
+        if part == GoPart::Binary && !name.starts_with("test.") {
+            continue;
+        }
+        match go_option(row, name) {
+            Some((Kind::Open, _)) => part = GoPart::Binary,
+            Some((kind, optional)) => {
+                note_kind(&mut found, i - 1, Some(kind), passes);
+                if kind != Kind::Flag && !optional && !w.contains('=') {
+                    i += 1;
+                }
+            }
+            None => note_kind(&mut found, i - 1, None, passes),
+        }
+    }
+    found
+}
+
+/// Notes the word at `i` of `kind` in `found`: `None` is a word the row
+/// cannot place (open where the row `passes` what it lacks on).
+fn note_kind(found: &mut Found, i: usize, kind: Option<Kind>, passes: bool) {
+    match kind {
+        Some(kind) if kind.writes_or_runs() => {
+            found.writes.get_or_insert(i);
+        }
+        Some(_) => {}
+        None if passes => {}
+        None => {
+            found.unplaced.get_or_insert(i);
+        }
+    }
+}
+
+/// The name of a Go flag word (`-run=X`, `--run`: `run`), `None` for a
+/// word that is no flag (`-`, `---x`, `-=x`).
+fn go_name(w: &str) -> Option<&str> {
+    let rest = w.strip_prefix("--").or_else(|| w.strip_prefix('-'))?;
+    let name = rest.split_once('=').map_or(rest, |(n, _)| n);
+    (!name.is_empty() && !name.starts_with('-')).then_some(name)
+}
+
+/// The option a row spells `-NAME` (Go: one dash or two are one
+/// spelling), and whether its value is optional (`-c[=]`: only
+/// `-c=v`).
+fn go_option(row: &Described, name: &str) -> Option<(Kind, bool)> {
+    for (list, kind) in row.options() {
+        for entry in list {
+            for s in entry.split(' ') {
+                let Some(s) = s.strip_prefix('-').filter(|s| !s.starts_with('-')) else {
+                    continue;
+                };
+                match s.strip_prefix(name) {
+                    Some("") => return Some((kind, false)),
+                    Some("[=]") => return Some((kind, true)),
+                    _ => {}
+                }
+            }
+        }
+    }
+    None
+}
+
+/// What a word with an unknown part may be, from its literal start.
+enum Start<'w> {
+    /// An option whose name the literal start gives (`-run=$X`,
+    /// `--k="$X"`): the name.
+    Option(&'w str),
+    /// Any option, or several words (an unquoted expansion).
+    Any,
+    /// No option: an operand.
+    Operand,
+}
+
+/// Reads the literal start of a word with an unknown part, for the
+/// grammars without clusters ([`GO`]): in double quotes or a glob the
+/// word stays one word, so a literal `-name=` fixes the option.
+fn unknown_start(w: &str, k: Known) -> Start<'_> {
+    let open: &[char] = match k {
+        Known::OneToken => &['$', '`'],
+        Known::Glob => &['*', '?', '[', '\\'],
+        _ => return Start::Any,
+    };
+    let literal = &w[..w.find(open).unwrap_or(w.len())];
+    if !literal.is_empty() && !literal.starts_with('-') {
+        return Start::Operand;
+    }
+    match (literal.contains('='), go_name(literal)) {
+        (true, Some(name)) => Start::Option(name),
+        _ => Start::Any,
+    }
+}
+
+/// [`walk`] for [`ARGPARSE`]: the words its pre-parse reads first (a
+/// short `code` option at the start of any word, a `@FILE` word), then
+/// options anywhere before `--`, short ones in clusters, long ones whole;
+/// a value is never a word that begins with `-`; an option the row lacks
+/// is open where the row has `open` options, else unplaced.
+fn walk_argparse(
+    row: &Described,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    from: usize,
+    all: bool,
+) -> Found {
+    let mut found = Found::default();
+    let passes = !row.open.is_empty();
+    for (i, w) in words.iter().enumerate().skip(from) {
+        let k = known.get(i).copied().unwrap_or(Known::Exact);
+        let next = words.get(i + 1).map(|n| &**n);
+        note_kind(&mut found, i, pre_read(row, w, k, next), false);
+    }
+    let (mut options_done, mut operands, mut i) = (false, 0, from);
+    while let Some(w) = words.get(i) {
+        if !all && found.first().is_some() {
+            break;
+        }
+        let k = known.get(i).copied().unwrap_or(Known::Exact);
+        let next_is_value = words
+            .get(i + 1)
+            .is_some_and(|n| !(n.starts_with('-') && n.len() > 1));
+        i += 1;
+        if k != Known::Exact && !options_done {
+            let (kind, pass) = match unknown_start(w, k) {
+                Start::Option(name) if w.starts_with("--") => (
+                    exact(row, &w[..2 + name.len()]).map(|(kind, _)| kind),
+                    passes,
+                ),
+                Start::Operand => (operand_kind(row, operands), false),
+                _ if row.writes() => (None, false),
+                _ => (Some(Kind::Open), false),
+            };
+            operands += 1;
+            note_kind(&mut found, i - 1, kind, pass);
+        } else if options_done || !w.starts_with('-') || w == "-" {
+            note_kind(&mut found, i - 1, operand_kind(row, operands), false);
+            operands += 1;
+        } else if w == "--" {
+            options_done = true;
+        } else if w.starts_with("--") {
+            let (name, attached) = w.split_once('=').map_or((&**w, false), |(n, _)| (n, true));
+            let kind = match exact(row, name) {
+                Some((Kind::Flag, optional)) if attached && !optional => None,
+                Some((kind, optional)) => {
+                    if kind != Kind::Flag && !optional && !attached && next_is_value {
+                        i += 1;
+                    }
+                    Some(kind)
+                }
+                None => None,
+            };
+            note_kind(&mut found, i - 1, kind, passes);
+        } else {
+            for (at, c) in w.char_indices().skip(1) {
+                let Some((kind, optional)) = short(row, c) else {
+                    note_kind(&mut found, i - 1, None, passes);
+                    break;
+                };
+                let last = at + c.len_utf8() == w.len();
+                let value = if last {
+                    words.get(i).map(|n| &**n)
+                } else {
+                    Some(&w[at + c.len_utf8()..])
+                };
+                let kind = if kind == Kind::Code && blocks_plugin(value) {
+                    Kind::Text
+                } else {
+                    kind
+                };
+                note_kind(&mut found, i - 1, Some(kind), passes);
+                if kind == Kind::Flag {
+                    continue;
+                }
+                if last && !optional && next_is_value {
+                    i += 1;
+                }
+                break;
+            }
+        }
+    }
+    found
+}
+
+/// Does a short `code` option's value block a plugin rather than load
+/// one (`-p no:cacheprovider`)?
+fn blocks_plugin(value: Option<&str>) -> bool {
+    value.is_some_and(|v| v.starts_with("no:"))
+}
+
+/// What [`ARGPARSE`]'s pre-parse makes of any word, wherever it is: a
+/// `@FILE` word is `config`, a word that begins with a short `code`
+/// option (`-pNAME`, `-p NAME`) is `code` unless its value is `no:…`
+/// (which blocks a plugin); a word with an unknown part that
+/// may be either is unplaced (`None`); anything else is no finding
+/// (`Some(Kind::Flag)`).
+fn pre_read(row: &Described, w: &str, k: Known, next: Option<&str>) -> Option<Kind> {
+    let code_short = |literal: &str, whole: bool| {
+        spellings(row.code).any(|s| {
+            s.len() == 2
+                && s.starts_with('-')
+                && !s.starts_with("--")
+                && if whole {
+                    literal.starts_with(s)
+                } else {
+                    s.starts_with(literal) || literal.starts_with(s)
+                }
+        })
+    };
+    if k == Known::Exact {
+        let value = if w.len() > 2 { Some(&w[2..]) } else { next };
+        return Some(if w.starts_with('@') {
+            Kind::Config
+        } else if code_short(w, true) && !blocks_plugin(value) {
+            Kind::Code
+        } else {
+            Kind::Flag
+        });
+    }
+    let open: &[char] = match k {
+        Known::OneToken => &['$', '`'],
+        Known::Glob => &['*', '?', '[', '\\'],
+        _ => return None,
+    };
+    let literal = &w[..w.find(open).unwrap_or(w.len())];
+    if literal.starts_with('@') {
+        Some(Kind::Config)
+    } else if literal.is_empty() || code_short(literal, false) {
+        None
+    } else {
+        Some(Kind::Flag)
+    }
 }
 
 /// What an option word with an unknown part is, from its literal start.
@@ -678,6 +977,77 @@ mod tests {
         assert_eq!(texts("cat -- -n").as_deref(), Some("pp"));
         // Not described.
         assert_eq!(texts("mytool -e x"), None);
+    }
+
+    /// The first unplaced word and the first that writes or runs, of
+    /// `line`'s first segment read by its row.
+    fn found(line: &str) -> (Option<usize>, Option<usize>) {
+        let l = crate::reader::read(line);
+        let s = &l.segments[0];
+        let (row, from) = crate::facts::continuations::described_row(&s.words, &s.known)
+            .expect("a described row");
+        let f = walk(row, &s.words, &s.known, from, true);
+        (f.unplaced, f.writes)
+    }
+
+    #[test]
+    fn make_reads_getopt_prefixes_and_assignments() {
+        let none = (None, None);
+        assert_eq!(found("make -j4 -k test"), none);
+        assert_eq!(found("make test -s --no-print-directory"), none);
+        // `--ev` is `--eval` by getopt_long's prefix; `-E` too.
+        assert_eq!(found("make test --ev 'x:;sh'"), (None, Some(2)));
+        assert_eq!(found("make -sE 'x:;sh' test"), (None, Some(1)));
+        // An operand holding `=` is an assignment: a variable make sets.
+        assert_eq!(found("make test PATH=./bin"), (None, Some(2)));
+        assert_eq!(found("make test X\"$Y\""), (None, Some(2)));
+        // getopt's `--end-of-options` is no option of make's.
+        assert_eq!(found("make --end-of-options test"), (Some(1), None));
+    }
+
+    #[test]
+    fn go_flags_whole_with_the_test_binary_open() {
+        let none = (None, None);
+        assert_eq!(found("go test ./... -run TestX -count=1 -v"), none);
+        // An unknown flag is the test binary's; `-args` passes the rest.
+        assert_eq!(found("go test -myflag x ./... -args -exec y"), none);
+        assert_eq!(found("go test ./... -- -exec y"), none);
+        assert_eq!(found("go test -exec ./x ./..."), (None, Some(2)));
+        assert_eq!(found("go test ./... --toolexec=./x"), (None, Some(3)));
+        assert_eq!(found("go test -c"), (None, Some(2)));
+        // A value in the next word: `-run -exec` runs nothing.
+        assert_eq!(found("go test -run -exec ./..."), none);
+        // No prefixes, no clusters: open, not `-exec`.
+        assert_eq!(found("go test -exe ./x"), none);
+        // After `-args`, the testing package's own flags.
+        assert_eq!(
+            found("go test . -args -test.testlogfile=x"),
+            (None, Some(4))
+        );
+        assert_eq!(found(r#"go test -run="$X" ."#), none);
+        assert_eq!(found(r#"go test "$F" ."#), (Some(2), None));
+    }
+
+    #[test]
+    fn argparse_whole_options_plugins_open_and_the_pre_parse() {
+        let none = (None, None);
+        assert_eq!(found("pytest -k name -x tests/"), none);
+        assert_eq!(found("pytest -vx -k name --tb=short"), none);
+        // A plugin's option: open.
+        assert_eq!(found("pytest --cov=src -n 4 --reruns 2"), none);
+        assert_eq!(found("pytest -p evil"), (None, Some(1)));
+        assert_eq!(found("pytest -k x -- -pevil"), (None, Some(4)));
+        assert_eq!(found("pytest -vp evil"), (None, Some(1)));
+        assert_eq!(found("pytest @args"), (None, Some(1)));
+        // `no:NAME` blocks a plugin.
+        assert_eq!(found("pytest -p no:cacheprovider -qpno:x"), none);
+        assert_eq!(found("pytest --basetemp=x"), (None, Some(1)));
+        // No prefixes: `--basetem` is a plugin's (open).
+        assert_eq!(found("pytest --basetem x"), none);
+        // A value never begins with `-`: `-k -c x` gives `-c` its value.
+        assert_eq!(found("pytest -k -c x"), (None, Some(2)));
+        // A word with an unknown part may be `-pNAME`.
+        assert_eq!(found(r#"pytest -k "$K""#), (Some(2), None));
     }
 
     #[test]

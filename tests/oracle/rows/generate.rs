@@ -2,7 +2,7 @@
 //! item 3), deterministically: the same row gives the same commands, so
 //! a run is reproducible with nothing frozen.
 //!
-//! From the row's typed grammar alone (`grammar = "getopt"`, GNU
+//! From the row's typed grammar alone (`grammar = "getopt"` or `"make"`, GNU
 //! getopt_long as `facts::described::{long, short}` read it): each option
 //! in each spelling the row accepts — short, long, the shortest unique
 //! prefix of a long one and a longer one, `--opt=v` and `--opt v`, `-ov`
@@ -92,7 +92,7 @@ fn kind_named(name: &str) -> Option<Kind> {
 
 /// The commands of a row, or why none are generated.
 pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
-    if row.grammar != "getopt" {
+    if !matches!(row.grammar, "getopt" | "make") {
         return Err(format!("not generated: grammar {}", row.grammar));
     }
     let mut operands = Vec::new();
@@ -244,6 +244,9 @@ impl Gen<'_> {
                 if first.starts_with("--") {
                     let attached = format!("{}={v}", first.trim_end_matches("[=]"));
                     self.add(&[(&attached, Some((kind, v)))], Expect::Accepted);
+                } else if let Some(s) = first.strip_suffix("[=]") {
+                    let attached = format!("{s}{v}");
+                    self.add(&[(&attached, Some((kind, v)))], Expect::Accepted);
                 } else {
                     self.add(&[(first, None), (v, Some((kind, v)))], Expect::Accepted);
                 }
@@ -256,6 +259,16 @@ impl Gen<'_> {
             self.push(&[(s, None)], Expect::Accepted, true);
             // After the operands, last: a flag the program reads with a
             // value would take none and refuse.
+            self.push(&[(s, None)], Expect::Accepted, false);
+            return;
+        }
+        // An optional value (`-j[=]`) is only ever attached: alone, the
+        // option takes none.
+        if let Some(s) = s.strip_suffix("[=]") {
+            for v in values(kind) {
+                let attached = format!("{s}{v}");
+                self.push(&[(&attached, Some((kind, v)))], Expect::Accepted, true);
+            }
             self.push(&[(s, None)], Expect::Accepted, false);
             return;
         }

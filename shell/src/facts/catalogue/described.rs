@@ -103,8 +103,39 @@ pub const EXACT: &str = "exact";
 /// row's one-letter flags; any other word (`--`, `-x`, `--help`) is the
 /// first operand, and so is every word after it (bash's `echo`).
 pub const LEADING_CLUSTERS: &str = "leading-clusters";
+/// GNU getopt_long as `getopt`, and an operand `NAME=VALUE` (or one
+/// with an unknown part, which may be one) is a variable assignment the
+/// program makes for what it runs: `variable` (GNU make's operands).
+pub const MAKE: &str = "make";
+/// Go's flag package as `go test` reads it (cmd/go/internal/test/
+/// testflag.go): `-flag` or `--flag`, `-flag=v`, a value in the next
+/// word unless the option is a flag or its value optional (`[=]`: only
+/// `-flag=v`); no clusters, no prefixes; options anywhere. Where the row
+/// has `open` options, a flag it lacks is open (the test binary's) and
+/// an `open` option (`-args`) makes every later word open but the row's
+/// `-test.` options; `--` makes every later word open.
+pub const GO: &str = "go";
+/// Python's argparse as a program whose plugins add options reads it:
+/// short options in clusters, `--name=v` or `--name v`, no prefixes
+/// (`allow_abbrev=False`), options anywhere before `--`, a value never a
+/// word that begins with `-`; a word beginning with `@` names a file of
+/// arguments (`config`), and a word beginning with a short `code`
+/// option's spelling is that option wherever it is (a pre-parse reads
+/// them, values and operands included; a value `no:NAME` blocks a
+/// plugin: text). Where the row has `open`
+/// options, an option it lacks is open (a plugin's).
+pub const ARGPARSE: &str = "argparse";
 /// Every grammar a row may name.
-pub const GRAMMARS: [&str; 5] = [GETOPT, GIT, GIT_REVISIONS, EXACT, LEADING_CLUSTERS];
+pub const GRAMMARS: [&str; 8] = [
+    GETOPT,
+    GIT,
+    GIT_REVISIONS,
+    EXACT,
+    LEADING_CLUSTERS,
+    MAKE,
+    GO,
+    ARGPARSE,
+];
 
 /// One program's options at one version, each option an entry of the
 /// list of its kind: its spellings separated by blanks (`"-o --output"`),
