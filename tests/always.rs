@@ -344,6 +344,23 @@ fn round_three_units_are_the_catalogues() {
     }
 }
 
+/// SPEC §7 round 4 step 4: a program the catalogue describes with
+/// subcommands (`mix test`, `git log`) never records itself alone.
+#[test]
+fn programs_described_with_subcommands_record_the_subcommand() {
+    let cases: &[(&str, &[&str])] = &[
+        ("mix deps.get", &["Terminal(mix deps.get)"]),
+        ("mix test --only x", &["Terminal(mix test)"]),
+        // Not a subcommand or task name: the whole segment.
+        ("mix ./x.exs", &["Terminal(mix ./x.exs)"]),
+        // A program without subcommand rows keeps its unit.
+        ("cat src/x.ts", &["Terminal(cat)"]),
+    ];
+    for (cmd, want) in cases {
+        assert_eq!(patterns(cmd), *want, "{cmd}");
+    }
+}
+
 #[test]
 fn refusals() {
     for t in REFUSED_TYPES {
