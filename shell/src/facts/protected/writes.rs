@@ -12,8 +12,8 @@ use crate::facts::catalogue::git::GIT;
 use crate::facts::catalogue::paths::{
     DirWrite, Into, BACKUP_SUFFIXES, BACKUP_VARIABLES, DIR_WRITES, FIND, FIND_EXECS,
     FIND_NAME_TESTS, FIND_PLACEHOLDER, GIT_MOVES, GIT_PATHSPEC_WRITES, HOSTED_CHECKOUT,
-    HOSTED_CHECKOUTS, IN_PLACE_SUFFIX, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_SUFFIXES,
-    RULE_FILES,
+    HOSTED_CHECKOUTS, IN_PLACE_LONG, IN_PLACE_SUFFIX, PROTECTED_DIRS, PROTECTED_FILES,
+    PROTECTED_SUFFIXES, RULE_FILES,
 };
 use crate::facts::catalogue::paths::{
     FIND_UNREAD, GIT_CLEAN, GIT_DIR, GIT_DIR_NAMES, GIT_NO_WORKTREE,
@@ -595,12 +595,15 @@ fn backups(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>], known: &[Known]) -
     false
 }
 
-/// The in-place suffix (`-i.bak`, sed's `--in-place=.bak`, `-ni.bak`,
-/// perl's `-pi.bak`), when one is given.
+/// The in-place suffix (`-i.bak`, sed's `--in-place=.bak` and its
+/// prefixes down to `--i=.bak`, `-ni.bak`, perl's `-pi.bak`), when one is
+/// given.
 fn sed_suffix<'w>(run: &'w [Cow<'_, str>]) -> Option<&'w str> {
     run.iter().skip(1).take_while(|w| *w != "--").find_map(|w| {
-        if let Some(v) = w.strip_prefix("--in-place=") {
-            return Some(v);
+        if let Some((name, v)) = w.split_once('=') {
+            if name.len() >= 3 && IN_PLACE_LONG.starts_with(name) {
+                return Some(v);
+            }
         }
         let cluster = w.strip_prefix('-').filter(|c| !c.starts_with('-'))?;
         let k = cluster.find('i')?;
