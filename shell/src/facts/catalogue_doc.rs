@@ -429,8 +429,12 @@ fn described(o: &mut String) {
          The rows of `shell/catalogue/described/`, each read as its grammar \
          says the program reads options: `getopt` (GNU getopt_long: long ones by a \
          unique prefix, short ones in clusters), `git` (parse-options: the same, and \
-         `--no-` forms), `git-revisions` (no prefixes), `exact` (whole words) or \
-         `leading-clusters` (options only as the first words). \
+         `--no-` forms), `git-revisions` (no prefixes), `exact` (whole words), \
+         `leading-clusters` (options only as the first words), `getopt-leading` \
+         (getopt_long with `+`: the first operand ends the options; a `command` \
+         operand is a run, a segment of its own) or `find` (leading options, \
+         start paths, then operators and primaries spelled whole, `-exec`'s run \
+         to `;` or `{} +`). \
          Each option has a kind (§4.5 item 1). Past an allow entry, a word a row \
          cannot place or an option of a kind that writes or runs means the entry \
          does not cover the segment (§3.2); where the row has a kind that writes or \

@@ -4,8 +4,8 @@
 //! rows are `catalogue::described`; this names no program.
 
 pub use super::catalogue::described::{
-    Described, Kind, ARGPARSE, DESCRIBED, EXACT, GETOPT, GIT, GIT_REVISIONS, GO, GRAMMARS,
-    LEADING_CLUSTERS, MAKE,
+    Described, Kind, ARGPARSE, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING, GIT, GIT_REVISIONS,
+    GO, GRAMMARS, LEADING_CLUSTERS, MAKE,
 };
 use crate::reader::Known;
 use std::borrow::Cow;
@@ -35,7 +35,7 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
         None => (word, false),
     };
     let git = matches!(row.grammar, GIT | GIT_REVISIONS);
-    let abbreviated = matches!(row.grammar, GETOPT | GIT | MAKE);
+    let abbreviated = matches!(row.grammar, GETOPT | GETOPT_LEADING | GIT | MAKE);
     // A flag given a value (`--directory=x`) is refused by getopt_long
     // and parse-options: no option of the row.
     let valued = |(kind, optional): (Kind, bool)| kind != Kind::Flag || !attached || optional;
@@ -269,6 +269,7 @@ pub fn walk(
     match row.grammar {
         GO => return walk_go(row, words, known, from, all),
         ARGPARSE => return walk_argparse(row, words, known, from, all),
+        FIND => return walk_find(row, words, known, from, all),
         _ => {}
     }
     let mut found = Found::default();
@@ -276,6 +277,8 @@ pub fn walk(
         slot.get_or_insert(i);
     };
     let leading = row.grammar == LEADING_CLUSTERS;
+    // getopt with `+`: the first operand ends the options.
+    let posix = row.grammar == GETOPT_LEADING;
     let mut options_done = false;
     let mut operands = 0;
     let mut i = from;
@@ -307,7 +310,7 @@ pub fn walk(
             || w == "-"
             || (leading && !flag_cluster(row, w))
         {
-            options_done |= leading;
+            options_done |= leading || posix;
             let kind = match row.grammar {
                 MAKE if k != Known::Exact || w.contains('=') => Some(Kind::Variable),
                 _ => operand_kind(row, operands),
@@ -315,10 +318,15 @@ pub fn walk(
             operands += 1;
             match kind {
                 None => note(&mut found.unplaced, i),
+                // A run (SPEC §4.3): its words are a segment of their own,
+                // which every check reads, allow included.
+                Some(Kind::Command) => break,
                 Some(kind) if kind.writes_or_runs() => note(&mut found.writes, i),
                 Some(_) => {}
             }
-        } else if w == "--" || (w == "--end-of-options" && !matches!(row.grammar, GETOPT | MAKE)) {
+        } else if w == "--"
+            || (w == "--end-of-options" && !matches!(row.grammar, GETOPT | GETOPT_LEADING | MAKE))
+        {
             options_done = true;
         } else if w.starts_with("--") {
             match long(row, w) {
@@ -332,29 +340,33 @@ pub fn walk(
                     }
                 }
             }
-        } else {
-            for (at, c) in w.char_indices().skip(1) {
-                let Some((kind, optional)) = short(row, c) else {
-                    note(&mut found.unplaced, i);
-                    break;
-                };
-                if kind.writes_or_runs() {
-                    note(&mut found.writes, i);
-                }
-                if kind == Kind::Flag {
-                    continue;
-                }
-                // The rest of the word is the value, else the next (an
-                // optional value is only ever attached).
-                if at + c.len_utf8() == w.len() && !optional {
-                    i += 1;
-                }
-                break;
-            }
+        } else if cluster(row, w, i, &mut found) {
+            i += 1;
         }
         i += 1;
     }
     found
+}
+
+/// Reads a cluster of short options (`-uo`, `-n5`) at `i` into `found`;
+/// whether its last option takes the next word as its value.
+fn cluster(row: &Described, w: &str, i: usize, found: &mut Found) -> bool {
+    for (at, c) in w.char_indices().skip(1) {
+        let Some((kind, optional)) = short(row, c) else {
+            found.unplaced.get_or_insert(i);
+            return false;
+        };
+        if kind.writes_or_runs() {
+            found.writes.get_or_insert(i);
+        }
+        if kind == Kind::Flag {
+            continue;
+        }
+        // The rest of the word is the value, else the next (an optional
+        // value is only ever attached).
+        return at + c.len_utf8() == w.len() && !optional;
+    }
+    false
 }
 
 /// Where [`walk_go`] is: reading the go command's flags, the test
@@ -645,6 +657,155 @@ fn pre_read(row: &Described, w: &str, k: Known, next: Option<&str>) -> Option<Ki
     } else {
         Some(Kind::Flag)
     }
+}
+
+/// How many values a find primary takes: none (`-delete[0]`, a flag),
+/// one, two (`-fprintf[2]`), or the words of a run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Arity {
+    None,
+    One,
+    Two,
+    Run,
+    /// A run ended by `;` only (`-ok[;]`: `{} +` is refused).
+    RunToSemicolon,
+}
+
+/// The primary or leading option `w` spells in a find row (spelled whole)
+/// and its kind; `leading`: a leading option (an entry whose spellings
+/// are all one letter), else a primary.
+fn find_option(row: &Described, w: &str, leading: bool) -> Option<(Kind, Arity, bool)> {
+    for (list, kind) in row.options() {
+        for entry in list {
+            let one_letter = entry
+                .split(' ')
+                .all(|s| s.trim_end_matches("[=]").len() == 2);
+            if one_letter != leading {
+                continue;
+            }
+            for s in entry.split(' ') {
+                let (name, arity, optional) = if let Some(n) = s.strip_suffix("[0]") {
+                    (n, Arity::None, false)
+                } else if let Some(n) = s.strip_suffix("[2]") {
+                    (n, Arity::Two, false)
+                } else if let Some(n) = s.strip_suffix("[;]") {
+                    (n, Arity::RunToSemicolon, false)
+                } else if let Some(n) = s.strip_suffix("[=]") {
+                    (n, Arity::None, true)
+                } else {
+                    let arity = match kind {
+                        Kind::Flag => Arity::None,
+                        Kind::Command => Arity::Run,
+                        _ => Arity::One,
+                    };
+                    (s, arity, false)
+                };
+                // `-O3`: an optional value, attached.
+                let hit = name == w || (optional && w.starts_with(name));
+                if hit {
+                    return Some((kind, arity, optional));
+                }
+            }
+        }
+    }
+    None
+}
+
+/// [`walk`] for the `find` grammar (findutils 4.9: see
+/// [`super::catalogue::described::FIND`]).
+fn walk_find(
+    row: &Described,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    from: usize,
+    all: bool,
+) -> Found {
+    let mut found = Found::default();
+    let note = |slot: &mut Option<usize>, i: usize| {
+        slot.get_or_insert(i);
+    };
+    let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    // A word that may begin with `-`, `(` or `!`: it may be any primary.
+    let may_be_primary = |i: usize, w: &str| match kn(i) {
+        Known::Exact => false,
+        Known::Glob => w.starts_with(['-', '*', '?', '[', '(', '!']),
+        _ => w.starts_with(['-', '$', '`', '(', '!']) || kn(i) == Known::AnyTokens,
+    };
+    let operator = |w: &str| matches!(w, "(" | ")" | "!" | ",");
+    let mut i = from;
+    // Leading options, up to `--` or the first other word.
+    while let Some(w) = words
+        .get(i)
+        .filter(|w| kn(i) == Known::Exact && w.starts_with('-'))
+    {
+        if w == "--" {
+            i += 1;
+            break;
+        }
+        match find_option(row, w, true) {
+            Some((_, Arity::One, _)) => i += 2,
+            Some(_) => i += 1,
+            None => break,
+        }
+    }
+    // The start paths.
+    let mut operands = 0;
+    while let Some(w) = words.get(i) {
+        let exact = kn(i) == Known::Exact;
+        if exact && ((w.starts_with('-') && w.len() > 1) || operator(w)) {
+            break;
+        }
+        if may_be_primary(i, w) {
+            note(&mut found.unplaced, i);
+        }
+        match operand_kind(row, operands) {
+            None => note(&mut found.unplaced, i),
+            Some(kind) if kind.writes_or_runs() => note(&mut found.writes, i),
+            Some(_) => {}
+        }
+        operands += 1;
+        i += 1;
+    }
+    // The expression.
+    while let Some(w) = words.get(i) {
+        if !all && found.first().is_some() {
+            break;
+        }
+        if kn(i) != Known::Exact {
+            // A word with an unknown part where a primary is: any primary
+            // (or a path, which find refuses).
+            note(&mut found.unplaced, i);
+            i += 1;
+            continue;
+        }
+        if operator(w) {
+            i += 1;
+            continue;
+        }
+        let Some((kind, arity, _)) = find_option(row, w, false) else {
+            note(&mut found.unplaced, i);
+            i += 1;
+            continue;
+        };
+        if kind.writes_or_runs() && kind != Kind::Command {
+            note(&mut found.writes, i);
+        }
+        i += match arity {
+            Arity::None => 1,
+            Arity::One => 2,
+            Arity::Two => 3,
+            // A run, a segment of its own: to its `;`, or a `+` right
+            // after `{}`.
+            Arity::Run | Arity::RunToSemicolon => (i + 1..words.len())
+                .find(|&j| {
+                    let plus = arity == Arity::Run && words[j] == "+" && words[j - 1] == "{}";
+                    kn(j) == Known::Exact && (words[j] == ";" || plus)
+                })
+                .map_or(words.len(), |e| e + 1)
+                .saturating_sub(i),
+        };
+    }
+    found
 }
 
 /// What an option word with an unknown part is, from its literal start.
@@ -941,6 +1102,54 @@ mod tests {
         };
         assert_eq!(found("x -ne --help -- -x a"), Found::default());
         assert_eq!(found("x \"$X\" -n"), Found::default());
+    }
+
+    fn walked(program: &str, line: &str) -> Found {
+        let l = crate::reader::read(line);
+        let s = &l.segments[0];
+        walk(row(program), &s.words, &s.known, 1, true)
+    }
+
+    fn at(unplaced: Option<usize>, writes: Option<usize>) -> Found {
+        Found { unplaced, writes }
+    }
+
+    #[test]
+    fn find_reads_leading_options_start_paths_and_primaries() {
+        let f = |line: &str| walked("find", line);
+        assert_eq!(
+            f(
+                r"find -L -D tree -O3 . src -name x -a \( -newer f -o ! -path y \) -exec grep -l x {} + -newermt 2020-01-01 -print"
+            ),
+            Found::default()
+        );
+        // -delete takes no value and writes; -fprintf takes two.
+        assert_eq!(f("find . -delete"), at(None, Some(2)));
+        assert_eq!(f("find . -fprintf out fmt -frob"), at(Some(5), Some(2)));
+        // A run ends at `;`: the words after it are find's again.
+        assert_eq!(f(r"find . -exec rm -frob {} \; -fls x"), at(None, Some(7)));
+        assert_eq!(f("find . -exec rm {} + -print"), Found::default());
+        // Leading options only lead; a word after the expression began
+        // is no start path; an expansion may be any primary.
+        assert_eq!(f("find . -D tree"), at(Some(2), None));
+        assert_eq!(f("find . -name a b"), at(Some(4), None));
+        assert_eq!(f("find . $X"), at(Some(2), None));
+        assert_eq!(f(r#"find "$D" -name x"#), at(Some(1), None));
+        assert_eq!(f(r#"find "./$D" -name "$N""#), Found::default());
+    }
+
+    #[test]
+    fn getopt_leading_stops_at_the_command() {
+        let x = |line: &str| walked("xargs", line);
+        assert_eq!(x("xargs -0 -n1 -i -l grep -l --frob x"), Found::default());
+        assert_eq!(x("xargs --process-slot-var=V grep"), at(None, Some(1)));
+        assert_eq!(x("xargs --max-l grep"), Found::default());
+        assert_eq!(x("xargs --ma=1 grep"), at(Some(1), None));
+        assert_eq!(x(r#"xargs "$O" grep"#), at(Some(1), None));
+        let sed = |line: &str| walked("sed", line);
+        assert_eq!(sed("sed -n p f -i.bak"), at(None, Some(4)));
+        assert_eq!(sed("sed -n --in-pl=.bak p f"), at(None, Some(2)));
+        assert_eq!(sed("sed -n -f x f"), at(None, Some(2)));
     }
 
     /// The words of `line`'s first segment a row's types say are text,

@@ -92,7 +92,10 @@ fn kind_named(name: &str) -> Option<Kind> {
 
 /// The commands of a row, or why none are generated.
 pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
-    if !matches!(row.grammar, "getopt" | "make") {
+    if row.grammar == "find" {
+        return Ok(find::cases(row));
+    }
+    if !matches!(row.grammar, "getopt" | "getopt-leading" | "make") {
         return Err(format!("not generated: grammar {}", row.grammar));
     }
     let mut operands = Vec::new();
@@ -108,6 +111,7 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
         fresh: 0,
         ci: true,
         sampled: 0,
+        leading: row.grammar == "getopt-leading",
     };
     g.operand_cases();
     for (list, kind) in row.options() {
@@ -143,6 +147,9 @@ struct Gen<'r> {
     /// The cases past a first spelling so far: every fourth is in the
     /// default tier.
     sampled: usize,
+    /// Options only before the first operand (`getopt-leading`): a case
+    /// that puts them after the operands gives none.
+    leading: bool,
 }
 
 impl Gen<'_> {
@@ -152,7 +159,9 @@ impl Gen<'_> {
         let defaults: Vec<(Kind, &str)> =
             self.operands.iter().map(|k| (*k, values(*k)[0])).collect();
         let ops: Vec<Word> = defaults.iter().map(|(k, v)| (*v, Some((*k, *v)))).collect();
-        let all: Vec<Word> = if before_operands {
+        let all: Vec<Word> = if !before_operands && self.leading {
+            options.to_vec()
+        } else if before_operands {
             options.iter().chain(&ops).copied().collect()
         } else {
             ops.iter().chain(options).copied().collect()
@@ -247,6 +256,10 @@ impl Gen<'_> {
                 } else if let Some(s) = first.strip_suffix("[=]") {
                     let attached = format!("{s}{v}");
                     self.add(&[(&attached, Some((kind, v)))], Expect::Accepted);
+                } else if let Some(s) = first.strip_suffix("[=]") {
+                    // An optional value: attached only (`-i[R]`).
+                    let attached = format!("{s}{v}");
+                    self.add(&[(&attached, Some((kind, v)))], Expect::Accepted);
                 } else {
                     self.add(&[(first, None), (v, Some((kind, v)))], Expect::Accepted);
                 }
@@ -255,6 +268,15 @@ impl Gen<'_> {
     }
 
     fn short_option(&mut self, s: &str, kind: Kind) {
+        if let Some(s) = s.strip_suffix("[=]") {
+            // An optional value, attached only (`-i[R]`).
+            for v in values(kind) {
+                let attached = format!("{s}{v}");
+                self.push(&[(&attached, Some((kind, v)))], Expect::Accepted, true);
+            }
+            self.push(&[(s, None)], Expect::Accepted, true);
+            return;
+        }
         if kind == Kind::Flag {
             self.push(&[(s, None)], Expect::Accepted, true);
             // After the operands, last: a flag the program reads with a
@@ -376,19 +398,19 @@ impl Gen<'_> {
             if kind == Kind::Flag {
                 continue;
             }
-            for c in list
-                .iter()
-                .flat_map(|e| e.split(' '))
-                .filter_map(short_letter)
-            {
+            for s in list.iter().flat_map(|e| e.split(' ')) {
+                let Some(c) = short_letter(s) else { continue };
                 let v = values(kind)[0];
                 self.ci = true;
                 let next = format!("-{lead}{c}");
-                self.push(
-                    &[(&next, None), (v, Some((kind, v)))],
-                    Expect::Accepted,
-                    true,
-                );
+                // An optional value is only ever attached.
+                if !s.ends_with("[=]") {
+                    self.push(
+                        &[(&next, None), (v, Some((kind, v)))],
+                        Expect::Accepted,
+                        true,
+                    );
+                }
                 let attached = format!("-{}{c}{v}", flags[0]);
                 self.push(&[(&attached, Some((kind, v)))], Expect::Accepted, true);
             }
@@ -458,9 +480,143 @@ impl Gen<'_> {
 
 /// The letter of a short spelling (`-o`).
 fn short_letter(s: &str) -> Option<char> {
-    let mut c = s.chars();
+    let mut c = s.trim_end_matches("[=]").chars();
     match (c.next(), c.next(), c.next()) {
         (Some('-'), Some(l), None) if l != '-' => Some(l),
         _ => None,
+    }
+}
+
+/// Commands for a row of the `find` grammar: each leading option, then
+/// each primary after the start path `.` with values of its kind (a
+/// `command` primary's run ended by `;` and by `{} +`), without its value
+/// (refused), and an unknown primary (refused).
+mod find {
+    use super::{values, Case, Expect, CANARY, FRESH};
+    use permc_shell::facts::described::{Described, Kind};
+
+    pub fn cases(row: &Described) -> Vec<Case> {
+        let mut out = Vec::new();
+        let mut fresh = 0;
+        let mut add = |words: Vec<(String, Option<Kind>)>, expect: Expect, ci: bool| {
+            let name = format!("oracle-new-find-{fresh}");
+            fresh += 1;
+            let mut argv = vec![row.program[0].to_string()];
+            let mut vals = Vec::new();
+            for (w, k) in words {
+                let w = w.replace(FRESH, &name);
+                if let Some(k) = k {
+                    vals.push((k, w.clone()));
+                }
+                argv.push(w);
+            }
+            out.push(Case {
+                words: argv,
+                expect,
+                values: vals,
+                ci,
+            });
+        };
+        let start = |w: &str| (w.to_string(), Some(Kind::PathRead));
+        let plain = |w: &str| (w.to_string(), None);
+        for v in values(Kind::PathRead) {
+            add(vec![start(v)], Expect::Accepted, true);
+        }
+        for (list, kind) in row.options() {
+            for entry in list {
+                let leading = entry
+                    .split(' ')
+                    .all(|s| s.trim_end_matches("[=]").len() == 2);
+                for (n, s) in entry.split(' ').enumerate() {
+                    let ci = n == 0;
+                    if leading {
+                        let words = match (kind, s.strip_suffix("[=]")) {
+                            (Kind::Flag, _) => vec![plain(s), start(".")],
+                            (_, Some(o)) => vec![plain(&format!("{o}3")), start(".")],
+                            _ => vec![plain(s), plain("help"), start(".")],
+                        };
+                        add(words, Expect::Accepted, ci);
+                        continue;
+                    }
+                    primary(&mut add, s, kind, ci);
+                }
+            }
+        }
+        add(
+            vec![start("."), plain("-no-such-primary")],
+            Expect::Unknown,
+            true,
+        );
+        out
+    }
+
+    /// The cases of one primary's spelling.
+    fn primary(
+        add: &mut impl FnMut(Vec<(String, Option<Kind>)>, Expect, bool),
+        s: &str,
+        kind: Kind,
+        ci: bool,
+    ) {
+        let start = |w: &str| (w.to_string(), Some(Kind::PathRead));
+        let plain = |w: &str| (w.to_string(), None);
+        let value = |w: &str, k: Kind| (w.to_string(), Some(k));
+        if let Some(p) = s.strip_suffix("[0]") {
+            // What it matches is written: a tree of the fixture's own.
+            add(
+                vec![value("src", Kind::DirWrite), plain(p)],
+                Expect::Accepted,
+                ci,
+            );
+            return;
+        }
+        if let Some(p) = s.strip_suffix("[2]") {
+            for v in values(kind) {
+                let text = values(Kind::Text)[0];
+                add(
+                    vec![
+                        start("."),
+                        plain(p),
+                        value(v, kind),
+                        value(text, Kind::Text),
+                    ],
+                    Expect::Accepted,
+                    ci,
+                );
+            }
+            add(vec![start("."), plain(p)], Expect::NeedsValue, ci);
+            return;
+        }
+        match kind {
+            Kind::Flag => add(vec![start("."), plain(s)], Expect::Accepted, ci),
+            Kind::Command => {
+                let (p, plus) = s
+                    .strip_suffix("[;]")
+                    .map_or((s, Expect::Accepted), |p| (p, Expect::NeedsValue));
+                let run = value(CANARY, Kind::Command);
+                add(
+                    vec![start("."), plain(p), run.clone(), plain(";")],
+                    Expect::Accepted,
+                    ci,
+                );
+                // `{} +` ends only an `-exec`'s run: `-ok` is left
+                // without its `;`.
+                add(
+                    vec![start("."), plain(p), run, plain("{}"), plain("+")],
+                    plus,
+                    ci,
+                );
+                add(vec![start("."), plain(p)], Expect::NeedsValue, ci);
+            }
+            _ => {
+                for v in values(kind) {
+                    add(
+                        vec![start("."), plain(s), value(v, kind)],
+                        Expect::Accepted,
+                        ci,
+                    );
+                }
+                add(vec![start("."), plain(s)], Expect::NeedsValue, ci);
+            }
+        }
     }
 }

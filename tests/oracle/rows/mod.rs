@@ -177,7 +177,12 @@ fn missing_from_row(row: &Described, help: &str) -> Vec<String> {
         .options()
         .iter()
         .flat_map(|(list, _)| list.iter().flat_map(|e| e.split(' ')))
-        .map(|s| s.trim_end_matches("[=]"))
+        .map(|s| {
+            s.trim_end_matches("[=]")
+                .trim_end_matches("[0]")
+                .trim_end_matches("[2]")
+                .trim_end_matches("[;]")
+        })
         .collect();
     let mut listed: Vec<String> = Vec::new();
     for line in help.lines() {
@@ -421,7 +426,15 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         return None;
     }
     out.lines().find_map(|l| {
-        let how = if l.contains("is ambiguous") {
+        // find's own messages (findutils 4.9).
+        let how = if l.contains("unknown predicate") {
+            Expect::Unknown
+        } else if l.contains("missing argument to")
+            || l.contains("test needs an argument")
+            || find_took_itself(l)
+        {
+            Expect::NeedsValue
+        } else if l.contains("is ambiguous") {
             Expect::Ambiguous
         } else if [
             "unrecognized option",
@@ -444,11 +457,25 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
     })
 }
 
+/// find 4.9 given a numeric test without its value reads the test's own
+/// name as it: "invalid argument `-gid' to `-gid'".
+fn find_took_itself(l: &str) -> bool {
+    l.split_once("invalid argument `")
+        .and_then(|(_, rest)| rest.split_once("' to `"))
+        .is_some_and(|(value, rest)| rest.strip_suffix('\'') == Some(value))
+}
+
 /// The program read a command's options otherwise than the row says.
 fn spelling(row: &Described, case: &Case, (out, status): &(String, i32)) -> Option<String> {
     let program = row.program.join(" ");
     if *status < 0 {
         return Some(format!("{program} did not finish (no exit status)"));
+    }
+    // find refuses a birth-time test (`-newerBt`, `-newermB`) on a
+    // system that keeps none before it reads the test's value: this
+    // machine cannot say how find spells it.
+    if out.contains("does not provide a way to find the birth time") {
+        return None;
     }
     match (case.expect, refusal(out, *status)) {
         (Expect::Accepted, None) => None,

@@ -125,8 +125,23 @@ pub const GO: &str = "go";
 /// plugin: text). Where the row has `open`
 /// options, an option it lacks is open (a plugin's).
 pub const ARGPARSE: &str = "argparse";
+/// GNU getopt_long with `+` (POSIX order): options only before the first
+/// operand, which ends them (`xargs`, `timeout`: a `command` operand is
+/// the run, whose words are a segment of their own, SPEC §4.3).
+pub const GETOPT_LEADING: &str = "getopt-leading";
+/// find's command line (findutils 4.9): leading options (entries whose
+/// spellings are all one letter: `-H`, `-D LIST`, `-O[=]`), the start
+/// paths (the operands) up to the first word that begins with `-` or is
+/// `(`, `)`, `!` or `,`, then the expression: the operators `(`, `)`,
+/// `!`, `,` and the row's primaries, each spelled whole, each taking one
+/// value of its list's kind — a `command` primary takes the words up to
+/// `;`, or to a `+` right after `{}` (a run, SPEC §4.3; one ending in
+/// `[;]` only to `;`: `-ok`); a spelling ending in `[0]` takes no value (its kind is what it does to what
+/// it matches: `-delete[0]`), one ending in `[2]` a second, text value
+/// (`-fprintf[2] FILE FORMAT`).
+pub const FIND: &str = "find";
 /// Every grammar a row may name.
-pub const GRAMMARS: [&str; 8] = [
+pub const GRAMMARS: [&str; 10] = [
     GETOPT,
     GIT,
     GIT_REVISIONS,
@@ -135,6 +150,8 @@ pub const GRAMMARS: [&str; 8] = [
     MAKE,
     GO,
     ARGPARSE,
+    GETOPT_LEADING,
+    FIND,
 ];
 
 /// One program's options at one version, each option an entry of the

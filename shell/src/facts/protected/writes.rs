@@ -10,10 +10,10 @@ use super::names::{protected_components, same};
 use super::{basename, has_glob, program_sub, reads_only, script_operand, Here};
 use crate::facts::catalogue::git::GIT;
 use crate::facts::catalogue::paths::{
-    DirWrite, Into, BACKUP_SUFFIXES, BACKUP_VARIABLES, DIR_WRITES, FIND, FIND_EXECS,
-    FIND_NAME_TESTS, FIND_PLACEHOLDER, GIT_MOVES, GIT_PATHSPEC_WRITES, HOSTED_CHECKOUT,
-    HOSTED_CHECKOUTS, IN_PLACE_SUFFIX, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_SUFFIXES,
-    RULE_FILES,
+    DirWrite, Into, BACKUP_SUFFIXES, BACKUP_VARIABLES, DIR_WRITES, FIND, FIND_DELETES, FIND_DEPTH,
+    FIND_EXECS, FIND_NAME_TESTS, FIND_PLACEHOLDER, GIT_MOVES, GIT_PATHSPEC_WRITES, HOSTED_CHECKOUT,
+    HOSTED_CHECKOUTS, IN_PLACE_LONG, IN_PLACE_SUFFIX, PROTECTED_DIRS, PROTECTED_FILES,
+    PROTECTED_SUFFIXES, RULE_FILES,
 };
 use crate::facts::catalogue::paths::{
     FIND_UNREAD, GIT_CLEAN, GIT_DIR, GIT_DIR_NAMES, GIT_NO_WORKTREE,
@@ -595,12 +595,15 @@ fn backups(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>], known: &[Known]) -
     false
 }
 
-/// The in-place suffix (`-i.bak`, sed's `--in-place=.bak`, `-ni.bak`,
-/// perl's `-pi.bak`), when one is given.
+/// The in-place suffix (`-i.bak`, sed's `--in-place=.bak` and its
+/// prefixes down to `--i=.bak`, `-ni.bak`, perl's `-pi.bak`), when one is
+/// given.
 fn sed_suffix<'w>(run: &'w [Cow<'_, str>]) -> Option<&'w str> {
     run.iter().skip(1).take_while(|w| *w != "--").find_map(|w| {
-        if let Some(v) = w.strip_prefix("--in-place=") {
-            return Some(v);
+        if let Some((name, v)) = w.split_once('=') {
+            if name.len() >= 3 && IN_PLACE_LONG.starts_with(name) {
+                return Some(v);
+            }
         }
         let cluster = w.strip_prefix('-').filter(|c| !c.starts_with('-'))?;
         let k = cluster.find('i')?;
@@ -611,12 +614,18 @@ fn sed_suffix<'w>(run: &'w [Cow<'_, str>]) -> Option<&'w str> {
 
 /// A `find` run's `{}` (SPEC §6.4): a path the `find` can reach and its
 /// and-ed name tests accept is protected, given to a command that may
-/// write.
+/// write — or removed by `-delete` (a `path-write` of what it matches,
+/// §4.5 item 1).
 fn find_exec(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>]) -> bool {
     if verb != FIND {
         return false;
     }
     let words: Vec<&str> = run.iter().map(AsStr::as_str).collect();
+    if let Some(d) = words.iter().position(|w| FIND_DELETES.contains(w)) {
+        if find_acts(here, &words, d) {
+            return true;
+        }
+    }
     let Some(exec) = words.iter().position(|w| FIND_EXECS.contains(w)) else {
         return false;
     };
@@ -631,12 +640,20 @@ fn find_exec(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>]) -> bool {
     if !command.iter().any(|w| w.contains(FIND_PLACEHOLDER)) || reads_only(&command) {
         return false;
     }
+    find_acts(here, &words, exec)
+}
+
+/// Can what the primary at `at` acts on (a run's `{}`, `-delete`'s
+/// match) be protected: a path the `find` reaches that the and-ed tests
+/// before it accept? Under -depth (-delete turns it on) -prune does
+/// nothing: no branch prunes.
+fn find_acts(here: &Here<'_>, words: &[&str], at: usize) -> bool {
     let starts: Vec<&str> = words[1..]
         .iter()
         .take_while(|w| !w.starts_with('-') && !matches!(**w, "(" | "!" | ")"))
         .copied()
         .collect();
-    let expr = &words[1 + starts.len()..exec];
+    let expr = &words[1 + starts.len()..at];
     // A negation or a group is not read: every test and prune is dropped
     // (fail closed: `-not -path ./src/*` must not be read as `-path`).
     let expr = if expr.iter().any(|w| FIND_UNREAD.contains(w)) {
@@ -648,6 +665,11 @@ fn find_exec(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>]) -> bool {
     // that end in `-prune` prune what they test.
     let branches: Vec<&[&str]> = expr.split(|w| matches!(*w, "-o" | "-or")).collect();
     let (tests, pruning) = branches.split_last().unwrap_or((&expr, &[]));
+    let pruning = if words.iter().any(|w| FIND_DEPTH.contains(w)) {
+        &[][..]
+    } else {
+        pruning
+    };
     let starts = if starts.is_empty() { vec!["."] } else { starts };
     starts.iter().any(|s| find_reaches(here, s, tests, pruning))
 }
