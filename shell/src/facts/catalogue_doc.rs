@@ -343,6 +343,34 @@ fn external(o: &mut String) {
     );
 }
 
+/// The raw socket clients' rows (`shell/catalogue/net.toml`).
+fn socket_clients(o: &mut String) {
+    o.push_str(
+        "\nSocket clients (`shell/catalogue/net.toml`) and `/dev/tcp|udp/HOST/PORT`: \
+         external unless every address is loopback written as such (`localhost`, \
+         `127.N.N.N`, `::1`) and the command runs in the running container; a word \
+         the row does not place (an option, an address type or option) leaves \
+         the run external, and so does a listener without a loopback address.\n\n",
+    );
+    for s in super::catalogue::remote::net::SOCKETS {
+        let mut how = vec![format!("options {}", code(&[s.flags, s.valued].concat()))];
+        if !s.needs.is_empty() {
+            how.push(format!("needs one of {}", code(s.needs)));
+        }
+        if s.addresses {
+            how.push(format!(
+                "addresses {}, {} (`HOST:PORT`), {} (`PORT`, with a loopback {}); address options {}",
+                code(s.local),
+                code(s.connect),
+                code(s.listeners),
+                code(s.bind),
+                code(s.address_options)
+            ));
+        }
+        let _ = writeln!(o, "- {} ({}): {}", code(s.names), s.version, how.join("; "));
+    }
+}
+
 fn remote_clients(o: &mut String) {
     use super::catalogue::remote::{CLIENTS, GOALS};
     o.push_str(
@@ -404,6 +432,7 @@ fn remote_clients(o: &mut String) {
             code(h.schemes)
         );
     }
+    socket_clients(o);
     o.push_str("\nBuild tools whose goals, anywhere among the operands, publish:\n\n");
     for g in GOALS {
         let _ = writeln!(

@@ -206,20 +206,7 @@ fn loopback_url(url: &str) -> bool {
         || port
             .strip_prefix(':')
             .is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-    port_ok && (host.eq_ignore_ascii_case("localhost") || host == "[::1]" || dotted_127(host))
-}
-
-/// `127.N.N.N`, each N decimal digits 0–255.
-fn dotted_127(host: &str) -> bool {
-    let parts: Vec<&str> = host.split('.').collect();
-    parts.len() == 4
-        && parts[0] == "127"
-        && parts[1..].iter().all(|p| {
-            !p.is_empty()
-                && p.len() <= 3
-                && p.bytes().all(|b| b.is_ascii_digit())
-                && p.parse::<u16>().is_ok_and(|n| n <= 255)
-        })
+    port_ok && super::sockets::loopback_host(host)
 }
 
 /// [`external_known`] for a verb read by its last component.

@@ -165,3 +165,65 @@ pub mod http {
     use super::HttpClient;
     include!(concat!(env!("OUT_DIR"), "/catalogue/http.rs"));
 }
+
+/// A raw socket client (SPEC §4.5 item 3): external unless every address
+/// it names is loopback, written as such, and the command runs in the
+/// running container. The rows are `shell/catalogue/net.toml`; a row is
+/// closed: a word it does not place leaves the run external.
+#[derive(Debug, Clone, Copy)]
+pub struct SocketClient {
+    /// The names the program is run by.
+    pub names: &'static [&'static str],
+    /// The version the row describes.
+    pub version: &'static str,
+    /// The operands are two ADDRESS words (`TYPE:PARAMS,OPTION…`); else
+    /// `[HOST [PORT…]]`.
+    pub addresses: bool,
+    /// Options that take no value (short ones cluster).
+    pub flags: &'static [&'static str],
+    /// Options that take a value (attached or the next word).
+    pub valued: &'static [&'static str],
+    /// Of [`valued`](Self::valued), those whose value is the local
+    /// address: it must be loopback.
+    pub source: &'static [&'static str],
+    /// Of [`flags`](Self::flags), those that make the program listen.
+    pub listen: &'static [&'static str],
+    /// When not empty, one of these options must be given.
+    pub needs: &'static [&'static str],
+    /// Address types that are the process's own streams.
+    pub local: &'static [&'static str],
+    /// Address types `TYPE:HOST:PORT` that connect.
+    pub connect: &'static [&'static str],
+    /// Address types `TYPE:PORT` that listen.
+    pub listeners: &'static [&'static str],
+    /// Address options that change nothing of where the address goes.
+    pub address_options: &'static [&'static str],
+    /// Of [`address_options`](Self::address_options), those whose value
+    /// is the local address: it must be loopback.
+    pub bind: &'static [&'static str],
+}
+
+impl SocketClient {
+    /// The defaults a row's missing fields take.
+    pub const EMPTY: SocketClient = SocketClient {
+        names: &[],
+        version: "",
+        addresses: false,
+        flags: &[],
+        valued: &[],
+        source: &[],
+        listen: &[],
+        needs: &[],
+        local: &[],
+        connect: &[],
+        listeners: &[],
+        address_options: &[],
+        bind: &[],
+    };
+}
+
+/// The raw socket clients' rows.
+pub mod net {
+    use super::SocketClient;
+    include!(concat!(env!("OUT_DIR"), "/catalogue/net.rs"));
+}
