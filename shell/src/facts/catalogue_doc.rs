@@ -343,6 +343,36 @@ fn external(o: &mut String) {
     );
 }
 
+/// Each remote client's global options and its reads' own options: an
+/// option word neither places makes the run no described read.
+fn read_options(o: &mut String) {
+    use super::catalogue::remote::CLIENTS;
+    o.push_str(
+        "\nThe options each client's row places (SPEC §4.5 items 2 and 3): its global \
+         and common ones, then each read's own (`=`: takes a value). Any other option \
+         word makes the run no described read: external.\n\n",
+    );
+    for c in CLIENTS {
+        let mut names = vec![c.names.join("/")];
+        names.extend(c.tree.iter().map(|t| t.to_string()));
+        let _ = writeln!(
+            o,
+            "- {} ({}): {}",
+            names.join(" "),
+            c.version,
+            if c.valued.is_empty() && c.flags.is_empty() {
+                "none".to_string()
+            } else {
+                code(&[c.valued, c.flags].concat())
+            }
+        );
+        for r in c.read_options {
+            let (path, opts) = r.split_first().unwrap_or((&"", &[]));
+            let _ = writeln!(o, "  - `{path}`: {}", code(opts));
+        }
+    }
+}
+
 /// The raw socket clients' rows (`shell/catalogue/net.toml`).
 fn socket_clients(o: &mut String) {
     o.push_str(
@@ -432,6 +462,7 @@ fn remote_clients(o: &mut String) {
             code(h.schemes)
         );
     }
+    read_options(o);
     socket_clients(o);
     o.push_str("\nBuild tools whose goals, anywhere among the operands, publish:\n\n");
     for g in GOALS {

@@ -37,10 +37,18 @@ pub struct RemoteClient {
     /// `!OPTION` for an option that makes that read external (`auth
     /// status * !--show-token`).
     pub reads: &'static [&'static str],
-    /// Options that take the next word as their value.
+    /// The program's global options and those every read takes (SPEC
+    /// §4.5 item 3: a row describes its global options) that take the
+    /// next word as their value.
     pub valued: &'static [&'static str],
-    /// Options that take no value.
+    /// Those that take no value.
     pub flags: &'static [&'static str],
+    /// Each read's own options: a read's path (`pr view`) then its
+    /// options, `--json=` for one that takes a value, `--comments` for a
+    /// flag. A run of a read's path with an option word neither these nor
+    /// the row's lists place is no described read: external (the closed
+    /// world, §4.5 item 2), the message naming the word.
+    pub read_options: &'static [&'static [&'static str]],
     /// Options that make any read external: another endpoint
     /// (`--server`), a program started (`--web`), a file of settings.
     pub external: &'static [&'static str],
@@ -66,6 +74,7 @@ impl RemoteClient {
         reads: &[],
         valued: &[],
         flags: &[],
+        read_options: &[],
         external: &[],
         abbreviations: false,
         named: &[],
