@@ -91,7 +91,23 @@ fn wrappers(o: &mut String) {
             code(w.names),
             cell(&refs(&valued)),
             cell(&refs(&flags)),
-            if w.privileged { "yes" } else { "" }
+            match (w.privileged, w.unprivileged_by) {
+                (false, _) => String::new(),
+                (true, []) => "yes".to_string(),
+                (true, by) => {
+                    let dashed = |n: &&str| {
+                        if n.len() == 1 {
+                            format!("`-{n}`")
+                        } else {
+                            format!("`--{n}`")
+                        }
+                    };
+                    format!(
+                        "yes, unless {}",
+                        by.iter().map(dashed).collect::<Vec<_>>().join(", ")
+                    )
+                }
+            }
         );
     }
     o.push('\n');
