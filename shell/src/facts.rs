@@ -50,6 +50,7 @@ pub mod remote;
 #[cfg(test)]
 mod rows_attacked;
 mod scope;
+pub mod sockets;
 mod stdin_commands;
 mod tmux;
 pub(crate) mod wrappers;
@@ -1147,12 +1148,18 @@ impl<'a> LineFacts<'a> {
         self.runs()
             .filter(|r| !r.guessed)
             .find_map(|r| {
-                external_effect_known(r.words, r.known).or_else(|| {
-                    (!r.canonical)
-                        .then(|| remote::external_known_at(r.words, r.known, loopback_ok))?
-                })
+                // A socket client's run to loopback sends nothing away
+                // from the running container (SPEC §4.5 item 3).
+                let socket_loopback =
+                    || loopback_ok && !r.canonical && sockets::loopback_run(r.words, r.known);
+                external_effect_known(r.words, r.known)
+                    .filter(|_| !socket_loopback())
+                    .or_else(|| {
+                        (!r.canonical)
+                            .then(|| remote::external_known_at(r.words, r.known, loopback_ok))?
+                    })
             })
-            .or_else(|| self.network_redirect())
+            .or_else(|| self.network_redirect(loopback_ok))
             .or_else(|| self.remote_daemon_assigned())
     }
 
@@ -1211,13 +1218,18 @@ impl<'a> LineFacts<'a> {
 
     /// A redirection to `/dev/tcp/…` or `/dev/udp/…`, in the line or an
     /// inner line: bash opens a network connection (SPEC §6.1, round 3).
-    /// An unknown target is the scope's (§4.4), not this.
-    fn network_redirect(&self) -> Option<&'static [&'static str]> {
+    /// An unknown target is the scope's (§4.4), not this; a loopback one
+    /// (`/dev/tcp/127.0.0.1/8080`) is none when `loopback_ok` (the
+    /// command runs in the running container, §4.5 item 3).
+    fn network_redirect(&self, loopback_ok: bool) -> Option<&'static [&'static str]> {
         let lines = std::iter::once(&self.line).chain(self.inner_lines.iter().map(|(_, l)| l));
         let targets = lines.flat_map(|l| &l.segments).flat_map(|s| &s.redirects);
         for r in targets.filter(|r| r.op != "<<<") {
             for (prefix, entry) in NETWORK_DEVICES {
-                if r.target.starts_with(prefix) {
+                let loopback = loopback_ok
+                    && r.known == Known::Exact
+                    && sockets::loopback_device(&r.target, prefix);
+                if r.target.starts_with(prefix) && !loopback {
                     return Some(entry);
                 }
             }

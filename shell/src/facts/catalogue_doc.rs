@@ -91,7 +91,23 @@ fn wrappers(o: &mut String) {
             code(w.names),
             cell(&refs(&valued)),
             cell(&refs(&flags)),
-            if w.privileged { "yes" } else { "" }
+            match (w.privileged, w.unprivileged_by) {
+                (false, _) => String::new(),
+                (true, []) => "yes".to_string(),
+                (true, by) => {
+                    let dashed = |n: &&str| {
+                        if n.len() == 1 {
+                            format!("`-{n}`")
+                        } else {
+                            format!("`--{n}`")
+                        }
+                    };
+                    format!(
+                        "yes, unless {}",
+                        by.iter().map(dashed).collect::<Vec<_>>().join(", ")
+                    )
+                }
+            }
         );
     }
     o.push('\n');
@@ -343,6 +359,64 @@ fn external(o: &mut String) {
     );
 }
 
+/// Each remote client's global options and its reads' own options: an
+/// option word neither places makes the run no described read.
+fn read_options(o: &mut String) {
+    use super::catalogue::remote::CLIENTS;
+    o.push_str(
+        "\nThe options each client's row places (SPEC §4.5 items 2 and 3): its global \
+         and common ones, then each read's own (`=`: takes a value). Any other option \
+         word makes the run no described read: external.\n\n",
+    );
+    for c in CLIENTS {
+        let mut names = vec![c.names.join("/")];
+        names.extend(c.tree.iter().map(|t| t.to_string()));
+        let _ = writeln!(
+            o,
+            "- {} ({}): {}",
+            names.join(" "),
+            c.version,
+            if c.valued.is_empty() && c.flags.is_empty() {
+                "none".to_string()
+            } else {
+                code(&[c.valued, c.flags].concat())
+            }
+        );
+        for r in c.read_options {
+            let (path, opts) = r.split_first().unwrap_or((&"", &[]));
+            let _ = writeln!(o, "  - `{path}`: {}", code(opts));
+        }
+    }
+}
+
+/// The raw socket clients' rows (`shell/catalogue/net.toml`).
+fn socket_clients(o: &mut String) {
+    o.push_str(
+        "\nSocket clients (`shell/catalogue/net.toml`) and `/dev/tcp|udp/HOST/PORT`: \
+         external unless every address is loopback written as such (`localhost`, \
+         `127.N.N.N`, `::1`) and the command runs in the running container; a word \
+         the row does not place (an option, an address type or option) leaves \
+         the run external, and so does a listener without a loopback address.\n\n",
+    );
+    for s in super::catalogue::remote::net::SOCKETS {
+        let mut how = vec![format!("options {}", code(&[s.flags, s.valued].concat()))];
+        if !s.needs.is_empty() {
+            how.push(format!("needs one of {}", code(s.needs)));
+        }
+        if s.addresses {
+            how.push(format!(
+                "addresses {}, {} (`HOST:PORT`), {} (`PORT`, with a loopback {}); address options {}",
+                code(s.local),
+                code(s.connect),
+                code(s.listeners),
+                code(s.bind),
+                code(s.address_options)
+            ));
+        }
+        let _ = writeln!(o, "- {} ({}): {}", code(s.names), s.version, how.join("; "));
+    }
+}
+
 fn remote_clients(o: &mut String) {
     use super::catalogue::remote::{CLIENTS, GOALS};
     o.push_str(
@@ -404,6 +478,8 @@ fn remote_clients(o: &mut String) {
             code(h.schemes)
         );
     }
+    read_options(o);
+    socket_clients(o);
     o.push_str("\nBuild tools whose goals, anywhere among the operands, publish:\n\n");
     for g in GOALS {
         let _ = writeln!(

@@ -79,8 +79,16 @@ pub fn why(words: &[Cow<'_, str>], known: &[Known]) -> Option<String> {
             row.version
         ));
     }
-    let (_, row) =
-        rows_of(verb).find(|&(i, row)| client(i, row, words, &k) == Verdict::External)?;
+    let (row, unplaced) = rows_of(verb).find_map(|(i, row)| {
+        let (v, u) = judge(i, row, words, &k);
+        (v == Verdict::External).then_some((row, u))
+    })?;
+    if let Some(u) = unplaced.and_then(|u| words.get(u)) {
+        return Some(format!(
+            "`{u}` is not an option permc knows for this read of {}'s client, {}",
+            row.service, row.version
+        ));
+    }
     Some(format!(
         "a subcommand of {}'s client, {}, that its row does not list as a read",
         row.service, row.version
@@ -206,20 +214,7 @@ fn loopback_url(url: &str) -> bool {
         || port
             .strip_prefix(':')
             .is_some_and(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()));
-    port_ok && (host.eq_ignore_ascii_case("localhost") || host == "[::1]" || dotted_127(host))
-}
-
-/// `127.N.N.N`, each N decimal digits 0–255.
-fn dotted_127(host: &str) -> bool {
-    let parts: Vec<&str> = host.split('.').collect();
-    parts.len() == 4
-        && parts[0] == "127"
-        && parts[1..].iter().all(|p| {
-            !p.is_empty()
-                && p.len() <= 3
-                && p.bytes().all(|b| b.is_ascii_digit())
-                && p.parse::<u16>().is_ok_and(|n| n <= 255)
-        })
+    port_ok && super::sockets::loopback_host(host)
 }
 
 /// [`external_known`] for a verb read by its last component.
@@ -456,26 +451,45 @@ fn client(
     words: &[Cow<'_, str>],
     k: &dyn Fn(usize) -> Known,
 ) -> Verdict {
+    judge(i, row, words, k).0
+}
+
+/// [`client`], with the option word that made a read's path not a
+/// described read, when one did (SPEC §4.5 item 2: the message names it).
+fn judge(
+    i: usize,
+    row: &RemoteClient,
+    words: &[Cow<'_, str>],
+    k: &dyn Fn(usize) -> Known,
+) -> (Verdict, Option<usize>) {
     if !may_be_client(i, row, words, k) {
-        return Verdict::NotClient;
+        return (Verdict::NotClient, None);
     }
     // A help or version form alone (`aws --version`).
     if words.len() == 2 && k(1) == Known::Exact && row.reads.contains(&&*words[1]) {
-        return Verdict::Read;
+        return (Verdict::Read, None);
     }
-    let mut readings: Vec<Vec<usize>> = Vec::new();
-    if !positionals(row, words, k, 1, Vec::new(), &mut readings) {
-        return Verdict::External;
+    let mut readings: Vec<Reading> = Vec::new();
+    if !positionals(row, words, k, 1, Reading::default(), &mut readings) {
+        return (Verdict::External, None);
     }
     let mut verdict = Verdict::NotClient;
     for p in &readings {
         match reading(row, words, k, p) {
-            Verdict::External => return Verdict::External,
-            Verdict::Read => verdict = Verdict::Read,
-            Verdict::NotClient => {}
+            (Verdict::External, u) => return (Verdict::External, u),
+            (Verdict::Read, _) => verdict = Verdict::Read,
+            (Verdict::NotClient, _) => {}
         }
     }
-    verdict
+    (verdict, None)
+}
+
+/// One reading of a run's options: its positional words and its option
+/// words (indices into the run's words; an option's value is neither).
+#[derive(Debug, Clone, Default)]
+struct Reading {
+    pos: Vec<usize>,
+    opts: Vec<usize>,
 }
 
 /// May the run be the row's at all? A row of a subcommand tree (`git
@@ -525,44 +539,44 @@ fn client_word(row: &RemoteClient, w: &str) -> bool {
         && !row.commands.contains(&w)
 }
 
-/// Collects into `out` the positional words from `i` on, one list per
-/// reading of the options; `false` when an option makes every read
-/// external or the readings are too many.
+/// Collects into `out` the positional and option words from `i` on, one
+/// [`Reading`] per reading of the options; `false` when an option makes
+/// every read external or the readings are too many.
 fn positionals(
     row: &RemoteClient,
     words: &[Cow<'_, str>],
     k: &dyn Fn(usize) -> Known,
     mut i: usize,
-    mut acc: Vec<usize>,
-    out: &mut Vec<Vec<usize>>,
+    mut acc: Reading,
+    out: &mut Vec<Reading>,
 ) -> bool {
     while let Some(w) = words.get(i) {
         if k(i) != Known::Exact || !w.starts_with('-') || w == "-" {
-            acc.push(i);
+            acc.pos.push(i);
             i += 1;
             continue;
         }
         if w == "--" {
-            acc.extend(i + 1..words.len());
+            acc.pos.extend(i + 1..words.len());
             break;
         }
-        if row.external.iter().any(|o| spells(w, o, row.abbreviations)) {
+        if row.external.iter().any(|o| spells(row, w, o)) {
             return false;
         }
-        let name = w.split_once('=').map_or(&**w, |(n, _)| n);
-        if w.contains('=') || row.flags.contains(&name) {
-            i += 1;
-        } else if row.valued.contains(&name) {
-            i += 2;
-        } else {
-            // Unknown arity: both readings.
-            if out.len() >= READINGS {
-                return false;
+        acc.opts.push(i);
+        match arity(row, w) {
+            Some(true) => i += 2,
+            Some(false) => i += 1,
+            None => {
+                // Unknown arity: both readings.
+                if out.len() >= READINGS {
+                    return false;
+                }
+                if !positionals(row, words, k, i + 2, acc.clone(), out) {
+                    return false;
+                }
+                i += 1;
             }
-            if !positionals(row, words, k, i + 2, acc.clone(), out) {
-                return false;
-            }
-            i += 1;
         }
     }
     if out.len() >= READINGS {
@@ -572,22 +586,57 @@ fn positionals(
     true
 }
 
+/// Does option word `w` take the next word as its value (`Some(true)`),
+/// not (`Some(false)`: a flag, a value attached), or may it do either
+/// (`None`: read both ways)? The row's own options first, then its reads'.
+fn arity(row: &RemoteClient, w: &str) -> Option<bool> {
+    let name = w.split_once('=').map_or(w, |(n, _)| n);
+    if w.contains('=') || row.flags.contains(&name) {
+        return Some(false);
+    }
+    if row.valued.contains(&name) {
+        return Some(true);
+    }
+    let listed = |t: &str| row.read_options.iter().any(|o| o[1..].contains(&t));
+    let flag = listed(name);
+    let valued = row
+        .read_options
+        .iter()
+        .any(|o| o[1..].iter().any(|t| t.strip_suffix('=') == Some(name)));
+    match (flag, valued) {
+        (true, false) => Some(false),
+        (false, true) => Some(true),
+        _ => None,
+    }
+}
+
 /// Does option word `w` spell option `o`: itself, `o=VALUE`, a short
 /// option's letter in a cluster or with its value attached (`-sURL`,
-/// `-Aw`), or, where the program reads them, a unique-looking prefix of a
-/// long option (`--endpoint` for `--endpoint-url`: fail closed, any
+/// `-Aw`) — up to a letter that only ever takes a value (`-ojson` is
+/// `-o json`) — or, where the program reads them, a unique-looking prefix
+/// of a long option (`--endpoint` for `--endpoint-url`: fail closed, any
 /// prefix of three letters or more)?
-fn spells(w: &str, o: &str, abbreviations: bool) -> bool {
+fn spells(row: &RemoteClient, w: &str, o: &str) -> bool {
     if w == o || w.strip_prefix(o).is_some_and(|r| r.starts_with('=')) {
         return true;
     }
     if let (Some(letters), Some(letter)) = (w.strip_prefix('-'), o.strip_prefix('-')) {
         if !letters.starts_with('-') && letter.len() == 1 {
-            return letters.contains(letter);
+            for c in letters.bytes() {
+                if letter.as_bytes() == [c] {
+                    return true;
+                }
+                let short = [b'-', c];
+                let short = std::str::from_utf8(&short).unwrap_or_default();
+                if arity(row, short) == Some(true) {
+                    return false;
+                }
+            }
+            return false;
         }
     }
     let name = w.split_once('=').map_or(w, |(n, _)| n);
-    abbreviations && name.starts_with("--") && name.len() >= 5 && o.starts_with(name)
+    row.abbreviations && name.starts_with("--") && name.len() >= 5 && o.starts_with(name)
 }
 
 /// One reading's verdict: its positional words `p` (indices into
@@ -596,54 +645,127 @@ fn reading(
     row: &RemoteClient,
     words: &[Cow<'_, str>],
     k: &dyn Fn(usize) -> Known,
-    p: &[usize],
-) -> Verdict {
+    reading: &Reading,
+) -> (Verdict, Option<usize>) {
+    let p = &reading.pos[..];
     let exact = |n: usize| p.get(n).is_some_and(|&i| k(i) == Known::Exact);
     // The tree's own words (`git svn`): an unknown one may be them.
     for (n, t) in row.tree.iter().enumerate() {
         match p.get(n) {
             Some(&i) if !exact(n) => {
                 return if k(i).is_unknown() {
-                    Verdict::External
+                    (Verdict::External, None)
                 } else {
-                    Verdict::NotClient
+                    (Verdict::NotClient, None)
                 }
             }
             Some(&i) if words[i] == *t => {}
-            _ => return Verdict::NotClient,
+            _ => return (Verdict::NotClient, None),
         }
     }
     let path = &p[row.tree.len()..];
     let Some(&first) = path.first() else {
         // `npm` alone is not the registry's; `gh` alone prints its help.
         if !row.only.is_empty() || !row.prefixes.is_empty() {
-            return Verdict::NotClient;
+            return (Verdict::NotClient, None);
         }
-        return if row.bare_read {
+        let bare = if row.bare_read {
             Verdict::Read
         } else {
             Verdict::External
         };
+        // The program's own options alone (`gh --help`): placed, or not.
+        return match reading.opts.iter().find(|&&i| !placed(row, "", &words[i])) {
+            Some(&u) => (Verdict::External, Some(u)),
+            None => (bare, None),
+        };
     };
     if k(first) != Known::Exact {
-        return Verdict::External;
+        return (Verdict::External, None);
     }
     let Some(head) = first_word(row, &words[first]) else {
-        return Verdict::NotClient;
+        return (Verdict::NotClient, None);
     };
     let Some(head) = head else {
         // An ambiguous prefix of the client's words.
-        return Verdict::External;
+        return (Verdict::External, None);
     };
-    if row
-        .reads
-        .iter()
-        .any(|r| read_matches(row, r, &head, words, k, path))
-    {
-        Verdict::Read
-    } else {
-        Verdict::External
+    // A read's path holds, and every option word of the run is one its
+    // description places (SPEC §4.5 items 2 and 3: the closed world within
+    // a read); an option it does not place makes it no described read.
+    let mut unplaced = None;
+    for r in row.reads {
+        if !read_matches(row, r, &head, words, k, path) {
+            continue;
+        }
+        match reading.opts.iter().find(|&&i| !placed(row, r, &words[i])) {
+            None => return (Verdict::Read, None),
+            Some(&u) => unplaced = unplaced.or(Some(u)),
+        }
     }
+    (Verdict::External, unplaced)
+}
+
+/// The options read `r` (`pr view * !--web`) takes of its own: the row's
+/// [`read_options`](RemoteClient::read_options) entry whose first string
+/// is `r`'s path (`pr view`).
+fn own_options(row: &RemoteClient, r: &str) -> &'static [&'static str] {
+    row.read_options
+        .iter()
+        .find(|o| {
+            o.first().is_some_and(|path| {
+                r.strip_prefix(path).is_some_and(|rest| {
+                    rest.is_empty()
+                        || rest.starts_with(" *")
+                        || rest.starts_with(" !")
+                        || rest.starts_with(" +")
+                })
+            })
+        })
+        .map_or(&[], |o| &o[1..])
+}
+
+/// Does read `r` place option word `w`: by its name (`--json`,
+/// `--json=x`, `-lock=false`) among the row's options, the read's own,
+/// its `!`/`+` options and the row's external ones; or as a cluster of
+/// short options, each a flag up to one that takes a value (`-cw`,
+/// `-ojson`)? An option spelled any other way (a prefix, a letter no
+/// option has) is not placed.
+fn placed(row: &RemoteClient, r: &str, w: &str) -> bool {
+    let own = own_options(row, r);
+    let name_of = |t: &'static str| t.split_once('=').map_or(t, |(n, _)| n);
+    let marked = || r.split(' ').filter_map(|t| t.strip_prefix(['!', '+']));
+    let known = |n: &str| {
+        row.valued.contains(&n)
+            || row.flags.contains(&n)
+            || row.external.contains(&n)
+            || own.iter().any(|t| name_of(t) == n)
+            || marked().any(|t| t.split_once('=').map_or(t, |(m, _)| m) == n)
+    };
+    if known(w.split_once('=').map_or(w, |(n, _)| n)) {
+        return true;
+    }
+    let Some(letters) = w
+        .strip_prefix('-')
+        .filter(|l| !l.is_empty() && !l.starts_with('-'))
+    else {
+        return false;
+    };
+    let mut short = [b'-', 0];
+    for c in letters.bytes() {
+        short[1] = c;
+        let Ok(o) = std::str::from_utf8(&short) else {
+            return false;
+        };
+        let valued = row.valued.contains(&o) || own.iter().any(|t| t.strip_suffix('=') == Some(o));
+        if valued {
+            return true;
+        }
+        if !(row.flags.contains(&o) || own.contains(&o)) {
+            return false;
+        }
+    }
+    true
 }
 
 /// The client's spelling of a run's first path word: `Some(Some(word))`
@@ -731,13 +853,15 @@ fn read_matches(
         return false;
     }
     let unknown_after = path[n..].iter().any(|&i| may_be_option(&words[i], k(i)));
-    if unknown_after && (!row.external.is_empty() || !bangs.is_empty() || !needs.is_empty()) {
+    // An unknown word after the path may be any option, one the read's
+    // description does not place among them (the closed world).
+    if unknown_after {
         return false;
     }
     let mut options = words.iter().filter(|w| w.starts_with('-'));
     if options
         .clone()
-        .any(|w| bangs.iter().any(|b| spells(w, b, row.abbreviations)))
+        .any(|w| bangs.iter().any(|b| spells(row, w, b)))
     {
         return false;
     }
@@ -876,5 +1000,54 @@ mod tests {
         ] {
             assert!(ext(external), "{external}");
         }
+    }
+
+    #[test]
+    fn a_read_with_an_option_its_description_does_not_place() {
+        for read in [
+            "gh pr list --app=dependabot -L 5",
+            "gh pr view 12 -c",
+            "gh run view 1 --log-failed -j 2",
+            "kubectl logs web-0 --since=1h --tail=50 -n x",
+            "kubectl get pods -lapp=web -ojson",
+            "kubectl config view --minify",
+            "terraform plan -lock=false -out=tfplan -var-file=dev.tfvars",
+            "terraform validate -json",
+            "helm template web ./chart -f values.yaml --set a=b --show-only x.yaml",
+            "aws ec2 describe-instances --instance-ids i-1 --region eu-west-1",
+            "gcloud compute instances list --zones=z --format=json",
+        ] {
+            assert!(!ext(read), "{read}");
+        }
+        for (line, word) in [
+            ("gh pr view 12 --frob", "--frob"),
+            ("gh pr list --detach", "--detach"),
+            ("kubectl get pods --since=1h", "--since=1h"),
+            ("kubectl get pods -lapp=web -zq", "-zq"),
+            ("terraform plan -lock=false -state-out=x", "-state-out=x"),
+            ("terraform validate --json", "--json"),
+            (
+                "helm search hub nginx --endpoint=https://x",
+                "--endpoint=https://x",
+            ),
+            (
+                "aws s3api list-objects-v2 --bucket b --cli-input-json file://x",
+                "--cli-input-json",
+            ),
+            (
+                "gcloud projects list --flags-file=f.yaml",
+                "--flags-file=f.yaml",
+            ),
+            ("glab mr list --frob", "--frob"),
+        ] {
+            assert!(ext(line), "{line}");
+            let words: Vec<Cow<'_, str>> = line.split(' ').map(Cow::Borrowed).collect();
+            let why = why(&words, &[]).unwrap_or_default();
+            assert!(
+                why.starts_with(&format!("`{word}` is not an option")),
+                "{line}: {why}"
+            );
+        }
+        assert!(ext("kubectl config view --flatten"));
     }
 }

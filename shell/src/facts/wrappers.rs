@@ -388,6 +388,31 @@ fn special_verb<'a>(
     Some(Step::Here)
 }
 
+/// Does one of the wrapper's options in `text[range]` (its options, read
+/// already) spell one of `names` (canonical letter or long name)?
+fn gives_option(
+    wr: &Wrapper,
+    text: &[Cow<'_, str>],
+    range: std::ops::Range<usize>,
+    names: &[&str],
+) -> bool {
+    if names.is_empty() {
+        return false;
+    }
+    let mut options = options::read(wr.grammar(), text, range.start);
+    while let Some(item) = options.next() {
+        if item.index() >= range.end {
+            break;
+        }
+        if let Item::Flag { name, .. } | Item::Valued { name, .. } = item {
+            if names.contains(&name) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
 /// Past a wrapper at `i` (SPEC §4.3): its options, its duration or lock
 /// file, and what it runs — a command line of its own, an interactive
 /// shell, or the words after it.
@@ -401,6 +426,8 @@ fn past_wrapper<'a>(
     via: &mut Option<&'static str>,
 ) -> Step {
     let text = words.text;
+    let start = i + 1;
+    let outer_via = via.is_some();
     if wr.privileged {
         via.get_or_insert(wr.names[0]);
     }
@@ -416,9 +443,18 @@ fn past_wrapper<'a>(
         Some(usize::MAX) => return Step::Past(usize::MAX),
         Some(next) => next,
         // An option permc cannot place: unparsed, and the wrapper
-        // itself is what we know runs.
-        None => return Step::Here,
+        // itself is what we know runs (whether it runs it as the caller,
+        // permc cannot tell either: unparsed asks already).
+        None => {
+            if !outer_via && !wr.unprivileged_by.is_empty() {
+                *via = None;
+            }
+            return Step::Here;
+        }
     };
+    if !outer_via && wr.privileged && gives_option(wr, text, start..i, wr.unprivileged_by) {
+        *via = None;
+    }
     if matches!(wr.after, After::Duration | After::Lock) {
         if words.known(i).is_unknown() && i < text.len() {
             // An unknown duration (or lock file) may be anything,
@@ -451,27 +487,8 @@ fn past_wrapper<'a>(
         ));
         return Step::Past(i);
     }
-    if wr.bare_shell && i >= text.len() {
-        facts.unparsed_because(format!(
-            "`{}` without a command runs an interactive shell, which reads its commands from standard input",
-            wr.names[0]
-        ));
-        return Step::Past(i);
-    }
-    if wr.bare_input && i >= text.len() {
-        // `exec 2>/dev/null` changes the shell's own descriptors: its
-        // targets are places like any redirection's (SPEC §4.2 round 4).
-        // Only standard input made the shell's may feed it later commands;
-        // an inner line's redirections are not at hand here (fail closed).
-        let why = if depth > 0 {
-            "in a command line given as text applies redirections permc does not see there to the shell, which may then read its later commands from one"
-        } else if facts.stdin_redirected {
-            "makes a redirection of standard input the shell's own, which may then read its later commands from it"
-        } else {
-            return Step::Here;
-        };
-        facts.unparsed_because(format!("`{}` without a command {why}", wr.names[0]));
-        return Step::Past(i);
+    if let Some(step) = without_command(wr, words, i, depth, facts) {
+        return step;
     }
     if wr.after == After::Xargs {
         xargs(words, i, seg, depth, facts, *via);
@@ -484,7 +501,48 @@ fn past_wrapper<'a>(
     if wr.after == After::Own {
         return Step::Here;
     }
+    if wr.given && depth == 0 && i < text.len() {
+        // A `command` row: its command is a run for allow too.
+        facts.given.push((seg, i, text.len()));
+    }
     Step::Next(i)
+}
+
+/// A wrapper given no command (`i` past its words): an interactive shell
+/// it starts (`bare_shell`), or redirections it makes the shell's own
+/// (`bare_input`), unparsed as SPEC §4.3 and §4.2 say; `None` when it
+/// has a command or neither applies.
+fn without_command(
+    wr: &Wrapper,
+    words: &Words<'_, '_>,
+    i: usize,
+    depth: usize,
+    facts: &mut LineFacts<'_>,
+) -> Option<Step> {
+    let text = words.text;
+    if wr.bare_shell && i >= text.len() {
+        facts.unparsed_because(format!(
+            "`{}` without a command runs an interactive shell, which reads its commands from standard input",
+            wr.names[0]
+        ));
+        return Some(Step::Past(i));
+    }
+    if wr.bare_input && i >= text.len() {
+        // `exec 2>/dev/null` changes the shell's own descriptors: its
+        // targets are places like any redirection's (SPEC §4.2 round 4).
+        // Only standard input made the shell's may feed it later commands;
+        // an inner line's redirections are not at hand here (fail closed).
+        let why = if depth > 0 {
+            "in a command line given as text applies redirections permc does not see there to the shell, which may then read its later commands from one"
+        } else if facts.stdin_redirected {
+            "makes a redirection of standard input the shell's own, which may then read its later commands from it"
+        } else {
+            return Some(Step::Here);
+        };
+        facts.unparsed_because(format!("`{}` without a command {why}", wr.names[0]));
+        return Some(Step::Past(i));
+    }
+    None
 }
 
 /// Does a redirection with this operator (`<`, `0>`, `<<<`, `2>`, `{fd}<`)

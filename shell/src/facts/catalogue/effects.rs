@@ -305,7 +305,9 @@ pub const EXTERNAL_EFFECT: &[&[&str]] = &[
     // A key installed on another machine (it connects, as `ssh HOST`).
     &["ssh-copy-id"],
     // Raw connections and transfers to another machine, as a redirection
-    // to `/dev/tcp/…` (SPEC §6.1): whatever the host, `localhost` too.
+    // to `/dev/tcp/…` (SPEC §6.1). In the running container, a run of a
+    // socket client whose every address is loopback (§4.5 item 3, the
+    // rows of shell/catalogue/net.toml) is none.
     &["nc"],
     &["ncat"],
     &["netcat"],

@@ -37,10 +37,18 @@ pub struct RemoteClient {
     /// `!OPTION` for an option that makes that read external (`auth
     /// status * !--show-token`).
     pub reads: &'static [&'static str],
-    /// Options that take the next word as their value.
+    /// The program's global options and those every read takes (SPEC
+    /// §4.5 item 3: a row describes its global options) that take the
+    /// next word as their value.
     pub valued: &'static [&'static str],
-    /// Options that take no value.
+    /// Those that take no value.
     pub flags: &'static [&'static str],
+    /// Each read's own options: a read's path (`pr view`) then its
+    /// options, `--json=` for one that takes a value, `--comments` for a
+    /// flag. A run of a read's path with an option word neither these nor
+    /// the row's lists place is no described read: external (the closed
+    /// world, §4.5 item 2), the message naming the word.
+    pub read_options: &'static [&'static [&'static str]],
     /// Options that make any read external: another endpoint
     /// (`--server`), a program started (`--web`), a file of settings.
     pub external: &'static [&'static str],
@@ -66,6 +74,7 @@ impl RemoteClient {
         reads: &[],
         valued: &[],
         flags: &[],
+        read_options: &[],
         external: &[],
         abbreviations: false,
         named: &[],
@@ -164,4 +173,66 @@ impl HttpClient {
 pub mod http {
     use super::HttpClient;
     include!(concat!(env!("OUT_DIR"), "/catalogue/http.rs"));
+}
+
+/// A raw socket client (SPEC §4.5 item 3): external unless every address
+/// it names is loopback, written as such, and the command runs in the
+/// running container. The rows are `shell/catalogue/net.toml`; a row is
+/// closed: a word it does not place leaves the run external.
+#[derive(Debug, Clone, Copy)]
+pub struct SocketClient {
+    /// The names the program is run by.
+    pub names: &'static [&'static str],
+    /// The version the row describes.
+    pub version: &'static str,
+    /// The operands are two ADDRESS words (`TYPE:PARAMS,OPTION…`); else
+    /// `[HOST [PORT…]]`.
+    pub addresses: bool,
+    /// Options that take no value (short ones cluster).
+    pub flags: &'static [&'static str],
+    /// Options that take a value (attached or the next word).
+    pub valued: &'static [&'static str],
+    /// Of [`valued`](Self::valued), those whose value is the local
+    /// address: it must be loopback.
+    pub source: &'static [&'static str],
+    /// Of [`flags`](Self::flags), those that make the program listen.
+    pub listen: &'static [&'static str],
+    /// When not empty, one of these options must be given.
+    pub needs: &'static [&'static str],
+    /// Address types that are the process's own streams.
+    pub local: &'static [&'static str],
+    /// Address types `TYPE:HOST:PORT` that connect.
+    pub connect: &'static [&'static str],
+    /// Address types `TYPE:PORT` that listen.
+    pub listeners: &'static [&'static str],
+    /// Address options that change nothing of where the address goes.
+    pub address_options: &'static [&'static str],
+    /// Of [`address_options`](Self::address_options), those whose value
+    /// is the local address: it must be loopback.
+    pub bind: &'static [&'static str],
+}
+
+impl SocketClient {
+    /// The defaults a row's missing fields take.
+    pub const EMPTY: SocketClient = SocketClient {
+        names: &[],
+        version: "",
+        addresses: false,
+        flags: &[],
+        valued: &[],
+        source: &[],
+        listen: &[],
+        needs: &[],
+        local: &[],
+        connect: &[],
+        listeners: &[],
+        address_options: &[],
+        bind: &[],
+    };
+}
+
+/// The raw socket clients' rows.
+pub mod net {
+    use super::SocketClient;
+    include!(concat!(env!("OUT_DIR"), "/catalogue/net.rs"));
 }

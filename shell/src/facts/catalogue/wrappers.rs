@@ -57,6 +57,15 @@ pub(crate) struct Wrapper {
     pub numeric: bool,
     /// A privileged wrapper (SPEC §5 step 7b).
     pub privileged: bool,
+    /// [round 4] Of a privileged wrapper, the options (canonical letter
+    /// or long name) that keep what it runs as the caller
+    /// (`systemd-run --user`, `--scope`): given among its options, the
+    /// run is not privileged.
+    pub unprivileged_by: &'static [&'static str],
+    /// [round 4] What it runs is a `command` word (SPEC §4.5 item 1: a
+    /// run, §4.3): a segment of its own for allow too, as `xargs CMD` —
+    /// `Terminal(screen)` alone does not cover `screen -S x make deploy`.
+    pub given: bool,
     /// Without a verb it runs an interactive shell (`chroot DIR`,
     /// `fakeroot`), which reads its commands from standard input: the
     /// line is unparsed, as for a shell (SPEC §4.3).
@@ -112,6 +121,8 @@ pub(crate) const fn w(names: &'static [&'static str]) -> Wrapper {
         lone_dash: false,
         numeric: false,
         privileged: false,
+        unprivileged_by: &[],
+        given: false,
         bare_shell: false,
         bare_input: false,
         after: After::Verb,
@@ -817,7 +828,11 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
         // systemd 252 systemd-run: a command run as a transient unit.
         // Properties (`-p`, `--*-property`: `ExecStartPre=` runs code), a
         // remote host or container (`-H`, `-M`) and `-S` (a shell) are
-        // left out: unparsed. `--setenv NAME=…` sets a variable.
+        // left out: unparsed. `--setenv NAME=…` sets a variable. The
+        // system manager runs a service as root (as `run0` does): the
+        // run is privileged unless `--user` (the caller's manager) or
+        // `--scope` (the caller's own process); another user (`--uid`,
+        // `--gid`) is left out: unparsed.
         flags: "hrdtPqG",
         valued: "uE",
         long_flags: &[
@@ -845,8 +860,6 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
             "description",
             "slice",
             "service-type",
-            "uid",
-            "gid",
             "nice",
             "working-directory",
             "setenv",
@@ -859,6 +872,9 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
         ],
         variable: &["E", "setenv"],
         bare_shell: true,
+        privileged: true,
+        unprivileged_by: &["user", "scope"],
+        given: true,
         ..w(&["systemd-run"])
     },
     Wrapper {
@@ -870,6 +886,7 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
         valued: "SteThp",
         long_flags: &["help", "version"],
         bare_shell: true,
+        given: true,
         ..w(&["screen"])
     },
     Wrapper {
