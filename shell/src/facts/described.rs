@@ -4,7 +4,8 @@
 //! rows are `catalogue::described`; this names no program.
 
 pub use super::catalogue::described::{
-    Described, Kind, DESCRIBED, EXACT, GETOPT, GIT, GIT_REVISIONS, GRAMMARS, LEADING_CLUSTERS,
+    Described, Kind, DESCRIBED, EXACT, GETOPT, GETOPT_PLUS, GIT, GIT_REVISIONS, GRAMMARS,
+    LEADING_CLUSTERS,
 };
 use crate::reader::Known;
 use std::borrow::Cow;
@@ -34,7 +35,7 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
         None => (word, false),
     };
     let git = matches!(row.grammar, GIT | GIT_REVISIONS);
-    let abbreviated = matches!(row.grammar, GETOPT | GIT);
+    let abbreviated = matches!(row.grammar, GETOPT | GETOPT_PLUS | GIT);
     // A flag given a value (`--directory=x`) is refused by getopt_long
     // and parse-options: no option of the row.
     let valued = |(kind, optional): (Kind, bool)| kind != Kind::Flag || !attached || optional;
@@ -270,6 +271,8 @@ pub fn walk(
         slot.get_or_insert(i);
     };
     let leading = row.grammar == LEADING_CLUSTERS;
+    // Options end at the first operand (`leading-clusters`, `getopt+`).
+    let first_operand_ends = leading || row.grammar == GETOPT_PLUS;
     let mut options_done = false;
     let mut operands = 0;
     let mut i = from;
@@ -287,7 +290,7 @@ pub fn walk(
             };
         if any_option {
             match partial(row, w, k) {
-                Partial::Placed(kind) if kind.writes_or_runs() => note(&mut found.writes, i),
+                Partial::Placed(kind) if continues(row, kind) => note(&mut found.writes, i),
                 Partial::Placed(_) => {}
                 Partial::Unplaced => note(&mut found.unplaced, i),
                 // It may be any option: unplaced where one of them (or a
@@ -301,21 +304,21 @@ pub fn walk(
             || w == "-"
             || (leading && !flag_cluster(row, w))
         {
-            options_done |= leading;
+            options_done |= first_operand_ends;
             let kind = operand_kind(row, operands);
             operands += 1;
             match kind {
                 None => note(&mut found.unplaced, i),
-                Some(kind) if kind.writes_or_runs() => note(&mut found.writes, i),
+                Some(kind) if continues(row, kind) => note(&mut found.writes, i),
                 Some(_) => {}
             }
-        } else if w == "--" || (w == "--end-of-options" && row.grammar != GETOPT) {
+        } else if w == "--" || (w == "--end-of-options" && !getopt(row)) {
             options_done = true;
         } else if w.starts_with("--") {
             match long(row, w) {
                 None => note(&mut found.unplaced, i),
                 Some((kind, value)) => {
-                    if kind.writes_or_runs() {
+                    if continues(row, kind) {
                         note(&mut found.writes, i);
                     }
                     if value == Value::Next {
@@ -329,7 +332,7 @@ pub fn walk(
                     note(&mut found.unplaced, i);
                     break;
                 };
-                if kind.writes_or_runs() {
+                if continues(row, kind) {
                     note(&mut found.writes, i);
                 }
                 if kind == Kind::Flag {
@@ -346,6 +349,14 @@ pub fn walk(
         i += 1;
     }
     found
+}
+
+/// Is a word of this kind a mutating continuation (SPEC §3.2, §6.5): one
+/// that writes or runs — but a writer's own writes (`writer = true`: its
+/// `path-write` and `dir-write` words, `cp`'s operands and `-t`), which
+/// an entry naming the program covers.
+fn continues(row: &Described, kind: Kind) -> bool {
+    kind.writes_or_runs() && !(row.writer && matches!(kind, Kind::PathWrite | Kind::DirWrite))
 }
 
 /// What an option word with an unknown part is, from its literal start.
@@ -467,10 +478,15 @@ pub fn short_of<'e>(mut entries: impl Iterator<Item = (Kind, &'e str)>, c: char)
 /// then every word is a possible place, as for an undescribed program.
 pub fn text_words(words: &[Cow<'_, str>], known: &[Known]) -> Option<Vec<bool>> {
     let (row, from) = super::continuations::described_row(words, known)?;
-    if !row.verified || row.grammar != GETOPT {
+    if !row.verified || !getopt(row) {
         return None;
     }
     text_of(row, from, words, known)
+}
+
+/// Does the row read its words as GNU getopt_long (`getopt`, `getopt+`)?
+pub fn getopt(row: &Described) -> bool {
+    matches!(row.grammar, GETOPT | GETOPT_PLUS)
 }
 
 /// [`text_words`] by `row`, verified or not, from word `from` on.
@@ -486,6 +502,7 @@ fn text_of(
     // moves no later word to another kind.
     let settled = |operand: usize| operand + 1 >= row.operands.len();
     let only_flags = row.lists()[1..].iter().all(|list| list.is_empty());
+    let plus = row.grammar == GETOPT_PLUS;
     let mut text = vec![false; words.len()];
     let (mut i, mut operand, mut options) = (from, 0, true);
     // An unknown word may have been `--`: a later option word may be an
@@ -503,6 +520,8 @@ fn text_of(
                 return None;
             }
             uncertain |= may_be_option;
+            // `getopt+`: a word that is no option ends the options.
+            options &= may_be_option || !plus;
             text[i] = operand_text;
             operand += 1;
         } else if options && w.starts_with('-') && w.len() > 1 {
@@ -521,6 +540,7 @@ fn text_of(
                 }
             }
         } else {
+            options &= !plus;
             text[i] = operand_text;
             operand += 1;
         }
@@ -642,6 +662,30 @@ mod tests {
         };
         assert_eq!(found("x -ne --help -- -x a"), Found::default());
         assert_eq!(found("x \"$X\" -n"), Found::default());
+    }
+
+    fn found(line: &str) -> Found {
+        let l = crate::reader::read(line);
+        let s = &l.segments[0];
+        let (row, from) = crate::facts::continuations::described_row(&s.words, &s.known)
+            .expect("a described row");
+        walk(row, &s.words, &s.known, from, true)
+    }
+
+    #[test]
+    fn getopt_plus_ends_the_options_at_the_first_operand() {
+        // tr's and basename's `+`: a later `--frob` is an operand.
+        assert_eq!(found("tr a --frob"), Found::default());
+        assert_eq!(found("basename x -a --frob"), Found::default());
+        assert_eq!(found("tr --frob a").unplaced, Some(1));
+        assert_eq!(texts("basename /etc/x -s").as_deref(), Some("TT"));
+    }
+
+    #[test]
+    fn a_writers_own_writes_are_no_continuation() {
+        // uniq's OUTPUT is a write a reading program adds (§6.5).
+        assert_eq!(found("uniq a b").writes, Some(2));
+        assert_eq!(found("shuf -o f x").writes, Some(1));
     }
 
     /// The words of `line`'s first segment a row's types say are text,

@@ -13,7 +13,7 @@
 //! run) every letter and digit and every `--x` the row has no option
 //! for.
 
-use permc_shell::facts::described::{long, Described, Kind};
+use permc_shell::facts::described::{getopt, long, Described, Kind, GETOPT_PLUS};
 use std::collections::HashSet;
 
 /// What the real program must do with a command's options.
@@ -92,7 +92,7 @@ fn kind_named(name: &str) -> Option<Kind> {
 
 /// The commands of a row, or why none are generated.
 pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
-    if row.grammar != "getopt" {
+    if !getopt(row) {
         return Err(format!("not generated: grammar {}", row.grammar));
     }
     let mut operands = Vec::new();
@@ -149,6 +149,11 @@ impl Gen<'_> {
     /// A case of the program's words, `options`, then the default
     /// operands (after the options, or before them with `after`).
     fn push(&mut self, options: &[Word], expect: Expect, before_operands: bool) {
+        // `getopt+`: after an operand every word is one, so a case of
+        // options after the operands is the options alone.
+        if !before_operands && self.row.grammar == GETOPT_PLUS {
+            return self.add(options, expect);
+        }
         let defaults: Vec<(Kind, &str)> =
             self.operands.iter().map(|k| (*k, values(*k)[0])).collect();
         let ops: Vec<Word> = defaults.iter().map(|(k, v)| (*v, Some((*k, *v)))).collect();
@@ -244,6 +249,9 @@ impl Gen<'_> {
                 if first.starts_with("--") {
                     let attached = format!("{}={v}", first.trim_end_matches("[=]"));
                     self.add(&[(&attached, Some((kind, v)))], Expect::Accepted);
+                } else if let Some(s) = first.strip_suffix("[=]") {
+                    let attached = format!("{s}{v}");
+                    self.add(&[(&attached, Some((kind, v)))], Expect::Accepted);
                 } else {
                     self.add(&[(first, None), (v, Some((kind, v)))], Expect::Accepted);
                 }
@@ -252,6 +260,16 @@ impl Gen<'_> {
     }
 
     fn short_option(&mut self, s: &str, kind: Kind) {
+        // An optional value (`-e[=]`) is only ever attached: bare, the
+        // next word is no value of it.
+        if let Some(s) = s.strip_suffix("[=]") {
+            for v in values(kind) {
+                let attached = format!("{s}{v}");
+                self.push(&[(&attached, Some((kind, v)))], Expect::Accepted, true);
+            }
+            self.push(&[(s, None)], Expect::Accepted, true);
+            return;
+        }
         if kind == Kind::Flag {
             self.push(&[(s, None)], Expect::Accepted, true);
             // After the operands, last: a flag the program reads with a
@@ -363,9 +381,11 @@ impl Gen<'_> {
             if kind == Kind::Flag {
                 continue;
             }
+            // (An optional value is only attached: not in a cluster.)
             for c in list
                 .iter()
                 .flat_map(|e| e.split(' '))
+                .filter(|s| !s.ends_with("[=]"))
                 .filter_map(short_letter)
             {
                 let v = values(kind)[0];
@@ -443,9 +463,9 @@ impl Gen<'_> {
     }
 }
 
-/// The letter of a short spelling (`-o`).
+/// The letter of a short spelling (`-o`, `-e[=]`).
 fn short_letter(s: &str) -> Option<char> {
-    let mut c = s.chars();
+    let mut c = s.strip_suffix("[=]").unwrap_or(s).chars();
     match (c.next(), c.next(), c.next()) {
         (Some('-'), Some(l), None) if l != '-' => Some(l),
         _ => None,

@@ -75,8 +75,18 @@ pub fn check<'r>(
     let ready = pool(rows, |row| {
         let cases = generate::cases(row).map_err(Outcome::NotGenerated)?;
         let (version, help) = probe(sb, row).map_err(Outcome::NotHere)?;
-        let chosen: Vec<Case> = cases.into_iter().filter(|c| full || c.ci).collect();
-        Ok((version, missing_from_row(row, &help), chosen))
+        let declared = table.get(&row.program.join(" "));
+        let left_out: &[String] = declared.map_or(&[], |d| &d.left_out);
+        let chosen: Vec<Case> = cases
+            .into_iter()
+            .filter(|c| (full || c.ci) && !names_left_out(row, c, left_out))
+            .collect();
+        let skip: Vec<&str> = declared
+            .into_iter()
+            .flat_map(|d| d.not_options.iter().chain(&d.left_out))
+            .map(String::as_str)
+            .collect();
+        Ok((version, missing_from_row(row, &help, &skip), chosen))
     });
     let work: Vec<(usize, &[Case])> = ready
         .iter()
@@ -171,8 +181,20 @@ fn probe(sb: &Sandbox, row: &Described) -> Result<(String, String), String> {
     Ok((line.to_string(), help))
 }
 
-/// Every option the program's `--help` lists that the row lacks.
-fn missing_from_row(row: &Described, help: &str) -> Vec<String> {
+/// Does a case name an option the row leaves out on purpose (declared
+/// `left_out`): the spelling, or a prefix of a long one?
+fn names_left_out(row: &Described, case: &Case, left_out: &[String]) -> bool {
+    case.words[row.program.len()..].iter().any(|w| {
+        let name = w.split('=').next().unwrap_or(w);
+        left_out
+            .iter()
+            .any(|s| s == name || (s.starts_with("--") && name.len() > 2 && s.starts_with(name)))
+    })
+}
+
+/// Every option the program's `--help` lists that the row lacks, but
+/// the words declared as none or left out (`skip`).
+fn missing_from_row(row: &Described, help: &str, skip: &[&str]) -> Vec<String> {
     let spellings: Vec<&str> = row
         .options()
         .iter()
@@ -213,7 +235,7 @@ fn missing_from_row(row: &Described, help: &str) -> Vec<String> {
     listed.dedup();
     listed
         .into_iter()
-        .filter(|s| !spellings.contains(&s.as_str()))
+        .filter(|s| !spellings.contains(&s.as_str()) && !skip.contains(&s.as_str()))
         .map(|s| {
             format!(
                 "{}: `{} --help` lists `{s}`, which the row does not have",
@@ -600,7 +622,7 @@ mod tests {
             text: &["--color[=]"],
             ..Described::EMPTY
         };
-        let missing = missing_from_row(&row, help);
+        let missing = missing_from_row(&row, help, &[]);
         let named: Vec<&str> = missing.iter().filter_map(|m| m.split('`').nth(3)).collect();
         assert_eq!(
             named,

@@ -91,6 +91,10 @@ impl Kind {
 /// GNU getopt_long (SPEC §4.5 item 1): clusters, a value attached or
 /// next, long options by a unique prefix, options anywhere before `--`.
 pub const GETOPT: &str = "getopt";
+/// GNU getopt_long with a leading `+` in its short options (POSIX order):
+/// as `getopt`, but options end at the first operand — every later word
+/// is an operand (`basename F -a`, `seq 1 -w`, `tr a -d`).
+pub const GETOPT_PLUS: &str = "getopt+";
 /// git's parse-options: getopt's spellings, `--no-` forms, and
 /// `--end-of-options`.
 pub const GIT: &str = "git";
@@ -104,7 +108,14 @@ pub const EXACT: &str = "exact";
 /// first operand, and so is every word after it (bash's `echo`).
 pub const LEADING_CLUSTERS: &str = "leading-clusters";
 /// Every grammar a row may name.
-pub const GRAMMARS: [&str; 5] = [GETOPT, GIT, GIT_REVISIONS, EXACT, LEADING_CLUSTERS];
+pub const GRAMMARS: [&str; 6] = [
+    GETOPT,
+    GETOPT_PLUS,
+    GIT,
+    GIT_REVISIONS,
+    EXACT,
+    LEADING_CLUSTERS,
+];
 
 /// One program's options at one version, each option an entry of the
 /// list of its kind: its spellings separated by blanks (`"-o --output"`),
@@ -119,6 +130,12 @@ pub struct Described {
     pub grammar: &'static str,
     /// The kinds of the operands by position, the last repeating.
     pub operands: &'static [&'static str],
+    /// Are its `path-write` and `dir-write` words (operands and options:
+    /// cp's DEST, `-t`, `-S`) the program's own writes (SPEC §6.5: "the
+    /// operands of a program whose row types it as a writer (`cp`, `mv`,
+    /// `mkdir`, `touch`, `tee`) are covered by an entry that names it")?
+    /// Else each is a mutating continuation (uniq's OUTPUT, `sort -o`).
+    pub writer: bool,
     /// Options without a value.
     pub flags: &'static [&'static str],
     /// Options whose value is text.
@@ -165,6 +182,7 @@ impl Described {
         version: "",
         grammar: "getopt",
         operands: &[],
+        writer: false,
         flags: &[],
         text: &[],
         path_read: &[],
