@@ -686,6 +686,11 @@ mod tests {
         // uniq's OUTPUT is a write a reading program adds (§6.5).
         assert_eq!(found("uniq a b").writes, Some(2));
         assert_eq!(found("shuf -o f x").writes, Some(1));
+        // cp's DEST, `-t` and `-S` are cp's own writes; a program its
+        // `--strip-program` names is not install's.
+        assert_eq!(found("cp -S .bak a b"), Found::default());
+        assert_eq!(found("cp -t dist a b"), Found::default());
+        assert_eq!(found("install --strip-program=x a b").writes, Some(1));
     }
 
     /// The words of `line`'s first segment a row's types say are text,

@@ -325,7 +325,7 @@ fn judge_batch(
         Err(e) => return vec![format!("{}: a batch did not run: {e}", name(row))],
     };
     let owners = owners(&run, &commands);
-    let allows: Vec<Allow> = cases.iter().map(Allow::of).collect();
+    let allows: Vec<Allow> = cases.iter().map(|c| Allow::of(c, row.writer)).collect();
     // Out of time where a refusal was due, or cut: judged again alone.
     let slow: Vec<usize> = (0..cases.len())
         .filter(|&k| {
@@ -510,7 +510,10 @@ struct Allow {
 }
 
 impl Allow {
-    fn of(case: &Case) -> Allow {
+    /// With `writer` (`writer = true`), a `path-write` operand may also
+    /// land in the cwd under its last component: `ln /tmp/x` makes `./x`
+    /// (a lone operand links into the current directory).
+    fn of(case: &Case, writer: bool) -> Allow {
         let mut a = Allow {
             line: case.words.join(" "),
             ..Allow::default()
@@ -525,6 +528,10 @@ impl Allow {
                 Kind::PathWrite => {
                     place(&mut a);
                     a.writes.extend(path.clone());
+                    if writer {
+                        let last = v.rsplit('/').next().unwrap_or(v);
+                        a.writes.extend(resolve(last));
+                    }
                 }
                 Kind::DirWrite | Kind::Pathspec => {
                     place(&mut a);
