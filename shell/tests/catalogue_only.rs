@@ -77,8 +77,8 @@ const EXEMPT: &[(&str, &[&str], &str)] = &[
     ),
     (
         "core/src/request.rs",
-        &["command", "true", "false"],
-        "a request's field `command` and JSON's literals",
+        &["command", "true", "false", "id"],
+        "a request's fields `command` and `id`, and JSON's literals",
     ),
     ("grammar/src/json.rs", &["true", "false"], "JSON's literals"),
     (
@@ -103,8 +103,8 @@ const EXEMPT: &[(&str, &[&str], &str)] = &[
     ),
     (
         "runtime/src/explain.rs",
-        &["command"],
-        "a request's field `command`",
+        &["command", "id"],
+        "a request's fields `command` and `id`",
     ),
     (
         "analyzer/src/checks/mod.rs",
@@ -113,13 +113,18 @@ const EXEMPT: &[(&str, &[&str], &str)] = &[
     ),
     (
         "analyzer/src/output.rs",
-        &["file"],
-        "an output format's field `file`",
+        &["file", "id"],
+        "an output format's fields `file` and `id`",
     ),
     (
         "src/config.rs",
         &["command", "true"],
         "permc.toml's table `[[command]]` and TOML's literal",
+    ),
+    (
+        "runtime/src/answer.rs",
+        &["id"],
+        "a request's and an answer's field `id`",
     ),
     (
         "src/schema.rs",
@@ -128,7 +133,7 @@ const EXEMPT: &[(&str, &[&str], &str)] = &[
     ),
     (
         "src/diff/report.rs",
-        &["file", "source"],
+        &["file", "source", "id"],
         "the report's fields",
     ),
     (

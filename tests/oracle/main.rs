@@ -54,6 +54,15 @@ struct Declared {
     endpoints: Vec<String>,
     #[serde(default)]
     floor_state: Vec<String>,
+    /// Words its `--help` lists as a short option that are none (a
+    /// range `-M` in a table of field ranges).
+    #[serde(default)]
+    not_options: Vec<String>,
+    /// Options of the program its row leaves out on purpose, so that they
+    /// stay unplaced (SPEC §4.5 item 2: only tightens): not asked of the
+    /// program, neither by `--help` nor by a generated command.
+    #[serde(default)]
+    left_out: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -265,6 +274,8 @@ fn programs<'t>(
         home: Vec::new(),
         endpoints: Vec::new(),
         floor_state: Vec::new(),
+        not_options: Vec::new(),
+        left_out: Vec::new(),
     };
     // Each program started, by its process: a helper is one only of the
     // programs it descends from (`git log && git ls-remote` starts two).

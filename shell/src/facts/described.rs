@@ -296,7 +296,7 @@ pub fn walk(
             };
         if any_option {
             match partial(row, w, k) {
-                Partial::Placed(kind) if kind.writes_or_runs() => note(&mut found.writes, i),
+                Partial::Placed(kind) if continues(row, kind) => note(&mut found.writes, i),
                 Partial::Placed(_) => {}
                 Partial::Unplaced => note(&mut found.unplaced, i),
                 // It may be any option: unplaced where one of them (or a
@@ -321,7 +321,7 @@ pub fn walk(
                 // A run (SPEC §4.3): its words are a segment of their own,
                 // which every check reads, allow included.
                 Some(Kind::Command) => break,
-                Some(kind) if kind.writes_or_runs() => note(&mut found.writes, i),
+                Some(kind) if continues(row, kind) => note(&mut found.writes, i),
                 Some(_) => {}
             }
         } else if w == "--"
@@ -332,7 +332,7 @@ pub fn walk(
             match long(row, w) {
                 None => note(&mut found.unplaced, i),
                 Some((kind, value)) => {
-                    if kind.writes_or_runs() {
+                    if continues(row, kind) {
                         note(&mut found.writes, i);
                     }
                     if value == Value::Next {
@@ -356,7 +356,7 @@ fn cluster(row: &Described, w: &str, i: usize, found: &mut Found) -> bool {
             found.unplaced.get_or_insert(i);
             return false;
         };
-        if kind.writes_or_runs() {
+        if continues(row, kind) {
             found.writes.get_or_insert(i);
         }
         if kind == Kind::Flag {
@@ -808,6 +808,14 @@ fn walk_find(
     found
 }
 
+/// Is a word of this kind a mutating continuation (SPEC §3.2, §6.5): one
+/// that writes or runs — but a writer's own writes (`writer = true`: its
+/// `path-write` and `dir-write` words, `cp`'s operands and `-t`), which
+/// an entry naming the program covers.
+fn continues(row: &Described, kind: Kind) -> bool {
+    kind.writes_or_runs() && !(row.writer && matches!(kind, Kind::PathWrite | Kind::DirWrite))
+}
+
 /// What an option word with an unknown part is, from its literal start.
 enum Partial {
     /// The literal start names the option, the unknown part is its value
@@ -927,10 +935,15 @@ pub fn short_of<'e>(mut entries: impl Iterator<Item = (Kind, &'e str)>, c: char)
 /// then every word is a possible place, as for an undescribed program.
 pub fn text_words(words: &[Cow<'_, str>], known: &[Known]) -> Option<Vec<bool>> {
     let (row, from) = super::continuations::described_row(words, known)?;
-    if !row.verified || row.grammar != GETOPT {
+    if !row.verified || !getopt(row) {
         return None;
     }
     text_of(row, from, words, known)
+}
+
+/// Does the row read its words as GNU getopt_long (`getopt`, `getopt-leading`)?
+pub fn getopt(row: &Described) -> bool {
+    matches!(row.grammar, GETOPT | GETOPT_LEADING)
 }
 
 /// [`text_words`] by `row`, verified or not, from word `from` on.
@@ -946,6 +959,7 @@ fn text_of(
     // moves no later word to another kind.
     let settled = |operand: usize| operand + 1 >= row.operands.len();
     let only_flags = row.lists()[1..].iter().all(|list| list.is_empty());
+    let plus = row.grammar == GETOPT_LEADING;
     let mut text = vec![false; words.len()];
     let (mut i, mut operand, mut options) = (from, 0, true);
     // An unknown word may have been `--`: a later option word may be an
@@ -963,6 +977,8 @@ fn text_of(
                 return None;
             }
             uncertain |= may_be_option;
+            // `getopt-leading`: a word that is no option ends the options.
+            options &= may_be_option || !plus;
             text[i] = operand_text;
             operand += 1;
         } else if options && w.starts_with('-') && w.len() > 1 {
@@ -981,6 +997,7 @@ fn text_of(
                 }
             }
         } else {
+            options &= !plus;
             text[i] = operand_text;
             operand += 1;
         }
@@ -1150,6 +1167,35 @@ mod tests {
         assert_eq!(sed("sed -n p f -i.bak"), at(None, Some(4)));
         assert_eq!(sed("sed -n --in-pl=.bak p f"), at(None, Some(2)));
         assert_eq!(sed("sed -n -f x f"), at(None, Some(2)));
+    }
+
+    fn walk_of(line: &str) -> Found {
+        let l = crate::reader::read(line);
+        let s = &l.segments[0];
+        let (row, from) = crate::facts::continuations::described_row(&s.words, &s.known)
+            .expect("a described row");
+        walk(row, &s.words, &s.known, from, true)
+    }
+
+    #[test]
+    fn getopt_leading_ends_the_options_at_the_first_operand() {
+        // tr's and basename's `+`: a later `--frob` is an operand.
+        assert_eq!(walk_of("tr a --frob"), Found::default());
+        assert_eq!(walk_of("basename x -a --frob"), Found::default());
+        assert_eq!(walk_of("tr --frob a").unplaced, Some(1));
+        assert_eq!(texts("basename /etc/x -s").as_deref(), Some("TT"));
+    }
+
+    #[test]
+    fn a_writers_own_writes_are_no_continuation() {
+        // uniq's OUTPUT is a write a reading program adds (§6.5).
+        assert_eq!(walk_of("uniq a b").writes, Some(2));
+        assert_eq!(walk_of("shuf -o f x").writes, Some(1));
+        // cp's DEST, `-t` and `-S` are cp's own writes; a program its
+        // `--strip-program` names is not install's.
+        assert_eq!(walk_of("cp -S .bak a b"), Found::default());
+        assert_eq!(walk_of("cp -t dist a b"), Found::default());
+        assert_eq!(walk_of("install --strip-program=x a b").writes, Some(1));
     }
 
     /// The words of `line`'s first segment a row's types say are text,

@@ -942,6 +942,12 @@ mod tests {
         assert!(named("sed -i'*t/hooks/pre-commit' -e '' .gi").is_some());
         assert!(named("cp -b -S .json x permissions").is_some());
         assert!(named("cp --suffix=rc x .env").is_some());
+        // getopt_long's prefixes and clusters (found by
+        // tests/corpus/described_coreutils.toml).
+        assert!(named("mv --backup --suf=.json x permissions").is_some());
+        assert!(named("mv -b --suff .json x permissions").is_some());
+        assert!(named("cp -bS.json x permissions").is_some());
+        assert!(named("ln -sbS .json x permissions").is_some());
         assert!(named("SIMPLE_BACKUP_SUFFIX=.json cp -b x permissions").is_some());
         assert!(named("patch -B .git/ a.txt < d.diff").is_some());
         assert!(named("sed -i.bak 's/a/b/' src/a.ts").is_none());

@@ -13,7 +13,7 @@
 //! run) every letter and digit and every `--x` the row has no option
 //! for.
 
-use permc_shell::facts::described::{long, Described, Kind};
+use permc_shell::facts::described::{getopt, long, Described, Kind};
 use std::collections::HashSet;
 
 /// What the real program must do with a command's options.
@@ -95,7 +95,7 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     if row.grammar == "find" {
         return Ok(find::cases(row));
     }
-    if !matches!(row.grammar, "getopt" | "getopt-leading" | "make") {
+    if !(getopt(row) || row.grammar == "make") {
         return Err(format!("not generated: grammar {}", row.grammar));
     }
     let mut operands = Vec::new();
@@ -256,10 +256,6 @@ impl Gen<'_> {
                 } else if let Some(s) = first.strip_suffix("[=]") {
                     let attached = format!("{s}{v}");
                     self.add(&[(&attached, Some((kind, v)))], Expect::Accepted);
-                } else if let Some(s) = first.strip_suffix("[=]") {
-                    // An optional value: attached only (`-i[R]`).
-                    let attached = format!("{s}{v}");
-                    self.add(&[(&attached, Some((kind, v)))], Expect::Accepted);
                 } else {
                     self.add(&[(first, None), (v, Some((kind, v)))], Expect::Accepted);
                 }
@@ -281,16 +277,6 @@ impl Gen<'_> {
             self.push(&[(s, None)], Expect::Accepted, true);
             // After the operands, last: a flag the program reads with a
             // value would take none and refuse.
-            self.push(&[(s, None)], Expect::Accepted, false);
-            return;
-        }
-        // An optional value (`-j[=]`) is only ever attached: alone, the
-        // option takes none.
-        if let Some(s) = s.strip_suffix("[=]") {
-            for v in values(kind) {
-                let attached = format!("{s}{v}");
-                self.push(&[(&attached, Some((kind, v)))], Expect::Accepted, true);
-            }
             self.push(&[(s, None)], Expect::Accepted, false);
             return;
         }

@@ -75,8 +75,18 @@ pub fn check<'r>(
     let ready = pool(rows, |row| {
         let cases = generate::cases(row).map_err(Outcome::NotGenerated)?;
         let (version, help) = probe(sb, row).map_err(Outcome::NotHere)?;
-        let chosen: Vec<Case> = cases.into_iter().filter(|c| full || c.ci).collect();
-        Ok((version, missing_from_row(row, &help), chosen))
+        let declared = table.get(&row.program.join(" "));
+        let left_out: &[String] = declared.map_or(&[], |d| &d.left_out);
+        let chosen: Vec<Case> = cases
+            .into_iter()
+            .filter(|c| (full || c.ci) && !names_left_out(row, c, left_out))
+            .collect();
+        let skip: Vec<&str> = declared
+            .into_iter()
+            .flat_map(|d| d.not_options.iter().chain(&d.left_out))
+            .map(String::as_str)
+            .collect();
+        Ok((version, missing_from_row(row, &help, &skip), chosen))
     });
     let work: Vec<(usize, &[Case])> = ready
         .iter()
@@ -171,8 +181,20 @@ fn probe(sb: &Sandbox, row: &Described) -> Result<(String, String), String> {
     Ok((line.to_string(), help))
 }
 
-/// Every option the program's `--help` lists that the row lacks.
-fn missing_from_row(row: &Described, help: &str) -> Vec<String> {
+/// Does a case name an option the row leaves out on purpose (declared
+/// `left_out`): the spelling, or a prefix of a long one?
+fn names_left_out(row: &Described, case: &Case, left_out: &[String]) -> bool {
+    case.words[row.program.len()..].iter().any(|w| {
+        let name = w.split('=').next().unwrap_or(w);
+        left_out
+            .iter()
+            .any(|s| s == name || (s.starts_with("--") && name.len() > 2 && s.starts_with(name)))
+    })
+}
+
+/// Every option the program's `--help` lists that the row lacks, but
+/// the words declared as none or left out (`skip`).
+fn missing_from_row(row: &Described, help: &str, skip: &[&str]) -> Vec<String> {
     let spellings: Vec<&str> = row
         .options()
         .iter()
@@ -218,7 +240,7 @@ fn missing_from_row(row: &Described, help: &str) -> Vec<String> {
     listed.dedup();
     listed
         .into_iter()
-        .filter(|s| !spellings.contains(&s.as_str()))
+        .filter(|s| !spellings.contains(&s.as_str()) && !skip.contains(&s.as_str()))
         .map(|s| {
             format!(
                 "{}: `{} --help` lists `{s}`, which the row does not have",
@@ -308,7 +330,7 @@ fn judge_batch(
         Err(e) => return vec![format!("{}: a batch did not run: {e}", name(row))],
     };
     let owners = owners(&run, &commands);
-    let allows: Vec<Allow> = cases.iter().map(Allow::of).collect();
+    let allows: Vec<Allow> = cases.iter().map(|c| Allow::of(c, row.writer)).collect();
     // Out of time where a refusal was due, or cut: judged again alone.
     let slow: Vec<usize> = (0..cases.len())
         .filter(|&k| {
@@ -515,7 +537,10 @@ struct Allow {
 }
 
 impl Allow {
-    fn of(case: &Case) -> Allow {
+    /// With `writer` (`writer = true`), a `path-write` operand may also
+    /// land in the cwd under its last component: `ln /tmp/x` makes `./x`
+    /// (a lone operand links into the current directory).
+    fn of(case: &Case, writer: bool) -> Allow {
         let mut a = Allow {
             line: case.words.join(" "),
             ..Allow::default()
@@ -530,6 +555,10 @@ impl Allow {
                 Kind::PathWrite => {
                     place(&mut a);
                     a.writes.extend(path.clone());
+                    if writer {
+                        let last = v.rsplit('/').next().unwrap_or(v);
+                        a.writes.extend(resolve(last));
+                    }
                 }
                 Kind::DirWrite | Kind::Pathspec => {
                     place(&mut a);
@@ -627,7 +656,7 @@ mod tests {
             text: &["--color[=]"],
             ..Described::EMPTY
         };
-        let missing = missing_from_row(&row, help);
+        let missing = missing_from_row(&row, help, &[]);
         let named: Vec<&str> = missing.iter().filter_map(|m| m.split('`').nth(3)).collect();
         assert_eq!(
             named,

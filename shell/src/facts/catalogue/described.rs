@@ -167,6 +167,12 @@ pub struct Described {
     pub grammar: &'static str,
     /// The kinds of the operands by position, the last repeating.
     pub operands: &'static [&'static str],
+    /// Are its `path-write` and `dir-write` words (operands and options:
+    /// cp's DEST, `-t`, `-S`) the program's own writes (SPEC §6.5: "the
+    /// operands of a program whose row types it as a writer (`cp`, `mv`,
+    /// `mkdir`, `touch`, `tee`) are covered by an entry that names it")?
+    /// Else each is a mutating continuation (uniq's OUTPUT, `sort -o`).
+    pub writer: bool,
     /// Options without a value.
     pub flags: &'static [&'static str],
     /// Options whose value is text.
@@ -213,6 +219,7 @@ impl Described {
         version: "",
         grammar: "getopt",
         operands: &[],
+        writer: false,
         flags: &[],
         text: &[],
         path_read: &[],

@@ -141,6 +141,44 @@ fn option_value<'w>(run: &'w [Cow<'_, str>], specs: &[&str]) -> Option<&'w str> 
     found
 }
 
+/// [`option_value`] as GNU getopt_long reads the options too: a long
+/// one by a prefix (`--suf=.json`, `--suf .json`: a prefix several
+/// options share counts as well, which only tightens), a short one at
+/// the end of a cluster or with its value attached in one (`-bS.json`,
+/// `-bS .json`). The last one given wins, as getopt's does.
+fn getopt_value<'w>(run: &'w [Cow<'_, str>], specs: &[&str]) -> Option<&'w str> {
+    let mut found = option_value(run, specs);
+    for (i, w) in run.iter().enumerate().skip(1) {
+        if w == "--" {
+            break;
+        }
+        let next = || run.get(i + 1).map(AsStr::as_str);
+        if let Some(long) = w.strip_prefix("--") {
+            let (name, value) = long
+                .split_once('=')
+                .map_or((long, None), |(n, v)| (n, Some(v)));
+            let named = !name.is_empty()
+                && specs
+                    .iter()
+                    .any(|s| s.strip_prefix("--").is_some_and(|l| l.starts_with(name)));
+            if named {
+                found = value.or_else(next);
+            }
+        } else if let Some(cluster) = w.strip_prefix('-') {
+            let at = cluster.char_indices().find(|(_, c)| {
+                specs
+                    .iter()
+                    .any(|s| s.len() == 2 && s.strip_prefix('-') == Some(&c.to_string()))
+            });
+            if let Some((k, c)) = at {
+                let rest = &cluster[k + c.len_utf8()..];
+                found = if rest.is_empty() { next() } else { Some(rest) };
+            }
+        }
+    }
+    found
+}
+
 /// The run's words after the verb, with the first one of a row that takes
 /// a bare cluster (`tar xf`) read as `-xf`.
 fn options_of(row: &DirWrite, run: &[Cow<'_, str>]) -> Vec<String> {
@@ -528,12 +566,12 @@ fn backups(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>], known: &[Known]) -
             None => return false,
         }
     } else if let Some((_, s, p)) = BACKUP_SUFFIXES.iter().find(|(v, _, _)| *v == verb) {
-        let mut suffixes: Vec<String> = option_value(run, s)
+        let mut suffixes: Vec<String> = getopt_value(run, s)
             .map(str::to_string)
             .into_iter()
             .collect();
         suffixes.extend(here.backup_suffixes.iter().cloned());
-        let prefixes: Vec<String> = option_value(run, p)
+        let prefixes: Vec<String> = getopt_value(run, p)
             .map(str::to_string)
             .into_iter()
             .collect();
