@@ -54,6 +54,10 @@ struct Declared {
     endpoints: Vec<String>,
     #[serde(default)]
     floor_state: Vec<String>,
+    #[serde(default)]
+    pinned_env: Vec<String>,
+    #[serde(default)]
+    refused_alone: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -265,6 +269,8 @@ fn programs<'t>(
         home: Vec::new(),
         endpoints: Vec::new(),
         floor_state: Vec::new(),
+        pinned_env: Vec::new(),
+        refused_alone: Vec::new(),
     };
     // Each program started, by its process: a helper is one only of the
     // programs it descends from (`git log && git ls-remote` starts two).
