@@ -848,19 +848,19 @@ fn harness_catches_a_wrong_row() {
             wrong_follow,
             "-f",
             &[
-                "opened /srv/project/permissions.json, the value of a text word",
+                "opened /srv/project/untracked.txt, the value of a text word",
                 "the row says the option takes a value; tail accepts it (exit 124)",
             ][..],
         ),
         (
             wrong_output,
             "--output=",
-            &["/srv/project/permissions.json, the value of a text word"],
+            &["/srv/project/untracked.txt, the value of a text word"],
         ),
         (
             wrong_files0,
             "--files0-from=",
-            &["opened /srv/project/permissions.json, the value of a text word"],
+            &["opened /srv/project/untracked.txt, the value of a text word"],
         ),
         (
             wrong_prefix,

@@ -680,6 +680,10 @@ struct Allow {
     /// A `code`, `config` or `open` value: what it does is not the row's
     /// to say (the line is unparsed, or open to the entry).
     anything: bool,
+    /// A mutating continuation (`git branch -u X` writes .git/config):
+    /// what it does is the continuation row's, but a write to a `text`
+    /// value.
+    continuation: bool,
     /// The command as text, for the endpoints its words name.
     line: String,
 }
@@ -688,7 +692,7 @@ impl Allow {
     fn of(case: &Case) -> Allow {
         let mut a = Allow {
             line: case.words.join(" "),
-            anything: case.continuation,
+            continuation: case.continuation,
             ..Allow::default()
         };
         for (kind, v) in &case.values {
@@ -719,6 +723,7 @@ impl Allow {
     /// May the command write this path?
     fn writes_to(&self, path: &str) -> bool {
         self.anything
+            || (self.continuation && !self.texts.iter().any(|t| t == path))
             || self.writes.iter().any(|w| w == path)
             || self
                 .dirs
@@ -735,6 +740,7 @@ impl Allow {
                 let ok = wrapper
                     || argv[..] == case.words[..]
                     || self.anything
+                    || self.continuation
                     || self.runs.iter().any(|r| argv.first() == Some(r))
                     || (self.shell && matches!(prog, "sh" | "bash" | "dash"))
                     || declared.iter().any(|d| d.helpers.iter().any(|h| h == prog));
@@ -768,7 +774,9 @@ impl Allow {
             Effect::Read { path, .. } => (self.texts.contains(path) && !self.places.contains(path))
                 .then(|| format!("opened {path}, the value of a text word")),
             Effect::Connect { address, ok, .. } => {
-                let fine = self.anything || endpoint_declared(address, &self.line, declared);
+                let fine = self.anything
+                    || self.continuation
+                    || endpoint_declared(address, &self.line, declared);
                 let how = if *ok { "connected" } else { "tried to connect" };
                 (!fine).then(|| {
                     format!("{how} to {address}: the row declares no endpoint and no word names it")
@@ -860,10 +868,7 @@ mod tests {
         }
         assert!(has("x --r .git/config", Expect::Ambiguous));
         assert!(has("x .git/config --output", Expect::NeedsValue));
-        assert!(has(
-            "x --unique=permissions.json .git/config",
-            Expect::NoValue
-        ));
+        assert!(has("x --unique=untracked.txt .git/config", Expect::NoValue));
         assert!(has("x --no-such-option .git/config", Expect::Unknown));
         let wrong = Described {
             grammar: "leading-clusters",
