@@ -543,11 +543,14 @@ fn refused_alone(declared: &[&Declared], case: &Case) -> bool {
         })
 }
 
-/// Is a project path declared state of the program?
+/// Is a project path declared state of the program (a tree ends in
+/// `/`, a name's start in `*`)?
 fn in_state(declared: &[&Declared], path: &str) -> bool {
     declared.iter().any(|d| {
         d.state.iter().any(|s| {
-            path == s.trim_end_matches('/') || (s.ends_with('/') && path.starts_with(s.as_str()))
+            path == s.trim_end_matches('/')
+                || ((s.ends_with('/') || s.ends_with('*'))
+                    && path.starts_with(s.trim_end_matches('*')))
         })
     })
 }
