@@ -63,6 +63,14 @@ struct Declared {
     /// program, neither by `--help` nor by a generated command.
     #[serde(default)]
     left_out: Vec<String>,
+    /// Variables set for the row's program from the pinned program's own
+    /// answer (`GIT_EXEC_PATH=--exec-path`: git's helpers of the row's
+    /// version).
+    #[serde(default)]
+    pinned_env: Vec<String>,
+    /// Options the program refuses given alone.
+    #[serde(default)]
+    refused_alone: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -276,6 +284,8 @@ fn programs<'t>(
         floor_state: Vec::new(),
         not_options: Vec::new(),
         left_out: Vec::new(),
+        pinned_env: Vec::new(),
+        refused_alone: Vec::new(),
     };
     // Each program started, by its process: a helper is one only of the
     // programs it descends from (`git log && git ls-remote` starts two).
@@ -853,19 +863,19 @@ fn harness_catches_a_wrong_row() {
             wrong_follow,
             "-f",
             &[
-                "opened /srv/project/permissions.json, the value of a text word",
+                "opened /srv/project/untracked.txt, the value of a text word",
                 "the row says the option takes a value; tail accepts it (exit 124)",
             ][..],
         ),
         (
             wrong_output,
             "--output=",
-            &["/srv/project/permissions.json, the value of a text word"],
+            &["/srv/project/untracked.txt, the value of a text word"],
         ),
         (
             wrong_files0,
             "--files0-from=",
-            &["opened /srv/project/permissions.json, the value of a text word"],
+            &["opened /srv/project/untracked.txt, the value of a text word"],
         ),
         (
             wrong_prefix,

@@ -505,7 +505,7 @@ fn described(o: &mut String) {
          The rows of `shell/catalogue/described/`, each read as its grammar \
          says the program reads options: `getopt` (GNU getopt_long: long ones by a \
          unique prefix, short ones in clusters), `git` (parse-options: the same, and \
-         `--no-` forms), `git-revisions` (no prefixes), `exact` (whole words), \
+         `--no-` forms), `git-revisions` (whole spellings, each `--no-` form listed), `exact` (whole words), \
          `leading-clusters` (options only as the first words), `getopt-leading` \
          (getopt_long with `+`: the first operand ends the options; a `command` \
          operand is a run, a segment of its own) or `find` (leading options, \
@@ -521,7 +521,7 @@ fn described(o: &mut String) {
          | command | version | grammar | operands | options by kind | verified |\n|---|---|---|---|---|---|\n",
     );
     for d in DESCRIBED {
-        let kinds: Vec<String> = d
+        let mut kinds: Vec<String> = d
             .options()
             .iter()
             .filter(|(list, _)| !list.is_empty())
@@ -530,6 +530,19 @@ fn described(o: &mut String) {
                 format!("{}: {}", kind.name(), code(&names))
             })
             .collect();
+        // How git's parsers read some of them (README.md's fields).
+        for (what, list) in [
+            ("no `--no-` form", d.no_negation),
+            ("value only next", d.next_only),
+            ("value optional when last", d.last_arg_default),
+        ] {
+            if !list.is_empty() {
+                kinds.push(format!("{what}: {}", code(list)));
+            }
+        }
+        if d.options_first {
+            kinds.push("options only before the first operand".to_string());
+        }
         let verified = if d.verified {
             format!("{}, {}", d.verified_version, d.verified_on)
         } else {

@@ -285,8 +285,11 @@ fn config(
     while let Some(w) = words.get(i) {
         match classify(row, w, kn(i)) {
             Word::Unknown | Word::Mutating => return Some(i),
+            // git config reads options only before its first operand
+            // (PARSE_OPT_STOP_AT_NON_OPTION): `git config user.name
+            // --get` sets user.name to `--get`.
             Word::Literal
-                if is_option(w) || (operands == 0 && row.reading.contains(&w.as_str())) =>
+                if operands == 0 && (is_option(w) || row.reading.contains(&w.as_str())) =>
             {
                 let name = w.split('=').next().unwrap_or(w);
                 if !row.reading.contains(&name) {

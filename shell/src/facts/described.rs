@@ -25,46 +25,63 @@ pub enum Value {
 /// reads it: `getopt` (GNU getopt_long: a spelling exactly, or a unique
 /// prefix of the row's long spellings), `git` (parse-options: the same,
 /// and `--no-NAME` for an option `--NAME`, `--NAME` for an option
-/// `--no-NAME`, abbreviated too) or `git-revisions` (setup_revisions
-/// and diff's options: whole spellings and their `--no-` forms, no
-/// prefixes — `git log --outp` is refused). Two spellings of one option
-/// are one option. `None`: no option, or several (the word is unplaced).
+/// `--no-NAME`, abbreviated too), `git-revisions` (setup_revisions and
+/// diff's options: whole spellings only, each `--no-` form the row lists
+/// — `git log --outp` and `git log --no-all` are refused, `--no-follow`
+/// is read) or `exact` (whole spellings). Two spellings of one option are
+/// one option. `None`: no option, or several (the word is unplaced).
 pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
     let (name, attached) = match word.split_once('=') {
         Some((n, _)) => (n, true),
         None => (word, false),
     };
-    let git = matches!(row.grammar, GIT | GIT_REVISIONS);
+    let git = row.grammar == GIT;
     let abbreviated = matches!(row.grammar, GETOPT | GETOPT_LEADING | GIT | MAKE);
     // A flag given a value (`--directory=x`) is refused by getopt_long
     // and parse-options: no option of the row.
     let valued = |(kind, optional): (Kind, bool)| kind != Kind::Flag || !attached || optional;
     if let Some((kind, optional)) = exact(row, name) {
-        return valued((kind, optional)).then(|| (kind, value(kind, optional, attached)));
+        let refused = attached && row.next_only.contains(&name);
+        return (valued((kind, optional)) && !refused)
+            .then(|| (kind, value(kind, optional, attached)));
     }
     // git's negations take no value: `--no-NAME` unsets `--NAME`, and an
-    // option named `--no-NAME` is also set by `--NAME`.
+    // option named `--no-NAME` is also set by `--NAME` — unless the row
+    // says the option has none (PARSE_OPT_NONEG).
     let negated = name.strip_prefix("--no-");
+    let negatable = |s: &str| !row.no_negation.contains(&s);
     if git && !attached {
-        let flipped = |s: &str| match negated {
-            Some(n) => s.strip_prefix("--") == Some(n),
-            None => s.strip_prefix("--no-") == name.strip_prefix("--"),
+        let flipped = |s: &str| {
+            negatable(s)
+                && match negated {
+                    Some(n) => s.strip_prefix("--") == Some(n),
+                    None => s.strip_prefix("--no-") == name.strip_prefix("--"),
+                }
         };
         if find(row, flipped).one().is_some() {
             return Some((Kind::Flag, Value::None));
         }
     }
-    if !abbreviated || name.len() <= 2 || (git && "--no-".starts_with(name)) {
+    if !abbreviated || name.len() <= 2 {
         return None;
     }
     let mut candidates = find(row, |s| s.starts_with(name));
     if git && !attached {
-        if let Some(n) = negated {
-            let negations = find(row, |s| {
-                s.strip_prefix("--").is_some_and(|l| l.starts_with(n))
-            });
-            candidates.add(negations.flagged());
-        }
+        // parse-options' negations by a prefix: `--no-po` of
+        // `--porcelain`, `--n`, `--no` and `--no-` of every negatable
+        // option ("negated and abbreviated very much": one alone is
+        // read), `--ren` of an option named `--no-renames`.
+        let rest = name.strip_prefix("--").unwrap_or(name);
+        let negations = match negated {
+            Some(n) => find(row, |s| {
+                negatable(s) && s.strip_prefix("--").is_some_and(|l| l.starts_with(n))
+            }),
+            None if "--no-".starts_with(name) => find(row, negatable),
+            None => find(row, |s| {
+                negatable(s) && s.strip_prefix("--no-").is_some_and(|l| l.starts_with(rest))
+            }),
+        };
+        candidates.add(negations.flagged());
     }
     let (kind, optional, _) = candidates.one()?;
     valued((kind, optional)).then(|| (kind, value(kind, optional, attached)))
@@ -310,7 +327,7 @@ pub fn walk(
             || w == "-"
             || (leading && !flag_cluster(row, w))
         {
-            options_done |= leading || posix;
+            options_done |= leading || posix || row.options_first;
             let kind = match row.grammar {
                 MAKE if k != Known::Exact || w.contains('=') => Some(Kind::Variable),
                 _ => operand_kind(row, operands),
@@ -1093,6 +1110,19 @@ mod tests {
         // A negation takes no value; `--n` may negate any option.
         assert_eq!(long(status, "--no-porcelain=v1"), None);
         assert_eq!(long(status, "--n"), None);
+        // `--ren` is `--renames` of the option `--no-renames`; one
+        // negatable option alone is `--n` (git remote's `--no-verbose`);
+        // an option without a `--no-` form has none.
+        assert_eq!(long(status, "--ren"), flag);
+        assert_eq!(long(path(&["git", "remote"]), "--n"), flag);
+        assert_eq!(long(status, "--no-find-renames"), None);
+        let refs = path(&["git", "for-each-ref"]);
+        assert_eq!(long(refs, "--no-contai"), Some((Kind::Text, Value::Next)));
+        // setup_revisions: the `--no-` forms the row lists, whole.
+        let log = path(&["git", "log"]);
+        assert_eq!(long(log, "--no-follow"), flag);
+        assert_eq!(long(log, "--no-all"), None);
+        assert_eq!(long(log, "--default=HEAD"), None);
         assert_eq!(long(status, "--frob"), None);
         // rev-parse compares whole words.
         let rev_parse = path(&["git", "rev-parse"]);

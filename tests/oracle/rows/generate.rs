@@ -13,11 +13,16 @@
 //! run) every letter and digit and every `--x` the row has no option
 //! for.
 
-use permc_shell::facts::described::{getopt, long, Described, Kind};
+use permc_shell::facts::continuations::mutating_from;
+use permc_shell::facts::described::{
+    getopt, long, walk, Described, Kind, EXACT, GIT, GIT_REVISIONS,
+};
+use permc_shell::reader::Known;
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 /// What the real program must do with a command's options.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Expect {
     /// Read every option as the row does: refuse none.
     Accepted,
@@ -55,15 +60,23 @@ pub struct Case {
     pub values: Vec<(Kind, String)>,
     /// In the default tier (`PERMC_ORACLE_FULL=1` runs every case).
     pub ci: bool,
+    /// A mutating continuation (SPEC §6.5: `git branch -d`, `git config
+    /// K V`, catalogue/continuations.rs) that the row's walk does not
+    /// flag: what it does is the continuation row's, which an entry must
+    /// name; only its spelling, and that it neither writes nor opens a
+    /// `text` value (a row typing `sort -o` text is caught), are judged.
+    pub continuation: bool,
 }
 
 /// The values a word of each kind takes (SPEC §4.5 item 5): a `text`
-/// word names an existing file, so a program that opens it is caught;
+/// word names an existing file, so a program that opens it is caught —
+/// an untracked one, which git's index refresh does not read on its own
+/// (`git status` opens tracked files whose stat data changed);
 /// `FRESH` is replaced by a name new in the project.
 fn values(kind: Kind) -> &'static [&'static str] {
     match kind {
         Kind::Flag => &[],
-        Kind::Text => &["permissions.json"],
+        Kind::Text => &["untracked.txt"],
         Kind::PathRead => &[".git/config", "permissions.json", "-"],
         Kind::PathWrite => &[FRESH, "/tmp/x"],
         Kind::DirWrite => &["src", "/tmp"],
@@ -95,7 +108,8 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     if row.grammar == "find" {
         return Ok(find::cases(row));
     }
-    if !(getopt(row) || row.grammar == "make") {
+    if !(getopt(row) || row.grammar == "make" || [GIT, GIT_REVISIONS, EXACT].contains(&row.grammar))
+    {
         return Err(format!("not generated: grammar {}", row.grammar));
     }
     let mut operands = Vec::new();
@@ -112,6 +126,8 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
         ci: true,
         sampled: 0,
         leading: row.grammar == "getopt-leading",
+        thin: false,
+        lead: false,
     };
     g.operand_cases();
     for (list, kind) in row.options() {
@@ -120,16 +136,45 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
         }
     }
     g.clusters();
-    g.ambiguous();
-    let unknown = if long(row, "--no-such-option").is_some() {
-        Expect::Accepted
-    } else {
-        Expect::Unknown
-    };
-    g.ci = true;
-    g.push(&[("--no-such-option", None)], unknown, true);
-    g.hidden();
+    // `git rev-parse` (`exact`) refuses no word: it prints one it does
+    // not know as a flag (`--show-top`), so only what the row reads is
+    // tried.
+    if row.grammar != EXACT {
+        g.ambiguous();
+        g.negations();
+        let unknown = if long(row, "--no-such-option").is_some() {
+            Expect::Accepted
+        } else {
+            Expect::Unknown
+        };
+        g.ci = true;
+        g.push(&[("--no-such-option", None)], unknown, true);
+        g.hidden();
+    }
     Ok(g.out)
+}
+
+/// Does the row's grammar read long options by a unique prefix (GNU
+/// getopt_long, git's parse-options)?
+fn abbreviates(row: &Described) -> bool {
+    getopt(row) || row.grammar == "make" || row.grammar == GIT
+}
+
+/// A row of one of git's grammars (parse-options, setup_revisions,
+/// rev-parse's whole words): hundreds of options, sampled thinner.
+fn gits(row: &Described) -> bool {
+    [GIT, GIT_REVISIONS, EXACT].contains(&row.grammar)
+}
+
+/// Is the command a mutating continuation the row's own walk does not
+/// flag (SPEC §6.5)?
+fn continuation(row: &Described, argv: &[String]) -> bool {
+    let words: Vec<Cow<str>> = argv.iter().map(|w| Cow::Borrowed(w.as_str())).collect();
+    let known = vec![Known::Exact; words.len()];
+    let Some(at) = mutating_from(&words, &known) else {
+        return false;
+    };
+    walk(row, &words, &known, row.program.len(), false).first() != Some(at)
 }
 
 /// A word of a case: its text and, for a value or an operand, its kind
@@ -150,14 +195,34 @@ struct Gen<'r> {
     /// Options only before the first operand (`getopt-leading`): a case
     /// that puts them after the operands gives none.
     leading: bool,
+    /// A row of git's (hundreds of options, three rows sharing them):
+    /// in the default tier, an option's first case, then an eighth of
+    /// the others of its first spelling too.
+    thin: bool,
+    /// The next case is the first of an option.
+    lead: bool,
 }
 
 impl Gen<'_> {
     /// A case of the program's words, `options`, then the default
     /// operands (after the options, or before them with `after`).
     fn push(&mut self, options: &[Word], expect: Expect, before_operands: bool) {
-        let defaults: Vec<(Kind, &str)> =
-            self.operands.iter().map(|k| (*k, values(*k)[0])).collect();
+        // setup_revisions and rev-parse refuse an option after a path
+        // (`git log src -E`: "must come before non-option arguments")
+        // and read one after a revision (`git log HEAD -E`); the row
+        // reads both, which only accepts a line git refuses: no case.
+        let options_only_first = matches!(self.row.grammar, GIT_REVISIONS | EXACT);
+        if options_only_first && !before_operands && expect == Expect::Accepted {
+            return;
+        }
+        // Where options end at the first operand (`git config`), an
+        // option after the operands is one: it goes alone.
+        let operands: &[Kind] = if self.row.options_first && !before_operands {
+            &[]
+        } else {
+            &self.operands
+        };
+        let defaults: Vec<(Kind, &str)> = operands.iter().map(|k| (*k, values(*k)[0])).collect();
         let ops: Vec<Word> = defaults.iter().map(|(k, v)| (*v, Some((*k, *v)))).collect();
         let all: Vec<Word> = if !before_operands && self.leading {
             options.to_vec()
@@ -185,14 +250,21 @@ impl Gen<'_> {
         }
         self.fresh += usize::from(used);
         if self.seen.insert(argv.clone()) {
-            // Past an option's first spelling, a deterministic quarter.
-            let ci = self.ci || self.sampled.is_multiple_of(4);
-            self.sampled += usize::from(!self.ci);
+            // Past an option's first spelling (a thin row's first case),
+            // a deterministic quarter.
+            let first = self.ci && (!self.thin || self.lead);
+            // git's rows (a thousand cases for git log): an eighth.
+            let every = if gits(self.row) { 8 } else { 4 };
+            let ci = first || self.sampled.is_multiple_of(every);
+            self.sampled += usize::from(!first);
+            self.lead = false;
+            let continuation = continuation(self.row, &argv);
             self.out.push(Case {
                 words: argv,
                 expect,
                 values: vals,
                 ci,
+                continuation,
             });
         }
     }
@@ -234,6 +306,8 @@ impl Gen<'_> {
 
     /// One option entry (`-o --output`) of `kind`, in every spelling.
     fn option(&mut self, entry: &str, kind: Kind) {
+        self.thin = gits(self.row);
+        self.lead = true;
         for (n, spelling) in entry.split(' ').enumerate() {
             // The default tier: every option in its first spelling, and
             // every fourth case of its other spellings (`add`).
@@ -250,8 +324,15 @@ impl Gen<'_> {
         if kind != Kind::Flag && !self.operands.is_empty() {
             self.ci = true;
             for v in values(kind) {
+                let optional = first.ends_with("[=]");
+                let name = first.trim_end_matches("[=]");
                 if first.starts_with("--") {
-                    let attached = format!("{}={v}", first.trim_end_matches("[=]"));
+                    let attached = format!("{name}={v}");
+                    if let Some(expect) = self.attached_expect(name) {
+                        self.add(&[(&attached, Some((kind, v)))], expect);
+                    }
+                } else if optional {
+                    let attached = format!("{name}{v}");
                     self.add(&[(&attached, Some((kind, v)))], Expect::Accepted);
                 } else if let Some(s) = first.strip_suffix("[=]") {
                     let attached = format!("{s}{v}");
@@ -261,16 +342,18 @@ impl Gen<'_> {
                 }
             }
         }
+        self.thin = false;
     }
 
     fn short_option(&mut self, s: &str, kind: Kind) {
+        // An optional value (git's `-u[=]`): only ever attached.
         if let Some(s) = s.strip_suffix("[=]") {
-            // An optional value, attached only (`-i[R]`).
             for v in values(kind) {
                 let attached = format!("{s}{v}");
                 self.push(&[(&attached, Some((kind, v)))], Expect::Accepted, true);
             }
             self.push(&[(s, None)], Expect::Accepted, true);
+            self.push(&[(s, None)], Expect::Accepted, false);
             return;
         }
         if kind == Kind::Flag {
@@ -310,6 +393,10 @@ impl Gen<'_> {
     fn long_forms(&mut self, name: &str, kind: Kind, optional: bool, vals: &[&str]) {
         if kind == Kind::Flag {
             self.push(&[(name, None)], Expect::Accepted, true);
+            // `git rev-parse` prints a word it does not know (`--all=x`).
+            if self.row.grammar == EXACT {
+                return;
+            }
             // A flag's optional value (`--classify[=]`) is data, never a
             // file: typed `text` here.
             let v = values(Kind::Text)[0];
@@ -324,7 +411,9 @@ impl Gen<'_> {
         }
         for v in vals {
             let attached = format!("{name}={v}");
-            self.push(&[(&attached, Some((kind, v)))], Expect::Accepted, true);
+            if let Some(expect) = self.attached_expect(name) {
+                self.push(&[(&attached, Some((kind, v)))], expect, true);
+            }
             if !optional {
                 self.push(
                     &[(name, None), (v, Some((kind, v)))],
@@ -333,7 +422,14 @@ impl Gen<'_> {
                 );
             }
         }
-        let bare = if optional {
+        // PARSE_OPT_LASTARG_DEFAULT: the option's value is optional when
+        // it is the last word (`git branch --merged`), by a prefix too.
+        let last_default = self
+            .row
+            .last_arg_default
+            .iter()
+            .any(|s| s.starts_with(name));
+        let bare = if optional || last_default {
             Expect::Accepted
         } else {
             Expect::NeedsValue
@@ -367,11 +463,20 @@ impl Gen<'_> {
     /// Clusters of two flags ending in each valued short option, its
     /// value next (`-abo v`) and attached (`-aov`).
     fn clusters(&mut self) {
+        // setup_revisions and rev-parse read a short option alone (`git
+        // log -qE` is refused, diff's own `-pz` is read): the rows read
+        // clusters, which only accepts a line git refuses.
+        if !abbreviates(self.row) {
+            return;
+        }
         let flags: Vec<char> = self
             .row
             .flags
             .iter()
             .filter(|e| !e.contains("--help") && !e.contains("--version"))
+            // git's `-h` is its usage only alone (`git diff -hE` is
+            // refused).
+            .filter(|e| !gits(self.row) || **e != "-h")
             .filter_map(|e| e.split(' ').find_map(short_letter))
             .filter(char::is_ascii_alphabetic)
             .take(2)
@@ -431,15 +536,23 @@ impl Gen<'_> {
                 self.push(&[(&format!("-{c}"), None)], Expect::Unknown, false);
             }
             let prefix = format!("--{c}");
-            if c.is_ascii_lowercase() && !longs.iter().any(|l| l.starts_with(&prefix)) {
+            // Not a prefix the row reads (git's `--r` of `--no-renames`).
+            let none =
+                !longs.iter().any(|l| l.starts_with(&prefix)) && long(self.row, &prefix).is_none();
+            if c.is_ascii_lowercase() && none {
                 self.sampled = 1;
                 self.push(&[(&prefix, None)], Expect::Unknown, false);
             }
         }
     }
 
-    /// Every prefix of a long spelling the row refuses as ambiguous.
+    /// Every prefix of a long spelling the row refuses as ambiguous; in a
+    /// grammar without prefixes (setup_revisions: `git log --outp`), each
+    /// spelling less its last letter, refused.
     fn ambiguous(&mut self) {
+        if !abbreviates(self.row) {
+            return self.no_prefixes();
+        }
         let mut names: Vec<&str> = self
             .row
             .options()
@@ -461,6 +574,75 @@ impl Gen<'_> {
                 }
             }
         }
+    }
+}
+
+impl Gen<'_> {
+    /// A grammar without prefixes: each long spelling less its last
+    /// letter must be refused (a deterministic eighth in the default
+    /// tier).
+    fn no_prefixes(&mut self) {
+        // git 2.39.5 reads diff's and log's negations by a prefix too
+        // (parse-options' "abbreviated and negated" path ignores
+        // KEEP_UNKNOWN_OPT: `git log --no-follo`); the row does not,
+        // which only tightens.
+        for name in self.longs().into_iter().filter(|n| !n.starts_with("--no-")) {
+            let p = &name[..name.len() - 1];
+            if p.len() > 2 && long(self.row, p).is_none() {
+                self.ci = false;
+                self.push(&[(p, None)], Expect::Unknown, true);
+            }
+        }
+    }
+
+    /// git's negations (parse-options, SPEC §4.5 item 1): `--no-NAME` of
+    /// each long option, `--NAME` of an option named `--no-NAME`, each
+    /// expected as the row reads it — accepted where the `git` grammar
+    /// derives it, or a `git-revisions` row lists it; else refused.
+    fn negations(&mut self) {
+        if !matches!(self.row.grammar, GIT | GIT_REVISIONS) {
+            return;
+        }
+        for name in self.longs() {
+            let flipped = match name.strip_prefix("--no-") {
+                Some(n) => format!("--{n}"),
+                None => format!("--no-{}", &name[2..]),
+            };
+            let listed = self.longs().iter().any(|l| *l == flipped);
+            if listed {
+                continue;
+            }
+            let expect = if long(self.row, &flipped).is_some() {
+                Expect::Accepted
+            } else {
+                Expect::Unknown
+            };
+            // The default tier: a deterministic eighth.
+            self.ci = false;
+            self.push(&[(&flipped, None)], expect, true);
+        }
+    }
+
+    /// What the program does with `--NAME=V`: reads it, unless the row
+    /// says the value is only ever the next word — then it refuses it,
+    /// or, `git rev-parse`, prints it (no case).
+    fn attached_expect(&self, name: &str) -> Option<Expect> {
+        if !self.row.next_only.contains(&name) {
+            Some(Expect::Accepted)
+        } else {
+            (self.row.grammar != EXACT).then_some(Expect::Unknown)
+        }
+    }
+
+    /// The row's long spellings, without `[=]`.
+    fn longs(&self) -> Vec<&'static str> {
+        self.row
+            .options()
+            .iter()
+            .flat_map(|(list, _)| list.iter().flat_map(|e| e.split(' ')))
+            .filter(|s| s.starts_with("--"))
+            .map(|s| s.trim_end_matches("[=]"))
+            .collect()
     }
 }
 
@@ -497,6 +679,7 @@ mod find {
                 argv.push(w);
             }
             out.push(Case {
+                continuation: super::continuation(row, &argv),
                 words: argv,
                 expect,
                 values: vals,

@@ -16,7 +16,7 @@ use super::sandbox::{Run, Sandbox, PROJECT};
 use super::trace::Effect;
 use super::{basename, endpoint_declared, rows_of, Declared};
 use generate::{Case, Expect};
-use permc_shell::facts::described::{Described, Kind};
+use permc_shell::facts::described::{Described, Kind, EXACT, GIT, GIT_REVISIONS};
 use std::collections::{BTreeMap, HashMap};
 
 /// `timeout`'s limit for each command, in seconds: one is plenty for a
@@ -74,7 +74,7 @@ pub fn check<'r>(
 ) -> Vec<(&'r Described, Outcome)> {
     let ready = pool(rows, |row| {
         let cases = generate::cases(row).map_err(Outcome::NotGenerated)?;
-        let (version, help) = probe(sb, row).map_err(Outcome::NotHere)?;
+        let (version, help, pin) = probe(sb, row, table).map_err(Outcome::NotHere)?;
         let declared = table.get(&row.program.join(" "));
         let left_out: &[String] = declared.map_or(&[], |d| &d.left_out);
         let chosen: Vec<Case> = cases
@@ -86,16 +86,17 @@ pub fn check<'r>(
             .flat_map(|d| d.not_options.iter().chain(&d.left_out))
             .map(String::as_str)
             .collect();
-        Ok((version, missing_from_row(row, &help, &skip), chosen))
+        Ok((version, missing_from_row(row, &help, &skip), chosen, pin))
     });
-    let work: Vec<(usize, &[Case])> = ready
+    let ready = shared_once(rows, ready, full);
+    let work: Vec<(usize, &[Case], &Pin)> = ready
         .iter()
         .enumerate()
-        .filter_map(|(i, r)| r.as_ref().ok().map(|(_, _, cases)| (i, cases)))
-        .flat_map(|(i, cases)| cases.chunks(BATCH).map(move |c| (i, c)))
+        .filter_map(|(i, r)| r.as_ref().ok().map(|(_, _, cases, pin)| (i, cases, pin)))
+        .flat_map(|(i, cases, pin)| cases.chunks(BATCH).map(move |c| (i, c, pin)))
         .collect();
-    let found = pool(&work, |(i, cases)| {
-        (*i, judge_batch(sb, rows[*i], table, cases, QUICK))
+    let found = pool(&work, |(i, cases, pin)| {
+        (*i, judge_batch(sb, rows[*i], table, cases, QUICK, pin))
     });
     rows.iter()
         .zip(ready)
@@ -103,7 +104,7 @@ pub fn check<'r>(
         .map(|(i, (row, r))| {
             let outcome = match r {
                 Err(o) => o,
-                Ok((version, mut violations, cases)) => {
+                Ok((version, mut violations, cases, _)) => {
                     violations.extend(found.iter().filter(|f| f.0 == i).flat_map(|f| f.1.clone()));
                     Outcome::Checked {
                         version,
@@ -113,6 +114,38 @@ pub fn check<'r>(
                 }
             };
             (*row, outcome)
+        })
+        .collect()
+}
+
+/// A row's check before its commands run: its version line, what its
+/// help lists that it lacks, its commands and where its program is.
+type Ready = Result<(String, Vec<String>, Vec<Case>, Pin), Outcome>;
+
+/// The default tier runs a command of the options rows share once: a
+/// case of a `git-revisions` row whose words past the program's are a
+/// case of an earlier one (`git log`, `git show` and `git diff` read
+/// git's shared option lists alike, through setup_revisions) is left to
+/// the full run.
+fn shared_once(rows: &[&Described], ready: Vec<Ready>, full: bool) -> Vec<Ready> {
+    if full {
+        return ready;
+    }
+    let mut seen = std::collections::HashSet::new();
+    rows.iter()
+        .zip(ready)
+        .map(|(row, r)| {
+            r.map(|(version, missing, cases, pin)| {
+                let n = row.program.len();
+                let cases = cases
+                    .into_iter()
+                    .filter(|c| {
+                        let key = (row.program[0], row.grammar, c.words[n..].to_vec(), c.expect);
+                        row.grammar != GIT_REVISIONS || seen.insert(key)
+                    })
+                    .collect();
+                (version, missing, cases, pin)
+            })
         })
         .collect()
 }
@@ -144,41 +177,145 @@ fn pool<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     out.into_iter().map(|(_, r)| r).collect()
 }
 
-/// The program's version line (`ls (GNU coreutils) 9.1`) and its
-/// `--help`, read in the sandbox; an error when it is missing or at
-/// another version than the row's.
-fn probe(sb: &Sandbox, row: &Described) -> Result<(String, String), String> {
+/// The program's version line (`ls (GNU coreutils) 9.1`), its `--help`
+/// (or git's parse-options usage, `git SUB -h`) and where it runs from,
+/// read in the sandbox; an error when it is missing or at another
+/// version than the row's. The program at the row's version is the
+/// first of PATH's and /usr/bin's whose `--version` names it (SPEC §4.3:
+/// Debian's git 2.39.5 is /usr/bin/git, a newer one may come first on
+/// PATH).
+fn probe(
+    sb: &Sandbox,
+    row: &Described,
+    table: &BTreeMap<String, Declared>,
+) -> Result<(String, String, Pin), String> {
     let program = row.program[0].to_string();
-    let version = vec![program.clone(), "--version".to_string()];
-    let mut help: Vec<String> = row.program.iter().map(|w| w.to_string()).collect();
-    help.push("--help".into());
-    let (_, sections) = batch(sb, &[version, help], PATIENT)?;
-    let (out, status) = &sections[0];
-    if *status == 127 || *status == 126 {
+    let found = candidates(&program);
+    if found.is_empty() {
         return Err(format!("{program} is not installed here"));
     }
-    let line = out.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    let versions: Vec<Vec<String>> = found
+        .iter()
+        .map(|p| vec![p.clone(), "--version".to_string()])
+        .collect();
+    let (_, sections) = batch(sb, &versions, PATIENT, &Pin::default())?;
+    let first_line = |out: &str| {
+        out.lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .to_string()
+    };
+    let Some(at) = sections
+        .iter()
+        .position(|(out, status)| *status == 0 && names_version(&first_line(out), row))
+    else {
+        let (out, status) = &sections[0];
+        if *status == 127 || *status == 126 {
+            return Err(format!("{program} is not installed here"));
+        }
+        return Err(format!(
+            "{program} here is `{}`, the row describes {}",
+            first_line(out),
+            row.version
+        ));
+    };
+    let line = first_line(&sections[at].0);
+    let path = &found[at];
+    let dir = path.rsplit_once('/').map_or(".", |(d, _)| d);
+    let mut pin = Pin {
+        prelude: format!(
+            "export PATH={}:\"$PATH\"",
+            shlex::try_quote(dir).map_err(|e| e.to_string())?
+        ),
+    };
+    // The variables that make the program's helpers its own.
+    let env: Vec<(&str, &str)> = table
+        .get(&program)
+        .map(|d| {
+            d.pinned_env
+                .iter()
+                .filter_map(|e| e.split_once('='))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut asks: Vec<Vec<String>> = env
+        .iter()
+        .map(|(_, o)| vec![path.clone(), o.to_string()])
+        .collect();
+    // A row that lists `--help` is asked for it; a row of git's
+    // parse-options that lists `-h`, for its usage.
+    let has = |s: &str| row.flags.iter().any(|e| e.split(' ').any(|x| x == s));
+    let help_word = if has("--help") {
+        Some("--help")
+    } else if gits(row) && has("-h") {
+        Some("-h")
+    } else {
+        None
+    };
+    if let Some(h) = help_word {
+        asks.push(
+            row.program
+                .iter()
+                .map(|w| w.to_string())
+                .chain([h.to_string()])
+                .collect(),
+        );
+    }
+    let (_, sections) = batch(sb, &asks, PATIENT, &pin)?;
+    for ((var, _), (out, _)) in env.iter().zip(&sections) {
+        let value = out.trim();
+        pin.prelude.push_str(&format!(
+            " {var}={}",
+            shlex::try_quote(value).map_err(|e| e.to_string())?
+        ));
+    }
+    let help = help_word.map_or(String::new(), |_| sections[env.len()].0.clone());
+    Ok((line, help, pin))
+}
+
+/// Does a version line name the row's version (every word of it, before
+/// any ` / `)?
+fn names_version(line: &str, row: &Described) -> bool {
     let wanted = row.version.split(" / ").next().unwrap_or(row.version);
     let tokens: Vec<&str> = line
         .split(|c: char| c.is_whitespace() || "(),".contains(c))
         .collect();
-    if !wanted.split_whitespace().all(|w| tokens.contains(&w)) {
-        return Err(format!(
-            "{program} here is `{line}`, the row describes {}",
-            row.version
-        ));
+    wanted.split_whitespace().all(|w| tokens.contains(&w))
+}
+
+/// The program's executables in PATH's order, then /usr/bin's, each
+/// file once.
+fn candidates(program: &str) -> Vec<String> {
+    let path = std::env::var("PATH").unwrap_or_default();
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for dir in path
+        .split(':')
+        .chain(["/usr/bin"])
+        .filter(|d| d.starts_with('/'))
+    {
+        let file = format!("{dir}/{program}");
+        let Ok(real) = std::fs::canonicalize(&file) else {
+            continue;
+        };
+        let runs = std::fs::metadata(&real).is_ok_and(|m| {
+            use std::os::unix::fs::PermissionsExt;
+            m.is_file() && m.permissions().mode() & 0o111 != 0
+        });
+        if runs && !seen.contains(&real) {
+            seen.push(real);
+            out.push(file);
+        }
     }
-    // Only a row that lists `--help` is asked for it.
-    let lists_help = row
-        .flags
-        .iter()
-        .any(|e| e.split(' ').any(|s| s == "--help"));
-    let help = if lists_help {
-        sections[1].0.clone()
-    } else {
-        String::new()
-    };
-    Ok((line.to_string(), help))
+    out
+}
+
+/// Where a row's commands run the program from: a shell line before
+/// them that puts the program at the row's version first on PATH and
+/// sets the variables its declared `pinned_env` names.
+#[derive(Debug, Clone, Default)]
+pub struct Pin {
+    prelude: String,
 }
 
 /// Does a case name an option the row leaves out on purpose (declared
@@ -209,6 +346,11 @@ fn missing_from_row(row: &Described, help: &str, skip: &[&str]) -> Vec<String> {
     let mut listed: Vec<String> = Vec::new();
     for line in help.lines() {
         let t = line.trim_start();
+        // git's usage lines (`usage: git remote add [--mirror…]`) name its
+        // subcommands' options; the list under them is the command's.
+        if gits(row) && (t.starts_with("usage:") || t.starts_with("or:")) {
+            continue;
+        }
         // `  -a, --all`: a short option where a line of the list begins.
         if line.starts_with(' ') && t.len() >= 2 && t.starts_with('-') && !t.starts_with("--") {
             let end = t[1..]
@@ -238,9 +380,24 @@ fn missing_from_row(row: &Described, help: &str, skip: &[&str]) -> Vec<String> {
     }
     listed.sort();
     listed.dedup();
+    // parse-options reads `--no-NAME` for an option `--NAME`, and `--NAME`
+    // for one named `--no-NAME` (the `git` grammar derives them; a
+    // `git-revisions` row lists each).
+    let negation = |s: &str| {
+        row.grammar == GIT
+            && !row.no_negation.contains(&s)
+            && match s.strip_prefix("--no-") {
+                Some(n) => spellings.contains(&format!("--{n}").as_str()),
+                None => spellings.contains(&format!("--no-{}", &s[2..]).as_str()),
+            }
+    };
     listed
         .into_iter()
-        .filter(|s| !spellings.contains(&s.as_str()) && !skip.contains(&s.as_str()))
+        .filter(|s| {
+            !spellings.contains(&s.as_str())
+                && !skip.contains(&s.as_str())
+                && !(s.starts_with("--") && negation(s))
+        })
         .map(|s| {
             format!(
                 "{}: `{} --help` lists `{s}`, which the row does not have",
@@ -261,8 +418,13 @@ fn batch(
     sb: &Sandbox,
     commands: &[Vec<String>],
     limit: &str,
+    pin: &Pin,
 ) -> Result<(Run, Vec<(String, i32)>), String> {
     let mut script = String::new();
+    if !pin.prelude.is_empty() {
+        script.push_str(&pin.prelude);
+        script.push('\n');
+    }
     for (k, words) in commands.iter().enumerate() {
         let line = shlex::try_join(
             wrapper(limit)
@@ -311,10 +473,12 @@ pub fn judge(
     cases: &[Case],
 ) -> Vec<String> {
     let chunks: Vec<&[Case]> = cases.chunks(BATCH).collect();
-    pool(&chunks, |c| judge_batch(sb, row, table, c, QUICK))
-        .into_iter()
-        .flatten()
-        .collect()
+    pool(&chunks, |c| {
+        judge_batch(sb, row, table, c, QUICK, &Pin::default())
+    })
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 fn judge_batch(
@@ -323,9 +487,10 @@ fn judge_batch(
     table: &BTreeMap<String, Declared>,
     cases: &[Case],
     limit: &str,
+    pin: &Pin,
 ) -> Vec<String> {
     let commands: Vec<Vec<String>> = cases.iter().map(|c| c.words.clone()).collect();
-    let (run, sections) = match batch(sb, &commands, limit) {
+    let (run, sections) = match batch(sb, &commands, limit, pin) {
         Ok(r) => r,
         Err(e) => return vec![format!("{}: a batch did not run: {e}", name(row))],
     };
@@ -349,11 +514,15 @@ fn judge_batch(
                 table,
                 std::slice::from_ref(case),
                 PATIENT,
+                pin,
             ));
             continue;
         }
         let declared = rows_of(table, &case.words);
-        let mut found: Vec<String> = spelling(row, case, &sections[k]).into_iter().collect();
+        let mut found: Vec<String> = spelling(row, case, &sections[k])
+            .filter(|_| !refused_alone(&declared, case))
+            .into_iter()
+            .collect();
         for e in &run.trace.effects {
             if owner(&run, &owners, e) == Some(k) {
                 found.extend(allows[k].judge(e, case, &declared));
@@ -386,18 +555,33 @@ fn judge_batch(
         } else {
             return cases
                 .iter()
-                .flat_map(|c| judge_batch(sb, row, table, std::slice::from_ref(c), limit))
+                .flat_map(|c| judge_batch(sb, row, table, std::slice::from_ref(c), limit, pin))
                 .collect();
         }
     }
     bad
 }
 
-/// Is a project path declared state of the program?
+/// Does a command the row accepts hold a word the program refuses for
+/// its context or value, not its spelling (declared.toml's
+/// `refused_alone`)?
+fn refused_alone(declared: &[&Declared], case: &Case) -> bool {
+    case.expect == Expect::Accepted
+        && declared.iter().any(|d| {
+            d.refused_alone
+                .iter()
+                .any(|r| case.words.iter().any(|w| w.starts_with(r.as_str())))
+        })
+}
+
+/// Is a project path declared state of the program (a tree ends in
+/// `/`, a name's start in `*`)?
 fn in_state(declared: &[&Declared], path: &str) -> bool {
     declared.iter().any(|d| {
         d.state.iter().any(|s| {
-            path == s.trim_end_matches('/') || (s.ends_with('/') && path.starts_with(s.as_str()))
+            path == s.trim_end_matches('/')
+                || ((s.ends_with('/') || s.ends_with('*'))
+                    && path.starts_with(s.trim_end_matches('*')))
         })
     })
 }
@@ -442,12 +626,19 @@ fn owner(run: &Run, owners: &HashMap<u32, usize>, e: &Effect) -> Option<usize> {
 }
 
 /// How the program refused an option, by its exit status and the
-/// getopt_long message it printed; `None` when it refused none.
+/// message getopt_long or git (parse-options' `error:`, setup_revisions'
+/// `fatal:`) printed; `None` when it refused none.
 fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
     if status == 0 {
         return None;
     }
     out.lines().find_map(|l| {
+        // git's messages begin its lines; its usage text, which follows
+        // them, describes options in words that must not count.
+        let git = |m: &str| (l.starts_with("error: ") || l.starts_with("fatal: ")) && l.contains(m);
+        // 2.39.5 aborts on a negation of `-I` (diff.c: "option callback
+        // does not expect negation"): refused, as an unknown option is.
+        let aborted = l.starts_with("BUG: ") && l.contains("negation");
         // find's own messages (findutils 4.9).
         let how = if l.contains("unknown predicate") {
             Expect::Unknown
@@ -456,7 +647,7 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             || find_took_itself(l)
         {
             Expect::NeedsValue
-        } else if l.contains("is ambiguous") {
+        } else if l.contains("is ambiguous") || git("ambiguous option") {
             Expect::Ambiguous
         } else if [
             "unrecognized option",
@@ -466,11 +657,18 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         ]
         .iter()
         .any(|m| l.contains(m))
+            || ["unknown option", "unknown switch", "unrecognized argument"]
+                .iter()
+                .any(|m| git(m))
+            || aborted
         {
             Expect::Unknown
-        } else if l.contains("requires an argument") {
+        } else if l.contains("requires an argument")
+            || git("requires a value")
+            || git("must come before non-option arguments")
+        {
             Expect::NeedsValue
-        } else if l.contains("doesn't allow an argument") {
+        } else if l.contains("doesn't allow an argument") || git("takes no value") {
             Expect::NoValue
         } else {
             return None;
@@ -499,9 +697,15 @@ fn spelling(row: &Described, case: &Case, (out, status): &(String, i32)) -> Opti
     if out.contains("does not provide a way to find the birth time") {
         return None;
     }
+    // git refuses one spelling in the words of whichever parser reads
+    // it (parse-options' `takes no value`, setup_revisions'
+    // `unrecognized argument` for `--all=x`): the row says it is
+    // refused, not how.
+    let any_refusal = gits(row);
     match (case.expect, refusal(out, *status)) {
         (Expect::Accepted, None) => None,
         (want, Some((got, _))) if want == got => None,
+        (want, Some(_)) if any_refusal && want != Expect::Accepted => None,
         (want, None) => Some(format!(
             "the row {}; {program} accepts it (exit {status})",
             want.says()
@@ -532,6 +736,10 @@ struct Allow {
     /// A `code`, `config` or `open` value: what it does is not the row's
     /// to say (the line is unparsed, or open to the entry).
     anything: bool,
+    /// A mutating continuation (`git branch -u X` writes .git/config):
+    /// what it does is the continuation row's, but a write to a `text`
+    /// value.
+    continuation: bool,
     /// The command as text, for the endpoints its words name.
     line: String,
 }
@@ -543,6 +751,7 @@ impl Allow {
     fn of(case: &Case, writer: bool) -> Allow {
         let mut a = Allow {
             line: case.words.join(" "),
+            continuation: case.continuation,
             ..Allow::default()
         };
         for (kind, v) in &case.values {
@@ -577,6 +786,7 @@ impl Allow {
     /// May the command write this path?
     fn writes_to(&self, path: &str) -> bool {
         self.anything
+            || (self.continuation && !self.texts.iter().any(|t| t == path))
             || self.writes.iter().any(|w| w == path)
             || self
                 .dirs
@@ -593,6 +803,7 @@ impl Allow {
                 let ok = wrapper
                     || argv[..] == case.words[..]
                     || self.anything
+                    || self.continuation
                     || self.runs.iter().any(|r| argv.first() == Some(r))
                     || (self.shell && matches!(prog, "sh" | "bash" | "dash"))
                     || declared.iter().any(|d| d.helpers.iter().any(|h| h == prog));
@@ -626,7 +837,9 @@ impl Allow {
             Effect::Read { path, .. } => (self.texts.contains(path) && !self.places.contains(path))
                 .then(|| format!("opened {path}, the value of a text word")),
             Effect::Connect { address, ok, .. } => {
-                let fine = self.anything || endpoint_declared(address, &self.line, declared);
+                let fine = self.anything
+                    || self.continuation
+                    || endpoint_declared(address, &self.line, declared);
                 let how = if *ok { "connected" } else { "tried to connect" };
                 (!fine).then(|| {
                     format!("{how} to {address}: the row declares no endpoint and no word names it")
@@ -718,18 +931,22 @@ mod tests {
         }
         assert!(has("x --r .git/config", Expect::Ambiguous));
         assert!(has("x .git/config --output", Expect::NeedsValue));
-        assert!(has(
-            "x --unique=permissions.json .git/config",
-            Expect::NoValue
-        ));
+        assert!(has("x --unique=untracked.txt .git/config", Expect::NoValue));
         assert!(has("x --no-such-option .git/config", Expect::Unknown));
         let wrong = Described {
-            grammar: "git",
+            grammar: "leading-clusters",
             ..row
         };
         assert_eq!(
             generate::cases(&wrong).err().as_deref(),
-            Some("not generated: grammar git")
+            Some("not generated: grammar leading-clusters")
         );
     }
+}
+
+/// A row of one of git's grammars (parse-options, setup_revisions,
+/// rev-parse's whole words): asked for its usage with `-h`, and judged
+/// on refusing a spelling, whichever of git's parsers refuses it.
+fn gits(row: &Described) -> bool {
+    matches!(row.grammar, GIT | GIT_REVISIONS | EXACT)
 }

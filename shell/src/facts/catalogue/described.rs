@@ -94,7 +94,9 @@ pub const GETOPT: &str = "getopt";
 /// git's parse-options: getopt's spellings, `--no-` forms, and
 /// `--end-of-options`.
 pub const GIT: &str = "git";
-/// git's setup_revisions and diff options: parse-options without prefixes.
+/// git's setup_revisions and diff options: whole spellings only, each
+/// `--no-` form the program reads listed in the row (setup_revisions
+/// compares words: `--no-all` is refused, diff's `--no-follow` is read).
 pub const GIT_REVISIONS: &str = "git-revisions";
 /// Whole spellings only, no prefixes and no `--no-` forms (a program
 /// that compares each word: `git rev-parse`).
@@ -199,6 +201,22 @@ pub struct Described {
     pub remote: &'static [&'static str],
     /// Options whose value something permc does not read decides.
     pub open: &'static [&'static str],
+    /// Long spellings of the `git` grammar's options that have no `--no-`
+    /// form (parse-options' PARSE_OPT_NONEG: `git status
+    /// --no-find-renames` is refused).
+    pub no_negation: &'static [&'static str],
+    /// Long spellings whose value is only ever the next word (git's
+    /// setup_revisions compares `--default` whole: `--default=X` is
+    /// refused).
+    pub next_only: &'static [&'static str],
+    /// Long spellings whose value is the next word unless they are the
+    /// last (parse-options' PARSE_OPT_LASTARG_DEFAULT: `git branch
+    /// --merged`); read as any valued option, the oracle knows them.
+    pub last_arg_default: &'static [&'static str],
+    /// Options only before the first operand: every word after it is an
+    /// operand (parse-options' PARSE_OPT_STOP_AT_NON_OPTION: `git config
+    /// user.name --get` sets user.name to `--get`).
+    pub options_first: bool,
     /// The hash of the row (shell/build.rs).
     pub hash: &'static str,
     /// Did the real program verify the row as it is (its `verified`
@@ -233,6 +251,10 @@ impl Described {
         variable: &[],
         remote: &[],
         open: &[],
+        no_negation: &[],
+        next_only: &[],
+        last_arg_default: &[],
+        options_first: false,
         hash: "",
         verified: false,
         verified_version: "",
