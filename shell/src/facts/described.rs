@@ -4,10 +4,13 @@
 //! rows are `catalogue::described`; this names no program.
 
 pub use super::catalogue::described::{
-    Described, Kind, DESCRIBED, EXACT, GETOPT, GIT, GIT_REVISIONS, GRAMMARS, LEADING_CLUSTERS,
+    Described, Kind, CLAP, DESCRIBED, EXACT, GETOPT, GIT, GIT_REVISIONS, GRAMMARS,
+    LEADING_CLUSTERS, NOPT, NOPT_EXEC,
 };
 use crate::reader::Known;
 use std::borrow::Cow;
+
+mod nopt;
 
 /// Where an option's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -265,11 +268,16 @@ pub fn walk(
     from: usize,
     all: bool,
 ) -> Found {
+    if matches!(row.grammar, NOPT | NOPT_EXEC) {
+        return nopt::walk(row, words, known, from, all);
+    }
     let mut found = Found::default();
     let note = |slot: &mut Option<usize>, i: usize| {
         slot.get_or_insert(i);
     };
     let leading = row.grammar == LEADING_CLUSTERS;
+    let consumes = |j: usize| takes_value(row, words, known, j);
+    let end_of_options = matches!(row.grammar, GIT | GIT_REVISIONS | EXACT);
     let mut options_done = false;
     let mut operands = 0;
     let mut i = from;
@@ -309,7 +317,7 @@ pub fn walk(
                 Some(kind) if kind.writes_or_runs() => note(&mut found.writes, i),
                 Some(_) => {}
             }
-        } else if w == "--" || (w == "--end-of-options" && row.grammar != GETOPT) {
+        } else if w == "--" || (w == "--end-of-options" && end_of_options) {
             options_done = true;
         } else if w.starts_with("--") {
             match long(row, w) {
@@ -318,7 +326,7 @@ pub fn walk(
                     if kind.writes_or_runs() {
                         note(&mut found.writes, i);
                     }
-                    if value == Value::Next {
+                    if value == Value::Next && consumes(i + 1) {
                         i += 1;
                     }
                 }
@@ -337,7 +345,7 @@ pub fn walk(
                 }
                 // The rest of the word is the value, else the next (an
                 // optional value is only ever attached).
-                if at + c.len_utf8() == w.len() && !optional {
+                if at + c.len_utf8() == w.len() && !optional && consumes(i + 1) {
                     i += 1;
                 }
                 break;
@@ -346,6 +354,16 @@ pub fn walk(
         i += 1;
     }
     found
+}
+
+/// Is word `j` the value of the valued option before it? Always for
+/// getopt and git; clap takes a word that begins with `-` (or may) as an
+/// option, not as the value.
+fn takes_value(row: &Described, words: &[Cow<'_, str>], known: &[Known], j: usize) -> bool {
+    row.grammar != CLAP
+        || words.get(j).is_some_and(|n| {
+            known.get(j).is_none_or(|k| *k == Known::Exact) && !(n.starts_with('-') && n.len() > 1)
+        })
 }
 
 /// What an option word with an unknown part is, from its literal start.
