@@ -648,6 +648,30 @@ mod tests {
     }
 
     #[test]
+    fn clap_reads_whole_spellings_and_no_value_that_begins_with_a_dash() {
+        let test = DESCRIBED
+            .iter()
+            .find(|d| d.grammar == CLAP && d.operands == ["open"])
+            .expect("a clap row with operands");
+        let found = |args: &str| {
+            let line = format!("{} {args}", test.program.join(" "));
+            let l = crate::reader::read(&line);
+            let s = &l.segments[0];
+            walk(test, &s.words, &s.known, test.program.len(), true)
+        };
+        let n = test.program.len();
+        assert_eq!(found("-p foo -rj4 name -- --config=x"), Found::default());
+        // No prefixes, no `--end-of-options`.
+        assert_eq!(found("--releas").unplaced, Some(n));
+        assert_eq!(found("--end-of-options").unplaced, Some(n));
+        // An optional value not given: the next word is an option.
+        assert_eq!(found("--bin --config=x").writes, Some(n + 1));
+        assert_eq!(found("-p -Zx").writes, Some(n + 1));
+        // A value that may begin with `-` is not taken either.
+        assert_eq!(found(r#"-p "$P""#).unplaced, Some(n + 1));
+    }
+
+    #[test]
     fn leading_clusters_are_options_and_every_other_word_text() {
         let echo = DESCRIBED
             .iter()

@@ -90,9 +90,13 @@ fn kind_named(name: &str) -> Option<Kind> {
         .map(|(k, _)| *k)
 }
 
-/// The commands of a row, or why none are generated.
+/// The commands of a row, or why none are generated. Besides getopt:
+/// `clap` (whole spellings only: every prefix is an unknown option) and
+/// `nopt` (a node package manager's keys: it refuses no word, an
+/// unknown key is set and handed to the scripts, so every case is
+/// accepted and judged by its effects alone).
 pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
-    if row.grammar != "getopt" {
+    if !matches!(row.grammar, "getopt" | "clap" | "nopt") {
         return Err(format!("not generated: grammar {}", row.grammar));
     }
     let mut operands = Vec::new();
@@ -116,6 +120,11 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
         }
     }
     g.clusters();
+    if row.grammar == "nopt" {
+        g.ci = true;
+        g.push(&[("--no-such-option", None)], Expect::Accepted, true);
+        return Ok(g.out);
+    }
     g.ambiguous();
     let unknown = if long(row, "--no-such-option").is_some() {
         Expect::Accepted
@@ -175,6 +184,13 @@ impl Gen<'_> {
             argv.push(text.replace(FRESH, &fresh));
         }
         self.fresh += usize::from(used);
+        // nopt refuses nothing: a key without its value takes none, a
+        // boolean's value is a word of its own.
+        let expect = if self.row.grammar == "nopt" {
+            Expect::Accepted
+        } else {
+            expect
+        };
         if self.seen.insert(argv.clone()) {
             // Past an option's first spelling, a deterministic quarter.
             let ci = self.ci || self.sampled.is_multiple_of(4);
@@ -434,9 +450,14 @@ impl Gen<'_> {
                 let p = &name[..n];
                 if long(self.row, p).is_none() && done.insert(p.to_string()) {
                     // The default tier: the shortest of each family, and
-                    // a quarter of the others.
+                    // a quarter of the others. clap knows no prefixes.
                     self.ci = n == 3;
-                    self.push(&[(p, None)], Expect::Ambiguous, true);
+                    let expect = if self.row.grammar == "clap" {
+                        Expect::Unknown
+                    } else {
+                        Expect::Ambiguous
+                    };
+                    self.push(&[(p, None)], expect, true);
                 }
             }
         }

@@ -152,7 +152,12 @@ fn probe(sb: &Sandbox, row: &Described) -> Result<(String, String), String> {
     let tokens: Vec<&str> = line
         .split(|c: char| c.is_whitespace() || "(),".contains(c))
         .collect();
-    if !wanted.split_whitespace().all(|w| tokens.contains(&w)) {
+    // A program that prints its bare version (`npm --version`: `11.19.1`)
+    // is matched by the row's words that hold a digit.
+    let bare = tokens.len() == 1;
+    let matches =
+        |w: &&str| tokens.contains(w) || (bare && !w.contains(|c: char| c.is_ascii_digit()));
+    if !wanted.split_whitespace().all(|w| matches(&w)) {
         return Err(format!(
             "{program} here is `{line}`, the row describes {}",
             row.version
@@ -370,7 +375,9 @@ fn judge_batch(
 fn in_state(declared: &[&Declared], path: &str) -> bool {
     declared.iter().any(|d| {
         d.state.iter().any(|s| {
-            path == s.trim_end_matches('/') || (s.ends_with('/') && path.starts_with(s.as_str()))
+            path == s.trim_end_matches('/')
+                || (s.ends_with('/') && path.starts_with(s.as_str()))
+                || s.strip_suffix('*').is_some_and(|p| path.starts_with(p))
         })
     })
 }
@@ -421,6 +428,7 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         return None;
     }
     out.lines().find_map(|l| {
+        // getopt_long's messages, then clap's.
         let how = if l.contains("is ambiguous") {
             Expect::Ambiguous
         } else if [
@@ -428,14 +436,24 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             "invalid option",
             "invalid trailing option",
             "option used in invalid context",
+            "error: unexpected argument '-",
         ]
         .iter()
         .any(|m| l.contains(m))
         {
             Expect::Unknown
-        } else if l.contains("requires an argument") {
+        } else if l.contains("requires an argument")
+            || l.contains("a value is required for '-")
+            // cargo's own refusals of an option whose value clap takes as
+            // optional (`-p`, `--bin`, `--target`… alone).
+            || l.contains("\" takes one argument")
+            || l.contains("\" requires a SPEC format value")
+            || l.contains("\" takes a target architecture as an argument")
+        {
             Expect::NeedsValue
-        } else if l.contains("doesn't allow an argument") {
+        } else if l.contains("doesn't allow an argument")
+            || (l.contains("error: unexpected value '") && l.contains("no more were expected"))
+        {
             Expect::NoValue
         } else {
             return None;
@@ -546,7 +564,10 @@ impl Allow {
                 })
             }
             Effect::Write { call, path, ok, .. } => {
+                // A refused write of the project directory itself (`mkdir
+                // -p` of a directory that exists: cargo) changes nothing.
                 let allowed = self.writes_to(path)
+                    || (!*ok && path == PROJECT)
                     || super::always_writable(path)
                     || path.starts_with("/srv/canary-log/")
                     || path
