@@ -229,6 +229,7 @@ fn violations(
                 state(d).iter().any(|s| {
                     path == s.trim_end_matches('/')
                         || (s.ends_with('/') && path.starts_with(s.as_str()))
+                        || s.strip_suffix('*').is_some_and(|p| path.starts_with(p))
                 })
             })
         };

@@ -4,11 +4,13 @@
 //! rows are `catalogue::described`; this names no program.
 
 pub use super::catalogue::described::{
-    Described, Kind, ARGPARSE, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING, GIT, GIT_REVISIONS,
-    GO, GRAMMARS, LEADING_CLUSTERS, MAKE,
+    Described, Kind, ARGPARSE, CLAP, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING, GIT,
+    GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC,
 };
 use crate::reader::Known;
 use std::borrow::Cow;
+
+mod nopt;
 
 /// Where an option's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -287,6 +289,7 @@ pub fn walk(
         GO => return walk_go(row, words, known, from, all),
         ARGPARSE => return walk_argparse(row, words, known, from, all),
         FIND => return walk_find(row, words, known, from, all),
+        NOPT | NOPT_EXEC => return nopt::walk(row, words, known, from, all),
         _ => {}
     }
     let mut found = Found::default();
@@ -296,6 +299,8 @@ pub fn walk(
     let leading = row.grammar == LEADING_CLUSTERS;
     // getopt with `+`: the first operand ends the options.
     let posix = row.grammar == GETOPT_LEADING;
+    let consumes = |j: usize| takes_value(row, words, known, j);
+    let end_of_options = matches!(row.grammar, GIT | GIT_REVISIONS | EXACT);
     let mut options_done = false;
     let mut operands = 0;
     let mut i = from;
@@ -341,9 +346,7 @@ pub fn walk(
                 Some(kind) if continues(row, kind) => note(&mut found.writes, i),
                 Some(_) => {}
             }
-        } else if w == "--"
-            || (w == "--end-of-options" && !matches!(row.grammar, GETOPT | GETOPT_LEADING | MAKE))
-        {
+        } else if w == "--" || (w == "--end-of-options" && end_of_options) {
             options_done = true;
         } else if w.starts_with("--") {
             match long(row, w) {
@@ -352,12 +355,12 @@ pub fn walk(
                     if continues(row, kind) {
                         note(&mut found.writes, i);
                     }
-                    if value == Value::Next {
+                    if value == Value::Next && consumes(i + 1) {
                         i += 1;
                     }
                 }
             }
-        } else if cluster(row, w, i, &mut found) {
+        } else if cluster(row, w, i, &mut found) && consumes(i + 1) {
             i += 1;
         }
         i += 1;
@@ -833,6 +836,16 @@ fn continues(row: &Described, kind: Kind) -> bool {
     kind.writes_or_runs() && !(row.writer && matches!(kind, Kind::PathWrite | Kind::DirWrite))
 }
 
+/// Is word `j` the value of the valued option before it? Always for
+/// getopt and git; clap takes a word that begins with `-` (or may) as an
+/// option, not as the value.
+fn takes_value(row: &Described, words: &[Cow<'_, str>], known: &[Known], j: usize) -> bool {
+    row.grammar != CLAP
+        || words.get(j).is_some_and(|n| {
+            known.get(j).is_none_or(|k| *k == Known::Exact) && !(n.starts_with('-') && n.len() > 1)
+        })
+}
+
 /// What an option word with an unknown part is, from its literal start.
 enum Partial {
     /// The literal start names the option, the unknown part is its value
@@ -1134,6 +1147,30 @@ mod tests {
             Some((Kind::Text, Value::Attached))
         );
         assert_eq!(long(rev_parse, "--short"), Some((Kind::Text, Value::None)));
+    }
+
+    #[test]
+    fn clap_reads_whole_spellings_and_no_value_that_begins_with_a_dash() {
+        let test = DESCRIBED
+            .iter()
+            .find(|d| d.grammar == CLAP && d.operands == ["open"])
+            .expect("a clap row with operands");
+        let found = |args: &str| {
+            let line = format!("{} {args}", test.program.join(" "));
+            let l = crate::reader::read(&line);
+            let s = &l.segments[0];
+            walk(test, &s.words, &s.known, test.program.len(), true)
+        };
+        let n = test.program.len();
+        assert_eq!(found("-p foo -rj4 name -- --config=x"), Found::default());
+        // No prefixes, no `--end-of-options`.
+        assert_eq!(found("--releas").unplaced, Some(n));
+        assert_eq!(found("--end-of-options").unplaced, Some(n));
+        // An optional value not given: the next word is an option.
+        assert_eq!(found("--bin --config=x").writes, Some(n + 1));
+        assert_eq!(found("-p -Zx").writes, Some(n + 1));
+        // A value that may begin with `-` is not taken either.
+        assert_eq!(found(r#"-p "$P""#).unplaced, Some(n + 1));
     }
 
     #[test]

@@ -103,13 +103,16 @@ fn kind_named(name: &str) -> Option<Kind> {
         .map(|(k, _)| *k)
 }
 
-/// The commands of a row, or why none are generated.
+/// The commands of a row, or why none are generated. Besides getopt:
+/// `clap` (whole spellings only: every prefix is an unknown option) and
+/// `nopt` (a node package manager's keys: it refuses no word, an
+/// unknown key is set and handed to the scripts, so every case is
+/// accepted and judged by its effects alone).
 pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     if row.grammar == "find" {
         return Ok(find::cases(row));
     }
-    if !(getopt(row) || row.grammar == "make" || [GIT, GIT_REVISIONS, EXACT].contains(&row.grammar))
-    {
+    if !(getopt(row) || matches!(row.grammar, "make" | "clap" | "nopt") || gits(row)) {
         return Err(format!("not generated: grammar {}", row.grammar));
     }
     let mut operands = Vec::new();
@@ -136,6 +139,11 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
         }
     }
     g.clusters();
+    if row.grammar == "nopt" {
+        g.ci = true;
+        g.push(&[("--no-such-option", None)], Expect::Accepted, true);
+        return Ok(g.out);
+    }
     // `git rev-parse` (`exact`) refuses no word: it prints one it does
     // not know as a flag (`--show-top`), so only what the row reads is
     // tried.
@@ -249,6 +257,13 @@ impl Gen<'_> {
             argv.push(text.replace(FRESH, &fresh));
         }
         self.fresh += usize::from(used);
+        // nopt refuses nothing: a key without its value takes none, a
+        // boolean's value is a word of its own.
+        let expect = if self.row.grammar == "nopt" {
+            Expect::Accepted
+        } else {
+            expect
+        };
         if self.seen.insert(argv.clone()) {
             // Past an option's first spelling (a thin row's first case),
             // a deterministic quarter.
@@ -568,9 +583,14 @@ impl Gen<'_> {
                 let p = &name[..n];
                 if long(self.row, p).is_none() && done.insert(p.to_string()) {
                     // The default tier: the shortest of each family, and
-                    // a quarter of the others.
+                    // a quarter of the others. clap knows no prefixes.
                     self.ci = n == 3;
-                    self.push(&[(p, None)], Expect::Ambiguous, true);
+                    let expect = if self.row.grammar == "clap" {
+                        Expect::Unknown
+                    } else {
+                        Expect::Ambiguous
+                    };
+                    self.push(&[(p, None)], expect, true);
                 }
             }
         }

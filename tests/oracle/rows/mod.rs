@@ -280,7 +280,12 @@ fn names_version(line: &str, row: &Described) -> bool {
     let tokens: Vec<&str> = line
         .split(|c: char| c.is_whitespace() || "(),".contains(c))
         .collect();
-    wanted.split_whitespace().all(|w| tokens.contains(&w))
+    // A program that prints its bare version (`npm --version`: `11.19.1`)
+    // is matched by the row's words that hold a digit.
+    let bare = tokens.len() == 1;
+    let matches =
+        |w: &&str| tokens.contains(w) || (bare && !w.contains(|c: char| c.is_ascii_digit()));
+    wanted.split_whitespace().all(|w| matches(&w))
 }
 
 /// The program's executables in PATH's order, then /usr/bin's, each
@@ -580,8 +585,8 @@ fn in_state(declared: &[&Declared], path: &str) -> bool {
     declared.iter().any(|d| {
         d.state.iter().any(|s| {
             path == s.trim_end_matches('/')
-                || ((s.ends_with('/') || s.ends_with('*'))
-                    && path.starts_with(s.trim_end_matches('*')))
+                || (s.ends_with('/') && path.starts_with(s.as_str()))
+                || s.strip_suffix('*').is_some_and(|p| path.starts_with(p))
         })
     })
 }
@@ -639,7 +644,8 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         // 2.39.5 aborts on a negation of `-I` (diff.c: "option callback
         // does not expect negation"): refused, as an unknown option is.
         let aborted = l.starts_with("BUG: ") && l.contains("negation");
-        // find's own messages (findutils 4.9).
+        // find's own messages (findutils 4.9), then getopt_long's,
+        // clap's and git's.
         let how = if l.contains("unknown predicate") {
             Expect::Unknown
         } else if l.contains("missing argument to")
@@ -654,6 +660,7 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             "invalid option",
             "invalid trailing option",
             "option used in invalid context",
+            "error: unexpected argument '-",
         ]
         .iter()
         .any(|m| l.contains(m))
@@ -666,9 +673,18 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         } else if l.contains("requires an argument")
             || git("requires a value")
             || git("must come before non-option arguments")
+            || l.contains("a value is required for '-")
+            // cargo's own refusals of an option whose value clap takes as
+            // optional (`-p`, `--bin`, `--target`… alone).
+            || l.contains("\" takes one argument")
+            || l.contains("\" requires a SPEC format value")
+            || l.contains("\" takes a target architecture as an argument")
         {
             Expect::NeedsValue
-        } else if l.contains("doesn't allow an argument") || git("takes no value") {
+        } else if l.contains("doesn't allow an argument")
+            || git("takes no value")
+            || (l.contains("error: unexpected value '") && l.contains("no more were expected"))
+        {
             Expect::NoValue
         } else {
             return None;
@@ -813,7 +829,10 @@ impl Allow {
                 })
             }
             Effect::Write { call, path, ok, .. } => {
+                // A refused write of the project directory itself (`mkdir
+                // -p` of a directory that exists: cargo) changes nothing.
                 let allowed = self.writes_to(path)
+                    || (!*ok && path == PROJECT)
                     || super::always_writable(path)
                     || path.starts_with("/srv/canary-log/")
                     || path

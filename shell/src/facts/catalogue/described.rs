@@ -142,8 +142,27 @@ pub const GETOPT_LEADING: &str = "getopt-leading";
 /// it matches: `-delete[0]`), one ending in `[2]` a second, text value
 /// (`-fprintf[2] FILE FORMAT`).
 pub const FIND: &str = "find";
+/// clap (a Rust program's parser): long options by their whole spelling
+/// only (no prefixes, no `--no-` forms), the value after `=` or in the
+/// next word unless that word begins with `-` (then it is read as an
+/// option: an optional value not given), short options in clusters,
+/// `--` ending options; `--end-of-options` is no word of it.
+pub const CLAP: &str = "clap";
+/// nopt as a node package manager reads its configuration on the line
+/// (`facts::described::walk_nopt`): every key of the row by any number
+/// of leading dashes, by its whole name or a prefix unique among the
+/// row's keys, `--no-KEY`, `KEY=VALUE` or the next word; the row's
+/// one-dash spellings (`-C`, `-ws`) are its shorthands, a word of
+/// one-letter shorthands a cluster; a word of dashes ends the options;
+/// a key the row does not list is `open` (handed to the scripts as a
+/// variable) unless it names a listed key once lowercased with `_` read
+/// as `-` (how a nested run reads that variable back).
+pub const NOPT: &str = "nopt";
+/// [`NOPT`] before the row's last program word, which is the package to
+/// run: every word after it is that package's (an operand).
+pub const NOPT_EXEC: &str = "nopt-exec";
 /// Every grammar a row may name.
-pub const GRAMMARS: [&str; 10] = [
+pub const GRAMMARS: [&str; 13] = [
     GETOPT,
     GIT,
     GIT_REVISIONS,
@@ -154,6 +173,9 @@ pub const GRAMMARS: [&str; 10] = [
     ARGPARSE,
     GETOPT_LEADING,
     FIND,
+    CLAP,
+    NOPT,
+    NOPT_EXEC,
 ];
 
 /// One program's options at one version, each option an entry of the
