@@ -399,8 +399,7 @@ fn gives_option(
     if names.is_empty() {
         return false;
     }
-    let mut options = options::read(wr.grammar(), text, range.start);
-    while let Some(item) = options.next() {
+    for item in options::read(wr.grammar(), text, range.start) {
         if item.index() >= range.end {
             break;
         }

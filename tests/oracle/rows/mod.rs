@@ -399,9 +399,8 @@ fn missing_from_row(row: &Described, help: &str, skip: &[&str]) -> Vec<String> {
     listed
         .into_iter()
         .filter(|s| {
-            !spellings.contains(&s.as_str())
-                && !skip.contains(&s.as_str())
-                && !(s.starts_with("--") && negation(s))
+            let negated = s.starts_with("--") && negation(s);
+            !(spellings.contains(&s.as_str()) || skip.contains(&s.as_str()) || negated)
         })
         .map(|s| {
             format!(
@@ -875,6 +874,13 @@ fn resolve(v: &str) -> Option<String> {
         .then(|| super::trace::resolve(&format!("AT_FDCWD<{PROJECT}>"), v))
 }
 
+/// A row of one of git's grammars (parse-options, setup_revisions,
+/// rev-parse's whole words): asked for its usage with `-h`, and judged
+/// on refusing a spelling, whichever of git's parsers refuses it.
+fn gits(row: &Described) -> bool {
+    matches!(row.grammar, GIT | GIT_REVISIONS | EXACT)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -961,11 +967,4 @@ mod tests {
             Some("not generated: grammar leading-clusters")
         );
     }
-}
-
-/// A row of one of git's grammars (parse-options, setup_revisions,
-/// rev-parse's whole words): asked for its usage with `-h`, and judged
-/// on refusing a spelling, whichever of git's parsers refuses it.
-fn gits(row: &Described) -> bool {
-    matches!(row.grammar, GIT | GIT_REVISIONS | EXACT)
 }
