@@ -809,6 +809,21 @@ impl Allow {
                 .any(|d| path == d || path.starts_with(&format!("{}/", d.trim_end_matches('/'))))
     }
 
+    /// Does a program that starts its own build output (a declared
+    /// `paths`: cargo runs its test binaries from `target/`) start it
+    /// from a directory a `dir-write` word of the command gave it
+    /// (`cargo test --target-dir=D` runs `D/debug/deps/…`)?
+    fn runs_own_build(&self, argv: &[String], declared: &[&Declared]) -> bool {
+        let Some(first) = argv.first() else {
+            return false;
+        };
+        declared.iter().any(|d| !d.paths.is_empty())
+            && self
+                .dirs
+                .iter()
+                .any(|d| first.starts_with(&format!("{}/", d.trim_end_matches('/'))))
+    }
+
     /// The violation an effect of the command is, if any.
     fn judge(&self, e: &Effect, case: &Case, declared: &[&Declared]) -> Option<String> {
         match e {
@@ -821,7 +836,8 @@ impl Allow {
                     || self.continuation
                     || self.runs.iter().any(|r| argv.first() == Some(r))
                     || (self.shell && matches!(prog, "sh" | "bash" | "dash"))
-                    || declared.iter().any(|d| d.helpers.iter().any(|h| h == prog));
+                    || declared.iter().any(|d| d.helpers.iter().any(|h| h == prog))
+                    || self.runs_own_build(argv, declared);
                 (!ok).then(|| match failed {
                     None => format!("started {argv:?}, which no command, line or code word names and no declared helper is"),
                     Some(why) => format!("tried to start {argv:?} ({why}), which no command, line or code word names and no declared helper is"),
