@@ -26,12 +26,85 @@ use std::borrow::Cow;
 /// and the program's global options, and the index of the first word
 /// after the command's name: found by the rows' own commands.
 fn row_of(words: &[Cow<'_, str>], known: &[Known]) -> Option<(&'static Continuations, usize)> {
-    row_in(CONTINUATIONS, |r| r.command, words, known)
+    row_in(
+        CONTINUATIONS,
+        &CONTINUATIONS_INDEX,
+        |r| r.command,
+        words,
+        known,
+    )
 }
 
+/// A table's rows by the first word of their command, built at compile
+/// time: `heads[bucket]` is the first row of a bucket (its index + 1, 0
+/// for none) and `next[row]` the next row of the same bucket, in the
+/// table's order. A lookup reads the few rows whose program hashes to
+/// the verb's bucket instead of every row: the tables grow with every
+/// described program (SPEC §4.5), the answer's cost should not.
+pub(crate) struct RowIndex<const N: usize> {
+    heads: [u16; 256],
+    next: [u16; N],
+}
+
+/// The bucket of a program name (FNV-1a, low byte).
+const fn bucket(w: &[u8]) -> usize {
+    let mut h: u32 = 0x811c_9dc5;
+    let mut i = 0;
+    while i < w.len() {
+        h ^= w[i] as u32;
+        h = h.wrapping_mul(0x0100_0193);
+        i += 1;
+    }
+    (h & 0xff) as usize
+}
+
+impl<const N: usize> RowIndex<N> {
+    /// The rows of `rows` (the table the index was built from) whose
+    /// command may begin with `verb`, in the table's order.
+    fn of<'r, R>(
+        &'r self,
+        rows: &'static [R],
+        verb: &str,
+    ) -> impl Iterator<Item = &'static R> + 'r {
+        let mut at = self.heads[bucket(verb.as_bytes())];
+        std::iter::from_fn(move || {
+            let i = usize::from(at.checked_sub(1)?);
+            at = self.next[i];
+            rows.get(i)
+        })
+    }
+}
+
+/// [`RowIndex`] of a const table of rows by the first word of `field`.
+macro_rules! row_index {
+    ($rows:expr, $field:ident) => {{
+        let mut heads = [0u16; 256];
+        let mut tails = [0u16; 256];
+        let mut next = [0u16; $rows.len()];
+        let mut i = 0;
+        while i < $rows.len() {
+            let b = bucket($rows[i].$field[0].as_bytes());
+            let me = (i + 1) as u16;
+            if heads[b] == 0 {
+                heads[b] = me;
+            } else {
+                next[(tails[b] - 1) as usize] = me;
+            }
+            tails[b] = me;
+            i += 1;
+        }
+        RowIndex { heads, next }
+    }};
+}
+
+static CONTINUATIONS_INDEX: RowIndex<{ CONTINUATIONS.len() }> = row_index!(CONTINUATIONS, command);
+static WRITE_OPTIONS_INDEX: RowIndex<{ WRITE_OPTIONS.len() }> = row_index!(WRITE_OPTIONS, command);
+static DESCRIBED_INDEX: RowIndex<{ DESCRIBED.len() }> = row_index!(DESCRIBED, program);
+
 /// [`row_of`] over any table of rows keyed by their command's words.
-fn row_in<R>(
+fn row_in<R, const N: usize>(
     rows: &'static [R],
+    index: &'static RowIndex<N>,
     command: fn(&R) -> &'static [&'static str],
     words: &[Cow<'_, str>],
     known: &[Known],
@@ -43,7 +116,7 @@ fn row_in<R>(
     }
     let verb = super::basename(&words[v]);
     // A row of the program itself (`find`).
-    if let Some(r) = rows.iter().find(|r| {
+    if let Some(r) = index.of(rows, verb).find(|r| {
         let c = command(r);
         c.len() == 1 && super::quick_eq(c[0], verb)
     }) {
@@ -51,7 +124,7 @@ fn row_in<R>(
     }
     // A row of one of its subcommands (`git branch`), past the program's
     // global options.
-    if !rows.iter().any(|r| {
+    if !index.of(rows, verb).any(|r| {
         let c = command(r);
         c.len() >= 2 && super::quick_eq(c[0], verb)
     }) {
@@ -66,7 +139,7 @@ fn row_in<R>(
     // word right after it; else the subcommand's row.
     let next = words.get(i + 1).filter(|_| exact(i + 1));
     let deeper = next.and_then(|n| {
-        rows.iter().find(|r| {
+        index.of(rows, verb).find(|r| {
             let c = command(r);
             c.len() == 3 && c[0] == verb && c[1] == sub && c[2] == n
         })
@@ -74,7 +147,8 @@ fn row_in<R>(
     if let Some(r) = deeper {
         return Some((r, i + 2));
     }
-    rows.iter()
+    index
+        .of(rows, verb)
         .find(|r| {
             let c = command(r);
             c.len() == 2 && c[0] == verb && c[1] == sub
@@ -146,8 +220,14 @@ pub fn mutating_from(words: &[Cow<'_, str>], known: &[Known]) -> Option<usize> {
     // option (§6.5 round 4) and the continuation row of the same command
     // all hold: the first word of any of them (a description only ever
     // tightens what a continuation row says).
-    let written = row_in(WRITE_OPTIONS, |r| r.command, words, known)
-        .and_then(|(row, from)| write_option(row, words, known, from));
+    let written = row_in(
+        WRITE_OPTIONS,
+        &WRITE_OPTIONS_INDEX,
+        |r| r.command,
+        words,
+        known,
+    )
+    .and_then(|(row, from)| write_option(row, words, known, from));
     let described = described_row(words, known)
         .and_then(|(row, from)| super::described::walk(row, words, known, from, false).first());
     let continued = row_of(words, known).and_then(|(row, from)| {
@@ -179,7 +259,7 @@ pub(crate) fn described_row(
     if !maybe {
         return None;
     }
-    row_in(DESCRIBED, |r| r.program, words, known)
+    row_in(DESCRIBED, &DESCRIBED_INDEX, |r| r.program, words, known)
 }
 
 /// A word of a described program that its row cannot place, where the row
@@ -577,8 +657,14 @@ pub fn mutating_from_with(
     // The built-in described row is read above, with the project's
     // additions; its program's write options still count.
     let others = if base.is_some() {
-        row_in(WRITE_OPTIONS, |r| r.command, words, known)
-            .and_then(|(row, from)| write_option(row, words, known, from))
+        row_in(
+            WRITE_OPTIONS,
+            &WRITE_OPTIONS_INDEX,
+            |r| r.command,
+            words,
+            known,
+        )
+        .and_then(|(row, from)| write_option(row, words, known, from))
     } else {
         builtin()
     };
