@@ -82,8 +82,13 @@ macro_rules! row_index {
         let mut tails = [0u16; 256];
         let mut next = [0u16; $rows.len()];
         let mut i = 0;
+        assert!(
+            $rows.len() < u16::MAX as usize,
+            "a row index holds < 65,535 rows"
+        );
         while i < $rows.len() {
             let b = bucket($rows[i].$field[0].as_bytes());
+            #[allow(clippy::cast_possible_truncation)] // i + 1 < u16::MAX, asserted above
             let me = (i + 1) as u16;
             if heads[b] == 0 {
                 heads[b] = me;
