@@ -8,7 +8,9 @@
 # when it is missing: Python's jsonschema and pre-commit (pip; the schema
 # and hook tests), Elixir with mix, Erlang's headers, Node with npm
 # (apt-get; bindings/test.sh and the Node client of `permc serve`),
-# bubblewrap and strace (apt-get; the oracle's sandbox, tests/oracle/). Where
+# bubblewrap and strace (apt-get; the oracle's sandbox, tests/oracle/), and
+# the programs the oracle judges rows by: ripgrep, rsync, vim, wget,
+# openssh-client (apt-get; Debian 12's versions, the ones the rows pin). Where
 # it cannot install, it says in one line what to run and exits 1, so no
 # test is skipped without a word. PERMC_NO_INSTALL=1 installs nothing.
 set -euo pipefail
@@ -32,6 +34,11 @@ missing_packages() {
   command -v npm >/dev/null || p+=(npm)
   command -v bwrap >/dev/null || p+=(bubblewrap)
   command -v strace >/dev/null || p+=(strace)
+  command -v rg >/dev/null || p+=(ripgrep)
+  command -v rsync >/dev/null || p+=(rsync)
+  command -v vim.basic >/dev/null || p+=(vim)
+  command -v wget >/dev/null || p+=(wget)
+  command -v ssh >/dev/null || p+=(openssh-client)
   echo "${p[*]}"
 }
 missing_modules() {
