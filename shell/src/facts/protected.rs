@@ -153,6 +153,8 @@ struct Here<'s> {
     cwd: &'s str,
     /// Some segment moves the directory.
     moved: bool,
+    /// How many segments move the directory.
+    moves: usize,
     /// The directories a move's literal operand names (`cd .vscode`),
     /// resolved against the cwd: where a later word may be resolved too.
     dirs: Vec<String>,
@@ -363,13 +365,30 @@ impl Here<'_> {
         if known.is_unknown() {
             return false;
         }
-        if (self.in_protected || self.moved) && !d.starts_with('/') {
+        let relative = !d.starts_with('/');
+        if self.in_protected && relative {
             return true;
         }
-        let abs = resolve(self.cwd, d);
+        // After one move to a literal directory, both places the word may
+        // be resolved from (the move may not have happened); after any
+        // other move, wherever the shell may be.
+        if self.moved && relative {
+            return match &self.dirs[..] {
+                [to] if self.moves == 1 => {
+                    self.holds_at(&resolve(self.cwd, d)) || self.holds_at(&resolve(to, d))
+                }
+                _ => true,
+            };
+        }
+        self.holds_at(&resolve(self.cwd, d))
+    }
+
+    /// Does the absolute path `abs` hold a protected path lexically: the
+    /// project root or above it, a protected path or below one?
+    fn holds_at(&self, abs: &str) -> bool {
         let above = |p: &str| p == abs || abs == "/" || p.starts_with(&format!("{abs}/"));
         above(self.root)
-            || path_is_protected(&abs, self.root, self.host, &self.extra)
+            || path_is_protected(abs, self.root, self.host, &self.extra)
             || self.extra.iter().any(|e| above(e))
     }
 }
@@ -547,6 +566,7 @@ pub fn protected_path_lifted(
         root,
         cwd,
         moved: false,
+        moves: 0,
         dirs: Vec::new(),
         in_protected: names_protected_dir(below, false),
         host: scope.roots.len() == 1,
@@ -564,6 +584,7 @@ pub fn protected_path_lifted(
     for s in lines().flat_map(|l| &l.segments) {
         if let Some(k) = s.words.iter().position(|w| moves_dir(w)) {
             here.moved = true;
+            here.moves += 1;
             let mut operand = s.words[k + 1..]
                 .iter()
                 .zip(s.known.get(k + 1..).unwrap_or_default());

@@ -109,6 +109,8 @@ pub(crate) enum Into {
     OptionOrCwd(&'static [&'static str]),
     /// The worktree's root (the names come from a diff or git's data).
     Root,
+    /// Each of its operands (`rm -r`: everything below each goes).
+    EveryOperand,
 }
 
 /// **[round 4]** A program (or git subcommand) that writes into a
@@ -163,6 +165,10 @@ const fn git_dw(sub: &'static str, when: &'static [&'static str]) -> DirWrite {
 
 /// **[round 4]** The rows of [`DirWrite`] (SPEC §6.4).
 pub(crate) const DIR_WRITES: &[DirWrite] = &[
+    // A recursive removal empties the directory it names: `rm -rf /work`
+    // or `rm -r ../app` from a subdirectory removes the rule files and
+    // `.git` (rm itself refuses a last component `.` or `..`).
+    dw("rm", &["-r", "-R", "--recursive"], Into::EveryOperand),
     DirWrite {
         contents: true,
         ..dw(

@@ -49,6 +49,11 @@ const TRIGGERS: crate::facts::Shapes = {
         i += 1;
     }
     mark_shape(&mut t, FIND_PLACEHOLDER);
+    let mut i = 0;
+    while i < FIND_DELETES.len() {
+        mark_shape(&mut t, FIND_DELETES[i]);
+        i += 1;
+    }
     t
 };
 
@@ -64,6 +69,7 @@ pub(super) fn trigger(w: &str) -> bool {
         || HOSTED_CHECKOUTS.iter().any(|(p, _)| *p == w)
         || GIT_PATHSPEC_WRITES.contains(&w)
         || w == FIND_PLACEHOLDER
+        || FIND_DELETES.contains(&w)
 }
 
 /// The suffixes the backup variables assigned in these words give
@@ -246,6 +252,11 @@ fn dir_write(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>], known: &[Known])
             };
             (!row.contents || spills(sources, kn)) && here.holds(dest, kn(*last))
         }
+        // rm refuses an operand whose last component is `.` or `..`.
+        Into::EveryOperand => operands.iter().any(|(i, w)| {
+            let last = w.trim_end_matches('/').rsplit('/').next().unwrap_or("");
+            !matches!(last, "." | "..") && here.holds(w, kn(*i))
+        }),
     }
 }
 
