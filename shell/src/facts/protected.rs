@@ -41,7 +41,7 @@ pub use names::{protected_dir, same};
 use super::catalogue::builtins::moves_dir;
 use super::catalogue::code::SCRIPT_READERS;
 use super::catalogue::git::{
-    GIT, GIT_CONFIG, GIT_CONFIG_WRITING_OPTIONS, GIT_CONFIG_WRITING_SUBCOMMANDS,
+    GIT, GIT_CONFIG, GIT_CONFIG_WRITING_OPTIONS, GIT_CONFIG_WRITING_SUBCOMMANDS, GIT_DASHED,
     GIT_TEMPLATE_SUBCOMMANDS,
 };
 pub use super::catalogue::paths::RULE_FILES;
@@ -556,6 +556,12 @@ pub fn protected_path_lifted(
     scope: &Scope<'_>,
     lift: Lift<'_>,
 ) -> Option<String> {
+    named_by(facts, scope, lift, true)
+}
+
+/// [`protected_path_lifted`]; `fast`: a line [`plain`] clears is answered
+/// at once (the tests hold the two ways to the same answer).
+fn named_by(facts: &LineFacts, scope: &Scope<'_>, lift: Lift<'_>, fast: bool) -> Option<String> {
     let root = scope.roots.first().map_or("/work", |r| &**r);
     let cwd = &*scope.cwd;
     let below = cwd
@@ -576,7 +582,7 @@ pub fn protected_path_lifted(
     };
     let inner = facts.inner_lines.iter().map(|(_, l)| l);
     let lines = || std::iter::once(&facts.line).chain(inner.clone());
-    if facts.fed.is_empty() && plain(&here, lines().flat_map(|l| &l.segments)) {
+    if fast && facts.fed.is_empty() && plain(&here, lines().flat_map(|l| &l.segments)) {
         return None;
     }
     // Where the shell may be, and the backup suffixes, read off every
@@ -657,10 +663,13 @@ fn plain<'l>(
 /// past ASCII. (A plain line's note that it holds no `.` is not enough.)
 fn quiet(here: &Here<'_>, w: &str, k: Known) -> bool {
     let marked = |b: u8| matches!(b, b'.' | b'*' | b'?' | b'[' | b'~' | b':') || b >= 0x80;
+    // git's dashed forms name their subcommand (`git-init --template`).
+    let sub = w.strip_prefix(GIT_DASHED).unwrap_or(w);
     let named = w.bytes().any(marked)
         || (here.host && k.is_unknown())
-        || w == GIT_CONFIG
-        || GIT_TEMPLATE_SUBCOMMANDS.contains(&w)
+        || sub == GIT_CONFIG
+        || GIT_TEMPLATE_SUBCOMMANDS.contains(&sub)
+        || writes::trigger(sub)
         || writes::trigger(w);
     !named
 }
@@ -1069,5 +1078,36 @@ mod tests {
         assert!(named("find .git -path '*/objects/pack/*' -name '*.pack' -exec rm {} +").is_none());
         assert!(named("find .git -name '*.sample' -exec rm {} +").is_some());
         assert!(named("find . -path '*/.git/hooks/*' -exec rm {} +").is_some());
+    }
+
+    proptest::proptest! {
+        /// The fast path never answers a line the full reading would name
+        /// a protected path in (`find build -delete` was cleared by it:
+        /// no word held a `.`), on lines made of the words the rows read.
+        #[test]
+        fn the_fast_path_agrees(words in proptest::collection::vec(proptest::sample::select(&[
+            "rm", "-rf", "-r", "--recur", "find", "-delete", "-exec", "{}", "+", ";", "cp",
+            "-a", "tar", "xf", "-x", "-C", "rsync", "git", "switch", "checkout", "reset",
+            "--hard", "stash", "pop", "config", "user.name", "apply", "unzip", "wget",
+            "-m", "curl", "-J", "/p", "/p/src", "src", "build", "main", "x", "cd", "&&",
+            "|", "sed", "-i", "mv", "ln", "-s", "touch", "chmod", "git-init", "init",
+            "--template", "/", "..", "/tmp", "$D", "-b", "-S", "json", "-t", "-T", "patch",
+            "am", "hash-object", "-w", "read-tree", "pushd", "install", "HOME", "p",
+            "bsdtar", "-P", "xargs", "sh", "-c", "env", "gh", "pr", "restore", "--source",
+        ][..]), 1..8)) {
+            let line = words.join(" ");
+            let facts = LineFacts::of(&line);
+            for roots in [&[Cow::Borrowed("/p")][..], &[Cow::Borrowed("/p"), Cow::Borrowed("/tmp")][..]] {
+                for cwd in ["/p", "/p/src"] {
+                    let scope = Scope {
+                        roots: Cow::Borrowed(roots),
+                        cwd: Cow::Borrowed(cwd),
+                    };
+                    let fast = named_by(&facts, &scope, &|_, _| false, true);
+                    let full = named_by(&facts, &scope, &|_, _| false, false);
+                    proptest::prop_assert_eq!(fast, full, "{} in {}", line, cwd);
+                }
+            }
+        }
     }
 }
