@@ -26,8 +26,10 @@
 //!   line in key order; `verified` becomes `true` when the row's own
 //!   `verified` string is that hash, else `false`. So editing a verified
 //!   row clears it, with no step a person has to remember (SPEC §4.5
-//!   item 4); and `index`, the row's position in its list (the logic's
-//!   tables built from the rows are found by it in one load).
+//!   item 4); `index`, the row's position in its list (the logic's
+//!   tables built from the rows are found by it in one load); and
+//!   `spellings`, each spelling of its option lists (`SPELLED`) sorted,
+//!   so a word is found by a binary search rather than a scan of the row.
 //!
 //! - a string `"@NAME"` in a row's list of strings stands for every
 //!   string of the file's top-level list `_NAME` (git's diff options,
@@ -217,6 +219,51 @@ fn generate(table: &toml::Table) -> Result<String, String> {
     Ok(out)
 }
 
+/// The fields of a hashed list's rows that list options, in the order
+/// of the logic's kinds (`Kind::NAMES`; a test holds the two alike).
+const SPELLED: [&str; 13] = [
+    "flags",
+    "text",
+    "path-read",
+    "path-write",
+    "dir-write",
+    "pathspec",
+    "command",
+    "line",
+    "code",
+    "config",
+    "variable",
+    "remote",
+    "open",
+];
+
+/// A hashed row's option spellings, so a word is found without scanning
+/// the row: each spelling of each option entry (`-n --lines` is two) as
+/// (spelling without `[=]`, the field's position in [`SPELLED`], whether
+/// its value is optional, the entry), sorted by spelling.
+fn spellings(row: &toml::Table) -> String {
+    let mut run: Vec<(&str, usize, bool, &str)> = Vec::new();
+    for (list, field) in SPELLED.iter().enumerate() {
+        let entries = row.get(*field).and_then(toml::Value::as_array);
+        for entry in entries
+            .into_iter()
+            .flatten()
+            .filter_map(toml::Value::as_str)
+        {
+            for s in entry.split(' ') {
+                let (spelling, optional) = s.strip_suffix("[=]").map_or((s, false), |t| (t, true));
+                run.push((spelling, list, optional, entry));
+            }
+        }
+    }
+    run.sort_unstable();
+    let items: Vec<String> = run
+        .iter()
+        .map(|(s, l, o, e)| format!("({s:?}, {l}, {o}, {e:?})"))
+        .collect();
+    format!("&[{}]", items.join(", "))
+}
+
 /// A list of lists of strings as a slice of tuples of `ty`'s arity
 /// (`(&str, &str)`): each inner list one tuple.
 fn tuples(items: &[toml::Value], ty: &str) -> Result<String, String> {
@@ -287,7 +334,8 @@ fn struct_fields(row: &toml::Table, hashed: Option<usize>) -> Result<String, Str
         let index = hashed.unwrap_or_default();
         write!(
             out,
-            "hash: {hash:?}, verified: {verified}, index: {index}, "
+            "hash: {hash:?}, verified: {verified}, index: {index}, spellings: {}, ",
+            spellings(row)
         )
         .expect("a String");
     }

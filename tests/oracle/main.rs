@@ -830,11 +830,13 @@ fn harness_catches_a_wrong_row() {
     let wrong_output = Described {
         text: Box::leak(text.into_boxed_slice()),
         path_write: &[],
+        spellings: &[],
         ..sort
     };
     let wrong_files0 = Described {
         text: &["--files0-from"],
         path_read: &[],
+        spellings: &[],
         ..row("wc")
     };
     // sort without `--random-sort`: the row reads `--ra` as
@@ -847,6 +849,7 @@ fn harness_catches_a_wrong_row() {
         .collect();
     let wrong_prefix = Described {
         flags: Box::leak(flags.into_boxed_slice()),
+        spellings: &[],
         ..sort
     };
     // tail's row as it was before the oracle: `-f` with `--follow`'s
@@ -857,6 +860,7 @@ fn harness_catches_a_wrong_row() {
     let wrong_follow = Described {
         flags: Box::leak(flags.into_boxed_slice()),
         text: &["-f --follow[=]"],
+        spellings: &[],
         ..tail
     };
     for (wrong, spelling, effects) in [

@@ -67,7 +67,7 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
     if !abbreviated || name.len() <= 2 {
         return None;
     }
-    let mut candidates = find(row, |s| s.starts_with(name));
+    let mut candidates = prefixed(row, name);
     if git && !attached {
         // parse-options' negations by a prefix: `--no-po` of
         // `--porcelain`, `--n`, `--no` and `--no-` of every negatable
@@ -123,6 +123,14 @@ impl Candidates {
 /// optional: the first hit is the only one (a row spells each option
 /// once, `rows_have_unique_spellings`), so the scan stops there.
 fn exact(row: &Described, name: &str) -> Option<(Kind, bool)> {
+    if !row.spellings.is_empty() {
+        let i = row
+            .spellings
+            .binary_search_by(|(s, ..)| (*s).cmp(name))
+            .ok()?;
+        let (_, list, optional, _) = row.spellings[i];
+        return Some((row.options()[list].1, optional));
+    }
     for (list, kind) in row.options() {
         for entry in list {
             for s in entry.split(' ') {
@@ -135,6 +143,31 @@ fn exact(row: &Described, name: &str) -> Option<(Kind, bool)> {
         }
     }
     None
+}
+
+/// The options one of whose long spellings begins with `name` (`find`
+/// by that test): from the row's sorted spellings, the run that begins
+/// with it.
+fn prefixed(row: &Described, name: &str) -> Candidates {
+    if row.spellings.is_empty() {
+        return find(row, |s| s.starts_with(name));
+    }
+    let mut c = Candidates {
+        first: None,
+        several: false,
+    };
+    let from = row.spellings.partition_point(|(s, ..)| *s < name);
+    let run = row.spellings[from..]
+        .iter()
+        .take_while(|(s, ..)| s.starts_with(name))
+        .filter(|(s, ..)| s.starts_with("--"));
+    for (_, list, optional, entry) in run {
+        c.add(Candidates {
+            first: Some((row.options()[*list].1, *optional, entry)),
+            several: false,
+        });
+    }
+    c
 }
 
 fn find(row: &Described, test: impl Fn(&str) -> bool) -> Candidates {
@@ -1418,6 +1451,38 @@ mod tests {
                     "{:?}: operand kind {o}",
                     d.program
                 );
+            }
+        }
+    }
+
+    #[test]
+    fn the_spellings_index_is_the_rows_lists() {
+        // build.rs sorts each row's spellings; read back, they are the
+        // lists' own, in `options()`' order, and every lookup by them
+        // answers as a scan of the lists.
+        for d in DESCRIBED {
+            let mut scanned: Vec<(&str, usize, bool, &str)> = Vec::new();
+            for (n, (list, _)) in d.options().iter().enumerate() {
+                for entry in *list {
+                    for s in entry.split(' ') {
+                        let (t, o) = s.strip_suffix("[=]").map_or((s, false), |t| (t, true));
+                        scanned.push((t, n, o, entry));
+                    }
+                }
+            }
+            scanned.sort_unstable();
+            assert_eq!(d.spellings, &scanned[..], "{:?}", d.program);
+            let bare = Described {
+                spellings: &[],
+                ..*d
+            };
+            for (s, ..) in d.spellings {
+                for end in 1..=s.len() {
+                    let name = &s[..end];
+                    assert_eq!(exact(d, name), exact(&bare, name), "{name}");
+                    let (a, b) = (prefixed(d, name), prefixed(&bare, name));
+                    assert_eq!((a.one(), a.several), (b.one(), b.several), "{name}");
+                }
             }
         }
     }

@@ -250,6 +250,12 @@ pub struct Described {
     pub verified_on: &'static str,
     /// The row's position in [`DESCRIBED`] (shell/build.rs).
     pub index: usize,
+    /// Each spelling of the row's options, sorted (shell/build.rs): the
+    /// spelling without `[=]`, its list's position in
+    /// [`Described::options`], whether its value is optional, the entry.
+    /// Empty: the lists are scanned (a row made by hand, or from another
+    /// by struct update, must leave it empty: `spellings: &[]`).
+    pub spellings: &'static [(&'static str, usize, bool, &'static str)],
 }
 
 impl Described {
@@ -282,6 +288,7 @@ impl Described {
         verified_version: "",
         verified_on: "",
         index: 0,
+        spellings: &[],
     };
 
     /// The row's option lists in [`Kind::NAMES`]' order, for the tables
