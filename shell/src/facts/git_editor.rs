@@ -88,6 +88,8 @@ fn editor_word(
     let mut default = row.by_default.then_some(words.len());
     // The row's verb, when it has verbs: not yet seen.
     let mut verb = row.verbs.is_empty();
+    // An operand was read (after it, no verb is implied).
+    let mut operand = false;
     // An option git refuses the editor with was given (`config --get`):
     // a word that may be an option can no longer start it.
     let mut excluded = false;
@@ -120,10 +122,13 @@ fn editor_word(
                     }
                     verb = true;
                 }
+                operand = true;
                 continue;
             }
             Item::End { .. } => break,
         };
+        // An option before any operand stands for the first verb.
+        verb |= row.implied_verb && !operand;
         if row.interactive.contains(&name) && !off {
             return Some((index, true));
         }
@@ -227,6 +232,21 @@ mod tests {
             "git config edit",
             "git config --local edit",
             "git config \"$k\"",
+            "git checkout -p",
+            "git checkout --patch HEAD -- src",
+            "git checkout HEAD~1 --pat -- src",
+            "git checkout -qp",
+            "git restore -p src",
+            "git restore --source=HEAD --patch src",
+            "git restore -Sp",
+            "git reset -p",
+            "git reset --patch HEAD~1",
+            "git stash -p",
+            "git stash push -p -m wip",
+            "git stash push --patch -- src",
+            "git stash save -p wip",
+            "git stash -q push -p",
+            "git stash -k show -p",
         ] {
             assert!(why(c).is_some(), "{c}");
         }
@@ -279,6 +299,20 @@ mod tests {
             "git cherry-pick side",
             "git cherry-pick -x side",
             "git cherry-pick --continue",
+            "git checkout main",
+            "git checkout -b feature",
+            "git checkout -- src/app.ts",
+            "git checkout --progress -B x",
+            "git restore src",
+            "git restore --staged --worktree src",
+            "git reset --hard HEAD~1",
+            "git reset -q -- src",
+            "git stash",
+            "git stash push -m wip",
+            "git stash list -p",
+            "git stash show -p stash@{0}",
+            "git stash pop",
+            "git stash apply --index",
             "git notes",
             "git notes list",
             "git notes show HEAD",

@@ -231,6 +231,9 @@ pub struct GitEditor {
     /// given as its first operand (`git notes add`, `git config edit`);
     /// with none, or another, it starts nothing.
     pub verbs: &'static [&'static str],
+    /// An option before any operand stands for the first verb (`git stash
+    /// -p` is `git stash push -p`; `git stash -q show -p` pushes too).
+    pub implied_verb: bool,
 }
 
 /// The subcommands the seeds and examples name that start the editor:
@@ -241,11 +244,12 @@ pub struct GitEditor {
 /// `revert -e`, `cherry-pick -e`, `notes add|append|edit` without a
 /// message, `rebase -i|--edit-todo` (the sequence editor), `pull --edit`,
 /// `config -e` and `config edit` (git 2.47, each checked with
-/// `GIT_EDITOR` set to a marker in a scratch repository). Not rows: `am
-/// -i` (git refuses it unless standard input is a terminal), `difftool`
-/// and `mergetool` (code, SPEC §4.3), `var GIT_EDITOR` (prints it);
-/// `checkout|reset|restore|stash -p`, whose `e` answer starts it, are not
-/// rows yet.
+/// `GIT_EDITOR` set to a marker in a scratch repository), and
+/// `checkout|restore|reset|stash [push|save] -p`, whose `e` answer on
+/// standard input edits a hunk in it (git 2.39.5, `printf 'e\n' | git
+/// checkout -p` with a marker editor). Not rows: `am -i` (git refuses it
+/// unless standard input is a terminal), `difftool` and `mergetool`
+/// (code, SPEC §4.3), `var GIT_EDITOR` (prints it).
 pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
     GitEditor {
         subcommand: "commit",
@@ -337,6 +341,7 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
         by_default: true,
         default_with: &[],
         verbs: &[],
+        implied_verb: false,
         excludes: &[],
     },
     GitEditor {
@@ -375,6 +380,7 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
         by_default: false,
         default_with: &[],
         verbs: &[],
+        implied_verb: false,
         excludes: &[],
     },
     GitEditor {
@@ -425,6 +431,7 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
         by_default: false,
         default_with: &[],
         verbs: &[],
+        implied_verb: false,
         excludes: &[],
     },
     GitEditor {
@@ -475,6 +482,7 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
         by_default: false,
         default_with: &["a", "annotate", "s", "sign", "u", "local-user"],
         verbs: &[],
+        implied_verb: false,
         excludes: &[],
     },
     // git starts the editor for `merge`, `revert` and `cherry-pick` by
@@ -533,6 +541,7 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
         by_default: false,
         default_with: &[],
         verbs: &[],
+        implied_verb: false,
         excludes: &[],
     },
     GitEditor {
@@ -565,6 +574,7 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
         by_default: false,
         default_with: &[],
         verbs: &[],
+        implied_verb: false,
         excludes: &[],
     },
     GitEditor {
@@ -606,6 +616,7 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
         by_default: false,
         default_with: &[],
         verbs: &[],
+        implied_verb: false,
         excludes: &[],
     },
     // `git notes add|append|edit` without `-m`, `-F` or `-C` (git 2.47,
@@ -633,6 +644,7 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
         by_default: true,
         default_with: &[],
         verbs: &["add", "append", "edit"],
+        implied_verb: false,
         excludes: &[],
     },
     // `rebase -i` edits the todo list with the sequence editor, which is
@@ -698,6 +710,7 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
         by_default: false,
         default_with: &[],
         verbs: &[],
+        implied_verb: false,
         excludes: &[],
     },
     // `git pull --edit` edits the merge's message (`-e` is no option of
@@ -778,6 +791,7 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
         by_default: false,
         default_with: &[],
         verbs: &[],
+        implied_verb: false,
         excludes: &[],
     },
     // `git config -e|--edit` and git 2.46's `git config edit`.
@@ -795,6 +809,7 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
         by_default: false,
         default_with: &[],
         verbs: &[],
+        implied_verb: false,
         excludes: CONFIG_ACTIONS,
     },
     GitEditor {
@@ -811,7 +826,134 @@ pub const GIT_EDITOR_STARTS: &[GitEditor] = &[
         by_default: true,
         default_with: &[],
         verbs: &["edit"],
+        implied_verb: false,
         excludes: CONFIG_ACTIONS,
+    },
+    // git 2.39.5's `git checkout -h`, `git restore -h`, `git reset -h`,
+    // `git stash push -h` and `git stash save -h`.
+    GitEditor {
+        subcommand: "checkout",
+        flags: "lqmdf23p",
+        valued: "bB",
+        optional: "t",
+        long_flags: &[
+            "guess",
+            "overlay",
+            "quiet",
+            "progress",
+            "merge",
+            "detach",
+            "force",
+            "overwrite-ignore",
+            "ignore-other-worktrees",
+            "ours",
+            "theirs",
+            "patch",
+            "ignore-skip-worktree-bits",
+            "pathspec-file-nul",
+            "no-pathspec-from-file",
+            "no-conflict",
+            "no-orphan",
+        ],
+        long_valued: &["conflict", "orphan", "pathspec-from-file"],
+        long_optional: &["recurse-submodules", "track"],
+        edit: &[],
+        interactive: &["p", "patch"],
+        message: &[],
+        by_default: false,
+        default_with: &[],
+        excludes: &[],
+        verbs: &[],
+        implied_verb: false,
+    },
+    GitEditor {
+        subcommand: "restore",
+        flags: "SWqm23p",
+        valued: "s",
+        optional: "",
+        long_flags: &[
+            "staged",
+            "worktree",
+            "ignore-unmerged",
+            "overlay",
+            "quiet",
+            "progress",
+            "merge",
+            "ours",
+            "theirs",
+            "patch",
+            "ignore-skip-worktree-bits",
+            "pathspec-file-nul",
+            "no-source",
+            "no-conflict",
+            "no-pathspec-from-file",
+        ],
+        long_valued: &["source", "conflict", "pathspec-from-file"],
+        long_optional: &["recurse-submodules"],
+        edit: &[],
+        interactive: &["p", "patch"],
+        message: &[],
+        by_default: false,
+        default_with: &[],
+        excludes: &[],
+        verbs: &[],
+        implied_verb: false,
+    },
+    GitEditor {
+        subcommand: "reset",
+        flags: "qpN",
+        valued: "",
+        optional: "",
+        long_flags: &[
+            "quiet",
+            "refresh",
+            "mixed",
+            "soft",
+            "hard",
+            "merge",
+            "keep",
+            "patch",
+            "intent-to-add",
+            "pathspec-file-nul",
+            "no-pathspec-from-file",
+        ],
+        long_valued: &["pathspec-from-file"],
+        long_optional: &["recurse-submodules"],
+        edit: &[],
+        interactive: &["p", "patch"],
+        message: &[],
+        by_default: false,
+        default_with: &[],
+        excludes: &[],
+        verbs: &[],
+        implied_verb: false,
+    },
+    GitEditor {
+        subcommand: "stash",
+        flags: "kSpqua",
+        valued: "m",
+        optional: "",
+        long_flags: &[
+            "keep-index",
+            "staged",
+            "patch",
+            "quiet",
+            "include-untracked",
+            "all",
+            "pathspec-file-nul",
+            "no-message",
+            "no-pathspec-from-file",
+        ],
+        long_valued: &["message", "pathspec-from-file"],
+        long_optional: &[],
+        edit: &[],
+        interactive: &["p", "patch"],
+        message: &[],
+        by_default: false,
+        default_with: &[],
+        excludes: &[],
+        verbs: &["push", "save"],
+        implied_verb: true,
     },
 ];
 
