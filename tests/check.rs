@@ -190,10 +190,8 @@ fn spec_8_defaults() -> String {
 /// - `Terminal(npx vitest)` is not reported as broad (SPEC §11 round 4):
 ///   npx and a program the catalogue describes as no runner and no
 ///   code-running program, what always-allow records;
-/// - `undescribed-program` (info, SPEC §11 round 4), one finding at the
-///   first such entry: `pnpm`, the one seeded program the catalogue does
-///   not describe (shell/catalogue/described/) — its words past the entry
-///   are free.
+/// - no `undescribed-program` (info, SPEC §11 round 4): every seeded
+///   program has rows (shell/catalogue/described/), pnpm's included.
 ///
 /// Nothing else: the git reading forms are anchored, nothing is shadowed,
 /// redundant or neutralized, and the module agents' autonomy rule
@@ -223,7 +221,6 @@ fn spec_8_defaults_draw_exactly_the_documented_findings() {
         got,
         [
             ("unanchored-mutating-verb".to_string(), line_of("find")),
-            ("undescribed-program".to_string(), line_of("pnpm install")),
             ("broad-always-expansion".to_string(), line_of("npm run")),
         ]
     );
