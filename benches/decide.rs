@@ -191,10 +191,14 @@ fn request_json(command: &str, agent: &str) -> String {
     .to_string()
 }
 
-fn requests() -> Vec<Request> {
+fn requests() -> Vec<Request<'static>> {
     COMMANDS
         .iter()
-        .map(|c| Request::from_json(&request_json(c, "dev-api")).unwrap_or_else(|e| panic!("{e}")))
+        .map(|c| {
+            Request::from_json(&request_json(c, "dev-api"))
+                .map(Request::into_owned)
+                .unwrap_or_else(|e| panic!("{e}"))
+        })
         .collect()
 }
 

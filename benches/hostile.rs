@@ -46,7 +46,8 @@ fn bench(c: &mut Criterion) {
                 "action": {"type": "terminal", "command": command},
                 "context": {"role": "developer", "projectScopeRoot": "/p"},
             }))
-            .expect("a valid request");
+            .expect("a valid request")
+            .into_owned();
             g.throughput(Throughput::Bytes(command.len() as u64));
             g.bench_with_input(BenchmarkId::from_parameter(kib), &req, |b, req| {
                 b.iter(|| black_box(compiled::decide(&policy, req)))

@@ -384,7 +384,7 @@ pub fn context(
     config: &Config,
     root: Option<&Path>,
     overrides: Option<&str>,
-) -> Result<permc_core::request::Context, CliError> {
+) -> Result<permc_core::request::Context<'static>, CliError> {
     let mut ctx = context_fields(config, root);
     if let Some(text) = overrides {
         match serde_json::from_str::<serde_json::Value>(text) {
@@ -419,13 +419,13 @@ pub fn context_fields(
 /// A context from its JSON fields, read as a request's (strictly).
 pub fn context_of(
     ctx: serde_json::Map<String, serde_json::Value>,
-) -> Result<permc_core::request::Context, CliError> {
+) -> Result<permc_core::request::Context<'static>, CliError> {
     let req = serde_json::json!({
         "action": {"type": "terminal", "command": "true"},
         "context": serde_json::Value::Object(ctx),
     });
     permc_core::Request::from_value(&req)
-        .map(|r| r.context)
+        .map(|r| r.into_owned().context)
         .map_err(|e| CliError::Invalid(format!("the context cannot be read ({e})")))
 }
 

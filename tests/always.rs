@@ -39,8 +39,10 @@ fn request_json(kind: &str, command: Option<&str>, agent: Option<&str>) -> Value
         "projectScopeRoot": "/home/ana/p"}})
 }
 
-fn request(kind: &str, command: Option<&str>, agent: Option<&str>) -> Request {
-    Request::from_value(&request_json(kind, command, agent)).expect("request reads")
+fn request(kind: &str, command: Option<&str>, agent: Option<&str>) -> Request<'static> {
+    Request::from_value(&request_json(kind, command, agent))
+        .expect("request reads")
+        .into_owned()
 }
 
 fn terminal(cmd: &str) -> Derivation {

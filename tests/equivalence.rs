@@ -719,7 +719,7 @@ fn exhaustive_first_matches_up_to_3_patterns() {
 /// segments have 1 to `max_words` words over `words`, with at most
 /// `max_total` words in all; each plain and in automatic mode in a running
 /// container (where compound.uncovered is dropped).
-fn small_requests(words: &[&str], max_words: usize, max_total: usize) -> Vec<Request> {
+fn small_requests(words: &[&str], max_words: usize, max_total: usize) -> Vec<Request<'static>> {
     let segs: Vec<Vec<String>> = sequences(words, max_words)
         .into_iter()
         .filter(|s| !s.is_empty())
@@ -742,7 +742,7 @@ fn small_requests(words: &[&str], max_words: usize, max_total: usize) -> Vec<Req
             }
             let v = json!({"action": action, "context": {"role": "developer", "executionMode": mode,
                            "containerRunning": running, "projectScopeRoot": "/p"}});
-            out.push(Request::from_value(&v).expect("valid request"));
+            out.push(Request::from_value(&v).expect("valid request").into_owned());
         }
     }
     out

@@ -23,7 +23,7 @@ fn allow_everything() -> Rules {
     Rules::new(p, a)
 }
 
-fn terminal(command: &str, cwd: Option<&str>) -> Request {
+fn terminal(command: &str, cwd: Option<&str>) -> Request<'static> {
     let mut action = json!({"type": "terminal", "command": command, "agent": "dev-x"});
     if let Some(c) = cwd {
         action["cwd"] = json!(c);
@@ -34,6 +34,7 @@ fn terminal(command: &str, cwd: Option<&str>) -> Request {
                     "projectScopeRoot": "/home/ana/p"}
     }))
     .expect("a valid request")
+    .into_owned()
 }
 
 /// Pieces of shell that collide: quotes, operators, substitutions, keywords.

@@ -38,11 +38,11 @@ fn commands(tokens: &[PatToken]) -> Vec<String> {
         .collect()
 }
 
-fn request(kind: ActionType, command: Option<String>) -> Request {
+fn request(kind: ActionType, command: Option<String>) -> Request<'static> {
     Request {
         action: Action {
             kind,
-            command,
+            command: command.map(Into::into),
             cwd: None,
             agent: None,
             target_branch: Some("feature/x".into()),

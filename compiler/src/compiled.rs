@@ -172,7 +172,7 @@ pub struct Answer<'a> {
     /// The autonomy origin, when an autonomy rule resolved.
     pub autonomy_origin: Option<Origin>,
     p: &'a CompiledPolicy,
-    req: &'a Request,
+    req: &'a Request<'a>,
     line: Option<LineFacts<'a>>,
     rule: Option<RuleAt>,
     why: Why,
@@ -222,7 +222,7 @@ fn entry_ref(p: &CompiledPolicy, list: usize, k: u32) -> RuleRef {
 
 /// The scope reading, computed at most once per request, when first needed.
 struct LazyScope<'r> {
-    req: &'r Request,
+    req: &'r Request<'r>,
     /// The scope, read off the request once (the scope ceiling and the
     /// protected paths both read it).
     scope: Option<Option<facts::Scope<'r>>>,

@@ -595,7 +595,7 @@ mod tests {
     use super::*;
     use crate::request::Request;
 
-    fn action(kind: &str, command: Option<&str>, agent: Option<&str>) -> Action {
+    fn action(kind: &str, command: Option<&str>, agent: Option<&str>) -> Action<'static> {
         let mut a = serde_json::json!({"type": kind});
         if let Some(c) = command {
             a["command"] = c.into();
@@ -605,7 +605,10 @@ mod tests {
         }
         let v = serde_json::json!({"action": a,
             "context": {"role": "owner", "projectScopeRoot": "/p"}});
-        Request::from_value(&v).expect("request").action
+        Request::from_value(&v)
+            .expect("request")
+            .into_owned()
+            .action
     }
 
     fn patterns(cmd: &str) -> Vec<String> {

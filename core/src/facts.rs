@@ -14,7 +14,7 @@ use permc_shell::facts::protected::{names_protected_dir, path_is_protected};
 use std::borrow::Cow;
 
 /// Where a request's command runs (SPEC §6.2).
-pub fn place(req: &Request) -> Place<'_> {
+pub fn place<'r>(req: &'r Request<'_>) -> Place<'r> {
     Place {
         root: req.context.project_scope_root.as_deref(),
         cwd: req.action.cwd.as_deref(),
@@ -26,7 +26,7 @@ pub fn place(req: &Request) -> Place<'_> {
 }
 
 /// The scope of a request (SPEC §6.2); `None` without a projectScopeRoot.
-pub fn scope_of(req: &Request) -> Option<Scope<'_>> {
+pub fn scope_of<'r>(req: &'r Request<'_>) -> Option<Scope<'r>> {
     Scope::at(place(req))
 }
 
@@ -69,7 +69,7 @@ pub fn scope_root_label(req: &Request) -> Option<String> {
 /// translated like the cwd (§6.2) and normalized; `Err` with the path as
 /// given when it starts with `~` (outside, its place unknown). `None`
 /// for any other request.
-fn written_path(req: &Request) -> Option<Result<String, &str>> {
+fn written_path<'r>(req: &'r Request<'_>) -> Option<Result<String, &'r str>> {
     if req.action.kind != ActionType::WriteFile {
         return None;
     }
@@ -191,7 +191,8 @@ mod tests {
             let req = Request::from_value(&serde_json::json!({
                 "action": {"type": "terminal", "command": "ls"},
                 "context": {"role": "owner", "executionMode": "runner", "projectScopeRoot": root},
-            }));
+            }))
+            .map(Request::into_owned);
             let Ok(req) = req else { continue };
             let n = normalize(root);
             let last = n

@@ -37,27 +37,31 @@ impl ExecutionMode {
     }
 }
 
-/// The proposed action.
+/// The proposed action. Its strings borrow from what the request was
+/// read from where they can (a JSON line's text without escapes, a
+/// binding's binaries or buffer): reading a request copies no string
+/// that has no escape ([`Request::into_owned`] makes one that outlives
+/// its source).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Action {
+pub struct Action<'a> {
     /// `type`.
     pub kind: ActionType,
     /// The command line (terminal).
-    pub command: Option<String>,
+    pub command: Option<Cow<'a, str>>,
     /// Absolute host path; `None` = the project root.
-    pub cwd: Option<String>,
+    pub cwd: Option<Cow<'a, str>>,
     /// Agent id.
-    pub agent: Option<String>,
+    pub agent: Option<Cow<'a, str>>,
     /// `targetBranch` (git_merge).
-    pub target_branch: Option<String>,
+    pub target_branch: Option<Cow<'a, str>>,
     /// `path` (write_file, SPEC §10.1 round 3): the file written, absolute
     /// or relative to `cwd`, else to the scope root.
-    pub path: Option<String>,
+    pub path: Option<Cow<'a, str>>,
 }
 
 /// The context of a decision.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Context {
+pub struct Context<'a> {
     /// The requester's role.
     pub role: Role,
     /// Default `container`.
@@ -65,16 +69,17 @@ pub struct Context {
     /// Default false.
     pub container_running: bool,
     /// Required for terminal actions.
-    pub project_scope_root: Option<String>,
+    pub project_scope_root: Option<Cow<'a, str>>,
 }
 
-/// One request.
+/// One request, its strings borrowed from its source for `'a` (see
+/// [`Action`]); `Request<'static>` owns them.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Request {
+pub struct Request<'a> {
     /// The action.
-    pub action: Action,
+    pub action: Action<'a>,
     /// The context.
-    pub context: Context,
+    pub context: Context<'a>,
 }
 
 /// Why a request cannot be read; answered as `{"error": {...}}`.
@@ -405,10 +410,14 @@ fn first_repeat<'a>(keys: impl Iterator<Item = &'a str>) -> Option<usize> {
 }
 
 /// A string or null at `parent.key` (the path is formatted only for the error).
-fn opt_string(value: &Node, parent: &str, key: &str) -> Result<Option<String>, RequestError> {
+fn opt_string<'t>(
+    value: &Node<'t>,
+    parent: &str,
+    key: &str,
+) -> Result<Option<Cow<'t, str>>, RequestError> {
     match value {
         Node::Null => Ok(None),
-        Node::String(s) => Ok(Some(s.to_string())),
+        Node::String(s) => Ok(Some(s.clone())),
         _ => Err(err(
             "invalid_field",
             format!("`{parent}.{key}` must be a string"),
@@ -427,7 +436,7 @@ fn object<'a, 't>(
 }
 
 /// Reads `action`, field by field in document order.
-fn read_action(node: &Node) -> Result<Action, RequestError> {
+fn read_action<'t>(node: &Node<'t>) -> Result<Action<'t>, RequestError> {
     let mut kind = None;
     let (mut command, mut cwd, mut agent, mut target_branch, mut path) =
         (None, None, None, None, None);
@@ -489,7 +498,7 @@ fn unknown<'a>(what: &str, s: &str, names: impl IntoIterator<Item = &'a str>) ->
 }
 
 /// Reads `context`, field by field in document order.
-fn read_context(node: &Node) -> Result<Context, RequestError> {
+fn read_context<'t>(node: &Node<'t>) -> Result<Context<'t>, RequestError> {
     let mut role = None;
     let mut execution_mode = ExecutionMode::Container;
     let mut container_running = false;
@@ -550,7 +559,7 @@ fn read_context(node: &Node) -> Result<Context, RequestError> {
 /// Reads a request from its document: every field in document order (the
 /// first error met is the one reported), then what the fields require of
 /// each other.
-fn read(root: &Node) -> Result<Request, RequestError> {
+fn read<'t>(root: &Node<'t>) -> Result<Request<'t>, RequestError> {
     let Node::Object(root) = root else {
         return Err(err("invalid_request", "a request must be a JSON object"));
     };
@@ -571,21 +580,7 @@ fn read(root: &Node) -> Result<Request, RequestError> {
 /// What a request's fields require of each other, once each field has
 /// read: the last step of [`read`] and of the typed scanner
 /// ([`plain::request`]), so both refuse alike.
-/// `s` as an owned string, copied into `buf` when there is one (its
-/// allocation reused).
-fn into(buf: Option<String>, s: Option<&str>) -> Option<String> {
-    let s = s?;
-    Some(match buf {
-        Some(mut b) => {
-            b.clear();
-            b.push_str(s);
-            b
-        }
-        None => s.to_owned(),
-    })
-}
-
-fn complete(action: Action, context: Context) -> Result<Request, RequestError> {
+fn complete<'t>(action: Action<'t>, context: Context<'t>) -> Result<Request<'t>, RequestError> {
     if action.kind == ActionType::Terminal {
         if action.command.is_none() {
             return Err(err(
@@ -632,7 +627,7 @@ fn complete(action: Action, context: Context) -> Result<Request, RequestError> {
                 format!("`context.projectScopeRoot` must be an absolute path, not `{r}`"),
             ))
         }
-        Some(r) if crate::facts::is_machine_root(r) => {
+        Some(r) if crate::facts::is_machine_root(r.as_ref()) => {
             return Err(err(
                 "invalid_field",
                 format!(
@@ -645,16 +640,42 @@ fn complete(action: Action, context: Context) -> Result<Request, RequestError> {
     Ok(Request { action, context })
 }
 
-impl Request {
+impl Request<'_> {
+    /// The request with its strings owned, for one that outlives what it
+    /// was read from.
+    pub fn into_owned(self) -> Request<'static> {
+        let own = |s: Option<Cow<'_, str>>| s.map(|s| Cow::Owned(s.into_owned()));
+        let Request { action, context } = self;
+        Request {
+            action: Action {
+                kind: action.kind,
+                command: own(action.command),
+                cwd: own(action.cwd),
+                agent: own(action.agent),
+                target_branch: own(action.target_branch),
+                path: own(action.path),
+            },
+            context: Context {
+                role: context.role,
+                execution_mode: context.execution_mode,
+                container_running: context.container_running,
+                project_scope_root: own(context.project_scope_root),
+            },
+        }
+    }
+}
+
+impl<'t> Request<'t> {
     /// Reads a request from JSON text, strictly: unknown fields and keys
-    /// given twice are errors (SPEC §10.1).
-    pub fn from_json(text: &str) -> Result<Request, RequestError> {
+    /// given twice are errors (SPEC §10.1). Its strings borrow from
+    /// `text` where they have no escape.
+    pub fn from_json(text: &'t str) -> Result<Request<'t>, RequestError> {
         Request::from_json_with_id(text).1
     }
 
     /// Reads a stream line: its `id` (echoed in the answer, when the line
     /// is JSON and has one) and the request, or why it cannot be read.
-    pub fn from_json_with_id(text: &str) -> (Option<Value>, Result<Request, RequestError>) {
+    pub fn from_json_with_id(text: &'t str) -> (Option<Value>, Result<Request<'t>, RequestError>) {
         // Most lines are plain: objects, strings without escapes, booleans,
         // an integer `id`. A plain line whose every field is known, given
         // once and of its type is read by a small scanner straight into
@@ -685,7 +706,7 @@ impl Request {
     /// Reads a request from a [`Node`] a binding built: its `id` and the
     /// request, exactly as [`Request::from_json_with_id`] reads the same
     /// JSON text.
-    pub fn from_node(node: &Node<'_>) -> (Option<Value>, Result<Request, RequestError>) {
+    pub fn from_node(node: &Node<'t>) -> (Option<Value>, Result<Request<'t>, RequestError>) {
         let id = match node {
             Node::Object(o) => o.iter().find(|(k, _)| k == "id").map(|(_, v)| v.to_value()),
             _ => None,
@@ -701,55 +722,37 @@ impl Request {
     /// builds the [`Node`] tree for [`Request::from_node`], whose error
     /// names the field. A request whose every field reads is checked as a
     /// whole as the strict reader checks it ([`complete`]), so its error
-    /// is the same too.
-    pub fn from_parts(p: &Parts<'_>) -> Option<Result<Request, RequestError>> {
-        Request::from_parts_in(p, None)
-    }
-
-    /// [`Request::from_parts`], its strings copied into the buffers of
-    /// `spare`, a request done with, where it has them: a binding that
-    /// reads request after request keeps the last one and copies the next
-    /// one's strings without allocating (a request's strings are as many
-    /// allocations as the decision itself makes).
-    pub fn from_parts_in(
-        p: &Parts<'_>,
-        spare: Option<Request>,
-    ) -> Option<Result<Request, RequestError>> {
+    /// is the same too. Its strings are the parts' own, borrowed: a
+    /// binding reads a request out of its runtime's values (an Elixir
+    /// map's binaries, the addon's buffer) and copies none of them.
+    pub fn from_parts(p: &Parts<'t>) -> Option<Result<Request<'t>, RequestError>> {
         let kind = ActionType::from_name(p.kind?)?;
         let role = Role::parse(p.role?)?;
         let execution_mode = match p.execution_mode {
             None => ExecutionMode::Container,
             Some(m) => ExecutionMode::parse(m)?,
         };
-        let (a, root) = match spare {
-            Some(r) => (Some(r.action), r.context.project_scope_root),
-            None => (None, None),
-        };
-        let [command, cwd, agent, target_branch, path] = match a {
-            Some(a) => [a.command, a.cwd, a.agent, a.target_branch, a.path],
-            None => Default::default(),
-        };
         Some(complete(
             Action {
                 kind,
-                command: into(command, p.command),
-                cwd: into(cwd, p.cwd),
-                agent: into(agent, p.agent),
-                target_branch: into(target_branch, p.target_branch),
-                path: into(path, p.path),
+                command: p.command.map(Cow::Borrowed),
+                cwd: p.cwd.map(Cow::Borrowed),
+                agent: p.agent.map(Cow::Borrowed),
+                target_branch: p.target_branch.map(Cow::Borrowed),
+                path: p.path.map(Cow::Borrowed),
             },
             Context {
                 role,
                 execution_mode,
                 container_running: p.container_running.unwrap_or(false),
-                project_scope_root: into(root, p.project_scope_root),
+                project_scope_root: p.project_scope_root.map(Cow::Borrowed),
             },
         ))
     }
 
     /// Reads a request from a JSON value. A `Value` keeps one of the keys
     /// given twice: read text with [`Request::from_json`] to refuse those.
-    pub fn from_value(v: &Value) -> Result<Request, RequestError> {
+    pub fn from_value(v: &'t Value) -> Result<Request<'t>, RequestError> {
         read(&Node::of(v))
     }
 }
@@ -988,12 +991,12 @@ mod plain {
         }
 
         /// A string or `null`, as [`super::opt_string`] reads them.
-        fn opt_string(&mut self) -> Option<Option<String>> {
+        fn opt_string(&mut self) -> Option<Option<Cow<'a, str>>> {
             self.ws();
             if self.s.get(self.at) == Some(&b'n') {
                 return matches!(self.word()?, Word::Null).then_some(None);
             }
-            Some(Some(self.string()?.to_owned()))
+            Some(Some(Cow::Borrowed(self.string()?)))
         }
 
         /// `null` (`Some(None)`) or `true`/`false`.
@@ -1013,7 +1016,7 @@ mod plain {
         }
 
         /// `action`, each field known, given once and of its type.
-        fn action(&mut self) -> Option<Action> {
+        fn action(&mut self) -> Option<Action<'a>> {
             let (mut kind, mut command, mut cwd, mut agent, mut target_branch, mut path) =
                 (None, None, None, None, None, None);
             let mut seen = 0u8;
@@ -1058,7 +1061,7 @@ mod plain {
         }
 
         /// `context`, each field known, given once and of its type.
-        fn context(&mut self) -> Option<Context> {
+        fn context(&mut self) -> Option<Context<'a>> {
             let (mut role, mut mode, mut running, mut root) = (None, None, None, None);
             let mut seen = 0u8;
             self.object(|p, key| {
@@ -1122,7 +1125,9 @@ mod plain {
     /// ([`super::complete`]); `None` for anything else, which the tree and
     /// the strict reader read (an unknown field, a key given twice, a
     /// wrong type, an unknown role: their errors, in document order).
-    pub(super) fn request(text: &str) -> Option<(Option<Value>, Result<Request, RequestError>)> {
+    pub(super) fn request(
+        text: &str,
+    ) -> Option<(Option<Value>, Result<Request<'_>, RequestError>)> {
         let mut p = Scan {
             s: text.as_bytes(),
             text,

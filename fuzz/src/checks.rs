@@ -173,7 +173,7 @@ const PROBES: &[&str] = &[
     r#"{"action":{"type":"spend"},"context":{"role":"owner"}}"#,
 ];
 
-fn probes() -> Vec<Request> {
+fn probes() -> Vec<Request<'static>> {
     PROBES
         .iter()
         .map(|p| Request::from_json(p).expect("a probe request reads"))
@@ -215,8 +215,9 @@ pub fn rules(data: &[u8]) {
 /// both engines under a policy that uses every list.
 pub fn request(data: &[u8]) {
     // The plain scanner reads exactly what serde_json reads, or gives way.
-    permc_core::request::assert_plain_scanner_agrees(&text(data));
-    let Ok(req) = Request::from_json(&text(data)) else {
+    let text = text(data);
+    permc_core::request::assert_plain_scanner_agrees(&text);
+    let Ok(req) = Request::from_json(&text) else {
         return;
     };
     let perms = load_permissions(

@@ -42,7 +42,7 @@ pub fn error_json(e: &RequestError, id: Option<&Value>) -> Value {
 
 /// Reads one request: the `id` it carries, when it is JSON and has one,
 /// and the request, or why it cannot be read.
-pub fn read_request(line: &[u8]) -> (Option<Value>, Result<Request, RequestError>) {
+pub fn read_request(line: &[u8]) -> (Option<Value>, Result<Request<'_>, RequestError>) {
     match std::str::from_utf8(line) {
         Ok(text) => Request::from_json_with_id(text),
         Err(_) => (None, Err(not_utf8())),

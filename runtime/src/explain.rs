@@ -140,7 +140,7 @@ pub fn explain_json(rules: &Rules, decider: &dyn Decider, req: &Request) -> serd
         ("targetBranch", &a.target_branch),
     ] {
         if let Some(v) = v {
-            action.insert(k.into(), v.as_str().into());
+            action.insert(k.into(), v.as_ref().into());
         }
     }
     let c = &req.context;
@@ -152,7 +152,7 @@ pub fn explain_json(rules: &Rules, decider: &dyn Decider, req: &Request) -> serd
         "containerRunning": c.container_running,
     });
     if let Some(root) = &c.project_scope_root {
-        context["projectScopeRoot"] = root.as_str().into();
+        context["projectScopeRoot"] = root.as_ref().into();
     }
     out.insert("context".into(), context);
     if let Some(cmd) = &a.command {

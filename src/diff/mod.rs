@@ -125,12 +125,12 @@ pub(super) struct Change {
     pub(super) witness: Witness,
 }
 
-fn action(kind: ActionType, command: Option<String>, agent: Option<&str>) -> Action {
+fn action(kind: ActionType, command: Option<String>, agent: Option<&str>) -> Action<'static> {
     Action {
         kind,
-        command,
+        command: command.map(Into::into),
         cwd: None,
-        agent: agent.map(str::to_string),
+        agent: agent.map(|a| a.to_string().into()),
         // Not a protected branch: the merge's own ceiling would hide the
         // change (SPEC §5.3 7e).
         target_branch: (kind == ActionType::GitMerge).then(|| "feature/permc-diff".into()),
@@ -205,7 +205,7 @@ struct Sides<'a> {
     pn: &'a CompiledPolicy,
     wo: Witnesser<'a>,
     wn: Witnesser<'a>,
-    context: &'a Context,
+    context: &'a Context<'a>,
 }
 
 /// The terminal regions whose class changed, each with a command line.

@@ -196,7 +196,7 @@ fn ceiling_probes(tokens: &[PatToken]) -> Vec<Candidate> {
 pub struct Probe<'a> {
     alone: Rules,
     whole: Rules,
-    context: &'a Context,
+    context: &'a Context<'a>,
 }
 
 impl<'a> Probe<'a> {
@@ -219,11 +219,11 @@ impl<'a> Probe<'a> {
         }
     }
 
-    fn request(&self, kind: ActionType, command: Option<String>) -> Request {
+    fn request(&self, kind: ActionType, command: Option<String>) -> Request<'a> {
         Request {
             action: Action {
                 kind,
-                command,
+                command: command.map(Into::into),
                 cwd: None,
                 agent: None,
                 target_branch: None,

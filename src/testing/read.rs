@@ -54,7 +54,7 @@ pub struct Case {
     /// `{"action": …, "context": …}`, as `permc decide` reads it.
     pub request_json: Value,
     /// The request, read.
-    pub request: Request,
+    pub request: Request<'static>,
     /// The expected policy.
     pub expect: Policy,
     /// The expected reason, if given.
@@ -310,9 +310,9 @@ impl CaseReader<'_> {
         action_at: Option<usize>,
         ctx: Map<String, Value>,
         ctx_at: Option<usize>,
-    ) -> Result<(Value, Request), Mistake> {
+    ) -> Result<(Value, Request<'static>), Mistake> {
         let v = json!({"action": action, "context": ctx});
-        let r = Request::from_value(&v).map_err(|e| {
+        let r = Request::from_value(&v).map(Request::into_owned).map_err(|e| {
             let about_context = e.code == "unknown_role" || e.message.contains("context");
             let place = if about_context {
                 ctx_at.or(self.file_context_at).unwrap_or(at)

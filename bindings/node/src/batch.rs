@@ -14,11 +14,11 @@
 //! four strings' lengths; `-1` for a request the typed reading refuses,
 //! which index.js sends as JSON text so the error is `permc decide`'s.
 
-use crate::{fast, keep, parts_of, MAX_REQUEST, SPARE};
+use crate::{fast, parts_of, MAX_REQUEST};
 use napi::{sys, Env, Error, JsObject, JsUnknown, NapiRaw, Result, Status};
 use permc_runtime::answer::Decider;
 use permc_runtime::{Policy, Request};
-use std::cell::{Cell, RefCell};
+use std::cell::RefCell;
 use std::ptr;
 
 /// The numbers of one request in the batch's Int32Array.
@@ -178,12 +178,10 @@ pub fn decide_batch(
                 };
                 if brief {
                     let (p, reason) = policy.brief(&req);
-                    keep(req);
                     r[0] = fast::code(p, reason, None);
                     continue;
                 }
                 let d = policy.decide(&req);
-                keep(req);
                 let mut meta = [0i32; 4];
                 fast::answer_parts(&mut out, &mut meta, &d);
                 r[..4].copy_from_slice(&meta);
@@ -210,8 +208,9 @@ pub fn decide_batch(
 /// typical requests' strings, far from a 16 MiB one's.
 const KEPT: usize = 1 << 20;
 
-/// One request of the batch: its mask and its fields' ranges of `utf8`.
-fn request(utf8: &[u8], mask: u32, ranges: &[(usize, usize); 5]) -> Option<Request> {
+/// One request of the batch: its mask and its fields' ranges of `utf8`,
+/// its strings borrowed from `utf8` (`Request::from_parts`: no copy).
+fn request<'u>(utf8: &'u [u8], mask: u32, ranges: &[(usize, usize); 5]) -> Option<Request<'u>> {
     let mut f: [Option<&str>; 5] = [None; 5];
     for (i, (field, r)) in f.iter_mut().zip(ranges).enumerate() {
         // The bits of command, cwd, agent, targetBranch, projectScopeRoot.
@@ -226,5 +225,5 @@ fn request(utf8: &[u8], mask: u32, ranges: &[(usize, usize); 5]) -> Option<Reque
         }
     }
     let p = parts_of(mask, f)?;
-    Request::from_parts_in(&p, SPARE.with(Cell::take))?.ok()
+    Request::from_parts(&p)?.ok()
 }

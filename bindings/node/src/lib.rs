@@ -36,13 +36,6 @@ use std::sync::atomic::{AtomicI64, Ordering};
 mod batch;
 mod fast;
 
-thread_local! {
-    /// The last request read typed, whose strings' buffers the next one
-    /// is copied into (`Request::from_parts_in`); kept only when they
-    /// hold at most 4 KiB ([`keep`]).
-    static SPARE: Cell<Option<Request>> = const { Cell::new(None) };
-}
-
 /// An error for index.js: its code, message and diagnostics as JSON
 /// (`version` as in `permc check --format json`'s document).
 fn error(code: &str, message: &str, diagnostics: Vec<Value>) -> Error {
@@ -559,26 +552,6 @@ fn fields_of(d: &permc_runtime::Decision) -> Option<String> {
     Some(out)
 }
 
-/// Keeps `req` for the next request's strings ([`SPARE`]) when its
-/// buffers are small: a long command's (or cwd's…) go with its request.
-fn keep(req: Request) {
-    let a = &req.action;
-    let held: usize = [
-        &a.command,
-        &a.cwd,
-        &a.agent,
-        &a.target_branch,
-        &a.path,
-        &req.context.project_scope_root,
-    ]
-    .iter()
-    .map(|s| s.as_ref().map_or(0, String::capacity))
-    .sum();
-    if held <= 4096 {
-        SPARE.with(|s| s.set(Some(req)));
-    }
-}
-
 /// The fields of a request index.js read (`readCommon`): `mask` bit `k`
 /// set when field `k` is given (`type`, `command`, `cwd`, `agent`,
 /// `targetBranch`, `role`, `executionMode`, `containerRunning`,
@@ -624,7 +597,7 @@ impl NativePolicy {
     }
 }
 
-fn read(request: &str) -> Result<permc_runtime::Request> {
+fn read(request: &str) -> Result<permc_runtime::Request<'_>> {
     if let Some((code, message)) = too_large(request) {
         return Err(error(code, &message, Vec::new()));
     }

@@ -128,7 +128,7 @@ fn decide_many_dirty<'a>(env: Env<'a>, policy: Term<'a>, requests: Term<'a>) -> 
     })
 }
 
-type Read<'a> = (Vec<Slot<'a>>, Vec<(Option<Value>, Request)>);
+type Read<'a> = (Vec<Slot<'a>>, Vec<(Option<Value>, Request<'a>)>);
 
 /// Every request of the list read (on this scheduler: terms are read
 /// where the call runs); `None` for an improper list.
@@ -156,14 +156,14 @@ fn read_all<'a>(env: Env<'a>, requests: Term<'a>) -> Option<Read<'a>> {
 fn read_one<'a>(
     env: Env<'a>,
     request: Term<'a>,
-) -> Result<Option<(Option<Value>, Request)>, Term<'a>> {
+) -> Result<Option<(Option<Value>, Request<'a>)>, Term<'a>> {
     if let Ok(line) = request.decode_as_binary() {
         if line.len() > MAX_WEIGHT {
             return Err(too_heavy_error(env));
         }
         let (id, req) = permc_runtime::answer::read_request(line.as_slice());
         return match req {
-            Ok(r) => Ok(Some((id, r))),
+            Ok(r) => Ok(Some((id, r.into_owned()))),
             Err(e) => Err(error_map(env, e.code, &e.message)),
         };
     }
@@ -195,7 +195,7 @@ fn read_one<'a>(
 /// error.
 fn decide_all(
     policy: &Policy,
-    reqs: &[(Option<Value>, Request)],
+    reqs: &[(Option<Value>, Request<'_>)],
 ) -> Result<Vec<permc_runtime::Decision>, String> {
     let decided = std::thread::scope(|s| {
         std::thread::Builder::new()

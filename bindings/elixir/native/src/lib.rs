@@ -160,12 +160,6 @@ impl<'a> TermError<'a> {
 }
 
 thread_local! {
-    /// The last request read typed on this thread, whose strings' buffers
-    /// the next one is copied into (`Request::from_parts_in`): a light
-    /// request's (at most [`INLINE_WEIGHT`] bytes), so a scheduler keeps
-    /// at most that.
-    static SPARE: Cell<Option<Request>> = const { Cell::new(None) };
-
     /// Is permc running on this thread (its panics are caught and
     /// returned, not printed)?
     static IN_PERMC: Cell<bool> = const { Cell::new(false) };
@@ -479,7 +473,7 @@ fn value_term<'a>(env: Env<'a>, v: &Value, atom_keys: bool) -> Term<'a> {
 /// Reads a request term with the CLI's reader: the request's `id`, and
 /// the request or the `{:error, …}` term. The common request is read
 /// typed ([`typed`]); any other is turned into its JSON tree.
-fn read<'a>(env: Env<'a>, request: Term<'a>) -> Result<(Option<Value>, Request), Term<'a>> {
+fn read<'a>(env: Env<'a>, request: Term<'a>) -> Result<(Option<Value>, Request<'a>), Term<'a>> {
     if let Some(r) = typed::typed(request).and_then(|t| Request::from_parts(&t.parts)) {
         return r
             .map(|r| (None, r))
@@ -813,13 +807,10 @@ fn answer_with<'a>(
         if t.weight > budget {
             return None;
         }
-        if let Some(r) = Request::from_parts_in(&t.parts, SPARE.with(Cell::take)) {
+        // The request borrows the map's binaries: no string copied.
+        if let Some(r) = Request::from_parts(&t.parts) {
             return Some(match r {
-                Ok(req) => {
-                    let answer = ok_decision(env, &policy.decide(&req), None);
-                    SPARE.with(|s| s.set(Some(req)));
-                    answer
-                }
+                Ok(req) => ok_decision(env, &policy.decide(&req), None),
                 Err(e) => error_map(env, e.code, &e.message),
             });
         }
@@ -849,10 +840,9 @@ fn decide_brief<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'
             Some(t) if t.weight <= INLINE_WEIGHT => t.parts,
             _ => return atoms::full().encode(env),
         };
-        match Request::from_parts_in(&parts, SPARE.with(Cell::take)) {
+        match Request::from_parts(&parts) {
             Some(Ok(req)) => {
                 let (p, reason) = policy.0.brief(&req);
-                SPARE.with(|s| s.set(Some(req)));
                 (atoms::ok(), policy_atom(p), reason_atom(env, reason)).encode(env)
             }
             Some(Err(e)) => error_map(env, e.code, &e.message),
