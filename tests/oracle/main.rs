@@ -230,6 +230,7 @@ fn violations(
                     path == s.trim_end_matches('/')
                         || (s.ends_with('/') && path.starts_with(s.as_str()))
                         || s.strip_suffix('*').is_some_and(|p| path.starts_with(p))
+                        || s.strip_prefix('*').is_some_and(|p| path.ends_with(p))
                 })
             })
         };
@@ -436,6 +437,14 @@ fn home_path(h: &str) -> String {
 /// or one a word of the line names (a `remote` word: `HOST:PORT`, or a
 /// URL on its scheme's port; `localhost` for loopback)?
 fn endpoint_declared(address: &str, line: &str, started: &[&Declared]) -> bool {
+    // A Unix socket (`unix:PATH`, `unix:@"NAME"` abstract) a word of the
+    // line names (`curl --unix-socket PATH`, a `remote` word).
+    if let Some(path) = address.strip_prefix("unix:") {
+        let path = path.trim_start_matches('@').trim_matches('"');
+        if !path.is_empty() && line.contains(path) {
+            return true;
+        }
+    }
     let (host, port) = address.rsplit_once(':').unwrap_or((address, ""));
     let declared = started.iter().any(|d| {
         d.endpoints

@@ -4,7 +4,7 @@
 //! rows are `catalogue::described`; this names no program.
 
 pub use super::catalogue::described::{
-    Described, Kind, ARGPARSE, CLAP, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING, GIT,
+    Described, Kind, ARGPARSE, CLAP, CURL, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING, GIT,
     GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC,
 };
 use crate::reader::Known;
@@ -33,6 +33,9 @@ pub enum Value {
 /// is read) or `exact` (whole spellings). Two spellings of one option are
 /// one option. `None`: no option, or several (the word is unplaced).
 pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
+    if row.grammar == CURL {
+        return curl_long(row, word);
+    }
     let (name, attached) = match word.split_once('=') {
         Some((n, _)) => (n, true),
         None => (word, false),
@@ -87,6 +90,37 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
     }
     let (kind, optional, _) = candidates.one()?;
     valued((kind, optional)).then(|| (kind, value(kind, optional, attached)))
+}
+
+/// [`long`] for [`CURL`] (curl 7.88's tool_getparam.c): the whole word
+/// is the name (no `=`: `--output=F` is no option), a spelling exactly
+/// or a unique prefix of one; a word `--no-NAME` is only ever the
+/// negation of the flag spelled `--NAME` exactly (curl compares the
+/// rest whole: `--no-sil` is unknown), unless `no-negation` lists it.
+fn curl_long(row: &Described, word: &str) -> Option<(Kind, Value)> {
+    let value = |kind: Kind| {
+        let v = if kind == Kind::Flag {
+            Value::None
+        } else {
+            Value::Next
+        };
+        (kind, v)
+    };
+    if let Some((kind, _)) = exact(row, word) {
+        return Some(value(kind));
+    }
+    if let Some(n) = word.strip_prefix("--no-") {
+        let negates = |s: &str| s.strip_prefix("--") == Some(n) && !row.no_negation.contains(&s);
+        return match find(row, negates).one()? {
+            (Kind::Flag, _, _) => Some((Kind::Flag, Value::None)),
+            _ => None,
+        };
+    }
+    if word.len() <= 2 {
+        return None;
+    }
+    let (kind, _, _) = find(row, |s| s.starts_with(word)).one()?;
+    Some(value(kind))
 }
 
 /// The options of a row one of whose long spellings satisfies a test:
@@ -309,7 +343,11 @@ impl Found {
 /// Reads `words` from `from` as the row's grammar says the program reads
 /// them (options anywhere before `--`, or git's `--end-of-options`;
 /// short ones in clusters with their value attached or next; operands by
-/// position). With `all`, reads on past the first write to find the first
+/// position). A valued option that is the last word, with no value, is
+/// unplaced (but a `last-arg-default` one): getopt_long refuses it, and
+/// GNU Wget 1.21.3, which reads its permuted words twice, gives it the
+/// first operand (`wget .git/hooks/x URL -O` writes the URL to
+/// `.git/hooks/x`; tests/oracle): either way only tightening. With `all`, reads on past the first write to find the first
 /// unplaced word too; else it stops at the first word of either.
 pub fn walk(
     row: &Described,
@@ -388,13 +426,20 @@ pub fn walk(
                     if continues(row, kind) {
                         note(&mut found.writes, i);
                     }
-                    if value == Value::Next && consumes(i + 1) {
+                    let optional_last = row.last_arg_default.iter().any(|s| s.starts_with(&**w));
+                    if value == Value::Next && words.get(i + 1).is_none() && !optional_last {
+                        note(&mut found.unplaced, i);
+                    } else if value == Value::Next && consumes(i + 1) {
                         i += 1;
                     }
                 }
             }
-        } else if cluster(row, w, i, &mut found) && consumes(i + 1) {
-            i += 1;
+        } else if cluster(row, w, i, &mut found) {
+            if words.get(i + 1).is_none() {
+                note(&mut found.unplaced, i);
+            } else if consumes(i + 1) {
+                i += 1;
+            }
         }
         i += 1;
     }

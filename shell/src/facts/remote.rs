@@ -5,6 +5,7 @@
 
 use super::catalogue::remote::http::CLIENTS as HTTP;
 use super::catalogue::remote::{HttpClient, PublishingGoals, RemoteClient, CLIENTS, GOALS};
+use super::described::{long, short, Described, Kind, Value, DESCRIBED};
 use super::name_index::RowIndex;
 use super::{mark_shape, Shapes};
 use crate::reader::Known;
@@ -151,7 +152,15 @@ fn to_loopback(row: &HttpClient, words: &[Cow<'_, str>], known: &[Known]) -> boo
             Some((n, v)) if w.starts_with("--") => (n, Some(v.to_string())),
             _ => (&**w, None),
         };
-        let Some((option, attached)) = http_option(row, name) else {
+        let desc = described_of(row);
+        let Some((option, attached)) = http_option(row, desc, name) else {
+            // Another option: its value, when it takes one, is no URL.
+            if value.is_none() && takes_value(desc, w) {
+                i += 1;
+                if !exact(i - 1) {
+                    return false;
+                }
+            }
             continue;
         };
         // An option that sends whatever its value (credentials, a route,
@@ -160,7 +169,7 @@ fn to_loopback(row: &HttpClient, words: &[Cow<'_, str>], known: &[Known]) -> boo
             return false;
         }
         let value = value.or(attached).or_else(|| {
-            row.valued.contains(&option).then(|| {
+            takes_value(desc, w).then(|| {
                 i += 1;
                 words.get(i - 1).map(|v| v.to_string()).unwrap_or_default()
             })
@@ -262,13 +271,21 @@ fn sends(row: &HttpClient, words: &[Cow<'_, str>], k: &dyn Fn(usize) -> Known) -
             Some((n, v)) if w.starts_with("--") => (n, Some(v.to_string())),
             _ => (&**w, None),
         };
-        let Some((option, attached)) = http_option(row, name) else {
+        let desc = described_of(row);
+        let Some((option, attached)) = http_option(row, desc, name) else {
+            // Another option: its value, when it takes one, is no URL.
+            if value.is_none() && takes_value(desc, w) {
+                i += 1;
+                if words.get(i - 1).is_some() && k(i - 1) != Known::Exact {
+                    return true;
+                }
+            }
             continue;
         };
         let value = match (value, attached) {
             (Some(v), _) => Some(v),
             (None, Some(v)) => Some(v),
-            (None, None) if row.valued.contains(&option) => {
+            (None, None) if takes_value(desc, w) => {
                 i += 1;
                 if words.get(i - 1).is_some() && k(i - 1) != Known::Exact {
                     return true;
@@ -285,20 +302,26 @@ fn sends(row: &HttpClient, words: &[Cow<'_, str>], k: &dyn Fn(usize) -> Known) -
 }
 
 /// The row's option a word spells, with a short option's attached value
-/// (`-dx`: `-d`, `x`): a long option by any prefix of a sending one (the
-/// programs take unique prefixes; an ambiguous one is refused), a short
-/// one's letters in a cluster up to a valued one. A word that spells a
-/// sending letter anywhere in its cluster is that letter.
-fn http_option(row: &HttpClient, name: &str) -> Option<(&'static str, Option<String>)> {
+/// (`-dx`: `-d`, `x`): a long option by any prefix of one whose value
+/// matters (it sends, or names a URL: the programs take unique prefixes;
+/// an ambiguous one is refused), a short one's letters in a cluster up
+/// to one that takes a value (its described row says which). A word
+/// that spells a sending letter anywhere before that is that letter.
+fn http_option(
+    row: &HttpClient,
+    desc: Option<&Described>,
+    name: &str,
+) -> Option<(&'static str, Option<String>)> {
     let sending = || {
         row.writes
             .iter()
             .chain(row.methods)
             .chain(row.at_file)
             .chain(row.file_unless_eq)
+            .chain(row.url_options)
     };
     if name.starts_with("--") {
-        if let Some(o) = row.valued.iter().chain(sending()).find(|o| **o == name) {
+        if let Some(o) = sending().find(|o| **o == name) {
             return Some((o, None));
         }
         return sending()
@@ -307,18 +330,85 @@ fn http_option(row: &HttpClient, name: &str) -> Option<(&'static str, Option<Str
     }
     let letters = name.strip_prefix('-')?;
     for (at, c) in letters.char_indices() {
-        let short = |o: &&&str| o.len() == 2 && o.ends_with(c);
-        if let Some(o) = sending().find(short) {
-            let rest = &letters[at + c.len_utf8()..];
-            let valued = row.valued.contains(o);
+        let rest = &letters[at + c.len_utf8()..];
+        let short_of = |o: &&&str| o.len() == 2 && o.ends_with(c);
+        let valued = desc
+            .and_then(|d| short(d, c))
+            .is_some_and(|(kind, _)| kind != Kind::Flag);
+        if let Some(o) = sending().find(short_of) {
             return Some((o, (valued && !rest.is_empty()).then(|| rest.to_string())));
         }
-        if let Some(o) = row.valued.iter().find(short) {
-            let rest = &letters[at + c.len_utf8()..];
-            return Some((o, (!rest.is_empty()).then(|| rest.to_string())));
+        // The rest of the word is this option's value.
+        if valued {
+            return None;
         }
     }
     None
+}
+
+/// The described row of an HTTP client (shell/catalogue/described/:
+/// curl 7.88.1, GNU Wget 1.21.3), found at compile time: the one source
+/// of which option takes a value (SPEC §4.5 item 1).
+fn described_of(row: &HttpClient) -> Option<&'static Described> {
+    HTTP.iter()
+        .position(|r| std::ptr::eq(r, row) || r.names == row.names)
+        .and_then(|i| HTTP_DESCRIBED.get(i).copied().flatten())
+        .and_then(|d| DESCRIBED.get(d))
+}
+
+/// Per HTTP client row, the index of the described row of its first name.
+const HTTP_DESCRIBED: [Option<usize>; HTTP.len()] = {
+    let mut t = [None; HTTP.len()];
+    let mut i = 0;
+    while i < HTTP.len() {
+        let mut d = 0;
+        while d < DESCRIBED.len() {
+            let p = DESCRIBED[d].program;
+            if p.len() == 1 && !HTTP[i].names.is_empty() && same(p[0], HTTP[i].names[0]) {
+                t[i] = Some(d);
+            }
+            d += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// `a == b`, at compile time.
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Does option word `w` (its value not after `=`) take the next word as
+/// its value, as the program's described row reads it (a long option,
+/// or a cluster ending in a valued letter)? Without a row, no: the next
+/// word is read as a URL, which only asks more.
+fn takes_value(desc: Option<&Described>, w: &str) -> bool {
+    let Some(d) = desc else {
+        return false;
+    };
+    if w.starts_with("--") {
+        return matches!(long(d, w), Some((_, Value::Next)));
+    }
+    for (at, c) in w.char_indices().skip(1) {
+        match short(d, c) {
+            Some((Kind::Flag, _)) => {}
+            Some((_, optional)) => return !optional && at + c.len_utf8() == w.len(),
+            None => return false,
+        }
+    }
+    false
 }
 
 /// Does option `o` with `value` send something?
@@ -962,6 +1052,11 @@ mod tests {
             "curl file:///etc/hosts",
             "wget -q -O - https://x",
             "wget --method=HEAD https://x",
+            // Which option takes a value is the described row's: the
+            // value is no URL.
+            "curl --hsts telnet://x https://x",
+            "curl -so telnet://x https://x",
+            "wget --default-page telnet://x https://x",
         ] {
             assert!(!ext(read), "{read}");
         }
@@ -997,6 +1092,10 @@ mod tests {
             "wget --post-file=.env https://x",
             "wget --post-f=.env https://x",
             "wget --method=DELETE https://x",
+            // A URL option by a prefix; a value-taking letter whose
+            // value is the rest of the word.
+            "curl --ur dict://x",
+            "curl -os telnet://x",
         ] {
             assert!(ext(external), "{external}");
         }

@@ -15,7 +15,7 @@
 
 use permc_shell::facts::continuations::mutating_from;
 use permc_shell::facts::described::{
-    getopt, long, walk, Described, Kind, EXACT, GIT, GIT_REVISIONS,
+    getopt, long, walk, Described, Kind, CURL, EXACT, GIT, GIT_REVISIONS,
 };
 use permc_shell::reader::Known;
 use std::borrow::Cow;
@@ -112,7 +112,7 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     if row.grammar == "find" {
         return Ok(find::cases(row));
     }
-    if !(getopt(row) || matches!(row.grammar, "make" | "clap" | "nopt") || gits(row)) {
+    if !(getopt(row) || matches!(row.grammar, "make" | "clap" | "nopt" | CURL) || gits(row)) {
         return Err(format!("not generated: grammar {}", row.grammar));
     }
     let mut operands = Vec::new();
@@ -165,7 +165,7 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
 /// Does the row's grammar read long options by a unique prefix (GNU
 /// getopt_long, git's parse-options)?
 fn abbreviates(row: &Described) -> bool {
-    getopt(row) || row.grammar == "make" || row.grammar == GIT
+    getopt(row) || matches!(row.grammar, "make" | GIT | CURL)
 }
 
 /// A row of one of git's grammars (parse-options, setup_revisions,
@@ -420,6 +420,9 @@ impl Gen<'_> {
             let with = format!("{name}={v}");
             let (value, expect) = if optional {
                 (Some((Kind::Text, v)), Expect::Accepted)
+            } else if self.row.grammar == CURL {
+                // curl reads the whole word as the name: no such option.
+                (None, Expect::Unknown)
             } else {
                 (None, Expect::NoValue)
             };
@@ -622,7 +625,7 @@ impl Gen<'_> {
     /// expected as the row reads it — accepted where the `git` grammar
     /// derives it, or a `git-revisions` row lists it; else refused.
     fn negations(&mut self) {
-        if !matches!(self.row.grammar, GIT | GIT_REVISIONS) {
+        if !matches!(self.row.grammar, GIT | GIT_REVISIONS | CURL) {
             return;
         }
         for name in self.longs() {
@@ -649,6 +652,10 @@ impl Gen<'_> {
     /// says the value is only ever the next word — then it refuses it,
     /// or, `git rev-parse`, prints it (no case).
     fn attached_expect(&self, name: &str) -> Option<Expect> {
+        // curl reads `--NAME=V` whole as a name: no such option.
+        if self.row.grammar == CURL {
+            return Some(Expect::Unknown);
+        }
         if !self.row.next_only.contains(&name) {
             Some(Expect::Accepted)
         } else {

@@ -161,8 +161,17 @@ pub const NOPT: &str = "nopt";
 /// [`NOPT`] before the row's last program word, which is the package to
 /// run: every word after it is that package's (an operand).
 pub const NOPT_EXEC: &str = "nopt-exec";
+/// curl's own parser (curl 7.88, tool_getparam.c): a long option by its
+/// whole name or a unique prefix, its value only ever the next word
+/// (`--output=F` is an unknown option); `--no-NAME` of a long flag by
+/// its whole name (`--no-sil` is unknown) unless the row's
+/// `no-negation` lists it (curl's table names no option `no-…`: `-N
+/// --no-buffer` is `--buffer`); short options in clusters, the value
+/// attached or next;
+/// options anywhere before `--` (no `--end-of-options`).
+pub const CURL: &str = "curl";
 /// Every grammar a row may name.
-pub const GRAMMARS: [&str; 13] = [
+pub const GRAMMARS: [&str; 14] = [
     GETOPT,
     GIT,
     GIT_REVISIONS,
@@ -176,6 +185,7 @@ pub const GRAMMARS: [&str; 13] = [
     CLAP,
     NOPT,
     NOPT_EXEC,
+    CURL,
 ];
 
 /// One program's options at one version, each option an entry of the

@@ -247,6 +247,12 @@ pub(crate) const DIR_WRITES: &[DirWrite] = &[
             "--page-requisites",
             "-i",
             "--input-file",
+            // GNU Wget 1.21.3 (tests/oracle): the URL's host and path as
+            // directories in the cwd (`wget -x -nH http://h/.git/hooks/x`).
+            "-x",
+            "--force-directories",
+            "--directories",
+            "--protocol-directories",
         ],
         Into::OptionOrCwd(&["-P", "--directory-prefix"]),
     ),

@@ -141,8 +141,6 @@ pub struct HttpClient {
     pub at_file: &'static [&'static str],
     /// Options whose value, without `=`, is a file sent.
     pub file_unless_eq: &'static [&'static str],
-    /// Options that take a value.
-    pub valued: &'static [&'static str],
     /// Options whose value is a URL.
     pub url_options: &'static [&'static str],
     /// The schemes that read.
@@ -162,7 +160,6 @@ impl HttpClient {
         read_methods: &[],
         at_file: &[],
         file_unless_eq: &[],
-        valued: &[],
         url_options: &[],
         schemes: &[],
         named: &[],
