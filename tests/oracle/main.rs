@@ -71,6 +71,11 @@ struct Declared {
     /// Options the program refuses given alone.
     #[serde(default)]
     refused_alone: Vec<String>,
+    /// Given no path, the program searches the cwd (rg): a command
+    /// without a `path-read` word may open any file there, a `text`
+    /// value's too.
+    #[serde(default)]
+    searches_cwd: bool,
 }
 
 #[derive(Deserialize)]
@@ -287,6 +292,7 @@ fn programs<'t>(
         left_out: Vec::new(),
         pinned_env: Vec::new(),
         refused_alone: Vec::new(),
+        searches_cwd: false,
     };
     // Each program started, by its process: a helper is one only of the
     // programs it descends from (`git log && git ls-remote` starts two).

@@ -4,7 +4,7 @@
 //! rows are `catalogue::described`; this names no program.
 
 pub use super::catalogue::described::{
-    Described, Kind, ARGPARSE, CLAP, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING, GIT,
+    Described, Kind, ARGPARSE, CLAP, CLAP2, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING, GIT,
     GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC,
 };
 use crate::reader::Known;
@@ -40,8 +40,10 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
     let git = row.grammar == GIT;
     let abbreviated = matches!(row.grammar, GETOPT | GETOPT_LEADING | GIT | MAKE);
     // A flag given a value (`--directory=x`) is refused by getopt_long
-    // and parse-options: no option of the row.
-    let valued = |(kind, optional): (Kind, bool)| kind != Kind::Flag || !attached || optional;
+    // and parse-options: no option of the row; clap 2 ignores the value.
+    let ignored = row.grammar == CLAP2;
+    let valued =
+        |(kind, optional): (Kind, bool)| kind != Kind::Flag || !attached || optional || ignored;
     if let Some((kind, optional)) = exact(row, name) {
         let refused = attached && row.next_only.contains(&name);
         return (valued((kind, optional)) && !refused)
@@ -840,7 +842,7 @@ fn continues(row: &Described, kind: Kind) -> bool {
 /// getopt and git; clap takes a word that begins with `-` (or may) as an
 /// option, not as the value.
 fn takes_value(row: &Described, words: &[Cow<'_, str>], known: &[Known], j: usize) -> bool {
-    row.grammar != CLAP
+    !matches!(row.grammar, CLAP | CLAP2)
         || words.get(j).is_some_and(|n| {
             known.get(j).is_none_or(|k| *k == Known::Exact) && !(n.starts_with('-') && n.len() > 1)
         })

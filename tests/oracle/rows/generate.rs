@@ -112,7 +112,7 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     if row.grammar == "find" {
         return Ok(find::cases(row));
     }
-    if !(getopt(row) || matches!(row.grammar, "make" | "clap" | "nopt") || gits(row)) {
+    if !(getopt(row) || matches!(row.grammar, "make" | "clap" | "clap2" | "nopt") || gits(row)) {
         return Err(format!("not generated: grammar {}", row.grammar));
     }
     let mut operands = Vec::new();
@@ -418,7 +418,8 @@ impl Gen<'_> {
             // file: typed `text` here.
             let v = values(Kind::Text)[0];
             let with = format!("{name}={v}");
-            let (value, expect) = if optional {
+            // clap 2 ignores a flag's value (`rg --count=x`).
+            let (value, expect) = if optional || self.row.grammar == "clap2" {
                 (Some((Kind::Text, v)), Expect::Accepted)
             } else {
                 (None, Expect::NoValue)
@@ -587,7 +588,7 @@ impl Gen<'_> {
                     // The default tier: the shortest of each family, and
                     // a quarter of the others. clap knows no prefixes.
                     self.ci = n == 3;
-                    let expect = if self.row.grammar == "clap" {
+                    let expect = if matches!(self.row.grammar, "clap" | "clap2") {
                         Expect::Unknown
                     } else {
                         Expect::Ambiguous

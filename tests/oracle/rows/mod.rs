@@ -566,6 +566,13 @@ fn judge_batch(
     bad
 }
 
+/// Does the program search the cwd in this case: declared `searches_cwd`
+/// and given no `path-read` word?
+fn searches_cwd(declared: &[&Declared], case: &Case) -> bool {
+    declared.iter().any(|d| d.searches_cwd)
+        && !case.values.iter().any(|(k, _)| *k == Kind::PathRead)
+}
+
 /// Does a command the row accepts hold a word the program refuses for
 /// its context or value, not its spelling (declared.toml's
 /// `refused_alone`)?
@@ -660,6 +667,8 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             "invalid trailing option",
             "option used in invalid context",
             "error: unexpected argument '-",
+            // clap 2's (ripgrep 13).
+            "which wasn't expected, or isn't valid in this context",
         ]
         .iter()
         .any(|m| l.contains(m))
@@ -673,6 +682,7 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             || git("requires a value")
             || git("must come before non-option arguments")
             || l.contains("a value is required for '-")
+            || l.contains("requires a value but none was supplied")
             // cargo's own refusals of an option whose value clap takes as
             // optional (`-p`, `--bin`, `--target`… alone).
             || l.contains("\" takes one argument")
@@ -868,8 +878,10 @@ impl Allow {
                     format!("{call} {path}{how}{text}: no path-write or dir-write word names it and no declared state holds it")
                 })
             }
-            Effect::Read { path, .. } => (self.texts.contains(path) && !self.places.contains(path))
-                .then(|| format!("opened {path}, the value of a text word")),
+            Effect::Read { path, .. } => (self.texts.contains(path)
+                && !self.places.contains(path)
+                && !searches_cwd(declared, case))
+            .then(|| format!("opened {path}, the value of a text word")),
             Effect::Connect { address, ok, .. } => {
                 let fine = self.anything
                     || self.continuation

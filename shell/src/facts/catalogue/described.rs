@@ -148,6 +148,9 @@ pub const FIND: &str = "find";
 /// option: an optional value not given), short options in clusters,
 /// `--` ending options; `--end-of-options` is no word of it.
 pub const CLAP: &str = "clap";
+/// [`CLAP`] as clap 2 reads it (ripgrep 13): a flag given a value after
+/// `=` (`--count=x`) is that flag, its value ignored.
+pub const CLAP2: &str = "clap2";
 /// nopt as a node package manager reads its configuration on the line
 /// (`facts::described::walk_nopt`): every key of the row by any number
 /// of leading dashes, by its whole name or a prefix unique among the
@@ -162,7 +165,7 @@ pub const NOPT: &str = "nopt";
 /// run: every word after it is that package's (an operand).
 pub const NOPT_EXEC: &str = "nopt-exec";
 /// Every grammar a row may name.
-pub const GRAMMARS: [&str; 13] = [
+pub const GRAMMARS: [&str; 14] = [
     GETOPT,
     GIT,
     GIT_REVISIONS,
@@ -174,6 +177,7 @@ pub const GRAMMARS: [&str; 13] = [
     GETOPT_LEADING,
     FIND,
     CLAP,
+    CLAP2,
     NOPT,
     NOPT_EXEC,
 ];
