@@ -76,6 +76,10 @@ struct Declared {
     /// value's too.
     #[serde(default)]
     searches_cwd: bool,
+    /// Suffixes the program adds to a `path-write` word for another file
+    /// it writes beside it (rsync's `--write-batch=F` writes `F.sh`).
+    #[serde(default)]
+    write_suffixes: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -293,6 +297,7 @@ fn programs<'t>(
         pinned_env: Vec::new(),
         refused_alone: Vec::new(),
         searches_cwd: false,
+        write_suffixes: Vec::new(),
     };
     // Each program started, by its process: a helper is one only of the
     // programs it descends from (`git log && git ls-remote` starts two).

@@ -5,7 +5,7 @@
 
 pub use super::catalogue::described::{
     Described, Kind, ARGPARSE, CLAP, CLAP2, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING, GIT,
-    GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC,
+    GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC, POPT,
 };
 use crate::reader::Known;
 use std::borrow::Cow;

@@ -112,7 +112,10 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     if row.grammar == "find" {
         return Ok(find::cases(row));
     }
-    if !(getopt(row) || matches!(row.grammar, "make" | "clap" | "clap2" | "nopt") || gits(row)) {
+    if !(getopt(row)
+        || matches!(row.grammar, "make" | "clap" | "clap2" | "popt" | "nopt")
+        || gits(row))
+    {
         return Err(format!("not generated: grammar {}", row.grammar));
     }
     let mut operands = Vec::new();

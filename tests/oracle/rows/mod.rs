@@ -499,7 +499,21 @@ fn judge_batch(
         Err(e) => return vec![format!("{}: a batch did not run: {e}", name(row))],
     };
     let owners = owners(&run, &commands);
-    let allows: Vec<Allow> = cases.iter().map(|c| Allow::of(c, row.writer)).collect();
+    let allows: Vec<Allow> = cases
+        .iter()
+        .map(|c| {
+            let mut a = Allow::of(c, row.writer);
+            // Names the program makes from a path-write word (declared
+            // `write_suffixes`: rsync's `--write-batch=F` writes `F.sh`).
+            let made: Vec<String> = rows_of(table, &c.words)
+                .iter()
+                .flat_map(|d| &d.write_suffixes)
+                .flat_map(|s| a.writes.iter().map(move |w| format!("{w}{s}")))
+                .collect();
+            a.writes.extend(made);
+            a
+        })
+        .collect();
     // Out of time where a refusal was due, or cut: judged again alone.
     let slow: Vec<usize> = (0..cases.len())
         .filter(|&k| {
@@ -672,6 +686,8 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         ]
         .iter()
         .any(|m| l.contains(m))
+            // popt's as rsync prints them (`rsync: --verb: unknown option`).
+            || l.ends_with(": unknown option")
             || ["unknown option", "unknown switch", "unrecognized argument"]
                 .iter()
                 .any(|m| git(m))
@@ -683,6 +699,7 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             || git("must come before non-option arguments")
             || l.contains("a value is required for '-")
             || l.contains("requires a value but none was supplied")
+            || l.ends_with(": missing argument")
             // cargo's own refusals of an option whose value clap takes as
             // optional (`-p`, `--bin`, `--target`… alone).
             || l.contains("\" takes one argument")
@@ -691,6 +708,7 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         {
             Expect::NeedsValue
         } else if l.contains("doesn't allow an argument")
+            || l.ends_with(": option does not take an argument")
             || git("takes no value")
             || (l.contains("error: unexpected value '") && l.contains("no more were expected"))
         {

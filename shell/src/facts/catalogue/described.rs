@@ -164,8 +164,13 @@ pub const NOPT: &str = "nopt";
 /// [`NOPT`] before the row's last program word, which is the package to
 /// run: every word after it is that package's (an operand).
 pub const NOPT_EXEC: &str = "nopt-exec";
+/// popt as rsync reads it: [`EXACT`]'s whole long spellings (each
+/// `--no-` form the row lists), getopt's clusters, values attached or
+/// next, options anywhere before `--`; no `--end-of-options`. popt's
+/// `-NAME` for `--NAME` is read as a cluster, which only tightens.
+pub const POPT: &str = "popt";
 /// Every grammar a row may name.
-pub const GRAMMARS: [&str; 14] = [
+pub const GRAMMARS: [&str; 15] = [
     GETOPT,
     GIT,
     GIT_REVISIONS,
@@ -178,6 +183,7 @@ pub const GRAMMARS: [&str; 14] = [
     FIND,
     CLAP,
     CLAP2,
+    POPT,
     NOPT,
     NOPT_EXEC,
 ];
