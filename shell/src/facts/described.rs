@@ -5,12 +5,13 @@
 
 pub use super::catalogue::described::{
     Described, Kind, ARGPARSE, CLAP, CLAP2, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING, GIT,
-    GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC, POPT,
+    GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC, POPT, TAR,
 };
 use crate::reader::Known;
 use std::borrow::Cow;
 
 mod nopt;
+mod tar;
 
 /// Where an option's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,7 +39,7 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
         None => (word, false),
     };
     let git = row.grammar == GIT;
-    let abbreviated = matches!(row.grammar, GETOPT | GETOPT_LEADING | GIT | MAKE);
+    let abbreviated = matches!(row.grammar, GETOPT | GETOPT_LEADING | GIT | MAKE | TAR);
     // A flag given a value (`--directory=x`) is refused by getopt_long
     // and parse-options: no option of the row; clap 2 ignores the value.
     let ignored = row.grammar == CLAP2;
@@ -294,7 +295,11 @@ pub fn walk(
         NOPT | NOPT_EXEC => return nopt::walk(row, words, known, from, all),
         _ => {}
     }
-    let mut found = Found::default();
+    // tar's old-style first word, then getopt's reading.
+    let (mut found, from) = match row.grammar {
+        TAR => tar::old_style(row, words, known, from),
+        _ => (Found::default(), from),
+    };
     let note = |slot: &mut Option<usize>, i: usize| {
         slot.get_or_insert(i);
     };

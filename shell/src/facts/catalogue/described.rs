@@ -169,8 +169,13 @@ pub const NOPT_EXEC: &str = "nopt-exec";
 /// next, options anywhere before `--`; no `--end-of-options`. popt's
 /// `-NAME` for `--NAME` is read as a cluster, which only tightens.
 pub const POPT: &str = "popt";
+/// GNU tar's command line (argp): [`GETOPT`]'s spellings, and a first
+/// word that does not begin with `-` read as a cluster of the row's
+/// one-letter options without the dash, each valued letter taking the
+/// next word not yet taken (`tar cfb a.tar 20 src`).
+pub const TAR: &str = "tar";
 /// Every grammar a row may name.
-pub const GRAMMARS: [&str; 15] = [
+pub const GRAMMARS: [&str; 16] = [
     GETOPT,
     GIT,
     GIT_REVISIONS,
@@ -184,6 +189,7 @@ pub const GRAMMARS: [&str; 15] = [
     CLAP,
     CLAP2,
     POPT,
+    TAR,
     NOPT,
     NOPT_EXEC,
 ];
