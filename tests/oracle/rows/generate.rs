@@ -685,8 +685,9 @@ impl Gen<'_> {
                 .flat_map(|e| e.split(' '))
                 .filter_map(short_letter)
             {
-                self.ci = true;
                 for lead in ["", "tv"] {
+                    // The default tier: the letter alone; an eighth after `tv`.
+                    self.ci = lead.is_empty();
                     let word = format!("{lead}{c}");
                     match values(kind).first() {
                         Some(v) => self.push(
