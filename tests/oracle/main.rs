@@ -71,6 +71,15 @@ struct Declared {
     /// Options the program refuses given alone.
     #[serde(default)]
     refused_alone: Vec<String>,
+    /// Given no path, the program searches the cwd (rg): a command
+    /// without a `path-read` word may open any file there, a `text`
+    /// value's too.
+    #[serde(default)]
+    searches_cwd: bool,
+    /// Suffixes the program adds to a `path-write` word for another file
+    /// it writes beside it (rsync's `--write-batch=F` writes `F.sh`).
+    #[serde(default)]
+    write_suffixes: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -288,6 +297,8 @@ fn programs<'t>(
         left_out: Vec::new(),
         pinned_env: Vec::new(),
         refused_alone: Vec::new(),
+        searches_cwd: false,
+        write_suffixes: Vec::new(),
     };
     // Each program started, by its process: a helper is one only of the
     // programs it descends from (`git log && git ls-remote` starts two).

@@ -4,13 +4,14 @@
 //! rows are `catalogue::described`; this names no program.
 
 pub use super::catalogue::described::{
-    Described, Kind, ARGPARSE, CLAP, CURL, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING, GIT,
-    GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC,
+    Described, Kind, ARGPARSE, CLAP, CLAP2, CURL, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING,
+    GIT, GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC, POPT, TAR,
 };
 use crate::reader::Known;
 use std::borrow::Cow;
 
 mod nopt;
+mod tar;
 
 /// Where an option's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -41,10 +42,12 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
         None => (word, false),
     };
     let git = row.grammar == GIT;
-    let abbreviated = matches!(row.grammar, GETOPT | GETOPT_LEADING | GIT | MAKE);
+    let abbreviated = matches!(row.grammar, GETOPT | GETOPT_LEADING | GIT | MAKE | TAR);
     // A flag given a value (`--directory=x`) is refused by getopt_long
-    // and parse-options: no option of the row.
-    let valued = |(kind, optional): (Kind, bool)| kind != Kind::Flag || !attached || optional;
+    // and parse-options: no option of the row; clap 2 ignores the value.
+    let ignored = row.grammar == CLAP2;
+    let valued =
+        |(kind, optional): (Kind, bool)| kind != Kind::Flag || !attached || optional || ignored;
     if let Some((kind, optional)) = exact(row, name) {
         let refused = attached && row.next_only.contains(&name);
         return (valued((kind, optional)) && !refused)
@@ -363,7 +366,11 @@ pub fn walk(
         NOPT | NOPT_EXEC => return nopt::walk(row, words, known, from, all),
         _ => {}
     }
-    let mut found = Found::default();
+    // tar's old-style first word, then getopt's reading.
+    let (mut found, from) = match row.grammar {
+        TAR => tar::old_style(row, words, known, from),
+        _ => (Found::default(), from),
+    };
     let note = |slot: &mut Option<usize>, i: usize| {
         slot.get_or_insert(i);
     };
@@ -918,7 +925,7 @@ fn continues(row: &Described, kind: Kind) -> bool {
 /// getopt and git; clap takes a word that begins with `-` (or may) as an
 /// option, not as the value.
 fn takes_value(row: &Described, words: &[Cow<'_, str>], known: &[Known], j: usize) -> bool {
-    row.grammar != CLAP
+    !matches!(row.grammar, CLAP | CLAP2)
         || words.get(j).is_some_and(|n| {
             known.get(j).is_none_or(|k| *k == Known::Exact) && !(n.starts_with('-') && n.len() > 1)
         })

@@ -112,7 +112,13 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     if row.grammar == "find" {
         return Ok(find::cases(row));
     }
-    if !(getopt(row) || matches!(row.grammar, "make" | "clap" | "nopt" | CURL) || gits(row)) {
+    if !(getopt(row)
+        || matches!(
+            row.grammar,
+            "make" | "clap" | "clap2" | "popt" | "tar" | "nopt" | CURL
+        )
+        || gits(row))
+    {
         return Err(format!("not generated: grammar {}", row.grammar));
     }
     let mut operands = Vec::new();
@@ -131,6 +137,7 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
         leading: row.grammar == "getopt-leading",
         thin: false,
         lead: false,
+        old_style: false,
     };
     g.operand_cases();
     for (list, kind) in row.options() {
@@ -139,6 +146,9 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
         }
     }
     g.clusters();
+    if row.grammar == "tar" {
+        g.old_style();
+    }
     if row.grammar == "nopt" {
         g.ci = true;
         g.push(&[("--no-such-option", None)], Expect::Accepted, true);
@@ -165,7 +175,7 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
 /// Does the row's grammar read long options by a unique prefix (GNU
 /// getopt_long, git's parse-options)?
 fn abbreviates(row: &Described) -> bool {
-    getopt(row) || matches!(row.grammar, "make" | GIT | CURL)
+    getopt(row) || matches!(row.grammar, "make" | "tar" | GIT | CURL)
 }
 
 /// A row of one of git's grammars (parse-options, setup_revisions,
@@ -209,6 +219,8 @@ struct Gen<'r> {
     thin: bool,
     /// The next case is the first of an option.
     lead: bool,
+    /// The next cases are tar's old style: their first word is one.
+    old_style: bool,
 }
 
 impl Gen<'_> {
@@ -245,6 +257,12 @@ impl Gen<'_> {
     /// A case of exactly these words after the program's.
     fn add(&mut self, words: &[Word], expect: Expect) {
         let mut argv: Vec<String> = self.row.program.iter().map(|w| w.to_string()).collect();
+        // tar reads a first word without a dash as old-style options: a
+        // case that begins with an operand leads with `-v`.
+        let first_bare = words.first().is_some_and(|(w, _)| !w.starts_with('-'));
+        if self.row.grammar == "tar" && !self.old_style && first_bare {
+            argv.push("-v".to_string());
+        }
         let mut vals = Vec::new();
         // One new name a case: its every `FRESH` is that name.
         let fresh = format!("oracle-new-{}", self.fresh + 1);
@@ -418,7 +436,8 @@ impl Gen<'_> {
             // file: typed `text` here.
             let v = values(Kind::Text)[0];
             let with = format!("{name}={v}");
-            let (value, expect) = if optional {
+            // clap 2 ignores a flag's value (`rg --count=x`).
+            let (value, expect) = if optional || self.row.grammar == "clap2" {
                 (Some((Kind::Text, v)), Expect::Accepted)
             } else if self.row.grammar == CURL {
                 // curl reads the whole word as the name: no such option.
@@ -590,7 +609,7 @@ impl Gen<'_> {
                     // The default tier: the shortest of each family, and
                     // a quarter of the others. clap knows no prefixes.
                     self.ci = n == 3;
-                    let expect = if self.row.grammar == "clap" {
+                    let expect = if matches!(self.row.grammar, "clap" | "clap2") {
                         Expect::Unknown
                     } else {
                         Expect::Ambiguous
@@ -661,6 +680,34 @@ impl Gen<'_> {
         } else {
             (self.row.grammar != EXACT).then_some(Expect::Unknown)
         }
+    }
+
+    /// tar's old style: each short option as the first word without its
+    /// dash, its value the next word, alone and after `tv` (`tar tvf F`).
+    fn old_style(&mut self) {
+        self.old_style = true;
+        for (list, kind) in self.row.options() {
+            for c in list
+                .iter()
+                .flat_map(|e| e.split(' '))
+                .filter_map(short_letter)
+            {
+                for lead in ["", "tv"] {
+                    // The default tier: the letter alone; an eighth after `tv`.
+                    self.ci = lead.is_empty();
+                    let word = format!("{lead}{c}");
+                    match values(kind).first() {
+                        Some(v) => self.push(
+                            &[(&word, None), (v, Some((kind, v)))],
+                            Expect::Accepted,
+                            true,
+                        ),
+                        None => self.push(&[(&word, None)], Expect::Accepted, true),
+                    }
+                }
+            }
+        }
+        self.old_style = false;
     }
 
     /// The row's long spellings, without `[=]`.

@@ -507,6 +507,14 @@ fn judge_batch(
         .map(|c| {
             let mut a = Allow::of(c, row.writer);
             a.anything |= trailing_unplaced(row, c);
+            // Names the program makes from a path-write word (declared
+            // `write_suffixes`: rsync's `--write-batch=F` writes `F.sh`).
+            let made: Vec<String> = rows_of(table, &c.words)
+                .iter()
+                .flat_map(|d| &d.write_suffixes)
+                .flat_map(|s| a.writes.iter().map(move |w| format!("{w}{s}")))
+                .collect();
+            a.writes.extend(made);
             a
         })
         .collect();
@@ -574,6 +582,13 @@ fn judge_batch(
         }
     }
     bad
+}
+
+/// Does the program search the cwd in this case: declared `searches_cwd`
+/// and given no `path-read` word?
+fn searches_cwd(declared: &[&Declared], case: &Case) -> bool {
+    declared.iter().any(|d| d.searches_cwd)
+        && !case.values.iter().any(|(k, _)| *k == Kind::PathRead)
 }
 
 /// Does a command the row accepts hold a word the program refuses for
@@ -671,9 +686,13 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             "invalid trailing option",
             "option used in invalid context",
             "error: unexpected argument '-",
+            // clap 2's (ripgrep 13).
+            "which wasn't expected, or isn't valid in this context",
         ]
         .iter()
         .any(|m| l.contains(m))
+            // popt's as rsync prints them (`rsync: --verb: unknown option`).
+            || l.ends_with(": unknown option")
             || ["unknown option", "unknown switch", "unrecognized argument"]
                 .iter()
                 .any(|m| git(m))
@@ -689,6 +708,8 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             || git("requires a value")
             || git("must come before non-option arguments")
             || l.contains("a value is required for '-")
+            || l.contains("requires a value but none was supplied")
+            || l.ends_with(": missing argument")
             // cargo's own refusals of an option whose value clap takes as
             // optional (`-p`, `--bin`, `--target`… alone).
             || l.contains("\" takes one argument")
@@ -697,6 +718,7 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         {
             Expect::NeedsValue
         } else if l.contains("doesn't allow an argument")
+            || l.ends_with(": option does not take an argument")
             || git("takes no value")
             || (l.contains("error: unexpected value '") && l.contains("no more were expected"))
         {
@@ -902,8 +924,10 @@ impl Allow {
                     format!("{call} {path}{how}{text}: no path-write or dir-write word names it and no declared state holds it")
                 })
             }
-            Effect::Read { path, .. } => (self.texts.contains(path) && !self.places.contains(path))
-                .then(|| format!("opened {path}, the value of a text word")),
+            Effect::Read { path, .. } => (self.texts.contains(path)
+                && !self.places.contains(path)
+                && !searches_cwd(declared, case))
+            .then(|| format!("opened {path}, the value of a text word")),
             Effect::Connect { address, ok, .. } => {
                 let fine = self.anything
                     || self.continuation

@@ -148,6 +148,9 @@ pub const FIND: &str = "find";
 /// option: an optional value not given), short options in clusters,
 /// `--` ending options; `--end-of-options` is no word of it.
 pub const CLAP: &str = "clap";
+/// [`CLAP`] as clap 2 reads it (ripgrep 13): a flag given a value after
+/// `=` (`--count=x`) is that flag, its value ignored.
+pub const CLAP2: &str = "clap2";
 /// nopt as a node package manager reads its configuration on the line
 /// (`facts::described::walk_nopt`): every key of the row by any number
 /// of leading dashes, by its whole name or a prefix unique among the
@@ -170,8 +173,18 @@ pub const NOPT_EXEC: &str = "nopt-exec";
 /// attached or next;
 /// options anywhere before `--` (no `--end-of-options`).
 pub const CURL: &str = "curl";
+/// popt as rsync reads it: [`EXACT`]'s whole long spellings (each
+/// `--no-` form the row lists), getopt's clusters, values attached or
+/// next, options anywhere before `--`; no `--end-of-options`. popt's
+/// `-NAME` for `--NAME` is read as a cluster, which only tightens.
+pub const POPT: &str = "popt";
+/// GNU tar's command line (argp): [`GETOPT`]'s spellings, and a first
+/// word that does not begin with `-` read as a cluster of the row's
+/// one-letter options without the dash, each valued letter taking the
+/// next word not yet taken (`tar cfb a.tar 20 src`).
+pub const TAR: &str = "tar";
 /// Every grammar a row may name.
-pub const GRAMMARS: [&str; 14] = [
+pub const GRAMMARS: [&str; 17] = [
     GETOPT,
     GIT,
     GIT_REVISIONS,
@@ -183,6 +196,9 @@ pub const GRAMMARS: [&str; 14] = [
     GETOPT_LEADING,
     FIND,
     CLAP,
+    CLAP2,
+    POPT,
+    TAR,
     NOPT,
     NOPT_EXEC,
     CURL,
