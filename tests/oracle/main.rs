@@ -71,6 +71,10 @@ struct Declared {
     /// Options the program refuses given alone.
     #[serde(default)]
     refused_alone: Vec<String>,
+    /// The words after the program that print its version line, when
+    /// not `--version` (`ssh -V`).
+    #[serde(default)]
+    version_args: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -287,6 +291,7 @@ fn programs<'t>(
         left_out: Vec::new(),
         pinned_env: Vec::new(),
         refused_alone: Vec::new(),
+        version_args: Vec::new(),
     };
     // Each program started, by its process: a helper is one only of the
     // programs it descends from (`git log && git ls-remote` starts two).

@@ -5,12 +5,14 @@
 
 pub use super::catalogue::described::{
     Described, Kind, ARGPARSE, CLAP, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING, GIT,
-    GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC,
+    GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC, SSH, VIM,
 };
 use crate::reader::Known;
 use std::borrow::Cow;
 
 mod nopt;
+mod ssh;
+mod vim;
 
 /// Where an option's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -290,6 +292,8 @@ pub fn walk(
         ARGPARSE => return walk_argparse(row, words, known, from, all),
         FIND => return walk_find(row, words, known, from, all),
         NOPT | NOPT_EXEC => return nopt::walk(row, words, known, from, all),
+        SSH => return ssh::walk(row, words, known, from, all),
+        VIM => return vim::walk(row, words, known, from, all),
         _ => {}
     }
     let mut found = Found::default();

@@ -194,9 +194,18 @@ fn probe(
     if found.is_empty() {
         return Err(format!("{program} is not installed here"));
     }
+    let version_args = table
+        .get(&program)
+        .map(|d| d.version_args.clone())
+        .filter(|a| !a.is_empty())
+        .unwrap_or_else(|| vec!["--version".to_string()]);
     let versions: Vec<Vec<String>> = found
         .iter()
-        .map(|p| vec![p.clone(), "--version".to_string()])
+        .map(|p| {
+            std::iter::once(p.clone())
+                .chain(version_args.clone())
+                .collect()
+        })
         .collect();
     let (_, sections) = batch(sb, &versions, PATIENT, &Pin::default())?;
     let first_line = |out: &str| {
@@ -342,10 +351,10 @@ fn missing_from_row(row: &Described, help: &str, skip: &[&str]) -> Vec<String> {
         .iter()
         .flat_map(|(list, _)| list.iter().flat_map(|e| e.split(' ')))
         .map(|s| {
-            s.trim_end_matches("[=]")
-                .trim_end_matches("[0]")
-                .trim_end_matches("[2]")
-                .trim_end_matches("[;]")
+            // The suffixes of the grammars' spellings (README.md).
+            ["[=]", "[0]", "[2]", "[;]", "[+]", "[N]", "[#]", "[?]"]
+                .iter()
+                .fold(s, |s, x| s.trim_end_matches(x))
         })
         .collect();
     let mut listed: Vec<String> = Vec::new();
@@ -583,7 +592,10 @@ fn refused_alone(declared: &[&Declared], case: &Case) -> bool {
 fn in_state(declared: &[&Declared], path: &str) -> bool {
     declared.iter().any(|d| {
         d.state.iter().any(|s| {
-            path == s.trim_end_matches('/')
+            // `*.swp`: a name that ends so, anywhere in the project.
+            let suffix = s.strip_prefix('*').filter(|x| !x.contains('/'));
+            suffix.is_some_and(|x| path.ends_with(x) && !path.starts_with(".git/"))
+                || path == s.trim_end_matches('/')
                 || (s.ends_with('/') && path.starts_with(s.as_str()))
                 || s.strip_suffix('*').is_some_and(|p| path.starts_with(p))
         })
@@ -645,7 +657,12 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         let aborted = l.starts_with("BUG: ") && l.contains("negation");
         // find's own messages (findutils 4.9), then getopt_long's,
         // clap's and git's.
-        let how = if l.contains("unknown predicate") {
+        let how = if l.contains("unknown predicate")
+            || ssh_vim_refuses(l, "unknown option -- ")
+            || ssh_vim_refuses(l, "command-line: line 0: Bad configuration option")
+            || ssh_vim_refuses(l, "Unknown option argument")
+            || ssh_vim_refuses(l, "Garbage after option argument")
+        {
             Expect::Unknown
         } else if l.contains("missing argument to")
             || l.contains("test needs an argument")
@@ -669,6 +686,10 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             || aborted
         {
             Expect::Unknown
+        } else if ssh_vim_refuses(l, "option requires an argument -- ")
+            || ssh_vim_refuses(l, "Argument missing after")
+        {
+            Expect::NeedsValue
         } else if l.contains("requires an argument")
             || git("requires a value")
             || git("must come before non-option arguments")
@@ -690,6 +711,14 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         };
         Some((how, l))
     })
+}
+
+/// OpenSSH's refusals (OpenBSD getopt's `unknown option -- x`, `option
+/// requires an argument -- x`, an unknown `-o` key) and Vim's (main.c's
+/// `Unknown option argument`, `Garbage after option argument`,
+/// `Argument missing after`): a message of the line.
+fn ssh_vim_refuses(l: &str, message: &str) -> bool {
+    l.contains(message)
 }
 
 /// find 4.9 given a numeric test without its value reads the test's own
