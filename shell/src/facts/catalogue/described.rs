@@ -180,7 +180,9 @@ pub const SSH: &str = "ssh";
 /// (`-V[=]`: `-V9log`), or attached or else the next word where it ends
 /// in `[+]` (`-t TAG`, `-tTAG`); a spelling ending in `[0]` takes no
 /// value and has its list's kind (`-e[0]`: Ex mode reads commands from
-/// stdin, `code`); long options whole and in any case (`--CLEAN`).
+/// stdin, `code`); a spelling of two letters (`-nb[=]`) wherever its
+/// letters meet in a word, the rest its value; long options whole and in
+/// any case (`--CLEAN`).
 pub const VIM: &str = "vim";
 /// Every grammar a row may name.
 pub const GRAMMARS: [&str; 15] = [
