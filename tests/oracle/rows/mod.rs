@@ -657,12 +657,7 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         let aborted = l.starts_with("BUG: ") && l.contains("negation");
         // find's own messages (findutils 4.9), then getopt_long's,
         // clap's and git's.
-        let how = if l.contains("unknown predicate")
-            || ssh_vim_refuses(l, "unknown option -- ")
-            || ssh_vim_refuses(l, "command-line: line 0: Bad configuration option")
-            || ssh_vim_refuses(l, "Unknown option argument")
-            || ssh_vim_refuses(l, "Garbage after option argument")
-        {
+        let how = if l.contains("unknown predicate") || ssh_vim_unknown(l) {
             Expect::Unknown
         } else if l.contains("missing argument to")
             || l.contains("test needs an argument")
@@ -686,11 +681,9 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             || aborted
         {
             Expect::Unknown
-        } else if ssh_vim_refuses(l, "option requires an argument -- ")
-            || ssh_vim_refuses(l, "Argument missing after")
-        {
-            Expect::NeedsValue
         } else if l.contains("requires an argument")
+            // Vim's (ssh's getopt says `option requires an argument`).
+            || l.contains("Argument missing after")
             || git("requires a value")
             || git("must come before non-option arguments")
             || l.contains("a value is required for '-")
@@ -713,12 +706,19 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
     })
 }
 
-/// OpenSSH's refusals (OpenBSD getopt's `unknown option -- x`, `option
-/// requires an argument -- x`, an unknown `-o` key) and Vim's (main.c's
-/// `Unknown option argument`, `Garbage after option argument`,
-/// `Argument missing after`): a message of the line.
-fn ssh_vim_refuses(l: &str, message: &str) -> bool {
-    l.contains(message)
+/// OpenSSH's refusals of an option it does not have (OpenBSD getopt's
+/// `unknown option -- x`, an unknown `-o` key) and Vim's (main.c's
+/// `Unknown option argument`, `Garbage after option argument`: a letter
+/// whose value is the next word given one attached).
+fn ssh_vim_unknown(l: &str) -> bool {
+    [
+        "unknown option -- ",
+        "command-line: line 0: Bad configuration option",
+        "Unknown option argument",
+        "Garbage after option argument",
+    ]
+    .iter()
+    .any(|m| l.contains(m))
 }
 
 /// find 4.9 given a numeric test without its value reads the test's own
