@@ -80,6 +80,10 @@ struct Declared {
     /// it writes beside it (rsync's `--write-batch=F` writes `F.sh`).
     #[serde(default)]
     write_suffixes: Vec<String>,
+    /// The words after the program that print its version line, when
+    /// not `--version` (`ssh -V`).
+    #[serde(default)]
+    version_args: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -299,6 +303,7 @@ fn programs<'t>(
         refused_alone: Vec::new(),
         searches_cwd: false,
         write_suffixes: Vec::new(),
+        version_args: Vec::new(),
     };
     // Each program started, by its process: a helper is one only of the
     // programs it descends from (`git log && git ls-remote` starts two).

@@ -5,13 +5,15 @@
 
 pub use super::catalogue::described::{
     Described, Kind, ARGPARSE, CLAP, CLAP2, CURL, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING,
-    GIT, GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC, POPT, TAR,
+    GIT, GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC, POPT, SSH, TAR, VIM,
 };
 use crate::reader::Known;
 use std::borrow::Cow;
 
 mod nopt;
+mod ssh;
 mod tar;
+mod vim;
 
 /// Where an option's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -350,8 +352,9 @@ impl Found {
 /// unplaced (but a `last-arg-default` one): getopt_long refuses it, and
 /// GNU Wget 1.21.3, which reads its permuted words twice, gives it the
 /// first operand (`wget .git/hooks/x URL -O` writes the URL to
-/// `.git/hooks/x`; tests/oracle): either way only tightening. With `all`, reads on past the first write to find the first
-/// unplaced word too; else it stops at the first word of either.
+/// `.git/hooks/x`; tests/oracle): either way only tightening. With
+/// `all`, reads on past the first write to find the first unplaced word
+/// too; else it stops at the first word of either.
 pub fn walk(
     row: &Described,
     words: &[Cow<'_, str>],
@@ -364,8 +367,22 @@ pub fn walk(
         ARGPARSE => return walk_argparse(row, words, known, from, all),
         FIND => return walk_find(row, words, known, from, all),
         NOPT | NOPT_EXEC => return nopt::walk(row, words, known, from, all),
+        SSH => return ssh::walk(row, words, known, from, all),
+        VIM => return vim::walk(row, words, known, from, all),
         _ => {}
     }
+    walk_getopt(row, words, known, from, all)
+}
+
+/// [`walk`] for getopt and the grammars read as variants of it (git's,
+/// make, clap, popt, tar, curl, leading clusters).
+fn walk_getopt(
+    row: &Described,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    from: usize,
+    all: bool,
+) -> Found {
     // tar's old-style first word, then getopt's reading.
     let (mut found, from) = match row.grammar {
         TAR => tar::old_style(row, words, known, from),

@@ -21,6 +21,9 @@ use permc_shell::reader::Known;
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+mod ssh;
+mod vim;
+
 /// What the real program must do with a command's options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Expect {
@@ -111,6 +114,12 @@ fn kind_named(name: &str) -> Option<Kind> {
 pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     if row.grammar == "find" {
         return Ok(find::cases(row));
+    }
+    if row.grammar == "ssh" {
+        return Ok(ssh::cases(row));
+    }
+    if row.grammar == "vim" {
+        return Ok(vim::cases(row));
     }
     if !(getopt(row)
         || matches!(

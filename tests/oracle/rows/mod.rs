@@ -194,9 +194,18 @@ fn probe(
     if found.is_empty() {
         return Err(format!("{program} is not installed here"));
     }
+    let version_args = table
+        .get(&program)
+        .map(|d| d.version_args.clone())
+        .filter(|a| !a.is_empty())
+        .unwrap_or_else(|| vec!["--version".to_string()]);
     let versions: Vec<Vec<String>> = found
         .iter()
-        .map(|p| vec![p.clone(), "--version".to_string()])
+        .map(|p| {
+            std::iter::once(p.clone())
+                .chain(version_args.clone())
+                .collect()
+        })
         .collect();
     let (_, sections) = batch(sb, &versions, PATIENT, &Pin::default())?;
     let first_line = |out: &str| {
@@ -342,10 +351,10 @@ fn missing_from_row(row: &Described, help: &str, skip: &[&str]) -> Vec<String> {
         .iter()
         .flat_map(|(list, _)| list.iter().flat_map(|e| e.split(' ')))
         .map(|s| {
-            s.trim_end_matches("[=]")
-                .trim_end_matches("[0]")
-                .trim_end_matches("[2]")
-                .trim_end_matches("[;]")
+            // The suffixes of the grammars' spellings (README.md).
+            ["[=]", "[0]", "[2]", "[;]", "[+]", "[N]", "[#]", "[?]"]
+                .iter()
+                .fold(s, |s, x| s.trim_end_matches(x))
         })
         .collect();
     let mut listed: Vec<String> = Vec::new();
@@ -608,7 +617,10 @@ fn refused_alone(declared: &[&Declared], case: &Case) -> bool {
 fn in_state(declared: &[&Declared], path: &str) -> bool {
     declared.iter().any(|d| {
         d.state.iter().any(|s| {
-            path == s.trim_end_matches('/')
+            // `*.swp`: a name that ends so, anywhere in the project.
+            let suffix = s.strip_prefix('*').filter(|x| !x.contains('/'));
+            suffix.is_some_and(|x| path.ends_with(x) && !path.starts_with(".git/"))
+                || path == s.trim_end_matches('/')
                 || (s.ends_with('/') && path.starts_with(s.as_str()))
                 || s.strip_suffix('*').is_some_and(|p| path.starts_with(p))
                 || s.strip_prefix('*').is_some_and(|p| path.ends_with(p))
@@ -671,7 +683,7 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         let aborted = l.starts_with("BUG: ") && l.contains("negation");
         // find's own messages (findutils 4.9), then getopt_long's,
         // clap's and git's.
-        let how = if l.contains("unknown predicate") {
+        let how = if l.contains("unknown predicate") || ssh_vim_unknown(l) {
             Expect::Unknown
         } else if l.contains("missing argument to")
             || l.contains("test needs an argument")
@@ -705,6 +717,8 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             Expect::Unknown
         } else if l.contains("requires an argument")
             || l.ends_with(": requires parameter")
+            // Vim's (ssh's getopt says `option requires an argument`).
+            || l.contains("Argument missing after")
             || git("requires a value")
             || git("must come before non-option arguments")
             || l.contains("a value is required for '-")
@@ -728,6 +742,21 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         };
         Some((how, l))
     })
+}
+
+/// OpenSSH's refusals of an option it does not have (OpenBSD getopt's
+/// `unknown option -- x`, an unknown `-o` key) and Vim's (main.c's
+/// `Unknown option argument`, `Garbage after option argument`: a letter
+/// whose value is the next word given one attached).
+fn ssh_vim_unknown(l: &str) -> bool {
+    [
+        "unknown option -- ",
+        "command-line: line 0: Bad configuration option",
+        "Unknown option argument",
+        "Garbage after option argument",
+    ]
+    .iter()
+    .any(|m| l.contains(m))
 }
 
 /// find 4.9 given a numeric test without its value reads the test's own

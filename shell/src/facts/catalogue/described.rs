@@ -183,8 +183,31 @@ pub const POPT: &str = "popt";
 /// one-letter options without the dash, each valued letter taking the
 /// next word not yet taken (`tar cfb a.tar 20 src`).
 pub const TAR: &str = "tar";
+/// OpenSSH's command line (ssh.c with OpenBSD's getopt,
+/// `facts::described::ssh`): short options only, in clusters, a value
+/// attached or in the next word; options up to the first operand (the
+/// destination, `remote`), then options again up to the next operand
+/// (unless `--` came first), and every word from there on the command
+/// line run on the destination (`line`). A letter the row spells only
+/// with a name after it (`-oproxycommand`) is a keyed option: its value
+/// is `KEY=VALUE` or `KEY VALUE`, the key (any case) one of the row's
+/// names, whose list gives the kind; any other key is unplaced.
+pub const SSH: &str = "ssh";
+/// Vim's own command line (main.c's `command_line_scan`,
+/// `facts::described::vim`): options up to `--`, anywhere among the file
+/// operands; `-` alone is stdin (text); a word `+`, `+NUM` is a line
+/// number (text), any other `+CMD` a command, as the row's `-c`; short
+/// options letter by letter in one word, a value in the next word only
+/// (`-c CMD`), or only attached where the spelling ends in `[=]`
+/// (`-V[=]`: `-V9log`), or attached or else the next word where it ends
+/// in `[+]` (`-t TAG`, `-tTAG`); a spelling ending in `[0]` takes no
+/// value and has its list's kind (`-e[0]`: Ex mode reads commands from
+/// stdin, `code`); a spelling of two letters (`-nb[=]`) wherever its
+/// letters meet in a word, the rest its value; long options whole and in
+/// any case (`--CLEAN`).
+pub const VIM: &str = "vim";
 /// Every grammar a row may name.
-pub const GRAMMARS: [&str; 17] = [
+pub const GRAMMARS: [&str; 19] = [
     GETOPT,
     GIT,
     GIT_REVISIONS,
@@ -202,6 +225,8 @@ pub const GRAMMARS: [&str; 17] = [
     NOPT,
     NOPT_EXEC,
     CURL,
+    SSH,
+    VIM,
 ];
 
 /// One program's options at one version, each option an entry of the
