@@ -71,6 +71,10 @@ struct Declared {
     /// Options the program refuses given alone.
     #[serde(default)]
     refused_alone: Vec<String>,
+    /// Its `path-write` values are name prefixes: it writes names that
+    /// begin with one, in the same directory (split's `PREFIXaa`).
+    #[serde(default)]
+    prefixes: bool,
 }
 
 #[derive(Deserialize)]
@@ -287,6 +291,7 @@ fn programs<'t>(
         left_out: Vec::new(),
         pinned_env: Vec::new(),
         refused_alone: Vec::new(),
+        prefixes: false,
     };
     // Each program started, by its process: a helper is one only of the
     // programs it descends from (`git log && git ls-remote` starts two).

@@ -499,7 +499,13 @@ fn judge_batch(
         Err(e) => return vec![format!("{}: a batch did not run: {e}", name(row))],
     };
     let owners = owners(&run, &commands);
-    let allows: Vec<Allow> = cases.iter().map(|c| Allow::of(c, row.writer)).collect();
+    let allows: Vec<Allow> = cases
+        .iter()
+        .map(|c| Allow {
+            prefixes: rows_of(table, &c.words).iter().any(|d| d.prefixes),
+            ..Allow::of(c, row.writer)
+        })
+        .collect();
     // Out of time where a refusal was due, or cut: judged again alone.
     let slow: Vec<usize> = (0..cases.len())
         .filter(|&k| {
@@ -757,6 +763,8 @@ struct Allow {
     continuation: bool,
     /// The command as text, for the endpoints its words name.
     line: String,
+    /// Its `path-write` values are name prefixes (declared `prefixes`).
+    prefixes: bool,
 }
 
 impl Allow {
@@ -803,6 +811,11 @@ impl Allow {
         self.anything
             || (self.continuation && !self.texts.iter().any(|t| t == path))
             || self.writes.iter().any(|w| w == path)
+            || (self.prefixes
+                && self.writes.iter().any(|w| {
+                    path.strip_prefix(w.as_str())
+                        .is_some_and(|rest| !rest.contains('/'))
+                }))
             || self
                 .dirs
                 .iter()
