@@ -4,12 +4,13 @@
 //! rows are `catalogue::described`; this names no program.
 
 pub use super::catalogue::described::{
-    Described, Kind, ARGPARSE, CLAP, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING, GIT,
+    Described, Kind, ARGPARSE, CLAP, DD, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING, GIT,
     GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC,
 };
 use crate::reader::Known;
 use std::borrow::Cow;
 
+mod dd;
 mod nopt;
 
 /// Where an option's value is.
@@ -38,7 +39,7 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
         None => (word, false),
     };
     let git = row.grammar == GIT;
-    let abbreviated = matches!(row.grammar, GETOPT | GETOPT_LEADING | GIT | MAKE);
+    let abbreviated = matches!(row.grammar, GETOPT | GETOPT_LEADING | GIT | MAKE | DD);
     // A flag given a value (`--directory=x`) is refused by getopt_long
     // and parse-options: no option of the row.
     let valued = |(kind, optional): (Kind, bool)| kind != Kind::Flag || !attached || optional;
@@ -290,6 +291,7 @@ pub fn walk(
         ARGPARSE => return walk_argparse(row, words, known, from, all),
         FIND => return walk_find(row, words, known, from, all),
         NOPT | NOPT_EXEC => return nopt::walk(row, words, known, from, all),
+        DD => return dd::walk(row, words, known, from, all),
         _ => {}
     }
     let mut found = Found::default();
@@ -1429,7 +1431,9 @@ mod tests {
             for (list, _) in d.options() {
                 for s in spellings(list) {
                     let s = s.trim_end_matches("[=]");
-                    assert!(s.starts_with('-'), "{:?}: {s}", d.program);
+                    // dd's operands are spelled `KEY=` (the `dd` grammar).
+                    let operand_key = d.grammar == DD && s.ends_with('=');
+                    assert!(s.starts_with('-') || operand_key, "{:?}: {s}", d.program);
                     assert!(seen.insert(s), "{:?}: {s} twice", d.program);
                 }
             }

@@ -662,6 +662,8 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             Expect::Ambiguous
         } else if [
             "unrecognized option",
+            // dd's refusal of an operand whose key it lacks.
+            "unrecognized operand",
             "invalid option",
             "invalid trailing option",
             "option used in invalid context",

@@ -161,8 +161,14 @@ pub const NOPT: &str = "nopt";
 /// [`NOPT`] before the row's last program word, which is the package to
 /// run: every word after it is that package's (an operand).
 pub const NOPT_EXEC: &str = "nopt-exec";
+/// dd's command line (GNU coreutils 9.1): its long options (`--help`,
+/// `--version`, by a unique prefix) anywhere before `--`, and operands
+/// `KEY=VALUE`, each key spelled whole as the row lists it with its `=`
+/// (`if=`, `of=`): the value has that entry's kind; a word without `=`
+/// or with a key the row lacks is refused (dd's "unrecognized operand").
+pub const DD: &str = "dd";
 /// Every grammar a row may name.
-pub const GRAMMARS: [&str; 13] = [
+pub const GRAMMARS: [&str; 14] = [
     GETOPT,
     GIT,
     GIT_REVISIONS,
@@ -176,6 +182,7 @@ pub const GRAMMARS: [&str; 13] = [
     CLAP,
     NOPT,
     NOPT_EXEC,
+    DD,
 ];
 
 /// One program's options at one version, each option an entry of the
