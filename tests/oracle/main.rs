@@ -84,6 +84,10 @@ struct Declared {
     /// not `--version` (`ssh -V`).
     #[serde(default)]
     version_args: Vec<String>,
+    /// Its `path-write` values are name prefixes: it writes names that
+    /// begin with one, in the same directory (split's `PREFIXaa`).
+    #[serde(default)]
+    prefixes: bool,
 }
 
 #[derive(Deserialize)]
@@ -304,6 +308,7 @@ fn programs<'t>(
         searches_cwd: false,
         write_suffixes: Vec::new(),
         version_args: Vec::new(),
+        prefixes: false,
     };
     // Each program started, by its process: a helper is one only of the
     // programs it descends from (`git log && git ls-remote` starts two).

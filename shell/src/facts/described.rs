@@ -4,12 +4,14 @@
 //! rows are `catalogue::described`; this names no program.
 
 pub use super::catalogue::described::{
-    Described, Kind, ARGPARSE, CLAP, CLAP2, CURL, DESCRIBED, EXACT, FIND, GETOPT, GETOPT_LEADING,
-    GIT, GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC, POPT, SSH, TAR, VIM,
+    Described, Kind, ARGPARSE, CLAP, CLAP2, CURL, DD, DESCRIBED, EXACT, FIND, GETOPT,
+    GETOPT_LEADING, GIT, GIT_REVISIONS, GO, GRAMMARS, LEADING_CLUSTERS, MAKE, NOPT, NOPT_EXEC,
+    POPT, SSH, TAR, VIM,
 };
 use crate::reader::Known;
 use std::borrow::Cow;
 
+mod dd;
 mod nopt;
 mod ssh;
 mod tar;
@@ -44,7 +46,7 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
         None => (word, false),
     };
     let git = row.grammar == GIT;
-    let abbreviated = matches!(row.grammar, GETOPT | GETOPT_LEADING | GIT | MAKE | TAR);
+    let abbreviated = matches!(row.grammar, GETOPT | GETOPT_LEADING | GIT | MAKE | TAR | DD);
     // A flag given a value (`--directory=x`) is refused by getopt_long
     // and parse-options: no option of the row; clap 2 ignores the value.
     let ignored = row.grammar == CLAP2;
@@ -369,6 +371,7 @@ pub fn walk(
         NOPT | NOPT_EXEC => return nopt::walk(row, words, known, from, all),
         SSH => return ssh::walk(row, words, known, from, all),
         VIM => return vim::walk(row, words, known, from, all),
+        DD => return dd::walk(row, words, known, from, all),
         _ => {}
     }
     walk_getopt(row, words, known, from, all)
@@ -1563,7 +1566,9 @@ mod tests {
             for (list, _) in d.options() {
                 for s in spellings(list) {
                     let s = s.trim_end_matches("[=]");
-                    assert!(s.starts_with('-'), "{:?}: {s}", d.program);
+                    // dd's operands are spelled `KEY=` (the `dd` grammar).
+                    let operand_key = d.grammar == DD && s.ends_with('=');
+                    assert!(s.starts_with('-') || operand_key, "{:?}: {s}", d.program);
                     assert!(seen.insert(s), "{:?}: {s} twice", d.program);
                 }
             }

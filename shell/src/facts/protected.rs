@@ -825,6 +825,24 @@ mod tests {
     }
 
     #[test]
+    fn names_made_from_a_prefix() {
+        // split: PREFIX, a made part of letters or digits, the suffix.
+        assert!(named("split -l1 -a1 --additional-suffix=s.json big permissio").is_some());
+        assert!(named("split -l1 -a1 --add s.json big permissio").is_some());
+        assert!(named("split -a4 -l 1 big permissions.").is_some());
+        assert!(named("split -l10 -- big .git/x").is_some());
+        assert!(named("split big .husky/").is_some());
+        assert!(named("split -l 100 big.txt out/part-").is_none());
+        assert!(named("split -d --additional-suffix=.csv -l 10 big part_").is_none());
+        assert!(named("split big").is_none());
+        // csplit: -f PREFIX, the made part a printf format.
+        assert!(named("csplit -f permissions -b %.0d.json big 1").is_some());
+        assert!(named("csplit -b %d/../.git/x big 1").is_some());
+        assert!(named("csplit -f part- -b %02d.txt big 1").is_none());
+        assert!(named("csplit big 1").is_none());
+    }
+
+    #[test]
     fn redirections() {
         assert_eq!(
             named("echo x >> .git/config").as_deref(),
@@ -1094,6 +1112,7 @@ mod tests {
             "--template", "/", "..", "/tmp", "$D", "-b", "-S", "json", "-t", "-T", "patch",
             "am", "hash-object", "-w", "read-tree", "pushd", "install", "HOME", "p",
             "bsdtar", "-P", "xargs", "sh", "-c", "env", "gh", "pr", "restore", "--source",
+            "split", "csplit", "-f", "--additional-suffix", "permissio", "%d", "-l1",
         ][..]), 1..8)) {
             let line = words.join(" ");
             let facts = LineFacts::of(&line);

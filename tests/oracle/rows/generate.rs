@@ -121,6 +121,9 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     if row.grammar == "vim" {
         return Ok(vim::cases(row));
     }
+    if row.grammar == "dd" {
+        return Ok(dd::cases(row));
+    }
     if !(getopt(row)
         || matches!(
             row.grammar,
@@ -872,5 +875,60 @@ mod find {
                 add(vec![start("."), plain(s)], Expect::NeedsValue, ci);
             }
         }
+    }
+}
+
+/// Commands for a row of the `dd` grammar: each long option whole and by
+/// a prefix, each `KEY=` operand with each value of its kind, and the
+/// words dd refuses: a key it lacks, a word without `=`, an unknown
+/// option.
+mod dd {
+    use super::{values, Case, Expect, FRESH};
+    use permc_shell::facts::described::{Described, Kind};
+
+    pub fn cases(row: &Described) -> Vec<Case> {
+        let mut out = Vec::new();
+        let mut fresh = 0;
+        let mut add = |words: Vec<(String, Option<Kind>)>, expect: Expect| {
+            let name = format!("oracle-new-dd-{fresh}");
+            fresh += 1;
+            let mut argv = vec![row.program[0].to_string()];
+            let mut vals = Vec::new();
+            for (w, k) in words {
+                let w = w.replace(FRESH, &name);
+                if let Some(k) = k {
+                    let v = w.split_once('=').map_or(w.as_str(), |(_, v)| v);
+                    vals.push((k, v.to_string()));
+                }
+                argv.push(w);
+            }
+            out.push(Case {
+                continuation: super::continuation(row, &argv),
+                words: argv,
+                expect,
+                values: vals,
+                ci: true,
+            });
+        };
+        let plain = |w: &str| (w.to_string(), None);
+        for (list, kind) in row.options() {
+            for entry in list {
+                for s in entry.split(' ') {
+                    if kind == Kind::Flag {
+                        add(vec![plain(s)], Expect::Accepted);
+                        add(vec![plain(&s[..4])], Expect::Accepted);
+                        continue;
+                    }
+                    for v in values(kind) {
+                        add(vec![(format!("{s}{v}"), Some(kind))], Expect::Accepted);
+                    }
+                }
+            }
+        }
+        add(vec![plain("no-such-key=1")], Expect::Unknown);
+        add(vec![plain("count")], Expect::Unknown);
+        add(vec![plain("--no-such-option")], Expect::Unknown);
+        add(vec![plain("-x")], Expect::Unknown);
+        out
     }
 }

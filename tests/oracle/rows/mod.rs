@@ -514,7 +514,10 @@ fn judge_batch(
     let allows: Vec<Allow> = cases
         .iter()
         .map(|c| {
-            let mut a = Allow::of(c, row.writer);
+            let mut a = Allow {
+                prefixes: rows_of(table, &c.words).iter().any(|d| d.prefixes),
+                ..Allow::of(c, row.writer)
+            };
             a.anything |= trailing_unplaced(row, c);
             // Names the program makes from a path-write word (declared
             // `write_suffixes`: rsync's `--write-batch=F` writes `F.sh`).
@@ -694,6 +697,8 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             Expect::Ambiguous
         } else if [
             "unrecognized option",
+            // dd's refusal of an operand whose key it lacks.
+            "unrecognized operand",
             "invalid option",
             "invalid trailing option",
             "option used in invalid context",
@@ -842,6 +847,8 @@ struct Allow {
     continuation: bool,
     /// The command as text, for the endpoints its words name.
     line: String,
+    /// Its `path-write` values are name prefixes (declared `prefixes`).
+    prefixes: bool,
 }
 
 impl Allow {
@@ -888,6 +895,11 @@ impl Allow {
         self.anything
             || (self.continuation && !self.texts.iter().any(|t| t == path))
             || self.writes.iter().any(|w| w == path)
+            || (self.prefixes
+                && self.writes.iter().any(|w| {
+                    path.strip_prefix(w.as_str())
+                        .is_some_and(|rest| !rest.contains('/'))
+                }))
             || self
                 .dirs
                 .iter()

@@ -206,8 +206,14 @@ pub const SSH: &str = "ssh";
 /// letters meet in a word, the rest its value; long options whole and in
 /// any case (`--CLEAN`).
 pub const VIM: &str = "vim";
+/// dd's command line (GNU coreutils 9.1): its long options (`--help`,
+/// `--version`, by a unique prefix) anywhere before `--`, and operands
+/// `KEY=VALUE`, each key spelled whole as the row lists it with its `=`
+/// (`if=`, `of=`): the value has that entry's kind; a word without `=`
+/// or with a key the row lacks is refused (dd's "unrecognized operand").
+pub const DD: &str = "dd";
 /// Every grammar a row may name.
-pub const GRAMMARS: [&str; 19] = [
+pub const GRAMMARS: [&str; 20] = [
     GETOPT,
     GIT,
     GIT_REVISIONS,
@@ -227,6 +233,7 @@ pub const GRAMMARS: [&str; 19] = [
     CURL,
     SSH,
     VIM,
+    DD,
 ];
 
 /// One program's options at one version, each option an entry of the

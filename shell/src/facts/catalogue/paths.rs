@@ -318,6 +318,66 @@ pub(crate) const BACKUP_SUFFIXES: &[(&str, &[&str], &[&str])] = &[
     ("rsync", &["--suffix"], &["--backup-dir"]),
 ];
 
+/// **[round 4]** A program that writes names made from a prefix
+/// (SPEC §6.4): `split IN PREFIX` writes `PREFIXaa`, `PREFIXab`…,
+/// `csplit -f PREFIX` `PREFIX00`…. The name is none of its words, so the
+/// protected paths read `PREFIX*SUFFIX` as a glob in the prefix's folder.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct PrefixWrite {
+    /// The program.
+    pub program: &'static str,
+    /// The operand (from 0) that is the prefix; every later one is read
+    /// too (only tightens).
+    pub operand: Option<usize>,
+    /// Options whose value is the prefix.
+    pub prefix: &'static [&'static str],
+    /// The prefix without one.
+    pub default: &'static str,
+    /// Options whose value follows the made part (`--additional-suffix`).
+    pub suffix: &'static [&'static str],
+    /// Options whose value is a printf format of the made part
+    /// (`-b %03d.txt`): each conversion is any text.
+    pub format: &'static [&'static str],
+    /// The one-letter options that take a value (to tell the operands).
+    pub valued: &'static str,
+    /// The long options that take a value (a unique prefix too).
+    pub valued_long: &'static [&'static str],
+}
+
+/// **[round 4]** The rows of [`PrefixWrite`] (GNU coreutils 9.1).
+pub(crate) const PREFIX_WRITES: &[PrefixWrite] = &[
+    PrefixWrite {
+        program: "split",
+        operand: Some(1),
+        prefix: &[],
+        default: "x",
+        suffix: &["--additional-suffix"],
+        format: &[],
+        valued: "abClnt",
+        valued_long: &[
+            "--suffix-length",
+            "--additional-suffix",
+            "--bytes",
+            "--line-bytes",
+            "--lines",
+            "--number",
+            "--separator",
+            "--filter",
+            "---io-blksize",
+        ],
+    },
+    PrefixWrite {
+        program: "csplit",
+        operand: None,
+        prefix: &["-f", "--prefix"],
+        default: "xx",
+        suffix: &[],
+        format: &["-b", "--suffix-format"],
+        valued: "bfn",
+        valued_long: &["--suffix-format", "--prefix", "--digits"],
+    },
+];
+
 /// find's tests that select by name, read for `{}` (SPEC §6.4): the
 /// case-insensitive ones, and those on the whole path.
 pub(crate) const FIND_NAME_TESTS: &[(&str, bool, bool)] = &[

@@ -274,6 +274,17 @@ pub(crate) const WRAPPERS: &[Wrapper] = &[
         ..w(&["nice"])
     },
     Wrapper {
+        // GNU coreutils 9.1 runcon(1): `runcon CONTEXT CMD…` or `runcon
+        // [-c] [-u USER] [-r ROLE] [-t TYPE] [-l RANGE] CMD…`; without an
+        // option the CONTEXT is read as the verb (a program no entry
+        // names: only tightens).
+        flags: "c",
+        valued: "rtul",
+        long_flags: &["compute", "help", "version"],
+        long_valued: &["type", "user", "role", "range"],
+        ..w(&["runcon"])
+    },
+    Wrapper {
         flags: "p",
         long_flags: &[],
         ..w(&["time"])

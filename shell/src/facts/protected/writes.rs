@@ -12,8 +12,8 @@ use crate::facts::catalogue::git::GIT;
 use crate::facts::catalogue::paths::{
     DirWrite, Into, BACKUP_SUFFIXES, BACKUP_VARIABLES, DIR_WRITES, FIND, FIND_DELETES, FIND_DEPTH,
     FIND_EXECS, FIND_NAME_TESTS, FIND_PLACEHOLDER, GIT_MOVES, GIT_PATHSPEC_WRITES, HOSTED_CHECKOUT,
-    HOSTED_CHECKOUTS, IN_PLACE_LONG, IN_PLACE_SUFFIX, PROTECTED_DIRS, PROTECTED_FILES,
-    PROTECTED_SUFFIXES, RULE_FILES,
+    HOSTED_CHECKOUTS, IN_PLACE_LONG, IN_PLACE_SUFFIX, PREFIX_WRITES, PROTECTED_DIRS,
+    PROTECTED_FILES, PROTECTED_SUFFIXES, RULE_FILES,
 };
 use crate::facts::catalogue::paths::{
     FIND_UNREAD, GIT_CLEAN, GIT_DIR, GIT_DIR_NAMES, GIT_NO_WORKTREE,
@@ -48,6 +48,11 @@ const TRIGGERS: crate::facts::Shapes = {
         mark_shape(&mut t, GIT_PATHSPEC_WRITES[i]);
         i += 1;
     }
+    let mut i = 0;
+    while i < PREFIX_WRITES.len() {
+        mark_shape(&mut t, PREFIX_WRITES[i].program);
+        i += 1;
+    }
     mark_shape(&mut t, FIND_PLACEHOLDER);
     let mut i = 0;
     while i < FIND_DELETES.len() {
@@ -68,6 +73,7 @@ pub(super) fn trigger(w: &str) -> bool {
         || GIT_MOVES.iter().any(|(p, _)| p[0] == w)
         || HOSTED_CHECKOUTS.iter().any(|(p, _)| *p == w)
         || GIT_PATHSPEC_WRITES.contains(&w)
+        || PREFIX_WRITES.iter().any(|p| p.program == w)
         || w == FIND_PLACEHOLDER
         || FIND_DELETES.contains(&w)
 }
@@ -98,6 +104,7 @@ pub(super) fn run_writes(here: &Here<'_>, run: &[Cow<'_, str>], known: &[Known])
     }
     if git_pathspecs(here, verb, run)
         || backups(here, verb, run, known)
+        || prefix_writes(here, verb, run, known)
         || find_exec(here, verb, run)
     {
         return shown();
@@ -183,6 +190,100 @@ fn getopt_value<'w>(run: &'w [Cow<'_, str>], specs: &[&str]) -> Option<&'w str> 
         }
     }
     found
+}
+
+/// The operands of a run as getopt_long reads them, given the options
+/// that take a value (a long one by a prefix too): each with its index.
+fn getopt_operands<'w>(
+    run: &'w [Cow<'_, str>],
+    valued: &str,
+    valued_long: &[&str],
+) -> Vec<(usize, &'w str)> {
+    let mut out = Vec::new();
+    let mut ended = false;
+    let mut i = 1;
+    while i < run.len() {
+        let w = run[i].as_str();
+        i += 1;
+        if ended || w == "-" || !w.starts_with('-') {
+            out.push((i - 1, w));
+        } else if w == "--" {
+            ended = true;
+        } else if let Some(long) = w.strip_prefix("--") {
+            let takes = !long.contains('=')
+                && valued_long
+                    .iter()
+                    .any(|l| l.strip_prefix("--").is_some_and(|l| l.starts_with(long)));
+            i += usize::from(takes);
+        } else if let Some(k) = w[1..].find(|c: char| valued.contains(c)) {
+            i += usize::from(k + 2 == w.len());
+        }
+    }
+    out
+}
+
+/// A printf format as a glob: each conversion (`%03d`) any text.
+fn format_glob(format: &str) -> String {
+    let mut out = String::new();
+    let mut cs = format.chars().peekable();
+    while let Some(c) = cs.next() {
+        if c != '%' {
+            out.push(c);
+        } else if cs.next_if_eq(&'%').is_some() {
+            out.push('%');
+        } else {
+            while cs.next_if(|c| "-+ #'0123456789.".contains(*c)).is_some() {}
+            cs.next();
+            out.push('*');
+        }
+    }
+    out
+}
+
+/// A write of names made from a prefix (`split IN PREFIX`: `PREFIXaa`…)
+/// that may name a protected path (SPEC §6.4): `PREFIX*SUFFIX` read as a
+/// glob. A prefix, suffix or format permc does not know may make any name.
+fn prefix_writes(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>], known: &[Known]) -> bool {
+    let Some(row) = PREFIX_WRITES.iter().find(|p| p.program == verb) else {
+        return false;
+    };
+    let mut prefixes: Vec<(usize, &str)> = match row.operand {
+        Some(k) => getopt_operands(run, row.valued, row.valued_long)
+            .get(k..)
+            .map(<[_]>::to_vec)
+            .unwrap_or_default(),
+        None => getopt_value(run, row.prefix)
+            .map(|v| vec![(0, v)])
+            .unwrap_or_default(),
+    };
+    let optioned = row.operand.is_none() && !prefixes.is_empty();
+    if prefixes.is_empty() {
+        prefixes.push((0, row.default));
+    }
+    let suffix = getopt_value(run, row.suffix);
+    let format = getopt_value(run, row.format);
+    let valued = suffix.is_some() || format.is_some() || optioned;
+    if valued && known.iter().any(|k| k.is_unknown()) {
+        return true;
+    }
+    let made = format.map_or_else(|| "*".to_string(), format_glob);
+    prefixes.iter().any(|(i, p)| {
+        let glob = format!("{p}{made}{}", suffix.unwrap_or(""));
+        // The made part holds no `.`: a last component that holds none
+        // besides is no protected name (each holds a `.`, a `~` or a byte
+        // past ASCII), and only its folder is read, as one name of it.
+        let last = glob.rsplit('/').next().unwrap_or("");
+        let marked = last
+            .bytes()
+            .any(|b| matches!(b, b'.' | b'~' | b'?' | b'[') || b >= 0x80);
+        known.get(*i).is_some_and(|k| k.is_unknown())
+            || glob.contains('\\')
+            || if marked {
+                here.names(&glob, true)
+            } else {
+                here.names(&glob.replace('*', "a"), false)
+            }
+    })
 }
 
 /// The run's words after the verb, with the first one of a row that takes
