@@ -369,7 +369,10 @@ impl Gen<'_> {
         // --files0-from=F` refuses file operands with it).
         let first = entry.split(' ').next().unwrap_or(entry);
         if kind != Kind::Flag && !self.operands.is_empty() {
+            // In the default tier its first value, then an eighth of the
+            // rest (over 2,000 options in the rows).
             self.ci = true;
+            self.lead = true;
             for v in values(kind) {
                 let optional = first.ends_with("[=]");
                 let name = first.trim_end_matches("[=]");
