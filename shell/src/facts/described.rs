@@ -278,7 +278,7 @@ pub fn short(row: &Described, c: char) -> Option<(Kind, bool)> {
 /// its value is optional (`-M[=]`); the first spelling in the row's
 /// lists' order, as [`short`] reads a row. Built from the rows at compile
 /// time: a letter costs a load on the decision's path.
-const SHORTS: [[u8; 128]; DESCRIBED.len()] = {
+static SHORTS: [[u8; 128]; DESCRIBED.len()] = {
     let mut t = [[0u8; 128]; DESCRIBED.len()];
     let mut r = 0;
     while r < DESCRIBED.len() {

@@ -77,7 +77,10 @@ mod tests {
     use super::*;
 
     fn read_line(line: &str) -> Found {
-        let row = DESCRIBED.iter().find(|d| d.grammar == DD).unwrap();
+        let row = DESCRIBED
+            .iter()
+            .find(|d| d.grammar == DD)
+            .expect("a dd row");
         let words: Vec<Cow<'_, str>> = line.split(' ').map(Cow::Borrowed).collect();
         let known = vec![Known::Exact; words.len()];
         walk(row, &words, &known, 1, true)
