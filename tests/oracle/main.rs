@@ -88,6 +88,10 @@ struct Declared {
     /// begin with one, in the same directory (split's `PREFIXaa`).
     #[serde(default)]
     prefixes: bool,
+    /// The program is a builtin of this shell, which runs it on a command
+    /// line (bash's `printf`): its version is the shell's.
+    #[serde(default)]
+    builtin_of: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -308,6 +312,7 @@ fn programs<'t>(
         searches_cwd: false,
         write_suffixes: Vec::new(),
         version_args: Vec::new(),
+        builtin_of: None,
         prefixes: false,
     };
     // Each program started, by its process: a helper is one only of the

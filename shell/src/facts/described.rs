@@ -1070,10 +1070,25 @@ pub fn short_of<'e>(mut entries: impl Iterator<Item = (Kind, &'e str)>, c: char)
 /// then every word is a possible place, as for an undescribed program.
 pub fn text_words(words: &[Cow<'_, str>], known: &[Known]) -> Option<Vec<bool>> {
     let (row, from) = super::continuations::described_row(words, known)?;
-    if !row.verified || !getopt(row) {
+    if !row.verified {
+        return None;
+    }
+    if row.grammar == LEADING_CLUSTERS {
+        return leading_text(row, from, words.len());
+    }
+    if !getopt(row) {
         return None;
     }
     text_of(row, from, words, known)
+}
+
+/// [`text_words`] of a `leading-clusters` row (`echo`): its options are
+/// flags and every operand is text, so no word after the program's names
+/// a place — whatever a word expands to, it is a flag or printed.
+fn leading_text(row: &Described, from: usize, len: usize) -> Option<Vec<bool>> {
+    let flags_only = row.lists()[1..].iter().all(|list| list.is_empty());
+    let all_text = row.operands.iter().all(|o| *o == "text");
+    (flags_only && all_text).then(|| (0..len).map(|i| i >= from).collect())
 }
 
 /// Does the row read its words as GNU getopt_long (`getopt`, `getopt-leading`)?

@@ -124,6 +124,9 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     if row.grammar == "dd" {
         return Ok(dd::cases(row));
     }
+    if row.grammar == "leading-clusters" {
+        return leading::cases(row);
+    }
     if !(getopt(row)
         || matches!(
             row.grammar,
@@ -933,5 +936,54 @@ mod dd {
         add(vec![plain("--no-such-option")], Expect::Unknown);
         add(vec![plain("-x")], Expect::Unknown);
         out
+    }
+}
+
+/// `leading-clusters` (bash's `echo`): options are clusters of the row's
+/// flag letters, read only as the first words; any other word — `--`,
+/// `--help`, a letter the row lacks, a flag after an operand — is an
+/// operand. The program refuses no word: every case is accepted and
+/// judged by its effects (a `text` operand must not be opened).
+mod leading {
+    use super::{values, Case, Expect};
+    use permc_shell::facts::described::Described;
+
+    pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
+        if row.lists()[1..].iter().any(|l| !l.is_empty()) {
+            return Err("not generated: leading-clusters with valued options".into());
+        }
+        let [operand] = row.operands else {
+            return Err("not generated: leading-clusters without one operand kind".into());
+        };
+        let kind = super::kind_named(operand).ok_or("not generated: operand kind")?;
+        let flags: Vec<&str> = row.flags.iter().flat_map(|e| e.split(' ')).collect();
+        let mut out = Vec::new();
+        let mut add = |words: &[&str], operands: &[&str]| {
+            let mut argv = vec![row.program[0].to_string()];
+            argv.extend(words.iter().map(|w| (*w).to_string()));
+            let mut vals = Vec::new();
+            for v in values(kind).iter().chain(operands) {
+                argv.push((*v).to_string());
+                vals.push((kind, (*v).to_string()));
+            }
+            out.push(Case {
+                continuation: super::continuation(row, &argv),
+                words: argv,
+                expect: Expect::Accepted,
+                values: vals,
+                ci: true,
+            });
+        };
+        add(&[], &[]);
+        for f in &flags {
+            add(&[f], &[]);
+            add(&[], &[f]);
+        }
+        let cluster: String = flags.iter().map(|f| f.trim_start_matches('-')).collect();
+        add(&[&format!("-{cluster}")], &[]);
+        for w in ["--", "--help", "--version", "--no-such-option", "-x", "-"] {
+            add(&[w], &[]);
+        }
+        Ok(out)
     }
 }

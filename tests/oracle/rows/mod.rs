@@ -209,7 +209,11 @@ fn probe(
     row: &Described,
     table: &BTreeMap<String, Declared>,
 ) -> Result<(String, String, Pin), String> {
-    let program = row.program[0].to_string();
+    // A shell's builtin (bash's `printf`) is the shell's at its version.
+    let program = table
+        .get(row.program[0])
+        .and_then(|d| d.builtin_of.clone())
+        .unwrap_or_else(|| row.program[0].to_string());
     let found = candidates(&program);
     if found.is_empty() {
         return Err(format!("{program} is not installed here"));
@@ -256,7 +260,11 @@ fn probe(
             "export PATH={}:\"$PATH\"",
             shlex::try_quote(dir).map_err(|e| e.to_string())?
         ),
+        builtin: Vec::new(),
     };
+    if program != row.program[0] {
+        pin.builtin = vec![path.clone(), "-c".into(), "\"$@\"".into(), program.clone()];
+    }
     // The variables that make the program's helpers its own.
     let env: Vec<(&str, &str)> = table
         .get(&program)
@@ -350,6 +358,10 @@ fn candidates(program: &str) -> Vec<String> {
 #[derive(Debug, Clone, Default)]
 pub struct Pin {
     prelude: String,
+    /// Words before a command's own: a shell's builtin runs as
+    /// `bash -c '"$@"' bash PROG ARGS` (after `timeout`, which would run
+    /// the program of that name instead).
+    builtin: Vec<String>,
 }
 
 /// Does a case name an option the row leaves out on purpose (declared
@@ -463,6 +475,7 @@ fn batch(
             wrapper(limit)
                 .iter()
                 .copied()
+                .chain(pin.builtin.iter().map(String::as_str))
                 .chain(words.iter().map(String::as_str)),
         )
         .map_err(|e| e.to_string())?;
@@ -1094,12 +1107,12 @@ mod tests {
         assert!(has("x --unique=untracked.txt .git/config", Expect::NoValue));
         assert!(has("x --no-such-option .git/config", Expect::Unknown));
         let wrong = Described {
-            grammar: "leading-clusters",
+            grammar: "no-such-grammar",
             ..row
         };
         assert_eq!(
             generate::cases(&wrong).err().as_deref(),
-            Some("not generated: grammar leading-clusters")
+            Some("not generated: grammar no-such-grammar")
         );
     }
 }
