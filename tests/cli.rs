@@ -1859,3 +1859,67 @@ fn explain_names_an_unplaced_word_and_its_version() {
     let message = v["decision"]["message"].as_str().expect("message");
     assert!(message.contains(said), "{message}");
 }
+
+/// SPEC §4.5 item 2, §6.5: where an allow entry matches a segment's words
+/// but a word past its tokens is one the row cannot place, or begins a
+/// form that writes, `explain` names the entry, the word and why — in the
+/// human text and in `--format json`'s steps.
+#[test]
+fn explain_says_which_word_an_allow_entry_stops_short_of() {
+    let d = scratch("explain-short-of");
+    std::fs::write(
+        d.join("permissions.json"),
+        r#"{"allow": ["Terminal(sort)", "Terminal(git branch)"]}"#,
+    )
+    .expect("write");
+    let ask = |command: &str| {
+        let request = format!(
+            r#"{{"action": {{"type": "terminal", "command": "{command}", "agent": "dev"}}, "context": {{"role": "developer", "executionMode": "runner", "projectScopeRoot": "/home/ana/p"}}}}"#
+        );
+        let (text, err, code) = permc_in(
+            &d,
+            &[
+                "explain",
+                "--permissions",
+                "permissions.json",
+                "--request",
+                &request,
+            ],
+            "",
+        );
+        assert_eq!(code, 0, "{err}");
+        text
+    };
+    let text = ask("sort --frob f");
+    assert!(
+        text.contains(
+            "the allow entry `Terminal(sort)` at permissions.json:1:12 matches its words but does \
+             not cover them: `--frob` is not an option permc knows for `sort` (GNU coreutils 9.1)"
+        ),
+        "{text}"
+    );
+    insta::assert_snapshot!("explain_short_of_an_unplaced_word", text);
+    let text = ask("git branch -D old");
+    assert!(
+        text.contains("`-D` begins a form that writes or changes state (SPEC §6.5)"),
+        "{text}"
+    );
+    let request = r#"{"action": {"type": "terminal", "command": "sort --frob f", "agent": "dev"}, "context": {"role": "developer", "executionMode": "runner", "projectScopeRoot": "/home/ana/p"}}"#;
+    let (json, _, _) = permc_in(
+        &d,
+        &[
+            "explain",
+            "--permissions",
+            "permissions.json",
+            "--format",
+            "json",
+            "--request",
+            request,
+        ],
+        "",
+    );
+    assert!(
+        json.contains("is not an option permc knows for `sort`"),
+        "{json}"
+    );
+}

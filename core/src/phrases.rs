@@ -460,6 +460,15 @@ pub const CLASS_CD_IN_SCOPE: &str = "cd-in-scope";
 /// Step 6: no pattern covers the segment.
 pub const CLASS_UNCOVERED: &str = "uncovered";
 
+/// Step 6: an allow entry matches the segment's words but stops short of
+/// one it must name (SPEC §4.5 item 2, §6.5), and why.
+pub fn class_short_of(pattern: &str, location: impl fmt::Display, why: &str) -> String {
+    format!(
+        "{CLASS_UNCOVERED}: the allow entry `{pattern}` at {location} matches its words but \
+         does not cover them: {why}"
+    )
+}
+
 /// Step 6: a segment its allow entry covers, but not a command it runs
 /// given as argv (SPEC §4.3 round 3: `find -exec rm {} ;`).
 pub fn class_partial(allowed_by: &str, run: &[Cow<'_, str>]) -> String {

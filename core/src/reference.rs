@@ -16,7 +16,7 @@ use crate::phrases::{
 };
 use crate::request::{ExecutionMode, Request};
 use crate::Rules;
-use permc_grammar::rules::{AutonomyKey, AutonomyRule, Entry};
+use permc_grammar::rules::{AutonomyKey, AutonomyRule, Entry, Permissions};
 use permc_grammar::shell::{CommandLine, Known};
 use permc_grammar::{ActionType, Policy};
 use std::borrow::Cow;
@@ -512,7 +512,7 @@ fn note_segments(trace: &mut Trace, rules: &Rules, f: &LineFacts, classes: &[Cla
                 phrases::class_partial(&by("allow", &p.allow[k]), run)
             }
             Class::CdInScope => phrases::CLASS_CD_IN_SCOPE.to_string(),
-            Class::Uncovered => phrases::CLASS_UNCOVERED.to_string(),
+            Class::Uncovered => uncovered_class(p, f, i),
         };
         let words = &f.line.segments[i].words;
         note(
@@ -520,6 +520,30 @@ fn note_segments(trace: &mut Trace, rules: &Rules, f: &LineFacts, classes: &[Cla
             phrases::STEP_SEGMENT,
             phrases::trace_segment(i, words, &class),
         );
+    }
+}
+
+/// Step 6's class of an uncovered segment: when an allow entry matches
+/// its words but a word past the entry's tokens is unplaced or begins a
+/// form that writes (SPEC §4.5 item 2, §6.5), the entry and that word.
+fn uncovered_class(p: &Permissions, f: &LineFacts, i: usize) -> String {
+    let s = &f.line.segments[i];
+    let short = p
+        .allow
+        .iter()
+        .find(|e| e.pattern.matches_words(&s.words))
+        .zip(continuations::mutating_from_with(
+            &s.words,
+            &s.known,
+            f.project_rows(),
+        ));
+    match short {
+        Some((e, at)) => phrases::class_short_of(
+            &e.pattern.text,
+            &e.location,
+            &facts::uncovered_word_phrase(&s.words, &s.known, at),
+        ),
+        None => phrases::CLASS_UNCOVERED.to_string(),
     }
 }
 

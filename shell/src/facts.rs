@@ -1377,6 +1377,29 @@ pub fn project_unplaced_phrase(r: Run<'_>, i: usize, row: &project::CommandRow) 
 fn unplaced_words_phrase(r: Run<'_>, i: usize, program: &str, version: &str) -> String {
     let word = r.words.get(i).map_or("", AsStr::as_str);
     let exact = r.known.get(i).is_none_or(|k| *k == Known::Exact);
+    unplaced_word_text(word, exact, program, version)
+}
+
+/// Explain's phrase for why an allow entry whose tokens match a segment
+/// stops short of it (SPEC §4.5 item 2, §6.5): the segment's word `at`,
+/// from which an entry must name the words — one the described row
+/// cannot place (with the program and its version), or the start of a
+/// form that writes (a mutating continuation, a writing option).
+pub fn uncovered_word_phrase(words: &[Cow<'_, str>], known: &[Known], at: usize) -> String {
+    let word = words.get(at).map_or("", AsStr::as_str);
+    let exact = known.get(at).is_none_or(|k| *k == Known::Exact);
+    if let Some((row, from)) = continuations::described_row(words, known) {
+        if described::walk(row, words, known, from, true).unplaced == Some(at) {
+            return unplaced_word_text(word, exact, &row.program.join(" "), row.version);
+        }
+    }
+    format!(
+        "`{word}` begins a form that writes or changes state (SPEC §6.5), which an entry \
+         covers only when it names it"
+    )
+}
+
+fn unplaced_word_text(word: &str, exact: bool, program: &str, version: &str) -> String {
     if !exact {
         format!(
             "`{word}` may be an option of `{program}` ({version}) that writes or runs, or one \
