@@ -411,6 +411,12 @@ fn expression(
     from: usize,
     kn: &dyn Fn(usize) -> Known,
 ) -> Option<usize> {
+    // find's described row says which primaries take values: a value is
+    // the primary's (`-name "$N"`), never a primary itself.
+    let known: Vec<Known> = (0..words.len()).map(kn).collect();
+    let find = described_row(words, &known)
+        .map(|(d, _)| d)
+        .filter(|d| d.grammar == super::described::FIND);
     let mut i = from;
     while let Some(w) = words.get(i) {
         if matches!(w.as_str(), "-exec" | "-execdir" | "-ok" | "-okdir") {
@@ -431,7 +437,7 @@ fn expression(
         if mutating {
             return Some(i);
         }
-        i += 1;
+        i += 1 + find.map_or(0, |d| super::described::find_values(d, w));
     }
     None
 }

@@ -796,6 +796,17 @@ enum Arity {
     RunToSemicolon,
 }
 
+impl Arity {
+    /// The number of value words (none for a run, which is read apart).
+    fn values(self) -> usize {
+        match self {
+            Arity::One => 1,
+            Arity::Two => 2,
+            Arity::None | Arity::Run | Arity::RunToSemicolon => 0,
+        }
+    }
+}
+
 /// The primary or leading option `w` spells in a find row (spelled whole)
 /// and its kind; `leading`: a leading option (an entry whose spellings
 /// are all one letter), else a primary.
@@ -915,6 +926,11 @@ fn walk_find(
         if kind.writes_or_runs() && kind != Kind::Command {
             note(&mut found.writes, i);
         }
+        // An unquoted expansion as a value may be several words: the
+        // later ones primaries (`-name $N`, N='x -delete').
+        if let Some(j) = (i + 1..=i + arity.values()).find(|&j| kn(j) == Known::AnyTokens) {
+            note(&mut found.unplaced, j);
+        }
         i += match arity {
             Arity::None => 1,
             Arity::One => 2,
@@ -931,6 +947,78 @@ fn walk_find(
         };
     }
     found
+}
+
+/// [`text_words`] of find (SPEC §4.5 item 4): the start paths are
+/// places; in the expression a primary's own word and the operators are
+/// text, and so are its values where the row types them `text` (`-name
+/// "$N"`, `-regex`), not where it types them places (`-newer F`,
+/// `-fprint F`); a run's words stay possible places (the run is a
+/// segment of its own as well). `None` where a word of the expression
+/// has an unknown part or is no primary of the row.
+fn find_text(
+    row: &Described,
+    from: usize,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+) -> Option<Vec<bool>> {
+    let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
+    let mut text = vec![false; words.len()];
+    let mut i = from;
+    // Leading options (`-L`, `-D help`, `-O3`) name no place.
+    while let Some(w) = words.get(i).filter(|w| exact(i) && w.starts_with('-')) {
+        if w == "--" {
+            text[i] = true;
+            i += 1;
+            break;
+        }
+        let Some((kind, arity, _)) = find_option(row, w, true) else {
+            break;
+        };
+        text[i] = true;
+        if arity == Arity::One {
+            i += 1;
+            *text.get_mut(i)? = kind == Kind::Text;
+        }
+        i += 1;
+    }
+    // The start paths are places.
+    while let Some(w) = words.get(i) {
+        if exact(i) && ((w.starts_with('-') && w.len() > 1) || matches!(&**w, "(" | "!")) {
+            break;
+        }
+        i += 1;
+    }
+    while let Some(w) = words.get(i) {
+        if !exact(i) {
+            return None;
+        }
+        if matches!(&**w, "(" | ")" | "!" | ",") {
+            text[i] = true;
+            i += 1;
+            continue;
+        }
+        let (kind, arity, _) = find_option(row, w, false)?;
+        text[i] = true;
+        // A run's words stay possible places, to its end.
+        if matches!(arity, Arity::Run | Arity::RunToSemicolon) {
+            return Some(text);
+        }
+        for _ in 0..arity.values() {
+            i += 1;
+            let one_word = known.get(i).is_none_or(|k| *k != Known::AnyTokens);
+            *text.get_mut(i)? = kind == Kind::Text && one_word;
+        }
+        i += 1;
+    }
+    Some(text)
+}
+
+/// How many words after find's primary `w` are its values, by the
+/// described row (`-name "$N"`: one; `-newerXY A`: one): the
+/// continuation row's reading of find's expression skips them.
+pub(crate) fn find_values(row: &Described, w: &str) -> usize {
+    find_option(row, w, false).map_or(0, |(_, arity, _)| arity.values())
 }
 
 /// Is a word of this kind a mutating continuation (SPEC §3.2, §6.5): one
@@ -1076,7 +1164,13 @@ pub fn text_words(words: &[Cow<'_, str>], known: &[Known]) -> Option<Vec<bool>> 
     if row.grammar == LEADING_CLUSTERS {
         return leading_text(row, from, words.len());
     }
-    if !getopt(row) {
+    if row.grammar == FIND {
+        return find_text(row, from, words, known);
+    }
+    // git's parse-options and setup_revisions read as getopt does here:
+    // a valued option takes the next word whatever it is, options are
+    // read past operands, `--` ends them (`git log --author "$A"`).
+    if !(getopt(row) || matches!(row.grammar, GIT | GIT_REVISIONS)) {
         return None;
     }
     text_of(row, from, words, known)
@@ -1109,7 +1203,7 @@ fn text_of(
     // moves no later word to another kind.
     let settled = |operand: usize| operand + 1 >= row.operands.len();
     let only_flags = row.lists()[1..].iter().all(|list| list.is_empty());
-    let plus = row.grammar == GETOPT_LEADING;
+    let plus = row.grammar == GETOPT_LEADING || row.options_first;
     let mut text = vec![false; words.len()];
     let (mut i, mut operand, mut options) = (from, 0, true);
     // An unknown word may have been `--`: a later option word may be an
@@ -1118,8 +1212,19 @@ fn text_of(
     while let Some(w) = words.get(i) {
         let exact = kn(i) == Known::Exact;
         let operand_text = operand_kind(row, operand) == Some(Kind::Text);
+        let attached = || match partial(row, w, kn(i)) {
+            Partial::Placed(kind) => Some(kind),
+            _ => None,
+        };
         if options && exact && w == "--" {
             options = uncertain;
+        } else if let Some(kind) = (options && !exact && w.starts_with('-'))
+            .then(attached)
+            .flatten()
+        {
+            // The literal start names a valued option and the unknown
+            // part is its attached value (`--grep="$X"`, `-e"$P"`).
+            text[i] = kind == Kind::Text && (!uncertain || operand_text);
         } else if !exact {
             let may_be_option = options && w.starts_with(['-', '$', '`', '*', '?', '[']);
             let several = kn(i) != Known::OneToken;

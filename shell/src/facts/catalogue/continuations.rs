@@ -270,34 +270,17 @@ pub struct WriteOptions {
 }
 
 /// The reading programs the seeds and the attacks name whose options
-/// write, found wrong by the oracle (tests/oracle/, issue 41): coreutils
-/// (sort: a described row, catalogue/described.rs), GNU sed 4.9 `-i|--in-place[=SUFFIX]`, git 2.47
-/// `log`, `show` and `diff`'s `--output=FILE` (diff options).
+/// write and which no described row reads (a described row types its
+/// writing options itself, and reads a value position as its kind: `sed`
+/// `-i`, `git log|show|diff --output` are theirs, where this coarser
+/// reading took `git log --author "$A"` for a possible `--output`):
+/// GNU sed 4.9 as `gsed` `-i|--in-place[=SUFFIX]`, `git whatchanged`'s
+/// `--output=FILE` (diff options).
 pub const WRITE_OPTIONS: &[WriteOptions] = &[
-    WriteOptions {
-        command: &["sed"],
-        long: &["--in-place"],
-        short: "i",
-    },
     WriteOptions {
         command: &["gsed"],
         long: &["--in-place"],
         short: "i",
-    },
-    WriteOptions {
-        command: &["git", "log"],
-        long: &["--output"],
-        short: "",
-    },
-    WriteOptions {
-        command: &["git", "show"],
-        long: &["--output"],
-        short: "",
-    },
-    WriteOptions {
-        command: &["git", "diff"],
-        long: &["--output"],
-        short: "",
     },
     WriteOptions {
         command: &["git", "whatchanged"],
