@@ -38,7 +38,7 @@ missing_packages() {
   command -v rsync >/dev/null || p+=(rsync)
   command -v vim.basic >/dev/null || p+=(vim)
   command -v wget >/dev/null || p+=(wget)
-  command -v ssh >/dev/null || p+=(openssh-client)
+  { command -v ssh && command -v scp && command -v ssh-keygen; } >/dev/null || p+=(openssh-client)
   echo "${p[*]}"
 }
 missing_modules() {
