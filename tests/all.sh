@@ -88,6 +88,16 @@ if [ -n "$packages$modules" ]; then
   exit 1
 fi
 
+# pnpm at the version its rows pin (shell/catalogue/described/pnpm.toml),
+# from npm's registry, when it is missing: the oracle verifies the rows
+# against it (another version leaves them `not verified here`).
+if ! command -v pnpm >/dev/null && [ -z "${PERMC_NO_INSTALL:-}" ]; then
+  echo "tests/all.sh: installing pnpm@12.26.0 (npm)" >&2
+  npm install -g --silent pnpm@12.26.0 >/dev/null 2>&1 \
+    || { [ "$EUID" != 0 ] && command -v sudo >/dev/null && sudo npm install -g --silent pnpm@12.26.0 >/dev/null 2>&1; } || true
+  command -v pnpm >/dev/null || echo "tests/all.sh: pnpm@12.26.0 could not be installed (npm install -g pnpm@12.26.0): its rows stay unverified here" >&2
+fi
+
 # Everything is there: the tests that would skip without a tool must run.
 export PERMC_REQUIRE_SCHEMA=1 PERMC_REQUIRE_PRE_COMMIT=1 PERMC_REQUIRE_ORACLE=1
 cargo test --workspace
