@@ -598,6 +598,6 @@ fn every_described_row_leaves_an_unknown_option_unplaced_and_places_its_flags() 
         }
         let (mutating, lowers) = read(&caught);
         assert_eq!(mutating, Some(d.program.len()), "{caught}");
-        assert_eq!(lowers.is_some(), d.writes(), "{caught}");
+        assert_eq!(lowers.is_some(), d.lowers(), "{caught}");
     }
 }
