@@ -38,7 +38,7 @@ missing_packages() {
   command -v rsync >/dev/null || p+=(rsync)
   command -v vim.basic >/dev/null || p+=(vim)
   command -v wget >/dev/null || p+=(wget)
-  command -v ssh >/dev/null || p+=(openssh-client)
+  { command -v ssh && command -v scp && command -v ssh-keygen; } >/dev/null || p+=(openssh-client)
   echo "${p[*]}"
 }
 missing_modules() {
@@ -86,6 +86,16 @@ if [ -n "$packages$modules" ]; then
   what=$(echo $packages $modules)
   echo "tests/all.sh: missing $what: run \`$line\` (or your system's equivalent), then bash tests/all.sh again" >&2
   exit 1
+fi
+
+# pnpm at the version its rows pin (shell/catalogue/described/pnpm.toml),
+# from npm's registry, when it is missing: the oracle verifies the rows
+# against it (another version leaves them `not verified here`).
+if ! command -v pnpm >/dev/null && [ -z "${PERMC_NO_INSTALL:-}" ]; then
+  echo "tests/all.sh: installing pnpm@12.26.0 (npm)" >&2
+  npm install -g --silent pnpm@12.26.0 >/dev/null 2>&1 \
+    || { [ "$EUID" != 0 ] && command -v sudo >/dev/null && sudo npm install -g --silent pnpm@12.26.0 >/dev/null 2>&1; } || true
+  command -v pnpm >/dev/null || echo "tests/all.sh: pnpm@12.26.0 could not be installed (npm install -g pnpm@12.26.0): its rows stay unverified here" >&2
 fi
 
 # Everything is there: the tests that would skip without a tool must run.

@@ -1187,17 +1187,19 @@ impl<'a> LineFacts<'a> {
 
     /// A container client run with a variable assigned before it that
     /// sends its commands to another machine (`DOCKER_HOST=ssh://h docker
-    /// ps`, `env CONTAINER_HOST=… podman ps`: SPEC §6.1 round 3). None
+    /// ps`, `env CONTAINER_HOST=… podman ps`: SPEC §6.1 round 3), or GNU
+    /// tar's `TAPE=host:a.tar` (§4.5 item 3). None
     /// on a plain line without a `=`.
     fn remote_daemon_assigned(&self) -> Option<&'static [&'static str]> {
         if self.absent & reader::HAS_EQ != 0 {
             return None;
         }
-        let client = |v: &str| {
+        let by = |v: &str, kind: ByWords| {
             BY_WORDS
                 .iter()
-                .any(|(names, how)| *how == ByWords::RemoteDaemon && names.contains(&v))
+                .any(|(names, how)| *how == kind && names.contains(&v))
         };
+        let client = |v: &str| by(v, ByWords::RemoteDaemon) || by(v, ByWords::RemoteArchive);
         for r in self.runs().filter(|r| !r.guessed) {
             let Some(verb) = r.words.first().filter(|v| client(v)) else {
                 continue;
@@ -1208,8 +1210,19 @@ impl<'a> LineFacts<'a> {
             let before = s.words.iter().take_while(|w| basename(w) != verb.as_str());
             for w in before {
                 let name = w.split_once('=').map(|(n, _)| n);
-                if name.is_some_and(|n| REMOTE_DAEMON_VARIABLES.contains(&n)) {
+                if name.is_some_and(|n| REMOTE_DAEMON_VARIABLES.contains(&n))
+                    && by(verb, ByWords::RemoteDaemon)
+                {
                     return Some(catalogue::effects::remote_daemon_names(verb).0);
+                }
+                // GNU tar's default archive (`TAPE=host:a.tar tar -c .`;
+                // fail closed: even when `-f` names another one).
+                let tape = name.filter(|n| *n == catalogue::effects::TAR_REMOTE_VARIABLE);
+                let tape = tape.and_then(|_| w.split_once('=')).map(|(_, v)| v);
+                if tape.is_some_and(|v| remote::tar_remote_name(v, v.contains(['$', '`'])))
+                    && by(verb, ByWords::RemoteArchive)
+                {
+                    return Some(catalogue::effects::TAR_REMOTE);
                 }
             }
         }
@@ -2242,6 +2255,9 @@ fn external_by_words(
                 || positionals(words, 1).any(|(_, w)| remote(w))
                 || (any && positionals(words, 1).next().is_some());
             found.then_some(COPY_REMOTE)
+        }
+        ByWords::RemoteArchive => {
+            remote::tar_archive_remote(words, k).then_some(catalogue::effects::TAR_REMOTE)
         }
         ByWords::CloudVerb => cloud_external(words, unknown),
         ByWords::Words { words: w, named } => {

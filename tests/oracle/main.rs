@@ -84,6 +84,11 @@ struct Declared {
     /// not `--version` (`ssh -V`).
     #[serde(default)]
     version_args: Vec<String>,
+    /// The program beside it (in the same directory, of the same
+    /// package) that prints the version line with `version_args`, when
+    /// the program prints none (scp and ssh-keygen: `ssh -V`).
+    #[serde(default)]
+    version_program: Option<String>,
     /// Its `path-write` values are name prefixes: it writes names that
     /// begin with one, in the same directory (split's `PREFIXaa`).
     #[serde(default)]
@@ -313,6 +318,7 @@ fn programs<'t>(
         write_suffixes: Vec::new(),
         version_args: Vec::new(),
         builtin_of: None,
+        version_program: None,
         prefixes: false,
     };
     // Each program started, by its process: a helper is one only of the

@@ -198,12 +198,13 @@ const DESCRIBED_SHAPES: super::Shapes = {
 };
 
 /// The shapes of the programs of [`DESCRIBED`]'s rows that hold a kind
-/// that writes or runs: only their runs are walked for `unknown.word`.
+/// that writes or runs (an option's or an operand's: [`Described::lowers`]):
+/// only their runs are walked for `unknown.word`.
 const WRITING_SHAPES: super::Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
     while i < DESCRIBED.len() {
-        if DESCRIBED[i].writes() {
+        if DESCRIBED[i].lowers() {
             super::mark_shape(&mut t, DESCRIBED[i].program[0]);
         }
         i += 1;
@@ -277,7 +278,7 @@ pub fn unplaced(words: &[Cow<'_, str>], known: &[Known]) -> Option<(usize, &'sta
         return None;
     }
     let (row, from) = described_row(words, known)?;
-    if !row.writes() {
+    if !row.lowers() {
         return None;
     }
     let at = super::described::walk(row, words, known, from, true).unplaced?;

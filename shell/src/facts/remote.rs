@@ -1014,6 +1014,93 @@ fn publishes(row: &PublishingGoals, words: &[Cow<'_, str>], k: &dyn Fn(usize) ->
     false
 }
 
+/// Does GNU tar (1.34, its described row) reach another machine through
+/// rsh (SPEC §4.5 item 3, §6.1)? An archive name (`-f`, `--file`, in a
+/// cluster or the old-style first word: `tar cf host:a.tar`) with a `:`
+/// that is not its first character and no `/` before it (rmt.h's
+/// `_remdev`: `host:a.tar`, `user@host:/dev/st0`) is remote: tar runs
+/// `/usr/bin/rsh HOST /usr/sbin/rmt` (or `--rsh-command`) — unless
+/// `--force-local` is among the options (by a unique prefix too). An
+/// archive name with an unknown part is remote unless a `/` comes before
+/// any `:` in its known start (fail closed, §4.4): `unknown`.
+pub(crate) fn tar_remote_name(v: &str, unknown: bool) -> bool {
+    let known = if unknown {
+        &v[..v.find(['$', '`']).unwrap_or(v.len())]
+    } else {
+        v
+    };
+    match (known.find(':'), known.find('/')) {
+        (Some(c), slash) => c > 0 && slash.is_none_or(|s| s > c),
+        (None, slash) => unknown && slash.is_none(),
+    }
+}
+
+/// [`tar_remote_name`] for each archive a tar run names.
+pub(crate) fn tar_archive_remote(words: &[Cow<'_, str>], k: &dyn Fn(usize) -> Known) -> bool {
+    use super::catalogue::effects::{TAR_FILE_OPTION, TAR_FORCE_LOCAL, TAR_REMOTE};
+    let Some(row) = DESCRIBED.iter().find(|d| d.program == [TAR_REMOTE[0]]) else {
+        return true;
+    };
+    let remote = |i: usize, v: &str| tar_remote_name(v, k(i).is_unknown());
+    let (mut force_local, mut archive) = (false, false);
+    let mut i = 1;
+    // The old style: a first word without a dash, its valued letters
+    // taking the next words in order (`tar cbf 20 host:a.tar`).
+    if let Some(first) = words
+        .get(1)
+        .filter(|w| !w.starts_with('-') && !k(1).is_unknown())
+    {
+        i = 2;
+        for c in first.chars() {
+            if matches!(short(row, c), Some((kind, false)) if kind != Kind::Flag) {
+                archive |= c == 'f' && words.get(i).is_some_and(|v| remote(i, v));
+                i += 1;
+            }
+        }
+    }
+    while let Some(w) = words.get(i) {
+        if w == "--" {
+            break;
+        }
+        if w.starts_with("--") {
+            let name = w.split_once('=').map_or(w.as_ref(), |(n, _)| n);
+            let found = long(row, w);
+            force_local |= found.is_some() && name.len() > 3 && TAR_FORCE_LOCAL.starts_with(name);
+            if name == TAR_FILE_OPTION {
+                archive |= match w.split_once('=') {
+                    Some((_, v)) => remote(i, v),
+                    None => words.get(i + 1).is_some_and(|v| remote(i + 1, v)),
+                };
+            }
+            if matches!(found, Some((_, Value::Next))) {
+                i += 1;
+            }
+        } else if w.starts_with('-') {
+            for (at, c) in w.char_indices().skip(1) {
+                let Some((kind, optional)) = short(row, c) else {
+                    break;
+                };
+                if kind == Kind::Flag {
+                    continue;
+                }
+                let rest = &w[at + c.len_utf8()..];
+                let next = rest.is_empty() && !optional;
+                if c == 'f' {
+                    archive |= if next {
+                        words.get(i + 1).is_some_and(|v| remote(i + 1, v))
+                    } else {
+                        remote(i, rest)
+                    };
+                }
+                i += usize::from(next);
+                break;
+            }
+        }
+        i += 1;
+    }
+    archive && !force_local
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

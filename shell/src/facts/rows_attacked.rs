@@ -290,6 +290,10 @@ fn every_reading_by_words_catches_its_form_and_not_a_read() {
                 ByWords::RemoteOperand { any: true } => {
                     (format!("{p} host"), format!("echo {p} host"))
                 }
+                ByWords::RemoteArchive => (
+                    format!("{p} -cf host:a.tar src"),
+                    format!("{p} -cf host:a.tar --force-local src"),
+                ),
                 ByWords::CloudVerb => (format!("{p} s3 rm x"), format!("{p} s3 ls")),
                 ByWords::Words { words, .. } => (
                     format!("{p} {}", words.join(" ")),
@@ -594,6 +598,6 @@ fn every_described_row_leaves_an_unknown_option_unplaced_and_places_its_flags() 
         }
         let (mutating, lowers) = read(&caught);
         assert_eq!(mutating, Some(d.program.len()), "{caught}");
-        assert_eq!(lowers.is_some(), d.writes(), "{caught}");
+        assert_eq!(lowers.is_some(), d.lowers(), "{caught}");
     }
 }

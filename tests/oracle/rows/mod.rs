@@ -223,12 +223,16 @@ fn probe(
         .map(|d| d.version_args.clone())
         .filter(|a| !a.is_empty())
         .unwrap_or_else(|| vec!["--version".to_string()]);
+    // scp prints no version: `ssh -V` from its directory does.
+    let sibling = table.get(&program).and_then(|d| d.version_program.as_ref());
     let versions: Vec<Vec<String>> = found
         .iter()
         .map(|p| {
-            std::iter::once(p.clone())
-                .chain(version_args.clone())
-                .collect()
+            let exe = match (sibling, p.rsplit_once('/')) {
+                (Some(s), Some((dir, _))) => format!("{dir}/{s}"),
+                _ => p.clone(),
+            };
+            std::iter::once(exe).chain(version_args.clone()).collect()
         })
         .collect();
     let (_, sections) = batch(sb, &versions, PATIENT, &Pin::default())?;

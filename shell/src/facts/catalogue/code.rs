@@ -493,6 +493,9 @@ pub(crate) const fn named(programs: &'static [&'static str], spell: Spell) -> Co
     }
 }
 
+/// ssh-keygen 9.2p1's letters that take a value (its getopt string).
+const SSH_KEYGEN_VALUED: &str = "CDEFIMNOPRVYZabfmnrstwz";
+
 /// The code-running options of SPEC §4.3's list, as the programs' manuals
 /// (GNU sed 4.9, gawk 5, GNU make 4.4, cargo 1.8x, go 1.2x, vim 9, gcc 14,
 /// coreutils 9, Info-ZIP zip 3, ripgrep 14, man-db 2.12, rsync 3.3, npm
@@ -611,6 +614,12 @@ pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
     row(&["wget"], Spell::Short('e')),
     row(&["wget"], Spell::GnuLong("--execute")),
     row(&["wget"], Spell::GnuLong("--use-askpass")),
+    // OpenSSH 9.2p1's ssh-keygen (described/ssh.toml): a PKCS#11 library
+    // (`-D`) or a FIDO middleware (`-w`) it loads, and `-O` options that
+    // read and write files (`write-attestation=F`, `challenge=F`).
+    row(&["ssh-keygen"], Spell::Getopt('D', SSH_KEYGEN_VALUED, "")),
+    row(&["ssh-keygen"], Spell::Getopt('w', SSH_KEYGEN_VALUED, "")),
+    named(&["ssh-keygen"], Spell::Getopt('O', SSH_KEYGEN_VALUED, "")),
     // curl 7.88: a config file sets any option (`-K`, `--config`).
     named(&["curl"], Spell::Short('K')),
     named(&["curl"], Spell::GnuLong("--config")),

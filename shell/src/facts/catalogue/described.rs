@@ -411,4 +411,56 @@ impl Described {
     }
 }
 
+impl Described {
+    /// Does the row hold a kind that writes or runs, an option's or a
+    /// writing operand's (SPEC §4.5 item 2: a word the row cannot place
+    /// may be one of them, and lowers with `unknown.word` in every mode:
+    /// `mkdir --frob x`, whose operands are `path-write`)? Operands of a
+    /// kind that runs (a wrapper's `command`) are left to the wrapper's
+    /// reading, which leaves a line it cannot read unparsed.
+    pub const fn lowers(&self) -> bool {
+        if self.writes() {
+            return true;
+        }
+        let mut i = 0;
+        while i < self.operands.len() {
+            if writing_kind_name(self.operands[i]) {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+}
+
+/// Is `name` the row files' name of a kind that writes (`path-write`,
+/// `dir-write`), at compile time?
+const fn writing_kind_name(name: &str) -> bool {
+    let mut k = 0;
+    while k < Kind::NAMES.len() {
+        let (kind, n) = Kind::NAMES[k];
+        if matches!(kind, Kind::PathWrite | Kind::DirWrite) && same_text(n, name) {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
+/// `a == b`, at compile time.
+const fn same_text(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 include!(concat!(env!("OUT_DIR"), "/catalogue/described.rs"));

@@ -429,6 +429,9 @@ pub(crate) enum ByWords {
         /// Any operand at all reaches a remote.
         any: bool,
     },
+    /// GNU tar with a remote archive (`-f host:a.tar`: rsh, SPEC §4.5
+    /// item 3), read by its described row.
+    RemoteArchive,
     /// A cloud CLI's verb that is not a read (`describe`, `get`, `list`,
     /// `ls`, `show`, `help`, `version`, `whoami` are).
     CloudVerb,
@@ -450,6 +453,7 @@ pub(crate) const BY_WORDS: &[(&[&str], ByWords)] = &[
     (&["ssh", "mosh", "autossh"], ByWords::SshHost),
     (&["scp", "rsync"], ByWords::RemoteOperand { any: false }),
     (&["sftp"], ByWords::RemoteOperand { any: true }),
+    (&["tar", "gtar"], ByWords::RemoteArchive),
     // The cloud CLIs with a row of remote.toml are read by it (SPEC §4.5
     // item 3: every subcommand not listed as a read is external).
     (&["azcopy"], ByWords::CloudVerb),
