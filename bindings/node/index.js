@@ -35,11 +35,18 @@ const ORIGINS = [undefined, "specific", "wildcard"];
 const FIELD_NAMES = JSON.parse(native.fieldNames());
 const indices = (names) => {
   if (names.length > 31) throw new Error("permc: a list of names is longer than decideBatch packs");
-  return new Map(names.map((n, i) => [n, i]));
+  return names.slice();
 };
 const TYPES = indices(FIELD_NAMES.types);
 const ROLES = indices(FIELD_NAMES.roles);
 const MODES = indices(FIELD_NAMES.modes);
+
+/** The index of the name `v` in `names` (a few names: a scan of `===`
+ * costs a sixth of a `Map`'s lookup), or -1. */
+function indexIn(names, v) {
+  for (let i = 0; i < names.length; i++) if (names[i] === v) return i;
+  return -1;
+}
 
 /** How deep a request may nest: serde_json's limit, as the CLI. */
 const MAX_DEPTH = 128;
@@ -185,73 +192,89 @@ const ONE = new Int32Array(STRIDE);
 
 /**
  * Reads a request whose every key is known and every value a plain string
- * (containerRunning a boolean), each key by for…in and each value once,
- * for decideBatch: its mask into ints[at] and its strings' lengths into
- * the five after, written once everything is read (a getter that calls
- * back into permc runs before); returns its strings end to end (command,
- * cwd, agent, targetBranch, projectScopeRoot), or undefined for any other
- * request, which crosses as JSON text (an `id`, an unknown key, another
- * type, an unknown name: whatever the CLI's reader says of it). The mask
- * has bit k for field k of type, command, cwd, agent, targetBranch, role,
+ * (containerRunning a boolean), each value once, for decideBatch: its
+ * mask into ints[at] and its strings' lengths into the five after,
+ * written once everything is read (a getter that calls back into permc
+ * runs before); returns its strings end to end (command, cwd, agent,
+ * targetBranch, projectScopeRoot), or undefined for any other request,
+ * which crosses as JSON text (an `id`, an unknown key, another type, an
+ * unknown name: whatever the CLI's reader says of it). The mask has bit k
+ * for field k of type, command, cwd, agent, targetBranch, role,
  * executionMode, containerRunning, projectScopeRoot; the indices of type,
  * role and executionMode in the addon's lists (fieldNames) at bits 9, 14
  * and 19 (no string to copy); containerRunning's value at bit 24. An
  * absent field is "" (0 for a name).
+ *
+ * The keys are each object's own enumerable string keys (`Object.keys`,
+ * the JSON route's own: an inherited key of a polluted Object.prototype
+ * is no part of the request), each value read once by its name (a
+ * monomorphic load, where `for…in` with `Object.hasOwn` on each key cost
+ * twice as much).
  */
 function readCommon(r, ints, at) {
   if (!plainObject(r)) return undefined;
+  const rk = Object.keys(r);
+  if (rk.length !== 2) return undefined;
   let a, c;
-  for (const k in r) {
-    // An inherited key (a polluted Object.prototype) is not the request's:
-    // the JSON route reads own keys only, and so must this one.
-    if (!Object.hasOwn(r, k)) return undefined;
-    if (k === "action") a = r[k];
-    else if (k === "context") c = r[k];
+  for (let i = 0; i < 2; i++) {
+    const k = rk[i];
+    if (k === "action") a = r.action;
+    else if (k === "context") c = r.context;
     else return undefined;
   }
   if (!plainObject(a) || !plainObject(c)) return undefined;
   let mask = 0;
   let type = 0, command = "", cwd = "", agent = "", targetBranch = "";
   let role = 0, executionMode = 0, running = 0, projectScopeRoot = "";
-  for (const k in a) {
-    if (!Object.hasOwn(a, k)) return undefined;
-    const v = a[k];
-    if (!clean(v)) return undefined;
-    switch (k) {
-      case "type":
-        type = TYPES.get(v);
-        if (type === undefined) return undefined;
+  const ak = Object.keys(a);
+  for (let i = 0; i < ak.length; i++) {
+    switch (ak[i]) {
+      case "type": {
+        const v = a.type;
+        if (!clean(v)) return undefined;
+        type = indexIn(TYPES, v);
+        if (type < 0) return undefined;
         mask |= 1;
         break;
-      case "command": command = v; mask |= 2; break;
-      case "cwd": cwd = v; mask |= 4; break;
-      case "agent": agent = v; mask |= 8; break;
-      case "targetBranch": targetBranch = v; mask |= 16; break;
+      }
+      case "command": command = a.command; if (!clean(command)) return undefined; mask |= 2; break;
+      case "cwd": cwd = a.cwd; if (!clean(cwd)) return undefined; mask |= 4; break;
+      case "agent": agent = a.agent; if (!clean(agent)) return undefined; mask |= 8; break;
+      case "targetBranch": targetBranch = a.targetBranch; if (!clean(targetBranch)) return undefined; mask |= 16; break;
       default: return undefined;
     }
   }
-  for (const k in c) {
-    if (!Object.hasOwn(c, k)) return undefined;
-    const v = c[k];
-    if (k === "containerRunning") {
-      if (typeof v !== "boolean") return undefined;
-      running = v ? 1 : 0;
-      mask |= 128;
-      continue;
-    }
-    if (!clean(v)) return undefined;
-    switch (k) {
-      case "role":
-        role = ROLES.get(v);
-        if (role === undefined) return undefined;
+  const ck = Object.keys(c);
+  for (let i = 0; i < ck.length; i++) {
+    switch (ck[i]) {
+      case "role": {
+        const v = c.role;
+        if (!clean(v)) return undefined;
+        role = indexIn(ROLES, v);
+        if (role < 0) return undefined;
         mask |= 32;
         break;
-      case "executionMode":
-        executionMode = MODES.get(v);
-        if (executionMode === undefined) return undefined;
+      }
+      case "executionMode": {
+        const v = c.executionMode;
+        if (!clean(v)) return undefined;
+        executionMode = indexIn(MODES, v);
+        if (executionMode < 0) return undefined;
         mask |= 64;
         break;
-      case "projectScopeRoot": projectScopeRoot = v; mask |= 256; break;
+      }
+      case "containerRunning": {
+        const v = c.containerRunning;
+        if (typeof v !== "boolean") return undefined;
+        running = v ? 1 : 0;
+        mask |= 128;
+        break;
+      }
+      case "projectScopeRoot":
+        projectScopeRoot = c.projectScopeRoot;
+        if (!clean(projectScopeRoot)) return undefined;
+        mask |= 256;
+        break;
       default: return undefined;
     }
   }
@@ -293,10 +316,10 @@ function answerOf(s, ints, k, at) {
  * any other request, and null when the addon's reader refuses the
  * fields: the request then crosses as JSON text.
  */
-function decideFast(native, meta, r, brief) {
+function decideFast(handle, meta, r, brief) {
   const text = readCommon(r, meta, 0);
   if (text === undefined) return undefined;
-  const s = native.decideBatch(meta, 1, text, brief);
+  const s = native.decideBatch(handle, meta, 1, text, brief);
   const code = meta[0];
   if (code < 0) return null;
   if (brief) return { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
@@ -338,12 +361,13 @@ function decideTextOrError(native, request) {
 const BATCH = 256;
 
 /** decideMany's crossing: the `held` requests read into `ints` and
- * `text` decided, each answer put in `out` at its slot. */
-function answerBatch(native, ints, text, held, slots, out) {
+ * `text` decided by the policy of `handle`, each answer put in `out` at
+ * its slot; `nativePolicy` decides a request the addon's reader refuses. */
+function answerBatch(handle, nativePolicy, ints, text, held, slots, out) {
   const k = held.length;
   let s;
   try {
-    s = native.decideBatch(ints, k, text, false);
+    s = native.decideBatch(handle, ints, k, text, false);
   } catch (e) {
     rethrow(e);
   }
@@ -353,7 +377,7 @@ function answerBatch(native, ints, text, held, slots, out) {
     if (ints[b] < 0) {
       // The addon's reader refused the fields: the CLI's error for the
       // request as written.
-      out[slots[j]] = decideTextOrError(native, held[j]);
+      out[slots[j]] = decideTextOrError(nativePolicy, held[j]);
       continue;
     }
     out[slots[j]] = answerOf(s, ints, b, at);
@@ -372,6 +396,10 @@ class Policy {
     // this function makes structured clone throw, and its text (in the
     // DataCloneError's message) says what to post instead.
     this._post = () => { /* a permc Policy cannot be posted to a worker: post policy.artifact() and loadArtifact(bytes) there */ };
+    // What decideBatch, a function of the addon, takes for the policy: a
+    // method's `this` would be unwrapped each call (napi_unwrap). After
+    // _post: structured clone meets the function, and its message, first.
+    this._handle = nativePolicy.handle();
     Object.freeze(this);
   }
 
@@ -393,7 +421,7 @@ class Policy {
   decide(request) {
     let d;
     try {
-      d = decideFast(this._native, ONE, request, false);
+      d = decideFast(this._handle, ONE, request, false);
     } catch (e) {
       if (e && e.diagnostics) throw e;
       rethrow(e);
@@ -414,7 +442,7 @@ class Policy {
   decideBrief(request) {
     let d;
     try {
-      d = decideFast(this._native, ONE, request, true);
+      d = decideFast(this._handle, ONE, request, true);
     } catch (e) {
       if (e && e.diagnostics) throw e;
       rethrow(e);
@@ -477,13 +505,13 @@ class Policy {
       held.push(r);
       slots.push(i);
       if (held.length === BATCH) {
-        answerBatch(this._native, ints, text, held, slots, out);
+        answerBatch(this._handle, this._native, ints, text, held, slots, out);
         held.length = 0;
         slots.length = 0;
         text = "";
       }
     }
-    if (held.length > 0) answerBatch(this._native, ints, text, held, slots, out);
+    if (held.length > 0) answerBatch(this._handle, this._native, ints, text, held, slots, out);
     return out;
   }
 

@@ -36,10 +36,10 @@ const src = fs.readFileSync(path.join(here, "../index.js"), "utf8");
 const grab = (name) => src.match(new RegExp(`function ${name}\\([\\s\\S]*?\\n}\\n`))[0];
 const names = JSON.parse(addon.fieldNames());
 const vocabulary = JSON.parse(addon.vocabulary());
-const indices = (list) => new Map(list.map((n, i) => [n, i]));
+const indices = (list) => list.slice();
 const make = (plain) =>
   new Function("TYPES", "ROLES", "MODES", "POLICIES", "REASONS", "ORIGINS",
-    grab("clean") + plain + grab("readCommon") + grab("answerOf") + "return { readCommon, answerOf };",
+    grab("indexIn") + grab("clean") + plain + grab("readCommon") + grab("answerOf") + "return { readCommon, answerOf };",
   )(indices(names.types), indices(names.roles), indices(names.modes), vocabulary.policies, vocabulary.reasons, [undefined, "specific", "wildcard"]);
 const full = make(grab("plainObject"));
 const noSymbols = make(grab("plainObject").replace(/&&\s*Object\.getOwnPropertySymbols\(v\)\.length === 0/, ""));
@@ -68,7 +68,7 @@ let text = "";
 for (let i = 0; i < B; i++) text += full.readCommon(batch[i], ints, 6 * i);
 const read = Int32Array.from(ints);
 const answered = Int32Array.from(ints);
-const s = native.decideBatch(answered, B, text, false);
+const s = addon.decideBatch(p._handle, answered, B, text, false);
 
 const reading = (f) => (n) => {
   for (let k = 0; k < n; k += B) {
@@ -84,7 +84,7 @@ const parts = {
   addon: (n) => {
     for (let k = 0; k < n; k += B) {
       ints.set(read);
-      native.decideBatch(ints, B, text, false);
+      addon.decideBatch(p._handle, ints, B, text, false);
     }
   },
   answers: (n) => {

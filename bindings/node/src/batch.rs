@@ -28,6 +28,9 @@ thread_local! {
     /// The batch's strings as UTF-16, and one request's as UTF-8.
     static UNITS: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
     static UTF8: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
+    /// The answers' strings end to end, kept between calls: `decide`'s
+    /// batch of one allocated it anew each call.
+    static OUT: RefCell<String> = const { RefCell::new(String::new()) };
 }
 
 fn failed() -> Error {
@@ -153,53 +156,60 @@ pub fn decide_batch(
         let mut units = units.borrow_mut();
         read_units(env, text, total, &mut units).ok_or_else(failed)?;
         UTF8.with(|utf8| {
-            let mut utf8 = utf8.borrow_mut();
-            let mut out = String::new();
-            let mut at = 0usize;
-            for r in ints.chunks_exact_mut(STRIDE) {
-                let mut ranges = [(0, 0); 5];
-                utf8.clear();
-                let mut whole = true;
-                for (range, &len) in ranges.iter_mut().zip(&r[1..]) {
-                    let len = len as usize;
-                    let start = utf8.len();
-                    whole &= push_utf8(&mut utf8, &units[at..at + len]).is_some();
-                    at += len;
-                    *range = (start, utf8.len());
+            OUT.with(|out| {
+                let mut utf8 = utf8.borrow_mut();
+                let mut out = out.borrow_mut();
+                out.clear();
+                let mut at = 0usize;
+                for r in ints.chunks_exact_mut(STRIDE) {
+                    let mut ranges = [(0, 0); 5];
+                    utf8.clear();
+                    let mut whole = true;
+                    for (range, &len) in ranges.iter_mut().zip(&r[1..]) {
+                        let len = len as usize;
+                        let start = utf8.len();
+                        whole &= push_utf8(&mut utf8, &units[at..at + len]).is_some();
+                        at += len;
+                        *range = (start, utf8.len());
+                    }
+                    // Too large: the text path answers `request_too_large`.
+                    whole &= utf8.len() <= MAX_REQUEST;
+                    let req = whole
+                        .then(|| request(&utf8, r[0] as u32, &ranges))
+                        .flatten();
+                    let Some(req) = req else {
+                        r[0] = -1;
+                        continue;
+                    };
+                    if brief {
+                        let (p, reason) = policy.brief(&req);
+                        r[0] = fast::code(p, reason, None);
+                        continue;
+                    }
+                    let d = policy.decide(&req);
+                    let mut meta = [0i32; 4];
+                    fast::answer_parts(&mut out, &mut meta, &d);
+                    r[..4].copy_from_slice(&meta);
+                    r[4] = units_of(&d.message);
+                    out.push_str(&d.message);
                 }
-                // Too large: the text path answers `request_too_large`.
-                whole &= utf8.len() <= MAX_REQUEST;
-                let req = whole
-                    .then(|| request(&utf8, r[0] as u32, &ranges))
-                    .flatten();
-                let Some(req) = req else {
-                    r[0] = -1;
-                    continue;
-                };
+                // A huge request's buffers go with it (a thread keeps at most
+                // [`KEPT`] bytes of each).
+                if utf8.capacity() > KEPT {
+                    *utf8 = Vec::new();
+                }
+                if units.capacity() > KEPT {
+                    *units = Vec::new();
+                }
                 if brief {
-                    let (p, reason) = policy.brief(&req);
-                    r[0] = fast::code(p, reason, None);
-                    continue;
+                    return Ok(None);
                 }
-                let d = policy.decide(&req);
-                let mut meta = [0i32; 4];
-                fast::answer_parts(&mut out, &mut meta, &d);
-                r[..4].copy_from_slice(&meta);
-                r[4] = units_of(&d.message);
-                out.push_str(&d.message);
-            }
-            // A huge request's buffers go with it (a thread keeps at most
-            // [`KEPT`] bytes of each).
-            if utf8.capacity() > KEPT {
-                *utf8 = Vec::new();
-            }
-            if units.capacity() > KEPT {
-                *units = Vec::new();
-            }
-            if brief {
-                return Ok(None);
-            }
-            fast::string(env.raw(), &out).map(Some)
+                let s = fast::string(env.raw(), &out).map(Some);
+                if out.capacity() > KEPT {
+                    *out = String::new();
+                }
+                s
+            })
         })
     })
 }

@@ -2,7 +2,7 @@
 //!
 //! The common request (known fields, each once, strings, `containerRunning`
 //! a boolean) crosses as its fields, alone or in a batch, the strings
-//! copied once ([`NativePolicy::decide_batch`], `batch`), is read typed
+//! copied once ([`decide_batch`], `batch`), is read typed
 //! (`Request::from_parts`, the typed reading of the CLI's JSON scanner)
 //! and answered as one string of the answers' strings and their codes
 //! (`fast`), from which index.js makes the objects;
@@ -21,7 +21,7 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use napi::bindgen_prelude::{AsyncTask, Buffer, ObjectFinalize};
+use napi::bindgen_prelude::{AsyncTask, Buffer, External, ObjectFinalize};
 use napi::{Env, Error, JsObject, JsString, JsUnknown, NapiValue, Result, Status, Task};
 use napi_derive::napi;
 use permc_runtime::answer::Decider;
@@ -32,6 +32,7 @@ use std::cell::Cell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
 
 mod batch;
 mod fast;
@@ -127,7 +128,8 @@ fn load_error(e: LoadError, file: &str) -> Error {
 /// A loaded policy: immutable.
 #[napi(custom_finalize)]
 pub struct NativePolicy {
-    policy: Policy,
+    /// Shared with the handles `decideBatch` takes ([`NativePolicy::handle`]).
+    policy: Arc<Policy>,
     /// The memory it is reported to V8 to hold ([`NativePolicy::new`]).
     external: i64,
 }
@@ -161,7 +163,10 @@ impl NativePolicy {
             Err(_) => 0,
         };
         REPORTED.fetch_add(external, Ordering::Relaxed);
-        NativePolicy { policy, external }
+        NativePolicy {
+            policy: Arc::new(policy),
+            external,
+        }
     }
 }
 
@@ -361,6 +366,34 @@ pub fn field_names() -> String {
     json!({"types": n.types, "roles": n.roles, "modes": n.modes}).to_string()
 }
 
+/// The common requests index.js has read (`readCommon`), `count` of
+/// them, in `ints` (an Int32Array of `batch::STRIDE` numbers a request)
+/// and `text` (their strings end to end), decided by the policy of
+/// `handle` ([`NativePolicy::handle`]): the answers' strings end to end,
+/// their codes and lengths in `ints` (`-1` for a request whose fields do
+/// not read, which index.js then sends as JSON text); with `brief`,
+/// policy and reason alone, `null` (see `batch`). A function of the
+/// module, not a method: a method's `this` is unwrapped each call
+/// (`napi_unwrap`, a private property's lookup: 90 ns of `decide`'s
+/// call), a handle's pointer is read off the `External` itself.
+#[napi(ts_return_type = "string | null")]
+pub fn decide_batch(
+    env: Env,
+    handle: External<Arc<Policy>>,
+    mut ints: JsObject,
+    count: u32,
+    text: JsUnknown,
+    brief: bool,
+) -> Result<Option<JsString>> {
+    guarded(|| {
+        let ints = batch::int32s(&env, &mut ints)
+            .ok_or_else(|| error("invalid_argument", "ints must be an Int32Array", Vec::new()))?;
+        let s = batch::decide_batch(&env, &handle, ints, count as usize, &text, brief)?;
+        // SAFETY: `s` is a string just made in `env`.
+        Ok(s.map(|s| unsafe { JsString::from_raw_unchecked(env.raw(), s) }))
+    })
+}
+
 /// Panics, to test that a panic comes back as an error.
 #[napi]
 pub fn panic_for_test() -> Result<String> {
@@ -378,7 +411,7 @@ impl NativePolicy {
                 return Ok(json!({"error": {"code": code, "message": message}}).to_string());
             }
             let mut out = Vec::with_capacity(256);
-            write_answer_line(&self.policy, request.as_bytes(), &mut out);
+            write_answer_line(&*self.policy, request.as_bytes(), &mut out);
             out.pop();
             String::from_utf8(out).map_err(|e| error("panic", &e.to_string(), Vec::new()))
         })
@@ -401,30 +434,11 @@ impl NativePolicy {
         })
     }
 
-    /// The common requests index.js has read (`readCommon`), `count` of
-    /// them, in `ints` (an Int32Array of `batch::STRIDE` numbers a request)
-    /// and `text` (their strings end to end), decided: the answers'
-    /// strings end to end, their codes and lengths in `ints` (`-1` for a
-    /// request whose fields do not read, which index.js then sends as JSON
-    /// text); with `brief`, policy and reason alone, `null` (see
-    /// `batch`).
-    #[napi(ts_return_type = "string | null")]
-    pub fn decide_batch(
-        &self,
-        env: Env,
-        mut ints: JsObject,
-        count: u32,
-        text: JsUnknown,
-        brief: bool,
-    ) -> Result<Option<JsString>> {
-        guarded(|| {
-            let ints = batch::int32s(&env, &mut ints).ok_or_else(|| {
-                error("invalid_argument", "ints must be an Int32Array", Vec::new())
-            })?;
-            let s = batch::decide_batch(&env, &self.policy, ints, count as usize, &text, brief)?;
-            // SAFETY: `s` is a string just made in `env`.
-            Ok(s.map(|s| unsafe { JsString::from_raw_unchecked(env.raw(), s) }))
-        })
+    /// The policy as the handle [`decide_batch`] takes: an `External`
+    /// holding a reference to it (freed when V8 collects the handle).
+    #[napi(ts_return_type = "object")]
+    pub fn handle(&self) -> External<Arc<Policy>> {
+        External::new(Arc::clone(&self.policy))
     }
 
     /// For `bindings/bench.sh` only: nanoseconds a request of the
@@ -458,7 +472,7 @@ impl NativePolicy {
                     1 => {
                         out.clear();
                         let line = std::hint::black_box(lines[i % lines.len()].as_bytes());
-                        write_answer_line(&self.policy, line, &mut out);
+                        write_answer_line(&*self.policy, line, &mut out);
                         std::hint::black_box(&out);
                     }
                     2 => {

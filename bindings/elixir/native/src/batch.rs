@@ -17,12 +17,13 @@
 //! `Permc.decide_many/2` decides it with `decide/2`.
 
 use crate::{
-    answer_line, answer_with, atoms, error_map, guarded, measure, ok_decision, policy_arg, read,
-    too_heavy_error, typed, DECIDE_STACK, DIRTY_DEPTH, INLINE_WEIGHT, IN_PERMC, MAX_WEIGHT,
+    answer_with, atoms, decision_tuple, decision_tuple_with, error_map, guarded, measure,
+    ok_decision, policy_arg, read, too_heavy_error, typed, DECIDE_STACK, DIRTY_DEPTH,
+    INLINE_WEIGHT, IN_PERMC, MAX_WEIGHT,
 };
 use permc_runtime::answer::Decider;
-use permc_runtime::{Policy, Request};
-use rustler::{Encoder, Env, Term};
+use permc_runtime::{Decision, Policy, Request};
+use rustler::{Encoder, Env, OwnedBinary, Term};
 use serde_json::Value;
 
 /// The most requests answered on the caller's scheduler in one call (a
@@ -50,18 +51,11 @@ fn decide_many<'a>(env: Env<'a>, policy: Term<'a>, requests: Term<'a>) -> Term<'
         while let Ok((request, tail)) = cell.list_get_cell() {
             if answers.len() == SLICE {
                 rustler::schedule::consume_timeslice(env, 10);
-                return (atoms::more(), answers, cell).encode(env);
+                return (atoms::more(), answer_terms(env, answers), cell).encode(env);
             }
-            let answer = match request.decode_as_binary() {
-                Ok(line) if line.len() <= INLINE_WEIGHT => {
-                    Some(answer_line(env, &policy.0, line.as_slice()))
-                }
-                Ok(_) => None,
-                Err(_) => answer_with(env, &policy.0, request, INLINE_WEIGHT),
-            };
-            match answer {
+            match pending(env, &policy.0, request) {
                 Some(a) => answers.push(a),
-                None => return (atoms::dirty(), answers, cell).encode(env),
+                None => return (atoms::dirty(), answer_terms(env, answers), cell).encode(env),
             }
             cell = tail;
         }
@@ -69,8 +63,108 @@ fn decide_many<'a>(env: Env<'a>, policy: Term<'a>, requests: Term<'a>) -> Term<'
             return not_a_list(env);
         }
         rustler::schedule::consume_timeslice(env, 10);
-        answers.encode(env)
+        answer_terms(env, answers).encode(env)
     })
+}
+
+/// A slice's answer before its terms are made: a decision whose tuple
+/// waits for its message ([`answer_terms`]), or the term already made (an error,
+/// a request with an `id`, one read as its tree).
+enum Pending<'a> {
+    Decided(Decision),
+    Made(Term<'a>),
+}
+
+/// The answer to one request of a slice on this scheduler, `None` for
+/// one heavier than `INLINE_WEIGHT`: a JSON line as `decide_json/2`
+/// answers it, a map as `decide/2` does.
+fn pending<'a>(env: Env<'a>, policy: &Policy, request: Term<'a>) -> Option<Pending<'a>> {
+    match request.decode_as_binary() {
+        Ok(line) if line.len() <= INLINE_WEIGHT => {
+            Some(match permc_runtime::answer::read_request(line.as_slice()) {
+                (None, Ok(req)) => Pending::Decided(policy.decide(&req)),
+                (id, Ok(req)) => Pending::Made(ok_decision(env, &policy.decide(&req), id.as_ref())),
+                (_, Err(e)) => Pending::Made(error_map(env, e.code, &e.message)),
+            })
+        }
+        Ok(_) => None,
+        Err(_) => {
+            if let Some(t) = typed::typed(request) {
+                if t.weight > INLINE_WEIGHT {
+                    return None;
+                }
+                // The request borrows the map's binaries: no string copied.
+                if let Some(r) = Request::from_parts(&t.parts) {
+                    return Some(match r {
+                        Ok(req) => Pending::Decided(policy.decide(&req)),
+                        Err(e) => Pending::Made(error_map(env, e.code, &e.message)),
+                    });
+                }
+            }
+            answer_with(env, policy, request, INLINE_WEIGHT).map(Pending::Made)
+        }
+    }
+}
+
+/// The most bytes of a binary made on the process heap
+/// (`ERL_ONHEAP_BIN_LIMIT`); a longer one is reference-counted, allocated
+/// off the heap and freed by a later garbage collection.
+const HEAP_BINARY: usize = 64;
+
+/// A slice's answers as terms. The messages longer than a heap binary
+/// (six of the eight typical commands' messages: 71–79 bytes) are
+/// written end to end into one binary, each answer's a sub-binary of it:
+/// one allocation for the slice where each was a reference-counted
+/// binary of its own (allocated, then freed by a garbage collection:
+/// about 6% of a request in the fourth round's profile). A process that
+/// keeps one answer's message keeps the slice's (at most [`SLICE`]
+/// messages) until it drops it.
+fn answer_terms<'a>(env: Env<'a>, answers: Vec<Pending<'a>>) -> Vec<Term<'a>> {
+    let long = |d: &Decision| d.message.len() > HEAP_BINARY;
+    let total: usize = answers
+        .iter()
+        .map(|a| match a {
+            Pending::Decided(d) if long(d) => d.message.len(),
+            _ => 0,
+        })
+        .sum();
+    let shared = (total > 0)
+        .then(|| OwnedBinary::new(total))
+        .flatten()
+        .map(|mut b| {
+            let mut at = 0;
+            for a in &answers {
+                if let Pending::Decided(d) = a {
+                    if long(d) {
+                        let m = d.message.as_bytes();
+                        b.as_mut_slice()[at..at + m.len()].copy_from_slice(m);
+                        at += m.len();
+                    }
+                }
+            }
+            b.release(env)
+        });
+    let mut at = 0;
+    answers
+        .into_iter()
+        .map(|a| match a {
+            Pending::Made(t) => t,
+            Pending::Decided(d) if long(&d) => {
+                // Its place in the shared binary, taken whether or not the
+                // binary was made (the next message's comes after it).
+                let start = at;
+                at += d.message.len();
+                match shared
+                    .as_ref()
+                    .and_then(|b| b.make_subbinary(start, d.message.len()).ok())
+                {
+                    Some(part) => decision_tuple_with(env, &d, part.to_term(env)),
+                    None => decision_tuple(env, &d),
+                }
+            }
+            Pending::Decided(d) => decision_tuple(env, &d),
+        })
+        .collect()
 }
 
 fn not_a_list(env: Env<'_>) -> Term<'_> {

@@ -877,6 +877,16 @@ fn ok_decision<'a>(env: Env<'a>, d: &permc_runtime::Decision, id: Option<&Value>
 /// `enif_make_map_from_arrays` makes a new one each call and sorts its
 /// keys by their names' text (a sixth of the crossing).
 fn decision_tuple<'a>(env: Env<'a>, d: &permc_runtime::Decision) -> Term<'a> {
+    decision_tuple_with(env, d, text_term(env, &d.message))
+}
+
+/// [`decision_tuple`] with the message's term already made (a batch's
+/// slice makes its long messages as parts of one binary: `batch`).
+fn decision_tuple_with<'a>(
+    env: Env<'a>,
+    d: &permc_runtime::Decision,
+    message: Term<'a>,
+) -> Term<'a> {
     let nil = atoms::nil().encode(env);
     let (rule, source) = match &d.rule {
         Some(r) => (text_term(env, &r.rule), text_term(env, &r.source)),
@@ -891,7 +901,7 @@ fn decision_tuple<'a>(env: Env<'a>, d: &permc_runtime::Decision) -> Term<'a> {
     (
         policy_atom(d.policy.name()),
         reason_atom(env, d.reason),
-        text_term(env, &d.message),
+        message,
         rule,
         source,
         origin,
