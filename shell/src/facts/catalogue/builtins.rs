@@ -2,7 +2,7 @@
 //! stands and how it reads later words. The scope follows the first, and
 //! reads the second as "cannot follow".
 
-use crate::facts::options::{Grammar, Mode};
+use super::types::{Grammar, Mode};
 
 /// How a builtin moves the shell's directory (SPEC §6.2: the scope
 /// follows `cd`).

@@ -2,12 +2,7 @@
 //! round 3, "code is unparsed"): code forms, code-running options, script
 //! readers, interpreters.
 
-use crate::facts::options::{Grammar, Mode};
-use crate::facts::wrappers::{
-    assigned_names, git_code, is_identifier, may_expand, option_has, program_runs_text, ASSIGNING,
-};
-use crate::reader::AsStr;
-use std::borrow::Cow;
+use super::types::{CodeReading, Grammar, Mode};
 /// A form of a builtin or a program that runs text permc does not read
 /// (SPEC §4.3): the verbs it applies to and what it reads of their words.
 /// A run's verb is asked of its rows in order; the first that answers is
@@ -17,8 +12,13 @@ pub(crate) struct CodeForm {
     pub(crate) verbs: &'static [&'static str],
     /// A line the row catches (docs/commands.md shows it; a test runs it).
     pub(crate) example: &'static str,
-    /// The reason, when the words (after the verb) make the verb run text.
-    pub(crate) reads: fn(&str, &[Cow<'_, str>]) -> Option<String>,
+    /// What of the words (after the verb) makes the verb run text: a tag
+    /// the facts read (`facts/code_forms.rs`).
+    pub(crate) reads: CodeReading,
+    /// The words the reading looks for, where it looks for some (a
+    /// subcommand and its group: `alias`, `set`, `import`); its tag's doc
+    /// says their order.
+    pub(crate) words: &'static [&'static str],
 }
 
 /// Which operands of a name-assigning builtin (the words after its
@@ -89,46 +89,65 @@ pub(crate) const NAME_OPERANDS: &[(&[&str], NameGrammar)] = &[
     (&["unset"], NameGrammar::Unset),
 ];
 
+/// How many builtins [`NAME_OPERANDS`] names.
+const ASSIGNING_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < NAME_OPERANDS.len() {
+        n += NAME_OPERANDS[i].0.len();
+        i += 1;
+    }
+    n
+};
+
+/// The builtins of [`NAME_OPERANDS`], built from its rows.
+pub(crate) const ASSIGNING: [&str; ASSIGNING_COUNT] = {
+    let mut t = [""; ASSIGNING_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < NAME_OPERANDS.len() {
+        let mut j = 0;
+        while j < NAME_OPERANDS[i].0.len() {
+            t[n] = NAME_OPERANDS[i].0[j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// Every form of [`CodeForm`], one row each.
 pub(crate) const CODE_FORMS: &[CodeForm] = &[
     CodeForm {
         verbs: &["source", "."],
         example: "source ./env.sh",
-        reads: |v, _| Some(format!("`{v}` runs a file's text as commands")),
+        reads: CodeReading::Source,
+        words: &[],
     },
     CodeForm {
         verbs: &["let"],
         example: "let x=1",
-        reads: |_, _| {
-            Some("`let` evaluates its words as arithmetic, which can run commands".into())
-        },
+        reads: CodeReading::Let,
+        words: &[],
     },
     CodeForm {
         verbs: &["printf"],
         example: "printf -v x %s y",
-        reads: |_, a| {
-            a.first()
-                .is_some_and(|a| a.starts_with("-v") || may_expand(a))
-                .then(|| "`printf -v` assigns to a name that may hold code".into())
-        },
+        reads: CodeReading::PrintfAssigns,
+        words: &[],
     },
     CodeForm {
         verbs: &["test", "["],
         example: "test -v x",
-        reads: |v, a| {
-            a.iter()
-                .any(|a| a == "-v")
-                .then(|| format!("`{v} -v` evaluates a name that may hold code"))
-        },
+        reads: CodeReading::TestV,
+        words: &[],
     },
     CodeForm {
         verbs: &["declare", "typeset", "local"],
         example: "declare -i x",
-        reads: |v, a| {
-            a.iter()
-                .any(|a| a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'n']))
-                .then(|| format!("`{v} -i`/`-n` makes later assignments and expansions evaluate values as arithmetic or names, which can run commands"))
-        },
+        reads: CodeReading::DeclareEvaluates,
+        words: &[],
     },
     // A name bash assigns (or `unset` removes) that is not a plain name:
     // an array element, whose subscript bash evaluates, or a name from an
@@ -137,35 +156,20 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
     CodeForm {
         verbs: &ASSIGNING,
         example: "read a[$x]",
-        reads: |v, a| {
-            if !assigned_names(v, a, |n| !is_identifier(n)) {
-                None
-            } else if assigned_names(v, a, |n| n.contains('[')) {
-                Some(format!(
-                    "`{v}` of an array element evaluates its subscript as code"
-                ))
-            } else {
-                Some(format!("`{v}` assigns a name given by an expansion, which may be an array element or a variable bash runs (`PS4`)"))
-            }
-        },
+        reads: CodeReading::AssignedName,
+        words: &[],
     },
     CodeForm {
         verbs: &["mapfile", "readarray"],
         example: "mapfile -C cb arr",
-        reads: |v, a| {
-            a.iter()
-                .any(|a| option_has(a, &['C']))
-                .then(|| format!("`{v} -C` runs its callback text as commands"))
-        },
+        reads: CodeReading::MapfileCallback,
+        words: &[],
     },
     CodeForm {
         verbs: &["compgen"],
         example: "compgen -C cmd",
-        reads: |_, a| {
-            a.iter()
-                .any(|a| option_has(a, &['C', 'F']))
-                .then(|| "`compgen -C`/`-F` runs a command or a function to make its words".into())
-        },
+        reads: CodeReading::CompgenCommand,
+        words: &[],
     },
     // Commands run from a builtin's or a launcher's words that SPEC §4.3
     // does not read past: `jobs -x CMD …` runs CMD; `sg GROUP -c CMD`
@@ -174,22 +178,14 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
     CodeForm {
         verbs: &["jobs"],
         example: "jobs -x cmd",
-        reads: |_, a| {
-            a.iter().any(|a| option_has(a, &['x'])).then(|| {
-                "`jobs -x` runs the command in its words, which permc does not read past".into()
-            })
-        },
+        reads: CodeReading::JobsExec,
+        words: &[],
     },
     CodeForm {
         verbs: &["sg", "newgrp"],
         example: "sg wheel cmd",
-        reads: |v, a| {
-            a.iter().any(|a| !a.starts_with('-')).then(|| {
-                format!(
-                    "`{v} GROUP` runs a shell or a command through one, which permc does not read"
-                )
-            })
-        },
+        reads: CodeReading::GroupShell,
+        words: &[],
     },
     // A later command word then runs text or a file permc never sees there
     // (bash runs the alias's text in the word's place; `hash -p` sets the
@@ -198,46 +194,28 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
     CodeForm {
         verbs: &["alias"],
         example: "alias ls=cmd",
-        reads: |_, a| {
-            a.iter()
-                .any(|a| !a.starts_with('-') && (a.contains('=') || may_expand(a)))
-                .then(|| "`alias` defines text that bash runs in place of a later command word: permc cannot know what that word runs".into())
-        },
+        reads: CodeReading::Alias,
+        words: &[],
     },
     CodeForm {
         verbs: &["hash"],
         example: "hash -p ./x ls",
-        reads: |_, a| {
-            a.iter().any(|a| option_has(a, &['p'])).then(|| {
-                "`hash -p` sets the file a command name runs: permc cannot know what that name runs".into()
-            })
-        },
+        reads: CodeReading::HashPath,
+        words: &[],
     },
     // SPEC §4.3 round 4: a function exported to the environment runs in
     // every bash started later, under a command's name.
     CodeForm {
         verbs: &["export"],
         example: "export -f ls",
-        reads: |_, a| {
-            // An option word, or one whose start is an expansion (it may be
-            // `-f`); not `PATH=$PATH:/x`.
-            let f = |a: &Cow<'_, str>| {
-                (a.starts_with('-') && !a.starts_with("--") && a[1..].contains('f'))
-                    || a.starts_with('$')
-            };
-            a.iter().any(f).then(|| {
-                "`export -f` exports a function that later shells run in place of a command".into()
-            })
-        },
+        reads: CodeReading::ExportFunction,
+        words: &[],
     },
     CodeForm {
         verbs: &["enable"],
         example: "enable -f ./x.so x",
-        reads: |_, a| {
-            a.iter()
-                .any(|a| option_has(a, &['f']))
-                .then(|| "`enable -f` loads a shared object's code as a builtin".into())
-        },
+        reads: CodeReading::EnableLoad,
+        words: &[],
     },
     // SPEC §6.2 (round 3): a shell option changes what later words become
     // (`globskipdots`, `extglob`, `nullglob`, `dotglob`, `cdable_vars`) or
@@ -245,26 +223,20 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
     CodeForm {
         verbs: &["shopt"],
         example: "shopt -s extglob",
-        reads: |_, a| {
-            (a.iter().any(|a| may_expand(a))
-                || (a.iter().any(|a| option_has(a, &['s', 'u'])) && a.iter().any(|a| !a.starts_with('-'))))
-                .then(|| "`shopt` sets or unsets a shell option, which changes how bash reads later words (`lastpipe`, `dotglob`, `extglob`…): permc reads them as bash does without it".into())
-        },
+        reads: CodeReading::Shopt,
+        words: &[],
     },
     CodeForm {
         verbs: &["set"],
         example: "set -o posix",
-        reads: |_, a| {
-            (!crate::facts::safe_set_args(a)).then(|| "`set` with an option other than `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and `-o errexit|nounset|pipefail|xtrace|verbose|errtrace|functrace` changes how bash reads later words: permc cannot follow it".into())
-        },
+        reads: CodeReading::Set,
+        words: &[],
     },
     CodeForm {
         verbs: &["tar", "gtar", "bsdtar", "rsync", "ssh", "scp", "sftp"],
         example: "tar -cf a.tar --to-command=cmd .",
-        reads: |v, a| {
-            let o = program_runs_text(v, a)?;
-            Some(format!("`{v} {o}` runs a command permc does not read"))
-        },
+        reads: CodeReading::ProgramText,
+        words: &[],
     },
     // Configuration that names code later commands run, kept in the
     // person's own files (found by attacking the catalogue): gh's shell
@@ -273,47 +245,28 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
     CodeForm {
         verbs: &["gh"],
         example: "gh alias set co '!git push'",
-        reads: |_, a| {
-            gh_alias_runs(a).then(|| {
-                "`gh alias` defines an alias: a later `gh NAME` runs a shell command or another gh command permc cannot read".into()
-            })
-        },
+        reads: CodeReading::GhAlias,
+        words: &["alias", "set", "import"],
     },
     CodeForm {
         verbs: &["gh"],
         example: "gh config set pager 'sh -c x'",
-        reads: |_, a| {
-            gh_config_runs(a).then(|| {
-                "`gh config set` names a command a later gh runs (its editor, pager or browser), which permc cannot read".into()
-            })
-        },
+        reads: CodeReading::GhConfig,
+        words: &["config", "set"],
     },
     CodeForm {
         verbs: &["machinectl"],
         example: "machinectl shell root@",
         // Any word (fail closed): a global option's value (`-M HOST`)
         // stands before the command.
-        reads: |_, a| {
-            a.iter()
-                .any(|w| w == "shell" || w == "login" || may_expand(w))
-                .then(|| {
-                    "`machinectl shell|login` runs a shell as another user (root by default) on the host or a container, which permc does not read".into()
-                })
-        },
+        reads: CodeReading::MachinectlShell,
+        words: &["shell", "login"],
     },
     CodeForm {
         verbs: &["ip"],
         example: "ip netns exec ns git push",
-        reads: |_, a| {
-            // iproute2 takes any prefix of an object or a command: `ip
-            // netn exe`. A prefix of `netns`, later one of `exec`.
-            // A word the shell expands may be both (`ip $X`).
-            let prefix = |w: &str, of: &str| !w.is_empty() && of.starts_with(w);
-            let netns = a.iter().position(|w| prefix(w, "netns"));
-            (netns.is_some_and(|i| a[i + 1..].iter().any(|w| prefix(w, "exec")))
-                || a.iter().any(|w| may_expand(w)))
-                .then(|| "`ip netns exec` runs a command in a network namespace, behind words permc does not place".into())
-        },
+        reads: CodeReading::IpNetnsExec,
+        words: &["netns", "exec"],
     },
     CodeForm {
         verbs: &["nix"],
@@ -321,68 +274,22 @@ pub(crate) const CODE_FORMS: &[CodeForm] = &[
         // Any word (fail closed): a global option's value (`--option
         // NAME VALUE`, `--extra-experimental-features flakes`) stands
         // before the command.
-        reads: |_, a| {
-            a.iter().any(|w| w == "run" || may_expand(w)).then(|| {
-                "`nix run` runs a package's program, which permc cannot name from the package"
-                    .into()
-            })
-        },
+        reads: CodeReading::NixRun,
+        words: &["run"],
     },
     CodeForm {
         verbs: NPM,
         example: "npm config set script-shell ./x",
-        reads: |v, a| {
-            package_config_set(a).then(|| {
-                format!("`{v} config set` writes configuration later commands read (`script-shell`, `node-options`), which permc cannot read")
-            })
-        },
+        reads: CodeReading::PackageConfigSet,
+        words: &["set", "config", "c"],
     },
     CodeForm {
         verbs: &["git"],
         example: "git -c core.pager=cmd log",
-        reads: |_, a| git_code(a),
+        reads: CodeReading::GitCode,
+        words: &[],
     },
 ];
-
-/// Does `gh ARGS…` define aliases (`alias set`, `alias import`)? A later
-/// `gh NAME` then runs the alias: a shell command (`!…`, `--shell`) or
-/// another gh command (`pr merge`), neither of which permc sees there,
-/// as `git config alias.*` (the group or subcommand may expand to them).
-fn gh_alias_runs(args: &[Cow<'_, str>]) -> bool {
-    let (Some(group), Some(sub)) = (args.first(), args.get(1)) else {
-        return false;
-    };
-    (group == "alias" || may_expand(group)) && (sub == "set" || sub == "import" || may_expand(sub))
-}
-
-/// Does `gh ARGS…` set one of [`GH_COMMAND_KEYS`] (`gh config set [-h
-/// HOST] KEY VALUE`)? A key given by an expansion may be any.
-fn gh_config_runs(args: &[Cow<'_, str>]) -> bool {
-    let (Some(group), Some(sub)) = (args.first(), args.get(1)) else {
-        return false;
-    };
-    let key = args[2..]
-        .iter()
-        .enumerate()
-        .filter(|(_, w)| !w.starts_with('-'))
-        // `-h HOST`/`--host HOST`: the host is no key.
-        .find(|&(k, _)| k == 0 || !matches!(args[k + 1].as_str(), "-h" | "--host"))
-        .map(|(_, w)| w);
-    (group == "config" || may_expand(group))
-        && (sub == "set" || may_expand(sub))
-        && key.is_some_and(|k| GH_COMMAND_KEYS.contains(&k.as_str()) || may_expand(k))
-}
-
-/// Does `npm|pnpm|yarn ARGS…` set configuration (`config set`, `c set`,
-/// npm's `set`), read past the options before the subcommand?
-fn package_config_set(args: &[Cow<'_, str>]) -> bool {
-    let mut words = args.iter().filter(|w| !w.starts_with('-'));
-    match words.next().map(AsStr::as_str) {
-        Some("set") => true,
-        Some("config" | "c") => words.next().is_some_and(|w| w == "set"),
-        _ => false,
-    }
-}
 
 /// Which options of a program run a command given as text.
 #[derive(Debug, Clone, Copy)]

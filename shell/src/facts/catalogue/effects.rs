@@ -2,7 +2,7 @@
 //! built-in denies (§5.2), and what the ceilings read to find a tool's
 //! canonical form (options, aliases, prefixes: §4.3 round 3).
 
-use crate::facts::options::{Grammar, Mode};
+use super::types::{Grammar, Mode};
 
 /// The external-effect table (SPEC §6.1): a segment whose real words start
 /// with one of these, token by token, has an effect outside the machine.

@@ -21,6 +21,7 @@ pub mod paths;
 pub mod remote;
 pub mod shells;
 pub mod tmux;
+pub mod types;
 pub mod units;
 pub mod variables;
 pub mod wrappers;

@@ -3,7 +3,7 @@
 //! which of them run a shell command line given as operands, and which
 //! run what permc does not read.
 
-use crate::facts::options::{Grammar, Mode};
+use super::types::{Grammar, Mode};
 
 /// tmux's own options (`getopt(…, "2c:CDdf:lL:NqS:T:uUvV")`): `-c` is a
 /// command line a shell runs, `-f` a configuration file (code: the line is
