@@ -4,6 +4,8 @@
 //! [`CodeReading`]. The rows say which verbs a reading applies to; this
 //! says what of the words makes the verb run text permc does not read.
 
+#[cfg(test)]
+use super::catalogue::code::NAME_OPERANDS;
 use super::catalogue::code::{CodeForm, GH_COMMAND_KEYS};
 use super::catalogue::types::CodeReading;
 use super::wrappers::{
@@ -12,10 +14,40 @@ use super::wrappers::{
 use crate::reader::AsStr;
 use std::borrow::Cow;
 
+/// How many builtins [`NAME_OPERANDS`](super::catalogue::code::NAME_OPERANDS) names.
+#[cfg(test)]
+const ASSIGNING_COUNT: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < NAME_OPERANDS.len() {
+        n += NAME_OPERANDS[i].0.len();
+        i += 1;
+    }
+    n
+};
+
+/// The builtins of [`NAME_OPERANDS`](super::catalogue::code::NAME_OPERANDS), built from its rows.
+#[cfg(test)]
+pub(crate) const ASSIGNING: [&str; ASSIGNING_COUNT] = {
+    let mut t = [""; ASSIGNING_COUNT];
+    let mut n = 0;
+    let mut i = 0;
+    while i < NAME_OPERANDS.len() {
+        let mut j = 0;
+        while j < NAME_OPERANDS[i].0.len() {
+            t[n] = NAME_OPERANDS[i].0[j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// Why `v ARGS…` runs text permc does not read by `form`'s reading, if
 /// it does.
 pub(super) fn reads(form: &CodeForm, v: &str, a: &[Cow<'_, str>]) -> Option<String> {
-    let reading = form.reads;
+    let reading = form.reading;
     match reading {
         CodeReading::ProgramText
         | CodeReading::GhAlias
@@ -231,5 +263,22 @@ fn package_config_set(words: &[&str], args: &[Cow<'_, str>]) -> bool {
         Some(w) if w == *set => true,
         Some(w) if groups.contains(&w) => given.next().is_some_and(|w| w == set),
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::catalogue::code::CODE_FORMS;
+    use super::*;
+
+    /// The row of names bash assigns lists every builtin of the rows that
+    /// say how each reads its operands, no more.
+    #[test]
+    fn assigned_name_row_names_every_assigning_builtin() {
+        let row = CODE_FORMS
+            .iter()
+            .find(|f| f.reading == CodeReading::AssignedName)
+            .expect("a row reads assigned names");
+        assert_eq!(row.verbs, ASSIGNING);
     }
 }

@@ -2462,7 +2462,7 @@ fn git_config_code_key<'w>(words: &'w [Cow<'_, str>]) -> Option<&'w str> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
-    use crate::facts::catalogue::code::ASSIGNING;
+    use crate::facts::code_forms::ASSIGNING;
 
     /// Every verb `assigned_names` reads is a row's (so the shapes before
     /// it hold it), and every row's verb reads names: `VERB a[x]` (or the

@@ -6,7 +6,7 @@
 
 /// How a program reads its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mode {
+pub enum Mode {
     /// glibc's `getopt_long`.
     Gnu,
     /// git's options: `handle_options` before a subcommand, `parse-options`
@@ -18,7 +18,7 @@ pub(crate) enum Mode {
 
 /// A program's option grammar, borrowed from its row.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Grammar<'g> {
+pub struct Grammar<'g> {
     /// How the options are read.
     pub mode: Mode,
     /// Short options without a value, one letter each.
@@ -66,6 +66,11 @@ pub(crate) struct Grammar<'g> {
 }
 
 impl Grammar<'_> {
+    /// A getopt_long grammar that knows no option yet: what a row file's
+    /// grammar leaves out (a grammar of another `mode` gives its own
+    /// `abbreviations`).
+    pub(crate) const EMPTY: Self = Self::new(Mode::Gnu);
+
     /// A grammar of `mode` that knows no option yet.
     pub(crate) const fn new(mode: Mode) -> Self {
         Grammar {
@@ -92,7 +97,7 @@ impl Grammar<'_> {
 /// what of its verb's words makes it run text permc does not read. A tag,
 /// not code: the facts' logic (`facts/code_forms.rs`) reads each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum CodeReading {
+pub enum CodeReading {
     /// `source`, `.`: always (a file's text).
     Source,
     /// `let`: always (arithmetic).
