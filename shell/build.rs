@@ -18,6 +18,24 @@
 //! - a list of lists of strings whose `[types]` entry is a tuple type
 //!   (`code_variables = "(&str, &str)"`) is `&[(&str, &str)]`, each
 //!   inner list one tuple of that many strings;
+//! - a value whose key (a row's field, or a top-level key) `[types]`
+//!   names with a type that is not a tuple or a reference is of that type
+//!   (the catalogue's own types, `catalogue/types.rs`): a string names a
+//!   variant (`reads = "Source"` with `reads = "CodeReading"` is
+//!   `CodeReading::Source`); a table with one key that begins with a
+//!   capital is a variant with data (`{ Ssh = { program = true } }` is
+//!   `T::Ssh { program: true }`, `{ Long = "--x" }` is `T::Long("--x")`,
+//!   `{ Getopt = ["c", "ckmn", ""] }` is `T::Getopt("c", "ckmn", "")`:
+//!   a list holds the variant's arguments, so one that is a list is
+//!   written in a list, `{ By = [["f"], ["setsid"]] }`);
+//!   any other table is a struct literal whose missing fields come from
+//!   `T::EMPTY` (a top-level one a `pub const` of type `T`), its fields
+//!   typed the same way. A one-letter string stays a string: a field that
+//!   is a `char` in Rust is a `&str` in the row types;
+//! - a tuple type's items (`"(&[&str], NameGrammar)"`) are typed the same
+//!   way, item by item: `&str` a string, `&[&str]` a list of strings, any
+//!   other type as above; a row's field whose `[types]` entry is a tuple
+//!   type is a slice of such tuples (`shortcuts = "(&str, &str)"`);
 //! - `[types]` itself and keys beginning with `_` generate nothing;
 //! - a key's `-` is a field's `_` (`path-read` fills `path_read`);
 //! - the rows of a list that `_hashed` names carry their hash: `hash` is
@@ -34,7 +52,9 @@
 //! - a string `"@NAME"` in a row's list of strings stands for every
 //!   string of the file's top-level list `_NAME` (git's diff options,
 //!   shared by the rows of `git diff`, `git log` and `git show`): it is
-//!   expanded before anything else, so a row's hash covers the strings
+//!   expanded before anything else (a list of the file's that generates
+//!   a constant of its own, `"@sqlite_valued_options"`, serves too), so a
+//!   row's hash covers the strings
 //!   it stands for and editing the shared list clears every row using it.
 //!   A reader of the row files other than this one (tests/oracle) expands
 //!   it the same way.
@@ -185,8 +205,8 @@ fn generate(table: &toml::Table) -> Result<String, String> {
                 for (i, row) in items.iter().enumerate() {
                     let row = row.as_table().expect("checked above");
                     let hashed = hashed.contains(&key.as_str()).then_some(i);
-                    let fields =
-                        struct_fields(row, hashed).map_err(|e| format!("{key}[{i}]: {e}"))?;
+                    let fields = struct_fields(row, hashed, &types)
+                        .map_err(|e| format!("{key}[{i}]: {e}"))?;
                     writeln!(lit, "    {ty} {{ {fields}..{ty}::EMPTY }},").expect("a String");
                 }
                 lit.push(']');
@@ -201,8 +221,18 @@ fn generate(table: &toml::Table) -> Result<String, String> {
                     .is_some_and(|t| t.starts_with('(')) =>
             {
                 let ty = types.get(key).and_then(|t| t.as_str()).unwrap_or_default();
-                let lit = tuples(items, ty).map_err(|e| format!("{key}: {e}"))?;
+                let lit = tuples(items, ty, &types).map_err(|e| format!("{key}: {e}"))?;
                 (format!("&[{ty}]"), lit)
+            }
+            v @ (toml::Value::Table(_) | toml::Value::String(_))
+                if named_type(&types, key).is_some() =>
+            {
+                let ty = named_type(&types, key).unwrap_or_default();
+                if v.is_table() {
+                    out.push_str("#[allow(clippy::needless_update)]\n");
+                }
+                let lit = typed(ty, v, &types).map_err(|e| format!("{key}: {e}"))?;
+                (ty.to_string(), lit)
             }
             v => {
                 let (ty, lit) = plain(v).map_err(|e| format!("{key}: {e}"))?;
@@ -264,24 +294,126 @@ fn spellings(row: &toml::Table) -> String {
     format!("&[{}]", items.join(", "))
 }
 
-/// A list of lists of strings as a slice of tuples of `ty`'s arity
-/// (`(&str, &str)`): each inner list one tuple.
-fn tuples(items: &[toml::Value], ty: &str) -> Result<String, String> {
-    let arity = ty.matches("&str").count();
+/// A list of lists as a slice of tuples of `ty` (`(&str, &str)`,
+/// `(&[&str], NameGrammar)`): each inner list one tuple, each item typed
+/// by its place in `ty`.
+fn tuples(items: &[toml::Value], ty: &str, types: &toml::Table) -> Result<String, String> {
+    let parts = tuple_items(ty);
     let mut out = String::from("&[\n");
     for (i, item) in items.iter().enumerate() {
         let words = item
             .as_array()
-            .filter(|a| a.len() == arity && a.iter().all(|w| w.is_str()))
-            .ok_or_else(|| format!("item {i} is not a list of {arity} strings ({ty})"))?;
-        let lits: Vec<String> = words
-            .iter()
-            .map(|w| format!("{:?}", w.as_str().unwrap_or_default()))
-            .collect();
+            .filter(|a| a.len() == parts.len())
+            .ok_or_else(|| format!("item {i} is not a list of {} items ({ty})", parts.len()))?;
+        let mut lits = Vec::new();
+        for (part, w) in parts.iter().zip(words) {
+            let lit = match (*part, w) {
+                ("&str", toml::Value::String(s)) => format!("{s:?}"),
+                ("&[&str]", toml::Value::Array(_)) => plain(w)
+                    .ok()
+                    .filter(|(t, _)| *t == "&[&str]")
+                    .map(|(_, l)| l)
+                    .ok_or_else(|| format!("item {i}: a list of strings ({ty})"))?,
+                (p, _) if !p.starts_with('&') => {
+                    typed(p, w, types).map_err(|e| format!("item {i}: {e}"))?
+                }
+                _ => return Err(format!("item {i} does not fit {ty}")),
+            };
+            lits.push(lit);
+        }
         writeln!(out, "    ({}),", lits.join(", ")).expect("a String");
     }
     out.push(']');
     Ok(out)
+}
+
+/// The item types of a tuple type, split at its top-level commas.
+fn tuple_items(ty: &str) -> Vec<&str> {
+    let inner = ty
+        .strip_prefix('(')
+        .and_then(|t| t.strip_suffix(')'))
+        .unwrap_or(ty);
+    let (mut parts, mut depth, mut start) = (Vec::new(), 0i32, 0);
+    for (i, c) in inner.char_indices() {
+        match c {
+            '(' | '[' | '<' => depth += 1,
+            ')' | ']' | '>' => depth -= 1,
+            ',' if depth == 0 => {
+                parts.push(inner[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    parts.push(inner[start..].trim());
+    parts
+}
+
+/// The type `[types]` gives `key`, when it is one of the catalogue's own
+/// (not a tuple, not a reference).
+fn named_type<'t>(types: &'t toml::Table, key: &str) -> Option<&'t str> {
+    types
+        .get(key)
+        .and_then(toml::Value::as_str)
+        .filter(|t| !t.starts_with('(') && !t.starts_with('&'))
+}
+
+/// A value of the catalogue's type `ty` (see the module's doc): a string
+/// a variant, a table of one capitalised key a variant with data, any
+/// other table a struct literal.
+fn typed(ty: &str, v: &toml::Value, types: &toml::Table) -> Result<String, String> {
+    match v {
+        toml::Value::String(s) => Ok(format!("{ty}::{s}")),
+        toml::Value::Table(t)
+            if t.len() == 1
+                && t.keys()
+                    .all(|k| k.starts_with(|c: char| c.is_ascii_uppercase())) =>
+        {
+            let (variant, data) = t.iter().next().expect("one key");
+            match data {
+                toml::Value::Table(fields) => {
+                    let mut out = String::new();
+                    for (k, v) in fields {
+                        write!(out, "{}: {}, ", k.replace('-', "_"), field(k, v, types)?)
+                            .expect("a String");
+                    }
+                    Ok(format!("{ty}::{variant} {{ {out}}}"))
+                }
+                toml::Value::Array(items) => {
+                    let lits = items
+                        .iter()
+                        .map(|i| plain(i).map(|(_, l)| l))
+                        .collect::<Result<Vec<_>, _>>()?;
+                    Ok(format!("{ty}::{variant}({})", lits.join(", ")))
+                }
+                other => Ok(format!("{ty}::{variant}({})", plain(other)?.1)),
+            }
+        }
+        toml::Value::Table(t) => {
+            let mut out = String::new();
+            for (k, v) in t {
+                write!(out, "{}: {}, ", k.replace('-', "_"), field(k, v, types)?)
+                    .expect("a String");
+            }
+            Ok(format!("{ty} {{ {out}..{ty}::EMPTY }}"))
+        }
+        other => Ok(plain(other)?.1),
+    }
+}
+
+/// A field's literal: of the type `[types]` names for it, else plain.
+fn field(key: &str, v: &toml::Value, types: &toml::Table) -> Result<String, String> {
+    let tuple = types
+        .get(key)
+        .and_then(toml::Value::as_str)
+        .filter(|t| t.starts_with('('));
+    match (named_type(types, key), tuple, v) {
+        (Some(ty), _, _) => typed(ty, v, types).map_err(|e| format!("{key}: {e}")),
+        (_, Some(ty), toml::Value::Array(items)) => tuples(items, ty, types)
+            .map(|l| l.replace('\n', " "))
+            .map_err(|e| format!("{key}: {e}")),
+        _ => plain(v).map(|(_, l)| l).map_err(|e| format!("{key}: {e}")),
+    }
 }
 
 /// Replaces each `"@NAME"` of a row's list by the strings of the
@@ -303,9 +435,14 @@ fn expand_shared(table: &mut toml::Table) -> Result<(), String> {
                         out.push(item);
                         continue;
                     };
-                    let Some(toml::Value::Array(list)) = shared.get(&format!("_{name}")) else {
+                    let list = shared
+                        .get(&format!("_{name}"))
+                        .or_else(|| shared.get(name))
+                        .and_then(toml::Value::as_array)
+                        .filter(|l| l.iter().all(toml::Value::is_str));
+                    let Some(list) = list else {
                         return Err(format!(
-                            "{key}.{field}: `@{name}` names no top-level list `_{name}`"
+                            "{key}.{field}: `@{name}` names no top-level list `_{name}` or `{name}`"
                         ));
                     };
                     out.extend(list.iter().cloned());
@@ -319,13 +456,17 @@ fn expand_shared(table: &mut toml::Table) -> Result<(), String> {
 
 /// `field: value, ` for each key of a row; with `hashed`, its `hash`
 /// and whether its `verified` field holds it.
-fn struct_fields(row: &toml::Table, hashed: Option<usize>) -> Result<String, String> {
+fn struct_fields(
+    row: &toml::Table,
+    hashed: Option<usize>,
+    types: &toml::Table,
+) -> Result<String, String> {
     let mut out = String::new();
     for (k, v) in row {
         if hashed.is_some() && k == "verified" {
             continue;
         }
-        let (_, lit) = plain(v).map_err(|e| format!("{k}: {e}"))?;
+        let lit = field(k, v, types)?;
         write!(out, "{}: {lit}, ", k.replace('-', "_")).expect("a String");
     }
     if hashed.is_some() {

@@ -31,6 +31,7 @@ use std::borrow::Cow;
 
 pub mod catalogue;
 pub mod catalogue_doc;
+mod code_forms;
 pub(crate) mod code_options;
 pub mod continuations;
 pub mod described;

@@ -3,12 +3,13 @@
 //! they cannot disagree). `tests/commands_doc.rs` keeps the file current;
 //! `PERMC_BLESS=1` rewrites it.
 
-use super::catalogue::code::{CODE_FORMS, CODE_OPTIONS, SCRIPTS};
+use super::catalogue::code::{CODE_FORMS, CODE_OPTIONS};
 use super::catalogue::continuations::{Shape, CONTINUATIONS};
 use super::catalogue::git::{GIT_CODE_KEYS, GIT_CODE_NAMES, GIT_CODE_OPTIONS, GIT_CODE_SECTIONS};
 use super::catalogue::paths::RULE_FILES;
 use super::catalogue::shells::{FOREIGN_SHELLS, SHELLS};
 use super::catalogue::wrappers::{RunsAs, READS_AS, RUNNERS, UNREADABLE, WRAPPERS};
+use super::code_options::SCRIPTS;
 use std::fmt::Write;
 
 fn code(items: &[&str]) -> String {

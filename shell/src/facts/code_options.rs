@@ -10,7 +10,7 @@
 
 use super::catalogue::code::{
     script_language, CodeOption, OptionKind, ScriptLanguage, Spell, ASSIGNMENT_OPERANDS,
-    CODE_OPTIONS, MAKE_PROGRAMS, SCRIPTS, SQLITE_CODE_OPTIONS, SQLITE_COMMAND_OPTIONS,
+    CODE_OPTIONS, MAKE_PROGRAMS, SCRIPT_LANGUAGES, SQLITE_CODE_OPTIONS, SQLITE_COMMAND_OPTIONS,
     SQLITE_VALUED_OPTIONS,
 };
 use super::catalogue::code::{
@@ -22,6 +22,35 @@ use super::wrappers::short;
 use crate::reader::AsStr;
 use crate::reader::Known;
 use std::borrow::Cow;
+
+/// Programs whose script or operands permc reads for a command (sed, awk,
+/// make, less, vim's `+CMD`, sqlite3), or that read commands from
+/// standard input (ed, ex): the names of [`SCRIPT_LANGUAGES`](super::catalogue::code::SCRIPT_LANGUAGES), in order,
+/// built from its rows.
+pub(crate) const SCRIPTS: [&str; script_count()] = {
+    let mut t = [""; script_count()];
+    let (mut n, mut i) = (0, 0);
+    while i < SCRIPT_LANGUAGES.len() {
+        let mut j = 0;
+        while j < SCRIPT_LANGUAGES[i].0.len() {
+            t[n] = SCRIPT_LANGUAGES[i].0[j];
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// How many names [`SCRIPT_LANGUAGES`](super::catalogue::code::SCRIPT_LANGUAGES) holds.
+const fn script_count() -> usize {
+    let (mut n, mut i) = (0, 0);
+    while i < SCRIPT_LANGUAGES.len() {
+        n += SCRIPT_LANGUAGES[i].0.len();
+        i += 1;
+    }
+    n
+}
 
 impl CodeOption {
     /// The option as the documentation shows it.

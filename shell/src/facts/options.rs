@@ -37,93 +37,11 @@
 //! callers fail closed on it (the line is unparsed, or both readings of
 //! its arity are kept), as they did with their own scanners.
 
+pub(crate) use super::catalogue::types::{Grammar, Mode};
 use std::borrow::Cow;
-/// How a program reads its options.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Mode {
-    /// glibc's `getopt_long`.
-    Gnu,
-    /// git's options: `handle_options` before a subcommand, `parse-options`
-    /// in one (`abbreviations`).
-    Git,
-    /// bash's `internal_getopt` and the shell binary's own reading.
-    Bash,
-}
-
-/// A program's option grammar, borrowed from its row.
-#[derive(Debug, Clone, Copy)]
-pub(crate) struct Grammar<'g> {
-    /// How the options are read.
-    pub mode: Mode,
-    /// Short options without a value, one letter each.
-    pub flags: &'g str,
-    /// Short options with a value (the rest of the word or the next word;
-    /// with `values_apart`, the next word).
-    pub valued: &'g str,
-    /// Short options whose value, if any, is attached only (`-i[R]`).
-    pub optional: &'g str,
-    /// Long options without a value, without their `--`.
-    pub long_flags: &'g [&'g str],
-    /// Long options with a value (`--user root`, `--user=root`).
-    pub long_valued: &'g [&'g str],
-    /// Long options whose value is given only with `=`.
-    pub long_optional: &'g [&'g str],
-    /// Options matched as whole words, dashes included, that take the
-    /// next word (`-C`, `--git-dir`; a long one also as `--git-dir=x`):
-    /// git.c's `handle_options` compares whole words, and the tables of
-    /// programs' global options are spelled so.
-    pub valued_words: &'g [&'g str],
-    /// Options matched as whole words, dashes included, without a value.
-    pub flag_words: &'g [&'g str],
-    /// A long option is read by any unambiguous prefix of its name
-    /// (getopt_long, parse-options); else only by its name.
-    pub abbreviations: bool,
-    /// Options are read after operands too (getopt_long's permutation);
-    /// else the first operand ends them.
-    pub permute: bool,
-    /// `-` alone is an option (`env -` is `env -i`), not an operand; in
-    /// [`Mode::Bash`], it ends the options like `--` (the shell binary:
-    /// `bash - script`), where `internal_getopt` leaves it an operand
-    /// (`cd -`).
-    pub lone_dash: bool,
-    /// A valued letter takes the next word, never the rest of its own,
-    /// one more word for each such letter of a cluster: the shell binary's
-    /// and `set`'s `-o NAME` (`-oo a b`). Else (getopt, `internal_getopt`)
-    /// the rest of the word, or the next word when nothing is left.
-    pub values_apart: bool,
-    /// [`Mode::Bash`]: `+x` is an option too (`set +e`, `bash +O NAME`),
-    /// as `internal_getopt` reads it for `set` and the shell binary.
-    pub plus: bool,
-    /// `-N`, `--N`, `-+N` (digits) is an obsolete option (`nice -5`),
-    /// yielded as the valued option [`NUMERIC`].
-    pub numeric: bool,
-}
 
 /// The name an obsolete numeric option (`nice -5`) is yielded under.
 pub(crate) const NUMERIC: &str = "#";
-
-impl Grammar<'_> {
-    /// A grammar of `mode` that knows no option yet.
-    pub(crate) const fn new(mode: Mode) -> Self {
-        Grammar {
-            mode,
-            flags: "",
-            valued: "",
-            optional: "",
-            long_flags: &[],
-            long_valued: &[],
-            long_optional: &[],
-            valued_words: &[],
-            flag_words: &[],
-            abbreviations: matches!(mode, Mode::Gnu),
-            permute: false,
-            lone_dash: false,
-            plus: false,
-            values_apart: false,
-            numeric: false,
-        }
-    }
-}
 
 /// Where an option's value is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

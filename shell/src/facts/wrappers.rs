@@ -2061,34 +2061,6 @@ fn verb_facts(
     }
 }
 
-/// How many builtins [`NAME_OPERANDS`] names.
-const ASSIGNING_COUNT: usize = {
-    let mut n = 0;
-    let mut i = 0;
-    while i < NAME_OPERANDS.len() {
-        n += NAME_OPERANDS[i].0.len();
-        i += 1;
-    }
-    n
-};
-
-/// The builtins of [`NAME_OPERANDS`], built from its rows.
-pub(crate) const ASSIGNING: [&str; ASSIGNING_COUNT] = {
-    let mut t = [""; ASSIGNING_COUNT];
-    let mut n = 0;
-    let mut i = 0;
-    while i < NAME_OPERANDS.len() {
-        let mut j = 0;
-        while j < NAME_OPERANDS[i].0.len() {
-            t[n] = NAME_OPERANDS[i].0[j];
-            n += 1;
-            j += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
 /// The shapes of every verb of [`CODE_FORMS`], built from the rows.
 const CODE_FORM_SHAPES: super::Shapes = {
     let mut t = [0u32; 512];
@@ -2115,7 +2087,7 @@ fn code_running(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
     while rows != 0 {
         let r = &CODE_FORMS[rows.trailing_zeros() as usize];
         rows &= rows - 1;
-        if let Some(why) = (r.reads)(verb, args) {
+        if let Some(why) = super::code_forms::reads(r, verb, args) {
             return Some(why);
         }
     }
@@ -2490,6 +2462,7 @@ fn git_config_code_key<'w>(words: &'w [Cow<'_, str>]) -> Option<&'w str> {
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::facts::code_forms::ASSIGNING;
 
     /// Every verb `assigned_names` reads is a row's (so the shapes before
     /// it hold it), and every row's verb reads names: `VERB a[x]` (or the

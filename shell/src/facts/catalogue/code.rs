@@ -2,426 +2,85 @@
 //! round 3, "code is unparsed"): code forms, code-running options, script
 //! readers, interpreters.
 
-use crate::facts::options::{Grammar, Mode};
-use crate::facts::wrappers::{
-    assigned_names, git_code, is_identifier, may_expand, option_has, program_runs_text, ASSIGNING,
-};
-use crate::reader::AsStr;
-use std::borrow::Cow;
+use super::types::{CodeReading, Grammar, Mode};
 /// A form of a builtin or a program that runs text permc does not read
 /// (SPEC §4.3): the verbs it applies to and what it reads of their words.
 /// A run's verb is asked of its rows in order; the first that answers is
 /// the reason its line is unparsed.
-pub(crate) struct CodeForm {
+#[derive(Debug)]
+pub struct CodeForm {
     /// The verbs of the row.
     pub(crate) verbs: &'static [&'static str],
     /// A line the row catches (docs/commands.md shows it; a test runs it).
     pub(crate) example: &'static str,
-    /// The reason, when the words (after the verb) make the verb run text.
-    pub(crate) reads: fn(&str, &[Cow<'_, str>]) -> Option<String>,
+    /// What of the words (after the verb) makes the verb run text: a tag
+    /// the facts read (`facts/code_forms.rs`).
+    pub(crate) reading: CodeReading,
+    /// The words the reading looks for, where it looks for some (a
+    /// subcommand and its group: `alias`, `set`, `import`); its tag's doc
+    /// says their order.
+    pub(crate) words: &'static [&'static str],
+}
+
+impl CodeForm {
+    /// A row of no verb that reads nothing: what a row file's row leaves
+    /// out.
+    pub(crate) const EMPTY: Self = Self {
+        verbs: &[],
+        example: "",
+        reading: CodeReading::Source,
+        words: &[],
+    };
 }
 
 /// Which operands of a name-assigning builtin (the words after its
 /// options) are names.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Names {
+pub enum Names {
+    /// Every operand.
     All,
+    /// The second operand (`getopts OPTSTRING NAME`).
     Second,
+    /// No operand.
     None,
 }
 
 /// How a builtin that assigns the names in its operands reads its words.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum NameGrammar {
+pub enum NameGrammar {
     /// `declare`, `typeset`, `local`, `export`, `readonly`: no option
     /// takes a value (`+x` is an option), `-f`/`-F` name functions.
     Declare,
     /// Options, of which `values` take a value and `named` take a name;
     /// then the operands.
     Options {
+        /// The letters that take a value.
         values: &'static str,
+        /// The letters whose value is a name.
         named: &'static str,
+        /// Which operands are names.
         operands: Names,
     },
     /// `unset`: names, unless `-f` (function names, not evaluated).
     Unset,
 }
 
-/// The builtins that assign the names in their operands, a row each
-/// reading.
-pub(crate) const NAME_OPERANDS: &[(&[&str], NameGrammar)] = &[
-    (
-        &["declare", "typeset", "local", "export", "readonly"],
-        NameGrammar::Declare,
-    ),
-    (
-        &["read"],
-        NameGrammar::Options {
-            values: "dinNptua",
-            named: "a",
-            operands: Names::All,
-        },
-    ),
-    (
-        &["mapfile", "readarray"],
-        NameGrammar::Options {
-            values: "dnOsuCc",
-            named: "",
-            operands: Names::All,
-        },
-    ),
-    (
-        &["getopts"],
-        NameGrammar::Options {
-            values: "",
-            named: "",
-            operands: Names::Second,
-        },
-    ),
-    (
-        &["wait"],
-        NameGrammar::Options {
-            values: "p",
-            named: "p",
-            operands: Names::None,
-        },
-    ),
-    (&["unset"], NameGrammar::Unset),
-];
-
-/// Every form of [`CodeForm`], one row each.
-pub(crate) const CODE_FORMS: &[CodeForm] = &[
-    CodeForm {
-        verbs: &["source", "."],
-        example: "source ./env.sh",
-        reads: |v, _| Some(format!("`{v}` runs a file's text as commands")),
-    },
-    CodeForm {
-        verbs: &["let"],
-        example: "let x=1",
-        reads: |_, _| {
-            Some("`let` evaluates its words as arithmetic, which can run commands".into())
-        },
-    },
-    CodeForm {
-        verbs: &["printf"],
-        example: "printf -v x %s y",
-        reads: |_, a| {
-            a.first()
-                .is_some_and(|a| a.starts_with("-v") || may_expand(a))
-                .then(|| "`printf -v` assigns to a name that may hold code".into())
-        },
-    },
-    CodeForm {
-        verbs: &["test", "["],
-        example: "test -v x",
-        reads: |v, a| {
-            a.iter()
-                .any(|a| a == "-v")
-                .then(|| format!("`{v} -v` evaluates a name that may hold code"))
-        },
-    },
-    CodeForm {
-        verbs: &["declare", "typeset", "local"],
-        example: "declare -i x",
-        reads: |v, a| {
-            a.iter()
-                .any(|a| a.len() > 1 && a.starts_with('-') && !a.starts_with("--") && a.contains(['i', 'n']))
-                .then(|| format!("`{v} -i`/`-n` makes later assignments and expansions evaluate values as arithmetic or names, which can run commands"))
-        },
-    },
-    // A name bash assigns (or `unset` removes) that is not a plain name:
-    // an array element, whose subscript bash evaluates, or a name from an
-    // expansion, which may be one, or `PS4`, `CDPATH`… (its text is not
-    // read: `x=PS4; read "$x"`).
-    CodeForm {
-        verbs: &ASSIGNING,
-        example: "read a[$x]",
-        reads: |v, a| {
-            if !assigned_names(v, a, |n| !is_identifier(n)) {
-                None
-            } else if assigned_names(v, a, |n| n.contains('[')) {
-                Some(format!(
-                    "`{v}` of an array element evaluates its subscript as code"
-                ))
-            } else {
-                Some(format!("`{v}` assigns a name given by an expansion, which may be an array element or a variable bash runs (`PS4`)"))
-            }
-        },
-    },
-    CodeForm {
-        verbs: &["mapfile", "readarray"],
-        example: "mapfile -C cb arr",
-        reads: |v, a| {
-            a.iter()
-                .any(|a| option_has(a, &['C']))
-                .then(|| format!("`{v} -C` runs its callback text as commands"))
-        },
-    },
-    CodeForm {
-        verbs: &["compgen"],
-        example: "compgen -C cmd",
-        reads: |_, a| {
-            a.iter()
-                .any(|a| option_has(a, &['C', 'F']))
-                .then(|| "`compgen -C`/`-F` runs a command or a function to make its words".into())
-        },
-    },
-    // Commands run from a builtin's or a launcher's words that SPEC §4.3
-    // does not read past: `jobs -x CMD …` runs CMD; `sg GROUP -c CMD`
-    // (and `sg GROUP CMD`) runs CMD through a shell, as `su -c`, and `sg
-    // GROUP` or `newgrp GROUP` alone a shell reading stdin.
-    CodeForm {
-        verbs: &["jobs"],
-        example: "jobs -x cmd",
-        reads: |_, a| {
-            a.iter().any(|a| option_has(a, &['x'])).then(|| {
-                "`jobs -x` runs the command in its words, which permc does not read past".into()
-            })
-        },
-    },
-    CodeForm {
-        verbs: &["sg", "newgrp"],
-        example: "sg wheel cmd",
-        reads: |v, a| {
-            a.iter().any(|a| !a.starts_with('-')).then(|| {
-                format!(
-                    "`{v} GROUP` runs a shell or a command through one, which permc does not read"
-                )
-            })
-        },
-    },
-    // A later command word then runs text or a file permc never sees there
-    // (bash runs the alias's text in the word's place; `hash -p` sets the
-    // file a name runs; `enable -f` loads a shared object's code as a
-    // builtin).
-    CodeForm {
-        verbs: &["alias"],
-        example: "alias ls=cmd",
-        reads: |_, a| {
-            a.iter()
-                .any(|a| !a.starts_with('-') && (a.contains('=') || may_expand(a)))
-                .then(|| "`alias` defines text that bash runs in place of a later command word: permc cannot know what that word runs".into())
-        },
-    },
-    CodeForm {
-        verbs: &["hash"],
-        example: "hash -p ./x ls",
-        reads: |_, a| {
-            a.iter().any(|a| option_has(a, &['p'])).then(|| {
-                "`hash -p` sets the file a command name runs: permc cannot know what that name runs".into()
-            })
-        },
-    },
-    // SPEC §4.3 round 4: a function exported to the environment runs in
-    // every bash started later, under a command's name.
-    CodeForm {
-        verbs: &["export"],
-        example: "export -f ls",
-        reads: |_, a| {
-            // An option word, or one whose start is an expansion (it may be
-            // `-f`); not `PATH=$PATH:/x`.
-            let f = |a: &Cow<'_, str>| {
-                (a.starts_with('-') && !a.starts_with("--") && a[1..].contains('f'))
-                    || a.starts_with('$')
-            };
-            a.iter().any(f).then(|| {
-                "`export -f` exports a function that later shells run in place of a command".into()
-            })
-        },
-    },
-    CodeForm {
-        verbs: &["enable"],
-        example: "enable -f ./x.so x",
-        reads: |_, a| {
-            a.iter()
-                .any(|a| option_has(a, &['f']))
-                .then(|| "`enable -f` loads a shared object's code as a builtin".into())
-        },
-    },
-    // SPEC §6.2 (round 3): a shell option changes what later words become
-    // (`globskipdots`, `extglob`, `nullglob`, `dotglob`, `cdable_vars`) or
-    // where a `cd` leaves the shell (`lastpipe`).
-    CodeForm {
-        verbs: &["shopt"],
-        example: "shopt -s extglob",
-        reads: |_, a| {
-            (a.iter().any(|a| may_expand(a))
-                || (a.iter().any(|a| option_has(a, &['s', 'u'])) && a.iter().any(|a| !a.starts_with('-'))))
-                .then(|| "`shopt` sets or unsets a shell option, which changes how bash reads later words (`lastpipe`, `dotglob`, `extglob`…): permc reads them as bash does without it".into())
-        },
-    },
-    CodeForm {
-        verbs: &["set"],
-        example: "set -o posix",
-        reads: |_, a| {
-            (!crate::facts::safe_set_args(a)).then(|| "`set` with an option other than `-e`, `-u`, `-x`, `-v`, `-E`, `-T` and `-o errexit|nounset|pipefail|xtrace|verbose|errtrace|functrace` changes how bash reads later words: permc cannot follow it".into())
-        },
-    },
-    CodeForm {
-        verbs: &["tar", "gtar", "bsdtar", "rsync", "ssh", "scp", "sftp"],
-        example: "tar -cf a.tar --to-command=cmd .",
-        reads: |v, a| {
-            let o = program_runs_text(v, a)?;
-            Some(format!("`{v} {o}` runs a command permc does not read"))
-        },
-    },
-    // Configuration that names code later commands run, kept in the
-    // person's own files (found by attacking the catalogue): gh's shell
-    // aliases (`gh co` then runs the alias's command), npm's
-    // configuration (`script-shell`, `node-options`), as `git config`.
-    CodeForm {
-        verbs: &["gh"],
-        example: "gh alias set co '!git push'",
-        reads: |_, a| {
-            gh_alias_runs(a).then(|| {
-                "`gh alias` defines an alias: a later `gh NAME` runs a shell command or another gh command permc cannot read".into()
-            })
-        },
-    },
-    CodeForm {
-        verbs: &["gh"],
-        example: "gh config set pager 'sh -c x'",
-        reads: |_, a| {
-            gh_config_runs(a).then(|| {
-                "`gh config set` names a command a later gh runs (its editor, pager or browser), which permc cannot read".into()
-            })
-        },
-    },
-    CodeForm {
-        verbs: &["machinectl"],
-        example: "machinectl shell root@",
-        // Any word (fail closed): a global option's value (`-M HOST`)
-        // stands before the command.
-        reads: |_, a| {
-            a.iter()
-                .any(|w| w == "shell" || w == "login" || may_expand(w))
-                .then(|| {
-                    "`machinectl shell|login` runs a shell as another user (root by default) on the host or a container, which permc does not read".into()
-                })
-        },
-    },
-    CodeForm {
-        verbs: &["ip"],
-        example: "ip netns exec ns git push",
-        reads: |_, a| {
-            // iproute2 takes any prefix of an object or a command: `ip
-            // netn exe`. A prefix of `netns`, later one of `exec`.
-            // A word the shell expands may be both (`ip $X`).
-            let prefix = |w: &str, of: &str| !w.is_empty() && of.starts_with(w);
-            let netns = a.iter().position(|w| prefix(w, "netns"));
-            (netns.is_some_and(|i| a[i + 1..].iter().any(|w| prefix(w, "exec")))
-                || a.iter().any(|w| may_expand(w)))
-                .then(|| "`ip netns exec` runs a command in a network namespace, behind words permc does not place".into())
-        },
-    },
-    CodeForm {
-        verbs: &["nix"],
-        example: "nix run nixpkgs#git -- push",
-        // Any word (fail closed): a global option's value (`--option
-        // NAME VALUE`, `--extra-experimental-features flakes`) stands
-        // before the command.
-        reads: |_, a| {
-            a.iter().any(|w| w == "run" || may_expand(w)).then(|| {
-                "`nix run` runs a package's program, which permc cannot name from the package"
-                    .into()
-            })
-        },
-    },
-    CodeForm {
-        verbs: NPM,
-        example: "npm config set script-shell ./x",
-        reads: |v, a| {
-            package_config_set(a).then(|| {
-                format!("`{v} config set` writes configuration later commands read (`script-shell`, `node-options`), which permc cannot read")
-            })
-        },
-    },
-    CodeForm {
-        verbs: &["git"],
-        example: "git -c core.pager=cmd log",
-        reads: |_, a| git_code(a),
-    },
-];
-
-/// Does `gh ARGS…` define aliases (`alias set`, `alias import`)? A later
-/// `gh NAME` then runs the alias: a shell command (`!…`, `--shell`) or
-/// another gh command (`pr merge`), neither of which permc sees there,
-/// as `git config alias.*` (the group or subcommand may expand to them).
-fn gh_alias_runs(args: &[Cow<'_, str>]) -> bool {
-    let (Some(group), Some(sub)) = (args.first(), args.get(1)) else {
-        return false;
-    };
-    (group == "alias" || may_expand(group)) && (sub == "set" || sub == "import" || may_expand(sub))
-}
-
-/// Does `gh ARGS…` set one of [`GH_COMMAND_KEYS`] (`gh config set [-h
-/// HOST] KEY VALUE`)? A key given by an expansion may be any.
-fn gh_config_runs(args: &[Cow<'_, str>]) -> bool {
-    let (Some(group), Some(sub)) = (args.first(), args.get(1)) else {
-        return false;
-    };
-    let key = args[2..]
-        .iter()
-        .enumerate()
-        .filter(|(_, w)| !w.starts_with('-'))
-        // `-h HOST`/`--host HOST`: the host is no key.
-        .find(|&(k, _)| k == 0 || !matches!(args[k + 1].as_str(), "-h" | "--host"))
-        .map(|(_, w)| w);
-    (group == "config" || may_expand(group))
-        && (sub == "set" || may_expand(sub))
-        && key.is_some_and(|k| GH_COMMAND_KEYS.contains(&k.as_str()) || may_expand(k))
-}
-
-/// Does `npm|pnpm|yarn ARGS…` set configuration (`config set`, `c set`,
-/// npm's `set`), read past the options before the subcommand?
-fn package_config_set(args: &[Cow<'_, str>]) -> bool {
-    let mut words = args.iter().filter(|w| !w.starts_with('-'));
-    match words.next().map(AsStr::as_str) {
-        Some("set") => true,
-        Some("config" | "c") => words.next().is_some_and(|w| w == "set"),
-        _ => false,
-    }
-}
-
 /// Which options of a program run a command given as text.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum TextOptions {
+pub enum TextOptions {
     /// GNU tar's (`--to-command`, `-I`…, also in the old-style first word).
     Tar,
     /// rsync's `-e`/`--rsh`, other than plain `ssh`.
     RemoteShell,
     /// ssh's `-o` naming a command; `program`: `-S PROGRAM` (scp, sftp);
     /// `server`: `-D SERVER` (sftp).
-    Ssh { program: bool, server: bool },
+    Ssh {
+        /// `-S PROGRAM` runs a program (scp, sftp).
+        program: bool,
+        /// `-D SERVER` runs a server (sftp).
+        server: bool,
+    },
 }
-
-/// The programs [`program_runs_text`] reads, a row each reading.
-pub(crate) const PROGRAM_TEXT: &[(&[&str], TextOptions)] = &[
-    (&["tar", "gtar", "bsdtar"], TextOptions::Tar),
-    (&["rsync"], TextOptions::RemoteShell),
-    (
-        &["ssh"],
-        TextOptions::Ssh {
-            program: false,
-            server: false,
-        },
-    ),
-    (
-        &["scp"],
-        TextOptions::Ssh {
-            program: true,
-            server: false,
-        },
-    ),
-    (
-        &["sftp"],
-        TextOptions::Ssh {
-            program: true,
-            server: true,
-        },
-    ),
-];
 
 /// How an option of a row is spelled.
 #[derive(Clone, Copy)]
@@ -659,43 +318,10 @@ pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
     named(&["nix", "nix-shell", "nix-build"], Spell::Long("--option")),
 ];
 
-/// Programs whose script or operands permc reads for a command (sed, awk,
-/// make, less, vim's `+CMD`, sqlite3), or that read commands from
-/// standard input (ed, ex): the names of [`SCRIPT_LANGUAGES`], in order,
-/// built from its rows.
-pub(crate) const SCRIPTS: [&str; script_count()] = {
-    let mut t = [""; script_count()];
-    let (mut n, mut i) = (0, 0);
-    while i < SCRIPT_LANGUAGES.len() {
-        let mut j = 0;
-        while j < SCRIPT_LANGUAGES[i].0.len() {
-            t[n] = SCRIPT_LANGUAGES[i].0[j];
-            n += 1;
-            j += 1;
-        }
-        i += 1;
-    }
-    t
-};
-
-/// How many names [`SCRIPT_LANGUAGES`] holds.
-const fn script_count() -> usize {
-    let (mut n, mut i) = (0, 0);
-    while i < SCRIPT_LANGUAGES.len() {
-        n += SCRIPT_LANGUAGES[i].0.len();
-        i += 1;
-    }
-    n
-}
-
-/// The shell's own words that run text as code.
-pub(crate) const SHELL_BUILTINS: &[&str] =
-    &["eval", "source", ".", "exec", "trap", "su", "busybox"];
-
 /// The language of a script reader's script, as permc reads it for a
 /// command (SPEC §4.3 round 3, "code is unparsed").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ScriptLanguage {
+pub enum ScriptLanguage {
     /// sed's scripts: `e`, `w`, `W`, or the `e`/`w` flag of `s`.
     Sed,
     /// awk's programs: `system`, `|`, `>`, `getline` from a command.
@@ -720,23 +346,6 @@ pub(crate) enum ScriptLanguage {
     Mysql,
 }
 
-/// The script readers of [`SCRIPTS`], a row each language.
-pub(crate) const SCRIPT_LANGUAGES: &[(&[&str], ScriptLanguage)] = &[
-    (SED, ScriptLanguage::Sed),
-    (AWK, ScriptLanguage::Awk),
-    (MAKE, ScriptLanguage::Make),
-    (&["less"], ScriptLanguage::Less),
-    (
-        &["vim", "vi", "nvim", "view", "gvim", "vimdiff", "rvim"],
-        ScriptLanguage::Vim,
-    ),
-    (&["ed", "red", "ex", "dc"], ScriptLanguage::Stdin),
-    // duckdb's shell is sqlite3's, dot-commands and all.
-    (&["sqlite3", "sqlite", "duckdb"], ScriptLanguage::Sqlite),
-    (&["psql"], ScriptLanguage::Psql),
-    (&["mysql", "mariadb"], ScriptLanguage::Mysql),
-];
-
 /// The language `verb` reads its script in, if it is a script reader
 /// ([`SCRIPT_LANGUAGES`]).
 pub(crate) fn script_language(verb: &str) -> Option<ScriptLanguage> {
@@ -749,77 +358,6 @@ pub(crate) fn script_language(verb: &str) -> Option<ScriptLanguage> {
 /// Programs whose operands may be assignments (`make CC=…`): a glob
 /// operand without a `/` may expand to one (SPEC §4.4 item 4).
 pub(crate) const ASSIGNMENT_OPERANDS: &[&str] = MAKE;
-
-/// GNU sed's options (sed(1), 4.9), as getopt_long reads them.
-pub(crate) const SED_OPTIONS: Grammar<'static> = Grammar {
-    flags: "nrsuzEbh",
-    valued: "efl",
-    optional: "i",
-    long_flags: &[
-        "quiet",
-        "silent",
-        "debug",
-        "posix",
-        "regexp-extended",
-        "separate",
-        "sandbox",
-        "unbuffered",
-        "null-data",
-        "zero-terminated",
-        "binary",
-        "follow-symlinks",
-        "help",
-        "version",
-    ],
-    long_valued: &["expression", "file", "line-length"],
-    long_optional: &["in-place"],
-    permute: true,
-    ..Grammar::new(Mode::Gnu)
-};
-
-/// awk's options (gawk(1), 5.3; the other awks take a subset), as
-/// getopt_long reads them, operands permuted (gawk stops at the program,
-/// which reads no more here: fail closed).
-pub(crate) const AWK_OPTIONS: Grammar<'static> = Grammar {
-    flags: "bcCghnNOMPrsStVY",
-    valued: "FfveEil",
-    optional: "dDLop",
-    long_flags: &[
-        "characters-as-bytes",
-        "traditional",
-        "copyright",
-        "gen-pot",
-        "help",
-        "bignum",
-        "use-lc-numeric",
-        "non-decimal-data",
-        "optimize",
-        "no-optimize",
-        "posix",
-        "re-interval",
-        "sandbox",
-        "lint-old",
-        "csv",
-        "version",
-    ],
-    long_valued: &[
-        "field-separator",
-        "file",
-        "assign",
-        "source",
-        "exec",
-        "include",
-        "load",
-    ],
-    long_optional: &["dump-variables", "debug", "lint", "pretty-print", "profile"],
-    permute: true,
-    ..Grammar::new(Mode::Gnu)
-};
-
-/// The options of [`AWK_OPTIONS`] whose value names a program file
-/// (`-f`, `-E`, `-i`, `-l`: its text is all permc has of that program).
-pub(crate) const AWK_FILE_OPTIONS: &[&str] =
-    &["f", "E", "i", "l", "file", "exec", "include", "load"];
 
 /// A program that reads commands from standard input (SPEC §4.2 round 4,
 /// "What reads the body decides the rest"): when standard input comes from
@@ -847,88 +385,16 @@ pub struct StdinCommandReader {
     pub verified: &'static str,
 }
 
-/// The programs that read commands from standard input, one row a family.
-pub const STDIN_COMMAND_READERS: &[StdinCommandReader] = &[
-    StdinCommandReader {
-        // vim 9.0 reads keystrokes from a standard input that is no
-        // terminal, in every mode (`vi`, `view`, `ex`, `-e`, `-es`);
-        // `vim -` reads the text instead, still read as keystrokes here
-        // (fail closed). Under `xargs`, vim's standard input is /dev/null.
-        programs: &[
-            "vim", "vi", "nvim", "view", "gvim", "vimdiff", "rvim", "rview", "vimx", "ex",
-        ],
-        reads: "keystrokes and Ex commands (`:!CMD` runs a shell command)",
-        not_with: &["--version", "-h", "--help"],
-        operand: None,
-        valued: &[],
-        verified: "vim 9.0: `echo ':!touch x' | vim f` runs `touch x`, as `<`, `<<<`, `ex`, `view`, `vim -es` do; `< /dev/null` and `--version` read nothing",
-    },
-    StdinCommandReader {
-        programs: &["ed", "red"],
-        reads: "editing commands (`!CMD` runs a shell command)",
-        not_with: &["-V", "--version", "-h", "--help"],
-        operand: None,
-        valued: &["p", "prompt"],
-        verified: "GNU ed 1.19: `echo '!touch x' | ed f` runs `touch x`",
-    },
-    StdinCommandReader {
-        programs: &["dc"],
-        reads: "commands (`!CMD` runs a shell command)",
-        not_with: &["-V", "--version", "-h", "--help"],
-        operand: None,
-        valued: &[],
-        verified: "the manual (GNU bc 1.07's dc)",
-    },
-    StdinCommandReader {
-        programs: &["sqlite3", "sqlite"],
-        reads: "SQL and dot-commands (`.shell CMD` runs a shell command)",
-        not_with: &["-version", "--version", "-help", "--help"],
-        operand: Some(1),
-        valued: SQLITE_VALUED_OPTIONS,
-        verified: "sqlite3 3.40.1: `echo '.shell touch x' | sqlite3 db` runs it; with an SQL operand (`sqlite3 db 'select 1'`) standard input is not read",
-    },
-    StdinCommandReader {
-        programs: &["duckdb"],
-        reads: "SQL and dot-commands (`.shell CMD` runs a shell command)",
-        not_with: &["-c", "-s", "-version", "--version", "-help", "--help"],
-        operand: Some(1),
-        valued: SQLITE_VALUED_OPTIONS,
-        verified: "the manual (sqlite3's shell)",
-    },
-    StdinCommandReader {
-        programs: &["psql"],
-        reads: "SQL and meta-commands (`\\! CMD` runs a shell command)",
-        not_with: &[
-            "-c", "--command", "-l", "--list", "-V", "--version", "-?", "--help",
-        ],
-        operand: None,
-        valued: &[],
-        verified: "the manual (PostgreSQL 15)",
-    },
-    StdinCommandReader {
-        programs: &["mysql", "mariadb"],
-        reads: "SQL and client commands (`system CMD` runs a shell command)",
-        not_with: &["-e", "--execute", "-V", "--version", "-?", "--help"],
-        operand: None,
-        valued: &[],
-        verified: "the manual (MariaDB 10.11)",
-    },
-    StdinCommandReader {
-        programs: &["gdb"],
-        reads: "debugger commands (`shell CMD` runs a shell command)",
-        not_with: &["-version", "--version", "-help", "--help"],
-        operand: None,
-        valued: &[],
-        verified: "the manual (gdb 13)",
-    },
-    StdinCommandReader {
-        programs: &["sftp", "ftp", "lftp", "tftp"],
-        reads: "client commands (`!CMD` runs a local shell command)",
+impl StdinCommandReader {
+    /// A row of no program: what a row file's row leaves out.
+    pub const EMPTY: Self = Self {
+        programs: &[],
+        reads: "",
         not_with: &[],
         operand: None,
         valued: &[],
-        verified: "the manuals (OpenSSH 9.2's sftp, netkit ftp)",
-    },
-];
+        verified: "",
+    };
+}
 
 include!(concat!(env!("OUT_DIR"), "/catalogue/code.rs"));

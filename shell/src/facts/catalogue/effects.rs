@@ -2,7 +2,7 @@
 //! built-in denies (§5.2), and what the ceilings read to find a tool's
 //! canonical form (options, aliases, prefixes: §4.3 round 3).
 
-use crate::facts::options::{Grammar, Mode};
+use super::types::{Grammar, Mode};
 
 /// The external-effect table (SPEC §6.1): a segment whose real words start
 /// with one of these, token by token, has an effect outside the machine.
@@ -415,7 +415,7 @@ pub(crate) const NETWORK_DEVICES: [(&str, &[&str]); 2] = [
 /// How a tool's words say it reaches outside the machine (SPEC §6.1
 /// round 3), read by [`external_by_words`](crate::facts::external_by_words).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ByWords {
+pub enum ByWords {
     /// `gh api` with a method other than GET, fields or a body.
     GhApi,
     /// A container client with a remote daemon (`-H`, `--host`,
@@ -445,27 +445,6 @@ pub(crate) enum ByWords {
     },
 }
 
-/// The tools whose external effect is in their words, not in a table
-/// entry: one row a reading, with the programs it applies to.
-pub(crate) const BY_WORDS: &[(&[&str], ByWords)] = &[
-    (&["gh", "hub", "glab"], ByWords::GhApi),
-    (&["docker", "podman"], ByWords::RemoteDaemon),
-    (&["ssh", "mosh", "autossh"], ByWords::SshHost),
-    (&["scp", "rsync"], ByWords::RemoteOperand { any: false }),
-    (&["sftp"], ByWords::RemoteOperand { any: true }),
-    (&["tar", "gtar"], ByWords::RemoteArchive),
-    // The cloud CLIs with a row of remote.toml are read by it (SPEC §4.5
-    // item 3: every subcommand not listed as a read is external).
-    (&["azcopy"], ByWords::CloudVerb),
-    (
-        &["python", "python3"],
-        ByWords::Words {
-            words: &["-m", "twine", "upload"],
-            named: PYTHON_TWINE,
-        },
-    ),
-];
-
 /// What a container client's remote daemon and registry output are
 /// called, by client: docker's names for any other.
 pub(crate) fn remote_daemon_names(
@@ -477,53 +456,6 @@ pub(crate) fn remote_daemon_names(
         (REMOTE_DAEMON, REGISTRY_PUSH)
     }
 }
-
-/// Subcommand aliases (SPEC §6.1 round 3): (tool, alias, the entry's
-/// word). `gh pr new` is `gh pr create`, `helm del` is `helm uninstall`.
-pub(crate) const SUBCOMMAND_ALIASES: &[(&str, &str, &str)] = &[
-    ("gh", "new", "create"),
-    ("gh", "rm", "delete"),
-    ("glab", "accept", "merge"),
-    ("glab", "new", "create"),
-    ("helm", "delete", "uninstall"),
-    ("helm", "del", "uninstall"),
-    ("helm", "un", "uninstall"),
-    ("svn", "ci", "commit"),
-    ("docker", "b", "build"),
-    ("npm", "author", "owner"),
-    ("npm", "dist-tags", "dist-tag"),
-    // tmux 3.3a's aliases (`tmux list-commands`).
-    ("tmux", "new", "new-session"),
-    ("tmux", "neww", "new-window"),
-    ("tmux", "splitw", "split-window"),
-    ("tmux", "respawnp", "respawn-pane"),
-    ("tmux", "respawnw", "respawn-window"),
-    ("tmux", "send", "send-keys"),
-    ("tmux", "run", "run-shell"),
-    ("tmux", "if", "if-shell"),
-    ("tmux", "pipep", "pipe-pane"),
-    ("tmux", "bind", "bind-key"),
-];
-
-/// Tools that take a unique prefix of a subcommand for it (`npm pub`, `gem
-/// pus`), with their commands and aliases that are a prefix of an entry's
-/// word but another command (`npm un` is `uninstall`). A prefix of an
-/// entry's word counts (fail closed: an ambiguous one is an error the tool
-/// reports, never a read).
-pub(crate) const PREFIX_TOOLS: &[(&str, &[&str])] = &[
-    ("npm", &["un", "d"]),
-    ("gem", &[]),
-    // Mercurial and its heirs read a unique prefix of a command (`hg
-    // pus`), as do fossil and darcs.
-    ("hg", &[]),
-    ("sl", &[]),
-    // fossil's `co` is `checkout`, not a prefix of `commit`.
-    ("fossil", &["co"]),
-    ("darcs", &[]),
-    // tmux resolves a unique prefix of a command after its aliases: `new`
-    // is `new-session`, not a prefix of `new-window`.
-    ("tmux", &["new"]),
-];
 
 /// Options that take the next word as their value, and options that take
 /// none, per tool (SPEC §6.1 round 3: options anywhere the program takes
@@ -784,24 +716,6 @@ pub(crate) const OPTION_GRAMMAR: &[(&str, &[&str], &[&str])] = &[
         ],
     ),
 ];
-
-/// GNU rm's options (rm(1), coreutils 9), as getopt_long reads them: what
-/// the built-in denies read of an rm's options.
-pub(crate) const RM_OPTIONS: Grammar<'static> = Grammar {
-    flags: "dfiIrRv",
-    long_flags: &[
-        "force",
-        "one-file-system",
-        "no-preserve-root",
-        "recursive",
-        "dir",
-        "verbose",
-        "help",
-        "version",
-    ],
-    long_optional: &["interactive", "preserve-root"],
-    ..Grammar::new(Mode::Gnu)
-};
 
 /// The privileged verb a message names when a privileged run has no verb
 /// of its own to show (SPEC §5 step 7b): the first of [`PRIVILEGED`].

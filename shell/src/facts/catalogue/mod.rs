@@ -21,6 +21,7 @@ pub mod paths;
 pub mod remote;
 pub mod shells;
 pub mod tmux;
+pub mod types;
 pub mod units;
 pub mod variables;
 pub mod wrappers;
@@ -313,7 +314,6 @@ pub fn program_names() -> Vec<&'static str> {
     names.extend(code::NAME_OPERANDS.iter().flat_map(|r| r.0));
     names.extend(code::PROGRAM_TEXT.iter().flat_map(|r| r.0));
     names.extend(code::CODE_OPTIONS.iter().flat_map(|r| r.programs));
-    names.extend(code::SCRIPTS);
     names.extend(code::INTERPRETERS);
     names.extend(code::SHELL_BUILTINS);
     names.extend(code::SCRIPT_READERS);

@@ -82,27 +82,9 @@ pub const PROTECTED_FILES: &[&str] = &[
 /// tasks and settings).
 pub const PROTECTED_SUFFIXES: &[&str] = &[POLICY_SUFFIX, ".code-workspace"];
 
-/// **[round 4]** Options whose value is a pattern of names to leave out
-/// or take, not a path written (SPEC §6.4), by program: each takes a value
-/// (attached with `=`, or the next word). Read per program: `tee
-/// --ignore-interrupts` and `git rm --ignore-unmatch` take none, so the
-/// word after them is an operand.
-pub(crate) const PATTERN_OPTIONS: &[(&str, &[&str])] = &[
-    ("rsync", &["--exclude", "--include", "--filter", "-f"]),
-    ("tar", &["--exclude"]),
-    ("bsdtar", &["--exclude", "--include"]),
-    ("grep", &["--exclude", "--include", "--exclude-dir"]),
-    ("rg", &["--glob", "-g", "--iglob"]),
-    ("du", &["--exclude"]),
-    ("zip", &["-x", "--exclude", "-i", "--include"]),
-    ("unzip", &["-x"]),
-    ("git", &["--exclude", "-e"]),
-    ("cp", &[]),
-];
-
 /// Where a [`DirWrite`] writes.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Into {
+pub enum Into {
     /// Its last operand, or the value of one of these options (`cp -t`).
     LastOperand(&'static [&'static str]),
     /// The value of one of these options, else the current directory.
@@ -119,7 +101,7 @@ pub(crate) enum Into {
 /// lexically holds one — the project root or above it, or a protected
 /// directory or below it.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct DirWrite {
+pub struct DirWrite {
     /// The program.
     pub program: &'static str,
     /// Its subcommand (git's), `""` for none.
@@ -143,187 +125,46 @@ pub(crate) struct DirWrite {
     pub bare_cluster: bool,
 }
 
-const fn dw(program: &'static str, when: &'static [&'static str], into: Into) -> DirWrite {
-    DirWrite {
-        program,
+impl DirWrite {
+    /// A row of no program that writes always, each operand: what a row
+    /// file's row leaves out.
+    pub(crate) const EMPTY: Self = Self {
+        program: "",
         sub: "",
-        when,
+        when: &[],
         unless: &[],
-        into,
+        into: Into::EveryOperand,
         anywhere: &[],
         contents: false,
         bare_cluster: false,
-    }
+    };
 }
 
-const fn git_dw(sub: &'static str, when: &'static [&'static str]) -> DirWrite {
-    DirWrite {
-        sub,
-        ..dw("git", when, Into::Root)
-    }
+impl PrefixWrite {
+    /// A row of no program: what a row file's row leaves out.
+    pub(crate) const EMPTY: Self = Self {
+        program: "",
+        operand: None,
+        prefix: &[],
+        default: "",
+        suffix: &[],
+        format: &[],
+        valued: "",
+        valued_long: &[],
+    };
 }
-
-/// **[round 4]** The rows of [`DirWrite`] (SPEC §6.4).
-pub(crate) const DIR_WRITES: &[DirWrite] = &[
-    // A recursive removal empties the directory it names: `rm -rf /work`
-    // or `rm -r ../app` from a subdirectory removes the rule files and
-    // `.git` (rm itself refuses a last component `.` or `..`).
-    dw("rm", &["-r", "-R", "--recursive"], Into::EveryOperand),
-    DirWrite {
-        contents: true,
-        ..dw(
-            "cp",
-            &["-r", "-R", "-a", "--recursive", "--archive"],
-            Into::LastOperand(&["-t", "--target-directory"]),
-        )
-    },
-    DirWrite {
-        contents: true,
-        unless: &["-n", "--dry-run", "--list-only"],
-        ..dw(
-            "rsync",
-            &["-r", "-a", "--recursive", "--archive", "-d", "--dirs"],
-            Into::LastOperand(&[]),
-        )
-    },
-    DirWrite {
-        unless: &[
-            "-t",
-            "--list",
-            "-c",
-            "--create",
-            "-r",
-            "--append",
-            "-u",
-            "--update",
-            "-d",
-            "--diff",
-            "--compare",
-            "-O",
-            "--to-stdout",
-            "--to-command",
-        ],
-        anywhere: &["-P", "--absolute-names"],
-        bare_cluster: true,
-        ..dw(
-            "tar",
-            &["-x", "--extract", "--get"],
-            Into::OptionOrCwd(&["-C", "--directory"]),
-        )
-    },
-    DirWrite {
-        anywhere: &["-P", "--absolute-paths"],
-        bare_cluster: true,
-        ..dw(
-            "bsdtar",
-            &["-x"],
-            Into::OptionOrCwd(&["-C", "--cd", "--directory"]),
-        )
-    },
-    DirWrite {
-        unless: &["-l", "-v", "-t", "-p", "-c", "-Z", "-z"],
-        anywhere: &["-:"],
-        ..dw("unzip", &[], Into::OptionOrCwd(&["-d"]))
-    },
-    DirWrite {
-        anywhere: &["-:"],
-        ..dw("funzip", &[], Into::OptionOrCwd(&[]))
-    },
-    dw(
-        "curl",
-        &["-J", "--remote-header-name"],
-        Into::OptionOrCwd(&["--output-dir"]),
-    ),
-    dw(
-        "wget",
-        &[
-            "--content-disposition",
-            "--trust-server-names",
-            "-r",
-            "--recursive",
-            "-m",
-            "--mirror",
-            "-p",
-            "--page-requisites",
-            "-i",
-            "--input-file",
-            // GNU Wget 1.21.3 (tests/oracle): the URL's host and path as
-            // directories in the cwd (`wget -x -nH http://h/.git/hooks/x`).
-            "-x",
-            "--force-directories",
-            "--directories",
-            "--protocol-directories",
-        ],
-        Into::OptionOrCwd(&["-P", "--directory-prefix"]),
-    ),
-    DirWrite {
-        unless: &["--dry-run"],
-        ..dw("patch", &[], Into::OptionOrCwd(&["-d", "--directory"]))
-    },
-    DirWrite {
-        unless: &["--check", "--stat", "--numstat", "--summary"],
-        ..git_dw("apply", &[])
-    },
-    git_dw("am", &[]),
-    DirWrite {
-        unless: &[],
-        ..git_dw("hash-object", &["-w"])
-    },
-    git_dw("mktree", &[]),
-    git_dw("commit-tree", &[]),
-    git_dw("update-index", &["--cacheinfo", "--index-info"]),
-    git_dw("read-tree", &[]),
-    git_dw("checkout-index", &[]),
-    git_dw("fast-import", &[]),
-];
-
-/// **[round 4]** git's porcelain that moves the worktree to another
-/// commit or the stash (SPEC §6.4): the subcommand path, and the options
-/// that make it no such move (`checkout -b NEW` creates a branch at
-/// `HEAD`). An allow entry that names the subcommand path lifts it.
-pub(crate) const GIT_MOVES: &[(&[&str], &[&str])] = &[
-    (&["checkout"], &[]),
-    (&["switch"], &[]),
-    (&["reset"], &[]),
-    (&["stash"], &[]),
-    (&["stash", "push"], &[]),
-    (&["stash", "save"], &[]),
-    (&["stash", "pop"], &[]),
-    (&["stash", "apply"], &[]),
-    (&["rebase"], &[]),
-    (&["merge"], &["--abort", "--quit"]),
-    (&["cherry-pick"], &[]),
-    (&["revert"], &[]),
-    (&["pull"], &[]),
-];
 
 /// **[round 4]** git subcommands that write the worktree through their
 /// pathspecs (SPEC §6.4): each pathspec is read with its magic and globs.
 pub(crate) const GIT_PATHSPEC_WRITES: &[&str] =
     &["rm", "mv", "checkout", "restore", "stash", "clean", "reset"];
 
-/// **[round 4]** Backup names (SPEC §4.5 item 1): a program's options
-/// whose value is a suffix (or a prefix) added to an operand's name, the
-/// file it writes beside the one it changes.
-pub(crate) const BACKUP_SUFFIXES: &[(&str, &[&str], &[&str])] = &[
-    ("cp", &["-S", "--suffix"], &[]),
-    ("mv", &["-S", "--suffix"], &[]),
-    ("ln", &["-S", "--suffix"], &[]),
-    ("install", &["-S", "--suffix"], &[]),
-    (
-        "patch",
-        &["-z", "--suffix"],
-        &["-B", "--prefix", "-Y", "--basename-prefix"],
-    ),
-    ("rsync", &["--suffix"], &["--backup-dir"]),
-];
-
 /// **[round 4]** A program that writes names made from a prefix
 /// (SPEC §6.4): `split IN PREFIX` writes `PREFIXaa`, `PREFIXab`…,
 /// `csplit -f PREFIX` `PREFIX00`…. The name is none of its words, so the
 /// protected paths read `PREFIX*SUFFIX` as a glob in the prefix's folder.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct PrefixWrite {
+pub struct PrefixWrite {
     /// The program.
     pub program: &'static str,
     /// The operand (from 0) that is the prefix; every later one is read
@@ -343,50 +184,5 @@ pub(crate) struct PrefixWrite {
     /// The long options that take a value (a unique prefix too).
     pub valued_long: &'static [&'static str],
 }
-
-/// **[round 4]** The rows of [`PrefixWrite`] (GNU coreutils 9.1).
-pub(crate) const PREFIX_WRITES: &[PrefixWrite] = &[
-    PrefixWrite {
-        program: "split",
-        operand: Some(1),
-        prefix: &[],
-        default: "x",
-        suffix: &["--additional-suffix"],
-        format: &[],
-        valued: "abClnt",
-        valued_long: &[
-            "--suffix-length",
-            "--additional-suffix",
-            "--bytes",
-            "--line-bytes",
-            "--lines",
-            "--number",
-            "--separator",
-            "--filter",
-            "---io-blksize",
-        ],
-    },
-    PrefixWrite {
-        program: "csplit",
-        operand: None,
-        prefix: &["-f", "--prefix"],
-        default: "xx",
-        suffix: &[],
-        format: &["-b", "--suffix-format"],
-        valued: "bfn",
-        valued_long: &["--suffix-format", "--prefix", "--digits"],
-    },
-];
-
-/// find's tests that select by name, read for `{}` (SPEC §6.4): the
-/// case-insensitive ones, and those on the whole path.
-pub(crate) const FIND_NAME_TESTS: &[(&str, bool, bool)] = &[
-    ("-name", false, false),
-    ("-iname", true, false),
-    ("-path", false, true),
-    ("-ipath", true, true),
-    ("-wholename", false, true),
-    ("-iwholename", true, true),
-];
 
 include!(concat!(env!("OUT_DIR"), "/catalogue/paths.rs"));

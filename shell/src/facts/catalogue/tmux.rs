@@ -3,17 +3,6 @@
 //! which of them run a shell command line given as operands, and which
 //! run what permc does not read.
 
-use crate::facts::options::{Grammar, Mode};
-
-/// tmux's own options (`getopt(…, "2c:CDdf:lL:NqS:T:uUvV")`): `-c` is a
-/// command line a shell runs, `-f` a configuration file (code: the line is
-/// unparsed).
-pub(crate) const TMUX_OPTIONS: Grammar<'static> = Grammar {
-    flags: "2CDdlNquUvV",
-    valued: "cfLST",
-    abbreviations: false,
-    permute: false,
-    ..Grammar::new(Mode::Gnu)
-};
+use super::types::{Grammar, Mode};
 
 include!(concat!(env!("OUT_DIR"), "/catalogue/tmux.rs"));
