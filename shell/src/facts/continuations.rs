@@ -35,38 +35,76 @@ fn row_of(words: &[Cow<'_, str>], known: &[Known]) -> Option<(&'static Continuat
     )
 }
 
-/// A table's rows by the first word of their command, built at compile
-/// time: `heads[bucket]` is the first row of a bucket (its index + 1, 0
-/// for none) and `next[row]` the next row of the same bucket, in the
-/// table's order. A lookup reads the few rows whose program hashes to
-/// the verb's bucket instead of every row: the tables grow with every
-/// described program (SPEC §4.5), the answer's cost should not.
+/// A table's rows by their command's first words, built at compile time:
+/// three chains, each `heads[bucket]` the first row of a bucket (its
+/// index + 1, 0 for none) and `next[row]` the next row of the same
+/// bucket, in the table's order — the rows of one word by their program
+/// (`find`), the rows of two or more by their program (is there any?),
+/// and the rows of two or more by their program and subcommand
+/// (`git status`, `git worktree list`). A lookup reads the few rows whose
+/// words hash to the bucket instead of every row, and a subcommand's row
+/// is one probe, not a walk over every row of its program (git's): the
+/// tables grow with every described program (SPEC §4.5), the answer's
+/// cost should not.
 pub(crate) struct RowIndex<const N: usize> {
+    one: Chain<N>,
+    subs: Chain<N>,
+    pairs: Chain<N>,
+}
+
+/// One chain of a [`RowIndex`].
+struct Chain<const N: usize> {
     heads: [u16; 256],
     next: [u16; N],
 }
 
-/// The bucket of a program name (FNV-1a, low byte).
-const fn bucket(w: &[u8]) -> usize {
-    let mut h: u32 = 0x811c_9dc5;
+/// The FNV-1a state after `w`'s bytes, from `h`.
+const fn fnv(mut h: u32, w: &[u8]) -> u32 {
     let mut i = 0;
     while i < w.len() {
         h ^= w[i] as u32;
         h = h.wrapping_mul(0x0100_0193);
         i += 1;
     }
-    (h & 0xff) as usize
+    h
 }
 
-impl<const N: usize> RowIndex<N> {
-    /// The rows of `rows` (the table the index was built from) whose
-    /// command may begin with `verb`, in the table's order.
-    fn of<'r, R>(
-        &'r self,
-        rows: &'static [R],
-        verb: &str,
-    ) -> impl Iterator<Item = &'static R> + 'r {
-        let mut at = self.heads[bucket(verb.as_bytes())];
+/// The bucket of a program name (FNV-1a, low byte).
+const fn bucket(w: &[u8]) -> usize {
+    (fnv(0x811c_9dc5, w) & 0xff) as usize
+}
+
+/// The bucket of a program and a subcommand (FNV-1a over both, a space
+/// between, low byte).
+const fn pair_bucket(program: &[u8], sub: &[u8]) -> usize {
+    (fnv(fnv(fnv(0x811c_9dc5, program), b" "), sub) & 0xff) as usize
+}
+
+impl<const N: usize> Chain<N> {
+    const fn new() -> Self {
+        Chain {
+            heads: [0; 256],
+            next: [0; N],
+        }
+    }
+
+    /// Appends row `i` to bucket `b` (`tails`: each bucket's last row).
+    const fn push(&mut self, tails: &mut [u16; 256], b: usize, i: usize) {
+        assert!(i + 1 < u16::MAX as usize, "a row index holds < 65,535 rows");
+        #[allow(clippy::cast_possible_truncation)] // i + 1 < u16::MAX, asserted above
+        let me = (i + 1) as u16;
+        if self.heads[b] == 0 {
+            self.heads[b] = me;
+        } else {
+            self.next[(tails[b] - 1) as usize] = me;
+        }
+        tails[b] = me;
+    }
+
+    /// The rows of `rows` (the table the chain was built from) in bucket
+    /// `b`, in the table's order.
+    fn of<'r, R>(&'r self, rows: &'static [R], b: usize) -> impl Iterator<Item = &'static R> + 'r {
+        let mut at = self.heads[b];
         std::iter::from_fn(move || {
             let i = usize::from(at.checked_sub(1)?);
             at = self.next[i];
@@ -75,30 +113,29 @@ impl<const N: usize> RowIndex<N> {
     }
 }
 
-/// [`RowIndex`] of a const table of rows by the first word of `field`.
+/// [`RowIndex`] of a const table of rows by the words of `field`.
 macro_rules! row_index {
     ($rows:expr, $field:ident) => {{
-        let mut heads = [0u16; 256];
-        let mut tails = [0u16; 256];
-        let mut next = [0u16; $rows.len()];
+        let mut index = RowIndex {
+            one: Chain::new(),
+            subs: Chain::new(),
+            pairs: Chain::new(),
+        };
+        let (mut one, mut subs, mut pairs) = ([0u16; 256], [0u16; 256], [0u16; 256]);
         let mut i = 0;
-        assert!(
-            $rows.len() < u16::MAX as usize,
-            "a row index holds < 65,535 rows"
-        );
         while i < $rows.len() {
-            let b = bucket($rows[i].$field[0].as_bytes());
-            #[allow(clippy::cast_possible_truncation)] // i + 1 < u16::MAX, asserted above
-            let me = (i + 1) as u16;
-            if heads[b] == 0 {
-                heads[b] = me;
+            let c = $rows[i].$field;
+            let b = bucket(c[0].as_bytes());
+            if c.len() == 1 {
+                index.one.push(&mut one, b, i);
             } else {
-                next[(tails[b] - 1) as usize] = me;
+                index.subs.push(&mut subs, b, i);
+                let p = pair_bucket(c[0].as_bytes(), c[1].as_bytes());
+                index.pairs.push(&mut pairs, p, i);
             }
-            tails[b] = me;
             i += 1;
         }
-        RowIndex { heads, next }
+        index
     }};
 }
 
@@ -120,19 +157,22 @@ fn row_in<R, const N: usize>(
         return None;
     }
     let verb = super::basename(&words[v]);
+    let b = bucket(verb.as_bytes());
     // A row of the program itself (`find`).
-    if let Some(r) = index.of(rows, verb).find(|r| {
-        let c = command(r);
-        c.len() == 1 && super::quick_eq(c[0], verb)
-    }) {
+    if let Some(r) = index
+        .one
+        .of(rows, b)
+        .find(|r| super::quick_eq(command(r)[0], verb))
+    {
         return Some((r, v + 1));
     }
     // A row of one of its subcommands (`git branch`), past the program's
     // global options.
-    if !index.of(rows, verb).any(|r| {
-        let c = command(r);
-        c.len() >= 2 && super::quick_eq(c[0], verb)
-    }) {
+    if !index
+        .subs
+        .of(rows, b)
+        .any(|r| super::quick_eq(command(r)[0], verb))
+    {
         return None;
     }
     let i = super::subcommand_at(verb, words, v + 1, exact);
@@ -141,24 +181,25 @@ fn row_in<R, const N: usize>(
         return None;
     }
     // A row of a subcommand's own subcommand (`git worktree list`), the
-    // word right after it; else the subcommand's row.
+    // word right after it; else the subcommand's row (each the first in
+    // the table's order).
     let next = words.get(i + 1).filter(|_| exact(i + 1));
-    let deeper = next.and_then(|n| {
-        index.of(rows, verb).find(|r| {
-            let c = command(r);
-            c.len() == 3 && c[0] == verb && c[1] == sub && c[2] == n
-        })
-    });
-    if let Some(r) = deeper {
-        return Some((r, i + 2));
+    let mut two = None;
+    for r in index
+        .pairs
+        .of(rows, pair_bucket(verb.as_bytes(), sub.as_bytes()))
+    {
+        let c = command(r);
+        if !super::quick_eq(c[0], verb) || !super::quick_eq(c[1], sub) {
+            continue;
+        }
+        match c.len() {
+            3 if next.is_some_and(|n| c[2] == n) => return Some((r, i + 2)),
+            2 if two.is_none() => two = Some((r, i + 1)),
+            _ => {}
+        }
     }
-    index
-        .of(rows, verb)
-        .find(|r| {
-            let c = command(r);
-            c.len() == 2 && c[0] == verb && c[1] == sub
-        })
-        .map(|r| (r, i + 1))
+    two
 }
 
 /// The first bytes of the rows' commands, and `/` and `.` (a verb given
