@@ -89,6 +89,11 @@ struct Declared {
     /// the program prints none (scp and ssh-keygen: `ssh -V`).
     #[serde(default)]
     version_program: Option<String>,
+    /// Why the row's commands cannot judge the program, when they cannot
+    /// (stty: no terminal in the sandbox, and its operands are settings
+    /// the generated values are not): the row is listed as not generated.
+    #[serde(default)]
+    not_generated: Option<String>,
     /// Its `path-write` values are name prefixes: it writes names that
     /// begin with one, in the same directory (split's `PREFIXaa`).
     #[serde(default)]
@@ -319,6 +324,7 @@ fn programs<'t>(
         version_args: Vec::new(),
         builtin_of: None,
         version_program: None,
+        not_generated: None,
         prefixes: false,
     };
     // Each program started, by its process: a helper is one only of the

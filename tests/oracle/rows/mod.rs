@@ -73,6 +73,12 @@ pub fn check<'r>(
     full: bool,
 ) -> Vec<(&'r Described, Outcome)> {
     let ready = pool(rows, |row| {
+        let skipped = table
+            .get(&row.program.join(" "))
+            .and_then(|d| d.not_generated.clone());
+        if let Some(why) = skipped {
+            return Err(Outcome::NotGenerated(format!("not generated: {why}")));
+        }
         let cases = generate::cases(row).map_err(Outcome::NotGenerated)?;
         let (version, help, pin) = probe(sb, row, table).map_err(Outcome::NotHere)?;
         let declared = table.get(&row.program.join(" "));
