@@ -253,6 +253,57 @@ const WRITING_SHAPES: super::Shapes = {
     t
 };
 
+use super::catalogue::code::{TextOptions, PROGRAM_TEXT};
+
+/// The shapes of the programs of [`DESCRIBED`]'s rows with a `code` or
+/// `config` option: only their runs are read for [`code_word`].
+const CODE_KIND_SHAPES: super::Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < DESCRIBED.len() {
+        if !(DESCRIBED[i].code.is_empty() && DESCRIBED[i].config.is_empty()) {
+            super::mark_shape(&mut t, DESCRIBED[i].program[0]);
+        }
+        i += 1;
+    }
+    t
+};
+
+/// A word of a described program that its row types `code` or `config`
+/// (SPEC §4.5 item 2: such a word makes the line unparsed, §4.3 — `curl
+/// --engine E`, `rsync -M OPT`, `cargo test --manifest-path P`): the
+/// word's index and the row, for the reason. Options only, up to `--`,
+/// read by the row's grammar (a long spelling or prefix, a cluster up
+/// to its valued letter); a value that spells one of them is read as
+/// one too, which only asks more.
+pub fn code_word(words: &[Cow<'_, str>], known: &[Known]) -> Option<(usize, &'static Described)> {
+    let first = words.first()?;
+    if !super::has_shape(&CODE_KIND_SHAPES, super::basename(first)) {
+        return None;
+    }
+    if !words.iter().skip(1).any(|w| w.starts_with('-')) {
+        return None;
+    }
+    let (row, from) = described_row(words, known)?;
+    if row.code.is_empty() && row.config.is_empty() {
+        return None;
+    }
+    // The OpenSSH clients' `-o KEY=VALUE` is read key by key by their
+    // text reading (catalogue/code.toml `program_text`: `ProxyCommand`
+    // runs, `Port` does not), which knows more than a row's one kind.
+    let ssh_keys = PROGRAM_TEXT.iter().any(|(names, how)| {
+        matches!(how, TextOptions::Ssh { .. }) && names.contains(&row.program[0])
+    });
+    words
+        .iter()
+        .enumerate()
+        .skip(from)
+        .take_while(|(_, w)| *w != "--")
+        .filter(|(_, w)| !(ssh_keys && w.starts_with("-o")))
+        .find(|(_, w)| super::described::code_kind(row, w))
+        .map(|(i, _)| (i, row))
+}
+
 /// The index of the first mutating continuation in a segment's words
 /// (SPEC §6.5), or `None` when it only reads. An allow entry of `k`
 /// tokens covers the segment only when `k` is past it (§3.2).

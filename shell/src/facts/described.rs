@@ -1261,6 +1261,23 @@ fn text_of(
     Some(text)
 }
 
+/// Is `w` an option the row types `code` or `config` ([`code_word`](super::continuations::code_word))?
+pub(crate) fn code_kind(row: &Described, w: &str) -> bool {
+    // argparse (pytest) is read by its own pre-parse, where `-p no:NAME`
+    // blocks a plugin rather than loading one (`walk_argparse`).
+    if w.len() < 2 || !w.starts_with('-') || row.grammar == ARGPARSE {
+        return false;
+    }
+    if row.grammar == GO {
+        // Go's flags: `-name`, `--name`, `-name=value`, whole names only.
+        let name = w.trim_start_matches('-').split('=').next().unwrap_or("");
+        return spellings(row.code)
+            .chain(spellings(row.config))
+            .any(|s| s.trim_start_matches('-') == name);
+    }
+    option_word(row, w).is_some_and(|(kind, _)| matches!(kind, Kind::Code | Kind::Config))
+}
+
 /// An option word's kind and where its value is: a long option, or a
 /// cluster of short ones (the kind of the one that takes a value, else
 /// flags). `None` when a letter or the name is no option of the row.

@@ -2052,13 +2052,29 @@ fn verb_facts(
             Some(sub) => git_program_running(sub, &rest[1..]),
             None => code_running(v, &rest[1..]),
         };
-        if let Some(why) = why.or_else(|| super::code_options::code_option(v, &rest[1..])) {
+        let why = why
+            .or_else(|| super::code_options::code_option(v, &rest[1..]))
+            .or_else(|| described_code(rest));
+        if let Some(why) = why {
             facts.unparsed_because(why);
         }
         if via.is_none() && super::may_be_privileged(v) {
             *via = super::PRIVILEGED.iter().copied().find(|p| *p == v);
         }
     }
+}
+
+/// A word the run's described row types `code` or `config` (SPEC §4.5
+/// item 2, §4.3), as an unparsed reason naming the word, the program and
+/// the version.
+fn described_code(run: &[Cow<'_, str>]) -> Option<String> {
+    let (i, row) = super::continuations::code_word(run, &[])?;
+    let word = run.get(i).map_or("", |w| &**w);
+    Some(format!(
+        "`{word}` makes `{}` ({}) run code or read settings that permc does not read",
+        row.program.join(" "),
+        row.version
+    ))
 }
 
 /// The shapes of every verb of [`CODE_FORMS`], built from the rows.
