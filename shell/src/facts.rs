@@ -23,6 +23,7 @@ pub use catalogue::effects::{
 use catalogue::git::GLOBAL_VALUE_OPTIONS;
 pub use catalogue::git::PROTECTED_BRANCHES;
 pub use catalogue::paths::DEV_FILES;
+pub(crate) use catalogue::types::const_eq;
 pub use catalogue::variables::SAFE_SET_NAMES;
 use catalogue::variables::{
     CODE_VARIABLES, COMMAND_VARIABLES, HARMLESS_COMMANDS, SETTING_VARIABLES, VARIABLE_FAMILIES,
@@ -2355,22 +2356,6 @@ pub(crate) fn quick_prefix(t: &str, w: &str) -> bool {
         }
         i == w.len()
     }
-}
-
-/// `a == b`, in a `const` context.
-pub(crate) const fn const_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 /// A tool's rows of [`SUBCOMMAND_ALIASES`] (one run of the table: the

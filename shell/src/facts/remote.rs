@@ -364,7 +364,10 @@ const HTTP_DESCRIBED: [Option<usize>; HTTP.len()] = {
         let mut d = 0;
         while d < DESCRIBED.len() {
             let p = DESCRIBED[d].program;
-            if p.len() == 1 && !HTTP[i].names.is_empty() && same(p[0], HTTP[i].names[0]) {
+            if p.len() == 1
+                && !HTTP[i].names.is_empty()
+                && super::catalogue::types::const_eq(p[0], HTTP[i].names[0])
+            {
                 t[i] = Some(d);
             }
             d += 1;
@@ -373,22 +376,6 @@ const HTTP_DESCRIBED: [Option<usize>; HTTP.len()] = {
     }
     t
 };
-
-/// `a == b`, at compile time.
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
 
 /// Does option word `w` (its value not after `=`) take the next word as
 /// its value, as the program's described row reads it (a long option,

@@ -439,28 +439,12 @@ const fn writing_kind_name(name: &str) -> bool {
     let mut k = 0;
     while k < Kind::NAMES.len() {
         let (kind, n) = Kind::NAMES[k];
-        if matches!(kind, Kind::PathWrite | Kind::DirWrite) && same_text(n, name) {
+        if matches!(kind, Kind::PathWrite | Kind::DirWrite) && super::types::const_eq(n, name) {
             return true;
         }
         k += 1;
     }
     false
-}
-
-/// `a == b`, at compile time.
-const fn same_text(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
 }
 
 include!(concat!(env!("OUT_DIR"), "/catalogue/described.rs"));

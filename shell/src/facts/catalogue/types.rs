@@ -4,6 +4,23 @@
 //! tables still written in Rust here use them; the logic imports them
 //! from here, never the reverse.
 
+/// `a == b`, at compile time: the tables built from the rows (and the
+/// logic's own const tables) compare names with it.
+pub const fn const_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// How a program reads its options.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
