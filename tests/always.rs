@@ -697,7 +697,10 @@ fn check_recorded(cmd: &str) -> Result<(), TestCaseError> {
             // A possible run of an undescribed program's quoted word (SPEC
             // §4.5 item 2) lowers with unknown.word whatever entry covers
             // the segment.
-            let possible = facts.has_possible();
+            // So does a word a described program's row cannot place where
+            // the row holds a kind that writes or runs (SPEC §4.5 item 2,
+            // §5.3 7.0: `rm -la` under `Terminal(rm -la)`, rm has no `-l`).
+            let possible = facts.has_possible() || facts.unplaced().is_some();
             for (policy, reason) in decide_in_every_context(&rules, cmd, None) {
                 if covered && !facts.line.segments.is_empty() {
                     prop_assert!(
