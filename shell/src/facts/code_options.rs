@@ -628,10 +628,20 @@ pub(crate) fn unknown_where_code_may_be(words: &[Cow<'_, str>], known: &[Known])
     // The first operand: a script reader's script (`sed * f` may make a
     // file named `e curl x` the script).
     let first_operand = (1..words.len()).find(|&i| !words[i].starts_with('-'));
+    // A word a verified row places as text (a value of `sort -k`: SPEC
+    // §4.5 item 2, a value position takes that position's kind) is no
+    // form of the program's: read only once an unknown word is met.
+    let mut text = None;
+    let mut is_text = |i: usize| {
+        text.get_or_insert_with(|| super::described::text_words(words, known))
+            .as_ref()
+            .is_some_and(|t: &Vec<bool>| t.get(i).copied().unwrap_or(false))
+    };
     (1..words.len())
         .take_while(|&i| k(i).is_unknown() || words[i] != "--")
         .any(|i| match k(i) {
             Known::Exact => false,
+            _ if is_text(i) => false,
             Known::OneToken | Known::AnyTokens => true,
             // A glob may expand to an option, to a make assignment (a
             // name in this folder holding `=`), or to a script (SPEC §4.4
