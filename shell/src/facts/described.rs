@@ -1261,6 +1261,108 @@ fn text_of(
     Some(text)
 }
 
+/// What a run's described row says it writes ([`written_values`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Written<'w> {
+    /// No row reads the run word by word as getopt or git do.
+    NoRow,
+    /// A word the row cannot place (an option it lacks, an ambiguous
+    /// prefix, an unknown word where an option may stand): any word may
+    /// be written.
+    Unplaced,
+    /// The values and operands the row types `path-write` or `dir-write`.
+    Values(Vec<&'w str>),
+}
+
+/// SPEC §6.4 with §4.5 item 1: the words a run's described row types
+/// `path-write` or `dir-write` — an option's value attached (`--ou=F`,
+/// `-uoF`, `--output=F`) or in the next word (`-o F`), or an operand —
+/// each spelling as the program reads it, for a program the catalogue
+/// says only reads the rest of its words (`sort`, `git log`).
+pub fn written_values<'w>(words: &'w [Cow<'_, str>], known: &[Known]) -> Written<'w> {
+    let Some((row, from)) = super::continuations::described_row(words, known) else {
+        return Written::NoRow;
+    };
+    if !(getopt(row) || matches!(row.grammar, GIT | GIT_REVISIONS)) {
+        return Written::NoRow;
+    }
+    // A row with no option or operand that writes: a word it cannot place
+    // (`ls *`, `cat --frob`) lowers nothing here either (§4.5 item 2).
+    let operand_writes = row
+        .operands
+        .iter()
+        .any(|o| matches!(*o, "path-write" | "dir-write"));
+    if row.path_write.is_empty() && row.dir_write.is_empty() && !operand_writes {
+        return Written::Values(Vec::new());
+    }
+    written_by(row, from, words, known).map_or(Written::Unplaced, Written::Values)
+}
+
+/// [`written_values`] by `row` from word `from`; `None` at an unplaced word.
+fn written_by<'w>(
+    row: &Described,
+    from: usize,
+    words: &'w [Cow<'_, str>],
+    known: &[Known],
+) -> Option<Vec<&'w str>> {
+    let writes = |kind: Kind| matches!(kind, Kind::PathWrite | Kind::DirWrite);
+    let plus = row.grammar == GETOPT_LEADING || row.options_first;
+    let end = matches!(row.grammar, GIT | GIT_REVISIONS);
+    let mut out = Vec::new();
+    let (mut i, mut operand, mut options) = (from, 0, true);
+    // The value in the next word, of an option of `kind`.
+    let next = |i: &mut usize, kind: Kind, out: &mut Vec<&'w str>| {
+        *i += 1;
+        match words.get(*i) {
+            Some(v) if writes(kind) => out.push(&**v),
+            Some(_) => {}
+            None => return None,
+        }
+        Some(())
+    };
+    while let Some(w) = words.get(i) {
+        let exact = known.get(i).is_none_or(|k| *k == Known::Exact);
+        if options && exact && (w == "--" || (end && w == "--end-of-options")) {
+            options = false;
+        } else if !exact || !options || !w.starts_with('-') || w == "-" {
+            if options && !exact && w.starts_with(['-', '$', '`', '*', '?', '[']) {
+                return None;
+            }
+            options &= !plus;
+            if operand_kind(row, operand).is_some_and(writes) {
+                out.push(&**w);
+            }
+            operand += 1;
+        } else if w.starts_with("--") {
+            match long(row, w)? {
+                (kind, Value::Attached) if writes(kind) => {
+                    out.push(w.split_once('=').map_or("", |(_, v)| v));
+                }
+                (kind, Value::Next) => next(&mut i, kind, &mut out)?,
+                _ => {}
+            }
+        } else {
+            for (at, c) in w.char_indices().skip(1) {
+                let (kind, optional) = short(row, c)?;
+                if kind == Kind::Flag {
+                    continue;
+                }
+                let rest = &w[at + c.len_utf8()..];
+                if !rest.is_empty() {
+                    if writes(kind) {
+                        out.push(rest);
+                    }
+                } else if !optional {
+                    next(&mut i, kind, &mut out)?;
+                }
+                break;
+            }
+        }
+        i += 1;
+    }
+    Some(out)
+}
+
 /// Is `w` an option the row types `code` or `config` ([`code_word`](super::continuations::code_word))?
 pub(crate) fn code_kind(row: &Described, w: &str) -> bool {
     // argparse (pytest) is read by its own pre-parse, where `-p no:NAME`

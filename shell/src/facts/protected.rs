@@ -49,6 +49,7 @@ use super::catalogue::paths::{
     OUTPUT_OPTION_O, PATTERN_OPTIONS, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_SUFFIXES,
     READING_SUBCOMMANDS, READS_ONLY, READS_ONLY_UNLESS, WRITES_OPERANDS,
 };
+use super::described::Written;
 use super::glob::glob_matches;
 use super::scope::values;
 use super::wrappers::git_config_reads;
@@ -721,9 +722,19 @@ fn segment<'r, I: Iterator<Item = (&'r [Cow<'r, str>], &'r [Known])>>(
     }
     for (run, kn) in every() {
         let shown = if reads_only(run) {
-            written_values(run)
-                .find(|v| here.names(v, true))
-                .map(str::to_string)
+            // The values the program's row types written, in every
+            // spelling it reads (`sort --ou=F`, `sort -uoF`); a word the
+            // row cannot place may be any of them.
+            match super::described::written_values(run, kn) {
+                Written::Values(values) => values
+                    .into_iter()
+                    .find(|v| here.names(v, true))
+                    .map(str::to_string),
+                Written::Unplaced => run_words(here, run, kn),
+                Written::NoRow => written_values(run)
+                    .find(|v| here.names(v, true))
+                    .map(str::to_string),
+            }
         } else {
             run_words(here, run, kn)
         };
