@@ -38,15 +38,14 @@ pub enum ByWords {
 }
 
 /// What a container client's remote daemon and registry output are
-/// called, by client: docker's names for any other.
+/// called, by client ([`DAEMON_NAMES`]): docker's names for any other.
 pub(crate) fn remote_daemon_names(
     client: &str,
 ) -> (&'static [&'static str], &'static [&'static str]) {
-    if client == "podman" {
-        (PODMAN_REMOTE, PODMAN_REGISTRY_PUSH)
-    } else {
-        (REMOTE_DAEMON, REGISTRY_PUSH)
-    }
+    DAEMON_NAMES
+        .iter()
+        .find(|r| r.0 == client)
+        .map_or((REMOTE_DAEMON, REGISTRY_PUSH), |r| (r.1, r.2))
 }
 
 /// The privileged verb a message names when a privileged run has no verb
