@@ -31,7 +31,8 @@
 //!   any other table is a struct literal whose missing fields come from
 //!   `T::EMPTY` (a top-level one a `pub const` of type `T`), its fields
 //!   typed the same way. A one-letter string stays a string: a field that
-//!   is a `char` in Rust is a `&str` in the row types;
+//!   is a `char` in Rust is a `&str` in the row types, but for a
+//!   variant's arguments typed as below;
 //! - a tuple type's items (`"(&[&str], NameGrammar)"`) are typed the same
 //!   way, item by item: `&str` a string, `&[&str]` a list of strings, any
 //!   other type as above; a row's field whose `[types]` entry is a tuple
@@ -49,15 +50,23 @@
 //!   `spellings`, each spelling of its option lists (`SPELLED`) sorted,
 //!   so a word is found by a binary search rather than a scan of the row.
 //!
-//! - a string `"@NAME"` in a row's list of strings stands for every
-//!   string of the file's top-level list `_NAME` (git's diff options,
-//!   shared by the rows of `git diff`, `git log` and `git show`): it is
-//!   expanded before anything else (a list of the file's that generates
-//!   a constant of its own, `"@sqlite_valued_options"`, serves too), so a
-//!   row's hash covers the strings
-//!   it stands for and editing the shared list clears every row using it.
-//!   A reader of the row files other than this one (tests/oracle) expands
-//!   it the same way.
+//! - a string `"@NAME"` in a list (a row's, a top-level one, one inside
+//!   another) stands for the value `_NAME` or `NAME` of the same file;
+//!   `"@FILE.NAME"` for the value `NAME` of `FILE.toml` (git's global
+//!   options in effects.toml's `option_grammar`): a list's strings are
+//!   spliced in where it stands (git's diff options, shared by the rows
+//!   of `git diff`, `git log` and `git show`), a string stands in its
+//!   place. It is expanded before anything else, what it names first (a
+//!   list made of others, `git_ref_filter_valued`, serves too), so a
+//!   row's hash covers the strings it stands for and editing the shared
+//!   list clears every row using it. A reader of the row files other
+//!   than this one (tests/oracle) expands it the same way;
+//! - a variant whose arguments `[types]` types under its path
+//!   (`"Spell::Getopt" = "(char, &str, &str)"`) has them typed item by
+//!   item, a `char` written as a string of one character
+//!   (`{ Getopt = ["c", "ckmnoprW", ""] }`, `{ Short = "f" }`); a list
+//!   of tables where a value of such a type stands is a slice of them
+//!   (`spells = [{ Long = "--exec" }]`).
 //!
 //! - a directory of row files (`catalogue/described/`, one file per
 //!   program or family) is read as one file named after the directory:
@@ -70,6 +79,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+/// The top-level row files by name (`git` for `git.toml`), as read.
+type Files = std::collections::BTreeMap<String, toml::Table>;
+
 fn main() {
     let dir = Path::new("catalogue");
     println!("cargo:rerun-if-changed=catalogue");
@@ -81,14 +93,23 @@ fn main() {
         .filter(|p| p.extension().is_some_and(|e| e == "toml"))
         .collect();
     files.sort();
-    for path in files {
+    let mut raw = Files::new();
+    for path in &files {
         println!("cargo:rerun-if-changed={}", path.display());
-        let text = std::fs::read_to_string(&path).expect("a readable row file");
-        let rust = match parse(&text).and_then(|t| generate(&t)) {
+        let text = std::fs::read_to_string(path).expect("a readable row file");
+        let stem = path.file_stem().expect("a file name").to_string_lossy();
+        match text.parse::<toml::Table>() {
+            Ok(t) => raw.insert(stem.into_owned(), t),
+            Err(e) => panic!("{}: {e}", path.display()),
+        };
+    }
+    for path in &files {
+        let stem = path.file_stem().expect("a file name").to_string_lossy();
+        let mut table = raw[stem.as_ref()].clone();
+        let rust = match expand_shared(&mut table, &raw).and_then(|()| generate(&table)) {
             Ok(r) => r,
             Err(e) => panic!("{}: {e}", path.display()),
         };
-        let stem = path.file_stem().expect("a file name").to_string_lossy();
         std::fs::write(out.join(format!("{stem}.rs")), rust).expect("OUT_DIR is writable");
     }
     for family in families(dir) {
@@ -171,7 +192,7 @@ fn merged(family: &Path) -> Result<toml::Table, String> {
 /// A row file's table, its shared lists expanded.
 fn parse(text: &str) -> Result<toml::Table, String> {
     let mut table: toml::Table = text.parse().map_err(|e| format!("{e}"))?;
-    expand_shared(&mut table)?;
+    expand_shared(&mut table, &Files::new())?;
     Ok(table)
 }
 
@@ -370,6 +391,16 @@ fn typed(ty: &str, v: &toml::Value, types: &toml::Table) -> Result<String, Strin
                     .all(|k| k.starts_with(|c: char| c.is_ascii_uppercase())) =>
         {
             let (variant, data) = t.iter().next().expect("one key");
+            if let Some(args) = types
+                .get(&format!("{ty}::{variant}"))
+                .and_then(toml::Value::as_str)
+            {
+                let data = match data {
+                    toml::Value::Array(items) => items.clone(),
+                    one => vec![one.clone()],
+                };
+                return variant_args(args, &data, types).map(|a| format!("{ty}::{variant}({a})"));
+            }
             match data {
                 toml::Value::Table(fields) => {
                     let mut out = String::new();
@@ -397,8 +428,41 @@ fn typed(ty: &str, v: &toml::Value, types: &toml::Table) -> Result<String, Strin
             }
             Ok(format!("{ty} {{ {out}..{ty}::EMPTY }}"))
         }
+        toml::Value::Array(items)
+            if !items.is_empty() && items.iter().all(toml::Value::is_table) =>
+        {
+            let lits = items
+                .iter()
+                .map(|i| typed(ty, i, types))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(format!("&[{}]", lits.join(", ")))
+        }
         other => Ok(plain(other)?.1),
     }
+}
+
+/// A variant's arguments typed by the tuple type `[types]` gives it
+/// (`"Spell::Getopt" = "(char, &str, &str)"`): a `char` is a string of one
+/// character, any other item typed as a tuple's.
+fn variant_args(args: &str, data: &[toml::Value], types: &toml::Table) -> Result<String, String> {
+    let parts = tuple_items(args);
+    if parts.len() != data.len() {
+        return Err(format!("{} arguments for {args}", data.len()));
+    }
+    let mut lits = Vec::new();
+    for (part, v) in parts.iter().zip(data) {
+        let lit = match (*part, v) {
+            ("char", toml::Value::String(s)) if s.chars().count() == 1 => {
+                format!("{:?}", s.chars().next().unwrap_or_default())
+            }
+            ("char", _) => return Err(format!("a char is a string of one character ({args})")),
+            ("&str", toml::Value::String(s)) => format!("{s:?}"),
+            (p, v) if !p.starts_with('&') => typed(p, v, types)?,
+            (_, v) => plain(v)?.1,
+        };
+        lits.push(lit);
+    }
+    Ok(lits.join(", "))
 }
 
 /// A field's literal: of the type `[types]` names for it, else plain.
@@ -416,40 +480,82 @@ fn field(key: &str, v: &toml::Value, types: &toml::Table) -> Result<String, Stri
     }
 }
 
-/// Replaces each `"@NAME"` of a row's list by the strings of the
-/// top-level list `_NAME` (see the module's doc).
-fn expand_shared(table: &mut toml::Table) -> Result<(), String> {
-    let shared = table.clone();
+/// Replaces each `"@NAME"` of a list (a row's, a top-level one, one
+/// inside another) by what `NAME` names (see the module's doc).
+fn expand_shared(table: &mut toml::Table, files: &Files) -> Result<(), String> {
+    let own = table.clone();
     for (key, value) in table.iter_mut() {
-        let toml::Value::Array(rows) = value else {
-            continue;
-        };
-        for row in rows.iter_mut().filter_map(|r| r.as_table_mut()) {
-            for (field, list) in row.iter_mut() {
-                let toml::Value::Array(items) = list else {
+        if key != "types" {
+            expand_in(value, &own, files, 0).map_err(|e| format!("{key}: {e}"))?;
+        }
+    }
+    Ok(())
+}
+
+/// The name a list's item `"@NAME"` or `"@FILE.NAME"` refers to: lower
+/// case letters, digits, `_` and one `.`.
+fn reference(item: &toml::Value) -> Option<&str> {
+    item.as_str().and_then(|s| s.strip_prefix('@')).filter(|n| {
+        !n.is_empty()
+            && n.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_' || c == '.')
+    })
+}
+
+/// `value` with each reference in its lists replaced: a list's strings
+/// spliced in where it stands, a string in its place. What a reference
+/// names is expanded first, in its own file (at most 8 deep).
+fn expand_in(
+    value: &mut toml::Value,
+    own: &toml::Table,
+    files: &Files,
+    depth: usize,
+) -> Result<(), String> {
+    if depth > 8 {
+        return Err("references nest more than 8 deep".into());
+    }
+    match value {
+        toml::Value::Array(items) => {
+            let mut out = Vec::with_capacity(items.len());
+            for mut item in items.drain(..) {
+                let Some(name) = reference(&item) else {
+                    expand_in(&mut item, own, files, depth)?;
+                    out.push(item);
                     continue;
                 };
-                let mut out = Vec::with_capacity(items.len());
-                for item in items.drain(..) {
-                    let Some(name) = item.as_str().and_then(|s| s.strip_prefix('@')) else {
-                        out.push(item);
-                        continue;
-                    };
-                    let list = shared
-                        .get(&format!("_{name}"))
-                        .or_else(|| shared.get(name))
-                        .and_then(toml::Value::as_array)
-                        .filter(|l| l.iter().all(toml::Value::is_str));
-                    let Some(list) = list else {
-                        return Err(format!(
-                            "{key}.{field}: `@{name}` names no top-level list `_{name}` or `{name}`"
-                        ));
-                    };
-                    out.extend(list.iter().cloned());
+                let (file, key) = name
+                    .split_once('.')
+                    .map_or((None, name), |(f, k)| (Some(f), k));
+                let within = match file {
+                    Some(f) => files
+                        .get(f)
+                        .ok_or_else(|| format!("`@{name}` names no row file `{f}.toml`"))?,
+                    None => own,
+                };
+                let mut named = within
+                    .get(&format!("_{key}"))
+                    .or_else(|| within.get(key))
+                    .cloned()
+                    .ok_or_else(|| {
+                        format!("`@{name}` names no top-level list `_{key}` or `{key}`")
+                    })?;
+                expand_in(&mut named, within, files, depth + 1)?;
+                match named {
+                    toml::Value::String(_) => out.push(named),
+                    toml::Value::Array(list) if list.iter().all(toml::Value::is_str) => {
+                        out.extend(list);
+                    }
+                    _ => return Err(format!("`@{name}` is not a string or a list of strings")),
                 }
-                *items = out;
+            }
+            *items = out;
+        }
+        toml::Value::Table(t) => {
+            for (_, v) in t.iter_mut() {
+                expand_in(v, own, files, depth)?;
             }
         }
+        _ => {}
     }
     Ok(())
 }

@@ -83,8 +83,8 @@ pub enum TextOptions {
 }
 
 /// How an option of a row is spelled.
-#[derive(Clone, Copy)]
-pub(crate) enum Spell {
+#[derive(Debug, Clone, Copy)]
+pub enum Spell {
     /// A getopt short option: alone, with its value attached, or in a
     /// cluster (`-f F`, `-fF`, `-nf F`).
     Short(char),
@@ -116,7 +116,8 @@ pub(crate) enum Spell {
 
 /// One code-running option: the programs that take it, its spelling,
 /// and whether its value is code itself or names it.
-pub(crate) struct CodeOption {
+#[derive(Debug)]
+pub struct CodeOption {
     pub(crate) programs: &'static [&'static str],
     pub(crate) spell: Spell,
     pub(crate) kind: OptionKind,
@@ -127,7 +128,7 @@ pub(crate) struct CodeOption {
 /// given as text, for the analyzer (`broad-always-expansion`, §11:
 /// `Terminal(uv run pytest)` is what always-allow records).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum OptionKind {
+pub enum OptionKind {
     /// A command or code as text (`make --eval`, `gcc -wrapper`).
     Code,
     /// A file of settings or code, a plugin or a directory of code,
@@ -135,188 +136,14 @@ pub(crate) enum OptionKind {
     Named,
 }
 
-pub(crate) const fn row(programs: &'static [&'static str], spell: Spell) -> CodeOption {
-    CodeOption {
-        programs,
-        spell,
+impl CodeOption {
+    /// A row of no program: what a row file's row leaves out.
+    pub(crate) const EMPTY: Self = Self {
+        programs: &[],
+        spell: Spell::Word(""),
         kind: OptionKind::Code,
-    }
+    };
 }
-
-/// A row of [`OptionKind::Named`].
-pub(crate) const fn named(programs: &'static [&'static str], spell: Spell) -> CodeOption {
-    CodeOption {
-        programs,
-        spell,
-        kind: OptionKind::Named,
-    }
-}
-
-/// ssh-keygen 9.2p1's letters that take a value (its getopt string).
-const SSH_KEYGEN_VALUED: &str = "CDEFIMNOPRVYZabfmnrstwz";
-
-/// The code-running options of SPEC §4.3's list, as the programs' manuals
-/// (GNU sed 4.9, gawk 5, GNU make 4.4, cargo 1.8x, go 1.2x, vim 9, gcc 14,
-/// coreutils 9, Info-ZIP zip 3, ripgrep 14, man-db 2.12, rsync 3.3, npm
-/// 10) spell them.
-pub(crate) const CODE_OPTIONS: &[CodeOption] = &[
-    row(SED, Spell::Short('f')),
-    row(SED, Spell::GnuLong("--file")),
-    row(AWK, Spell::Short('f')),
-    row(AWK, Spell::GnuLong("--file")),
-    row(AWK, Spell::Short('i')),
-    row(AWK, Spell::GnuLong("--include")),
-    row(AWK, Spell::Short('l')),
-    row(AWK, Spell::GnuLong("--load")),
-    row(AWK, Spell::Short('E')),
-    row(AWK, Spell::GnuLong("--exec")),
-    row(MAKE, Spell::GnuLong("--eval")),
-    row(MAKE, Spell::Short('E')),
-    row(MAKE, Spell::Short('f')),
-    row(MAKE, Spell::GnuLong("--file")),
-    row(MAKE, Spell::GnuLong("--makefile")),
-    row(&["cargo"], Spell::Long("--config")),
-    row(&["cargo"], Spell::Prefix("-Z")),
-    row(&["go"], Spell::Word("-exec")),
-    row(&["go"], Spell::Word("--exec")),
-    row(&["go"], Spell::Word("-toolexec")),
-    row(&["go"], Spell::Word("--toolexec")),
-    row(&["go"], Spell::Word("-vettool")),
-    row(&["go"], Spell::Word("--vettool")),
-    row(VIM, Spell::Word("-c")),
-    row(VIM, Spell::Word("-S")),
-    row(VIM, Spell::Long("--cmd")),
-    // SPEC §4.5 round 4 (the fourth attack): Ex mode reads commands (`:!`
-    // runs a shell command) from standard input, `-s FILE` reads normal-mode
-    // keys from a file, `-u`/`-U` name the vimrc it sources. vim reads a
-    // cluster letter by letter (`-es`).
-    row(VIM, Spell::Short('e')),
-    row(VIM, Spell::Short('E')),
-    row(VIM, Spell::Short('s')),
-    row(VIM, Spell::Short('u')),
-    row(VIM, Spell::Short('U')),
-    row(CC, Spell::Word("-wrapper")),
-    row(CC, Spell::Prefix("-fplugin")),
-    row(&["sort"], Spell::GnuLong("--compress-program")),
-    row(&["split"], Spell::GnuLong("--filter")),
-    row(&["zip"], Spell::Word("-TT")),
-    row(&["zip"], Spell::GnuLong("--unzip-command")),
-    row(&["rg"], Spell::Long("--pre")),
-    row(&["rg"], Spell::Long("--hostname-bin")),
-    row(&["man"], Spell::Short('P')),
-    row(&["man"], Spell::GnuLong("--pager")),
-    row(&["man"], Spell::Short('H')),
-    row(&["man"], Spell::GnuLong("--html")),
-    row(&["rsync"], Spell::GnuLong("--rsync-path")),
-    // npm 11: the shell a package script runs in, node's options (`-r
-    // MODULE`), and the config files that can set either (SPEC §4.5
-    // item 1: `config`), by any nopt abbreviation (the oracle found
-    // `npm test --scr=./x` and `--userconfig=F` approved, issue 41).
-    row(NPM, Spell::Nopt("--script-shell")),
-    row(NPM, Spell::Nopt("--node-options")),
-    row(NPM, Spell::Nopt("--userconfig")),
-    row(NPM, Spell::Nopt("--globalconfig")),
-    // cmake 3: `-E` runs one of its tools (`env` runs a command, `rm`
-    // deletes), `-P` a cmake script (`execute_process`).
-    row(&["cmake"], Spell::Word("-E")),
-    row(&["cmake"], Spell::Word("-P")),
-    // Emacs 29: Lisp given to evaluate, load or call (`shell-command`).
-    row(EMACS, Spell::Word("-l")),
-    row(EMACS, Spell::Long("--load")),
-    row(EMACS, Spell::Word("-f")),
-    row(EMACS, Spell::Long("--funcall")),
-    row(EMACS, Spell::Long("--eval")),
-    row(EMACS, Spell::Long("--execute")),
-    row(EMACS, Spell::Long("--script")),
-    row(EMACS, Spell::Word("-x")),
-    row(&["emacsclient"], Spell::Word("-e")),
-    row(&["emacsclient"], Spell::Long("--eval")),
-    // Nix: `nix develop|shell … -c CMD` runs a command in the environment
-    // it builds; `nix-shell --run|--command 'CMD'` a shell line there.
-    row(&["nix"], Spell::Word("-c")),
-    row(&["nix"], Spell::Long("--command")),
-    row(&["nix-shell"], Spell::Long("--run")),
-    row(&["nix-shell"], Spell::Long("--command")),
-    // SPEC §4.5 item 1 round 4: code and config named on the line. A file
-    // of settings the program reads counts as code (its settings can name
-    // a command), by every spelling the program takes.
-    // GNU make 4.3: the directories `include` searches (a makefile's
-    // `include x.mk` then reads code from there).
-    named(MAKE, Spell::Short('I')),
-    named(MAKE, Spell::GnuLong("--include-dir")),
-    // gcc 12, clang 16: a response file holds more options (`-wrapper`,
-    // `-fplugin`, `-B` among them); `-B` and `--ld-path` name the programs
-    // the driver runs; `-specs=` a spec file, which can run any program;
-    // clang's `-load` (through `-Xclang`) and `-fpass-plugin` load code.
-    named(CC, Spell::Prefix("@")),
-    named(CC, Spell::Prefix("-B")),
-    named(CC, Spell::Prefix("-specs")),
-    named(CC, Spell::Prefix("--specs")),
-    named(CC, Spell::Prefix("--ld-path")),
-    named(CC, Spell::Word("-load")),
-    named(CC, Spell::Prefix("-fpass-plugin")),
-    named(&["javac"], Spell::Prefix("@")),
-    // kubectl 1.32 (pflag: no abbreviations): the kubeconfig names
-    // credential commands (`exec:`); kustomize's plugins and helm command.
-    named(&["kubectl", "oc"], Spell::Long("--kubeconfig")),
-    row(&["kubectl", "oc"], Spell::Long("--helm-command")),
-    named(&["kubectl", "oc"], Spell::Long("--enable-alpha-plugins")),
-    // helm 3: the same kubeconfig, a post-renderer it runs, the files of
-    // repositories and registries (credentials helpers).
-    named(&["helm"], Spell::Long("--kubeconfig")),
-    row(&["helm"], Spell::Long("--post-renderer")),
-    named(&["helm"], Spell::Long("--repository-config")),
-    named(&["helm"], Spell::Long("--registry-config")),
-    // GNU Wget 1.21: a wgetrc named, or its commands given one by one
-    // (`-e use_askpass=./x`), and the credential command itself.
-    named(&["wget"], Spell::GnuLong("--config")),
-    row(&["wget"], Spell::Short('e')),
-    row(&["wget"], Spell::GnuLong("--execute")),
-    row(&["wget"], Spell::GnuLong("--use-askpass")),
-    // OpenSSH 9.2p1's ssh-keygen (described/ssh.toml): a PKCS#11 library
-    // (`-D`) or a FIDO middleware (`-w`) it loads, and `-O` options that
-    // read and write files (`write-attestation=F`, `challenge=F`).
-    row(&["ssh-keygen"], Spell::Getopt('D', SSH_KEYGEN_VALUED, "")),
-    row(&["ssh-keygen"], Spell::Getopt('w', SSH_KEYGEN_VALUED, "")),
-    named(&["ssh-keygen"], Spell::Getopt('O', SSH_KEYGEN_VALUED, "")),
-    // curl 7.88: a config file sets any option (`-K`, `--config`).
-    named(&["curl"], Spell::Short('K')),
-    named(&["curl"], Spell::GnuLong("--config")),
-    // pytest 8: an ini file (its `addopts` load plugins), an override of
-    // one (`-o addopts=…`), a plugin loaded by name (`-p no:NAME` turns
-    // one off), and the directories that move where conftest.py files
-    // are loaded from.
-    named(PYTEST, Spell::Getopt('c', PYTEST_VALUED, "")),
-    named(PYTEST, Spell::Long("--config-file")),
-    named(PYTEST, Spell::Getopt('o', PYTEST_VALUED, "")),
-    named(PYTEST, Spell::Long("--override-ini")),
-    named(PYTEST, Spell::Getopt('p', PYTEST_VALUED, "no:")),
-    named(PYTEST, Spell::Long("--rootdir")),
-    named(PYTEST, Spell::Long("--confcutdir")),
-    // The programs above, each option that names a file of settings or
-    // code (SPEC §4.5 item 1: the family, not the example). go 1.22: an
-    // alternate go.mod (its `replace` points a module at any directory)
-    // and an overlay that replaces source files; man-db 2.11's
-    // configuration file (it names the pager and the programs man runs);
-    // cmake 3.25's initial cache and toolchain files (cmake code);
-    // Emacs 29's init directory and another user's init file; Nix's
-    // settings (`--option pre-build-hook ./x`).
-    named(&["go"], Spell::Word("-modfile")),
-    named(&["go"], Spell::Word("--modfile")),
-    named(&["go"], Spell::Word("-overlay")),
-    named(&["go"], Spell::Word("--overlay")),
-    named(&["man"], Spell::Short('C')),
-    named(&["man"], Spell::GnuLong("--config-file")),
-    named(&["cmake"], Spell::Prefix("-C")),
-    named(&["cmake"], Spell::Long("--toolchain")),
-    named(&["cmake"], Spell::Prefix("-DCMAKE_TOOLCHAIN_FILE")),
-    named(&["cmake"], Spell::Prefix("CMAKE_TOOLCHAIN_FILE=")),
-    named(&["cmake"], Spell::Prefix("-DCMAKE_PROJECT_INCLUDE")),
-    named(EMACS, Spell::Long("--init-directory")),
-    named(EMACS, Spell::Word("-u")),
-    named(EMACS, Spell::Long("--user")),
-    named(&["nix", "nix-shell", "nix-build"], Spell::Long("--option")),
-];
 
 /// The language of a script reader's script, as permc reads it for a
 /// command (SPEC §4.3 round 3, "code is unparsed").
@@ -354,10 +181,6 @@ pub(crate) fn script_language(verb: &str) -> Option<ScriptLanguage> {
         .find(|(names, _)| names.contains(&verb))
         .map(|&(_, l)| l)
 }
-
-/// Programs whose operands may be assignments (`make CC=…`): a glob
-/// operand without a `/` may expand to one (SPEC §4.4 item 4).
-pub(crate) const ASSIGNMENT_OPERANDS: &[&str] = MAKE;
 
 /// A program that reads commands from standard input (SPEC §4.2 round 4,
 /// "What reads the body decides the rest"): when standard input comes from

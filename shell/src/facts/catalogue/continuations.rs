@@ -1,8 +1,5 @@
 //! The mutating continuations (SPEC §3.2, §6.5): one row a command.
 
-use super::concat;
-use super::git::{GIT_REF_FILTERS, GIT_REF_FILTER_VALUED};
-
 /// What the words after a command's name do.
 #[derive(Debug, Clone, Copy)]
 pub enum Shape {
@@ -50,203 +47,18 @@ pub struct Continuations {
     pub anchored: &'static [&'static str],
 }
 
-/// `git branch`'s options that make it list: its own, then the ref
-/// filters.
-const BRANCH_LIST_OWN: &[&str] = &[
-    "-l",
-    "--list",
-    "-a",
-    "--all",
-    "-r",
-    "--remotes",
-    "--show-current",
-];
-
-pub(crate) const BRANCH_LIST: [&str; BRANCH_LIST_OWN.len() + GIT_REF_FILTERS.len()] =
-    concat(&[BRANCH_LIST_OWN, GIT_REF_FILTERS]);
-
-/// `git branch`'s own reading options (the ref filters' follow).
-const BRANCH_READING_OWN: &[&str] = &[
-    "-l",
-    "--list",
-    "-a",
-    "--all",
-    "-r",
-    "--remotes",
-    "-v",
-    "-vv",
-    "--verbose",
-    "-q",
-    "--quiet",
-    "--show-current",
-    "--color",
-    "--no-color",
-    "--column",
-    "--no-column",
-    "-i",
-    "--ignore-case",
-    "--abbrev",
-    "--no-abbrev",
-    "--omit-empty",
-    "--",
-];
-
-const BRANCH_READING: [&str; BRANCH_READING_OWN.len() + GIT_REF_FILTER_VALUED.len()] =
-    concat(&[BRANCH_READING_OWN, &GIT_REF_FILTER_VALUED]);
-
-/// `git tag`'s options that make it list: its own, then the ref filters.
-const TAG_LIST_OWN: &[&str] = &["-l", "--list", "-n", "-v", "--verify"];
-
-const TAG_LIST: [&str; TAG_LIST_OWN.len() + GIT_REF_FILTERS.len()] =
-    concat(&[TAG_LIST_OWN, GIT_REF_FILTERS]);
-
-/// `git tag`'s own reading options (the ref filters' follow).
-const TAG_READING_OWN: &[&str] = &[
-    "-l",
-    "--list",
-    "-n",
-    "-v",
-    "--verify",
-    "--color",
-    "--column",
-    "--no-column",
-    "-i",
-    "--ignore-case",
-    "--omit-empty",
-    "--",
-];
-
-const TAG_READING: [&str; TAG_READING_OWN.len() + GIT_REF_FILTER_VALUED.len()] =
-    concat(&[TAG_READING_OWN, &GIT_REF_FILTER_VALUED]);
-
-/// The catalogue's continuations (SPEC §6.5, git 2.47, findutils 4.9).
-pub const CONTINUATIONS: &[Continuations] = &[
-    Continuations {
-        command: &["git", "branch"],
-        mutating: &[
-            "-d",
-            "-D",
-            "--delete",
-            "-m",
-            "-M",
-            "--move",
-            "-c",
-            "-C",
-            "--copy",
-            "-f",
-            "--force",
-            "-u",
-            "--set-upstream-to",
-            "--unset-upstream",
-            "--edit-description",
-            "--track",
-            "-t",
-            "--no-track",
-            "--create-reflog",
-            "--recurse-submodules",
-        ],
-        reading: &BRANCH_READING,
-        valued: &GIT_REF_FILTER_VALUED,
-        shape: Shape::Options {
-            list_mode: &BRANCH_LIST,
-            operand_mutates: true,
-        },
-        shown: &["-D", "-m", "-f"],
-        anchored: &["-a", "-r", "-v", "--list", "--show-current"],
-    },
-    Continuations {
-        command: &["git", "tag"],
-        mutating: &[
-            "-d",
-            "--delete",
-            "-f",
-            "--force",
-            "-a",
-            "--annotate",
-            "-s",
-            "--sign",
-            "-u",
-            "--local-user",
-            "-m",
-            "--message",
-            "-F",
-            "--file",
-            "-e",
-            "--edit",
-        ],
-        reading: &TAG_READING,
-        valued: &GIT_REF_FILTER_VALUED,
-        shape: Shape::Options {
-            list_mode: &TAG_LIST,
-            operand_mutates: true,
-        },
-        shown: &["-d"],
-        anchored: &["--list"],
-    },
-    Continuations {
-        command: &["git", "remote"],
-        mutating: &[
-            "add",
-            "remove",
-            "rm",
-            "rename",
-            "set-url",
-            "set-head",
-            "set-branches",
-            "prune",
-            "update",
-        ],
-        reading: &["show", "get-url", "-v", "--verbose"],
+impl Continuations {
+    /// A row of no command: what a row file's row leaves out.
+    pub const EMPTY: Self = Self {
+        command: &[],
+        mutating: &[],
+        reading: &[],
         valued: &[],
-        shape: Shape::Subcommand {
-            all_but_reading: false,
-        },
-        shown: &["add", "remove", "set-url"],
-        anchored: &["-v", "show"],
-    },
-    Continuations {
-        command: &["git", "worktree"],
-        mutating: &["add", "remove", "move", "prune", "lock", "unlock", "repair"],
-        reading: &["list"],
-        valued: &[],
-        shape: Shape::Subcommand {
-            all_but_reading: false,
-        },
-        shown: &["add", "remove"],
-        anchored: &["list"],
-    },
-    Continuations {
-        command: &["git", "stash"],
-        mutating: &[
-            "push", "pop", "apply", "drop", "clear", "save", "branch", "create", "store",
-        ],
-        reading: &["list", "show"],
-        valued: &[],
-        shape: Shape::Subcommand {
-            all_but_reading: true,
-        },
-        shown: &["drop", "clear"],
-        anchored: &["list", "show"],
-    },
-    Continuations {
-        command: &["git", "config"],
-        mutating: &super::git::GIT_CONFIG_MUTATING,
-        reading: &super::git::GIT_CONFIG_READING,
-        valued: super::git::GIT_CONFIG_VALUED_OPTIONS,
         shape: Shape::Config,
-        shown: &["--unset"],
-        anchored: &["--get"],
-    },
-    Continuations {
-        command: &["find"],
-        mutating: &["-delete", "-fprint", "-fprint0", "-fprintf", "-fls"],
-        reading: FIND_PRIMARIES,
-        valued: &[],
-        shape: Shape::Expression,
-        shown: &["-delete", "-fprint", "-fls"],
+        shown: &[],
         anchored: &[],
-    },
-];
+    };
+}
 
 /// A reading program whose options add a write (SPEC §6.5 round 4): past
 /// an entry that does not name the option, it is a mutating
@@ -269,24 +81,13 @@ pub struct WriteOptions {
     pub short: &'static str,
 }
 
-/// The reading programs the seeds and the attacks name whose options
-/// write and which no described row reads (a described row types its
-/// writing options itself, and reads a value position as its kind: `sed`
-/// `-i`, `git log|show|diff --output` are theirs, where this coarser
-/// reading took `git log --author "$A"` for a possible `--output`):
-/// GNU sed 4.9 as `gsed` `-i|--in-place[=SUFFIX]`, `git whatchanged`'s
-/// `--output=FILE` (diff options).
-pub const WRITE_OPTIONS: &[WriteOptions] = &[
-    WriteOptions {
-        command: &["gsed"],
-        long: &["--in-place"],
-        short: "i",
-    },
-    WriteOptions {
-        command: &["git", "whatchanged"],
-        long: &["--output"],
+impl WriteOptions {
+    /// A row of no command: what a row file's row leaves out.
+    pub const EMPTY: Self = Self {
+        command: &[],
+        long: &[],
         short: "",
-    },
-];
+    };
+}
 
 include!(concat!(env!("OUT_DIR"), "/catalogue/continuations.rs"));

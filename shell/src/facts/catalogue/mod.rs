@@ -29,23 +29,6 @@ pub mod wrappers;
 use super::code_options;
 use std::borrow::Cow;
 
-/// The lists `parts` one after another, in a `const` context: a row built
-/// from the rows it shares words with (`N` is their total length, checked).
-pub(crate) const fn concat<const N: usize>(parts: &[&[&'static str]]) -> [&'static str; N] {
-    let mut out = [""; N];
-    let (mut n, mut i) = (0, 0);
-    while i < parts.len() {
-        let mut j = 0;
-        while j < parts[i].len() {
-            out[n] = parts[i][j];
-            n += 1;
-            j += 1;
-        }
-        i += 1;
-    }
-    assert!(n == N, "concat: N is the parts' total length");
-    out
-}
 pub use code::INTERPRETERS;
 use code::{SCRIPT_READERS, SHELL_BUILTINS};
 use wrappers::RunsAs;

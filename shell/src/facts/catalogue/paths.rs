@@ -1,87 +1,6 @@
 //! Paths the facts name: the rule files (SPEC §6.4) and the device files
 //! that are never outside the scope (§6.2).
 
-/// Programs that only read unless one of these words is among their
-/// operands (SPEC §6.4): `find` without `-delete` or a primary that writes
-/// a file.
-pub(crate) const READS_ONLY_UNLESS: &[(&str, &[&str])] = &[(
-    "find",
-    &["-delete", "-fprint", "-fprint0", "-fprintf", "-fls"],
-)];
-
-/// Programs that only read in these subcommands (SPEC §6.4), past their
-/// global options: git's that neither write its configuration nor its
-/// hooks.
-pub(crate) const READING_SUBCOMMANDS: &[(&str, &[&str])] = &[(
-    "git",
-    &[
-        "log",
-        "show",
-        "diff",
-        "status",
-        "blame",
-        "ls-files",
-        "ls-tree",
-        "rev-parse",
-        "cat-file",
-        "grep",
-        "shortlog",
-        "describe",
-        "check-ignore",
-        "add",
-        "commit",
-    ],
-)];
-
-/// **[round 4]** Files protected wherever they stand in the scope (SPEC
-/// §6.4): a path whose last components are one of these. A tool runs what
-/// they say without the person naming the tool: git hooks' managers
-/// (pre-commit, lefthook), direnv on `cd`, an editor's tasks on open, mise
-/// on `cd`, and the configuration of the seeded and described programs
-/// (`.cargo/config.toml`, `.npmrc`…; this list is the least, §4.5 item 1).
-pub const PROTECTED_FILES: &[&str] = &[
-    "permissions.json",
-    "autonomy.json",
-    "permc.toml",
-    ".pre-commit-config.yaml",
-    ".pre-commit-hooks.yaml",
-    "lefthook.yml",
-    "lefthook.yaml",
-    "lefthook.json",
-    "lefthook.toml",
-    "lefthook-local.yml",
-    "lefthook-local.yaml",
-    "lefthook-local.json",
-    "lefthook-local.toml",
-    ".lefthook.yml",
-    ".lefthook.yaml",
-    ".lefthook.json",
-    ".lefthook.toml",
-    ".lefthook-local.yml",
-    ".lefthook-local.yaml",
-    ".lefthook-local.json",
-    ".lefthook-local.toml",
-    // `.config/lefthook.yml` and the others under `.config/` end in a name
-    // above, as `.config/mise.toml` ends in `mise.toml`.
-    ".envrc",
-    ".devcontainer.json",
-    ".vscode/tasks.json",
-    ".vscode/settings.json",
-    "mise.toml",
-    ".mise.toml",
-    "mise.local.toml",
-    ".cargo/config",
-    ".cargo/config.toml",
-    ".npmrc",
-    ".yarnrc.yml",
-    ".pnpmfile.cjs",
-];
-
-/// **[round 4]** Names protected as patterns (SPEC §6.4): a last component
-/// that ends so (a compiled policy, an editor's workspace, which holds
-/// tasks and settings).
-pub const PROTECTED_SUFFIXES: &[&str] = &[POLICY_SUFFIX, ".code-workspace"];
-
 /// Where a [`DirWrite`] writes.
 #[derive(Debug, Clone, Copy)]
 pub enum Into {
@@ -153,11 +72,6 @@ impl PrefixWrite {
         valued_long: &[],
     };
 }
-
-/// **[round 4]** git subcommands that write the worktree through their
-/// pathspecs (SPEC §6.4): each pathspec is read with its magic and globs.
-pub(crate) const GIT_PATHSPEC_WRITES: &[&str] =
-    &["rm", "mv", "checkout", "restore", "stash", "clean", "reset"];
 
 /// **[round 4]** A program that writes names made from a prefix
 /// (SPEC §6.4): `split IN PREFIX` writes `PREFIXaa`, `PREFIXab`…,

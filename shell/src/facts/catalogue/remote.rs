@@ -111,10 +111,6 @@ impl PublishingGoals {
     };
 }
 
-/// The last word of a client row's [`named`](RemoteClient::named): the
-/// subcommand path the row does not list (the message names the run).
-pub const UNLISTED: &str = "…";
-
 include!(concat!(env!("OUT_DIR"), "/catalogue/remote.rs"));
 
 /// An HTTP client (SPEC §4.5 item 3: `curl`, `wget`): its reads are the
