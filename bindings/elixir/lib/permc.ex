@@ -110,6 +110,62 @@ defmodule Permc do
   """
   @spec decide(policy, map) :: {:ok, decision} | request_error
   def decide(policy, request) do
+    case common(request) do
+      nil ->
+        decide_map(policy, request)
+
+      fields ->
+        case Permc.Native.decide_common(policy, fields) do
+          :dirty -> decide_map(policy, request)
+          answer -> answer(answer)
+        end
+    end
+  end
+
+  # The common request — atom keys, an action of the usual fields, a
+  # context of the usual fields — matched here, each map's keys in one
+  # pass (the VM's map match), and its values given to the NIF as one
+  # tuple, `{request, type, command, cwd, agent, target_branch, role,
+  # execution_mode, container_running, project_scope_root}` (an absent
+  # field nil), which it reads in place where it looked each key up in
+  # the maps (ten `enif_get_map_value` calls). The NIF reads the values
+  # as it reads the maps' (a value of another type: the request map, the
+  # tuple's first element, is read as any other, for the CLI's error).
+  # nil for any other request: the NIF reads the map.
+  @doc false
+  def common(%{action: a, context: c} = r) when map_size(r) == 2 and is_map(a) and is_map(c),
+    do: common_action(r, a, c)
+
+  def common(_), do: nil
+
+  defp common_action(r, %{type: t, command: x, cwd: w, agent: g} = a, c) when map_size(a) == 4,
+    do: common_context(r, c, t, x, w, g, nil)
+
+  defp common_action(r, %{type: t, command: x, cwd: w} = a, c) when map_size(a) == 3,
+    do: common_context(r, c, t, x, w, nil, nil)
+
+  defp common_action(r, %{type: t, command: x, agent: g} = a, c) when map_size(a) == 3,
+    do: common_context(r, c, t, x, nil, g, nil)
+
+  defp common_action(r, %{type: t, command: x} = a, c) when map_size(a) == 2,
+    do: common_context(r, c, t, x, nil, nil, nil)
+
+  defp common_action(_, _, _), do: nil
+
+  defp common_context(r, %{role: o, executionMode: m, containerRunning: k, projectScopeRoot: p} = c, t, x, w, g, b)
+       when map_size(c) == 4,
+       do: {r, t, x, w, g, b, o, m, k, p}
+
+  defp common_context(r, %{role: o, executionMode: m, projectScopeRoot: p} = c, t, x, w, g, b)
+       when map_size(c) == 3,
+       do: {r, t, x, w, g, b, o, m, nil, p}
+
+  defp common_context(r, %{role: o, projectScopeRoot: p} = c, t, x, w, g, b) when map_size(c) == 2,
+    do: {r, t, x, w, g, b, o, nil, nil, p}
+
+  defp common_context(_, _, _, _, _, _, _), do: nil
+
+  defp decide_map(policy, request) do
     case Permc.Native.decide(policy, request) do
       :dirty ->
         case Permc.Native.decide_dirty(policy, request) do
@@ -191,7 +247,7 @@ defmodule Permc do
   def decide_many(policy, requests) when is_list(requests) do
     if longer?(requests, @many_inline),
       do: joined([], many_dirty(policy, requests)),
-      else: many(policy, requests, [])
+      else: many(policy, requests)
   end
 
   # Is the list longer than `n`? (At most n + 1 cells walked; an improper
@@ -200,15 +256,45 @@ defmodule Permc do
   defp longer?([_ | t], n), do: longer?(t, n - 1)
   defp longer?(_, _), do: false
 
-  defp many(policy, requests, done) do
+  # The list as the NIF's decide_many takes it: the common request as its
+  # values (common/1), a map or a binary as it is, anything else in a
+  # tuple of one (never taken for the values' tuple).
+  defp many(policy, requests) do
+    case passed(requests, []) do
+      # The NIF answers its error (no answer of the list is returned).
+      :improper -> many_slices(policy, requests, [])
+      list -> many_slices(policy, list, [])
+    end
+  end
+
+  defp passed([r | rest], acc) when is_binary(r), do: passed(rest, [r | acc])
+
+  defp passed([r | rest], acc) do
+    case common(r) do
+      nil when is_map(r) -> passed(rest, [r | acc])
+      nil -> passed(rest, [{r} | acc])
+      fields -> passed(rest, [fields | acc])
+    end
+  end
+
+  defp passed([], acc), do: :lists.reverse(acc)
+  defp passed(_, _), do: :improper
+
+  defp many_slices(policy, requests, done) do
     case Permc.Native.decide_many(policy, requests) do
       answers when is_list(answers) -> joined(done, answers(answers))
-      {:more, answers, rest} -> many(policy, rest, [answers(answers) | done])
-      {:dirty, answers, rest} -> joined([answers(answers) | done], many_dirty(policy, rest))
-      :dirty -> joined(done, many_dirty(policy, requests))
+      {:more, answers, rest} -> many_slices(policy, rest, [answers(answers) | done])
+      {:dirty, answers, rest} -> joined([answers(answers) | done], many_dirty(policy, unpassed(rest)))
+      :dirty -> joined(done, many_dirty(policy, unpassed(requests)))
       {:error, _} = e -> e
     end
   end
+
+  # The requests as the caller gave them, for the dirty call.
+  defp unpassed(list), do: :lists.map(&unpassed_one/1, list)
+  defp unpassed_one({r, _, _, _, _, _, _, _, _, _}), do: r
+  defp unpassed_one({r}), do: r
+  defp unpassed_one(r), do: r
 
   defp joined(_done, {:error, _} = e), do: e
   defp joined(done, last), do: :lists.append(:lists.reverse([last | done]))
@@ -241,7 +327,13 @@ defmodule Permc do
   """
   @spec decide_brief(policy, map) :: {:ok, atom, atom} | request_error
   def decide_brief(policy, request) do
-    case Permc.Native.decide_brief(policy, request) do
+    brief =
+      case common(request) do
+        nil -> Permc.Native.decide_brief(policy, request)
+        fields -> Permc.Native.decide_brief_common(policy, fields)
+      end
+
+    case brief do
       :full ->
         with {:ok, %{policy: p, reason: r}} <- decide(policy, request), do: {:ok, p, r}
 
@@ -357,6 +449,8 @@ defmodule Permc.Native do
   def decide_json_dirty(_policy, _line), do: :erlang.nif_error(:nif_not_loaded)
   def decide_many(_policy, _requests), do: :erlang.nif_error(:nif_not_loaded)
   def decide_brief(_policy, _request), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_common(_policy, _fields), do: :erlang.nif_error(:nif_not_loaded)
+  def decide_brief_common(_policy, _fields), do: :erlang.nif_error(:nif_not_loaded)
   def decide_many_dirty(_policy, _requests), do: :erlang.nif_error(:nif_not_loaded)
   # For bindings/bench.sh: the in-process work, timed in this process.
   def bench_in_process(_policy, _lines, _n, _mode), do: :erlang.nif_error(:nif_not_loaded)

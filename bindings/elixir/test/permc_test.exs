@@ -607,6 +607,51 @@ defmodule PermcTest do
     assert {:ok, %{policy: :auto_approve}} = Permc.decide(p, base)
   end
 
+  test "the common request matched in Elixir answers as its map read by the NIF, for every value in every field" do
+    # Permc.common/1 passes the values of an atom-key request of the usual
+    # shape to the NIF as a tuple; Permc.Native.decide/2 reads the map.
+    # Every hostile value in every field: the same answer by both, through
+    # decide/2, decide_many/2 and decide_brief/2.
+    p = examples_policy()
+    base = atomize(put_in(@base, ["action", "command"], "ls"))
+    full = put_in(base, [:action, :cwd], "/p") |> put_in([:action, :agent], "dev") |> put_in([:context, :executionMode], "runner") |> put_in([:context, :containerRunning], false)
+    fields = [[:action, :type], [:action, :command], [:action, :cwd], [:action, :agent], [:context, :role], [:context, :executionMode], [:context, :containerRunning], [:context, :projectScopeRoot]]
+    by_map = fn r -> Permc.answer(Permc.Native.decide(p, r)) end
+    brief = fn
+      {:ok, %{policy: x, reason: y}} -> {:ok, x, y}
+      e -> e
+    end
+
+    requests =
+      for r <- [base, full], path <- fields, h <- hostile() ++ [nil, :terminal, :developer, :runner, true, "x"] do
+        put_in(r, path, h)
+      end
+
+    common = Enum.filter(requests, &Permc.common/1)
+    assert length(common) > 100
+
+    for r <- requests, byte_size(:erlang.term_to_binary(r)) < 2_000 do
+      want = by_map.(r)
+      assert Permc.decide(p, r) == want, inspect(r, limit: 5, printable_limit: 40)
+      assert Permc.decide_brief(p, r) == brief.(want)
+    end
+
+    light = Enum.filter(requests, &(byte_size(:erlang.term_to_binary(&1)) < 2_000))
+    assert Permc.decide_many(p, light) == Enum.map(light, by_map)
+    # A heavy one among them: decided on a dirty scheduler, it and the rest.
+    heavy = put_in(full, [:action, :command], String.duplicate("a=$b ", 2_000))
+    assert Permc.Native.decide_common(p, Permc.common(heavy)) == :dirty
+    mixed = Enum.take(light, 70) ++ [heavy] ++ Enum.take(light, 70)
+    assert Permc.decide_many(p, mixed) == Enum.map(mixed, &Permc.decide(p, &1))
+
+    # A tuple shaped as the values' tuple is a request like any other
+    # term: refused, by each call.
+    forged = Permc.common(full) |> put_elem(2, "rm -rf /")
+    assert {:error, %{code: _}} = Permc.decide(p, forged)
+    assert [{:error, %{code: _}}, {:ok, _}] = Permc.decide_many(p, [forged, full])
+    assert {:error, %{code: _}} = Permc.decide_brief(p, forged)
+  end
+
   test "a string where permc expects a string: a huge command and invalid UTF-8 are read, not approved" do
     p = examples_policy()
     assert {:ok, %{policy: pol}} = Permc.decide(p, put_in(@base, ["action", "command"], "ls " <> String.duplicate("x", 5_000_000)))

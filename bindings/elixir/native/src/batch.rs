@@ -3,7 +3,11 @@
 //! `{:error, %{code, message}}`, as `decide/2` answers it; a binary is a
 //! JSON line, as `decide_json/2` answers it). One call for many requests:
 //! the policy is decoded once and the VM is crossed twice, not twice per
-//! request.
+//! request. On the caller's scheduler the list is as `Permc` passes it:
+//! the common request as the values it matched out of the maps
+//! ([`typed::common`]), a map or a binary as it is, any other term in a
+//! tuple of one ([`unwrapped`]); the dirty call takes the requests as
+//! given.
 //!
 //! A list of light requests is answered on the caller's scheduler, a
 //! slice of 64 a call ([`decide_many`]; a dirty call costs a thread and a
@@ -89,6 +93,23 @@ fn pending<'a>(env: Env<'a>, policy: &Policy, request: Term<'a>) -> Option<Pendi
         }
         Ok(_) => None,
         Err(_) => {
+            let request = match typed::common(request) {
+                // A request `Permc` matched as the common one: its values.
+                Some((map, Some(t))) => {
+                    if t.weight > INLINE_WEIGHT {
+                        return None;
+                    }
+                    if let Some(r) = Request::from_parts(&t.parts) {
+                        return Some(match r {
+                            Ok(req) => Pending::Decided(policy.decide(&req)),
+                            Err(e) => Pending::Made(error_map(env, e.code, &e.message)),
+                        });
+                    }
+                    map
+                }
+                Some((map, None)) => map,
+                None => unwrapped(request),
+            };
             if let Some(t) = typed::typed(request) {
                 if t.weight > INLINE_WEIGHT {
                     return None;
@@ -103,6 +124,19 @@ fn pending<'a>(env: Env<'a>, policy: &Policy, request: Term<'a>) -> Option<Pendi
             }
             answer_with(env, policy, request, INLINE_WEIGHT).map(Pending::Made)
         }
+    }
+}
+
+/// A request as `Permc.decide_many/2` passes it: a map or a binary as it
+/// is, the common request as its values ([`typed::common`]), anything
+/// else in a tuple of one (so that no term of the caller's is taken for
+/// the values' tuple), here unwrapped to be refused as it is.
+fn unwrapped(request: Term<'_>) -> Term<'_> {
+    let env = request.get_env();
+    // SAFETY: the tuple's element is a term of `env`.
+    match unsafe { rustler::wrapper::tuple::get_tuple(env.as_c_arg(), request.as_c_arg()) } {
+        Ok(&[one]) => unsafe { Term::new(env, one) },
+        _ => request,
     }
 }
 

@@ -36,7 +36,7 @@
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use permc_runtime::answer::Decider;
-use permc_runtime::{LoadError, Node, Policy, Reason, Request};
+use permc_runtime::{LoadError, Node, Parts, Policy, Reason, Request};
 use rustler::{
     Atom, Encoder, Env, ListIterator, MapIterator, NewBinary, ResourceArc, Term, TermType,
 };
@@ -823,6 +823,53 @@ fn answer_with<'a>(
     })
 }
 
+/// `decide_common(policy, fields)`: [`decide`] for the common request
+/// whose values `Permc` matched out of its maps (`Permc.common/1`, a
+/// tuple [`typed::common`] reads), answered as [`decide`] answers the
+/// map: the same reading of each value, the request map itself read when
+/// a value is not the common request's. `:dirty` as [`decide`].
+#[rustler::nif]
+fn decide_common<'a>(env: Env<'a>, policy: Term<'a>, fields: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let policy = match policy_arg(env, policy) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        match common_answer(env, &policy.0, fields, INLINE_WEIGHT) {
+            Some(answer) => answer,
+            None => atoms::dirty().encode(env),
+        }
+    })
+}
+
+/// The answer to a tuple of [`typed::common`] of at most `budget`
+/// (`None` for a heavier one); a term that is not such a tuple is read
+/// as a request ([`answer_with`]), which refuses it.
+fn common_answer<'a>(
+    env: Env<'a>,
+    policy: &Policy,
+    fields: Term<'a>,
+    budget: usize,
+) -> Option<Term<'a>> {
+    let (request, typed) = match typed::common(fields) {
+        Some(c) => c,
+        None => return answer_with(env, policy, fields, budget),
+    };
+    if let Some(t) = typed {
+        if t.weight > budget {
+            return None;
+        }
+        // The request borrows the map's binaries: no string copied.
+        if let Some(r) = Request::from_parts(&t.parts) {
+            return Some(match r {
+                Ok(req) => decision_tuple(env, &policy.decide(&req)),
+                Err(e) => error_map(env, e.code, &e.message),
+            });
+        }
+    }
+    answer_with(env, policy, request, budget)
+}
+
 /// `decide_brief(policy, request)` → `{:ok, policy, reason}`, both atoms,
 /// for the hot path that needs nothing else: the compiled engine's answer
 /// (`Policy::brief`) without the strings of a full decision (rule,
@@ -840,15 +887,40 @@ fn decide_brief<'a>(env: Env<'a>, policy: Term<'a>, request: Term<'a>) -> Term<'
             Some(t) if t.weight <= INLINE_WEIGHT => t.parts,
             _ => return atoms::full().encode(env),
         };
-        match Request::from_parts(&parts) {
-            Some(Ok(req)) => {
-                let (p, reason) = policy.0.brief(&req);
-                (atoms::ok(), policy_atom(p), reason_atom(env, reason)).encode(env)
+        brief_answer(env, &policy.0, &parts)
+    })
+}
+
+/// `decide_brief_common(policy, fields)`: [`decide_brief`] for the values
+/// `Permc` matched out of the common request's maps (as
+/// [`decide_common`]); `:full` for any other.
+#[rustler::nif]
+fn decide_brief_common<'a>(env: Env<'a>, policy: Term<'a>, fields: Term<'a>) -> Term<'a> {
+    guarded(env, || {
+        let policy = match policy_arg(env, policy) {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        match typed::common(fields) {
+            Some((_, Some(t))) if t.weight <= INLINE_WEIGHT => {
+                brief_answer(env, &policy.0, &t.parts)
             }
-            Some(Err(e)) => error_map(env, e.code, &e.message),
-            None => atoms::full().encode(env),
+            _ => atoms::full().encode(env),
         }
     })
+}
+
+/// `{:ok, policy, reason}` for the parts of a request read typed, its
+/// error, or `:full` for parts the typed reading leaves to the tree.
+fn brief_answer<'a>(env: Env<'a>, policy: &Policy, parts: &Parts<'_>) -> Term<'a> {
+    match Request::from_parts(parts) {
+        Some(Ok(req)) => {
+            let (p, reason) = policy.brief(&req);
+            (atoms::ok(), policy_atom(p), reason_atom(env, reason)).encode(env)
+        }
+        Some(Err(e)) => error_map(env, e.code, &e.message),
+        None => atoms::full().encode(env),
+    }
 }
 
 /// The answer to a request given as one line of JSON text.

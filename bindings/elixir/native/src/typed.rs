@@ -149,6 +149,45 @@ fn by_atoms(request: Term<'_>) -> Option<Typed<'_>> {
     Some(Typed { parts, weight })
 }
 
+/// The common request's values as `Permc` matched them (`Permc.common/1`):
+/// a tuple `{request, type, command, cwd, agent, target_branch, role,
+/// execution_mode, container_running, project_scope_root}`, an absent
+/// field `nil`, and the request map itself first, for the answer to a
+/// request whose values the typed reading refuses. The VM matched the
+/// maps' keys in one pass each; here each value is read from the tuple
+/// in place, where [`by_atoms`] looked each key up in its map
+/// (`enif_get_map_value`, ten calls a request). `None` when `fields` is
+/// not such a tuple; `Some((request, None))` when a value is not the
+/// common request's (the caller reads `request` as a map).
+pub(crate) fn common(fields: Term<'_>) -> Option<(Term<'_>, Option<Typed<'_>>)> {
+    let env = fields.get_env();
+    // SAFETY: `fields` and the terms of its slice live in `env`.
+    let raw =
+        unsafe { rustler::wrapper::tuple::get_tuple(env.as_c_arg(), fields.as_c_arg()) }.ok()?;
+    let [request, kind, command, cwd, agent, target_branch, role, mode, running, root] = raw else {
+        return None;
+    };
+    // SAFETY: each is a term of `env` (the tuple's elements).
+    let t = |raw: &rustler::wrapper::NIF_TERM| Some(unsafe { Term::new(env, *raw) });
+    let typed = || {
+        let mut weight = 2;
+        let parts = Parts {
+            kind: text(t(kind), true, &mut weight)?,
+            command: text(t(command), false, &mut weight)?,
+            cwd: text(t(cwd), false, &mut weight)?,
+            agent: text(t(agent), false, &mut weight)?,
+            target_branch: text(t(target_branch), false, &mut weight)?,
+            path: None,
+            role: text(t(role), true, &mut weight)?,
+            execution_mode: text(t(mode), true, &mut weight)?,
+            container_running: flag(t(running))?,
+            project_scope_root: text(t(root), false, &mut weight)?,
+        };
+        Some(Typed { parts, weight })
+    };
+    t(request).map(|r| (r, typed()))
+}
+
 /// The name of a map key that is one of `names` (an atom or a UTF-8
 /// binary), as the static text in `names`; `None` for any other key.
 fn key_name(k: Term, names: &[&'static str]) -> Option<&'static str> {
