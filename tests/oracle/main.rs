@@ -952,6 +952,34 @@ fn harness_catches_a_wrong_row() {
             );
         }
     }
+    // `npm test` read as `pnpm test` is (`nopt-exec`: every word after
+    // `test` the script's): npm reads its keys there, and runs the
+    // script with the shell a word names.
+    let npm_test = *DESCRIBED
+        .iter()
+        .find(|d| d.program == ["npm", "test"])
+        .unwrap();
+    let wrong_exec = Described {
+        grammar: permc_shell::facts::described::NOPT_EXEC,
+        spellings: &[],
+        ..npm_test
+    };
+    let cases: Vec<_> = rows::generate::cases(&wrong_exec)
+        .unwrap()
+        .into_iter()
+        .filter(|c| c.words.iter().any(|w| w.starts_with("--script-shell=")))
+        .take(1)
+        .collect();
+    let bad = rows::judge(&sb, &wrong_exec, &table, &cases);
+    for effect in [
+        "started [\"/srv/canary/script-shell\"",
+        "no program below the script's shell got exactly the words",
+    ] {
+        assert!(
+            bad.iter().any(|b| b.contains(effect)),
+            "npm test read as nopt-exec should show `{effect}`: {bad:#?}"
+        );
+    }
     // A row of a program missing here, or at another version, is not
     // verified here: no command runs, nothing fails.
     let missing = Described {

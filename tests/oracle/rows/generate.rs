@@ -15,12 +15,13 @@
 
 use permc_shell::facts::continuations::mutating_from;
 use permc_shell::facts::described::{
-    getopt, long, walk, Described, Kind, CURL, EXACT, GIT, GIT_REVISIONS,
+    getopt, long, walk, Described, Kind, CURL, EXACT, GIT, GIT_REVISIONS, NOPT_EXEC,
 };
 use permc_shell::reader::Known;
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+mod appended;
 mod ssh;
 mod vim;
 
@@ -123,6 +124,9 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     }
     if row.grammar == "dd" {
         return Ok(dd::cases(row));
+    }
+    if row.grammar == NOPT_EXEC {
+        return Ok(appended::cases(row));
     }
     if row.grammar == "leading-clusters" {
         return leading::cases(row);

@@ -9,6 +9,7 @@
 //! effect belongs to the command whose `timeout` it descends from, so a
 //! command is judged by its own words alone.
 
+mod appended;
 pub mod bless;
 pub mod generate;
 
@@ -16,7 +17,9 @@ use super::sandbox::{Run, Sandbox, PROJECT};
 use super::trace::Effect;
 use super::{basename, endpoint_declared, rows_of, Declared};
 use generate::{Case, Expect};
-use permc_shell::facts::described::{Described, Kind, CURL, EXACT, GIT, GIT_REVISIONS};
+use permc_shell::facts::described::{
+    Described, Kind, CURL, EXACT, GIT, GIT_REVISIONS, NOPT_EXEC,
+};
 use std::collections::{BTreeMap, HashMap};
 
 /// `timeout`'s limit for each command, in seconds: one is plenty for a
@@ -545,6 +548,9 @@ fn judge_batch(
     limit: &str,
     pin: &Pin,
 ) -> Vec<String> {
+    if row.grammar == NOPT_EXEC {
+        return appended::judge_batch(sb, row, table, cases, limit, pin);
+    }
     let commands: Vec<Vec<String>> = cases.iter().map(|c| c.words.clone()).collect();
     let (run, sections) = match batch(sb, &commands, limit, pin) {
         Ok(r) => r,
