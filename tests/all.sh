@@ -10,7 +10,8 @@
 # (apt-get; bindings/test.sh and the Node client of `permc serve`),
 # bubblewrap and strace (apt-get; the oracle's sandbox, tests/oracle/), and
 # the programs the oracle judges rows by: ripgrep, rsync, vim, wget,
-# openssh-client (apt-get; Debian 12's versions, the ones the rows pin). Where
+# openssh-client, golang-go (apt-get; Debian 12's versions, the ones the
+# rows pin) and pytest 8.3.5 (pip). Where
 # it cannot install, it says in one line what to run and exits 1, so no
 # test is skipped without a word. PERMC_NO_INSTALL=1 installs nothing.
 set -euo pipefail
@@ -39,6 +40,7 @@ missing_packages() {
   command -v vim.basic >/dev/null || p+=(vim)
   command -v wget >/dev/null || p+=(wget)
   { command -v ssh && command -v scp && command -v ssh-keygen; } >/dev/null || p+=(openssh-client)
+  command -v go >/dev/null || p+=(golang-go)
   echo "${p[*]}"
 }
 missing_modules() {
@@ -46,8 +48,9 @@ missing_modules() {
   if command -v python3 >/dev/null; then
     python3 -c 'import jsonschema' 2>/dev/null || m+=(jsonschema)
     python3 -m pre_commit --version >/dev/null 2>&1 || m+=(pre-commit)
+    python3 -c 'import pytest' 2>/dev/null || m+=(pytest==8.3.5)
   else
-    m=(jsonschema pre-commit)
+    m=(jsonschema pre-commit pytest==8.3.5)
   fi
   echo "${m[*]}"
 }

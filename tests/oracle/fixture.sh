@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The oracle's fixture project (docs/testing.md, "The real programs as
 # the judge"): a git repository with history, branches, tags, a stash, a
-# local bare `origin`, package.json with scripts, a Makefile, a Cargo
+# local bare `origin`, package.json with scripts (and a stand-in vitest
+# under node_modules/), a Makefile, a Cargo
 # crate, text files and the rule files; and canary programs set wherever
 # a tool reads a program to start (PAGER, EDITOR, core.pager, npm's
 # script-shell…), so that a command starting one is seen; `command` is
@@ -70,6 +71,15 @@ cat >package.json <<'J'
 }
 J
 printf 'console.log("ok", process.argv.slice(2).join(" "));\n' >tests/test.js
+# A stand-in for the vitest package, installed as the project's own
+# (node_modules/, ignored by git): `npx vitest` runs its bin, which
+# prints its argv, so the `npx vitest` row's commands show what npx hands
+# it (tests/oracle/rows/appended.rs).
+mkdir -p node_modules/vitest node_modules/.bin
+printf '{"name": "vitest", "version": "0.0.0", "bin": {"vitest": "vitest.mjs"}}\n' >node_modules/vitest/package.json
+printf '#!/usr/bin/env node\nconsole.log("vitest", process.argv.slice(2).join(" "));\n' >node_modules/vitest/vitest.mjs
+chmod 755 node_modules/vitest/vitest.mjs
+ln -s ../vitest/vitest.mjs node_modules/.bin/vitest
 printf 'script-shell=/srv/canary/script-shell\n' >conf/alt.npmrc
 printf 'all:\n\t@echo built\n\ntest:\n\t@echo tested\n' >Makefile
 printf 'alpha\nbeta\ngamma\nbeta\n' >notes.txt

@@ -63,6 +63,13 @@ struct Declared {
     /// program, neither by `--help` nor by a generated command.
     #[serde(default)]
     left_out: Vec<String>,
+    /// Options the row types that the program at this version does not
+    /// read itself but hands on as open words (`go test`'s later
+    /// versions' flags and the testing package's own, which go1.19 gives
+    /// the test binary): the row reads them tighter; no command names
+    /// them.
+    #[serde(default)]
+    passed_on: Vec<String>,
     /// Variables set for the row's program from the pinned program's own
     /// answer (`GIT_EXEC_PATH=--exec-path`: git's helpers of the row's
     /// version).
@@ -102,6 +109,11 @@ struct Declared {
     /// line (bash's `printf`): its version is the shell's.
     #[serde(default)]
     builtin_of: Option<String>,
+    /// A Python console script (pytest): looked for first in the scripts
+    /// directory of the `python3` on PATH, so that a pyenv shim on PATH,
+    /// which runs pyenv's own programs before it, is not what runs.
+    #[serde(default)]
+    python_scripts: bool,
 }
 
 #[derive(Deserialize)]
@@ -317,6 +329,7 @@ fn programs<'t>(
         floor_state: Vec::new(),
         not_options: Vec::new(),
         left_out: Vec::new(),
+        passed_on: Vec::new(),
         pinned_env: Vec::new(),
         refused_alone: Vec::new(),
         searches_cwd: false,
@@ -326,6 +339,7 @@ fn programs<'t>(
         version_program: None,
         not_generated: None,
         prefixes: false,
+        python_scripts: false,
     };
     // Each program started, by its process: a helper is one only of the
     // programs it descends from (`git log && git ls-remote` starts two).
@@ -951,6 +965,34 @@ fn harness_catches_a_wrong_row() {
                 "a wrong row ({spelling}) should show `{effect}`: {bad:#?}"
             );
         }
+    }
+    // `npm test` read as `pnpm test` is (`nopt-exec`: every word after
+    // `test` the script's): npm reads its keys there, and runs the
+    // script with the shell a word names.
+    let npm_test = *DESCRIBED
+        .iter()
+        .find(|d| d.program == ["npm", "test"])
+        .unwrap();
+    let wrong_exec = Described {
+        grammar: permc_shell::facts::described::NOPT_EXEC,
+        spellings: &[],
+        ..npm_test
+    };
+    let cases: Vec<_> = rows::generate::cases(&wrong_exec)
+        .unwrap()
+        .into_iter()
+        .filter(|c| c.words.iter().any(|w| w.starts_with("--script-shell=")))
+        .take(1)
+        .collect();
+    let bad = rows::judge(&sb, &wrong_exec, &table, &cases);
+    for effect in [
+        "started [\"/srv/canary/script-shell\"",
+        "no program below the script's shell got exactly the words",
+    ] {
+        assert!(
+            bad.iter().any(|b| b.contains(effect)),
+            "npm test read as nopt-exec should show `{effect}`: {bad:#?}"
+        );
     }
     // A row of a program missing here, or at another version, is not
     // verified here: no command runs, nothing fails.

@@ -80,6 +80,12 @@ pub fn effects(trace: &str, marker: &[String], root: &str) -> Option<Trace> {
     // Per process, its last effect when it was an exec: a PATH search
     // (execvp, dash) tries each directory with the same argv, one attempt.
     let mut last_exec: HashMap<u32, usize> = HashMap::new();
+    // The calls of a process not known yet: strace may print a new
+    // process's (or thread's) first calls before its parent's clone
+    // returns, so they wait for that return (a process that never
+    // descends from the marker's waits for ever).
+    let mut waiting: HashMap<u32, Vec<Call>> = HashMap::new();
+    let mut work: Vec<Call> = Vec::new();
     for line in trace.lines() {
         let Some(call) = join(line, &mut pending).and_then(|l| parse(&l)) else {
             continue;
@@ -94,51 +100,57 @@ pub fn effects(trace: &str, marker: &[String], root: &str) -> Option<Trace> {
             }
             continue;
         }
-        if !tracked.contains(&call.pid) {
-            continue;
-        }
-        if let Some(c) = call.args.iter().find(|a| a.starts_with("AT_FDCWD<")) {
-            cwd.insert(call.pid, c.clone());
-        }
-        if let Some(child) = child_pid(&call) {
-            tracked.insert(child);
-            parent.insert(child, call.pid);
-            if let Some(c) = cwd.get(&call.pid).cloned() {
-                cwd.insert(child, c);
+        work.push(call);
+        while let Some(call) = work.pop() {
+            if !tracked.contains(&call.pid) {
+                waiting.entry(call.pid).or_default().push(call);
+                continue;
             }
-            continue;
-        }
-        let start = format!("AT_FDCWD<{root}>");
-        let here = cwd.get(&call.pid).map_or(start.as_str(), String::as_str);
-        let Some(e) = effect(&call, parent.get(&call.pid).copied(), here) else {
-            continue;
-        };
-        let retry = match (&e, last_exec.get(&call.pid).and_then(|&i| out.get(i))) {
-            (
-                Effect::Exec { argv, .. },
-                Some(Effect::Exec {
-                    argv: a, failed, ..
-                }),
-            ) => failed.is_some() && a == argv,
-            _ => false,
-        };
-        if retry {
-            let i = last_exec[&call.pid];
-            out[i] = e;
-            continue;
-        }
-        // A read between two tries of a PATH search is none of its
-        // tries' business: only another effect ends the search.
-        match e {
-            Effect::Exec { .. } => {
-                last_exec.insert(call.pid, out.len());
+            if let Some(c) = call.args.iter().find(|a| a.starts_with("AT_FDCWD<")) {
+                cwd.insert(call.pid, c.clone());
             }
-            Effect::Read { .. } => {}
-            _ => {
-                last_exec.remove(&call.pid);
+            if let Some(child) = child_pid(&call) {
+                tracked.insert(child);
+                parent.insert(child, call.pid);
+                if let Some(c) = cwd.get(&call.pid).cloned() {
+                    cwd.insert(child, c);
+                }
+                // Its calls so far, in their order, before the next line.
+                work.extend(waiting.remove(&child).unwrap_or_default().into_iter().rev());
+                continue;
             }
+            let start = format!("AT_FDCWD<{root}>");
+            let here = cwd.get(&call.pid).map_or(start.as_str(), String::as_str);
+            let Some(e) = effect(&call, parent.get(&call.pid).copied(), here) else {
+                continue;
+            };
+            let retry = match (&e, last_exec.get(&call.pid).and_then(|&i| out.get(i))) {
+                (
+                    Effect::Exec { argv, .. },
+                    Some(Effect::Exec {
+                        argv: a, failed, ..
+                    }),
+                ) => failed.is_some() && a == argv,
+                _ => false,
+            };
+            if retry {
+                let i = last_exec[&call.pid];
+                out[i] = e;
+                continue;
+            }
+            // A read between two tries of a PATH search is none of its
+            // tries' business: only another effect ends the search.
+            match e {
+                Effect::Exec { .. } => {
+                    last_exec.insert(call.pid, out.len());
+                }
+                Effect::Read { .. } => {}
+                _ => {
+                    last_exec.remove(&call.pid);
+                }
+            }
+            out.push(e);
         }
-        out.push(e);
     }
     started.then_some(Trace {
         effects: out,
@@ -478,5 +490,31 @@ mod tests {
         assert!(
             matches!(&e[1], Effect::Exec { argv, failed: Some(f), .. } if argv == &["vi", "f"] && f == "EACCES")
         );
+    }
+
+    /// strace may print a new process's first calls before its parent's
+    /// clone returns (the parent's `<unfinished ...>`): they are the
+    /// command's all the same, and so are its own children's.
+    #[test]
+    fn a_child_seen_before_its_clone_returns_is_kept() {
+        let t = r#"12 execve("/bin/bash", ["/bin/bash", "-c", "x"], 0x1 /* 3 vars */) = 0
+12 clone(child_stack=NULL, flags=SIGCHLD <unfinished ...>
+13 execve("/bin/sh", ["sh", "-c", "node t.js"], 0x1 /* 3 vars */) = 0
+13 vfork( <unfinished ...>
+14 execve("/usr/bin/node", ["node", "t.js"], 0x1 /* 3 vars */) = 0
+14 openat(AT_FDCWD</srv/project>, "out", O_WRONLY|O_CREAT, 0666) = 3</srv/project/out>
+13 <... vfork resumed>) = 3 /* 14 in strace's PID NS */
+12 <... clone resumed>) = 2 /* 13 in strace's PID NS */
+20 execve("/usr/bin/python3", ["python3"], 0x1 /* 3 vars */) = 0
+"#;
+        let marker: Vec<String> = ["/bin/bash", "-c", "x"].map(String::from).to_vec();
+        let trace = effects(t, &marker, "/srv/project").expect("the marker");
+        let e = &trace.effects;
+        assert_eq!(e.len(), 3, "{e:?}");
+        assert!(matches!(&e[0], Effect::Exec { argv, .. } if argv[0] == "sh"));
+        assert!(matches!(&e[1], Effect::Exec { argv, .. } if argv[0] == "node"));
+        assert!(matches!(&e[2], Effect::Write { path, pid: 14, .. } if path == "/srv/project/out"));
+        assert_eq!(trace.parent.get(&14), Some(&13));
+        assert_eq!(trace.parent.get(&13), Some(&12));
     }
 }

@@ -15,12 +15,14 @@
 
 use permc_shell::facts::continuations::mutating_from;
 use permc_shell::facts::described::{
-    getopt, long, walk, Described, Kind, CURL, EXACT, GIT, GIT_REVISIONS,
+    getopt, long, walk, Described, Kind, ARGPARSE, CURL, EXACT, GIT, GIT_REVISIONS, GO, NOPT_EXEC,
 };
 use permc_shell::reader::Known;
 use std::borrow::Cow;
 use std::collections::HashSet;
 
+mod appended;
+mod go;
 mod ssh;
 mod vim;
 
@@ -124,13 +126,19 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     if row.grammar == "dd" {
         return Ok(dd::cases(row));
     }
+    if row.grammar == NOPT_EXEC {
+        return Ok(appended::cases(row));
+    }
+    if row.grammar == GO {
+        return Ok(go::cases(row));
+    }
     if row.grammar == "leading-clusters" {
         return leading::cases(row);
     }
     if !(getopt(row)
         || matches!(
             row.grammar,
-            "make" | "clap" | "clap2" | "popt" | "tar" | "nopt" | CURL
+            "make" | "clap" | "clap2" | "popt" | "tar" | "nopt" | CURL | ARGPARSE
         )
         || gits(row))
     {
@@ -156,6 +164,11 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     };
     g.operand_cases();
     for (list, kind) in row.options() {
+        // An argparse row's `open` options are a plugin's (pytest-cov's
+        // `--cov`), not installed here: the program refuses them.
+        if kind == Kind::Open && row.grammar == ARGPARSE {
+            continue;
+        }
         for entry in list {
             g.option(entry, kind);
         }
@@ -175,7 +188,9 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     if row.grammar != EXACT {
         g.ambiguous();
         g.negations();
-        let unknown = if long(row, "--no-such-option").is_some() {
+        // An argparse row reads an option it lacks as a plugin's (open);
+        // with no plugin installed the program refuses it.
+        let unknown = if long(row, "--no-such-option").is_some() && row.grammar != ARGPARSE {
             Expect::Accepted
         } else {
             Expect::Unknown

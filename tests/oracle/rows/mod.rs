@@ -9,6 +9,7 @@
 //! effect belongs to the command whose `timeout` it descends from, so a
 //! command is judged by its own words alone.
 
+mod appended;
 pub mod bless;
 pub mod generate;
 
@@ -16,7 +17,7 @@ use super::sandbox::{Run, Sandbox, PROJECT};
 use super::trace::Effect;
 use super::{basename, endpoint_declared, rows_of, Declared};
 use generate::{Case, Expect};
-use permc_shell::facts::described::{Described, Kind, CURL, EXACT, GIT, GIT_REVISIONS};
+use permc_shell::facts::described::{Described, Kind, CURL, EXACT, GIT, GIT_REVISIONS, NOPT_EXEC};
 use std::collections::{BTreeMap, HashMap};
 
 /// `timeout`'s limit for each command, in seconds: one is plenty for a
@@ -82,10 +83,14 @@ pub fn check<'r>(
         let cases = generate::cases(row).map_err(Outcome::NotGenerated)?;
         let (version, help, pin) = probe(sb, row, table).map_err(Outcome::NotHere)?;
         let declared = table.get(&row.program.join(" "));
-        let left_out: &[String] = declared.map_or(&[], |d| &d.left_out);
+        let left_out: Vec<String> = declared
+            .into_iter()
+            .flat_map(|d| d.left_out.iter().chain(&d.passed_on))
+            .cloned()
+            .collect();
         let chosen: Vec<Case> = cases
             .into_iter()
-            .filter(|c| (full || c.ci) && !names_left_out(row, c, left_out))
+            .filter(|c| (full || c.ci) && !names_left_out(row, c, &left_out))
             .collect();
         let chosen = within_tier(chosen, full);
         let skip: Vec<&str> = declared
@@ -220,7 +225,13 @@ fn probe(
         .get(row.program[0])
         .and_then(|d| d.builtin_of.clone())
         .unwrap_or_else(|| row.program[0].to_string());
-    let found = candidates(&program);
+    let python = table.get(&program).is_some_and(|d| d.python_scripts);
+    let found: Vec<String> = python
+        .then(|| python_script(&program))
+        .flatten()
+        .into_iter()
+        .chain(candidates(&program))
+        .collect();
     if found.is_empty() {
         return Err(format!("{program} is not installed here"));
     }
@@ -248,9 +259,16 @@ fn probe(
             .unwrap_or("")
             .to_string()
     };
+    // The line that names the version (`mix --version` prints Erlang's
+    // first), else the first.
+    let version_line = |out: &str| {
+        out.lines()
+            .find(|l| names_version(l, row))
+            .map(str::to_string)
+    };
     let Some(at) = sections
         .iter()
-        .position(|(out, status)| *status == 0 && names_version(&first_line(out), row))
+        .position(|(out, status)| *status == 0 && version_line(out).is_some())
     else {
         let (out, status) = &sections[0];
         if *status == 127 || *status == 126 {
@@ -262,7 +280,7 @@ fn probe(
             row.version
         ));
     };
-    let line = first_line(&sections[at].0);
+    let line = version_line(&sections[at].0).unwrap_or_default();
     let path = &found[at];
     let dir = path.rsplit_once('/').map_or(".", |(d, _)| d);
     let mut pin = Pin {
@@ -333,6 +351,21 @@ fn names_version(line: &str, row: &Described) -> bool {
     let matches =
         |w: &&str| tokens.contains(w) || (bare && !w.contains(|c: char| c.is_ascii_digit()));
     wanted.split_whitespace().all(|w| matches(&w))
+}
+
+/// A Python console script in the scripts directory of the `python3`
+/// on PATH (sysconfig's), when it is there.
+fn python_script(program: &str) -> Option<String> {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_path('scripts'))",
+        ])
+        .output()
+        .ok()?;
+    let dir = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let file = format!("{dir}/{program}");
+    (dir.starts_with('/') && std::path::Path::new(&file).is_file()).then_some(file)
 }
 
 /// The program's executables in PATH's order, then /usr/bin's, each
@@ -545,6 +578,9 @@ fn judge_batch(
     limit: &str,
     pin: &Pin,
 ) -> Vec<String> {
+    if row.grammar == NOPT_EXEC {
+        return appended::judge_batch(sb, row, table, cases, limit, pin);
+    }
     let commands: Vec<Vec<String>> = cases.iter().map(|c| c.words.clone()).collect();
     let (run, sections) = match batch(sb, &commands, limit, pin) {
         Ok(r) => r,
@@ -760,13 +796,23 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             // curl 7.88's own messages: `option --x: is unknown`, a
             // negation of a valued option.
             || l.ends_with(": is unknown")
+            // argparse's (pytest: `pytest: error: unrecognized
+            // arguments: --x`).
+            || l.contains(": error: unrecognized arguments: ")
             || l.contains("used '--no-' for option that isn't a boolean")
+            // Elixir's OptionParser as mix prints it (`--x : Unknown
+            // option. Did you mean --y?`).
+            || l.contains(" : Unknown option")
         {
             Expect::Unknown
         } else if l.contains("requires an argument")
             || l.ends_with(": requires parameter")
             // Vim's (ssh's getopt says `option requires an argument`).
             || l.contains("Argument missing after")
+            || l.contains(" : Missing argument of type")
+            // Go's flag package (`go test -p`).
+            || l.starts_with("flag needs an argument: -")
+            || (l.contains(": error: argument ") && l.ends_with(": expected one argument"))
             || git("requires a value")
             || git("must come before non-option arguments")
             || l.contains("a value is required for '-")
@@ -783,6 +829,11 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             || l.ends_with(": option does not take an argument")
             || git("takes no value")
             || (l.contains("error: unexpected value '") && l.contains("no more were expected"))
+            // A negation given one: `--no-color : Expected type , got "x"`.
+            || l.contains(" : Expected type boolean, got")
+            || l.contains(" : Expected type , got")
+            || (l.starts_with("invalid boolean value \"") && l.ends_with(": parse error"))
+            || (l.contains(": error: argument ") && l.contains(": ignored explicit argument '"))
         {
             Expect::NoValue
         } else {
