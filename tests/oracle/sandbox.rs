@@ -257,7 +257,12 @@ fn jail(cmd: &mut Command, root: &str) {
         .env("BROWSER", "/srv/canary/browser")
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("npm_config_update_notifier", "false")
-        .env("npm_config_offline", "true");
+        .env("npm_config_offline", "true")
+        // Python's bytecode caches (and pytest's rewritten plugins' `.pyc`)
+        // are the interpreter's, written beside the installed modules on a
+        // first import: no row's word, and where pip put them differs by
+        // machine (a fresh CI run wrote `site-packages/…/__pycache__`).
+        .env("PYTHONDONTWRITEBYTECODE", "1");
     let home = std::env::var("HOME").unwrap_or_default();
     let rustup = std::env::var("RUSTUP_HOME").unwrap_or(format!("{home}/.rustup"));
     cmd.env("RUSTUP_HOME", rustup)
