@@ -847,3 +847,30 @@ fn a_rejected_file_still_gets_the_findings_of_its_good_entries() {
         "{out}"
     );
 }
+
+/// The analyzer reads the same catalogue as the decision: an allow entry
+/// of a remote client's unlisted subcommand, or of a publishing goal, is
+/// external whatever follows (SPEC §4.5 item 3), so it never approves —
+/// not only the subcommands the external-effect table names. A client's
+/// listed read draws nothing.
+#[test]
+fn entries_of_remote_clients_rows_are_neutralized() {
+    let dir = scratch("remote-clients-neutralized");
+    std::fs::write(
+        dir.join("permissions.json"),
+        "{\"allow\": [\"Terminal(supabase db push)\", \"Terminal(op read)\", \
+         \"Terminal(sbt publish)\", \"Terminal(kaggle datasets list)\", \
+         \"Terminal(op --version)\"]}",
+    )
+    .expect("write");
+    let (json, _, _) = permc_in(&dir, &["check", "--format", "json"]);
+    let got: Vec<(String, u64)> = findings(&json)
+        .into_iter()
+        .map(|(check, _, line)| (check, line))
+        .collect();
+    let neutralized = got
+        .iter()
+        .filter(|(c, _)| c == "neutralized-by-ceiling")
+        .count();
+    assert_eq!(neutralized, 3, "{json}");
+}

@@ -27,7 +27,8 @@
 use crate::coverage::TokenTrie;
 use permc_core::facts::project::ProjectRows;
 use permc_core::facts::{
-    basename, LineFacts, BUILTIN_DENY, EXTERNAL_EFFECT, EXTERNAL_READ_BY_WORDS, PRIVILEGED,
+    basename, catalogue, LineFacts, BUILTIN_DENY, EXTERNAL_EFFECT, EXTERNAL_READ_BY_WORDS,
+    PRIVILEGED,
 };
 use permc_grammar::pattern::{PatToken, Pattern, PatternBody};
 use permc_grammar::rules::{Entry, List, Permissions};
@@ -115,6 +116,10 @@ pub fn may_run_table_verb(words: &[String]) -> bool {
             .collect();
         v.extend(PRIVILEGED);
         v.extend(EXTERNAL_READ_BY_WORDS);
+        // The remote clients, publishing goals and network clients, whose
+        // rows make a subcommand external without a table entry of its own
+        // (`supabase db push`, `op read`).
+        v.extend(catalogue::external_programs());
         v.sort_unstable();
         v.dedup();
         v

@@ -129,6 +129,24 @@ pub fn described_programs() -> impl Iterator<Item = (&'static str, &'static str)
         .filter(|(n, v)| !v.is_empty() && !n.contains('/'))
 }
 
+/// Every program a table of the external-effect ceiling names besides
+/// [`EXTERNAL_EFFECT`](effects::EXTERNAL_EFFECT)'s own (SPEC §6.1, §4.5
+/// item 3): the remote clients, whose unlisted subcommands are external,
+/// the build tools whose goals publish, and the HTTP and socket clients.
+/// The analyzer reads an entry's facts only where one of these, or a
+/// table's own verb, may run.
+pub fn external_programs() -> impl Iterator<Item = &'static str> {
+    let clients = remote::CLIENTS.iter().flat_map(|c| c.names.iter().copied());
+    let goals = remote::GOALS.iter().flat_map(|g| g.names.iter().copied());
+    let http = remote::http::CLIENTS
+        .iter()
+        .flat_map(|c| c.names.iter().copied());
+    let sockets = remote::net::SOCKETS
+        .iter()
+        .flat_map(|c| c.names.iter().copied());
+    clients.chain(goals).chain(http).chain(sockets)
+}
+
 /// Is `verb` a wrapper (SPEC §4.3's table and the launchers beyond it):
 /// it runs the command in its operands.
 pub fn is_wrapper(verb: &str) -> bool {
