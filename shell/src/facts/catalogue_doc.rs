@@ -570,7 +570,7 @@ fn later(o: &mut String) {
         "\nWhat leaves something that runs later on the person's machine (round 4): \
          external unless the command runs in the running container. A short option \
          is found in a cluster too (`screen -dmS x`), each command of a tmux \
-         sequence is read (`tmux ls \\; new -d`), and `setsid -f` and a `nohup` \
+         sequence is read (`tmux ls \\; new -d`), and `setsid` without `-w` and a `nohup` \
          sent to the background with `&` (`nohup … &`) detach what they run.\n\n",
     );
     for e in LATER_ON_HOST {

@@ -447,9 +447,9 @@ fn every_detaching_wrapper_is_caught_and_not_in_the_foreground() {
     for w in WRAPPERS {
         let (caught, near) = match w.detach {
             Detach::Never => continue,
-            Detach::By(options, _) => (
-                format!("{} -{} make", w.names[0], options[0]),
+            Detach::Unless(options, _) => (
                 format!("{} make", w.names[0]),
+                format!("{} -{} make", w.names[0], options[0]),
             ),
             Detach::Backgrounded => (
                 format!("{} make > log &", w.names[0]),

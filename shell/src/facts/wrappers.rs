@@ -572,13 +572,34 @@ fn left_to_run_later(
     if let Some(e) = super::later::later_known(&words.text[i..], known) {
         facts.later.get_or_insert(e);
     }
-    if wr.detach == Detach::Backgrounded {
-        if depth == 0 {
-            facts.nohup.push(seg);
-        } else {
+    match wr.detach {
+        Detach::Backgrounded if depth == 0 => facts.nohup.push(seg),
+        Detach::Backgrounded => {
             facts.later.get_or_insert(super::later::NOHUP);
         }
+        Detach::Unless(options, entry) if detaches(wr, words.text, i + 1, options) => {
+            facts.later.get_or_insert(entry);
+        }
+        _ => {}
     }
+}
+
+/// Does the wrapper run a command, from word `i`, without any of
+/// `options` (canonical letter or long name: `setsid` but `-w`)? Its
+/// `--help` or `--version` runs none; an option it cannot place may be
+/// anything: it does, which only asks more.
+fn detaches(wr: &Wrapper, text: &[Cow<'_, str>], i: usize, options: &[&str]) -> bool {
+    let mut items = options::read(wr.grammar(), text, i);
+    while let Some(item) = items.next() {
+        match item {
+            Item::Flag { name, .. } if options.contains(&name) => return false,
+            Item::Flag { name, .. } if matches!(name, "help" | "version") => return false,
+            Item::Flag { .. } | Item::Valued { .. } => {}
+            Item::End { index } => return index + 1 < text.len(),
+            _ => return true,
+        }
+    }
+    false
 }
 
 /// The operands of a `line` row from `i` (SPEC §4.5 item 2: `hyperfine
@@ -1010,14 +1031,7 @@ fn read_options<'a>(
                 ));
                 return None;
             }
-            Item::Flag { name, .. } => {
-                if let Detach::By(options, entry) = wr.detach {
-                    if options.contains(&name) && !facts.guessing {
-                        facts.later.get_or_insert(entry);
-                    }
-                }
-                continue;
-            }
+            Item::Flag { .. } => continue,
             Item::Valued { name, value, .. } => (name, value),
         };
         if wr.line_options.contains(&name) {

@@ -100,9 +100,12 @@ pub struct Wrapper {
 pub enum Detach {
     /// It does not.
     Never,
-    /// With one of these options (canonical letter or long name), named
-    /// as the entry says (`setsid -f`: it forks, the child outlives it).
-    By(&'static [&'static str], &'static [&'static str]),
+    /// Unless one of these options is given (canonical letter or long
+    /// name), named as the entry says: `setsid` without `-w` forks when
+    /// it leads its process group (as it does run by `bash -c` started in
+    /// a session of its own, `setsid -f` or not) and returns at once, the
+    /// child outliving it.
+    Unless(&'static [&'static str], &'static [&'static str]),
     /// When its segment is sent to the background (`nohup CMD &`).
     Backgrounded,
 }
