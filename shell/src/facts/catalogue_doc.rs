@@ -485,13 +485,21 @@ fn remote_clients(o: &mut String) {
     for g in GOALS {
         let _ = writeln!(
             o,
-            "- {}: an operand holding {}{}",
+            "- {}: an operand holding {}{}{}",
             code(g.names),
             code(g.containing),
             if g.abbreviating.is_empty() {
                 String::new()
             } else {
                 format!(", or abbreviating {}", code(g.abbreviating))
+            },
+            if g.local.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; but an operand that is one of {} (to the machine's own repository)",
+                    code(g.local)
+                )
             }
         );
     }

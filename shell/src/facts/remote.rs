@@ -981,6 +981,9 @@ fn publishes(row: &PublishingGoals, words: &[Cow<'_, str>], k: &dyn Fn(usize) ->
             }
             continue;
         }
+        if publishes_locally(row, w) {
+            continue;
+        }
         let lower = w.to_ascii_lowercase();
         if row.containing.iter().any(|c| lower.contains(c)) {
             return true;
@@ -999,6 +1002,19 @@ fn publishes(row: &PublishingGoals, words: &[Cow<'_, str>], k: &dyn Fn(usize) ->
         }
     }
     false
+}
+
+/// Is the operand `w`, whole, a task of the row's `local` list: past
+/// sbt's cross-build `+` and a project path (`core/publishLocal`,
+/// `:lib:publishToMavenLocal`)?
+fn publishes_locally(row: &PublishingGoals, w: &str) -> bool {
+    let task = w.trim_start_matches('+');
+    let task = task.rsplit(['/', ':']).next().unwrap_or(task);
+    !task.is_empty()
+        && row.local.iter().any(|l| match l.strip_prefix('*') {
+            Some(suffix) => task.len() > suffix.len() && task.ends_with(suffix),
+            None => task == *l,
+        })
 }
 
 /// Does GNU tar (1.34, its described row) reach another machine through

@@ -96,6 +96,12 @@ pub struct PublishingGoals {
     pub abbreviating: &'static [&'static str],
     /// The program's options that take the next word as their value.
     pub valued: &'static [&'static str],
+    /// Tasks that publish to the machine's own repository alone, as `mvn
+    /// install` does (`publishLocal`; `*S`: any task ending in `S`): an
+    /// operand that is one of them, whole, past sbt's cross-build `+` and
+    /// a project path (`core/publishLocal`, `:lib:publishToMavenLocal`),
+    /// does not publish.
+    pub local: &'static [&'static str],
     /// What the effect is called (like a table entry, §6.1).
     pub named: &'static [&'static str],
 }
@@ -107,6 +113,7 @@ impl PublishingGoals {
         containing: &[],
         abbreviating: &[],
         valued: &[],
+        local: &[],
         named: &[],
     };
 }
