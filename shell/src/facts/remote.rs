@@ -1133,6 +1133,8 @@ mod tests {
             "aws --version",
             "mvn clean test",
             "gradle projects",
+            "gradle :app:publishToMavenLocal",
+            "sbt +publishLocal",
             "curl https://x",
             "curl -sSL https://x -o out",
             "curl -H 'Accept: json' https://x",
