@@ -208,6 +208,13 @@ pub struct LineFacts<'a> {
     /// <<'EOF'`, SPEC §4.2): `(segment, line, known)`, checked words for
     /// the scope and the protected paths. Empty on most lines.
     pub fed: Vec<(usize, Cow<'a, str>, Known)>,
+    /// **[round 4]** Places a segment's program reads, unknown to permc,
+    /// from a file or a standard input it does not read (`tar -cf a.tar
+    /// -T list`, `listed_places`, SPEC §4.4): `(segment, shown)`, unknown
+    /// words for the scope. (Those it writes, `git rm
+    /// --pathspec-from-file=list`, are in [`LineFacts::fed`], read by the
+    /// protected paths too.) Empty on most lines.
+    pub(crate) read_places: Vec<(usize, String)>,
     /// `runs[run_start[i]..run_start[i + 1]]` are the runs of segment `i`
     /// (the runs are kept in segment order), so reading a segment's runs
     /// costs their number, not every run of the line: a decision stays
@@ -410,6 +417,181 @@ fn stdin_places(facts: &mut LineFacts) -> Result<(), String> {
     }
     facts.fed = fed;
     Ok(())
+}
+
+/// The verbs of [`catalogue::wrappers::LISTED_PLACES`], built from the rows.
+const LISTED_SHAPES: Shapes = {
+    let rows = catalogue::wrappers::LISTED_PLACES;
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < rows.len() {
+        // A row's program, before any subcommand (`git rm`).
+        let b = rows[i].0.as_bytes();
+        let mut n = 0;
+        while n < b.len() && b[n] != b' ' {
+            n += 1;
+        }
+        let (program, _) = b.split_at(n);
+        match std::str::from_utf8(program) {
+            Ok(p) => mark_shape(&mut t, p),
+            Err(_) => panic!("a row's program is UTF-8"),
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The places runs read from a file or a standard input permc does not
+/// read (`listed_places`, SPEC §4.4): `git rm --pathspec-from-file=list`,
+/// `tar -cf a.tar -T list`, `git ls-files | zip a.zip -@`. Each is an
+/// unknown word of the run's segment, shown as what gives it (`$(cat
+/// list)`, `$(cat -)`): for the scope ([`LineFacts::read_places`]), and
+/// for the protected paths too where the row says the program writes
+/// those places ([`LineFacts::fed`]). A here-document's lines a row reads
+/// are [`stdin_places`]'.
+fn listed_places(facts: &mut LineFacts) {
+    use catalogue::wrappers::StdinReads;
+    let mut found: Vec<(usize, String, bool)> = Vec::new();
+    for r in facts.runs().filter(|r| !r.guessed && !r.canonical) {
+        let Some(verb) = r.words.first().map(|v| basename(v)) else {
+            continue;
+        };
+        let row = has_shape(&LISTED_SHAPES, verb)
+            .then(|| {
+                catalogue::wrappers::LISTED_PLACES
+                    .iter()
+                    .find(|(n, ..)| listed_names(n, verb, r.words, r.known))
+            })
+            .flatten();
+        // Standard input, where the line feeds it (most runs: no pipe, no
+        // redirection).
+        let fed = facts
+            .line
+            .segments
+            .get(r.segment)
+            .filter(|s| s.piped || !s.redirects.is_empty())
+            .and_then(stdin_commands::fed);
+        if row.is_none() && fed.is_none() {
+            continue;
+        }
+        let (files, listed_stdin) = match row {
+            Some((_, options, listed, _)) => listed_files(r.words, options, *listed),
+            None => (Vec::new(), false),
+        };
+        let written = row.is_some_and(|(.., written)| *written);
+        let reads_lines =
+            fed.is_some() && matches!(stdin_reader(r.words), Some((_, StdinReads::Paths)));
+        for f in files {
+            found.push((r.segment, format!("$(cat {f})"), written));
+        }
+        let unknown = (listed_stdin || reads_lines)
+            && match fed {
+                Some(stdin_commands::Fed::Pipe | stdin_commands::Fed::Redirect) => true,
+                // A body's lines are read where a row reads them as paths.
+                Some(_) => !reads_lines,
+                None => false,
+            };
+        if unknown {
+            found.push((r.segment, "$(cat -)".to_string(), written));
+        }
+    }
+    for (seg, w, written) in found {
+        if written {
+            facts.fed.push((seg, Cow::Owned(w), Known::AnyTokens));
+        } else {
+            facts.read_places.push((seg, w));
+        }
+    }
+}
+
+/// Is the run `words` (its verb `verb`) of the `listed_places` row named
+/// `name`: the program, and its subcommand when the row names one (`git
+/// rm`, past git's global options)?
+fn listed_names(name: &str, verb: &str, words: &[Cow<'_, str>], known: &[Known]) -> bool {
+    match name.split_once(' ') {
+        None => name == verb,
+        Some((program, sub)) => {
+            let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
+            program == verb
+                && words
+                    .get(subcommand_at(verb, words, 1, exact))
+                    .is_some_and(|w| w == sub)
+        }
+    }
+}
+
+/// The files a run of a `listed_places` row names as its lists of places,
+/// and whether it reads one from standard input. A long option matches
+/// down to the prefix its `|` marks; a short one alone, with its value
+/// attached, or last in a cluster.
+fn listed_files<'w>(
+    words: &'w [Cow<'_, str>],
+    options: &[&str],
+    listed: catalogue::wrappers::Listed,
+) -> (Vec<&'w str>, bool) {
+    use catalogue::wrappers::Listed;
+    // A long option (`--files-from`, find's `-files0-from`), by its name
+    // down to the prefix its `|` marks.
+    let long = |w: &str| {
+        let name = w.split_once('=').map_or(w, |(n, _)| n);
+        options
+            .iter()
+            .filter(|o| o.len() > 2)
+            .any(|o| match o.split_once('|') {
+                Some((least, rest)) => {
+                    name.starts_with(least) && format!("{least}{rest}").starts_with(name)
+                }
+                None => name == *o,
+            })
+    };
+    // A short option's letter in a cluster (`-T`, `-cvT`, `-Tlist`): where
+    // it stands.
+    let short = |w: &str| {
+        (!w.starts_with("--"))
+            .then(|| {
+                options
+                    .iter()
+                    .filter(|o| o.len() == 2)
+                    .find_map(|o| w[1..].find(&o[1..]).map(|at| at + 1))
+            })
+            .flatten()
+    };
+    let mut files = Vec::new();
+    let (mut stdin, mut given) = (false, false);
+    let mut operands = Vec::new();
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        i += 1;
+        if !w.starts_with('-') || w == "-" {
+            operands.push(&**w);
+            continue;
+        }
+        // The value: after `=`, attached to a short option, or the next word.
+        let attached = if long(w) {
+            w.split_once('=').map(|(_, v)| v)
+        } else if let Some(at) = short(w) {
+            Some(&w[at + 1..]).filter(|v| !v.is_empty())
+        } else {
+            continue;
+        };
+        given = true;
+        if listed == Listed::Operands {
+            continue;
+        }
+        let value = attached.or_else(|| {
+            i += 1;
+            words.get(i - 1).map(|v| &**v)
+        });
+        match value {
+            Some("-" | "/dev/stdin") | None => stdin = true,
+            Some(v) => files.push(v),
+        }
+    }
+    if listed == Listed::Operands && given {
+        stdin |= operands.is_empty();
+        files.extend(operands.into_iter().filter(|o| *o != "-"));
+    }
+    (files, stdin)
 }
 
 /// The row of [`STDIN_PATH_READERS`] a run's words match: its program's
@@ -690,6 +872,7 @@ impl<'a> LineFacts<'a> {
                 .into_iter()
                 .map(|(i, w, k)| (i, Cow::Owned(w.into_owned()), k))
                 .collect(),
+            read_places: self.read_places,
             run_start: self.run_start,
             aligned: self.aligned,
             joints: self.joints,
@@ -792,6 +975,7 @@ impl<'a> LineFacts<'a> {
                 facts.unparsed_because(why);
             }
         }
+        listed_places(facts);
         // A plain line's words hold no blank: no word reads as a line.
         if !plain && !facts.reading_possible {
             possible::collect(facts);

@@ -43,6 +43,7 @@ pub fn markdown() -> String {
     runners(&mut o);
     unreadable(&mut o);
     stdin_readers(&mut o);
+    listed_places(&mut o);
     stdin_command_readers(&mut o);
     code_options(&mut o);
     code_forms(&mut o);
@@ -182,6 +183,40 @@ fn stdin_readers(o: &mut String) {
             StdinReads::Unread => "data permc does not read (unparsed)",
         };
         let _ = writeln!(o, "| `{program}` | {with} | {reads} |");
+    }
+    o.push('\n');
+}
+
+fn listed_places(o: &mut String) {
+    use super::catalogue::wrappers::{Listed, LISTED_PLACES};
+    o.push_str(
+        "## Programs that read places from a file (SPEC §4.4)\n\n\
+         The places they work on come from a file permc does not read: \
+         an unknown word for the scope (`$(cat list)`), and for the \
+         protected paths too where they write them. `-` (or no operand) \
+         is standard input: unknown when a pipe or a `<` feeds it, a \
+         here-document's lines as above. A long option is taken down to \
+         the shortest prefix the program takes for it.\n\n\
+         | program | with | the file | writes them |\n|---|---|---|---|\n",
+    );
+    for (program, with, listed, written) in LISTED_PLACES {
+        let listed = match listed {
+            Listed::Value => "the option's value",
+            Listed::Operands => "each operand",
+        };
+        let written = if *written { "yes" } else { "no" };
+        let with: Vec<String> = with
+            .iter()
+            .map(|w| match w.split_once('|') {
+                Some((least, rest)) => format!("`{least}{rest}` (down to `{least}`)"),
+                None => format!("`{w}`"),
+            })
+            .collect();
+        let _ = writeln!(
+            o,
+            "| `{program}` | {} | {listed} | {written} |",
+            with.join(", ")
+        );
     }
     o.push('\n');
 }

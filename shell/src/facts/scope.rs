@@ -839,6 +839,7 @@ fn plain(facts: &LineFacts) -> bool {
     let mover = |w: &Cow<'_, str>| moves_dir(w);
     facts.inner_lines.is_empty()
         && facts.fed.is_empty()
+        && facts.read_places.is_empty()
         && facts.line.segments.iter().all(|s| {
             s.known.all_exact()
                 && s.words.iter().all(|w| simple(w) && !mover(w))
@@ -871,7 +872,7 @@ fn plain_cds(facts: &LineFacts) -> Option<Vec<bool>> {
             && t.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
     };
-    if !facts.inner_lines.is_empty() || !facts.fed.is_empty() {
+    if !facts.inner_lines.is_empty() || !facts.fed.is_empty() || !facts.read_places.is_empty() {
         return None;
     }
     let mut cds = Vec::with_capacity(facts.line.segments.len());
@@ -958,6 +959,12 @@ impl Scope<'_> {
                 .fed
                 .iter()
                 .map(|(i, w, k)| (*i, w.to_string(), *k))
+                .chain(
+                    facts
+                        .read_places
+                        .iter()
+                        .map(|(i, w)| (*i, w.clone(), Known::AnyTokens)),
+                )
                 .collect(),
         };
         let cwd = walk.dirs.walk(0, &self.cwd);

@@ -218,4 +218,15 @@ pub enum StdinReads {
     Unread,
 }
 
+/// Where a program of `listed_places` finds the file naming the places it
+/// works on (SPEC §4.4: unknown to permc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listed {
+    /// The option's value (`tar -T list`); `-` is standard input.
+    Value,
+    /// With the option, each operand (`sha256sum -c SUMS`); none is
+    /// standard input.
+    Operands,
+}
+
 include!(concat!(env!("OUT_DIR"), "/catalogue/wrappers.rs"));
