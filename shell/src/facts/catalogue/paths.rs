@@ -23,7 +23,8 @@ pub enum Into {
 pub struct DirWrite {
     /// The program.
     pub program: &'static str,
-    /// Its subcommand (git's), `""` for none.
+    /// Its subcommand (git's, past its global options; another program's,
+    /// the word after it: `7z x`), `""` for none.
     pub sub: &'static str,
     /// Options that make it such a write (a one-letter one also in a
     /// cluster, a long one also as a unique prefix); empty: always.

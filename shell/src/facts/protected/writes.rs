@@ -305,8 +305,15 @@ fn options_of(row: &DirWrite, run: &[Cow<'_, str>]) -> Vec<String> {
 /// A recursive or data-named write into a directory that holds a
 /// protected path, or one that may write anywhere (SPEC §6.4).
 fn dir_write(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>], known: &[Known]) -> bool {
+    // git's subcommand past its global options; another program's, the
+    // word after it (`7z x`), where a row names one.
     let sub = if verb == GIT {
         program_sub(GIT, run).map_or("", |(s, _)| s)
+    } else if DIR_WRITES
+        .iter()
+        .any(|d| d.program == verb && !d.sub.is_empty())
+    {
+        run.get(1).map_or("", AsStr::as_str)
     } else {
         ""
     };
