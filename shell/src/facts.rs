@@ -261,6 +261,9 @@ pub struct LineFacts<'a> {
     /// machine, found behind a wrapper (`setsid -f`, `nohup … &`: SPEC
     /// §6.1); the runs' own are read by [`LineFacts::later_on_host`].
     pub(crate) later: Option<&'static [&'static str]>,
+    /// A run's verb may be one of `listed_places`, or a segment's standard
+    /// input is fed: [`listed_places`] has something to read.
+    pub(crate) may_list: bool,
     /// The top-level segments a `nohup` was read past in: detached when
     /// sent to the background ([`later::backgrounded`]).
     pub(crate) nohup: Vec<usize>,
@@ -419,26 +422,86 @@ fn stdin_places(facts: &mut LineFacts) -> Result<(), String> {
     Ok(())
 }
 
-/// The verbs of [`catalogue::wrappers::LISTED_PLACES`], built from the rows.
+/// The verbs of [`catalogue::wrappers::LISTED_PLACES`] and of
+/// [`catalogue::wrappers::STDIN_PATH_READERS`], built from the rows.
 const LISTED_SHAPES: Shapes = {
     let rows = catalogue::wrappers::LISTED_PLACES;
     let mut t = [0u32; 512];
     let mut i = 0;
     while i < rows.len() {
-        // A row's program, before any subcommand (`git rm`).
-        let b = rows[i].0.as_bytes();
-        let mut n = 0;
-        while n < b.len() && b[n] != b' ' {
-            n += 1;
-        }
-        let (program, _) = b.split_at(n);
-        match std::str::from_utf8(program) {
-            Ok(p) => mark_shape(&mut t, p),
-            Err(_) => panic!("a row's program is UTF-8"),
-        }
+        mark_shape(&mut t, rows[i].0);
+        i += 1;
+    }
+    let readers = catalogue::wrappers::STDIN_PATH_READERS;
+    let mut i = 0;
+    while i < readers.len() {
+        mark_shape(&mut t, readers[i].0);
         i += 1;
     }
     t
+};
+
+/// The verbs of [`catalogue::wrappers::STDIN_PATH_READERS`] alone.
+const READER_SHAPES: Shapes = {
+    let readers = catalogue::wrappers::STDIN_PATH_READERS;
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < readers.len() {
+        mark_shape(&mut t, readers[i].0);
+        i += 1;
+    }
+    t
+};
+
+/// [`may_list`] of a run's verb, its shapes read inline first: most verbs
+/// are none of the rows'.
+#[inline]
+pub(crate) fn may_list_run(verb: Option<&str>, words: &[Cow<'_, str>], fed: bool) -> bool {
+    verb.is_some_and(|v| has_shape(&LISTED_SHAPES, v) && may_list(v, words, fed))
+}
+
+/// May the run `words` (its verb `verb`) read places from a list
+/// ([`listed_places`]): a program of the rows given an option, or fed its
+/// standard input? Two loads for most runs.
+pub(crate) fn may_list(verb: &str, words: &[Cow<'_, str>], fed: bool) -> bool {
+    if !has_shape(&LISTED_SHAPES, verb) {
+        return false;
+    }
+    // A program that reads places from standard input, fed; else a
+    // `listed_places` option (`wc -l` fed reads no names).
+    if fed && has_shape(&READER_SHAPES, verb) {
+        return true;
+    }
+    // Options first (`git status` has none), then the program's rows.
+    let option = |w: &&Cow<'_, str>| w.len() > 1 && w.starts_with('-');
+    if !words.iter().skip(1).any(|w| option(&w)) {
+        return false;
+    }
+    let rows = LISTED_ROWS.rows(verb);
+    rows != 0
+        && words.iter().skip(1).filter(option).any(|w| {
+            let mut m = rows;
+            while m != 0 {
+                let row = &catalogue::wrappers::LISTED_PLACES[m.trailing_zeros() as usize];
+                m &= m - 1;
+                if listed_option(w, row.2).is_some() {
+                    return true;
+                }
+            }
+            false
+        })
+}
+
+/// [`catalogue::wrappers::LISTED_PLACES`]' rows by program: one probe.
+const LISTED_ROWS: name_index::RowIndex = {
+    let rows = catalogue::wrappers::LISTED_PLACES;
+    let mut x = name_index::RowIndex::new();
+    let mut i = 0;
+    while i < rows.len() {
+        x = x.add(rows[i].0, i);
+        i += 1;
+    }
+    x.build()
 };
 
 /// The places runs read from a file or a standard input permc does not
@@ -449,6 +512,7 @@ const LISTED_SHAPES: Shapes = {
 /// for the protected paths too where the row says the program writes
 /// those places ([`LineFacts::fed`]). A here-document's lines a row reads
 /// are [`stdin_places`]'.
+#[inline(never)]
 fn listed_places(facts: &mut LineFacts) {
     use catalogue::wrappers::StdinReads;
     let mut found: Vec<(usize, String, bool)> = Vec::new();
@@ -456,26 +520,20 @@ fn listed_places(facts: &mut LineFacts) {
         let Some(verb) = r.words.first().map(|v| basename(v)) else {
             continue;
         };
-        let row = has_shape(&LISTED_SHAPES, verb)
-            .then(|| {
-                catalogue::wrappers::LISTED_PLACES
-                    .iter()
-                    .find(|(n, ..)| listed_names(n, verb, r.words, r.known))
-            })
-            .flatten();
         // Standard input, where the line feeds it (most runs: no pipe, no
         // redirection).
-        let fed = facts
-            .line
-            .segments
-            .get(r.segment)
-            .filter(|s| s.piped || !s.redirects.is_empty())
-            .and_then(stdin_commands::fed);
+        let seg = facts.line.segments.get(r.segment);
+        let fed_by = seg.is_some_and(|s| s.piped || !s.redirects.is_empty());
+        if !may_list(verb, r.words, fed_by) {
+            continue;
+        }
+        let fed = seg.filter(|_| fed_by).and_then(stdin_commands::fed);
+        let row = listed_row(verb, r.words, r.known);
         if row.is_none() && fed.is_none() {
             continue;
         }
         let (files, listed_stdin) = match row {
-            Some((_, options, listed, _)) => listed_files(r.words, options, *listed),
+            Some((_, _, options, listed, _)) => listed_files(r.words, options, *listed),
             None => (Vec::new(), false),
         };
         let written = row.is_some_and(|(.., written)| *written);
@@ -504,20 +562,33 @@ fn listed_places(facts: &mut LineFacts) {
     }
 }
 
-/// Is the run `words` (its verb `verb`) of the `listed_places` row named
-/// `name`: the program, and its subcommand when the row names one (`git
-/// rm`, past git's global options)?
-fn listed_names(name: &str, verb: &str, words: &[Cow<'_, str>], known: &[Known]) -> bool {
-    match name.split_once(' ') {
-        None => name == verb,
-        Some((program, sub)) => {
+/// The `listed_places` row of the run `words` (its verb `verb`): of its
+/// program, and of its subcommand when the row names one (`git rm`, past
+/// git's global options, read once).
+fn listed_row(
+    verb: &str,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+) -> Option<&'static catalogue::wrappers::ListedPlaces> {
+    let mut rows = LISTED_ROWS.rows(verb);
+    let mut sub: Option<Option<&str>> = None;
+    while rows != 0 {
+        let row = &catalogue::wrappers::LISTED_PLACES[rows.trailing_zeros() as usize];
+        rows &= rows - 1;
+        if row.1.is_empty() {
+            return Some(row);
+        }
+        let given = *sub.get_or_insert_with(|| {
             let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
-            program == verb
-                && words
-                    .get(subcommand_at(verb, words, 1, exact))
-                    .is_some_and(|w| w == sub)
+            words
+                .get(subcommand_at(verb, words, 1, exact))
+                .map(|w| &**w)
+        });
+        if given == Some(row.1) {
+            return Some(row);
         }
     }
+    None
 }
 
 /// The files a run of a `listed_places` row names as its lists of places,
@@ -530,32 +601,6 @@ fn listed_files<'w>(
     listed: catalogue::wrappers::Listed,
 ) -> (Vec<&'w str>, bool) {
     use catalogue::wrappers::Listed;
-    // A long option (`--files-from`, find's `-files0-from`), by its name
-    // down to the prefix its `|` marks.
-    let long = |w: &str| {
-        let name = w.split_once('=').map_or(w, |(n, _)| n);
-        options
-            .iter()
-            .filter(|o| o.len() > 2)
-            .any(|o| match o.split_once('|') {
-                Some((least, rest)) => {
-                    name.starts_with(least) && format!("{least}{rest}").starts_with(name)
-                }
-                None => name == *o,
-            })
-    };
-    // A short option's letter in a cluster (`-T`, `-cvT`, `-Tlist`): where
-    // it stands.
-    let short = |w: &str| {
-        (!w.starts_with("--"))
-            .then(|| {
-                options
-                    .iter()
-                    .filter(|o| o.len() == 2)
-                    .find_map(|o| w[1..].find(&o[1..]).map(|at| at + 1))
-            })
-            .flatten()
-    };
     let mut files = Vec::new();
     let (mut stdin, mut given) = (false, false);
     let mut operands = Vec::new();
@@ -566,18 +611,14 @@ fn listed_files<'w>(
             operands.push(&**w);
             continue;
         }
-        // The value: after `=`, attached to a short option, or the next word.
-        let attached = if long(w) {
-            w.split_once('=').map(|(_, v)| v)
-        } else if let Some(at) = short(w) {
-            Some(&w[at + 1..]).filter(|v| !v.is_empty())
-        } else {
+        let Some(attached) = listed_option(w, options) else {
             continue;
         };
         given = true;
         if listed == Listed::Operands {
             continue;
         }
+        // The value: attached, or the next word.
         let value = attached.or_else(|| {
             i += 1;
             words.get(i - 1).map(|v| &**v)
@@ -592,6 +633,42 @@ fn listed_files<'w>(
         files.extend(operands.into_iter().filter(|o| *o != "-"));
     }
     (files, stdin)
+}
+
+/// Is the word `w` one of `options` (a `listed_places` row's), and its
+/// value if attached (`--files-from=list`, `-Tlist`)? A long option (find's
+/// `-files0-from` too) down to the prefix its `|` marks; a short one's
+/// letter in a cluster (`-cvT`).
+fn listed_option<'w>(w: &'w str, options: &[&str]) -> Option<Option<&'w str>> {
+    let b = w.as_bytes();
+    let eq = b.iter().position(|&c| c == b'=').unwrap_or(b.len());
+    let (name, value) = (&b[..eq], w.get(eq + 1..));
+    for o in options.iter().map(|o| o.as_bytes()) {
+        // Most words differ in their first bytes: no more is read.
+        if o.len() <= 2 || b.len() < 3 || b[..3] != o[..3] {
+            continue;
+        }
+        let matched = match o.iter().position(|&c| c == b'|') {
+            Some(bar) => {
+                let (least, rest) = (&o[..bar], &o[bar + 1..]);
+                name.starts_with(least) && rest.starts_with(&name[least.len()..])
+            }
+            None => name == o,
+        };
+        if matched {
+            return Some(value);
+        }
+    }
+    if w.starts_with("--") {
+        return None;
+    }
+    let at = options.iter().filter(|o| o.len() == 2).find_map(|o| {
+        b[1..]
+            .iter()
+            .position(|&c| c == o.as_bytes()[1])
+            .map(|at| at + 2)
+    })?;
+    Some(Some(&w[at..]).filter(|v| !v.is_empty()))
 }
 
 /// The row of [`STDIN_PATH_READERS`] a run's words match: its program's
@@ -885,6 +962,7 @@ impl<'a> LineFacts<'a> {
             unparsed_seen: self.unparsed_seen,
             project: self.project,
             later: self.later,
+            may_list: self.may_list,
             nohup: self.nohup,
         }
     }
@@ -975,7 +1053,9 @@ impl<'a> LineFacts<'a> {
                 facts.unparsed_because(why);
             }
         }
-        listed_places(facts);
+        if facts.may_list {
+            listed_places(facts);
+        }
         // A plain line's words hold no blank: no word reads as a line.
         if !plain && !facts.reading_possible {
             possible::collect(facts);

@@ -199,7 +199,12 @@ fn listed_places(o: &mut String) {
          the shortest prefix the program takes for it.\n\n\
          | program | with | the file | writes them |\n|---|---|---|---|\n",
     );
-    for (program, with, listed, written) in LISTED_PLACES {
+    for (program, sub, with, listed, written) in LISTED_PLACES {
+        let program = if sub.is_empty() {
+            (*program).to_string()
+        } else {
+            format!("{program} {sub}")
+        };
         let listed = match listed {
             Listed::Value => "the option's value",
             Listed::Operands => "each operand",

@@ -589,11 +589,13 @@ fn left_to_run_later(
 /// `--help` or `--version` runs none; an option it cannot place may be
 /// anything: it does, which only asks more.
 fn detaches(wr: &Wrapper, text: &[Cow<'_, str>], i: usize, options: &[&str]) -> bool {
-    let mut items = options::read(wr.grammar(), text, i);
-    while let Some(item) = items.next() {
+    for item in options::read(wr.grammar(), text, i) {
         match item {
             Item::Flag { name, .. } if options.contains(&name) => return false,
-            Item::Flag { name, .. } if matches!(name, "help" | "version") => return false,
+            Item::Flag {
+                name: "help" | "version",
+                ..
+            } => return false,
             Item::Flag { .. } | Item::Valued { .. } => {}
             Item::End { index } => return index + 1 < text.len(),
             _ => return true,
@@ -1910,6 +1912,7 @@ fn push_run<'w, 'a>(
             facts,
         );
     }
+    facts.may_list |= super::may_list_run(verb, rest, facts.stdin_fed.is_some());
     if let (Some(fed), Some(v)) = (facts.stdin_fed, verb) {
         if let Some(why) = super::stdin_commands::reads_commands(v, &rest[1..], fed) {
             facts.unparsed_because(why);

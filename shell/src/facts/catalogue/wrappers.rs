@@ -229,4 +229,14 @@ pub enum Listed {
     Operands,
 }
 
+/// A row of `listed_places`: the program, its subcommand (`""`: none),
+/// the options, where the file is, whether it writes the places.
+pub type ListedPlaces = (
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+    Listed,
+    bool,
+);
+
 include!(concat!(env!("OUT_DIR"), "/catalogue/wrappers.rs"));
