@@ -441,6 +441,69 @@ const LISTED_SHAPES: Shapes = {
     t
 };
 
+/// The first three bytes of the rows' long options (`--f`, `-fi`).
+const LISTED_HEADS: [&[u8]; 8] = {
+    let rows = catalogue::wrappers::LISTED_PLACES;
+    let mut heads: [&[u8]; 8] = [b"\0\0\0"; 8];
+    let mut n = 0;
+    let mut i = 0;
+    while i < rows.len() {
+        let mut j = 0;
+        while j < rows[i].2.len() {
+            let o = rows[i].2[j].as_bytes();
+            if o.len() > 2 {
+                let head = o.split_at(3).0;
+                let mut k = 0;
+                while k < n && !const_eq_bytes(heads[k], head) {
+                    k += 1;
+                }
+                if k == n {
+                    assert!(n < 8, "at most 8 heads of listed options");
+                    heads[n] = head;
+                    n += 1;
+                }
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    heads
+};
+
+/// The letters of the rows' short options (`-T`, `-c`).
+const LISTED_SHORT: [bool; 128] = {
+    let rows = catalogue::wrappers::LISTED_PLACES;
+    let mut t = [false; 128];
+    let mut i = 0;
+    while i < rows.len() {
+        let mut j = 0;
+        while j < rows[i].2.len() {
+            let o = rows[i].2[j].as_bytes();
+            if o.len() == 2 {
+                t[(o[1] & 0x7f) as usize] = true;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Byte slices equal, in a `const`.
+const fn const_eq_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// The verbs of [`catalogue::wrappers::STDIN_PATH_READERS`] alone.
 const READER_SHAPES: Shapes = {
     let readers = catalogue::wrappers::STDIN_PATH_READERS;
@@ -472,8 +535,22 @@ pub(crate) fn may_list(verb: &str, words: &[Cow<'_, str>], fed: bool) -> bool {
     if fed && has_shape(&READER_SHAPES, verb) {
         return true;
     }
-    // Options first (`git status` has none), then the program's rows.
-    let option = |w: &&Cow<'_, str>| w.len() > 1 && w.starts_with('-');
+    // Options that may be one of any row's first (`git status` has none,
+    // `wc -l` none of theirs), then the program's rows.
+    let option = |w: &&Cow<'_, str>| {
+        let b = w.as_bytes();
+        match b {
+            [b'-', b'-', ..] | [b'-', _, _, ..]
+                if LISTED_HEADS.iter().any(|h| b.starts_with(h)) =>
+            {
+                true
+            }
+            [b'-', rest @ ..] if !rest.starts_with(b"-") => rest
+                .iter()
+                .any(|&c| LISTED_SHORT[usize::from(c & 0x7f)] && c < 0x80),
+            _ => false,
+        }
+    };
     if !words.iter().skip(1).any(|w| option(&w)) {
         return false;
     }
