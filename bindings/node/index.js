@@ -364,6 +364,24 @@ function answerOf(s, ints, k, at, seen) {
   return d;
 }
 
+/** answerOf for a batch of one, which has no string seen before (its
+ * marks only name the slots a batch would keep them in). */
+function answerOfOne(s, ints) {
+  const code = ints[0];
+  const d = { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
+  let at = 0;
+  if (code & 512) {
+    d.rule = s.slice(0, (at = ints[1]));
+    d.source = s.slice(at, (at += ints[2]));
+  }
+  const origin = (code >> 7) & 3;
+  if (origin !== 0) d.autonomyOrigin = ORIGINS[origin];
+  if (code & 1024) d.scopeRoot = s.slice(at, (at += ints[3]));
+  const end = at + ints[4];
+  d.message = at === 0 && end === s.length ? s : s.slice(at, end);
+  return d;
+}
+
 /**
  * The decision for a common request (readCommon), decided by the addon
  * as a batch of one (decideBatch: its strings copied once, the answer's
@@ -379,12 +397,8 @@ function decideFast(handle, meta, r, brief) {
   const code = meta[0];
   if (code < 0) return null;
   if (brief) return { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
-  return answerOf(s, meta, 0, 0, SEEN_ONE);
+  return answerOfOne(s, meta);
 }
-
-// answerOf's slots for a batch of one: nothing is seen before in it, so
-// nothing is read from them (each string is only kept there).
-const SEEN_ONE = new Array(32);
 
 /** The decision for a request sent as JSON text, or the error thrown. */
 function decideText(native, request) {

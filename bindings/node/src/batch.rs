@@ -31,15 +31,21 @@ type Ranges = [(usize, usize); 5];
 /// The numbers of one request in the batch's Int32Array.
 pub const STRIDE: usize = 6;
 
+/// A thread's buffers, kept between calls (`decide`'s batch of one
+/// allocated them anew each call), borrowed once a call.
+#[derive(Default)]
+struct Buffers {
+    /// The batch's strings as UTF-16, then as UTF-8.
+    units: Vec<u16>,
+    utf8: Vec<u8>,
+    /// Each request's fields' ranges of `utf8` (`ranges`).
+    read: Vec<Option<Ranges>>,
+    /// The answers' strings end to end.
+    out: String,
+}
+
 thread_local! {
-    /// The batch's strings as UTF-16, and one request's as UTF-8.
-    static UNITS: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
-    static UTF8: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// The answers' strings end to end, kept between calls: `decide`'s
-    /// batch of one allocated it anew each call.
-    static OUT: RefCell<String> = const { RefCell::new(String::new()) };
-    /// Each request's fields' ranges of `UTF8` (`ranges`).
-    static READ: RefCell<Vec<Option<Ranges>>> = const { RefCell::new(Vec::new()) };
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
 }
 
 fn failed() -> Error {
@@ -208,64 +214,59 @@ pub fn decide_batch(
             }
         }
     }
-    UNITS.with(|units| {
-        let mut units = units.borrow_mut();
-        read_units(env, text, total, &mut units).ok_or_else(failed)?;
-        UTF8.with(|utf8| {
-            OUT.with(|out| {
-                let mut utf8 = utf8.borrow_mut();
-                let mut out = out.borrow_mut();
-                // Every request's fields first, into one UTF-8 buffer
-                // (a field may be the request before's), then each
-                // request, borrowing them, decided.
-                utf8.clear();
-                let mut read = READ.with(|r| std::mem::take(&mut *r.borrow_mut()));
-                read.clear();
-                let mut at = 0usize;
-                for r in ints.chunks_exact(STRIDE) {
-                    let before = read.last().and_then(Option::as_ref);
-                    let rs = ranges(&r[1..], r[0], before, &units, &mut at, &mut utf8);
-                    read.push(rs);
-                }
-                out.clear();
-                let mut seen = fast::Seen::default();
-                for (r, rs) in ints.chunks_exact_mut(STRIDE).zip(&read) {
-                    let req = rs.and_then(|rs| request(&utf8, r[0] as u32, &rs));
-                    let Some(req) = req else {
-                        r[0] = -1;
-                        continue;
-                    };
-                    if brief {
-                        let (p, reason) = policy.brief(&req);
-                        r[0] = fast::code(p, reason, None);
-                        continue;
-                    }
-                    let d = policy.decide(&req);
-                    let mut meta = [0i32; 5];
-                    fast::answer_parts(&mut out, &mut meta, &d, &mut seen);
-                    r[..5].copy_from_slice(&meta);
-                }
-                if read.capacity() <= KEPT / 64 {
-                    READ.with(|r| *r.borrow_mut() = read);
-                }
-                // A huge request's buffers go with it (a thread keeps at most
-                // [`KEPT`] bytes of each).
-                if utf8.capacity() > KEPT {
-                    *utf8 = Vec::new();
-                }
-                if units.capacity() > KEPT {
-                    *units = Vec::new();
-                }
-                if brief {
-                    return Ok(None);
-                }
-                let s = fast::string(env.raw(), &out).map(Some);
-                if out.capacity() > KEPT {
-                    *out = String::new();
-                }
-                s
-            })
-        })
+    BUFFERS.with(|b| {
+        let mut b = b.borrow_mut();
+        let Buffers {
+            units,
+            utf8,
+            read,
+            out,
+        } = &mut *b;
+        read_units(env, text, total, units).ok_or_else(failed)?;
+        // Every request's fields first, into one UTF-8 buffer (a field may
+        // be the request before's), then each request, borrowing them,
+        // decided.
+        utf8.clear();
+        read.clear();
+        let mut at = 0usize;
+        for r in ints.chunks_exact(STRIDE) {
+            let before = read.last().and_then(Option::as_ref);
+            let rs = ranges(&r[1..], r[0], before, units, &mut at, utf8);
+            read.push(rs);
+        }
+        out.clear();
+        let mut seen = fast::Seen::default();
+        for (r, rs) in ints.chunks_exact_mut(STRIDE).zip(read.iter()) {
+            let req = rs.and_then(|rs| request(utf8, r[0] as u32, &rs));
+            let Some(req) = req else {
+                r[0] = -1;
+                continue;
+            };
+            if brief {
+                let (p, reason) = policy.brief(&req);
+                r[0] = fast::code(p, reason, None);
+                continue;
+            }
+            let d = policy.decide(&req);
+            let mut meta = [0i32; 5];
+            fast::answer_parts(out, &mut meta, &d, &mut seen);
+            r[..5].copy_from_slice(&meta);
+        }
+        let s = if brief {
+            Ok(None)
+        } else {
+            fast::string(env.raw(), out).map(Some)
+        };
+        // A huge batch's buffers go with it (a thread keeps at most
+        // [`KEPT`] bytes of each).
+        if units.capacity() > KEPT
+            || utf8.capacity() > KEPT
+            || out.capacity() > KEPT
+            || read.capacity() > KEPT / 64
+        {
+            *b = Buffers::default();
+        }
+        s
     })
 }
 

@@ -81,20 +81,24 @@ pub const SLOTS: usize = 8;
 #[derive(Default)]
 pub struct Seen {
     slots: [[(usize, usize); SLOTS]; 4],
+    /// How many of each field's slots hold a string.
+    filled: [usize; 4],
     next: [usize; 4],
 }
 
 impl Seen {
     /// Field `f`'s string `s` for the answer: its mark and its length in
     /// UTF-16 units (0 when it is a slot's), appended to `all` when new.
+    #[inline]
     fn put(&mut self, all: &mut String, f: usize, s: &str) -> (i32, i32) {
-        for (i, &(start, len)) in self.slots[f].iter().enumerate() {
-            if len == s.len() && len > 0 && all.get(start..start + len) == Some(s) {
+        for (i, &(start, len)) in self.slots[f][..self.filled[f]].iter().enumerate() {
+            if len == s.len() && all.get(start..start + len) == Some(s) {
                 return (((i as i32) << 1 | 1) << (MARKS + 4 * f as u32), 0);
             }
         }
         let i = self.next[f];
         self.next[f] = (i + 1) % SLOTS;
+        self.filled[f] = self.filled[f].max(i + 1);
         self.slots[f][i] = (all.len(), s.len());
         all.push_str(s);
         (((i as i32) << 1) << (MARKS + 4 * f as u32), units(s))
