@@ -238,7 +238,7 @@ defmodule Permc do
   calls answer it. `{:error, %{code: :invalid_argument}}` when `requests`
   is not a proper list.
 
-  Light requests are decided on the caller's scheduler, up to 256 a NIF call,
+  Light requests are decided on the caller's scheduler, half a millisecond a NIF call,
   each call reporting its time to the scheduler; a list longer than 4,096,
   or the rest of a list from a heavy request on (a long command, a big
   `id`), on a dirty CPU scheduler, so it never pauses the other processes.

@@ -10,7 +10,7 @@
 //! given.
 //!
 //! A list of light requests is answered on the caller's scheduler, a
-//! slice of up to 256 a call ([`decide_many`]; a dirty call costs a thread and a
+//! slice of up to 0.5 ms a call ([`decide_many`]; a dirty call costs a thread and a
 //! switch of scheduler, more than a slice's requests). A list longer
 //! than 4,096, or the rest of one from a heavy request on, is `:dirty`,
 //! and `Permc.decide_many/2` calls [`decide_many_dirty`] on a dirty CPU
@@ -31,10 +31,12 @@ use rustler::{Encoder, Env, OwnedBinary, Term};
 use serde_json::Value;
 
 /// The most requests answered on the caller's scheduler in one call (a
-/// slice): 256 typical requests decide in about 0.2 ms. A slice of 64
-/// cost 0.07 µs more a request of `decide_many/2` over maps (its calls,
-/// lists and answers' strings made again each slice).
-const SLICE: usize = 256;
+/// slice), which [`SLICE_TIME`] ends first for typical requests (about
+/// 600 decide in 0.5 ms). Slices of 64 cost 0.07 µs more a request of
+/// `decide_many/2` over maps than slices of 256, and those 0.03 µs more
+/// than slices ended by the time (their calls, lists and answers'
+/// strings made again each slice).
+const SLICE: usize = 1024;
 
 /// The longest a slice runs before it ends, whatever its count: half the
 /// millisecond a NIF may hold a scheduler, checked every
@@ -63,7 +65,7 @@ fn decide_many<'a>(env: Env<'a>, policy: Term<'a>, requests: Term<'a>) -> Term<'
             Err(e) => return e,
         };
         let start = std::time::Instant::now();
-        let mut answers = Vec::with_capacity(SLICE);
+        let mut answers = Vec::with_capacity(256);
         let mut seen = typed::Seen::default();
         let mut cell = requests;
         while let Ok((request, tail)) = cell.list_get_cell() {
