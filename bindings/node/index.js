@@ -182,6 +182,11 @@ function plainObject(v) {
 // in, its mask and its five strings' lengths; out, the answer's code and
 // its four strings' lengths (-1: the addon's reader refused the fields).
 const STRIDE = 6;
+// A field's length for "the same string as this field of the request
+// before in the batch", and projectScopeRoot's for "the same as cwd": not
+// in the text (src/batch.rs).
+const SAME_AS_BEFORE = -1;
+const SAME_AS_CWD = -2;
 
 // decide's batch of one (decideFast): the request's mask and lengths in,
 // the answer's code and lengths out. One for every policy: readCommon
@@ -211,7 +216,7 @@ const ONE = new Int32Array(STRIDE);
  * monomorphic load, where `for…in` with `Object.hasOwn` on each key cost
  * twice as much).
  */
-function readCommon(r, ints, at) {
+function readCommon(r, ints, at, before) {
   if (!plainObject(r)) return undefined;
   const rk = Object.keys(r);
   if (rk.length !== 2) return undefined;
@@ -280,11 +285,46 @@ function readCommon(r, ints, at) {
   }
   ints[at] = mask | (type << 9) | (role << 14) | (executionMode << 19) | (running << 24);
   ints[at + 1] = command.length;
-  ints[at + 2] = cwd.length;
-  ints[at + 3] = agent.length;
-  ints[at + 4] = targetBranch.length;
-  ints[at + 5] = projectScopeRoot.length;
-  return command + cwd + agent + targetBranch + projectScopeRoot;
+  let text = command;
+  // A string the request before in the batch (`before`) gave in the same
+  // field, or the root equal to the cwd, crosses as a mark, not again.
+  if ((mask & 4) !== 0 && before !== null && before.cwd === cwd) ints[at + 2] = SAME_AS_BEFORE;
+  else {
+    ints[at + 2] = cwd.length;
+    text += cwd;
+  }
+  if ((mask & 8) !== 0 && before !== null && before.agent === agent) ints[at + 3] = SAME_AS_BEFORE;
+  else {
+    ints[at + 3] = agent.length;
+    text += agent;
+  }
+  if ((mask & 16) !== 0 && before !== null && before.targetBranch === targetBranch) ints[at + 4] = SAME_AS_BEFORE;
+  else {
+    ints[at + 4] = targetBranch.length;
+    text += targetBranch;
+  }
+  if ((mask & 256) !== 0 && before !== null && before.root === projectScopeRoot) ints[at + 5] = SAME_AS_BEFORE;
+  else if ((mask & 260) === 260 && projectScopeRoot === cwd) ints[at + 5] = SAME_AS_CWD;
+  else {
+    ints[at + 5] = projectScopeRoot.length;
+    text += projectScopeRoot;
+  }
+  if (before !== null) {
+    // An absent field is `undefined` here: never `===` a string.
+    before.cwd = (mask & 4) !== 0 ? cwd : undefined;
+    before.agent = (mask & 8) !== 0 ? agent : undefined;
+    before.targetBranch = (mask & 16) !== 0 ? targetBranch : undefined;
+    before.root = (mask & 256) !== 0 ? projectScopeRoot : undefined;
+  }
+  return text;
+}
+
+/** decideMany's memory of the request before in a batch (readCommon). */
+function Before() {
+  this.cwd = undefined;
+  this.agent = undefined;
+  this.targetBranch = undefined;
+  this.root = undefined;
 }
 
 /**
@@ -292,18 +332,52 @@ function readCommon(r, ints, at) {
  * closed sets as indices in its code, its strings in `s` from `at` (rule,
  * source and scope root when present, then the message), their lengths
  * after the code; an object literal, its keys in `permc decide`'s order.
+ * A string the batch answered before is not in `s`: its mark in the code
+ * (four bits a string from bit 11: seen, then its slot) says which of
+ * `seen`'s, the batch's strings kept by field and slot, it is; a string
+ * of `s` is kept in the slot its mark says (src/fast.rs: `Seen`).
  */
-function answerOf(s, ints, k, at) {
+function answerOf(s, ints, k, at, seen) {
   const code = ints[k];
   const d = { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
   if (code & 512) {
-    d.rule = s.slice(at, (at += ints[k + 1]));
-    d.source = s.slice(at, (at += ints[k + 2]));
+    let m = (code >> 11) & 15;
+    if (m & 1) d.rule = seen[m >> 1];
+    else d.rule = seen[m >> 1] = s.slice(at, (at += ints[k + 1]));
+    m = (code >> 15) & 15;
+    if (m & 1) d.source = seen[8 + (m >> 1)];
+    else d.source = seen[8 + (m >> 1)] = s.slice(at, (at += ints[k + 2]));
   }
   const origin = (code >> 7) & 3;
   if (origin !== 0) d.autonomyOrigin = ORIGINS[origin];
-  if (code & 1024) d.scopeRoot = s.slice(at, (at += ints[k + 3]));
-  const end = at + ints[k + 4];
+  if (code & 1024) {
+    const m = (code >> 19) & 15;
+    if (m & 1) d.scopeRoot = seen[16 + (m >> 1)];
+    else d.scopeRoot = seen[16 + (m >> 1)] = s.slice(at, (at += ints[k + 3]));
+  }
+  const m = (code >> 23) & 15;
+  if (m & 1) d.message = seen[24 + (m >> 1)];
+  else {
+    const end = at + ints[k + 4];
+    d.message = seen[24 + (m >> 1)] = at === 0 && end === s.length ? s : s.slice(at, end);
+  }
+  return d;
+}
+
+/** answerOf for a batch of one, which has no string seen before (its
+ * marks only name the slots a batch would keep them in). */
+function answerOfOne(s, ints) {
+  const code = ints[0];
+  const d = { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
+  let at = 0;
+  if (code & 512) {
+    d.rule = s.slice(0, (at = ints[1]));
+    d.source = s.slice(at, (at += ints[2]));
+  }
+  const origin = (code >> 7) & 3;
+  if (origin !== 0) d.autonomyOrigin = ORIGINS[origin];
+  if (code & 1024) d.scopeRoot = s.slice(at, (at += ints[3]));
+  const end = at + ints[4];
   d.message = at === 0 && end === s.length ? s : s.slice(at, end);
   return d;
 }
@@ -317,13 +391,13 @@ function answerOf(s, ints, k, at) {
  * fields: the request then crosses as JSON text.
  */
 function decideFast(handle, meta, r, brief) {
-  const text = readCommon(r, meta, 0);
+  const text = readCommon(r, meta, 0, null);
   if (text === undefined) return undefined;
   const s = native.decideBatch(handle, meta, 1, text, brief);
   const code = meta[0];
   if (code < 0) return null;
   if (brief) return { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
-  return answerOf(s, meta, 0, 0);
+  return answerOfOne(s, meta);
 }
 
 /** The decision for a request sent as JSON text, or the error thrown. */
@@ -372,6 +446,7 @@ function answerBatch(handle, nativePolicy, ints, text, held, slots, out) {
     rethrow(e);
   }
   let at = 0;
+  const seen = new Array(32);
   for (let j = 0; j < k; j++) {
     const b = STRIDE * j;
     if (ints[b] < 0) {
@@ -380,7 +455,7 @@ function answerBatch(handle, nativePolicy, ints, text, held, slots, out) {
       out[slots[j]] = decideTextOrError(nativePolicy, held[j]);
       continue;
     }
-    out[slots[j]] = answerOf(s, ints, b, at);
+    out[slots[j]] = answerOf(s, ints, b, at, seen);
     at += ints[b + 1] + ints[b + 2] + ints[b + 3] + ints[b + 4];
   }
 }
@@ -488,11 +563,12 @@ class Policy {
     const held = [];
     const slots = [];
     let text = "";
+    let before = new Before();
     for (let i = 0; i < n; i++) {
       const r = requests[i];
       let t;
       try {
-        t = readCommon(r, ints, STRIDE * held.length);
+        t = readCommon(r, ints, STRIDE * held.length, before);
       } catch (e) {
         if (e && e.diagnostics) throw e;
         rethrow(e);
@@ -509,6 +585,7 @@ class Policy {
         held.length = 0;
         slots.length = 0;
         text = "";
+        before = new Before();
       }
     }
     if (held.length > 0) answerBatch(this._handle, this._native, ints, text, held, slots, out);

@@ -238,7 +238,7 @@ defmodule Permc do
   calls answer it. `{:error, %{code: :invalid_argument}}` when `requests`
   is not a proper list.
 
-  Light requests are decided on the caller's scheduler, 64 a NIF call,
+  Light requests are decided on the caller's scheduler, half a millisecond a NIF call,
   each call reporting its time to the scheduler; a list longer than 4,096,
   or the rest of a list from a heavy request on (a long command, a big
   `id`), on a dirty CPU scheduler, so it never pauses the other processes.
@@ -262,8 +262,8 @@ defmodule Permc do
   defp many(policy, requests) do
     case passed(requests, []) do
       # The NIF answers its error (no answer of the list is returned).
-      :improper -> many_slices(policy, requests, [])
-      list -> many_slices(policy, list, [])
+      :improper -> many_slices(policy, requests)
+      list -> many_slices(policy, list)
     end
   end
 
@@ -280,15 +280,23 @@ defmodule Permc do
   defp passed([], acc), do: :lists.reverse(acc)
   defp passed(_, _), do: :improper
 
-  defp many_slices(policy, requests, done) do
+  # Each slice's answers made onto the rest's (no list appended; a
+  # slice's error is the whole call's).
+  defp many_slices(policy, requests) do
     case Permc.Native.decide_many(policy, requests) do
-      answers when is_list(answers) -> joined(done, answers(answers))
-      {:more, answers, rest} -> many_slices(policy, rest, [answers(answers) | done])
-      {:dirty, answers, rest} -> joined([answers(answers) | done], many_dirty(policy, unpassed(rest)))
-      :dirty -> joined(done, many_dirty(policy, unpassed(requests)))
+      answers when is_list(answers) -> answers(answers)
+      {:more, answers, rest} -> onto(answers, many_slices(policy, rest))
+      {:dirty, answers, rest} -> onto(answers, many_dirty(policy, unpassed(rest)))
+      :dirty -> many_dirty(policy, unpassed(requests))
       {:error, _} = e -> e
     end
   end
+
+  defp onto(_answers, {:error, _} = e), do: e
+  defp onto(answers, rest), do: answers_onto(answers, rest)
+
+  defp answers_onto([a | more], rest), do: [answer(a) | answers_onto(more, rest)]
+  defp answers_onto([], rest), do: rest
 
   # The requests as the caller gave them, for the dirty call.
   defp unpassed(list), do: :lists.map(&unpassed_one/1, list)

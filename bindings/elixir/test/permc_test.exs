@@ -185,14 +185,40 @@ defmodule PermcTest do
       {:ok, p} = load_dir(dir)
       requests = Enum.map(cs, & &1["request"])
       atomized = Enum.map(requests, &atomize/1)
-      # Short batches on the caller's scheduler, the whole list (past 64)
-      # on a dirty one: the same answers.
+      # Short batches on the caller's scheduler, the whole list in slices:
+      # the same answers.
       for reqs <- [requests, atomized] do
         want = Enum.map(reqs, &Permc.decide(p, &1))
         assert Permc.decide_many(p, reqs) == want, dir
         assert reqs |> Enum.chunk_every(7) |> Enum.flat_map(&Permc.decide_many(p, &1)) == want, dir
       end
     end
+  end
+
+  # The NIF reads a term once a run of requests (the same cwd, scope root
+  # and names in each) and makes an answer's string once a slice: requests
+  # built from the same terms, their values changing between neighbours,
+  # each answered as decide/2 answers it alone, across slices.
+  test "decide_many/2: requests sharing terms answered each as decide/2 answers it" do
+    p = examples_policy()
+    root = "/home/ana/p"
+
+    reqs =
+      for command <- ["pnpm test", "cat /etc/passwd", "rm -rf /"],
+          cwd <- [root, "/etc", nil, root],
+          type <- ["terminal", :terminal],
+          mode <- ["container", "runner"] do
+        %{
+          action: %{type: type, command: command, cwd: cwd, agent: "dev-web"},
+          context: %{role: "developer", executionMode: mode, containerRunning: true, projectScopeRoot: root}
+        }
+      end
+
+    many = reqs |> List.duplicate(4) |> List.flatten()
+    want = Enum.map(many, &Permc.decide(p, &1))
+    assert length(Enum.uniq(want)) > 2
+    assert Permc.decide_many(p, many) == want
+    assert Permc.decide_many(p, Enum.reverse(many)) == Enum.reverse(want)
   end
 
   test "decide_brief/2: the policy and reason of decide/2's answer, or its error, for every request of the corpus" do
@@ -245,15 +271,15 @@ defmodule PermcTest do
 
     assert [{:ok, _}, {:error, %{code: :unknown_field}}, {:error, %{code: :duplicate_key}} | _] = want
     assert Permc.decide_many(p, batch) == want
-    # Past 64 requests: in slices; from the heavy one on, on a dirty
-    # scheduler, the deep ones there by decide/2.
+    # Past a slice (1,024 requests or half a millisecond): in slices; from
+    # the heavy one on, on a dirty scheduler, the deep ones there by decide/2.
     many = List.duplicate(batch, 10) |> List.flatten()
     assert Permc.decide_many(p, many) == List.duplicate(want, 10) |> List.flatten()
     # Past 4,096: on a dirty scheduler whole.
     long_list = List.duplicate(batch, 400) |> List.flatten()
     assert Permc.decide_many(p, long_list) == List.duplicate(want, 400) |> List.flatten()
-    light = List.duplicate(@base, 200)
-    assert Permc.decide_many(p, light) == List.duplicate(hd(want), 200)
+    light = List.duplicate(@base, 1500)
+    assert Permc.decide_many(p, light) == List.duplicate(hd(want), 1500)
     # A malformed request is an error in its slot, never a decision.
     for i <- [1, 2, 3, 5, 8, 9, 10], do: assert({:error, _} = Enum.at(want, i))
 

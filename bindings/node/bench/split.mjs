@@ -39,7 +39,8 @@ const vocabulary = JSON.parse(addon.vocabulary());
 const indices = (list) => list.slice();
 const make = (plain) =>
   new Function("TYPES", "ROLES", "MODES", "POLICIES", "REASONS", "ORIGINS",
-    grab("indexIn") + grab("clean") + plain + grab("readCommon") + grab("answerOf") + "return { readCommon, answerOf };",
+    "const SAME_AS_BEFORE = -1, SAME_AS_CWD = -2;" + grab("indexIn") + grab("clean") + plain + grab("readCommon") + grab("Before") + grab("answerOf") +
+      "return { readCommon, answerOf, Before };",
   )(indices(names.types), indices(names.roles), indices(names.modes), vocabulary.policies, vocabulary.reasons, [undefined, "specific", "wildcard"]);
 const full = make(grab("plainObject"));
 const noSymbols = make(grab("plainObject").replace(/&&\s*Object\.getOwnPropertySymbols\(v\)\.length === 0/, ""));
@@ -65,7 +66,8 @@ const batch = Array.from({ length: B }, (_, i) => requests[i & 7]);
 const many = Array.from({ length: 1000 }, (_, i) => requests[i & 7]);
 const ints = new Int32Array(6 * B);
 let text = "";
-for (let i = 0; i < B; i++) text += full.readCommon(batch[i], ints, 6 * i);
+const before = new full.Before();
+for (let i = 0; i < B; i++) text += full.readCommon(batch[i], ints, 6 * i, before);
 const read = Int32Array.from(ints);
 const answered = Int32Array.from(ints);
 const s = addon.decideBatch(p._handle, answered, B, text, false);
@@ -73,7 +75,8 @@ const s = addon.decideBatch(p._handle, answered, B, text, false);
 const reading = (f) => (n) => {
   for (let k = 0; k < n; k += B) {
     let t = "";
-    for (let i = 0; i < B; i++) t += f.readCommon(batch[i], ints, 6 * i);
+    const before = new f.Before();
+    for (let i = 0; i < B; i++) t += f.readCommon(batch[i], ints, 6 * i, before);
     if (t.length === 0) throw new Error("nothing read");
   }
 };
@@ -91,9 +94,10 @@ const parts = {
     const out = new Array(B);
     for (let k = 0; k < n; k += B) {
       let at = 0;
+      const seen = new Array(32);
       for (let j = 0; j < B; j++) {
         const b = 6 * j;
-        out[j] = full.answerOf(s, answered, b, at);
+        out[j] = full.answerOf(s, answered, b, at, seen);
         at += answered[b + 1] + answered[b + 2] + answered[b + 3] + answered[b + 4];
       }
     }

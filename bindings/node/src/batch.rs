@@ -1,18 +1,22 @@
 //! `decideBatch`: the crossing of `decide`, `decideBrief` and
 //! `decideMany` for the common request (issue 44). index.js reads each
-//! request once (`readCommon`: its keys by `for…in`, each value once) and
+//! request once (`readCommon`: its keys by `Object.keys`, each value once) and
 //! passes a batch of them — one for `decide` — as one string, their
 //! strings end to end, and an Int32Array of [`STRIDE`] numbers each: the
 //! mask (`parts_of`'s: the fields given, the names' indices, and
 //! `containerRunning`'s value at bit 24) and the strings' lengths in
-//! UTF-16 units. The string is copied out once, as UTF-16, and each field
-//! turned into UTF-8 here (a word of ASCII at a time), where Node-API's
-//! UTF-8 copy (`String::WriteUtf8`) went a character at a time, a call
-//! per string. The answers come back as one string of their strings end
-//! to end (rule, source, scope root when present, then the message) and,
-//! in each request's numbers, its code ([`fast::HAS_RULE`]'s) and the
-//! four strings' lengths; `-1` for a request the typed reading refuses,
-//! which index.js sends as JSON text so the error is `permc decide`'s.
+//! UTF-16 units, or a mark for a string the request before gave in the
+//! same field ([`SAME_AS_BEFORE`]) or a root equal to the cwd
+//! ([`SAME_AS_CWD`]), not sent again. The string is copied out once, as
+//! UTF-16, and each field turned into UTF-8 here (a word of ASCII at a
+//! time), where Node-API's UTF-8 copy (`String::WriteUtf8`) went a
+//! character at a time, a call per string. The answers come back as one
+//! string of their strings end to end (rule, source, scope root when
+//! present, then the message; one the batch answered before is marked
+//! instead, [`fast::Seen`]) and, in each request's numbers, its code
+//! ([`fast::HAS_RULE`]'s, [`fast::MARKS`]) and the four strings'
+//! lengths; `-1` for a request the typed reading refuses, which index.js
+//! sends as JSON text so the error is `permc decide`'s.
 
 use crate::{fast, parts_of, MAX_REQUEST};
 use napi::{sys, Env, Error, JsObject, JsUnknown, NapiRaw, Result, Status};
@@ -21,16 +25,27 @@ use permc_runtime::{Policy, Request};
 use std::cell::RefCell;
 use std::ptr;
 
+/// A request's five fields as ranges of the batch's UTF-8 (`ranges`).
+type Ranges = [(usize, usize); 5];
+
 /// The numbers of one request in the batch's Int32Array.
 pub const STRIDE: usize = 6;
 
+/// A thread's buffers, kept between calls (`decide`'s batch of one
+/// allocated them anew each call), borrowed once a call.
+#[derive(Default)]
+struct Buffers {
+    /// The batch's strings as UTF-16, then as UTF-8.
+    units: Vec<u16>,
+    utf8: Vec<u8>,
+    /// Each request's fields' ranges of `utf8` (`ranges`).
+    read: Vec<Option<Ranges>>,
+    /// The answers' strings end to end.
+    out: String,
+}
+
 thread_local! {
-    /// The batch's strings as UTF-16, and one request's as UTF-8.
-    static UNITS: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
-    static UTF8: RefCell<Vec<u8>> = const { RefCell::new(Vec::new()) };
-    /// The answers' strings end to end, kept between calls: `decide`'s
-    /// batch of one allocated it anew each call.
-    static OUT: RefCell<String> = const { RefCell::new(String::new()) };
+    static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
 }
 
 fn failed() -> Error {
@@ -120,14 +135,57 @@ fn push_utf8(out: &mut Vec<u8>, s: &[u16]) -> Option<()> {
     Some(())
 }
 
-/// A string's length in UTF-16 units, JavaScript's.
-fn units_of(s: &str) -> i32 {
-    let n = if s.is_ascii() {
-        s.len()
-    } else {
-        s.encode_utf16().count()
-    };
-    i32::try_from(n).unwrap_or(i32::MAX)
+/// A field's length meaning "the same string as this field of the
+/// batch's request before" (not in the text; index.js sees it with `===`):
+/// a batch's requests mostly share their cwd, agent and scope root.
+pub const SAME_AS_BEFORE: i32 = -1;
+/// `projectScopeRoot`'s length meaning "the same string as this request's
+/// `cwd`" (not in the text).
+pub const SAME_AS_CWD: i32 = -2;
+
+/// Each field's range of the batch's UTF-8, a request's five, read from
+/// its length: the next `len` units of `units` (from `*at`) turned into
+/// UTF-8 and appended to `utf8`, or the range [`SAME_AS_BEFORE`] and
+/// [`SAME_AS_CWD`] say; `None` when the request cannot be read so
+/// (a lone surrogate, a reference to nothing, too large), which index.js
+/// then sends as JSON text.
+fn ranges(
+    lens: &[i32],
+    mask: i32,
+    before: Option<&[(usize, usize); 5]>,
+    units: &[u16],
+    at: &mut usize,
+    utf8: &mut Vec<u8>,
+) -> Option<[(usize, usize); 5]> {
+    let mut rs = [(0, 0); 5];
+    let mut whole = true;
+    for (i, &len) in lens.iter().enumerate() {
+        rs[i] = match len {
+            SAME_AS_BEFORE => {
+                whole &= before.is_some();
+                before.map_or((0, 0), |b| b[i])
+            }
+            // `cwd` (field 1, given: mask bit 2) read before the root.
+            SAME_AS_CWD if i == 4 => {
+                whole &= mask & 4 != 0;
+                rs[1]
+            }
+            len if len >= 0 => {
+                let len = len as usize;
+                let start = utf8.len();
+                whole &= push_utf8(utf8, &units[*at..*at + len]).is_some();
+                *at += len;
+                (start, utf8.len())
+            }
+            _ => {
+                whole = false;
+                (0, 0)
+            }
+        };
+    }
+    // Too large: the text path answers `request_too_large`.
+    whole &= rs.iter().map(|r| r.1 - r.0).sum::<usize>() <= MAX_REQUEST;
+    whole.then_some(rs)
 }
 
 /// Decides the batch: see the module's doc. `brief`: policy and reason
@@ -149,68 +207,66 @@ pub fn decide_batch(
     let mut total = 0usize;
     for r in ints.chunks_exact(STRIDE) {
         for &len in &r[1..] {
-            total += usize::try_from(len).map_err(|_| failed())?;
+            if len >= 0 {
+                total += len as usize;
+            } else if len < SAME_AS_CWD {
+                return Err(failed());
+            }
         }
     }
-    UNITS.with(|units| {
-        let mut units = units.borrow_mut();
-        read_units(env, text, total, &mut units).ok_or_else(failed)?;
-        UTF8.with(|utf8| {
-            OUT.with(|out| {
-                let mut utf8 = utf8.borrow_mut();
-                let mut out = out.borrow_mut();
-                out.clear();
-                let mut at = 0usize;
-                for r in ints.chunks_exact_mut(STRIDE) {
-                    let mut ranges = [(0, 0); 5];
-                    utf8.clear();
-                    let mut whole = true;
-                    for (range, &len) in ranges.iter_mut().zip(&r[1..]) {
-                        let len = len as usize;
-                        let start = utf8.len();
-                        whole &= push_utf8(&mut utf8, &units[at..at + len]).is_some();
-                        at += len;
-                        *range = (start, utf8.len());
-                    }
-                    // Too large: the text path answers `request_too_large`.
-                    whole &= utf8.len() <= MAX_REQUEST;
-                    let req = whole
-                        .then(|| request(&utf8, r[0] as u32, &ranges))
-                        .flatten();
-                    let Some(req) = req else {
-                        r[0] = -1;
-                        continue;
-                    };
-                    if brief {
-                        let (p, reason) = policy.brief(&req);
-                        r[0] = fast::code(p, reason, None);
-                        continue;
-                    }
-                    let d = policy.decide(&req);
-                    let mut meta = [0i32; 4];
-                    fast::answer_parts(&mut out, &mut meta, &d);
-                    r[..4].copy_from_slice(&meta);
-                    r[4] = units_of(&d.message);
-                    out.push_str(&d.message);
-                }
-                // A huge request's buffers go with it (a thread keeps at most
-                // [`KEPT`] bytes of each).
-                if utf8.capacity() > KEPT {
-                    *utf8 = Vec::new();
-                }
-                if units.capacity() > KEPT {
-                    *units = Vec::new();
-                }
-                if brief {
-                    return Ok(None);
-                }
-                let s = fast::string(env.raw(), &out).map(Some);
-                if out.capacity() > KEPT {
-                    *out = String::new();
-                }
-                s
-            })
-        })
+    BUFFERS.with(|b| {
+        let mut b = b.borrow_mut();
+        let Buffers {
+            units,
+            utf8,
+            read,
+            out,
+        } = &mut *b;
+        read_units(env, text, total, units).ok_or_else(failed)?;
+        // Every request's fields first, into one UTF-8 buffer (a field may
+        // be the request before's), then each request, borrowing them,
+        // decided.
+        utf8.clear();
+        read.clear();
+        let mut at = 0usize;
+        for r in ints.chunks_exact(STRIDE) {
+            let before = read.last().and_then(Option::as_ref);
+            let rs = ranges(&r[1..], r[0], before, units, &mut at, utf8);
+            read.push(rs);
+        }
+        out.clear();
+        let mut seen = fast::Seen::default();
+        for (r, rs) in ints.chunks_exact_mut(STRIDE).zip(read.iter()) {
+            let req = rs.and_then(|rs| request(utf8, r[0] as u32, &rs));
+            let Some(req) = req else {
+                r[0] = -1;
+                continue;
+            };
+            if brief {
+                let (p, reason) = policy.brief(&req);
+                r[0] = fast::code(p, reason, None);
+                continue;
+            }
+            let d = policy.decide(&req);
+            let mut meta = [0i32; 5];
+            fast::answer_parts(out, &mut meta, &d, &mut seen);
+            r[..5].copy_from_slice(&meta);
+        }
+        let s = if brief {
+            Ok(None)
+        } else {
+            fast::string(env.raw(), out).map(Some)
+        };
+        // A huge batch's buffers go with it (a thread keeps at most
+        // [`KEPT`] bytes of each).
+        if units.capacity() > KEPT
+            || utf8.capacity() > KEPT
+            || out.capacity() > KEPT
+            || read.capacity() > KEPT / 64
+        {
+            *b = Buffers::default();
+        }
+        s
     })
 }
 

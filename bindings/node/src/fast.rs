@@ -60,42 +60,95 @@ pub fn code(policy: &str, reason: Reason, origin: Option<&str>) -> i32 {
     policy as i32 | (reason as i32) << 2 | origin << 7
 }
 
+/// The first bit of the answers' strings' marks in a code: four bits a
+/// string, in the order rule, source, scope root, message; of each, the
+/// lowest says the string is one the batch answered before ([`Seen`]),
+/// not in the answers' string (its length 0), and the three above it
+/// which of the field's [`SLOTS`] holds it — or, for a string in the
+/// answers' string, which slot index.js keeps it in.
+pub const MARKS: u32 = 11;
+
+/// How many strings of each field a batch keeps ([`Seen`]).
+pub const SLOTS: usize = 8;
+
+/// The strings of each field a batch's answers gave last, as ranges of
+/// the answers' string, [`SLOTS`] a field, the oldest replaced first;
+/// index.js keeps the same strings in the same slots. An answer's string
+/// equal to one of them is that slot's (a mark in its code), neither
+/// copied into the answers' string nor cut out of it again: a batch's
+/// answers mostly repeat their scope root, and often their rule, source
+/// and message.
+#[derive(Default)]
+pub struct Seen {
+    slots: [[(usize, usize); SLOTS]; 4],
+    /// How many of each field's slots hold a string.
+    filled: [usize; 4],
+    next: [usize; 4],
+}
+
+impl Seen {
+    /// Field `f`'s string `s` for the answer: its mark and its length in
+    /// UTF-16 units (0 when it is a slot's), appended to `all` when new.
+    #[inline]
+    fn put(&mut self, all: &mut String, f: usize, s: &str) -> (i32, i32) {
+        for (i, &(start, len)) in self.slots[f][..self.filled[f]].iter().enumerate() {
+            if len == s.len() && all.get(start..start + len) == Some(s) {
+                return (((i as i32) << 1 | 1) << (MARKS + 4 * f as u32), 0);
+            }
+        }
+        let i = self.next[f];
+        self.next[f] = (i + 1) % SLOTS;
+        self.filled[f] = self.filled[f].max(i + 1);
+        self.slots[f][i] = (all.len(), s.len());
+        all.push_str(s);
+        (((i as i32) << 1) << (MARKS + 4 * f as u32), units(s))
+    }
+}
+
+/// A string's length in UTF-16 units, JavaScript's.
+pub fn units(s: &str) -> i32 {
+    let n = if s.is_ascii() {
+        s.len()
+    } else {
+        s.encode_utf16().count()
+    };
+    i32::try_from(n).unwrap_or(i32::MAX)
+}
+
 /// A decision as index.js builds its object from it (an object literal,
 /// in V8's compiled code, is far cheaper than one made property by
-/// property through Node-API): its strings before the message (rule,
-/// source, scope root, when present) appended to `all`, the answers'
+/// property through Node-API): its strings (rule, source, scope root,
+/// when present, then the message) appended to `all`, the answers'
 /// string, which index.js cuts with `slice` (no copy past 12
-/// characters); in `meta` its code ([`HAS_RULE`]) and the lengths of the
-/// rule, source and scope root in UTF-16 units, JavaScript's. The
-/// message follows (`batch`).
-pub fn answer_parts(all: &mut String, meta: &mut [i32; 4], d: &Decision) {
+/// characters), unless `seen` has them; in `meta` its code ([`HAS_RULE`],
+/// [`MARKS`]) and the lengths of the four strings in UTF-16 units,
+/// JavaScript's.
+pub fn answer_parts(all: &mut String, meta: &mut [i32; 5], d: &Decision, seen: &mut Seen) {
     let mut c = code(
         d.policy.name(),
         d.reason,
         d.autonomy_origin.map(|o| o.name()),
     );
-    let units = |s: &str| -> i32 {
-        let n = if s.is_ascii() {
-            s.len()
-        } else {
-            s.encode_utf16().count()
-        };
-        i32::try_from(n).unwrap_or(i32::MAX)
-    };
-    *meta = [0; 4];
+    *meta = [0; 5];
+    all.reserve(d.message.len() + 64);
     if let Some(r) = &d.rule {
         c |= HAS_RULE;
-        meta[1] = units(&r.rule);
-        meta[2] = units(&r.source);
-        all.reserve(r.rule.len() + r.source.len() + d.message.len() + 32);
-        all.push_str(&r.rule);
-        all.push_str(&r.source);
+        let (m, n) = seen.put(all, 0, &r.rule);
+        c |= m;
+        meta[1] = n;
+        let (m, n) = seen.put(all, 1, &r.source);
+        c |= m;
+        meta[2] = n;
     }
     if let Some(s) = &d.scope_root {
         c |= HAS_SCOPE_ROOT;
-        meta[3] = units(s);
-        all.push_str(s);
+        let (m, n) = seen.put(all, 2, s);
+        c |= m;
+        meta[3] = n;
     }
+    let (m, n) = seen.put(all, 3, &d.message);
+    c |= m;
+    meta[4] = n;
     meta[0] = c;
 }
 

@@ -143,6 +143,34 @@ test("decideMany crosses in batches: past a batch's size, mixed with refused and
   outer.slice(11).forEach((g, i) => same(g, got[10 + i], `outer ${i}`));
 });
 
+// A field equal to the request before's, or a root equal to the cwd,
+// crosses as a mark, and an answer's string the batch gave before as
+// its slot: neighbours that share some strings and change others, a
+// shared string the addon refuses (a lone surrogate), absent fields.
+test("decideMany: strings shared with the request before, and answers' strings shared, read as each request says", () => {
+  const p = load({ permissions: ex("permissions.json"), autonomy: ex("autonomy.json") });
+  const root = "/home/ana/p";
+  const cwds = [root, root, "/etc", root, undefined, `${root}/src`, `${root}/src`, "/tmp/\ud800", "/tmp/\ud800", root, "/"];
+  const agents = ["dev-web", "dev-web", "dev-api", undefined, "dev-web", ""];
+  const roots = [root, root, "/home/ana", root, `${root}/src`, "/"];
+  const commands = ["pnpm test", "cat /etc/passwd", "ls", "pnpm test", "rm -rf /", "git push"];
+  const batch = [];
+  for (let i = 0; i < 700; i++) {
+    const action = { type: "terminal", command: commands[i % commands.length] };
+    const cwd = cwds[i % cwds.length];
+    if (cwd !== undefined) action.cwd = cwd;
+    const agent = agents[i % agents.length];
+    if (agent !== undefined) action.agent = agent;
+    if (i % 13 === 0) action.targetBranch = i % 2 ? "main" : "dev";
+    batch.push({ action, context: { role: "developer", executionMode: "runner", projectScopeRoot: roots[i % roots.length] } });
+  }
+  const got = p.decideMany(batch);
+  assert.equal(got.length, batch.length);
+  got.forEach((g, i) => same(g, one(p, batch[i]), `slot ${i}`));
+  assert.ok(new Set(got.map((g) => JSON.stringify(g))).size > 5);
+  assert.ok(got.some((g) => g.policy === "auto_approve") && got.some((g) => g.policy !== "auto_approve"));
+});
+
 test("a polluted Object.prototype adds no field to a request", () => {
   const policy = load({ permissions: ex("permissions.json"), autonomy: ex("autonomy.json") });
   const request = {

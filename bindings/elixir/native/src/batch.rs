@@ -10,7 +10,7 @@
 //! given.
 //!
 //! A list of light requests is answered on the caller's scheduler, a
-//! slice of 64 a call ([`decide_many`]; a dirty call costs a thread and a
+//! slice of up to 0.5 ms a call ([`decide_many`]; a dirty call costs a thread and a
 //! switch of scheduler, more than a slice's requests). A list longer
 //! than 4,096, or the rest of one from a heavy request on, is `:dirty`,
 //! and `Permc.decide_many/2` calls [`decide_many_dirty`] on a dirty CPU
@@ -21,9 +21,9 @@
 //! `Permc.decide_many/2` decides it with `decide/2`.
 
 use crate::{
-    answer_with, atoms, decision_tuple, decision_tuple_with, error_map, guarded, measure,
-    ok_decision, policy_arg, read, too_heavy_error, typed, DECIDE_STACK, DIRTY_DEPTH,
-    INLINE_WEIGHT, IN_PERMC, MAX_WEIGHT,
+    answer_with, atoms, decision_tuple_of, error_map, guarded, measure, ok_decision, policy_arg,
+    read, text_term, too_heavy_error, typed, DECIDE_STACK, DIRTY_DEPTH, INLINE_WEIGHT, IN_PERMC,
+    MAX_WEIGHT,
 };
 use permc_runtime::answer::Decider;
 use permc_runtime::{Decision, Policy, Request};
@@ -31,18 +31,32 @@ use rustler::{Encoder, Env, OwnedBinary, Term};
 use serde_json::Value;
 
 /// The most requests answered on the caller's scheduler in one call (a
-/// slice): a typical request decides in a few microseconds, so a slice
-/// stays far below the millisecond a NIF may hold a scheduler.
-const SLICE: usize = 64;
+/// slice), which [`SLICE_TIME`] ends first for typical requests (about
+/// 600 decide in 0.5 ms). Slices of 64 cost 0.07 µs more a request of
+/// `decide_many/2` over maps than slices of 256, and those 0.03 µs more
+/// than slices ended by the time (their calls, lists and answers'
+/// strings made again each slice).
+const SLICE: usize = 1024;
+
+/// The longest a slice runs before it ends, whatever its count: half the
+/// millisecond a NIF may hold a scheduler, checked every
+/// [`CLOCK_EVERY`] requests (a light request decides in well under a
+/// millisecond: `INLINE_WEIGHT`).
+const SLICE_TIME: std::time::Duration = std::time::Duration::from_micros(500);
+
+/// How many requests a slice decides between two looks at the clock.
+const CLOCK_EVERY: usize = 8;
 
 /// `decide_many(policy, requests)` on the caller's scheduler, a slice at
-/// a time: the answers of the first [`SLICE`] requests, as a list when
-/// they were the last, else `{:more, answers, rest}`; `{:dirty, answers,
-/// rest}` when `rest` starts with a request heavier than `INLINE_WEIGHT`
-/// (`Permc.decide_many/2` sends a list longer than 4,096 to
-/// [`decide_many_dirty`] itself). `{:error, …}` when `requests` is not a proper list or `policy` not a
-/// policy. Each slice reports its share of a timeslice to the VM, so the
-/// calling process is preempted as if the work were Erlang code.
+/// a time: the answers of the first [`SLICE`] requests (fewer when they
+/// took [`SLICE_TIME`]), as a list when they were the last, else
+/// `{:more, answers, rest}`; `{:dirty, answers, rest}` when `rest` starts
+/// with a request heavier than `INLINE_WEIGHT` (`Permc.decide_many/2`
+/// sends a list longer than 4,096 to [`decide_many_dirty`] itself).
+/// `{:error, …}` when `requests` is not a proper list or `policy` not a
+/// policy. Each slice reports the share of a timeslice it took to the
+/// VM, so the calling process is preempted as if the work were Erlang
+/// code.
 #[rustler::nif]
 fn decide_many<'a>(env: Env<'a>, policy: Term<'a>, requests: Term<'a>) -> Term<'a> {
     guarded(env, || {
@@ -50,14 +64,17 @@ fn decide_many<'a>(env: Env<'a>, policy: Term<'a>, requests: Term<'a>) -> Term<'
             Ok(p) => p,
             Err(e) => return e,
         };
-        let mut answers = Vec::with_capacity(SLICE);
+        let start = std::time::Instant::now();
+        let mut answers = Vec::with_capacity(256);
+        let mut seen = typed::Seen::default();
         let mut cell = requests;
         while let Ok((request, tail)) = cell.list_get_cell() {
-            if answers.len() == SLICE {
-                rustler::schedule::consume_timeslice(env, 10);
+            let n = answers.len();
+            if n == SLICE || (n % CLOCK_EVERY == 0 && n > 0 && start.elapsed() >= SLICE_TIME) {
+                consume(env, start);
                 return (atoms::more(), answer_terms(env, answers), cell).encode(env);
             }
-            match pending(env, &policy.0, request) {
+            match pending(env, &policy.0, request, &mut seen) {
                 Some(a) => answers.push(a),
                 None => return (atoms::dirty(), answer_terms(env, answers), cell).encode(env),
             }
@@ -66,9 +83,16 @@ fn decide_many<'a>(env: Env<'a>, policy: Term<'a>, requests: Term<'a>) -> Term<'
         if !cell.is_empty_list() {
             return not_a_list(env);
         }
-        rustler::schedule::consume_timeslice(env, 10);
+        consume(env, start);
         answer_terms(env, answers).encode(env)
     })
+}
+
+/// Reports the time since `start` to the VM as a share of a timeslice (a
+/// millisecond), at least 1%.
+fn consume(env: Env<'_>, start: std::time::Instant) {
+    let percent = (start.elapsed().as_micros() / 10).clamp(1, 100);
+    rustler::schedule::consume_timeslice(env, i32::try_from(percent).unwrap_or(100));
 }
 
 /// A slice's answer before its terms are made: a decision whose tuple
@@ -82,7 +106,12 @@ enum Pending<'a> {
 /// The answer to one request of a slice on this scheduler, `None` for
 /// one heavier than `INLINE_WEIGHT`: a JSON line as `decide_json/2`
 /// answers it, a map as `decide/2` does.
-fn pending<'a>(env: Env<'a>, policy: &Policy, request: Term<'a>) -> Option<Pending<'a>> {
+fn pending<'a>(
+    env: Env<'a>,
+    policy: &Policy,
+    request: Term<'a>,
+    seen: &mut typed::Seen<'a>,
+) -> Option<Pending<'a>> {
     match request.decode_as_binary() {
         Ok(line) if line.len() <= INLINE_WEIGHT => {
             Some(match permc_runtime::answer::read_request(line.as_slice()) {
@@ -93,7 +122,7 @@ fn pending<'a>(env: Env<'a>, policy: &Policy, request: Term<'a>) -> Option<Pendi
         }
         Ok(_) => None,
         Err(_) => {
-            let request = match typed::common(request) {
+            let request = match typed::common_with(request, seen) {
                 // A request `Permc` matched as the common one: its values.
                 Some((map, Some(t))) => {
                     if t.weight > INLINE_WEIGHT {
@@ -153,52 +182,133 @@ const HEAP_BINARY: usize = 64;
 /// about 6% of a request in the fourth round's profile). A process that
 /// keeps one answer's message keeps the slice's (at most [`SLICE`]
 /// messages) until it drops it.
+///
+/// An answer's string equal to one of the last few of its field made in
+/// the slice ([`Recent`]) is that term again: a binary is a value, so the
+/// answers read the same, and a batch's answers mostly repeat their
+/// scope root, and often their rule, source and message, which were each
+/// a binary made and copied an answer.
 fn answer_terms<'a>(env: Env<'a>, answers: Vec<Pending<'a>>) -> Vec<Term<'a>> {
-    let long = |d: &Decision| d.message.len() > HEAP_BINARY;
-    let total: usize = answers
+    // The long messages, each once (`long`, in order), and which of them
+    // each answer's is (`which`).
+    let mut long: Vec<&str> = Vec::new();
+    let mut seen_long = Recent::default();
+    let which: Vec<Option<usize>> = answers
         .iter()
         .map(|a| match a {
-            Pending::Decided(d) if long(d) => d.message.len(),
-            _ => 0,
+            Pending::Decided(d) if d.message.len() > HEAP_BINARY => {
+                Some(seen_long.get(&d.message, || {
+                    long.push(&d.message);
+                    long.len() - 1
+                }))
+            }
+            _ => None,
         })
-        .sum();
+        .collect();
+    let total: usize = long.iter().map(|m| m.len()).sum();
     let shared = (total > 0)
         .then(|| OwnedBinary::new(total))
         .flatten()
         .map(|mut b| {
             let mut at = 0;
-            for a in &answers {
-                if let Pending::Decided(d) = a {
-                    if long(d) {
-                        let m = d.message.as_bytes();
-                        b.as_mut_slice()[at..at + m.len()].copy_from_slice(m);
-                        at += m.len();
-                    }
-                }
+            for m in &long {
+                b.as_mut_slice()[at..at + m.len()].copy_from_slice(m.as_bytes());
+                at += m.len();
             }
             b.release(env)
         });
+    // Each long message's sub-binary (the message's own binary when the
+    // shared one could not be made).
     let mut at = 0;
-    answers
-        .into_iter()
-        .map(|a| match a {
-            Pending::Made(t) => t,
-            Pending::Decided(d) if long(&d) => {
-                // Its place in the shared binary, taken whether or not the
-                // binary was made (the next message's comes after it).
-                let start = at;
-                at += d.message.len();
-                match shared
-                    .as_ref()
-                    .and_then(|b| b.make_subbinary(start, d.message.len()).ok())
-                {
-                    Some(part) => decision_tuple_with(env, &d, part.to_term(env)),
-                    None => decision_tuple(env, &d),
-                }
-            }
-            Pending::Decided(d) => decision_tuple(env, &d),
+    let parts: Vec<Term<'a>> = long
+        .iter()
+        .map(|m| {
+            let start = at;
+            at += m.len();
+            shared
+                .as_ref()
+                .and_then(|b| b.make_subbinary(start, m.len()).ok())
+                .map_or_else(|| text_term(env, m), |part| part.to_term(env))
         })
-        .collect()
+        .collect();
+    let mut made = Made::default();
+    let out = answers
+        .iter()
+        .zip(which)
+        .map(|(a, which)| match a {
+            Pending::Made(t) => *t,
+            Pending::Decided(d) => {
+                let message = match which {
+                    Some(i) => parts[i],
+                    None => made.message.get(&d.message, || text_term(env, &d.message)),
+                };
+                decision_tuple_made(env, d, message, &mut made)
+            }
+        })
+        .collect();
+    out
+}
+
+/// The last few strings of one field made into terms in a slice, each
+/// with its term (or index), the oldest replaced first: a string equal
+/// to one of them is not made again. A few, so a slice's answers cost a
+/// few comparisons of length (then bytes) each.
+struct Recent<'d, T: Copy> {
+    items: [Option<(&'d str, T)>; 8],
+    next: usize,
+}
+
+impl<T: Copy> Default for Recent<'_, T> {
+    fn default() -> Self {
+        Recent {
+            items: [None; 8],
+            next: 0,
+        }
+    }
+}
+
+impl<'d, T: Copy> Recent<'d, T> {
+    /// The value of `s`: an earlier one's, or `make`'s, kept.
+    fn get(&mut self, s: &'d str, make: impl FnOnce() -> T) -> T {
+        if let Some((_, t)) = self.items.iter().flatten().find(|(k, _)| *k == s) {
+            return *t;
+        }
+        let t = make();
+        self.items[self.next] = Some((s, t));
+        self.next = (self.next + 1) % self.items.len();
+        t
+    }
+}
+
+/// The strings of a slice's answers made so far, by field.
+#[derive(Default)]
+struct Made<'d, 'a> {
+    message: Recent<'d, Term<'a>>,
+    rule: Recent<'d, Term<'a>>,
+    source: Recent<'d, Term<'a>>,
+    root: Recent<'d, Term<'a>>,
+}
+
+/// [`crate::decision_tuple`], its strings' terms made through `made`.
+fn decision_tuple_made<'d, 'a>(
+    env: Env<'a>,
+    d: &'d Decision,
+    message: Term<'a>,
+    made: &mut Made<'d, 'a>,
+) -> Term<'a> {
+    let nil = atoms::nil().encode(env);
+    let (rule, source) = match &d.rule {
+        Some(r) => (
+            made.rule.get(&r.rule, || text_term(env, &r.rule)),
+            made.source.get(&r.source, || text_term(env, &r.source)),
+        ),
+        None => (nil, nil),
+    };
+    let root = d
+        .scope_root
+        .as_deref()
+        .map_or(nil, |s| made.root.get(s, || text_term(env, s)));
+    decision_tuple_of(env, d, message, rule, source, root)
 }
 
 fn not_a_list(env: Env<'_>) -> Term<'_> {

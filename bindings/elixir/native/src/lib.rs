@@ -964,12 +964,26 @@ fn decision_tuple_with<'a>(
         Some(r) => (text_term(env, &r.rule), text_term(env, &r.source)),
         None => (nil, nil),
     };
+    let root = d.scope_root.as_deref().map_or(nil, |s| text_term(env, s));
+    decision_tuple_of(env, d, message, rule, source, root)
+}
+
+/// [`decision_tuple_with`] with its strings' terms already made (`nil`
+/// for an absent one).
+fn decision_tuple_of<'a>(
+    env: Env<'a>,
+    d: &permc_runtime::Decision,
+    message: Term<'a>,
+    rule: Term<'a>,
+    source: Term<'a>,
+    root: Term<'a>,
+) -> Term<'a> {
+    let nil = atoms::nil().encode(env);
     let origin = match d.autonomy_origin.map(|o| o.name()) {
         None => nil,
         Some("specific") => atoms::specific().encode(env),
         Some(_) => atoms::wildcard().encode(env),
     };
-    let root = d.scope_root.as_deref().map_or(nil, |s| text_term(env, s));
     (
         policy_atom(d.policy.name()),
         reason_atom(env, d.reason),

@@ -160,6 +160,58 @@ fn by_atoms(request: Term<'_>) -> Option<Typed<'_>> {
 /// not such a tuple; `Some((request, None))` when a value is not the
 /// common request's (the caller reads `request` as a map).
 pub(crate) fn common(fields: Term<'_>) -> Option<(Term<'_>, Option<Typed<'_>>)> {
+    common_with(fields, &mut Seen::default())
+}
+
+/// The values [`common_with`] read last, by field (type, command, cwd,
+/// agent, target branch, role, execution mode, project scope root): the
+/// raw term and what [`text`] made of it with the bytes it weighed. A
+/// batch's requests are mostly built from the same terms — one cwd, one
+/// agent, one scope root, the names — and a term is immutable: the same
+/// raw term (an atom, or a pointer to the same binary) reads the same, so
+/// it is read once a run of requests (`enif_inspect_binary` and the UTF-8
+/// check were a tenth of a request of `decide_many/2`). Kept for one NIF
+/// call: the terms live in its environment.
+#[derive(Default)]
+pub(crate) struct Seen<'a> {
+    last: [Option<Read<'a>>; 8],
+}
+
+/// A value as [`Seen`] keeps it: the raw term, [`text`]'s reading, its
+/// weight.
+type Read<'a> = (usize, Option<Option<&'a str>>, usize);
+
+impl<'a> Seen<'a> {
+    /// [`text`] of `v` for field `i`, from the last reading of the same
+    /// raw term when there is one.
+    fn text(
+        &mut self,
+        i: usize,
+        v: Term<'a>,
+        names: bool,
+        weight: &mut usize,
+    ) -> Option<Option<&'a str>> {
+        let raw = v.as_c_arg();
+        if let Some((r, value, w)) = self.last[i] {
+            if r == raw {
+                *weight += w;
+                return value;
+            }
+        }
+        let mut w = 0;
+        let value = text(Some(v), names, &mut w);
+        self.last[i] = Some((raw, value, w));
+        *weight += w;
+        value
+    }
+}
+
+/// [`common`], reading each value through `seen` (a batch's: see
+/// [`Seen`]).
+pub(crate) fn common_with<'a>(
+    fields: Term<'a>,
+    seen: &mut Seen<'a>,
+) -> Option<(Term<'a>, Option<Typed<'a>>)> {
     let env = fields.get_env();
     // SAFETY: `fields` and the terms of its slice live in `env`.
     let raw =
@@ -168,24 +220,26 @@ pub(crate) fn common(fields: Term<'_>) -> Option<(Term<'_>, Option<Typed<'_>>)> 
         return None;
     };
     // SAFETY: each is a term of `env` (the tuple's elements).
-    let t = |raw: &rustler::wrapper::NIF_TERM| Some(unsafe { Term::new(env, *raw) });
-    let typed = || {
+    let t = |raw: &rustler::wrapper::NIF_TERM| unsafe { Term::new(env, *raw) };
+    let mut typed = || {
         let mut weight = 2;
+        let w = &mut weight;
         let parts = Parts {
-            kind: text(t(kind), true, &mut weight)?,
-            command: text(t(command), false, &mut weight)?,
-            cwd: text(t(cwd), false, &mut weight)?,
-            agent: text(t(agent), false, &mut weight)?,
-            target_branch: text(t(target_branch), false, &mut weight)?,
+            kind: seen.text(0, t(kind), true, w)?,
+            command: seen.text(1, t(command), false, w)?,
+            cwd: seen.text(2, t(cwd), false, w)?,
+            agent: seen.text(3, t(agent), false, w)?,
+            target_branch: seen.text(4, t(target_branch), false, w)?,
             path: None,
-            role: text(t(role), true, &mut weight)?,
-            execution_mode: text(t(mode), true, &mut weight)?,
-            container_running: flag(t(running))?,
-            project_scope_root: text(t(root), false, &mut weight)?,
+            role: seen.text(5, t(role), true, w)?,
+            execution_mode: seen.text(6, t(mode), true, w)?,
+            container_running: flag(Some(t(running)))?,
+            project_scope_root: seen.text(7, t(root), false, w)?,
         };
         Some(Typed { parts, weight })
     };
-    t(request).map(|r| (r, typed()))
+    let typed = typed();
+    Some((t(request), typed))
 }
 
 /// The name of a map key that is one of `names` (an atom or a UTF-8
