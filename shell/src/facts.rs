@@ -551,10 +551,24 @@ pub(crate) fn may_list(verb: &str, words: &[Cow<'_, str>], fed: bool) -> bool {
             _ => false,
         }
     };
-    if !words.iter().skip(1).any(|w| option(&w)) {
+    // tar's old style: a first word without `-` holding a short letter.
+    let bare = words.get(1).is_some_and(|w| {
+        !w.starts_with('-') && w.bytes().any(|c| c < 0x80 && LISTED_SHORT[usize::from(c)])
+    });
+    if !bare && !words.iter().skip(1).any(|w| option(&w)) {
         return false;
     }
     let rows = LISTED_ROWS.rows(verb);
+    let bare_row = |row: &catalogue::wrappers::ListedPlaces| {
+        row.3 == catalogue::wrappers::Listed::ValueOrBare
+            && row
+                .2
+                .iter()
+                .any(|o| o.len() == 2 && words[1].contains(&o[1..]))
+    };
+    if bare && bit_rows(rows).any(|i| bare_row(&catalogue::wrappers::LISTED_PLACES[i])) {
+        return true;
+    }
     rows != 0
         && words.iter().skip(1).filter(option).any(|w| {
             let mut m = rows;
@@ -567,6 +581,15 @@ pub(crate) fn may_list(verb: &str, words: &[Cow<'_, str>], fed: bool) -> bool {
             }
             false
         })
+}
+
+/// The rows of a [`name_index::RowIndex`] mask, in order.
+fn bit_rows(mut m: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = (m != 0).then(|| m.trailing_zeros() as usize)?;
+        m &= m - 1;
+        Some(i)
+    })
 }
 
 /// [`catalogue::wrappers::LISTED_PLACES`]' rows by program: one probe.
@@ -682,6 +705,22 @@ fn listed_files<'w>(
     let (mut stdin, mut given) = (false, false);
     let mut operands = Vec::new();
     let mut i = 1;
+    // tar's old style: the letter in a first word without `-`; which of
+    // the next words is its value permc does not count (every one is).
+    let bare = words.get(1).filter(|w| {
+        listed == Listed::ValueOrBare
+            && !w.starts_with('-')
+            && options.iter().any(|o| o.len() == 2 && w.contains(&o[1..]))
+    });
+    if bare.is_some() {
+        let rest = words.iter().skip(2).take_while(|w| !w.starts_with('-'));
+        for w in rest {
+            match &**w {
+                "-" | "/dev/stdin" => stdin = true,
+                v => files.push(v),
+            }
+        }
+    }
     while let Some(w) = words.get(i) {
         i += 1;
         if !w.starts_with('-') || w == "-" {

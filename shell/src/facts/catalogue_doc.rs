@@ -207,6 +207,9 @@ fn listed_places(o: &mut String) {
         };
         let listed = match listed {
             Listed::Value => "the option's value",
+            Listed::ValueOrBare => {
+                "the option's value, in the old style too (`tar cfT a.tar list`)"
+            }
             Listed::Operands => "each operand",
         };
         let written = if *written { "yes" } else { "no" };

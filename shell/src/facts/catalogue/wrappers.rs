@@ -224,6 +224,11 @@ pub enum StdinReads {
 pub enum Listed {
     /// The option's value (`tar -T list`); `-` is standard input.
     Value,
+    /// As `Value`, and a first word without `-` is a cluster of options
+    /// (tar's old style, `tar cfT a.tar list`), whose letters that take a
+    /// value take the next words in order: with the option's letter
+    /// there, every next word is read as the file (only asking more).
+    ValueOrBare,
     /// With the option, each operand (`sha256sum -c SUMS`); none is
     /// standard input.
     Operands,
