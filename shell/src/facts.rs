@@ -454,7 +454,7 @@ const LISTED_HEADS: [&[u8]; 8] = {
             if o.len() > 2 {
                 let head = o.split_at(3).0;
                 let mut k = 0;
-                while k < n && !const_eq_bytes(heads[k], head) {
+                while k < n && !catalogue::types::const_eq_bytes(heads[k], head) {
                     k += 1;
                 }
                 if k == n {
@@ -488,21 +488,6 @@ const LISTED_SHORT: [bool; 128] = {
     }
     t
 };
-
-/// Byte slices equal, in a `const`.
-const fn const_eq_bytes(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
 
 /// The verbs of [`catalogue::wrappers::STDIN_PATH_READERS`] alone.
 const READER_SHAPES: Shapes = {

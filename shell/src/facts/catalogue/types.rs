@@ -7,7 +7,11 @@
 /// `a == b`, at compile time: the tables built from the rows (and the
 /// logic's own const tables) compare names with it.
 pub const fn const_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
+    const_eq_bytes(a.as_bytes(), b.as_bytes())
+}
+
+/// [`const_eq`] of byte slices.
+pub const fn const_eq_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
