@@ -585,17 +585,13 @@ fn left_to_run_later(
 }
 
 /// Does the wrapper run a command, from word `i`, without any of
-/// `options` (canonical letter or long name: `setsid` but `-w`)? Its
-/// `--help` or `--version` runs none; an option it cannot place may be
-/// anything: it does, which only asks more.
+/// `options` (canonical letter or long name: `setsid` but `-w`, or
+/// `--help`, which runs none)? An option it cannot place may be anything:
+/// it does, which only asks more.
 fn detaches(wr: &Wrapper, text: &[Cow<'_, str>], i: usize, options: &[&str]) -> bool {
     for item in options::read(wr.grammar(), text, i) {
         match item {
             Item::Flag { name, .. } if options.contains(&name) => return false,
-            Item::Flag {
-                name: "help" | "version",
-                ..
-            } => return false,
             Item::Flag { .. } | Item::Valued { .. } => {}
             Item::End { index } => return index + 1 < text.len(),
             _ => return true,

@@ -101,7 +101,8 @@ pub enum Detach {
     /// It does not.
     Never,
     /// Unless one of these options is given (canonical letter or long
-    /// name), named as the entry says: `setsid` without `-w` forks when
+    /// name: a wait, or a `--help` that runs nothing), named as the entry
+    /// says: `setsid` without `-w` forks when
     /// it leads its process group (as it does run by `bash -c` started in
     /// a session of its own, `setsid -f` or not) and returns at once, the
     /// child outliving it.
