@@ -1908,7 +1908,7 @@ fn push_run<'w, 'a>(
             facts,
         );
     }
-    facts.may_list |= super::may_list_run(verb, rest, facts.stdin_fed.is_some());
+    facts.may_list |= super::listed::may_list_run(verb, rest, facts.stdin_fed.is_some());
     if let (Some(fed), Some(v)) = (facts.stdin_fed, verb) {
         if let Some(why) = super::stdin_commands::reads_commands(v, &rest[1..], fed) {
             facts.unparsed_because(why);
