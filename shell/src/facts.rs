@@ -778,6 +778,15 @@ impl<'a> LineFacts<'a> {
                 .as_ref()
                 .is_some_and(|w| w.1.iter().any(|k| *k != Known::Exact))
         });
+        facts.after_runs(command, segments, plain);
+    }
+
+    /// The passes over the whole line once its runs are read: the runs'
+    /// index by segment, what a backgrounded `nohup` leaves, the code
+    /// variables, the places read from a here-document or a list, the
+    /// possible runs of quoted words, `${…@P}`.
+    fn after_runs(&mut self, command: &str, segments: usize, plain: bool) {
+        let facts = self;
         // One segment needs neither index: its runs are all the runs, and
         // a lone segment's joint changes nothing (no segment runs after it).
         if segments > 1 {
