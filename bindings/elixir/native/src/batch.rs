@@ -26,7 +26,7 @@ use crate::{
     MAX_WEIGHT,
 };
 use permc_runtime::answer::Decider;
-use permc_runtime::{Decision, Policy, Request};
+use permc_runtime::{Decision, Parts, Policy, Request};
 use rustler::{Encoder, Env, OwnedBinary, Term};
 use serde_json::Value;
 
@@ -103,6 +103,24 @@ enum Pending<'a> {
     Made(Term<'a>),
 }
 
+/// A request read as its parts, decided here: `Some(None)` when it is
+/// heavier than `INLINE_WEIGHT` (a dirty scheduler's), `None` when the
+/// parts are no request (the caller reads it another way).
+fn decide_parts<'a>(
+    env: Env<'a>,
+    policy: &Policy,
+    weight: usize,
+    parts: &Parts<'_>,
+) -> Option<Option<Pending<'a>>> {
+    if weight > INLINE_WEIGHT {
+        return Some(None);
+    }
+    Some(Some(match Request::from_parts(parts)? {
+        Ok(req) => Pending::Decided(policy.decide(&req)),
+        Err(e) => Pending::Made(error_map(env, e.code, &e.message)),
+    }))
+}
+
 /// The answer to one request of a slice on this scheduler, `None` for
 /// one heavier than `INLINE_WEIGHT`: a JSON line as `decide_json/2`
 /// answers it, a map as `decide/2` does.
@@ -125,14 +143,8 @@ fn pending<'a>(
             let request = match typed::common_with(request, seen) {
                 // A request `Permc` matched as the common one: its values.
                 Some((map, Some(t))) => {
-                    if t.weight > INLINE_WEIGHT {
-                        return None;
-                    }
-                    if let Some(r) = Request::from_parts(&t.parts) {
-                        return Some(match r {
-                            Ok(req) => Pending::Decided(policy.decide(&req)),
-                            Err(e) => Pending::Made(error_map(env, e.code, &e.message)),
-                        });
+                    if let Some(done) = decide_parts(env, policy, t.weight, &t.parts) {
+                        return done;
                     }
                     map
                 }
@@ -140,15 +152,9 @@ fn pending<'a>(
                 None => unwrapped(request),
             };
             if let Some(t) = typed::typed(request) {
-                if t.weight > INLINE_WEIGHT {
-                    return None;
-                }
                 // The request borrows the map's binaries: no string copied.
-                if let Some(r) = Request::from_parts(&t.parts) {
-                    return Some(match r {
-                        Ok(req) => Pending::Decided(policy.decide(&req)),
-                        Err(e) => Pending::Made(error_map(env, e.code, &e.message)),
-                    });
+                if let Some(done) = decide_parts(env, policy, t.weight, &t.parts) {
+                    return done;
                 }
             }
             answer_with(env, policy, request, INLINE_WEIGHT).map(Pending::Made)
