@@ -3,7 +3,7 @@
 //! read ([`catalogue::remote`]). This reads a run's words against those
 //! rows; the rows say everything about the programs.
 
-use super::catalogue::remote::http::CLIENTS as HTTP;
+use super::catalogue::remote::http::{CLIENTS as HTTP, LOOPBACK_SCHEMES};
 use super::catalogue::remote::{HttpClient, PublishingGoals, RemoteClient, CLIENTS, GOALS};
 use super::described::{long, short, Described, Kind, Value, DESCRIBED};
 use super::name_index::RowIndex;
@@ -198,7 +198,9 @@ fn to_loopback(row: &HttpClient, words: &[Cow<'_, str>], known: &[Known]) -> boo
 fn loopback_url(url: &str) -> bool {
     let rest = match url.split_once("://") {
         Some((scheme, rest))
-            if scheme.eq_ignore_ascii_case("http") || scheme.eq_ignore_ascii_case("https") =>
+            if LOOPBACK_SCHEMES
+                .iter()
+                .any(|s| scheme.eq_ignore_ascii_case(s)) =>
         {
             rest
         }
