@@ -17,6 +17,7 @@ use super::catalogue::code::{
     AWK_FILE_OPTIONS, AWK_OPTIONS, AWK_PROGRAM_OPTIONS, SED_FILE_OPTIONS, SED_OPTIONS,
     SED_SCRIPT_OPTIONS,
 };
+use super::name_index::Rows;
 use super::options::{self, Item};
 use super::wrappers::short;
 use crate::reader::AsStr;
@@ -60,7 +61,9 @@ impl CodeOption {
     pub(crate) fn example(&self) -> String {
         match self.spell {
             Spell::Short(c) => format!("-{c}x"),
-            Spell::Long(n) | Spell::GnuLong(n) | Spell::Nopt(n) => format!("{n}=x"),
+            Spell::Long(n) | Spell::GnuLong(n) | Spell::Nopt(n) | Spell::LongUnless(n, _) => {
+                format!("{n}=x")
+            }
             Spell::Word(w) => format!("{w} x"),
             Spell::Prefix(p) => format!("{p}x"),
             Spell::Getopt(c, ..) => format!("-{c}x"),
@@ -71,6 +74,7 @@ impl CodeOption {
         match self.spell {
             Spell::Short(c) => format!("-{c}"),
             Spell::Long(n) | Spell::Word(n) => n.to_string(),
+            Spell::LongUnless(n, builtin) => format!("{n} (not {})", builtin.join(", ")),
             Spell::GnuLong(n) | Spell::Nopt(n) => format!("{n} (or a prefix)"),
             Spell::Prefix(p) => format!("{p}…"),
             Spell::Getopt(c, _, "") => format!("-{c}"),
@@ -107,23 +111,24 @@ pub(crate) fn may_run_code(verb: &str) -> bool {
 
 /// Is `verb` a program with a code-running option or script (exactly)?
 pub(crate) fn is_code_program(verb: &str) -> bool {
-    may_run_code(verb) && (SCRIPTS.contains(&verb) || program_rows(verb) != 0)
+    may_run_code(verb) && (SCRIPTS.contains(&verb) || !program_rows(verb).is_empty())
 }
 
 /// Is `verb` a program that runs code or a command given as text: a
 /// script reader, or a program with an [`OptionKind::Code`] row (not
 /// only options that name a file of code: `pytest -c`, `gcc @F`)?
 pub(crate) fn runs_code_text(verb: &str) -> bool {
-    may_run_code(verb) && (SCRIPTS.contains(&verb) || program_rows(verb) & CODE_TEXT_ROWS != 0)
+    may_run_code(verb)
+        && (SCRIPTS.contains(&verb) || !program_rows(verb).and(&CODE_TEXT_ROWS).is_empty())
 }
 
-/// The rows of [`CODE_OPTIONS`] of [`OptionKind::Code`], a bit each.
-const CODE_TEXT_ROWS: u128 = {
-    let mut m = 0u128;
+/// The rows of [`CODE_OPTIONS`] of [`OptionKind::Code`].
+const CODE_TEXT_ROWS: Rows = {
+    let mut m = Rows::NONE;
     let mut i = 0;
     while i < CODE_OPTIONS.len() {
         if matches!(CODE_OPTIONS[i].kind, OptionKind::Code) {
-            m |= 1 << i;
+            m = m.with(i);
         }
         i += 1;
     }
@@ -168,6 +173,13 @@ fn spells(word: &str, next: Option<&str>, spell: Spell) -> bool {
             false
         }
         Spell::Long(name) => long(name, None),
+        Spell::LongUnless(name, builtin) => {
+            long(name, None) && {
+                // The value: after `=`, else the next word (cac reads both).
+                let value = word.split_once('=').map_or(next.unwrap_or(""), |(_, v)| v);
+                !builtin.contains(&value)
+            }
+        }
         Spell::GnuLong(name) => long(name, Some(1)),
         Spell::Nopt(name) => long(name, Some(2)),
         Spell::Word(w) => word == w || word.strip_prefix(w).is_some_and(|r| r.starts_with('=')),
@@ -175,8 +187,8 @@ fn spells(word: &str, next: Option<&str>, spell: Spell) -> bool {
     }
 }
 
-/// The mask of `verb`'s rows in [`CODE_OPTIONS`].
-fn program_rows(verb: &str) -> u128 {
+/// `verb`'s rows in [`CODE_OPTIONS`].
+fn program_rows(verb: &str) -> Rows {
     PROGRAM_INDEX.rows(verb)
 }
 
@@ -209,10 +221,8 @@ pub(crate) fn code_option(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
         return script(verb, args);
     }
     // The program's rows, bit by bit (most programs have one to four).
-    let mut rows = program_rows(verb);
-    while rows != 0 {
-        let r = &CODE_OPTIONS[rows.trailing_zeros() as usize];
-        rows &= rows - 1;
+    for row in program_rows(verb).iter() {
+        let r = &CODE_OPTIONS[row];
         // Options stop at `--` (a file named `-f` after it is a file).
         let before_dashes = args.iter().take_while(|a| *a != "--").count();
         if let Some(a) = (0..before_dashes)
@@ -664,7 +674,7 @@ mod tests {
     fn program_rows_are_every_row_of_the_program() {
         for (i, r) in CODE_OPTIONS.iter().enumerate() {
             for p in r.programs {
-                assert!(program_rows(p) >> i & 1 == 1, "{p} row {i}");
+                assert!(program_rows(p).has(i), "{p} row {i}");
             }
         }
         for p in CODE_OPTIONS.iter().flat_map(|r| r.programs) {
@@ -672,9 +682,13 @@ mod tests {
                 .iter()
                 .enumerate()
                 .filter(|(_, r)| r.programs.contains(p));
-            assert_eq!(program_rows(p), rows.fold(0, |m, (i, _)| m | 1 << i), "{p}");
+            assert_eq!(
+                program_rows(p),
+                rows.fold(Rows::NONE, |m, (i, _)| m.with(i)),
+                "{p}"
+            );
         }
-        assert_eq!(program_rows("pnpm") & program_rows("cargo"), 0);
-        assert_eq!(program_rows("ls"), 0);
+        assert!(program_rows("pnpm").and(&program_rows("cargo")).is_empty());
+        assert!(program_rows("ls").is_empty());
     }
 }

@@ -138,30 +138,18 @@ pub(crate) fn may_list(verb: &str, words: &[Cow<'_, str>], fed: bool) -> bool {
                 .iter()
                 .any(|o| o.len() == 2 && words[1].contains(&o[1..]))
     };
-    if bare && bit_rows(rows).any(|i| bare_row(&catalogue::wrappers::LISTED_PLACES[i])) {
+    if bare
+        && rows
+            .iter()
+            .any(|i| bare_row(&catalogue::wrappers::LISTED_PLACES[i]))
+    {
         return true;
     }
-    rows != 0
+    !rows.is_empty()
         && words.iter().skip(1).filter(option).any(|w| {
-            let mut m = rows;
-            while m != 0 {
-                let row = &catalogue::wrappers::LISTED_PLACES[m.trailing_zeros() as usize];
-                m &= m - 1;
-                if listed_option(w, row.2).is_some() {
-                    return true;
-                }
-            }
-            false
+            rows.iter()
+                .any(|i| listed_option(w, catalogue::wrappers::LISTED_PLACES[i].2).is_some())
         })
-}
-
-/// The rows of a [`name_index::RowIndex`] mask, in order.
-fn bit_rows(mut m: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        let i = (m != 0).then(|| m.trailing_zeros() as usize)?;
-        m &= m - 1;
-        Some(i)
-    })
 }
 
 /// [`catalogue::wrappers::LISTED_PLACES`]' rows by program: one probe.
@@ -241,11 +229,9 @@ fn listed_row(
     words: &[Cow<'_, str>],
     known: &[Known],
 ) -> Option<&'static catalogue::wrappers::ListedPlaces> {
-    let mut rows = LISTED_ROWS.rows(verb);
     let mut sub: Option<Option<&str>> = None;
-    while rows != 0 {
-        let row = &catalogue::wrappers::LISTED_PLACES[rows.trailing_zeros() as usize];
-        rows &= rows - 1;
+    for i in LISTED_ROWS.rows(verb).iter() {
+        let row = &catalogue::wrappers::LISTED_PLACES[i];
         if row.1.is_empty() {
             return Some(row);
         }

@@ -78,12 +78,65 @@ impl NameIndex {
     }
 }
 
+/// A set of row numbers below [`Rows::MAX`], a bit each.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Rows([u128; 2]);
+
+impl Rows {
+    /// The rows a set can hold.
+    pub(crate) const MAX: usize = 256;
+    /// No row.
+    pub(crate) const NONE: Rows = Rows([0; 2]);
+
+    /// The set with row `row` added.
+    pub(crate) const fn with(mut self, row: usize) -> Rows {
+        assert!(row < Rows::MAX, "a row set covers 256 rows");
+        self.0[row / 128] |= 1 << (row % 128);
+        self
+    }
+
+    /// Does it hold row `row`?
+    #[cfg(test)]
+    pub(crate) const fn has(&self, row: usize) -> bool {
+        row < Rows::MAX && self.0[row / 128] >> (row % 128) & 1 == 1
+    }
+
+    /// Does it hold no row?
+    pub(crate) const fn is_empty(&self) -> bool {
+        self.0[0] == 0 && self.0[1] == 0
+    }
+
+    /// The rows both hold.
+    pub(crate) const fn and(&self, other: &Rows) -> Rows {
+        Rows([self.0[0] & other.0[0], self.0[1] & other.0[1]])
+    }
+
+    /// Its rows, in order.
+    #[inline]
+    pub(crate) fn iter(self) -> impl Iterator<Item = usize> {
+        let [mut low, mut high] = self.0;
+        std::iter::from_fn(move || {
+            if low != 0 {
+                let bit = low.trailing_zeros() as usize;
+                low &= low - 1;
+                Some(bit)
+            } else if high != 0 {
+                let bit = high.trailing_zeros() as usize;
+                high &= high - 1;
+                Some(128 + bit)
+            } else {
+                None
+            }
+        })
+    }
+}
+
 /// The rows of a table that name a program, by name: built at compile time
 /// from the rows ([`RowIndex::add`] for each name of each row), read as a
-/// mask of row numbers (a table of at most 128 rows, 127 names).
+/// set of row numbers (a table of at most 256 rows, 127 names).
 pub(crate) struct RowIndex {
     names: [&'static str; MAX_NAMES],
-    masks: [u128; MAX_NAMES],
+    masks: [Rows; MAX_NAMES],
     len: usize,
     index: NameIndex,
 }
@@ -94,7 +147,7 @@ impl RowIndex {
     pub(crate) const fn new() -> RowIndex {
         RowIndex {
             names: [""; MAX_NAMES],
-            masks: [0; MAX_NAMES],
+            masks: [Rows::NONE; MAX_NAMES],
             len: 0,
             index: NameIndex { slots: [0; SLOTS] },
         }
@@ -102,18 +155,17 @@ impl RowIndex {
 
     /// Row `row` names `name`.
     pub(crate) const fn add(mut self, name: &'static str, row: usize) -> RowIndex {
-        assert!(row < 128, "a row index covers 128 rows");
         let mut i = 0;
         while i < self.len {
             if super::const_eq(self.names[i], name) {
-                self.masks[i] |= 1 << row;
+                self.masks[i] = self.masks[i].with(row);
                 return self;
             }
             i += 1;
         }
         assert!(self.len < MAX_NAMES, "a row index holds 127 names");
         self.names[self.len] = name;
-        self.masks[self.len] = 1 << row;
+        self.masks[self.len] = Rows::NONE.with(row);
         self.len += 1;
         self
     }
@@ -134,12 +186,12 @@ impl RowIndex {
         self
     }
 
-    /// The rows naming `name`, bit `r` for row `r` (0: none).
+    /// The rows naming `name` (none: [`Rows::NONE`]).
     #[inline]
-    pub(crate) fn rows(&self, name: &str) -> u128 {
+    pub(crate) fn rows(&self, name: &str) -> Rows {
         self.index
             .find(name, |i| self.names[i])
-            .map_or(0, |i| self.masks[i])
+            .map_or(Rows::NONE, |i| self.masks[i])
     }
 }
 
@@ -166,10 +218,13 @@ mod tests {
             .add("awk", 1)
             .add("sed", 3)
             .add("git", 2)
+            .add("git", 200)
             .build();
-        assert_eq!(ROWS.rows("sed"), 0b1001);
-        assert_eq!(ROWS.rows("awk"), 0b10);
-        assert_eq!(ROWS.rows("git"), 0b100);
-        assert_eq!(ROWS.rows("gawk"), 0);
+        let set = |rows: &[usize]| rows.iter().fold(Rows::NONE, |m, r| m.with(*r));
+        assert_eq!(ROWS.rows("sed"), set(&[0, 3]));
+        assert_eq!(ROWS.rows("awk"), set(&[1]));
+        assert_eq!(ROWS.rows("git"), set(&[2, 200]));
+        assert_eq!(ROWS.rows("git").iter().collect::<Vec<_>>(), [2, 200]);
+        assert!(ROWS.rows("gawk").is_empty());
     }
 }

@@ -507,15 +507,10 @@ fn may_be_only(i: usize, w: &str) -> bool {
 
 /// The client rows naming `verb`, in order.
 fn rows_of(verb: &str) -> impl Iterator<Item = (usize, &'static RemoteClient)> {
-    let mut mask = CLIENT_ROWS.rows(verb);
-    std::iter::from_fn(move || {
-        if mask == 0 {
-            return None;
-        }
-        let i = mask.trailing_zeros() as usize;
-        mask &= mask - 1;
-        CLIENTS.get(i).map(|r| (i, r))
-    })
+    CLIENT_ROWS
+        .rows(verb)
+        .iter()
+        .filter_map(|i| CLIENTS.get(i).map(|r| (i, r)))
 }
 
 /// The readings of a run's options (an option of unknown arity is read

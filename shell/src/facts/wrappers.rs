@@ -2112,10 +2112,8 @@ fn code_running(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
     if !super::has_shape(&CODE_FORM_SHAPES, verb) {
         return None;
     }
-    let mut rows = CODE_FORM_ROWS.rows(verb);
-    while rows != 0 {
-        let r = &CODE_FORMS[rows.trailing_zeros() as usize];
-        rows &= rows - 1;
+    for row in CODE_FORM_ROWS.rows(verb).iter() {
+        let r = &CODE_FORMS[row];
         if let Some(why) = super::code_forms::reads(r, verb, args) {
             return Some(why);
         }
@@ -2255,10 +2253,8 @@ pub(crate) fn assigned_names(
 /// as git's manual names it; `None` for any other.
 fn git_runs_text(sub: &str, args: &[Cow<'_, str>]) -> Option<&'static str> {
     // The subcommand's rows by one probe (most subcommands have none).
-    let mut rows = GIT_CODE_OPTION_ROWS.rows(sub);
-    while rows != 0 {
-        let r = &GIT_CODE_OPTIONS[rows.trailing_zeros() as usize];
-        rows &= rows - 1;
+    for row in GIT_CODE_OPTION_ROWS.rows(sub).iter() {
+        let r = &GIT_CODE_OPTIONS[row];
         if r.spells.iter().any(|s| s.given(args)) {
             return Some(r.shown);
         }

@@ -96,6 +96,11 @@ pub enum Spell {
     /// shared with another option is an error the program reports, so
     /// counting it asks only more.
     GnuLong(&'static str),
+    /// A long option as [`Long`](Self::Long) reads it (`--name V` too)
+    /// whose value names a module unless it is one of the program's
+    /// built-in names (the second field): `vitest --reporter verbose` is
+    /// a reporter of vitest's own, `--reporter ./r.js` a module it loads.
+    LongUnless(&'static str, &'static [&'static str]),
     /// A word exactly (`-exec`, `-TT`), or with `=V` attached.
     Word(&'static str),
     /// A word that starts so (`-fplugin=…`, `-Zbuild-std`).
