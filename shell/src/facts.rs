@@ -265,6 +265,8 @@ pub struct LineFacts<'a> {
     /// A run's verb may be one of `listed_places`, or a segment's standard
     /// input is fed: [`listed_places`] has something to read.
     pub(crate) may_list: bool,
+    /// A run's verb may be a database client's ([`sockets::database_row`]).
+    pub(crate) may_reach_database: bool,
     /// The top-level segments a `nohup` was read past in: detached when
     /// sent to the background ([`later::backgrounded`]).
     pub(crate) nohup: Vec<usize>,
@@ -715,6 +717,7 @@ impl<'a> LineFacts<'a> {
             project: self.project,
             later: self.later,
             may_list: self.may_list,
+            may_reach_database: self.may_reach_database,
             nohup: self.nohup,
         }
     }
@@ -1188,6 +1191,35 @@ impl<'a> LineFacts<'a> {
             })
             .or_else(|| self.network_redirect(loopback_ok))
             .or_else(|| self.remote_daemon_assigned())
+            .or_else(|| {
+                self.may_reach_database
+                    .then(|| self.database_run(loopback_ok))
+                    .flatten()
+            })
+    }
+
+    /// A database client's run that may reach a server other than the
+    /// running container's own (SPEC §6.1, §4.5 item 3: as a socket
+    /// client's, loopback counts only there): its row's name.
+    #[inline(never)] // Few lines hold one: kept out of the caller's loop.
+    fn database_run(&self, loopback_ok: bool) -> Option<&'static [&'static str]> {
+        self.runs()
+            .filter(|r| !r.guessed && !r.canonical)
+            .find_map(|r| {
+                let row = sockets::database_row(r.words.first()?)?;
+                if sockets::database_offline(row, r.words) {
+                    return None;
+                }
+                let assigned = self.line.segments.get(r.segment).map_or(&[][..], |s| {
+                    let n = s
+                        .words
+                        .iter()
+                        .take_while(|w| is_assignment(w) || basename(w) != r.words[0]);
+                    &s.words[..n.count()]
+                });
+                let local = loopback_ok && sockets::database_local(row, r.words, r.known, assigned);
+                (!local).then_some(row.named)
+            })
     }
 
     /// [round 4] What leaves something that runs later on the person's

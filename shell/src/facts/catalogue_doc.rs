@@ -459,6 +459,31 @@ fn socket_clients(o: &mut String) {
         }
         let _ = writeln!(o, "- {} ({}): {}", code(s.names), s.version, how.join("; "));
     }
+    o.push_str(
+        "\nDatabase clients (`shell/catalogue/net.toml`): external unless every server \
+         the run names is loopback written as such, a Unix socket or the client's \
+         default (none named), and the command runs in the running container. A URI \
+         or a connection string (`host=`, `hostaddr=`; `service=` always) anywhere \
+         on the line names a server; so does an option below (a long one also by a \
+         prefix) and an assignment of a server variable before the program.\n\n",
+    );
+    for d in super::catalogue::remote::net::DATABASES {
+        let mut how = vec![format!("host {}", code(d.host))];
+        if !d.socket.is_empty() {
+            how.push(format!("socket {}", code(d.socket)));
+        }
+        if !d.elsewhere.is_empty() {
+            how.push(format!("always external {}", code(d.elsewhere)));
+        }
+        if d.bare_hosts {
+            how.push("an operand with `.`, `:` or `/` is a host".into());
+        }
+        if d.host_operand {
+            how.push("the first operand is the host".into());
+        }
+        how.push(format!("no connection {}", code(d.offline)));
+        let _ = writeln!(o, "- {} ({}): {}", code(d.names), d.version, how.join("; "));
+    }
 }
 
 fn remote_clients(o: &mut String) {

@@ -7,7 +7,11 @@
 //! address type or option it does not list, a listener on every address)
 //! leaves the run external.
 
-use super::catalogue::remote::{net::SOCKETS, SocketClient};
+use super::catalogue::remote::net::{
+    CONNINFO_ELSEWHERE, CONNINFO_HOSTS, DATABASES, DATABASE_VARIABLES,
+    DATABASE_VARIABLES_ELSEWHERE, SOCKETS,
+};
+use super::catalogue::remote::{DatabaseClient, SocketClient};
 use crate::reader::Known;
 use std::borrow::Cow;
 
@@ -219,6 +223,166 @@ fn address(row: &SocketClient, a: &str) -> bool {
     is(row.listeners, ty) && port(params) && bound
 }
 
+/// The database clients' names, by shape (one probe for most verbs).
+const DATABASE_SHAPES: super::Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < DATABASES.len() {
+        let mut j = 0;
+        while j < DATABASES[i].names.len() {
+            super::mark_shape(&mut t, DATABASES[i].names[j]);
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// May `verb` be a database client's name (by shape: may say yes for
+/// another)?
+#[inline]
+pub(crate) fn may_be_database(verb: &str) -> bool {
+    super::has_shape(&DATABASE_SHAPES, verb)
+}
+
+/// The database client row of `verb` (SPEC §6.1, §4.5 item 3).
+pub(crate) fn database_row(verb: &str) -> Option<&'static DatabaseClient> {
+    if !super::has_shape(&DATABASE_SHAPES, verb) {
+        return None;
+    }
+    DATABASES.iter().find(|r| r.names.contains(&verb))
+}
+
+/// Does the run print the client's help or version, connecting to
+/// nothing?
+pub(crate) fn database_offline(row: &DatabaseClient, words: &[Cow<'_, str>]) -> bool {
+    words.iter().skip(1).any(|w| row.offline.contains(&&**w))
+}
+
+/// A server's host as a database client reads it, local: loopback written
+/// as such (with a port or not), a Unix socket's directory (a path), or
+/// none (the client's default, the local server); a list (`h1,h2`) when
+/// every one is.
+fn local_server(hosts: &str) -> bool {
+    hosts
+        .split(',')
+        .all(|h| h.is_empty() || h.starts_with('/') || loopback_host(h) || loopback_with_port(h))
+}
+
+/// The hosts of a URI in word `w` (`postgresql://u@h:5432/db`: `h:5432`).
+fn uri_hosts(w: &str) -> Option<&str> {
+    let (_, rest) = w.split_once("://")?;
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
+    Some(authority.rsplit_once('@').map_or(authority, |(_, h)| h))
+}
+
+/// Does word `w` name a server that is not local: a URI's host, a
+/// connection string's `host=` or `hostaddr=` (a URI's query too), or a
+/// libpq service (a file of settings names it)?
+fn names_a_remote_server(w: &str) -> bool {
+    if uri_hosts(w).is_some_and(|h| !local_server(h)) {
+        return true;
+    }
+    if CONNINFO_ELSEWHERE.iter().any(|k| w.contains(k)) {
+        return true;
+    }
+    CONNINFO_HOSTS.iter().any(|k| {
+        w.match_indices(k).any(|(at, _)| {
+            let value = &w[at + k.len()..];
+            let end = value
+                .find([' ', '&', ';', '\'', '"'])
+                .unwrap_or(value.len());
+            !local_server(&value[..end])
+        })
+    })
+}
+
+/// Option word `w` of a database client, if it is one of `options` (a
+/// long one also by a prefix of two letters or more, a short one alone,
+/// attached or last in a cluster): its value (`None`: the next word).
+fn database_option<'w>(options: &[&str], w: &'w str) -> Option<Option<&'w str>> {
+    if let Some(long) = w.strip_prefix("--") {
+        let (name, value) = long
+            .split_once('=')
+            .map_or((long, None), |(n, v)| (n, Some(v)));
+        let named = options.iter().any(|o| {
+            o.strip_prefix("--")
+                .is_some_and(|o| o == name || (name.len() >= 2 && o.starts_with(name)))
+        });
+        return named.then_some(value);
+    }
+    let cluster = w.strip_prefix('-').filter(|c| !c.is_empty())?;
+    options.iter().find_map(|o| {
+        let c = o
+            .strip_prefix('-')
+            .filter(|c| c.len() == 1 && !o.starts_with("--"))?;
+        let at = cluster.find(c)?;
+        let rest = &cluster[at + c.len()..];
+        Some((!rest.is_empty()).then_some(rest))
+    })
+}
+
+/// Does a database client's run reach only a local server (SPEC §4.5 item
+/// 3, as a socket client's loopback): every host, URI and connection
+/// string it names local, no option that names the server another way,
+/// no word permc cannot know? `assigned`: the words before the program
+/// in its segment (`PGHOST=db psql`).
+pub(crate) fn database_local(
+    row: &DatabaseClient,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    assigned: &[Cow<'_, str>],
+) -> bool {
+    for a in assigned {
+        let Some((name, value)) = a.split_once('=') else {
+            continue;
+        };
+        if DATABASE_VARIABLES_ELSEWHERE.contains(&name)
+            || (DATABASE_VARIABLES.contains(&name) && !local_server(value))
+        {
+            return false;
+        }
+    }
+    if known.iter().any(|k| *k != Known::Exact) {
+        return false;
+    }
+    let mut operands = 0;
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        i += 1;
+        if names_a_remote_server(w) || database_option(row.elsewhere, w).is_some() {
+            return false;
+        }
+        if let Some(value) = database_option(row.host, w) {
+            let value = value.or_else(|| {
+                i += 1;
+                words.get(i - 1).map(|v| &**v)
+            });
+            if !value.is_some_and(local_server) {
+                return false;
+            }
+            continue;
+        }
+        if let Some(value) = database_option(row.socket, w) {
+            if value.is_none() {
+                i += 1;
+            }
+            continue;
+        }
+        if w.starts_with('-') {
+            continue;
+        }
+        operands += 1;
+        let address = w.contains(['.', ':', '/']) && !w.contains("://");
+        if (row.host_operand && operands == 1 && !w.contains("://") && !local_server(w))
+            || (row.bare_hosts && address && !local_server(w))
+        {
+            return false;
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,6 +390,53 @@ mod tests {
     fn lo(line: &str) -> bool {
         let words: Vec<Cow<'_, str>> = line.split(' ').map(Cow::Borrowed).collect();
         loopback_run(&words, &vec![Known::Exact; words.len()])
+    }
+
+    fn local_db(line: &str) -> bool {
+        let words: Vec<Cow<'_, str>> = line.split(' ').map(Cow::Borrowed).collect();
+        let row = database_row(&words[0]).expect("a database client");
+        database_local(row, &words, &vec![Known::Exact; words.len()], &[])
+    }
+
+    #[test]
+    fn database_servers_local_and_not() {
+        for yes in [
+            "psql -c x",
+            "psql -h localhost -p 5433",
+            "psql -h 127.0.0.1,/tmp",
+            "psql --host=[::1]",
+            "psql postgresql://app@localhost:5432/app",
+            "psql postgresql:///app?host=/var/run/postgresql",
+            "mysql -S /tmp/m.sock -uroot",
+            "redis-cli -h 127.0.0.1 ping",
+            "mongosh app",
+            "mongosh --host localhost:27017",
+            "cqlsh 127.0.0.1 9042",
+        ] {
+            assert!(local_db(yes), "{yes}");
+        }
+        for no in [
+            "psql -h db",
+            "psql -hdb",
+            "psql -Xh db",
+            "psql --ho=db",
+            "psql -d postgres://db/app",
+            "psql host=db",
+            "psql hostaddr=10.0.0.1",
+            "psql postgresql:///app?host=db",
+            "psql service=prod",
+            "psql -h localhost,db",
+            "mysql --login-path=prod",
+            "mysql --defaults-extra=./x.cnf",
+            "redis-cli -u redis://db:6379",
+            "mongosh db.example.com/test",
+            "mongosh mongodb+srv://c.example.net",
+            "cqlsh db",
+            "usql pg://db/app",
+            "psql -h",
+        ] {
+            assert!(!local_db(no), "{no}");
+        }
     }
 
     #[test]

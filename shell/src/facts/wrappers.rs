@@ -1909,6 +1909,7 @@ fn push_run<'w, 'a>(
         );
     }
     facts.may_list |= super::listed::may_list_run(verb, rest, facts.stdin_fed.is_some());
+    facts.may_reach_database |= verb.is_some_and(super::sockets::may_be_database);
     if let (Some(fed), Some(v)) = (facts.stdin_fed, verb) {
         if let Some(why) = super::stdin_commands::reads_commands(v, &rest[1..], fed) {
             facts.unparsed_because(why);

@@ -144,7 +144,14 @@ pub fn external_programs() -> impl Iterator<Item = &'static str> {
     let sockets = remote::net::SOCKETS
         .iter()
         .flat_map(|c| c.names.iter().copied());
-    clients.chain(goals).chain(http).chain(sockets)
+    let databases = remote::net::DATABASES
+        .iter()
+        .flat_map(|c| c.names.iter().copied());
+    clients
+        .chain(goals)
+        .chain(http)
+        .chain(sockets)
+        .chain(databases)
 }
 
 /// Is `verb` a wrapper (SPEC §4.3's table and the launchers beyond it):

@@ -231,8 +231,57 @@ impl SocketClient {
     };
 }
 
+/// A database client (SPEC §6.1, §4.5 item 3): its statements change a
+/// database server's state, so it is external unless every server it
+/// names is loopback written as such, or a Unix socket, and the command
+/// runs in the running container — as a socket client's. No host named
+/// is the client's default, the local server. The rows are
+/// `shell/catalogue/net.toml`.
+#[derive(Debug, Clone, Copy)]
+pub struct DatabaseClient {
+    /// The names the program is run by.
+    pub names: &'static [&'static str],
+    /// The version the row describes.
+    pub version: &'static str,
+    /// What the effect is called (like a table entry, §6.1).
+    pub named: &'static [&'static str],
+    /// Options whose value is the server's host (a long one also by a
+    /// prefix of two letters or more: getopt_long and MySQL's option
+    /// reader take a unique prefix). A path is a Unix socket's directory.
+    pub host: &'static [&'static str],
+    /// Options whose value is a local socket (any value).
+    pub socket: &'static [&'static str],
+    /// Options that name the server another way (a file of settings, a
+    /// stored login, a service): the run is external.
+    pub elsewhere: &'static [&'static str],
+    /// Options after which the program connects to nothing (its help
+    /// and version).
+    pub offline: &'static [&'static str],
+    /// Its address operand may name a host without a scheme
+    /// (`mongosh db.example.com/test`): an operand holding `.`, `:` or `/`
+    /// is a host that is not loopback.
+    pub bare_hosts: bool,
+    /// Its first operand is the host (`cqlsh HOST [PORT]`, `usql URL`).
+    pub host_operand: bool,
+}
+
+impl DatabaseClient {
+    /// The defaults a row's missing fields take.
+    pub const EMPTY: DatabaseClient = DatabaseClient {
+        names: &[],
+        version: "",
+        named: &[],
+        host: &[],
+        socket: &[],
+        elsewhere: &[],
+        offline: &[],
+        bare_hosts: false,
+        host_operand: false,
+    };
+}
+
 /// The raw socket clients' rows.
 pub mod net {
-    use super::SocketClient;
+    use super::{DatabaseClient, SocketClient};
     include!(concat!(env!("OUT_DIR"), "/catalogue/net.rs"));
 }
