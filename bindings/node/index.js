@@ -434,7 +434,7 @@ function decideFast(handle, r, brief) {
     one.before = new Before();
     d = null;
   } else if (brief) d = { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
-  else d = answerOf(s, ONE, 0, 0, one.seen);
+  else d = answerOf(s === null ? "" : s, ONE, 0, 0, one.seen);
   // Kept once the answer's strings are in their slots.
   one.lo = ONE[EPOCH];
   one.hi = ONE[EPOCH + 1];
@@ -486,6 +486,8 @@ function answerBatch(handle, nativePolicy, ints, text, held, slots, out) {
   } catch (e) {
     rethrow(e);
   }
+  // null: every answer's strings were given before in the batch.
+  if (s === null) s = "";
   let at = 0;
   const seen = new Array(32);
   for (let j = 0; j < k; j++) {

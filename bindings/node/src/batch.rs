@@ -46,7 +46,10 @@ struct Buffers {
 
 thread_local! {
     static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
-    static CARRY: RefCell<Carry> = RefCell::new(Carry::default());
+    // Boxed: a thread-local's value is in the addon's static TLS block,
+    // which a dlopen'd library gets little of (with 1.7 KB more there,
+    // loading failed: "cannot allocate memory in static TLS block").
+    static CARRY: RefCell<Box<Carry>> = RefCell::new(Box::default());
 }
 
 /// `decideBatch`'s flags: policy and reason alone (`Policy::brief`), no
@@ -343,7 +346,7 @@ pub fn decide_batch(
         CARRY.with(|c| {
             let mut b = b.borrow_mut();
             let mut c = c.borrow_mut();
-            let carry = carry_on.then_some(&mut *c);
+            let carry = carry_on.then_some(&mut **c);
             decide_in(env, policy, ints, epoch, total, text, brief, carry, &mut b)
         })
     })
@@ -433,7 +436,9 @@ fn decide_in(
         out,
     } = &mut *b;
     {
-        let s = if brief {
+        // No string made when every answer's strings were given before
+        // (index.js reads `null` as "").
+        let s = if brief || out.is_empty() {
             Ok(None)
         } else {
             fast::string(env.raw(), out).map(Some)

@@ -51,7 +51,9 @@ pub fn code(policy: &str, reason: Reason, origin: Option<&str>) -> i32 {
         .iter()
         .position(|p| *p == policy)
         .unwrap_or(2);
-    let reason = Reason::ALL.iter().position(|r| *r == reason).unwrap_or(0);
+    // `Reason::ALL` lists the reasons in their declaration's order
+    // (checked below, when compiled): a reason's index is its number.
+    let reason = reason as usize;
     let origin = match origin {
         None => 0,
         Some("specific") => 1,
@@ -59,6 +61,17 @@ pub fn code(policy: &str, reason: Reason, origin: Option<&str>) -> i32 {
     };
     policy as i32 | (reason as i32) << 2 | origin << 7
 }
+
+const _: () = {
+    let mut i = 0;
+    while i < Reason::ALL.len() {
+        assert!(
+            Reason::ALL[i] as usize == i,
+            "Reason::ALL is not in declaration order"
+        );
+        i += 1;
+    }
+};
 
 /// The first bit of the answers' strings' marks in a code: four bits a
 /// string, in the order rule, source, scope root, message; of each, the

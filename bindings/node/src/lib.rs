@@ -369,8 +369,8 @@ pub fn field_names() -> String {
 /// The common requests index.js has read (`readCommon`), `count` of
 /// them, in `ints` (an Int32Array of `batch::STRIDE` numbers a request)
 /// and `text` (their strings end to end), decided by the policy of
-/// `handle` ([`NativePolicy::handle`]): the answers' strings end to end,
-/// their codes and lengths in `ints` (`-1` for a request whose fields do
+/// `handle` ([`NativePolicy::handle`]): the answers' strings end to end
+/// (`null` when every one was given before), their codes and lengths in `ints` (`-1` for a request whose fields do
 /// not read, which index.js then sends as JSON text); `flags`: with
 /// `batch::BRIEF`, policy and reason alone, `null`; with
 /// `batch::CARRY_ON`, a single call that keeps the last call's strings
