@@ -159,7 +159,7 @@ pub fn int32s<'a>(env: &Env, array: &'a mut JsObject) -> Option<&'a mut [i32]> {
     let s =
         unsafe { sys::napi_get_arraybuffer_info(env.raw(), array.raw(), &mut data, &mut bytes) };
     if s == sys::Status::napi_ok {
-        if bytes % 4 != 0 || (data as usize) % 4 != 0 {
+        if !bytes.is_multiple_of(4) || !(data as usize).is_multiple_of(4) {
             return None;
         }
         if bytes == 0 {
