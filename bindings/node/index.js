@@ -188,12 +188,32 @@ const STRIDE = 6;
 const SAME_AS_BEFORE = -1;
 const SAME_AS_CWD = -2;
 
+// decideBatch's flags (src/batch.rs): policy and reason alone; a single
+// call that keeps the last call's strings (`one`).
+const BRIEF = 1;
+const CARRY_ON = 2;
+
 // decide's batch of one (decideFast): the request's mask and lengths in,
-// the answer's code and lengths out. One for every policy: readCommon
-// writes it once the request is read (a getter that decides meanwhile is
-// done by then) and the answer is read from it right after the call, with
-// no JavaScript run in between.
-const ONE = new Int32Array(STRIDE);
+// the answer's code and lengths out, then the epoch of `one` (two
+// numbers); the addon takes its ArrayBuffer (one Node-API call to read,
+// where an Int32Array's is three). One for every policy: readCommon writes it once the request
+// is read (a getter that decides meanwhile is done by then) and the
+// answer is read from it right after the call, with no JavaScript run in
+// between.
+const ONE_BUFFER = new ArrayBuffer(4 * (STRIDE + 2));
+const ONE = new Int32Array(ONE_BUFFER);
+const EPOCH = STRIDE;
+
+// What decide and decideBrief keep from one call to the next, as the
+// addon does on this thread (src/batch.rs: `Carry`): the last request's
+// cwd, agent, targetBranch and projectScopeRoot (a field equal to one of
+// them crosses as a mark, not again) and the answers' strings by field
+// and slot (one the addon marks is the slot's, not made again). The epoch
+// says both sides hold the same: the addon hands a new one each call,
+// kept here once the answer is read; a call with another starts afresh
+// there (and answers -1, -1 when the request named a string of the last
+// call's: it is sent again, whole).
+const one = { before: new Before(), seen: new Array(32), lo: 0, hi: 0 };
 
 /**
  * Reads a request whose every key is known and every value a plain string
@@ -364,40 +384,61 @@ function answerOf(s, ints, k, at, seen) {
   return d;
 }
 
-/** answerOf for a batch of one, which has no string seen before (its
- * marks only name the slots a batch would keep them in). */
-function answerOfOne(s, ints) {
-  const code = ints[0];
-  const d = { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
-  let at = 0;
-  if (code & 512) {
-    d.rule = s.slice(0, (at = ints[1]));
-    d.source = s.slice(at, (at += ints[2]));
+/**
+ * `text` (readCommon's) with every string `ints` marks as the last
+ * call's (SAME_AS_BEFORE) written out, their lengths in `ints`: the
+ * strings are the request's own, which readCommon kept in `b`.
+ */
+function unmarked(text, ints, b) {
+  let at = ints[1];
+  let out = text.slice(0, at);
+  const fields = [b.cwd, b.agent, b.targetBranch, b.root];
+  for (let f = 0; f < 4; f++) {
+    const len = ints[2 + f];
+    if (len === SAME_AS_BEFORE) {
+      out += fields[f];
+      ints[2 + f] = fields[f].length;
+    } else if (len >= 0) {
+      out += text.slice(at, at + len);
+      at += len;
+    }
   }
-  const origin = (code >> 7) & 3;
-  if (origin !== 0) d.autonomyOrigin = ORIGINS[origin];
-  if (code & 1024) d.scopeRoot = s.slice(at, (at += ints[3]));
-  const end = at + ints[4];
-  d.message = at === 0 && end === s.length ? s : s.slice(at, end);
-  return d;
+  return out;
 }
 
 /**
  * The decision for a common request (readCommon), decided by the addon
  * as a batch of one (decideBatch: its strings copied once, the answer's
- * back as one string, cut here); with `brief`, the policy and reason
+ * back as one string, cut here; the strings of the last call not sent
+ * again, nor made again: `one`); with `brief`, the policy and reason
  * alone (the compiled engine's answer, no string built). undefined for
  * any other request, and null when the addon's reader refuses the
  * fields: the request then crosses as JSON text.
  */
-function decideFast(handle, meta, r, brief) {
-  const text = readCommon(r, meta, 0, null);
+function decideFast(handle, r, brief) {
+  const text = readCommon(r, ONE, 0, one.before);
   if (text === undefined) return undefined;
-  const s = native.decideBatch(handle, meta, 1, text, brief);
-  const code = meta[0];
-  if (code < 0) return null;
-  if (brief) return { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
-  return answerOfOne(s, meta);
+  const flags = brief ? BRIEF | CARRY_ON : CARRY_ON;
+  ONE[EPOCH] = one.lo;
+  ONE[EPOCH + 1] = one.hi;
+  let s = native.decideBatch(handle, ONE_BUFFER, 1, text, flags);
+  if (ONE[EPOCH] === -1 && ONE[EPOCH + 1] === -1) {
+    // The addon holds no longer what `one` marks: sent again, whole (with
+    // the epoch -1, -1, never current: the addon starts afresh).
+    s = native.decideBatch(handle, ONE_BUFFER, 1, unmarked(text, ONE, one.before), flags);
+    if (ONE[EPOCH] === -1 && ONE[EPOCH + 1] === -1) throw permcError("panic", "permc: the addon refused a whole request as stale");
+  }
+  const code = ONE[0];
+  let d;
+  if (code < 0) {
+    one.before = new Before();
+    d = null;
+  } else if (brief) d = { policy: POLICIES[code & 3], reason: REASONS[(code >> 2) & 31] };
+  else d = answerOf(s === null ? "" : s, ONE, 0, 0, one.seen);
+  // Kept once the answer's strings are in their slots.
+  one.lo = ONE[EPOCH];
+  one.hi = ONE[EPOCH + 1];
+  return d;
 }
 
 /** The decision for a request sent as JSON text, or the error thrown. */
@@ -441,10 +482,12 @@ function answerBatch(handle, nativePolicy, ints, text, held, slots, out) {
   const k = held.length;
   let s;
   try {
-    s = native.decideBatch(handle, ints, k, text, false);
+    s = native.decideBatch(handle, ints, k, text, 0);
   } catch (e) {
     rethrow(e);
   }
+  // null: every answer's strings were given before in the batch.
+  if (s === null) s = "";
   let at = 0;
   const seen = new Array(32);
   for (let j = 0; j < k; j++) {
@@ -496,7 +539,7 @@ class Policy {
   decide(request) {
     let d;
     try {
-      d = decideFast(this._handle, ONE, request, false);
+      d = decideFast(this._handle, request, false);
     } catch (e) {
       if (e && e.diagnostics) throw e;
       rethrow(e);
@@ -517,7 +560,7 @@ class Policy {
   decideBrief(request) {
     let d;
     try {
-      d = decideFast(this._handle, ONE, request, true);
+      d = decideFast(this._handle, request, true);
     } catch (e) {
       if (e && e.diagnostics) throw e;
       rethrow(e);

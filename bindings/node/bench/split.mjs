@@ -70,7 +70,7 @@ const before = new full.Before();
 for (let i = 0; i < B; i++) text += full.readCommon(batch[i], ints, 6 * i, before);
 const read = Int32Array.from(ints);
 const answered = Int32Array.from(ints);
-const s = addon.decideBatch(p._handle, answered, B, text, false);
+const s = addon.decideBatch(p._handle, answered, B, text, 0);
 
 const reading = (f) => (n) => {
   for (let k = 0; k < n; k += B) {
@@ -87,7 +87,7 @@ const parts = {
   addon: (n) => {
     for (let k = 0; k < n; k += B) {
       ints.set(read);
-      addon.decideBatch(p._handle, ints, B, text, false);
+      addon.decideBatch(p._handle, ints, B, text, 0);
     }
   },
   answers: (n) => {

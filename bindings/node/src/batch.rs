@@ -46,15 +46,131 @@ struct Buffers {
 
 thread_local! {
     static BUFFERS: RefCell<Buffers> = RefCell::new(Buffers::default());
+    // Boxed: a thread-local's value is in the addon's static TLS block,
+    // which a dlopen'd library gets little of (with 1.7 KB more there,
+    // loading failed: "cannot allocate memory in static TLS block").
+    static CARRY: RefCell<Box<Carry>> = RefCell::new(Box::default());
+}
+
+/// `decideBatch`'s flags: policy and reason alone (`Policy::brief`), no
+/// string back.
+pub const BRIEF: u32 = 1;
+/// `decideBatch`'s flags: a single call (`decide`, `decideBrief`) that
+/// keeps [`Carry`] with index.js from one call to the next: a batch of
+/// one whose Int32Array holds two numbers more, the epoch (see [`Carry`]).
+pub const CARRY_ON: u32 = 2;
+
+/// What a thread's single calls keep from one to the next, and index.js
+/// with them (its `one`): the last request's cwd, agent, target branch
+/// and scope root, so that a field equal to the last call's crosses as
+/// [`SAME_AS_BEFORE`] (an engine's requests mostly share them), and the
+/// answers' strings given last ([`fast::Kept`]), so that an answer's
+/// rule, source, scope root or message equal to one of them comes back
+/// as its slot, not as a string made again.
+///
+/// Both sides must hold the same: the epoch says so. Each call hands
+/// index.js a new one (never 0 nor -1, -1), which index.js keeps once it
+/// has read the answer and passes with its next call; a call whose epoch
+/// is not the last handed out (the first call, one after a call that
+/// failed, or after another copy of index.js on this thread) starts
+/// afresh (the strings forgotten, the slots empty) and, when its request
+/// names a string of the last call's, decides nothing and answers the
+/// epoch -1, -1: index.js sends the request again with every string.
+#[derive(Default)]
+pub struct Carry {
+    epoch: u64,
+    /// The last request's four fields (cwd, agent, targetBranch,
+    /// projectScopeRoot) end to end, as UTF-8, and each one's range of it
+    /// (`None`: not given).
+    fields: Vec<u8>,
+    ranges: [Option<(usize, usize)>; 4],
+    kept: fast::Kept,
+}
+
+impl Carry {
+    /// The next epoch, and whether `given` was the last: a call that
+    /// fails after this is never current again.
+    fn begin(&mut self, given: u64) -> bool {
+        let current = given != 0 && given == self.epoch;
+        loop {
+            self.epoch = self.epoch.wrapping_add(1);
+            if self.epoch != 0 && self.epoch != u64::MAX {
+                break;
+            }
+        }
+        if !current {
+            self.ranges = [None; 4];
+            self.kept.clear();
+        }
+        current
+    }
+
+    /// The carried fields appended to `utf8`, as a request's ranges of it
+    /// (command's empty), for the request's [`SAME_AS_BEFORE`] marks.
+    fn before(&self, utf8: &mut Vec<u8>) -> [(usize, usize); 5] {
+        let mut rs = [(0, 0); 5];
+        let at = utf8.len();
+        utf8.extend_from_slice(&self.fields);
+        for (r, c) in rs[1..].iter_mut().zip(&self.ranges) {
+            *r = c.map_or((0, 0), |(s, e)| (at + s, at + e));
+        }
+        rs
+    }
+
+    /// Keeps the request's fields (`rs`, ranges of `utf8`; given by
+    /// `mask`) for the next call.
+    fn keep(&mut self, utf8: &[u8], mask: i32, rs: &[(usize, usize); 5]) {
+        self.fields.clear();
+        // The bits of cwd, agent, targetBranch, projectScopeRoot.
+        for (i, bit) in [2, 3, 4, 8].into_iter().enumerate() {
+            let (s, e) = rs[i + 1];
+            self.ranges[i] = (mask & (1 << bit) != 0).then(|| {
+                let start = self.fields.len();
+                self.fields.extend_from_slice(&utf8[s..e]);
+                (start, self.fields.len())
+            });
+        }
+    }
+}
+
+/// The epoch of [`Carry`] as two numbers of the Int32Array.
+fn epoch_of(ints: &[i32]) -> u64 {
+    u64::from(ints[0] as u32) | u64::from(ints[1] as u32) << 32
+}
+
+fn put_epoch(ints: &mut [i32], epoch: u64) {
+    ints[0] = epoch as u32 as i32;
+    ints[1] = (epoch >> 32) as u32 as i32;
 }
 
 fn failed() -> Error {
     Error::new(Status::GenericFailure, "a Node-API call failed")
 }
 
-/// The elements of an Int32Array, borrowed for the call; `None` when the
-/// value is not one.
+/// The elements of an Int32Array, or of an ArrayBuffer read as one (its
+/// bytes a multiple of 4: `decide`'s, whose buffer's info is one call,
+/// where a typed array's asks its type and its buffer), borrowed for the
+/// call; `None` when the value is neither.
 pub fn int32s<'a>(env: &Env, array: &'a mut JsObject) -> Option<&'a mut [i32]> {
+    let mut data = ptr::null_mut();
+    let mut bytes = 0usize;
+    // SAFETY: `array` is a live value of `env`; Node-API fills the out
+    // parameters, or fails for a value that is not an ArrayBuffer.
+    let s =
+        unsafe { sys::napi_get_arraybuffer_info(env.raw(), array.raw(), &mut data, &mut bytes) };
+    if s == sys::Status::napi_ok {
+        if !bytes.is_multiple_of(4) || !(data as usize).is_multiple_of(4) {
+            return None;
+        }
+        if bytes == 0 {
+            return Some(&mut []);
+        }
+        // SAFETY: an ArrayBuffer of `bytes` bytes at `data`, aligned for
+        // i32 (checked above), which the caller's buffer keeps alive past
+        // the call; only this call, on the JavaScript thread, touches them
+        // while it runs (no JavaScript runs during it).
+        return Some(unsafe { std::slice::from_raw_parts_mut(data.cast::<i32>(), bytes / 4) });
+    }
     let mut kind = 0;
     let mut length = 0usize;
     let mut data = ptr::null_mut();
@@ -196,13 +312,25 @@ pub fn decide_batch(
     ints: &mut [i32],
     count: usize,
     text: &JsUnknown,
-    brief: bool,
+    flags: u32,
 ) -> Result<Option<sys::napi_value>> {
-    let Some(ints) = count.checked_mul(STRIDE).and_then(|n| ints.get_mut(..n)) else {
-        return Err(Error::new(
+    let brief = flags & BRIEF != 0;
+    let carry_on = flags & CARRY_ON != 0;
+    let fewer = || {
+        Error::new(
             Status::InvalidArg,
             "the batch's numbers are fewer than its requests",
-        ));
+        )
+    };
+    if carry_on && count != 1 {
+        return Err(fewer());
+    }
+    let Some((ints, epoch)) = count
+        .checked_mul(STRIDE)
+        .and_then(|n| ints.get_mut(..n + if carry_on { 2 } else { 0 }))
+        .map(|all| all.split_at_mut(count * STRIDE))
+    else {
+        return Err(fewer());
     };
     let mut total = 0usize;
     for r in ints.chunks_exact(STRIDE) {
@@ -215,7 +343,43 @@ pub fn decide_batch(
         }
     }
     BUFFERS.with(|b| {
-        let mut b = b.borrow_mut();
+        CARRY.with(|c| {
+            let mut b = b.borrow_mut();
+            let mut c = c.borrow_mut();
+            let carry = carry_on.then_some(&mut **c);
+            decide_in(env, policy, ints, epoch, total, text, brief, carry, &mut b)
+        })
+    })
+}
+
+/// [`decide_batch`] with the thread's buffers (and, for a single call,
+/// its [`Carry`]) borrowed.
+#[allow(clippy::too_many_arguments)]
+fn decide_in(
+    env: &Env,
+    policy: &Policy,
+    ints: &mut [i32],
+    epoch: &mut [i32],
+    total: usize,
+    text: &JsUnknown,
+    brief: bool,
+    mut carry: Option<&mut Carry>,
+    b: &mut Buffers,
+) -> Result<Option<sys::napi_value>> {
+    // A call that fails from here on leaves index.js an epoch that is
+    // not current: the next call starts afresh.
+    let current = carry.as_deref_mut().map(|c| c.begin(epoch_of(epoch)));
+    if current == Some(false)
+        && ints
+            .chunks_exact(STRIDE)
+            .any(|r| r[1..].contains(&SAME_AS_BEFORE))
+    {
+        // A string of a call this thread no longer holds: index.js sends
+        // the request again, whole.
+        put_epoch(epoch, u64::MAX);
+        return Ok(None);
+    }
+    {
         let Buffers {
             units,
             utf8,
@@ -224,13 +388,14 @@ pub fn decide_batch(
         } = &mut *b;
         read_units(env, text, total, units).ok_or_else(failed)?;
         // Every request's fields first, into one UTF-8 buffer (a field may
-        // be the request before's), then each request, borrowing them,
-        // decided.
+        // be the request before's, or the last call's), then each
+        // request, borrowing them, decided.
         utf8.clear();
         read.clear();
+        let carried = carry.as_deref().map(|c| c.before(utf8));
         let mut at = 0usize;
         for r in ints.chunks_exact(STRIDE) {
-            let before = read.last().and_then(Option::as_ref);
+            let before = read.last().and_then(Option::as_ref).or(carried.as_ref());
             let rs = ranges(&r[1..], r[0], before, units, &mut at, utf8);
             read.push(rs);
         }
@@ -238,10 +403,13 @@ pub fn decide_batch(
         let mut seen = fast::Seen::default();
         for (r, rs) in ints.chunks_exact_mut(STRIDE).zip(read.iter()) {
             let req = rs.and_then(|rs| request(utf8, r[0] as u32, &rs));
-            let Some(req) = req else {
+            let (Some(req), Some(rs)) = (req, rs) else {
                 r[0] = -1;
                 continue;
             };
+            if let Some(c) = carry.as_deref_mut() {
+                c.keep(utf8, r[0], rs);
+            }
             if brief {
                 let (p, reason) = policy.brief(&req);
                 r[0] = fast::code(p, reason, None);
@@ -249,10 +417,28 @@ pub fn decide_batch(
             }
             let d = policy.decide(&req);
             let mut meta = [0i32; 5];
-            fast::answer_parts(out, &mut meta, &d, &mut seen);
+            match carry.as_deref_mut() {
+                Some(c) => fast::answer_parts(out, &mut meta, &d, &mut c.kept),
+                None => fast::answer_parts(out, &mut meta, &d, &mut seen),
+            }
             r[..5].copy_from_slice(&meta);
         }
-        let s = if brief {
+    }
+    if let Some(c) = carry {
+        // A refused request: its fields are not kept, so the epoch is not
+        // current (index.js forgets its own).
+        put_epoch(epoch, if ints[0] < 0 { 0 } else { c.epoch });
+    }
+    let Buffers {
+        units,
+        utf8,
+        read,
+        out,
+    } = &mut *b;
+    {
+        // No string made when every answer's strings were given before
+        // (index.js reads `null` as "").
+        let s = if brief || out.is_empty() {
             Ok(None)
         } else {
             fast::string(env.raw(), out).map(Some)
@@ -267,7 +453,7 @@ pub fn decide_batch(
             *b = Buffers::default();
         }
         s
-    })
+    }
 }
 
 /// The most a thread's buffers keep between batches: a batch of 256

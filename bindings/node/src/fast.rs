@@ -51,7 +51,9 @@ pub fn code(policy: &str, reason: Reason, origin: Option<&str>) -> i32 {
         .iter()
         .position(|p| *p == policy)
         .unwrap_or(2);
-    let reason = Reason::ALL.iter().position(|r| *r == reason).unwrap_or(0);
+    // `Reason::ALL` lists the reasons in their declaration's order
+    // (checked below, when compiled): a reason's index is its number.
+    let reason = reason as usize;
     let origin = match origin {
         None => 0,
         Some("specific") => 1,
@@ -59,6 +61,17 @@ pub fn code(policy: &str, reason: Reason, origin: Option<&str>) -> i32 {
     };
     policy as i32 | (reason as i32) << 2 | origin << 7
 }
+
+const _: () = {
+    let mut i = 0;
+    while i < Reason::ALL.len() {
+        assert!(
+            Reason::ALL[i] as usize == i,
+            "Reason::ALL is not in declaration order"
+        );
+        i += 1;
+    }
+};
 
 /// The first bit of the answers' strings' marks in a code: four bits a
 /// string, in the order rule, source, scope root, message; of each, the
@@ -86,14 +99,62 @@ pub struct Seen {
     next: [usize; 4],
 }
 
-impl Seen {
+/// Where an answer's strings may be found again: a batch's [`Seen`], or
+/// the single calls' [`Kept`].
+pub trait Slots {
     /// Field `f`'s string `s` for the answer: its mark and its length in
     /// UTF-16 units (0 when it is a slot's), appended to `all` when new.
+    fn put(&mut self, all: &mut String, f: usize, s: &str) -> (i32, i32);
+}
+
+/// The mark of slot `i` of field `f` in a code: `seen` when the string is
+/// the slot's already.
+fn mark(f: usize, i: usize, seen: bool) -> i32 {
+    ((i as i32) << 1 | i32::from(seen)) << (MARKS + 4 * f as u32)
+}
+
+/// [`Seen`] for the single calls, which keep their strings from one call
+/// to the next (`batch::Carry`): each slot holds its string, not a range
+/// of one call's answers.
+#[derive(Default)]
+pub struct Kept {
+    slots: [[String; SLOTS]; 4],
+    filled: [usize; 4],
+    next: [usize; 4],
+}
+
+impl Kept {
+    /// Every slot empty (index.js's are then never read before it is
+    /// given their string again).
+    pub fn clear(&mut self) {
+        self.filled = [0; 4];
+        self.next = [0; 4];
+    }
+}
+
+impl Slots for Kept {
+    #[inline]
+    fn put(&mut self, all: &mut String, f: usize, s: &str) -> (i32, i32) {
+        if let Some(i) = self.slots[f][..self.filled[f]].iter().position(|k| k == s) {
+            return (mark(f, i, true), 0);
+        }
+        let i = self.next[f];
+        self.next[f] = (i + 1) % SLOTS;
+        self.filled[f] = self.filled[f].max(i + 1);
+        let k = &mut self.slots[f][i];
+        k.clear();
+        k.push_str(s);
+        all.push_str(s);
+        (mark(f, i, false), units(s))
+    }
+}
+
+impl Slots for Seen {
     #[inline]
     fn put(&mut self, all: &mut String, f: usize, s: &str) -> (i32, i32) {
         for (i, &(start, len)) in self.slots[f][..self.filled[f]].iter().enumerate() {
             if len == s.len() && all.get(start..start + len) == Some(s) {
-                return (((i as i32) << 1 | 1) << (MARKS + 4 * f as u32), 0);
+                return (mark(f, i, true), 0);
             }
         }
         let i = self.next[f];
@@ -101,7 +162,7 @@ impl Seen {
         self.filled[f] = self.filled[f].max(i + 1);
         self.slots[f][i] = (all.len(), s.len());
         all.push_str(s);
-        (((i as i32) << 1) << (MARKS + 4 * f as u32), units(s))
+        (mark(f, i, false), units(s))
     }
 }
 
@@ -123,7 +184,7 @@ pub fn units(s: &str) -> i32 {
 /// characters), unless `seen` has them; in `meta` its code ([`HAS_RULE`],
 /// [`MARKS`]) and the lengths of the four strings in UTF-16 units,
 /// JavaScript's.
-pub fn answer_parts(all: &mut String, meta: &mut [i32; 5], d: &Decision, seen: &mut Seen) {
+pub fn answer_parts(all: &mut String, meta: &mut [i32; 5], d: &Decision, seen: &mut impl Slots) {
     let mut c = code(
         d.policy.name(),
         d.reason,

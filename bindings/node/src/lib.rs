@@ -369,10 +369,12 @@ pub fn field_names() -> String {
 /// The common requests index.js has read (`readCommon`), `count` of
 /// them, in `ints` (an Int32Array of `batch::STRIDE` numbers a request)
 /// and `text` (their strings end to end), decided by the policy of
-/// `handle` ([`NativePolicy::handle`]): the answers' strings end to end,
-/// their codes and lengths in `ints` (`-1` for a request whose fields do
-/// not read, which index.js then sends as JSON text); with `brief`,
-/// policy and reason alone, `null` (see `batch`). A function of the
+/// `handle` ([`NativePolicy::handle`]): the answers' strings end to end
+/// (`null` when every one was given before), their codes and lengths in `ints` (`-1` for a request whose fields do
+/// not read, which index.js then sends as JSON text); `flags`: with
+/// `batch::BRIEF`, policy and reason alone, `null`; with
+/// `batch::CARRY_ON`, a single call that keeps the last call's strings
+/// (`batch::Carry`; see `batch`). A function of the
 /// module, not a method: a method's `this` is unwrapped each call
 /// (`napi_unwrap`, a private property's lookup: 90 ns of `decide`'s
 /// call), a handle's pointer is read off the `External` itself.
@@ -383,12 +385,17 @@ pub fn decide_batch(
     mut ints: JsObject,
     count: u32,
     text: JsUnknown,
-    brief: bool,
+    flags: u32,
 ) -> Result<Option<JsString>> {
     guarded(|| {
-        let ints = batch::int32s(&env, &mut ints)
-            .ok_or_else(|| error("invalid_argument", "ints must be an Int32Array", Vec::new()))?;
-        let s = batch::decide_batch(&env, &handle, ints, count as usize, &text, brief)?;
+        let ints = batch::int32s(&env, &mut ints).ok_or_else(|| {
+            error(
+                "invalid_argument",
+                "ints must be an Int32Array or its ArrayBuffer",
+                Vec::new(),
+            )
+        })?;
+        let s = batch::decide_batch(&env, &handle, ints, count as usize, &text, flags)?;
         // SAFETY: `s` is a string just made in `env`.
         Ok(s.map(|s| unsafe { JsString::from_raw_unchecked(env.raw(), s) }))
     })
