@@ -664,14 +664,23 @@ fn plain<'l>(
 /// past ASCII. (A plain line's note that it holds no `.` is not enough.)
 fn quiet(here: &Here<'_>, w: &str, k: Known) -> bool {
     let marked = |b: u8| matches!(b, b'.' | b'*' | b'?' | b'[' | b'~' | b':') || b >= 0x80;
+    // One pass: a marked byte names something; a `/` makes the word a
+    // path, whose last component may be a program the rows read
+    // (`/usr/local/bin/pre-commit install`).
+    let mut slash = false;
+    for b in w.bytes() {
+        if marked(b) {
+            return false;
+        }
+        slash |= b == b'/';
+    }
     // git's dashed forms name their subcommand (`git-init --template`).
     let sub = w.strip_prefix(GIT_DASHED).unwrap_or(w);
-    let named = w.bytes().any(marked)
-        || (here.host && k.is_unknown())
+    let named = (here.host && k.is_unknown())
         || sub == GIT_CONFIG
         || GIT_TEMPLATE_SUBCOMMANDS.contains(&sub)
         || writes::trigger(sub)
-        || writes::trigger(w);
+        || (slash && writes::trigger(basename(w)));
     !named
 }
 

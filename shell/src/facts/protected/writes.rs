@@ -30,7 +30,9 @@ const TRIGGERS: crate::facts::Shapes = {
     let mut i = 0;
     while i < DIR_WRITES.len() {
         mark_shape(&mut t, DIR_WRITES[i].program);
-        mark_shape(&mut t, DIR_WRITES[i].sub);
+        if crate::facts::catalogue::types::const_eq(DIR_WRITES[i].program, GIT) {
+            mark_shape(&mut t, DIR_WRITES[i].sub);
+        }
         i += 1;
     }
     let mut i = 0;
@@ -69,7 +71,12 @@ pub(super) fn trigger(w: &str) -> bool {
     if !w.is_empty() && !crate::facts::has_shape(&TRIGGERS, w) {
         return false;
     }
-    DIR_WRITES.iter().any(|d| d.program == w || d.sub == w)
+    // Another program's subcommand is read only after its program, a
+    // trigger itself (`install` alone would send every `pnpm install`
+    // down the slow path).
+    DIR_WRITES
+        .iter()
+        .any(|d| d.program == w || (d.sub == w && d.program == GIT))
         || GIT_MOVES.iter().any(|(p, _)| p[0] == w)
         || HOSTED_CHECKOUTS.iter().any(|(p, _)| *p == w)
         || GIT_PATHSPEC_WRITES.contains(&w)
@@ -313,7 +320,12 @@ fn dir_write(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>], known: &[Known])
         .iter()
         .any(|d| d.program == verb && !d.sub.is_empty())
     {
-        run.get(1).map_or("", AsStr::as_str)
+        // The first word that is not an option (`7z -y x`, `lefthook -v
+        // install`).
+        run.iter()
+            .skip(1)
+            .find(|w| !w.starts_with('-'))
+            .map_or("", AsStr::as_str)
     } else {
         ""
     };
