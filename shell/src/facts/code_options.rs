@@ -9,7 +9,7 @@
 //! verbs are stopped by their shape before any compare.
 
 use super::catalogue::code::{
-    script_language, CodeOption, OptionKind, ScriptLanguage, Spell, ASSIGNMENT_OPERANDS,
+    CodeOption, OptionKind, ScriptLanguage, Spell, AGENT_OFFLINE, ASSIGNMENT_OPERANDS,
     CODE_OPTIONS, MAKE_PROGRAMS, SCRIPT_LANGUAGES, SQLITE_CODE_OPTIONS, SQLITE_COMMAND_OPTIONS,
     SQLITE_VALUED_OPTIONS,
 };
@@ -42,6 +42,30 @@ pub(crate) const SCRIPTS: [&str; script_count()] = {
     }
     t
 };
+
+/// The language of each of [`SCRIPTS`], in order.
+const SCRIPT_LANGUAGE_OF: [ScriptLanguage; script_count()] = {
+    let mut t = [ScriptLanguage::Stdin; script_count()];
+    let (mut n, mut i) = (0, 0);
+    while i < SCRIPT_LANGUAGES.len() {
+        let mut j = 0;
+        while j < SCRIPT_LANGUAGES[i].0.len() {
+            t[n] = SCRIPT_LANGUAGES[i].1;
+            n += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// [`SCRIPTS`] by name: one probe, not a scan of every name.
+const SCRIPT_INDEX: super::name_index::NameIndex = super::name_index::NameIndex::new(&SCRIPTS);
+
+/// The position of `verb` in [`SCRIPTS`], if it is one.
+fn script_at(verb: &str) -> Option<usize> {
+    SCRIPT_INDEX.find(verb, |i| SCRIPTS[i])
+}
 
 /// How many names [`SCRIPT_LANGUAGES`](super::catalogue::code::SCRIPT_LANGUAGES) holds.
 const fn script_count() -> usize {
@@ -111,7 +135,7 @@ pub(crate) fn may_run_code(verb: &str) -> bool {
 
 /// Is `verb` a program with a code-running option or script (exactly)?
 pub(crate) fn is_code_program(verb: &str) -> bool {
-    may_run_code(verb) && (SCRIPTS.contains(&verb) || !program_rows(verb).is_empty())
+    may_run_code(verb) && (script_at(verb).is_some() || !program_rows(verb).is_empty())
 }
 
 /// Is `verb` a program that runs code or a command given as text: a
@@ -119,7 +143,7 @@ pub(crate) fn is_code_program(verb: &str) -> bool {
 /// only options that name a file of code: `pytest -c`, `gcc @F`)?
 pub(crate) fn runs_code_text(verb: &str) -> bool {
     may_run_code(verb)
-        && (SCRIPTS.contains(&verb) || !program_rows(verb).and(&CODE_TEXT_ROWS).is_empty())
+        && (script_at(verb).is_some() || !program_rows(verb).and(&CODE_TEXT_ROWS).is_empty())
 }
 
 /// The rows of [`CODE_OPTIONS`] of [`OptionKind::Code`].
@@ -241,7 +265,7 @@ pub(crate) fn code_option(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
 /// The script readers of [`SCRIPTS`].
 fn script(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
     let why = |what: &str| Some(format!("`{verb}` {what}, which permc does not read"));
-    match script_language(verb)? {
+    match SCRIPT_LANGUAGE_OF[script_at(verb)?] {
         ScriptLanguage::Sed => {
             let s = sed_scripts(args).into_iter().find(|s| sed_runs(s))?;
             Some(format!(
@@ -285,6 +309,12 @@ fn script(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
         ScriptLanguage::Psql => psql(args).then(|| {
             format!("`{verb}` runs meta-commands that can run a shell command (`\\!`, `\\o |CMD`, a script file) or reads them from standard input, which permc does not read")
         }),
+        ScriptLanguage::Agent => {
+            let offline = matches!(args, [a] if AGENT_OFFLINE.contains(&a.as_str()));
+            (!offline).then(|| {
+                format!("`{verb}` is a coding agent: it runs the commands it chooses, which permc does not read")
+            })
+        }
         ScriptLanguage::Mysql => mysql(args).then(|| {
             format!("`{verb}` runs client commands that can run a shell command (`system`, `\\!`, `pager`) or reads them from standard input, which permc does not read")
         }),

@@ -1884,6 +1884,12 @@ fn push_run<'w, 'a>(
         .first()
         .filter(|_| !words.known(from).is_unknown())
         .map(|f| if no_slash { f.as_str() } else { basename(f) });
+    // Past a runner, a package's version is not the program's name.
+    let verb = if read_past {
+        verb.map(program_of)
+    } else {
+        verb
+    };
     let git_sub = verb
         .and_then(|v| v.strip_prefix(GIT_DASHED))
         .filter(|sub| !sub.is_empty());
@@ -1961,8 +1967,20 @@ fn push_run<'w, 'a>(
     verb
 }
 
+/// The program a verb word names: its last path component, without the
+/// version a package runner takes after `@` (`npx vitest@3`, `npx
+/// @scope/tool@latest`, `uvx ruff@0.5`: the package's command).
+#[inline(never)] // Past a runner or wrapper only: kept out of push_run.
+fn program_of(word: &str) -> &str {
+    let b = basename(word);
+    match b.find('@') {
+        Some(at) if at > 0 => &b[..at],
+        _ => b,
+    }
+}
+
 /// A run's words of its own, from word `from`: the verb by its last path
-/// component, `git-SUB` as `git SUB`.
+/// component (and without a package's version), `git-SUB` as `git SUB`.
 #[allow(clippy::type_complexity)]
 fn own_words<'a>(
     words: &Words<'_, 'a>,
@@ -1979,8 +1997,8 @@ fn own_words<'a>(
         known.insert(0, Known::Exact);
     } else if let Some(first) = rest.first() {
         run.push(match first {
-            Cow::Borrowed(f) if known[0] == Known::Exact => Cow::Borrowed(basename(f)),
-            _ if known[0] == Known::Exact => Cow::Owned(basename(first).to_string()),
+            Cow::Borrowed(f) if known[0] == Known::Exact => Cow::Borrowed(program_of(f)),
+            _ if known[0] == Known::Exact => Cow::Owned(program_of(first).to_string()),
             _ => first.clone(),
         });
         run.extend(rest[1..].iter().cloned());

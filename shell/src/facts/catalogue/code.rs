@@ -176,10 +176,15 @@ pub enum ScriptLanguage {
     /// The mysql client's commands that run a shell command (`system`,
     /// `\!`, `pager`), or standard input.
     Mysql,
+    /// A coding agent: it runs the commands it chooses (and sends the
+    /// project to its model's service), whatever its operands — unless it
+    /// only prints its help or version (one of [`AGENT_OFFLINE`]).
+    Agent,
 }
 
 /// The language `verb` reads its script in, if it is a script reader
 /// ([`SCRIPT_LANGUAGES`]).
+#[cfg(test)]
 pub(crate) fn script_language(verb: &str) -> Option<ScriptLanguage> {
     SCRIPT_LANGUAGES
         .iter()
