@@ -1880,16 +1880,7 @@ fn push_run<'w, 'a>(
     // A segment's own words of a plain line without a `/` (most): no verb
     // is named by a path, without a look at the words.
     let no_slash = top && facts.absent & crate::reader::HAS_SLASH != 0;
-    let verb = rest
-        .first()
-        .filter(|_| !words.known(from).is_unknown())
-        .map(|f| if no_slash { f.as_str() } else { basename(f) });
-    // Past a runner, a package's version is not the program's name.
-    let verb = if read_past {
-        verb.map(program_of)
-    } else {
-        verb
-    };
+    let verb = run_verb(rest.first(), words.known(from), no_slash, read_past);
     let git_sub = verb
         .and_then(|v| v.strip_prefix(GIT_DASHED))
         .filter(|sub| !sub.is_empty());
@@ -1965,6 +1956,27 @@ fn push_run<'w, 'a>(
         });
     }
     verb
+}
+
+/// The verb of a run whose first word is `first` (none when unknown): as
+/// written on a plain line without a `/`, else its last path component;
+/// past a runner or wrapper without a package's version.
+#[inline(always)] // One caller, on every run.
+fn run_verb<'w>(
+    first: Option<&'w Cow<'_, str>>,
+    known: Known,
+    no_slash: bool,
+    read_past: bool,
+) -> Option<&'w str> {
+    let verb =
+        first
+            .filter(|_| !known.is_unknown())
+            .map(|f| if no_slash { f.as_str() } else { basename(f) });
+    if read_past {
+        verb.map(program_of)
+    } else {
+        verb
+    }
 }
 
 /// The program a verb word names: its last path component, without the
