@@ -680,6 +680,7 @@ fn quiet(here: &Here<'_>, w: &str, k: Known) -> bool {
         || sub == GIT_CONFIG
         || GIT_TEMPLATE_SUBCOMMANDS.contains(&sub)
         || writes::trigger(sub)
+        || (sub.len() != w.len() && writes::trigger(w))
         || (slash && writes::trigger(basename(w)));
     !named
 }

@@ -314,8 +314,13 @@ fn options_of(row: &DirWrite, run: &[Cow<'_, str>]) -> Vec<String> {
 fn dir_write(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>], known: &[Known]) -> bool {
     // git's subcommand past its global options; another program's, the
     // word after it (`7z x`), where a row names one.
+    // The word after git's subcommand, for a row of two (`lfs install`).
+    let mut then: Option<&str> = None;
     let sub = if verb == GIT {
-        program_sub(GIT, run).map_or("", |(s, _)| s)
+        program_sub(GIT, run).map_or("", |(s, rest)| {
+            then = rest.first().map(AsStr::as_str);
+            s
+        })
     } else if DIR_WRITES
         .iter()
         .any(|d| d.program == verb && !d.sub.is_empty())
@@ -329,10 +334,11 @@ fn dir_write(here: &Here<'_>, verb: &str, run: &[Cow<'_, str>], known: &[Known])
     } else {
         ""
     };
-    let Some(row) = DIR_WRITES
-        .iter()
-        .find(|d| d.program == verb && d.sub == sub)
-    else {
+    let names = |d: &DirWrite| match d.sub.split_once(' ') {
+        Some((first, second)) => first == sub && then == Some(second),
+        None => d.sub == sub,
+    };
+    let Some(row) = DIR_WRITES.iter().find(|d| d.program == verb && names(d)) else {
         return false;
     };
     let opts = options_of(row, run);
