@@ -363,6 +363,18 @@ const NAME_SECOND_BYTES: [u32; 256] = {
         mark(&mut t, VARIABLE_FAMILIES[i].0);
         i += 1;
     }
+    let servers = catalogue::remote::net::DATABASE_VARIABLES;
+    let elsewhere = catalogue::remote::net::DATABASE_VARIABLES_ELSEWHERE;
+    let mut i = 0;
+    while i < servers.len() {
+        mark(&mut t, servers[i]);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < elsewhere.len() {
+        mark(&mut t, elsewhere[i]);
+        i += 1;
+    }
     t
 };
 
@@ -596,6 +608,9 @@ fn variable_named(w: &str, exact: bool, words: &[Cow<'_, str>]) -> Option<&'stat
     if let Some(why) = setting_named(w, exact, || bare_name(words, false)) {
         return Some(why);
     }
+    if let Some(why) = server_variable_named(w, exact, named) {
+        return Some(why);
+    }
     // An editor or a pager is run as a command line; one set to a program
     // that runs nothing more is read.
     let &(name, why) = COMMAND_VARIABLES
@@ -606,6 +621,34 @@ fn variable_named(w: &str, exact: bool, words: &[Cow<'_, str>]) -> Option<&'stat
         return None;
     }
     Some(why)
+}
+
+/// A database client's server variable (net.toml) named on the line —
+/// `export PGHOST=prod` reaches every later `psql` — unless it is an
+/// assignment of a local server (SPEC §4.5 item 3's loopback; `PGHOST=
+/// 127.0.0.1 psql` is read where it stands, by the client's run).
+fn server_variable_named(w: &str, exact: bool, bare: impl Fn() -> bool) -> Option<&'static str> {
+    use catalogue::remote::net::{
+        DATABASE_VARIABLES, DATABASE_VARIABLES_ELSEWHERE, SERVER_VARIABLE,
+    };
+    // An expansion only reads the variable, unless it assigns a default.
+    if !exact && !w.contains(":=") {
+        return None;
+    }
+    if DATABASE_VARIABLES_ELSEWHERE
+        .iter()
+        .any(|n| names(w, n, exact, &bare))
+    {
+        return Some(SERVER_VARIABLE);
+    }
+    let name = DATABASE_VARIABLES
+        .iter()
+        .find(|n| names(w, n, exact, &bare))?;
+    let value = w.strip_prefix(name).and_then(|v| v.strip_prefix('='));
+    if exact && value.is_some_and(sockets::local_server) {
+        return None;
+    }
+    Some(SERVER_VARIABLE)
 }
 
 /// Does word `w` name variable `name`: at its start when `exact` (`PS4=…`,

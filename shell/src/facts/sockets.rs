@@ -263,7 +263,7 @@ pub(crate) fn database_offline(row: &DatabaseClient, words: &[Cow<'_, str>]) -> 
 /// as such (with a port or not), a Unix socket's directory (a path), or
 /// none (the client's default, the local server); a list (`h1,h2`) when
 /// every one is.
-fn local_server(hosts: &str) -> bool {
+pub(crate) fn local_server(hosts: &str) -> bool {
     hosts
         .split(',')
         .all(|h| h.is_empty() || h.starts_with('/') || loopback_host(h) || loopback_with_port(h))
