@@ -157,6 +157,34 @@ fn runners(o: &mut String) {
         };
         let _ = writeln!(o, "| `{name}` | {how} |");
     }
+    o.push_str(
+        "\nA command word that is none of the package manager's own commands runs \
+         the project's script of that name or, with no such script, a program \
+         (`pnpm git push` pushes): the words from it on are a run for deny, ask, \
+         the built-ins and the ceilings, covered by the entry that covers the \
+         segment. Its own commands are never read so.\n\n\
+         | package manager | and after | not a run |\n|---|---|---|\n",
+    );
+    for (tool, own, again, run) in super::catalogue::wrappers::SCRIPT_OR_PROGRAM {
+        let after: Vec<String> = run.iter().map(|r| format!("`{tool} {r}`")).collect();
+        let mut not = own.to_vec();
+        not.retain(|w| !again.contains(w));
+        let again = if again.is_empty() {
+            String::new()
+        } else {
+            format!("; the command again after {}", code(again))
+        };
+        let _ = writeln!(
+            o,
+            "| `{tool}` | {}{again} | {} |",
+            if after.is_empty() {
+                "—".to_string()
+            } else {
+                after.join(", ")
+            },
+            code(&not)
+        );
+    }
     o.push('\n');
 }
 

@@ -20,7 +20,8 @@ use super::catalogue::git::{GIT_CODE_GLOBALS, GIT_DASHED};
 use super::catalogue::shells::{BASH_OPTIONS, FOREIGN_SHELLS, SHELLS, SHELL_LONG, ZSH_OPTIONS};
 use super::catalogue::wrappers::{
     After, Detach, RunsAs, Special, Unreadable, Wrapper, BUSYBOX_OPTIONS, BUSYBOX_SHELLS, READS_AS,
-    RUNNERS, RUNNER_SHELL_OPTIONS, SPECIAL_READERS, SU, TRAP, UNREADABLE, WRAPPERS,
+    RUNNERS, RUNNER_SHELL_OPTIONS, SCRIPT_OR_PROGRAM, SPECIAL_READERS, SU, TRAP, UNREADABLE,
+    WRAPPERS,
 };
 use super::catalogue::wrappers::{STDIN_SCRIPTS, STDIN_SCRIPT_PREFIXES, XARGS_DEFAULT};
 use super::options::{self, Grammar, Item, Mode, Value};
@@ -934,6 +935,22 @@ fn runner_subcommand<'a>(
                 (runs_as, sub) = (how, row_sub);
                 break;
             }
+            if let Some(&(_, own, again, run)) = SCRIPT_OR_PROGRAM.iter().find(|r| same(r.0, tool))
+            {
+                if again.iter().any(|a| same(a, w)) {
+                    may_be_value = true;
+                    continue;
+                }
+                if run.iter().any(|r| same(r, w)) {
+                    script_or_program_after(words, k, tool, seg, depth, facts);
+                    return None;
+                }
+                // A name with `:` is a script's (`test:unit`: npm's
+                // namespaces for scripts); no program is named so.
+                if !super::has_byte(w, b':') && own.binary_search(&w.as_ref()).is_err() {
+                    script_or_program(words, k - 1, seg, depth, facts);
+                }
+            }
             if !std::mem::take(&mut may_be_value) {
                 // Another subcommand (`pnpm test`).
                 return None;
@@ -941,6 +958,59 @@ fn runner_subcommand<'a>(
         }
     }
     Some((runs_as, sub, k))
+}
+
+/// The words from `at` on, a command word a package manager runs as the
+/// project's script or, with none, as a program ([`SCRIPT_OR_PROGRAM`]):
+/// read as a run of segment `seg` that the segment's entry covers (no
+/// range of its own to cover: it may be the script the entry names).
+fn script_or_program<'a>(
+    words: &Words<'_, 'a>,
+    at: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+) {
+    if depth >= MAX_INNER_DEPTH {
+        facts.unparsed_because("commands nest more than 8 levels deep".to_string());
+        return;
+    }
+    collect_runs(
+        Words {
+            text: &words.text[at..],
+            known: words.known.get(at..).unwrap_or_default(),
+        },
+        seg,
+        depth + 1,
+        facts,
+    );
+}
+
+/// `yarn run CMD`: the first word from `k` that is not an option is a
+/// script or a program ([`script_or_program`]); an expansion there may be
+/// any command.
+fn script_or_program_after<'a>(
+    words: &Words<'_, 'a>,
+    k: usize,
+    tool: &str,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+) {
+    let text = words.text;
+    let Some(at) =
+        (k..text.len()).find(|&j| !text[j].starts_with('-') || words.known(j).is_unknown())
+    else {
+        return;
+    };
+    if words.known(at).is_unknown() {
+        facts.unparsed_because(format!(
+            "`{}` is expanded by the shell where `{tool} run` reads the script or program it runs, so permc cannot know what runs",
+            short(&text[at])
+        ));
+        return;
+    }
+    script_or_program(words, at, seg, depth, facts);
 }
 
 /// Where the command a runner runs may start, past its options from `k`
@@ -1985,7 +2055,9 @@ fn run_verb<'w>(
 #[inline(never)] // Past a runner or wrapper only: kept out of push_run.
 fn program_of(word: &str) -> &str {
     let b = basename(word);
-    match b.find('@') {
+    // A byte loop: the words are short, and `str::find`'s searcher costs
+    // more to set up than the scan.
+    match b.bytes().position(|c| c == b'@') {
         Some(at) if at > 0 => &b[..at],
         _ => b,
     }
@@ -2560,6 +2632,13 @@ mod tests {
 
     /// Each runner tool's rows are together in the table (`runner` finds
     /// them as one run), and its shapes hold every tool.
+    #[test]
+    fn script_or_program_own_commands_are_sorted() {
+        for (tool, own, _, _) in SCRIPT_OR_PROGRAM {
+            assert!(own.windows(2).all(|w| w[0] < w[1]), "{tool}");
+        }
+    }
+
     #[test]
     fn runner_rows_are_grouped_by_tool() {
         for (i, r) in RUNNERS.iter().enumerate() {
