@@ -4,7 +4,7 @@
 //! the external-effect entries); a run finds its program's rows with a
 //! [`NameIndex`] built from the table at compile time: a hash of the
 //! name's length and first, second and last bytes, open addressing over
-//! 256 slots. A scan that compared every tool name cost a run of `pnpm`
+//! 512 slots. A scan that compared every tool name cost a run of `pnpm`
 //! about 200 instructions in the runners and as many in the
 //! external-effect entries; a probe costs a few operations and one
 //! compare.
@@ -13,10 +13,10 @@
 /// position + 1 of a name hashing to `h` (0: empty), the next slots the
 /// names that collided.
 pub(crate) struct NameIndex {
-    slots: [u8; SLOTS],
+    slots: [u16; SLOTS],
 }
 
-const SLOTS: usize = 256;
+const SLOTS: usize = 512;
 
 /// The slot of a name: its length and its first, second and last bytes,
 /// mixed (a few operations whatever the length; the catalogue's names
@@ -31,24 +31,24 @@ const fn slot_of(name: &[u8]) -> usize {
     let b = name[if n > 1 { 1 } else { 0 }] as u32;
     let z = name[n - 1] as u32;
     let h = (a | b << 8 | z << 16 | (n as u32) << 24).wrapping_mul(0x9E37_79B1);
-    (h >> 24) as usize % SLOTS
+    (h >> 23) as usize % SLOTS
 }
 
 impl NameIndex {
     /// The index of `names` (distinct; fewer than half the slots, so that
     /// a probe ends soon).
     pub(crate) const fn new(names: &[&str]) -> NameIndex {
-        assert!(names.len() < SLOTS / 2, "a name index holds < 128 names");
-        let mut slots = [0u8; SLOTS];
+        assert!(names.len() < SLOTS / 2, "a name index holds < 256 names");
+        let mut slots = [0u16; SLOTS];
         let mut i = 0;
         while i < names.len() {
             let mut s = slot_of(names[i].as_bytes());
             while slots[s] != 0 {
                 s = (s + 1) % SLOTS;
             }
-            #[allow(clippy::cast_possible_truncation)] // i + 1 < 128, asserted above
+            #[allow(clippy::cast_possible_truncation)] // i + 1 < 256, asserted above
             {
-                slots[s] = (i + 1) as u8;
+                slots[s] = (i + 1) as u16;
             }
             i += 1;
         }
@@ -133,7 +133,7 @@ impl Rows {
 
 /// The rows of a table that name a program, by name: built at compile time
 /// from the rows ([`RowIndex::add`] for each name of each row), read as a
-/// set of row numbers (a table of at most 256 rows, 127 names).
+/// set of row numbers (a table of at most 256 rows, 255 names).
 pub(crate) struct RowIndex {
     names: [&'static str; MAX_NAMES],
     masks: [Rows; MAX_NAMES],
@@ -163,7 +163,7 @@ impl RowIndex {
             }
             i += 1;
         }
-        assert!(self.len < MAX_NAMES, "a row index holds 127 names");
+        assert!(self.len < MAX_NAMES, "a row index holds 255 names");
         self.names[self.len] = name;
         self.masks[self.len] = Rows::NONE.with(row);
         self.len += 1;

@@ -456,7 +456,7 @@ const CLIENT_ROWS: RowIndex = {
 /// a word can be one of them, or a prefix of one, only if its first
 /// three bytes (or fewer, all it has) begin one (most words of `npm` and
 /// `pnpm` runs, `test`, `run`, `install`, are told apart here).
-const ONLY_START: [[u64; 16]; CLIENTS.len()] = {
+static ONLY_START: [[u64; 16]; CLIENTS.len()] = {
     let mut t = [[0u64; 16]; CLIENTS.len()];
     let mut i = 0;
     while i < CLIENTS.len() {
