@@ -46,8 +46,8 @@ use super::catalogue::git::{
 };
 pub use super::catalogue::paths::RULE_FILES;
 use super::catalogue::paths::{
-    OUTPUT_OPTION_O, PATTERN_OPTIONS, PROTECTED_DIRS, PROTECTED_FILES, PROTECTED_SUFFIXES,
-    READING_SUBCOMMANDS, READS_ONLY, READS_ONLY_UNLESS, WRITES_OPERANDS,
+    OUTPUT_OPTION_O, PATTERN_OPTIONS, PROTECTED_DIRS, PROTECTED_DOTLESS, PROTECTED_FILES,
+    PROTECTED_SUFFIXES, READING_SUBCOMMANDS, READS_ONLY, READS_ONLY_UNLESS, WRITES_OPERANDS,
 };
 use super::described::Written;
 use super::glob::glob_matches;
@@ -294,7 +294,11 @@ impl Here<'_> {
             return true;
         }
         let marked = |b: u8| matches!(b, b'.' | b'*' | b'?' | b'[' | b'~' | b':') || b >= 0x80;
-        if !t.bytes().any(marked) && self.extra.is_empty() && !self.host {
+        if !t.bytes().any(marked)
+            && !PROTECTED_DOTLESS.iter().any(|n| ends_with_component(t, n))
+            && self.extra.is_empty()
+            && !self.host
+        {
             return false;
         }
         let comps: Vec<&str> = t
@@ -660,9 +664,13 @@ fn plain<'l>(
 }
 
 /// Can the word alone name nothing (the fast path of [`plain`])? Every
-/// protected name holds a `.`, an 8.3 name a `~`, a look-alike a byte
-/// past ASCII. (A plain line's note that it holds no `.` is not enough.)
+/// protected name holds a `.` but [`PROTECTED_DOTLESS`]'s, an 8.3 name a
+/// `~`, a look-alike a byte past ASCII. (A plain line's note that it
+/// holds no `.` is not enough.)
 fn quiet(here: &Here<'_>, w: &str, k: Known) -> bool {
+    if PROTECTED_DOTLESS.iter().any(|n| ends_with_component(w, n)) {
+        return false;
+    }
     let marked = |b: u8| matches!(b, b'.' | b'*' | b'?' | b'[' | b'~' | b':') || b >= 0x80;
     // One pass: a marked byte names something; a `/` makes the word a
     // path, whose last component may be a program the rows read
@@ -683,6 +691,14 @@ fn quiet(here: &Here<'_>, w: &str, k: Known) -> bool {
         || (sub.len() != w.len() && writes::trigger(w))
         || (slash && writes::trigger(basename(w)));
     !named
+}
+
+/// Is `name` the last component of `w`, ignoring case?
+fn ends_with_component(w: &str, name: &str) -> bool {
+    let (w, n) = (w.as_bytes(), name.as_bytes());
+    w.len() >= n.len()
+        && w[w.len() - n.len()..].eq_ignore_ascii_case(n)
+        && (w.len() == n.len() || w[w.len() - n.len() - 1] == b'/')
 }
 
 /// One segment: its redirections, its runs' git configuration and
@@ -815,6 +831,16 @@ fn has_value(w: &str) -> bool {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
+
+    /// The fast path reads a word for a `.`: a protected file without one
+    /// must be in the dotless list it checks.
+    #[test]
+    fn every_dotless_protected_file_is_listed_as_such() {
+        for f in PROTECTED_FILES.iter().filter(|f| !f.contains('.')) {
+            assert!(PROTECTED_DOTLESS.contains(f), "{f}");
+        }
+    }
+
     use super::*;
     use std::borrow::Cow;
 
