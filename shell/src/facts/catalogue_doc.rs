@@ -154,6 +154,9 @@ fn runners(o: &mut String) {
             RunsAs::AfterOperand => "the command after the container".to_string(),
             RunsAs::AfterDashes => "the command after `--`".to_string(),
             RunsAs::Group(g) => format!("read as `{g}`"),
+            RunsAs::Module => {
+                "the module after `-m`, read as the program of its name".to_string()
+            }
         };
         let _ = writeln!(o, "| `{name}` | {how} |");
     }

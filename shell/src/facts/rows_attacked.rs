@@ -67,6 +67,19 @@ fn every_runner_row_reads_its_command() {
             // Read as the group's own row (`docker compose exec`): its
             // rows are attacked under the group's name.
             RunsAs::Group(_) => continue,
+            // `python -m MODULE`: read as the program of the module's name,
+            // covered by the segment's entry (no range given).
+            RunsAs::Module => {
+                let line = format!("{tool} -m twine upload dist/x");
+                let f = LineFacts::of(&line);
+                assert!(
+                    f.runs()
+                        .any(|r| r.words.first().is_some_and(|w| w == "twine")
+                            && super::external_effect_known(r.words, r.known).is_some()),
+                    "`{tool} -m twine upload`: the module's run is not read"
+                );
+                continue;
+            }
             RunsAs::Shell | RunsAs::Image => {
                 let line = format!("{lead} x");
                 assert!(

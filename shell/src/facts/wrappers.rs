@@ -818,6 +818,10 @@ fn runner<'a>(
     facts: &mut LineFacts<'a>,
 ) {
     let text = words.text;
+    if runner_rows(tool).is_some_and(|r| r.iter().any(|r| r.2 == RunsAs::Module)) {
+        module_run(words, at, seg, depth, facts);
+        return;
+    }
     let Some((runs_as, sub, mut k)) =
         runner_subcommand(words, at, tool, grouped, seg, depth, facts)
     else {
@@ -984,6 +988,63 @@ fn script_or_program<'a>(
         depth + 1,
         facts,
     );
+}
+
+/// Python's options that take a value (the next word, or the rest of a
+/// cluster): `-c` (code: read by the code forms), `-m`, `-W`, `-X`, and
+/// the long `--check-hash-based-pycs`.
+const PYTHON_VALUED: &[u8] = b"cmWX";
+
+/// `python [options] -m MODULE ARGS` ([`RunsAs::Module`]): the words from
+/// the module on are read as a run of the program of its name, covered by
+/// the segment's entry. Stops at `-c`, a script operand or an expansion
+/// (what runs is then the code's or the script's, read elsewhere).
+fn module_run<'a>(
+    words: &Words<'_, 'a>,
+    at: usize,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+) {
+    let text = words.text;
+    let mut k = at + 1;
+    while let Some(w) = text.get(k) {
+        if words.known(k).is_unknown() || !w.starts_with('-') || w == "-" || w == "--" {
+            return;
+        }
+        if w.starts_with("--") {
+            k += if w == "--check-hash-based-pycs" { 2 } else { 1 };
+            continue;
+        }
+        // A cluster: flags, then at most one letter that takes a value
+        // (the rest of the word, else the next word).
+        let b = w.as_bytes();
+        let Some(v) = (1..b.len()).find(|&j| PYTHON_VALUED.contains(&b[j])) else {
+            k += 1;
+            continue;
+        };
+        if b[v] != b'm' {
+            if b[v] == b'c' {
+                return;
+            }
+            k += if v + 1 < b.len() { 1 } else { 2 };
+            continue;
+        }
+        if v + 1 < b.len() {
+            // `-mpip`: the module is the rest of the word.
+            let mut own: Vec<Cow<'a, str>> = vec![Cow::Owned(w[v + 1..].to_string())];
+            own.extend(text[k + 1..].iter().cloned());
+            let known = words.known.get(k..).unwrap_or_default();
+            if depth < MAX_INNER_DEPTH {
+                collect_runs(Words { text: &own, known }, seg, depth + 1, facts);
+            }
+            return;
+        }
+        if k + 1 < text.len() {
+            script_or_program(words, k + 1, seg, depth, facts);
+        }
+        return;
+    }
 }
 
 /// `yarn run CMD`: the first word from `k` that is not an option is a

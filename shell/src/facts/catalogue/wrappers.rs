@@ -195,6 +195,11 @@ pub enum RunsAs {
     /// with the rows of this tool (`docker container exec` is `docker
     /// exec`, `docker compose exec` is `docker-compose exec`).
     Group(&'static str),
+    /// `python -m MODULE ARGS`: the module runs with the words after it,
+    /// read as the program of the module's name (`python -m pip install`
+    /// is `pip install`): a run the segment's entry covers, since the
+    /// module is the interpreter's, not a program the entry would name.
+    Module,
 }
 
 /// [`XARGS_DEFAULT`] as the words of a run given as argv (SPEC §4.3 round
