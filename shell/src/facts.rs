@@ -211,11 +211,12 @@ pub struct LineFacts<'a> {
     pub fed: Vec<(usize, Cow<'a, str>, Known)>,
     /// **[round 4]** Places a segment's program reads, unknown to permc,
     /// from a file or a standard input it does not read (`tar -cf a.tar
-    /// -T list`, `listed_places`, SPEC §4.4): `(segment, shown)`, unknown
-    /// words for the scope. (Those it writes, `git rm
+    /// -T list`, `listed_places`, SPEC §4.4: unknown words), or from its
+    /// script (sed's `r FILE`): `(segment, the word, what is known of
+    /// it)`, words for the scope. (Those it writes, `git rm
     /// --pathspec-from-file=list`, are in [`LineFacts::fed`], read by the
     /// protected paths too.) Empty on most lines.
-    pub(crate) read_places: Vec<(usize, String)>,
+    pub(crate) read_places: Vec<(usize, String, Known)>,
     /// `runs[run_start[i]..run_start[i + 1]]` are the runs of segment `i`
     /// (the runs are kept in segment order), so reading a segment's runs
     /// costs their number, not every run of the line: a decision stays

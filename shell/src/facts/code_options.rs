@@ -359,10 +359,60 @@ fn sed_scripts<'w>(args: &'w [Cow<'_, str>]) -> Vec<&'w str> {
     out
 }
 
+/// The files sed's `r` and `R` commands read in `verb`'s scripts (`sed
+/// '1r /etc/passwd' f`): places for the scope (SPEC §4.5 item 4), none
+/// when `verb` is no sed.
+pub(crate) fn sed_read_files<'w>(verb: &str, args: &'w [Cow<'_, str>]) -> Vec<&'w str> {
+    let mut out = Vec::new();
+    if script_at(verb).is_some_and(|i| matches!(SCRIPT_LANGUAGE_OF[i], ScriptLanguage::Sed)) {
+        for s in sed_scripts(args) {
+            sed_scan(s, &mut out);
+        }
+    }
+    out
+}
+
+/// The files awk's `getline … < FILE` reads in `verb`'s programs: a
+/// string literal is a place for the scope (SPEC §4.5 item 4), any other
+/// expression an unknown one (`None`); nothing when `verb` is no awk.
+pub(crate) fn awk_read_files<'w>(verb: &str, args: &'w [Cow<'_, str>]) -> Vec<Option<&'w str>> {
+    let mut out = Vec::new();
+    if !script_at(verb).is_some_and(|i| matches!(SCRIPT_LANGUAGE_OF[i], ScriptLanguage::Awk)) {
+        return out;
+    }
+    for p in awk_programs(args) {
+        let mut rest = p;
+        while let Some(at) = rest.find("getline") {
+            rest = &rest[at + "getline".len()..];
+            // An optional variable (`getline line`, `getline a[i]`), then
+            // `<` and the file's expression.
+            let after = rest.trim_start_matches(|c: char| {
+                c.is_ascii_alphanumeric() || matches!(c, '_' | '[' | ']' | '$' | ' ' | '\t')
+            });
+            let Some(target) = after.strip_prefix('<') else {
+                continue;
+            };
+            let target = target.trim_start_matches([' ', '\t']);
+            let literal = target
+                .strip_prefix('"')
+                .and_then(|t| t.split_once('"'))
+                .map(|(name, _)| name)
+                .filter(|name| !name.contains('\\'));
+            out.push(literal);
+        }
+    }
+    out
+}
+
 /// Does a sed script run a command or write a file: an `e`, `w` or `W`
 /// command, or `s` with the `e` or `w` flag? Read as GNU sed reads it;
 /// what it cannot read counts (fail closed).
 fn sed_runs(script: &str) -> bool {
+    sed_scan(script, &mut Vec::new())
+}
+
+/// [`sed_runs`], noting the files `r` and `R` read into `reads`.
+fn sed_scan<'s>(script: &'s str, reads: &mut Vec<&'s str>) -> bool {
     let b = script.as_bytes();
     let mut i = 0;
     // Skips a delimited part (`/re/`, `s|a|b|`) from `i` (at the delimiter)
@@ -413,8 +463,18 @@ fn sed_runs(script: &str) -> bool {
                     i += 1;
                 }
             }
-            b'#' | b'a' | b'i' | b'c' | b'r' | b'R' => {
-                // Text, a comment or a file read: to the end of the line.
+            b'r' | b'R' => {
+                // A file read: its name is the rest of the line, after
+                // blanks (`;` included, as GNU sed reads it).
+                let end = to_eol(i);
+                let name = script[i + 1..end].trim_start_matches([' ', '\t']);
+                if !name.is_empty() {
+                    reads.push(name);
+                }
+                i = end;
+            }
+            b'#' | b'a' | b'i' | b'c' => {
+                // Text or a comment: to the end of the line.
                 i = to_eol(i);
             }
             b's' | b'y' => {

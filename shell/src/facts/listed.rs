@@ -216,7 +216,7 @@ pub(super) fn places(facts: &mut LineFacts) {
         if written {
             facts.fed.push((seg, Cow::Owned(w), Known::AnyTokens));
         } else {
-            facts.read_places.push((seg, w));
+            facts.read_places.push((seg, w, Known::AnyTokens));
         }
     }
 }

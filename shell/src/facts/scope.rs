@@ -963,7 +963,7 @@ impl Scope<'_> {
                     facts
                         .read_places
                         .iter()
-                        .map(|(i, w)| (*i, w.clone(), Known::AnyTokens)),
+                        .map(|(i, w, k)| (*i, w.clone(), *k)),
                 )
                 .collect(),
         };

@@ -2037,6 +2037,7 @@ fn push_run<'w, 'a>(
         );
     }
     facts.may_list |= super::listed::may_list_run(verb, rest, facts.stdin_fed.is_some());
+    sed_places(verb, rest, seg, facts);
     facts.may_reach_database |= verb.is_some_and(super::sockets::may_be_database);
     if let (Some(fed), Some(v)) = (facts.stdin_fed, verb) {
         if let Some(why) = super::stdin_commands::reads_commands(v, &rest[1..], fed) {
@@ -2087,6 +2088,41 @@ fn push_run<'w, 'a>(
         });
     }
     verb
+}
+
+/// The files a sed run's `r`/`R` commands and an awk run's `getline <`
+/// read, places for the scope ([`LineFacts::read_places`]): a sed file
+/// outside the scope needs a `/` in the line; an awk expression read as a
+/// file (`getline < f`) is an unknown place.
+fn sed_places(verb: Option<&str>, rest: &[Cow<'_, str>], seg: usize, facts: &mut LineFacts) {
+    let (Some(v), [_, args @ ..]) = (verb, rest) else {
+        return;
+    };
+    if !super::code_options::may_run_code(v) {
+        return;
+    }
+    let slash = facts.absent & crate::reader::HAS_SLASH == 0;
+    for f in super::code_options::sed_read_files(v, args)
+        .into_iter()
+        .filter(|_| slash)
+    {
+        let k = if f.contains(['$', '`']) {
+            Known::AnyTokens
+        } else {
+            Known::Exact
+        };
+        facts.read_places.push((seg, f.to_string(), k));
+    }
+    for f in super::code_options::awk_read_files(v, args) {
+        match f {
+            Some(f) if !f.contains(['$', '`']) => {
+                facts.read_places.push((seg, f.to_string(), Known::Exact))
+            }
+            _ => facts
+                .read_places
+                .push((seg, "getline < …".to_string(), Known::AnyTokens)),
+        }
+    }
 }
 
 /// The verb of a run whose first word is `first` (none when unknown): as
