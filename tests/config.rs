@@ -206,21 +206,43 @@ fn project_rows_reach_decide_explain_test_compile_and_check() {
         "[[command]]\nname = \"./deploy.sh\"\neffects = [\"external\"]\n\n[[command]]\nname = \"./with-env\"\nruns = \"argv\"\n",
     )
     .expect("write");
-    let request = |cmd: &str| {
-        format!(
-            r#"{{"action": {{"type": "terminal", "command": "{cmd}"}}, "context": {{"role": "developer", "executionMode": "runner", "projectScopeRoot": "/p"}}}}"#
-        )
-    };
-    let decide = |args: &[&str], cmd: &str| -> serde_json::Value {
-        let req = request(cmd);
-        let mut all = vec!["decide", "--request", req.as_str()];
-        all.extend(args);
-        let o = permc(&d, &all);
-        assert!(o.status.success(), "{}", text(&o));
-        serde_json::from_slice(&o.stdout).expect("json")
-    };
+    decide_reads_the_rows_with_either_engine(&d);
+    decide_reads_the_permc_toml_beside_the_rules_unless_config_says(&d);
+    explain_names_the_row(&d);
+    the_artifact_holds_the_rows_and_is_stale_with_other_rows(&d);
+    check_and_always_allow_read_the_rows(&d);
+    // permc test reads them too.
+    std::fs::write(
+        d.join("deploy.permc-test.toml"),
+        "require_approval = [\"./deploy.sh prod\"]\nauto_approve = [\"./other.sh prod\"]\n",
+    )
+    .expect("write");
+    let o = permc(&d, &["test", "deploy.permc-test.toml"]);
+    assert!(o.status.success(), "{}", text(&o));
+}
+
+/// A developer's request, in the runner, to run `cmd`.
+fn request(cmd: &str) -> String {
+    format!(
+        r#"{{"action": {{"type": "terminal", "command": "{cmd}"}}, "context": {{"role": "developer", "executionMode": "runner", "projectScopeRoot": "/p"}}}}"#
+    )
+}
+
+/// `permc decide` in `d` with `args`, on the request to run `cmd`.
+fn decide(d: &Path, args: &[&str], cmd: &str) -> serde_json::Value {
+    let req = request(cmd);
+    let mut all = vec!["decide", "--request", req.as_str()];
+    all.extend(args);
+    let o = permc(d, &all);
+    assert!(o.status.success(), "{}", text(&o));
+    serde_json::from_slice(&o.stdout).expect("json")
+}
+
+/// Both engines lower the described script with the row's message; the
+/// near miss stays approved.
+fn decide_reads_the_rows_with_either_engine(d: &Path) {
     for engine in ["compiled", "reference"] {
-        let v = decide(&["--engine", engine], "./deploy.sh prod");
+        let v = decide(d, &["--engine", engine], "./deploy.sh prod");
         assert_eq!(v["policy"], "require_approval", "{engine}: {v}");
         assert_eq!(v["reason"], "ceiling.external_effect");
         let msg = v["message"].as_str().unwrap_or("");
@@ -229,11 +251,16 @@ fn project_rows_reach_decide_explain_test_compile_and_check() {
             "{msg}"
         );
         // The near miss stays approved.
-        let v = decide(&["--engine", engine], "./other.sh prod");
+        let v = decide(d, &["--engine", engine], "./other.sh prod");
         assert_eq!(v["policy"], "auto_approve", "{v}");
     }
-    // Given explicitly, from elsewhere: the permc.toml beside them.
+}
+
+/// Rules given explicitly, from elsewhere: the permc.toml beside them;
+/// `--config /dev/null`: no rows.
+fn decide_reads_the_permc_toml_beside_the_rules_unless_config_says(d: &Path) {
     let v = decide(
+        d,
         &[
             "--permissions",
             d.join("permissions.json").to_str().unwrap_or(""),
@@ -241,25 +268,30 @@ fn project_rows_reach_decide_explain_test_compile_and_check() {
         "./deploy.sh",
     );
     assert_eq!(v["reason"], "ceiling.external_effect", "{v}");
-    // `--config /dev/null`: no rows.
-    let v = decide(&["--config", "/dev/null"], "./deploy.sh");
+    let v = decide(d, &["--config", "/dev/null"], "./deploy.sh");
     assert_eq!(v["policy"], "auto_approve", "{v}");
-    // explain names the row.
+}
+
+/// explain names the row.
+fn explain_names_the_row(d: &Path) {
     let req = request("./deploy.sh prod");
-    let o = permc(&d, &["explain", "--request", &req]);
+    let o = permc(d, &["explain", "--request", &req]);
     assert!(
         text(&o).contains("`./deploy.sh` has an effect outside the machine (permc.toml)"),
         "{}",
         text(&o)
     );
-    // The artifact holds the rows; with a permc.toml whose rows differ,
-    // it is stale.
-    let o = permc(&d, &["compile", "-o", "policy.permc"]);
+}
+
+/// The artifact holds the rows; with a permc.toml whose rows differ, it
+/// is stale.
+fn the_artifact_holds_the_rows_and_is_stale_with_other_rows(d: &Path) {
+    let o = permc(d, &["compile", "-o", "policy.permc"]);
     assert!(o.status.success(), "{}", text(&o));
-    let v = decide(&["--policy", "policy.permc"], "./deploy.sh");
+    let v = decide(d, &["--policy", "policy.permc"], "./deploy.sh");
     assert_eq!(v["reason"], "ceiling.external_effect", "{v}");
     let o = permc(
-        &d,
+        d,
         &[
             "decide",
             "--policy",
@@ -272,9 +304,13 @@ fn project_rows_reach_decide_explain_test_compile_and_check() {
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o));
     assert!(text(&o).contains("stale"), "{}", text(&o));
-    // permc check: the allow entry the row's ceiling always lowers, the
-    // script no row describes, and the project runner allowed whole.
-    let o = permc(&d, &["check", "--format", "json"]);
+}
+
+/// permc check: the allow entry the row's ceiling always lowers, the
+/// script no row describes, and the project runner allowed whole; and
+/// always-allow refuses what the row says leaves the machine.
+fn check_and_always_allow_read_the_rows(d: &Path) {
+    let o = permc(d, &["check", "--format", "json"]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     let checks: Vec<&str> = v["diagnostics"]
         .as_array()
@@ -291,18 +327,9 @@ fn project_rows_reach_decide_explain_test_compile_and_check() {
         ],
         "{v:#}"
     );
-    // always-allow refuses what the row says leaves the machine.
-    let o = permc(&d, &["always", "--request", &request("./deploy.sh prod")]);
+    let o = permc(d, &["always", "--request", &request("./deploy.sh prod")]);
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
     assert_eq!(v["reason"], "teto_do_sempre_permitir", "{v}");
-    // permc test reads them too.
-    std::fs::write(
-        d.join("deploy.permc-test.toml"),
-        "require_approval = [\"./deploy.sh prod\"]\nauto_approve = [\"./other.sh prod\"]\n",
-    )
-    .expect("write");
-    let o = permc(&d, &["test", "deploy.permc-test.toml"]);
-    assert!(o.status.success(), "{}", text(&o));
 }
 
 /// A malformed row is never ignored: `permc check` reports every finding

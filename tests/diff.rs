@@ -792,17 +792,7 @@ fn a_typed_label_change_is_reported_with_why_it_has_no_effect() {
 #[test]
 fn an_autonomy_change_has_one_row_per_agent_and_type() {
     let d = example_pair("autonomy", &[]);
-    let auto = d.join("new/autonomy.json");
-    let mut a: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&auto).expect("read")).expect("json");
-    // dev-api's git_push falls back to its wildcard; dev-web's
-    // container_remove is asked instead of denied.
-    a["dev-api"]
-        .as_object_mut()
-        .expect("dev-api")
-        .remove("git_push");
-    a["dev-web"]["container_remove"] = "require_approval".into();
-    std::fs::write(&auto, serde_json::to_string_pretty(&a).expect("json")).expect("write");
+    change_two_agents_autonomy(&d);
     let maintainer = r#"{"role": "maintainer"}"#;
     let o = permc(
         &d,
@@ -817,6 +807,56 @@ fn an_autonomy_change_has_one_row_per_agent_and_type() {
         ],
     );
     let v = files::ok_json(&o);
+    one_row_per_agent_and_type(&v);
+    let changes = v["changes"].as_array().expect("changes");
+    dev_apis_wildcard_is_an_automatic_switch_without_effect(&changes[0]);
+    dev_webs_specific_rule_changes_the_decision(&changes[1]);
+    for c in changes {
+        assert!(c.get("region").is_none(), "{c:#}");
+    }
+    assert_eq!(v["summary"]["morePermissive"], 1, "{v:#}");
+    assert_eq!(v["summary"]["noEffect"], 1, "{v:#}");
+    let o = permc(
+        &d,
+        &[
+            "diff",
+            "old",
+            "new",
+            "--context",
+            maintainer,
+            "--fail-on",
+            "more-permissive",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    let human = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        human.contains(
+            "dev-web: container_remove: was deny (specific), now require_approval (specific)"
+        ),
+        "{human}"
+    );
+}
+
+/// dev-api's git_push falls back to its wildcard; dev-web's
+/// container_remove is asked instead of denied.
+fn change_two_agents_autonomy(d: &Path) {
+    let auto = d.join("new/autonomy.json");
+    let mut a: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&auto).expect("read")).expect("json");
+    // dev-api's git_push falls back to its wildcard; dev-web's
+    // container_remove is asked instead of denied.
+    a["dev-api"]
+        .as_object_mut()
+        .expect("dev-api")
+        .remove("git_push");
+    a["dev-web"]["container_remove"] = "require_approval".into();
+    std::fs::write(&auto, serde_json::to_string_pretty(&a).expect("json")).expect("write");
+}
+
+/// The rows: dev-api's git_push and dev-web's container_remove, each with
+/// the mode and its origin before and after.
+fn one_row_per_agent_and_type(v: &serde_json::Value) {
     let rows: Vec<[String; 6]> = v["changes"]
         .as_array()
         .expect("changes")
@@ -859,10 +899,11 @@ fn an_autonomy_change_has_one_row_per_agent_and_type() {
         ],
         "{v:#}"
     );
-    let changes = v["changes"].as_array().expect("changes");
-    // dev-api: its git_push now resolves to its wildcard auto_approve (an
-    // automatic switch), but GitPush() in ask still asks: no effect.
-    let api = &changes[0];
+}
+
+/// dev-api: its git_push now resolves to its wildcard auto_approve (an
+/// automatic switch), but GitPush() in ask still asks: no effect.
+fn dev_apis_wildcard_is_an_automatic_switch_without_effect(api: &serde_json::Value) {
     assert_eq!(api["automaticSwitch"], true, "{api:#}");
     assert_eq!(api["entry"]["rule"], "dev-api: * = auto_approve");
     assert_eq!(api["entry"]["side"], "new");
@@ -870,8 +911,10 @@ fn an_autonomy_change_has_one_row_per_agent_and_type() {
     assert_eq!(api["effect"], false, "{api:#}");
     assert_eq!(api["witness"]["after"]["reason"], "file.ask", "{api:#}");
     assert_eq!(api["witness"]["after"]["autonomyOrigin"], "wildcard");
-    // dev-web: the specific rule changes, and so does the decision.
-    let web = &changes[1];
+}
+
+/// dev-web: the specific rule changes, and so does the decision.
+fn dev_webs_specific_rule_changes_the_decision(web: &serde_json::Value) {
     assert_eq!(web["automaticSwitch"], false, "{web:#}");
     assert_eq!(
         web["entry"]["rule"],
@@ -884,32 +927,45 @@ fn an_autonomy_change_has_one_row_per_agent_and_type() {
         web["witness"]["after"]["reason"],
         "autonomy.require_approval"
     );
-    for c in changes {
-        assert!(c.get("region").is_none(), "{c:#}");
-    }
-    assert_eq!(v["summary"]["morePermissive"], 1, "{v:#}");
-    assert_eq!(v["summary"]["noEffect"], 1, "{v:#}");
-    let o = permc(
-        &d,
-        &[
-            "diff",
-            "old",
-            "new",
-            "--context",
-            maintainer,
-            "--fail-on",
-            "more-permissive",
-        ],
-    );
-    assert_eq!(o.status.code(), Some(1));
-    let human = String::from_utf8_lossy(&o.stdout);
-    assert!(
-        human.contains(
-            "dev-web: container_remove: was deny (specific), now require_approval (specific)"
-        ),
-        "{human}"
-    );
 }
+
+/// What no command line makes readable: `source` runs a file's text,
+/// `bun exec` a shell line it is given as one word, and the image and
+/// service runners an entrypoint the line does not show (SPEC §4.3):
+/// every command of these entries asks, so adding one has no effect.
+const UNREADABLE: &[&str] = &[
+    "bun exec",
+    // SPEC §4.3 round 4: starting a container or a compose project
+    // runs entrypoints too.
+    "docker start",
+    "podman start",
+    "nerdctl start",
+    "docker restart",
+    "podman restart",
+    "nerdctl restart",
+    "docker-compose create",
+    "docker-compose restart",
+    "docker-compose start",
+    "docker-compose up",
+    "podman-compose create",
+    "podman-compose restart",
+    "podman-compose start",
+    "podman-compose up",
+    "docker-compose run",
+    "docker-service create",
+    "nerdctl create",
+    "nerdctl run",
+    "oc run",
+    "podman create",
+    "podman run",
+    "podman-compose run",
+    "source",
+    // osascript runs AppleScript from `-e`, a file or standard input:
+    // every line of it is unparsed.
+    "osascript",
+    // `pueue add` hands its words to a daemon's `sh -c`, as `bun exec`.
+    "pueue add",
+];
 
 /// The gate's witnesses cover what an added entry admits (issue 43): for
 /// every program the catalogue describes as a shell, an interpreter, a
@@ -971,44 +1027,7 @@ fn adding_any_programs_broadest_entry_is_found_by_the_gate() {
             missed.push(format!("{e}: {:#}", changes[0]["witness"]));
         }
     }
-    // What no command line makes readable: `source` runs a file's text,
-    // `bun exec` a shell line it is given as one word, and the image and
-    // service runners an entrypoint the line does not show (SPEC §4.3):
-    // every command of these entries asks, so adding one has no effect.
-    let unreadable = [
-        "bun exec",
-        // SPEC §4.3 round 4: starting a container or a compose project
-        // runs entrypoints too.
-        "docker start",
-        "podman start",
-        "nerdctl start",
-        "docker restart",
-        "podman restart",
-        "nerdctl restart",
-        "docker-compose create",
-        "docker-compose restart",
-        "docker-compose start",
-        "docker-compose up",
-        "podman-compose create",
-        "podman-compose restart",
-        "podman-compose start",
-        "podman-compose up",
-        "docker-compose run",
-        "docker-service create",
-        "nerdctl create",
-        "nerdctl run",
-        "oc run",
-        "podman create",
-        "podman run",
-        "podman-compose run",
-        "source",
-        // osascript runs AppleScript from `-e`, a file or standard input:
-        // every line of it is unparsed.
-        "osascript",
-        // `pueue add` hands its words to a daemon's `sh -c`, as `bun exec`.
-        "pueue add",
-    ];
-    missed.retain(|m| !unreadable.iter().any(|u| m.starts_with(&format!("{u}: "))));
+    missed.retain(|m| !UNREADABLE.iter().any(|u| m.starts_with(&format!("{u}: "))));
     assert!(
         missed.is_empty(),
         "not found by the gate:\n{}",

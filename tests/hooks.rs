@@ -104,6 +104,10 @@ fn add_allow(path: &Path, extra: &[&str]) {
     std::fs::write(path, serde_json::to_string_pretty(&p).expect("json")).expect("write");
 }
 
+/// The environment the hooks run in: pre-commit's cache in the scratch
+/// folder, the permc just built first on the PATH, no colours.
+type Env<'a> = [(&'a str, &'a std::ffi::OsStr)];
+
 #[test]
 fn the_hooks_run_in_a_real_commit() {
     let Some(pc) = pre_commit() else {
@@ -118,22 +122,7 @@ fn the_hooks_run_in_a_real_commit() {
         return;
     };
     let pc: Vec<&str> = pc.iter().map(String::as_str).collect();
-    let cmd = |args: &[&str]| -> Vec<String> {
-        pc.iter()
-            .chain(args)
-            .map(|s| s.to_string())
-            .collect::<Vec<_>>()
-    };
-    // pre-commit itself accepts the manifest, the rust hooks included.
-    let manifest = root().join(".pre-commit-hooks.yaml");
-    let m = manifest.display().to_string();
-    let c = cmd(&["validate-manifest", &m]);
-    ok(run(
-        &root(),
-        &c.iter().map(String::as_str).collect::<Vec<_>>(),
-        &[],
-    ));
-
+    pre_commit_accepts_the_manifest(&pc);
     let d = files::scratch("hooks", "commit");
     let cache = d.join("pre-commit-cache");
     let bin = Path::new(PERMC).parent().expect("bin folder");
@@ -141,22 +130,55 @@ fn the_hooks_run_in_a_real_commit() {
         std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
     ))
     .expect("PATH");
-    let env: &[(&str, &std::ffi::OsStr)] = &[
+    let env: &Env = &[
         ("PRE_COMMIT_HOME", cache.as_os_str()),
         ("PATH", path.as_os_str()),
         ("PRE_COMMIT_COLOR", std::ffi::OsStr::new("never")),
     ];
-    // A repository holding the manifest, as a published permc would be.
+    let (hooks, rev) = a_repository_of_the_hooks(&d, env);
+    let p = a_project_with_the_hooks_installed(&d, (&hooks, &rev), &pc, env);
+    let perms = p.join("agents").join("permissions.json");
+    the_diff_hook_fails_a_change_that_grants_more(&p, &perms, env);
+    a_change_a_ceiling_neutralizes_is_shown_and_passes(&p, &perms, env);
+    the_check_hook_fails_a_rule_file_permc_rejects(&p, &perms, env);
+}
+
+/// pre-commit with `args` after it.
+fn pre_commit_run(pc: &[&str], dir: &Path, args: &[&str], env: &Env) -> Output {
+    let cmd: Vec<&str> = pc.iter().chain(args).copied().collect();
+    run(dir, &cmd, env)
+}
+
+/// pre-commit itself accepts the manifest, the rust hooks included.
+fn pre_commit_accepts_the_manifest(pc: &[&str]) {
+    let manifest = root().join(".pre-commit-hooks.yaml");
+    let m = manifest.display().to_string();
+    ok(pre_commit_run(pc, &root(), &["validate-manifest", &m], &[]));
+}
+
+/// A repository holding the manifest, as a published permc would be: its
+/// folder and its commit.
+fn a_repository_of_the_hooks(d: &Path, env: &Env) -> (PathBuf, String) {
     let hooks = d.join("permc-hooks");
     std::fs::create_dir_all(&hooks).expect("dir");
+    let manifest = root().join(".pre-commit-hooks.yaml");
     std::fs::copy(&manifest, hooks.join(".pre-commit-hooks.yaml")).expect("copy");
     ok(git(&hooks, &["init", "-q"], env));
     ok(git(&hooks, &["add", "."], env));
     ok(git(&hooks, &["commit", "-qm", "hooks"], env));
     let rev = ok(git(&hooks, &["rev-parse", "HEAD"], env));
     let rev = String::from_utf8_lossy(&rev.stdout).trim().to_string();
+    (hooks, rev)
+}
 
-    // The project: the example rules in a subfolder, the hooks installed.
+/// The project: the example rules in a subfolder, committed, the hooks
+/// installed.
+fn a_project_with_the_hooks_installed(
+    d: &Path,
+    (hooks, rev): (&Path, &str),
+    pc: &[&str],
+    env: &Env,
+) -> PathBuf {
     let p = d.join("project");
     let rules = p.join("agents");
     std::fs::create_dir_all(&rules).expect("dir");
@@ -174,18 +196,15 @@ fn the_hooks_run_in_a_real_commit() {
     ok(git(&p, &["init", "-q"], env));
     ok(git(&p, &["add", "."], env));
     ok(git(&p, &["commit", "-qm", "rules"], env));
-    let c = cmd(&["install"]);
-    ok(run(
-        &p,
-        &c.iter().map(String::as_str).collect::<Vec<_>>(),
-        env,
-    ));
+    ok(pre_commit_run(pc, &p, &["install"], env));
+    p
+}
 
-    // A change that grants more: the diff hook shows it and fails.
-    let perms = rules.join("permissions.json");
-    add_allow(&perms, &["Terminal(rm -rf build)", "Terminal(git push)"]);
-    ok(git(&p, &["add", "."], env));
-    let o = git(&p, &["commit", "-m", "more"], env);
+/// A change that grants more: the diff hook shows it and fails.
+fn the_diff_hook_fails_a_change_that_grants_more(p: &Path, perms: &Path, env: &Env) {
+    add_allow(perms, &["Terminal(rm -rf build)", "Terminal(git push)"]);
+    ok(git(p, &["add", "."], env));
+    let o = git(p, &["commit", "-m", "more"], env);
     let out = text(&o);
     assert!(!o.status.success(), "{out}");
     assert!(
@@ -206,24 +225,28 @@ fn the_hooks_run_in_a_real_commit() {
         out.contains("no effect in this context: ceiling.external_effect"),
         "{out}"
     );
+}
 
-    // Only the change a ceiling neutralizes: shown (verbose), and passes.
-    ok(git(&p, &["checkout", "--", "."], env));
-    ok(git(&p, &["reset", "-q", "--hard"], env));
-    add_allow(&perms, &["Terminal(git push)"]);
-    ok(git(&p, &["add", "."], env));
-    let o = git(&p, &["commit", "-m", "push"], env);
+/// Only the change a ceiling neutralizes: shown (verbose), and passes.
+fn a_change_a_ceiling_neutralizes_is_shown_and_passes(p: &Path, perms: &Path, env: &Env) {
+    ok(git(p, &["checkout", "--", "."], env));
+    ok(git(p, &["reset", "-q", "--hard"], env));
+    add_allow(perms, &["Terminal(git push)"]);
+    ok(git(p, &["add", "."], env));
+    let o = git(p, &["commit", "-m", "push"], env);
     let out = text(&o);
     assert!(o.status.success(), "{out}");
     assert!(
         out.contains("no effect        git push …: was uncovered, now allow"),
         "{out}"
     );
+}
 
-    // A rule file permc would reject: the check hook fails the commit.
-    std::fs::write(&perms, "{\"allow\": [\"Terminal(ls\"]}\n").expect("write");
-    ok(git(&p, &["add", "."], env));
-    let o = git(&p, &["commit", "-m", "broken"], env);
+/// A rule file permc would reject: the check hook fails the commit.
+fn the_check_hook_fails_a_rule_file_permc_rejects(p: &Path, perms: &Path, env: &Env) {
+    std::fs::write(perms, "{\"allow\": [\"Terminal(ls\"]}\n").expect("write");
+    ok(git(p, &["add", "."], env));
+    let o = git(p, &["commit", "-m", "broken"], env);
     let out = text(&o);
     assert!(!o.status.success(), "{out}");
     assert!(out.contains("agents/permissions.json:1:"), "{out}");

@@ -50,35 +50,51 @@ const TEXT: &str = "{\n  \"allow\": [\n    \"Terminal(ls)\",\n    \"Terminal(ls)
 
 #[test]
 fn a_scripted_session() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_permc"))
-        .arg("lsp")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("permc lsp starts");
-    let mut w = child.stdin.take().expect("stdin");
-    let mut r = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut c = Client::spawn();
     let uri = "file:///project/permissions.json";
-
+    initialize_announces_hover_and_code_actions(&mut c);
+    opening_publishes_the_repeated_entry_with_its_first_place(&mut c, uri);
+    hover_shows_tokens_examples_and_ceilings(&mut c, uri);
+    a_code_action_removes_the_repeated_entry(&mut c, uri);
+    completion_offers_rule_kinds(&mut c, uri);
+    a_change_publishes_the_findings_again(&mut c, uri);
     send(
-        &mut w,
+        &mut c.w,
+        &json!({"jsonrpc": "2.0", "id": 5, "method": "shutdown", "params": null}),
+    );
+    let down = next(&mut c.r, Some(5), None);
+    assert_eq!(down["result"], Value::Null, "{down}");
+    send(&mut c.w, &json!({"jsonrpc": "2.0", "method": "exit"}));
+    drop(c.w);
+    let status = c.child.wait().expect("exits");
+    assert!(status.success(), "{status:?}");
+}
+
+/// initialize answers with the hover and code-action capabilities.
+fn initialize_announces_hover_and_code_actions(c: &mut Client) {
+    send(
+        &mut c.w,
         &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}}),
     );
-    let init = next(&mut r, Some(1), None);
+    let init = next(&mut c.r, Some(1), None);
     let caps = &init["result"]["capabilities"];
     assert_eq!(caps["hoverProvider"], true, "{init}");
     assert_eq!(caps["codeActionProvider"], true);
     send(
-        &mut w,
+        &mut c.w,
         &json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
     );
+}
 
+/// didOpen publishes the repeated `Terminal(ls)` as a warning, related to
+/// the entry it repeats.
+fn opening_publishes_the_repeated_entry_with_its_first_place(c: &mut Client, uri: &str) {
     send(
-        &mut w,
+        &mut c.w,
         &json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument":
             {"uri": uri, "languageId": "json", "version": 1, "text": TEXT}}}),
     );
-    let diags = next(&mut r, None, Some("textDocument/publishDiagnostics"));
+    let diags = next(&mut c.r, None, Some("textDocument/publishDiagnostics"));
     let d = &diags["params"]["diagnostics"][0];
     assert_eq!(d["code"], "redundant-rule", "{diags}");
     assert_eq!(d["range"]["start"], json!({"line": 3, "character": 4}));
@@ -88,13 +104,17 @@ fn a_scripted_session() {
         related["location"]["range"]["start"],
         json!({"line": 2, "character": 4})
     );
+}
 
+/// A hover on a pattern: its tokens, commands it allows and one it does
+/// not, the ceilings that still lower it.
+fn hover_shows_tokens_examples_and_ceilings(c: &mut Client, uri: &str) {
     send(
-        &mut w,
+        &mut c.w,
         &json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover", "params": {
             "textDocument": {"uri": uri}, "position": {"line": 4, "character": 10}}}),
     );
-    let hover = next(&mut r, Some(2), None);
+    let hover = next(&mut c.r, Some(2), None);
     let md = hover["result"]["contents"]["value"]
         .as_str()
         .expect("markdown");
@@ -119,15 +139,18 @@ fn a_scripted_session() {
         md.contains("- `ceiling.protected_path`: `pnpm test:unit permissions.json`"),
         "{md}"
     );
+}
 
+/// codeAction on the repeated entry: permc fix's quick fix removes it.
+fn a_code_action_removes_the_repeated_entry(c: &mut Client, uri: &str) {
     send(
-        &mut w,
+        &mut c.w,
         &json!({"jsonrpc": "2.0", "id": 3, "method": "textDocument/codeAction", "params": {
             "textDocument": {"uri": uri},
             "range": {"start": {"line": 3, "character": 6}, "end": {"line": 3, "character": 6}},
             "context": {"diagnostics": []}}}),
     );
-    let actions = next(&mut r, Some(3), None);
+    let actions = next(&mut c.r, Some(3), None);
     let a = &actions["result"][0];
     assert_eq!(a["kind"], "quickfix", "{actions}");
     assert_eq!(a["title"], "remove `Terminal(ls)` from allow");
@@ -137,13 +160,16 @@ fn a_scripted_session() {
         json!({"start": {"line": 3, "character": 4}, "end": {"line": 4, "character": 4}})
     );
     assert_eq!(edit["newText"], "");
+}
 
+/// completion inside the allow list offers the rule kinds.
+fn completion_offers_rule_kinds(c: &mut Client, uri: &str) {
     send(
-        &mut w,
+        &mut c.w,
         &json!({"jsonrpc": "2.0", "id": 4, "method": "textDocument/completion", "params": {
             "textDocument": {"uri": uri}, "position": {"line": 2, "character": 5}}}),
     );
-    let items = next(&mut r, Some(4), None);
+    let items = next(&mut c.r, Some(4), None);
     let labels: Vec<&str> = items["result"]
         .as_array()
         .expect("items")
@@ -152,27 +178,18 @@ fn a_scripted_session() {
         .collect();
     assert!(labels.contains(&"Terminal()"), "{labels:?}");
     assert!(labels.contains(&"GitPush()"), "{labels:?}");
+}
 
-    // A change: the findings are published again, now none.
+/// A change: the findings are published again, now none.
+fn a_change_publishes_the_findings_again(c: &mut Client, uri: &str) {
     send(
-        &mut w,
+        &mut c.w,
         &json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {
             "textDocument": {"uri": uri, "version": 2},
             "contentChanges": [{"text": "{\"allow\": [\"Terminal(ls)\"]}\n"}]}}),
     );
-    let diags = next(&mut r, None, Some("textDocument/publishDiagnostics"));
+    let diags = next(&mut c.r, None, Some("textDocument/publishDiagnostics"));
     assert_eq!(diags["params"]["diagnostics"], json!([]), "{diags}");
-
-    send(
-        &mut w,
-        &json!({"jsonrpc": "2.0", "id": 5, "method": "shutdown", "params": null}),
-    );
-    let down = next(&mut r, Some(5), None);
-    assert_eq!(down["result"], Value::Null, "{down}");
-    send(&mut w, &json!({"jsonrpc": "2.0", "method": "exit"}));
-    drop(w);
-    let status = child.wait().expect("exits");
-    assert!(status.success(), "{status:?}");
 }
 
 /// A client over a running `permc lsp`.
@@ -184,7 +201,8 @@ struct Client {
 }
 
 impl Client {
-    fn start() -> Client {
+    /// `permc lsp` started, not yet initialized.
+    fn spawn() -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_permc"))
             .arg("lsp")
             .stdin(Stdio::piped())
@@ -193,7 +211,11 @@ impl Client {
             .expect("permc lsp starts");
         let w = child.stdin.take().expect("stdin");
         let r = BufReader::new(child.stdout.take().expect("stdout"));
-        let mut c = Client { child, w, r, id: 0 };
+        Client { child, w, r, id: 0 }
+    }
+
+    fn start() -> Client {
+        let mut c = Client::spawn();
         c.request("initialize", json!({"capabilities": {}}));
         send(
             &mut c.w,

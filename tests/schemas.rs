@@ -92,6 +92,15 @@ fn every_example_corpus_file_and_output_is_schema_valid() {
     let scratch = Path::new(env!("CARGO_TARGET_TMPDIR")).join("schemas");
     let _ = std::fs::remove_dir_all(&scratch);
     std::fs::create_dir_all(&scratch).expect("scratch");
+    write_decide_and_check_outputs(&scratch);
+    write_a_diff_output(&scratch);
+    write_the_seeded_and_documented_permc_toml(&scratch);
+    the_validator_accepts_everything(&scratch);
+}
+
+/// Into `scratch`: permc decide's answers to the example requests, and
+/// permc check's findings on the example rules.
+fn write_decide_and_check_outputs(scratch: &Path) {
     let ex = |f: &str| root().join("examples").join(f).display().to_string();
     let requests = ex("requests.jsonl");
     let rules = [
@@ -119,8 +128,11 @@ fn every_example_corpus_file_and_output_is_schema_valid() {
         ],
     );
     std::fs::write(scratch.join("check.json"), checked).expect("write");
+}
 
-    // A change that grants more, less and something of autonomy.
+/// Into `scratch`: permc diff's rows for a change that grants more, less
+/// and something of autonomy.
+fn write_a_diff_output(scratch: &Path) {
     let (old, new) = (scratch.join("old"), scratch.join("new"));
     for (dir, allow, auto) in [
         (
@@ -143,7 +155,7 @@ fn every_example_corpus_file_and_output_is_schema_valid() {
         std::fs::write(dir.join("autonomy.json"), auto).expect("write");
     }
     let (diff, _) = permc(
-        &scratch,
+        scratch,
         &[
             "diff",
             "--format",
@@ -154,8 +166,11 @@ fn every_example_corpus_file_and_output_is_schema_valid() {
     );
     assert!(diff.contains("\"changes\""), "{diff}");
     std::fs::write(scratch.join("diff.json"), diff).expect("write");
+}
 
-    // permc seed's permc.toml, and the one docs/config.md shows.
+/// Into `scratch`: permc seed's permc.toml, and the one docs/config.md
+/// shows.
+fn write_the_seeded_and_documented_permc_toml(scratch: &Path) {
     let seeded = scratch.join("seeded");
     std::fs::create_dir_all(&seeded).expect("dir");
     let (_, code) = permc(
@@ -178,11 +193,16 @@ fn every_example_corpus_file_and_output_is_schema_valid() {
     let (_, block) = after.split_once("```toml\n").expect("toml block");
     let (block, _) = block.split_once("```").expect("end");
     std::fs::write(scratch.join("docs-permc.toml"), block).expect("write");
+}
 
+/// Python's jsonschema accepts the examples, the corpus cases' files and
+/// what is in `scratch` (skipped, with a message, without it unless
+/// `PERMC_REQUIRE_SCHEMA` is set).
+fn the_validator_accepts_everything(scratch: &Path) {
     let out = Command::new("python3")
         .arg(root().join("tests/support/validate_schemas.py"))
         .arg(root())
-        .arg(&scratch)
+        .arg(scratch)
         .output();
     let required = std::env::var_os("PERMC_REQUIRE_SCHEMA").is_some();
     match out {

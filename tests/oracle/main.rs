@@ -25,6 +25,7 @@ mod state;
 mod trace;
 
 use permc_core::facts::protected::path_is_protected;
+use permc_shell::facts::described::{Described, DESCRIBED, NOPT_EXEC};
 use sandbox::{Run, Sandbox, HOME, PROJECT};
 use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -396,11 +397,22 @@ fn programs<'t>(
         }
         alone.push((argv, failed));
     }
+    let bad = not_approved_alone(&alone, permissions, mode);
+    (started.into_iter().map(|(_, d)| d).collect(), bad)
+}
+
+/// The programs started (each argv, and why its exec failed if it did)
+/// that are not auto-approved when decided alone.
+fn not_approved_alone(
+    alone: &[(&[String], &Option<String>)],
+    permissions: &Path,
+    mode: Mode,
+) -> Vec<String> {
     let lines: Vec<String> = alone
         .iter()
         .map(|(a, _)| shlex::try_join(a.iter().map(String::as_str)).unwrap())
         .collect();
-    let bad = alone
+    alone
         .iter()
         .zip(&lines)
         .zip(decide(permissions, &lines, mode))
@@ -412,8 +424,7 @@ fn programs<'t>(
                 d.policy
             ),
         })
-        .collect();
-    (started.into_iter().map(|(_, d)| d).collect(), bad)
+        .collect()
 }
 
 /// Writes outside the project (in the container, outside its scope: the
@@ -818,7 +829,6 @@ const DESCRIBED_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/shell/catalogu
 /// sample). `PERMC_ORACLE_ROWS=sort,grep` checks those rows only.
 #[test]
 fn described_rows() {
-    use permc_shell::facts::described::{Described, DESCRIBED};
     use rows::Outcome;
     let Some(sb) = sandbox() else { return };
     let table = declared();
@@ -882,11 +892,22 @@ fn described_rows() {
 /// verified here.
 #[test]
 fn harness_catches_a_wrong_row() {
-    use permc_shell::facts::described::{Described, DESCRIBED};
     let Some(sb) = sandbox() else { return };
     let table = declared();
-    let row = |p: &str| *DESCRIBED.iter().find(|d| d.program == [p]).unwrap();
-    let sort = row("sort");
+    wrong_rows_show_their_effects(&sb, &table);
+    npm_test_read_as_nopt_exec_is_caught(&sb, &table);
+    rows_of_a_missing_program_or_another_version_are_not_here(&sb, &table);
+}
+
+/// A row of the described table by its program's words.
+fn described_row(program: &[&str]) -> Described {
+    *DESCRIBED.iter().find(|d| d.program == program).unwrap()
+}
+
+/// Rows made wrong on purpose, each with the spelling its cases must hold
+/// and the effects the harness must report for them.
+fn wrong_rows() -> [(Described, &'static str, &'static [&'static str]); 4] {
+    let sort = described_row(&["sort"]);
     let text: Vec<&'static str> = sort.text.iter().copied().chain(["-o --output"]).collect();
     let wrong_output = Described {
         text: Box::leak(text.into_boxed_slice()),
@@ -898,7 +919,7 @@ fn harness_catches_a_wrong_row() {
         text: &["--files0-from"],
         path_read: &[],
         spellings: &[],
-        ..row("wc")
+        ..described_row(&["wc"])
     };
     // sort without `--random-sort`: the row reads `--ra` as
     // `--random-source`, sort refuses it as ambiguous.
@@ -916,7 +937,7 @@ fn harness_catches_a_wrong_row() {
     // tail's row as it was before the oracle: `-f` with `--follow`'s
     // value (`tail -f F` follows F, which the row read as text; `tail F
     // -f` runs out of its second and is judged again with five).
-    let tail = row("tail");
+    let tail = described_row(&["tail"]);
     let flags: Vec<&'static str> = tail.flags.iter().copied().filter(|f| *f != "-f").collect();
     let wrong_follow = Described {
         flags: Box::leak(flags.into_boxed_slice()),
@@ -924,7 +945,7 @@ fn harness_catches_a_wrong_row() {
         spellings: &[],
         ..tail
     };
-    for (wrong, spelling, effects) in [
+    [
         (
             wrong_follow,
             "-f",
@@ -948,7 +969,12 @@ fn harness_catches_a_wrong_row() {
             "--ra",
             &["the row accepts every option of it; sort refuses it: sort: option '--ra"],
         ),
-    ] {
+    ]
+}
+
+/// tail's, sort's and wc's wrong rows each fail with their effect.
+fn wrong_rows_show_their_effects(sb: &Sandbox, table: &BTreeMap<String, Declared>) {
+    for (wrong, spelling, effects) in wrong_rows() {
         let cases: Vec<_> = rows::generate::cases(&wrong)
             .unwrap()
             .into_iter()
@@ -958,7 +984,7 @@ fn harness_catches_a_wrong_row() {
                     .any(|w| w == spelling || (spelling.len() > 2 && w.starts_with(spelling)))
             })
             .collect();
-        let bad = rows::judge(&sb, &wrong, &table, &cases);
+        let bad = rows::judge(sb, &wrong, table, &cases);
         for effect in effects {
             assert!(
                 bad.iter().any(|b| b.contains(effect)),
@@ -966,15 +992,15 @@ fn harness_catches_a_wrong_row() {
             );
         }
     }
-    // `npm test` read as `pnpm test` is (`nopt-exec`: every word after
-    // `test` the script's): npm reads its keys there, and runs the
-    // script with the shell a word names.
-    let npm_test = *DESCRIBED
-        .iter()
-        .find(|d| d.program == ["npm", "test"])
-        .unwrap();
+}
+
+/// `npm test` read as `pnpm test` is (`nopt-exec`: every word after
+/// `test` the script's): npm reads its keys there, and runs the script
+/// with the shell a word names.
+fn npm_test_read_as_nopt_exec_is_caught(sb: &Sandbox, table: &BTreeMap<String, Declared>) {
+    let npm_test = described_row(&["npm", "test"]);
     let wrong_exec = Described {
-        grammar: permc_shell::facts::described::NOPT_EXEC,
+        grammar: NOPT_EXEC,
         spellings: &[],
         ..npm_test
     };
@@ -984,7 +1010,7 @@ fn harness_catches_a_wrong_row() {
         .filter(|c| c.words.iter().any(|w| w.starts_with("--script-shell=")))
         .take(1)
         .collect();
-    let bad = rows::judge(&sb, &wrong_exec, &table, &cases);
+    let bad = rows::judge(sb, &wrong_exec, table, &cases);
     for effect in [
         "started [\"/srv/canary/script-shell\"",
         "no program below the script's shell got exactly the words",
@@ -994,8 +1020,15 @@ fn harness_catches_a_wrong_row() {
             "npm test read as nopt-exec should show `{effect}`: {bad:#?}"
         );
     }
-    // A row of a program missing here, or at another version, is not
-    // verified here: no command runs, nothing fails.
+}
+
+/// A row of a program missing here, or at another version, is not
+/// verified here: no command runs, nothing fails.
+fn rows_of_a_missing_program_or_another_version_are_not_here(
+    sb: &Sandbox,
+    table: &BTreeMap<String, Declared>,
+) {
+    let sort = described_row(&["sort"]);
     let missing = Described {
         program: &["permc-oracle-no-such-program"],
         ..sort
@@ -1004,7 +1037,7 @@ fn harness_catches_a_wrong_row() {
         version: "GNU coreutils 8.32",
         ..sort
     };
-    for (row, outcome) in rows::check(&sb, &[&missing, &older], &table, false) {
+    for (row, outcome) in rows::check(sb, &[&missing, &older], table, false) {
         let rows::Outcome::NotHere(why) = outcome else {
             panic!("{:?} should not be verified here", row.program)
         };

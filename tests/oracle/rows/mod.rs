@@ -235,13 +235,40 @@ fn probe(
     if found.is_empty() {
         return Err(format!("{program} is not installed here"));
     }
+    let (at, line) = at_the_rows_version(sb, row, table, &program, &found)?;
+    let path = &found[at];
+    let dir = path.rsplit_once('/').map_or(".", |(d, _)| d);
+    let mut pin = Pin {
+        prelude: format!(
+            "export PATH={}:\"$PATH\"",
+            shlex::try_quote(dir).map_err(|e| e.to_string())?
+        ),
+        builtin: Vec::new(),
+    };
+    if program != row.program[0] {
+        pin.builtin = vec![path.clone(), "-c".into(), "\"$@\"".into(), program.clone()];
+    }
+    let help = pin_env_and_read_help(sb, row, table, (&program, path), &mut pin)?;
+    Ok((line, help, pin))
+}
+
+/// Which of `found` (the places `program` runs from) is at the row's
+/// version, and the line that names it; an error saying what is here
+/// when none is.
+fn at_the_rows_version(
+    sb: &Sandbox,
+    row: &Described,
+    table: &BTreeMap<String, Declared>,
+    program: &str,
+    found: &[String],
+) -> Result<(usize, String), String> {
     let version_args = table
-        .get(&program)
+        .get(program)
         .map(|d| d.version_args.clone())
         .filter(|a| !a.is_empty())
         .unwrap_or_else(|| vec!["--version".to_string()]);
     // scp prints no version: `ssh -V` from its directory does.
-    let sibling = table.get(&program).and_then(|d| d.version_program.as_ref());
+    let sibling = table.get(program).and_then(|d| d.version_program.as_ref());
     let versions: Vec<Vec<String>> = found
         .iter()
         .map(|p| {
@@ -281,21 +308,22 @@ fn probe(
         ));
     };
     let line = version_line(&sections[at].0).unwrap_or_default();
-    let path = &found[at];
-    let dir = path.rsplit_once('/').map_or(".", |(d, _)| d);
-    let mut pin = Pin {
-        prelude: format!(
-            "export PATH={}:\"$PATH\"",
-            shlex::try_quote(dir).map_err(|e| e.to_string())?
-        ),
-        builtin: Vec::new(),
-    };
-    if program != row.program[0] {
-        pin.builtin = vec![path.clone(), "-c".into(), "\"$@\"".into(), program.clone()];
-    }
+    Ok((at, line))
+}
+
+/// Adds to `pin` the variables that make the program's helpers its own
+/// (asked of the program at `path`), and returns its `--help` (or git's
+/// usage), empty when the row lists neither.
+fn pin_env_and_read_help(
+    sb: &Sandbox,
+    row: &Described,
+    table: &BTreeMap<String, Declared>,
+    (program, path): (&str, &str),
+    pin: &mut Pin,
+) -> Result<String, String> {
     // The variables that make the program's helpers its own.
     let env: Vec<(&str, &str)> = table
-        .get(&program)
+        .get(program)
         .map(|d| {
             d.pinned_env
                 .iter()
@@ -305,7 +333,7 @@ fn probe(
         .unwrap_or_default();
     let mut asks: Vec<Vec<String>> = env
         .iter()
-        .map(|(_, o)| vec![path.clone(), o.to_string()])
+        .map(|(_, o)| vec![path.to_string(), o.to_string()])
         .collect();
     // A row that lists `--help` is asked for it; a row of git's
     // parse-options that lists `-h`, for its usage.
@@ -326,7 +354,7 @@ fn probe(
                 .collect(),
         );
     }
-    let (_, sections) = batch(sb, &asks, PATIENT, &pin)?;
+    let (_, sections) = batch(sb, &asks, PATIENT, pin)?;
     for ((var, _), (out, _)) in env.iter().zip(&sections) {
         let value = out.trim();
         pin.prelude.push_str(&format!(
@@ -334,8 +362,7 @@ fn probe(
             shlex::try_quote(value).map_err(|e| e.to_string())?
         ));
     }
-    let help = help_word.map_or(String::new(), |_| sections[env.len()].0.clone());
-    Ok((line, help, pin))
+    Ok(help_word.map_or(String::new(), |_| sections[env.len()].0.clone()))
 }
 
 /// Does a version line name the row's version (every word of it, before
@@ -587,28 +614,7 @@ fn judge_batch(
         Err(e) => return vec![format!("{}: a batch did not run: {e}", name(row))],
     };
     let owners = owners(&run, &commands);
-    // A case whose last word the row leaves unplaced (a valued option
-    // with no value) is no entry's to cover: what it does is not the
-    // row's to say (GNU Wget gives the option its first operand).
-    let allows: Vec<Allow> = cases
-        .iter()
-        .map(|c| {
-            let mut a = Allow {
-                prefixes: rows_of(table, &c.words).iter().any(|d| d.prefixes),
-                ..Allow::of(c, row.writer)
-            };
-            a.anything |= trailing_unplaced(row, c);
-            // Names the program makes from a path-write word (declared
-            // `write_suffixes`: rsync's `--write-batch=F` writes `F.sh`).
-            let made: Vec<String> = rows_of(table, &c.words)
-                .iter()
-                .flat_map(|d| &d.write_suffixes)
-                .flat_map(|s| a.writes.iter().map(move |w| format!("{w}{s}")))
-                .collect();
-            a.writes.extend(made);
-            a
-        })
-        .collect();
+    let allows = what_each_case_allows(row, table, cases);
     // Out of time where a refusal was due, or cut: judged again alone.
     let slow: Vec<usize> = (0..cases.len())
         .filter(|&k| {
@@ -673,6 +679,36 @@ fn judge_batch(
         }
     }
     bad
+}
+
+/// What each case's words and declared rows allow its command to do.
+fn what_each_case_allows(
+    row: &Described,
+    table: &BTreeMap<String, Declared>,
+    cases: &[Case],
+) -> Vec<Allow> {
+    // A case whose last word the row leaves unplaced (a valued option
+    // with no value) is no entry's to cover: what it does is not the
+    // row's to say (GNU Wget gives the option its first operand).
+    cases
+        .iter()
+        .map(|c| {
+            let mut a = Allow {
+                prefixes: rows_of(table, &c.words).iter().any(|d| d.prefixes),
+                ..Allow::of(c, row.writer)
+            };
+            a.anything |= trailing_unplaced(row, c);
+            // Names the program makes from a path-write word (declared
+            // `write_suffixes`: rsync's `--write-batch=F` writes `F.sh`).
+            let made: Vec<String> = rows_of(table, &c.words)
+                .iter()
+                .flat_map(|d| &d.write_suffixes)
+                .flat_map(|s| a.writes.iter().map(move |w| format!("{w}{s}")))
+                .collect();
+            a.writes.extend(made);
+            a
+        })
+        .collect()
 }
 
 /// Does the program search the cwd in this case: declared `searches_cwd`
