@@ -359,27 +359,33 @@ fn sed_scripts<'w>(args: &'w [Cow<'_, str>]) -> Vec<&'w str> {
     out
 }
 
-/// The files sed's `r` and `R` commands read in `verb`'s scripts (`sed
-/// '1r /etc/passwd' f`): places for the scope (SPEC §4.5 item 4), none
-/// when `verb` is no sed.
-pub(crate) fn sed_read_files<'w>(verb: &str, args: &'w [Cow<'_, str>]) -> Vec<&'w str> {
-    let mut out = Vec::new();
-    if script_at(verb).is_some_and(|i| matches!(SCRIPT_LANGUAGE_OF[i], ScriptLanguage::Sed)) {
-        for s in sed_scripts(args) {
-            sed_scan(s, &mut out);
+/// The files a sed or awk run's scripts read: sed's `r` and `R` (`sed
+/// '1r /etc/passwd' f`; only with `slash`, a line that holds a `/`: a
+/// file outside the scope needs one) and awk's `getline < FILE`, where an
+/// expression that is no string literal is `None`. Places for the scope
+/// (SPEC §4.5 item 4); none for any other program.
+pub(crate) fn script_read_files<'w>(
+    verb: &str,
+    args: &'w [Cow<'_, str>],
+    slash: bool,
+) -> Vec<Option<&'w str>> {
+    match script_at(verb).map(|i| SCRIPT_LANGUAGE_OF[i]) {
+        Some(ScriptLanguage::Sed) if slash => {
+            let mut out = Vec::new();
+            for s in sed_scripts(args) {
+                sed_scan(s, &mut out);
+            }
+            out.into_iter().map(Some).collect()
         }
+        Some(ScriptLanguage::Awk) => awk_read_files(args),
+        _ => Vec::new(),
     }
-    out
 }
 
-/// The files awk's `getline … < FILE` reads in `verb`'s programs: a
-/// string literal is a place for the scope (SPEC §4.5 item 4), any other
-/// expression an unknown one (`None`); nothing when `verb` is no awk.
-pub(crate) fn awk_read_files<'w>(verb: &str, args: &'w [Cow<'_, str>]) -> Vec<Option<&'w str>> {
+/// The files awk's `getline … < FILE` reads in its programs: a string
+/// literal, or `None` for any other expression.
+fn awk_read_files<'w>(args: &'w [Cow<'_, str>]) -> Vec<Option<&'w str>> {
     let mut out = Vec::new();
-    if !script_at(verb).is_some_and(|i| matches!(SCRIPT_LANGUAGE_OF[i], ScriptLanguage::Awk)) {
-        return out;
-    }
     for p in awk_programs(args) {
         let mut rest = p;
         while let Some(at) = rest.find("getline") {

@@ -818,10 +818,6 @@ fn runner<'a>(
     facts: &mut LineFacts<'a>,
 ) {
     let text = words.text;
-    if runner_rows(tool).is_some_and(|r| r.iter().any(|r| r.2 == RunsAs::Module)) {
-        module_run(words, at, seg, depth, facts);
-        return;
-    }
     let Some((runs_as, sub, mut k)) =
         runner_subcommand(words, at, tool, grouped, seg, depth, facts)
     else {
@@ -903,6 +899,10 @@ fn runner_subcommand<'a>(
     // The tool's rows, together in the table (a unit test checks): found
     // once.
     let tool_rows = runner_rows(tool)?;
+    if tool_rows.iter().any(|r| r.2 == RunsAs::Module) {
+        module_run(words, at, seg, depth, facts);
+        return None;
+    }
     let rows = || tool_rows.iter();
     let mut k = at + 1;
     let (runs_as, sub): (RunsAs, &'static str);
@@ -2037,7 +2037,9 @@ fn push_run<'w, 'a>(
         );
     }
     facts.may_list |= super::listed::may_list_run(verb, rest, facts.stdin_fed.is_some());
-    sed_places(verb, rest, seg, facts);
+    if verb.is_some_and(super::code_options::may_run_code) {
+        sed_places(verb, rest, seg, facts);
+    }
     facts.may_reach_database |= verb.is_some_and(super::sockets::may_be_database);
     if let (Some(fed), Some(v)) = (facts.stdin_fed, verb) {
         if let Some(why) = super::stdin_commands::reads_commands(v, &rest[1..], fed) {
@@ -2094,31 +2096,21 @@ fn push_run<'w, 'a>(
 /// read, places for the scope ([`LineFacts::read_places`]): a sed file
 /// outside the scope needs a `/` in the line; an awk expression read as a
 /// file (`getline < f`) is an unknown place.
+#[inline(never)] // Only for the programs that may run code: out of push_run.
 fn sed_places(verb: Option<&str>, rest: &[Cow<'_, str>], seg: usize, facts: &mut LineFacts) {
     let (Some(v), [_, args @ ..]) = (verb, rest) else {
         return;
     };
-    if !super::code_options::may_run_code(v) {
-        return;
-    }
     let slash = facts.absent & crate::reader::HAS_SLASH == 0;
-    for f in super::code_options::sed_read_files(v, args)
-        .into_iter()
-        .filter(|_| slash)
-    {
-        let k = if f.contains(['$', '`']) {
-            Known::AnyTokens
-        } else {
-            Known::Exact
-        };
-        facts.read_places.push((seg, f.to_string(), k));
-    }
-    for f in super::code_options::awk_read_files(v, args) {
+    for f in super::code_options::script_read_files(v, args, slash) {
         match f {
             Some(f) if !f.contains(['$', '`']) => {
-                facts.read_places.push((seg, f.to_string(), Known::Exact))
+                facts.read_places.push((seg, f.to_string(), Known::Exact));
             }
-            _ => facts
+            Some(f) => facts
+                .read_places
+                .push((seg, f.to_string(), Known::AnyTokens)),
+            None => facts
                 .read_places
                 .push((seg, "getline < …".to_string(), Known::AnyTokens)),
         }
