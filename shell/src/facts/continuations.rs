@@ -25,14 +25,24 @@ use std::borrow::Cow;
 /// The row for the command `words` start with, after leading assignments
 /// and the program's global options, and the index of the first word
 /// after the command's name: found by the rows' own commands.
-fn row_of(words: &[Cow<'_, str>], known: &[Known]) -> Option<(&'static Continuations, usize)> {
+fn row_of(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    v: usize,
+) -> Option<(&'static Continuations, usize)> {
     row_in(
         CONTINUATIONS,
         &CONTINUATIONS_INDEX,
         |r| r.command,
         words,
         known,
+        v,
     )
+}
+
+/// The index of the first word past the leading assignments: the verb's.
+fn verb_at(words: &[Cow<'_, str>]) -> Option<usize> {
+    words.iter().position(|w| !super::is_assignment(w))
 }
 
 /// A table's rows by their command's first words, built at compile time:
@@ -155,9 +165,9 @@ fn row_in<R, const N: usize>(
     command: fn(&R) -> &'static [&'static str],
     words: &[Cow<'_, str>],
     known: &[Known],
+    v: usize,
 ) -> Option<(&'static R, usize)> {
     let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
-    let v = words.iter().position(|w| !super::is_assignment(w))?;
     if !exact(v) {
         return None;
     }
@@ -323,17 +333,21 @@ pub fn mutating_from(words: &[Cow<'_, str>], known: &[Known]) -> Option<usize> {
     // option (§6.5 round 4) and the continuation row of the same command
     // all hold: the first word of any of them (a description only ever
     // tightens what a continuation row says).
+    // The verb's index, read once for the three tables (all words
+    // assignments: no row of any).
+    let v = verb_at(words)?;
     let written = row_in(
         WRITE_OPTIONS,
         &WRITE_OPTIONS_INDEX,
         |r| r.command,
         words,
         known,
+        v,
     )
     .and_then(|(row, from)| write_option(row, words, known, from));
-    let described = described_row(words, known)
+    let described = described_row_at(words, known, v)
         .and_then(|(row, from)| super::described::walk(row, words, known, from, false).first());
-    let continued = row_of(words, known).and_then(|(row, from)| {
+    let continued = row_of(words, known, v).and_then(|(row, from)| {
         let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
         match row.shape {
             Shape::Options {
@@ -357,12 +371,28 @@ pub(crate) fn described_row(
     known: &[Known],
 ) -> Option<(&'static Described, usize)> {
     let first = words.first()?;
-    let maybe =
-        super::is_assignment(first) || super::has_shape(&DESCRIBED_SHAPES, super::basename(first));
-    if !maybe {
+    // The first word read once: an assignment, or a verb that may have a
+    // row by its shape.
+    if super::is_assignment(first) {
+        described_row_at(words, known, verb_at(words)?)
+    } else if super::has_shape(&DESCRIBED_SHAPES, super::basename(first)) {
+        row_in(DESCRIBED, &DESCRIBED_INDEX, |r| r.program, words, known, 0)
+    } else {
+        None
+    }
+}
+
+/// [`described_row`] with the verb's index `v` ([`verb_at`]) known.
+fn described_row_at(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    v: usize,
+) -> Option<(&'static Described, usize)> {
+    // Past an assignment (`v > 0`) any verb; else the shapes' gate.
+    if v == 0 && !super::has_shape(&DESCRIBED_SHAPES, super::basename(words.first()?)) {
         return None;
     }
-    row_in(DESCRIBED, &DESCRIBED_INDEX, |r| r.program, words, known)
+    row_in(DESCRIBED, &DESCRIBED_INDEX, |r| r.program, words, known, v)
 }
 
 /// A word of a described program that its row cannot place, where the row
@@ -772,6 +802,7 @@ pub fn mutating_from_with(
             |r| r.command,
             words,
             known,
+            v,
         )
         .and_then(|(row, from)| write_option(row, words, known, from))
     } else {
