@@ -178,6 +178,16 @@ pub struct Answer<'a> {
     why: Why,
 }
 
+/// The line's buffers go to the next line read on this thread
+/// ([`LineFacts::recycle`]): a server or a binding answers line after line.
+impl Drop for Answer<'_> {
+    fn drop(&mut self) {
+        if let Some(f) = &mut self.line {
+            f.recycle();
+        }
+    }
+}
+
 impl Answer<'_> {
     /// The deciding rule, where one did: its text and `file:line:col`.
     pub fn rule(&self) -> Option<RuleRef> {

@@ -707,6 +707,14 @@ impl<'a> LineFacts<'a> {
         facts
     }
 
+    /// Gives the vectors of the line's segments, words and runs to the
+    /// next line read on this thread (an allocation and a free saved on
+    /// each). Only for facts about to be dropped: their other fields still
+    /// describe the line.
+    pub fn recycle(&mut self) {
+        crate::spare::keep(&mut self.line.segments, &mut self.runs);
+    }
+
     /// The facts with every word their own text, borrowing nothing from
     /// the command line they were read from (for facts kept past it).
     pub fn into_owned(self) -> LineFacts<'static> {
@@ -786,7 +794,7 @@ impl<'a> LineFacts<'a> {
         };
         let segments = facts.line.segments.len();
         facts.unparsed = facts.line.is_unparsed();
-        put_in_empty(&mut facts.runs, Vec::with_capacity(segments));
+        put_in_empty(&mut facts.runs, crate::spare::runs(segments));
         // The segments are taken out while their runs are collected (the
         // runs are pushed into `facts`), then put back: moving a vector
         // moves its header only.

@@ -29,3 +29,4 @@
 
 pub mod facts;
 pub mod reader;
+mod spare;

@@ -25,14 +25,24 @@ use std::borrow::Cow;
 /// The row for the command `words` start with, after leading assignments
 /// and the program's global options, and the index of the first word
 /// after the command's name: found by the rows' own commands.
-fn row_of(words: &[Cow<'_, str>], known: &[Known]) -> Option<(&'static Continuations, usize)> {
+fn row_of(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    v: usize,
+) -> Option<(&'static Continuations, usize)> {
     row_in(
         CONTINUATIONS,
         &CONTINUATIONS_INDEX,
         |r| r.command,
         words,
         known,
+        v,
     )
+}
+
+/// The index of the first word past the leading assignments: the verb's.
+fn verb_at(words: &[Cow<'_, str>]) -> Option<usize> {
+    words.iter().position(|w| !super::is_assignment(w))
 }
 
 /// A table's rows by their command's first words, built at compile time:
@@ -58,26 +68,31 @@ struct Chain<const N: usize> {
     next: [u16; N],
 }
 
-/// The FNV-1a state after `w`'s bytes, from `h`.
-const fn fnv(mut h: u32, w: &[u8]) -> u32 {
-    let mut i = 0;
-    while i < w.len() {
-        h ^= w[i] as u32;
-        h = h.wrapping_mul(0x0100_0193);
-        i += 1;
-    }
-    h
+/// `h` with `w` mixed in: its length and its first, middle and last
+/// bytes, then one multiplication (Fibonacci hashing: the product's high
+/// byte depends on every bit mixed in). Table words differ there; the
+/// bytes between are never read, so a lookup costs the same for a long
+/// word (FNV-1a over every byte was ~140 instructions of an answer).
+const fn mix(h: u32, w: &[u8]) -> u32 {
+    let n = w.len();
+    let (a, b, c) = if n == 0 {
+        (0, 0, 0)
+    } else {
+        (w[0] as u32, w[n / 2] as u32, w[n - 1] as u32)
+    };
+    #[allow(clippy::cast_possible_truncation)] // the length's low byte
+    let n = n as u32 & 0xff;
+    (h ^ n ^ (a << 8) ^ (b << 16) ^ (c << 24)).wrapping_mul(0x9e37_79b1)
 }
 
-/// The bucket of a program name (FNV-1a, low byte).
+/// The bucket of a program name (its [`mix`], high byte).
 const fn bucket(w: &[u8]) -> usize {
-    (fnv(0x811c_9dc5, w) & 0xff) as usize
+    (mix(0, w) >> 24) as usize
 }
 
-/// The bucket of a program and a subcommand (FNV-1a over both, a space
-/// between, low byte).
+/// The bucket of a program and a subcommand (both [`mix`]ed, high byte).
 const fn pair_bucket(program: &[u8], sub: &[u8]) -> usize {
-    (fnv(fnv(fnv(0x811c_9dc5, program), b" "), sub) & 0xff) as usize
+    (mix(mix(0, program), sub) >> 24) as usize
 }
 
 impl<const N: usize> Chain<N> {
@@ -150,9 +165,9 @@ fn row_in<R, const N: usize>(
     command: fn(&R) -> &'static [&'static str],
     words: &[Cow<'_, str>],
     known: &[Known],
+    v: usize,
 ) -> Option<(&'static R, usize)> {
     let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
-    let v = words.iter().position(|w| !super::is_assignment(w))?;
     if !exact(v) {
         return None;
     }
@@ -318,17 +333,21 @@ pub fn mutating_from(words: &[Cow<'_, str>], known: &[Known]) -> Option<usize> {
     // option (§6.5 round 4) and the continuation row of the same command
     // all hold: the first word of any of them (a description only ever
     // tightens what a continuation row says).
+    // The verb's index, read once for the three tables (all words
+    // assignments: no row of any).
+    let v = verb_at(words)?;
     let written = row_in(
         WRITE_OPTIONS,
         &WRITE_OPTIONS_INDEX,
         |r| r.command,
         words,
         known,
+        v,
     )
     .and_then(|(row, from)| write_option(row, words, known, from));
-    let described = described_row(words, known)
+    let described = described_row_at(words, known, v)
         .and_then(|(row, from)| super::described::walk(row, words, known, from, false).first());
-    let continued = row_of(words, known).and_then(|(row, from)| {
+    let continued = row_of(words, known, v).and_then(|(row, from)| {
         let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
         match row.shape {
             Shape::Options {
@@ -352,12 +371,28 @@ pub(crate) fn described_row(
     known: &[Known],
 ) -> Option<(&'static Described, usize)> {
     let first = words.first()?;
-    let maybe =
-        super::is_assignment(first) || super::has_shape(&DESCRIBED_SHAPES, super::basename(first));
-    if !maybe {
+    // The first word read once: an assignment, or a verb that may have a
+    // row by its shape.
+    if super::is_assignment(first) {
+        described_row_at(words, known, verb_at(words)?)
+    } else if super::has_shape(&DESCRIBED_SHAPES, super::basename(first)) {
+        row_in(DESCRIBED, &DESCRIBED_INDEX, |r| r.program, words, known, 0)
+    } else {
+        None
+    }
+}
+
+/// [`described_row`] with the verb's index `v` ([`verb_at`]) known.
+fn described_row_at(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    v: usize,
+) -> Option<(&'static Described, usize)> {
+    // Past an assignment (`v > 0`) any verb; else the shapes' gate.
+    if v == 0 && !super::has_shape(&DESCRIBED_SHAPES, super::basename(words.first()?)) {
         return None;
     }
-    row_in(DESCRIBED, &DESCRIBED_INDEX, |r| r.program, words, known)
+    row_in(DESCRIBED, &DESCRIBED_INDEX, |r| r.program, words, known, v)
 }
 
 /// A word of a described program that its row cannot place, where the row
@@ -767,6 +802,7 @@ pub fn mutating_from_with(
             |r| r.command,
             words,
             known,
+            v,
         )
         .and_then(|(row, from)| write_option(row, words, known, from))
     } else {
@@ -840,6 +876,33 @@ mod tests {
         let l = crate::reader::read(cmd);
         let s = &l.segments[0];
         mutating_from(&s.words, &s.known)
+    }
+
+    /// The longest chain of an index's buckets: a lookup reads at most
+    /// that many rows of a bucket.
+    fn longest<const N: usize, R>(rows: &'static [R], index: &RowIndex<N>) -> [usize; 3] {
+        let most = |c: &Chain<N>| (0..256).map(|b| c.of(rows, b).count()).max().unwrap_or(0);
+        [most(&index.one), most(&index.subs), most(&index.pairs)]
+    }
+
+    #[test]
+    fn the_row_indexes_buckets_are_short() {
+        // The subcommand rows of one program share its bucket (git's 15):
+        // only the first is read (`any`), the pairs' chain tells them apart.
+        for (name, [one, _, pairs]) in [
+            ("described", longest(DESCRIBED, &DESCRIBED_INDEX)),
+            (
+                "continuations",
+                longest(CONTINUATIONS, &CONTINUATIONS_INDEX),
+            ),
+            (
+                "write options",
+                longest(WRITE_OPTIONS, &WRITE_OPTIONS_INDEX),
+            ),
+        ] {
+            eprintln!("{name}: one {one} pairs {pairs}");
+            assert!(one <= 4 && pairs <= 4, "{name}: one {one}, pairs {pairs}");
+        }
     }
 
     #[test]

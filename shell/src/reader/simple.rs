@@ -174,7 +174,7 @@ pub(crate) fn read_simple_noting(src: &str) -> Option<(CommandLine<'_>, u8)> {
         return None;
     }
     let class = |i: usize| b.get(i).map(|&c| SIMPLE[usize::from(c)]);
-    let mut segments: Vec<Segment> = Vec::with_capacity(4);
+    let mut segments: Vec<Segment> = crate::spare::segments();
     // Group 0 alone is no group at all (see `CommandLine::groups`).
     let mut groups: Vec<u32> = Vec::new();
     let mut i = 0;
@@ -202,7 +202,7 @@ pub(crate) fn read_simple_noting(src: &str) -> Option<(CommandLine<'_>, u8)> {
             Some(_) => {}
         }
         let start = i;
-        let mut words = Vec::with_capacity(4);
+        let mut words = crate::spare::words();
         while class(i) == Some(WORD) {
             let from = i;
             while class(i) == Some(WORD) {
