@@ -360,17 +360,13 @@ fn sed_scripts<'w>(args: &'w [Cow<'_, str>]) -> Vec<&'w str> {
 }
 
 /// The files a sed or awk run's scripts read: sed's `r` and `R` (`sed
-/// '1r /etc/passwd' f`; only with `slash`, a line that holds a `/`: a
-/// file outside the scope needs one) and awk's `getline < FILE`, where an
-/// expression that is no string literal is `None`. Places for the scope
-/// (SPEC §4.5 item 4); none for any other program.
-pub(crate) fn script_read_files<'w>(
-    verb: &str,
-    args: &'w [Cow<'_, str>],
-    slash: bool,
-) -> Vec<Option<&'w str>> {
+/// '1r /etc/passwd' f`) and awk's `getline < FILE`, where an expression
+/// that is no string literal, or a program that sets `ARGV` (the files
+/// awk reads next), is `None`. Places for the scope (SPEC §4.5 item 4);
+/// none for any other program.
+pub(crate) fn script_read_files<'w>(verb: &str, args: &'w [Cow<'_, str>]) -> Vec<Option<&'w str>> {
     match script_at(verb).map(|i| SCRIPT_LANGUAGE_OF[i]) {
-        Some(ScriptLanguage::Sed) if slash => {
+        Some(ScriptLanguage::Sed) => {
             let mut out = Vec::new();
             for s in sed_scripts(args) {
                 sed_scan(s, &mut out);
@@ -387,6 +383,11 @@ pub(crate) fn script_read_files<'w>(
 fn awk_read_files<'w>(args: &'w [Cow<'_, str>]) -> Vec<Option<&'w str>> {
     let mut out = Vec::new();
     for p in awk_programs(args) {
+        // `ARGV[1]="/etc/passwd"`: the operands awk reads are the
+        // program's to change.
+        if p.contains("ARGV") {
+            out.push(None);
+        }
         let mut rest = p;
         while let Some(at) = rest.find("getline") {
             rest = &rest[at + "getline".len()..];

@@ -1009,7 +1009,14 @@ fn module_run<'a>(
     let text = words.text;
     let mut k = at + 1;
     while let Some(w) = text.get(k) {
-        if words.known(k).is_unknown() || !w.starts_with('-') || w == "-" || w == "--" {
+        if words.known(k).is_unknown() {
+            // It may be a flag (`$OPT` as `-I`): the words after it are
+            // read on (reading a script's arguments as a module only asks
+            // more).
+            k += 1;
+            continue;
+        }
+        if !w.starts_with('-') || w == "-" || w == "--" {
             return;
         }
         if w.starts_with("--") {
@@ -1032,12 +1039,14 @@ fn module_run<'a>(
         }
         if v + 1 < b.len() {
             // `-mpip`: the module is the rest of the word.
-            let mut own: Vec<Cow<'a, str>> = vec![Cow::Owned(w[v + 1..].to_string())];
-            own.extend(text[k + 1..].iter().cloned());
-            let known = words.known.get(k..).unwrap_or_default();
-            if depth < MAX_INNER_DEPTH {
-                collect_runs(Words { text: &own, known }, seg, depth + 1, facts);
-            }
+            read_as(
+                words,
+                k,
+                Cow::Owned(w[v + 1..].to_string()),
+                seg,
+                depth,
+                facts,
+            );
             return;
         }
         if k + 1 < text.len() {
@@ -2038,7 +2047,7 @@ fn push_run<'w, 'a>(
     }
     facts.may_list |= super::listed::may_list_run(verb, rest, facts.stdin_fed.is_some());
     if verb.is_some_and(super::code_options::may_run_code) {
-        sed_places(verb, rest, seg, facts);
+        script_places(verb, rest, seg, facts);
     }
     facts.may_reach_database |= verb.is_some_and(super::sockets::may_be_database);
     if let (Some(fed), Some(v)) = (facts.stdin_fed, verb) {
@@ -2093,19 +2102,23 @@ fn push_run<'w, 'a>(
 }
 
 /// The files a sed run's `r`/`R` commands and an awk run's `getline <`
-/// read, places for the scope ([`LineFacts::read_places`]): a sed file
-/// outside the scope needs a `/` in the line; an awk expression read as a
-/// file (`getline < f`) is an unknown place.
+/// read, places for the scope ([`LineFacts::read_places`]): a literal
+/// file outside the scope needs a `/` in the line; one with an expansion
+/// (`1r $F`), and an awk expression read as a file (`getline < f`,
+/// `ARGV` set), is an unknown place.
 #[inline(never)] // Only for the programs that may run code: out of push_run.
-fn sed_places(verb: Option<&str>, rest: &[Cow<'_, str>], seg: usize, facts: &mut LineFacts) {
+fn script_places(verb: Option<&str>, rest: &[Cow<'_, str>], seg: usize, facts: &mut LineFacts) {
     let (Some(v), [_, args @ ..]) = (verb, rest) else {
         return;
     };
+    // A file named literally can be outside the scope only through a `/`.
     let slash = facts.absent & crate::reader::HAS_SLASH == 0;
-    for f in super::code_options::script_read_files(v, args, slash) {
+    for f in super::code_options::script_read_files(v, args) {
         match f {
             Some(f) if !f.contains(['$', '`']) => {
-                facts.read_places.push((seg, f.to_string(), Known::Exact));
+                if slash {
+                    facts.read_places.push((seg, f.to_string(), Known::Exact));
+                }
             }
             Some(f) => facts
                 .read_places
