@@ -158,3 +158,47 @@ fn cli_engine() {
     });
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The lookups a run keeps (`RunCache`: its described row and one walk of
+/// its words read to the end) answer as the lookups made afresh, on every
+/// command of the corpus: the mutating continuation of each segment (the
+/// walk that stops at the first word's) and the unplaced word of each run.
+#[test]
+fn kept_lookups_answer_as_fresh_ones() {
+    use permc_core::facts::{continuations, LineFacts};
+    let mut failures = Vec::new();
+    for case in corpus::load_all() {
+        let Ok(req) = Request::from_json(&case.request) else {
+            continue;
+        };
+        let Some(command) = req.action.command.as_deref() else {
+            continue;
+        };
+        let f = LineFacts::of(command);
+        for (i, s) in f.line.segments.iter().enumerate() {
+            // Twice: the first looks up and keeps, the second reads.
+            for round in 0..2 {
+                let kept =
+                    continuations::mutating_from_cached(&s.words, &s.known, f.segment_cache(i));
+                let fresh = continuations::mutating_from(&s.words, &s.known);
+                if kept != fresh {
+                    failures.push(format!(
+                        "{} `{command}` segment {i} round {round}: {kept:?} against {fresh:?}",
+                        case.id
+                    ));
+                }
+            }
+        }
+        for r in f.runs().filter(|r| !r.guessed && !r.canonical) {
+            let kept = continuations::unplaced_with_cached(r.words, r.known, None, r.cache);
+            let fresh = continuations::unplaced(r.words, r.known);
+            if kept.map(|(i, d)| (i, d.index)) != fresh.map(|(i, d)| (i, d.index)) {
+                failures.push(format!(
+                    "{} `{command}`: unplaced {kept:?} against {fresh:?}",
+                    case.id
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

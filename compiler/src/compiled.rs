@@ -602,7 +602,10 @@ fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch 
     if out.allow != NONE {
         // An allow entry that stops before a mutating continuation does
         // not cover the segment (SPEC §3.2, §6.5).
-        if let Some(m) = continuations::mutating_from_with(&s.words, &s.known, Some(&p.project)) {
+        let cache = f.segment_cache(i);
+        if let Some(m) =
+            continuations::mutating_from_with_cached(&s.words, &s.known, Some(&p.project), cache)
+        {
             out.allow = p.terminal_allow_from(&s.words, m + 1);
         }
     }

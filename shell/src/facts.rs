@@ -151,6 +151,9 @@ pub struct Run<'f> {
     /// Another run's canonical form (SPEC §4.3 round 3: global options
     /// skipped, aliases resolved), for deny and ask.
     pub canonical: bool,
+    /// What the checks looked up of the words, kept: the run's as the
+    /// facts keep it; `None` for a run made for one check.
+    pub cache: Option<&'f continuations::RunCache>,
 }
 
 /// A run as [`LineFacts`] keeps it.
@@ -168,6 +171,8 @@ pub(crate) struct RunData<'a> {
     pub(crate) read_past: bool,
     pub(crate) guessed: bool,
     pub(crate) canonical: bool,
+    /// What the checks looked up of the run's words, kept.
+    pub(crate) cache: continuations::RunCache,
 }
 
 /// The facts of one terminal command line.
@@ -737,6 +742,7 @@ impl<'a> LineFacts<'a> {
                     read_past: r.read_past,
                     guessed: r.guessed,
                     canonical: r.canonical,
+                    cache: r.cache,
                 })
                 .collect(),
             inner_lines: self
@@ -929,6 +935,7 @@ impl<'a> LineFacts<'a> {
             read_past: r.read_past,
             guessed: r.guessed,
             canonical: r.canonical,
+            cache: Some(&r.cache),
         }
     }
 
@@ -941,15 +948,27 @@ impl<'a> LineFacts<'a> {
     /// The runs of segment `i`, in order: a slice of the index, or a scan
     /// when there is none (a line of one segment).
     pub fn runs_of(&self, i: usize) -> impl Iterator<Item = Run<'_>> {
+        self.runs_data_of(i).map(|r| self.view(r))
+    }
+
+    /// [`LineFacts::runs_of`] as kept.
+    fn runs_data_of(&self, i: usize) -> impl Iterator<Item = &RunData<'a>> {
         let (slice, scan) = match (self.run_start.get(i), self.run_start.get(i + 1)) {
             _ if self.aligned => (self.runs.get(i..=i).unwrap_or_default(), false),
             (Some(&a), Some(&b)) => (&self.runs[a..b], false),
             _ => (&self.runs[..], true),
         };
-        slice
-            .iter()
-            .filter(move |r| !scan || r.segment == i)
-            .map(|r| self.view(r))
+        slice.iter().filter(move |r| !scan || r.segment == i)
+    }
+
+    /// The cache of segment `i`'s run whose words are the segment's own
+    /// (most segments' only run), for the checks that read the segment's
+    /// words ([`continuations::mutating_from_with_cached`]).
+    pub fn segment_cache(&self, i: usize) -> Option<&continuations::RunCache> {
+        // A run's words are the segment's own when it keeps none.
+        self.runs_data_of(i)
+            .find(|r| r.words.is_none())
+            .map(|r| &r.cache)
     }
 
     /// Marks the line unparsed with a reason for people.
@@ -988,6 +1007,7 @@ impl<'a> LineFacts<'a> {
             read_past: true,
             guessed: self.guessing,
             canonical: false,
+            cache: continuations::RunCache::default(),
         });
     }
 
@@ -1171,7 +1191,7 @@ impl<'a> LineFacts<'a> {
         self.runs()
             .filter(|r| !r.guessed && !r.canonical)
             .find_map(|r| {
-                continuations::unplaced_with(r.words, r.known, self.project_rows())
+                continuations::unplaced_with_cached(r.words, r.known, self.project_rows(), r.cache)
                     .map(|(i, d)| (r, i, d))
             })
     }

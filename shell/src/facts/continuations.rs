@@ -22,6 +22,91 @@ use crate::reader::AsStr;
 use crate::reader::Known;
 use std::borrow::Cow;
 
+/// What the checks look up of a run's words, kept once looked up: its
+/// described row ([`described_row`]) and what the closed world finds in
+/// its words ([`super::described::walk`] reading them all). A run is read
+/// by `unknown.word` (every run) and by an allow entry's coverage (its
+/// segment's): each looked the row up and walked the words again — a
+/// third of the answer's cost on a line of described programs.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RunCache {
+    described: std::cell::Cell<Looked>,
+    found: std::cell::Cell<Option<super::described::Found>>,
+}
+
+/// A described row as looked up: not yet, none, or the row's index in
+/// [`DESCRIBED`] and the word its options begin at.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Looked {
+    #[default]
+    Not,
+    None,
+    At(u32, u32),
+}
+
+impl RunCache {
+    /// [`described_row`] of the run's `words`, looked up once.
+    pub(crate) fn described_row(
+        &self,
+        words: &[Cow<'_, str>],
+        known: &[Known],
+    ) -> Option<(&'static Described, usize)> {
+        self.described_row_by(|| described_row(words, known))
+    }
+
+    /// [`RunCache::described_row`] with the verb's index `v` known
+    /// ([`described_row_at`], the same row).
+    fn described_row_at(
+        &self,
+        words: &[Cow<'_, str>],
+        known: &[Known],
+        v: usize,
+    ) -> Option<(&'static Described, usize)> {
+        self.described_row_by(|| described_row_at(words, known, v))
+    }
+
+    fn described_row_by(
+        &self,
+        look: impl FnOnce() -> Option<(&'static Described, usize)>,
+    ) -> Option<(&'static Described, usize)> {
+        match self.described.get() {
+            Looked::None => None,
+            Looked::At(i, from) => Some((&DESCRIBED[i as usize], from as usize)),
+            Looked::Not => {
+                let found = look();
+                self.described.set(match found {
+                    // The row's own index (shell/build.rs): rows are
+                    // fewer than u32::MAX, and so are a run's words.
+                    #[allow(clippy::cast_possible_truncation)]
+                    Some((row, from)) => Looked::At(row.index as u32, from as u32),
+                    None => Looked::None,
+                });
+                found
+            }
+        }
+    }
+
+    /// [`super::described::walk`] of the run's words by `row` from `from`,
+    /// every word read (`all`), walked once. Its [`Found::first`] is the
+    /// walk that stops at the first word's (the walks only stop early).
+    ///
+    /// [`Found::first`]: super::described::Found::first
+    pub(crate) fn walk(
+        &self,
+        row: &'static Described,
+        words: &[Cow<'_, str>],
+        known: &[Known],
+        from: usize,
+    ) -> super::described::Found {
+        if let Some(found) = self.found.get() {
+            return found;
+        }
+        let found = super::described::walk(row, words, known, from, true);
+        self.found.set(Some(found));
+        found
+    }
+}
+
 /// The row for the command `words` start with, after leading assignments
 /// and the program's global options, and the index of the first word
 /// after the command's name: found by the rows' own commands.
@@ -162,7 +247,7 @@ static DESCRIBED_INDEX: RowIndex<{ DESCRIBED.len() }> = row_index!(DESCRIBED, pr
 fn row_in<R, const N: usize>(
     rows: &'static [R],
     index: &'static RowIndex<N>,
-    command: fn(&R) -> &'static [&'static str],
+    command: impl Fn(&R) -> &'static [&'static str] + Copy,
     words: &[Cow<'_, str>],
     known: &[Known],
     v: usize,
@@ -323,6 +408,16 @@ pub fn code_word(words: &[Cow<'_, str>], known: &[Known]) -> Option<(usize, &'st
 /// (SPEC §6.5), or `None` when it only reads. An allow entry of `k`
 /// tokens covers the segment only when `k` is past it (§3.2).
 pub fn mutating_from(words: &[Cow<'_, str>], known: &[Known]) -> Option<usize> {
+    mutating_from_cached(words, known, None)
+}
+
+/// [`mutating_from`], the described row and its walk kept in `cache`
+/// (the run's whose words are `words`).
+pub fn mutating_from_cached(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    cache: Option<&RunCache>,
+) -> Option<usize> {
     let first = words.first()?.as_bytes().first().copied()?;
     // Cheap gate: the first bytes of the rows' commands (built from the
     // rows), or a path or an assignment that may hide one.
@@ -345,8 +440,14 @@ pub fn mutating_from(words: &[Cow<'_, str>], known: &[Known]) -> Option<usize> {
         v,
     )
     .and_then(|(row, from)| write_option(row, words, known, from));
-    let described = described_row_at(words, known, v)
-        .and_then(|(row, from)| super::described::walk(row, words, known, from, false).first());
+    // (`described_row` is `described_row_at` the verb's index.)
+    let described = match cache {
+        Some(c) => c
+            .described_row_at(words, known, v)
+            .and_then(|(row, from)| c.walk(row, words, known, from).first()),
+        None => described_row_at(words, known, v)
+            .and_then(|(row, from)| super::described::walk(row, words, known, from, false).first()),
+    };
     let continued = row_of(words, known, v).and_then(|(row, from)| {
         let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
         match row.shape {
@@ -400,15 +501,32 @@ fn described_row_at(
 /// one of them — `sort --frob F`, `sort "$F"`): the word's index and the
 /// row, for the message. It lowers with `unknown.word` in every mode.
 pub fn unplaced(words: &[Cow<'_, str>], known: &[Known]) -> Option<(usize, &'static Described)> {
+    unplaced_cached(words, known, None)
+}
+
+/// [`unplaced`], the described row and its walk kept in `cache` (the
+/// run's whose words are `words`).
+fn unplaced_cached(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    cache: Option<&RunCache>,
+) -> Option<(usize, &'static Described)> {
     let first = words.first()?;
     if !super::is_assignment(first) && !super::has_shape(&WRITING_SHAPES, super::basename(first)) {
         return None;
     }
-    let (row, from) = described_row(words, known)?;
+    let (row, from) = match cache {
+        Some(c) => c.described_row(words, known)?,
+        None => described_row(words, known)?,
+    };
     if !row.lowers() {
         return None;
     }
-    let at = super::described::walk(row, words, known, from, true).unplaced?;
+    let at = match cache {
+        Some(c) => c.walk(row, words, known, from),
+        None => super::described::walk(row, words, known, from, true),
+    }
+    .unplaced?;
     Some((at, row))
 }
 
@@ -718,7 +836,18 @@ pub fn unplaced_with(
     known: &[Known],
     project: Option<&ProjectRows>,
 ) -> Option<(usize, &'static Described)> {
-    let builtin = || unplaced(words, known);
+    unplaced_with_cached(words, known, project, None)
+}
+
+/// [`unplaced_with`], the built-in row and its walk kept in `cache` (the
+/// run's whose words are `words`).
+pub fn unplaced_with_cached(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    project: Option<&ProjectRows>,
+    cache: Option<&RunCache>,
+) -> Option<(usize, &'static Described)> {
+    let builtin = || unplaced_cached(words, known, cache);
     let Some(project) = project.filter(|p| !p.is_empty()) else {
         return builtin();
     };
@@ -757,7 +886,18 @@ pub fn mutating_from_with(
     known: &[Known],
     project: Option<&ProjectRows>,
 ) -> Option<usize> {
-    let builtin = || mutating_from(words, known);
+    mutating_from_with_cached(words, known, project, None)
+}
+
+/// [`mutating_from_with`], the built-in row and its walk kept in `cache`
+/// (the run's whose words are `words`: [`super::LineFacts::segment_cache`]).
+pub fn mutating_from_with_cached(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    project: Option<&ProjectRows>,
+    cache: Option<&RunCache>,
+) -> Option<usize> {
+    let builtin = || mutating_from_cached(words, known, cache);
     let Some(project) = project.filter(|p| !p.is_empty()) else {
         return builtin();
     };

@@ -106,6 +106,7 @@ impl<'a> LineFacts<'a> {
                     read_past: false,
                     guessed: false,
                     canonical: false,
+                    cache: None,
                 });
                 own.into_iter()
                     .chain(f.runs_of(0).filter(|r| r.read_past && !r.guessed))

@@ -428,6 +428,7 @@ impl<'a> LineFacts<'a> {
             read_past: true,
             guessed: false,
             canonical: false,
+            cache: None,
         })
     }
 }

@@ -2080,6 +2080,7 @@ fn push_run<'w, 'a>(
         read_past: differs,
         guessed: facts.guessing,
         canonical: false,
+        cache: super::continuations::RunCache::default(),
     });
     super::project::at_run(words_ref, from, seg, top, facts); // permc.toml's rows
     let guessed = facts.guessing;
@@ -2096,6 +2097,7 @@ fn push_run<'w, 'a>(
             read_past: true,
             guessed,
             canonical: true,
+            cache: super::continuations::RunCache::default(),
         });
     }
     verb
