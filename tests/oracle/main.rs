@@ -906,7 +906,7 @@ fn described_row(program: &[&str]) -> Described {
 
 /// Rows made wrong on purpose, each with the spelling its cases must hold
 /// and the effects the harness must report for them.
-fn wrong_rows() -> [(Described, &'static str, &'static [&'static str]); 4] {
+fn wrong_rows() -> [(Described, &'static str, &'static [&'static str]); 5] {
     let sort = described_row(&["sort"]);
     let text: Vec<&'static str> = sort.text.iter().copied().chain(["-o --output"]).collect();
     let wrong_output = Described {
@@ -945,7 +945,19 @@ fn wrong_rows() -> [(Described, &'static str, &'static [&'static str]); 4] {
         spellings: &[],
         ..tail
     };
+    // grep's row without `-e` among the options that give the pattern:
+    // the first operand after `-e P` is a file grep opens, not the
+    // pattern the row would read as text.
+    let wrong_pattern = Described {
+        operand_given_by: &["-f --file"],
+        ..described_row(&["grep"])
+    };
     [
+        (
+            wrong_pattern,
+            "-e",
+            &["opened /srv/project/untracked.txt, the value of a text word"],
+        ),
         (
             wrong_follow,
             "-f",
@@ -972,7 +984,7 @@ fn wrong_rows() -> [(Described, &'static str, &'static [&'static str]); 4] {
     ]
 }
 
-/// tail's, sort's and wc's wrong rows each fail with their effect.
+/// tail's, sort's, wc's and grep's wrong rows each fail with their effect.
 fn wrong_rows_show_their_effects(sb: &Sandbox, table: &BTreeMap<String, Declared>) {
     for (wrong, spelling, effects) in wrong_rows() {
         let cases: Vec<_> = rows::generate::cases(&wrong)

@@ -662,12 +662,28 @@ fn described(o: &mut String) {
             d.program.join(" "),
             d.version,
             d.grammar,
-            d.operands.join(", "),
+            operands_cell(d),
             cell(&kinds.join("; ")),
             verified
         );
     }
     o.push('\n');
+}
+
+/// A described row's operand kinds, led by the text operand an option
+/// may give instead (`operand-given-by`).
+fn operands_cell(d: &super::catalogue::described::Described) -> String {
+    let kinds = d.operands.join(", ");
+    if d.operand_given_by.is_empty() {
+        return kinds;
+    }
+    let options: Vec<String> = d
+        .operand_given_by
+        .iter()
+        .filter_map(|e| e.split(' ').next())
+        .map(|s| format!("`{s}`"))
+        .collect();
+    format!("text unless {} give it, then {kinds}", options.join(", "))
 }
 
 /// SPEC §6.1 round 4: what runs later on the person's machine.

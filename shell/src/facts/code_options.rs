@@ -336,6 +336,12 @@ fn abbreviated(word: &str, name: &str) -> bool {
 /// read as one too (its text is all permc has of that script, and the
 /// scanner this replaced read it so).
 fn sed_scripts<'w>(args: &'w [Cow<'_, str>]) -> Vec<&'w str> {
+    sed_scripts_at(args).into_iter().map(|(_, s)| s).collect()
+}
+
+/// [`sed_scripts`] with the index of the word each is in (the option's,
+/// when attached: `-e'p'`).
+fn sed_scripts_at<'w>(args: &'w [Cow<'_, str>]) -> Vec<(usize, &'w str)> {
     let mut out = Vec::new();
     let mut given = false;
     for item in options::read(SED_OPTIONS, args, 0) {
@@ -344,19 +350,45 @@ fn sed_scripts<'w>(args: &'w [Cow<'_, str>]) -> Vec<&'w str> {
                 name, value, index, ..
             } if SED_SCRIPT_OPTIONS.contains(&name) => {
                 given |= !abbreviated(&args[index], name);
-                out.extend(value.text(args));
+                out.extend(value_at(value, index, args));
             }
-            Item::Valued { name, value, .. } if SED_FILE_OPTIONS.contains(&name) => {
-                out.extend(value.text(args));
+            Item::Valued {
+                name, value, index, ..
+            } if SED_FILE_OPTIONS.contains(&name) => {
+                out.extend(value_at(value, index, args));
             }
             Item::Operand { index } if !given => {
-                out.push(args[index].as_str());
+                out.push((index, args[index].as_str()));
                 given = true;
             }
             _ => {}
         }
     }
     out
+}
+
+/// An option's value with the index of the word it is in.
+fn value_at<'w>(
+    value: options::Value<'w>,
+    option: usize,
+    args: &'w [Cow<'_, str>],
+) -> Option<(usize, &'w str)> {
+    let at = match value {
+        options::Value::Next(i) => i,
+        _ => option,
+    };
+    value.text(args).map(|t| (at, t))
+}
+
+/// The words of a sed or awk run that hold its scripts or programs
+/// (indices into `args`), for [`unknown_where_code_may_be`]: a script is
+/// code where its row types it `text` (SPEC §4.5 item 4: not a place).
+fn script_words(verb: &str, args: &[Cow<'_, str>]) -> Vec<usize> {
+    match script_at(verb).map(|i| SCRIPT_LANGUAGE_OF[i]) {
+        Some(ScriptLanguage::Sed) => sed_scripts_at(args).into_iter().map(|(i, _)| i).collect(),
+        Some(ScriptLanguage::Awk) => awk_programs_at(args).into_iter().map(|(i, _)| i).collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The files a sed or awk run's scripts read: sed's `r` and `R` (`sed
@@ -520,6 +552,11 @@ fn sed_scan<'s>(script: &'s str, reads: &mut Vec<&'s str>) -> bool {
 /// is read as one too (its text is all permc has of it, and the scanner
 /// this replaced read it so).
 fn awk_programs<'w>(args: &'w [Cow<'_, str>]) -> Vec<&'w str> {
+    awk_programs_at(args).into_iter().map(|(_, p)| p).collect()
+}
+
+/// [`awk_programs`] with the index of the word each is in.
+fn awk_programs_at<'w>(args: &'w [Cow<'_, str>]) -> Vec<(usize, &'w str)> {
     let mut out = Vec::new();
     let mut given = false;
     for item in options::read(AWK_OPTIONS, args, 0) {
@@ -529,13 +566,13 @@ fn awk_programs<'w>(args: &'w [Cow<'_, str>]) -> Vec<&'w str> {
             } => {
                 if AWK_PROGRAM_OPTIONS.contains(&name) {
                     given |= !abbreviated(&args[index], name);
-                    out.extend(value.text(args));
+                    out.extend(value_at(value, index, args));
                 } else if AWK_FILE_OPTIONS.contains(&name) {
-                    out.extend(value.text(args));
+                    out.extend(value_at(value, index, args));
                 }
             }
             Item::Operand { index } if !given => {
-                out.push(args[index].as_str());
+                out.push((index, args[index].as_str()));
                 given = true;
             }
             _ => {}
@@ -738,11 +775,17 @@ pub(crate) fn unknown_where_code_may_be(words: &[Cow<'_, str>], known: &[Known])
     // A word a verified row places as text (a value of `sort -k`: SPEC
     // §4.5 item 2, a value position takes that position's kind) is no
     // form of the program's: read only once an unknown word is met.
+    // A sed or awk script the row types `text` is still code here.
     let mut text = None;
     let mut is_text = |i: usize| {
-        text.get_or_insert_with(|| super::described::text_words(words, known))
-            .as_ref()
-            .is_some_and(|t: &Vec<bool>| t.get(i).copied().unwrap_or(false))
+        let (text, scripts) = text.get_or_insert_with(|| {
+            let scripts = script_words(verb, &words[1..]);
+            (super::described::text_words(words, known), scripts)
+        });
+        !scripts.contains(&(i - 1))
+            && text
+                .as_ref()
+                .is_some_and(|t: &Vec<bool>| t.get(i).copied().unwrap_or(false))
     };
     (1..words.len())
         .take_while(|&i| k(i).is_unknown() || words[i] != "--")

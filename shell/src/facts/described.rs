@@ -1169,8 +1169,10 @@ pub fn text_words(words: &[Cow<'_, str>], known: &[Known]) -> Option<Vec<bool>> 
     }
     // git's parse-options and setup_revisions read as getopt does here:
     // a valued option takes the next word whatever it is, options are
-    // read past operands, `--` ends them (`git log --author "$A"`).
-    if !(getopt(row) || matches!(row.grammar, GIT | GIT_REVISIONS)) {
+    // read past operands, `--` ends them (`git log --author "$A"`); clap
+    // 2 (ripgrep) the same but for a next word that begins with `-`,
+    // which is no value ([`takes_value`]).
+    if !(getopt(row) || matches!(row.grammar, GIT | GIT_REVISIONS | CLAP2)) {
         return None;
     }
     text_of(row, from, words, known)
@@ -1198,10 +1200,20 @@ fn text_of(
     known: &[Known],
 ) -> Option<Vec<bool>> {
     let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    // Without an option that gives it, the first operand is `text`
+    // (grep's pattern) and the row's operand kinds begin at the second;
+    // where a word may be such an option, every operand has its kind.
+    let shift = usize::from(
+        !row.operand_given_by.is_empty() && operand_given(row, from, words, known) == Some(false),
+    );
+    let kind_of = |operand: usize| match operand.checked_sub(shift) {
+        None => Some(Kind::Text),
+        Some(n) => operand_kind(row, n),
+    };
     // Past the last listed operand kind, every operand has the last one:
     // there a word that may be several words, or no option after all,
     // moves no later word to another kind.
-    let settled = |operand: usize| operand + 1 >= row.operands.len();
+    let settled = |operand: usize| operand + 1 >= row.operands.len() + shift;
     let only_flags = row.lists()[1..].iter().all(|list| list.is_empty());
     let plus = row.grammar == GETOPT_LEADING || row.options_first;
     let mut text = vec![false; words.len()];
@@ -1211,7 +1223,7 @@ fn text_of(
     let mut uncertain = false;
     while let Some(w) = words.get(i) {
         let exact = kn(i) == Known::Exact;
-        let operand_text = operand_kind(row, operand) == Some(Kind::Text);
+        let operand_text = kind_of(operand) == Some(Kind::Text);
         let attached = || match partial(row, w, kn(i)) {
             Partial::Placed(kind) => Some(kind),
             _ => None,
@@ -1242,7 +1254,8 @@ fn text_of(
             // unless it is text.
             let as_option = value != Value::Attached || matches!(kind, Kind::Flag | Kind::Text);
             text[i] = as_option && (!uncertain || operand_text);
-            if value == Value::Next {
+            // clap's value: the next word unless it begins with `-`.
+            if value == Value::Next && takes_value(row, words, known, i + 1) {
                 if uncertain && !settled(operand) {
                     return None;
                 }
@@ -1259,6 +1272,87 @@ fn text_of(
         i += 1;
     }
     Some(text)
+}
+
+/// Is one of the row's [`Described::operand_given_by`] options among
+/// `words` from `from` (before `--`), so that the first operand is no
+/// pattern or script but a file? `None` when a word may be one (a word
+/// with an unknown part where an option may be) or cannot be placed.
+fn operand_given(
+    row: &Described,
+    from: usize,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+) -> Option<bool> {
+    let given_short = |c: char| {
+        row.operand_given_by
+            .iter()
+            .flat_map(|e| e.split(' '))
+            .map(|s| s.strip_suffix("[=]").unwrap_or(s))
+            .any(|s| {
+                s.strip_prefix('-')
+                    .is_some_and(|l| l.starts_with(c) && l.len() == c.len_utf8())
+            })
+    };
+    let mut i = from;
+    while let Some(w) = words.get(i) {
+        i += 1;
+        if known.get(i - 1).is_some_and(|k| *k != Known::Exact) {
+            if w.starts_with(['-', '$', '`', '*', '?', '[']) {
+                return None;
+            }
+            continue;
+        }
+        if w == "--" {
+            break;
+        }
+        if !w.starts_with('-') || w == "-" {
+            continue;
+        }
+        if w.starts_with("--") {
+            let (_, value) = long(row, w)?;
+            let name = w.split('=').next().unwrap_or(w);
+            if row.operand_given_by.contains(&long_entry(row, name)?) {
+                return Some(true);
+            }
+            if value == Value::Next && takes_value(row, words, known, i) {
+                i += 1;
+            }
+            continue;
+        }
+        for (at, c) in w.char_indices().skip(1) {
+            if given_short(c) {
+                return Some(true);
+            }
+            let (kind, optional) = short(row, c)?;
+            if kind != Kind::Flag {
+                let attached = at + c.len_utf8() < w.len();
+                if !attached && !optional && takes_value(row, words, known, i) {
+                    i += 1;
+                }
+                break;
+            }
+        }
+    }
+    Some(false)
+}
+
+/// The option entry (`-e --regexp`) a long option word names, whole or
+/// by a unique prefix where the grammar takes one ([`long`] says which
+/// words are options at all).
+fn long_entry(row: &Described, name: &str) -> Option<&'static str> {
+    if let Some(whole) = row
+        .spellings
+        .iter()
+        .find(|(s, ..)| *s == name)
+        .map(|(.., entry)| *entry)
+    {
+        return Some(whole);
+    }
+    if row.spellings.is_empty() {
+        return find(row, |s| s == name).one().map(|(.., entry)| entry);
+    }
+    prefixed(row, name).one().map(|(.., entry)| entry)
 }
 
 /// What a run's described row says it writes ([`written_values`]).

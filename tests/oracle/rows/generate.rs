@@ -163,6 +163,7 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
         old_style: false,
     };
     g.operand_cases();
+    g.given_operand_cases();
     for (list, kind) in row.options() {
         // An argparse row's `open` options are a plugin's (pytest-cov's
         // `--cov`), not installed here: the program refuses them.
@@ -366,6 +367,54 @@ impl Gen<'_> {
                 words.push((v, Some((last, v))));
             }
             self.add(&words, Expect::Accepted);
+        }
+    }
+
+    /// A row whose first operand is `text` unless an option gives it
+    /// (`operand-given-by`: grep's pattern, sed's script): that operand
+    /// names a file the program must not open — alone before the default
+    /// operands, and (the full tier) after each option the row has that
+    /// is none of those, in its first spelling with a value of its kind,
+    /// so an option that gives it (grep's `-e`, rg's `--files`) left out
+    /// of the row is caught opening the file.
+    fn given_operand_cases(&mut self) {
+        if self.row.operand_given_by.is_empty() {
+            return;
+        }
+        let text = values(Kind::Text)[0];
+        let defaults: Vec<(Kind, &str)> =
+            self.operands.iter().map(|k| (*k, values(*k)[0])).collect();
+        let mut words: Vec<Word> = vec![(text, Some((Kind::Text, text)))];
+        words.extend(defaults.iter().map(|(k, v)| (*v, Some((*k, *v)))));
+        self.ci = true;
+        self.add(&words, Expect::Accepted);
+        let row = self.row;
+        let gives = |spelling: &str| {
+            row.operand_given_by
+                .iter()
+                .any(|e| e.split(' ').any(|s| s == spelling))
+        };
+        for (list, kind) in row.options() {
+            for first in list.iter().filter_map(|e| e.split(' ').next()) {
+                if gives(first) {
+                    continue;
+                }
+                let v = values(kind).first().copied().unwrap_or("");
+                let spelled: Vec<String> = match first.strip_suffix("[=]") {
+                    _ if kind == Kind::Flag => vec![first.to_string()],
+                    Some(name) if name.starts_with("--") => vec![format!("{name}={v}")],
+                    Some(name) => vec![format!("{name}{v}")],
+                    None => vec![first.to_string(), v.to_string()],
+                };
+                let mut with: Vec<Word> = Vec::new();
+                for (j, w) in spelled.iter().enumerate() {
+                    let value = (kind != Kind::Flag && j + 1 == spelled.len()).then_some((kind, v));
+                    with.push((w.as_str(), value));
+                }
+                with.extend(words.iter().copied());
+                self.ci = false;
+                self.add(&with, Expect::Accepted);
+            }
         }
     }
 

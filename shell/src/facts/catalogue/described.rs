@@ -297,6 +297,12 @@ pub struct Described {
     /// operand (parse-options' PARSE_OPT_STOP_AT_NON_OPTION: `git config
     /// user.name --get` sets user.name to `--get`).
     pub options_first: bool,
+    /// The options that give what the first operand otherwise is (grep's
+    /// `-e`/`-f` its pattern, sed's its script): given none of them, the
+    /// first operand is `text` and [`Described::operands`] types the
+    /// operands after it; given one, every operand (SPEC §4.5 items 1
+    /// and 4: grep never opens its pattern operand as a file).
+    pub operand_given_by: &'static [&'static str],
     /// The hash of the row (shell/build.rs).
     pub hash: &'static str,
     /// Did the real program verify the row as it is (its `verified`
@@ -341,6 +347,7 @@ impl Described {
         next_only: &[],
         last_arg_default: &[],
         options_first: false,
+        operand_given_by: &[],
         hash: "",
         verified: false,
         verified_version: "",
