@@ -2159,6 +2159,12 @@ impl EntryMatch<'_> {
                     || w == t
                     || w.strip_prefix(t).is_some_and(|r| r.starts_with('='))
                     || later::in_cluster(self.tool, w, t)
+                    // `--location=global` also as two words (npm's nopt,
+                    // getopt: a valued option's value may be the next
+                    // word; where it may not, a match only asks more).
+                    || t.split_once('=').is_some_and(|(name, value)| {
+                        w == name && self.words.get(k + 1).is_some_and(|v| v == value)
+                    })
             }) && self.holds(i, e, j + 1, budget);
         }
         let mut i = i;
