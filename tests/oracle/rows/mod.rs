@@ -804,6 +804,8 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
         let how = if l.contains("unknown predicate") || ssh_vim_unknown(l) {
             Expect::Unknown
         } else if l.contains("missing argument to")
+            // mawk's (`mawk: option -f lacks argument`).
+            || l.contains(" lacks argument")
             || l.contains("test needs an argument")
             || find_took_itself(l)
         {
@@ -820,6 +822,8 @@ fn refusal(out: &str, status: i32) -> Option<(Expect, &str)> {
             "error: unexpected argument '-",
             // clap 2's (ripgrep 13).
             "which wasn't expected, or isn't valid in this context",
+            // mawk's (`mawk: not an option: --x`).
+            ": not an option: ",
         ]
         .iter()
         .any(|m| l.contains(m))
