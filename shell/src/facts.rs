@@ -1811,10 +1811,16 @@ pub(crate) type Shapes = [u32; 512];
 pub(crate) const fn mark_shape(t: &mut Shapes, w: &str) {
     let b = w.as_bytes();
     if !b.is_empty() {
-        let n = if b.len() > 31 { 31 } else { b.len() };
-        t[b[0] as usize] |= 1 << n;
-        t[256 + ends(b[0], b[b.len() - 1])] |= 1 << n;
+        mark_shape_of(t, b[0], b[b.len() - 1], b.len());
     }
+}
+
+/// Adds the shape of a word of `len` bytes from `first` to `last` to `t`
+/// (a word the table holds by its parts: another case of a name).
+pub(crate) const fn mark_shape_of(t: &mut Shapes, first: u8, last: u8, len: usize) {
+    let n = if len > 31 { 31 } else { len };
+    t[first as usize] |= 1 << n;
+    t[256 + ends(first, last)] |= 1 << n;
 }
 
 /// A word's first and last bytes, mixed into one table index.
