@@ -175,12 +175,19 @@ struct Here<'s> {
 
 /// Does a word hold a protected directory as a component (`.git`,
 /// `.husky`…), or a glob component that could be one?
+#[inline] // Its fast part: most words leave there, without a call.
 pub fn names_protected_dir(t: &str, glob: bool) -> bool {
     // Without a glob, a protected directory's name holds a `.`, or an 8.3
     // name a `~` (most words: neither).
     if !glob && t.is_ascii() && !t.bytes().any(|b| matches!(b, b'.' | b'~')) {
         return false;
     }
+    components_protected(t, glob)
+}
+
+/// [`names_protected_dir`] past its fast part: each component read.
+#[inline(never)]
+fn components_protected(t: &str, glob: bool) -> bool {
     t.split('/').any(|c| {
         if glob && has_glob(c) {
             PROTECTED_DIRS.iter().any(|d| could_be(c, d))
