@@ -1246,26 +1246,30 @@ impl<'a> LineFacts<'a> {
     /// 3) — unless the line names a proxy anywhere (a `*_proxy` variable
     /// sends it elsewhere).
     pub fn external_effect_where(&self, in_container: bool) -> Option<&'static [&'static str]> {
-        let loopback_ok = in_container && !self.has_unknown && !self.names_a_proxy();
+        // Asked only where a run or a redirection may go to loopback (most
+        // lines: never, so their words are not scanned for a proxy).
+        let proxy = std::cell::OnceCell::new();
+        let loopback_ok =
+            || in_container && !self.has_unknown && !*proxy.get_or_init(|| self.names_a_proxy());
         self.runs()
             .filter(|r| !r.guessed)
             .find_map(|r| {
                 // A socket client's run to loopback sends nothing away
                 // from the running container (SPEC §4.5 item 3).
                 let socket_loopback =
-                    || loopback_ok && !r.canonical && sockets::loopback_run(r.words, r.known);
+                    || loopback_ok() && !r.canonical && sockets::loopback_run(r.words, r.known);
                 external_effect_known(r.words, r.known)
                     .filter(|_| !socket_loopback())
                     .or_else(|| {
                         (!r.canonical)
-                            .then(|| remote::external_known_at(r.words, r.known, loopback_ok))?
+                            .then(|| remote::external_known_where(r.words, r.known, loopback_ok))?
                     })
             })
-            .or_else(|| self.network_redirect(loopback_ok))
+            .or_else(|| self.network_redirect(&loopback_ok))
             .or_else(|| self.remote_daemon_assigned())
             .or_else(|| {
                 self.may_reach_database
-                    .then(|| self.database_run(loopback_ok))
+                    .then(|| self.database_run(loopback_ok()))
                     .flatten()
             })
     }
@@ -1365,13 +1369,13 @@ impl<'a> LineFacts<'a> {
     /// An unknown target is the scope's (§4.4), not this; a loopback one
     /// (`/dev/tcp/127.0.0.1/8080`) is none when `loopback_ok` (the
     /// command runs in the running container, §4.5 item 3).
-    fn network_redirect(&self, loopback_ok: bool) -> Option<&'static [&'static str]> {
+    fn network_redirect(&self, loopback_ok: &dyn Fn() -> bool) -> Option<&'static [&'static str]> {
         let lines = std::iter::once(&self.line).chain(self.inner_lines.iter().map(|(_, l)| l));
         let targets = lines.flat_map(|l| &l.segments).flat_map(|s| &s.redirects);
         for r in targets.filter(|r| r.op != "<<<") {
             for (prefix, entry) in NETWORK_DEVICES {
-                let loopback = loopback_ok
-                    && r.known == Known::Exact
+                let loopback = r.known == Known::Exact
+                    && loopback_ok()
                     && sockets::loopback_device(&r.target, prefix);
                 if r.target.starts_with(prefix) && !loopback {
                     return Some(entry);
@@ -1831,10 +1835,16 @@ pub(crate) type Shapes = [u32; 512];
 pub(crate) const fn mark_shape(t: &mut Shapes, w: &str) {
     let b = w.as_bytes();
     if !b.is_empty() {
-        let n = if b.len() > 31 { 31 } else { b.len() };
-        t[b[0] as usize] |= 1 << n;
-        t[256 + ends(b[0], b[b.len() - 1])] |= 1 << n;
+        mark_shape_of(t, b[0], b[b.len() - 1], b.len());
     }
+}
+
+/// Adds the shape of a word of `len` bytes from `first` to `last` to `t`
+/// (a word the table holds by its parts: another case of a name).
+pub(crate) const fn mark_shape_of(t: &mut Shapes, first: u8, last: u8, len: usize) {
+    let n = if len > 31 { 31 } else { len };
+    t[first as usize] |= 1 << n;
+    t[256 + ends(first, last)] |= 1 << n;
 }
 
 /// A word's first and last bytes, mixed into one table index.

@@ -54,6 +54,7 @@ use super::glob::glob_matches;
 use super::scope::values;
 use super::wrappers::git_config_reads;
 use super::{basename, normalize, resolve, verb_index, LineFacts, Scope};
+use super::{has_shape, mark_shape, mark_shape_of, Shapes};
 use crate::reader::AsStr;
 use crate::reader::{Known, Redirect};
 use std::borrow::Cow;
@@ -174,12 +175,19 @@ struct Here<'s> {
 
 /// Does a word hold a protected directory as a component (`.git`,
 /// `.husky`…), or a glob component that could be one?
+#[inline] // Its fast part: most words leave there, without a call.
 pub fn names_protected_dir(t: &str, glob: bool) -> bool {
     // Without a glob, a protected directory's name holds a `.`, or an 8.3
     // name a `~` (most words: neither).
     if !glob && t.is_ascii() && !t.bytes().any(|b| matches!(b, b'.' | b'~')) {
         return false;
     }
+    components_protected(t, glob)
+}
+
+/// [`names_protected_dir`] past its fast part: each component read.
+#[inline(never)]
+fn components_protected(t: &str, glob: bool) -> bool {
     t.split('/').any(|c| {
         if glob && has_glob(c) {
             PROTECTED_DIRS.iter().any(|d| could_be(c, d))
@@ -573,23 +581,38 @@ fn named_by(facts: &LineFacts, scope: &Scope<'_>, lift: Lift<'_>, fast: bool) ->
         .strip_prefix(root)
         .filter(|r| r.is_empty() || r.starts_with('/'))
         .unwrap_or(cwd);
+    let in_protected = names_protected_dir(below, false);
+    let host = scope.roots.len() == 1;
+    let inner = facts.inner_lines.iter().map(|(_, l)| l);
+    let lines = || std::iter::once(&facts.line).chain(inner.clone());
+    // The fast path before the reading is built (most lines take it: no
+    // `Here` to make and drop).
+    let no_extra = || {
+        facts
+            .project
+            .as_ref()
+            .is_none_or(|p| p.rows().protected().is_empty())
+    };
+    if fast
+        && facts.fed.is_empty()
+        && !in_protected
+        && no_extra()
+        && plain(host, lines().flat_map(|l| &l.segments))
+    {
+        return None;
+    }
     let mut here = Here {
         root,
         cwd,
         moved: false,
         moves: 0,
         dirs: Vec::new(),
-        in_protected: names_protected_dir(below, false),
-        host: scope.roots.len() == 1,
+        in_protected,
+        host,
         extra: extra_paths(facts, root),
         backup_suffixes: Vec::new(),
         lift,
     };
-    let inner = facts.inner_lines.iter().map(|(_, l)| l);
-    let lines = || std::iter::once(&facts.line).chain(inner.clone());
-    if fast && facts.fed.is_empty() && plain(&here, lines().flat_map(|l| &l.segments)) {
-        return None;
-    }
     // Where the shell may be, and the backup suffixes, read off every
     // segment first (fail closed, whatever the order).
     for s in lines().flat_map(|l| &l.segments) {
@@ -645,46 +668,106 @@ fn named_by(facts: &LineFacts, scope: &Scope<'_>, lift: Lift<'_>, fast: bool) ->
 
 /// Most lines can name nothing: no redirection, no word that holds a `.`,
 /// a `~`, a `:`, a glob character or a character past ASCII, no program
-/// of the writes' rows, outside any protected directory, no permc.toml
-/// path; on the host, no word with an unknown part. Answered in one pass
-/// over the words.
+/// of the writes' rows, outside any protected directory (the caller's
+/// check), no permc.toml path; on the host (`host`), no word with an
+/// unknown part. Answered in one pass over the words.
 fn plain<'l>(
-    here: &Here<'_>,
+    host: bool,
     mut segments: impl Iterator<Item = &'l crate::reader::Segment<'l>>,
 ) -> bool {
-    !here.in_protected
-        && here.extra.is_empty()
-        && segments.all(|s| {
-            s.redirects.is_empty()
-                && s.words
-                    .iter()
-                    .zip(&s.known)
-                    .all(|(w, k)| quiet(here, w, *k))
-        })
+    segments.all(|s| {
+        s.redirects.is_empty()
+            && s.words
+                .iter()
+                .zip(&s.known)
+                .all(|(w, k)| quiet(host, w, *k))
+    })
 }
+
+/// What [`quiet`] makes of a byte: [`MARKED`] for a `.`, a glob
+/// character, a `~`, a `:` or a byte past ASCII, [`SLASH`] for `/`. One
+/// load a byte, where six compares were.
+const BYTE_MARKS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0x80;
+    while b < 256 {
+        t[b] = MARKED;
+        b += 1;
+    }
+    t[b'.' as usize] = MARKED;
+    t[b'*' as usize] = MARKED;
+    t[b'?' as usize] = MARKED;
+    t[b'[' as usize] = MARKED;
+    t[b'~' as usize] = MARKED;
+    t[b':' as usize] = MARKED;
+    t[b'/' as usize] = SLASH;
+    t
+};
+
+const MARKED: u8 = 1;
+
+const SLASH: u8 = 2;
+
+/// The shapes of every word without a `/` that [`quiet`] names: the
+/// writes' triggers, `config`, the template subcommands, and
+/// [`PROTECTED_DOTLESS`] in any case of its ends (a word of another shape
+/// is none of them: two loads, not a compare of each).
+const NAMING: Shapes = {
+    let mut t = writes::TRIGGERS;
+    mark_shape(&mut t, GIT_CONFIG);
+    let mut i = 0;
+    while i < GIT_TEMPLATE_SUBCOMMANDS.len() {
+        mark_shape(&mut t, GIT_TEMPLATE_SUBCOMMANDS[i]);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < PROTECTED_DOTLESS.len() {
+        let b = PROTECTED_DOTLESS[i].as_bytes();
+        let (f, l) = (b[0], b[b.len() - 1]);
+        let (fu, lu) = (f.to_ascii_uppercase(), l.to_ascii_uppercase());
+        let (fl, ll) = (f.to_ascii_lowercase(), l.to_ascii_lowercase());
+        mark_shape_of(&mut t, fl, ll, b.len());
+        mark_shape_of(&mut t, fl, lu, b.len());
+        mark_shape_of(&mut t, fu, ll, b.len());
+        mark_shape_of(&mut t, fu, lu, b.len());
+        i += 1;
+    }
+    t
+};
 
 /// Can the word alone name nothing (the fast path of [`plain`])? Every
 /// protected name holds a `.` but [`PROTECTED_DOTLESS`]'s, an 8.3 name a
 /// `~`, a look-alike a byte past ASCII. (A plain line's note that it
 /// holds no `.` is not enough.)
-fn quiet(here: &Here<'_>, w: &str, k: Known) -> bool {
+fn quiet(host: bool, w: &str, k: Known) -> bool {
+    let mut marks = 0;
+    for b in w.bytes() {
+        marks |= BYTE_MARKS[usize::from(b)];
+    }
+    // A marked byte names something.
+    if marks & MARKED != 0 {
+        return false;
+    }
+    let unknown = host && k.is_unknown();
+    // Most words: no `/`, not git's dashed form, and of no shape of
+    // [`NAMING`] (an empty word is a trigger: the long way).
+    if marks == 0
+        && !unknown
+        && !w.is_empty()
+        && !w.starts_with(GIT_DASHED)
+        && !has_shape(&NAMING, w)
+    {
+        return true;
+    }
     if PROTECTED_DOTLESS.iter().any(|n| ends_with_component(w, n)) {
         return false;
     }
-    let marked = |b: u8| matches!(b, b'.' | b'*' | b'?' | b'[' | b'~' | b':') || b >= 0x80;
-    // One pass: a marked byte names something; a `/` makes the word a
-    // path, whose last component may be a program the rows read
-    // (`/usr/local/bin/pre-commit install`).
-    let mut slash = false;
-    for b in w.bytes() {
-        if marked(b) {
-            return false;
-        }
-        slash |= b == b'/';
-    }
+    // A `/` makes the word a path, whose last component may be a program
+    // the rows read (`/usr/local/bin/pre-commit install`).
+    let slash = marks & SLASH != 0;
     // git's dashed forms name their subcommand (`git-init --template`).
     let sub = w.strip_prefix(GIT_DASHED).unwrap_or(w);
-    let named = (here.host && k.is_unknown())
+    let named = unknown
         || sub == GIT_CONFIG
         || GIT_TEMPLATE_SUBCOMMANDS.contains(&sub)
         || writes::trigger(sub)

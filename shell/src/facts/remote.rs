@@ -45,6 +45,37 @@ pub(crate) const NAMES: Shapes = {
     t
 };
 
+/// The shapes of the HTTP clients' names, and of the publishing tools':
+/// most verbs that are a client's are neither (`pnpm`, `git`), told so in
+/// two loads, not by a scan of each table's names.
+const HTTP_NAMES: Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < HTTP.len() {
+        mark_names(&mut t, HTTP[i].names);
+        i += 1;
+    }
+    t
+};
+
+const GOAL_NAMES: Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < GOALS.len() {
+        mark_names(&mut t, GOALS[i].names);
+        i += 1;
+    }
+    t
+};
+
+/// The HTTP client's row of `verb`, if any.
+fn http_row(verb: &str) -> Option<&'static HttpClient> {
+    if !super::has_shape(&HTTP_NAMES, verb) {
+        return None;
+    }
+    HTTP.iter().find(|r| r.names.contains(&verb))
+}
+
 /// Adds each of a row's names to the shapes `t`.
 const fn mark_names(t: &mut Shapes, names: &[&str]) {
     let mut j = 0;
@@ -104,13 +135,20 @@ pub fn external_known_at(
     known: &[Known],
     loopback_ok: bool,
 ) -> Option<&'static [&'static str]> {
+    external_known_where(words, known, || loopback_ok)
+}
+
+/// [`external_known_at`], where `loopback_ok` is asked only of an HTTP
+/// client's request (its scan of the line is then skipped for most runs).
+pub(crate) fn external_known_where(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    loopback_ok: impl FnOnce() -> bool,
+) -> Option<&'static [&'static str]> {
     let e = external_known(words, known)?;
     let verb = super::basename(words.first()?);
-    let loopback = loopback_ok
-        && HTTP
-            .iter()
-            .find(|r| r.names.contains(&verb))
-            .is_some_and(|row| to_loopback(row, words, known));
+    let loopback =
+        http_row(verb).is_some_and(|row| loopback_ok() && to_loopback(row, words, known));
     (!loopback).then_some(e)
 }
 
@@ -239,8 +277,11 @@ fn external(
             return Some(row.named);
         }
     }
-    if let Some(row) = HTTP.iter().find(|r| r.names.contains(&verb)) {
+    if let Some(row) = http_row(verb) {
         return sends(row, words, k).then_some(row.named);
+    }
+    if !super::has_shape(&GOAL_NAMES, verb) {
+        return None;
     }
     GOALS
         .iter()

@@ -814,18 +814,47 @@ fn names_cdable(w: &str) -> bool {
 /// directory? It notes a word only when it starts with `~`, is a path
 /// ([`is_path`]: `/…` or a `..` component), or holds a value ([`values`])
 /// that does; `src/main.rs`, `HEAD~1` and `out.log` are none of them.
+#[inline] // Its fast part: most words hold no path byte.
 fn inert(w: &str) -> bool {
-    if !may_name_a_path(w) {
-        return true;
+    // One pass notes the word's `/`, `.`, `~` and `=` (three scans were:
+    // for a path byte, a `..`, a `=`).
+    let mut marks = 0;
+    for b in w.bytes() {
+        marks |= INERT_MARKS[usize::from(b)];
     }
-    if w.starts_with('~') || is_path(w) {
+    marks & PATH_MARK == 0 || inert_marked(w, marks)
+}
+
+/// [`inert`] for a word with a path byte (`marks`: its bytes' notes). Out
+/// of line, so that the fast part inlines without its frame.
+#[inline(never)]
+fn inert_marked(w: &str, marks: u8) -> bool {
+    // [`is_path`]: `/…`, or a `..` component (which needs a `.`).
+    if w.starts_with(['~', '/']) || (marks & DOT_MARK != 0 && is_path(w)) {
         return false;
     }
-    if !w.starts_with('-') && !super::has_byte(w, b'=') {
+    if !w.starts_with('-') && marks & EQ_MARK == 0 {
         return true;
     }
     values(w).all(|v| !v.starts_with('~') && !is_path(v))
 }
+
+/// [`inert`]'s byte notes: [`PATH_MARK`] for `/`, `.` and `~` (as
+/// [`PATH_BYTE`]), [`DOT_MARK`] for `.`, [`EQ_MARK`] for `=`.
+const INERT_MARKS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'/' as usize] = PATH_MARK;
+    t[b'~' as usize] = PATH_MARK;
+    t[b'.' as usize] = PATH_MARK | DOT_MARK;
+    t[b'=' as usize] = EQ_MARK;
+    t
+};
+
+const PATH_MARK: u8 = 1;
+
+const DOT_MARK: u8 = 2;
+
+const EQ_MARK: u8 = 4;
 
 /// Is the line plain for the scope: no inner line, every word and
 /// redirection target exact and [`inert`], and no segment or run that
@@ -895,9 +924,21 @@ fn plain_cds(facts: &LineFacts) -> Option<Vec<bool>> {
         cds.push(cd);
     }
     // A move behind a wrapper (`time cd x`, `sudo cd x`) is not followed.
-    if facts.runs().any(|r| {
-        (r.read_past && r.words.first().is_some_and(|w| mover(w)))
-            || appends_unknown(r.words, r.known)
+    // Read off the runs as kept: a run of its segment's own words (most)
+    // appends nothing (every word of the line is exact, checked above),
+    // so only its verb is looked at (no view of each run built).
+    let segments = &facts.line.segments;
+    if facts.runs.iter().any(|r| match &r.words {
+        Some(w) => {
+            (r.read_past && w.0.first().is_some_and(|w| mover(w))) || appends_unknown(&w.0, &w.1)
+        }
+        None => {
+            r.read_past
+                && segments
+                    .get(r.segment)
+                    .and_then(|s| s.words.first())
+                    .is_some_and(|w| mover(w))
+        }
     }) {
         return None;
     }

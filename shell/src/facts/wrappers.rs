@@ -2314,11 +2314,18 @@ const CODE_FORM_SHAPES: super::Shapes = {
 
 /// Why `verb ARGS…` runs text permc does not read: the first row of
 /// [`CODE_FORMS`] that answers.
+#[inline] // The gate, in the caller: most verbs leave without a call.
 fn code_running(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
     // Most verbs are none of them: two loads, before any compare.
     if !super::has_shape(&CODE_FORM_SHAPES, verb) {
         return None;
     }
+    code_forms_of(verb, args)
+}
+
+/// [`code_running`] past its gate: the rows of the verb, read in turn.
+#[inline(never)]
+fn code_forms_of(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
     for row in CODE_FORM_ROWS.rows(verb).iter() {
         let r = &CODE_FORMS[row];
         if let Some(why) = super::code_forms::reads(r, verb, args) {

@@ -24,7 +24,7 @@ use std::borrow::Cow;
 
 /// The shapes of the words [`trigger`] looks for, built from the rows:
 /// most words are told apart in two loads.
-const TRIGGERS: crate::facts::Shapes = {
+pub(super) const TRIGGERS: crate::facts::Shapes = {
     use crate::facts::mark_shape;
     let mut t = [0u32; 512];
     let mut i = 0;
