@@ -490,6 +490,17 @@ fn socket_clients(o: &mut String) {
         }
         let _ = writeln!(o, "- {} ({}): {}", code(s.names), s.version, how.join("; "));
     }
+    let lookups: Vec<&str> = super::catalogue::remote::net::LOOKUPS
+        .iter()
+        .map(|r| r[0])
+        .collect();
+    let _ = writeln!(
+        o,
+        "\nName lookups and probes (`shell/catalogue/net.toml` `lookups`): {} — a read \
+         of a literal name; a word with an unknown part is an external effect (what \
+         it expands to travels to a nameserver in the query).",
+        code(&lookups)
+    );
     o.push_str(
         "\nDatabase clients (`shell/catalogue/net.toml`): external unless every server \
          the run names is loopback written as such, a Unix socket or the client's \

