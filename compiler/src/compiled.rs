@@ -340,12 +340,19 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
                 file_terminal(p, f, &mut scope, keep, &mut possible)
             }
             // 7. Ceilings, only over auto_approve; the first that holds.
-            ceiling if current.policy == Policy::AutoApprove => {
+            // Every stage after the first ceiling is a ceiling (`dag`'s
+            // order; a loaded program must be the one its tables imply):
+            // once current is not auto_approve none can change it, and the
+            // loop ends instead of stepping through them (~15 instructions
+            // a stage).
+            ceiling => {
+                if current.policy != Policy::AutoApprove {
+                    break;
+                }
                 let (s, m) = (&mut scope, &mut possible);
                 let holds = ceiling_holds(p, ceiling, req, line, s, automatic, m);
                 holds.map(|(reason, phrase)| current.lowered(p, line.as_ref(), reason, &phrase))
             }
-            _ => None,
         };
         // A stage with an opinion replaces current; a deny returns at once.
         if let Some(c) = opinion {
