@@ -76,8 +76,6 @@ pub(crate) fn runs<'a>(segments: usize) -> Vec<RunData<'a>> {
 /// that freed nothing), and the emptied segment vector is kept without a
 /// second walk dropping what is left of each segment.
 pub(crate) fn keep(segments: &mut Vec<Segment<'_>>, runs: &mut Vec<RunData<'_>>) {
-    let mut segments = std::mem::take(segments);
-    let runs = std::mem::take(runs);
     SPARE.with_borrow_mut(|s| {
         for seg in segments.drain(..) {
             let Segment {
@@ -90,11 +88,13 @@ pub(crate) fn keep(segments: &mut Vec<Segment<'_>>, runs: &mut Vec<RunData<'_>>)
                 std::mem::forget(redirects);
             }
         }
+        // Taken only when kept: a vector left in place is freed with the
+        // facts.
         if segments.capacity() <= LONGEST && segments.capacity() > s.segments.capacity() {
-            s.segments = emptied(segments);
+            s.segments = emptied(std::mem::take(segments));
         }
         if runs.capacity() <= LONGEST && runs.capacity() > s.runs.capacity() {
-            s.runs = emptied(runs);
+            s.runs = emptied(std::mem::take(runs));
         }
     });
 }
