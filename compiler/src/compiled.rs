@@ -647,15 +647,18 @@ fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch 
         }
     }
     // An undescribed program's quoted words read as lines (SPEC §4.5
-    // item 2): a match of one of their runs is possible at best.
-    for r in f.possible_runs(i) {
-        let m = p.terminal_matches_packed(r.words);
-        let mut certain = [NONE; 3];
-        certain[DENY] = m[DENY];
-        certain[ASK] = m[ASK];
-        merge(&mut any_possible, certain);
-        if r.known.iter().any(|k| *k != Known::Exact) {
-            merge(&mut any_possible, p.terminal_possible(r.words, r.known));
+    // item 2): a match of one of their runs is possible at best. (Most
+    // lines have none: the check skips setting up the walk.)
+    if f.has_possible() {
+        for r in f.possible_runs(i) {
+            let m = p.terminal_matches_packed(r.words);
+            let mut certain = [NONE; 3];
+            certain[DENY] = m[DENY];
+            certain[ASK] = m[ASK];
+            merge(&mut any_possible, certain);
+            if r.known.iter().any(|k| *k != Known::Exact) {
+                merge(&mut any_possible, p.terminal_possible(r.words, r.known));
+            }
         }
     }
     out.ask = out.ask.min(any_possible[ASK]);
