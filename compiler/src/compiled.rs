@@ -285,19 +285,10 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
 #[inline]
 pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
     let action = req.action.kind;
-    // The answer is built in place: the line's facts are read into it and
-    // it is the one value every exit returns (moving a finished answer
-    // was a copy of the facts).
-    let mut out = Answer {
-        policy: Policy::RequireApproval,
-        reason: Reason::Default,
-        autonomy_origin: None,
-        p,
-        req,
-        line: None,
-        rule: None,
-        why: Why::Text(Cow::Borrowed(phrases::DEFAULT)),
-    };
+    // The line's facts are read into a local moved into the answer at the
+    // end (one copy of the facts, as the answer's own move was).
+    let mut facts: Option<LineFacts<'a>> = None;
+    let mut autonomy_origin = None;
     // Fail closed: a policy without a program for the type (its stage graph
     // failed its check) never approves anything. Compiled and loaded
     // policies always have one.
@@ -308,7 +299,7 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
         phrases::DEFAULT,
     );
     let mut automatic = false;
-    let line = &mut out.line;
+    let line = &mut facts;
     if action == ActionType::Terminal && !p.project.is_empty() {
         // The project's rows are read with the facts (`line_of` finds them).
         LineFacts::of_in_with(
@@ -333,7 +324,7 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
             // 4. Autonomy (SPEC §2.2), precomputed per (agent, type).
             Stage::Autonomy => {
                 let r = p.resolve_autonomy(req.action.agent.as_deref(), action);
-                out.autonomy_origin = r.map(|r| r.origin);
+                autonomy_origin = r.map(|r| r.origin);
                 automatic = r
                     .is_some_and(|r| r.mode == Policy::AutoApprove && r.origin == Origin::Wildcard);
                 r.map(Current::autonomy)
@@ -374,11 +365,16 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
     }
     scope.end();
     // 8.
-    out.policy = current.policy;
-    out.reason = current.reason;
-    out.rule = current.rule;
-    out.why = current.why;
-    out
+    Answer {
+        policy: current.policy,
+        reason: current.reason,
+        autonomy_origin,
+        p,
+        req,
+        line: facts,
+        rule: current.rule,
+        why: current.why,
+    }
 }
 
 fn line_of<'l, 'r>(line: &'l mut Option<LineFacts<'r>>, req: &'r Request) -> &'l LineFacts<'r> {
