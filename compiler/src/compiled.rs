@@ -609,6 +609,7 @@ struct SegmentMatch {
 /// One trie lookup of the literal words; a second of each run read past
 /// wrappers, only when its words differ; a walk over unknown words only
 /// when the segment or its runs hold one.
+#[inline(always)] // Per segment, in `classify`'s loop: a call was ~30 instructions.
 fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch {
     let s = &f.line.segments[i];
     let m = p.terminal_matches_packed(&s.words);
