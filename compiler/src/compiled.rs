@@ -248,6 +248,15 @@ impl<'r> LazyScope<'r> {
         }
     }
 
+    /// Done with: a scope never read holds nothing, and forgetting it
+    /// skips its drop, a call of ~30 instructions, on the lines that never
+    /// need the scope (most).
+    fn end(self) {
+        if self.scope.is_none() && self.report.is_none() {
+            std::mem::forget(self);
+        }
+    }
+
     fn scope(&mut self) -> Option<&facts::Scope<'r>> {
         let req = self.req;
         self.scope
@@ -276,19 +285,10 @@ pub fn decide(p: &CompiledPolicy, req: &Request) -> Decision {
 #[inline]
 pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
     let action = req.action.kind;
-    // The answer is built in place: the line's facts are read into it and
-    // it is the one value every exit returns (moving a finished answer
-    // was a copy of the facts).
-    let mut out = Answer {
-        policy: Policy::RequireApproval,
-        reason: Reason::Default,
-        autonomy_origin: None,
-        p,
-        req,
-        line: None,
-        rule: None,
-        why: Why::Text(Cow::Borrowed(phrases::DEFAULT)),
-    };
+    // The line's facts are read into a local moved into the answer at the
+    // end (one copy of the facts, as the answer's own move was).
+    let mut facts: Option<LineFacts<'a>> = None;
+    let mut autonomy_origin = None;
     // Fail closed: a policy without a program for the type (its stage graph
     // failed its check) never approves anything. Compiled and loaded
     // policies always have one.
@@ -299,7 +299,7 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
         phrases::DEFAULT,
     );
     let mut automatic = false;
-    let line = &mut out.line;
+    let line = &mut facts;
     if action == ActionType::Terminal && !p.project.is_empty() {
         // The project's rows are read with the facts (`line_of` finds them).
         LineFacts::of_in_with(
@@ -324,7 +324,7 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
             // 4. Autonomy (SPEC §2.2), precomputed per (agent, type).
             Stage::Autonomy => {
                 let r = p.resolve_autonomy(req.action.agent.as_deref(), action);
-                out.autonomy_origin = r.map(|r| r.origin);
+                autonomy_origin = r.map(|r| r.origin);
                 automatic = r
                     .is_some_and(|r| r.mode == Policy::AutoApprove && r.origin == Origin::Wildcard);
                 r.map(Current::autonomy)
@@ -340,12 +340,19 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
                 file_terminal(p, f, &mut scope, keep, &mut possible)
             }
             // 7. Ceilings, only over auto_approve; the first that holds.
-            ceiling if current.policy == Policy::AutoApprove => {
+            // Every stage after the first ceiling is a ceiling (`dag`'s
+            // order; a loaded program must be the one its tables imply):
+            // once current is not auto_approve none can change it, and the
+            // loop ends instead of stepping through them (~15 instructions
+            // a stage).
+            ceiling => {
+                if current.policy != Policy::AutoApprove {
+                    break;
+                }
                 let (s, m) = (&mut scope, &mut possible);
                 let holds = ceiling_holds(p, ceiling, req, line, s, automatic, m);
                 holds.map(|(reason, phrase)| current.lowered(p, line.as_ref(), reason, &phrase))
             }
-            _ => None,
         };
         // A stage with an opinion replaces current; a deny returns at once.
         if let Some(c) = opinion {
@@ -356,12 +363,18 @@ pub fn answer<'a>(p: &'a CompiledPolicy, req: &'a Request) -> Answer<'a> {
             }
         }
     }
+    scope.end();
     // 8.
-    out.policy = current.policy;
-    out.reason = current.reason;
-    out.rule = current.rule;
-    out.why = current.why;
-    out
+    Answer {
+        policy: current.policy,
+        reason: current.reason,
+        autonomy_origin,
+        p,
+        req,
+        line: facts,
+        rule: current.rule,
+        why: current.why,
+    }
 }
 
 fn line_of<'l, 'r>(line: &'l mut Option<LineFacts<'r>>, req: &'r Request) -> &'l LineFacts<'r> {
@@ -539,6 +552,12 @@ fn allow_covering(p: &CompiledPolicy, words: &[Cow<'_, str>], known: &[Known]) -
 /// segment of its string is, by an entry (the first such segment's) or as
 /// a `cd` in scope or a safe `set`.
 fn transparent_cover(p: &CompiledPolicy, f: &LineFacts, i: usize) -> Option<u32> {
+    // The string a transparent shell runs is one of the line's inner lines
+    // (`LineFacts::transparent_inner` reads it there): a line without any,
+    // most, skips the shell's checks (~50 instructions a segment).
+    if f.inner_lines.is_empty() {
+        return None;
+    }
     line_cover(p, f.transparent_inner(i)?)
 }
 
@@ -590,6 +609,7 @@ struct SegmentMatch {
 /// One trie lookup of the literal words; a second of each run read past
 /// wrappers, only when its words differ; a walk over unknown words only
 /// when the segment or its runs hold one.
+#[inline(always)] // Per segment, in `classify`'s loop: a call was ~30 instructions.
 fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch {
     let s = &f.line.segments[i];
     let m = p.terminal_matches_packed(&s.words);
@@ -627,15 +647,18 @@ fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch 
         }
     }
     // An undescribed program's quoted words read as lines (SPEC §4.5
-    // item 2): a match of one of their runs is possible at best.
-    for r in f.possible_runs(i) {
-        let m = p.terminal_matches_packed(r.words);
-        let mut certain = [NONE; 3];
-        certain[DENY] = m[DENY];
-        certain[ASK] = m[ASK];
-        merge(&mut any_possible, certain);
-        if r.known.iter().any(|k| *k != Known::Exact) {
-            merge(&mut any_possible, p.terminal_possible(r.words, r.known));
+    // item 2): a match of one of their runs is possible at best. (Most
+    // lines have none: the check skips setting up the walk.)
+    if f.has_possible() {
+        for r in f.possible_runs(i) {
+            let m = p.terminal_matches_packed(r.words);
+            let mut certain = [NONE; 3];
+            certain[DENY] = m[DENY];
+            certain[ASK] = m[ASK];
+            merge(&mut any_possible, certain);
+            if r.known.iter().any(|k| *k != Known::Exact) {
+                merge(&mut any_possible, p.terminal_possible(r.words, r.known));
+            }
         }
     }
     out.ask = out.ask.min(any_possible[ASK]);

@@ -418,4 +418,32 @@ mod tests {
         );
         assert!(g.dot().contains("digraph"));
     }
+
+    /// The engine stops at the first ceiling once current is not
+    /// auto_approve (`compiled::answer`): only ceilings may follow one.
+    #[test]
+    fn ceilings_come_last_in_every_program() {
+        for (autonomy, typed) in [(false, false), (true, false), (false, true), (true, true)] {
+            let shape = Shape {
+                autonomy: [autonomy; TYPES],
+                typed: [typed; TYPES],
+            };
+            let g = StageGraph::build(&shape).expect("valid");
+            for p in g.programs().expect("paths") {
+                let ceiling = |s: &Stage| {
+                    !matches!(
+                        s,
+                        Stage::Iam
+                            | Stage::Builtins
+                            | Stage::Base
+                            | Stage::Autonomy
+                            | Stage::FileTyped
+                            | Stage::FileTerminal
+                    )
+                };
+                let first = p.iter().position(ceiling).unwrap_or(p.len());
+                assert!(p[first..].iter().all(ceiling), "{p:?}");
+            }
+        }
+    }
 }

@@ -69,21 +69,32 @@ pub(crate) fn runs<'a>(segments: usize) -> Vec<RunData<'a>> {
 
 /// Keeps the vectors of a line read (its segments, their words) and of
 /// its runs for the next line; what they hold is dropped.
+///
+/// One pass over the segments, each taken apart where it stands: its
+/// words' vector is kept, its other parts dropped (an unallocated
+/// redirection vector, most segments', is forgotten: its drop was a call
+/// that freed nothing), and the emptied segment vector is kept without a
+/// second walk dropping what is left of each segment.
 pub(crate) fn keep(segments: &mut Vec<Segment<'_>>, runs: &mut Vec<RunData<'_>>) {
-    let mut segments = std::mem::take(segments);
-    let runs = std::mem::take(runs);
     SPARE.with_borrow_mut(|s| {
-        for seg in &mut segments {
-            let w = std::mem::take(&mut seg.words);
-            if s.words.len() < KEPT_WORDS && (1..=LONGEST).contains(&w.capacity()) {
-                s.words.push(emptied(w));
+        for seg in segments.drain(..) {
+            let Segment {
+                words, redirects, ..
+            } = seg;
+            if s.words.len() < KEPT_WORDS && (1..=LONGEST).contains(&words.capacity()) {
+                s.words.push(emptied(words));
+            }
+            if redirects.capacity() == 0 {
+                std::mem::forget(redirects);
             }
         }
+        // Taken only when kept: a vector left in place is freed with the
+        // facts.
         if segments.capacity() <= LONGEST && segments.capacity() > s.segments.capacity() {
-            s.segments = emptied(segments);
+            s.segments = emptied(std::mem::take(segments));
         }
         if runs.capacity() <= LONGEST && runs.capacity() > s.runs.capacity() {
-            s.runs = emptied(runs);
+            s.runs = emptied(std::mem::take(runs));
         }
     });
 }
