@@ -108,7 +108,7 @@ impl CodeOption {
 }
 
 /// The shapes of every program [`code_option`] reads.
-const SHAPES: super::Shapes = {
+pub(super) const SHAPES: super::Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
     while i < CODE_OPTIONS.len() {
