@@ -2003,16 +2003,15 @@ const READ_BY_WORDS_SHAPES: Shapes = {
 
 /// Tools whose canonical form (SPEC §4.3 round 3) differs from their
 /// words: they take global options before the subcommand, or aliases, or
-/// unique prefixes.
-pub(crate) fn has_canonical_form(verb: &str) -> bool {
-    // The tools' shapes first: one table load for any other verb.
-    has_shape(&CANONICAL_TOOLS, verb)
-        && (OPTION_GRAMMAR.iter().any(|g| quick_eq(g.0, verb))
-            || SUBCOMMAND_ALIASES.iter().any(|a| quick_eq(a.0, verb))
-            || PREFIX_TOOLS.iter().any(|p| quick_eq(p.0, verb)))
+/// unique prefixes. Asked of a verb that passed [`GATE_CANONICAL`] (the
+/// shapes of [`CANONICAL_TOOLS`]): any other verb was stopped before.
+pub(crate) fn canonical_tool(verb: &str) -> bool {
+    OPTION_GRAMMAR.iter().any(|g| quick_eq(g.0, verb))
+        || SUBCOMMAND_ALIASES.iter().any(|a| quick_eq(a.0, verb))
+        || PREFIX_TOOLS.iter().any(|p| quick_eq(p.0, verb))
 }
 
-/// The shapes of the tools [`has_canonical_form`] names, derived from
+/// The shapes of the tools [`canonical_tool`] names, derived from
 /// their tables.
 const CANONICAL_TOOLS: Shapes = {
     let mut t = [0u32; 512];

@@ -93,9 +93,11 @@ const READER_SHAPES: Shapes = {
 /// ([`listed_places`]): a program of the rows given an option, or fed its
 /// standard input? Two loads for most runs.
 pub(crate) fn may_list(verb: &str, words: &[Cow<'_, str>], fed: bool) -> bool {
-    if !has_shape(&LISTED_SHAPES, verb) {
-        return false;
-    }
+    has_shape(&LISTED_SHAPES, verb) && may_list_shaped(verb, words, fed)
+}
+
+/// [`may_list`] past its shapes (a run's verb passed `GATE_LISTED`).
+pub(crate) fn may_list_shaped(verb: &str, words: &[Cow<'_, str>], fed: bool) -> bool {
     // A program that reads places from standard input, fed; else a
     // `listed_places` option (`wc -l` fed reads no names).
     if fed && has_shape(&READER_SHAPES, verb) {

@@ -2099,7 +2099,7 @@ fn push_run<'w, 'a>(
     // aliases and unique prefixes resolved, for deny and ask. Only for the
     // tools the catalogue describes (one comparison for any other verb).
     let canonical = verb
-        .filter(|v| gates & super::GATE_CANONICAL != 0 && super::has_canonical_form(v))
+        .filter(|v| gates & super::GATE_CANONICAL != 0 && super::canonical_tool(v))
         .map(|_| match &words {
             Some(w) => super::canonical_forms(&w.0, &w.1),
             None => super::canonical_forms(rest, words_ref.known.get(from..).unwrap_or_default()),
@@ -2147,7 +2147,7 @@ fn gated_facts(
     facts: &mut LineFacts,
 ) {
     if let Some(v) = verb.filter(|_| gates & super::GATE_LISTED != 0) {
-        facts.may_list |= super::listed::may_list(v, rest, facts.stdin_fed.is_some());
+        facts.may_list |= super::listed::may_list_shaped(v, rest, facts.stdin_fed.is_some());
     }
     if gates & super::GATE_CODE != 0 {
         script_places(verb, rest, seg, facts);
@@ -2329,7 +2329,7 @@ fn verb_facts(
         let why = why
             .or_else(|| {
                 (gates & super::GATE_CODE != 0)
-                    .then(|| super::code_options::code_option(v, &rest[1..]))
+                    .then(|| super::code_options::code_option_shaped(v, &rest[1..]))
                     .flatten()
             })
             .or_else(|| described_code(rest));
