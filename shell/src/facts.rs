@@ -60,13 +60,8 @@ pub(crate) mod wrappers;
 
 pub use scope::ScopeReport;
 
-/// May `verb` be [`PRIVILEGED`]? Most verbs are stopped before a compare
-/// by the table's shapes (first byte, last byte, length), derived from it.
-pub(crate) fn may_be_privileged(verb: &str) -> bool {
-    has_shape(&PRIVILEGED_SHAPES, verb)
-}
-
-/// The shapes of [`PRIVILEGED`]'s verbs.
+/// The shapes of [`PRIVILEGED`]'s verbs: most verbs are stopped before a
+/// compare ([`GATE_PRIVILEGED`]).
 const PRIVILEGED_SHAPES: Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
@@ -914,9 +909,10 @@ impl<'a> LineFacts<'a> {
         }
     }
 
-    /// A run as seen from outside: its own words, or its segment's.
-    fn view<'f>(&'f self, r: &'f RunData<'a>) -> Run<'f> {
-        let (words, known) = match &r.words {
+    /// A run's words and what is known of them: its own, or its segment's.
+    #[inline]
+    fn words_of<'f>(&'f self, r: &'f RunData<'a>) -> (&'f [Cow<'a, str>], &'f [Known]) {
+        match &r.words {
             Some(w) => (w.0.as_slice(), w.1.as_slice()),
             None => self
                 .line
@@ -925,7 +921,12 @@ impl<'a> LineFacts<'a> {
                 .map_or((&[][..], &[][..]), |s| {
                     (s.words.as_slice(), s.known.as_slice())
                 }),
-        };
+        }
+    }
+
+    /// A run as seen from outside: its own words, or its segment's.
+    fn view<'f>(&'f self, r: &'f RunData<'a>) -> Run<'f> {
+        let (words, known) = self.words_of(r);
         Run {
             words,
             known,
@@ -1077,8 +1078,17 @@ impl<'a> LineFacts<'a> {
 
     /// The first built-in deny pattern a run matches for certain (SPEC §5.2).
     pub fn builtin_deny(&self) -> Option<&'static str> {
-        self.runs()
-            .find_map(|r| builtin_deny_known(r.words, r.known))
+        // The runs' words alone, not their views (~40 instructions an
+        // answer: most lines run no `rm`).
+        self.runs.iter().find_map(|r| {
+            let (words, known) = self.words_of(r);
+            // The verb here, a call only for `rm` (~25 instructions).
+            words
+                .first()
+                .is_some_and(|w| w.as_str() == BUILTIN_DENY_VERB)
+                .then(|| builtin_deny_known(words, known))
+                .flatten()
+        })
     }
 
     /// The inner line of the run segment `i` gives as argv from word
@@ -1864,6 +1874,76 @@ pub(crate) fn has_shape(t: &Shapes, w: &str) -> bool {
     }
 }
 
+/// The verb gates [`wrappers`]' `push_run` asks of every run, as bits of
+/// [`gates`]: bit `g` is [`has_shape`] of table `GATE_TABLES[g]`.
+pub(crate) const GATE_CANONICAL: u16 = 1;
+/// `listed::may_list`'s shapes.
+pub(crate) const GATE_LISTED: u16 = 1 << 1;
+/// [`code_options::may_run_code`]'s shapes.
+pub(crate) const GATE_CODE: u16 = 1 << 2;
+/// The shapes of the database clients' names (`sockets::DATABASE_SHAPES`:
+/// may say yes for another).
+pub(crate) const GATE_DATABASE: u16 = 1 << 3;
+/// May the verb be [`PRIVILEGED`]?
+pub(crate) const GATE_PRIVILEGED: u16 = 1 << 4;
+/// The shapes of the verbs of [`CODE_FORMS`](catalogue::code::CODE_FORMS).
+pub(crate) const GATE_CODE_FORMS: u16 = 1 << 5;
+/// The runners' shapes (`npx`, `uv run`…).
+pub(crate) const GATE_RUNNER: u16 = 1 << 6;
+
+/// The tables of the gates, in bit order.
+const GATE_TABLES: [&Shapes; 7] = [
+    &CANONICAL_TOOLS,
+    &listed::LISTED_SHAPES,
+    &code_options::SHAPES,
+    &sockets::DATABASE_SHAPES,
+    &PRIVILEGED_SHAPES,
+    &wrappers::CODE_FORM_SHAPES,
+    &wrappers::RUNNER_SHAPES,
+];
+
+/// Every gate's half of a [`Shapes`] table from `base` (0: by first byte,
+/// 256: by [`ends`]), by index and length: the gates whose bit `n` is set
+/// at that index.
+const fn gate_table(base: usize) -> [[u16; 32]; 256] {
+    let mut t = [[0u16; 32]; 256];
+    let mut g = 0;
+    while g < GATE_TABLES.len() {
+        let mut i = 0;
+        while i < 256 {
+            let bits = GATE_TABLES[g][base + i];
+            let mut n = 0;
+            while n < 32 {
+                if bits >> n & 1 == 1 {
+                    t[i][n] |= 1 << g;
+                }
+                n += 1;
+            }
+            i += 1;
+        }
+        g += 1;
+    }
+    t
+}
+
+/// [`gate_table`] by first byte.
+static GATES_BY_FIRST: [[u16; 32]; 256] = gate_table(0);
+
+/// [`gate_table`] by [`ends`].
+static GATES_BY_ENDS: [[u16; 32]; 256] = gate_table(256);
+
+/// Every gate of `verb` at once: bit `g` is `has_shape(GATE_TABLES[g],
+/// verb)`. Two loads for the seven gates a run asks (seven
+/// [`has_shape`] before: ~50 instructions a run).
+pub(crate) fn gates(verb: &str) -> u16 {
+    let b = verb.as_bytes();
+    let n = b.len().min(31);
+    match (b.first(), b.last()) {
+        (Some(&f), Some(&l)) => GATES_BY_FIRST[usize::from(f)][n] & GATES_BY_ENDS[ends(f, l)][n],
+        _ => 0,
+    }
+}
+
 /// The shapes of the [`EXTERNAL_EFFECT`] tools' names and of
 /// [`EXTERNAL_READ_BY_WORDS`].
 const EXTERNAL_TOOLS: Shapes = {
@@ -1923,16 +2003,15 @@ const READ_BY_WORDS_SHAPES: Shapes = {
 
 /// Tools whose canonical form (SPEC §4.3 round 3) differs from their
 /// words: they take global options before the subcommand, or aliases, or
-/// unique prefixes.
-pub(crate) fn has_canonical_form(verb: &str) -> bool {
-    // The tools' shapes first: one table load for any other verb.
-    has_shape(&CANONICAL_TOOLS, verb)
-        && (OPTION_GRAMMAR.iter().any(|g| quick_eq(g.0, verb))
-            || SUBCOMMAND_ALIASES.iter().any(|a| quick_eq(a.0, verb))
-            || PREFIX_TOOLS.iter().any(|p| quick_eq(p.0, verb)))
+/// unique prefixes. Asked of a verb that passed [`GATE_CANONICAL`] (the
+/// shapes of [`CANONICAL_TOOLS`]): any other verb was stopped before.
+pub(crate) fn canonical_tool(verb: &str) -> bool {
+    OPTION_GRAMMAR.iter().any(|g| quick_eq(g.0, verb))
+        || SUBCOMMAND_ALIASES.iter().any(|a| quick_eq(a.0, verb))
+        || PREFIX_TOOLS.iter().any(|p| quick_eq(p.0, verb))
 }
 
-/// The shapes of the tools [`has_canonical_form`] names, derived from
+/// The shapes of the tools [`canonical_tool`] names, derived from
 /// their tables.
 const CANONICAL_TOOLS: Shapes = {
     let mut t = [0u32; 512];
@@ -2848,10 +2927,26 @@ pub fn safe_set(words: &[Cow<'_, str>], known: &[Known]) -> bool {
 
 /// [`safe_set`] with the verb at `v` (from [`verb_index`]).
 pub fn safe_set_at(words: &[Cow<'_, str>], known: &[Known], v: usize) -> bool {
-    let exact = known.iter().all(|k| *k == Known::Exact);
-    (exact && words[v] == SET && safe_set_args(&words[v + 1..]))
-        || (known[..=v].iter().all(|k| *k == Known::Exact) && flow_only(&words[v..], &known[v..]))
+    // The verb first, and the flow builtins by their shapes: most verbs
+    // are neither, and leave without a scan of the words or of the rows
+    // (~50 instructions an answer).
+    let verb = &words[v];
+    (verb == SET && known.iter().all(|k| *k == Known::Exact) && safe_set_args(&words[v + 1..]))
+        || (has_shape(&FLOW_SHAPES, verb)
+            && known[..=v].iter().all(|k| *k == Known::Exact)
+            && flow_only(&words[v..], &known[v..]))
 }
+
+/// The shapes of [`catalogue::builtins::FLOW_BUILTINS`]' names.
+const FLOW_SHAPES: Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < catalogue::builtins::FLOW_BUILTINS.len() {
+        mark_shape(&mut t, catalogue::builtins::FLOW_BUILTINS[i].0);
+        i += 1;
+    }
+    t
+};
 
 /// Is the segment a builtin that only changes the shell's flow (its words
 /// name no place: `exit $?`)?
@@ -2989,6 +3084,27 @@ pub fn possible_builtin(words: &[Cow<'_, str>], known: &[Known]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Each bit of [`gates`] answers as [`has_shape`] of its table, for
+    /// every first and last printable byte and every length.
+    #[test]
+    fn gates_answer_as_their_shapes() {
+        for f in b' '..=b'~' {
+            for l in b' '..=b'~' {
+                for n in 1..=34 {
+                    let mut w = vec![b'a'; n];
+                    w[0] = f;
+                    w[n - 1] = l;
+                    let w = String::from_utf8(w).unwrap_or_default();
+                    let g = gates(&w);
+                    for (k, t) in GATE_TABLES.iter().enumerate() {
+                        assert_eq!(g >> k & 1 == 1, has_shape(t, &w), "{w:?} gate {k}");
+                    }
+                }
+            }
+        }
+        assert_eq!(gates(""), 0);
+    }
 
     /// The variables' tables as `code_variable` and its gate in `fill`
     /// read them: an exact word is read only when it starts with a capital,

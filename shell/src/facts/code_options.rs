@@ -5,7 +5,7 @@
 //! option is one row of [`CODE_OPTIONS`]; the script readers whose text
 //! permc reads to find a command (sed, awk, make's assignments, sqlite3)
 //! and the programs that read commands from standard input (ed, ex) are
-//! [`SCRIPTS`]. [`code_option`] answers for a run's verb and words; most
+//! [`SCRIPTS`]. [`code_option_shaped`] answers for a run's verb and words; most
 //! verbs are stopped by their shape before any compare.
 
 use super::catalogue::code::{
@@ -107,8 +107,8 @@ impl CodeOption {
     }
 }
 
-/// The shapes of every program [`code_option`] reads.
-const SHAPES: super::Shapes = {
+/// The shapes of every program [`code_option_shaped`] reads.
+pub(super) const SHAPES: super::Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
     while i < CODE_OPTIONS.len() {
@@ -231,10 +231,9 @@ const PROGRAM_INDEX: super::name_index::RowIndex = {
 /// The reason `verb args` runs code permc does not read (SPEC §4.3), if
 /// it does: a code-running option, a script that runs or writes, a make
 /// variable naming a program, commands on standard input.
-pub(crate) fn code_option(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
-    if !may_run_code(verb) {
-        return None;
-    }
+/// Only for a verb that passed its shapes ([`may_run_code`], or the run's
+/// `GATE_CODE`).
+pub(crate) fn code_option_shaped(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
     // Every spelling starts with `-` or `@` (a response file), or holds
     // a `=` (cmake's `-D NAME=VALUE` given apart): a run of plain words
     // (`pnpm test`) has none of them.

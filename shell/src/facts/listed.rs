@@ -5,7 +5,8 @@
 //! list`, `git ls-files | zip a.zip -@`. Those places are unknown words of
 //! the run's segment, for the scope, and for the protected paths where
 //! the program writes them. A gate where a run is recorded
-//! ([`may_list_run`]) keeps the reading off most lines.
+//! (the verb's `GATE_LISTED`, then [`may_list`]) keeps the reading off
+//! most lines.
 
 use super::{
     basename, catalogue, has_shape, mark_shape, name_index, stdin_commands, stdin_reader,
@@ -17,7 +18,7 @@ use std::borrow::Cow;
 /// The verbs of [`catalogue::wrappers::LISTED_PLACES`] and of
 /// [`catalogue::wrappers::STDIN_PATH_READERS`] ([`READER_SHAPES`]), built
 /// from the rows.
-const LISTED_SHAPES: Shapes = {
+pub(super) const LISTED_SHAPES: Shapes = {
     let rows = catalogue::wrappers::LISTED_PLACES;
     let mut t = READER_SHAPES;
     let mut i = 0;
@@ -88,20 +89,15 @@ const READER_SHAPES: Shapes = {
     t
 };
 
-/// [`may_list`] of a run's verb, its shapes read inline first: most verbs
-/// are none of the rows'.
-#[inline]
-pub(crate) fn may_list_run(verb: Option<&str>, words: &[Cow<'_, str>], fed: bool) -> bool {
-    verb.is_some_and(|v| has_shape(&LISTED_SHAPES, v) && may_list(v, words, fed))
-}
-
 /// May the run `words` (its verb `verb`) read places from a list
 /// ([`listed_places`]): a program of the rows given an option, or fed its
 /// standard input? Two loads for most runs.
 pub(crate) fn may_list(verb: &str, words: &[Cow<'_, str>], fed: bool) -> bool {
-    if !has_shape(&LISTED_SHAPES, verb) {
-        return false;
-    }
+    has_shape(&LISTED_SHAPES, verb) && may_list_shaped(verb, words, fed)
+}
+
+/// [`may_list`] past its shapes (a run's verb passed `GATE_LISTED`).
+pub(crate) fn may_list_shaped(verb: &str, words: &[Cow<'_, str>], fed: bool) -> bool {
     // A program that reads places from standard input, fed; else a
     // `listed_places` option (`wc -l` fed reads no names).
     if fed && has_shape(&READER_SHAPES, verb) {

@@ -224,7 +224,7 @@ fn address(row: &SocketClient, a: &str) -> bool {
 }
 
 /// The database clients' names, by shape (one probe for most verbs).
-const DATABASE_SHAPES: super::Shapes = {
+pub(super) const DATABASE_SHAPES: super::Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
     while i < DATABASES.len() {
@@ -237,13 +237,6 @@ const DATABASE_SHAPES: super::Shapes = {
     }
     t
 };
-
-/// May `verb` be a database client's name (by shape: may say yes for
-/// another)?
-#[inline]
-pub(crate) fn may_be_database(verb: &str) -> bool {
-    super::has_shape(&DATABASE_SHAPES, verb)
-}
 
 /// The database client row of `verb` (SPEC §6.1, §4.5 item 3).
 pub(crate) fn database_row(verb: &str) -> Option<&'static DatabaseClient> {

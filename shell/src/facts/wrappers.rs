@@ -153,6 +153,43 @@ pub(crate) fn collect_runs<'a>(
     depth: usize,
     facts: &mut LineFacts<'a>,
 ) {
+    // Most runs start at their first word, a verb read as written: found
+    // here, without the setup of `run_start`'s loop (its spills were ~60
+    // instructions a run).
+    let no_eq = depth == 0 && facts.absent & crate::reader::HAS_EQ != 0;
+    let may_fold = depth > 0 || facts.absent & crate::reader::HAS_UPPER == 0;
+    let plain = words.text.first().is_some_and(|w| {
+        let verb = basename(w);
+        !((!no_eq && is_assignment(w))
+            || words.known(0).is_unknown()
+            || (may_fold && depth < MAX_INNER_DEPTH && has_upper(verb))
+            || may_be_special(verb))
+    });
+    let start = if plain {
+        Some((0, None, depth > 0))
+    } else {
+        run_start(&words, seg, depth, facts)
+    };
+    let Some((i, via, read_past)) = start else {
+        return;
+    };
+    let (verb, gates) = push_run(&words, i, seg, via, read_past, depth == 0, facts);
+    if let Some(verb) = verb.filter(|_| gates & super::GATE_RUNNER != 0) {
+        runner(&words, i, verb, false, seg, depth, facts);
+    }
+}
+
+/// Where the run of `words` starts, past assignments, wrappers and the
+/// verbs read specially ([`collect_runs`]), with the wrapper it was read
+/// past that makes it privileged and whether anything was read past;
+/// `None` when every run was recorded (`xargs`).
+#[inline(never)]
+fn run_start<'a>(
+    words: &Words<'_, 'a>,
+    seg: usize,
+    depth: usize,
+    facts: &mut LineFacts<'a>,
+) -> Option<(usize, Option<&'static str>, bool)> {
     let text = words.text;
     let mut i = 0;
     let mut via: Option<&'static str> = None;
@@ -174,7 +211,7 @@ pub(crate) fn collect_runs<'a>(
         }
         let verb = basename(word);
         if may_fold && depth < MAX_INNER_DEPTH && has_upper(verb) {
-            fold(&words, i, verb, seg, depth, facts);
+            fold(words, i, verb, seg, depth, facts);
         }
         if !may_be_special(verb) {
             // Not a wrapper, a shell, `su`, `eval`, `trap`, `busybox` or
@@ -182,10 +219,10 @@ pub(crate) fn collect_runs<'a>(
             // has a row: [`SPECIAL_READERS`], [`SHELLS`], [`WRAPPERS`]…)
             break;
         }
-        let step = match special_verb(&words, i, verb, seg, depth, facts, &mut via) {
+        let step = match special_verb(words, i, verb, seg, depth, facts, &mut via) {
             Some(step) => step,
             None => match wrapper(verb) {
-                Some(wr) => past_wrapper(wr, &words, i, seg, depth, facts, &mut via),
+                Some(wr) => past_wrapper(wr, words, i, seg, depth, facts, &mut via),
                 None => Step::Here,
             },
         };
@@ -196,13 +233,10 @@ pub(crate) fn collect_runs<'a>(
                 break;
             }
             Step::Next(j) => (i, read_past) = (j, true),
-            Step::Done => return,
+            Step::Done => return None,
         }
     }
-    let verb = push_run(&words, i, seg, via, read_past, depth == 0, facts);
-    if let Some(verb) = verb.filter(|v| super::has_shape(&RUNNER_SHAPES, v)) {
-        runner(&words, i, verb, false, seg, depth, facts);
-    }
+    Some((i, via, read_past))
 }
 
 /// Reads the words from `i` again with the command word (which holds a
@@ -730,7 +764,7 @@ fn git_program_running(sub: &str, args: &[Cow<'_, str>]) -> Option<String> {
 }
 
 /// The shapes of [`RUNNERS`]' tools: most verbs are none, in two loads.
-const RUNNER_SHAPES: super::Shapes = {
+pub(super) const RUNNER_SHAPES: super::Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
     while i < RUNNERS.len() {
@@ -2001,7 +2035,8 @@ pub(crate) fn short(s: &str) -> String {
 }
 
 /// Records the run of `words[from..]` with the checks on its verb; returns
-/// the verb as read (its last path component), when exact.
+/// the verb as read (its last path component), when exact, and its
+/// [`gates`](super::gates).
 fn push_run<'w, 'a>(
     words: &Words<'w, 'a>,
     from: usize,
@@ -2010,7 +2045,7 @@ fn push_run<'w, 'a>(
     read_past: bool,
     top: bool,
     facts: &mut LineFacts<'a>,
-) -> Option<&'w str> {
+) -> (Option<&'w str>, u16) {
     let text = words.text;
     let from = from.min(text.len());
     let rest = &text[from..];
@@ -2021,6 +2056,8 @@ fn push_run<'w, 'a>(
     // is named by a path, without a look at the words.
     let no_slash = top && facts.absent & crate::reader::HAS_SLASH != 0;
     let verb = run_verb(rest.first(), words.known(from), no_slash, read_past);
+    // The verb's gates, answered at once for the checks below.
+    let gates = verb.map_or(0, super::gates);
     let git_sub = verb
         .and_then(|v| v.strip_prefix(GIT_DASHED))
         .filter(|sub| !sub.is_empty());
@@ -2041,15 +2078,11 @@ fn push_run<'w, 'a>(
             git_sub,
             rest,
             read_past,
-            &mut via,
+            (gates, &mut via),
             facts,
         );
     }
-    facts.may_list |= super::listed::may_list_run(verb, rest, facts.stdin_fed.is_some());
-    if verb.is_some_and(super::code_options::may_run_code) {
-        script_places(verb, rest, seg, facts);
-    }
-    facts.may_reach_database |= verb.is_some_and(super::sockets::may_be_database);
+    gated_facts(verb, gates, rest, seg, facts);
     if let (Some(fed), Some(v)) = (facts.stdin_fed, verb) {
         if let Some(why) = super::stdin_commands::reads_commands(v, &rest[1..], fed) {
             facts.unparsed_because(why);
@@ -2066,7 +2099,7 @@ fn push_run<'w, 'a>(
     // aliases and unique prefixes resolved, for deny and ask. Only for the
     // tools the catalogue describes (one comparison for any other verb).
     let canonical = verb
-        .filter(|v| super::has_canonical_form(v))
+        .filter(|v| gates & super::GATE_CANONICAL != 0 && super::canonical_tool(v))
         .map(|_| match &words {
             Some(w) => super::canonical_forms(&w.0, &w.1),
             None => super::canonical_forms(rest, words_ref.known.get(from..).unwrap_or_default()),
@@ -2086,7 +2119,7 @@ fn push_run<'w, 'a>(
     let guessed = facts.guessing;
     // Most runs have none: no loop to set up and drop.
     if canonical.is_empty() {
-        return verb;
+        return (verb, gates);
     }
     for c in canonical {
         facts.runs.push(RunData {
@@ -2100,7 +2133,26 @@ fn push_run<'w, 'a>(
             cache: super::continuations::RunCache::default(),
         });
     }
-    verb
+    (verb, gates)
+}
+
+/// What a run's verb may hold, by its `gates`: places read from a list, a
+/// script's places, a database client.
+#[inline(always)] // One caller, on every run.
+fn gated_facts(
+    verb: Option<&str>,
+    gates: u16,
+    rest: &[Cow<'_, str>],
+    seg: usize,
+    facts: &mut LineFacts,
+) {
+    if let Some(v) = verb.filter(|_| gates & super::GATE_LISTED != 0) {
+        facts.may_list |= super::listed::may_list_shaped(v, rest, facts.stdin_fed.is_some());
+    }
+    if gates & super::GATE_CODE != 0 {
+        script_places(verb, rest, seg, facts);
+    }
+    facts.may_reach_database |= gates & super::GATE_DATABASE != 0;
 }
 
 /// The files a sed run's `r`/`R` commands and an awk run's `getline <`
@@ -2243,7 +2295,8 @@ pub(crate) fn git_code(args: &[Cow<'_, str>]) -> Option<String> {
 
 /// What a run's command word says of it: unknown (expanded by the
 /// shell), a glob read past a wrapper, code the program runs from its
-/// words (SPEC §4.3), a privileged program.
+/// words (SPEC §4.3), a privileged program. `gates`: the verb's
+/// [`gates`](super::gates).
 #[allow(clippy::too_many_arguments)]
 fn verb_facts(
     verb_known: Known,
@@ -2252,7 +2305,7 @@ fn verb_facts(
     git_sub: Option<&str>,
     rest: &[Cow<'_, str>],
     read_past: bool,
-    via: &mut Option<&'static str>,
+    (gates, via): (u16, &mut Option<&'static str>),
     facts: &mut LineFacts,
 ) {
     if verb_known.is_unknown() {
@@ -2270,15 +2323,20 @@ fn verb_facts(
         }
         let why = match git_sub {
             Some(sub) => git_program_running(sub, &rest[1..]),
-            None => code_running(v, &rest[1..]),
+            None if gates & super::GATE_CODE_FORMS != 0 => code_forms_of(v, &rest[1..]),
+            None => None,
         };
         let why = why
-            .or_else(|| super::code_options::code_option(v, &rest[1..]))
+            .or_else(|| {
+                (gates & super::GATE_CODE != 0)
+                    .then(|| super::code_options::code_option_shaped(v, &rest[1..]))
+                    .flatten()
+            })
             .or_else(|| described_code(rest));
         if let Some(why) = why {
             facts.unparsed_because(why);
         }
-        if via.is_none() && super::may_be_privileged(v) {
+        if via.is_none() && gates & super::GATE_PRIVILEGED != 0 {
             *via = super::PRIVILEGED.iter().copied().find(|p| *p == v);
         }
     }
@@ -2298,7 +2356,7 @@ fn described_code(run: &[Cow<'_, str>]) -> Option<String> {
 }
 
 /// The shapes of every verb of [`CODE_FORMS`], built from the rows.
-const CODE_FORM_SHAPES: super::Shapes = {
+pub(super) const CODE_FORM_SHAPES: super::Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
     while i < CODE_FORMS.len() {
