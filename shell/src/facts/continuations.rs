@@ -236,9 +236,10 @@ pub fn mutating_from_cached(
     // tightens what a continuation row says). The three rows are one
     // lookup ([`commands::lookup`]).
     let found = commands::lookup(words, known, ALL_TABLES);
-    let written = found[commands::WRITE_OPTIONS_AT]
+    let row_of = |t: usize| found.and_then(|c| c.row(t));
+    let written = row_of(commands::WRITE_OPTIONS_AT)
         .and_then(|(r, from)| write_option(&WRITE_OPTIONS[r], words, known, from));
-    let row = || described_of(found[commands::DESCRIBED_AT]);
+    let row = || described_of(row_of(commands::DESCRIBED_AT));
     let described = match cache {
         Some(c) => c
             .described_row_by(row)
@@ -246,7 +247,7 @@ pub fn mutating_from_cached(
         None => row()
             .and_then(|(row, from)| super::described::walk(row, words, known, from, false).first()),
     };
-    let continued = found[commands::CONTINUATIONS_AT].and_then(|(r, from)| {
+    let continued = row_of(commands::CONTINUATIONS_AT).and_then(|(r, from)| {
         let row = &CONTINUATIONS[r];
         let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
         match row.shape {
@@ -270,9 +271,8 @@ pub(crate) fn described_row(
     words: &[Cow<'_, str>],
     known: &[Known],
 ) -> Option<(&'static Described, usize)> {
-    described_of(
-        commands::lookup(words, known, 1 << commands::DESCRIBED_AT)[commands::DESCRIBED_AT],
-    )
+    let t = commands::DESCRIBED_AT;
+    described_of(commands::lookup(words, known, 1 << t)?.row(t))
 }
 
 /// Every table of a [`commands::lookup`].
@@ -723,7 +723,9 @@ pub fn mutating_from_with_cached(
     // The built-in described row is read above, with the project's
     // additions; its program's write options still count.
     let others = if base.is_some() {
-        commands::lookup(words, known, 1 << commands::WRITE_OPTIONS_AT)[commands::WRITE_OPTIONS_AT]
+        let t = commands::WRITE_OPTIONS_AT;
+        commands::lookup(words, known, 1 << t)
+            .and_then(|c| c.row(t))
             .and_then(|(r, from)| write_option(&WRITE_OPTIONS[r], words, known, from))
     } else {
         builtin()

@@ -21,9 +21,20 @@ pub(super) const WRITE_OPTIONS_AT: usize = 1;
 pub(super) const CONTINUATIONS_AT: usize = 2;
 const TABLES: usize = 3;
 
-/// Each table's row for a command: its index in the table and the index
-/// of the first word after the command's words, as `row_in` found it.
-pub(super) type Found = [Option<(usize, usize)>; TABLES];
+/// A command as the index found it, each table's row read from it by
+/// [`Command::row`]: no table's row is built that is not asked for.
+#[derive(Clone, Copy)]
+pub(super) struct Command<'w> {
+    /// The verb's index.
+    v: usize,
+    program: &'static Program,
+    /// The subcommand's index and its pair, where a table wanted has rows
+    /// of the program's subcommands and none of the program alone.
+    sub: Option<(usize, &'static Pair)>,
+    /// The word after the subcommand, where a table wanted has a row of
+    /// three words of the pair (`git worktree list`).
+    next: Option<&'w str>,
+}
 
 /// The command words of row `i` of table `t`.
 const fn command(t: usize, i: usize) -> &'static [&'static str] {
@@ -48,6 +59,8 @@ struct Program {
     /// Per table, its first row of the program alone (`find`): index + 1,
     /// 0 for none.
     one: [u16; TABLES],
+    /// Bit `t`: table `t` has a row of the program alone.
+    alone: u8,
     /// Bit `t`: table `t` has a row of one of its subcommands.
     subs: u8,
 }
@@ -64,6 +77,8 @@ struct Pair {
     /// Per table, its first row of three words that begin with the two
     /// (`git worktree list`): index + 1, 0 for none.
     three: [u16; TABLES],
+    /// Bit `t`: table `t` has such a row.
+    threes: u8,
 }
 
 const MAX_PROGRAMS: usize = 255;
@@ -105,6 +120,7 @@ const fn plus_one(i: usize) -> u16 {
 
 const EMPTY_PROGRAM: Program = Program {
     one: [0; TABLES],
+    alone: 0,
     subs: 0,
 };
 
@@ -113,6 +129,7 @@ const EMPTY_PAIR: Pair = Pair {
     sub: "",
     two: [0; TABLES],
     three: [0; TABLES],
+    threes: 0,
 };
 
 impl Commands {
@@ -145,6 +162,7 @@ impl Commands {
         if words.len() == 1 {
             if self.programs[p].one[t] == 0 {
                 self.programs[p].one[t] = row;
+                self.programs[p].alone |= 1 << t;
             }
             return;
         }
@@ -155,6 +173,7 @@ impl Commands {
             pair.two[t] = row;
         } else if words.len() == 3 && pair.three[t] == 0 {
             pair.three[t] = row;
+            pair.threes |= 1 << t;
         }
     }
 
@@ -219,7 +238,7 @@ impl Commands {
     }
 
     /// The program `name`'s position, if a table has it.
-    #[inline]
+    #[inline(always)] // in `verb`, twice at most: a call cost ~10
     fn find(&self, name: &str) -> Option<usize> {
         let mut s = program_slot(name.as_bytes());
         loop {
@@ -250,55 +269,69 @@ impl Commands {
 
 static COMMANDS: Commands = Commands::build();
 
-/// The rows of the tables `want` names (bit `t` for table `t`) for the
-/// command `words` start with, past leading assignments: as `row_in` found
-/// them each — the verb (by its last path component) known exactly, its
-/// row alone, else past its global options ([`super::super::subcommand_at`])
-/// the row of its subcommand and the word after it, else of its
-/// subcommand, each the first in its table's order.
-pub(super) fn lookup(words: &[Cow<'_, str>], known: &[Known], want: u8) -> Found {
-    let mut found: Found = [None; TABLES];
-    let Some((v, p)) = verb(words) else {
-        return found;
-    };
+/// The command `words` start with, past leading assignments, for the
+/// tables `want` names (bit `t` for table `t`); `None` where no table
+/// has its program or the verb is not known exactly.
+#[inline]
+pub(super) fn lookup<'w>(
+    words: &'w [Cow<'_, str>],
+    known: &[Known],
+    want: u8,
+) -> Option<Command<'w>> {
+    let (v, p) = verb(words)?;
     let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
     if !exact(v) {
-        return found;
+        return None;
     }
     let program = &COMMANDS.programs[p];
-    let mut subs = 0;
-    for (t, slot) in found.iter_mut().enumerate() {
-        if want & 1 << t == 0 {
-            continue;
-        }
-        match program.one[t] {
-            0 => subs |= program.subs & 1 << t,
-            r => *slot = Some((usize::from(r) - 1, v + 1)),
-        }
-    }
+    let mut command = Command {
+        v,
+        program,
+        sub: None,
+        next: None,
+    };
+    // The tables wanted without a row of the program alone that have rows
+    // of its subcommands.
+    let subs = program.subs & want & !program.alone;
     if subs == 0 {
-        return found;
+        return Some(command);
     }
-    let verb = COMMANDS.names[p];
-    let i = super::super::subcommand_at(verb, words, v + 1, exact);
+    let i = super::super::subcommand_at(COMMANDS.names[p], words, v + 1, exact);
     let Some(pair) = words
         .get(i)
         .filter(|_| exact(i))
         .and_then(|sub| COMMANDS.find_pair(p, sub))
     else {
-        return found;
+        return Some(command);
     };
-    let next = words.get(i + 1).filter(|_| exact(i + 1));
-    for (t, slot) in found.iter_mut().enumerate() {
-        if subs & 1 << t == 0 {
-            continue;
+    command.sub = Some((i, pair));
+    command.next = words
+        .get(i + 1)
+        .filter(|_| pair.threes & subs != 0 && exact(i + 1))
+        .map(|w| &**w);
+    Some(command)
+}
+
+impl Command<'_> {
+    /// The row of table `t` (one [`lookup`] wanted) for the command: its
+    /// index in the table and the index of the first word after its
+    /// command's words — as a lookup in the table alone found it: the
+    /// verb's row alone, else past the program's global options
+    /// ([`super::super::subcommand_at`]) the row of its subcommand and
+    /// the word after it, else of its subcommand, each the first in the
+    /// table's order.
+    #[inline(always)] // `t` a constant: a load or two (a call was ~20)
+    pub(super) fn row(&self, t: usize) -> Option<(usize, usize)> {
+        if let Some(r) = self.program.one[t].checked_sub(1) {
+            return Some((usize::from(r), self.v + 1));
         }
-        let three = next.and_then(|n| third(t, pair, n));
-        *slot = three
-            .map(|r| (r, i + 2))
-            .or_else(|| pair.two[t].checked_sub(1).map(|r| (usize::from(r), i + 1)));
+        let (i, pair) = self.sub?;
+        if let Some(r) = self.next.and_then(|n| third(t, pair, n)) {
+            return Some((r, i + 2));
+        }
+        let r = pair.two[t].checked_sub(1)?;
+        Some((usize::from(r), i + 1))
     }
-    found
 }
 
 /// The first row of table `t` of `pair`'s words and `next` (rare: `git
@@ -349,7 +382,7 @@ mod tests {
                 let c = command(t, i);
                 let words: Vec<Cow<'_, str>> = c.iter().map(|w| Cow::Borrowed(*w)).collect();
                 let first = (0..rows(t)).find(|&r| command(t, r) == c);
-                let got = lookup(&words, &[], 1 << t)[t];
+                let got = lookup(&words, &[], 1 << t).and_then(|c| c.row(t));
                 // A row of fewer words of the same program comes first.
                 let shorter = (1..c.len()).any(|n| (0..rows(t)).any(|r| command(t, r) == &c[..n]));
                 if !shorter {
