@@ -22,6 +22,8 @@ use crate::reader::AsStr;
 use crate::reader::Known;
 use std::borrow::Cow;
 
+mod commands;
+
 /// What the checks look up of a run's words, kept once looked up: its
 /// described row ([`described_row`]) and what the closed world finds in
 /// its words ([`super::described::walk`] reading them all). A run is read
@@ -52,17 +54,6 @@ impl RunCache {
         known: &[Known],
     ) -> Option<(&'static Described, usize)> {
         self.described_row_by(|| described_row(words, known))
-    }
-
-    /// [`RunCache::described_row`] with the verb's index `v` known
-    /// ([`described_row_at`], the same row).
-    fn described_row_at(
-        &self,
-        words: &[Cow<'_, str>],
-        known: &[Known],
-        v: usize,
-    ) -> Option<(&'static Described, usize)> {
-        self.described_row_by(|| described_row_at(words, known, v))
     }
 
     fn described_row_by(
@@ -107,50 +98,9 @@ impl RunCache {
     }
 }
 
-/// The row for the command `words` start with, after leading assignments
-/// and the program's global options, and the index of the first word
-/// after the command's name: found by the rows' own commands.
-fn row_of(
-    words: &[Cow<'_, str>],
-    known: &[Known],
-    v: usize,
-) -> Option<(&'static Continuations, usize)> {
-    row_in(
-        CONTINUATIONS,
-        &CONTINUATIONS_INDEX,
-        |r| r.command,
-        words,
-        known,
-        v,
-    )
-}
-
 /// The index of the first word past the leading assignments: the verb's.
 fn verb_at(words: &[Cow<'_, str>]) -> Option<usize> {
     words.iter().position(|w| !super::is_assignment(w))
-}
-
-/// A table's rows by their command's first words, built at compile time:
-/// three chains, each `heads[bucket]` the first row of a bucket (its
-/// index + 1, 0 for none) and `next[row]` the next row of the same
-/// bucket, in the table's order — the rows of one word by their program
-/// (`find`), the rows of two or more by their program (is there any?),
-/// and the rows of two or more by their program and subcommand
-/// (`git status`, `git worktree list`). A lookup reads the few rows whose
-/// words hash to the bucket instead of every row, and a subcommand's row
-/// is one probe, not a walk over every row of its program (git's): the
-/// tables grow with every described program (SPEC §4.5), the answer's
-/// cost should not.
-pub(crate) struct RowIndex<const N: usize> {
-    one: Chain<N>,
-    subs: Chain<N>,
-    pairs: Chain<N>,
-}
-
-/// One chain of a [`RowIndex`].
-struct Chain<const N: usize> {
-    heads: [u16; 256],
-    next: [u16; N],
 }
 
 /// `h` with `w` mixed in: its length and its first, middle and last
@@ -168,138 +118,6 @@ const fn mix(h: u32, w: &[u8]) -> u32 {
     #[allow(clippy::cast_possible_truncation)] // the length's low byte
     let n = n as u32 & 0xff;
     (h ^ n ^ (a << 8) ^ (b << 16) ^ (c << 24)).wrapping_mul(0x9e37_79b1)
-}
-
-/// The bucket of a program name (its [`mix`], high byte).
-const fn bucket(w: &[u8]) -> usize {
-    (mix(0, w) >> 24) as usize
-}
-
-/// The bucket of a program and a subcommand (both [`mix`]ed, high byte).
-const fn pair_bucket(program: &[u8], sub: &[u8]) -> usize {
-    (mix(mix(0, program), sub) >> 24) as usize
-}
-
-impl<const N: usize> Chain<N> {
-    const fn new() -> Self {
-        Chain {
-            heads: [0; 256],
-            next: [0; N],
-        }
-    }
-
-    /// Appends row `i` to bucket `b` (`tails`: each bucket's last row).
-    const fn push(&mut self, tails: &mut [u16; 256], b: usize, i: usize) {
-        assert!(i + 1 < u16::MAX as usize, "a row index holds < 65,535 rows");
-        #[allow(clippy::cast_possible_truncation)] // i + 1 < u16::MAX, asserted above
-        let me = (i + 1) as u16;
-        if self.heads[b] == 0 {
-            self.heads[b] = me;
-        } else {
-            self.next[(tails[b] - 1) as usize] = me;
-        }
-        tails[b] = me;
-    }
-
-    /// The rows of `rows` (the table the chain was built from) in bucket
-    /// `b`, in the table's order.
-    fn of<'r, R>(&'r self, rows: &'static [R], b: usize) -> impl Iterator<Item = &'static R> + 'r {
-        let mut at = self.heads[b];
-        std::iter::from_fn(move || {
-            let i = usize::from(at.checked_sub(1)?);
-            at = self.next[i];
-            rows.get(i)
-        })
-    }
-}
-
-/// [`RowIndex`] of a const table of rows by the words of `field`.
-macro_rules! row_index {
-    ($rows:expr, $field:ident) => {{
-        let mut index = RowIndex {
-            one: Chain::new(),
-            subs: Chain::new(),
-            pairs: Chain::new(),
-        };
-        let (mut one, mut subs, mut pairs) = ([0u16; 256], [0u16; 256], [0u16; 256]);
-        let mut i = 0;
-        while i < $rows.len() {
-            let c = $rows[i].$field;
-            let b = bucket(c[0].as_bytes());
-            if c.len() == 1 {
-                index.one.push(&mut one, b, i);
-            } else {
-                index.subs.push(&mut subs, b, i);
-                let p = pair_bucket(c[0].as_bytes(), c[1].as_bytes());
-                index.pairs.push(&mut pairs, p, i);
-            }
-            i += 1;
-        }
-        index
-    }};
-}
-
-static CONTINUATIONS_INDEX: RowIndex<{ CONTINUATIONS.len() }> = row_index!(CONTINUATIONS, command);
-static WRITE_OPTIONS_INDEX: RowIndex<{ WRITE_OPTIONS.len() }> = row_index!(WRITE_OPTIONS, command);
-static DESCRIBED_INDEX: RowIndex<{ DESCRIBED.len() }> = row_index!(DESCRIBED, program);
-
-/// [`row_of`] over any table of rows keyed by their command's words.
-fn row_in<R, const N: usize>(
-    rows: &'static [R],
-    index: &'static RowIndex<N>,
-    command: impl Fn(&R) -> &'static [&'static str] + Copy,
-    words: &[Cow<'_, str>],
-    known: &[Known],
-    v: usize,
-) -> Option<(&'static R, usize)> {
-    let exact = |i: usize| known.get(i).is_none_or(|k| *k == Known::Exact);
-    if !exact(v) {
-        return None;
-    }
-    let verb = super::basename(&words[v]);
-    let b = bucket(verb.as_bytes());
-    // A row of the program itself (`find`).
-    if let Some(r) = index
-        .one
-        .of(rows, b)
-        .find(|r| super::quick_eq(command(r)[0], verb))
-    {
-        return Some((r, v + 1));
-    }
-    // A row of one of its subcommands (`git branch`), past the program's
-    // global options.
-    if !index
-        .subs
-        .of(rows, b)
-        .any(|r| super::quick_eq(command(r)[0], verb))
-    {
-        return None;
-    }
-    let i = super::subcommand_at(verb, words, v + 1, exact);
-    let sub = words.get(i)?;
-    if !exact(i) {
-        return None;
-    }
-    // A row of a subcommand's own subcommand (`git worktree list`), the
-    // word right after it; else the subcommand's row (each the first in
-    // the table's order).
-    let next = words.get(i + 1).filter(|_| exact(i + 1));
-    let mut two = None;
-    for r in index
-        .pairs
-        .of(rows, pair_bucket(verb.as_bytes(), sub.as_bytes()))
-    {
-        let c = command(r);
-        if !super::quick_eq(c[0], verb) || !super::quick_eq(c[1], sub) {
-            continue;
-        }
-        match c.len() {
-            3 if next.is_some_and(|n| c[2] == n) => return Some((r, i + 2)),
-            2 if two.is_none() => two = Some((r, i + 1)),
-            _ => {}
-        }
-    }
-    two
 }
 
 /// The first bytes of the rows' commands, and `/` and `.` (a verb given
@@ -321,18 +139,6 @@ const COMMAND_FIRST_BYTES: [bool; 256] = {
     let mut i = 0;
     while i < DESCRIBED.len() {
         t[DESCRIBED[i].program[0].as_bytes()[0] as usize] = true;
-        i += 1;
-    }
-    t
-};
-
-/// The shapes of [`DESCRIBED`]'s programs: most verbs are told apart from
-/// them in a few loads, before a row is compared.
-const DESCRIBED_SHAPES: super::Shapes = {
-    let mut t = [0u32; 512];
-    let mut i = 0;
-    while i < DESCRIBED.len() {
-        super::mark_shape(&mut t, DESCRIBED[i].program[0]);
         i += 1;
     }
     t
@@ -427,28 +233,22 @@ pub fn mutating_from_cached(
     // A described program's closed world (SPEC §4.5 item 2), a writing
     // option (§6.5 round 4) and the continuation row of the same command
     // all hold: the first word of any of them (a description only ever
-    // tightens what a continuation row says).
-    // The verb's index, read once for the three tables (all words
-    // assignments: no row of any).
-    let v = verb_at(words)?;
-    let written = row_in(
-        WRITE_OPTIONS,
-        &WRITE_OPTIONS_INDEX,
-        |r| r.command,
-        words,
-        known,
-        v,
-    )
-    .and_then(|(row, from)| write_option(row, words, known, from));
-    // (`described_row` is `described_row_at` the verb's index.)
+    // tightens what a continuation row says). The three rows are one
+    // lookup ([`commands::lookup`]).
+    let found = commands::lookup(words, known, ALL_TABLES);
+    let row_of = |t: usize| found.and_then(|c| c.row(t));
+    let written = row_of(commands::WRITE_OPTIONS_AT)
+        .and_then(|(r, from)| write_option(&WRITE_OPTIONS[r], words, known, from));
+    let row = || described_of(row_of(commands::DESCRIBED_AT));
     let described = match cache {
         Some(c) => c
-            .described_row_at(words, known, v)
+            .described_row_by(row)
             .and_then(|(row, from)| c.walk(row, words, known, from).first()),
-        None => described_row_at(words, known, v)
+        None => row()
             .and_then(|(row, from)| super::described::walk(row, words, known, from, false).first()),
     };
-    let continued = row_of(words, known, v).and_then(|(row, from)| {
+    let continued = row_of(commands::CONTINUATIONS_AT).and_then(|(r, from)| {
+        let row = &CONTINUATIONS[r];
         let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
         match row.shape {
             Shape::Options {
@@ -465,35 +265,22 @@ pub fn mutating_from_cached(
     [written, described, continued].into_iter().flatten().min()
 }
 
-/// The described row of the command `words` start with, gated by the
-/// rows' shapes, and the index of its first word past the command.
+/// The described row of the command `words` start with, and the index of
+/// its first word past the command.
 pub(crate) fn described_row(
     words: &[Cow<'_, str>],
     known: &[Known],
 ) -> Option<(&'static Described, usize)> {
-    let first = words.first()?;
-    // The first word read once: an assignment, or a verb that may have a
-    // row by its shape.
-    if super::is_assignment(first) {
-        described_row_at(words, known, verb_at(words)?)
-    } else if super::has_shape(&DESCRIBED_SHAPES, super::basename(first)) {
-        row_in(DESCRIBED, &DESCRIBED_INDEX, |r| r.program, words, known, 0)
-    } else {
-        None
-    }
+    let t = commands::DESCRIBED_AT;
+    described_of(commands::lookup(words, known, 1 << t)?.row(t))
 }
 
-/// [`described_row`] with the verb's index `v` ([`verb_at`]) known.
-fn described_row_at(
-    words: &[Cow<'_, str>],
-    known: &[Known],
-    v: usize,
-) -> Option<(&'static Described, usize)> {
-    // Past an assignment (`v > 0`) any verb; else the shapes' gate.
-    if v == 0 && !super::has_shape(&DESCRIBED_SHAPES, super::basename(words.first()?)) {
-        return None;
-    }
-    row_in(DESCRIBED, &DESCRIBED_INDEX, |r| r.program, words, known, v)
+/// Every table of a [`commands::lookup`].
+const ALL_TABLES: u8 = 0b111;
+
+/// A described row as [`commands::lookup`] finds it.
+fn described_of(found: Option<(usize, usize)>) -> Option<(&'static Described, usize)> {
+    found.map(|(r, from)| (&DESCRIBED[r], from))
 }
 
 /// A word of a described program that its row cannot place, where the row
@@ -936,15 +723,10 @@ pub fn mutating_from_with_cached(
     // The built-in described row is read above, with the project's
     // additions; its program's write options still count.
     let others = if base.is_some() {
-        row_in(
-            WRITE_OPTIONS,
-            &WRITE_OPTIONS_INDEX,
-            |r| r.command,
-            words,
-            known,
-            v,
-        )
-        .and_then(|(row, from)| write_option(row, words, known, from))
+        let t = commands::WRITE_OPTIONS_AT;
+        commands::lookup(words, known, 1 << t)
+            .and_then(|c| c.row(t))
+            .and_then(|(r, from)| write_option(&WRITE_OPTIONS[r], words, known, from))
     } else {
         builtin()
     };
@@ -1016,33 +798,6 @@ mod tests {
         let l = crate::reader::read(cmd);
         let s = &l.segments[0];
         mutating_from(&s.words, &s.known)
-    }
-
-    /// The longest chain of an index's buckets: a lookup reads at most
-    /// that many rows of a bucket.
-    fn longest<const N: usize, R>(rows: &'static [R], index: &RowIndex<N>) -> [usize; 3] {
-        let most = |c: &Chain<N>| (0..256).map(|b| c.of(rows, b).count()).max().unwrap_or(0);
-        [most(&index.one), most(&index.subs), most(&index.pairs)]
-    }
-
-    #[test]
-    fn the_row_indexes_buckets_are_short() {
-        // The subcommand rows of one program share its bucket (git's 15):
-        // only the first is read (`any`), the pairs' chain tells them apart.
-        for (name, [one, _, pairs]) in [
-            ("described", longest(DESCRIBED, &DESCRIBED_INDEX)),
-            (
-                "continuations",
-                longest(CONTINUATIONS, &CONTINUATIONS_INDEX),
-            ),
-            (
-                "write options",
-                longest(WRITE_OPTIONS, &WRITE_OPTIONS_INDEX),
-            ),
-        ] {
-            eprintln!("{name}: one {one} pairs {pairs}");
-            assert!(one <= 4 && pairs <= 4, "{name}: one {one}, pairs {pairs}");
-        }
     }
 
     #[test]

@@ -13,6 +13,8 @@ use std::borrow::Cow;
 
 mod dd;
 mod nopt;
+mod spelled;
+pub(crate) use spelled::same;
 mod ssh;
 mod tar;
 mod vim;
@@ -41,8 +43,10 @@ pub fn long(row: &Described, word: &str) -> Option<(Kind, Value)> {
     if row.grammar == CURL {
         return curl_long(row, word);
     }
-    let (name, attached) = match word.split_once('=') {
-        Some((n, _)) => (n, true),
+    // A byte loop, not `split_once`: its searcher cost ~110 instructions
+    // a word, more than the word's few bytes.
+    let (name, attached) = match word.bytes().position(|b| b == b'=') {
+        Some(at) => (&word[..at], true),
         None => (word, false),
     };
     let git = row.grammar == GIT;
@@ -161,17 +165,25 @@ impl Candidates {
 }
 
 /// The option whose long spelling is `name`, and whether its value is
-/// optional: the first hit is the only one (a row spells each option
-/// once, `rows_have_unique_spellings`), so the scan stops there.
+/// optional: by the row's spellings ([`spelled`]), else a scan of its
+/// lists.
 fn exact(row: &Described, name: &str) -> Option<(Kind, bool)> {
-    if !row.spellings.is_empty() {
-        let i = row
-            .spellings
-            .binary_search_by(|(s, ..)| (*s).cmp(name))
-            .ok()?;
-        let (_, list, optional, _) = row.spellings[i];
-        return Some((row.options()[list].1, optional));
+    if row.spellings.is_empty() {
+        return exact_scan(row, name);
     }
+    let i = spelled::position_in(row, name)?;
+    let (_, list, optional, _) = row.spellings[i];
+    // The list's kind: `options()` is in `Kind::NAMES`' order (a load,
+    // where `options()` built the row's 13 pairs, ~30 instructions).
+    Some((Kind::NAMES[list].0, optional))
+}
+
+/// [`exact`] of a row without spellings: the first hit is the only one
+/// (a row spells each option once, `rows_have_unique_spellings`), so the
+/// scan stops there. Not inlined: [`exact`]'s common path sets up none of
+/// its state.
+#[inline(never)]
+fn exact_scan(row: &Described, name: &str) -> Option<(Kind, bool)> {
     for (list, kind) in row.options() {
         for entry in list {
             for s in entry.split(' ') {
@@ -204,7 +216,7 @@ fn prefixed(row: &Described, name: &str) -> Candidates {
         .filter(|(s, ..)| s.starts_with("--"));
     for (_, list, optional, entry) in run {
         c.add(Candidates {
-            first: Some((row.options()[*list].1, *optional, entry)),
+            first: Some((Kind::NAMES[*list].0, *optional, entry)),
             several: false,
         });
     }
