@@ -1353,16 +1353,12 @@ fn operand_given(
 /// by a unique prefix where the grammar takes one ([`long`] says which
 /// words are options at all).
 fn long_entry(row: &Described, name: &str) -> Option<&'static str> {
-    if let Some(whole) = row
-        .spellings
-        .iter()
-        .find(|(s, ..)| *s == name)
-        .map(|(.., entry)| *entry)
-    {
-        return Some(whole);
-    }
     if row.spellings.is_empty() {
         return find(row, |s| s == name).one().map(|(.., entry)| entry);
+    }
+    // The whole spelling by the spellings' hash probe ([`exact`]'s).
+    if let Some(i) = spelled::position_in(row, name) {
+        return Some(row.spellings[i].3);
     }
     prefixed(row, name).one().map(|(.., entry)| entry)
 }
