@@ -502,6 +502,36 @@ fn socket_clients(o: &mut String) {
         code(&lookups)
     );
     o.push_str(
+        "\nListeners (`shell/catalogue/net.toml` `listeners`): a debugger's, a \
+         notebook's or an editor's server whose address an option gives is an \
+         external effect when the option names an address that is not loopback \
+         written as such, or one permc cannot know (whoever reaches it runs code); \
+         a port alone, or no such option, is the program's loopback default.\n\n",
+    );
+    for l in super::catalogue::remote::net::LISTENERS {
+        let mut how = Vec::new();
+        if !l.subcommands.is_empty() {
+            how.push(format!("subcommands {}", code(l.subcommands)));
+        }
+        for (what, list) in [
+            ("attached by `=`", l.attached),
+            ("with an optional value", l.optional),
+            ("with a value", l.valued),
+        ] {
+            if !list.is_empty() {
+                how.push(format!("{what} {}", code(list)));
+            }
+        }
+        let _ = writeln!(
+            o,
+            "- {} — {} ({}): {}",
+            code(l.names),
+            l.service,
+            l.version,
+            how.join("; ")
+        );
+    }
+    o.push_str(
         "\nDatabase clients (`shell/catalogue/net.toml`): external unless every server \
          the run names is loopback written as such, a Unix socket or the client's \
          default (none named), and the command runs in the running container. A URI \

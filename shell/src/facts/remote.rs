@@ -4,7 +4,7 @@
 //! rows; the rows say everything about the programs.
 
 use super::catalogue::remote::http::{CLIENTS as HTTP, LOOPBACK_SCHEMES};
-use super::catalogue::remote::net::LOOKUPS;
+use super::catalogue::remote::net::{LISTENERS, LOOKUPS};
 use super::catalogue::remote::{HttpClient, PublishingGoals, RemoteClient, CLIENTS, GOALS};
 use super::described::{long, short, Described, Kind, Value, DESCRIBED};
 use super::name_index::RowIndex;
@@ -101,6 +101,9 @@ pub fn external_known(words: &[Cow<'_, str>], known: &[Known]) -> Option<&'stati
         if let Some(e) = lookup(verb, known) {
             return Some(e);
         }
+        if let Some((row, _)) = super::sockets::listener(words, known) {
+            return Some(row.named);
+        }
     }
     if !super::has_shape(&NAMES, verb) {
         return None;
@@ -108,12 +111,18 @@ pub fn external_known(words: &[Cow<'_, str>], known: &[Known]) -> Option<&'stati
     external(verb, words, &k)
 }
 
-/// The shapes of [`LOOKUPS`]' programs.
+/// The shapes of [`LOOKUPS`]' programs and of the listeners' names
+/// ([`LISTENERS`]).
 const LOOKUP_NAMES: Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
     while i < LOOKUPS.len() {
         mark_shape(&mut t, LOOKUPS[i][0]);
+        i += 1;
+    }
+    let mut i = 0;
+    while i < LISTENERS.len() {
+        mark_names(&mut t, LISTENERS[i].names);
         i += 1;
     }
     t
@@ -146,6 +155,19 @@ pub fn why(words: &[Cow<'_, str>], known: &[Known]) -> Option<String> {
             "`{}` is expanded by the shell: the name `{verb}` looks up may carry what it expands to to a nameserver",
             words[i]
         ));
+    }
+    if let Some((row, i)) = super::sockets::listener(words, known) {
+        return Some(if k(i) == Known::Exact {
+            format!(
+                "`{}` makes {} ({}) listen on an address that is not loopback: whoever reaches it runs code as you",
+                words[i], row.service, row.version
+            )
+        } else {
+            format!(
+                "`{}` is expanded by the shell: permc cannot know the address {} ({}) listens on",
+                words[i], row.service, row.version
+            )
+        });
     }
     if let Some(row) = HTTP.iter().find(|r| r.names.contains(&verb)) {
         return Some(format!(
@@ -1016,10 +1038,30 @@ fn read_matches(
         return false;
     }
     let mut options = words.iter().filter(|w| w.starts_with('-'));
-    if options
-        .clone()
-        .any(|w| bangs.iter().any(|b| spells(row, w, b)))
-    {
+    if options.clone().any(|w| {
+        bangs
+            .iter()
+            .any(|b| b.starts_with('-') && spells(row, w, b))
+    }) {
+        return false;
+    }
+    // An operand that makes the read external (`get * !secret`): a word
+    // after the path one of whose comma-separated parts names it, ignoring
+    // case, before a `/` or `.` (`secrets/x`, `Secret.v1`, `cm,secret`).
+    let names_it = |w: &str, b: &str| {
+        w.split(',').any(|p| {
+            let p = p.split(['/', '.']).next().unwrap_or(p);
+            p.eq_ignore_ascii_case(b)
+                || p.len() == b.len() + 1
+                    && p[..b.len()].eq_ignore_ascii_case(b)
+                    && p.ends_with(['s', 'S'])
+        })
+    };
+    if path[n..].iter().any(|&i| {
+        bangs
+            .iter()
+            .any(|b| !b.starts_with('-') && names_it(&words[i], b))
+    }) {
         return false;
     }
     // A needed option (`terraform plan -lock=false`): given, and the last

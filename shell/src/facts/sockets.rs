@@ -9,9 +9,9 @@
 
 use super::catalogue::remote::net::{
     CONNINFO_ELSEWHERE, CONNINFO_HOSTS, DATABASES, DATABASE_VARIABLES,
-    DATABASE_VARIABLES_ELSEWHERE, SOCKETS,
+    DATABASE_VARIABLES_ELSEWHERE, LISTENERS, SOCKETS,
 };
-use super::catalogue::remote::{DatabaseClient, SocketClient};
+use super::catalogue::remote::{DatabaseClient, Listener, SocketClient};
 use crate::reader::Known;
 use std::borrow::Cow;
 
@@ -72,6 +72,70 @@ pub fn loopback_device(target: &str, prefix: &str) -> bool {
         .strip_prefix(prefix)
         .and_then(|rest| rest.split_once('/'))
         .is_some_and(|(host, p)| loopback_host(host) && port(p))
+}
+
+/// A listener's row (net.toml `listeners`) and the word of the run that
+/// names an address that is not loopback or that permc cannot know
+/// (`--inspect=0.0.0.0:9229`, `--ip=$HOST`): the run listens where others
+/// reach it (SPEC §4.5 item 3). `None` for a run no row names, and for one
+/// that listens on loopback, or on the program's default, only.
+pub(crate) fn listener(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+) -> Option<(&'static Listener, usize)> {
+    let verb = super::basename(words.first()?);
+    let row = LISTENERS.iter().find(|r| r.names.contains(&verb))?;
+    let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
+    if !row.subcommands.is_empty() {
+        // An unknown first operand may be one of them.
+        let i = (1..words.len()).find(|&i| !words[i].starts_with('-'))?;
+        if k(i) == Known::Exact && !row.subcommands.contains(&&*words[i]) {
+            return None;
+        }
+    }
+    let mut i = 1;
+    while let Some(w) = words.get(i) {
+        if w == "--" && k(i) == Known::Exact {
+            return None;
+        }
+        let (name, attached) = w
+            .split_once('=')
+            .map_or((&**w, None), |(n, v)| (n, Some(v)));
+        let next = words.get(i + 1).filter(|_| attached.is_none());
+        let value = if row.attached.contains(&name) {
+            attached.map(|v| (v, i))
+        } else if row.optional.contains(&name) {
+            attached
+                .map(|v| (v, i))
+                .or_else(|| next.filter(|n| !n.starts_with('-')).map(|n| (&**n, i + 1)))
+        } else if row.valued.contains(&name) {
+            attached
+                .map(|v| (v, i))
+                .or_else(|| next.map(|n| (&**n, i + 1)))
+        } else {
+            // A word permc cannot know that begins as an option may be
+            // one of them.
+            if k(i) != Known::Exact && w.starts_with('-') {
+                return Some((row, i));
+            }
+            None
+        };
+        if let Some((v, at)) = value {
+            if k(i) != Known::Exact || k(at) != Known::Exact || !loopback_listen(v) {
+                return Some((row, at));
+            }
+            i = at;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A listening address that is loopback: a port alone (the program's
+/// default host, loopback for every listener row), or a loopback host
+/// with an optional port (`127.0.0.1:9229`, `[::1]:5678`, `::1`).
+fn loopback_listen(v: &str) -> bool {
+    port(v) || loopback_host(v) || loopback_with_port(v)
 }
 
 /// What a socket client's options said, read so far.

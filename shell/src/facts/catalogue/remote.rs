@@ -280,8 +280,48 @@ impl DatabaseClient {
     };
 }
 
+/// A server whose listening address an option gives (SPEC §4.5 item 3:
+/// a listener on an address that is not loopback is external): the run is
+/// external when one of the options names an address that is not
+/// loopback written as such, or one permc cannot know. The rows are
+/// `shell/catalogue/net.toml`; they read only these options.
+#[derive(Debug, Clone, Copy)]
+pub struct Listener {
+    /// The names the program is run by.
+    pub names: &'static [&'static str],
+    /// What listens, for the message.
+    pub service: &'static str,
+    /// The version the row describes.
+    pub version: &'static str,
+    /// When not empty, the run's first operand is one of these.
+    pub subcommands: &'static [&'static str],
+    /// Options whose value is only given attached by `=`.
+    pub attached: &'static [&'static str],
+    /// Options whose value is attached by `=` or the next word unless it
+    /// begins with `-`.
+    pub optional: &'static [&'static str],
+    /// Options whose value is attached by `=` or the next word.
+    pub valued: &'static [&'static str],
+    /// What the effect is called (like a table entry, §6.1).
+    pub named: &'static [&'static str],
+}
+
+impl Listener {
+    /// The defaults a row's missing fields take.
+    pub const EMPTY: Listener = Listener {
+        names: &[],
+        service: "",
+        version: "",
+        subcommands: &[],
+        attached: &[],
+        optional: &[],
+        valued: &[],
+        named: &[],
+    };
+}
+
 /// The raw socket clients' rows.
 pub mod net {
-    use super::{DatabaseClient, SocketClient};
+    use super::{DatabaseClient, Listener, SocketClient};
     include!(concat!(env!("OUT_DIR"), "/catalogue/net.rs"));
 }
