@@ -490,15 +490,17 @@ fn socket_clients(o: &mut String) {
         }
         let _ = writeln!(o, "- {} ({}): {}", code(s.names), s.version, how.join("; "));
     }
-    let lookups: Vec<&str> = super::catalogue::remote::net::LOOKUPS
+    let lookups: Vec<String> = super::catalogue::remote::net::LOOKUPS
         .iter()
-        .map(|r| r[0])
+        .map(|r| r[..r.len().saturating_sub(1)].join(" "))
         .collect();
+    let lookups: Vec<&str> = lookups.iter().map(String::as_str).collect();
     let _ = writeln!(
         o,
-        "\nName lookups and probes (`shell/catalogue/net.toml` `lookups`): {} — a read \
-         of a literal name; a word with an unknown part is an external effect (what \
-         it expands to travels to a nameserver in the query).",
+        "\nName lookups, probes and fetches of what a word names (`shell/catalogue/net.toml` \
+         `lookups`): {} — a read of a literal name or URL; a word with an unknown part \
+         is an external effect (what it expands to travels to a nameserver or to the \
+         host it names).",
         code(&lookups)
     );
     o.push_str(

