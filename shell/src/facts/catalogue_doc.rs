@@ -717,6 +717,11 @@ fn described(o: &mut String) {
 /// may give instead (`operand-given-by`).
 fn operands_cell(d: &super::catalogue::described::Described) -> String {
     let kinds = d.operands.join(", ");
+    let kinds = if d.count_word.is_empty() {
+        kinds
+    } else {
+        format!("{kinds} (a first `-NUM[{}]` is its count)", d.count_word)
+    };
     if d.operand_given_by.is_empty() {
         return kinds;
     }

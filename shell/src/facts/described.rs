@@ -401,7 +401,10 @@ fn walk_getopt(
     // tar's old-style first word, then getopt's reading.
     let (mut found, from) = match row.grammar {
         TAR => tar::old_style(row, words, known, from),
-        _ => (Found::default(), from),
+        _ => (
+            Found::default(),
+            from + usize::from(count_word(row, words, known, from)),
+        ),
     };
     let note = |slot: &mut Option<usize>, i: usize| {
         slot.get_or_insert(i);
@@ -483,6 +486,24 @@ fn walk_getopt(
         i += 1;
     }
     found
+}
+
+/// Is the word at `i` the row's count word (`head -20`, `tail -5c`:
+/// [`Described::count_word`])? Only a literal word.
+pub(crate) fn count_word(
+    row: &Described,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    i: usize,
+) -> bool {
+    if row.count_word.is_empty() || known.get(i).is_some_and(|k| *k != Known::Exact) {
+        return false;
+    }
+    let Some(rest) = words.get(i).and_then(|w| w.strip_prefix('-')) else {
+        return false;
+    };
+    let letters = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    letters.len() < rest.len() && letters.chars().all(|c| row.count_word.contains(c))
 }
 
 /// Reads a cluster of short options (`-uo`, `-n5`) at `i` into `found`;

@@ -164,6 +164,7 @@ pub fn cases(row: &Described) -> Result<Vec<Case>, String> {
     };
     g.operand_cases();
     g.given_operand_cases();
+    g.count_word_cases();
     for (list, kind) in row.options() {
         // An argparse row's `open` options are a plugin's (pytest-cov's
         // `--cov`), not installed here: the program refuses them.
@@ -416,6 +417,31 @@ impl Gen<'_> {
                 self.add(&with, Expect::Accepted);
             }
         }
+    }
+
+    /// A row's count word (`count-word`: `head -20`): accepted as the
+    /// first word, alone and with each of its letters, before the default
+    /// operands; refused after an operand (getopt reads it as an option
+    /// the program lacks).
+    fn count_word_cases(&mut self) {
+        if self.row.count_word.is_empty() {
+            return;
+        }
+        let defaults: Vec<(Kind, &str)> =
+            self.operands.iter().map(|k| (*k, values(*k)[0])).collect();
+        let counts: Vec<String> = std::iter::once("-3".to_string())
+            .chain(self.row.count_word.chars().map(|c| format!("-3{c}")))
+            .collect();
+        for (n, count) in counts.iter().enumerate() {
+            let mut words: Vec<Word> = vec![(count.as_str(), Some((Kind::Text, count.as_str())))];
+            words.extend(defaults.iter().map(|(k, v)| (*v, Some((*k, *v)))));
+            self.ci = n == 0;
+            self.add(&words, Expect::Accepted);
+        }
+        let mut after: Vec<Word> = defaults.iter().map(|(k, v)| (*v, Some((*k, *v)))).collect();
+        after.push(("-3", None));
+        self.ci = true;
+        self.add(&after, Expect::Unknown);
     }
 
     /// One option entry (`-o --output`) of `kind`, in every spelling.

@@ -303,6 +303,11 @@ pub struct Described {
     /// operands after it; given one, every operand (SPEC §4.5 items 1
     /// and 4: grep never opens its pattern operand as a file).
     pub operand_given_by: &'static [&'static str],
+    /// When not empty, a first word of a dash, digits and then only these
+    /// letters is the program's count, `text` (the obsolete `head -20`,
+    /// `tail -5c`: coreutils reads it before getopt, only as the first
+    /// word).
+    pub count_word: &'static str,
     /// The hash of the row (shell/build.rs).
     pub hash: &'static str,
     /// Did the real program verify the row as it is (its `verified`
@@ -348,6 +353,7 @@ impl Described {
         last_arg_default: &[],
         options_first: false,
         operand_given_by: &[],
+        count_word: "",
         hash: "",
         verified: false,
         verified_version: "",
