@@ -2326,13 +2326,38 @@ fn verb_facts(
             None if gates & super::GATE_CODE_FORMS != 0 => code_forms_of(v, &rest[1..]),
             None => None,
         };
+        // The words' first bytes, read once for the two gates below.
+        let args = &rest[1..];
+        let leads = if gates & (super::GATE_CODE | super::GATE_CODE_KIND) == 0 {
+            0
+        } else {
+            args.iter().fold(0, |m, a| m | lead_of(a))
+        };
         let why = why
             .or_else(|| {
                 (gates & super::GATE_CODE != 0)
-                    .then(|| super::code_options::code_option_shaped(v, &rest[1..]))
+                    .then(|| {
+                        // A spelling starts with `-` or `@`, or holds a `=`:
+                        // none on a plain line without one.
+                        let may_spell = leads != 0
+                            || (facts.absent & crate::reader::HAS_EQ == 0
+                                && args.iter().any(|a| super::has_byte(a, b'=')));
+                        super::code_options::code_option_shaped(v, args, may_spell)
+                    })
                     .flatten()
             })
-            .or_else(|| described_code(rest));
+            .or_else(|| {
+                // The run's verb is its first word's last path component
+                // unless read past a runner (`npx tool@3`): then the
+                // word's own gates.
+                if read_past {
+                    described_code(super::continuations::code_word(rest, &[])?, rest)
+                } else if gates & super::GATE_CODE_KIND != 0 && leads & LEAD_DASH != 0 {
+                    described_code(super::continuations::code_word_past_gates(rest, &[])?, rest)
+                } else {
+                    None
+                }
+            });
         if let Some(why) = why {
             facts.unparsed_because(why);
         }
@@ -2345,14 +2370,30 @@ fn verb_facts(
 /// A word the run's described row types `code` or `config` (SPEC §4.5
 /// item 2, §4.3), as an unparsed reason naming the word, the program and
 /// the version.
-fn described_code(run: &[Cow<'_, str>]) -> Option<String> {
-    let (i, row) = super::continuations::code_word(run, &[])?;
+fn described_code(
+    (i, row): (usize, &super::continuations::Described),
+    run: &[Cow<'_, str>],
+) -> Option<String> {
     let word = run.get(i).map_or("", |w| &**w);
     Some(format!(
         "`{word}` makes `{}` ({}) run code or read settings that permc does not read",
         row.program.join(" "),
         row.version
     ))
+}
+
+/// [`lead_of`]: a word starts with `-`.
+const LEAD_DASH: u8 = 1;
+
+/// What a word's first byte may begin, for the gates of a run's options:
+/// [`LEAD_DASH`] for `-`, 2 for `@` (a response file), else 0.
+#[inline]
+fn lead_of(word: &str) -> u8 {
+    match word.as_bytes().first() {
+        Some(b'-') => LEAD_DASH,
+        Some(b'@') => 2,
+        _ => 0,
+    }
 }
 
 /// The shapes of every verb of [`CODE_FORMS`], built from the rows.
