@@ -815,6 +815,18 @@ const RUNNER_INDEX: super::name_index::NameIndex = {
     super::name_index::NameIndex::new(&names)
 };
 
+/// Each row's own commands of [`SCRIPT_OR_PROGRAM`] by name: one probe,
+/// not a binary search of `memcmp` calls.
+const OWN_COMMANDS: [super::name_index::NameIndex; SCRIPT_OR_PROGRAM.len()] = {
+    let mut t = [const { super::name_index::NameIndex::new(&[]) }; SCRIPT_OR_PROGRAM.len()];
+    let mut i = 0;
+    while i < SCRIPT_OR_PROGRAM.len() {
+        t[i] = super::name_index::NameIndex::new(SCRIPT_OR_PROGRAM[i].1);
+        i += 1;
+    }
+    t
+};
+
 /// The rows of [`RUNNERS`] for `tool`, if it has any.
 fn runner_rows(tool: &str) -> Option<&'static [(&'static str, &'static str, RunsAs)]> {
     let t = RUNNER_INDEX.find(tool, |i| RUNNER_TOOLS[i].0)?;
@@ -973,8 +985,8 @@ fn runner_subcommand<'a>(
                 (runs_as, sub) = (how, row_sub);
                 break;
             }
-            if let Some(&(_, own, again, run)) = SCRIPT_OR_PROGRAM.iter().find(|r| same(r.0, tool))
-            {
+            if let Some(at) = SCRIPT_OR_PROGRAM.iter().position(|r| same(r.0, tool)) {
+                let (_, own, again, run) = SCRIPT_OR_PROGRAM[at];
                 if again.iter().any(|a| same(a, w)) {
                     may_be_value = true;
                     continue;
@@ -985,7 +997,7 @@ fn runner_subcommand<'a>(
                 }
                 // A name with `:` is a script's (`test:unit`: npm's
                 // namespaces for scripts); no program is named so.
-                if !super::has_byte(w, b':') && own.binary_search(&w.as_ref()).is_err() {
+                if !super::has_byte(w, b':') && OWN_COMMANDS[at].find(w, |i| own[i]).is_none() {
                     script_or_program(words, k - 1, seg, depth, facts);
                 }
             }
