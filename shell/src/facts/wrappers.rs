@@ -158,8 +158,11 @@ pub(crate) fn collect_runs<'a>(
     // instructions a run).
     let no_eq = depth == 0 && facts.absent & crate::reader::HAS_EQ != 0;
     let may_fold = depth > 0 || facts.absent & crate::reader::HAS_UPPER == 0;
+    // A segment's own words on a plain line without a `/`: the verb is
+    // its word, without a scan for one.
+    let no_slash = depth == 0 && facts.absent & crate::reader::HAS_SLASH != 0;
     let plain = words.text.first().is_some_and(|w| {
-        let verb = basename(w);
+        let verb = if no_slash { w.as_str() } else { basename(w) };
         !((!no_eq && is_assignment(w))
             || words.known(0).is_unknown()
             || (may_fold && depth < MAX_INNER_DEPTH && has_upper(verb))
