@@ -1890,9 +1890,12 @@ pub(crate) const GATE_PRIVILEGED: u16 = 1 << 4;
 pub(crate) const GATE_CODE_FORMS: u16 = 1 << 5;
 /// The runners' shapes (`npx`, `uv run`…).
 pub(crate) const GATE_RUNNER: u16 = 1 << 6;
+/// The shapes of the described programs with a `code` or `config` option
+/// (`continuations::code_word`'s).
+pub(crate) const GATE_CODE_KIND: u16 = 1 << 7;
 
 /// The tables of the gates, in bit order.
-const GATE_TABLES: [&Shapes; 7] = [
+const GATE_TABLES: [&Shapes; 8] = [
     &CANONICAL_TOOLS,
     &listed::LISTED_SHAPES,
     &code_options::SHAPES,
@@ -1900,6 +1903,7 @@ const GATE_TABLES: [&Shapes; 7] = [
     &PRIVILEGED_SHAPES,
     &wrappers::CODE_FORM_SHAPES,
     &wrappers::RUNNER_SHAPES,
+    &continuations::CODE_KIND_SHAPES,
 ];
 
 /// Every gate's half of a [`Shapes`] table from `base` (0: by first byte,

@@ -233,14 +233,16 @@ const PROGRAM_INDEX: super::name_index::RowIndex = {
 /// variable naming a program, commands on standard input.
 /// Only for a verb that passed its shapes ([`may_run_code`], or the run's
 /// `GATE_CODE`).
-pub(crate) fn code_option_shaped(verb: &str, args: &[Cow<'_, str>]) -> Option<String> {
-    // Every spelling starts with `-` or `@` (a response file), or holds
-    // a `=` (cmake's `-D NAME=VALUE` given apart): a run of plain words
-    // (`pnpm test`) has none of them.
-    if !args
-        .iter()
-        .any(|a| a.starts_with(['-', '@']) || a.contains('='))
-    {
+/// `may_spell`: does any of `args` start with `-` or `@` (a response
+/// file), or hold a `=` (cmake's `-D NAME=VALUE` given apart)? Every
+/// spelling does; a run of plain words (`pnpm test`) has none of them.
+/// The caller reads the words once for this and its other gates.
+pub(crate) fn code_option_shaped(
+    verb: &str,
+    args: &[Cow<'_, str>],
+    may_spell: bool,
+) -> Option<String> {
+    if !may_spell {
         return script(verb, args);
     }
     // The program's rows, bit by bit (most programs have one to four).

@@ -163,7 +163,7 @@ use super::catalogue::code::{TextOptions, PROGRAM_TEXT};
 
 /// The shapes of the programs of [`DESCRIBED`]'s rows with a `code` or
 /// `config` option: only their runs are read for [`code_word`].
-const CODE_KIND_SHAPES: super::Shapes = {
+pub(crate) const CODE_KIND_SHAPES: super::Shapes = {
     let mut t = [0u32; 512];
     let mut i = 0;
     while i < DESCRIBED.len() {
@@ -190,6 +190,15 @@ pub fn code_word(words: &[Cow<'_, str>], known: &[Known]) -> Option<(usize, &'st
     if !words.iter().skip(1).any(|w| w.starts_with('-')) {
         return None;
     }
+    code_word_past_gates(words, known)
+}
+
+/// [`code_word`] of words whose program passed [`CODE_KIND_SHAPES`] and
+/// one of whose words past the first starts with `-` (the caller's gates).
+pub(crate) fn code_word_past_gates(
+    words: &[Cow<'_, str>],
+    known: &[Known],
+) -> Option<(usize, &'static Described)> {
     let (row, from) = described_row(words, known)?;
     if row.code.is_empty() && row.config.is_empty() {
         return None;

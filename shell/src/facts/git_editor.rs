@@ -33,6 +33,17 @@ impl GitEditor {
     }
 }
 
+/// The shapes of [`GIT_EDITOR_STARTS`]' subcommands, built from the rows.
+const EDITOR_SUBCOMMANDS: super::Shapes = {
+    let mut t = [0u32; 512];
+    let mut i = 0;
+    while i < GIT_EDITOR_STARTS.len() {
+        super::mark_shape(&mut t, GIT_EDITOR_STARTS[i].subcommand);
+        i += 1;
+    }
+    t
+};
+
 /// Why the run `words[from..]` starts git's editor, if it may: `from` is
 /// its verb (`git`, or `git-commit` with `dashed` its subcommand), the
 /// words before it its assignments and wrappers.
@@ -50,6 +61,11 @@ pub(crate) fn starts_editor(
             (&**words.get(i).filter(|_| exact(i))?, i + 1)
         }
     };
+    // Most subcommands start no editor (`git status`): one shape test
+    // before the rows' compares.
+    if !super::has_shape(&EDITOR_SUBCOMMANDS, sub) {
+        return None;
+    }
     let quiet = words[..from]
         .iter()
         .enumerate()

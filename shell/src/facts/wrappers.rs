@@ -158,8 +158,11 @@ pub(crate) fn collect_runs<'a>(
     // instructions a run).
     let no_eq = depth == 0 && facts.absent & crate::reader::HAS_EQ != 0;
     let may_fold = depth > 0 || facts.absent & crate::reader::HAS_UPPER == 0;
+    // A segment's own words on a plain line without a `/`: the verb is
+    // its word, without a scan for one.
+    let no_slash = depth == 0 && facts.absent & crate::reader::HAS_SLASH != 0;
     let plain = words.text.first().is_some_and(|w| {
-        let verb = basename(w);
+        let verb = if no_slash { w.as_str() } else { basename(w) };
         !((!no_eq && is_assignment(w))
             || words.known(0).is_unknown()
             || (may_fold && depth < MAX_INNER_DEPTH && has_upper(verb))
@@ -815,6 +818,18 @@ const RUNNER_INDEX: super::name_index::NameIndex = {
     super::name_index::NameIndex::new(&names)
 };
 
+/// Each row's own commands of [`SCRIPT_OR_PROGRAM`] by name: one probe,
+/// not a binary search of `memcmp` calls.
+const OWN_COMMANDS: [super::name_index::NameIndex; SCRIPT_OR_PROGRAM.len()] = {
+    let mut t = [const { super::name_index::NameIndex::new(&[]) }; SCRIPT_OR_PROGRAM.len()];
+    let mut i = 0;
+    while i < SCRIPT_OR_PROGRAM.len() {
+        t[i] = super::name_index::NameIndex::new(SCRIPT_OR_PROGRAM[i].1);
+        i += 1;
+    }
+    t
+};
+
 /// The rows of [`RUNNERS`] for `tool`, if it has any.
 fn runner_rows(tool: &str) -> Option<&'static [(&'static str, &'static str, RunsAs)]> {
     let t = RUNNER_INDEX.find(tool, |i| RUNNER_TOOLS[i].0)?;
@@ -973,8 +988,8 @@ fn runner_subcommand<'a>(
                 (runs_as, sub) = (how, row_sub);
                 break;
             }
-            if let Some(&(_, own, again, run)) = SCRIPT_OR_PROGRAM.iter().find(|r| same(r.0, tool))
-            {
+            if let Some(at) = SCRIPT_OR_PROGRAM.iter().position(|r| same(r.0, tool)) {
+                let (_, own, again, run) = SCRIPT_OR_PROGRAM[at];
                 if again.iter().any(|a| same(a, w)) {
                     may_be_value = true;
                     continue;
@@ -985,7 +1000,7 @@ fn runner_subcommand<'a>(
                 }
                 // A name with `:` is a script's (`test:unit`: npm's
                 // namespaces for scripts); no program is named so.
-                if !super::has_byte(w, b':') && own.binary_search(&w.as_ref()).is_err() {
+                if !super::has_byte(w, b':') && OWN_COMMANDS[at].find(w, |i| own[i]).is_none() {
                     script_or_program(words, k - 1, seg, depth, facts);
                 }
             }
@@ -2326,13 +2341,38 @@ fn verb_facts(
             None if gates & super::GATE_CODE_FORMS != 0 => code_forms_of(v, &rest[1..]),
             None => None,
         };
+        // The words' first bytes, read once for the two gates below.
+        let args = &rest[1..];
+        let leads = if gates & (super::GATE_CODE | super::GATE_CODE_KIND) == 0 {
+            0
+        } else {
+            args.iter().fold(0, |m, a| m | lead_of(a))
+        };
         let why = why
             .or_else(|| {
                 (gates & super::GATE_CODE != 0)
-                    .then(|| super::code_options::code_option_shaped(v, &rest[1..]))
+                    .then(|| {
+                        // A spelling starts with `-` or `@`, or holds a `=`:
+                        // none on a plain line without one.
+                        let may_spell = leads != 0
+                            || (facts.absent & crate::reader::HAS_EQ == 0
+                                && args.iter().any(|a| super::has_byte(a, b'=')));
+                        super::code_options::code_option_shaped(v, args, may_spell)
+                    })
                     .flatten()
             })
-            .or_else(|| described_code(rest));
+            .or_else(|| {
+                // The run's verb is its first word's last path component
+                // unless read past a runner (`npx tool@3`): then the
+                // word's own gates.
+                if read_past {
+                    described_code(super::continuations::code_word(rest, &[])?, rest)
+                } else if gates & super::GATE_CODE_KIND != 0 && leads & LEAD_DASH != 0 {
+                    described_code(super::continuations::code_word_past_gates(rest, &[])?, rest)
+                } else {
+                    None
+                }
+            });
         if let Some(why) = why {
             facts.unparsed_because(why);
         }
@@ -2345,14 +2385,30 @@ fn verb_facts(
 /// A word the run's described row types `code` or `config` (SPEC §4.5
 /// item 2, §4.3), as an unparsed reason naming the word, the program and
 /// the version.
-fn described_code(run: &[Cow<'_, str>]) -> Option<String> {
-    let (i, row) = super::continuations::code_word(run, &[])?;
+fn described_code(
+    (i, row): (usize, &super::continuations::Described),
+    run: &[Cow<'_, str>],
+) -> Option<String> {
     let word = run.get(i).map_or("", |w| &**w);
     Some(format!(
         "`{word}` makes `{}` ({}) run code or read settings that permc does not read",
         row.program.join(" "),
         row.version
     ))
+}
+
+/// [`lead_of`]: a word starts with `-`.
+const LEAD_DASH: u8 = 1;
+
+/// What a word's first byte may begin, for the gates of a run's options:
+/// [`LEAD_DASH`] for `-`, 2 for `@` (a response file), else 0.
+#[inline]
+fn lead_of(word: &str) -> u8 {
+    match word.as_bytes().first() {
+        Some(b'-') => LEAD_DASH,
+        Some(b'@') => 2,
+        _ => 0,
+    }
 }
 
 /// The shapes of every verb of [`CODE_FORMS`], built from the rows.
