@@ -37,8 +37,9 @@ use std::fmt;
 
 /// The magic number.
 pub const MAGIC: [u8; 8] = *b"PERMC\x00AR";
-/// The format version this build reads and writes.
-pub const VERSION: u32 = 6;
+/// The format version this build reads and writes (7: the slot tables of
+/// tokens and agents hashed by [`crate::hash::word_hash`], not FNV-1a).
+pub const VERSION: u32 = 7;
 const HEADER: usize = 48;
 
 /// The hashes of the rule files an artifact was compiled from.

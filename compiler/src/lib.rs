@@ -173,7 +173,7 @@ pub struct AutonomyTable {
     pub(crate) file: String,
     /// Agent names, in order of first appearance.
     pub(crate) agents: StrTable,
-    /// Open-addressed by FNV-1a: agent id + 1, or 0.
+    /// Open-addressed by [`hash::word_hash`]: agent id + 1, or 0.
     pub(crate) agent_slots: Vec<u32>,
     /// Per rule: agent id, key (0 = `*`, 1 + type index), mode code, line,
     /// column.

@@ -143,7 +143,7 @@ pub struct Matcher {
     pub(crate) tok_bytes: Vec<u8>,
     /// Token `i` is `tok_bytes[tok_off[i]..tok_off[i + 1]]`.
     pub(crate) tok_off: Vec<u32>,
-    /// Open-addressed by [`fnv1a`]: token id + 1, or 0 for a free slot.
+    /// Open-addressed by [`word_hash`](crate::hash::word_hash): token id + 1, or 0 for a free slot.
     pub(crate) tok_slots: Vec<u32>,
     /// `(state << 32) | token` → target list.
     pub(crate) edges: FlatMap,
