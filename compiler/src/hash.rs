@@ -114,8 +114,8 @@ pub fn xxh64(data: &[u8]) -> u64 {
 pub fn word_hash(b: &[u8]) -> u64 {
     const K: u64 = 0x9E37_79B9_7F4A_7C15;
     let n = b.len();
-    let four = |i: usize| u64::from(u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]));
-    let x = if n >= 8 {
+    // Each read is one load (indexed byte by byte, the last four were four).
+    let x = if let Some(last) = b.last_chunk::<8>() {
         let mut h = 0u64;
         let mut chunks = b.chunks_exact(8);
         for c in &mut chunks {
@@ -123,9 +123,9 @@ pub fn word_hash(b: &[u8]) -> u64 {
                 .wrapping_mul(K)
                 .rotate_left(31);
         }
-        h ^ u64::from_le_bytes(eight(&b[n - 8..]))
-    } else if n >= 4 {
-        four(0) | (four(n - 4) << 32)
+        h ^ u64::from_le_bytes(*last)
+    } else if let (Some(first), Some(last)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+        u64::from(u32::from_le_bytes(*first)) | (u64::from(u32::from_le_bytes(*last)) << 32)
     } else if n > 0 {
         u64::from(b[0]) | (u64::from(b[n / 2]) << 8) | (u64::from(b[n - 1]) << 16)
     } else {
