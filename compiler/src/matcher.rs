@@ -681,8 +681,10 @@ impl Matcher {
                 let Some(l) = self.step(state, w, tok) else {
                     break;
                 };
-                // A DFA's lists hold exactly one state.
-                let Some(&next) = self.list(l).first() else {
+                // A DFA's lists hold exactly one state, list `l` at
+                // `targets[l]` (its offsets are 0, 1, 2, …: `validate` holds
+                // them so): one load, not the list's two offsets.
+                let Some(&next) = self.targets.get(l as usize) else {
                     break;
                 };
                 state = next;
