@@ -215,30 +215,35 @@ pub(crate) fn find_slot<'n>(
 }
 
 /// `a == b` for the short names of a policy (words, agents): inline, as
-/// a `memcmp` call and its setup cost more than the bytes. Eight bytes a
-/// comparison, then the last four to seven as two four-byte words that
-/// may overlap, or one to three bytes one by one: a 7-byte agent name is
-/// 3 comparisons, not 7 rounds of a byte loop (callgrind: ~12
-/// instructions against ~42).
+/// a `memcmp` call and its setup cost more than the bytes. A name of four
+/// to seven bytes is two four-byte words that may overlap, a longer one
+/// eight bytes a comparison and its last eight, a shorter one byte by
+/// byte: a 7-byte agent name is 3 comparisons, not 7 rounds of a byte
+/// loop (callgrind: ~12 instructions against ~42), and no round of the
+/// eight-byte loop is set up for it.
 #[inline]
 fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
-    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    for (x, y) in (&mut ca).zip(&mut cb) {
-        if u64::from_ne_bytes(eight(x)) != u64::from_ne_bytes(eight(y)) {
-            return false;
-        }
-    }
-    let (a, b) = (ca.remainder(), cb.remainder());
     let n = a.len();
-    if n >= 4 {
-        let four = |s: &[u8], i: usize| u32::from_ne_bytes([s[i], s[i + 1], s[i + 2], s[i + 3]]);
-        four(a, 0) == four(b, 0) && four(a, n - 4) == four(b, n - 4)
-    } else {
-        (0..n).all(|i| a[i] == b[i])
+    if n >= 8 {
+        let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
+        for (x, y) in (&mut ca).zip(&mut cb) {
+            if u64::from_ne_bytes(eight(x)) != u64::from_ne_bytes(eight(y)) {
+                return false;
+            }
+        }
+        // The last eight, which may overlap the rounds'.
+        let last = |s: &[u8]| s.last_chunk::<8>().map(|c| u64::from_ne_bytes(*c));
+        return last(a) == last(b);
     }
+    if n >= 4 {
+        let first = |s: &[u8]| s.first_chunk::<4>().map(|c| u32::from_ne_bytes(*c));
+        let last = |s: &[u8]| s.last_chunk::<4>().map(|c| u32::from_ne_bytes(*c));
+        return first(a) == first(b) && last(a) == last(b);
+    }
+    (0..n).all(|i| a[i] == b[i])
 }
 
 /// An 8-byte chunk as an array (every chunk of `chunks_exact(8)` is one).
