@@ -222,7 +222,7 @@ pub(crate) fn find_slot<'n>(
 /// loop (callgrind: ~12 instructions against ~42), and no round of the
 /// eight-byte loop is set up for it.
 #[inline]
-fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
