@@ -37,8 +37,9 @@ use std::fmt;
 
 /// The magic number.
 pub const MAGIC: [u8; 8] = *b"PERMC\x00AR";
-/// The format version this build reads and writes.
-pub const VERSION: u32 = 6;
+/// The format version this build reads and writes (7: the slot tables of
+/// tokens and agents hashed by [`crate::hash::word_hash`], not FNV-1a).
+pub const VERSION: u32 = 7;
 const HEADER: usize = 48;
 
 /// The hashes of the rule files an artifact was compiled from.
@@ -584,6 +585,51 @@ mod tests {
             crate::compile(&perms, &auto),
             SourceHashes::of(Some(p), Some(a)),
         )
+    }
+
+    /// Every agent is found, a few by comparing names and more through
+    /// the slot table, before and after the artifact, and no other name.
+    #[test]
+    fn agents_found_by_name_and_by_slot() {
+        let names = [
+            "a",
+            "ops",
+            "dev-api",
+            "dev-web",
+            "deploy-bot",
+            "x2",
+            "an-agent-of-17",
+            "q",
+        ];
+        let modes = ["auto_approve", "require_approval", "deny"];
+        for n in 1..=names.len() {
+            let text: Vec<String> = (0..n)
+                .map(|i| format!("\"{}\": {{\"terminal\": \"{}\"}}", names[i], modes[i % 3]))
+                .collect();
+            let a = format!("{{{}}}", text.join(", "));
+            let auto = load_autonomy("autonomy.json", a.as_bytes())
+                .value
+                .expect("loads");
+            let perms = load_permissions("permissions.json", b"{}")
+                .value
+                .expect("loads");
+            let p = crate::compile(&perms, &auto);
+            let back = decode(&encode(&p, &SourceHashes::default()))
+                .expect("decodes")
+                .policy;
+            for q in [&p, &back] {
+                for (i, name) in names.iter().enumerate() {
+                    let got = q
+                        .resolve_autonomy(Some(name), permc_grammar::ActionType::Terminal)
+                        .map(|r| r.mode.name());
+                    assert_eq!(got, (i < n).then_some(modes[i % 3]), "{n} agents, {name}");
+                }
+                for other in ["", "dev", "dev-apx", "deploy-bo", "an-agent-of-18"] {
+                    let got = q.resolve_autonomy(Some(other), permc_grammar::ActionType::Terminal);
+                    assert!(got.is_none(), "{n} agents, {other}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -434,8 +434,9 @@ fn classify(
 ) -> Result<Classes, Current> {
     let mut c = Classes::default();
     let mut first_possible: Option<(usize, u32)> = None;
+    let read_past = any_read_past(f);
     for (i, s) in f.line.segments.iter().enumerate() {
-        let m = segment_matches(p, f, i);
+        let m = segment_matches(p, f, i, read_past);
         if m.deny != NONE {
             // The first denied segment decides (SPEC §5.3 step 6).
             return Err(Current::new(
@@ -606,11 +607,19 @@ struct SegmentMatch {
     allow: u32,
 }
 
+/// Does any run of the line read past a wrapper? Asked once a line: most
+/// lines have none, and looking for segment `i`'s among its runs cost ~45
+/// instructions a segment.
+fn any_read_past(f: &LineFacts) -> bool {
+    f.runs().any(|r| r.read_past)
+}
+
 /// One trie lookup of the literal words; a second of each run read past
-/// wrappers, only when its words differ; a walk over unknown words only
-/// when the segment or its runs hold one.
+/// wrappers, only when its words differ (`read_past`: the line has such a
+/// run, [`any_read_past`]); a walk over unknown words only when the
+/// segment or its runs hold one.
 #[inline(always)] // Per segment, in `classify`'s loop: a call was ~30 instructions.
-fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch {
+fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize, read_past: bool) -> SegmentMatch {
     let s = &f.line.segments[i];
     let m = p.terminal_matches_packed(&s.words);
     let mut out = SegmentMatch {
@@ -638,12 +647,14 @@ fn segment_matches(p: &CompiledPolicy, f: &LineFacts, i: usize) -> SegmentMatch 
     if !s.known.all_exact() {
         merge(&mut any_possible, p.terminal_possible(&s.words, &s.known));
     }
-    for r in f.read_past(i) {
-        let m = p.terminal_matches_packed(r.words);
-        out.deny = out.deny.min(m[DENY]);
-        out.ask = out.ask.min(m[ASK]);
-        if r.known.iter().any(|k| *k != Known::Exact) {
-            merge(&mut any_possible, p.terminal_possible(r.words, r.known));
+    if read_past {
+        for r in f.read_past(i) {
+            let m = p.terminal_matches_packed(r.words);
+            out.deny = out.deny.min(m[DENY]);
+            out.ask = out.ask.min(m[ASK]);
+            if r.known.iter().any(|k| *k != Known::Exact) {
+                merge(&mut any_possible, p.terminal_possible(r.words, r.known));
+            }
         }
     }
     // An undescribed program's quoted words read as lines (SPEC §4.5
@@ -674,8 +685,9 @@ fn possible_deny(p: &CompiledPolicy, f: &LineFacts) -> Option<(usize, u32)> {
     if !f.has_unknown && !f.has_possible() {
         return None;
     }
+    let read_past = any_read_past(f);
     (0..f.line.segments.len()).find_map(|i| {
-        let m = segment_matches(p, f, i);
+        let m = segment_matches(p, f, i, read_past);
         (m.possible_deny != NONE).then_some((i, m.possible_deny))
     })
 }

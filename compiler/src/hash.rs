@@ -7,14 +7,14 @@
 //!   XXH64 reads 32 bytes a round, so checking a 10 MB body costs a few
 //!   milliseconds, well inside the 50 ms load budget; FNV-1a, one byte a
 //!   round, would eat most of it. It is ~60 lines, so no crate is pulled in.
-//! - [`fnv1a`] hashes command words for the token table: words are a few
-//!   bytes long, where FNV-1a's per-call cost is the lowest.
+//! - [`word_hash`] hashes command words and agent names for the slot
+//!   tables: they are a few bytes long, read a word at a time.
 //!
 //! Both are fixed functions: tables built at compile time are looked up
 //! with the same hash after loading, on any machine.
 //!
 //! [`slots`] and [`find_slot`] are the one open-addressed name table of the
-//! compiled form (agent ids, exact tokens): FNV-1a, linear probing, load
+//! compiled form (agent ids, exact tokens): [`word_hash`], linear probing, load
 //! factor ≤ 1/2, each slot `id + 1` or 0 for free, the names kept
 //! elsewhere (a string table), so the artifact stores it as one `u32`
 //! array.
@@ -102,30 +102,37 @@ pub fn xxh64(data: &[u8]) -> u64 {
     h ^ (h >> 32)
 }
 
-/// FNV-1a, 64 bits.
-///
-/// Four bytes a round, unrolled, and the last one to three bytes without
-/// a loop: a command word is a few bytes long, and a byte loop's own
-/// counting cost as much as its hashing (callgrind: 7 instructions a byte
-/// against 3). The value is the byte loop's ([`fnv1a_bytes`] in the tests).
+/// The hash of a name in the slot tables ([`slots`], [`find_slot`]): a
+/// word of up to eight bytes read whole (two four-byte loads that may
+/// overlap, or its first, middle and last byte), a longer one eight bytes
+/// at a time and its last eight, with its length, then one multiply whose
+/// high half is folded into the low bits the table's mask keeps. FNV-1a,
+/// a multiply a byte, cost ~25 instructions for a 7-byte name against
+/// ~10, and its low bits put the bench's tokens in one slot often (1.7
+/// slots read a lookup).
 #[inline]
-pub fn fnv1a(data: &[u8]) -> u64 {
-    let mut h: u64 = 0xCBF2_9CE4_8422_2325;
-    let mut chunks = data.chunks_exact(4);
-    for c in &mut chunks {
-        h = fnv_step(fnv_step(fnv_step(fnv_step(h, c[0]), c[1]), c[2]), c[3]);
-    }
-    match *chunks.remainder() {
-        [a] => fnv_step(h, a),
-        [a, b] => fnv_step(fnv_step(h, a), b),
-        [a, b, c] => fnv_step(fnv_step(fnv_step(h, a), b), c),
-        _ => h,
-    }
-}
-
-#[inline(always)] // one multiply: a call would cost more than it
-fn fnv_step(h: u64, b: u8) -> u64 {
-    (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01B3)
+pub fn word_hash(b: &[u8]) -> u64 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let n = b.len();
+    // Each read is one load (indexed byte by byte, the last four were four).
+    let x = if let Some(last) = b.last_chunk::<8>() {
+        let mut h = 0u64;
+        let mut chunks = b.chunks_exact(8);
+        for c in &mut chunks {
+            h = (h ^ u64::from_le_bytes(eight(c)))
+                .wrapping_mul(K)
+                .rotate_left(31);
+        }
+        h ^ u64::from_le_bytes(*last)
+    } else if let (Some(first), Some(last)) = (b.first_chunk::<4>(), b.last_chunk::<4>()) {
+        u64::from(u32::from_le_bytes(*first)) | (u64::from(u32::from_le_bytes(*last)) << 32)
+    } else if n > 0 {
+        u64::from(b[0]) | (u64::from(b[n / 2]) << 8) | (u64::from(b[n - 1]) << 16)
+    } else {
+        0
+    };
+    let h = (x ^ ((n as u64) << 59) ^ (n as u64)).wrapping_mul(K);
+    h ^ (h >> 29)
 }
 
 /// FNV-1a as a [`std::hash::Hasher`] for the compiler's own maps: the
@@ -168,7 +175,7 @@ pub(crate) fn slots<'a>(names: impl ExactSizeIterator<Item = &'a [u8]>) -> Vec<u
     let cap = (n * 2).next_power_of_two().max(2);
     let mut slots = vec![0u32; cap];
     for (id, name) in names.enumerate() {
-        let mut s = (fnv1a(name) as usize) & (cap - 1);
+        let mut s = (word_hash(name) as usize) & (cap - 1);
         while slots[s] != 0 {
             s = (s + 1) & (cap - 1);
         }
@@ -192,7 +199,7 @@ pub(crate) fn find_slot<'n>(
         return None;
     }
     let mask = slots.len() - 1;
-    let mut s = (fnv1a(key) as usize) & mask;
+    let mut s = (word_hash(key) as usize) & mask;
     // Terminates: the table holds a free slot (built so, or checked by
     // `slots_valid` at load), and `s` stays below its power-of-two length.
     loop {
@@ -208,30 +215,35 @@ pub(crate) fn find_slot<'n>(
 }
 
 /// `a == b` for the short names of a policy (words, agents): inline, as
-/// a `memcmp` call and its setup cost more than the bytes. Eight bytes a
-/// comparison, then the last four to seven as two four-byte words that
-/// may overlap, or one to three bytes one by one: a 7-byte agent name is
-/// 3 comparisons, not 7 rounds of a byte loop (callgrind: ~12
-/// instructions against ~42).
+/// a `memcmp` call and its setup cost more than the bytes. A name of four
+/// to seven bytes is two four-byte words that may overlap, a longer one
+/// eight bytes a comparison and its last eight, a shorter one byte by
+/// byte: a 7-byte agent name is 3 comparisons, not 7 rounds of a byte
+/// loop (callgrind: ~12 instructions against ~42), and no round of the
+/// eight-byte loop is set up for it.
 #[inline]
-fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn bytes_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
-    let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
-    for (x, y) in (&mut ca).zip(&mut cb) {
-        if u64::from_ne_bytes(eight(x)) != u64::from_ne_bytes(eight(y)) {
-            return false;
-        }
-    }
-    let (a, b) = (ca.remainder(), cb.remainder());
     let n = a.len();
-    if n >= 4 {
-        let four = |s: &[u8], i: usize| u32::from_ne_bytes([s[i], s[i + 1], s[i + 2], s[i + 3]]);
-        four(a, 0) == four(b, 0) && four(a, n - 4) == four(b, n - 4)
-    } else {
-        (0..n).all(|i| a[i] == b[i])
+    if n >= 8 {
+        let (mut ca, mut cb) = (a.chunks_exact(8), b.chunks_exact(8));
+        for (x, y) in (&mut ca).zip(&mut cb) {
+            if u64::from_ne_bytes(eight(x)) != u64::from_ne_bytes(eight(y)) {
+                return false;
+            }
+        }
+        // The last eight, which may overlap the rounds'.
+        let last = |s: &[u8]| s.last_chunk::<8>().map(|c| u64::from_ne_bytes(*c));
+        return last(a) == last(b);
     }
+    if n >= 4 {
+        let first = |s: &[u8]| s.first_chunk::<4>().map(|c| u32::from_ne_bytes(*c));
+        let last = |s: &[u8]| s.last_chunk::<4>().map(|c| u32::from_ne_bytes(*c));
+        return first(a) == first(b) && last(a) == last(b);
+    }
+    (0..n).all(|i| a[i] == b[i])
 }
 
 /// An 8-byte chunk as an array (every chunk of `chunks_exact(8)` is one).
@@ -266,27 +278,12 @@ mod tests {
     }
 
     #[test]
-    fn fnv_known_values() {
-        assert_eq!(fnv1a(b""), 0xCBF2_9CE4_8422_2325);
-        assert_eq!(fnv1a(b"a"), 0xAF63_DC4C_8601_EC8C);
-    }
-
-    /// FNV-1a one byte a round, as published.
-    fn fnv1a_bytes(data: &[u8]) -> u64 {
-        let mut h: u64 = 0xCBF2_9CE4_8422_2325;
-        for &b in data {
-            h ^= u64::from(b);
-            h = h.wrapping_mul(0x0000_0100_0000_01B3);
-        }
-        h
-    }
-
-    #[test]
-    fn the_unrolled_hash_and_comparison_are_the_byte_loops() {
+    fn the_word_hash_and_comparison() {
         let text: Vec<u8> = (0u8..40).map(|i| i.wrapping_mul(37) ^ 0x5A).collect();
+        let mut seen = std::collections::HashSet::new();
         for n in 0..text.len() {
             let a = &text[..n];
-            assert_eq!(fnv1a(a), fnv1a_bytes(a), "length {n}");
+            assert!(seen.insert(word_hash(a)), "length {n}");
             assert!(bytes_eq(a, a));
             assert!(!bytes_eq(a, &text[..n + 1]));
             // One byte changed, at every place: unequal.
@@ -294,6 +291,7 @@ mod tests {
                 let mut b = a.to_vec();
                 b[i] ^= 1;
                 assert!(!bytes_eq(a, &b), "length {n}, byte {i}");
+                assert_ne!(word_hash(a), word_hash(&b), "length {n}, byte {i}");
             }
         }
     }

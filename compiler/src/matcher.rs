@@ -143,7 +143,7 @@ pub struct Matcher {
     pub(crate) tok_bytes: Vec<u8>,
     /// Token `i` is `tok_bytes[tok_off[i]..tok_off[i + 1]]`.
     pub(crate) tok_off: Vec<u32>,
-    /// Open-addressed by [`fnv1a`]: token id + 1, or 0 for a free slot.
+    /// Open-addressed by [`word_hash`](crate::hash::word_hash): token id + 1, or 0 for a free slot.
     pub(crate) tok_slots: Vec<u32>,
     /// `(state << 32) | token` → target list.
     pub(crate) edges: FlatMap,
@@ -681,8 +681,10 @@ impl Matcher {
                 let Some(l) = self.step(state, w, tok) else {
                     break;
                 };
-                // A DFA's lists hold exactly one state.
-                let Some(&next) = self.list(l).first() else {
+                // A DFA's lists hold exactly one state, list `l` at
+                // `targets[l]` (its offsets are 0, 1, 2, …: `validate` holds
+                // them so): one load, not the list's two offsets.
+                let Some(&next) = self.targets.get(l as usize) else {
                     break;
                 };
                 state = next;

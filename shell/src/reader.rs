@@ -26,7 +26,8 @@ mod words;
 
 pub use simple::read_simple;
 pub(crate) use simple::{
-    read_simple_noting, ANY_NOTE, HAS_EQ, HAS_PATH_BYTE, HAS_SLASH, HAS_UNDERSCORE, HAS_UPPER,
+    read_simple_noting, ANY_NOTE, HAS_COLON, HAS_EQ, HAS_PATH_BYTE, HAS_SLASH, HAS_UNDERSCORE,
+    HAS_UPPER,
 };
 
 #[cfg(test)]

@@ -65,9 +65,13 @@ pub(crate) const HAS_UPPER: u8 = 16;
 /// A `_` (a word may name a variable: `npm_config_…`).
 pub(crate) const HAS_UNDERSCORE: u8 = 32;
 
+/// A `:` (with no path byte either, no word of a plain line holds a byte
+/// the protected paths' check marks: it skips reading them).
+pub(crate) const HAS_COLON: u8 = 64;
+
 /// Every note at once.
 pub(crate) const ANY_NOTE: u8 =
-    HAS_EQ | HAS_PATH_BYTE | HAS_DOT | HAS_SLASH | HAS_UPPER | HAS_UNDERSCORE;
+    HAS_EQ | HAS_PATH_BYTE | HAS_DOT | HAS_SLASH | HAS_UPPER | HAS_UNDERSCORE | HAS_COLON;
 
 /// The notes of each byte of a word.
 const NOTES: [u8; 256] = {
@@ -77,6 +81,7 @@ const NOTES: [u8; 256] = {
     t[b'~' as usize] = HAS_PATH_BYTE;
     t[b'.' as usize] = HAS_PATH_BYTE | HAS_DOT;
     t[b'_' as usize] = HAS_UNDERSCORE;
+    t[b':' as usize] = HAS_COLON;
     let mut c = b'A';
     while c <= b'Z' {
         t[c as usize] = HAS_UPPER;

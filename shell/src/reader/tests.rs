@@ -456,16 +456,18 @@ proptest::proptest! {
 }
 
 /// The plain reader notes exactly the bytes its words hold that the facts
-/// ask about: `=`, a path byte, a `.`, a `/`.
+/// ask about: `=`, a path byte, a `.`, a `/`, a capital, a `_`, a `:`.
 #[test]
 fn simple_reader_notes_what_words_hold() {
     use super::simple::{
-        read_simple_noting, HAS_DOT, HAS_EQ, HAS_PATH_BYTE, HAS_SLASH, HAS_UNDERSCORE, HAS_UPPER,
+        read_simple_noting, HAS_COLON, HAS_DOT, HAS_EQ, HAS_PATH_BYTE, HAS_SLASH, HAS_UNDERSCORE,
+        HAS_UPPER,
     };
     for (line, want) in [
         ("ls -la src", 0),
         ("A=1 make", HAS_EQ | HAS_UPPER),
         ("GIT push", HAS_UPPER),
+        ("pnpm test:unit", HAS_COLON),
         ("npm_config_x=1 npm test", HAS_EQ | HAS_UNDERSCORE),
         ("cat src/x", HAS_PATH_BYTE | HAS_SLASH),
         ("/usr/bin/git status", HAS_PATH_BYTE | HAS_SLASH),
