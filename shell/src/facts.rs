@@ -784,12 +784,12 @@ impl<'a> LineFacts<'a> {
         // writing the line into its place.
         let plain = match reader::read_simple_noting(command) {
             Some((line, notes)) => {
-                facts.line = line;
+                put_line(&mut facts.line, line);
                 facts.absent = !notes & reader::ANY_NOTE;
                 true
             }
             None => {
-                facts.line = reader::read_general(command);
+                put_line(&mut facts.line, reader::read_general(command));
                 false
             }
         };
@@ -1603,6 +1603,16 @@ pub fn basename(word: &str) -> &str {
 fn put_in_empty<T>(slot: &mut Vec<T>, v: Vec<T>) {
     let placeholder = std::mem::replace(slot, v);
     debug_assert!(placeholder.capacity() == 0);
+    std::mem::forget(placeholder);
+}
+
+/// Puts `line` in `slot`, a default line (five empty vectors that never
+/// allocated): the placeholder is forgotten, not dropped, as dropping it
+/// checked each vector for nothing to free. (Were it ever not empty, this
+/// would leak it, never read freed memory.)
+fn put_line<'a>(slot: &mut CommandLine<'a>, line: CommandLine<'a>) {
+    let placeholder = std::mem::replace(slot, line);
+    debug_assert!(placeholder.segments.capacity() == 0 && placeholder.unparsed.capacity() == 0);
     std::mem::forget(placeholder);
 }
 
