@@ -867,8 +867,8 @@ fn plain(facts: &LineFacts) -> bool {
     let simple = |w: &str| no_path || inert(w);
     let mover = |w: &Cow<'_, str>| moves_dir(w);
     facts.inner_lines.is_empty()
-        && facts.fed.is_empty()
-        && facts.read_places.is_empty()
+        && facts.fed().is_empty()
+        && facts.read_places().is_empty()
         && facts.line.segments.iter().all(|s| {
             s.known.all_exact()
                 && s.words.iter().all(|w| simple(w) && !mover(w))
@@ -901,7 +901,7 @@ fn plain_cds(facts: &LineFacts) -> Option<Vec<bool>> {
             && t.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
     };
-    if !facts.inner_lines.is_empty() || !facts.fed.is_empty() || !facts.read_places.is_empty() {
+    if !facts.inner_lines.is_empty() || !facts.fed().is_empty() || !facts.read_places().is_empty() {
         return None;
     }
     let mut cds = Vec::with_capacity(facts.line.segments.len());
@@ -997,12 +997,12 @@ impl Scope<'_> {
             cdpath: false,
             cdable: false,
             fed: facts
-                .fed
+                .fed()
                 .iter()
                 .map(|(i, w, k)| (*i, w.to_string(), *k))
                 .chain(
                     facts
-                        .read_places
+                        .read_places()
                         .iter()
                         .map(|(i, w, k)| (*i, w.clone(), *k)),
                 )
