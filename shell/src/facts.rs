@@ -194,9 +194,9 @@ pub struct LineFacts<'a> {
     /// Run `i` is segment `i`'s only run, for every segment (most lines):
     /// the runs index themselves.
     aligned: bool,
-    /// How each segment is joined to the one before (`&&`, `;`…), for the
-    /// scope's `cd` (SPEC §6.2).
-    pub(crate) joints: scope::Joints,
+    /// The command the line was read from, for what only some checks read
+    /// of its text ([`LineFacts::joints`]).
+    command: Cow<'a, str>,
     /// Runs read now are guesses ([`Run::guessed`]).
     pub(crate) guessing: bool,
     /// While a top-level segment's runs are read: one of its redirections
@@ -762,7 +762,7 @@ impl<'a> LineFacts<'a> {
             has_unknown: self.has_unknown,
             given: self.given,
             aligned: self.aligned,
-            joints: self.joints,
+            command: Cow::Owned(self.command.into_owned()),
             guessing: self.guessing,
             stdin_redirected: self.stdin_redirected,
             stdin_fed: self.stdin_fed,
@@ -831,9 +831,22 @@ impl<'a> LineFacts<'a> {
         self.rare_or(|r| &r.possible[..])
     }
 
+    /// How each segment is joined to the one before (`&&`, `;`…), for the
+    /// scope's `cd` (SPEC §6.2): read from the text when asked, as most
+    /// lines never walk the scope. A lone segment's joint changes nothing
+    /// (no segment runs after it): none is read.
+    pub(crate) fn joints(&self) -> scope::Joints {
+        if self.line.segments.len() > 1 {
+            scope::joints(&self.command, &self.line)
+        } else {
+            scope::Joints::default()
+        }
+    }
+
     /// Reads `command` into facts fresh from `default()`.
     fn fill(&mut self, command: &'a str) {
         let facts = self;
+        facts.command = Cow::Borrowed(command);
         // The plain reader (SPEC §4's fast path, `reader::read`'s first
         // try) reads a line of words and list operators only: no `$`, `{`,
         // `}` or quote can stand in it. Read here as `read` does, each arm
@@ -899,11 +912,9 @@ impl<'a> LineFacts<'a> {
     /// possible runs of quoted words, `${…@P}`.
     fn after_runs(&mut self, command: &str, segments: usize, plain: bool) {
         let facts = self;
-        // One segment needs neither index: its runs are all the runs, and
-        // a lone segment's joint changes nothing (no segment runs after it).
+        // One segment needs no index: its runs are all the runs.
         if segments > 1 {
             facts.index_runs(segments);
-            facts.joints = scope::joints(command, &facts.line);
         }
         if let Some(rare) = facts.rare.as_deref_mut() {
             if rare
