@@ -728,6 +728,62 @@ impl<'a> LineFacts<'a> {
         crate::spare::keep(&mut self.line.segments, &mut self.runs);
     }
 
+    /// [`LineFacts::recycle`] for the facts in `slot`, about to be
+    /// dropped; then, when they own no memory any more (most lines: the
+    /// vectors given away or never allocated, the command borrowed, nothing
+    /// rare), they are forgotten, not dropped: their drop glue checked
+    /// some fifteen fields to free nothing. (Were one of them ever to own
+    /// memory, this would leak it, never free it twice.)
+    pub fn recycle_in(slot: &mut Option<LineFacts<'_>>) {
+        let Some(f) = slot else {
+            return;
+        };
+        f.recycle();
+        if f.owns_nothing() {
+            std::mem::forget(slot.take());
+        }
+    }
+
+    /// No field of the facts owns heap memory. Every field is named, so a
+    /// new one must be placed here (`_` for one without memory).
+    fn owns_nothing(&self) -> bool {
+        let LineFacts {
+            line,
+            runs,
+            inner_lines,
+            unparsed: _,
+            has_unknown: _,
+            given,
+            aligned: _,
+            command,
+            guessing: _,
+            stdin_redirected: _,
+            stdin_fed: _,
+            reading_possible: _,
+            absent: _,
+            project,
+            may_list: _,
+            may_reach_database: _,
+            rare,
+        } = self;
+        let CommandLine {
+            segments,
+            unparsed,
+            unparsed_at,
+            groups,
+            loop_names,
+        } = line;
+        let vectors = segments.capacity()
+            | unparsed.capacity()
+            | unparsed_at.capacity()
+            | groups.capacity()
+            | loop_names.capacity()
+            | runs.capacity()
+            | inner_lines.capacity()
+            | given.capacity();
+        vectors == 0 && matches!(command, Cow::Borrowed(_)) && project.is_none() && rare.is_none()
+    }
+
     /// The facts with every word their own text, borrowing nothing from
     /// the command line they were read from (for facts kept past it).
     pub fn into_owned(self) -> LineFacts<'static> {
