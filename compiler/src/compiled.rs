@@ -182,9 +182,7 @@ pub struct Answer<'a> {
 /// ([`LineFacts::recycle`]): a server or a binding answers line after line.
 impl Drop for Answer<'_> {
     fn drop(&mut self) {
-        if let Some(f) = &mut self.line {
-            f.recycle();
-        }
+        LineFacts::recycle_in(&mut self.line);
     }
 }
 

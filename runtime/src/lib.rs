@@ -419,7 +419,7 @@ pub fn tokens_json_with(command: &str, rows: &permc_core::facts::project::Projec
         .map(|&(u, offset)| json!({"condition": u.name(), "offset": offset, "message": u.describe()}))
         .chain(
             facts
-                .unparsed_why
+                .unparsed_why()
                 .iter()
                 .map(|m| json!({"condition": "program", "offset": 0, "message": m})),
         )

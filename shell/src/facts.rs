@@ -183,52 +183,20 @@ pub struct LineFacts<'a> {
     pub inner_lines: Vec<(usize, CommandLine<'a>)>,
     /// The line, or what it runs, is unparsed (SPEC §4.2, §4.3, §4.4).
     pub unparsed: bool,
-    /// Why, beyond the reader's conditions: a sentence each, naming the
-    /// word (`` `$G` is expanded by the shell… ``).
-    pub unparsed_why: Vec<String>,
     /// Segments holding a word whose text comes from an expansion.
     pub has_unknown: bool,
-    /// **[round 4]** A compose subcommand that starts a service's image
-    /// (`docker-compose up`), as shown: privileged unless the command runs
-    /// in the running container (SPEC §4.3, §5.3 step 7b), which only the
-    /// request says ([`LineFacts::privileged_outside`]).
-    pub privileged_on_host: Option<String>,
     /// Commands a segment's program runs given as argv (SPEC §4.3 round 3:
     /// `find -exec CMD ;`, `xargs CMD`, `npx CMD`, `uv run CMD`…): `(segment,
     /// start, end)`, the words `segment.words[start..end]` as written. Such
     /// a run is a segment for allow too: the segment is covered only when
     /// each of its runs is ([`LineFacts::given_runs`]). Empty on most lines.
     pub given: Vec<(usize, usize, usize)>,
-    /// **[round 4]** The given runs that are a transparent shell's `-c`
-    /// string (`find … -exec sh -c 'prettier --write "$1"' _ {} \;`):
-    /// `(segment, start, index in inner_lines)`, for
-    /// [`LineFacts::given_transparent`]. Empty on most lines.
-    pub(crate) given_inner: Vec<(usize, usize, usize)>,
-    /// **[round 4]** The places a segment's program reads from a
-    /// here-document or here-string on its standard input (`tar -T -
-    /// <<'EOF'`, SPEC §4.2): `(segment, line, known)`, checked words for
-    /// the scope and the protected paths. Empty on most lines.
-    pub fed: Vec<(usize, Cow<'a, str>, Known)>,
-    /// **[round 4]** Places a segment's program reads, unknown to permc,
-    /// from a file or a standard input it does not read (`tar -cf a.tar
-    /// -T list`, `listed_places`, SPEC §4.4: unknown words), or from its
-    /// script (sed's `r FILE`): `(segment, the word, what is known of
-    /// it)`, words for the scope. (Those it writes, `git rm
-    /// --pathspec-from-file=list`, are in [`LineFacts::fed`], read by the
-    /// protected paths too.) Empty on most lines.
-    pub(crate) read_places: Vec<(usize, String, Known)>,
-    /// `runs[run_start[i]..run_start[i + 1]]` are the runs of segment `i`
-    /// (the runs are kept in segment order), so reading a segment's runs
-    /// costs their number, not every run of the line: a decision stays
-    /// linear in the line however many segments it holds. Empty when
-    /// `aligned` (or for one segment).
-    run_start: Vec<usize>,
     /// Run `i` is segment `i`'s only run, for every segment (most lines):
     /// the runs index themselves.
     aligned: bool,
-    /// How each segment is joined to the one before (`&&`, `;`…), for the
-    /// scope's `cd` (SPEC §6.2).
-    pub(crate) joints: scope::Joints,
+    /// The command the line was read from, for what only some checks read
+    /// of its text ([`LineFacts::joints`]).
+    command: Cow<'a, str>,
     /// Runs read now are guesses ([`Run::guessed`]).
     pub(crate) guessing: bool,
     /// While a top-level segment's runs are read: one of its redirections
@@ -238,9 +206,6 @@ pub struct LineFacts<'a> {
     /// input from (a pipe, a here-document, a `<`), for the programs that
     /// read commands from it (SPEC §4.2 round 4).
     pub(crate) stdin_fed: Option<stdin_commands::Fed>,
-    /// The possible lines of undescribed programs' quoted words, each
-    /// with its segment (SPEC §4.5 item 2, [`possible`]).
-    pub(crate) possible: Vec<(usize, Box<LineFacts<'static>>)>,
     /// These facts are a possible line's: its own quoted words are not
     /// read again.
     pub(crate) reading_possible: bool,
@@ -248,26 +213,72 @@ pub struct LineFacts<'a> {
     /// (`reader::HAS_EQ`… set here means: proven absent). 0, nothing
     /// proven, for any other line: every check then reads the words.
     pub(crate) absent: u8,
-    /// The reasons of `unparsed_why`, to keep them unique in O(1) each: a
-    /// line of many distinct expansions (`$a1;$a2;…`) has as many reasons.
-    /// Built past [`FEW_REASONS`] (a scan finds repeats among fewer), so
-    /// a line without reasons neither builds nor drops a set. Boxed: 8
-    /// bytes in the facts, not 48, for a set most lines never build.
-    #[allow(clippy::box_collection)]
-    unparsed_seen: Option<Box<std::collections::HashSet<String>>>,
     /// A project's rows and what they found (`permc.toml`'s `[[command]]`,
     /// [`LineFacts::of_with`]); `None` without rows. Boxed: 8 bytes in
     /// the facts of every line.
     pub(crate) project: Option<Box<project::ProjectFacts>>,
-    /// [round 4] What leaves something that runs later on the person's
-    /// machine, found behind a wrapper (`setsid -f`, `nohup … &`: SPEC
-    /// §6.1); the runs' own are read by [`LineFacts::later_on_host`].
-    pub(crate) later: Option<&'static [&'static str]>,
     /// A run's verb may be one of `listed_places`, or a segment's standard
     /// input is fed: [`listed_places`] has something to read.
     pub(crate) may_list: bool,
     /// A run's verb may be a database client's ([`sockets::database_row`]).
     pub(crate) may_reach_database: bool,
+    /// What most lines never hold ([`Rare`]), built by the first fact
+    /// that needs it: `None` keeps the facts small to build, move and drop.
+    rare: Option<Box<Rare<'a>>>,
+}
+
+/// The facts most lines never hold, out of [`LineFacts`] behind one box:
+/// the reasons of an unparsed line, what runs behind wrappers on the
+/// host, the places read from lists and here-documents, the runs' index
+/// for a line whose segments run more than one each. The facts of a
+/// typical line are then a third of the bytes to build, move into the
+/// answer and drop, and read an empty `Rare`'s field as an empty slice.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Rare<'a> {
+    /// Why, beyond the reader's conditions: a sentence each, naming the
+    /// word (`` `$G` is expanded by the shell… ``).
+    pub(crate) unparsed_why: Vec<String>,
+    /// **[round 4]** A compose subcommand that starts a service's image
+    /// (`docker-compose up`), as shown: privileged unless the command runs
+    /// in the running container (SPEC §4.3, §5.3 step 7b), which only the
+    /// request says ([`LineFacts::privileged_outside`]).
+    pub(crate) privileged_on_host: Option<String>,
+    /// **[round 4]** The given runs that are a transparent shell's `-c`
+    /// string (`find … -exec sh -c 'prettier --write "$1"' _ {} \;`):
+    /// `(segment, start, index in inner_lines)`, for
+    /// [`LineFacts::given_transparent`]. Empty on most lines.
+    pub(crate) given_inner: Vec<(usize, usize, usize)>,
+    /// **[round 4]** The places a segment's program reads from a
+    /// here-document or here-string on its standard input (`tar -T -
+    /// <<'EOF'`, SPEC §4.2): `(segment, line, known)`, checked words for
+    /// the scope and the protected paths. Empty on most lines.
+    pub(crate) fed: Vec<(usize, Cow<'a, str>, Known)>,
+    /// **[round 4]** Places a segment's program reads, unknown to permc,
+    /// from a file or a standard input it does not read (`tar -cf a.tar
+    /// -T list`, `listed_places`, SPEC §4.4: unknown words), or from its
+    /// script (sed's `r FILE`): `(segment, the word, what is known of
+    /// it)`, words for the scope. (Those it writes, `git rm
+    /// --pathspec-from-file=list`, are in [`LineFacts::fed`], read by the
+    /// protected paths too.) Empty on most lines.
+    pub(crate) read_places: Vec<(usize, String, Known)>,
+    /// The reasons of `unparsed_why`, to keep them unique in O(1) each: a
+    /// line of many distinct expansions (`$a1;$a2;…`) has as many reasons.
+    /// Built past [`FEW_REASONS`] (a scan finds repeats among fewer), so
+    /// a line without reasons neither builds nor drops a set.
+    pub(crate) unparsed_seen: Option<std::collections::HashSet<String>>,
+    /// `runs[run_start[i]..run_start[i + 1]]` are the runs of segment `i`
+    /// (the runs are kept in segment order), so reading a segment's runs
+    /// costs their number, not every run of the line: a decision stays
+    /// linear in the line however many segments it holds. Empty when
+    /// `aligned` (or for one segment).
+    pub(crate) run_start: Vec<usize>,
+    /// The possible lines of undescribed programs' quoted words, each
+    /// with its segment (SPEC §4.5 item 2, [`possible`]).
+    pub(crate) possible: Vec<(usize, Box<LineFacts<'static>>)>,
+    /// [round 4] What leaves something that runs later on the person's
+    /// machine, found behind a wrapper (`setsid -f`, `nohup … &`: SPEC
+    /// §6.1); the runs' own are read by [`LineFacts::later_on_host`].
+    pub(crate) later: Option<&'static [&'static str]>,
     /// The top-level segments a `nohup` was read past in: detached when
     /// sent to the background ([`later::backgrounded`]).
     pub(crate) nohup: Vec<usize>,
@@ -434,7 +445,9 @@ fn stdin_places(facts: &mut LineFacts) -> Result<(), String> {
             }
         }
     }
-    facts.fed = fed;
+    if !fed.is_empty() {
+        facts.rare().fed = fed;
+    }
     Ok(())
 }
 
@@ -715,6 +728,67 @@ impl<'a> LineFacts<'a> {
         crate::spare::keep(&mut self.line.segments, &mut self.runs);
     }
 
+    /// [`LineFacts::recycle`] for the facts in `slot`, about to be
+    /// dropped; then, when they own no memory any more (most lines: the
+    /// vectors given away or never allocated, the command borrowed, nothing
+    /// rare), they are forgotten, not dropped: their drop glue checked
+    /// some fifteen fields to free nothing. (Were one of them ever to own
+    /// memory, this would leak it, never free it twice.)
+    pub fn recycle_in(slot: &mut Option<LineFacts<'_>>) {
+        let Some(f) = slot else {
+            return;
+        };
+        f.recycle();
+        // A pipeline's group list (a quarter of the bench's lines) is
+        // freed here, so that its facts too are forgotten.
+        if f.line.groups.capacity() != 0 {
+            f.line.groups = Vec::new();
+        }
+        if f.owns_nothing() {
+            std::mem::forget(slot.take());
+        }
+    }
+
+    /// No field of the facts owns heap memory. Every field is named, so a
+    /// new one must be placed here (`_` for one without memory).
+    fn owns_nothing(&self) -> bool {
+        let LineFacts {
+            line,
+            runs,
+            inner_lines,
+            unparsed: _,
+            has_unknown: _,
+            given,
+            aligned: _,
+            command,
+            guessing: _,
+            stdin_redirected: _,
+            stdin_fed: _,
+            reading_possible: _,
+            absent: _,
+            project,
+            may_list: _,
+            may_reach_database: _,
+            rare,
+        } = self;
+        let CommandLine {
+            segments,
+            unparsed,
+            unparsed_at,
+            groups,
+            loop_names,
+        } = line;
+        let vectors = segments.capacity()
+            | unparsed.capacity()
+            | unparsed_at.capacity()
+            | groups.capacity()
+            | loop_names.capacity()
+            | runs.capacity()
+            | inner_lines.capacity()
+            | given.capacity();
+        vectors == 0 && matches!(command, Cow::Borrowed(_)) && project.is_none() && rare.is_none()
+    }
+
     /// The facts with every word their own text, borrowing nothing from
     /// the command line they were read from (for facts kept past it).
     pub fn into_owned(self) -> LineFacts<'static> {
@@ -746,50 +820,106 @@ impl<'a> LineFacts<'a> {
                 .map(|(i, l)| (i, l.into_owned()))
                 .collect(),
             unparsed: self.unparsed,
-            unparsed_why: self.unparsed_why,
             has_unknown: self.has_unknown,
-            privileged_on_host: self.privileged_on_host,
             given: self.given,
-            given_inner: self.given_inner,
-            fed: self
-                .fed
-                .into_iter()
-                .map(|(i, w, k)| (i, Cow::Owned(w.into_owned()), k))
-                .collect(),
-            read_places: self.read_places,
-            run_start: self.run_start,
             aligned: self.aligned,
-            joints: self.joints,
+            command: Cow::Owned(self.command.into_owned()),
             guessing: self.guessing,
             stdin_redirected: self.stdin_redirected,
             stdin_fed: self.stdin_fed,
-            possible: self.possible,
             reading_possible: self.reading_possible,
             absent: self.absent,
-            unparsed_seen: self.unparsed_seen,
             project: self.project,
-            later: self.later,
             may_list: self.may_list,
             may_reach_database: self.may_reach_database,
-            nohup: self.nohup,
+            rare: self.rare.map(|r| {
+                let r = *r;
+                Box::new(Rare {
+                    fed: r
+                        .fed
+                        .into_iter()
+                        .map(|(i, w, k)| (i, Cow::Owned(w.into_owned()), k))
+                        .collect(),
+                    unparsed_why: r.unparsed_why,
+                    privileged_on_host: r.privileged_on_host,
+                    given_inner: r.given_inner,
+                    read_places: r.read_places,
+                    unparsed_seen: r.unparsed_seen,
+                    run_start: r.run_start,
+                    possible: r.possible,
+                    later: r.later,
+                    nohup: r.nohup,
+                })
+            }),
+        }
+    }
+
+    /// The facts most lines never hold, built at the first write.
+    pub(crate) fn rare(&mut self) -> &mut Rare<'a> {
+        self.rare.get_or_insert_with(Box::default)
+    }
+
+    /// `Rare`'s list `f`, or an empty one when no fact needed it.
+    #[inline]
+    fn rare_or<'f, T>(&'f self, f: impl FnOnce(&'f Rare<'a>) -> &'f [T]) -> &'f [T] {
+        self.rare.as_deref().map_or(&[], f)
+    }
+
+    /// Why the line is unparsed beyond the reader's conditions: a sentence
+    /// each, naming the word (`` `$G` is expanded by the shell… ``).
+    pub fn unparsed_why(&self) -> &[String] {
+        self.rare_or(|r| &r.unparsed_why[..])
+    }
+
+    /// **[round 4]** The places a segment's program reads from a
+    /// here-document or here-string on its standard input (`tar -T -
+    /// <<'EOF'`, SPEC §4.2), or writes from a list (`git rm
+    /// --pathspec-from-file=list`): `(segment, line, known)`, checked
+    /// words for the scope and the protected paths. Empty on most lines.
+    pub fn fed(&self) -> &[(usize, Cow<'a, str>, Known)] {
+        self.rare_or(|r| &r.fed[..])
+    }
+
+    /// Places a segment's program reads, unknown to permc (see
+    /// [`Rare::read_places`]). Empty on most lines.
+    pub(crate) fn read_places(&self) -> &[(usize, String, Known)] {
+        self.rare_or(|r| &r.read_places[..])
+    }
+
+    /// The possible lines of undescribed programs' quoted words, each
+    /// with its segment ([`possible`]).
+    pub(crate) fn possible(&self) -> &[(usize, Box<LineFacts<'static>>)] {
+        self.rare_or(|r| &r.possible[..])
+    }
+
+    /// How each segment is joined to the one before (`&&`, `;`…), for the
+    /// scope's `cd` (SPEC §6.2): read from the text when asked, as most
+    /// lines never walk the scope. A lone segment's joint changes nothing
+    /// (no segment runs after it): none is read.
+    pub(crate) fn joints(&self) -> scope::Joints {
+        if self.line.segments.len() > 1 {
+            scope::joints(&self.command, &self.line)
+        } else {
+            scope::Joints::default()
         }
     }
 
     /// Reads `command` into facts fresh from `default()`.
     fn fill(&mut self, command: &'a str) {
         let facts = self;
+        facts.command = Cow::Borrowed(command);
         // The plain reader (SPEC §4's fast path, `reader::read`'s first
         // try) reads a line of words and list operators only: no `$`, `{`,
         // `}` or quote can stand in it. Read here as `read` does, each arm
         // writing the line into its place.
         let plain = match reader::read_simple_noting(command) {
             Some((line, notes)) => {
-                facts.line = line;
+                put_line(&mut facts.line, line);
                 facts.absent = !notes & reader::ANY_NOTE;
                 true
             }
             None => {
-                facts.line = reader::read_general(command);
+                put_line(&mut facts.line, reader::read_general(command));
                 false
             }
         };
@@ -843,19 +973,18 @@ impl<'a> LineFacts<'a> {
     /// possible runs of quoted words, `${…@P}`.
     fn after_runs(&mut self, command: &str, segments: usize, plain: bool) {
         let facts = self;
-        // One segment needs neither index: its runs are all the runs, and
-        // a lone segment's joint changes nothing (no segment runs after it).
+        // One segment needs no index: its runs are all the runs.
         if segments > 1 {
             facts.index_runs(segments);
-            facts.joints = scope::joints(command, &facts.line);
         }
-        if !facts.nohup.is_empty()
-            && facts
+        if let Some(rare) = facts.rare.as_deref_mut() {
+            if rare
                 .nohup
                 .iter()
                 .any(|&s| later::backgrounded(command, &facts.line, s))
-        {
-            facts.later.get_or_insert(later::NOHUP);
+            {
+                rare.later.get_or_insert(later::NOHUP);
+            }
         }
         // A variable's name holds a capital or a `_` (a unit test holds
         // the tables to it): a plain line without either names none.
@@ -905,7 +1034,7 @@ impl<'a> LineFacts<'a> {
         }
         // A run naming no segment of the line stays readable by the scan.
         if k == self.runs.len() {
-            self.run_start = start;
+            self.rare().run_start = start;
         }
     }
 
@@ -954,7 +1083,8 @@ impl<'a> LineFacts<'a> {
 
     /// [`LineFacts::runs_of`] as kept.
     fn runs_data_of(&self, i: usize) -> impl Iterator<Item = &RunData<'a>> {
-        let (slice, scan) = match (self.run_start.get(i), self.run_start.get(i + 1)) {
+        let run_start = self.rare_or(|r| &r.run_start[..]);
+        let (slice, scan) = match (run_start.get(i), run_start.get(i + 1)) {
             _ if self.aligned => (self.runs.get(i..=i).unwrap_or_default(), false),
             (Some(&a), Some(&b)) => (&self.runs[a..b], false),
             _ => (&self.runs[..], true),
@@ -975,18 +1105,19 @@ impl<'a> LineFacts<'a> {
     /// Marks the line unparsed with a reason for people.
     pub(crate) fn unparsed_because(&mut self, why: String) {
         self.unparsed = true;
-        if self.unparsed_why.len() < FEW_REASONS {
-            if !self.unparsed_why.contains(&why) {
-                self.unparsed_why.push(why);
+        let rare = self.rare();
+        if rare.unparsed_why.len() < FEW_REASONS {
+            if !rare.unparsed_why.contains(&why) {
+                rare.unparsed_why.push(why);
             }
             return;
         }
-        let why_list = &self.unparsed_why;
-        let seen = self
+        let why_list = &rare.unparsed_why;
+        let seen = rare
             .unparsed_seen
-            .get_or_insert_with(|| Box::new(why_list.iter().cloned().collect()));
+            .get_or_insert_with(|| why_list.iter().cloned().collect());
         if seen.insert(why.clone()) {
-            self.unparsed_why.push(why);
+            rare.unparsed_why.push(why);
         }
     }
 
@@ -1019,7 +1150,7 @@ impl<'a> LineFacts<'a> {
             .unparsed
             .iter()
             .map(|u| u.describe().to_string())
-            .chain(self.unparsed_why.iter().cloned())
+            .chain(self.unparsed_why().iter().cloned())
             .collect()
     }
 
@@ -1098,7 +1229,7 @@ impl<'a> LineFacts<'a> {
     /// segment of the line, as for a segment ([`LineFacts::transparent_inner`]).
     pub fn given_transparent(&self, i: usize, start: usize) -> Option<&CommandLine<'a>> {
         let &(_, _, k) = self
-            .given_inner
+            .rare_or(|r| &r.given_inner[..])
             .iter()
             .find(|&&(s, a, _)| s == i && a == start)?;
         self.inner_lines.get(k).map(|(_, l)| l)
@@ -1146,7 +1277,7 @@ impl<'a> LineFacts<'a> {
                     .is_some_and(|w| w.0[..] == s.words[..] && w.1[..] == s.known[..])
             });
         if plain {
-            self.given_inner.push((seg, start, lines));
+            self.rare().given_inner.push((seg, start, lines));
         }
     }
 
@@ -1315,7 +1446,7 @@ impl<'a> LineFacts<'a> {
     /// effect unless the command runs in the running container: the
     /// ceiling asks ([`LineFacts::external_effect_at`]).
     pub fn later_on_host(&self) -> Option<&'static [&'static str]> {
-        self.later.or_else(|| {
+        self.rare.as_ref().and_then(|r| r.later).or_else(|| {
             self.runs()
                 .filter(|r| !r.guessed)
                 .find_map(|r| later::later_known(r.words, r.known))
@@ -1414,7 +1545,10 @@ impl<'a> LineFacts<'a> {
     /// §4.3 round 4: `docker compose up`), shown, when the command does
     /// not run in it.
     pub fn privileged_outside(&self, in_container: bool) -> Option<&str> {
-        self.privileged_on_host.as_deref().filter(|_| !in_container)
+        self.rare
+            .as_ref()
+            .and_then(|r| r.privileged_on_host.as_deref())
+            .filter(|_| !in_container)
     }
 
     /// The runs of segment `i` whose words differ from the segment's own
@@ -1603,6 +1737,16 @@ pub fn basename(word: &str) -> &str {
 fn put_in_empty<T>(slot: &mut Vec<T>, v: Vec<T>) {
     let placeholder = std::mem::replace(slot, v);
     debug_assert!(placeholder.capacity() == 0);
+    std::mem::forget(placeholder);
+}
+
+/// Puts `line` in `slot`, a default line (five empty vectors that never
+/// allocated): the placeholder is forgotten, not dropped, as dropping it
+/// checked each vector for nothing to free. (Were it ever not empty, this
+/// would leak it, never read freed memory.)
+fn put_line<'a>(slot: &mut CommandLine<'a>, line: CommandLine<'a>) {
+    let placeholder = std::mem::replace(slot, line);
+    debug_assert!(placeholder.segments.capacity() == 0 && placeholder.unparsed.capacity() == 0);
     std::mem::forget(placeholder);
 }
 
@@ -3262,9 +3406,9 @@ mod tests {
             let f = LineFacts::of(&thrice);
             let one = LineFacts::of(&once);
             assert!(f.unparsed, "{n}");
-            assert_eq!(f.unparsed_why.len(), n, "{n}: {:?}", f.unparsed_why);
-            assert_eq!(f.unparsed_why, one.unparsed_why, "{n}");
-            for (why, name) in f.unparsed_why.iter().zip(&names) {
+            assert_eq!(f.unparsed_why().len(), n, "{n}: {:?}", f.unparsed_why());
+            assert_eq!(f.unparsed_why(), one.unparsed_why(), "{n}");
+            for (why, name) in f.unparsed_why().iter().zip(&names) {
                 assert!(why.contains(&format!("`{name}`")), "{why}");
             }
         }

@@ -210,9 +210,12 @@ pub(super) fn places(facts: &mut LineFacts) {
     }
     for (seg, w, written) in found {
         if written {
-            facts.fed.push((seg, Cow::Owned(w), Known::AnyTokens));
+            facts
+                .rare()
+                .fed
+                .push((seg, Cow::Owned(w), Known::AnyTokens));
         } else {
-            facts.read_places.push((seg, w, Known::AnyTokens));
+            facts.rare().read_places.push((seg, w, Known::AnyTokens));
         }
     }
 }

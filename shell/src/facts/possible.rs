@@ -70,7 +70,7 @@ pub(crate) fn collect(facts: &mut LineFacts<'_>) {
             }
         }
     }
-    facts.possible = found
+    let possible: Vec<_> = found
         .into_iter()
         .filter_map(|(seg, w)| {
             let mut f = LineFacts {
@@ -87,13 +87,16 @@ pub(crate) fn collect(facts: &mut LineFacts<'_>) {
             named.then(|| (seg, Box::new(f.into_owned())))
         })
         .collect();
+    if !possible.is_empty() {
+        facts.rare().possible = possible;
+    }
 }
 
 impl<'a> LineFacts<'a> {
     /// The possible runs of segment `i`, each with the word it was read
     /// from: the runs of its possible line's first segment.
     pub fn possible_runs(&self, i: usize) -> impl Iterator<Item = Run<'_>> {
-        self.possible
+        self.possible()
             .iter()
             .filter(move |(s, _)| *s == i)
             .flat_map(|(_, f)| {
@@ -115,14 +118,14 @@ impl<'a> LineFacts<'a> {
 
     /// Does the line have possible runs?
     pub fn has_possible(&self) -> bool {
-        !self.possible.is_empty()
+        !self.possible().is_empty()
     }
 
     /// A possible run a built-in deny matches, certainly or possibly
     /// (SPEC §4.5 item 2: it lowers with `unknown.word`), with its
     /// segment.
     pub fn builtin_possible_run(&self) -> Option<(usize, Run<'_>)> {
-        self.possible.iter().find_map(|(i, f)| {
+        self.possible().iter().find_map(|(i, f)| {
             f.runs_of(0)
                 .find(|r| {
                     super::builtin_deny_known(r.words, r.known).is_some()
@@ -135,7 +138,7 @@ impl<'a> LineFacts<'a> {
     /// A possible run that has an external effect (§6.1), with its
     /// segment and the entry.
     pub fn external_possible(&self) -> Option<(usize, Run<'_>, &'static [&'static str])> {
-        self.possible.iter().find_map(|(i, f)| {
+        self.possible().iter().find_map(|(i, f)| {
             f.runs_of(0).filter(|r| !r.guessed).find_map(|r| {
                 super::external_effect_known(r.words, r.known)
                     .or_else(|| super::remote::external_known_at(r.words, r.known, false))

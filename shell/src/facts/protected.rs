@@ -594,7 +594,7 @@ fn named_by(facts: &LineFacts, scope: &Scope<'_>, lift: Lift<'_>, fast: bool) ->
             .is_none_or(|p| p.rows().protected().is_empty())
     };
     if fast
-        && facts.fed.is_empty()
+        && facts.fed().is_empty()
         && !in_protected
         && no_extra()
         && plain(host, unmarked(facts), facts.line.segments.iter())
@@ -644,7 +644,7 @@ fn named_by(facts: &LineFacts, scope: &Scope<'_>, lift: Lift<'_>, fast: bool) ->
         }
         // The places it reads from a here-document or here-string (SPEC
         // §4.2 round 4: `tar -cf a.tar -T - <<'EOF'`).
-        let fed = facts.fed.iter().filter(|(f, _, _)| *f == i);
+        let fed = facts.fed().iter().filter(|(f, _, _)| *f == i);
         for (_, w, k) in fed {
             // An unquoted body's line is unknown, and its text still
             // what it names where it holds no expansion.

@@ -758,9 +758,9 @@ fn appends_unknown(words: &[Cow<'_, str>], known: &[Known]) -> bool {
 /// pipeline, a lister of [`NUL_LISTERS`] with its NUL option whose start
 /// paths are plain relative words (checked as words of its own segment):
 /// then each appended word is a path below them (SPEC §4.3 round 4).
-fn nul_listed(facts: &LineFacts, i: usize) -> bool {
+fn nul_listed(facts: &LineFacts, joints: &Joints, i: usize) -> bool {
     let segs = &facts.line.segments;
-    if i == 0 || facts.joints.get(i) != Joint::Pipe {
+    if i == 0 || joints.get(i) != Joint::Pipe {
         return false;
     }
     let (prev, seg) = (&segs[i - 1], &segs[i]);
@@ -867,8 +867,8 @@ fn plain(facts: &LineFacts) -> bool {
     let simple = |w: &str| no_path || inert(w);
     let mover = |w: &Cow<'_, str>| moves_dir(w);
     facts.inner_lines.is_empty()
-        && facts.fed.is_empty()
-        && facts.read_places.is_empty()
+        && facts.fed().is_empty()
+        && facts.read_places().is_empty()
         && facts.line.segments.iter().all(|s| {
             s.known.all_exact()
                 && s.words.iter().all(|w| simple(w) && !mover(w))
@@ -901,7 +901,7 @@ fn plain_cds(facts: &LineFacts) -> Option<Vec<bool>> {
             && t.bytes()
                 .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
     };
-    if !facts.inner_lines.is_empty() || !facts.fed.is_empty() || !facts.read_places.is_empty() {
+    if !facts.inner_lines.is_empty() || !facts.fed().is_empty() || !facts.read_places().is_empty() {
         return None;
     }
     let mut cds = Vec::with_capacity(facts.line.segments.len());
@@ -997,12 +997,12 @@ impl Scope<'_> {
             cdpath: false,
             cdable: false,
             fed: facts
-                .fed
+                .fed()
                 .iter()
                 .map(|(i, w, k)| (*i, w.to_string(), *k))
                 .chain(
                     facts
-                        .read_places
+                        .read_places()
                         .iter()
                         .map(|(i, w, k)| (*i, w.clone(), *k)),
                 )
@@ -1020,8 +1020,11 @@ impl Scope<'_> {
                     .any(|r| r.read_past && r.words.first().is_some_and(|v| moves_dir(v)))
             })
             .collect();
+        // Read from the text once for the line (`LineFacts::joints`).
+        let joints = facts.joints();
         for i in 0..facts.line.segments.len() {
-            if facts.runs_of(i).any(|r| appends_unknown(r.words, r.known)) && !nul_listed(facts, i)
+            if facts.runs_of(i).any(|r| appends_unknown(r.words, r.known))
+                && !nul_listed(facts, &joints, i)
             {
                 // SPEC §4.4 item 5 round 4: the words xargs appends are
                 // places permc cannot know (`git show | xargs ls`).
@@ -1032,7 +1035,7 @@ impl Scope<'_> {
             &facts.line,
             Here::At(cwd),
             &facts.inner_lines,
-            &facts.joints,
+            &joints,
             &hidden,
             true,
         );

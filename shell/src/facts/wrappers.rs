@@ -608,15 +608,15 @@ fn left_to_run_later(
 ) {
     let known = words.known.get(i..).unwrap_or_default();
     if let Some(e) = super::later::later_known(&words.text[i..], known) {
-        facts.later.get_or_insert(e);
+        facts.rare().later.get_or_insert(e);
     }
     match wr.detach {
-        Detach::Backgrounded if depth == 0 => facts.nohup.push(seg),
+        Detach::Backgrounded if depth == 0 => facts.rare().nohup.push(seg),
         Detach::Backgrounded => {
-            facts.later.get_or_insert(super::later::NOHUP);
+            facts.rare().later.get_or_insert(super::later::NOHUP);
         }
         Detach::Unless(options, entry) if detaches(wr, words.text, i + 1, options) => {
-            facts.later.get_or_insert(entry);
+            facts.rare().later.get_or_insert(entry);
         }
         _ => {}
     }
@@ -881,6 +881,7 @@ fn runner<'a>(
     if runs_as == RunsAs::Image {
         if COMPOSE_PROGRAMS.contains(&tool) && !facts.guessing {
             facts
+                .rare()
                 .privileged_on_host
                 .get_or_insert_with(|| format!("{tool} {sub}"));
         }
@@ -2186,15 +2187,22 @@ fn script_places(verb: Option<&str>, rest: &[Cow<'_, str>], seg: usize, facts: &
         match f {
             Some(f) if !f.contains(['$', '`']) => {
                 if slash {
-                    facts.read_places.push((seg, f.to_string(), Known::Exact));
+                    facts
+                        .rare()
+                        .read_places
+                        .push((seg, f.to_string(), Known::Exact));
                 }
             }
             Some(f) => facts
+                .rare()
                 .read_places
                 .push((seg, f.to_string(), Known::AnyTokens)),
-            None => facts
-                .read_places
-                .push((seg, "getline < …".to_string(), Known::AnyTokens)),
+            None => {
+                facts
+                    .rare()
+                    .read_places
+                    .push((seg, "getline < …".to_string(), Known::AnyTokens))
+            }
         }
     }
 }

@@ -71,12 +71,12 @@ fn code_and_shell_rows_make_the_line_unparsed_naming_the_row() {
     let f = LineFacts::of_with("./gen x", &r);
     assert!(f.unparsed);
     assert_eq!(
-        f.unparsed_why,
+        f.unparsed_why(),
         ["`./gen` runs code permc does not read (permc.toml)"]
     );
     let f = LineFacts::of_with("remote-run 'ls'", &r);
     assert!(f.unparsed);
-    assert!(f.unparsed_why[0].contains("`remote-run` runs a shell command line"));
+    assert!(f.unparsed_why()[0].contains("`remote-run` runs a shell command line"));
     assert!(!LineFacts::of_with("./gen.sh x", &r).unparsed);
 }
 
@@ -105,7 +105,7 @@ fn code_options_in_every_spelling() {
         let f = LineFacts::of_with(line, &r);
         assert_eq!(f.unparsed, unparsed, "{line}");
         if unparsed {
-            assert!(f.unparsed_why[0].contains("run code permc does not read (permc.toml)"));
+            assert!(f.unparsed_why()[0].contains("run code permc does not read (permc.toml)"));
         }
     }
     // An unknown word may be the option (SPEC §4.4 item 3).
