@@ -141,7 +141,7 @@ fn lookup(verb: &str, words: &[Cow<'_, str>], known: &[Known]) -> Option<&'stati
     }
     LOOKUPS.iter().copied().find(|r| {
         super::quick_eq(r[0], verb) && {
-            let subs = &r[1..r.len().saturating_sub(1)];
+            let subs = r.get(1..r.len().saturating_sub(1)).unwrap_or_default();
             let mut rest = words.iter().skip(1);
             subs.iter().all(|s| rest.any(|w| w == s))
         }
@@ -1056,10 +1056,13 @@ fn read_matches(
     let names_it = |w: &str, b: &str| {
         w.split(',').any(|p| {
             let p = p.split(['/', '.']).next().unwrap_or(p);
+            // Bytes, not `str` slices: a word's byte may end inside a
+            // character.
+            let (p, b) = (p.as_bytes(), b.as_bytes());
             p.eq_ignore_ascii_case(b)
                 || p.len() == b.len() + 1
                     && p[..b.len()].eq_ignore_ascii_case(b)
-                    && p.ends_with(['s', 'S'])
+                    && matches!(p.last(), Some(b's' | b'S'))
         })
     };
     if path[n..].iter().any(|&i| {
