@@ -178,6 +178,15 @@ pub struct Answer<'a> {
     why: Why,
 }
 
+/// A key of an answer's string ([`Answer::rule_key`],
+/// [`Answer::message_key`]): equal keys of answers of the same policy,
+/// equal strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StringKey {
+    kind: u64,
+    at: u32,
+}
+
 /// The line's buffers go to the next line read on this thread
 /// ([`LineFacts::recycle`]): a server or a binding answers line after line.
 impl Drop for Answer<'_> {
@@ -200,6 +209,59 @@ impl Answer<'_> {
     /// The sentence for people.
     pub fn message(&self) -> Cow<'static, str> {
         message(self.p, self.line.as_ref(), &self.why, self.rule().as_ref())
+    }
+
+    /// Whether a rule decided ([`Answer::rule`] is `Some`), without
+    /// building its strings.
+    pub fn has_rule(&self) -> bool {
+        self.rule.is_some()
+    }
+
+    /// What the deciding rule's strings are the same for: two answers of
+    /// one policy with equal keys have the same [`Answer::rule`]. `None`
+    /// for a built-in deny (its strings are at hand) and when no rule
+    /// decided. For a binding that keeps the strings it made lately
+    /// (answers mostly repeat a few rules) instead of building them again.
+    pub fn rule_key(&self) -> Option<StringKey> {
+        match self.rule.as_ref()? {
+            RuleAt::Named(_) => None,
+            RuleAt::Entry(list, k) => Some(StringKey {
+                kind: 1 | (*list as u64) << 8,
+                at: *k,
+            }),
+            RuleAt::Autonomy(rule) => Some(StringKey { kind: 2, at: *rule }),
+        }
+    }
+
+    /// What the message is the same for, as [`Answer::rule_key`]: a
+    /// message made of the deciding rule alone (an autonomy rule's, a
+    /// typed entry's, "every segment is allowed"); `None` for one that
+    /// quotes the line's words or was written by a stage.
+    pub fn message_key(&self) -> Option<StringKey> {
+        let rule = self.rule_key()?;
+        let why = match self.why {
+            Why::Autonomy(a) => 1 | (a.origin as u64) << 4 | (a.mode as u64) << 8,
+            Why::Typed(list, action) => 2 | (list as u64) << 4 | (action as u64) << 20,
+            Why::AllAllowed => 3,
+            _ => return None,
+        };
+        Some(StringKey {
+            kind: rule.kind | why << 32,
+            at: rule.at,
+        })
+    }
+
+    /// The message, quoting `rule`, which must be this answer's
+    /// [`Answer::rule`] (kept from an answer with the same
+    /// [`Answer::rule_key`], or built).
+    pub fn message_quoting(&self, rule: Option<&RuleRef>) -> Cow<'static, str> {
+        message(self.p, self.line.as_ref(), &self.why, rule)
+    }
+
+    /// [`Answer::scope_root`] written into `out` (cleared first), for a
+    /// caller that keeps one buffer; `false` when the request has no root.
+    pub fn scope_root_into(&self, out: &mut String) -> bool {
+        facts::scope_root_label_into(self.req, out)
     }
 
     /// Every field built (SPEC §10.2); the rule once, for itself and the

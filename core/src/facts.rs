@@ -32,7 +32,31 @@ pub fn scope_of<'r>(req: &'r Request<'_>) -> Option<Scope<'r>> {
 
 /// `scopeRoot` of a decision (SPEC §6.3): mode and the root's last component.
 pub fn scope_root_label(req: &Request) -> Option<String> {
+    let (mode, last) = scope_root_parts(req)?;
+    let mut label = String::with_capacity(mode.len() + 1 + last.len());
+    label.push_str(mode);
+    label.push(':');
+    label.push_str(&last);
+    Some(label)
+}
+
+/// [`scope_root_label`] written into `label` (cleared first), for a caller
+/// that keeps one buffer: `false` when the request has no root.
+pub fn scope_root_label_into(req: &Request, label: &mut String) -> bool {
+    label.clear();
+    let Some((mode, last)) = scope_root_parts(req) else {
+        return false;
+    };
+    label.push_str(mode);
+    label.push(':');
+    label.push_str(&last);
+    true
+}
+
+/// The mode's name and the root's last component, of [`scope_root_label`].
+fn scope_root_parts<'r>(req: &'r Request) -> Option<(&'static str, Cow<'r, str>)> {
     let raw = req.context.project_scope_root.as_deref()?;
+    let mode = req.context.execution_mode.name();
     // Most roots hold no `.` at all: then no component is `.` or `..`,
     // empty ones are dropped by normalizing, and the last non-empty
     // component is the normalized root's last (one memchr, no copy).
@@ -42,26 +66,20 @@ pub fn scope_root_label(req: &Request) -> Option<String> {
         // boundaries.
         let end = b.iter().rposition(|&c| c != b'/').map_or(0, |k| k + 1);
         if let Some(k) = b[..end].iter().rposition(|&c| c == b'/') {
-            let (mode, last) = (req.context.execution_mode.name(), &raw[k + 1..end]);
-            let mut label = String::with_capacity(mode.len() + 1 + last.len());
-            label.push_str(mode);
-            label.push(':');
-            label.push_str(last);
-            return Some(label);
+            return Some((mode, Cow::Borrowed(&raw[k + 1..end])));
         }
     }
     // Borrowed when already normal: this runs for every decision.
-    let root: std::borrow::Cow<'_, str> = if is_normal(raw) {
-        raw.into()
-    } else {
-        normalize(raw).into()
-    };
-    let last = root
-        .rsplit('/')
-        .next()
-        .filter(|s| !s.is_empty())
-        .unwrap_or("/");
-    Some([req.context.execution_mode.name(), ":", last].concat())
+    fn last(root: &str) -> &str {
+        root.rsplit('/')
+            .next()
+            .filter(|s| !s.is_empty())
+            .unwrap_or("/")
+    }
+    if is_normal(raw) {
+        return Some((mode, Cow::Borrowed(last(raw))));
+    }
+    Some((mode, Cow::Owned(last(&normalize(raw)).to_owned())))
 }
 
 /// The `path` of a write_file request placed as SPEC §10.1 and §6.4 say:

@@ -36,8 +36,9 @@ pub mod explain;
 pub mod file;
 
 // What the bindings read and answer, without depending on the runtime.
+pub use permc_compiler::compiled::{Answer, StringKey};
 pub use permc_core::request::{Node, Parts, Request, RequestError, ACTION_FIELDS, CONTEXT_FIELDS};
-pub use permc_core::{Decision, Reason};
+pub use permc_core::{Decision, Reason, RuleRef};
 
 use answer::Decider;
 use permc_analyzer::output::{diagnostics_json, Source};
@@ -219,6 +220,8 @@ pub fn project_rows(
 /// A compiled policy, loaded once and then read by any number of threads.
 pub struct Policy {
     compiled: CompiledPolicy,
+    /// This policy among every one made in the process ([`Policy::id`]).
+    id: u64,
     /// The rules (for explain and always): given when loaded from rule
     /// files, read back from the artifact on first use otherwise.
     rules: OnceLock<Result<Rules, String>>,
@@ -312,6 +315,7 @@ impl Policy {
     pub fn from_rules(rules: Rules) -> Policy {
         Policy {
             compiled: compile(&rules),
+            id: next_id(),
             rules: OnceLock::from(Ok(rules)),
         }
     }
@@ -320,6 +324,7 @@ impl Policy {
     pub fn from_compiled(compiled: CompiledPolicy) -> Policy {
         Policy {
             compiled,
+            id: next_id(),
             rules: OnceLock::new(),
         }
     }
@@ -334,6 +339,21 @@ impl Policy {
     /// The compiled form.
     pub fn compiled(&self) -> &CompiledPolicy {
         &self.compiled
+    }
+
+    /// A number no other policy of this process has, never 0: a binding
+    /// that keeps an answer's strings by their keys
+    /// ([`permc_compiler::compiled::Answer::rule_key`]) keeps them for
+    /// one policy (a policy dropped and another made at its address has
+    /// another number).
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    /// `req`'s answer, its strings built when asked for (the compiled
+    /// engine's; [`Decider::decide`] builds every one).
+    pub fn answer<'a>(&'a self, req: &'a Request) -> Answer<'a> {
+        permc_compiler::compiled::answer(&self.compiled, req)
     }
 
     /// The policy and reason of `req`'s decision alone, as names (the
@@ -376,6 +396,12 @@ impl Policy {
             &rules.project,
         ))
     }
+}
+
+/// [`Policy::id`]'s next number.
+fn next_id() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 impl Decider for Policy {
