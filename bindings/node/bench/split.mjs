@@ -43,7 +43,7 @@ const vocabulary = JSON.parse(addon.vocabulary());
 const indices = (list) => list.slice();
 const make = (plain) =>
   new Function("TYPES", "ROLES", "MODES", "POLICIES", "REASONS", "ORIGINS",
-    "const SAME_AS_BEFORE = -1, SAME_AS_CWD = -2;" + grab("indexIn") + grab("clean") + plain + grab("readCommon") + grab("Before") + grab("answerOf") +
+    "const SAME_AS_BEFORE = -1, SAME_AS_CWD = -2;" + grab("indexIn") + grab("clean") + grab("inherited") + plain + grab("readCommon") + grab("Before") + grab("answerOf") +
       "return { readCommon, answerOf, Before, plainObject };",
   )(indices(names.types), indices(names.roles), indices(names.modes), vocabulary.policies, vocabulary.reasons, [undefined, "specific", "wildcard"]);
 const full = make(grab("plainObject"));

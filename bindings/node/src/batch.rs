@@ -20,7 +20,6 @@
 
 use crate::{fast, parts_of, MAX_REQUEST};
 use napi::{sys, Env, Error, JsObject, JsUnknown, NapiRaw, Result, Status};
-use permc_runtime::answer::Decider;
 use permc_runtime::{Policy, Request};
 use std::cell::RefCell;
 use std::ptr;
@@ -42,6 +41,8 @@ struct Buffers {
     read: Vec<Option<Ranges>>,
     /// The answers' strings end to end.
     out: String,
+    /// An answer's scope root, before it is put in `out`.
+    label: String,
 }
 
 thread_local! {
@@ -385,6 +386,7 @@ fn decide_in(
             utf8,
             read,
             out,
+            label,
         } = &mut *b;
         read_units(env, text, total, units).ok_or_else(failed)?;
         // Every request's fields first, into one UTF-8 buffer (a field may
@@ -415,11 +417,11 @@ fn decide_in(
                 r[0] = fast::code(p, reason, None);
                 continue;
             }
-            let d = policy.decide(&req);
+            let a = policy.answer(&req);
             let mut meta = [0i32; 5];
             match carry.as_deref_mut() {
-                Some(c) => fast::answer_parts(out, &mut meta, &d, &mut c.kept),
-                None => fast::answer_parts(out, &mut meta, &d, &mut seen),
+                Some(c) => fast::answer_parts(out, &mut meta, &a, policy.id(), label, &mut c.kept),
+                None => fast::answer_parts(out, &mut meta, &a, policy.id(), label, &mut seen),
             }
             r[..5].copy_from_slice(&meta);
         }
@@ -434,6 +436,7 @@ fn decide_in(
         utf8,
         read,
         out,
+        ..
     } = &mut *b;
     {
         // No string made when every answer's strings were given before

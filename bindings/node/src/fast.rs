@@ -9,7 +9,7 @@
 
 use napi::sys;
 use napi::{Error, Result, Status};
-use permc_runtime::{Decision, Reason};
+use permc_runtime::{Answer, Reason, StringKey};
 use std::os::raw::c_char;
 use std::ptr;
 
@@ -97,14 +97,65 @@ pub struct Seen {
     /// How many of each field's slots hold a string.
     filled: [usize; 4],
     next: [usize; 4],
+    keys: Keys,
+}
+
+/// The key each slot's string was made for ([`Answer::rule_key`],
+/// [`Answer::message_key`]), under one policy: an answer whose key a slot
+/// holds is given that slot without its string being built. A string
+/// found equal to a slot's takes its key there (equal strings, either key
+/// names it).
+#[derive(Default)]
+pub struct Keys {
+    keys: [[Option<StringKey>; SLOTS]; 4],
+    /// The policy the keys are of ([`permc_runtime::Policy::id`]; 0: none).
+    policy: u64,
+}
+
+impl Keys {
+    /// The keys of `policy`: every key forgotten when they were another's.
+    fn of(&mut self, policy: u64) {
+        if self.policy != policy {
+            *self = Keys {
+                policy,
+                ..Keys::default()
+            };
+        }
+    }
+
+    /// The slot among the first `filled` of field `f` holding `key`'s string.
+    fn find(&self, f: usize, filled: usize, key: Option<StringKey>) -> Option<i32> {
+        let key = key?;
+        let i = self.keys[f][..filled]
+            .iter()
+            .position(|k| *k == Some(key))?;
+        Some(mark(f, i, true))
+    }
+
+    /// Slot `i` of field `f`, whose string was found equal to `key`'s,
+    /// is `key`'s (a key it held stays when `key` is `None`: its string is
+    /// the same).
+    fn set(&mut self, f: usize, i: usize, key: Option<StringKey>) {
+        if key.is_some() {
+            self.keys[f][i] = key;
+        }
+    }
 }
 
 /// Where an answer's strings may be found again: a batch's [`Seen`], or
 /// the single calls' [`Kept`].
 pub trait Slots {
-    /// Field `f`'s string `s` for the answer: its mark and its length in
-    /// UTF-16 units (0 when it is a slot's), appended to `all` when new.
-    fn put(&mut self, all: &mut String, f: usize, s: &str) -> (i32, i32);
+    /// Field `f`'s string `s` for the answer, made for `key`: its mark and
+    /// its length in UTF-16 units (0 when it is a slot's), appended to
+    /// `all` when new.
+    fn put(&mut self, all: &mut String, f: usize, s: &str, key: Option<StringKey>) -> (i32, i32);
+
+    /// The mark of the slot of field `f` holding `key`'s string, when one
+    /// does (the string need not be built).
+    fn hit(&self, f: usize, key: Option<StringKey>) -> Option<i32>;
+
+    /// The keys kept are `policy`'s from now on.
+    fn of(&mut self, policy: u64);
 }
 
 /// The mark of slot `i` of field `f` in a code: `seen` when the string is
@@ -121,6 +172,7 @@ pub struct Kept {
     slots: [[String; SLOTS]; 4],
     filled: [usize; 4],
     next: [usize; 4],
+    keys: Keys,
 }
 
 impl Kept {
@@ -129,40 +181,63 @@ impl Kept {
     pub fn clear(&mut self) {
         self.filled = [0; 4];
         self.next = [0; 4];
+        self.keys = Keys::default();
     }
 }
 
 impl Slots for Kept {
     #[inline]
-    fn put(&mut self, all: &mut String, f: usize, s: &str) -> (i32, i32) {
+    fn put(&mut self, all: &mut String, f: usize, s: &str, key: Option<StringKey>) -> (i32, i32) {
         if let Some(i) = self.slots[f][..self.filled[f]].iter().position(|k| k == s) {
+            self.keys.set(f, i, key);
             return (mark(f, i, true), 0);
         }
         let i = self.next[f];
         self.next[f] = (i + 1) % SLOTS;
         self.filled[f] = self.filled[f].max(i + 1);
+        self.keys.keys[f][i] = key;
         let k = &mut self.slots[f][i];
         k.clear();
         k.push_str(s);
         all.push_str(s);
         (mark(f, i, false), units(s))
     }
+
+    #[inline]
+    fn hit(&self, f: usize, key: Option<StringKey>) -> Option<i32> {
+        self.keys.find(f, self.filled[f], key)
+    }
+
+    fn of(&mut self, policy: u64) {
+        self.keys.of(policy);
+    }
 }
 
 impl Slots for Seen {
     #[inline]
-    fn put(&mut self, all: &mut String, f: usize, s: &str) -> (i32, i32) {
+    fn put(&mut self, all: &mut String, f: usize, s: &str, key: Option<StringKey>) -> (i32, i32) {
         for (i, &(start, len)) in self.slots[f][..self.filled[f]].iter().enumerate() {
             if len == s.len() && all.get(start..start + len) == Some(s) {
+                self.keys.set(f, i, key);
                 return (mark(f, i, true), 0);
             }
         }
         let i = self.next[f];
         self.next[f] = (i + 1) % SLOTS;
         self.filled[f] = self.filled[f].max(i + 1);
+        self.keys.keys[f][i] = key;
         self.slots[f][i] = (all.len(), s.len());
         all.push_str(s);
         (mark(f, i, false), units(s))
+    }
+
+    #[inline]
+    fn hit(&self, f: usize, key: Option<StringKey>) -> Option<i32> {
+        self.keys.find(f, self.filled[f], key)
+    }
+
+    fn of(&mut self, policy: u64) {
+        self.keys.of(policy);
     }
 }
 
@@ -176,40 +251,73 @@ pub fn units(s: &str) -> i32 {
     i32::try_from(n).unwrap_or(i32::MAX)
 }
 
-/// A decision as index.js builds its object from it (an object literal,
+/// An answer as index.js builds its object from it (an object literal,
 /// in V8's compiled code, is far cheaper than one made property by
 /// property through Node-API): its strings (rule, source, scope root,
 /// when present, then the message) appended to `all`, the answers'
 /// string, which index.js cuts with `slice` (no copy past 12
-/// characters), unless `seen` has them; in `meta` its code ([`HAS_RULE`],
-/// [`MARKS`]) and the lengths of the four strings in UTF-16 units,
-/// JavaScript's.
-pub fn answer_parts(all: &mut String, meta: &mut [i32; 5], d: &Decision, seen: &mut impl Slots) {
+/// characters), unless `seen` has them — by their keys, so that a rule's
+/// strings or a message made of the rule alone are not built again when
+/// a slot holds them, or else by their text; in `meta` its code
+/// ([`HAS_RULE`], [`MARKS`]) and the lengths of the four strings in
+/// UTF-16 units, JavaScript's. `policy` is the answer's policy's
+/// [`permc_runtime::Policy::id`]; `label` a buffer for the scope root.
+pub fn answer_parts(
+    all: &mut String,
+    meta: &mut [i32; 5],
+    a: &Answer<'_>,
+    policy: u64,
+    label: &mut String,
+    seen: &mut impl Slots,
+) {
+    seen.of(policy);
     let mut c = code(
-        d.policy.name(),
-        d.reason,
-        d.autonomy_origin.map(|o| o.name()),
+        a.policy.name(),
+        a.reason,
+        a.autonomy_origin.map(|o| o.name()),
     );
     *meta = [0; 5];
-    all.reserve(d.message.len() + 64);
-    if let Some(r) = &d.rule {
+    all.reserve(160);
+    // Built only when a slot does not hold the rule's strings, or the
+    // message that quotes it must be built.
+    let mut rule = None;
+    if a.has_rule() {
         c |= HAS_RULE;
-        let (m, n) = seen.put(all, 0, &r.rule);
-        c |= m;
-        meta[1] = n;
-        let (m, n) = seen.put(all, 1, &r.source);
-        c |= m;
-        meta[2] = n;
+        let key = a.rule_key();
+        match (seen.hit(0, key), seen.hit(1, key)) {
+            (Some(text), Some(source)) => c |= text | source,
+            _ => {
+                rule = a.rule();
+                if let Some(r) = &rule {
+                    let (m, n) = seen.put(all, 0, &r.rule, key);
+                    c |= m;
+                    meta[1] = n;
+                    let (m, n) = seen.put(all, 1, &r.source, key);
+                    c |= m;
+                    meta[2] = n;
+                }
+            }
+        }
     }
-    if let Some(s) = &d.scope_root {
+    if a.scope_root_into(label) {
         c |= HAS_SCOPE_ROOT;
-        let (m, n) = seen.put(all, 2, s);
+        let (m, n) = seen.put(all, 2, label, None);
         c |= m;
         meta[3] = n;
     }
-    let (m, n) = seen.put(all, 3, &d.message);
-    c |= m;
-    meta[4] = n;
+    let key = a.message_key();
+    match seen.hit(3, key) {
+        Some(m) => c |= m,
+        None => {
+            if rule.is_none() {
+                rule = a.rule();
+            }
+            let message = a.message_quoting(rule.as_ref());
+            let (m, n) = seen.put(all, 3, &message, key);
+            c |= m;
+            meta[4] = n;
+        }
+    }
     meta[0] = c;
 }
 

@@ -178,3 +178,26 @@ test("a symbol key on the request, its action or its context is refused by every
     }
   }
 });
+
+test("policies whose rules differ at the same places: a kept rule's or message's strings are never another policy's", () => {
+  // The addon keeps an answer's rule, source and message by the rule's
+  // place in its policy (an entry's index, an autonomy rule's); two
+  // policies' entry 0 and autonomy rule 0 say different things.
+  const texts = (allow, agent, mode) => ({
+    permissions: JSON.stringify({ permissions: { allow: [allow], deny: [], ask: [] } }),
+    autonomy: JSON.stringify({ [agent]: { terminal: mode } }),
+  });
+  const p = permc.loadText(texts("Terminal(pnpm test)", "dev-web", "require_approval"));
+  const q = permc.loadText(texts("Terminal(ls)", "dev-web", "auto_approve"));
+  const a = "/home/ana/p";
+  const rs = [request("pnpm test", a, "dev-web", a), request("ls", a, "dev-web", a), request("cat x", a, "dev-web", a)];
+  for (let round = 0; round < 3; round++) {
+    for (const r of rs) {
+      for (const policy of [p, q, p, q]) {
+        same(policy, r, `decide, round ${round}`);
+        const [d] = policy.decideMany([r, r, r]).slice(1);
+        assert.equal(JSON.stringify(d), JSON.stringify(cli(policy, r)), "decideMany");
+      }
+    }
+  }
+});
