@@ -21,12 +21,12 @@
 //! `Permc.decide_many/2` decides it with `decide/2`.
 
 use crate::{
-    answer_with, atoms, decision_tuple_of, error_map, guarded, measure, ok_decision, policy_arg,
+    answer_with, atoms, decision_tuple_parts, error_map, guarded, measure, ok_decision, policy_arg,
     read, text_term, too_heavy_error, typed, DECIDE_STACK, DIRTY_DEPTH, INLINE_WEIGHT, IN_PERMC,
     MAX_WEIGHT,
 };
 use permc_runtime::answer::Decider;
-use permc_runtime::{Decision, Parts, Policy, Request};
+use permc_runtime::{Parts, Policy, Reason, Request, RuleRef, StringKey};
 use rustler::{Encoder, Env, OwnedBinary, Term};
 use serde_json::Value;
 
@@ -67,16 +67,19 @@ fn decide_many<'a>(env: Env<'a>, policy: Term<'a>, requests: Term<'a>) -> Term<'
         let start = std::time::Instant::now();
         let mut answers = Vec::with_capacity(256);
         let mut seen = typed::Seen::default();
+        let mut strings = Strings::default();
         let mut cell = requests;
         while let Ok((request, tail)) = cell.list_get_cell() {
             let n = answers.len();
             if n == SLICE || (n % CLOCK_EVERY == 0 && n > 0 && start.elapsed() >= SLICE_TIME) {
                 consume(env, start);
-                return (atoms::more(), answer_terms(env, answers), cell).encode(env);
+                return (atoms::more(), answer_terms(env, answers, &strings), cell).encode(env);
             }
-            match pending(env, &policy.0, request, &mut seen) {
+            match pending(env, &policy.0, request, &mut seen, &mut strings) {
                 Some(a) => answers.push(a),
-                None => return (atoms::dirty(), answer_terms(env, answers), cell).encode(env),
+                None => {
+                    return (atoms::dirty(), answer_terms(env, answers, &strings), cell).encode(env)
+                }
             }
             cell = tail;
         }
@@ -84,7 +87,7 @@ fn decide_many<'a>(env: Env<'a>, policy: Term<'a>, requests: Term<'a>) -> Term<'
             return not_a_list(env);
         }
         consume(env, start);
-        answer_terms(env, answers).encode(env)
+        answer_terms(env, answers, &strings).encode(env)
     })
 }
 
@@ -95,12 +98,93 @@ fn consume(env: Env<'_>, start: std::time::Instant) {
     rustler::schedule::consume_timeslice(env, i32::try_from(percent).unwrap_or(100));
 }
 
-/// A slice's answer before its terms are made: a decision whose tuple
-/// waits for its message ([`answer_terms`]), or the term already made (an error,
-/// a request with an `id`, one read as its tree).
+/// A slice's answer before its terms are made: a decision whose strings
+/// are the slice's [`Strings`] (its tuple made by [`answer_terms`]), or
+/// the term already made (an error, a request with an `id`, one read as
+/// its tree).
 enum Pending<'a> {
-    Decided(Decision),
+    Decided(Decided),
     Made(Term<'a>),
+}
+
+/// A decision of a slice: its strings by their index in the slice's
+/// [`Strings`].
+struct Decided {
+    policy: &'static str,
+    reason: Reason,
+    origin: Option<&'static str>,
+    rule: Option<usize>,
+    root: Option<usize>,
+    message: usize,
+}
+
+/// The strings of a slice's answers, each once: a rule's text and source
+/// and a message made of the rule alone by their keys
+/// ([`permc_runtime::Answer::rule_key`], `message_key`), so that a rule
+/// answered before in the slice is not named again nor its message
+/// written again; a scope root and any other message by their text
+/// among the last few. An answer names them by index ([`Decided`]), and
+/// [`answer_terms`] makes each one's term once.
+#[derive(Default)]
+struct Strings {
+    rules: Vec<(Option<StringKey>, RuleRef)>,
+    roots: Vec<String>,
+    messages: Vec<(Option<StringKey>, String)>,
+    /// The scope root of the answer being made, before it is found or kept.
+    label: String,
+}
+
+/// How many of a table's last entries a string or key is looked for in.
+const RECENT: usize = 8;
+
+/// The index of the last entry among the last [`RECENT`] of `items`
+/// that `is` says is the one.
+fn recent<T>(items: &[T], is: impl Fn(&T) -> bool) -> Option<usize> {
+    let from = items.len().saturating_sub(RECENT);
+    items[from..].iter().rposition(is).map(|i| from + i)
+}
+
+impl Strings {
+    /// `req` decided by `policy`, its strings found in the slice's or
+    /// made and kept.
+    fn decide(&mut self, policy: &Policy, req: &Request<'_>) -> Decided {
+        let a = policy.answer(req);
+        let mut rule = None;
+        if a.has_rule() {
+            let key = a.rule_key();
+            rule = key.and_then(|k| recent(&self.rules, |(r, _)| *r == Some(k)));
+            if rule.is_none() {
+                if let Some(r) = a.rule() {
+                    self.rules.push((key, r));
+                    rule = Some(self.rules.len() - 1);
+                }
+            }
+        }
+        let root = a.scope_root_into(&mut self.label).then(|| {
+            let label = &self.label;
+            recent(&self.roots, |r| r == label).unwrap_or_else(|| {
+                self.roots.push(label.clone());
+                self.roots.len() - 1
+            })
+        });
+        let key = a.message_key();
+        let found = key.and_then(|k| recent(&self.messages, |(m, _)| *m == Some(k)));
+        let message = found.unwrap_or_else(|| {
+            let text = a.message_quoting(rule.map(|i| &self.rules[i].1));
+            recent(&self.messages, |(_, m)| *m == text).unwrap_or_else(|| {
+                self.messages.push((key, text.into_owned()));
+                self.messages.len() - 1
+            })
+        });
+        Decided {
+            policy: a.policy.name(),
+            reason: a.reason,
+            origin: a.autonomy_origin.map(|o| o.name()),
+            rule,
+            root,
+            message,
+        }
+    }
 }
 
 /// A request read as its parts, decided here: `Some(None)` when it is
@@ -111,12 +195,13 @@ fn decide_parts<'a>(
     policy: &Policy,
     weight: usize,
     parts: &Parts<'_>,
+    strings: &mut Strings,
 ) -> Option<Option<Pending<'a>>> {
     if weight > INLINE_WEIGHT {
         return Some(None);
     }
     Some(Some(match Request::from_parts(parts)? {
-        Ok(req) => Pending::Decided(policy.decide(&req)),
+        Ok(req) => Pending::Decided(strings.decide(policy, &req)),
         Err(e) => Pending::Made(error_map(env, e.code, &e.message)),
     }))
 }
@@ -129,11 +214,12 @@ fn pending<'a>(
     policy: &Policy,
     request: Term<'a>,
     seen: &mut typed::Seen<'a>,
+    strings: &mut Strings,
 ) -> Option<Pending<'a>> {
     match request.decode_as_binary() {
         Ok(line) if line.len() <= INLINE_WEIGHT => {
             Some(match permc_runtime::answer::read_request(line.as_slice()) {
-                (None, Ok(req)) => Pending::Decided(policy.decide(&req)),
+                (None, Ok(req)) => Pending::Decided(strings.decide(policy, &req)),
                 (id, Ok(req)) => Pending::Made(ok_decision(env, &policy.decide(&req), id.as_ref())),
                 (_, Err(e)) => Pending::Made(error_map(env, e.code, &e.message)),
             })
@@ -143,7 +229,7 @@ fn pending<'a>(
             let request = match typed::common_with(request, seen) {
                 // A request `Permc` matched as the common one: its values.
                 Some((map, Some(t))) => {
-                    if let Some(done) = decide_parts(env, policy, t.weight, &t.parts) {
+                    if let Some(done) = decide_parts(env, policy, t.weight, &t.parts, strings) {
                         return done;
                     }
                     map
@@ -153,7 +239,7 @@ fn pending<'a>(
             };
             if let Some(t) = typed::typed(request) {
                 // The request borrows the map's binaries: no string copied.
-                if let Some(done) = decide_parts(env, policy, t.weight, &t.parts) {
+                if let Some(done) = decide_parts(env, policy, t.weight, &t.parts, strings) {
                     return done;
                 }
             }
@@ -180,55 +266,44 @@ fn unwrapped(request: Term<'_>) -> Term<'_> {
 /// off the heap and freed by a later garbage collection.
 const HEAP_BINARY: usize = 64;
 
-/// A slice's answers as terms. The messages longer than a heap binary
-/// (six of the eight typical commands' messages: 71–79 bytes) are
-/// written end to end into one binary, each answer's a sub-binary of it:
-/// one allocation for the slice where each was a reference-counted
-/// binary of its own (allocated, then freed by a garbage collection:
-/// about 6% of a request in the fourth round's profile). A process that
-/// keeps one answer's message keeps the slice's (at most [`SLICE`]
-/// messages) until it drops it.
-///
-/// An answer's string equal to one of the last few of its field made in
-/// the slice ([`Recent`]) is that term again: a binary is a value, so the
-/// answers read the same, and a batch's answers mostly repeat their
-/// scope root, and often their rule, source and message, which were each
-/// a binary made and copied an answer.
-fn answer_terms<'a>(env: Env<'a>, answers: Vec<Pending<'a>>) -> Vec<Term<'a>> {
-    // The long messages, each once (`long`, in order), and which of them
-    // each answer's is (`which`).
-    let mut long: Vec<&str> = Vec::new();
-    let mut seen_long = Recent::default();
-    let which: Vec<Option<usize>> = answers
+/// A slice's answers as terms, each of the slice's [`Strings`] made once.
+/// The messages longer than a heap binary (six of the eight typical
+/// commands' messages: 71–79 bytes) are written end to end into one
+/// binary, each a sub-binary of it: one allocation for the slice where
+/// each was a reference-counted binary of its own (allocated, then freed
+/// by a garbage collection: about 6% of a request in the fourth round's
+/// profile). A process that keeps one answer's message keeps the
+/// slice's (at most [`SLICE`] messages) until it drops it. A binary is a
+/// value: answers naming the same string share its term.
+fn answer_terms<'a>(env: Env<'a>, answers: Vec<Pending<'a>>, strings: &Strings) -> Vec<Term<'a>> {
+    let long = |m: &str| m.len() > HEAP_BINARY;
+    let total: usize = strings
+        .messages
         .iter()
-        .map(|a| match a {
-            Pending::Decided(d) if d.message.len() > HEAP_BINARY => {
-                Some(seen_long.get(&d.message, || {
-                    long.push(&d.message);
-                    long.len() - 1
-                }))
-            }
-            _ => None,
-        })
-        .collect();
-    let total: usize = long.iter().map(|m| m.len()).sum();
+        .map(|(_, m)| m.len())
+        .filter(|&n| n > HEAP_BINARY)
+        .sum();
     let shared = (total > 0)
         .then(|| OwnedBinary::new(total))
         .flatten()
         .map(|mut b| {
             let mut at = 0;
-            for m in &long {
+            for (_, m) in strings.messages.iter().filter(|(_, m)| long(m)) {
                 b.as_mut_slice()[at..at + m.len()].copy_from_slice(m.as_bytes());
                 at += m.len();
             }
             b.release(env)
         });
-    // Each long message's sub-binary (the message's own binary when the
-    // shared one could not be made).
+    // Each message's term: a long one's sub-binary of the shared binary
+    // (its own binary when that could not be made).
     let mut at = 0;
-    let parts: Vec<Term<'a>> = long
+    let messages: Vec<Term<'a>> = strings
+        .messages
         .iter()
-        .map(|m| {
+        .map(|(_, m)| {
+            if !long(m) {
+                return text_term(env, m);
+            }
             let start = at;
             at += m.len();
             shared
@@ -237,84 +312,31 @@ fn answer_terms<'a>(env: Env<'a>, answers: Vec<Pending<'a>>) -> Vec<Term<'a>> {
                 .map_or_else(|| text_term(env, m), |part| part.to_term(env))
         })
         .collect();
-    let mut made = Made::default();
-    let out = answers
+    let rules: Vec<(Term<'a>, Term<'a>)> = strings
+        .rules
         .iter()
-        .zip(which)
-        .map(|(a, which)| match a {
+        .map(|(_, r)| (text_term(env, &r.rule), text_term(env, &r.source)))
+        .collect();
+    let roots: Vec<Term<'a>> = strings.roots.iter().map(|r| text_term(env, r)).collect();
+    let nil = atoms::nil().encode(env);
+    answers
+        .iter()
+        .map(|a| match a {
             Pending::Made(t) => *t,
             Pending::Decided(d) => {
-                let message = match which {
-                    Some(i) => parts[i],
-                    None => made.message.get(&d.message, || text_term(env, &d.message)),
-                };
-                decision_tuple_made(env, d, message, &mut made)
+                let (rule, source) = d.rule.map_or((nil, nil), |i| rules[i]);
+                let root = d.root.map_or(nil, |i| roots[i]);
+                decision_tuple_parts(
+                    env,
+                    (d.policy, d.reason, d.origin),
+                    messages[d.message],
+                    rule,
+                    source,
+                    root,
+                )
             }
         })
-        .collect();
-    out
-}
-
-/// The last few strings of one field made into terms in a slice, each
-/// with its term (or index), the oldest replaced first: a string equal
-/// to one of them is not made again. A few, so a slice's answers cost a
-/// few comparisons of length (then bytes) each.
-struct Recent<'d, T: Copy> {
-    items: [Option<(&'d str, T)>; 8],
-    next: usize,
-}
-
-impl<T: Copy> Default for Recent<'_, T> {
-    fn default() -> Self {
-        Recent {
-            items: [None; 8],
-            next: 0,
-        }
-    }
-}
-
-impl<'d, T: Copy> Recent<'d, T> {
-    /// The value of `s`: an earlier one's, or `make`'s, kept.
-    fn get(&mut self, s: &'d str, make: impl FnOnce() -> T) -> T {
-        if let Some((_, t)) = self.items.iter().flatten().find(|(k, _)| *k == s) {
-            return *t;
-        }
-        let t = make();
-        self.items[self.next] = Some((s, t));
-        self.next = (self.next + 1) % self.items.len();
-        t
-    }
-}
-
-/// The strings of a slice's answers made so far, by field.
-#[derive(Default)]
-struct Made<'d, 'a> {
-    message: Recent<'d, Term<'a>>,
-    rule: Recent<'d, Term<'a>>,
-    source: Recent<'d, Term<'a>>,
-    root: Recent<'d, Term<'a>>,
-}
-
-/// [`crate::decision_tuple`], its strings' terms made through `made`.
-fn decision_tuple_made<'d, 'a>(
-    env: Env<'a>,
-    d: &'d Decision,
-    message: Term<'a>,
-    made: &mut Made<'d, 'a>,
-) -> Term<'a> {
-    let nil = atoms::nil().encode(env);
-    let (rule, source) = match &d.rule {
-        Some(r) => (
-            made.rule.get(&r.rule, || text_term(env, &r.rule)),
-            made.source.get(&r.source, || text_term(env, &r.source)),
-        ),
-        None => (nil, nil),
-    };
-    let root = d
-        .scope_root
-        .as_deref()
-        .map_or(nil, |s| made.root.get(s, || text_term(env, s)));
-    decision_tuple_of(env, d, message, rule, source, root)
+        .collect()
 }
 
 fn not_a_list(env: Env<'_>) -> Term<'_> {

@@ -978,15 +978,33 @@ fn decision_tuple_of<'a>(
     source: Term<'a>,
     root: Term<'a>,
 ) -> Term<'a> {
+    let names = (
+        d.policy.name(),
+        d.reason,
+        d.autonomy_origin.map(|o| o.name()),
+    );
+    decision_tuple_parts(env, names, message, rule, source, root)
+}
+
+/// [`decision_tuple_of`] of a decision's policy, reason and autonomy
+/// origin (by their names) and its strings' terms.
+pub(crate) fn decision_tuple_parts<'a>(
+    env: Env<'a>,
+    (policy, reason, origin): (&str, Reason, Option<&str>),
+    message: Term<'a>,
+    rule: Term<'a>,
+    source: Term<'a>,
+    root: Term<'a>,
+) -> Term<'a> {
     let nil = atoms::nil().encode(env);
-    let origin = match d.autonomy_origin.map(|o| o.name()) {
+    let origin = match origin {
         None => nil,
         Some("specific") => atoms::specific().encode(env),
         Some(_) => atoms::wildcard().encode(env),
     };
     (
-        policy_atom(d.policy.name()),
-        reason_atom(env, d.reason),
+        policy_atom(policy),
+        reason_atom(env, reason),
         message,
         rule,
         source,
