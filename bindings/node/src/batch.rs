@@ -382,11 +382,7 @@ fn decide_in(
     }
     {
         let Buffers {
-            units,
-            utf8,
-            read,
-            out,
-            label,
+            units, utf8, read, ..
         } = &mut *b;
         read_units(env, text, total, units).ok_or_else(failed)?;
         // Every request's fields first, into one UTF-8 buffer (a field may
@@ -401,31 +397,8 @@ fn decide_in(
             let rs = ranges(&r[1..], r[0], before, units, &mut at, utf8);
             read.push(rs);
         }
-        out.clear();
-        let mut seen = fast::Seen::default();
-        for (r, rs) in ints.chunks_exact_mut(STRIDE).zip(read.iter()) {
-            let req = rs.and_then(|rs| request(utf8, r[0] as u32, &rs));
-            let (Some(req), Some(rs)) = (req, rs) else {
-                r[0] = -1;
-                continue;
-            };
-            if let Some(c) = carry.as_deref_mut() {
-                c.keep(utf8, r[0], rs);
-            }
-            if brief {
-                let (p, reason) = policy.brief(&req);
-                r[0] = fast::code(p, reason, None);
-                continue;
-            }
-            let a = policy.answer(&req);
-            let mut meta = [0i32; 5];
-            match carry.as_deref_mut() {
-                Some(c) => fast::answer_parts(out, &mut meta, &a, policy.id(), label, &mut c.kept),
-                None => fast::answer_parts(out, &mut meta, &a, policy.id(), label, &mut seen),
-            }
-            r[..5].copy_from_slice(&meta);
-        }
     }
+    decide_each(policy, ints, b, brief, carry.as_deref_mut());
     if let Some(c) = carry {
         // A refused request: its fields are not kept, so the epoch is not
         // current (index.js forgets its own).
@@ -456,6 +429,50 @@ fn decide_in(
             *b = Buffers::default();
         }
         s
+    }
+}
+
+/// Each request of the batch, its fields read into `b.read`, decided:
+/// its code and its answer's strings' lengths into its numbers (`-1`:
+/// the typed reading refused it), the strings into `b.out`; a single
+/// call's fields kept in its [`Carry`].
+fn decide_each(
+    policy: &Policy,
+    ints: &mut [i32],
+    b: &mut Buffers,
+    brief: bool,
+    mut carry: Option<&mut Carry>,
+) {
+    let Buffers {
+        utf8,
+        read,
+        out,
+        label,
+        ..
+    } = b;
+    out.clear();
+    let mut seen = fast::Seen::default();
+    for (r, rs) in ints.chunks_exact_mut(STRIDE).zip(read.iter()) {
+        let req = rs.and_then(|rs| request(utf8, r[0] as u32, &rs));
+        let (Some(req), Some(rs)) = (req, rs) else {
+            r[0] = -1;
+            continue;
+        };
+        if let Some(c) = carry.as_deref_mut() {
+            c.keep(utf8, r[0], rs);
+        }
+        if brief {
+            let (p, reason) = policy.brief(&req);
+            r[0] = fast::code(p, reason, None);
+            continue;
+        }
+        let a = policy.answer(&req);
+        let mut meta = [0i32; 5];
+        match carry.as_deref_mut() {
+            Some(c) => fast::answer_parts(out, &mut meta, &a, policy.id(), label, &mut c.kept),
+            None => fast::answer_parts(out, &mut meta, &a, policy.id(), label, &mut seen),
+        }
+        r[..5].copy_from_slice(&meta);
     }
 }
 
