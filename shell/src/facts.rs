@@ -2450,6 +2450,24 @@ impl EntryMatch<'_> {
     }
 }
 
+/// Where a tool's subcommand words start in a run's words: after the
+/// verb, and after rustup's toolchain word (`cargo +nightly publish`,
+/// [`TOOLCHAIN_WORD`]) where the tool takes one — for every table read
+/// by subcommand (§6.1's external effects, and what runs later on the
+/// host).
+pub(crate) fn subcommand_from(words: &[Cow<'_, str>], known: &[Known]) -> usize {
+    let toolchain = words
+        .first()
+        .is_some_and(|v| TOOLCHAIN_WORD.iter().any(|t| quick_eq(t, v)))
+        && words.get(1).is_some_and(|w| w.starts_with('+'))
+        && !known.get(1).is_some_and(|k| k.is_unknown());
+    if toolchain {
+        2
+    } else {
+        1
+    }
+}
+
 /// [`external_effect`] with unknown words (SPEC §4.4): an unknown word is
 /// possibly any one token, an unquoted one any run of tokens, and a match
 /// that holds through them counts (a possible ceiling acts as a match). An
@@ -2477,14 +2495,7 @@ pub fn external_effect_known(
     if tool.is_empty() && !by_words() {
         return None;
     }
-    let mut first = 1;
-    // `cargo +nightly publish`: the toolchain word.
-    if TOOLCHAIN_WORD.iter().any(|t| quick_eq(t, verb))
-        && words.get(1).is_some_and(|w| w.starts_with('+'))
-        && !k(1).is_unknown()
-    {
-        first = 2;
-    }
+    let first = subcommand_from(words, known);
     let m = EntryMatch {
         tool: verb,
         words,

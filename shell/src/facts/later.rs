@@ -64,10 +64,12 @@ fn later_command(words: &[Cow<'_, str>], known: &[Known]) -> Option<&'static [&'
         known,
         aliases: tool_aliases(verb),
     };
+    // `cargo +nightly install`: past the toolchain word.
+    let first = super::subcommand_from(words, known);
     let find = |table: &'static [&'static [&'static str]]| {
         table.iter().copied().find(|e| {
             let mut budget = 64;
-            quick_eq(e[0], verb) && m.holds(1, e, 1, &mut budget)
+            quick_eq(e[0], verb) && m.holds(first, e, 1, &mut budget)
         })
     };
     let hit = find(LATER_ON_HOST)?;
