@@ -1045,6 +1045,15 @@ fn script_or_program<'a>(
 /// the long `--check-hash-based-pycs`.
 const PYTHON_VALUED: &[u8] = b"cmWX";
 
+/// The module `python -m` runs for `module`: a package's `__main__`
+/// (`pip.__main__`) is what the package's name runs (`-m pip`).
+fn package_of(module: &str) -> &str {
+    module
+        .strip_suffix(".__main__")
+        .filter(|p| !p.is_empty())
+        .unwrap_or(module)
+}
+
 /// `python [options] -m MODULE ARGS` ([`RunsAs::Module`]): the words from
 /// the module on are read as a run of the program of its name, covered by
 /// the segment's entry. Stops at `-c`, a script operand or an expansion
@@ -1089,18 +1098,18 @@ fn module_run<'a>(
         }
         if v + 1 < b.len() {
             // `-mpip`: the module is the rest of the word.
-            read_as(
-                words,
-                k,
-                Cow::Owned(w[v + 1..].to_string()),
-                seg,
-                depth,
-                facts,
-            );
+            let module = package_of(&w[v + 1..]).to_string();
+            read_as(words, k, Cow::Owned(module), seg, depth, facts);
             return;
         }
-        if k + 1 < text.len() {
-            script_or_program(words, k + 1, seg, depth, facts);
+        match text.get(k + 1) {
+            // `-m pip.__main__` runs what `-m pip` runs.
+            Some(m) if !words.known(k + 1).is_unknown() && package_of(m) != m.as_ref() => {
+                let module = package_of(m).to_string();
+                read_as(words, k + 1, Cow::Owned(module), seg, depth, facts);
+            }
+            Some(_) => script_or_program(words, k + 1, seg, depth, facts),
+            None => {}
         }
         return;
     }
