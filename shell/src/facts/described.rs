@@ -881,7 +881,8 @@ fn find_option(row: &Described, w: &str, leading: bool) -> Option<(Kind, Arity, 
 }
 
 /// [`walk`] for the `find` grammar (findutils 4.9: see
-/// [`super::catalogue::described::FIND`]).
+/// [`super::catalogue::described::FIND`]): its leading options, its
+/// start paths, then its expression, each read by a step of its own.
 fn walk_find(
     row: &Described,
     words: &[Cow<'_, str>],
@@ -890,26 +891,36 @@ fn walk_find(
     all: bool,
 ) -> Found {
     let mut found = Found::default();
-    let note = |slot: &mut Option<usize>, i: usize| {
-        slot.get_or_insert(i);
-    };
-    let kn = |i: usize| known.get(i).copied().unwrap_or(Known::Exact);
-    // A word that may begin with `-`, `(` or `!`: it may be any primary.
-    let may_be_primary = |i: usize, w: &str| match kn(i) {
-        Known::Exact => false,
-        Known::Glob => w.starts_with(['-', '*', '?', '[', '(', '!']),
-        _ => w.starts_with(['-', '$', '`', '(', '!']) || kn(i) == Known::AnyTokens,
-    };
-    let operator = |w: &str| matches!(w, "(" | ")" | "!" | ",");
-    let mut i = from;
-    // Leading options, up to `--` or the first other word.
+    let at = find_leading_options(row, words, known, from);
+    let at = find_start_paths(row, words, known, at, &mut found);
+    find_expression(row, words, known, at, all, &mut found);
+    found
+}
+
+/// The known word `i` of a find line (a word past `known` is known).
+fn find_known(known: &[Known], i: usize) -> Known {
+    known.get(i).copied().unwrap_or(Known::Exact)
+}
+
+/// find's operators (`(`, `)`, `!`, `,`).
+fn find_operator(w: &str) -> bool {
+    matches!(w, "(" | ")" | "!" | ",")
+}
+
+/// find's leading options (`-H`, `-L`, `-P`, `-D`, `-O3`), up to `--` or
+/// the first other word: where the start paths begin.
+fn find_leading_options(
+    row: &Described,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    mut i: usize,
+) -> usize {
     while let Some(w) = words
         .get(i)
-        .filter(|w| kn(i) == Known::Exact && w.starts_with('-'))
+        .filter(|w| find_known(known, i) == Known::Exact && w.starts_with('-'))
     {
         if w == "--" {
-            i += 1;
-            break;
+            return i + 1;
         }
         match find_option(row, w, true) {
             Some((_, Arity::One, _)) => i += 2,
@@ -917,25 +928,60 @@ fn walk_find(
             None => break,
         }
     }
-    // The start paths.
+    i
+}
+
+/// find's start paths, from `i` to the first primary or operator, each of
+/// the row's operand kind; where the expression begins.
+fn find_start_paths(
+    row: &Described,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    mut i: usize,
+    found: &mut Found,
+) -> usize {
     let mut operands = 0;
     while let Some(w) = words.get(i) {
-        let exact = kn(i) == Known::Exact;
-        if exact && ((w.starts_with('-') && w.len() > 1) || operator(w)) {
+        let k = find_known(known, i);
+        if k == Known::Exact && ((w.starts_with('-') && w.len() > 1) || find_operator(w)) {
             break;
         }
-        if may_be_primary(i, w) {
-            note(&mut found.unplaced, i);
+        // A word that may begin with `-`, `(` or `!`: it may be any primary.
+        let may_be_primary = match k {
+            Known::Exact => false,
+            Known::Glob => w.starts_with(['-', '*', '?', '[', '(', '!']),
+            _ => w.starts_with(['-', '$', '`', '(', '!']) || k == Known::AnyTokens,
+        };
+        if may_be_primary {
+            found.unplaced.get_or_insert(i);
         }
         match operand_kind(row, operands) {
-            None => note(&mut found.unplaced, i),
-            Some(kind) if kind.writes_or_runs() => note(&mut found.writes, i),
+            None => {
+                found.unplaced.get_or_insert(i);
+            }
+            Some(kind) if kind.writes_or_runs() => {
+                found.writes.get_or_insert(i);
+            }
             Some(_) => {}
         }
         operands += 1;
         i += 1;
     }
-    // The expression.
+    i
+}
+
+/// find's expression from `i`: each primary by the row (its kind and how
+/// many words it takes), a run to its `;` (or `{} +`) a segment of its
+/// own; stops at the first finding unless `all`.
+fn find_expression(
+    row: &Described,
+    words: &[Cow<'_, str>],
+    known: &[Known],
+    mut i: usize,
+    all: bool,
+    found: &mut Found,
+) {
+    let kn = |i: usize| find_known(known, i);
     while let Some(w) = words.get(i) {
         if !all && found.first().is_some() {
             break;
@@ -943,26 +989,26 @@ fn walk_find(
         if kn(i) != Known::Exact {
             // A word with an unknown part where a primary is: any primary
             // (or a path, which find refuses).
-            note(&mut found.unplaced, i);
+            found.unplaced.get_or_insert(i);
             i += 1;
             continue;
         }
-        if operator(w) {
+        if find_operator(w) {
             i += 1;
             continue;
         }
         let Some((kind, arity, _)) = find_option(row, w, false) else {
-            note(&mut found.unplaced, i);
+            found.unplaced.get_or_insert(i);
             i += 1;
             continue;
         };
         if kind.writes_or_runs() && kind != Kind::Command {
-            note(&mut found.writes, i);
+            found.writes.get_or_insert(i);
         }
         // An unquoted expansion as a value may be several words: the
         // later ones primaries (`-name $N`, N='x -delete').
         if let Some(j) = (i + 1..=i + arity.values()).find(|&j| kn(j) == Known::AnyTokens) {
-            note(&mut found.unplaced, j);
+            found.unplaced.get_or_insert(j);
         }
         i += match arity {
             Arity::None => 1,
@@ -979,7 +1025,6 @@ fn walk_find(
                 .saturating_sub(i),
         };
     }
-    found
 }
 
 /// [`text_words`] of find (SPEC §4.5 item 4): the start paths are
